@@ -1,0 +1,234 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# vsched top-level Makefile, in the style of the kernel's Kbuild.
+#
+# Every directory that holds code has a Kbuild file listing its objects:
+#
+#	obj-y     += foo.o bar.o     objects built from foo.c and bar.c
+#	obj-y     += sub/            descend into sub/ and take its objects too
+#	ccflags-y += -Dsomething     extra flags for this directory's objects
+#
+# The tree under kernel/ becomes libvscore.a; each program links the objects
+# of its own directory and the libraries it names below. One make process
+# reads every Kbuild file (no recursive make), so dependencies are exact and
+# -j works across the whole tree.
+#
+# Each command line is saved next to its target (.foo.o.cmd, as Kbuild does),
+# with the headers the object depends on: a target is rebuilt when a
+# prerequisite is newer or when its command line changed, so switching
+# SANITIZE=1 or CFLAGS on and off always rebuilds what it must.
+
+VERSION = 0.1.0
+
+MAKEFLAGS += -rR --no-print-directory
+.SUFFIXES:
+
+# ---------------------------------------------------------------------------
+# Where things are: srctree holds the sources, objtree the outputs (O=dir).
+
+srctree := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+
+ifeq ("$(origin O)", "command line")
+objtree := $(abspath $(O))
+else
+objtree := $(srctree)
+endif
+
+ifeq ("$(origin V)", "command line")
+KBUILD_VERBOSE := $(V)
+endif
+ifeq ($(KBUILD_VERBOSE),1)
+quiet :=
+Q :=
+else
+quiet := quiet_
+Q := @
+endif
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+AR := ar
+
+# ---------------------------------------------------------------------------
+# Flags. C11 with GNU extensions; every warning is an error.
+
+WARNINGS := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
+	-Wstrict-prototypes -Wmissing-prototypes -Wmissing-declarations \
+	-Wold-style-definition -Wpointer-arith -Wformat=2 -Wundef -Wvla \
+	-Wwrite-strings -Wimplicit-fallthrough -Wnull-dereference \
+	-Wdouble-promotion
+
+KBUILD_CFLAGS := -std=gnu11 -O2 -g -fno-common -fno-strict-aliasing \
+	-D_GNU_SOURCE $(WARNINGS)
+KBUILD_CPPFLAGS := -I$(srctree)/kernel -I$(srctree)/uapi -I$(srctree)/userspace
+KBUILD_LDFLAGS :=
+LIBS_ALLOC := -ljemalloc
+
+# make SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer, with the
+# system allocator so that ASan sees every allocation (jemalloc would hide them).
+ifeq ($(SANITIZE),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+KBUILD_CFLAGS := $(filter-out -O2,$(KBUILD_CFLAGS)) -O1 $(SAN_FLAGS)
+KBUILD_LDFLAGS += $(SAN_FLAGS)
+LIBS_ALLOC :=
+endif
+
+# Extra flags from the command line, as the kernel takes KCFLAGS.
+KBUILD_CFLAGS += $(KCFLAGS)
+
+# ---------------------------------------------------------------------------
+# Kbuild.include: command echoing and rebuild-on-changed-command.
+
+include $(srctree)/scripts/Kbuild.include
+
+# ---------------------------------------------------------------------------
+# Read the Kbuild files.
+
+# $(call kbuild-read,dir/): include dir/Kbuild and record what it lists.
+define kbuild-read
+obj-y :=
+ccflags-y :=
+include $(srctree)/$(1)Kbuild
+__objs-$(1) := $$(addprefix $(1),$$(filter %.o,$$(obj-y)))
+__dirs-$(1) := $$(addprefix $(1),$$(filter %/,$$(obj-y)))
+__ccflags-$(1) := $$(ccflags-y)
+endef
+
+# $(call kbuild-objs,dir/): the objects of dir/ and of every subdirectory it
+# lists, recursively, as paths relative to the tree.
+kbuild-objs = $(eval $(call kbuild-read,$(1)))$(strip $(__objs-$(1)) \
+	$(foreach d,$(__dirs-$(1)),$(call kbuild-objs,$(d))))
+
+# ---------------------------------------------------------------------------
+# What gets built.
+
+# libvscore.a: the core (kernel/). The daemon's main() is not part of it.
+core-objs := $(call kbuild-objs,kernel/)
+
+# Programs: name, the directories whose Kbuild lists their objects, and the
+# libraries they link. Later issues add vschedd, vsctl and vskube here.
+progs :=
+
+vsbench-dirs := userspace/vsbench/
+vsbench-libs := $(objtree)/libvscore.a
+vsbench-ldlibs := -lm
+
+# The unit tests: one Criterion binary for every suite under selftests/.
+test-objs := $(call kbuild-objs,selftests/)
+test-bin := $(objtree)/selftests/vs-selftests
+
+$(foreach p,$(progs),$(eval $(p)-objs := $(foreach d,$($(p)-dirs),$(call kbuild-objs,$(d)))))
+
+all-objs := $(core-objs) $(test-objs) $(foreach p,$(progs),$($(p)-objs))
+
+# Per-directory ccflags-y become target-specific flags of that directory's objects.
+$(foreach o,$(all-objs),$(eval $(objtree)/$(o): ccflags := $(__ccflags-$(dir $(o)))))
+
+# ---------------------------------------------------------------------------
+# Rules.
+
+PHONY := all
+all: $(objtree)/libvscore.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
+	$(objtree)/compile_commands.json
+
+# Install the packages the build needs before anything is compiled; the
+# script is a quick no-op when everything is present.
+PHONY += deps
+deps:
+	$(Q)$(srctree)/scripts/install-deps.sh
+
+c_flags = $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(ccflags)
+
+quiet_cmd_cc_o_c = CC      $(rel-target)
+      cmd_cc_o_c = $(CC) $(c_flags) -MMD -MP -MF $(depfile) -c -o $@ $<
+
+$(objtree)/%.o: $(srctree)/%.c FORCE | deps
+	$(call if_changed_dep,cc_o_c)
+
+quiet_cmd_ar = AR      $(rel-target)
+      cmd_ar = rm -f $@; $(AR) rcs $@ $(real-prereqs)
+
+$(objtree)/libvscore.a: $(addprefix $(objtree)/,$(core-objs)) FORCE
+	$(call if_changed,ar)
+
+quiet_cmd_ld = LD      $(rel-target)
+      cmd_ld = $(CC) $(KBUILD_LDFLAGS) -o $@ $(real-prereqs) $(ldlibs)
+
+define prog-rule
+$(objtree)/$(1): ldlibs = $($(1)-ldlibs) $(LIBS_ALLOC)
+$(objtree)/$(1): $(addprefix $(objtree)/,$($(1)-objs)) $($(1)-libs) FORCE
+	$$(call if_changed,ld)
+endef
+$(foreach p,$(progs),$(eval $(call prog-rule,$(p))))
+
+$(test-bin): ldlibs = -lcriterion -lm $(LIBS_ALLOC)
+$(test-bin): $(addprefix $(objtree)/,$(test-objs)) $(objtree)/libvscore.a FORCE
+	$(call if_changed,ld)
+
+# compile_commands.json for editors and clang tools, from the saved commands.
+quiet_cmd_gen_cc_json = GEN     $(rel-target)
+      cmd_gen_cc_json = $(srctree)/scripts/gen-compile-commands.sh \
+			$(srctree) $(objtree) $(all-objs) > $@.tmp && mv $@.tmp $@
+
+$(objtree)/compile_commands.json: $(addprefix $(objtree)/,$(all-objs)) FORCE
+	$(call if_changed,gen_cc_json)
+
+PHONY += compile_commands.json
+compile_commands.json: $(objtree)/compile_commands.json
+
+# ---------------------------------------------------------------------------
+# Tests.
+
+# Criterion runs every suite in one binary and closes with its summary line.
+PHONY += check unit-check
+check: unit-check
+
+unit-check: $(test-bin)
+	$(Q)$(test-bin) --jobs=2 $(CHECK_ARGS)
+
+# ---------------------------------------------------------------------------
+# Housekeeping.
+
+PHONY += clean
+clean:
+	$(Q)rm -f $(objtree)/libvscore.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
+		$(objtree)/compile_commands.json $(objtree)/.compile_commands.json.cmd \
+		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
+		$(objtree)/selftests/.vs-selftests.cmd
+	$(Q)for o in $(all-objs); do \
+		rm -f $(objtree)/$$o $(objtree)/$$(dirname $$o)/.$$(basename $$o).cmd \
+			$(objtree)/$$(dirname $$o)/.$$(basename $$o).d; \
+	done
+
+PHONY += help
+help:
+	@echo 'vsched $(VERSION): build targets'
+	@echo ''
+	@echo '  all (default)          - libvscore.a, the programs ($(progs)), the unit tests'
+	@echo '                           and compile_commands.json'
+	@echo '  check                  - build and run every test'
+	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
+	@echo '  deps                   - install the Debian packages the build needs'
+	@echo '  clean                  - remove everything the build made'
+	@echo ''
+	@echo 'Variables (on the command line):'
+	@echo '  V=1          show full command lines'
+	@echo '  O=dir        build out of tree, into dir'
+	@echo '  SANITIZE=1   build with AddressSanitizer and UndefinedBehaviorSanitizer'
+	@echo '  KCFLAGS=...  extra compiler flags'
+	@echo '  CHECK_ARGS=  extra arguments to the test binary (Criterion options,'
+	@echo '               e.g. CHECK_ARGS="--filter=rbtree/*")'
+
+# ---------------------------------------------------------------------------
+# The saved command lines and header dependencies of everything built so far.
+
+saved-cmds := $(wildcard $(foreach t,$(all-objs) libvscore.a $(progs) \
+	selftests/vs-selftests compile_commands.json,$(objtree)/$(dir $(t)).$(notdir $(t)).cmd))
+-include $(saved-cmds)
+
+PHONY += FORCE
+FORCE:
+
+.PHONY: $(PHONY)

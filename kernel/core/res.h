@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Resources: struct vs_res, a fixed-size vector of exact integers.
+ *
+ * Dimension 0 is cpu in millicores, 1 is memory in bytes; both are always
+ * present. Every other dimension is a scalar resource registered by name
+ * (pods, ephemeral-storage, nvidia.com/gpu, hugepages-2Mi, ...), at an index
+ * from a process-wide name table. Units follow Volcano's NewResource exactly:
+ * cpu in millicores, memory in bytes, pods as a count, and every other scalar
+ * (ephemeral-storage included) in milli-units of its quantity, so that
+ * "nvidia.com/gpu: 1" is 1000.
+ *
+ * Volcano keeps scalars in a map, and a scalar that is absent from the map is
+ * not the same as one that is zero: comparisons take a default for absent
+ * dimensions (Zero or Infinity). @present keeps that distinction, one bit per
+ * scalar dimension.
+ *
+ * Volcano compares floats with a tolerance of 0.1 (minResource). Our values
+ * are integers in the same units, so "|l - r| < 0.1" is exactly "l == r" and
+ * "v < 0.1" is "v <= 0": the integer forms below are the same predicates.
+ *
+ * VS_RES_INF stands for an unlimited amount (Volcano's MaxFloat64): arithmetic
+ * saturates at it, and INF - x stays INF.
+ */
+#ifndef VS_CORE_RES_H
+#define VS_CORE_RES_H
+
+#include <stddef.h>
+#include "core/compiler.h"
+#include "core/err.h"
+
+#define VS_RES_CPU	0	/* millicores */
+#define VS_RES_MEMORY	1	/* bytes */
+#define VS_RES_PODS	2	/* count; registered first, always at this index */
+#define VS_RES_MAX	16	/* dimensions in a vector, cpu and memory included */
+
+#define VS_RES_INF	INT64_MAX
+
+/* How a comparison treats a scalar dimension absent from one side. */
+enum vs_dim_default {
+	VS_DIM_ZERO,		/* absent counts as zero */
+	VS_DIM_INFINITY,	/* absent counts as unlimited */
+};
+
+struct vs_res {
+	s64 v[VS_RES_MAX];
+	u32 present;		/* bit d set: scalar dimension d is present */
+};
+
+/* A mask of dimensions (bit d for dimension d), as comparisons report them. */
+typedef u32 vs_resmask_t;
+
+#define VS_RES_BIT(d)		((vs_resmask_t)1 << (d))
+#define VS_RES_ALWAYS		(VS_RES_BIT(VS_RES_CPU) | VS_RES_BIT(VS_RES_MEMORY))
+
+/* ---- the dimension name table ---- */
+
+/* The number of registered dimensions (cpu, memory, pods and the scalars). */
+unsigned int vs_res_ndims(void);
+
+/* The dimension's Kubernetes name ("cpu", "nvidia.com/gpu"), or NULL. */
+const char *vs_res_dim_name(unsigned int dim);
+
+/* The index of a registered dimension, or -ENOENT. */
+int vs_res_dim_lookup(const char *name, size_t len);
+
+/*
+ * The index of @name, registering it if it is new. Refuses names Kubernetes
+ * would not accept as a resource (with the reason in @err), quota names
+ * ("count/..."), and a name past the last free dimension (-ENOSPC).
+ */
+int vs_res_dim_get(const char *name, size_t len, struct vs_err *err);
+
+/* Forget every scalar registered after pods; for tests that need a clean table. */
+void vs_res_dims_reset(void);
+
+/* ---- quantities ---- */
+
+/*
+ * Parse a Kubernetes quantity ("500m", "1.5", "4Gi", "1G", "2e3", "1Ki") of
+ * @len bytes into an integer in units of 10^-@milli (milli = 3 for
+ * millicores, 0 for plain units), rounding up as Quantity.MilliValue() and
+ * Value() do. Refuses malformed text, negative values and values past
+ * INT64_MAX - 1, with the reason in @err.
+ */
+int vs_quantity_parse(const char *s, size_t len, unsigned int milli, s64 *out,
+		      struct vs_err *err);
+
+/*
+ * Print @v (in units of 10^-@milli) as a canonical quantity: "500m", "2",
+ * "4Gi", "1536Mi", "1G". Binary suffixes are preferred for dimensions counted
+ * in bytes (@binary). Returns the length snprintf would.
+ */
+int vs_quantity_fmt(char *buf, size_t len, s64 v, unsigned int milli, bool binary);
+
+/* The units of a dimension: 3 for millicores and milli-scalars, 0 otherwise. */
+unsigned int vs_res_dim_milli(unsigned int dim);
+
+/*
+ * Set the dimension named @name of @r from the quantity text @qty, in that
+ * dimension's units; the dimension becomes present. "pods" also counts as
+ * Volcano's MaxTaskNum. Errors name the resource and the bad text.
+ */
+int vs_res_set_quantity(struct vs_res *r, const char *name, size_t name_len,
+			const char *qty, size_t qty_len, struct vs_err *err);
+
+/* "cpu 2, memory 4Gi, nvidia.com/gpu 1" (absent scalars omitted). */
+int vs_res_fmt(char *buf, size_t len, const struct vs_res *r);
+
+/* ---- arithmetic ---- */
+
+static inline void vs_res_clear(struct vs_res *r)
+{
+	*r = (struct vs_res){ 0 };
+}
+
+/* Volcano's InfiniteResource: cpu and memory unlimited, no scalars. */
+void vs_res_set_infinite(struct vs_res *r);
+
+static inline s64 vs_res_get(const struct vs_res *r, unsigned int dim)
+{
+	return r->v[dim];
+}
+
+static inline bool vs_res_has(const struct vs_res *r, unsigned int dim)
+{
+	return dim < 2 || (r->present & VS_RES_BIT(dim));
+}
+
+void vs_res_set(struct vs_res *r, unsigned int dim, s64 value);
+
+/* r += rr, saturating at VS_RES_INF; rr's scalars become present in r. */
+void vs_res_add(struct vs_res *r, const struct vs_res *rr);
+
+/*
+ * r -= rr on the dimensions present in r (Volcano's sub: a scalar absent from
+ * r stays absent). INF - x stays INF. May go negative; callers that must not
+ * check with vs_res_less_equal() first, as Volcano's Sub asserts.
+ */
+void vs_res_sub(struct vs_res *r, const struct vs_res *rr);
+
+/* r = max(r, rr) per dimension (SetMaxResource). */
+void vs_res_set_max(struct vs_res *r, const struct vs_res *rr);
+
+/* r = min(r, rr) per dimension, absent taken as @def (MinDimensionResource). */
+void vs_res_min_dimension(struct vs_res *r, const struct vs_res *rr,
+			  enum vs_dim_default def);
+
+/* r *= ratio, rounded toward zero (Multi); INF stays INF. */
+void vs_res_multi(struct vs_res *r, double ratio);
+
+/* ---- comparisons, with Volcano's semantics ---- */
+
+/* IsEmpty: every dimension but pods is zero. */
+bool vs_res_is_empty(const struct vs_res *r);
+
+/* IsZero for one dimension (absent counts as zero). */
+bool vs_res_is_zero(const struct vs_res *r, unsigned int dim);
+
+/* ResourceNames: the dimensions holding a positive amount. */
+vs_resmask_t vs_res_names(const struct vs_res *r);
+
+/* Equal: every dimension of r equals rr's (r's scalars only, absent = 0). */
+bool vs_res_equal(const struct vs_res *r, const struct vs_res *rr);
+
+/* Less: every dimension of r strictly less than rr's. */
+bool vs_res_less(const struct vs_res *r, const struct vs_res *rr,
+		 enum vs_dim_default def);
+
+/* LessEqual: every dimension of r less than or equal to rr's. */
+bool vs_res_less_equal(const struct vs_res *r, const struct vs_res *rr,
+		       enum vs_dim_default def);
+
+/*
+ * LessEqualWithResourcesName: the dimensions where r exceeds rr (0 when r
+ * fits), so that callers can say which resources are insufficient.
+ */
+vs_resmask_t vs_res_exceeding(const struct vs_res *r, const struct vs_res *rr,
+			      enum vs_dim_default def);
+
+/*
+ * LessEqualWithDimensionAndResourcesName: as vs_res_exceeding, but only over
+ * the dimensions @req asks for (pods ignored); absent scalars count as zero.
+ */
+vs_resmask_t vs_res_exceeding_dim(const struct vs_res *r, const struct vs_res *rr,
+				  const struct vs_res *req);
+
+/* LessPartly / LessEqualPartly: some dimension of r is below (or at) rr's. */
+bool vs_res_less_partly(const struct vs_res *r, const struct vs_res *rr,
+			enum vs_dim_default def);
+bool vs_res_less_equal_partly(const struct vs_res *r, const struct vs_res *rr,
+			      enum vs_dim_default def);
+
+/*
+ * Diff: per dimension, how much r exceeds rr (@inc) and falls short of it
+ * (@dec), absent dimensions taken as @def.
+ */
+void vs_res_diff(const struct vs_res *r, const struct vs_res *rr,
+		 enum vs_dim_default def, struct vs_res *inc, struct vs_res *dec);
+
+/* helpers.Share: l / r, with 0/0 = 0 and x/0 = 1. */
+double vs_share(s64 l, s64 r);
+
+/*
+ * The dominant share of @alloc in @total (DRF): the largest
+ * vs_share(alloc[d], total[d]) over the dimensions @total holds.
+ */
+double vs_res_dominant_share(const struct vs_res *alloc, const struct vs_res *total);
+
+#endif /* VS_CORE_RES_H */

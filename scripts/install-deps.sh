@@ -1,0 +1,54 @@
+#!/bin/sh
+# Install the Debian packages vsched needs to build and test. Idempotent: a
+# package that is already installed is not touched, and nothing runs apt when
+# everything is present. Needs root (or sudo) only when something is missing.
+#
+# Usage: scripts/install-deps.sh [--check]
+#   --check   only report what is missing; exit 1 if anything is
+set -eu
+
+# One line per package: the build needs every one of them.
+PACKAGES="
+build-essential
+pkg-config
+libmnl-dev
+libnl-3-dev
+libnl-genl-3-dev
+libjemalloc-dev
+libcriterion-dev
+libyaml-dev
+valgrind
+"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+
+if [ "${1:-}" = "--check" ]; then
+	echo "missing packages:$missing" >&2
+	exit 1
+fi
+
+echo "scripts/install-deps.sh: installing:$missing" >&2
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO="sudo"
+	else
+		echo "scripts/install-deps.sh: need root to install:$missing" >&2
+		exit 1
+	fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has no package lists; an update is cheap next to a failed install.
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -67,7 +67,8 @@ int vs_res_dim_lookup(const char *name, size_t len);
 /*
  * The index of @name, registering it if it is new. Refuses names Kubernetes
  * would not accept as a resource (with the reason in @err), quota names
- * ("count/..."), and a name past the last free dimension (-ENOSPC).
+ * ("count/..."), both -EINVAL, and a name past the last free dimension
+ * (-ENOSPC).
  */
 int vs_res_dim_get(const char *name, size_t len, struct vs_err *err);
 
@@ -89,7 +90,8 @@ int vs_quantity_parse(const char *s, size_t len, unsigned int milli, s64 *out,
 /*
  * Print @v (in units of 10^-@milli) as a canonical quantity: "500m", "2",
  * "4Gi", "1536Mi", "1G". Binary suffixes are preferred for dimensions counted
- * in bytes (@binary). Returns the length snprintf would.
+ * in bytes (@binary; used with milli 0 only). Returns the length snprintf
+ * would.
  */
 int vs_quantity_fmt(char *buf, size_t len, s64 v, unsigned int milli, bool binary);
 
@@ -133,8 +135,10 @@ void vs_res_set(struct vs_res *r, unsigned int dim, s64 value);
 void vs_res_add(struct vs_res *r, const struct vs_res *rr);
 
 /*
- * r -= rr on the dimensions present in r (Volcano's sub: a scalar absent from
- * r stays absent). INF - x stays INF. May go negative; callers that must not
+ * r -= rr, as Volcano's sub: cpu and memory always; if r has no scalar at all
+ * (Volcano's nil map) its scalars are left alone, otherwise every scalar of rr
+ * is taken from r and becomes present in r (at -x if r lacked it).
+ * INF - x stays INF, INF - INF is 0. May go negative; callers that must not
  * check with vs_res_less_equal() first, as Volcano's Sub asserts.
  */
 void vs_res_sub(struct vs_res *r, const struct vs_res *rr);
@@ -193,7 +197,10 @@ bool vs_res_less_equal_partly(const struct vs_res *r, const struct vs_res *rr,
 
 /*
  * Diff: per dimension, how much r exceeds rr (@inc) and falls short of it
- * (@dec), absent dimensions taken as @def.
+ * (@dec), absent dimensions taken as @def. Every scalar of either side is
+ * present in exactly one of the two (a tie goes to @dec, at 0). With
+ * VS_DIM_INFINITY an absent scalar yields -1 ("unlimited", as Volcano marks
+ * it): in @inc when r lacks it, in @dec when rr does.
  */
 void vs_res_diff(const struct vs_res *r, const struct vs_res *rr,
 		 enum vs_dim_default def, struct vs_res *inc, struct vs_res *dec);

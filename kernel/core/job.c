@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Jobs (PodGroups): role minimums and the self-check of the status index
+ * and resource totals. Creation, status changes and deletion are in
+ * cluster.c, which also keeps the index current.
+ */
+#include <string.h>
+
+#include "core/job.h"
+
+u32 vs_job_role_min(const struct vs_job *job, const char *role)
+{
+	for (u32 i = 0; i < job->nr_min_task_member; i++)
+		if (job->min_task_member[i].role == role)
+			return job->min_task_member[i].min;
+	return 0;
+}
+
+int vs_job_check(const struct vs_job *job, struct vs_err *err)
+{
+	struct vs_res total, allocated;
+	const struct vs_task *task;
+	u32 nr[VS_TASK_NR_STATUS] = { 0 };
+	u32 n = 0, best_effort = 0;
+
+	vs_res_clear(&total);
+	vs_res_clear(&allocated);
+	list_for_each_entry(task, &job->tasks, job_node) {
+		if (task->job != job)
+			return vs_err_set(err, EIO, "job %s/%s lists task %s/%s of another job",
+					  job->ns, job->name, task->ns, task->name);
+		vs_res_add(&total, &task->req);
+		if (vs_task_status_allocated(task->status))
+			vs_res_add(&allocated, &task->req);
+		if (task->status == VS_TASK_PENDING && task->best_effort)
+			best_effort++;
+		nr[task->status]++;
+		n++;
+	}
+	if (n != job->nr_tasks)
+		return vs_err_set(err, EIO, "job %s/%s has %u tasks but counts %u",
+				  job->ns, job->name, n, job->nr_tasks);
+	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++) {
+		u32 listed = 0;
+
+		list_for_each_entry(task, &job->by_status[s], status_node) {
+			if (task->status != s)
+				return vs_err_set(err, EIO,
+						  "job %s/%s indexes task %s as %s but it is %s",
+						  job->ns, job->name, task->name,
+						  vs_task_status_name((enum vs_task_status)s),
+						  vs_task_status_name(task->status));
+			listed++;
+		}
+		if (listed != nr[s] || job->nr_by_status[s] != nr[s])
+			return vs_err_set(err, EIO,
+					  "job %s/%s: %u tasks are %s, the index lists %u and counts %u",
+					  job->ns, job->name, nr[s],
+					  vs_task_status_name((enum vs_task_status)s),
+					  listed, job->nr_by_status[s]);
+	}
+	if (best_effort != job->nr_pending_best_effort)
+		return vs_err_set(err, EIO, "job %s/%s: %u pending best-effort tasks, counts %u",
+				  job->ns, job->name, best_effort, job->nr_pending_best_effort);
+	if (memcmp(total.v, job->total_request.v, sizeof(total.v)))
+		return vs_err_set(err, EIO, "job %s/%s: total request differs from its tasks'",
+				  job->ns, job->name);
+	if (memcmp(allocated.v, job->allocated.v, sizeof(allocated.v)))
+		return vs_err_set(err, EIO, "job %s/%s: allocated differs from its tasks'",
+				  job->ns, job->name);
+	return 0;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * struct vs_job: a PodGroup and its tasks (Volcano's JobInfo).
+ *
+ * The job indexes its tasks by status, as Volcano's TaskStatusIndex does:
+ * by_status[s] lists exactly the tasks whose status is s, nr_by_status[s]
+ * counts them, and the gang counts (ready, waiting, pending best-effort) are
+ * read from those counters in O(1). Two resource totals are kept exact:
+ *
+ *   total_request == sum of req over every task
+ *   allocated     == sum of req over tasks in an AllocatedStatus
+ *
+ * A job may name a queue that does not exist yet; it is then on the
+ * cluster's list of orphans (queue == NULL) and joins the queue when one of
+ * that name is created. The cycle skips it, as Volcano does.
+ */
+#ifndef VS_CORE_JOB_H
+#define VS_CORE_JOB_H
+
+#include "core/compiler.h"
+#include "core/list.h"
+#include "core/queue.h"
+#include "core/res.h"
+#include "core/task.h"
+
+struct vs_vjob;
+
+/* minTaskMember: the least number of tasks of one role that must run. */
+struct vs_role_min {
+	const char *role;		/* interned; "" for tasks without a role */
+	u32 min;
+};
+
+struct vs_job {
+	const char *ns;			/* interned */
+	const char *name;		/* interned */
+	u64 seq;
+	struct hlist_node hnode;	/* cluster job index, by ns/name */
+	struct list_head list;		/* cluster->jobs, creation order */
+
+	const char *queue_name;		/* interned */
+	struct vs_queue *queue;		/* NULL while no queue has that name */
+	struct list_head queue_node;	/* queue->jobs, or cluster->orphan_jobs */
+
+	u32 min_member;			/* minMember (MinAvailable) */
+	struct vs_role_min *min_task_member;
+	u32 nr_min_task_member;
+	struct vs_res min_resources;
+	bool has_min_resources;
+	const char *priority_class;	/* interned, or NULL */
+	enum vs_pg_phase phase;
+	struct vs_vjob *vjob;		/* the VolcanoJob that made it, or NULL */
+
+	struct list_head tasks;		/* every task, creation order */
+	u32 nr_tasks;
+	struct list_head by_status[VS_TASK_NR_STATUS];
+	u32 nr_by_status[VS_TASK_NR_STATUS];
+	u32 nr_pending_best_effort;
+
+	struct vs_res total_request;
+	struct vs_res allocated;
+};
+
+/* ReadyTaskNum: Bound + Binding + Running + Allocated + Succeeded. */
+static inline u32 vs_job_ready_num(const struct vs_job *job)
+{
+	return job->nr_by_status[VS_TASK_BOUND] + job->nr_by_status[VS_TASK_BINDING] +
+	       job->nr_by_status[VS_TASK_RUNNING] + job->nr_by_status[VS_TASK_ALLOCATED] +
+	       job->nr_by_status[VS_TASK_SUCCEEDED];
+}
+
+/* WaitingTaskNum: Pipelined. */
+static inline u32 vs_job_waiting_num(const struct vs_job *job)
+{
+	return job->nr_by_status[VS_TASK_PIPELINED];
+}
+
+/* IsReady: enough tasks placed (best-effort pending ones count) for minMember. */
+static inline bool vs_job_is_ready(const struct vs_job *job)
+{
+	return vs_job_ready_num(job) + job->nr_pending_best_effort >= job->min_member;
+}
+
+/* IsPipelined: as IsReady, counting pipelined tasks too. */
+static inline bool vs_job_is_pipelined(const struct vs_job *job)
+{
+	return vs_job_waiting_num(job) + vs_job_ready_num(job) +
+	       job->nr_pending_best_effort >= job->min_member;
+}
+
+/* IsStarving: fewer than minMember tasks placed or pipelined. */
+static inline bool vs_job_is_starving(const struct vs_job *job)
+{
+	return vs_job_waiting_num(job) + vs_job_ready_num(job) < job->min_member;
+}
+
+/* The minTaskMember of @role (interned), or 0 when the job sets none for it. */
+u32 vs_job_role_min(const struct vs_job *job, const char *role);
+
+/*
+ * Check the status index and both totals against the task list; 0, or
+ * -EIO with what is wrong.
+ */
+int vs_job_check(const struct vs_job *job, struct vs_err *err);
+
+#endif /* VS_CORE_JOB_H */

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Node resource accounting, after Volcano's NodeInfo: how each task status
+ * moves a node's idle, used, releasing and pipelined resources, and the
+ * check that recomputes all of it from the node's tasks. See node.h.
+ */
+#include <string.h>
+
+#include "core/node.h"
+#include "core/task.h"
+
+static enum vs_node_acct acct_for_status(enum vs_task_status status)
+{
+	switch (status) {
+	case VS_TASK_RELEASING:
+		return VS_ACCT_RELEASING;
+	case VS_TASK_PIPELINED:
+		return VS_ACCT_PIPELINED;
+	case VS_TASK_ALLOCATED:
+	case VS_TASK_BINDING:
+	case VS_TASK_BOUND:
+	case VS_TASK_RUNNING:
+		return VS_ACCT_USED;
+	default:
+		/* Pending and Unknown are not placed; finished tasks hold nothing. */
+		return VS_ACCT_NONE;
+	}
+}
+
+void vs_node_future_idle(const struct vs_node *node, struct vs_res *out)
+{
+	*out = node->idle;
+	vs_res_add(out, &node->releasing);
+	vs_res_sub(out, &node->pipelined);
+}
+
+/* Count @req on @node the way @acct says; the inverse is uncount(). */
+static void count(struct vs_node *node, const struct vs_res *req, enum vs_node_acct acct)
+{
+	switch (acct) {
+	case VS_ACCT_RELEASING:
+		vs_res_add(&node->releasing, req);
+		/* a releasing task still uses its resources */
+		fallthrough;
+	case VS_ACCT_USED:
+		vs_res_sub(&node->idle, req);
+		vs_res_add(&node->used, req);
+		break;
+	case VS_ACCT_PIPELINED:
+		vs_res_add(&node->pipelined, req);
+		break;
+	case VS_ACCT_NONE:
+		break;
+	}
+}
+
+static void uncount(struct vs_node *node, const struct vs_res *req, enum vs_node_acct acct)
+{
+	switch (acct) {
+	case VS_ACCT_RELEASING:
+		vs_res_sub(&node->releasing, req);
+		fallthrough;
+	case VS_ACCT_USED:
+		vs_res_add(&node->idle, req);
+		vs_res_sub(&node->used, req);
+		break;
+	case VS_ACCT_PIPELINED:
+		vs_res_sub(&node->pipelined, req);
+		break;
+	case VS_ACCT_NONE:
+		break;
+	}
+}
+
+int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *err)
+{
+	enum vs_node_acct acct = acct_for_status(task->status);
+
+	if (task->node)
+		return vs_err_set(err, EEXIST, "task %s/%s is already on node %s",
+				  task->ns, task->name, task->node->name);
+	if (acct == VS_ACCT_NONE)
+		return vs_err_set(err, EINVAL, "task %s/%s is %s: it cannot be on a node",
+				  task->ns, task->name, vs_task_status_name(task->status));
+	/*
+	 * A task about to be bound is checked against what is really idle, so
+	 * that a stale decision never over-commits a node (Volcano's AddTask
+	 * does the same for Binding).
+	 */
+	if (task->status == VS_TASK_BINDING) {
+		vs_resmask_t short_dims = vs_res_exceeding(&task->req, &node->idle, VS_DIM_ZERO);
+
+		if (short_dims) {
+			char need[160], idle[160];
+
+			vs_res_fmt(need, sizeof(need), &task->req);
+			vs_res_fmt(idle, sizeof(idle), &node->idle);
+			return vs_err_set(err, ENOSPC,
+					  "node %s has not enough idle resources for task %s/%s: needs <%s>, idle <%s>",
+					  node->name, task->ns, task->name, need, idle);
+		}
+	}
+
+	count(node, &task->req, acct);
+	task->node = node;
+	task->acct = acct;
+	list_add_tail(&task->node_node, &node->tasks);
+	node->nr_tasks++;
+	return 0;
+}
+
+void vs_node_remove_task(struct vs_node *node, struct vs_task *task)
+{
+	uncount(node, &task->req, task->acct);
+	list_del_init(&task->node_node);
+	node->nr_tasks--;
+	task->node = NULL;
+	task->acct = VS_ACCT_NONE;
+}
+
+void vs_node_update_task(struct vs_node *node, struct vs_task *task)
+{
+	enum vs_node_acct acct = acct_for_status(task->status);
+
+	uncount(node, &task->req, task->acct);
+	count(node, &task->req, acct);
+	task->acct = acct;
+}
+
+void vs_node_set_allocatable(struct vs_node *node, const struct vs_res *allocatable)
+{
+	node->allocatable = *allocatable;
+	node->idle = *allocatable;
+	vs_res_sub(&node->idle, &node->used);
+}
+
+static int res_differs(const struct vs_node *node, const char *what,
+		       const struct vs_res *have, const struct vs_res *want,
+		       struct vs_err *err)
+{
+	char a[200], b[200];
+
+	if (!memcmp(have->v, want->v, sizeof(have->v)))
+		return 0;
+	vs_res_fmt(a, sizeof(a), have);
+	vs_res_fmt(b, sizeof(b), want);
+	return vs_err_set(err, EIO, "node %s: %s is <%s>, its tasks make it <%s>",
+			  node->name, what, a, b);
+}
+
+int vs_node_check(const struct vs_node *node, struct vs_err *err)
+{
+	struct vs_res used, releasing, pipelined, idle;
+	const struct vs_task *task;
+	u32 n = 0;
+	int ret;
+
+	vs_res_clear(&used);
+	vs_res_clear(&releasing);
+	vs_res_clear(&pipelined);
+	list_for_each_entry(task, &node->tasks, node_node) {
+		if (task->node != node)
+			return vs_err_set(err, EIO, "node %s lists task %s/%s which is not on it",
+					  node->name, task->ns, task->name);
+		if (task->acct != acct_for_status(task->status))
+			return vs_err_set(err, EIO,
+					  "node %s counts task %s/%s as if it were not %s",
+					  node->name, task->ns, task->name,
+					  vs_task_status_name(task->status));
+		switch (task->acct) {
+		case VS_ACCT_RELEASING:
+			vs_res_add(&releasing, &task->req);
+			vs_res_add(&used, &task->req);
+			break;
+		case VS_ACCT_USED:
+			vs_res_add(&used, &task->req);
+			break;
+		case VS_ACCT_PIPELINED:
+			vs_res_add(&pipelined, &task->req);
+			break;
+		case VS_ACCT_NONE:
+			return vs_err_set(err, EIO, "node %s lists task %s/%s that it does not count",
+					  node->name, task->ns, task->name);
+		}
+		n++;
+	}
+	if (n != node->nr_tasks)
+		return vs_err_set(err, EIO, "node %s has %u tasks but counts %u",
+				  node->name, n, node->nr_tasks);
+
+	idle = node->allocatable;
+	vs_res_sub(&idle, &used);
+	ret = res_differs(node, "used", &node->used, &used, err);
+	if (!ret)
+		ret = res_differs(node, "releasing", &node->releasing, &releasing, err);
+	if (!ret)
+		ret = res_differs(node, "pipelined", &node->pipelined, &pipelined, err);
+	if (!ret)
+		ret = res_differs(node, "idle", &node->idle, &idle, err);
+	return ret;
+}

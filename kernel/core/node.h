@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * struct vs_node: a Kubernetes node and Volcano's resource accounting on it.
+ *
+ * The accounting is Volcano's NodeInfo, kept exact by vs_node_add_task(),
+ * vs_node_remove_task() and vs_node_update_task() for every task status:
+ *
+ *   Releasing:	idle -= req, used += req, releasing += req
+ *   Pipelined:	pipelined += req
+ *   otherwise:	idle -= req, used += req
+ *
+ * Invariants, for every node at every moment between calls:
+ *   idle + used == allocatable
+ *   releasing == sum of the requests of its Releasing tasks
+ *   pipelined == sum of the requests of its Pipelined tasks
+ *   nr_tasks == the length of @tasks
+ * FutureIdle = idle + releasing - pipelined is derived, never stored.
+ * Idle can go negative only when the outside world reports more running
+ * work on a node than it has room for, which Volcano also tolerates.
+ */
+#ifndef VS_CORE_NODE_H
+#define VS_CORE_NODE_H
+
+#include "core/compiler.h"
+#include "core/err.h"
+#include "core/labels.h"
+#include "core/list.h"
+#include "core/res.h"
+
+struct vs_task;
+
+struct vs_node {
+	const char *name;		/* interned */
+	u64 seq;			/* creation order: breaks ties between equal scores */
+	struct hlist_node hnode;	/* cluster node index */
+	struct list_head list;		/* cluster->nodes, creation order */
+
+	struct vs_labels *labels;
+	struct vs_taints *taints;
+	bool unschedulable;		/* spec.unschedulable (cordoned) */
+	bool ready;			/* the Ready condition */
+
+	struct vs_res allocatable;
+	struct vs_res idle;
+	struct vs_res used;
+	struct vs_res releasing;
+	struct vs_res pipelined;
+
+	struct list_head tasks;		/* every task counted here */
+	u32 nr_tasks;			/* Volcano's len(node.Tasks), for max pods */
+};
+
+/* FutureIdle = idle + releasing - pipelined. */
+void vs_node_future_idle(const struct vs_node *node, struct vs_res *out);
+
+/*
+ * Count @task (which must have no node) on @node according to its status.
+ * A Binding task that does not fit the node's idle resources is refused with
+ * -ENOSPC, as Volcano double-checks before binding; nothing changes then.
+ * Terminal tasks occupy nothing and are refused with -EINVAL.
+ */
+int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *err);
+
+/* Undo exactly what vs_node_add_task() counted; the task leaves the node. */
+void vs_node_remove_task(struct vs_node *node, struct vs_task *task);
+
+/*
+ * Re-count @task, already on @node, after its status changed. Cannot fail:
+ * as Volcano's UpdateTask, removal always leaves room to add it back.
+ */
+void vs_node_update_task(struct vs_node *node, struct vs_task *task);
+
+/*
+ * Replace the node's allocatable resources and recompute idle from what its
+ * tasks use, keeping the invariants.
+ */
+void vs_node_set_allocatable(struct vs_node *node, const struct vs_res *allocatable);
+
+/* Check every invariant above against the node's task list; 0 or -EIO with why. */
+int vs_node_check(const struct vs_node *node, struct vs_err *err);
+
+#endif /* VS_CORE_NODE_H */

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * struct vs_queue: a Volcano Queue. Its spec (weight, capability, guarantee,
+ * deserved, reclaimable, priority, parent) is what the proportion and
+ * capacity plugins divide the cluster by; its jobs are the PodGroups that
+ * name it. The totals are kept current as tasks change status, so that a
+ * session starts from them instead of walking every task:
+ *
+ *   allocated == sum of job->allocated over @jobs
+ *   request   == sum of job->total_request over @jobs
+ */
+#ifndef VS_CORE_QUEUE_H
+#define VS_CORE_QUEUE_H
+
+#include "core/compiler.h"
+#include "core/list.h"
+#include "core/res.h"
+
+enum vs_queue_state {
+	VS_QUEUE_OPEN,
+	VS_QUEUE_CLOSING,
+	VS_QUEUE_CLOSED,
+	VS_QUEUE_UNKNOWN,
+	VS_QUEUE_NR_STATES
+};
+
+const char *vs_queue_state_name(enum vs_queue_state s);
+int vs_queue_state_parse(const char *s, enum vs_queue_state *out, struct vs_err *err);
+
+/* PodGroup phases, counted per queue (as Volcano's queue status does). */
+enum vs_pg_phase {
+	VS_PG_PENDING,
+	VS_PG_RUNNING,
+	VS_PG_UNKNOWN,
+	VS_PG_INQUEUE,
+	VS_PG_COMPLETED,
+	VS_PG_NR_PHASES
+};
+
+const char *vs_pg_phase_name(enum vs_pg_phase p);
+int vs_pg_phase_parse(const char *s, enum vs_pg_phase *out, struct vs_err *err);
+
+struct vs_queue {
+	const char *name;		/* interned */
+	u64 seq;
+	struct hlist_node hnode;	/* cluster queue index */
+	struct list_head list;		/* cluster->queues, creation order */
+
+	u32 weight;			/* >= 1; Volcano's default is 1 */
+	struct vs_res capability;	/* the most it may use; infinite when unset */
+	struct vs_res guarantee;	/* reserved for it whatever others want */
+	struct vs_res deserved;		/* capacity plugin: its share; zero when unset */
+	bool has_capability;
+	bool has_deserved;
+	bool reclaimable;		/* others may reclaim from it; default true */
+	s32 priority;
+	enum vs_queue_state state;
+	const char *parent;		/* interned parent queue name, NULL for root's children */
+
+	struct list_head jobs;		/* PodGroups in this queue, creation order */
+	u32 nr_jobs;
+	u32 nr_jobs_by_phase[VS_PG_NR_PHASES];
+
+	struct vs_res allocated;
+	struct vs_res request;
+};
+
+#endif /* VS_CORE_QUEUE_H */

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Task statuses and preemption policies as text. The status changes
+ * themselves live in cluster.c, where the job, node and queue are at hand.
+ */
+#include "core/enum.h"
+#include "core/task.h"
+
+static const char *const status_names[VS_TASK_NR_STATUS] = {
+	[VS_TASK_PENDING]	= "Pending",
+	[VS_TASK_ALLOCATED]	= "Allocated",
+	[VS_TASK_PIPELINED]	= "Pipelined",
+	[VS_TASK_BINDING]	= "Binding",
+	[VS_TASK_BOUND]		= "Bound",
+	[VS_TASK_RUNNING]	= "Running",
+	[VS_TASK_RELEASING]	= "Releasing",
+	[VS_TASK_SUCCEEDED]	= "Succeeded",
+	[VS_TASK_FAILED]	= "Failed",
+	[VS_TASK_UNKNOWN]	= "Unknown",
+};
+
+const char *vs_task_status_name(enum vs_task_status s)
+{
+	return vs_enum_name(status_names, ARRAY_SIZE(status_names), s);
+}
+
+int vs_task_status_parse(const char *s, enum vs_task_status *out, struct vs_err *err)
+{
+	int v = vs_enum_parse(status_names, ARRAY_SIZE(status_names), s, "task status", err);
+
+	if (v < 0)
+		return v;
+	*out = (enum vs_task_status)v;
+	return 0;
+}
+
+static const char *const policy_names[] = {
+	[VS_PREEMPT_LOWER_PRIORITY]	= "PreemptLowerPriority",
+	[VS_PREEMPT_NEVER]		= "Never",
+};
+
+const char *vs_preemption_policy_name(enum vs_preemption_policy p)
+{
+	return vs_enum_name(policy_names, ARRAY_SIZE(policy_names), p);
+}
+
+int vs_preemption_policy_parse(const char *s, enum vs_preemption_policy *out,
+			       struct vs_err *err)
+{
+	int v;
+
+	if (!s || !*s) {
+		*out = VS_PREEMPT_LOWER_PRIORITY;
+		return 0;
+	}
+	v = vs_enum_parse(policy_names, ARRAY_SIZE(policy_names), s, "preemption policy", err);
+	if (v < 0)
+		return v;
+	*out = (enum vs_preemption_policy)v;
+	return 0;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * struct vs_task: a Pod, as the scheduler sees it (Volcano's TaskInfo).
+ *
+ * A task belongs to exactly one job (its PodGroup) and, while it holds or
+ * awaits resources, to one node. Its status follows Volcano's state machine:
+ *
+ *   Pending -> Allocated -> Binding -> Bound -> Running -> Succeeded/Failed
+ *   Pending -> Pipelined (waits for resources being released on a node)
+ *   Running -> Releasing (evicted or deleted, still holding its resources)
+ *
+ * The status is changed only through vs_task_set_status() and friends in
+ * cluster.h, which keep the job's status index, the node's accounting and
+ * the queue's totals in step in one place.
+ */
+#ifndef VS_CORE_TASK_H
+#define VS_CORE_TASK_H
+
+#include "core/compiler.h"
+#include "core/labels.h"
+#include "core/list.h"
+#include "core/res.h"
+
+struct vs_job;
+struct vs_node;
+
+enum vs_task_status {
+	VS_TASK_PENDING,
+	VS_TASK_ALLOCATED,
+	VS_TASK_PIPELINED,
+	VS_TASK_BINDING,
+	VS_TASK_BOUND,
+	VS_TASK_RUNNING,
+	VS_TASK_RELEASING,
+	VS_TASK_SUCCEEDED,
+	VS_TASK_FAILED,
+	VS_TASK_UNKNOWN,
+	VS_TASK_NR_STATUS
+};
+
+#define VS_TASK_BIT(s)	(1u << (s))
+
+/* Volcano's AllocatedStatus: the task holds resources it was given. */
+#define VS_TASK_ALLOCATED_MASK	(VS_TASK_BIT(VS_TASK_BOUND) | VS_TASK_BIT(VS_TASK_BINDING) | \
+				 VS_TASK_BIT(VS_TASK_RUNNING) | VS_TASK_BIT(VS_TASK_ALLOCATED))
+/* Volcano's ScheduledStatus. */
+#define VS_TASK_SCHEDULED_MASK	(VS_TASK_BIT(VS_TASK_RUNNING) | VS_TASK_BIT(VS_TASK_BOUND) | \
+				 VS_TASK_BIT(VS_TASK_FAILED) | VS_TASK_BIT(VS_TASK_SUCCEEDED))
+/* Finished: the task holds nothing on any node. */
+#define VS_TASK_TERMINAL_MASK	(VS_TASK_BIT(VS_TASK_SUCCEEDED) | VS_TASK_BIT(VS_TASK_FAILED))
+/* The statuses a task may have while it is on a node. */
+#define VS_TASK_ON_NODE_MASK	(VS_TASK_ALLOCATED_MASK | VS_TASK_BIT(VS_TASK_PIPELINED) | \
+				 VS_TASK_BIT(VS_TASK_RELEASING))
+
+static inline bool vs_task_status_allocated(enum vs_task_status s)
+{
+	return VS_TASK_ALLOCATED_MASK & VS_TASK_BIT(s);
+}
+
+static inline bool vs_task_status_terminal(enum vs_task_status s)
+{
+	return VS_TASK_TERMINAL_MASK & VS_TASK_BIT(s);
+}
+
+const char *vs_task_status_name(enum vs_task_status s);
+int vs_task_status_parse(const char *s, enum vs_task_status *out, struct vs_err *err);
+
+/* How the node a task is on counts its request (Volcano's NodeInfo.AddTask). */
+enum vs_node_acct {
+	VS_ACCT_NONE,		/* not on a node */
+	VS_ACCT_USED,		/* idle -= req, used += req */
+	VS_ACCT_RELEASING,	/* as USED, and releasing += req */
+	VS_ACCT_PIPELINED,	/* pipelined += req only */
+};
+
+enum vs_preemption_policy {
+	VS_PREEMPT_LOWER_PRIORITY,	/* PreemptLowerPriority, the default */
+	VS_PREEMPT_NEVER,
+};
+
+int vs_preemption_policy_parse(const char *s, enum vs_preemption_policy *out,
+			       struct vs_err *err);
+const char *vs_preemption_policy_name(enum vs_preemption_policy p);
+
+struct vs_task {
+	const char *ns;			/* interned */
+	const char *name;		/* interned */
+	u64 seq;			/* creation order (CreationTimestamp, then UID) */
+	struct hlist_node hnode;	/* cluster task index, by ns/name */
+
+	struct vs_job *job;
+	struct list_head job_node;	/* job->tasks, creation order */
+	struct list_head status_node;	/* job->by_status[status] */
+	const char *role;		/* interned volcano.sh/task-spec, "" when none */
+
+	enum vs_task_status status;
+	struct vs_node *node;		/* where it is placed, or NULL */
+	struct list_head node_node;	/* node->tasks */
+	enum vs_node_acct acct;		/* how node counts it; NONE iff node is NULL */
+
+	struct vs_res req;		/* Resreq: what it uses while running (no pods) */
+	struct vs_res init_req;		/* InitResreq: max(req, init containers) + 1 pod */
+	bool best_effort;		/* req is empty */
+	bool preemptable;		/* volcano.sh/preemptable */
+	enum vs_preemption_policy preemption_policy;
+	s32 priority;
+	const char *priority_class;	/* interned, or NULL */
+
+	struct vs_labels *labels;
+	struct vs_labels *node_selector;
+	struct vs_tolerations *tolerations;
+};
+
+#endif /* VS_CORE_TASK_H */

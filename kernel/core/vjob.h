@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * struct vs_vjob: a VolcanoJob (batch.volcano.sh/v1alpha1 Job): task groups
+ * with replicas and a pod template, minAvailable, queue, priority class,
+ * lifecycle policies and maxRetry. The job controller turns it into a
+ * PodGroup (struct vs_job) and tasks named <job>-<task>-<index>, and drives
+ * its phase from their events.
+ */
+#ifndef VS_CORE_VJOB_H
+#define VS_CORE_VJOB_H
+
+#include "core/compiler.h"
+#include "core/labels.h"
+#include "core/list.h"
+#include "core/res.h"
+
+struct vs_job;
+
+enum vs_vjob_phase {
+	VS_VJOB_PENDING,
+	VS_VJOB_ABORTING,
+	VS_VJOB_ABORTED,
+	VS_VJOB_RUNNING,
+	VS_VJOB_RESTARTING,
+	VS_VJOB_COMPLETING,
+	VS_VJOB_COMPLETED,
+	VS_VJOB_TERMINATING,
+	VS_VJOB_TERMINATED,
+	VS_VJOB_FAILED,
+	VS_VJOB_NR_PHASES
+};
+
+const char *vs_vjob_phase_name(enum vs_vjob_phase p);
+
+/* Lifecycle policy events and actions (batch.volcano.sh bus/v1alpha1). */
+enum vs_vjob_event {
+	VS_EV_ANY,			/* "*" */
+	VS_EV_POD_FAILED,
+	VS_EV_POD_EVICTED,
+	VS_EV_POD_PENDING,
+	VS_EV_POD_RUNNING,
+	VS_EV_JOB_UNKNOWN,
+	VS_EV_TASK_COMPLETED,
+	VS_EV_TASK_FAILED,
+	VS_EV_OUT_OF_SYNC,
+	VS_EV_COMMAND_ISSUED,
+	VS_EV_JOB_UPDATED,
+	VS_EV_NR
+};
+
+enum vs_vjob_action {
+	VS_ACT_ABORT_JOB,
+	VS_ACT_RESTART_JOB,
+	VS_ACT_RESTART_TASK,
+	VS_ACT_RESTART_POD,
+	VS_ACT_TERMINATE_JOB,
+	VS_ACT_COMPLETE_JOB,
+	VS_ACT_RESUME_JOB,
+	VS_ACT_SYNC_JOB,
+	VS_ACT_ENQUEUE_JOB,
+	VS_ACT_SYNC_QUEUE,
+	VS_ACT_OPEN_QUEUE,
+	VS_ACT_CLOSE_QUEUE,
+	VS_ACT_NR
+};
+
+int vs_vjob_event_parse(const char *s, enum vs_vjob_event *out, struct vs_err *err);
+const char *vs_vjob_event_name(enum vs_vjob_event e);
+int vs_vjob_action_parse(const char *s, enum vs_vjob_action *out, struct vs_err *err);
+const char *vs_vjob_action_name(enum vs_vjob_action a);
+
+struct vs_vjob_policy {
+	enum vs_vjob_event event;
+	enum vs_vjob_action action;
+	bool has_exit_code;
+	s32 exit_code;			/* instead of an event: the container exit code */
+};
+
+/* One entry of spec.tasks: a group of identical replicas. */
+struct vs_vjob_task {
+	const char *name;		/* interned; the role of its tasks */
+	u32 replicas;
+	u32 min_available;		/* counts towards minTaskMember; default replicas */
+	struct vs_res req;		/* the template's requests */
+	struct vs_labels *labels;	/* the template's labels */
+	struct vs_labels *node_selector;
+	struct vs_tolerations *tolerations;
+	struct vs_vjob_policy *policies;
+	u32 nr_policies;
+};
+
+struct vs_vjob {
+	const char *ns;			/* interned */
+	const char *name;		/* interned */
+	u64 seq;
+	struct hlist_node hnode;	/* cluster VolcanoJob index */
+	struct list_head list;		/* cluster->vjobs */
+
+	const char *queue_name;		/* interned */
+	const char *priority_class;	/* interned, or NULL */
+	u32 min_available;		/* default: the sum of the tasks' replicas */
+	u32 max_retry;			/* default 3 */
+	u32 retry_count;
+	enum vs_vjob_phase phase;
+
+	struct vs_vjob_task *tasks;
+	u32 nr_tasks;
+	struct vs_vjob_policy *policies;
+	u32 nr_policies;
+
+	struct vs_job *podgroup;	/* made by the job controller, or NULL */
+};
+
+#endif /* VS_CORE_VJOB_H */

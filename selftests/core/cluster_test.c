@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Tests for the object model (core/cluster.h, node.h, job.h): node
+ * accounting per task status with Volcano's numbers, the job status index and
+ * gang counts, queue totals and orphan adoption, lookups, refusals that leave
+ * the state untouched, and a long random sequence of operations after each of
+ * which every invariant of every object is re-verified.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <criterion/criterion.h>
+
+#include "core/cluster.h"
+
+static struct vs_cluster cl;
+
+static void setup(void)
+{
+	cr_assert_eq(vs_cluster_init(&cl), 0);
+}
+
+static void teardown(void)
+{
+	vs_cluster_destroy(&cl);
+}
+
+TestSuite(cluster, .init = setup, .fini = teardown);
+
+static struct vs_res res(s64 millicpu, s64 mem)
+{
+	struct vs_res r;
+
+	vs_res_clear(&r);
+	vs_res_set(&r, VS_RES_CPU, millicpu);
+	vs_res_set(&r, VS_RES_MEMORY, mem);
+	return r;
+}
+
+#define GI (1024LL * 1024 * 1024)
+
+static void check_all(void)
+{
+	struct vs_err e = { { 0 } };
+
+	cr_assert_eq(vs_cluster_check(&cl, &e), 0, "invariant broken: %s", e.msg);
+}
+
+static struct vs_node *add_node(const char *name, s64 mcpu, s64 mem)
+{
+	struct vs_node_spec spec;
+	struct vs_node *node;
+	struct vs_err e = { { 0 } };
+
+	vs_node_spec_init(&spec, name);
+	spec.allocatable = res(mcpu, mem);
+	vs_res_set(&spec.allocatable, VS_RES_PODS, 110);
+	cr_assert_eq(vs_node_add(&cl, &spec, &node, &e), 0, "%s", e.msg);
+	return node;
+}
+
+static struct vs_queue *add_queue(const char *name)
+{
+	struct vs_queue_spec spec;
+	struct vs_queue *q;
+	struct vs_err e = { { 0 } };
+
+	vs_queue_spec_init(&spec, name);
+	cr_assert_eq(vs_queue_add(&cl, &spec, &q, &e), 0, "%s", e.msg);
+	return q;
+}
+
+static struct vs_job *add_job(const char *name, const char *queue, u32 min_member)
+{
+	struct vs_job_spec spec;
+	struct vs_job *job;
+	struct vs_err e = { { 0 } };
+
+	vs_job_spec_init(&spec, "ns", name);
+	spec.queue = queue;
+	spec.min_member = min_member;
+	cr_assert_eq(vs_job_add(&cl, &spec, &job, &e), 0, "%s", e.msg);
+	return job;
+}
+
+static int add_task(const char *name, const char *job, enum vs_task_status st,
+		    const char *node, s64 mcpu, s64 mem, struct vs_task **out,
+		    struct vs_err *e)
+{
+	struct vs_task_spec spec;
+
+	vs_task_spec_init(&spec, "ns", name, job);
+	spec.status = st;
+	spec.node = node;
+	spec.req = res(mcpu, mem);
+	return vs_task_add(&cl, &spec, out, e);
+}
+
+static struct vs_task *task_ok(const char *name, const char *job, enum vs_task_status st,
+			       const char *node, s64 mcpu, s64 mem)
+{
+	struct vs_task *t;
+	struct vs_err e = { { 0 } };
+
+	cr_assert_eq(add_task(name, job, st, node, mcpu, mem, &t, &e), 0, "%s", e.msg);
+	return t;
+}
+
+Test(cluster, node_accounting_follows_each_task_status)
+{
+	struct vs_node *n = add_node("n1", 8000, 16 * GI);
+	struct vs_res fi;
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	task_ok("run", "j", VS_TASK_RUNNING, "n1", 1000, 1 * GI);
+	task_ok("rel", "j", VS_TASK_RELEASING, "n1", 2000, 2 * GI);
+	task_ok("pipe", "j", VS_TASK_PIPELINED, "n1", 4000, 4 * GI);
+	task_ok("alloc", "j", VS_TASK_ALLOCATED, "n1", 500, 0);
+
+	/* used: run + rel + alloc; idle = allocatable - used */
+	cr_assert_eq(vs_res_get(&n->used, VS_RES_CPU), 3500);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_CPU), 4500);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_MEMORY), 13 * GI);
+	cr_assert_eq(vs_res_get(&n->releasing, VS_RES_CPU), 2000);
+	cr_assert_eq(vs_res_get(&n->pipelined, VS_RES_CPU), 4000);
+	cr_assert_eq(n->nr_tasks, 4);
+
+	/* FutureIdle = idle + releasing - pipelined */
+	vs_node_future_idle(n, &fi);
+	cr_assert_eq(vs_res_get(&fi, VS_RES_CPU), 4500 + 2000 - 4000);
+	cr_assert_eq(vs_res_get(&fi, VS_RES_MEMORY), 13 * GI + 2 * GI - 4 * GI);
+	check_all();
+}
+
+Test(cluster, status_changes_move_resources_between_buckets)
+{
+	struct vs_node *n = add_node("n1", 4000, 8 * GI);
+	struct vs_task *t;
+	struct vs_err e = { { 0 } };
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	t = task_ok("t", "j", VS_TASK_RUNNING, "n1", 1000, GI);
+
+	/* evicted: still uses its resources, and they are releasing */
+	cr_assert_eq(vs_task_set_status(&cl, t, VS_TASK_RELEASING, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_res_get(&n->releasing, VS_RES_CPU), 1000);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_CPU), 3000);
+	check_all();
+
+	/* finished: it leaves the node and gives everything back */
+	cr_assert_eq(vs_task_set_status(&cl, t, VS_TASK_SUCCEEDED, &e), 0, "%s", e.msg);
+	cr_assert_null(t->node);
+	cr_assert_eq(n->nr_tasks, 0);
+	cr_assert_eq(vs_res_get(&n->releasing, VS_RES_CPU), 0);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_CPU), 4000);
+	cr_assert_eq(vs_res_get(&n->used, VS_RES_CPU), 0);
+	check_all();
+}
+
+Test(cluster, pipelined_task_becomes_allocated_in_place)
+{
+	struct vs_node *n = add_node("n1", 4000, 8 * GI);
+	struct vs_task *t;
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	t = task_ok("t", "j", VS_TASK_PENDING, NULL, 1000, GI);
+	cr_assert_eq(vs_task_place(&cl, t, n, VS_TASK_PIPELINED, NULL), 0);
+	cr_assert_eq(vs_res_get(&n->pipelined, VS_RES_CPU), 1000);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_CPU), 4000);
+	cr_assert_eq(vs_task_set_status(&cl, t, VS_TASK_ALLOCATED, NULL), 0);
+	cr_assert_eq(vs_res_get(&n->pipelined, VS_RES_CPU), 0);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_CPU), 3000);
+	cr_assert_eq(t->acct, VS_ACCT_USED);
+	check_all();
+
+	/* and back: discard of the allocation */
+	cr_assert_eq(vs_task_unplace(&cl, t, VS_TASK_PENDING, NULL), 0);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_CPU), 4000);
+	cr_assert_eq(t->status, VS_TASK_PENDING);
+	check_all();
+}
+
+Test(cluster, binding_that_does_not_fit_is_refused_and_changes_nothing)
+{
+	struct vs_node *n = add_node("n1", 2000, 4 * GI);
+	struct vs_task *big;
+	struct vs_res idle_before;
+	struct vs_err e = { { 0 } };
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	task_ok("a", "j", VS_TASK_RUNNING, "n1", 1500, GI);
+	big = task_ok("big", "j", VS_TASK_PENDING, NULL, 1000, GI);
+	idle_before = n->idle;
+
+	cr_assert_eq(vs_task_place(&cl, big, n, VS_TASK_BINDING, &e), -ENOSPC);
+	cr_assert(strstr(e.msg, "node n1 has not enough idle resources"), "%s", e.msg);
+	cr_assert_eq(big->status, VS_TASK_PENDING);
+	cr_assert_null(big->node);
+	cr_assert_eq(memcmp(idle_before.v, n->idle.v, sizeof(idle_before.v)), 0);
+	cr_assert_eq(cl.jobs.next != NULL, true);
+	check_all();
+
+	/* Allocated is not checked (the session checked FutureIdle); Bound neither */
+	cr_assert_eq(vs_task_place(&cl, big, n, VS_TASK_BOUND, &e), 0);
+	cr_assert_lt(vs_res_get(&n->idle, VS_RES_CPU), 0);	/* over-committed, as reported */
+	check_all();
+}
+
+Test(cluster, job_status_index_and_gang_counts)
+{
+	struct vs_job *j;
+	struct vs_task *t[5];
+	char name[16];
+
+	add_node("n1", 64000, 64 * GI);
+	add_queue("default");
+	j = add_job("j", NULL, 3);
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "t%d", i);
+		t[i] = task_ok(name, "j", VS_TASK_PENDING, NULL, 1000, GI);
+	}
+	cr_assert_eq(j->nr_by_status[VS_TASK_PENDING], 5);
+	cr_assert(vs_job_is_starving(j));
+	cr_assert_not(vs_job_is_ready(j));
+
+	cr_assert_eq(vs_task_place(&cl, t[0], vs_node_find(&cl, "n1"), VS_TASK_ALLOCATED, NULL), 0);
+	cr_assert_eq(vs_task_place(&cl, t[1], vs_node_find(&cl, "n1"), VS_TASK_PIPELINED, NULL), 0);
+	cr_assert_eq(vs_job_ready_num(j), 1);
+	cr_assert_eq(vs_job_waiting_num(j), 1);
+	cr_assert_not(vs_job_is_pipelined(j));
+	cr_assert_eq(vs_task_place(&cl, t[2], vs_node_find(&cl, "n1"), VS_TASK_PIPELINED, NULL), 0);
+	cr_assert(vs_job_is_pipelined(j));
+	cr_assert_not(vs_job_is_ready(j));
+	cr_assert_not(vs_job_is_starving(j));
+	cr_assert_eq(vs_task_set_status(&cl, t[1], VS_TASK_ALLOCATED, NULL), 0);
+	cr_assert_eq(vs_task_set_status(&cl, t[2], VS_TASK_BINDING, NULL), 0);
+	cr_assert(vs_job_is_ready(j));
+
+	/* allocated counts Allocated, Binding, Bound, Running only */
+	cr_assert_eq(vs_res_get(&j->allocated, VS_RES_CPU), 3000);
+	cr_assert_eq(vs_res_get(&j->total_request, VS_RES_CPU), 5000);
+	cr_assert_eq(vs_res_get(&j->queue->allocated, VS_RES_CPU), 3000);
+	cr_assert_eq(vs_res_get(&j->queue->request, VS_RES_CPU), 5000);
+	check_all();
+}
+
+Test(cluster, best_effort_pending_tasks_count_towards_readiness)
+{
+	struct vs_job *j;
+
+	add_queue("default");
+	j = add_job("j", NULL, 2);
+	task_ok("be1", "j", VS_TASK_PENDING, NULL, 0, 0);
+	task_ok("be2", "j", VS_TASK_PENDING, NULL, 0, 0);
+	cr_assert_eq(j->nr_pending_best_effort, 2);
+	cr_assert(vs_job_is_ready(j));
+	cr_assert(vs_job_is_starving(j));
+	check_all();
+}
+
+Test(cluster, jobs_wait_for_their_queue_and_join_it_in_order)
+{
+	struct vs_job *a, *b, *c;
+	struct vs_queue *q;
+
+	a = add_job("a", "research", 1);
+	b = add_job("b", "prod", 1);
+	c = add_job("c", "research", 1);
+	cr_assert_null(a->queue);
+	task_ok("a-0", "a", VS_TASK_PENDING, NULL, 1000, GI);
+	check_all();
+
+	q = add_queue("research");
+	cr_assert_eq(a->queue, q);
+	cr_assert_eq(c->queue, q);
+	cr_assert_null(b->queue);
+	cr_assert_eq(q->nr_jobs, 2);
+	cr_assert_eq(list_first_entry(&q->jobs, struct vs_job, queue_node), a);
+	cr_assert_eq(vs_res_get(&q->request, VS_RES_CPU), 1000);
+	cr_assert_eq(q->nr_jobs_by_phase[VS_PG_PENDING], 2);
+	check_all();
+}
+
+Test(cluster, job_update_moves_it_between_queues_with_its_totals)
+{
+	struct vs_queue *q1 = add_queue("q1"), *q2 = add_queue("q2");
+	struct vs_job *j = add_job("j", "q1", 1);
+	struct vs_job_spec spec;
+
+	add_node("n1", 4000, 4 * GI);
+	task_ok("t", "j", VS_TASK_RUNNING, "n1", 1000, GI);
+	vs_job_set_phase(&cl, j, VS_PG_RUNNING);
+	cr_assert_eq(q1->nr_jobs_by_phase[VS_PG_RUNNING], 1);
+
+	vs_job_spec_init(&spec, "ns", "j");
+	spec.queue = "q2";
+	spec.min_member = 1;
+	spec.phase = VS_PG_RUNNING;
+	cr_assert_eq(vs_job_update(&cl, j, &spec, NULL), 0);
+	cr_assert_eq(j->queue, q2);
+	cr_assert_eq(q1->nr_jobs, 0);
+	cr_assert_eq(vs_res_get(&q1->allocated, VS_RES_CPU), 0);
+	cr_assert_eq(vs_res_get(&q2->allocated, VS_RES_CPU), 1000);
+	cr_assert_eq(q2->nr_jobs_by_phase[VS_PG_RUNNING], 1);
+	check_all();
+}
+
+Test(cluster, lookups_by_name_and_namespace)
+{
+	struct vs_node *n = add_node("n1", 1000, GI);
+	struct vs_task *t;
+	struct vs_job_spec spec;
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	vs_job_spec_init(&spec, "other", "j");
+	cr_assert_eq(vs_job_add(&cl, &spec, NULL, NULL), 0);
+	t = task_ok("t", "j", VS_TASK_PENDING, NULL, 1, 1);
+
+	cr_assert_eq(vs_node_find(&cl, "n1"), n);
+	cr_assert_null(vs_node_find(&cl, "n2"));
+	cr_assert_null(vs_node_find(&cl, NULL));
+	cr_assert_eq(vs_task_find(&cl, "ns", "t"), t);
+	cr_assert_null(vs_task_find(&cl, "other", "t"));
+	cr_assert_neq(vs_job_find(&cl, "ns", "j"), vs_job_find(&cl, "other", "j"));
+	cr_assert_str_eq(vs_job_find(&cl, "other", "j")->ns, "other");
+	cr_assert_eq(vs_job_find(&cl, "ns", "j"), t->job);
+	cr_assert_not_null(vs_queue_find(&cl, "default"));
+}
+
+Test(cluster, duplicates_and_bad_specs_are_refused_with_a_reason)
+{
+	struct vs_node_spec ns;
+	struct vs_queue_spec qs;
+	struct vs_err e = { { 0 } };
+	struct vs_task *t;
+
+	add_node("n1", 1000, GI);
+	vs_node_spec_init(&ns, "n1");
+	cr_assert_eq(vs_node_add(&cl, &ns, NULL, &e), -EEXIST);
+	cr_assert_str_eq(e.msg, "node n1 already exists");
+
+	vs_err_clear(&e);
+	vs_node_spec_init(&ns, "N_1");
+	cr_assert_eq(vs_node_add(&cl, &ns, NULL, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "invalid node name \"N_1\""), "%s", e.msg);
+
+	vs_err_clear(&e);
+	vs_node_spec_init(&ns, "n2");
+	vs_res_set(&ns.allocatable, VS_RES_CPU, -1);
+	cr_assert_eq(vs_node_add(&cl, &ns, NULL, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "node n2: allocatable: cpu is negative");
+
+	vs_err_clear(&e);
+	vs_queue_spec_init(&qs, "q");
+	qs.weight = 0;
+	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "queue q: weight must be at least 1");
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	vs_err_clear(&e);
+	cr_assert_eq(add_task("t", "nope", VS_TASK_PENDING, NULL, 1, 1, &t, &e), -ENOENT);
+	cr_assert_str_eq(e.msg, "pod ns/t: podgroup ns/nope does not exist");
+	vs_err_clear(&e);
+	cr_assert_eq(add_task("t", "j", VS_TASK_PENDING, "n1", 1, 1, &t, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "a Pending task cannot be on node n1"), "%s", e.msg);
+	vs_err_clear(&e);
+	cr_assert_eq(add_task("t", "j", VS_TASK_RUNNING, NULL, 1, 1, &t, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "a Running task needs a node"), "%s", e.msg);
+	vs_err_clear(&e);
+	cr_assert_eq(add_task("t", "j", VS_TASK_RUNNING, "n9", 1, 1, &t, &e), -ENOENT);
+	cr_assert(strstr(e.msg, "node n9 does not exist"), "%s", e.msg);
+
+	/* nothing of the refused objects remains */
+	cr_assert_eq(cl.nr_nodes, 1);
+	cr_assert_eq(cl.nr_tasks, 0);
+	check_all();
+}
+
+Test(cluster, busy_objects_cannot_be_deleted)
+{
+	struct vs_node *n = add_node("n1", 1000, GI);
+	struct vs_queue *q = add_queue("default");
+	struct vs_job *j = add_job("j", NULL, 1);
+	struct vs_task *t = task_ok("t", "j", VS_TASK_RUNNING, "n1", 100, 1);
+	struct vs_err e = { { 0 } };
+
+	cr_assert_eq(vs_node_del(&cl, n, &e), -EBUSY);
+	cr_assert_str_eq(e.msg, "node n1 still holds 1 tasks");
+	cr_assert_eq(vs_job_del(&cl, j, NULL), -EBUSY);
+	cr_assert_eq(vs_queue_del(&cl, q, NULL), -EBUSY);
+	vs_task_del(&cl, t);
+	cr_assert_eq(vs_node_del(&cl, n, NULL), 0);
+	cr_assert_eq(vs_job_del(&cl, j, NULL), 0);
+	cr_assert_eq(vs_queue_del(&cl, q, NULL), 0);
+	cr_assert_eq(cl.nr_nodes + cl.nr_jobs + cl.nr_queues + cl.nr_tasks, 0);
+	cr_assert_eq(vs_res_get(&cl.total_allocatable, VS_RES_CPU), 0);
+	check_all();
+}
+
+Test(cluster, node_update_recomputes_idle_from_use)
+{
+	struct vs_node *n = add_node("n1", 4000, 4 * GI);
+	struct vs_node_spec spec;
+	const struct vs_kv_spec labels[] = { { "zone", "b" } };
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	task_ok("t", "j", VS_TASK_RUNNING, "n1", 1000, GI);
+	vs_node_spec_init(&spec, "n1");
+	spec.allocatable = res(8000, 8 * GI);
+	spec.labels = labels;
+	spec.nr_labels = 1;
+	spec.unschedulable = true;
+	cr_assert_eq(vs_node_update(&cl, n, &spec, NULL), 0);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_CPU), 7000);
+	cr_assert_eq(vs_res_get(&cl.total_allocatable, VS_RES_CPU), 8000);
+	cr_assert(n->unschedulable);
+	cr_assert_str_eq(vs_labels_get(n->labels, vs_str_find(&cl.strs, "zone", 4)), "b");
+	check_all();
+}
+
+Test(cluster, creation_order_is_the_tie_breaker)
+{
+	struct vs_node *a = add_node("zz", 1, 1), *b = add_node("aa", 1, 1);
+
+	cr_assert_lt(a->seq, b->seq);
+	cr_assert_eq(list_first_entry(&cl.nodes, struct vs_node, list), a);
+}
+
+Test(cluster, only_one_global_default_priority_class)
+{
+	struct vs_prioclass_spec s = { .name = "high", .value = 1000, .global_default = true };
+	struct vs_prioclass *pc;
+	struct vs_err e = { { 0 } };
+
+	cr_assert_eq(vs_prioclass_add(&cl, &s, &pc, NULL), 0);
+	s.name = "low";
+	cr_assert_eq(vs_prioclass_add(&cl, &s, NULL, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "high is already the global default"), "%s", e.msg);
+	s.global_default = false;
+	s.value = -5;
+	cr_assert_eq(vs_prioclass_add(&cl, &s, NULL, NULL), 0);
+	cr_assert_eq(vs_prioclass_default(&cl), pc);
+	cr_assert_eq(vs_prioclass_find(&cl, "low")->value, -5);
+	vs_prioclass_del(&cl, pc);
+	cr_assert_null(vs_prioclass_default(&cl));
+}
+
+Test(cluster, volcano_job_specs_are_validated_and_defaulted)
+{
+	struct vs_vjob_task_spec tasks[2] = {
+		{ .name = "ps", .replicas = 1 },
+		{ .name = "worker", .replicas = 4, .has_min_available = true, .min_available = 2 },
+	};
+	struct vs_vjob_spec spec;
+	struct vs_vjob *vj;
+	struct vs_err e = { { 0 } };
+
+	vs_vjob_spec_init(&spec, "ns", "tf");
+	spec.tasks = tasks;
+	spec.nr_tasks = 2;
+	cr_assert_eq(vs_vjob_add(&cl, &spec, &vj, &e), 0, "%s", e.msg);
+	cr_assert_eq(vj->min_available, 5);
+	cr_assert_eq(vj->max_retry, 3);
+	cr_assert_str_eq(vj->queue_name, "default");
+	cr_assert_eq(vj->tasks[1].min_available, 2);
+	cr_assert_eq(vj->tasks[0].min_available, 1);
+	cr_assert_eq(vs_vjob_find(&cl, "ns", "tf"), vj);
+
+	vs_vjob_spec_init(&spec, "ns", "bad");
+	spec.tasks = tasks;
+	spec.nr_tasks = 2;
+	spec.has_min_available = true;
+	spec.min_available = 6;
+	cr_assert_eq(vs_vjob_add(&cl, &spec, NULL, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "minAvailable 6 is more than the 5 replicas"), "%s", e.msg);
+
+	tasks[1].name = "ps";
+	spec.has_min_available = false;
+	vs_err_clear(&e);
+	cr_assert_eq(vs_vjob_add(&cl, &spec, NULL, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "given twice"), "%s", e.msg);
+	spec.nr_tasks = 0;
+	cr_assert_eq(vs_vjob_add(&cl, &spec, NULL, NULL), -EINVAL);
+	cr_assert_eq(cl.nr_vjobs, 1);
+}
+
+/* ---- a long random walk over every operation, checking all invariants ---- */
+
+static u64 rng_state;
+
+static u32 rnd(u32 n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (u32)(rng_state % n);
+}
+
+#define NR_NODES 12
+#define NR_JOBS 10
+#define MAX_TASKS 400
+
+static void random_walk(u64 seed, int steps)
+{
+	struct vs_task *tasks[MAX_TASKS];
+	struct vs_node *nodes[NR_NODES];
+	int nr = 0, made = 0;
+	char name[32];
+
+	rng_state = seed;
+	for (int i = 0; i < NR_NODES; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		nodes[i] = add_node(name, 4000 + 1000 * (i % 4), (4 + i % 3) * GI);
+	}
+	add_queue("q0");
+	for (int i = 0; i < NR_JOBS; i++) {
+		snprintf(name, sizeof(name), "j%d", i);
+		/* q1 does not exist until later: those jobs start as orphans */
+		add_job(name, i % 3 ? "q0" : "q1", 1 + i % 3);
+	}
+
+	for (int step = 0; step < steps; step++) {
+		u32 op = rnd(100);
+		struct vs_err e = { { 0 } };
+
+		if (op < 30 && nr < MAX_TASKS) {
+			enum vs_task_status st = (enum vs_task_status)rnd(VS_TASK_NR_STATUS);
+			const char *node = NULL;
+			char job[16];
+			int ret;
+
+			if (st != VS_TASK_PENDING && st != VS_TASK_UNKNOWN &&
+			    (st != VS_TASK_RELEASING || rnd(2)))
+				node = nodes[rnd(NR_NODES)]->name;
+			snprintf(name, sizeof(name), "t%d", made++);
+			snprintf(job, sizeof(job), "j%u", rnd(NR_JOBS));
+			ret = add_task(name, job, st, node, 100 * (1 + rnd(20)),
+				       (s64)(1 + rnd(8)) * GI / 4, &tasks[nr], &e);
+			if (ret == 0)
+				nr++;
+			else
+				cr_assert(ret == -ENOSPC && st == VS_TASK_BINDING,
+					  "unexpected refusal %d: %s", ret, e.msg);
+		} else if (op < 60 && nr) {
+			struct vs_task *t = tasks[rnd(nr)];
+			enum vs_task_status old = t->status;
+			struct vs_node *old_node = t->node;
+			enum vs_task_status st = (enum vs_task_status)rnd(VS_TASK_NR_STATUS);
+
+			if (vs_task_set_status(&cl, t, st, &e)) {
+				cr_assert_eq(t->status, old);
+				cr_assert_eq(t->node, old_node);
+			} else {
+				cr_assert_eq(t->status, st);
+			}
+		} else if (op < 75 && nr) {
+			struct vs_task *t = tasks[rnd(nr)];
+			enum vs_task_status st = (enum vs_task_status)rnd(VS_TASK_NR_STATUS);
+
+			if (!t->node)
+				(void)vs_task_place(&cl, t, nodes[rnd(NR_NODES)], st, &e);
+			else
+				(void)vs_task_unplace(&cl, t, st, &e);
+		} else if (op < 88 && nr) {
+			u32 i = rnd(nr);
+
+			vs_task_del(&cl, tasks[i]);
+			tasks[i] = tasks[--nr];
+		} else if (op < 95) {
+			struct vs_node *n = nodes[rnd(NR_NODES)];
+			struct vs_node_spec spec;
+
+			vs_node_spec_init(&spec, n->name);
+			spec.allocatable = res(1000 * (1 + rnd(16)), (s64)(1 + rnd(16)) * GI);
+			cr_assert_eq(vs_node_update(&cl, n, &spec, &e), 0, "%s", e.msg);
+		} else if (op < 97 && !vs_queue_find(&cl, "q1")) {
+			add_queue("q1");
+		} else {
+			struct vs_job *j;
+
+			snprintf(name, sizeof(name), "j%u", rnd(NR_JOBS));
+			j = vs_job_find(&cl, "ns", name);
+			vs_job_set_phase(&cl, j, (enum vs_pg_phase)rnd(VS_PG_NR_PHASES));
+		}
+		check_all();
+	}
+	/* tear down through the del paths as well */
+	while (nr)
+		vs_task_del(&cl, tasks[--nr]);
+	for (int i = 0; i < NR_NODES; i++) {
+		cr_assert_eq(vs_res_get(&nodes[i]->idle, VS_RES_CPU),
+			     vs_res_get(&nodes[i]->allocatable, VS_RES_CPU));
+		cr_assert_eq(vs_node_del(&cl, nodes[i], NULL), 0);
+	}
+	check_all();
+}
+
+Test(cluster, random_operations_keep_every_invariant_seed_1)
+{
+	random_walk(0x9e3779b97f4a7c15ULL, 3000);
+}
+
+Test(cluster, random_operations_keep_every_invariant_seed_2)
+{
+	random_walk(0xdeadbeefcafef00dULL, 3000);
+}
+
+Test(cluster, destroy_frees_a_populated_cluster)
+{
+	/* Everything is released without the del paths (checked by ASan/valgrind). */
+	add_node("n1", 1000, GI);
+	add_queue("default");
+	add_job("j", NULL, 1);
+	task_ok("t", "j", VS_TASK_RUNNING, "n1", 100, 1);
+	add_job("orphan", "missing", 1);
+	vs_cluster_destroy(&cl);
+	cr_assert_eq(vs_cluster_init(&cl), 0);
+	cr_assert_eq(cl.nr_nodes, 0);
+}
+
+Test(cluster, init_request_is_the_larger_of_containers_and_init_plus_one_pod)
+{
+	struct vs_task_spec spec;
+	struct vs_task *plain, *init;
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	vs_task_spec_init(&spec, "ns", "plain", "j");
+	spec.req = res(1000, GI);
+	cr_assert_eq(vs_task_add(&cl, &spec, &plain, NULL), 0);
+	/* Resreq has no pods; InitResreq counts the pod itself */
+	cr_assert_not(vs_res_has(&plain->req, VS_RES_PODS));
+	cr_assert_eq(vs_res_get(&plain->init_req, VS_RES_PODS), 1);
+	cr_assert_eq(vs_res_get(&plain->init_req, VS_RES_CPU), 1000);
+
+	vs_task_spec_init(&spec, "ns", "init", "j");
+	spec.req = res(1000, GI);
+	spec.init_req = res(3000, GI / 2);	/* a heavier init container, less memory */
+	spec.has_init_req = true;
+	cr_assert_eq(vs_task_add(&cl, &spec, &init, NULL), 0);
+	cr_assert_eq(vs_res_get(&init->init_req, VS_RES_CPU), 3000);
+	cr_assert_eq(vs_res_get(&init->init_req, VS_RES_MEMORY), GI);
+	cr_assert_eq(vs_res_get(&init->req, VS_RES_CPU), 1000);
+	check_all();
+}

@@ -901,6 +901,7 @@ void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *na
 	spec->name = name;
 	spec->job = job;
 	spec->status = VS_TASK_PENDING;
+	spec->priority = 1;
 	spec->preemption_policy = VS_PREEMPT_LOWER_PRIORITY;
 }
 
@@ -917,17 +918,16 @@ static void task_free(struct vs_cluster *cl, struct vs_task *task)
 }
 
 /*
- * Volcano's InitResreq (GetPodResourceRequest): what the task needs to start,
- * the larger of its containers' and its init containers' requests, plus the
- * one pod it is. The predicates check this against a node's FutureIdle; the
- * node accounts Resreq, which has no pods.
+ * Volcano's GetPodResourceRequest, which NewTaskInfo uses for both Resreq and
+ * InitResreq: the larger of the containers' and the init containers'
+ * requests, plus the one pod the task is.
  */
-static void task_init_req(struct vs_res *init_req, const struct vs_task_spec *spec)
+static void task_request(struct vs_res *req, const struct vs_task_spec *spec)
 {
-	*init_req = spec->req;
+	*req = spec->req;
 	if (spec->has_init_req)
-		vs_res_set_max(init_req, &spec->init_req);
-	vs_res_set(init_req, VS_RES_PODS, vs_res_get(init_req, VS_RES_PODS) + 1);
+		vs_res_set_max(req, &spec->init_req);
+	vs_res_set(req, VS_RES_PODS, vs_res_get(req, VS_RES_PODS) + 1);
 }
 
 static int task_spec_check(struct vs_cluster *cl, const struct vs_task_spec *spec,
@@ -1023,9 +1023,8 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 		goto out_free;
 	}
-	task->req = spec->req;
-	task_init_req(&task->init_req, spec);
-	task->best_effort = vs_res_is_empty(&task->req);
+	task_request(&task->req, spec);
+	task->best_effort = vs_res_is_empty(&task->req);	/* pods do not count */
 	task->preemptable = spec->preemptable;
 	task->preemption_policy = spec->preemption_policy;
 	task->priority = spec->priority;

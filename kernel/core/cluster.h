@@ -189,8 +189,8 @@ struct vs_task_spec {
 	enum vs_task_status status;
 	const char *node;		/* required for statuses that hold a node */
 	struct vs_res req;		/* the sum of its containers' requests */
-	struct vs_res init_req;		/* the effective init containers' request */
-	bool has_init_req;
+	struct vs_res init_req;		/* the init containers' effective request */
+	bool has_init_req;		/* the task's request is the larger, + 1 pod */
 	s32 priority;
 	const char *priority_class;
 	bool preemptable;
@@ -203,7 +203,10 @@ struct vs_task_spec {
 	u32 nr_tolerations;
 };
 
-/* Defaults: Pending, no node, no request, priority 0, PreemptLowerPriority. */
+/*
+ * Defaults: Pending, no node, no request, PreemptLowerPriority, and priority 1,
+ * which Volcano gives a task whose pod has no priority.
+ */
 void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *name,
 		       const char *job);
 

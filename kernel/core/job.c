@@ -16,6 +16,66 @@ u32 vs_job_role_min(const struct vs_job *job, const char *role)
 	return 0;
 }
 
+/* How a gang check counts a task of some role. */
+enum role_count {
+	COUNT_VALID,
+	COUNT_READY,
+	COUNT_PIPELINED,
+};
+
+static bool counts(const struct vs_task *task, enum role_count how)
+{
+	enum vs_task_status s = task->status;
+
+	if (vs_task_status_allocated(s) || s == VS_TASK_SUCCEEDED)
+		return true;
+	if (s == VS_TASK_PIPELINED)
+		return how != COUNT_READY;
+	if (s == VS_TASK_PENDING)
+		return how == COUNT_VALID || vs_res_is_empty(&task->req);
+	return false;
+}
+
+static bool check_roles(const struct vs_job *job, enum role_count how)
+{
+	u64 total = 0;
+
+	for (u32 i = 0; i < job->nr_min_task_member; i++)
+		total += job->min_task_member[i].min;
+	if (job->min_member < total)
+		return true;
+
+	for (u32 i = 0; i < job->nr_min_task_member; i++) {
+		const struct vs_role_min *rm = &job->min_task_member[i];
+		const struct vs_task *task;
+		u32 n = 0;
+
+		if (!rm->min)
+			continue;
+		list_for_each_entry(task, &job->tasks, job_node)
+			if (task->role == rm->role && counts(task, how) && ++n >= rm->min)
+				break;
+		if (n < rm->min)
+			return false;
+	}
+	return true;
+}
+
+bool vs_job_check_task_valid(const struct vs_job *job)
+{
+	return check_roles(job, COUNT_VALID);
+}
+
+bool vs_job_check_task_ready(const struct vs_job *job)
+{
+	return check_roles(job, COUNT_READY);
+}
+
+bool vs_job_check_task_pipelined(const struct vs_job *job)
+{
+	return check_roles(job, COUNT_PIPELINED);
+}
+
 int vs_job_check(const struct vs_job *job, struct vs_err *err)
 {
 	struct vs_res total, allocated;

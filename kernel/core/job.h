@@ -94,6 +94,31 @@ static inline bool vs_job_is_starving(const struct vs_job *job)
 	return vs_job_waiting_num(job) + vs_job_ready_num(job) < job->min_member;
 }
 
+/*
+ * Volcano's per-role gang checks (JobInfo.CheckTaskValid, CheckTaskReady,
+ * CheckTaskPipelined): every role with a minTaskMember has at least that
+ * many tasks counted, where valid counts allocated, succeeded, pipelined and
+ * pending tasks; ready counts allocated and succeeded ones and pending tasks
+ * that request nothing; pipelined counts those and pipelined ones. When
+ * minMember is below the sum of the role minimums the checks pass, as in
+ * Volcano.
+ */
+bool vs_job_check_task_valid(const struct vs_job *job);
+bool vs_job_check_task_ready(const struct vs_job *job);
+bool vs_job_check_task_pipelined(const struct vs_job *job);
+
+/* ValidTaskNum: allocated, succeeded, pipelined and pending tasks. */
+static inline u32 vs_job_valid_task_num(const struct vs_job *job)
+{
+	u32 n = job->nr_by_status[VS_TASK_SUCCEEDED] + job->nr_by_status[VS_TASK_PIPELINED] +
+		job->nr_by_status[VS_TASK_PENDING];
+
+	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
+		if (vs_task_status_allocated((enum vs_task_status)s))
+			n += job->nr_by_status[s];
+	return n;
+}
+
 /* The minTaskMember of @role (interned), or 0 when the job sets none for it. */
 u32 vs_job_role_min(const struct vs_job *job, const char *role);
 

@@ -130,7 +130,16 @@ void vs_node_update_task(struct vs_node *node, struct vs_task *task)
 void vs_node_set_allocatable(struct vs_node *node, const struct vs_res *allocatable)
 {
 	node->allocatable = *allocatable;
-	node->idle = *allocatable;
+	/*
+	 * A node that reports no pods capacity can hold no pod: Volcano's
+	 * predicates refuse every task there (MaxTaskNum is 0). Saying so
+	 * explicitly keeps idle a real vector: with no scalar at all, Volcano's
+	 * Sub would leave idle's scalars alone while Add created them, and a
+	 * removed task would leave a phantom free pod behind.
+	 */
+	if (!vs_res_has(&node->allocatable, VS_RES_PODS))
+		vs_res_set(&node->allocatable, VS_RES_PODS, 0);
+	node->idle = node->allocatable;
 	vs_res_sub(&node->idle, &node->used);
 }
 

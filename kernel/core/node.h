@@ -72,7 +72,8 @@ void vs_node_update_task(struct vs_node *node, struct vs_task *task);
 
 /*
  * Replace the node's allocatable resources and recompute idle from what its
- * tasks use, keeping the invariants.
+ * tasks use, keeping the invariants. An allocatable without pods counts as
+ * pods 0: no pod fits there, as in Volcano.
  */
 void vs_node_set_allocatable(struct vs_node *node, const struct vs_res *allocatable);
 

@@ -98,8 +98,12 @@ struct vs_task {
 	struct list_head node_node;	/* node->tasks */
 	enum vs_node_acct acct;		/* how node counts it; NONE iff node is NULL */
 
-	struct vs_res req;		/* Resreq: what it uses while running (no pods) */
-	struct vs_res init_req;		/* InitResreq: max(req, init containers) + 1 pod */
+	/*
+	 * Volcano's Resreq, which equals its InitResreq: the larger of the
+	 * containers' and the init containers' requests, plus the one pod
+	 * it is. Nodes account it; predicates check it against FutureIdle.
+	 */
+	struct vs_res req;
 	bool best_effort;		/* req is empty */
 	bool preemptable;		/* volcano.sh/preemptable */
 	enum vs_preemption_policy preemption_policy;

@@ -624,8 +624,9 @@ Test(cluster, destroy_frees_a_populated_cluster)
 	cr_assert_eq(cl.nr_nodes, 0);
 }
 
-Test(cluster, init_request_is_the_larger_of_containers_and_init_plus_one_pod)
+Test(cluster, request_is_the_larger_of_containers_and_init_plus_one_pod)
 {
+	struct vs_node *n = add_node("n1", 8000, 8 * GI);
 	struct vs_task_spec spec;
 	struct vs_task *plain, *init;
 
@@ -633,19 +634,22 @@ Test(cluster, init_request_is_the_larger_of_containers_and_init_plus_one_pod)
 	add_job("j", NULL, 1);
 	vs_task_spec_init(&spec, "ns", "plain", "j");
 	spec.req = res(1000, GI);
+	spec.status = VS_TASK_RUNNING;
+	spec.node = "n1";
 	cr_assert_eq(vs_task_add(&cl, &spec, &plain, NULL), 0);
-	/* Resreq has no pods; InitResreq counts the pod itself */
-	cr_assert_not(vs_res_has(&plain->req, VS_RES_PODS));
-	cr_assert_eq(vs_res_get(&plain->init_req, VS_RES_PODS), 1);
-	cr_assert_eq(vs_res_get(&plain->init_req, VS_RES_CPU), 1000);
+	/* Volcano's Resreq counts the pod itself, so the node's idle pods drop */
+	cr_assert_eq(vs_res_get(&plain->req, VS_RES_PODS), 1);
+	cr_assert_eq(vs_res_get(&plain->req, VS_RES_CPU), 1000);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_PODS), 109);
+	cr_assert_eq(plain->priority, 1, "Volcano's default task priority");
 
 	vs_task_spec_init(&spec, "ns", "init", "j");
 	spec.req = res(1000, GI);
 	spec.init_req = res(3000, GI / 2);	/* a heavier init container, less memory */
 	spec.has_init_req = true;
 	cr_assert_eq(vs_task_add(&cl, &spec, &init, NULL), 0);
-	cr_assert_eq(vs_res_get(&init->init_req, VS_RES_CPU), 3000);
-	cr_assert_eq(vs_res_get(&init->init_req, VS_RES_MEMORY), GI);
-	cr_assert_eq(vs_res_get(&init->req, VS_RES_CPU), 1000);
+	cr_assert_eq(vs_res_get(&init->req, VS_RES_CPU), 3000);
+	cr_assert_eq(vs_res_get(&init->req, VS_RES_MEMORY), GI);
+	cr_assert_not(init->best_effort);
 	check_all();
 }

@@ -653,3 +653,53 @@ Test(cluster, request_is_the_larger_of_containers_and_init_plus_one_pod)
 	cr_assert_not(init->best_effort);
 	check_all();
 }
+
+Test(cluster, per_role_gang_checks_follow_volcano)
+{
+	const struct vs_role_min_spec roles[] = { { "ps", 1 }, { "worker", 2 } };
+	struct vs_job_spec js;
+	struct vs_task_spec ts;
+	struct vs_task *w0, *w1, *ps;
+	struct vs_job *j;
+	struct vs_node *n = add_node("n1", 64000, 64 * GI);
+
+	add_queue("default");
+	vs_job_spec_init(&js, "ns", "tf");
+	js.min_member = 3;
+	js.min_task_member = roles;
+	js.nr_min_task_member = 2;
+	cr_assert_eq(vs_job_add(&cl, &js, &j, NULL), 0);
+
+	vs_task_spec_init(&ts, "ns", "ps-0", "tf");
+	ts.role = "ps";
+	ts.req = res(1000, GI);
+	cr_assert_eq(vs_task_add(&cl, &ts, &ps, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "worker-0", "tf");
+	ts.role = "worker";
+	ts.req = res(1000, GI);
+	cr_assert_eq(vs_task_add(&cl, &ts, &w0, NULL), 0);
+
+	/* one worker short of its minimum: not valid */
+	cr_assert_not(vs_job_check_task_valid(j));
+	cr_assert_eq(vs_job_valid_task_num(j), 2);
+	ts.name = "worker-1";
+	cr_assert_eq(vs_task_add(&cl, &ts, &w1, NULL), 0);
+	cr_assert(vs_job_check_task_valid(j));
+
+	/* ready counts placed tasks per role; pipelined ones count for pipelined only */
+	cr_assert_not(vs_job_check_task_ready(j));
+	cr_assert_eq(vs_task_place(&cl, ps, n, VS_TASK_ALLOCATED, NULL), 0);
+	cr_assert_eq(vs_task_place(&cl, w0, n, VS_TASK_ALLOCATED, NULL), 0);
+	cr_assert_eq(vs_task_place(&cl, w1, n, VS_TASK_PIPELINED, NULL), 0);
+	cr_assert_not(vs_job_check_task_ready(j));
+	cr_assert(vs_job_check_task_pipelined(j));
+	cr_assert_eq(vs_task_set_status(&cl, w1, VS_TASK_ALLOCATED, NULL), 0);
+	cr_assert(vs_job_check_task_ready(j));
+
+	/* minMember below the sum of role minimums: the role checks pass */
+	js.min_member = 2;
+	cr_assert_eq(vs_job_update(&cl, j, &js, NULL), 0);
+	cr_assert_eq(vs_task_unplace(&cl, w1, VS_TASK_PENDING, NULL), 0);
+	cr_assert(vs_job_check_task_ready(j));
+	check_all();
+}

@@ -109,7 +109,7 @@ core-objs := $(call kbuild-objs,kernel/)
 
 # Programs: name, the directories whose Kbuild lists their objects, and the
 # libraries they link. Later issues add vschedd, vsctl and vskube here.
-progs :=
+progs := vsbench
 
 vsbench-dirs := userspace/vsbench/
 vsbench-libs := $(objtree)/libvscore.a
@@ -189,6 +189,15 @@ unit-check: $(test-bin)
 	$(Q)$(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # ---------------------------------------------------------------------------
+# The demo the README opens with: the most useful thing vsched can show today.
+
+DEMO_ARGS ?= --nodes 1000 --jobs 2000 --tasks-per-job 8 --show 8
+
+PHONY += demo
+demo: $(objtree)/vsbench
+	$(Q)$(objtree)/vsbench cluster $(DEMO_ARGS)
+
+# ---------------------------------------------------------------------------
 # Housekeeping.
 
 PHONY += clean
@@ -209,6 +218,8 @@ help:
 	@echo '  all (default)          - libvscore.a, the programs ($(progs)), the unit tests'
 	@echo '                           and compile_commands.json'
 	@echo '  check                  - build and run every test'
+	@echo '  demo                   - build a synthetic cluster in the core and show it'
+	@echo '                           (DEMO_ARGS="..." passes vsbench cluster options)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  deps                   - install the Debian packages the build needs'
 	@echo '  clean                  - remove everything the build made'

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 
 #include "core/arena.h"
 
@@ -219,7 +220,8 @@ Test(arena, strdup_copies_the_string)
 }
 
 #if defined(__SANITIZE_ADDRESS__)
-Test(arena, read_after_reset_is_reported_under_asan, .exit_code = 1)
+Test(arena, read_after_reset_is_reported_under_asan, .exit_code = 1,
+     .init = cr_redirect_stderr)
 {
 	struct vs_arena a;
 	volatile char *p;
@@ -232,7 +234,8 @@ Test(arena, read_after_reset_is_reported_under_asan, .exit_code = 1)
 	cr_assert_fail("the read after reset was not reported");
 }
 
-Test(arena, overrun_into_the_rounding_is_reported_under_asan, .exit_code = 1)
+Test(arena, overrun_into_the_rounding_is_reported_under_asan, .exit_code = 1,
+     .init = cr_redirect_stderr)
 {
 	struct vs_arena a;
 	volatile char *p;

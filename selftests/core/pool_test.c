@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 
 #include "core/pool.h"
 
@@ -422,7 +423,8 @@ Test(pool, invalid_size_or_alignment_is_refused)
 
 #if defined(__SANITIZE_ADDRESS__)
 /* ASan reports and exits with status 1 (the sanitizer's default). */
-Test(pool, use_after_free_is_reported_under_asan, .exit_code = 1)
+Test(pool, use_after_free_is_reported_under_asan, .exit_code = 1,
+     .init = cr_redirect_stderr)
 {
 	struct vs_pool pool;
 	volatile char *p;
@@ -435,7 +437,8 @@ Test(pool, use_after_free_is_reported_under_asan, .exit_code = 1)
 	cr_assert_fail("the write after free was not reported");
 }
 
-Test(pool, double_free_aborts_under_asan, .signal = SIGABRT)
+Test(pool, double_free_aborts_under_asan, .signal = SIGABRT,
+     .init = cr_redirect_stderr)
 {
 	struct vs_pool pool;
 	void *p;

@@ -113,7 +113,7 @@ progs := vsbench
 
 vsbench-dirs := userspace/vsbench/
 vsbench-libs := $(objtree)/libvscore.a
-vsbench-ldlibs := -lm
+vsbench-ldlibs := -lyaml -lm
 
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
@@ -163,7 +163,7 @@ $(objtree)/$(1): $(addprefix $(objtree)/,$($(1)-objs)) $($(1)-libs) FORCE
 endef
 $(foreach p,$(progs),$(eval $(call prog-rule,$(p))))
 
-$(test-bin): ldlibs = -lcriterion -lm $(LIBS_ALLOC)
+$(test-bin): ldlibs = -lcriterion -lyaml -lm $(LIBS_ALLOC)
 $(test-bin): $(addprefix $(objtree)/,$(test-objs)) $(objtree)/libvscore.a FORCE
 	$(call if_changed,ld)
 

@@ -76,6 +76,22 @@ bool vs_job_check_task_pipelined(const struct vs_job *job)
 	return check_roles(job, COUNT_PIPELINED);
 }
 
+void vs_job_inqueue_resource(const struct vs_job *job, struct vs_res *out)
+{
+	const struct vs_res *min = &job->min_resources, *alloc = &job->allocated;
+
+	vs_res_clear(out);
+	for (unsigned int d = 0; d < VS_RES_MAX; d++) {
+		s64 reserved;
+
+		if (!vs_res_has(min, d))
+			continue;
+		reserved = vs_res_get(min, d) - vs_res_get(alloc, d);
+		if (reserved > 0)
+			vs_res_set(out, d, reserved);
+	}
+}
+
 int vs_job_check(const struct vs_job *job, struct vs_err *err)
 {
 	struct vs_res total, allocated;

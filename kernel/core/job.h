@@ -59,6 +59,8 @@ struct vs_job {
 
 	struct vs_res total_request;
 	struct vs_res allocated;
+
+	u32 sidx;			/* index in the open session's jobs, see session.h */
 };
 
 /* ReadyTaskNum: Bound + Binding + Running + Allocated + Succeeded. */
@@ -112,6 +114,24 @@ static inline u32 vs_job_valid_task_num(const struct vs_job *job)
 {
 	u32 n = job->nr_by_status[VS_TASK_SUCCEEDED] + job->nr_by_status[VS_TASK_PIPELINED] +
 		job->nr_by_status[VS_TASK_PENDING];
+
+	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
+		if (vs_task_status_allocated((enum vs_task_status)s))
+			n += job->nr_by_status[s];
+	return n;
+}
+
+/*
+ * Volcano's GetInqueueResource(job, job.Allocated): what of minResources the
+ * job has not been allocated yet, per dimension minResources names (cpu and
+ * memory always), counting only what is still missing.
+ */
+void vs_job_inqueue_resource(const struct vs_job *job, struct vs_res *out);
+
+/* CalculateAllocatedTaskNum: tasks in an allocated status. */
+static inline u32 vs_job_allocated_task_num(const struct vs_job *job)
+{
+	u32 n = 0;
 
 	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
 		if (vs_task_status_allocated((enum vs_task_status)s))

@@ -48,6 +48,8 @@ struct vs_node {
 
 	struct list_head tasks;		/* every task counted here */
 	u32 nr_tasks;			/* Volcano's len(node.Tasks), for max pods */
+
+	u32 sidx;			/* index in the open session's nodes */
 };
 
 /* FutureIdle = idle + releasing - pipelined. */

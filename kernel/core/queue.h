@@ -63,6 +63,8 @@ struct vs_queue {
 
 	struct vs_res allocated;
 	struct vs_res request;
+
+	u32 sidx;			/* index in the open session's queues */
 };
 
 #endif /* VS_CORE_QUEUE_H */

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The allocate action (Volcano's actions/allocate, seed 002), for jobs
+ * without sub-group policies or network topology:
+ *
+ *   1. Every job the session sees that is admitted (Inqueue, or Pending when
+ *      no enqueue action runs), valid (JobValid) and has pending tasks that
+ *      request something gets a worksheet: its pending tasks in task order.
+ *   2. Queues rotate in queue order. An Overused queue is skipped; otherwise
+ *      its first job (job order) is tried, task by task: Allocatable, the
+ *      per-role predicate error cache, PrePredicate, then every node is
+ *      predicated (the request must fit FutureIdle, then the Predicate
+ *      plugins), the survivors are split into those whose Idle fits and those
+ *      whose FutureIdle fits, and the first non-empty group is scored; the
+ *      task is allocated (Idle) or pipelined (FutureIdle) in the job's
+ *      Statement. It stops as soon as the job is ready.
+ *   3. A ready job's Statement is committed (binds go out) and the job goes
+ *      back in rotation if tasks remain. A pipelined job's Statement is kept
+ *      open and vanishes with the session; any other is discarded.
+ *
+ * Differences from Volcano, all in the direction of determinism: every node
+ * is predicated, in creation order (Volcano stops after a percentage of
+ * nodes in large clusters, starts where the last search stopped, and works
+ * in parallel), and equal scores go to the node listed first (Volcano picks
+ * one at random).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "actions/actions.h"
+#include "sched/pqueue.h"
+#include "sched/statement.h"
+
+/* The predicate error cache of one role of the job being tried. */
+struct role_cache {
+	const char *role;		/* interned */
+	u8 *failed;			/* per node index: predicate failed before */
+};
+
+/* What allocate tracks for a job during one run. */
+struct job_ws {
+	struct vs_job *job;
+	struct vs_pqueue tasks;		/* pending tasks, task order */
+	const char **failed_roles;	/* roles with a fit error this session */
+	u32 nr_failed_roles, cap_failed_roles;
+};
+
+struct queue_ws {
+	struct vs_queue *queue;
+	struct vs_pqueue jobs;		/* struct job_ws, job order */
+};
+
+struct alloc_ctx {
+	struct vs_session *ssn;
+	bool error_cache;		/* enablePredicateErrorCache, default true */
+	struct vs_node **nodes;		/* every node, creation order */
+	u32 nr_nodes;
+	struct vs_node **fit;		/* scratch: nodes that pass the predicates */
+	struct vs_node **idle, **future;
+	struct queue_ws *qws;		/* by queue sidx; .queue NULL when unused */
+};
+
+static int cmp_job_ws(struct vs_session *ssn, const void *a, const void *b)
+{
+	const struct job_ws *x = a, *y = b;
+
+	return vs_ssn_job_order(ssn, x->job, y->job);
+}
+
+static bool role_failed(const struct job_ws *jw, const char *role)
+{
+	for (u32 i = 0; i < jw->nr_failed_roles; i++)
+		if (jw->failed_roles[i] == role)
+			return true;
+	return false;
+}
+
+/* A task of @role got a fit error: remember the role (job.NodesFitErrors). */
+static void mark_role_failed(struct alloc_ctx *ctx, struct job_ws *jw, const char *role)
+{
+	if (role_failed(jw, role))
+		return;
+	if (jw->nr_failed_roles == jw->cap_failed_roles) {
+		u32 cap = jw->cap_failed_roles ? jw->cap_failed_roles * 2 : 4;
+		const char **r = vs_arena_alloc(ctx->ssn->arena, cap * sizeof(*r));
+
+		if (!r)
+			return;
+		if (jw->nr_failed_roles)
+			memcpy(r, jw->failed_roles, jw->nr_failed_roles * sizeof(*r));
+		jw->failed_roles = r;
+		jw->cap_failed_roles = cap;
+	}
+	jw->failed_roles[jw->nr_failed_roles++] = role;
+}
+
+/* Volcano's getJobAllocatedRoles count for one role. */
+static u32 allocated_of_role(const struct vs_job *job, const char *role)
+{
+	const struct vs_task *t;
+	u32 n = 0;
+
+	list_for_each_entry(t, &job->tasks, job_node) {
+		if (t->role != role)
+			continue;
+		if (vs_task_status_allocated(t->status) || t->status == VS_TASK_SUCCEEDED ||
+		    (t->status == VS_TASK_PENDING && vs_res_is_empty(&t->req)))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Volcano's NeedContinueAllocating: after a task found no node, may the job
+ * still become ready with the tasks of the other roles?
+ */
+static bool need_continue(const struct job_ws *jw)
+{
+	const struct vs_job *job = jw->job;
+	u64 total_min = 0;
+
+	if (job->min_member == job->nr_tasks)
+		return false;
+	for (u32 i = 0; i < job->nr_min_task_member; i++)
+		total_min += job->min_task_member[i].min;
+
+	if (job->min_member < total_min) {
+		const struct vs_task *t;
+		u32 left = 0;
+
+		list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node)
+			if (!role_failed(jw, t->role))
+				left++;
+		return vs_job_ready_num(job) + left >= job->min_member;
+	}
+	for (u32 i = 0; i < jw->nr_failed_roles; i++) {
+		u32 min = vs_job_role_min(job, jw->failed_roles[i]);
+
+		if (min && allocated_of_role(job, jw->failed_roles[i]) < min)
+			return false;
+	}
+	return true;
+}
+
+static struct role_cache *role_cache_get(struct alloc_ctx *ctx, struct role_cache *caches,
+					 u32 *nr, const char *role)
+{
+	for (u32 i = 0; i < *nr; i++)
+		if (caches[i].role == role)
+			return &caches[i];
+	caches[*nr].role = role;
+	caches[*nr].failed = vs_arena_zalloc(ctx->ssn->arena, ctx->nr_nodes ? ctx->nr_nodes : 1);
+	if (!caches[*nr].failed)
+		return NULL;
+	return &caches[(*nr)++];
+}
+
+/* The nodes @task passes the predicates on, into ctx->fit; their number. */
+static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
+			   struct role_cache *cache)
+{
+	bool use_cache = ctx->error_cache && cache && *task->role;
+	u32 n = 0;
+
+	for (u32 i = 0; i < ctx->nr_nodes; i++) {
+		struct vs_fit_error fe = { .reason = { 0 } };
+
+		if (use_cache && cache->failed[i])
+			continue;
+		if (vs_allocate_predicate(ctx->ssn, task, ctx->nodes[i], &fe)) {
+			if (cache)
+				cache->failed[i] = 1;
+			continue;
+		}
+		ctx->fit[n++] = ctx->nodes[i];
+	}
+	return n;
+}
+
+/* The Idle gradient first, then FutureIdle: the best node of the first that has any. */
+static struct vs_node *prioritize(struct alloc_ctx *ctx, const struct vs_task *task, u32 nr_fit)
+{
+	u32 ni = 0, nf = 0;
+	double score;
+
+	for (u32 i = 0; i < nr_fit; i++) {
+		struct vs_node *node = ctx->fit[i];
+		struct vs_res future;
+
+		if (vs_res_less_equal(&task->req, &node->idle, VS_DIM_ZERO)) {
+			ctx->idle[ni++] = node;
+			continue;
+		}
+		vs_node_future_idle(node, &future);
+		if (vs_res_less_equal(&task->req, &future, VS_DIM_ZERO))
+			ctx->future[nf++] = node;
+	}
+	if (ni)
+		return vs_select_best_node(ctx->ssn, task, ctx->idle, ni, &score);
+	return vs_select_best_node(ctx->ssn, task, ctx->future, nf, &score);
+}
+
+/* Allocate if the node's Idle fits, else pipeline if its FutureIdle does. */
+static void place_task(struct vs_statement *stmt, struct vs_task *task, struct vs_node *node)
+{
+	struct vs_res future;
+
+	if (vs_res_less_equal(&task->req, &node->idle, VS_DIM_ZERO)) {
+		vs_stmt_allocate(stmt, task, node, NULL);
+		return;
+	}
+	vs_node_future_idle(node, &future);
+	if (vs_res_less_equal(&task->req, &future, VS_DIM_ZERO))
+		vs_stmt_pipeline(stmt, task, node, NULL);
+}
+
+/*
+ * Volcano's allocateResourcesForTasks for the job's default sub-job: place
+ * tasks until the job is ready. Returns the statement if the job is ready or
+ * pipelined, else discards it and returns NULL.
+ */
+static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws *jw)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct vs_job *job = jw->job;
+	struct vs_statement *stmt = vs_stmt_new(ssn);
+	struct role_cache *caches;
+	u32 nr_caches = 0;
+
+	if (!stmt)
+		return NULL;
+	/* One cache per role, for this attempt at the job (Volcano's PredicateHelper). */
+	caches = vs_arena_calloc(ssn->arena, vs_pq_len(&jw->tasks) + 1, sizeof(*caches));
+
+	while (!vs_pq_empty(&jw->tasks)) {
+		struct vs_task *task = vs_pq_pop(&jw->tasks);
+		struct vs_fit_error fe = { .reason = { 0 } };
+		struct role_cache *cache = NULL;
+		struct vs_node *best;
+		u32 nr_fit;
+
+		if (!vs_ssn_allocatable(ssn, job->queue, task))
+			continue;
+		/* A role that failed to fit before will fail again: skip it. */
+		if (*task->role && role_failed(jw, task->role))
+			continue;
+		if (vs_ssn_pre_predicate(ssn, task, &fe)) {
+			mark_role_failed(ctx, jw, task->role);
+			if (need_continue(jw))
+				continue;
+			break;
+		}
+		if (caches)
+			cache = role_cache_get(ctx, caches, &nr_caches, task->role);
+		nr_fit = predicate_nodes(ctx, task, cache);
+		if (!nr_fit) {
+			mark_role_failed(ctx, jw, task->role);
+			if (need_continue(jw))
+				continue;
+			break;
+		}
+		best = prioritize(ctx, task, nr_fit);
+		if (!best)
+			continue;
+		place_task(stmt, task, best);
+		if (vs_ssn_job_ready(ssn, job))
+			break;
+	}
+
+	if (vs_ssn_job_ready(ssn, job) || vs_ssn_job_pipelined(ssn, job))
+		return stmt;
+	vs_stmt_discard(stmt);
+	return NULL;
+}
+
+static struct queue_ws *queue_ws_of(struct alloc_ctx *ctx, struct vs_queue *queue)
+{
+	struct queue_ws *qw = &ctx->qws[queue->sidx];
+
+	return qw->queue ? qw : NULL;
+}
+
+/* Step 1: the worksheets of the jobs to try, grouped by queue. */
+static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
+{
+	struct vs_session *ssn = ctx->ssn;
+	bool enqueue_runs = vs_session_has_action(ssn, "enqueue");
+
+	for (u32 i = 0; i < ssn->nr_jobs; i++) {
+		struct vs_validate vr = { NULL, { 0 } };
+		struct vs_job *job = ssn->jobs[i];
+		struct queue_ws *qw;
+		struct job_ws *jw;
+		struct vs_task *task;
+
+		if (job->phase == VS_PG_PENDING) {
+			if (enqueue_runs)
+				continue;	/* enqueue decides admission */
+			vs_job_set_phase(ssn->cl, job, VS_PG_INQUEUE);
+		}
+		if (!vs_ssn_job_valid(ssn, job, &vr))
+			continue;
+
+		jw = vs_arena_zalloc(ssn->arena, sizeof(*jw));
+		if (!jw)
+			return -ENOMEM;
+		jw->job = job;
+		vs_pq_init(&jw->tasks, ssn, ssn->arena, vs_cmp_task);
+		list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
+			/* best-effort tasks are backfill's */
+			if (vs_res_is_empty(&task->req))
+				continue;
+			if (vs_pq_push(&jw->tasks, task))
+				return -ENOMEM;
+		}
+		if (vs_pq_empty(&jw->tasks))
+			continue;
+
+		qw = queue_ws_of(ctx, job->queue);
+		if (!qw) {
+			qw = &ctx->qws[job->queue->sidx];
+			qw->queue = job->queue;
+			vs_pq_init(&qw->jobs, ssn, ssn->arena, cmp_job_ws);
+			if (vs_pq_push(queues, qw->queue))
+				return -ENOMEM;
+		}
+		if (vs_pq_push(&qw->jobs, jw))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
+			  const struct vs_args *args)
+{
+	u32 n = ssn->nr_nodes ? ssn->nr_nodes : 1;
+	int ret;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->ssn = ssn;
+	ctx->error_cache = true;
+	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &ctx->error_cache, NULL);
+	if (ret)
+		return ret;
+	ctx->nodes = ssn->nodes;
+	ctx->nr_nodes = ssn->nr_nodes;
+	ctx->fit = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->fit));
+	ctx->idle = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->idle));
+	ctx->future = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->future));
+	ctx->qws = vs_arena_calloc(ssn->arena, ssn->nr_queues ? ssn->nr_queues : 1,
+				   sizeof(*ctx->qws));
+	if (!ctx->fit || !ctx->idle || !ctx->future || !ctx->qws)
+		return -ENOMEM;
+	return 0;
+}
+
+static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
+{
+	struct alloc_ctx ctx;
+	struct vs_pqueue queues;
+	int ret;
+
+	ret = alloc_ctx_init(&ctx, ssn, args);
+	if (ret)
+		return ret;
+	vs_pq_init(&queues, ssn, ssn->arena, vs_cmp_queue);
+	ret = build_worksheets(&ctx, &queues);
+	if (ret)
+		return ret;
+
+	while (!vs_pq_empty(&queues)) {
+		struct vs_queue *queue = vs_pq_pop(&queues);
+		struct queue_ws *qw = queue_ws_of(&ctx, queue);
+		struct vs_statement *stmt;
+		struct job_ws *jw;
+
+		if (vs_ssn_overused(ssn, queue))
+			continue;
+		if (vs_pq_empty(&qw->jobs))
+			continue;
+		jw = vs_pq_pop(&qw->jobs);
+		stmt = allocate_tasks(&ctx, jw);
+		/* A pipelined job keeps its statement open: it is not committed. */
+		if (stmt && vs_ssn_job_ready(ssn, jw->job)) {
+			vs_stmt_commit(stmt);
+			if (!vs_pq_empty(&jw->tasks) && vs_pq_push(&qw->jobs, jw))
+				return -ENOMEM;
+		}
+		if (vs_pq_push(&queues, queue))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int allocate_check_args(const struct vs_args *args, struct vs_err *err)
+{
+	bool b;
+
+	return vs_args_get_bool(args, "enablePredicateErrorCache", &b, err);
+}
+
+const struct vs_action_ops vs_action_allocate = {
+	.name		= "allocate",
+	.check_args	= allocate_check_args,
+	.execute	= allocate_execute,
+};

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * What the actions share: the comparison functions their priority queues
+ * use, the resource-fit predicate, and choosing the best of scored nodes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "actions/actions.h"
+
+int vs_cmp_queue(struct vs_session *ssn, const void *a, const void *b)
+{
+	return vs_ssn_queue_order(ssn, a, b);
+}
+
+int vs_cmp_job(struct vs_session *ssn, const void *a, const void *b)
+{
+	return vs_ssn_job_order(ssn, a, b);
+}
+
+int vs_cmp_task(struct vs_session *ssn, const void *a, const void *b)
+{
+	return vs_ssn_task_order(ssn, a, b);
+}
+
+bool vs_session_has_action(const struct vs_session *ssn, const char *action)
+{
+	const struct vs_conf *conf = ssn->sched->conf;
+
+	for (u32 i = 0; i < conf->nr_actions; i++)
+		if (!strcmp(conf->actions[i], action))
+			return true;
+	return false;
+}
+
+/* "Insufficient cpu, Insufficient memory", as kube-scheduler words it. */
+static void insufficient(struct vs_fit_error *fe, vs_resmask_t dims)
+{
+	size_t len = 0;
+
+	fe->reason[0] = '\0';
+	for (unsigned int d = 0; d < VS_RES_MAX && len < sizeof(fe->reason); d++) {
+		if (!(dims & VS_RES_BIT(d)))
+			continue;
+		len += (size_t)snprintf(fe->reason + len, sizeof(fe->reason) - len, "%sInsufficient %s",
+					len ? ", " : "", vs_res_dim_name(d));
+	}
+}
+
+int vs_allocate_predicate(struct vs_session *ssn, const struct vs_task *task,
+			  const struct vs_node *node, struct vs_fit_error *fe)
+{
+	struct vs_res future;
+	vs_resmask_t short_dims;
+
+	vs_node_future_idle(node, &future);
+	short_dims = vs_res_exceeding(&task->req, &future, VS_DIM_ZERO);
+	if (short_dims) {
+		insufficient(fe, short_dims);
+		fe->unresolvable = false;
+		return -EINVAL;
+	}
+	return vs_ssn_predicate(ssn, task, node, fe);
+}
+
+struct vs_node *vs_select_best_node(struct vs_session *ssn, const struct vs_task *task,
+				    struct vs_node **nodes, u32 nr, double *score)
+{
+	struct vs_node_score *scores;
+	struct vs_node *best;
+	u32 b = 0;
+
+	*score = 0;
+	if (!nr)
+		return NULL;
+	if (nr == 1)
+		return nodes[0];	/* one candidate: Volcano does not score it */
+
+	scores = vs_arena_alloc(ssn->arena, nr * sizeof(*scores));
+	if (!scores)
+		return nodes[0];
+	for (u32 i = 0; i < nr; i++) {
+		scores[i].node = nodes[i];
+		scores[i].score = vs_ssn_node_order(ssn, task, nodes[i]);
+		if (scores[i].score > scores[b].score)
+			b = i;		/* strictly greater: the first of equals stays */
+	}
+	best = vs_ssn_best_node(ssn, task, scores, nr);
+	if (best)
+		return best;
+	*score = scores[b].score;
+	return scores[b].node;
+}

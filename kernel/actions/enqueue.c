@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The enqueue action (Volcano's actions/enqueue): admit Pending PodGroups to
+ * Inqueue, queue by queue in queue order, job by job in job order, when the
+ * JobEnqueueable votes allow (a job without minResources is admitted without
+ * asking). A queue goes back into rotation after each job until it has no
+ * pending job left.
+ */
+#include "actions/actions.h"
+#include "sched/pqueue.h"
+
+/* A queue and its pending jobs for this run. */
+struct queue_jobs {
+	struct vs_queue *queue;
+	struct vs_pqueue jobs;
+};
+
+static int enqueue_execute(struct vs_session *ssn, const struct vs_args *args)
+{
+	struct queue_jobs *qj;		/* by queue sidx */
+	struct vs_pqueue queues;
+	struct vs_job *job;
+
+	qj = vs_arena_calloc(ssn->arena, ssn->nr_queues ? ssn->nr_queues : 1, sizeof(*qj));
+	if (!qj)
+		return -ENOMEM;
+	vs_pq_init(&queues, ssn, ssn->arena, vs_cmp_queue);
+
+	/* The session's jobs are those whose queue exists, as in Volcano's snapshot. */
+	for (u32 i = 0; i < ssn->nr_jobs; i++) {
+		struct queue_jobs *q;
+
+		job = ssn->jobs[i];
+		q = &qj[job->queue->sidx];
+		if (!q->queue) {
+			q->queue = job->queue;
+			vs_pq_init(&q->jobs, ssn, ssn->arena, vs_cmp_job);
+			if (vs_pq_push(&queues, q->queue))
+				return -ENOMEM;
+		}
+		if (job->phase == VS_PG_PENDING && vs_pq_push(&q->jobs, job))
+			return -ENOMEM;
+	}
+
+	while (!vs_pq_empty(&queues)) {
+		struct vs_queue *queue = vs_pq_pop(&queues);
+		struct queue_jobs *q = &qj[queue->sidx];
+
+		if (vs_pq_empty(&q->jobs))
+			continue;
+		job = vs_pq_pop(&q->jobs);
+		if (!job->has_min_resources || vs_ssn_job_enqueueable(ssn, job)) {
+			vs_ssn_job_enqueued(ssn, job);
+			vs_job_set_phase(ssn->cl, job, VS_PG_INQUEUE);
+		}
+		if (vs_pq_push(&queues, queue))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+const struct vs_action_ops vs_action_enqueue = {
+	.name		= "enqueue",
+	.execute	= enqueue_execute,
+};

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The drf plugin (Volcano's plugins/drf): Dominant Resource Fairness between
+ * jobs. A job's share is the largest fraction of any resource of the cluster
+ * that its allocated tasks hold; jobs with the smaller share go first. The
+ * share follows every allocation and deallocation of the session (pipelined
+ * tasks included, as Volcano's event handlers count them).
+ *
+ * Hierarchical DRF (enableHierarchy) is not implemented yet: a configuration
+ * that asks for it is refused when it is loaded, rather than scheduled
+ * differently from Volcano.
+ */
+#include "plugins/plugins.h"
+#include "sched/session.h"
+
+struct drf_job {
+	struct vs_res allocated;
+	double share;
+};
+
+struct drf {
+	struct drf_job *jobs;		/* by job sidx */
+};
+
+static int drf_check_conf(const struct vs_conf_plugin *cp, struct vs_err *err)
+{
+	if ((cp->flags_set & (1u << VS_EN_HIERARCHY)) &&
+	    vs_conf_plugin_enabled(cp, VS_EN_HIERARCHY))
+		return vs_err_set(err, EOPNOTSUPP,
+				  "%s:%u: enableHierarchy (hierarchical DRF) is not supported yet",
+				  cp->args.source ? cp->args.source : "configuration", cp->line);
+	return 0;
+}
+
+static void update_share(struct vs_session *ssn, struct drf_job *dj)
+{
+	dj->share = vs_res_dominant_share(&dj->allocated, &ssn->total_resource);
+}
+
+static int drf_open(struct vs_session *ssn, struct vs_plugin *p)
+{
+	struct drf *drf = vs_arena_zalloc(ssn->arena, sizeof(*drf));
+
+	if (!drf)
+		return -ENOMEM;
+	drf->jobs = vs_arena_calloc(ssn->arena, ssn->nr_jobs + 1, sizeof(*drf->jobs));
+	if (!drf->jobs)
+		return -ENOMEM;
+	/* A job's allocated total is kept by the core: Volcano sums the same tasks. */
+	for (u32 i = 0; i < ssn->nr_jobs; i++) {
+		drf->jobs[i].allocated = ssn->jobs[i]->allocated;
+		update_share(ssn, &drf->jobs[i]);
+	}
+	p->priv = drf;
+	return 0;
+}
+
+static int drf_job_order(struct vs_session *ssn, struct vs_plugin *p,
+			 const struct vs_job *l, const struct vs_job *r)
+{
+	const struct drf *drf = p->priv;
+	double ls = drf->jobs[l->sidx].share, rs = drf->jobs[r->sidx].share;
+
+	if (ls == rs)
+		return 0;
+	return ls < rs ? -1 : 1;
+}
+
+/* The state of @job, or NULL if the session does not schedule it (no queue). */
+static struct drf_job *drf_job(struct drf *drf, const struct vs_job *job)
+{
+	return job->queue ? &drf->jobs[job->sidx] : NULL;
+}
+
+static void drf_on_allocate(struct vs_session *ssn, struct vs_plugin *p, struct vs_task *task)
+{
+	struct drf_job *dj = drf_job(p->priv, task->job);
+
+	if (!dj)
+		return;
+
+	vs_res_add(&dj->allocated, &task->req);
+	update_share(ssn, dj);
+}
+
+static void drf_on_deallocate(struct vs_session *ssn, struct vs_plugin *p, struct vs_task *task)
+{
+	struct drf_job *dj = drf_job(p->priv, task->job);
+
+	if (!dj)
+		return;
+
+	vs_res_sub(&dj->allocated, &task->req);
+	update_share(ssn, dj);
+}
+
+const struct vs_plugin_ops vs_plugin_drf = {
+	.name		= "drf",
+	.check_conf	= drf_check_conf,
+	.open		= drf_open,
+	.job_order	= drf_job_order,
+	.on_allocate	= drf_on_allocate,
+	.on_deallocate	= drf_on_deallocate,
+};

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The gang plugin (Volcano's plugins/gang): a PodGroup is scheduled all or
+ * nothing. A job is valid when it has enough tasks (minMember, and each
+ * role's minTaskMember); ready when at least minMember tasks are placed;
+ * pipelined when that many are placed or waiting for releasing resources;
+ * starving until then. Jobs that are not ready yet go first.
+ */
+#include <stdio.h>
+
+#include "plugins/plugins.h"
+#include "sched/session.h"
+
+static bool gang_job_valid(struct vs_session *ssn, struct vs_plugin *p,
+			   const struct vs_job *job, struct vs_validate *res)
+{
+	u32 valid;
+
+	if (!vs_job_check_task_valid(job)) {
+		res->reason = "NotEnoughPodsOfTask";
+		snprintf(res->message, sizeof(res->message),
+			 "Not enough valid pods of each task for gang-scheduling");
+		return false;
+	}
+	valid = vs_job_valid_task_num(job);
+	if (valid < job->min_member) {
+		res->reason = "NotEnoughTasks";
+		snprintf(res->message, sizeof(res->message),
+			 "Not enough valid tasks for gang-scheduling, valid: %u, min: %u",
+			 valid, job->min_member);
+		return false;
+	}
+	return true;
+}
+
+/* Jobs that are not ready yet come before ready ones. */
+static int gang_job_order(struct vs_session *ssn, struct vs_plugin *p,
+			  const struct vs_job *l, const struct vs_job *r)
+{
+	bool lr = vs_job_is_ready(l), rr = vs_job_is_ready(r);
+
+	if (lr == rr)
+		return 0;
+	return lr ? 1 : -1;
+}
+
+static bool gang_job_ready(struct vs_session *ssn, struct vs_plugin *p,
+			   const struct vs_job *job)
+{
+	return vs_job_check_task_ready(job) && vs_job_is_ready(job);
+}
+
+static enum vs_vote gang_job_pipelined(struct vs_session *ssn, struct vs_plugin *p,
+				       const struct vs_job *job)
+{
+	if (vs_job_check_task_pipelined(job) && vs_job_is_pipelined(job))
+		return VS_VOTE_PERMIT;
+	return VS_VOTE_REJECT;
+}
+
+static bool gang_job_starving(struct vs_session *ssn, struct vs_plugin *p,
+			      const struct vs_job *job)
+{
+	return vs_job_is_starving(job);
+}
+
+const struct vs_plugin_ops vs_plugin_gang = {
+	.name		= "gang",
+	.job_valid	= gang_job_valid,
+	.job_order	= gang_job_order,
+	.job_ready	= gang_job_ready,
+	.job_pipelined	= gang_job_pipelined,
+	.job_starving	= gang_job_starving,
+};

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The priority plugin (Volcano's plugins/priority): higher-priority tasks and
+ * jobs first, and a job starves while some of its tasks are neither placed
+ * nor waiting on a node. A job's priority is its PodGroup's priority class
+ * value (or the global default's); a task's is its pod's.
+ */
+#include "plugins/plugins.h"
+#include "sched/session.h"
+
+static int cmp_desc(s32 l, s32 r)
+{
+	return l > r ? -1 : l < r;
+}
+
+static int priority_task_order(struct vs_session *ssn, struct vs_plugin *p,
+			       const struct vs_task *l, const struct vs_task *r)
+{
+	return cmp_desc(l->priority, r->priority);
+}
+
+static int priority_job_order(struct vs_session *ssn, struct vs_plugin *p,
+			      const struct vs_job *l, const struct vs_job *r)
+{
+	return cmp_desc(vs_session_job_priority(ssn, l), vs_session_job_priority(ssn, r));
+}
+
+static bool priority_job_starving(struct vs_session *ssn, struct vs_plugin *p,
+				  const struct vs_job *job)
+{
+	return vs_job_ready_num(job) + vs_job_waiting_num(job) < job->nr_tasks;
+}
+
+const struct vs_plugin_ops vs_plugin_priority = {
+	.name		= "priority",
+	.task_order	= priority_task_order,
+	.job_order	= priority_job_order,
+	.job_starving	= priority_job_starving,
+};

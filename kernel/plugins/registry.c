@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The table of built-in plugins, in the order "vsctl" lists them.
+ */
+#include "plugins/plugins.h"
+
+const struct vs_plugin_ops *const vs_builtin_plugins[] = {
+	&vs_plugin_drf,
+	&vs_plugin_gang,
+	&vs_plugin_overcommit,
+	&vs_plugin_predicates,
+	&vs_plugin_priority,
+	NULL,
+};

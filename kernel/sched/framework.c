@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The framework: the plugin and action registries, the check of a
+ * configuration against them, and the calls into each extension point with
+ * Volcano's rules for combining plugins across tiers (see framework.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "actions/actions.h"
+#include "plugins/plugins.h"
+#include "sched/framework.h"
+#include "sched/session.h"
+
+/* ---- registries ---- */
+
+/*
+ * The built-in plugins and actions are listed in kernel/plugins/registry.c
+ * and kernel/actions/registry.c; others (tests, experiments) register at
+ * run time into the tables below.
+ */
+#define VS_REGISTRY_MAX	64
+
+static const struct vs_plugin_ops *plugin_registry[VS_REGISTRY_MAX];
+static unsigned int nr_plugin_registry;
+static const struct vs_action_ops *action_registry[VS_REGISTRY_MAX];
+static unsigned int nr_action_registry;
+
+int vs_framework_register_plugin(const struct vs_plugin_ops *ops)
+{
+	if (vs_plugin_lookup(ops->name))
+		return -EEXIST;
+	if (nr_plugin_registry == VS_REGISTRY_MAX)
+		return -ENOSPC;
+	plugin_registry[nr_plugin_registry++] = ops;
+	return 0;
+}
+
+int vs_framework_register_action(const struct vs_action_ops *ops)
+{
+	if (vs_action_lookup(ops->name))
+		return -EEXIST;
+	if (nr_action_registry == VS_REGISTRY_MAX)
+		return -ENOSPC;
+	action_registry[nr_action_registry++] = ops;
+	return 0;
+}
+
+const struct vs_plugin_ops *vs_plugin_lookup(const char *name)
+{
+	for (unsigned int i = 0; vs_builtin_plugins[i]; i++)
+		if (!strcmp(vs_builtin_plugins[i]->name, name))
+			return vs_builtin_plugins[i];
+	for (unsigned int i = 0; i < nr_plugin_registry; i++)
+		if (!strcmp(plugin_registry[i]->name, name))
+			return plugin_registry[i];
+	return NULL;
+}
+
+const struct vs_action_ops *vs_action_lookup(const char *name)
+{
+	for (unsigned int i = 0; vs_builtin_actions[i]; i++)
+		if (!strcmp(vs_builtin_actions[i]->name, name))
+			return vs_builtin_actions[i];
+	for (unsigned int i = 0; i < nr_action_registry; i++)
+		if (!strcmp(action_registry[i]->name, name))
+			return action_registry[i];
+	return NULL;
+}
+
+void vs_framework_names(struct vs_conf_names *names)
+{
+	/* Built-ins and run-time registrations together; both are bounded. */
+	static const char *plugin_names[2 * VS_REGISTRY_MAX];
+	static const char *action_names[2 * VS_REGISTRY_MAX];
+	u32 np = 0, na = 0;
+
+	for (unsigned int i = 0; vs_builtin_plugins[i] && np < VS_REGISTRY_MAX; i++)
+		plugin_names[np++] = vs_builtin_plugins[i]->name;
+	for (unsigned int i = 0; i < nr_plugin_registry; i++)
+		plugin_names[np++] = plugin_registry[i]->name;
+	for (unsigned int i = 0; vs_builtin_actions[i] && na < VS_REGISTRY_MAX; i++)
+		action_names[na++] = vs_builtin_actions[i]->name;
+	for (unsigned int i = 0; i < nr_action_registry; i++)
+		action_names[na++] = action_registry[i]->name;
+	names->plugins = plugin_names;
+	names->nr_plugins = np;
+	names->actions = action_names;
+	names->nr_actions = na;
+}
+
+int vs_framework_check_conf(const struct vs_conf *conf, struct vs_err *err)
+{
+	int ret;
+
+	for (u32 i = 0; i < conf->nr_actions; i++)
+		if (!vs_action_lookup(conf->actions[i]))
+			return vs_err_set(err, EINVAL, "%s: unknown action \"%s\"",
+					  conf->source, conf->actions[i]);
+	for (u32 t = 0; t < conf->nr_tiers; t++) {
+		for (u32 i = 0; i < conf->tiers[t].nr; i++) {
+			const struct vs_conf_plugin *cp = &conf->tiers[t].plugins[i];
+			const struct vs_plugin_ops *ops = vs_plugin_lookup(cp->name);
+
+			if (!ops)
+				return vs_err_set(err, EINVAL, "%s:%u: unknown plugin \"%s\"",
+						  conf->source, cp->line, cp->name);
+			if (ops->check_conf) {
+				ret = ops->check_conf(cp, err);
+				if (ret) {
+					vs_err_prefix(err, "plugin %s: ", cp->name);
+					return ret;
+				}
+			}
+		}
+	}
+	for (u32 i = 0; i < conf->nr_configurations; i++) {
+		const struct vs_conf_action *ca = &conf->configurations[i];
+		const struct vs_action_ops *ops = vs_action_lookup(ca->name);
+
+		if (!ops)
+			return vs_err_set(err, EINVAL, "%s:%u: configuration for unknown action \"%s\"",
+					  conf->source, ca->line, ca->name);
+		if (ops->check_args) {
+			ret = ops->check_args(&ca->args, err);
+			if (ret) {
+				vs_err_prefix(err, "action %s: ", ca->name);
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- the extension points ---- */
+
+/* Each plugin taking part in extension point @e_, in tier order, as @p_. */
+#define for_each_ext(ssn_, e_, i_, p_)						\
+	for ((i_) = 0; (i_) < (ssn_)->ext[e_].nr && ((p_) = (ssn_)->ext[e_].p[i_]); (i_)++)
+
+int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r)
+{
+	struct vs_plugin *p;
+	u32 i;
+	int c;
+
+	for_each_ext(ssn, VS_EXT_JOB_ORDER, i, p)
+		if ((c = p->ops->job_order(ssn, p, l, r)))
+			return c;
+	/* CreationTimestamp, then UID: creation order. */
+	return l->seq < r->seq ? -1 : l->seq > r->seq;
+}
+
+int vs_ssn_queue_order(struct vs_session *ssn, const struct vs_queue *l,
+		       const struct vs_queue *r)
+{
+	struct vs_plugin *p;
+	u32 i;
+	int c;
+
+	for_each_ext(ssn, VS_EXT_QUEUE_ORDER, i, p)
+		if ((c = p->ops->queue_order(ssn, p, l, r)))
+			return c;
+	return l->seq < r->seq ? -1 : l->seq > r->seq;
+}
+
+int vs_ssn_task_order(struct vs_session *ssn, const struct vs_task *l,
+		      const struct vs_task *r)
+{
+	struct vs_plugin *p;
+	u32 i;
+	int c;
+
+	for_each_ext(ssn, VS_EXT_TASK_ORDER, i, p)
+		if ((c = p->ops->task_order(ssn, p, l, r)))
+			return c;
+	/* helpers.CompareTask: creation time, then UID. */
+	return l->seq < r->seq ? -1 : l->seq > r->seq;
+}
+
+bool vs_ssn_job_valid(struct vs_session *ssn, const struct vs_job *job,
+		      struct vs_validate *res)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_JOB_VALID, i, p)
+		if (!p->ops->job_valid(ssn, p, job, res))
+			return false;
+	return true;
+}
+
+/*
+ * Votes: a rejection anywhere wins; the first tier holding a permit (and no
+ * rejection) decides yes; with no decision at all the answer is yes.
+ */
+static bool vote(struct vs_session *ssn, enum vs_ext ext, const struct vs_job *job,
+		 enum vs_vote (*call)(struct vs_session *, struct vs_plugin *,
+				      const struct vs_job *))
+{
+	struct vs_plugin *p;
+	bool permit = false;
+	u32 i, tier = 0;
+
+	for_each_ext(ssn, ext, i, p) {
+		enum vs_vote v;
+
+		if (p->tier != tier) {
+			if (permit)
+				return true;
+			tier = p->tier;
+		}
+		v = call(ssn, p, job);
+		if (v == VS_VOTE_REJECT)
+			return false;
+		if (v == VS_VOTE_PERMIT)
+			permit = true;
+	}
+	return true;
+}
+
+static enum vs_vote call_enqueueable(struct vs_session *ssn, struct vs_plugin *p,
+				     const struct vs_job *job)
+{
+	return p->ops->job_enqueueable(ssn, p, job);
+}
+
+static enum vs_vote call_pipelined(struct vs_session *ssn, struct vs_plugin *p,
+				   const struct vs_job *job)
+{
+	return p->ops->job_pipelined(ssn, p, job);
+}
+
+bool vs_ssn_job_enqueueable(struct vs_session *ssn, const struct vs_job *job)
+{
+	return vote(ssn, VS_EXT_JOB_ENQUEUEABLE, job, call_enqueueable);
+}
+
+bool vs_ssn_job_pipelined(struct vs_session *ssn, const struct vs_job *job)
+{
+	return vote(ssn, VS_EXT_JOB_PIPELINED, job, call_pipelined);
+}
+
+void vs_ssn_job_enqueued(struct vs_session *ssn, const struct vs_job *job)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_JOB_ENQUEUED, i, p)
+		p->ops->job_enqueued(ssn, p, job);
+}
+
+bool vs_ssn_job_ready(struct vs_session *ssn, const struct vs_job *job)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_JOB_READY, i, p)
+		if (!p->ops->job_ready(ssn, p, job))
+			return false;
+	return true;
+}
+
+/* The first tier that has a plugin decides; all of that tier must agree. */
+bool vs_ssn_job_starving(struct vs_session *ssn, const struct vs_job *job)
+{
+	struct vs_plugin *p;
+	u32 i, tier;
+
+	if (!ssn->ext[VS_EXT_JOB_STARVING].nr)
+		return false;
+	tier = ssn->ext[VS_EXT_JOB_STARVING].p[0]->tier;
+	for_each_ext(ssn, VS_EXT_JOB_STARVING, i, p) {
+		if (p->tier != tier)
+			break;
+		if (!p->ops->job_starving(ssn, p, job))
+			return false;
+	}
+	return true;
+}
+
+bool vs_ssn_overused(struct vs_session *ssn, const struct vs_queue *queue)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_OVERUSED, i, p)
+		if (p->ops->overused(ssn, p, queue))
+			return true;
+	return false;
+}
+
+bool vs_ssn_allocatable(struct vs_session *ssn, const struct vs_queue *queue,
+			const struct vs_task *task)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_ALLOCATABLE, i, p)
+		if (!p->ops->allocatable(ssn, p, queue, task))
+			return false;
+	return true;
+}
+
+bool vs_ssn_preemptive(struct vs_session *ssn, const struct vs_queue *queue,
+		       const struct vs_task *task)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_PREEMPTIVE, i, p)
+		if (!p->ops->preemptive(ssn, p, queue, task))
+			return false;
+	return true;
+}
+
+int vs_ssn_pre_predicate(struct vs_session *ssn, const struct vs_task *task,
+			 struct vs_fit_error *fe)
+{
+	struct vs_plugin *p;
+	u32 i;
+	int ret;
+
+	for_each_ext(ssn, VS_EXT_PRE_PREDICATE, i, p)
+		if ((ret = p->ops->pre_predicate(ssn, p, task, fe)))
+			return ret;
+	return 0;
+}
+
+int vs_ssn_predicate(struct vs_session *ssn, const struct vs_task *task,
+		     const struct vs_node *node, struct vs_fit_error *fe)
+{
+	struct vs_plugin *p;
+	u32 i;
+	int ret;
+
+	for_each_ext(ssn, VS_EXT_PREDICATE, i, p)
+		if ((ret = p->ops->predicate(ssn, p, task, node, fe)))
+			return ret;
+	return 0;
+}
+
+double vs_ssn_node_order(struct vs_session *ssn, const struct vs_task *task,
+			 const struct vs_node *node)
+{
+	struct vs_plugin *p;
+	double score = 0;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_NODE_ORDER, i, p)
+		score += p->ops->node_order(ssn, p, task, node);
+	return score;
+}
+
+struct vs_node *vs_ssn_best_node(struct vs_session *ssn, const struct vs_task *task,
+				 const struct vs_node_score *scores, u32 nr)
+{
+	struct vs_plugin *p;
+	struct vs_node *node;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_BEST_NODE, i, p)
+		if ((node = p->ops->best_node(ssn, p, task, scores, nr)))
+			return node;
+	return NULL;
+}
+
+void vs_ssn_on_allocate(struct vs_session *ssn, struct vs_task *task)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_EVENT_ALLOCATE, i, p)
+		p->ops->on_allocate(ssn, p, task);
+}
+
+void vs_ssn_on_deallocate(struct vs_session *ssn, struct vs_task *task)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_EVENT_DEALLOCATE, i, p)
+		p->ops->on_deallocate(ssn, p, task);
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The scheduling framework: plugins, actions and the extension points that
+ * join them, with Volcano's rules for combining plugins across tiers.
+ *
+ * A plugin is a const struct vs_plugin_ops table (designated initialisers,
+ * NULL for what it does not implement). Where Volcano's plugins call
+ * ssn.AddXxxFn() in OnSessionOpen, a vsched plugin fills the op in its table
+ * and may switch it off for one session from its open hook
+ * (vs_plugin_disable()). At session open the framework builds, per extension
+ * point, the list of plugin instances that implement it and whose enable
+ * flag is on, in tier order, so that the hot loops (predicates and scores per
+ * task and node) call through a flat array.
+ *
+ * How each extension point combines its plugins (Volcano's session_plugins.go):
+ *   JobOrder, QueueOrder, TaskOrder, VictimQueueOrder: the first plugin, in
+ *	tier order, that tells the two apart decides; else creation order.
+ *   JobReady, Allocatable, Preemptive, Predicate, PrePredicate: every plugin
+ *	must agree (the first refusal wins).
+ *   Overused: any plugin may say yes.
+ *   JobPipelined, JobEnqueueable: votes (-1 reject, 0 abstain, +1 permit);
+ *	a rejection anywhere wins; a tier with a permit and no rejection decides;
+ *	if no tier decides, the answer is yes.
+ *   JobStarving: the first tier with a plugin decides, all its plugins must
+ *	agree; with none at all, no.
+ *   JobValid: the first failing plugin's result; no flag gates it.
+ *   NodeOrder: the sum of every plugin's score.
+ *   BestNode: the first plugin that picks a node.
+ *   JobEnqueued and the allocate/deallocate event handlers: all are called.
+ */
+#ifndef VS_SCHED_FRAMEWORK_H
+#define VS_SCHED_FRAMEWORK_H
+
+#include "core/cluster.h"
+#include "sched/conf.h"
+
+struct vs_session;
+struct vs_plugin;
+
+/* Extension points, each gated by one of the plugin's enable flags. */
+enum vs_ext {
+	VS_EXT_JOB_ORDER,
+	VS_EXT_QUEUE_ORDER,
+	VS_EXT_TASK_ORDER,
+	VS_EXT_VICTIM_QUEUE_ORDER,
+	VS_EXT_JOB_VALID,
+	VS_EXT_JOB_ENQUEUEABLE,
+	VS_EXT_JOB_ENQUEUED,
+	VS_EXT_JOB_READY,
+	VS_EXT_JOB_PIPELINED,
+	VS_EXT_JOB_STARVING,
+	VS_EXT_OVERUSED,
+	VS_EXT_ALLOCATABLE,
+	VS_EXT_PREEMPTIVE,
+	VS_EXT_PRE_PREDICATE,
+	VS_EXT_PREDICATE,
+	VS_EXT_NODE_ORDER,
+	VS_EXT_BEST_NODE,
+	VS_EXT_EVENT_ALLOCATE,
+	VS_EXT_EVENT_DEALLOCATE,
+	VS_EXT_NR
+};
+
+/* A vote, as Volcano's VoteFn returns it. */
+enum vs_vote {
+	VS_VOTE_REJECT = -1,
+	VS_VOTE_ABSTAIN = 0,
+	VS_VOTE_PERMIT = 1,
+};
+
+/* Why a job is not valid this cycle (Volcano's ValidateResult). */
+struct vs_validate {
+	const char *reason;		/* e.g. "NotEnoughPods" */
+	char message[160];
+};
+
+/*
+ * Why a predicate refused a node, in kube-scheduler's words ("Insufficient
+ * cpu", "node(s) didn't match Pod's node affinity/selector"). @resolvable is
+ * false when no amount of preemption on that node could help
+ * (UnschedulableAndUnresolvable).
+ */
+struct vs_fit_error {
+	char reason[96];
+	bool unresolvable;
+};
+
+/* One node and its score, as BestNode receives them. */
+struct vs_node_score {
+	struct vs_node *node;
+	double score;
+};
+
+/*
+ * The operations of a plugin. Every op receives the session and the plugin
+ * instance (whose @priv is the state its open hook made for this session).
+ */
+struct vs_plugin_ops {
+	const char *name;
+
+	/*
+	 * Refuse a bad configuration of this plugin (its "arguments", or a
+	 * flag it cannot honour) when the configuration is loaded.
+	 */
+	int (*check_conf)(const struct vs_conf_plugin *cp, struct vs_err *err);
+
+	/*
+	 * OnSessionOpen: compute per-session state (from ssn's arena) into
+	 * p->priv. A failure aborts the cycle.
+	 */
+	int (*open)(struct vs_session *ssn, struct vs_plugin *p);
+	/* OnSessionClose. */
+	void (*close)(struct vs_session *ssn, struct vs_plugin *p);
+
+	int (*job_order)(struct vs_session *ssn, struct vs_plugin *p,
+			 const struct vs_job *l, const struct vs_job *r);
+	int (*queue_order)(struct vs_session *ssn, struct vs_plugin *p,
+			   const struct vs_queue *l, const struct vs_queue *r);
+	int (*task_order)(struct vs_session *ssn, struct vs_plugin *p,
+			  const struct vs_task *l, const struct vs_task *r);
+	int (*victim_queue_order)(struct vs_session *ssn, struct vs_plugin *p,
+				  const struct vs_queue *l, const struct vs_queue *r,
+				  const struct vs_queue *preemptor);
+	/* false with @res filled: the job is not valid. */
+	bool (*job_valid)(struct vs_session *ssn, struct vs_plugin *p,
+			  const struct vs_job *job, struct vs_validate *res);
+	enum vs_vote (*job_enqueueable)(struct vs_session *ssn, struct vs_plugin *p,
+					const struct vs_job *job);
+	void (*job_enqueued)(struct vs_session *ssn, struct vs_plugin *p,
+			     const struct vs_job *job);
+	bool (*job_ready)(struct vs_session *ssn, struct vs_plugin *p,
+			  const struct vs_job *job);
+	enum vs_vote (*job_pipelined)(struct vs_session *ssn, struct vs_plugin *p,
+				      const struct vs_job *job);
+	bool (*job_starving)(struct vs_session *ssn, struct vs_plugin *p,
+			     const struct vs_job *job);
+	bool (*overused)(struct vs_session *ssn, struct vs_plugin *p,
+			 const struct vs_queue *queue);
+	bool (*allocatable)(struct vs_session *ssn, struct vs_plugin *p,
+			    const struct vs_queue *queue, const struct vs_task *task);
+	bool (*preemptive)(struct vs_session *ssn, struct vs_plugin *p,
+			   const struct vs_queue *queue, const struct vs_task *task);
+	/* 0, or -EINVAL with @fe filled. */
+	int (*pre_predicate)(struct vs_session *ssn, struct vs_plugin *p,
+			     const struct vs_task *task, struct vs_fit_error *fe);
+	int (*predicate)(struct vs_session *ssn, struct vs_plugin *p,
+			 const struct vs_task *task, const struct vs_node *node,
+			 struct vs_fit_error *fe);
+	double (*node_order)(struct vs_session *ssn, struct vs_plugin *p,
+			     const struct vs_task *task, const struct vs_node *node);
+	/* Pick from @scores (highest first, ties in node order), or NULL. */
+	struct vs_node *(*best_node)(struct vs_session *ssn, struct vs_plugin *p,
+				     const struct vs_task *task,
+				     const struct vs_node_score *scores, u32 nr);
+
+	/* Event handlers: a task took or gave back resources in a Statement. */
+	void (*on_allocate)(struct vs_session *ssn, struct vs_plugin *p,
+			    struct vs_task *task);
+	void (*on_deallocate)(struct vs_session *ssn, struct vs_plugin *p,
+			      struct vs_task *task);
+};
+
+/* A plugin in a session: its ops, its configuration and its state. */
+struct vs_plugin {
+	const struct vs_plugin_ops *ops;
+	const struct vs_conf_plugin *conf;	/* flags and arguments */
+	u32 tier;
+	u32 disabled;				/* VS_EXT bits switched off for this session */
+	void *priv;				/* per-session state, from the arena */
+};
+
+/* Switch extension point @ext of @p off for the rest of this session. */
+static inline void vs_plugin_disable(struct vs_plugin *p, enum vs_ext ext)
+{
+	p->disabled |= 1u << ext;
+}
+
+/* An action: one step of the cycle (enqueue, allocate, backfill...). */
+struct vs_action_ops {
+	const char *name;
+	/* Refuse bad "configurations" arguments at configuration load. */
+	int (*check_args)(const struct vs_args *args, struct vs_err *err);
+	int (*execute)(struct vs_session *ssn, const struct vs_args *args);
+};
+
+/* The registries: every plugin and action vsched knows, by name. */
+const struct vs_plugin_ops *vs_plugin_lookup(const char *name);
+const struct vs_action_ops *vs_action_lookup(const char *name);
+
+/*
+ * Add a plugin or an action to the registry: each built-in one registers
+ * itself when the program starts, tests add their own. -EEXIST for a name
+ * taken, -ENOSPC when the registry is full.
+ */
+int vs_framework_register_plugin(const struct vs_plugin_ops *ops);
+int vs_framework_register_action(const struct vs_action_ops *ops);
+
+/* The names, for the configuration loader's checks. */
+void vs_framework_names(struct vs_conf_names *names);
+
+/*
+ * Check a parsed configuration against the registries: every action and
+ * plugin exists and accepts its arguments. Errors name the file and line.
+ */
+int vs_framework_check_conf(const struct vs_conf *conf, struct vs_err *err);
+
+/* ---- calling the extension points, with the tier rules above ---- */
+
+int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r);
+int vs_ssn_queue_order(struct vs_session *ssn, const struct vs_queue *l,
+		       const struct vs_queue *r);
+int vs_ssn_task_order(struct vs_session *ssn, const struct vs_task *l,
+		      const struct vs_task *r);
+bool vs_ssn_job_valid(struct vs_session *ssn, const struct vs_job *job,
+		      struct vs_validate *res);
+bool vs_ssn_job_enqueueable(struct vs_session *ssn, const struct vs_job *job);
+void vs_ssn_job_enqueued(struct vs_session *ssn, const struct vs_job *job);
+bool vs_ssn_job_ready(struct vs_session *ssn, const struct vs_job *job);
+bool vs_ssn_job_pipelined(struct vs_session *ssn, const struct vs_job *job);
+bool vs_ssn_job_starving(struct vs_session *ssn, const struct vs_job *job);
+bool vs_ssn_overused(struct vs_session *ssn, const struct vs_queue *queue);
+bool vs_ssn_allocatable(struct vs_session *ssn, const struct vs_queue *queue,
+			const struct vs_task *task);
+bool vs_ssn_preemptive(struct vs_session *ssn, const struct vs_queue *queue,
+		       const struct vs_task *task);
+int vs_ssn_pre_predicate(struct vs_session *ssn, const struct vs_task *task,
+			 struct vs_fit_error *fe);
+int vs_ssn_predicate(struct vs_session *ssn, const struct vs_task *task,
+		     const struct vs_node *node, struct vs_fit_error *fe);
+double vs_ssn_node_order(struct vs_session *ssn, const struct vs_task *task,
+			 const struct vs_node *node);
+struct vs_node *vs_ssn_best_node(struct vs_session *ssn, const struct vs_task *task,
+				 const struct vs_node_score *scores, u32 nr);
+void vs_ssn_on_allocate(struct vs_session *ssn, struct vs_task *task);
+void vs_ssn_on_deallocate(struct vs_session *ssn, struct vs_task *task);
+
+#endif /* VS_SCHED_FRAMEWORK_H */

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The scheduler and its sessions: opening a session on the live cluster,
+ * running the configured actions, and closing it so that only committed
+ * work survives. See session.h.
+ */
+#include <string.h>
+
+#include "sched/session.h"
+#include "sched/statement.h"
+
+/* The enable flag that gates each extension point; -1: none (always on). */
+static const int ext_flag[VS_EXT_NR] = {
+	[VS_EXT_JOB_ORDER]		= VS_EN_JOB_ORDER,
+	[VS_EXT_QUEUE_ORDER]		= VS_EN_QUEUE_ORDER,
+	[VS_EXT_TASK_ORDER]		= VS_EN_TASK_ORDER,
+	[VS_EXT_VICTIM_QUEUE_ORDER]	= -1,
+	[VS_EXT_JOB_VALID]		= -1,
+	[VS_EXT_JOB_ENQUEUEABLE]	= VS_EN_JOB_ENQUEUED,
+	[VS_EXT_JOB_ENQUEUED]		= VS_EN_JOB_ENQUEUED,
+	[VS_EXT_JOB_READY]		= VS_EN_JOB_READY,
+	[VS_EXT_JOB_PIPELINED]		= VS_EN_JOB_PIPELINED,
+	[VS_EXT_JOB_STARVING]		= VS_EN_JOB_STARVING,
+	[VS_EXT_OVERUSED]		= VS_EN_OVERUSED,
+	[VS_EXT_ALLOCATABLE]		= VS_EN_ALLOCATABLE,
+	[VS_EXT_PREEMPTIVE]		= VS_EN_PREEMPTIVE,
+	[VS_EXT_PRE_PREDICATE]		= VS_EN_PREDICATE,	/* as Volcano: same flag */
+	[VS_EXT_PREDICATE]		= VS_EN_PREDICATE,
+	[VS_EXT_NODE_ORDER]		= VS_EN_NODE_ORDER,
+	[VS_EXT_BEST_NODE]		= VS_EN_BEST_NODE,
+	[VS_EXT_EVENT_ALLOCATE]		= -1,
+	[VS_EXT_EVENT_DEALLOCATE]	= -1,
+};
+
+static bool has_op(const struct vs_plugin_ops *ops, enum vs_ext ext)
+{
+	switch (ext) {
+	case VS_EXT_JOB_ORDER:		return ops->job_order;
+	case VS_EXT_QUEUE_ORDER:	return ops->queue_order;
+	case VS_EXT_TASK_ORDER:		return ops->task_order;
+	case VS_EXT_VICTIM_QUEUE_ORDER:	return ops->victim_queue_order;
+	case VS_EXT_JOB_VALID:		return ops->job_valid;
+	case VS_EXT_JOB_ENQUEUEABLE:	return ops->job_enqueueable;
+	case VS_EXT_JOB_ENQUEUED:	return ops->job_enqueued;
+	case VS_EXT_JOB_READY:		return ops->job_ready;
+	case VS_EXT_JOB_PIPELINED:	return ops->job_pipelined;
+	case VS_EXT_JOB_STARVING:	return ops->job_starving;
+	case VS_EXT_OVERUSED:		return ops->overused;
+	case VS_EXT_ALLOCATABLE:	return ops->allocatable;
+	case VS_EXT_PREEMPTIVE:		return ops->preemptive;
+	case VS_EXT_PRE_PREDICATE:	return ops->pre_predicate;
+	case VS_EXT_PREDICATE:		return ops->predicate;
+	case VS_EXT_NODE_ORDER:		return ops->node_order;
+	case VS_EXT_BEST_NODE:		return ops->best_node;
+	case VS_EXT_EVENT_ALLOCATE:	return ops->on_allocate;
+	case VS_EXT_EVENT_DEALLOCATE:	return ops->on_deallocate;
+	case VS_EXT_NR:			break;
+	}
+	return false;
+}
+
+static bool ext_active(const struct vs_plugin *p, enum vs_ext ext)
+{
+	if (!has_op(p->ops, ext) || (p->disabled & (1u << ext)))
+		return false;
+	return ext_flag[ext] < 0 || vs_conf_plugin_enabled(p->conf, (enum vs_en_flag)ext_flag[ext]);
+}
+
+/* Per extension point, the plugins that take part, in tier order. */
+static int build_ext_lists(struct vs_session *ssn)
+{
+	for (unsigned int e = 0; e < VS_EXT_NR; e++) {
+		struct vs_ext_list *l = &ssn->ext[e];
+		u32 n = 0;
+
+		for (u32 i = 0; i < ssn->nr_plugins; i++)
+			n += ext_active(&ssn->plugins[i], (enum vs_ext)e);
+		if (!n)
+			continue;
+		l->p = vs_arena_alloc(ssn->arena, n * sizeof(*l->p));
+		if (!l->p)
+			return -ENOMEM;
+		for (u32 i = 0; i < ssn->nr_plugins; i++)
+			if (ext_active(&ssn->plugins[i], (enum vs_ext)e))
+				l->p[l->nr++] = &ssn->plugins[i];
+	}
+	return 0;
+}
+
+static void close_plugins(struct vs_session *ssn, u32 upto)
+{
+	for (u32 i = 0; i < upto; i++)
+		if (ssn->plugins[i].ops->close)
+			ssn->plugins[i].ops->close(ssn, &ssn->plugins[i]);
+}
+
+/* The session's arrays of jobs, queues and nodes, and their objects' sidx. */
+static int build_views(struct vs_session *ssn)
+{
+	struct vs_cluster *cl = ssn->cl;
+	struct vs_queue *queue;
+	struct vs_node *node;
+	struct vs_job *job;
+
+	ssn->jobs = vs_arena_alloc(ssn->arena, (cl->nr_jobs + 1) * sizeof(*ssn->jobs));
+	ssn->queues = vs_arena_alloc(ssn->arena, (cl->nr_queues + 1) * sizeof(*ssn->queues));
+	ssn->nodes = vs_arena_alloc(ssn->arena, (cl->nr_nodes + 1) * sizeof(*ssn->nodes));
+	if (!ssn->jobs || !ssn->queues || !ssn->nodes)
+		return -ENOMEM;
+	list_for_each_entry(job, &cl->jobs, list) {
+		if (!job->queue)
+			continue;
+		job->sidx = ssn->nr_jobs;
+		ssn->jobs[ssn->nr_jobs++] = job;
+	}
+	list_for_each_entry(queue, &cl->queues, list) {
+		queue->sidx = ssn->nr_queues;
+		ssn->queues[ssn->nr_queues++] = queue;
+	}
+	list_for_each_entry(node, &cl->nodes, list) {
+		node->sidx = ssn->nr_nodes;
+		ssn->nodes[ssn->nr_nodes++] = node;
+	}
+	return 0;
+}
+
+int vs_session_open(struct vs_sched *sched, struct vs_session **out, struct vs_err *err)
+{
+	const struct vs_conf *conf = sched->conf;
+	struct vs_session *ssn;
+	u32 n = 0;
+	int ret;
+
+	ssn = vs_arena_zalloc(&sched->arena, sizeof(*ssn));
+	if (!ssn)
+		return vs_err_set(err, ENOMEM, "out of memory opening a session");
+	ssn->sched = sched;
+	ssn->cl = sched->cl;
+	ssn->arena = &sched->arena;
+	ssn->cycle = ++sched->stats.cycles;
+	ssn->nr_tiers = conf->nr_tiers;
+	ssn->total_resource = sched->cl->total_allocatable;
+	INIT_LIST_HEAD(&ssn->open_stmts);
+
+	ret = build_views(ssn);
+	if (ret) {
+		vs_err_set(err, ret, "out of memory opening a session");
+		goto out_reset;
+	}
+	for (u32 t = 0; t < conf->nr_tiers; t++)
+		ssn->nr_plugins += conf->tiers[t].nr;
+	if (ssn->nr_plugins) {
+		ssn->plugins = vs_arena_calloc(ssn->arena, ssn->nr_plugins, sizeof(*ssn->plugins));
+		if (!ssn->plugins) {
+			ret = vs_err_set(err, ENOMEM, "out of memory opening a session");
+			goto out_reset;
+		}
+	}
+	for (u32 t = 0; t < conf->nr_tiers; t++) {
+		for (u32 i = 0; i < conf->tiers[t].nr; i++) {
+			struct vs_plugin *p = &ssn->plugins[n++];
+
+			p->conf = &conf->tiers[t].plugins[i];
+			p->ops = vs_plugin_lookup(p->conf->name);	/* checked at load */
+			p->tier = t;
+		}
+	}
+
+	/* OnSessionOpen, in tier order; a failure undoes the ones before. */
+	for (u32 i = 0; i < ssn->nr_plugins; i++) {
+		struct vs_plugin *p = &ssn->plugins[i];
+
+		if (!p->ops->open)
+			continue;
+		ret = p->ops->open(ssn, p);
+		if (ret) {
+			vs_err_set(err, ret, "plugin %s failed to open the session", p->ops->name);
+			close_plugins(ssn, i);
+			goto out_reset;
+		}
+	}
+	ret = build_ext_lists(ssn);
+	if (ret) {
+		vs_err_set(err, ret, "out of memory opening a session");
+		close_plugins(ssn, ssn->nr_plugins);
+		goto out_reset;
+	}
+	*out = ssn;
+	return 0;
+
+out_reset:
+	vs_arena_reset(&sched->arena);
+	return ret;
+}
+
+/*
+ * Volcano's getPodGroupPhase, from the job's task counts: enough tasks
+ * scheduled (running, bound or finished, and releasing ones that had been
+ * placed) makes it Running, or Completed when all of them finished; a job
+ * short of that is Pending unless it was admitted (Inqueue) already.
+ */
+static enum vs_pg_phase pg_phase(const struct vs_job *job)
+{
+	u32 scheduled = 0, completed, releasing_placed = 0;
+	const struct vs_task *task;
+
+	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
+		if (VS_TASK_SCHEDULED_MASK & VS_TASK_BIT(s))
+			scheduled += job->nr_by_status[s];
+	completed = job->nr_by_status[VS_TASK_SUCCEEDED] + job->nr_by_status[VS_TASK_FAILED];
+	list_for_each_entry(task, &job->by_status[VS_TASK_RELEASING], status_node)
+		releasing_placed += task->node != NULL;
+	scheduled += releasing_placed;
+
+	if (scheduled >= job->min_member)
+		return scheduled == completed ? VS_PG_COMPLETED : VS_PG_RUNNING;
+	if (job->phase != VS_PG_INQUEUE)
+		return VS_PG_PENDING;
+	return job->phase;
+}
+
+void vs_session_close(struct vs_session *ssn)
+{
+	struct vs_statement *stmt, *tmp;
+
+	close_plugins(ssn, ssn->nr_plugins);
+
+	/* The job updater: PodGroup phases of the jobs this session saw. */
+	for (u32 i = 0; i < ssn->nr_jobs; i++)
+		vs_job_set_phase(ssn->cl, ssn->jobs[i], pg_phase(ssn->jobs[i]));
+
+	/* What nobody committed vanishes, as Volcano's snapshot does. */
+	list_for_each_entry_safe(stmt, tmp, &ssn->open_stmts, node)
+		vs_stmt_discard(stmt);
+
+	vs_arena_reset(ssn->arena);
+}
+
+int vs_session_allocate(struct vs_session *ssn, struct vs_task *task, struct vs_node *node,
+			struct vs_err *err)
+{
+	struct vs_job *job = task->job;
+	struct vs_task *t, *tmp;
+	int ret;
+
+	if (!ssn->direct) {
+		ssn->direct = vs_stmt_new(ssn);
+		if (!ssn->direct)
+			return vs_err_set(err, ENOMEM, "out of memory");
+	}
+	ret = vs_stmt_allocate(ssn->direct, task, node, err);
+	if (ret)
+		return ret;
+	if (!vs_ssn_job_ready(ssn, job))
+		return 0;
+	/* Dispatch moves each task to the Binding list: walk safely. */
+	list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_ALLOCATED], status_node) {
+		ret = vs_ssn_dispatch(ssn, t);
+		if (ret)
+			return vs_err_set(err, ret, "failed to dispatch task %s/%s", t->ns, t->name);
+	}
+	return 0;
+}
+
+struct vs_plugin *vs_session_plugin(struct vs_session *ssn, const char *name)
+{
+	for (u32 i = 0; i < ssn->nr_plugins; i++)
+		if (!strcmp(ssn->plugins[i].ops->name, name))
+			return &ssn->plugins[i];
+	return NULL;
+}
+
+s32 vs_session_job_priority(const struct vs_session *ssn, const struct vs_job *job)
+{
+	const struct vs_prioclass *pc = NULL;
+
+	if (job->priority_class)
+		pc = vs_prioclass_find(ssn->cl, job->priority_class);
+	if (!pc)
+		pc = vs_prioclass_default(ssn->cl);
+	return pc ? pc->value : 0;
+}
+
+/* ---- the scheduler ---- */
+
+int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, struct vs_conf *conf,
+		  struct vs_err *err)
+{
+	int ret = vs_framework_check_conf(conf, err);
+
+	/* Even a refused configuration leaves a scheduler vs_sched_destroy() takes. */
+	memset(sched, 0, sizeof(*sched));
+	vs_arena_init(&sched->arena, 0);
+	if (ret) {
+		vs_conf_free(conf);
+		return ret;
+	}
+	sched->cl = cl;
+	sched->conf = conf;
+	return 0;
+}
+
+void vs_sched_destroy(struct vs_sched *sched)
+{
+	vs_conf_free(sched->conf);
+	if (sched->arena.chunks.next)		/* never initialised: nothing to free */
+		vs_arena_destroy(&sched->arena);
+	memset(sched, 0, sizeof(*sched));
+}
+
+int vs_sched_set_conf(struct vs_sched *sched, struct vs_conf *conf, struct vs_err *err)
+{
+	int ret = vs_framework_check_conf(conf, err);
+
+	if (ret) {
+		vs_conf_free(conf);
+		return ret;
+	}
+	vs_conf_free(sched->conf);
+	sched->conf = conf;
+	return 0;
+}
+
+int vs_session_run_actions(struct vs_session *ssn, struct vs_err *err)
+{
+	const struct vs_conf *conf = ssn->sched->conf;
+
+	for (u32 i = 0; i < conf->nr_actions; i++) {
+		const char *name = conf->actions[i];
+		const struct vs_action_ops *action = vs_action_lookup(name);
+		int ret = action->execute(ssn, vs_conf_action_args(conf, name));
+
+		if (ret)
+			return vs_err_set(err, ret, "action %s failed", name);
+	}
+	return 0;
+}
+
+int vs_sched_run_cycle(struct vs_sched *sched, struct vs_err *err)
+{
+	struct vs_session *ssn;
+	int ret;
+
+	ret = vs_session_open(sched, &ssn, err);
+	if (ret)
+		return ret;
+	ret = vs_session_run_actions(ssn, err);
+	vs_session_close(ssn);
+	return ret;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The scheduler and its sessions.
+ *
+ * struct vs_sched binds a cluster to a configuration and runs scheduling
+ * cycles on it. One cycle is one session: open it (plugins compute their
+ * state in the session arena and register their extension points), run the
+ * configured actions in order, close it.
+ *
+ * Volcano schedules on a snapshot it clones every cycle and throws away at
+ * the end, so whatever a session did not commit simply vanishes. vsched
+ * schedules on the live objects instead, and gets the same result by
+ * bookkeeping: every Statement that is neither committed nor discarded when
+ * the session closes is discarded then, newest first. What survives a
+ * session is exactly what Volcano's cache would have seen: committed
+ * allocations (tasks now Binding, each announced to the decision sink) and
+ * committed evictions (tasks Releasing), plus PodGroup phases and
+ * conditions written at close.
+ */
+#ifndef VS_SCHED_SESSION_H
+#define VS_SCHED_SESSION_H
+
+#include "core/arena.h"
+#include "core/cluster.h"
+#include "sched/conf.h"
+#include "sched/framework.h"
+
+struct vs_statement;
+
+/*
+ * Where committed decisions go: the bind pipeline, the socket layer's
+ * multicast, or a test. Either callback may be NULL.
+ */
+struct vs_decision_sink {
+	void (*bind)(void *ctx, struct vs_task *task, struct vs_node *node);
+	void (*evict)(void *ctx, struct vs_task *task, const char *reason);
+	void *ctx;
+};
+
+struct vs_sched_stats {
+	u64 cycles;
+	u64 binds;
+	u64 evicts;
+	u64 discarded_ops;	/* operations undone by discards */
+};
+
+struct vs_sched {
+	struct vs_cluster *cl;
+	struct vs_conf *conf;		/* owned */
+	struct vs_arena arena;		/* the sessions' scratch memory */
+	struct vs_decision_sink sink;
+	struct vs_sched_stats stats;
+};
+
+/* A plugin's enabled implementations of one extension point, in tier order. */
+struct vs_ext_list {
+	struct vs_plugin **p;
+	u32 nr;
+};
+
+struct vs_session {
+	struct vs_sched *sched;
+	struct vs_cluster *cl;
+	struct vs_arena *arena;
+	u64 cycle;			/* the session's number, from 1 */
+
+	struct vs_plugin *plugins;	/* every configured plugin, in tier order */
+	u32 nr_plugins;
+	u32 nr_tiers;
+	struct vs_ext_list ext[VS_EXT_NR];
+
+	/*
+	 * What the session schedules: the jobs whose queue exists (as
+	 * Volcano's snapshot keeps them), every queue and every node, in
+	 * creation order. Each object's sidx is its index here, so plugins
+	 * keep per-object state in arrays (share[job->sidx]).
+	 */
+	struct vs_job **jobs;
+	u32 nr_jobs;
+	struct vs_queue **queues;
+	u32 nr_queues;
+	struct vs_node **nodes;
+	u32 nr_nodes;
+
+	struct vs_res total_resource;	/* the sum of the nodes' allocatable */
+	struct list_head open_stmts;	/* statements neither committed nor discarded */
+	struct vs_statement *direct;	/* vs_session_allocate()'s log, made on first use */
+};
+
+/*
+ * Take @conf (owned from now on, also on failure) after checking it against
+ * the registries. The sink may be changed later through sched->sink.
+ */
+int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, struct vs_conf *conf,
+		  struct vs_err *err);
+void vs_sched_destroy(struct vs_sched *sched);
+
+/* Replace the configuration; on error the old one stays in force. */
+int vs_sched_set_conf(struct vs_sched *sched, struct vs_conf *conf, struct vs_err *err);
+
+/* One scheduling cycle: open a session, run the actions, close it. */
+int vs_sched_run_cycle(struct vs_sched *sched, struct vs_err *err);
+
+/*
+ * The configured actions, in order, in an open session. A cycle is
+ * vs_session_open(), this, vs_session_close(); tools and tests that must
+ * look at a session's decisions before it closes (what is pipelined, the
+ * scores) run the three themselves.
+ */
+int vs_session_run_actions(struct vs_session *ssn, struct vs_err *err);
+
+/*
+ * The parts of a cycle, for tests and for tools that inspect a session
+ * (scores in a session opened on the current state).
+ */
+int vs_session_open(struct vs_sched *sched, struct vs_session **out, struct vs_err *err);
+void vs_session_close(struct vs_session *ssn);
+
+/*
+ * Volcano's Session.Allocate, used by backfill: allocate @task on @node at
+ * once (no statement of the caller's), and when that makes its job ready,
+ * dispatch every Allocated task of the job to the binder. What is still
+ * only Allocated when the session closes is undone then.
+ */
+int vs_session_allocate(struct vs_session *ssn, struct vs_task *task, struct vs_node *node,
+			struct vs_err *err);
+
+/* The plugin instance named @name in this session, or NULL. */
+struct vs_plugin *vs_session_plugin(struct vs_session *ssn, const char *name);
+
+/*
+ * The priority of a job: its PodGroup's priority class value, else the
+ * global default class's, else 0 (as Volcano's snapshot sets JobInfo.Priority).
+ */
+s32 vs_session_job_priority(const struct vs_session *ssn, const struct vs_job *job);
+
+#endif /* VS_SCHED_SESSION_H */

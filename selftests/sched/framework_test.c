@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Tests for the framework (sched/framework.h, session.h): Volcano's rules
+ * for combining plugins across tiers, enable flags, plugins switching an
+ * extension point off for a session, the order of open and close hooks, and
+ * PodGroup phases at session close. Three mock plugins answer what each test
+ * tells them to and count their calls.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+
+#include "sched/framework.h"
+#include "sched/session.h"
+
+#define NR_MOCKS 3
+
+/* What each mock answers, and how often it was asked. */
+static struct mock {
+	int order;			/* job/queue/task order result */
+	enum vs_vote vote;
+	bool ready, starving, overused, allocatable;
+	int predicate;			/* 0 or -EINVAL */
+	double score;
+	bool disable_ready;		/* switch job_ready off in open */
+	int open_ret;
+	int calls, opens, closes;
+} mocks[NR_MOCKS];
+
+static int open_order[NR_MOCKS * 2], nr_open_order;
+
+static struct mock *M(struct vs_plugin *p)
+{
+	return p->priv;
+}
+
+static int m_open(struct vs_session *ssn, struct vs_plugin *p)
+{
+	int idx = p->ops->name[5] - 'a';	/* "mock-a" */
+
+	p->priv = &mocks[idx];
+	mocks[idx].opens++;
+	open_order[nr_open_order++] = idx;
+	if (mocks[idx].disable_ready)
+		vs_plugin_disable(p, VS_EXT_JOB_READY);
+	return mocks[idx].open_ret;
+}
+
+static void m_close(struct vs_session *ssn, struct vs_plugin *p)
+{
+	M(p)->closes++;
+}
+
+static int m_job_order(struct vs_session *ssn, struct vs_plugin *p,
+		       const struct vs_job *l, const struct vs_job *r)
+{
+	M(p)->calls++;
+	return M(p)->order;
+}
+
+static enum vs_vote m_vote(struct vs_session *ssn, struct vs_plugin *p,
+			   const struct vs_job *job)
+{
+	M(p)->calls++;
+	return M(p)->vote;
+}
+
+static bool m_ready(struct vs_session *ssn, struct vs_plugin *p, const struct vs_job *job)
+{
+	M(p)->calls++;
+	return M(p)->ready;
+}
+
+static bool m_starving(struct vs_session *ssn, struct vs_plugin *p, const struct vs_job *job)
+{
+	M(p)->calls++;
+	return M(p)->starving;
+}
+
+static bool m_overused(struct vs_session *ssn, struct vs_plugin *p, const struct vs_queue *q)
+{
+	M(p)->calls++;
+	return M(p)->overused;
+}
+
+static int m_predicate(struct vs_session *ssn, struct vs_plugin *p, const struct vs_task *t,
+		       const struct vs_node *n, struct vs_fit_error *fe)
+{
+	M(p)->calls++;
+	if (M(p)->predicate)
+		snprintf(fe->reason, sizeof(fe->reason), "refused by %s", p->ops->name);
+	return M(p)->predicate;
+}
+
+static double m_score(struct vs_session *ssn, struct vs_plugin *p, const struct vs_task *t,
+		      const struct vs_node *n)
+{
+	M(p)->calls++;
+	return M(p)->score;
+}
+
+#define MOCK_OPS(x) {							\
+	.name = "mock-" #x, .open = m_open, .close = m_close,		\
+	.job_order = m_job_order, .job_enqueueable = m_vote,		\
+	.job_pipelined = m_vote, .job_ready = m_ready,			\
+	.job_starving = m_starving, .overused = m_overused,		\
+	.predicate = m_predicate, .node_order = m_score,		\
+}
+
+static const struct vs_plugin_ops mock_ops[NR_MOCKS] = {
+	MOCK_OPS(a), MOCK_OPS(b), MOCK_OPS(c),
+};
+
+static int noop_execute(struct vs_session *ssn, const struct vs_args *args)
+{
+	return 0;
+}
+
+static const struct vs_action_ops noop_action = { .name = "noop", .execute = noop_execute };
+
+static struct vs_cluster cl;
+static struct vs_sched sched;
+static struct vs_session *ssn;
+static struct vs_job *job;
+
+static void register_mocks(void)
+{
+	for (int i = 0; i < NR_MOCKS; i++)
+		vs_framework_register_plugin(&mock_ops[i]);
+	vs_framework_register_action(&noop_action);
+}
+
+static void setup(void)
+{
+	struct vs_queue_spec qs;
+	struct vs_job_spec js;
+
+	memset(mocks, 0, sizeof(mocks));
+	nr_open_order = 0;
+	register_mocks();
+	cr_assert_eq(vs_cluster_init(&cl), 0);
+	vs_queue_spec_init(&qs, "default");
+	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, NULL), 0);
+	vs_job_spec_init(&js, "ns", "j");
+	cr_assert_eq(vs_job_add(&cl, &js, &job, NULL), 0);
+}
+
+static void teardown(void)
+{
+	vs_sched_destroy(&sched);
+	vs_cluster_destroy(&cl);
+}
+
+TestSuite(framework, .init = setup, .fini = teardown);
+
+/* Start a scheduler on @conf_text (flags written in the text only) and open a session. */
+static void open_with(const char *conf_text)
+{
+	struct vs_conf_names names;
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+
+	vs_framework_names(&names);
+	cr_assert_eq(vs_conf_parse(conf_text, strlen(conf_text), "test.conf", &names,
+				   VS_CONF_FLAGS_DEFAULT_OFF, &conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
+}
+
+#define ALL_FLAGS "enableJobOrder: true, enableJobEnqueued: true, enableJobPipelined: true, " \
+		  "enableJobReady: true, enableJobStarving: true, enabledOverused: true, "    \
+		  "enablePredicate: true, enableNodeOrder: true"
+
+static const char two_tiers[] =
+	"actions: noop\n"
+	"tiers:\n"
+	"- plugins:\n"
+	"  - {name: mock-a, " ALL_FLAGS "}\n"
+	"  - {name: mock-b, " ALL_FLAGS "}\n"
+	"- plugins:\n"
+	"  - {name: mock-c, " ALL_FLAGS "}\n";
+
+Test(framework, job_order_takes_the_first_plugin_that_tells_jobs_apart)
+{
+	struct vs_job_spec js;
+	struct vs_job *later;
+
+	vs_job_spec_init(&js, "ns", "later");
+	cr_assert_eq(vs_job_add(&cl, &js, &later, NULL), 0);
+	open_with(two_tiers);
+
+	mocks[1].order = 1;
+	mocks[2].order = -1;
+	cr_assert_eq(vs_ssn_job_order(ssn, job, later), 1);
+	cr_assert_eq(mocks[2].calls, 0, "a later tier was consulted");
+
+	/* nobody tells them apart: creation order */
+	mocks[1].order = 0;
+	mocks[2].order = 0;
+	cr_assert_lt(vs_ssn_job_order(ssn, job, later), 0);
+	cr_assert_gt(vs_ssn_job_order(ssn, later, job), 0);
+	cr_assert_eq(vs_ssn_job_order(ssn, job, job), 0);
+	vs_session_close(ssn);
+}
+
+Test(framework, a_rejecting_vote_wins_anywhere)
+{
+	open_with(two_tiers);
+	mocks[0].vote = VS_VOTE_PERMIT;
+	mocks[1].vote = VS_VOTE_REJECT;
+	cr_assert_not(vs_ssn_job_pipelined(ssn, job));
+	cr_assert_not(vs_ssn_job_enqueueable(ssn, job));
+	vs_session_close(ssn);
+}
+
+Test(framework, a_permit_in_a_tier_decides_without_later_tiers)
+{
+	open_with(two_tiers);
+	mocks[0].vote = VS_VOTE_PERMIT;
+	mocks[1].vote = VS_VOTE_ABSTAIN;
+	mocks[2].vote = VS_VOTE_REJECT;
+	cr_assert(vs_ssn_job_pipelined(ssn, job));
+	cr_assert_eq(mocks[2].calls, 0, "tier 2 was consulted after tier 1 permitted");
+	vs_session_close(ssn);
+}
+
+Test(framework, abstentions_in_a_tier_pass_to_the_next_and_default_to_yes)
+{
+	open_with(two_tiers);
+	mocks[2].vote = VS_VOTE_REJECT;
+	cr_assert_not(vs_ssn_job_pipelined(ssn, job));	/* tier 1 abstained, tier 2 rejects */
+	mocks[2].vote = VS_VOTE_ABSTAIN;
+	cr_assert(vs_ssn_job_pipelined(ssn, job));	/* nobody decided: yes */
+	vs_session_close(ssn);
+}
+
+Test(framework, job_ready_needs_every_plugin)
+{
+	open_with(two_tiers);
+	mocks[0].ready = mocks[1].ready = mocks[2].ready = true;
+	cr_assert(vs_ssn_job_ready(ssn, job));
+	mocks[2].ready = false;
+	cr_assert_not(vs_ssn_job_ready(ssn, job));
+	vs_session_close(ssn);
+}
+
+Test(framework, job_starving_is_decided_by_the_first_tier_with_a_plugin)
+{
+	open_with(two_tiers);
+	mocks[0].starving = mocks[1].starving = true;
+	mocks[2].starving = false;
+	cr_assert(vs_ssn_job_starving(ssn, job));
+	cr_assert_eq(mocks[2].calls, 0);
+	mocks[1].starving = false;
+	cr_assert_not(vs_ssn_job_starving(ssn, job));
+	vs_session_close(ssn);
+}
+
+Test(framework, job_starving_without_plugins_is_false)
+{
+	open_with("actions: noop\ntiers:\n- plugins:\n  - {name: mock-a}\n");
+	mocks[0].starving = true;
+	cr_assert_not(vs_ssn_job_starving(ssn, job));
+	cr_assert_eq(mocks[0].calls, 0, "a plugin with the flag off was called");
+	vs_session_close(ssn);
+}
+
+Test(framework, overused_when_any_plugin_says_so)
+{
+	open_with(two_tiers);
+	cr_assert_not(vs_ssn_overused(ssn, job->queue));
+	mocks[2].overused = true;
+	cr_assert(vs_ssn_overused(ssn, job->queue));
+	vs_session_close(ssn);
+}
+
+Test(framework, flags_left_out_keep_a_plugin_out_of_that_point)
+{
+	/* mock-b takes part in node order only */
+	open_with("actions: noop\ntiers:\n- plugins:\n"
+		  "  - {name: mock-a, " ALL_FLAGS "}\n"
+		  "  - {name: mock-b, enableNodeOrder: true}\n");
+	mocks[0].ready = true;
+	mocks[1].ready = false;
+	cr_assert(vs_ssn_job_ready(ssn, job));
+	cr_assert_eq(mocks[1].calls, 0);
+	mocks[0].score = 2.5;
+	mocks[1].score = 10;
+	cr_assert_float_eq(vs_ssn_node_order(ssn, NULL, NULL), 12.5, 1e-9);
+	vs_session_close(ssn);
+}
+
+Test(framework, a_plugin_may_switch_a_point_off_for_one_session)
+{
+	mocks[1].disable_ready = true;
+	open_with(two_tiers);
+	mocks[0].ready = mocks[2].ready = true;
+	mocks[1].ready = false;
+	cr_assert(vs_ssn_job_ready(ssn, job));
+	cr_assert_eq(mocks[1].calls, 0);
+	vs_session_close(ssn);
+}
+
+Test(framework, predicates_stop_at_the_first_refusal_with_its_reason)
+{
+	struct vs_fit_error fe = { .reason = { 0 } };
+
+	open_with(two_tiers);
+	cr_assert_eq(vs_ssn_predicate(ssn, NULL, NULL, &fe), 0);
+	mocks[1].predicate = -EINVAL;
+	mocks[2].predicate = -EINVAL;
+	cr_assert_eq(vs_ssn_predicate(ssn, NULL, NULL, &fe), -EINVAL);
+	cr_assert_str_eq(fe.reason, "refused by mock-b");
+	cr_assert_eq(mocks[2].calls, 1);	/* only from the first, passing round */
+	vs_session_close(ssn);
+}
+
+Test(framework, hooks_open_and_close_in_tier_order)
+{
+	open_with(two_tiers);
+	cr_assert_eq(nr_open_order, 3);
+	cr_assert_eq(open_order[0], 0);
+	cr_assert_eq(open_order[1], 1);
+	cr_assert_eq(open_order[2], 2);
+	vs_session_close(ssn);
+	for (int i = 0; i < NR_MOCKS; i++)
+		cr_assert_eq(mocks[i].closes, 1);
+	cr_assert_eq(sched.arena.used, 0, "the session's memory was not released");
+}
+
+Test(framework, a_failing_open_closes_the_plugins_opened_before)
+{
+	struct vs_conf_names names;
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+
+	mocks[1].open_ret = -EIO;
+	vs_framework_names(&names);
+	cr_assert_eq(vs_conf_parse(two_tiers, strlen(two_tiers), "t", &names,
+				   VS_CONF_FLAGS_DEFAULT_OFF, &conf, NULL), 0);
+	cr_assert_eq(vs_sched_init(&sched, &cl, conf, NULL), 0);
+	cr_assert_eq(vs_session_open(&sched, &ssn, &e), -EIO);
+	cr_assert(strstr(e.msg, "plugin mock-b failed to open"), "%s", e.msg);
+	cr_assert_eq(mocks[0].closes, 1);
+	cr_assert_eq(mocks[1].closes, 0);
+	cr_assert_eq(mocks[2].opens, 0);
+	cr_assert_eq(vs_sched_run_cycle(&sched, NULL), -EIO);
+}
+
+Test(framework, unknown_plugins_and_actions_are_refused_with_the_line)
+{
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+	static const char text[] = "actions: noop\ntiers:\n- plugins:\n  - name: mock-a\n";
+
+	/* parsed without a registry, then checked against it */
+	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", NULL,
+				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
+	free(conf->tiers[0].plugins[0].name);
+	conf->tiers[0].plugins[0].name = strdup("mock-z");
+	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "t.conf:4: unknown plugin \"mock-z\"");
+}
+
+Test(framework, job_priority_comes_from_its_class_or_the_default)
+{
+	struct vs_prioclass_spec hi = { .name = "high", .value = 100 };
+	struct vs_prioclass_spec def = { .name = "normal", .value = 7, .global_default = true };
+	struct vs_job_spec js;
+
+	open_with(two_tiers);
+	cr_assert_eq(vs_session_job_priority(ssn, job), 0);
+	cr_assert_eq(vs_prioclass_add(&cl, &def, NULL, NULL), 0);
+	cr_assert_eq(vs_session_job_priority(ssn, job), 7);
+	cr_assert_eq(vs_prioclass_add(&cl, &hi, NULL, NULL), 0);
+	vs_job_spec_init(&js, "ns", "j");
+	js.priority_class = "high";
+	cr_assert_eq(vs_job_update(&cl, job, &js, NULL), 0);
+	cr_assert_eq(vs_session_job_priority(ssn, job), 100);
+	vs_session_close(ssn);
+}

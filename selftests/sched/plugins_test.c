@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Tests for the predicates, drf and overcommit plugins, each called through
+ * the framework in a session opened on a small cluster: the filters and
+ * their kube-scheduler messages, DRF's job order following the session's
+ * allocations, and overcommit's admission arithmetic.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <criterion/criterion.h>
+
+#include "sched/session.h"
+#include "sched/statement.h"
+
+#define GI (1024LL * 1024 * 1024)
+
+static struct vs_cluster cl;
+static struct vs_sched sched;
+static struct vs_session *ssn;
+
+static struct vs_res res(s64 mcpu, s64 mem)
+{
+	struct vs_res r;
+
+	vs_res_clear(&r);
+	vs_res_set(&r, VS_RES_CPU, mcpu);
+	vs_res_set(&r, VS_RES_MEMORY, mem);
+	return r;
+}
+
+static void setup(void)
+{
+	struct vs_queue_spec qs;
+
+	cr_assert_eq(vs_cluster_init(&cl), 0);
+	vs_queue_spec_init(&qs, "default");
+	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, NULL), 0);
+}
+
+static void teardown(void)
+{
+	vs_sched_destroy(&sched);
+	vs_cluster_destroy(&cl);
+}
+
+TestSuite(plugins, .init = setup, .fini = teardown);
+
+static void open_with(const char *text)
+{
+	struct vs_conf_names names;
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+
+	vs_framework_names(&names);
+	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
+				   VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
+}
+
+static struct vs_node *node(const char *name, const struct vs_kv_spec *labels, u32 nr_labels,
+			    const struct vs_taint_spec *taints, u32 nr_taints, s64 pods)
+{
+	struct vs_node_spec spec;
+	struct vs_node *n;
+	struct vs_err e = { { 0 } };
+
+	vs_node_spec_init(&spec, name);
+	spec.allocatable = res(8000, 16 * GI);
+	vs_res_set(&spec.allocatable, VS_RES_PODS, pods);
+	spec.labels = labels;
+	spec.nr_labels = nr_labels;
+	spec.taints = taints;
+	spec.nr_taints = nr_taints;
+	cr_assert_eq(vs_node_add(&cl, &spec, &n, &e), 0, "%s", e.msg);
+	return n;
+}
+
+static struct vs_job *job(const char *name, bool min_res, s64 min_mcpu)
+{
+	struct vs_job_spec spec;
+	struct vs_job *j;
+
+	vs_job_spec_init(&spec, "ns", name);
+	spec.has_min_resources = min_res;
+	spec.min_resources = res(min_mcpu, 0);
+	cr_assert_eq(vs_job_add(&cl, &spec, &j, NULL), 0);
+	return j;
+}
+
+static struct vs_task *task(const char *name, const char *jname, s64 mcpu,
+			    const struct vs_kv_spec *sel, u32 nr_sel,
+			    const struct vs_toleration_spec *tols, u32 nr_tols)
+{
+	struct vs_task_spec spec;
+	struct vs_task *t;
+	struct vs_err e = { { 0 } };
+
+	vs_task_spec_init(&spec, "ns", name, jname);
+	spec.req = res(mcpu, GI);
+	spec.node_selector = sel;
+	spec.nr_node_selector = nr_sel;
+	spec.tolerations = tols;
+	spec.nr_tolerations = nr_tols;
+	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), 0, "%s", e.msg);
+	return t;
+}
+
+static const char *refusal(const struct vs_task *t, const struct vs_node *n)
+{
+	static struct vs_fit_error fe;
+
+	memset(&fe, 0, sizeof(fe));
+	if (!vs_ssn_predicate(ssn, t, n, &fe))
+		return NULL;
+	return fe.reason;
+}
+
+static const char predicates_conf[] =
+	"actions: allocate\ntiers:\n- plugins:\n  - name: predicates\n";
+
+Test(plugins, predicates_filter_with_kube_scheduler_messages)
+{
+	const struct vs_kv_spec zone_a[] = { { "zone", "a" } };
+	const struct vs_taint_spec gpu[] = { { "dedicated", "gpu", VS_TAINT_NO_SCHEDULE } };
+	const struct vs_taint_spec soft[] = { { "spot", "", VS_TAINT_PREFER_NO_SCHEDULE } };
+	const struct vs_toleration_spec tol[] = {
+		{ "dedicated", VS_TOLERATION_EQUAL, "gpu", VS_TAINT_NO_SCHEDULE, false, 0 },
+	};
+	struct vs_node *plain, *tainted, *prefer, *full;
+	struct vs_task *t, *tolerant;
+
+	plain = node("plain", zone_a, 1, NULL, 0, 110);
+	tainted = node("tainted", zone_a, 1, gpu, 1, 110);
+	prefer = node("prefer", zone_a, 1, soft, 1, 110);
+	full = node("full", zone_a, 1, NULL, 0, 0);
+	job("j", false, 0);
+	t = task("t", "j", 1000, zone_a, 1, NULL, 0);
+	tolerant = task("tol", "j", 1000, NULL, 0, tol, 1);
+	open_with(predicates_conf);
+
+	cr_assert_null(refusal(t, plain));
+	cr_assert_str_eq(refusal(t, tainted), "node(s) had untolerated taint {dedicated: gpu}");
+	cr_assert_null(refusal(tolerant, tainted));
+	cr_assert_null(refusal(t, prefer), "PreferNoSchedule does not filter");
+	cr_assert_str_eq(refusal(t, full), "node(s) pod number exceeded");
+	vs_session_close(ssn);
+}
+
+Test(plugins, predicates_selector_unschedulable_and_not_ready)
+{
+	const struct vs_kv_spec zone_a[] = { { "zone", "a" } }, zone_b[] = { { "zone", "b" } };
+	const struct vs_toleration_spec not_ready_tol[] = {
+		{ "node.kubernetes.io/not-ready", VS_TOLERATION_EXISTS, NULL, VS_TAINT_EFFECT_ALL,
+		  false, 0 },
+	};
+	struct vs_node *b = node("b", zone_b, 1, NULL, 0, 110);
+	struct vs_node *n = node("n", zone_a, 1, NULL, 0, 110);
+	struct vs_node_spec spec;
+	struct vs_task *t, *tolerant;
+	struct vs_fit_error fe = { .reason = { 0 } };
+
+	job("j", false, 0);
+	t = task("t", "j", 1000, zone_a, 1, NULL, 0);
+	tolerant = task("tol", "j", 1000, NULL, 0, not_ready_tol, 1);
+	open_with(predicates_conf);
+	cr_assert_str_eq(refusal(t, b), "node(s) didn't match Pod's node affinity/selector");
+	cr_assert_eq(vs_ssn_predicate(ssn, t, b, &fe), -EINVAL);
+	cr_assert(fe.unresolvable, "a selector mismatch cannot be fixed by preemption");
+	vs_session_close(ssn);
+
+	vs_node_spec_init(&spec, "n");
+	spec.allocatable = n->allocatable;
+	spec.labels = zone_a;
+	spec.nr_labels = 1;
+	spec.unschedulable = true;
+	cr_assert_eq(vs_node_update(&cl, n, &spec, NULL), 0);
+	cr_assert_eq(vs_session_open(&sched, &ssn, NULL), 0);
+	cr_assert_str_eq(refusal(t, n), "node(s) were unschedulable");
+	vs_session_close(ssn);
+
+	spec.unschedulable = false;
+	spec.ready = false;
+	cr_assert_eq(vs_node_update(&cl, n, &spec, NULL), 0);
+	cr_assert_eq(vs_session_open(&sched, &ssn, NULL), 0);
+	cr_assert_str_eq(refusal(t, n),
+			 "node(s) had untolerated taint {node.kubernetes.io/not-ready: }");
+	cr_assert_null(refusal(tolerant, n));
+	vs_session_close(ssn);
+}
+
+Test(plugins, predicates_filters_can_be_switched_off_by_argument)
+{
+	const struct vs_kv_spec zone_a[] = { { "zone", "a" } }, zone_b[] = { { "zone", "b" } };
+	const struct vs_taint_spec gpu[] = { { "dedicated", "gpu", VS_TAINT_NO_SCHEDULE } };
+	struct vs_node *b = node("b", zone_b, 1, gpu, 1, 110);
+	struct vs_task *t;
+
+	job("j", false, 0);
+	t = task("t", "j", 1000, zone_a, 1, NULL, 0);
+	open_with("actions: allocate\ntiers:\n- plugins:\n  - name: predicates\n    arguments:\n"
+		  "      predicate.NodeAffinityEnable: false\n"
+		  "      predicate.TaintTolerationEnable: false\n");
+	cr_assert_null(refusal(t, b));
+	vs_session_close(ssn);
+}
+
+Test(plugins, predicates_refuse_a_mistyped_argument_at_load)
+{
+	static const char text[] = "actions: allocate\ntiers:\n- plugins:\n  - name: predicates\n"
+				   "    arguments: {predicate.CacheEnable: sometimes}\n";
+	struct vs_conf_names names;
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+
+	vs_framework_names(&names);
+	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
+				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
+	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "plugin predicates: t.conf:5: argument \"predicate.CacheEnable\": "
+			 "expected true or false, got \"sometimes\"");
+}
+
+Test(plugins, drf_orders_jobs_by_dominant_share_as_the_session_allocates)
+{
+	struct vs_node *n = node("n", NULL, 0, NULL, 0, 110);
+	struct vs_job *a, *b;
+	struct vs_task *a0, *b0, *b1;
+	struct vs_statement *stmt;
+
+	a = job("a", false, 0);
+	b = job("b", false, 0);
+	a0 = task("a0", "a", 2000, NULL, 0, NULL, 0);
+	b0 = task("b0", "b", 1000, NULL, 0, NULL, 0);
+	b1 = task("b1", "b", 1000, NULL, 0, NULL, 0);
+	cr_assert_eq(vs_task_place(&cl, a0, n, VS_TASK_RUNNING, NULL), 0);
+	open_with("actions: allocate\ntiers:\n- plugins:\n  - name: drf\n");
+
+	/* a holds 2 of 8 cpu, b nothing: b first */
+	cr_assert_gt(vs_ssn_job_order(ssn, a, b), 0);
+	stmt = vs_stmt_new(ssn);
+	cr_assert_eq(vs_stmt_allocate(stmt, b0, n, NULL), 0);
+	cr_assert_eq(vs_stmt_allocate(stmt, b1, n, NULL), 0);
+	/* both hold 2 cpu now: equal, left to creation order */
+	cr_assert_eq(vs_ssn_job_order(ssn, a, b), 0 - 1);
+	vs_stmt_discard(stmt);
+	cr_assert_gt(vs_ssn_job_order(ssn, a, b), 0, "the discard gave b's share back");
+	vs_session_close(ssn);
+}
+
+Test(plugins, drf_refuses_hierarchy_until_it_is_supported)
+{
+	static const char text[] = "actions: allocate\ntiers:\n- plugins:\n  - name: drf\n"
+				   "    enableHierarchy: true\n";
+	struct vs_conf_names names;
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+
+	vs_framework_names(&names);
+	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
+				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
+	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EOPNOTSUPP);
+	cr_assert(strstr(e.msg, "t.conf:4: enableHierarchy"), "%s", e.msg);
+}
+
+Test(plugins, overcommit_admits_while_min_resources_fit_the_overcommitted_idle)
+{
+	struct vs_job *fits, *too_big, *second;
+
+	node("n", NULL, 0, NULL, 0, 110);		/* 8 cpu, x1.2 = 9.6 */
+	fits = job("fits", true, 6000);
+	too_big = job("big", true, 10000);
+	second = job("second", true, 4000);
+	open_with("actions: enqueue\ntiers:\n- plugins:\n  - name: overcommit\n");
+
+	cr_assert(vs_ssn_job_enqueueable(ssn, fits));
+	cr_assert_not(vs_ssn_job_enqueueable(ssn, too_big));
+	cr_assert(vs_ssn_job_enqueueable(ssn, second));
+	vs_ssn_job_enqueued(ssn, fits);		/* 6 of 9.6 admitted */
+	cr_assert_not(vs_ssn_job_enqueueable(ssn, second), "6 + 4 > 9.6");
+	vs_session_close(ssn);
+}
+
+Test(plugins, overcommit_factor_is_read_and_checked)
+{
+	static const char bad[] = "actions: enqueue\ntiers:\n- plugins:\n  - name: overcommit\n"
+				  "    arguments: {overcommit-factor: 0.5}\n";
+	struct vs_conf_names names;
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+	struct vs_job *j;
+
+	node("n", NULL, 0, NULL, 0, 110);
+	j = job("j", true, 15000);
+	vs_framework_names(&names);
+	cr_assert_eq(vs_conf_parse(bad, strlen(bad), "t.conf", &names,
+				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
+	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "plugin overcommit: t.conf:5: overcommit-factor 0.5 cannot be less than 1");
+	vs_sched_destroy(&sched);
+
+	open_with("actions: enqueue\ntiers:\n- plugins:\n  - name: overcommit\n"
+		  "    arguments: {overcommit-factor: 2}\n");
+	cr_assert(vs_ssn_job_enqueueable(ssn, j), "15 cpu fit 8 x 2");
+	vs_session_close(ssn);
+}

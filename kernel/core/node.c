@@ -27,6 +27,16 @@ static enum vs_node_acct acct_for_status(enum vs_task_status status)
 	}
 }
 
+void vs_node_requested(const struct vs_node *node, s64 *cpu, s64 *memory,
+		       s64 *nonzero_cpu, s64 *nonzero_memory)
+{
+	*cpu = vs_res_get(&node->used, VS_RES_CPU) + vs_res_get(&node->pipelined, VS_RES_CPU);
+	*memory = vs_res_get(&node->used, VS_RES_MEMORY) +
+		  vs_res_get(&node->pipelined, VS_RES_MEMORY);
+	*nonzero_cpu = *cpu + (s64)node->nr_zero_cpu * VS_NONZERO_CPU;
+	*nonzero_memory = *memory + (s64)node->nr_zero_memory * VS_NONZERO_MEMORY;
+}
+
 void vs_node_future_idle(const struct vs_node *node, struct vs_res *out)
 {
 	*out = node->idle;
@@ -106,6 +116,8 @@ int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *
 	task->acct = acct;
 	list_add_tail(&task->node_node, &node->tasks);
 	node->nr_tasks++;
+	node->nr_zero_cpu += vs_res_get(&task->req, VS_RES_CPU) == 0;
+	node->nr_zero_memory += vs_res_get(&task->req, VS_RES_MEMORY) == 0;
 	return 0;
 }
 
@@ -114,6 +126,8 @@ void vs_node_remove_task(struct vs_node *node, struct vs_task *task)
 	uncount(node, &task->req, task->acct);
 	list_del_init(&task->node_node);
 	node->nr_tasks--;
+	node->nr_zero_cpu -= vs_res_get(&task->req, VS_RES_CPU) == 0;
+	node->nr_zero_memory -= vs_res_get(&task->req, VS_RES_MEMORY) == 0;
 	task->node = NULL;
 	task->acct = VS_ACCT_NONE;
 }
@@ -161,7 +175,7 @@ int vs_node_check(const struct vs_node *node, struct vs_err *err)
 {
 	struct vs_res used, releasing, pipelined, idle;
 	const struct vs_task *task;
-	u32 n = 0;
+	u32 n = 0, zero_cpu = 0, zero_memory = 0;
 	int ret;
 
 	vs_res_clear(&used);
@@ -191,8 +205,14 @@ int vs_node_check(const struct vs_node *node, struct vs_err *err)
 			return vs_err_set(err, EIO, "node %s lists task %s/%s that it does not count",
 					  node->name, task->ns, task->name);
 		}
+		zero_cpu += vs_res_get(&task->req, VS_RES_CPU) == 0;
+		zero_memory += vs_res_get(&task->req, VS_RES_MEMORY) == 0;
 		n++;
 	}
+	if (zero_cpu != node->nr_zero_cpu || zero_memory != node->nr_zero_memory)
+		return vs_err_set(err, EIO, "node %s counts %u/%u tasks without cpu/memory, has %u/%u",
+				  node->name, node->nr_zero_cpu, node->nr_zero_memory,
+				  zero_cpu, zero_memory);
 	if (n != node->nr_tasks)
 		return vs_err_set(err, EIO, "node %s has %u tasks but counts %u",
 				  node->name, n, node->nr_tasks);

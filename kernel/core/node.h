@@ -48,12 +48,29 @@ struct vs_node {
 
 	struct list_head tasks;		/* every task counted here */
 	u32 nr_tasks;			/* Volcano's len(node.Tasks), for max pods */
+	u32 nr_zero_cpu;		/* tasks here requesting no cpu */
+	u32 nr_zero_memory;		/* tasks here requesting no memory */
 
 	u32 sidx;			/* index in the open session's nodes */
 };
 
 /* FutureIdle = idle + releasing - pipelined. */
 void vs_node_future_idle(const struct vs_node *node, struct vs_res *out);
+
+/* kube-scheduler's defaults for a container that requests no cpu or memory. */
+#define VS_NONZERO_CPU		100			/* millicores */
+#define VS_NONZERO_MEMORY	(200LL * 1024 * 1024)	/* bytes */
+
+/*
+ * What kube-scheduler's NodeInfo sees as requested on the node (cpu and
+ * memory of every task on it, pipelined and releasing ones included, as
+ * Volcano builds that NodeInfo from node.Tasks), plain and "non-zero" (a
+ * task requesting none counts the defaults above). The scoring plugins read
+ * these. vsched knows a task's total request, not its containers', so a
+ * task counts as one container here.
+ */
+void vs_node_requested(const struct vs_node *node, s64 *cpu, s64 *memory,
+		       s64 *nonzero_cpu, s64 *nonzero_memory);
 
 /*
  * Count @task (which must have no node) on @node according to its status.

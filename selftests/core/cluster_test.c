@@ -703,3 +703,26 @@ Test(cluster, per_role_gang_checks_follow_volcano)
 	cr_assert(vs_job_check_task_ready(j));
 	check_all();
 }
+
+Test(cluster, node_requested_counts_every_task_with_kube_scheduler_defaults)
+{
+	struct vs_node *n = add_node("n1", 8000, 16 * GI);
+	struct vs_task *p;
+	s64 cpu, mem, nzcpu, nzmem;
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	task_ok("run", "j", VS_TASK_RUNNING, "n1", 1000, GI);
+	task_ok("be", "j", VS_TASK_RUNNING, "n1", 0, 0);		/* best effort */
+	task_ok("rel", "j", VS_TASK_RELEASING, "n1", 500, 0);
+	p = task_ok("pipe", "j", VS_TASK_PIPELINED, "n1", 2000, GI);
+	vs_node_requested(n, &cpu, &mem, &nzcpu, &nzmem);
+	cr_assert_eq(cpu, 3500);
+	cr_assert_eq(mem, 2 * GI);
+	cr_assert_eq(nzcpu, 3500 + VS_NONZERO_CPU);
+	cr_assert_eq(nzmem, 2 * GI + 2 * VS_NONZERO_MEMORY);
+	vs_task_del(&cl, p);
+	vs_node_requested(n, &cpu, &mem, &nzcpu, &nzmem);
+	cr_assert_eq(cpu, 1500);
+	check_all();
+}

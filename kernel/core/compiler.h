@@ -28,6 +28,9 @@ typedef int64_t s64;
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __noreturn	__attribute__((noreturn))
 #define __cold		__attribute__((cold))
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((always_inline))
+#endif
 
 /* Marks a deliberate fall through to the next case label, as the kernel does. */
 #define fallthrough	__attribute__((__fallthrough__))

@@ -5,6 +5,7 @@
 #include "plugins/plugins.h"
 
 const struct vs_plugin_ops *const vs_builtin_plugins[] = {
+	&vs_plugin_binpack,
 	&vs_plugin_drf,
 	&vs_plugin_gang,
 	&vs_plugin_overcommit,

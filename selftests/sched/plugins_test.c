@@ -304,3 +304,101 @@ Test(plugins, overcommit_factor_is_read_and_checked)
 	cr_assert(vs_ssn_job_enqueueable(ssn, j), "15 cpu fit 8 x 2");
 	vs_session_close(ssn);
 }
+
+/* A task of @mcpu/@mem on node n (4 cpu, 8Gi) that already uses 1 cpu and 2Gi. */
+static double binpack_score(const char *conf_text, s64 mcpu, s64 mem)
+{
+	struct vs_node *n = vs_node_find(&cl, "n");
+	struct vs_task_spec spec;
+	struct vs_task *t;
+	double score;
+
+	if (!n) {
+		struct vs_node_spec ns;
+
+		vs_node_spec_init(&ns, "n");
+		ns.allocatable = res(4000, 8 * GI);
+		vs_res_set(&ns.allocatable, VS_RES_PODS, 110);
+		cr_assert_eq(vs_node_add(&cl, &ns, &n, NULL), 0);
+		job("j", false, 0);
+		vs_task_spec_init(&spec, "ns", "running", "j");
+		spec.req = res(1000, 2 * GI);
+		spec.status = VS_TASK_RUNNING;
+		spec.node = "n";
+		cr_assert_eq(vs_task_add(&cl, &spec, NULL, NULL), 0);
+	}
+	vs_task_spec_init(&spec, "ns", "t", "j");
+	spec.req = res(mcpu, mem);
+	cr_assert_eq(vs_task_add(&cl, &spec, &t, NULL), 0);
+	open_with(conf_text);
+	score = vs_ssn_node_order(ssn, t, n);
+	vs_session_close(ssn);
+	vs_sched_destroy(&sched);
+	vs_task_del(&cl, t);
+	return score;
+}
+
+Test(plugins, binpack_scores_how_full_the_node_would_be)
+{
+	/* cpu (1+1)/4 = 0.5, memory (2+2)/8 = 0.5: 0.5 * 100 */
+	cr_assert_float_eq(binpack_score("actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n",
+					 1000, 2 * GI), 50.0, 1e-9);
+	/* weights cpu 5, memory 1, overall 10: (0.5*5 + 0.5*1) / 6 * 1000 = 500 */
+	cr_assert_float_eq(binpack_score("actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n"
+					 "    arguments: {binpack.weight: 10, binpack.cpu: 5}\n",
+					 1000, 2 * GI), 500.0, 1e-9);
+	/* cpu (1+2)/4 = 0.75 with weight 3, memory (2+2)/8 with 1: (2.25 + 0.5) / 4 * 100 */
+	cr_assert_float_eq(binpack_score("actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n"
+					 "    arguments: {binpack.cpu: 3}\n",
+					 2000, 2 * GI), 68.75, 1e-9);
+	/* a task that would overfill the node scores 0 */
+	cr_assert_float_eq(binpack_score("actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n",
+					 4000, GI), 0.0, 1e-9);
+	/* weight 0 switches scoring off */
+	cr_assert_float_eq(binpack_score("actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n"
+					 "    arguments: {binpack.weight: 0}\n",
+					 1000, 2 * GI), 0.0, 1e-9);
+}
+
+Test(plugins, binpack_weighs_listed_scalar_resources)
+{
+	struct vs_node_spec ns;
+	struct vs_task_spec spec;
+	struct vs_node *n;
+	struct vs_task *t;
+	int gpu = vs_res_dim_get("nvidia.com/gpu", 14, NULL);
+
+	cr_assert_geq(gpu, 0);
+	vs_node_spec_init(&ns, "g");
+	ns.allocatable = res(4000, 8 * GI);
+	vs_res_set(&ns.allocatable, VS_RES_PODS, 110);
+	vs_res_set(&ns.allocatable, (unsigned int)gpu, 8000);
+	cr_assert_eq(vs_node_add(&cl, &ns, &n, NULL), 0);
+	job("j", false, 0);
+	vs_task_spec_init(&spec, "ns", "t", "j");
+	spec.req = res(2000, 4 * GI);
+	vs_res_set(&spec.req, (unsigned int)gpu, 2000);
+	cr_assert_eq(vs_task_add(&cl, &spec, &t, NULL), 0);
+	open_with("actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n"
+		  "    arguments: {binpack.resources: \"nvidia.com/gpu\", "
+		  "binpack.resources.nvidia.com/gpu: 2}\n");
+	/* cpu 2/4, memory 4/8 weight 1 each, gpu 2/8 weight 2: (0.5 + 0.5 + 0.5) / 4 * 100 */
+	cr_assert_float_eq(vs_ssn_node_order(ssn, t, n), 37.5, 1e-9);
+	vs_session_close(ssn);
+}
+
+Test(plugins, binpack_refuses_mistyped_weights_at_load)
+{
+	static const char text[] = "actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n"
+				   "    arguments: {binpack.resources: \"a.b/c\", binpack.resources.a.b/c: x}\n";
+	struct vs_conf_names names;
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+
+	vs_framework_names(&names);
+	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
+				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
+	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "argument \"binpack.resources.a.b/c\": expected an integer"), "%s",
+		  e.msg);
+}

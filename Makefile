@@ -185,17 +185,20 @@ compile_commands.json: $(objtree)/compile_commands.json
 PHONY += check unit-check
 check: unit-check
 
-unit-check: $(test-bin)
+# The smoke test of the programs runs first, so Criterion's summary closes the output.
+unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
+	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
 	$(Q)$(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # ---------------------------------------------------------------------------
 # The demo the README opens with: the most useful thing vsched can show today.
 
-DEMO_ARGS ?= --nodes 1000 --jobs 2000 --tasks-per-job 8 --show 8
+# A synthetic cluster with more work than room, scheduled by the core in-process.
+DEMO_ARGS ?= --nodes 500 --jobs 3000 --tasks-per-job 8 --cycles 3
 
 PHONY += demo
 demo: $(objtree)/vsbench
-	$(Q)$(objtree)/vsbench cluster $(DEMO_ARGS)
+	$(Q)$(objtree)/vsbench cycle $(DEMO_ARGS)
 
 # ---------------------------------------------------------------------------
 # Housekeeping.
@@ -218,8 +221,8 @@ help:
 	@echo '  all (default)          - libvscore.a, the programs ($(progs)), the unit tests'
 	@echo '                           and compile_commands.json'
 	@echo '  check                  - build and run every test'
-	@echo '  demo                   - build a synthetic cluster in the core and show it'
-	@echo '                           (DEMO_ARGS="..." passes vsbench cluster options)'
+	@echo '  demo                   - schedule a synthetic cluster in-process (vsbench cycle)'
+	@echo '                           (DEMO_ARGS="..." passes vsbench cycle options)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  deps                   - install the Debian packages the build needs'
 	@echo '  clean                  - remove everything the build made'

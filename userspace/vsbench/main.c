@@ -4,8 +4,8 @@
  *
  * One program, several commands, as git and ip have: "vsbench cluster"
  * builds a cluster in-process through the core's object model and reports
- * what it cost. Later commands drive the scheduler itself, in-process or
- * over the socket.
+ * what it cost; "vsbench cycle" schedules it. Later commands drive the
+ * scheduler over the socket.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +19,8 @@ static const struct {
 } commands[] = {
 	{ "cluster", vsbench_cluster,
 	  "build a synthetic cluster in the core and report time and memory" },
+	{ "cycle", vsbench_cycle,
+	  "schedule a synthetic cluster in-process, cycle by cycle" },
 };
 
 static void usage(FILE *out)

@@ -6,6 +6,45 @@
 #ifndef VSBENCH_H
 #define VSBENCH_H
 
+#include "core/cluster.h"
+
 int vsbench_cluster(int argc, char **argv);
+int vsbench_cycle(int argc, char **argv);
+
+/* The shape of a synthetic cluster (gen.c). */
+struct vsbench_shape {
+	unsigned long nodes;
+	unsigned long queues;
+	unsigned long jobs;
+	unsigned long tasks_per_job;
+	unsigned long running_pct;	/* tasks that start Running on a node */
+	unsigned long long seed;
+};
+
+void vsbench_seed(u64 seed);
+u64 vsbench_rnd(u64 n);
+double vsbench_now(void);
+u64 vsbench_rss(void);		/* resident bytes, 0 if unknown */
+
+/* Parse a number for --@opt within [min, max]; -1 with a message otherwise. */
+int vsbench_parse_ulong(const char *cmd, const char *opt, const char *s, unsigned long min,
+			unsigned long max, unsigned long *out);
+
+/*
+ * The shape options every command takes: -n nodes, -q queues, -j jobs,
+ * -t tasks per job, -r running percent, -s seed. 0 taken, -1 bad value,
+ * 1 not a shape option.
+ */
+int vsbench_shape_opt(const char *cmd, int c, const char *arg, struct vsbench_shape *shape);
+
+/* Refuse shapes too large to build (more than 50 million tasks). */
+int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape);
+
+/* Build the nodes, queues, PodGroups and tasks of @shape into @cl. 0 or 1. */
+int vsbench_build(struct vs_cluster *cl, const struct vsbench_shape *shape,
+		  unsigned long *running);
+
+/* Every object pool, as /proc/slabinfo lists kmem caches. */
+void vsbench_print_pools(void);
 
 #endif /* VSBENCH_H */

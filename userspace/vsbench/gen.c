@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * vsbench's synthetic clusters: nodes of mixed shapes across zones,
+ * weighted queues, PodGroups of equal-sized tasks, and a share of those
+ * tasks already running on nodes (placed first-fit, as pods a real cluster
+ * reports at start-up). Everything comes from one seeded generator, so the
+ * same shape and seed build the same cluster.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vsbench/vsbench.h"
+
+static u64 rng;
+
+void vsbench_seed(u64 seed)
+{
+	rng = seed * 0x9e3779b97f4a7c15ULL + 1;
+}
+
+/* xorshift64*: a small, fast, seedable generator; quality is plenty here. */
+static u64 rnd64(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545f4914f6cdd1dULL;
+}
+
+u64 vsbench_rnd(u64 n)
+{
+	return rnd64() % n;
+}
+
+double vsbench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Resident set size in bytes, from /proc/self/statm; 0 if unreadable. */
+u64 vsbench_rss(void)
+{
+	unsigned long size, resident;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%lu %lu", &size, &resident);
+	fclose(f);
+	return n == 2 ? (u64)resident * (u64)sysconf(_SC_PAGESIZE) : 0;
+}
+
+static int fail(const char *what, const struct vs_err *err)
+{
+	fprintf(stderr, "vsbench: %s: %s\n", what, err->msg);
+	return 1;
+}
+
+static int build_nodes(struct vs_cluster *cl, const struct vsbench_shape *o, struct vs_node **nodes)
+{
+	static const char *const zones[] = { "zone-a", "zone-b", "zone-c", "zone-d" };
+	/* Shapes in cores and GiB, as a mixed fleet has them. */
+	static const struct { s64 cores, gib; } shapes[] = {
+		{ 32, 128 }, { 64, 256 }, { 96, 384 }, { 128, 512 },
+	};
+	struct vs_err err = { { 0 } };
+	char name[32];
+
+	for (unsigned long i = 0; i < o->nodes; i++) {
+		u64 s = vsbench_rnd(ARRAY_SIZE(shapes));
+		struct vs_kv_spec labels[] = {
+			{ "topology.kubernetes.io/zone", zones[i % ARRAY_SIZE(zones)] },
+			{ "node.kubernetes.io/instance-type", s < 2 ? "standard" : "large" },
+		};
+		struct vs_node_spec spec;
+
+		snprintf(name, sizeof(name), "node-%06lu", i);
+		vs_node_spec_init(&spec, name);
+		vs_res_set(&spec.allocatable, VS_RES_CPU, shapes[s].cores * 1000);
+		vs_res_set(&spec.allocatable, VS_RES_MEMORY, shapes[s].gib << 30);
+		vs_res_set(&spec.allocatable, VS_RES_PODS, 110);
+		spec.labels = labels;
+		spec.nr_labels = ARRAY_SIZE(labels);
+		if (vs_node_add(cl, &spec, &nodes[i], &err))
+			return fail("node", &err);
+	}
+	return 0;
+}
+
+static int build_queues(struct vs_cluster *cl, const struct vsbench_shape *o)
+{
+	struct vs_err err = { { 0 } };
+	char name[32];
+
+	for (unsigned long i = 0; i < o->queues; i++) {
+		struct vs_queue_spec spec;
+
+		snprintf(name, sizeof(name), "queue-%lu", i);
+		vs_queue_spec_init(&spec, name);
+		spec.weight = 1 + (u32)(i % 4);
+		if (vs_queue_add(cl, &spec, NULL, &err))
+			return fail("queue", &err);
+	}
+	return 0;
+}
+
+/* First fit from a cursor that moves on, so the nodes fill in turn. */
+static struct vs_node *first_fit(struct vs_node **nodes, unsigned long nr,
+				 unsigned long *cursor, const struct vs_res *req)
+{
+	for (unsigned long k = 0; k < nr; k++) {
+		struct vs_node *n = nodes[(*cursor + k) % nr];
+
+		if (n->nr_tasks < 110 && vs_res_less_equal(req, &n->idle, VS_DIM_ZERO)) {
+			*cursor = (*cursor + k + 1) % nr;
+			return n;
+		}
+	}
+	return NULL;
+}
+
+static int build_jobs(struct vs_cluster *cl, const struct vsbench_shape *o, struct vs_node **nodes,
+		      unsigned long *running)
+{
+	struct vs_err err = { { 0 } };
+	unsigned long cursor = 0;
+	char ns[32], name[48], queue[32], tname[128];
+
+	for (unsigned long j = 0; j < o->jobs; j++) {
+		struct vs_job_spec js;
+		struct vs_res req;
+		const char *role = j % 3 ? "worker" : "ps";
+
+		snprintf(ns, sizeof(ns), "team-%lu", j % 16);
+		snprintf(name, sizeof(name), "job-%07lu", j);
+		snprintf(queue, sizeof(queue), "queue-%lu", j % o->queues);
+		vs_job_spec_init(&js, ns, name);
+		js.queue = queue;
+		js.min_member = (u32)(1 + vsbench_rnd(o->tasks_per_job));
+		js.phase = VS_PG_INQUEUE;
+		if (vs_job_add(cl, &js, NULL, &err))
+			return fail("podgroup", &err);
+
+		vs_res_clear(&req);
+		vs_res_set(&req, VS_RES_CPU, (s64)(500 * (1 + vsbench_rnd(8))));
+		vs_res_set(&req, VS_RES_MEMORY, (s64)(1 + vsbench_rnd(8)) << 30);
+		for (unsigned long t = 0; t < o->tasks_per_job; t++) {
+			struct vs_task_spec ts;
+			struct vs_node *node = NULL;
+
+			snprintf(tname, sizeof(tname), "%s-%s-%lu", name, role, t);
+			vs_task_spec_init(&ts, ns, tname, name);
+			ts.req = req;
+			ts.role = role;
+			if (vsbench_rnd(100) < o->running_pct)
+				node = first_fit(nodes, o->nodes, &cursor, &req);
+			if (node) {
+				ts.status = VS_TASK_RUNNING;
+				ts.node = node->name;
+				(*running)++;
+			}
+			if (vs_task_add(cl, &ts, NULL, &err))
+				return fail("pod", &err);
+		}
+	}
+	return 0;
+}
+
+int vsbench_parse_ulong(const char *cmd, const char *opt, const char *s, unsigned long min,
+		       unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!*s || *end || errno || s[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "vsbench %s: --%s: \"%s\" is not a number from %lu to %lu\n",
+			cmd, opt, s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int vsbench_shape_opt(const char *cmd, int c, const char *arg, struct vsbench_shape *shape)
+{
+	unsigned long v;
+	int ret;
+
+	switch (c) {
+	case 'n':
+		return vsbench_parse_ulong(cmd, "nodes", arg, 1, 1000000, &shape->nodes);
+	case 'q':
+		return vsbench_parse_ulong(cmd, "queues", arg, 1, 10000, &shape->queues);
+	case 'j':
+		return vsbench_parse_ulong(cmd, "jobs", arg, 0, 10000000, &shape->jobs);
+	case 't':
+		return vsbench_parse_ulong(cmd, "tasks-per-job", arg, 1, 100000,
+					   &shape->tasks_per_job);
+	case 'r':
+		return vsbench_parse_ulong(cmd, "running", arg, 0, 100, &shape->running_pct);
+	case 's':
+		ret = vsbench_parse_ulong(cmd, "seed", arg, 0, ULONG_MAX, &v);
+		shape->seed = v;
+		return ret;
+	}
+	return 1;
+}
+
+int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape)
+{
+	if ((u64)shape->jobs * shape->tasks_per_job > 50000000ULL) {
+		fprintf(stderr, "vsbench %s: %lu jobs of %lu tasks is more than 50 million tasks\n",
+			cmd, shape->jobs, shape->tasks_per_job);
+		return -1;
+	}
+	return 0;
+}
+
+int vsbench_build(struct vs_cluster *cl, const struct vsbench_shape *o, unsigned long *running)
+{
+	struct vs_node **nodes = calloc(o->nodes, sizeof(*nodes));
+	int ret;
+
+	if (!nodes) {
+		fprintf(stderr, "vsbench: out of memory\n");
+		return 1;
+	}
+	ret = build_nodes(cl, o, nodes);
+	if (!ret)
+		ret = build_queues(cl, o);
+	if (!ret)
+		ret = build_jobs(cl, o, nodes, running);
+	free(nodes);
+	return ret;
+}
+
+static void print_pool(const struct vs_pool *pool, void *arg)
+{
+	struct vs_pool_stats st;
+
+	vs_pool_get_stats(pool, &st);
+	printf("%-14s %10zu %10zu %8zu %8zu %8zu %12zu\n", pool->name, st.active_objs,
+	       st.total_objs, st.obj_size, st.objs_per_slab, st.nr_slabs, st.bytes);
+}
+
+void vsbench_print_pools(void)
+{
+	printf("%-14s %10s %10s %8s %8s %8s %12s\n", "POOL", "ACTIVE", "TOTAL", "OBJSIZE",
+	       "PERSLAB", "SLABS", "BYTES");
+	vs_pools_for_each(print_pool, NULL);
+}

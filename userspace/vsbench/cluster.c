@@ -46,12 +46,7 @@ static void usage(FILE *out)
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "nodes", required_argument, NULL, 'n' },
-		{ "queues", required_argument, NULL, 'q' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "tasks-per-job", required_argument, NULL, 't' },
-		{ "running", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 's' },
+		VSBENCH_SHAPE_LONGOPTS,
 		{ "show", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -64,7 +59,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		.show = 10,
 	};
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:q:j:t:r:s:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, VSBENCH_SHAPE_SHORTOPTS "h", longopts, NULL)) != -1) {
 		if (c == 'S') {
 			ret = vsbench_parse_ulong("cluster", "show", optarg, 0, 1000000, &o->show);
 		} else if (c == 'h') {

@@ -95,12 +95,7 @@ struct cycle_opts {
 static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "nodes", required_argument, NULL, 'n' },
-		{ "queues", required_argument, NULL, 'q' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "tasks-per-job", required_argument, NULL, 't' },
-		{ "running", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 's' },
+		VSBENCH_SHAPE_LONGOPTS,
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "conf", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -114,7 +109,7 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 		.cycles = 3,
 	};
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:q:j:t:r:s:c:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, VSBENCH_SHAPE_SHORTOPTS "c:f:h", longopts, NULL)) != -1) {
 		if (c == 'c') {
 			ret = vsbench_parse_ulong("cycle", "cycles", optarg, 1, 1000000, &o->cycles);
 		} else if (c == 'f') {

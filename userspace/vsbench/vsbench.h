@@ -30,6 +30,16 @@ u64 vsbench_rss(void);		/* resident bytes, 0 if unknown */
 int vsbench_parse_ulong(const char *cmd, const char *opt, const char *s, unsigned long min,
 			unsigned long max, unsigned long *out);
 
+/* The long options of the shape, for every command's option table. */
+#define VSBENCH_SHAPE_LONGOPTS						\
+	{ "nodes", required_argument, NULL, 'n' },			\
+	{ "queues", required_argument, NULL, 'q' },			\
+	{ "jobs", required_argument, NULL, 'j' },			\
+	{ "tasks-per-job", required_argument, NULL, 't' },		\
+	{ "running", required_argument, NULL, 'r' },			\
+	{ "seed", required_argument, NULL, 's' }
+#define VSBENCH_SHAPE_SHORTOPTS "n:q:j:t:r:s:"
+
 /*
  * The shape options every command takes: -n nodes, -q queues, -j jobs,
  * -t tasks per job, -r running percent, -s seed. 0 taken, -1 bad value,

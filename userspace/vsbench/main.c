@@ -41,9 +41,16 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		static char progname[64];
+
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* getopt names the program in its messages: "vsbench cycle: ..." */
+		snprintf(progname, sizeof(progname), "vsbench %s", commands[i].name);
+		argv[1] = progname;
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "vsbench: unknown command \"%s\"\n", argv[1]);
 	usage(stderr);
 	return 2;

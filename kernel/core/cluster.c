@@ -910,6 +910,7 @@ static void task_free(struct vs_cluster *cl, struct vs_task *task)
 	vs_labels_free(&cl->strs, task->labels);
 	vs_labels_free(&cl->strs, task->node_selector);
 	vs_tolerations_free(&cl->strs, task->tolerations);
+	vs_affinity_free(&cl->strs, task->affinity);
 	vs_str_put(&cl->strs, task->ns);
 	vs_str_put(&cl->strs, task->name);
 	vs_str_put(&cl->strs, task->role);
@@ -1013,6 +1014,8 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	if (!ret)
 		ret = vs_tolerations_new(&cl->strs, spec->tolerations, spec->nr_tolerations,
 					 &task->tolerations, err);
+	if (!ret)
+		ret = vs_affinity_new(&cl->strs, spec->affinity, &task->affinity, err);
 	if (ret)
 		goto out_free;
 	task->ns = vs_str_get_cstr(&cl->strs, spec->ns);

@@ -20,6 +20,7 @@
 #ifndef VS_CORE_CLUSTER_H
 #define VS_CORE_CLUSTER_H
 
+#include "core/affinity.h"
 #include "core/compiler.h"
 #include "core/err.h"
 #include "core/htable.h"
@@ -201,6 +202,7 @@ struct vs_task_spec {
 	u32 nr_node_selector;
 	const struct vs_toleration_spec *tolerations;
 	u32 nr_tolerations;
+	const struct vs_affinity_spec *affinity;	/* NULL: none */
 };
 
 /*

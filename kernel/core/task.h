@@ -16,6 +16,7 @@
 #ifndef VS_CORE_TASK_H
 #define VS_CORE_TASK_H
 
+#include "core/affinity.h"
 #include "core/compiler.h"
 #include "core/labels.h"
 #include "core/list.h"
@@ -113,6 +114,7 @@ struct vs_task {
 	struct vs_labels *labels;
 	struct vs_labels *node_selector;
 	struct vs_tolerations *tolerations;
+	struct vs_affinity *affinity;	/* NULL when it has none */
 };
 
 #endif /* VS_CORE_TASK_H */

@@ -1,27 +1,47 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The scheduler configuration loader: volcano-scheduler.conf read with
- * libyaml's document API, checked key by key, and turned into struct
- * vs_conf. See conf.h for the format and the rules.
+ * The scheduler configuration loader. This file owns the reading of
+ * volcano-scheduler.conf into struct vs_conf (see conf.h for the format and
+ * the rules), the typing of argument values, the typed getters and the
+ * writing of a configuration back as YAML.
  *
- * Argument values are typed as Go's gopkg.in/yaml.v2 types plain scalars
- * when decoding into interface{} (YAML 1.1: yes/no/on/off are booleans,
- * 0x1F is an integer, .inf a float); quoted scalars are strings. Aliases
- * are refused: Volcano's configurations do not use them, and expanding
- * them is how a small file becomes a huge one.
+ * The text goes through libyaml's event parser into a small tree of our own:
+ * events rather than libyaml's document API because the events keep what the
+ * document API loses (whether a scalar was tagged !!str, an alias as such) and
+ * because the nesting depth can be refused while the text streams in, before
+ * anything deep is built. The tree is then walked against the schema of
+ * Volcano's SchedulerConfiguration, decoding each value the way
+ * gopkg.in/yaml.v2 decodes it into that Go type: a string field takes any
+ * scalar's text, a *bool takes a YAML 1.1 boolean or null (unset), and
+ * map[string]interface{} arguments get yaml.v2's resolution of plain scalars
+ * (resolve() below, rule for rule). Unlike yaml.v2, unknown and duplicate
+ * keys are refused rather than ignored or overwritten.
+ *
+ * Corners decided here, all refused with FILE:LINE rather than guessed at:
+ * aliases and merge keys (<<), tags other than !!str, !!int, !!float, !!bool,
+ * !!map, !!seq and "!", a second YAML document, nesting deeper than
+ * CONF_DEPTH_MAX, a NUL byte in a string, non-scalar mapping keys, and an
+ * unsigned integer above INT64_MAX (yaml.v2's uint64, which no Volcano getter
+ * accepts and struct vs_arg cannot hold). Plain null keys (~, null, empty)
+ * read as "", as yaml.v2 decodes them into a string. Numbers are parsed and
+ * printed in the C locale; nothing in vsched calls setlocale().
  */
-#include <ctype.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "sched/conf.h"
 
 #define CONF_FILE_MAX	(4u << 20)
+/* Volcano's files nest 7 deep at most; 64 leaves arguments plenty of room. */
 #define CONF_DEPTH_MAX	64
+
+BUILD_BUG_ON(VS_EN_NR > 32);	/* flags_set and flags_on are u32 */
 
 static const char *const flag_names[VS_EN_NR] = {
 	[VS_EN_JOB_ORDER]		= "enableJobOrder",
@@ -51,12 +71,23 @@ static const char *const flag_names[VS_EN_NR] = {
 	[VS_EN_HYPERNODE_GRADIENT]	= "enabledHyperNodeGradient",
 };
 
+#define ALL_FLAGS	((1u << VS_EN_NR) - 1)
+/*
+ * The flags ApplyPluginConfDefaults turns on when unset: all but
+ * enableHierarchy and enabledClusterOrder, which Volcano leaves nil, and
+ * which therefore stay off unless the file turns them on.
+ */
+#define DEFAULT_ON_FLAGS \
+	(ALL_FLAGS & ~((1u << VS_EN_HIERARCHY) | (1u << VS_EN_CLUSTER_ORDER)))
+
 const char *vs_en_flag_name(enum vs_en_flag flag)
 {
 	return (unsigned int)flag < VS_EN_NR ? flag_names[flag] : "?";
 }
 
+/* DefaultSchedulerConf of Volcano's pkg/scheduler/util.go, byte for byte. */
 const char vs_conf_default_text[] =
+	"\n"
 	"actions: \"enqueue, allocate, backfill\"\n"
 	"tiers:\n"
 	"- plugins:\n"
@@ -70,19 +101,43 @@ const char vs_conf_default_text[] =
 	"  - name: proportion\n"
 	"  - name: nodeorder\n";
 
-/* ---- the parse state ---- */
+/* ---- messages ---- */
 
 struct parse {
-	yaml_document_t doc;
 	const char *source;
 	const struct vs_conf_names *names;
 	struct vs_err *err;
-	u8 *seen;			/* per node: visited, to refuse aliases */
-	size_t nr_nodes;
 };
 
+/*
+ * Messages quote text from the file: cut it to a readable length and show
+ * control bytes as '?', so that a message stays one printable line.
+ */
+#define QUOTE_MAX	64
+
+struct quoted {
+	char s[QUOTE_MAX + 4];
+};
+
+static const char *quote(struct quoted *q, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i < QUOTE_MAX; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		q->s[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	if (s[i]) {
+		memcpy(q->s + i, "...", 3);
+		i += 3;
+	}
+	q->s[i] = '\0';
+	return q->s;
+}
+
 __printf(3, 4)
-static int fail(struct parse *ps, const yaml_node_t *node, const char *fmt, ...)
+static int fail(struct parse *ps, u32 line, const char *fmt, ...)
 {
 	char msg[VS_ERR_MSG_MAX];
 	va_list ap;
@@ -90,165 +145,619 @@ static int fail(struct parse *ps, const yaml_node_t *node, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (node)
-		return vs_err_set(ps->err, EINVAL, "%s:%lu: %s", ps->source,
-				  (unsigned long)node->start_mark.line + 1, msg);
-	return vs_err_set(ps->err, EINVAL, "%s: %s", ps->source, msg);
+	return vs_err_set(ps->err, EINVAL, "%s:%u: %s", ps->source, line, msg);
 }
 
-static u32 line_of(const yaml_node_t *node)
+static int oom(struct parse *ps)
 {
-	return (u32)node->start_mark.line + 1;
+	return vs_err_set(ps->err, ENOMEM, "%s: out of memory", ps->source);
 }
 
-/* The node @id; refuses one reached twice, which only an alias can do. */
-static yaml_node_t *node_get(struct parse *ps, int id, int *ret)
+static u32 mark_line(const yaml_mark_t *mark)
 {
-	yaml_node_t *node = yaml_document_get_node(&ps->doc, id);
-	size_t idx = (size_t)id - 1;
-
-	if (!node || idx >= ps->nr_nodes) {
-		*ret = fail(ps, NULL, "malformed document");
-		return NULL;
-	}
-	if (ps->seen[idx]) {
-		*ret = fail(ps, node, "aliases (*name) are not supported");
-		return NULL;
-	}
-	ps->seen[idx] = 1;
-	return node;
+	return mark->line < UINT32_MAX ? (u32)mark->line + 1 : UINT32_MAX;
 }
 
-static const char *scalar(const yaml_node_t *node)
+/* ---- the tree ---- */
+
+enum ykind { Y_SCALAR, Y_MAP, Y_SEQ };
+
+/* How a scalar gets its type, after yaml.v2's decoder. */
+enum yres {
+	Y_RESOLVE,		/* plain and untagged: resolve() decides */
+	Y_STR,			/* quoted, or tagged !!str or "!" */
+	Y_INT,			/* tagged !!int, !!float, !!bool: resolve(), checked */
+	Y_FLOAT,
+	Y_BOOL,
+};
+
+struct ynode {
+	u8 kind;		/* enum ykind */
+	u8 res;			/* enum yres, scalars only */
+	u32 line;
+	u32 nr, cap;		/* a mapping holds key, value, key, value... */
+	struct ynode **kids;
+	char *text;		/* scalars: no NUL inside */
+};
+
+static void ynode_free(struct ynode *n)
 {
-	return (const char *)node->data.scalar.value;
+	if (!n)
+		return;
+	/* Recursion is bounded by CONF_DEPTH_MAX: the loader refuses deeper. */
+	for (u32 i = 0; i < n->nr; i++)
+		ynode_free(n->kids[i]);
+	free(n->kids);
+	free(n->text);
+	free(n);
 }
 
-static bool plain(const yaml_node_t *node)
-{
-	return node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-}
-
-/* ---- yaml.v2's resolution of plain scalars ---- */
-
-static bool is_null(const char *s)
+static bool is_null_text(const char *s)
 {
 	return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
 	       !strcmp(s, "NULL");
 }
 
-static int yaml11_bool(const char *s)
+static bool ynull(const struct ynode *n)
 {
-	static const char *const yes[] = { "y", "Y", "yes", "Yes", "YES", "true", "True",
-					   "TRUE", "on", "On", "ON" };
-	static const char *const no[] = { "n", "N", "no", "No", "NO", "false", "False",
-					  "FALSE", "off", "Off", "OFF" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
-		if (!strcmp(s, yes[i]))
-			return 1;
-	for (size_t i = 0; i < ARRAY_SIZE(no); i++)
-		if (!strcmp(s, no[i]))
-			return 0;
-	return -1;
+	return n->kind == Y_SCALAR && n->res == Y_RESOLVE && is_null_text(n->text);
 }
 
-/* An integer as yaml.v2 reads one: sign, 0x / 0o / 0b / leading-0 octal, underscores. */
-static bool yaml11_int(const char *s, s64 *out)
-{
-	char buf[80];
-	size_t n = 0;
-	bool neg = false;
-	int base = 10;
-	const char *p = s;
-	char *end;
-	unsigned long long v;
+#define for_each_pair(map, i, key, val)						\
+	for ((i) = 0; (i) + 1 < (map)->nr &&					\
+	     ((key) = (map)->kids[i], (val) = (map)->kids[(i) + 1], true); (i) += 2)
 
-	if (*p == '+' || *p == '-')
-		neg = *p++ == '-';
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	} else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) {
-		base = 8;
-		p += 2;
-	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
-		base = 2;
-		p += 2;
-	} else if (p[0] == '0' && p[1]) {
-		base = 8;
-		p += 1;
-	}
-	if (!*p)
+/* ---- yaml.v2's resolution of plain scalars ---- */
+
+enum rkind { R_NULL, R_BOOL, R_INT, R_UINT, R_FLOAT, R_STR };
+
+struct rval {
+	enum rkind kind;
+	bool b;
+	s64 i;
+	double f;
+};
+
+/* yaml.v2's resolveMap: the spellings looked up before any parsing. */
+static const struct {
+	const char *s;
+	enum rkind kind;
+	int v;			/* bool value, or the sign of an infinity */
+} resolve_map[] = {
+	{ "y", R_BOOL, 1 }, { "Y", R_BOOL, 1 }, { "yes", R_BOOL, 1 }, { "Yes", R_BOOL, 1 },
+	{ "YES", R_BOOL, 1 }, { "true", R_BOOL, 1 }, { "True", R_BOOL, 1 },
+	{ "TRUE", R_BOOL, 1 }, { "on", R_BOOL, 1 }, { "On", R_BOOL, 1 }, { "ON", R_BOOL, 1 },
+	{ "n", R_BOOL, 0 }, { "N", R_BOOL, 0 }, { "no", R_BOOL, 0 }, { "No", R_BOOL, 0 },
+	{ "NO", R_BOOL, 0 }, { "false", R_BOOL, 0 }, { "False", R_BOOL, 0 },
+	{ "FALSE", R_BOOL, 0 }, { "off", R_BOOL, 0 }, { "Off", R_BOOL, 0 },
+	{ "OFF", R_BOOL, 0 },
+	{ "", R_NULL, 0 }, { "~", R_NULL, 0 }, { "null", R_NULL, 0 }, { "Null", R_NULL, 0 },
+	{ "NULL", R_NULL, 0 },
+	{ ".nan", R_FLOAT, 0 }, { ".NaN", R_FLOAT, 0 }, { ".NAN", R_FLOAT, 0 },
+	{ ".inf", R_FLOAT, 1 }, { ".Inf", R_FLOAT, 1 }, { ".INF", R_FLOAT, 1 },
+	{ "+.inf", R_FLOAT, 1 }, { "+.Inf", R_FLOAT, 1 }, { "+.INF", R_FLOAT, 1 },
+	{ "-.inf", R_FLOAT, -1 }, { "-.Inf", R_FLOAT, -1 }, { "-.INF", R_FLOAT, -1 },
+};
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Digits of @base, no sign, no prefix, at least one: strconv's inner loop. */
+static bool parse_digits(const char *s, unsigned int base, u64 *out)
+{
+	u64 v = 0;
+
+	if (!*s)
 		return false;
-	for (; *p; p++) {
-		if (*p == '_')
-			continue;
-		if (n + 1 >= sizeof(buf))
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s, l = c | 0x20;
+		unsigned int d;
+
+		if (is_digit((char)c))
+			d = c - '0';
+		else if (l >= 'a' && l <= 'z')
+			d = l - 'a' + 10u;
+		else
 			return false;
-		buf[n++] = *p;
+		if (d >= base || v > (UINT64_MAX - d) / base)
+			return false;	/* a syntax or a range error: both refuse */
+		v = v * base + d;
 	}
-	buf[n] = '\0';
-	if (!n || buf[0] == '+' || buf[0] == '-')
-		return false;
-	errno = 0;
-	v = strtoull(buf, &end, base);
-	if (*end || errno)
-		return false;
-	if (neg ? v > (unsigned long long)INT64_MAX + 1 : v > (unsigned long long)INT64_MAX)
-		return false;
-	*out = neg ? (s64)(0 - v) : (s64)v;
+	*out = v;
 	return true;
 }
 
-static bool yaml11_float(const char *s, double *out)
+/* strconv.ParseUint(s, @base, 64); @base 0 reads Go's 0b, 0o, 0x and 0 prefixes. */
+static bool go_parse_uint(const char *s, unsigned int base, u64 *out)
 {
-	const char *p = s;
-	char *end;
-	bool digits = false;
+	if (!*s)
+		return false;
+	if (!base) {
+		size_t n = strlen(s);
+		char l = (char)(s[1] | 0x20);
 
-	if (!strcmp(s, ".inf") || !strcmp(s, ".Inf") || !strcmp(s, ".INF") ||
-	    !strcmp(s, "+.inf") || !strcmp(s, "+.Inf") || !strcmp(s, "+.INF")) {
-		*out = INFINITY;
-		return true;
-	}
-	if (!strcmp(s, "-.inf") || !strcmp(s, "-.Inf") || !strcmp(s, "-.INF")) {
-		*out = -INFINITY;
-		return true;
-	}
-	if (!strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN")) {
-		*out = NAN;
-		return true;
-	}
-	/* [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
-	if (*p == '+' || *p == '-')
-		p++;
-	while (isdigit((unsigned char)*p)) {
-		p++;
-		digits = true;
-	}
-	if (*p == '.') {
-		p++;
-		while (isdigit((unsigned char)*p)) {
-			p++;
-			digits = true;
+		base = 10;
+		if (s[0] == '0') {
+			if (n >= 3 && l == 'b')
+				base = 2, s += 2;
+			else if (n >= 3 && l == 'o')
+				base = 8, s += 2;
+			else if (n >= 3 && l == 'x')
+				base = 16, s += 2;
+			else if (n == 1)
+				return *out = 0, true;
+			else
+				base = 8, s += 1;
 		}
 	}
-	if (!digits)
+	return parse_digits(s, base, out);
+}
+
+/* strconv.ParseInt(s, @base, 64). */
+static bool go_parse_int(const char *s, unsigned int base, s64 *out)
+{
+	bool neg = false;
+	u64 u;
+
+	if (*s == '+' || *s == '-')
+		neg = *s++ == '-';
+	if (!go_parse_uint(s, base, &u))
 		return false;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!isdigit((unsigned char)*p))
+	if (neg ? u > (u64)INT64_MAX + 1 : u > (u64)INT64_MAX)
+		return false;
+	*out = neg ? (u ? -(s64)(u - 1) - 1 : 0) : (s64)u;
+	return true;
+}
+
+/* yaml.v2's yamlStyleFloat: ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
+static bool yaml_style_float(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	if (*s == '.') {
+		if (!is_digit(*++s))
 			return false;
-		while (isdigit((unsigned char)*p))
-			p++;
+		while (is_digit(*s))
+			s++;
+	} else {
+		if (!is_digit(*s))
+			return false;
+		while (is_digit(*s))
+			s++;
+		if (*s == '.')
+			while (is_digit(*++s))
+				;
 	}
-	if (*p)
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!is_digit(*s))
+			return false;
+		while (is_digit(*s))
+			s++;
+	}
+	return !*s;
+}
+
+/*
+ * strconv.ParseFloat on text already in yamlStyleFloat's shape: refused when
+ * it overflows (ErrRange), kept when it underflows to zero or a denormal, as
+ * Go does.
+ */
+static bool go_parse_float(const char *s, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (*end || (errno == ERANGE && isinf(d)))
 		return false;
-	*out = strtod(s, &end);
-	return *end == '\0';
+	*out = d;
+	return true;
+}
+
+/* Go's underscoreOK for a float that starts with '.': each '_' between digits. */
+static bool underscores_between_digits(const char *s)
+{
+	for (size_t i = 0; s[i]; i++)
+		if (s[i] == '_' && (!i || !is_digit(s[i - 1]) || !is_digit(s[i + 1])))
+			return false;
+	return true;
+}
+
+/* @s without its underscores, into @buf if it fits, else a new allocation. */
+static char *strip_underscores(const char *s, char *buf, size_t size)
+{
+	size_t n = strlen(s), j = 0;
+	char *p = n < size ? buf : malloc(n + 1);
+
+	if (!p)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '_')
+			p[j++] = s[i];
+	p[j] = '\0';
+	return p;
+}
+
+/*
+ * yaml.v2's resolve() for a plain scalar decoded into interface{}: the first
+ * byte picks what to try (resolveTable), the map of fixed spellings first,
+ * then ints with underscores removed through strconv.ParseInt(s, 0, 64), then
+ * ParseUint, then floats of yamlStyleFloat's shape, then yaml.v2's "0b" quirk
+ * (a sign after the prefix: "0b-1" is -1). Timestamps resolve to strings in
+ * interface{}, so they need no case. Returns -ENOMEM or 0.
+ */
+static int resolve(const char *s, struct rval *v)
+{
+	char c = *s, small[128], *plain;
+	s64 i;
+	u64 u;
+
+	memset(v, 0, sizeof(*v));
+	v->kind = R_STR;
+	if (c && !strchr("yYnNtTfFoO~+-.0123456789", c))
+		return 0;
+	for (size_t k = 0; k < ARRAY_SIZE(resolve_map); k++) {
+		if (strcmp(s, resolve_map[k].s))
+			continue;
+		v->kind = resolve_map[k].kind;
+		v->b = resolve_map[k].v;
+		if (v->kind == R_FLOAT)
+			v->f = resolve_map[k].v ? resolve_map[k].v * (double)INFINITY : (double)NAN;
+		return 0;
+	}
+	if (c == '.') {
+		/* strconv.ParseFloat on the text itself: Go's underscore rule */
+		if (!underscores_between_digits(s))
+			return 0;
+	} else if (!strchr("+-0123456789", c)) {
+		return 0;
+	}
+
+	plain = strip_underscores(s, small, sizeof(small));
+	if (!plain)
+		return -ENOMEM;
+	if (c != '.' && go_parse_int(plain, 0, &i)) {
+		v->kind = R_INT;
+		v->i = i;
+	} else if (c != '.' && go_parse_uint(plain, 0, &u)) {
+		v->kind = R_UINT;
+	} else if (yaml_style_float(plain) && go_parse_float(plain, &v->f)) {
+		v->kind = R_FLOAT;
+	} else if (!strncmp(plain, "0b", 2) && go_parse_int(plain + 2, 2, &i)) {
+		v->kind = R_INT;
+		v->i = i;
+	} else if (!strncmp(plain, "0b", 2) && go_parse_uint(plain + 2, 2, &u)) {
+		v->kind = R_UINT;
+	}
+	if (plain != small)
+		free(plain);
+	return 0;
+}
+
+/* What yaml.v2 decodes scalar @n into interface{} as; refuses what we cannot hold. */
+static int scalar_value(struct parse *ps, const struct ynode *n, struct rval *v)
+{
+	struct quoted q;
+	int ret;
+
+	if (n->res == Y_STR) {
+		memset(v, 0, sizeof(*v));
+		v->kind = R_STR;
+		return 0;
+	}
+	ret = resolve(n->text, v);
+	if (ret)
+		return oom(ps);
+	if (v->kind == R_UINT)
+		return fail(ps, n->line, "integer %s does not fit in 64 signed bits",
+			    quote(&q, n->text));
+	if (n->res == Y_FLOAT && v->kind == R_INT) {
+		v->kind = R_FLOAT;
+		v->f = (double)v->i;
+	}
+	return 0;
+}
+
+/* ---- the loader: libyaml events to the tree ---- */
+
+struct loader {
+	struct parse *ps;
+	struct ynode *root;
+	struct ynode *open[CONF_DEPTH_MAX];	/* collections not yet ended */
+	int depth;
+	bool document;
+};
+
+#define YAML_TAG_PREFIX	"tag:yaml.org,2002:"
+
+/* The type rule of a node tagged @tag (NULL: none); refuses tags we do not read. */
+static int tag_res(struct parse *ps, u32 line, const char *tag, enum ykind kind, u8 *res)
+{
+	static const char *const scalar_tags[] = {
+		[Y_STR] = "str", [Y_INT] = "int", [Y_FLOAT] = "float", [Y_BOOL] = "bool",
+	};
+	const char *t;
+	struct quoted q;
+
+	if (!tag || !strcmp(tag, "!")) {
+		*res = Y_STR;		/* for a scalar, the caller decides on plain */
+		return 0;
+	}
+	if (!strncmp(tag, YAML_TAG_PREFIX, strlen(YAML_TAG_PREFIX))) {
+		t = tag + strlen(YAML_TAG_PREFIX);
+		if (kind == Y_MAP && !strcmp(t, "map"))
+			return 0;
+		if (kind == Y_SEQ && !strcmp(t, "seq"))
+			return 0;
+		for (u8 r = Y_STR; kind == Y_SCALAR && r <= Y_BOOL; r++) {
+			if (!strcmp(t, scalar_tags[r])) {
+				*res = r;
+				return 0;
+			}
+		}
+		return fail(ps, line, "tag !!%s is not supported here", quote(&q, t));
+	}
+	return fail(ps, line, "tag %s is not supported", quote(&q, tag));
+}
+
+/* A tagged scalar must read as its tag says, as yaml.v2 checks. */
+static int check_tagged(struct parse *ps, const struct ynode *n)
+{
+	static const char *const want[] = { [Y_INT] = "!!int", [Y_FLOAT] = "!!float",
+					    [Y_BOOL] = "!!bool" };
+	struct rval v;
+	struct quoted q;
+	int ret;
+
+	if (n->res < Y_INT)
+		return 0;
+	ret = scalar_value(ps, n, &v);
+	if (ret)
+		return ret;
+	if ((n->res == Y_INT && v.kind == R_INT) || (n->res == Y_FLOAT && v.kind == R_FLOAT) ||
+	    (n->res == Y_BOOL && v.kind == R_BOOL))
+		return 0;
+	return fail(ps, n->line, "\"%s\" is not a valid %s", quote(&q, n->text), want[n->res]);
+}
+
+/* Hang @n under the innermost open collection; on error the caller frees @n. */
+static int attach(struct loader *ld, struct ynode *n)
+{
+	struct ynode *parent;
+
+	if (!ld->depth) {
+		/* one root per document, and one document: never two, but never leak */
+		if (ld->root)
+			return fail(ld->ps, n->line, "a second YAML document");
+		ld->root = n;
+		return 0;
+	}
+	parent = ld->open[ld->depth - 1];
+	if (parent->kind == Y_MAP && !(parent->nr & 1)) {
+		if (n->kind != Y_SCALAR)
+			return fail(ld->ps, n->line, "a mapping key must be a string");
+		if (n->res == Y_RESOLVE && !strcmp(n->text, "<<"))
+			return fail(ld->ps, n->line, "merge keys (<<) are not supported");
+		if (n->res == Y_RESOLVE && is_null_text(n->text))
+			n->text[0] = '\0';	/* yaml.v2 reads a null key as "" */
+	}
+	if (parent->nr == parent->cap) {
+		u32 cap = parent->cap ? 2 * parent->cap : 4;
+		struct ynode **kids = realloc(parent->kids, cap * sizeof(*kids));
+
+		if (!kids)
+			return oom(ld->ps);
+		parent->kids = kids;
+		parent->cap = cap;
+	}
+	parent->kids[parent->nr++] = n;
+	return 0;
+}
+
+static int add_scalar(struct loader *ld, const yaml_event_t *ev, u32 line)
+{
+	const char *tag = (const char *)ev->data.scalar.tag;
+	size_t len = ev->data.scalar.length;
+	struct ynode *n;
+	u8 res;
+	int ret;
+
+	ret = tag_res(ld->ps, line, tag, Y_SCALAR, &res);
+	if (ret)
+		return ret;
+	if (!tag && ev->data.scalar.plain_implicit)
+		res = Y_RESOLVE;
+	/* "\0" in a double-quoted scalar: our strings are C strings */
+	if (memchr(ev->data.scalar.value, '\0', len))
+		return fail(ld->ps, line, "a string holds a NUL byte");
+	n = calloc(1, sizeof(*n));
+	if (!n || !(n->text = malloc(len + 1))) {
+		free(n);
+		return oom(ld->ps);
+	}
+	memcpy(n->text, ev->data.scalar.value, len);
+	n->text[len] = '\0';
+	n->kind = Y_SCALAR;
+	n->res = res;
+	n->line = line;
+	ret = check_tagged(ld->ps, n);
+	if (!ret)
+		ret = attach(ld, n);
+	if (ret)
+		ynode_free(n);
+	return ret;
+}
+
+static int open_collection(struct loader *ld, const char *tag, enum ykind kind, u32 line)
+{
+	struct ynode *n;
+	u8 res;
+	int ret;
+
+	if (ld->depth == CONF_DEPTH_MAX)
+		return fail(ld->ps, line, "nested more than %d levels deep", CONF_DEPTH_MAX);
+	ret = tag_res(ld->ps, line, tag, kind, &res);
+	if (ret)
+		return ret;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return oom(ld->ps);
+	n->kind = kind;
+	n->line = line;
+	ret = attach(ld, n);
+	if (ret) {
+		ynode_free(n);
+		return ret;
+	}
+	ld->open[ld->depth++] = n;
+	return 0;
+}
+
+static int cmp_keys(const void *a, const void *b, void *arg)
+{
+	struct ynode *const *kids = arg;
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+	int c = strcmp(kids[x]->text, kids[y]->text);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * yaml.v2 lets a later key overwrite an earlier one; a configuration saying
+ * two things is refused instead. Sorting keeps this O(n log n) for a mapping
+ * of any size; the key reported is the earliest repetition in the file.
+ */
+static int check_duplicate_keys(struct parse *ps, const struct ynode *map)
+{
+	u32 pairs = map->nr / 2, dup = UINT32_MAX, first = 0;
+	struct quoted q;
+	u32 *idx;
+
+	if (pairs < 2)
+		return 0;
+	idx = malloc(pairs * sizeof(*idx));
+	if (!idx)
+		return oom(ps);
+	for (u32 i = 0; i < pairs; i++)
+		idx[i] = 2 * i;
+	qsort_r(idx, pairs, sizeof(*idx), cmp_keys, map->kids);
+	for (u32 i = 1, g = 0; i < pairs; i++) {
+		if (strcmp(map->kids[idx[i]]->text, map->kids[idx[g]]->text)) {
+			g = i;
+			continue;
+		}
+		if (i == g + 1 && idx[i] < dup) {
+			dup = idx[i];
+			first = idx[g];
+		}
+	}
+	free(idx);
+	if (dup == UINT32_MAX)
+		return 0;
+	return fail(ps, map->kids[dup]->line, "duplicate key \"%s\" (first on line %u)",
+		    quote(&q, map->kids[dup]->text), map->kids[first]->line);
+}
+
+static int on_event(struct loader *ld, const yaml_event_t *ev)
+{
+	u32 line = mark_line(&ev->start_mark);
+	struct quoted q;
+
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		if (ld->document)
+			return fail(ld->ps, line, "a second YAML document");
+		ld->document = true;
+		return 0;
+	case YAML_ALIAS_EVENT:
+		return fail(ld->ps, line, "aliases (*%s) are not supported",
+			    quote(&q, (const char *)ev->data.alias.anchor));
+	case YAML_SCALAR_EVENT:
+		return add_scalar(ld, ev, line);
+	case YAML_SEQUENCE_START_EVENT:
+		return open_collection(ld, (const char *)ev->data.sequence_start.tag, Y_SEQ, line);
+	case YAML_MAPPING_START_EVENT:
+		return open_collection(ld, (const char *)ev->data.mapping_start.tag, Y_MAP, line);
+	case YAML_SEQUENCE_END_EVENT:
+		ld->depth--;
+		return 0;
+	case YAML_MAPPING_END_EVENT:
+		return check_duplicate_keys(ld->ps, ld->open[--ld->depth]);
+	default:
+		return 0;	/* stream start and end, document end */
+	}
+}
+
+static u32 line_at_offset(const char *text, size_t len, size_t offset)
+{
+	u32 line = 1;
+
+	for (size_t i = 0; i < len && i < offset; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+static int syntax_error(struct parse *ps, const yaml_parser_t *p, const char *text, size_t len)
+{
+	const char *problem = p->problem ? p->problem : "malformed YAML";
+
+	switch (p->error) {
+	case YAML_MEMORY_ERROR:
+		return oom(ps);
+	case YAML_READER_ERROR:
+		/* the reader has no line: count to the offending byte */
+		return fail(ps, line_at_offset(text, len, p->problem_offset),
+			    "%s (0x%02x at byte %zu)", problem, (unsigned int)p->problem_value,
+			    p->problem_offset);
+	default:
+		if (p->context)
+			return vs_err_set(ps->err, EINVAL, "%s:%u:%lu: %s (%s on line %u)",
+					  ps->source, mark_line(&p->problem_mark),
+					  (unsigned long)p->problem_mark.column + 1, problem,
+					  p->context, mark_line(&p->context_mark));
+		return vs_err_set(ps->err, EINVAL, "%s:%u:%lu: %s", ps->source,
+				  mark_line(&p->problem_mark),
+				  (unsigned long)p->problem_mark.column + 1, problem);
+	}
+}
+
+static int load_tree(struct parse *ps, const char *text, size_t len, struct ynode **root)
+{
+	struct loader ld = { .ps = ps };
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int ret = 0;
+
+	*root = NULL;
+	if (!yaml_parser_initialize(&parser))
+		return oom(ps);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	for (;;) {
+		bool end;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			ret = syntax_error(ps, &parser, text, len);
+			break;
+		}
+		ret = on_event(&ld, &ev);
+		end = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+		if (ret || end)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	if (ret) {
+		ynode_free(ld.root);	/* every node built hangs from the root */
+		return ret;
+	}
+	*root = ld.root;
+	return 0;
 }
 
 /* ---- values ---- */
@@ -289,139 +798,142 @@ static void arg_free(struct vs_arg *a)
 	a->type = VS_ARG_NULL;
 }
 
-static int build_args(struct parse *ps, yaml_node_t *map, struct vs_args *out, int depth);
+static int build_args(struct parse *ps, const struct ynode *map, struct vs_args *out);
 
-static int build_arg(struct parse *ps, yaml_node_t *node, struct vs_arg *out, int depth)
+/* @n decoded into interface{}. On error, @out holds what to free. */
+static int build_arg(struct parse *ps, const struct ynode *n, struct vs_arg *out)
 {
-	int ret = 0;
+	struct rval v;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	out->line = line_of(node);
-	if (depth > CONF_DEPTH_MAX)
-		return fail(ps, node, "nested more than %d levels deep", CONF_DEPTH_MAX);
-
-	switch (node->type) {
-	case YAML_SCALAR_NODE: {
-		const char *s = scalar(node);
-		int b;
-
-		if (plain(node)) {
-			if (is_null(s)) {
-				out->type = VS_ARG_NULL;
-				return 0;
-			}
-			if ((b = yaml11_bool(s)) >= 0) {
-				out->type = VS_ARG_BOOL;
-				out->b = b;
-				return 0;
-			}
-			if (yaml11_int(s, &out->i)) {
-				out->type = VS_ARG_INT;
-				return 0;
-			}
-			if (yaml11_float(s, &out->f)) {
-				out->type = VS_ARG_FLOAT;
-				return 0;
-			}
-		}
-		out->type = VS_ARG_STRING;
-		out->s = strdup(s);
-		return out->s ? 0 : fail(ps, node, "out of memory");
-	}
-	case YAML_MAPPING_NODE:
+	out->line = n->line;
+	switch (n->kind) {
+	case Y_MAP:
 		out->type = VS_ARG_MAP;
 		out->map = calloc(1, sizeof(*out->map));
 		if (!out->map)
-			return fail(ps, node, "out of memory");
-		out->map->source = ps->source;
-		return build_args(ps, node, out->map, depth + 1);
-	case YAML_SEQUENCE_NODE: {
-		size_t n = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
-
+			return oom(ps);
+		return build_args(ps, n, out->map);
+	case Y_SEQ:
 		out->type = VS_ARG_SEQ;
-		out->seq.items = calloc(n ? n : 1, sizeof(*out->seq.items));
+		out->seq.items = calloc(n->nr ? n->nr : 1, sizeof(*out->seq.items));
 		if (!out->seq.items)
-			return fail(ps, node, "out of memory");
-		for (size_t i = 0; i < n && !ret; i++) {
-			yaml_node_t *item = node_get(ps, node->data.sequence.items.start[i], &ret);
-
-			if (!item)
-				break;
-			ret = build_arg(ps, item, &out->seq.items[out->seq.nr], depth + 1);
+			return oom(ps);
+		for (u32 i = 0; i < n->nr; i++) {
 			out->seq.nr++;
+			ret = build_arg(ps, n->kids[i], &out->seq.items[i]);
+			if (ret)
+				return ret;
 		}
-		return ret;
-	}
+		return 0;
 	default:
-		return fail(ps, node, "unexpected YAML node");
+		break;
+	}
+	ret = scalar_value(ps, n, &v);
+	if (ret)
+		return ret;
+	switch (v.kind) {
+	case R_NULL:
+		out->type = VS_ARG_NULL;
+		return 0;
+	case R_BOOL:
+		out->type = VS_ARG_BOOL;
+		out->b = v.b;
+		return 0;
+	case R_INT:
+		out->type = VS_ARG_INT;
+		out->i = v.i;
+		return 0;
+	case R_FLOAT:
+		out->type = VS_ARG_FLOAT;
+		out->f = v.f;
+		return 0;
+	default:
+		out->type = VS_ARG_STRING;
+		out->s = strdup(n->text);
+		return out->s ? 0 : oom(ps);
 	}
 }
 
-/* A mapping's key: a scalar, as a string. */
-static int key_of(struct parse *ps, yaml_node_pair_t *pair, yaml_node_t **key,
-		  yaml_node_t **val)
+/* A map[string]interface{}: keys are their text, values typed. */
+static int build_args(struct parse *ps, const struct ynode *map, struct vs_args *out)
 {
-	int ret = 0;
-
-	*key = node_get(ps, pair->key, &ret);
-	if (!*key)
-		return ret;
-	if ((*key)->type != YAML_SCALAR_NODE)
-		return fail(ps, *key, "a key must be a plain string");
-	*val = node_get(ps, pair->value, &ret);
-	return *val ? 0 : ret;
-}
-
-static int build_args(struct parse *ps, yaml_node_t *map, struct vs_args *out, int depth)
-{
-	size_t n;
-	int ret = 0;
+	const struct ynode *key, *val;
+	u32 i;
+	int ret;
 
 	out->source = ps->source;
-	if (map->type == YAML_SCALAR_NODE && plain(map) && is_null(scalar(map)))
-		return 0;	/* "arguments:" with nothing after it */
-	if (map->type != YAML_MAPPING_NODE)
-		return fail(ps, map, "expected a mapping of arguments");
-	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
-	out->kv = calloc(n ? n : 1, sizeof(*out->kv));
+	if (!map->nr)
+		return 0;
+	out->kv = calloc(map->nr / 2, sizeof(*out->kv));
 	if (!out->kv)
-		return fail(ps, map, "out of memory");
-	for (size_t i = 0; i < n && !ret; i++) {
-		yaml_node_t *key, *val;
+		return oom(ps);
+	for_each_pair(map, i, key, val) {
+		struct vs_arg_kv *kv = &out->kv[out->nr];
 
-		ret = key_of(ps, &map->data.mapping.pairs.start[i], &key, &val);
-		if (ret)
-			break;
-		for (u32 j = 0; j < out->nr; j++)
-			if (!strcmp(out->kv[j].key, scalar(key)))
-				return fail(ps, key, "argument \"%s\" given twice", scalar(key));
-		out->kv[out->nr].key = strdup(scalar(key));
-		if (!out->kv[out->nr].key)
-			return fail(ps, key, "out of memory");
+		kv->key = strdup(key->text);
+		if (!kv->key)
+			return oom(ps);
 		out->nr++;
-		ret = build_arg(ps, val, &out->kv[out->nr - 1].val, depth);
+		ret = build_arg(ps, val, &kv->val);
+		if (ret)
+			return ret;
 	}
-	return ret;
-}
-
-/* ---- the schema ---- */
-
-static int want_string(struct parse *ps, yaml_node_t *node, const char *what, const char **out)
-{
-	if (node->type != YAML_SCALAR_NODE || (plain(node) && is_null(scalar(node))))
-		return fail(ps, node, "%s must be a string", what);
-	*out = scalar(node);
 	return 0;
 }
 
-static int want_bool(struct parse *ps, yaml_node_t *node, const char *what, bool *out)
-{
-	int b;
+/* ---- the schema: Volcano's SchedulerConfiguration ---- */
 
-	if (node->type != YAML_SCALAR_NODE || !plain(node) || (b = yaml11_bool(scalar(node))) < 0)
-		return fail(ps, node, "%s must be true or false", what);
-	*out = b;
+/* A Go string field: any scalar's text; null is "". */
+static int want_string(struct parse *ps, const struct ynode *n, const char *what,
+		       const char **out)
+{
+	if (n->kind != Y_SCALAR)
+		return fail(ps, n->line, "%s must be a string", what);
+	*out = ynull(n) ? "" : n->text;
 	return 0;
+}
+
+/* "arguments": map[string]interface{}; null is an empty map. */
+static int want_args(struct parse *ps, const struct ynode *n, struct vs_args *out)
+{
+	out->source = ps->source;
+	if (ynull(n))
+		return 0;
+	if (n->kind != Y_MAP)
+		return fail(ps, n->line, "arguments must be a mapping");
+	return build_args(ps, n, out);
+}
+
+/* A list field; null is an empty list. */
+static int want_list(struct parse *ps, const struct ynode *n, const char *what)
+{
+	if (n->kind == Y_SEQ || ynull(n))
+		return 0;
+	return fail(ps, n->line, "%s must be a list", what);
+}
+
+/* A struct in a list; null is a zero struct. */
+static int want_struct(struct parse *ps, const struct ynode *n, const char *what)
+{
+	if (n->kind == Y_MAP || ynull(n))
+		return 0;
+	return fail(ps, n->line, "%s must be a mapping", what);
+}
+
+/* The value of key @name in mapping @map, or NULL (a null @map has no keys). */
+static const struct ynode *lookup(const struct ynode *map, const char *name)
+{
+	const struct ynode *key, *val;
+	u32 i;
+
+	if (map->kind != Y_MAP)
+		return NULL;
+	for_each_pair(map, i, key, val)
+		if (!strcmp(key->text, name))
+			return val;
+	return NULL;
 }
 
 static bool name_known(const char *const *list, u32 nr, const char *name)
@@ -434,254 +946,307 @@ static bool name_known(const char *const *list, u32 nr, const char *name)
 	return false;
 }
 
-static int unknown_name(struct parse *ps, yaml_node_t *node, const char *what,
-			const char *name, const char *const *list, u32 nr)
+static int unknown_name(struct parse *ps, u32 line, const char *what, const char *name,
+			const char *const *list, u32 nr)
 {
-	char known[160];
+	char known[VS_ERR_MSG_MAX];
+	struct quoted q;
 	size_t len = 0;
 
 	known[0] = '\0';
 	for (u32 i = 0; i < nr && len < sizeof(known); i++)
 		len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
 					i ? ", " : "", list[i]);
-	return fail(ps, node, "unknown %s \"%s\" (known: %s)", what, name, known);
+	return fail(ps, line, "unknown %s \"%s\" (known: %s)", what, quote(&q, name), known);
 }
 
-static int parse_actions(struct parse *ps, yaml_node_t *node, struct vs_conf *conf)
+static const char *const *action_list(const struct parse *ps, u32 *nr)
 {
-	const char *text = NULL, *p;
-	int ret = want_string(ps, node, "actions", &text);
-	u32 nr = 1;
+	*nr = ps->names ? ps->names->nr_actions : 0;
+	return ps->names ? ps->names->actions : NULL;
+}
 
-	if (ret || !text)
-		return ret ? ret : -EINVAL;
+static const char *const *plugin_list(const struct parse *ps, u32 *nr)
+{
+	*nr = ps->names ? ps->names->nr_plugins : 0;
+	return ps->names ? ps->names->plugins : NULL;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* "enqueue, allocate": split on ',' and trimmed, as UnmarshalSchedulerConf does. */
+static int parse_actions(struct parse *ps, const struct ynode *n, struct vs_conf *conf)
+{
+	const char *const *known;
+	const char *text = "", *p;
+	struct quoted q;
+	u32 nr = 1, nr_known;
+	int ret;
+
+	ret = want_string(ps, n, "actions", &text);
+	if (ret)
+		return ret;
+	p = text;
+	while (is_space(*p))
+		p++;
+	if (!*p)
+		return fail(ps, n->line, "no actions");
 	for (p = text; *p; p++)
 		nr += *p == ',';
 	conf->actions = calloc(nr, sizeof(*conf->actions));
 	if (!conf->actions)
-		return fail(ps, node, "out of memory");
+		return oom(ps);
+	known = action_list(ps, &nr_known);
 	for (p = text;;) {
 		const char *comma = strchr(p, ',');
-		const char *end = comma ? comma : p + strlen(p);
-		const char *b = p, *e = end;
+		const char *b = p, *e = comma ? comma : p + strlen(p);
 		char *name;
 
-		while (b < e && isspace((unsigned char)*b))
+		while (b < e && is_space(*b))
 			b++;
-		while (e > b && isspace((unsigned char)e[-1]))
+		while (e > b && is_space(e[-1]))
 			e--;
 		if (b == e)
-			return fail(ps, node, "empty action in \"%s\"", text);
+			return fail(ps, n->line, "empty action in \"%s\"", quote(&q, text));
 		name = strndup(b, (size_t)(e - b));
 		if (!name)
-			return fail(ps, node, "out of memory");
+			return oom(ps);
 		conf->actions[conf->nr_actions++] = name;
-		if (!name_known(ps->names ? ps->names->actions : NULL,
-				ps->names ? ps->names->nr_actions : 0, name))
-			return unknown_name(ps, node, "action", name, ps->names->actions,
-					    ps->names->nr_actions);
+		if (!name_known(known, nr_known, name))
+			return unknown_name(ps, n->line, "action", name, known, nr_known);
 		if (!comma)
-			break;
+			return 0;
 		p = comma + 1;
 	}
+}
+
+/*
+ * A *bool flag: a YAML 1.1 boolean, or null for unset as yaml.v2 leaves the
+ * pointer nil. A quoted "true" is a string, which a bool does not take.
+ * yaml.v2's prepare() leaves the pointer nil only for null, ~ and nothing:
+ * "Null" and "NULL" allocate the bool and then store null into it, which is
+ * false, so they turn the flag off.
+ */
+static int parse_flag(struct parse *ps, const struct ynode *n, enum vs_en_flag f,
+		      struct vs_conf_plugin *cp)
+{
+	struct rval v = { .kind = R_STR };
+
+	if (n->kind == Y_SCALAR && (n->res == Y_RESOLVE || n->res == Y_BOOL) &&
+	    resolve(n->text, &v))
+		return oom(ps);
+	if (v.kind == R_NULL && (!strcmp(n->text, "Null") || !strcmp(n->text, "NULL")))
+		v = (struct rval){ .kind = R_BOOL, .b = false };
+	if (v.kind == R_NULL)
+		return 0;
+	if (v.kind != R_BOOL)
+		return fail(ps, n->line, "%s must be true or false", flag_names[f]);
+	cp->flags_set |= 1u << f;
+	if (v.b)
+		cp->flags_on |= 1u << f;
 	return 0;
 }
 
-static int parse_plugin(struct parse *ps, yaml_node_t *node, struct vs_conf_plugin *cp)
+static int parse_plugin(struct parse *ps, const struct ynode *n, struct vs_conf_plugin *cp)
 {
-	const char *name = NULL;
-	size_t n;
-	int ret = 0;
+	const struct ynode *key, *val, *name_node;
+	const char *const *known;
+	const char *name = "";
+	struct quoted q, q2;
+	u32 i, nr_known;
+	int f, ret;
 
-	cp->line = line_of(node);
+	cp->line = n->line;
 	cp->args.source = ps->source;
-	if (node->type != YAML_MAPPING_NODE)
-		return fail(ps, node, "a plugin must be a mapping with a name");
-	n = (size_t)(node->data.mapping.pairs.top - node->data.mapping.pairs.start);
-	for (size_t i = 0; i < n && !ret; i++) {
-		yaml_node_t *key, *val;
-		const char *k;
-		int f;
+	ret = want_struct(ps, n, "a plugin");
+	if (ret)
+		return ret;
+	/* the name first, so that every later message can say whose key it is */
+	name_node = lookup(n, "name");
+	if (name_node && (ret = want_string(ps, name_node, "name", &name)))
+		return ret;
+	if (!*name)
+		return fail(ps, n->line, "a plugin without a name");
+	cp->name = strdup(name);
+	if (!cp->name)
+		return oom(ps);
+	known = plugin_list(ps, &nr_known);
+	if (!name_known(known, nr_known, name))
+		return unknown_name(ps, name_node->line, "plugin", name, known, nr_known);
 
-		ret = key_of(ps, &node->data.mapping.pairs.start[i], &key, &val);
-		if (ret)
-			break;
-		k = scalar(key);
-		if (!strcmp(k, "name")) {
-			if (name)
-				return fail(ps, key, "name given twice");
-			ret = want_string(ps, val, "name", &name);
-			if (!ret && (!name || !*name))
-				ret = fail(ps, val, "a plugin name is empty");
+	for_each_pair(n, i, key, val) {
+		if (!strcmp(key->text, "name"))
 			continue;
-		}
-		if (!strcmp(k, "arguments")) {
-			if (cp->args.kv)
-				return fail(ps, key, "arguments given twice");
-			ret = build_args(ps, val, &cp->args, 1);
+		if (!strcmp(key->text, "arguments")) {
+			ret = want_args(ps, val, &cp->args);
+			if (ret)
+				return ret;
 			continue;
 		}
 		for (f = 0; f < VS_EN_NR; f++)
-			if (!strcmp(k, flag_names[f]))
+			if (!strcmp(key->text, flag_names[f]))
 				break;
 		if (f == VS_EN_NR)
-			return fail(ps, key, "unknown key \"%s\" in plugin %s", k, name ? name : "");
-		if (cp->flags_set & (1u << f))
-			return fail(ps, key, "%s given twice", k);
-		{
-			bool on = false;
-
-			ret = want_bool(ps, val, k, &on);
-			if (ret)
-				break;
-			cp->flags_set |= 1u << f;
-			if (on)
-				cp->flags_on |= 1u << f;
-		}
+			return fail(ps, key->line, "unknown key \"%s\" in plugin %s",
+				    quote(&q, key->text), quote(&q2, name));
+		ret = parse_flag(ps, val, (enum vs_en_flag)f, cp);
+		if (ret)
+			return ret;
 	}
-	if (ret)
-		return ret;
-	if (!name)
-		return fail(ps, node, "a plugin has no name");
-	cp->name = strdup(name);
-	if (!cp->name)
-		return fail(ps, node, "out of memory");
-	if (!name_known(ps->names ? ps->names->plugins : NULL,
-			ps->names ? ps->names->nr_plugins : 0, cp->name))
-		return unknown_name(ps, node, "plugin", cp->name, ps->names->plugins,
-				    ps->names->nr_plugins);
 	return 0;
 }
 
-static int parse_tier(struct parse *ps, yaml_node_t *node, struct vs_conf_tier *tier)
+static int parse_tier(struct parse *ps, const struct ynode *n, struct vs_conf_tier *tier)
 {
-	yaml_node_t *plugins = NULL;
-	size_t n;
-	int ret = 0;
+	const struct ynode *key, *val, *plugins = NULL;
+	struct quoted q;
+	u32 i;
+	int ret;
 
-	if (node->type != YAML_MAPPING_NODE)
-		return fail(ps, node, "a tier must be a mapping with plugins");
-	n = (size_t)(node->data.mapping.pairs.top - node->data.mapping.pairs.start);
-	for (size_t i = 0; i < n; i++) {
-		yaml_node_t *key, *val;
-
-		ret = key_of(ps, &node->data.mapping.pairs.start[i], &key, &val);
-		if (ret)
-			return ret;
-		if (strcmp(scalar(key), "plugins"))
-			return fail(ps, key, "unknown key \"%s\" in a tier", scalar(key));
-		if (plugins)
-			return fail(ps, key, "plugins given twice");
+	ret = want_struct(ps, n, "a tier");
+	if (ret)
+		return ret;
+	for_each_pair(n, i, key, val) {
+		if (strcmp(key->text, "plugins"))
+			return fail(ps, key->line, "unknown key \"%s\" in a tier",
+				    quote(&q, key->text));
 		plugins = val;
 	}
-	if (!plugins || (plugins->type == YAML_SCALAR_NODE && is_null(scalar(plugins))))
-		return 0;
-	if (plugins->type != YAML_SEQUENCE_NODE)
-		return fail(ps, plugins, "plugins must be a list");
-	n = (size_t)(plugins->data.sequence.items.top - plugins->data.sequence.items.start);
-	tier->plugins = calloc(n ? n : 1, sizeof(*tier->plugins));
+	if (!plugins || (ret = want_list(ps, plugins, "plugins")) || !plugins->nr)
+		return ret;
+	tier->plugins = calloc(plugins->nr, sizeof(*tier->plugins));
 	if (!tier->plugins)
-		return fail(ps, plugins, "out of memory");
-	for (size_t i = 0; i < n && !ret; i++) {
-		yaml_node_t *item = node_get(ps, plugins->data.sequence.items.start[i], &ret);
-
-		if (!item)
-			break;
+		return oom(ps);
+	for (i = 0; i < plugins->nr; i++) {
 		tier->nr++;
-		ret = parse_plugin(ps, item, &tier->plugins[tier->nr - 1]);
-	}
-	return ret;
-}
-
-static int parse_tiers(struct parse *ps, yaml_node_t *node, struct vs_conf *conf)
-{
-	size_t n;
-	int ret = 0;
-
-	if (node->type == YAML_SCALAR_NODE && is_null(scalar(node)))
-		return 0;
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail(ps, node, "tiers must be a list");
-	n = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
-	conf->tiers = calloc(n ? n : 1, sizeof(*conf->tiers));
-	if (!conf->tiers)
-		return fail(ps, node, "out of memory");
-	for (size_t i = 0; i < n && !ret; i++) {
-		yaml_node_t *item = node_get(ps, node->data.sequence.items.start[i], &ret);
-
-		if (!item)
-			break;
-		conf->nr_tiers++;
-		ret = parse_tier(ps, item, &conf->tiers[conf->nr_tiers - 1]);
-	}
-	return ret;
-}
-
-static int parse_configurations(struct parse *ps, yaml_node_t *node, struct vs_conf *conf)
-{
-	size_t n;
-	int ret = 0;
-
-	if (node->type == YAML_SCALAR_NODE && is_null(scalar(node)))
-		return 0;
-	if (node->type != YAML_SEQUENCE_NODE)
-		return fail(ps, node, "configurations must be a list");
-	n = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
-	conf->configurations = calloc(n ? n : 1, sizeof(*conf->configurations));
-	if (!conf->configurations)
-		return fail(ps, node, "out of memory");
-	for (size_t i = 0; i < n && !ret; i++) {
-		struct vs_conf_action *ca = &conf->configurations[conf->nr_configurations];
-		yaml_node_t *item = node_get(ps, node->data.sequence.items.start[i], &ret);
-		const char *name = NULL;
-		size_t m;
-
-		if (!item)
-			break;
-		conf->nr_configurations++;
-		ca->line = line_of(item);
-		ca->args.source = ps->source;
-		if (item->type != YAML_MAPPING_NODE)
-			return fail(ps, item, "a configuration must be a mapping with a name");
-		m = (size_t)(item->data.mapping.pairs.top - item->data.mapping.pairs.start);
-		for (size_t j = 0; j < m && !ret; j++) {
-			yaml_node_t *key, *val;
-
-			ret = key_of(ps, &item->data.mapping.pairs.start[j], &key, &val);
-			if (ret)
-				break;
-			if (!strcmp(scalar(key), "name")) {
-				if (name)
-					return fail(ps, key, "name given twice");
-				ret = want_string(ps, val, "name", &name);
-			} else if (!strcmp(scalar(key), "arguments")) {
-				if (ca->args.kv)
-					return fail(ps, key, "arguments given twice");
-				ret = build_args(ps, val, &ca->args, 1);
-			} else {
-				return fail(ps, key, "unknown key \"%s\" in a configuration",
-					    scalar(key));
-			}
-		}
+		ret = parse_plugin(ps, plugins->kids[i], &tier->plugins[i]);
 		if (ret)
-			break;
-		if (!name)
-			return fail(ps, item, "a configuration has no name");
-		ca->name = strdup(name);
-		if (!ca->name)
-			return fail(ps, item, "out of memory");
-		if (!name_known(ps->names ? ps->names->actions : NULL,
-				ps->names ? ps->names->nr_actions : 0, name))
-			return unknown_name(ps, item, "action", name, ps->names->actions,
-					    ps->names->nr_actions);
-		for (u32 j = 0; j + 1 < conf->nr_configurations; j++)
-			if (!strcmp(conf->configurations[j].name, name))
-				return fail(ps, item, "a second configuration for action %s", name);
+			return ret;
 	}
-	return ret;
+	return 0;
 }
 
-/* Volcano refuses hierarchical drf next to proportion in one tier. */
+static int parse_tiers(struct parse *ps, const struct ynode *n, struct vs_conf *conf)
+{
+	int ret = want_list(ps, n, "tiers");
+
+	if (ret || !n->nr)
+		return ret;
+	conf->tiers = calloc(n->nr, sizeof(*conf->tiers));
+	if (!conf->tiers)
+		return oom(ps);
+	for (u32 i = 0; i < n->nr; i++) {
+		conf->nr_tiers++;
+		ret = parse_tier(ps, n->kids[i], &conf->tiers[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int parse_configuration(struct parse *ps, const struct ynode *n, struct vs_conf *conf,
+			       struct vs_conf_action *ca)
+{
+	const struct ynode *key, *val, *name_node;
+	const char *const *known;
+	const char *name = "";
+	struct quoted q, q2;
+	u32 i, nr_known;
+	int ret;
+
+	ca->line = n->line;
+	ca->args.source = ps->source;
+	ret = want_struct(ps, n, "a configuration");
+	if (ret)
+		return ret;
+	name_node = lookup(n, "name");
+	if (name_node && (ret = want_string(ps, name_node, "name", &name)))
+		return ret;
+	if (!*name)
+		return fail(ps, n->line, "a configuration without a name");
+	ca->name = strdup(name);
+	if (!ca->name)
+		return oom(ps);
+	known = action_list(ps, &nr_known);
+	if (!name_known(known, nr_known, name))
+		return unknown_name(ps, name_node->line, "action", name, known, nr_known);
+	for (struct vs_conf_action *prev = conf->configurations; prev < ca; prev++)
+		if (!strcmp(prev->name, name))
+			return fail(ps, name_node->line,
+				    "a second configuration for action %s (first on line %u)",
+				    quote(&q, name), prev->line);
+
+	for_each_pair(n, i, key, val) {
+		if (!strcmp(key->text, "name"))
+			continue;
+		if (strcmp(key->text, "arguments"))
+			return fail(ps, key->line, "unknown key \"%s\" in configuration %s",
+				    quote(&q, key->text), quote(&q2, name));
+		ret = want_args(ps, val, &ca->args);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int parse_configurations(struct parse *ps, const struct ynode *n, struct vs_conf *conf)
+{
+	int ret = want_list(ps, n, "configurations");
+
+	if (ret || !n->nr)
+		return ret;
+	conf->configurations = calloc(n->nr, sizeof(*conf->configurations));
+	if (!conf->configurations)
+		return oom(ps);
+	for (u32 i = 0; i < n->nr; i++) {
+		conf->nr_configurations++;
+		ret = parse_configuration(ps, n->kids[i], conf, &conf->configurations[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* "metrics": map[string]string, so every value is a scalar kept as its text. */
+static int parse_metrics(struct parse *ps, const struct ynode *n, struct vs_args *out)
+{
+	const struct ynode *key, *val;
+	struct quoted q;
+	u32 i;
+
+	out->source = ps->source;
+	if (ynull(n))
+		return 0;
+	if (n->kind != Y_MAP)
+		return fail(ps, n->line, "metrics must be a mapping");
+	if (!n->nr)
+		return 0;
+	out->kv = calloc(n->nr / 2, sizeof(*out->kv));
+	if (!out->kv)
+		return oom(ps);
+	for_each_pair(n, i, key, val) {
+		struct vs_arg_kv *kv = &out->kv[out->nr];
+
+		if (val->kind != Y_SCALAR)
+			return fail(ps, val->line, "metrics value \"%s\" must be a string",
+				    quote(&q, key->text));
+		kv->key = strdup(key->text);
+		if (!kv->key)
+			return oom(ps);
+		out->nr++;
+		kv->val.type = VS_ARG_STRING;
+		kv->val.line = val->line;
+		kv->val.s = strdup(ynull(val) ? "" : val->text);
+		if (!kv->val.s)
+			return oom(ps);
+	}
+	return 0;
+}
+
+/* UnmarshalSchedulerConf refuses hierarchical drf next to proportion in one tier. */
 static int check_hierarchy_conflict(struct parse *ps, const struct vs_conf *conf)
 {
 	for (u32 t = 0; t < conf->nr_tiers; t++) {
@@ -691,85 +1256,59 @@ static int check_hierarchy_conflict(struct parse *ps, const struct vs_conf *conf
 		for (u32 i = 0; i < conf->tiers[t].nr; i++) {
 			const struct vs_conf_plugin *cp = &conf->tiers[t].plugins[i];
 
-			if (!strcmp(cp->name, "drf") && (cp->flags_set & cp->flags_on &
-							 (1u << VS_EN_HIERARCHY)))
-				hdrf = cp;
+			/* only a written "true" counts: Volcano checks before its defaults */
+			if (!strcmp(cp->name, "drf") &&
+			    (cp->flags_set & cp->flags_on & (1u << VS_EN_HIERARCHY)))
+				hdrf = hdrf ? hdrf : cp;
 			if (!strcmp(cp->name, "proportion"))
 				proportion = true;
 		}
 		if (hdrf && proportion)
-			return vs_err_set(ps->err, EINVAL,
-					  "%s:%u: proportion and drf with hierarchy enabled conflict",
-					  ps->source, hdrf->line);
+			return fail(ps, hdrf->line,
+				    "proportion and drf with hierarchy enabled conflict");
 	}
 	return 0;
 }
 
-static int parse_root(struct parse *ps, struct vs_conf *conf)
+static int parse_root(struct parse *ps, const struct ynode *root, struct vs_conf *conf)
 {
-	bool seen_actions = false, seen_tiers = false, seen_conf = false, seen_metrics = false;
-	yaml_node_t *root;
-	size_t n;
+	const struct ynode *key, *val, *actions = NULL;
+	struct quoted q;
+	u32 i;
 	int ret = 0;
 
-	root = yaml_document_get_root_node(&ps->doc);
-	if (!root)
-		return fail(ps, NULL, "the file is empty");
-	root = node_get(ps, 1, &ret);
-	if (!root)
-		return ret;
-	if (root->type != YAML_MAPPING_NODE)
-		return fail(ps, root, "expected a mapping with actions and tiers");
-	n = (size_t)(root->data.mapping.pairs.top - root->data.mapping.pairs.start);
-	for (size_t i = 0; i < n && !ret; i++) {
-		yaml_node_t *key, *val;
-		const char *k;
-
-		ret = key_of(ps, &root->data.mapping.pairs.start[i], &key, &val);
-		if (ret)
-			break;
-		k = scalar(key);
-		if (!strcmp(k, "actions")) {
-			if (seen_actions)
-				return fail(ps, key, "actions given twice");
-			seen_actions = true;
-			ret = parse_actions(ps, val, conf);
-		} else if (!strcmp(k, "tiers")) {
-			if (seen_tiers)
-				return fail(ps, key, "tiers given twice");
-			seen_tiers = true;
+	if (!root || ynull(root))
+		return fail(ps, root ? root->line : 1, "no actions (the file is empty)");
+	if (root->kind != Y_MAP)
+		return fail(ps, root->line, "expected a mapping with actions and tiers");
+	for_each_pair(root, i, key, val) {
+		if (!strcmp(key->text, "actions"))
+			ret = parse_actions(ps, actions = val, conf);
+		else if (!strcmp(key->text, "tiers"))
 			ret = parse_tiers(ps, val, conf);
-		} else if (!strcmp(k, "configurations")) {
-			if (seen_conf)
-				return fail(ps, key, "configurations given twice");
-			seen_conf = true;
+		else if (!strcmp(key->text, "configurations"))
 			ret = parse_configurations(ps, val, conf);
-		} else if (!strcmp(k, "metrics")) {
-			if (seen_metrics)
-				return fail(ps, key, "metrics given twice");
-			seen_metrics = true;
-			ret = build_args(ps, val, &conf->metrics, 1);
-		} else {
-			return fail(ps, key, "unknown key \"%s\"", k);
-		}
+		else if (!strcmp(key->text, "metrics"))
+			ret = parse_metrics(ps, val, &conf->metrics);
+		else
+			ret = fail(ps, key->line, "unknown key \"%s\"", quote(&q, key->text));
+		if (ret)
+			return ret;
 	}
-	if (ret)
-		return ret;
-	if (!seen_actions)
-		return fail(ps, root, "no actions");
+	if (!actions)
+		return fail(ps, root->line, "no actions");
 	return check_hierarchy_conflict(ps, conf);
 }
 
 static void apply_defaults(struct vs_conf *conf, enum vs_conf_flag_default def)
 {
-	u32 all = (1u << VS_EN_NR) - 1;
-
+	if (def != VS_CONF_FLAGS_DEFAULT_ON)
+		return;
 	for (u32 t = 0; t < conf->nr_tiers; t++) {
 		for (u32 i = 0; i < conf->tiers[t].nr; i++) {
 			struct vs_conf_plugin *cp = &conf->tiers[t].plugins[i];
 
-			if (def == VS_CONF_FLAGS_DEFAULT_ON)
-				cp->flags_on |= all & ~cp->flags_set;
+			cp->flags_on |= DEFAULT_ON_FLAGS & ~cp->flags_set;
 		}
 	}
 }
@@ -780,43 +1319,29 @@ int vs_conf_parse(const char *text, size_t len, const char *source,
 {
 	struct parse ps = { .source = source ? source : "configuration", .names = names,
 			    .err = err };
-	yaml_parser_t parser;
+	struct ynode *root;
 	struct vs_conf *conf;
 	int ret;
 
 	*out = NULL;
+	if (!text && len)
+		return vs_err_set(err, EINVAL, "%s: no text", ps.source);
 	conf = calloc(1, sizeof(*conf));
 	if (!conf)
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return oom(&ps);
 	conf->source = strdup(ps.source);
-	conf->metrics.source = conf->source;
 	if (!conf->source) {
 		free(conf);
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return oom(&ps);
 	}
+	/* every vs_args.source points at the copy the configuration owns */
 	ps.source = conf->source;
+	conf->metrics.source = conf->source;
 
-	if (!yaml_parser_initialize(&parser)) {
-		vs_conf_free(conf);
-		return vs_err_set(err, ENOMEM, "out of memory");
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &ps.doc)) {
-		ret = vs_err_set(err, EINVAL, "%s:%lu:%lu: %s%s%s", ps.source,
-				 (unsigned long)parser.problem_mark.line + 1,
-				 (unsigned long)parser.problem_mark.column + 1,
-				 parser.problem ? parser.problem : "malformed YAML",
-				 parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
-		vs_conf_free(conf);
-		return ret;
-	}
-	ps.nr_nodes = (size_t)(ps.doc.nodes.top - ps.doc.nodes.start);
-	ps.seen = calloc(ps.nr_nodes ? ps.nr_nodes : 1, 1);
-	ret = ps.seen ? parse_root(&ps, conf) : vs_err_set(err, ENOMEM, "out of memory");
-	free(ps.seen);
-	yaml_document_delete(&ps.doc);
-	yaml_parser_delete(&parser);
+	ret = load_tree(&ps, text ? text : "", len, &root);
+	if (!ret)
+		ret = parse_root(&ps, root, conf);
+	ynode_free(root);
 	if (ret) {
 		vs_conf_free(conf);
 		return ret;
@@ -829,30 +1354,55 @@ int vs_conf_parse(const char *text, size_t len, const char *source,
 int vs_conf_load_file(const char *path, const struct vs_conf_names *names,
 		      struct vs_conf **out, struct vs_err *err)
 {
-	FILE *f;
-	char *buf;
-	size_t n;
-	int ret;
+	size_t len = 0, cap = 64 << 10;
+	char *buf, *bigger;
+	int fd, ret;
+	ssize_t n;
 
 	*out = NULL;
-	f = fopen(path, "r");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return vs_err_set(err, errno, "%s: %s", path, strerror(errno));
-	buf = malloc(CONF_FILE_MAX + 1);
+	buf = malloc(cap);
 	if (!buf) {
-		fclose(f);
-		return vs_err_set(err, ENOMEM, "out of memory");
+		ret = vs_err_set(err, ENOMEM, "%s: out of memory", path);
+		goto out_close;
 	}
-	n = fread(buf, 1, CONF_FILE_MAX + 1, f);
-	if (ferror(f)) {
-		ret = vs_err_set(err, EIO, "%s: read error", path);
-	} else if (n > CONF_FILE_MAX) {
+	/* read to the end, whatever the file claims its size is (/proc, pipes) */
+	for (;;) {
+		if (len == cap) {
+			if (cap > CONF_FILE_MAX) {
+				ret = vs_err_set(err, EFBIG, "%s: larger than %u bytes", path,
+						 CONF_FILE_MAX);
+				goto out_free;
+			}
+			cap = min_t(size_t, 2 * cap, CONF_FILE_MAX + 1);
+			bigger = realloc(buf, cap);
+			if (!bigger) {
+				ret = vs_err_set(err, ENOMEM, "%s: out of memory", path);
+				goto out_free;
+			}
+			buf = bigger;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = vs_err_set(err, errno, "%s: %s", path, strerror(errno));
+			goto out_free;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	if (len > CONF_FILE_MAX)
 		ret = vs_err_set(err, EFBIG, "%s: larger than %u bytes", path, CONF_FILE_MAX);
-	} else {
-		ret = vs_conf_parse(buf, n, path, names, VS_CONF_FLAGS_DEFAULT_ON, out, err);
-	}
-	fclose(f);
+	else
+		ret = vs_conf_parse(buf, len, path, names, VS_CONF_FLAGS_DEFAULT_ON, out, err);
+out_free:
 	free(buf);
+out_close:
+	close(fd);
 	return ret;
 }
 
@@ -883,6 +1433,8 @@ void vs_conf_free(struct vs_conf *conf)
 
 const struct vs_args *vs_conf_action_args(const struct vs_conf *conf, const char *action)
 {
+	if (!conf)
+		return NULL;
 	for (u32 i = 0; i < conf->nr_configurations; i++)
 		if (!strcmp(conf->configurations[i].name, action))
 			return &conf->configurations[i].args;
@@ -904,19 +1456,35 @@ const struct vs_arg *vs_args_find(const struct vs_args *args, const char *key)
 static int wrong_type(const struct vs_args *args, const char *key, const struct vs_arg *a,
 		      const char *expected, struct vs_err *err)
 {
-	static const char *const type_names[] = {
-		[VS_ARG_NULL] = "null", [VS_ARG_BOOL] = "a boolean", [VS_ARG_INT] = "an integer",
-		[VS_ARG_FLOAT] = "a number", [VS_ARG_STRING] = "a string", [VS_ARG_MAP] = "a mapping",
-		[VS_ARG_SEQ] = "a list",
-	};
+	const char *source = args->source ? args->source : "configuration";
+	struct quoted qk, qv;
+	char got[QUOTE_MAX + 8];
 
-	if (a->type == VS_ARG_STRING)
-		return vs_err_set(err, EINVAL, "%s:%u: argument \"%s\": expected %s, got \"%s\"",
-				  args->source ? args->source : "configuration", a->line, key,
-				  expected, a->s);
+	switch (a->type) {
+	case VS_ARG_NULL:
+		snprintf(got, sizeof(got), "null");
+		break;
+	case VS_ARG_BOOL:
+		snprintf(got, sizeof(got), "%s", a->b ? "true" : "false");
+		break;
+	case VS_ARG_INT:
+		snprintf(got, sizeof(got), "%lld", (long long)a->i);
+		break;
+	case VS_ARG_FLOAT:
+		snprintf(got, sizeof(got), "%g", a->f);
+		break;
+	case VS_ARG_STRING:
+		snprintf(got, sizeof(got), "\"%s\"", quote(&qv, a->s));
+		break;
+	case VS_ARG_MAP:
+		snprintf(got, sizeof(got), "a mapping");
+		break;
+	case VS_ARG_SEQ:
+		snprintf(got, sizeof(got), "a list");
+		break;
+	}
 	return vs_err_set(err, EINVAL, "%s:%u: argument \"%s\": expected %s, got %s",
-			  args->source ? args->source : "configuration", a->line, key, expected,
-			  type_names[a->type]);
+			  source, a->line, quote(&qk, key), expected, got);
 }
 
 int vs_args_get_int(const struct vs_args *args, const char *key, s64 *out, struct vs_err *err)
@@ -947,7 +1515,7 @@ int vs_args_get_float(const struct vs_args *args, const char *key, double *out,
 	return 0;
 }
 
-/* strconv.ParseBool's spellings. */
+/* strconv.ParseBool's spellings, which GetBool accepts in a string. */
 static int parse_bool(const char *s)
 {
 	static const char *const t[] = { "1", "t", "T", "TRUE", "true", "True" };
@@ -1014,21 +1582,81 @@ static void put(struct outbuf *o, const char *fmt, ...)
 		o->pos += (size_t)n;
 }
 
-/* A double-quoted YAML string with the escapes it needs. */
+/* The code point at @s and its length in bytes, or 0 for invalid UTF-8. */
+static int utf8_decode(const unsigned char *s, u32 *cp)
+{
+	int len = s[0] < 0x80 ? 1 : s[0] >= 0xf0 && s[0] < 0xf5 ? 4 :
+		  s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	u32 c = len == 1 ? s[0] : s[0] & (0x7f >> len);
+
+	if (!len || (len > 1 && s[0] >= 0xf5))
+		return 0;
+	for (int i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/*
+ * A double-quoted YAML string. Escaped: what libyaml's reader refuses raw
+ * (C0 and C1 controls, DEL, U+FFFE/F) and what YAML folds as a line break
+ * inside quotes (NEL, U+2028/9), and U+FEFF. Bytes that are not UTF-8 cannot
+ * be written in YAML at all; they come out as \xNN, which reads back as that
+ * code point (never the case for text libyaml read, which is valid UTF-8).
+ */
+static void put_escaped(struct outbuf *o, const char *s)
+{
+	while (*s) {
+		const unsigned char *u = (const unsigned char *)s;
+		u32 cp;
+		int len = utf8_decode(u, &cp);
+
+		if (!len) {
+			put(o, "\\x%02x", u[0]);
+			s++;
+			continue;
+		}
+		if (cp == '"' || cp == '\\')
+			put(o, "\\%c", (char)cp);
+		else if (cp < 0x20 || cp == 0x7f)
+			put(o, "\\x%02x", cp);
+		else if ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+			 cp == 0xfeff || cp == 0xfffe || cp == 0xffff)
+			put(o, "\\u%04x", cp);
+		else
+			put(o, "%.*s", len, s);
+		s += len;
+	}
+}
+
 static void put_string(struct outbuf *o, const char *s)
 {
 	put(o, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			put(o, "\\%c", c);
-		else if (c < 0x20)
-			put(o, "\\x%02x", c);
-		else
-			put(o, "%c", c);
-	}
+	put_escaped(o, s);
 	put(o, "\"");
+}
+
+static void put_float(struct outbuf *o, double f)
+{
+	char num[40];
+
+	if (isnan(f)) {
+		put(o, ".nan");
+		return;
+	}
+	if (isinf(f)) {
+		put(o, "%s.inf", f < 0 ? "-" : "");
+		return;
+	}
+	/* %.17g reads back to the same double; keep a '.' or 'e' so it stays a float */
+	snprintf(num, sizeof(num), "%.17g", f);
+	put(o, "%s%s", num, strpbrk(num, ".e") ? "" : ".0");
 }
 
 static void put_arg(struct outbuf *o, const struct vs_arg *a);
@@ -1058,14 +1686,7 @@ static void put_arg(struct outbuf *o, const struct vs_arg *a)
 		put(o, "%lld", (long long)a->i);
 		break;
 	case VS_ARG_FLOAT:
-		if (isnan(a->f))
-			put(o, ".nan");
-		else if (isinf(a->f))
-			put(o, "%s.inf", a->f < 0 ? "-" : "");
-		else if (a->f == floor(a->f) && fabs(a->f) < 1e15)
-			put(o, "%.1f", a->f);	/* keep it a float when read back */
-		else
-			put(o, "%.17g", a->f);
+		put_float(o, a->f);
 		break;
 	case VS_ARG_STRING:
 		put_string(o, a->s);
@@ -1090,12 +1711,21 @@ size_t vs_conf_format(const struct vs_conf *conf, char *buf, size_t len)
 
 	if (buf && len)
 		buf[0] = '\0';
+	else
+		o.len = 0;
 	put(&o, "actions: \"");
-	for (u32 i = 0; i < conf->nr_actions; i++)
-		put(&o, "%s%s", i ? ", " : "", conf->actions[i]);
-	put(&o, "\"\ntiers:\n");
+	for (u32 i = 0; i < conf->nr_actions; i++) {
+		put(&o, "%s", i ? ", " : "");
+		put_escaped(&o, conf->actions[i]);
+	}
+	put(&o, "\"\n");
+	if (conf->nr_tiers)
+		put(&o, "tiers:\n");
 	for (u32 t = 0; t < conf->nr_tiers; t++) {
-		put(&o, "- plugins:\n");
+		if (!conf->tiers[t].nr)
+			put(&o, "- plugins: []\n");
+		else
+			put(&o, "- plugins:\n");
 		for (u32 i = 0; i < conf->tiers[t].nr; i++) {
 			const struct vs_conf_plugin *cp = &conf->tiers[t].plugins[i];
 
@@ -1112,15 +1742,14 @@ size_t vs_conf_format(const struct vs_conf *conf, char *buf, size_t len)
 			}
 		}
 	}
-	if (conf->nr_configurations) {
+	if (conf->nr_configurations)
 		put(&o, "configurations:\n");
-		for (u32 i = 0; i < conf->nr_configurations; i++) {
-			put(&o, "- name: ");
-			put_string(&o, conf->configurations[i].name);
-			put(&o, "\n  arguments: ");
-			put_args(&o, &conf->configurations[i].args);
-			put(&o, "\n");
-		}
+	for (u32 i = 0; i < conf->nr_configurations; i++) {
+		put(&o, "- name: ");
+		put_string(&o, conf->configurations[i].name);
+		put(&o, "\n  arguments: ");
+		put_args(&o, &conf->configurations[i].args);
+		put(&o, "\n");
 	}
 	if (conf->metrics.nr) {
 		put(&o, "metrics: ");

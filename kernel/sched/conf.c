@@ -1050,11 +1050,38 @@ static int parse_flag(struct parse *ps, const struct ynode *n, enum vs_en_flag f
 	return 0;
 }
 
+/*
+ * The "name" of a plugin or configuration entry @n (@what: "a plugin"), which
+ * must be one of @known (@kind: "plugin"), copied into *@out; its line in
+ * *@line.
+ */
+static int take_name(struct parse *ps, const struct ynode *n, const char *what,
+		     const char *kind, const char *const *known, u32 nr_known, char **out,
+		     u32 *line)
+{
+	const struct ynode *name_node = lookup(n, "name");
+	const char *name = "";
+	int ret;
+
+	if (name_node && (ret = want_string(ps, name_node, "name", &name)))
+		return ret;
+	if (!*name)
+		return fail(ps, n->line, "%s without a name", what);
+	*line = name_node->line;
+	*out = strdup(name);
+	if (!*out)
+		return oom(ps);
+	if (!name_known(known, nr_known, name))
+		return unknown_name(ps, name_node->line, kind, name, known, nr_known);
+	return 0;
+}
+
 static int parse_plugin(struct parse *ps, const struct ynode *n, struct vs_conf_plugin *cp)
 {
-	const struct ynode *key, *val, *name_node;
+	const struct ynode *key, *val;
 	const char *const *known;
-	const char *name = "";
+	const char *name;
+	u32 name_line;
 	struct quoted q, q2;
 	u32 i, nr_known;
 	int f, ret;
@@ -1065,17 +1092,11 @@ static int parse_plugin(struct parse *ps, const struct ynode *n, struct vs_conf_
 	if (ret)
 		return ret;
 	/* the name first, so that every later message can say whose key it is */
-	name_node = lookup(n, "name");
-	if (name_node && (ret = want_string(ps, name_node, "name", &name)))
-		return ret;
-	if (!*name)
-		return fail(ps, n->line, "a plugin without a name");
-	cp->name = strdup(name);
-	if (!cp->name)
-		return oom(ps);
 	known = plugin_list(ps, &nr_known);
-	if (!name_known(known, nr_known, name))
-		return unknown_name(ps, name_node->line, "plugin", name, known, nr_known);
+	ret = take_name(ps, n, "a plugin", "plugin", known, nr_known, &cp->name, &name_line);
+	if (ret)
+		return ret;
+	name = cp->name;
 
 	for_each_pair(n, i, key, val) {
 		if (!strcmp(key->text, "name"))
@@ -1150,9 +1171,10 @@ static int parse_tiers(struct parse *ps, const struct ynode *n, struct vs_conf *
 static int parse_configuration(struct parse *ps, const struct ynode *n, struct vs_conf *conf,
 			       struct vs_conf_action *ca)
 {
-	const struct ynode *key, *val, *name_node;
+	const struct ynode *key, *val;
 	const char *const *known;
-	const char *name = "";
+	const char *name;
+	u32 name_line;
 	struct quoted q, q2;
 	u32 i, nr_known;
 	int ret;
@@ -1162,20 +1184,15 @@ static int parse_configuration(struct parse *ps, const struct ynode *n, struct v
 	ret = want_struct(ps, n, "a configuration");
 	if (ret)
 		return ret;
-	name_node = lookup(n, "name");
-	if (name_node && (ret = want_string(ps, name_node, "name", &name)))
-		return ret;
-	if (!*name)
-		return fail(ps, n->line, "a configuration without a name");
-	ca->name = strdup(name);
-	if (!ca->name)
-		return oom(ps);
 	known = action_list(ps, &nr_known);
-	if (!name_known(known, nr_known, name))
-		return unknown_name(ps, name_node->line, "action", name, known, nr_known);
+	ret = take_name(ps, n, "a configuration", "action", known, nr_known, &ca->name,
+			&name_line);
+	if (ret)
+		return ret;
+	name = ca->name;
 	for (struct vs_conf_action *prev = conf->configurations; prev < ca; prev++)
 		if (!strcmp(prev->name, name))
-			return fail(ps, name_node->line,
+			return fail(ps, name_line,
 				    "a second configuration for action %s (first on line %u)",
 				    quote(&q, name), prev->line);
 

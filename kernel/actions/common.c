@@ -68,6 +68,7 @@ struct vs_node *vs_select_best_node(struct vs_session *ssn, const struct vs_task
 {
 	struct vs_node_score *scores;
 	struct vs_node *best;
+	double *raw;
 	u32 b = 0;
 
 	*score = 0;
@@ -76,12 +77,21 @@ struct vs_node *vs_select_best_node(struct vs_session *ssn, const struct vs_task
 	if (nr == 1)
 		return nodes[0];	/* one candidate: Volcano does not score it */
 
-	scores = vs_arena_alloc(ssn->arena, nr * sizeof(*scores));
-	if (!scores)
-		return nodes[0];
+	if (!ssn->score_buf) {
+		/* Once per session: scoring must not grow the arena per task. */
+		ssn->score_buf = vs_arena_alloc(ssn->arena, ssn->nr_nodes * sizeof(*scores));
+		ssn->score_raw = vs_arena_alloc(ssn->arena, ssn->nr_nodes * sizeof(*raw));
+		if (!ssn->score_buf || !ssn->score_raw) {
+			ssn->score_buf = NULL;
+			return nodes[0];
+		}
+	}
+	scores = ssn->score_buf;
+	raw = ssn->score_raw;
+	vs_ssn_score_nodes(ssn, task, nodes, nr, raw);
 	for (u32 i = 0; i < nr; i++) {
 		scores[i].node = nodes[i];
-		scores[i].score = vs_ssn_node_order(ssn, task, nodes[i]);
+		scores[i].score = raw[i];
 		if (scores[i].score > scores[b].score)
 			b = i;		/* strictly greater: the first of equals stays */
 	}

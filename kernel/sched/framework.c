@@ -352,6 +352,18 @@ double vs_ssn_node_order(struct vs_session *ssn, const struct vs_task *task,
 	return score;
 }
 
+void vs_ssn_score_nodes(struct vs_session *ssn, const struct vs_task *task,
+			struct vs_node *const *nodes, u32 nr, double *scores)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for (u32 n = 0; n < nr; n++)
+		scores[n] = vs_ssn_node_order(ssn, task, nodes[n]);
+	for_each_ext(ssn, VS_EXT_BATCH_NODE_ORDER, i, p)
+		p->ops->batch_node_order(ssn, p, task, nodes, nr, scores);
+}
+
 struct vs_node *vs_ssn_best_node(struct vs_session *ssn, const struct vs_task *task,
 				 const struct vs_node_score *scores, u32 nr)
 {

@@ -24,7 +24,8 @@
  *   JobStarving: the first tier with a plugin decides, all its plugins must
  *	agree; with none at all, no.
  *   JobValid: the first failing plugin's result; no flag gates it.
- *   NodeOrder: the sum of every plugin's score.
+ *   NodeOrder and BatchNodeOrder: the sum of every plugin's score
+ *	(vs_ssn_score_nodes() adds both up over the candidate nodes).
  *   BestNode: the first plugin that picks a node.
  *   JobEnqueued and the allocate/deallocate event handlers: all are called.
  */
@@ -55,6 +56,7 @@ enum vs_ext {
 	VS_EXT_PRE_PREDICATE,
 	VS_EXT_PREDICATE,
 	VS_EXT_NODE_ORDER,
+	VS_EXT_BATCH_NODE_ORDER,
 	VS_EXT_BEST_NODE,
 	VS_EXT_EVENT_ALLOCATE,
 	VS_EXT_EVENT_DEALLOCATE,
@@ -148,6 +150,14 @@ struct vs_plugin_ops {
 			 struct vs_fit_error *fe);
 	double (*node_order)(struct vs_session *ssn, struct vs_plugin *p,
 			     const struct vs_task *task, const struct vs_node *node);
+	/*
+	 * BatchNodeOrderFn: score all the candidates of @task at once, for
+	 * scores normalised over them (kube-scheduler's NormalizeScore). Add
+	 * the weighted score of @nodes[i] into @scores[i].
+	 */
+	void (*batch_node_order)(struct vs_session *ssn, struct vs_plugin *p,
+				 const struct vs_task *task, struct vs_node *const *nodes,
+				 u32 nr, double *scores);
 	/* Pick from @scores (highest first, ties in node order), or NULL. */
 	struct vs_node *(*best_node)(struct vs_session *ssn, struct vs_plugin *p,
 				     const struct vs_task *task,
@@ -229,6 +239,13 @@ int vs_ssn_predicate(struct vs_session *ssn, const struct vs_task *task,
 		     const struct vs_node *node, struct vs_fit_error *fe);
 double vs_ssn_node_order(struct vs_session *ssn, const struct vs_task *task,
 			 const struct vs_node *node);
+/*
+ * The NodeOrder score of @task on each of the candidate @nodes (Volcano's
+ * PrioritizeNodes): scores[i] is the sum of every per-node and batch score
+ * of nodes[i]. Batch scores depend on the whole candidate set.
+ */
+void vs_ssn_score_nodes(struct vs_session *ssn, const struct vs_task *task,
+			struct vs_node *const *nodes, u32 nr, double *scores);
 struct vs_node *vs_ssn_best_node(struct vs_session *ssn, const struct vs_task *task,
 				 const struct vs_node_score *scores, u32 nr);
 void vs_ssn_on_allocate(struct vs_session *ssn, struct vs_task *task);

@@ -27,6 +27,7 @@ static const int ext_flag[VS_EXT_NR] = {
 	[VS_EXT_PRE_PREDICATE]		= VS_EN_PREDICATE,	/* as Volcano: same flag */
 	[VS_EXT_PREDICATE]		= VS_EN_PREDICATE,
 	[VS_EXT_NODE_ORDER]		= VS_EN_NODE_ORDER,
+	[VS_EXT_BATCH_NODE_ORDER]	= VS_EN_NODE_ORDER,
 	[VS_EXT_BEST_NODE]		= VS_EN_BEST_NODE,
 	[VS_EXT_EVENT_ALLOCATE]		= -1,
 	[VS_EXT_EVENT_DEALLOCATE]	= -1,
@@ -51,6 +52,7 @@ static bool has_op(const struct vs_plugin_ops *ops, enum vs_ext ext)
 	case VS_EXT_PRE_PREDICATE:	return ops->pre_predicate;
 	case VS_EXT_PREDICATE:		return ops->predicate;
 	case VS_EXT_NODE_ORDER:		return ops->node_order;
+	case VS_EXT_BATCH_NODE_ORDER:	return ops->batch_node_order;
 	case VS_EXT_BEST_NODE:		return ops->best_node;
 	case VS_EXT_EVENT_ALLOCATE:	return ops->on_allocate;
 	case VS_EXT_EVENT_DEALLOCATE:	return ops->on_deallocate;

@@ -85,6 +85,10 @@ struct vs_session {
 	struct vs_res total_resource;	/* the sum of the nodes' allocatable */
 	struct list_head open_stmts;	/* statements neither committed nor discarded */
 	struct vs_statement *direct;	/* vs_session_allocate()'s log, made on first use */
+
+	/* Scratch for scoring one task on up to nr_nodes nodes, made on first use. */
+	struct vs_node_score *score_buf;
+	double *score_raw;
 };
 
 /*

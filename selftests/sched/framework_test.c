@@ -26,9 +26,9 @@ static struct mock {
 	bool disable_ready;		/* switch job_ready off in open */
 	int open_ret;
 	int calls, opens, closes;
-} mocks[NR_MOCKS];
+} mocks[NR_MOCKS + 1];
 
-static int open_order[NR_MOCKS * 2], nr_open_order;
+static int open_order[NR_MOCKS * 4], nr_open_order;
 
 static struct mock *M(struct vs_plugin *p)
 {
@@ -100,6 +100,15 @@ static double m_score(struct vs_session *ssn, struct vs_plugin *p, const struct 
 	return M(p)->score;
 }
 
+/* Batch scores: the candidate's position times the mock's score. */
+static void m_batch(struct vs_session *ssn, struct vs_plugin *p, const struct vs_task *t,
+		    struct vs_node *const *nodes, u32 nr, double *scores)
+{
+	M(p)->calls++;
+	for (u32 i = 0; i < nr; i++)
+		scores[i] += i * M(p)->score;
+}
+
 #define MOCK_OPS(x) {							\
 	.name = "mock-" #x, .open = m_open, .close = m_close,		\
 	.job_order = m_job_order, .job_enqueueable = m_vote,		\
@@ -110,6 +119,11 @@ static double m_score(struct vs_session *ssn, struct vs_plugin *p, const struct 
 
 static const struct vs_plugin_ops mock_ops[NR_MOCKS] = {
 	MOCK_OPS(a), MOCK_OPS(b), MOCK_OPS(c),
+};
+
+/* mock-d scores in batches only. */
+static const struct vs_plugin_ops batch_ops = {
+	.name = "mock-d", .open = m_open, .close = m_close, .batch_node_order = m_batch,
 };
 
 static int noop_execute(struct vs_session *ssn, const struct vs_args *args)
@@ -128,6 +142,7 @@ static void register_mocks(void)
 {
 	for (int i = 0; i < NR_MOCKS; i++)
 		vs_framework_register_plugin(&mock_ops[i]);
+	vs_framework_register_plugin(&batch_ops);
 	vs_framework_register_action(&noop_action);
 }
 
@@ -288,6 +303,40 @@ Test(framework, flags_left_out_keep_a_plugin_out_of_that_point)
 	mocks[0].score = 2.5;
 	mocks[1].score = 10;
 	cr_assert_float_eq(vs_ssn_node_order(ssn, NULL, NULL), 12.5, 1e-9);
+	vs_session_close(ssn);
+}
+
+Test(framework, node_scores_add_per_node_and_batch_scores)
+{
+	struct vs_node *nodes[3] = { NULL, NULL, NULL };
+	double scores[3] = { -1, -1, -1 };
+
+	open_with("actions: noop\ntiers:\n- plugins:\n"
+		  "  - {name: mock-a, enableNodeOrder: true}\n"
+		  "  - {name: mock-d, enableNodeOrder: true}\n"
+		  "- plugins:\n"
+		  "  - {name: mock-b, enableNodeOrder: true}\n");
+	mocks[0].score = 1;
+	mocks[1].score = 0.5;
+	mocks[3].score = 10;
+	vs_ssn_score_nodes(ssn, NULL, nodes, 3, scores);
+	cr_assert_float_eq(scores[0], 1.5, 1e-9);
+	cr_assert_float_eq(scores[1], 11.5, 1e-9);
+	cr_assert_float_eq(scores[2], 21.5, 1e-9);
+	cr_assert_eq(mocks[3].calls, 1, "one batch call for all candidates");
+	vs_session_close(ssn);
+}
+
+Test(framework, batch_scores_need_the_node_order_flag)
+{
+	struct vs_node *nodes[2] = { NULL, NULL };
+	double scores[2];
+
+	open_with("actions: noop\ntiers:\n- plugins:\n  - {name: mock-d}\n");
+	mocks[3].score = 10;
+	vs_ssn_score_nodes(ssn, NULL, nodes, 2, scores);
+	cr_assert_float_eq(scores[1], 0, 1e-9);
+	cr_assert_eq(mocks[3].calls, 0);
 	vs_session_close(ssn);
 }
 

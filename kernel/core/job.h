@@ -63,6 +63,9 @@ struct vs_job {
 	u32 sidx;			/* index in the open session's jobs, see session.h */
 };
 
+/* The sidx of a job the session leaves out (its queue does not exist). */
+#define VS_SIDX_NONE	((u32)-1)
+
 /* ReadyTaskNum: Bound + Binding + Running + Allocated + Succeeded. */
 static inline u32 vs_job_ready_num(const struct vs_job *job)
 {

@@ -64,11 +64,65 @@ static bool gang_job_starving(struct vs_session *ssn, struct vs_plugin *p,
 	return vs_job_is_starving(job);
 }
 
+/* Per session: what each job still occupies while victims are chosen. */
+struct gang_state {
+	u32 *occupied;		/* by job sidx, valid where stamp == epoch */
+	u32 *stamp;
+	u32 epoch;
+};
+
+static int gang_open(struct vs_session *ssn, struct vs_plugin *p)
+{
+	struct gang_state *gs = vs_arena_zalloc(ssn->arena, sizeof(*gs));
+
+	if (!gs)
+		return -ENOMEM;
+	gs->occupied = vs_arena_alloc(ssn->arena, (ssn->nr_jobs + 1) * sizeof(u32));
+	gs->stamp = vs_arena_calloc(ssn->arena, ssn->nr_jobs + 1, sizeof(u32));
+	if (!gs->occupied || !gs->stamp)
+		return -ENOMEM;
+	p->priv = gs;
+	return 0;
+}
+
+/*
+ * A job gives up tasks only while it keeps more than minAvailable ready
+ * ones: each victim taken from a job lowers what it still occupies. Tasks
+ * of jobs outside the session are never victims.
+ */
+static enum vs_vote gang_evictable(struct vs_session *ssn, struct vs_plugin *p,
+				   const struct vs_task *evictor, struct vs_task *const *cands,
+				   u32 nr, bool *keep)
+{
+	struct gang_state *gs = p->priv;
+
+	gs->epoch++;
+	for (u32 i = 0; i < nr; i++) {
+		const struct vs_job *job = cands[i]->job;
+		u32 j = job->sidx;
+
+		if (j == VS_SIDX_NONE)
+			continue;
+		if (gs->stamp[j] != gs->epoch) {
+			gs->stamp[j] = gs->epoch;
+			gs->occupied[j] = vs_job_ready_num(job);
+		}
+		if (gs->occupied[j] > job->min_member) {
+			gs->occupied[j]--;
+			keep[i] = true;
+		}
+	}
+	return VS_VOTE_PERMIT;
+}
+
 const struct vs_plugin_ops vs_plugin_gang = {
 	.name		= "gang",
+	.open		= gang_open,
 	.job_valid	= gang_job_valid,
 	.job_order	= gang_job_order,
 	.job_ready	= gang_job_ready,
 	.job_pipelined	= gang_job_pipelined,
 	.job_starving	= gang_job_starving,
+	.preemptable	= gang_evictable,
+	.reclaimable	= gang_evictable,
 };

@@ -31,9 +31,37 @@ static bool priority_job_starving(struct vs_session *ssn, struct vs_plugin *p,
 	return vs_job_ready_num(job) + vs_job_waiting_num(job) < job->nr_tasks;
 }
 
+/*
+ * Only lower priority goes: a job's tasks yield to a job of higher
+ * priority, and within one job a task yields to a task of higher priority.
+ */
+static enum vs_vote priority_preemptable(struct vs_session *ssn, struct vs_plugin *p,
+					 const struct vs_task *evictor,
+					 struct vs_task *const *cands, u32 nr, bool *keep)
+{
+	const struct vs_job *ej = evictor->job;
+	s32 eprio;
+
+	if (ej->sidx == VS_SIDX_NONE)
+		return VS_VOTE_PERMIT;	/* keeps none */
+	eprio = vs_session_job_priority(ssn, ej);
+	for (u32 i = 0; i < nr; i++) {
+		const struct vs_task *t = cands[i];
+
+		if (t->job->sidx == VS_SIDX_NONE)
+			continue;
+		if (t->job != ej)
+			keep[i] = vs_session_job_priority(ssn, t->job) < eprio;
+		else
+			keep[i] = t->priority < evictor->priority;
+	}
+	return VS_VOTE_PERMIT;
+}
+
 const struct vs_plugin_ops vs_plugin_priority = {
 	.name		= "priority",
 	.task_order	= priority_task_order,
 	.job_order	= priority_job_order,
 	.job_starving	= priority_job_starving,
+	.preemptable	= priority_preemptable,
 };

@@ -352,6 +352,99 @@ double vs_ssn_node_order(struct vs_session *ssn, const struct vs_task *task,
 	return score;
 }
 
+/* Room for @nr candidates in the session's victim masks; false when out of memory. */
+static bool victim_scratch(struct vs_session *ssn, u32 nr)
+{
+	u32 cap = ssn->victim_cap ? ssn->victim_cap : 64;
+
+	if (nr <= ssn->victim_cap)
+		return true;
+	while (cap < nr)
+		cap *= 2;
+	/* Doubling: the arena holds at most twice the largest call's need. */
+	ssn->victim_keep = vs_arena_alloc(ssn->arena, cap * sizeof(bool));
+	ssn->victim_acc = vs_arena_alloc(ssn->arena, cap * sizeof(bool));
+	if (!ssn->victim_keep || !ssn->victim_acc) {
+		ssn->victim_cap = 0;
+		return false;
+	}
+	ssn->victim_cap = cap;
+	return true;
+}
+
+typedef enum vs_vote (*victim_fn)(struct vs_session *, struct vs_plugin *,
+				  const struct vs_task *, struct vs_task *const *, u32, bool *);
+
+static victim_fn victim_op(const struct vs_plugin *p, enum vs_ext ext)
+{
+	return ext == VS_EXT_PREEMPTABLE ? p->ops->preemptable : p->ops->reclaimable;
+}
+
+/*
+ * Volcano's Session.Preemptable and Reclaimable: acc is the running
+ * intersection ("victims"), has tells Go's nil from a non-empty list.
+ */
+static u32 victims(struct vs_session *ssn, enum vs_ext ext, const struct vs_task *evictor,
+		   struct vs_task **cands, u32 nr)
+{
+	bool *keep, *acc, has = false, skip = false;
+	struct vs_plugin *p;
+	u32 i, tier = 0, out = 0;
+
+	if (!nr || !victim_scratch(ssn, nr))
+		return 0;
+	keep = ssn->victim_keep;
+	acc = ssn->victim_acc;
+	for_each_ext(ssn, ext, i, p) {
+		u32 kept = 0;
+
+		if (p->tier != tier) {
+			if (has)
+				break;
+			tier = p->tier;
+			skip = false;
+		}
+		if (skip)
+			continue;
+		memset(keep, 0, nr * sizeof(*keep));
+		if (victim_op(p, ext)(ssn, p, evictor, cands, nr, keep) == VS_VOTE_ABSTAIN)
+			continue;
+		for (u32 c = 0; c < nr; c++)
+			kept += keep[c];
+		if (!kept) {
+			/* Go leaves the tier with victims = nil. */
+			has = false;
+			skip = true;
+			continue;
+		}
+		kept = 0;
+		for (u32 c = 0; c < nr; c++) {
+			acc[c] = has ? acc[c] && keep[c] : keep[c];
+			kept += acc[c];
+		}
+		/* An empty intersection is nil again: the next plugin starts over. */
+		has = kept > 0;
+	}
+	if (!has)
+		return 0;
+	for (u32 c = 0; c < nr; c++)
+		if (acc[c])
+			cands[out++] = cands[c];
+	return out;
+}
+
+u32 vs_ssn_preemptable(struct vs_session *ssn, const struct vs_task *evictor,
+		       struct vs_task **cands, u32 nr)
+{
+	return victims(ssn, VS_EXT_PREEMPTABLE, evictor, cands, nr);
+}
+
+u32 vs_ssn_reclaimable(struct vs_session *ssn, const struct vs_task *evictor,
+		       struct vs_task **cands, u32 nr)
+{
+	return victims(ssn, VS_EXT_RECLAIMABLE, evictor, cands, nr);
+}
+
 void vs_ssn_score_nodes(struct vs_session *ssn, const struct vs_task *task,
 			struct vs_node *const *nodes, u32 nr, double *scores)
 {

@@ -24,6 +24,11 @@
  *   JobStarving: the first tier with a plugin decides, all its plugins must
  *	agree; with none at all, no.
  *   JobValid: the first failing plugin's result; no flag gates it.
+ *   Preemptable, Reclaimable: each plugin keeps a subset of the candidate
+ *	victims or abstains; within a tier the victims are the intersection
+ *	of the subsets, and the first tier that leaves some decides. A plugin
+ *	that keeps none empties the tier's answer and the next tier starts
+ *	afresh (Volcano's loop does exactly this).
  *   NodeOrder and BatchNodeOrder: the sum of every plugin's score
  *	(vs_ssn_score_nodes() adds both up over the candidate nodes).
  *   BestNode: the first plugin that picks a node.
@@ -53,6 +58,8 @@ enum vs_ext {
 	VS_EXT_OVERUSED,
 	VS_EXT_ALLOCATABLE,
 	VS_EXT_PREEMPTIVE,
+	VS_EXT_PREEMPTABLE,
+	VS_EXT_RECLAIMABLE,
 	VS_EXT_PRE_PREDICATE,
 	VS_EXT_PREDICATE,
 	VS_EXT_NODE_ORDER,
@@ -142,6 +149,19 @@ struct vs_plugin_ops {
 			    const struct vs_queue *queue, const struct vs_task *task);
 	bool (*preemptive)(struct vs_session *ssn, struct vs_plugin *p,
 			   const struct vs_queue *queue, const struct vs_task *task);
+	/*
+	 * PreemptableFn / ReclaimableFn: which of @cands may @evictor evict?
+	 * Set keep[i] for each victim (keep[] comes zeroed) and return
+	 * VS_VOTE_PERMIT, or return VS_VOTE_ABSTAIN to have no say. Volcano's
+	 * plugins return their victims in the candidates' order, so a mask
+	 * loses nothing.
+	 */
+	enum vs_vote (*preemptable)(struct vs_session *ssn, struct vs_plugin *p,
+				    const struct vs_task *evictor, struct vs_task *const *cands,
+				    u32 nr, bool *keep);
+	enum vs_vote (*reclaimable)(struct vs_session *ssn, struct vs_plugin *p,
+				    const struct vs_task *evictor, struct vs_task *const *cands,
+				    u32 nr, bool *keep);
 	/* 0, or -EINVAL with @fe filled. */
 	int (*pre_predicate)(struct vs_session *ssn, struct vs_plugin *p,
 			     const struct vs_task *task, struct vs_fit_error *fe);
@@ -233,6 +253,15 @@ bool vs_ssn_allocatable(struct vs_session *ssn, const struct vs_queue *queue,
 			const struct vs_task *task);
 bool vs_ssn_preemptive(struct vs_session *ssn, const struct vs_queue *queue,
 		       const struct vs_task *task);
+/*
+ * The victims among @cands that @evictor may preempt (or reclaim): @cands
+ * is compacted in place to them, in their order, and their number
+ * returned. 0 when no tier permits any.
+ */
+u32 vs_ssn_preemptable(struct vs_session *ssn, const struct vs_task *evictor,
+		       struct vs_task **cands, u32 nr);
+u32 vs_ssn_reclaimable(struct vs_session *ssn, const struct vs_task *evictor,
+		       struct vs_task **cands, u32 nr);
 int vs_ssn_pre_predicate(struct vs_session *ssn, const struct vs_task *task,
 			 struct vs_fit_error *fe);
 int vs_ssn_predicate(struct vs_session *ssn, const struct vs_task *task,

@@ -24,6 +24,8 @@ static const int ext_flag[VS_EXT_NR] = {
 	[VS_EXT_OVERUSED]		= VS_EN_OVERUSED,
 	[VS_EXT_ALLOCATABLE]		= VS_EN_ALLOCATABLE,
 	[VS_EXT_PREEMPTIVE]		= VS_EN_PREEMPTIVE,
+	[VS_EXT_PREEMPTABLE]		= VS_EN_PREEMPTABLE,
+	[VS_EXT_RECLAIMABLE]		= VS_EN_RECLAIMABLE,
 	[VS_EXT_PRE_PREDICATE]		= VS_EN_PREDICATE,	/* as Volcano: same flag */
 	[VS_EXT_PREDICATE]		= VS_EN_PREDICATE,
 	[VS_EXT_NODE_ORDER]		= VS_EN_NODE_ORDER,
@@ -49,6 +51,8 @@ static bool has_op(const struct vs_plugin_ops *ops, enum vs_ext ext)
 	case VS_EXT_OVERUSED:		return ops->overused;
 	case VS_EXT_ALLOCATABLE:	return ops->allocatable;
 	case VS_EXT_PREEMPTIVE:		return ops->preemptive;
+	case VS_EXT_PREEMPTABLE:	return ops->preemptable;
+	case VS_EXT_RECLAIMABLE:	return ops->reclaimable;
 	case VS_EXT_PRE_PREDICATE:	return ops->pre_predicate;
 	case VS_EXT_PREDICATE:		return ops->predicate;
 	case VS_EXT_NODE_ORDER:		return ops->node_order;
@@ -110,8 +114,10 @@ static int build_views(struct vs_session *ssn)
 	if (!ssn->jobs || !ssn->queues || !ssn->nodes)
 		return -ENOMEM;
 	list_for_each_entry(job, &cl->jobs, list) {
-		if (!job->queue)
+		if (!job->queue) {
+			job->sidx = VS_SIDX_NONE;
 			continue;
+		}
 		job->sidx = ssn->nr_jobs;
 		ssn->jobs[ssn->nr_jobs++] = job;
 	}

@@ -89,6 +89,10 @@ struct vs_session {
 	/* Scratch for scoring one task on up to nr_nodes nodes, made on first use. */
 	struct vs_node_score *score_buf;
 	double *score_raw;
+
+	/* Scratch for victim selection: two masks of victim_cap candidates. */
+	bool *victim_keep, *victim_acc;
+	u32 victim_cap;
 };
 
 /*

@@ -23,6 +23,8 @@ static struct mock {
 	bool ready, starving, overused, allocatable;
 	int predicate;			/* 0 or -EINVAL */
 	double score;
+	u32 victims;			/* bit i: keep candidate i */
+	bool abstain;			/* ... or have no say */
 	bool disable_ready;		/* switch job_ready off in open */
 	int open_ret;
 	int calls, opens, closes;
@@ -100,6 +102,18 @@ static double m_score(struct vs_session *ssn, struct vs_plugin *p, const struct 
 	return M(p)->score;
 }
 
+static enum vs_vote m_victims(struct vs_session *ssn, struct vs_plugin *p,
+			      const struct vs_task *evictor, struct vs_task *const *cands,
+			      u32 nr, bool *keep)
+{
+	M(p)->calls++;
+	if (M(p)->abstain)
+		return VS_VOTE_ABSTAIN;
+	for (u32 i = 0; i < nr; i++)
+		keep[i] = M(p)->victims & (1u << i);
+	return VS_VOTE_PERMIT;
+}
+
 /* Batch scores: the candidate's position times the mock's score. */
 static void m_batch(struct vs_session *ssn, struct vs_plugin *p, const struct vs_task *t,
 		    struct vs_node *const *nodes, u32 nr, double *scores)
@@ -115,6 +129,7 @@ static void m_batch(struct vs_session *ssn, struct vs_plugin *p, const struct vs
 	.job_pipelined = m_vote, .job_ready = m_ready,			\
 	.job_starving = m_starving, .overused = m_overused,		\
 	.predicate = m_predicate, .node_order = m_score,		\
+	.preemptable = m_victims, .reclaimable = m_victims,		\
 }
 
 static const struct vs_plugin_ops mock_ops[NR_MOCKS] = {
@@ -185,7 +200,8 @@ static void open_with(const char *conf_text)
 
 #define ALL_FLAGS "enableJobOrder: true, enableJobEnqueued: true, enableJobPipelined: true, " \
 		  "enableJobReady: true, enableJobStarving: true, enabledOverused: true, "    \
-		  "enablePredicate: true, enableNodeOrder: true"
+		  "enablePredicate: true, enableNodeOrder: true, "			      \
+		  "enablePreemptable: true, enableReclaimable: true"
 
 static const char two_tiers[] =
 	"actions: noop\n"
@@ -337,6 +353,79 @@ Test(framework, batch_scores_need_the_node_order_flag)
 	vs_ssn_score_nodes(ssn, NULL, nodes, 2, scores);
 	cr_assert_float_eq(scores[1], 0, 1e-9);
 	cr_assert_eq(mocks[3].calls, 0);
+	vs_session_close(ssn);
+}
+
+/* The victims vs_ssn_preemptable() leaves of four candidates, as a bit mask. */
+static u32 victims_of(bool reclaim)
+{
+	static struct vs_task fake[4];
+	struct vs_task *cands[4] = { &fake[0], &fake[1], &fake[2], &fake[3] };
+	u32 nr, mask = 0;
+
+	nr = reclaim ? vs_ssn_reclaimable(ssn, &fake[0], cands, 4)
+		     : vs_ssn_preemptable(ssn, &fake[0], cands, 4);
+	for (u32 i = 0; i < nr; i++) {
+		if (i)
+			cr_assert_gt(cands[i], cands[i - 1], "victims out of order");
+		mask |= 1u << (cands[i] - fake);
+	}
+	return mask;
+}
+
+static const char three_in_one_tier[] =
+	"actions: noop\n"
+	"tiers:\n"
+	"- plugins:\n"
+	"  - {name: mock-a, " ALL_FLAGS "}\n"
+	"  - {name: mock-b, " ALL_FLAGS "}\n"
+	"  - {name: mock-c, " ALL_FLAGS "}\n";
+
+Test(framework, victims_are_the_intersection_within_the_first_tier_that_leaves_some)
+{
+	open_with(two_tiers);
+	mocks[0].victims = 0x7;		/* {0,1,2} */
+	mocks[1].victims = 0xe;		/* {1,2,3} */
+	mocks[2].victims = 0x8;
+	cr_assert_eq(victims_of(false), 0x6);
+	cr_assert_eq(mocks[2].calls, 0, "the second tier was consulted");
+	cr_assert_eq(victims_of(true), 0x6, "reclaim follows the same rules");
+	vs_session_close(ssn);
+}
+
+Test(framework, a_plugin_that_keeps_no_victim_passes_the_decision_to_the_next_tier)
+{
+	open_with(two_tiers);
+	mocks[0].victims = 0;
+	mocks[1].victims = 0xf;
+	mocks[2].victims = 0x8;
+	cr_assert_eq(victims_of(false), 0x8);
+	cr_assert_eq(mocks[1].calls, 0, "the tier went on after an empty answer");
+	mocks[2].victims = 0;
+	cr_assert_eq(victims_of(false), 0, "no tier permits any");
+	vs_session_close(ssn);
+}
+
+Test(framework, an_empty_intersection_lets_the_next_plugin_start_over)
+{
+	/* As Volcano's loop: intersecting to nothing is nil, and nil takes the next answer whole. */
+	open_with(three_in_one_tier);
+	mocks[0].victims = 0x1;
+	mocks[1].victims = 0x2;
+	mocks[2].victims = 0x6;
+	cr_assert_eq(victims_of(false), 0x6);
+	vs_session_close(ssn);
+}
+
+Test(framework, abstaining_plugins_have_no_say_on_victims)
+{
+	open_with(two_tiers);
+	mocks[0].abstain = true;
+	mocks[1].victims = 0x5;
+	mocks[2].victims = 0x1;
+	cr_assert_eq(victims_of(false), 0x5);
+	mocks[1].abstain = true;
+	cr_assert_eq(victims_of(false), 0x1, "an all-abstaining tier decides nothing");
 	vs_session_close(ssn);
 }
 

@@ -402,3 +402,104 @@ Test(plugins, binpack_refuses_mistyped_weights_at_load)
 	cr_assert(strstr(e.msg, "argument \"binpack.resources.a.b/c\": expected an integer"), "%s",
 		  e.msg);
 }
+
+/* A running task of @ns/@jname on @n. */
+static struct vs_task *running(const char *ns, const char *name, const char *jname,
+			       struct vs_node *n, s32 prio, const char *pclass)
+{
+	struct vs_task_spec spec;
+	struct vs_task *t;
+	struct vs_err e = { { 0 } };
+
+	vs_task_spec_init(&spec, ns, name, jname);
+	spec.req = res(1000, GI);
+	spec.status = VS_TASK_RUNNING;
+	spec.node = n->name;
+	spec.priority = prio;
+	spec.priority_class = pclass;
+	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), 0, "%s", e.msg);
+	return t;
+}
+
+static struct vs_job *job_in(const char *ns, const char *name, u32 min_member,
+			     const char *pclass)
+{
+	struct vs_job_spec spec;
+	struct vs_job *j;
+	struct vs_err e = { { 0 } };
+
+	vs_job_spec_init(&spec, ns, name);
+	spec.min_member = min_member;
+	spec.priority_class = pclass;
+	cr_assert_eq(vs_job_add(&cl, &spec, &j, &e), 0, "%s", e.msg);
+	return j;
+}
+
+Test(plugins, conformance_never_evicts_critical_or_kube_system_pods)
+{
+	struct vs_node *n = node("n", NULL, 0, NULL, 0, 110);
+	struct vs_task *c[4], *preemptor;
+
+	job_in("ns", "j", 1, NULL);
+	job_in("kube-system", "sys", 1, NULL);
+	c[0] = running("ns", "plain", "j", n, 1, NULL);
+	c[1] = running("ns", "cluster-critical", "j", n, 1, "system-cluster-critical");
+	c[2] = running("kube-system", "dns", "sys", n, 1, NULL);
+	c[3] = running("ns", "node-critical", "j", n, 1, "system-node-critical");
+	preemptor = task("p", "j", 1000, NULL, 0, NULL, 0);
+	open_with("actions: allocate\ntiers:\n- plugins:\n  - name: conformance\n");
+	cr_assert_eq(vs_ssn_preemptable(ssn, preemptor, c, 4), 1);
+	cr_assert_str_eq(c[0]->name, "plain");
+	vs_session_close(ssn);
+}
+
+Test(plugins, gang_keeps_min_available_of_each_job_running)
+{
+	struct vs_node *n = node("n", NULL, 0, NULL, 0, 110);
+	struct vs_task *c[5], *preemptor;
+
+	job_in("ns", "a", 2, NULL);
+	job_in("ns", "b", 1, NULL);
+	job_in("ns", "p", 1, NULL);
+	c[0] = running("ns", "a0", "a", n, 1, NULL);
+	c[1] = running("ns", "b0", "b", n, 1, NULL);
+	c[2] = running("ns", "a1", "a", n, 1, NULL);
+	c[3] = running("ns", "a2", "a", n, 1, NULL);
+	c[4] = running("ns", "b1", "b", n, 1, NULL);
+	preemptor = task("p0", "p", 1000, NULL, 0, NULL, 0);
+	open_with("actions: allocate\ntiers:\n- plugins:\n  - name: gang\n");
+	/* a has 3 ready and needs 2: one goes; b has 2 and needs 1: one goes, its first */
+	cr_assert_eq(vs_ssn_reclaimable(ssn, preemptor, c, 5), 2);
+	cr_assert_str_eq(c[0]->name, "a0");
+	cr_assert_str_eq(c[1]->name, "b0");
+	vs_session_close(ssn);
+}
+
+Test(plugins, priority_preempts_lower_jobs_and_lower_tasks_of_its_own_job)
+{
+	const struct vs_prioclass_spec high = { .name = "high", .value = 100 };
+	const struct vs_prioclass_spec low = { .name = "low", .value = 10 };
+	struct vs_node *n = node("n", NULL, 0, NULL, 0, 110);
+	struct vs_task *c[4], *preemptor;
+	struct vs_task_spec spec;
+
+	cr_assert_eq(vs_prioclass_add(&cl, &high, NULL, NULL), 0);
+	cr_assert_eq(vs_prioclass_add(&cl, &low, NULL, NULL), 0);
+	job_in("ns", "hi", 1, "high");
+	job_in("ns", "hi2", 1, "high");
+	job_in("ns", "lo", 1, "low");
+	c[0] = running("ns", "same-job-higher", "hi", n, 50, NULL);
+	c[1] = running("ns", "low-job", "lo", n, 1000, NULL);
+	c[2] = running("ns", "same-job-lower", "hi", n, 5, NULL);
+	c[3] = running("ns", "equal-job", "hi2", n, 1, NULL);
+	vs_task_spec_init(&spec, "ns", "p", "hi");
+	spec.req = res(1000, GI);
+	spec.priority = 10;
+	cr_assert_eq(vs_task_add(&cl, &spec, &preemptor, NULL), 0);
+	open_with("actions: allocate\ntiers:\n- plugins:\n  - name: priority\n");
+	cr_assert_eq(vs_ssn_preemptable(ssn, preemptor, c, 4), 2);
+	cr_assert_str_eq(c[0]->name, "low-job");
+	cr_assert_str_eq(c[1]->name, "same-job-lower");
+	cr_assert_eq(vs_ssn_reclaimable(ssn, preemptor, c, 2), 0, "priority has no say on reclaim");
+	vs_session_close(ssn);
+}

@@ -10,6 +10,8 @@
  * that asks for it is refused when it is loaded, rather than scheduled
  * differently from Volcano.
  */
+#include <math.h>
+
 #include "plugins/plugins.h"
 #include "sched/session.h"
 
@@ -20,7 +22,15 @@ struct drf_job {
 
 struct drf {
 	struct drf_job *jobs;		/* by job sidx */
+
+	/* Preemptable's running allocations, by job sidx, made on first use. */
+	struct vs_res *left;
+	u32 *stamp;			/* left[i] is valid when stamp[i] == epoch */
+	u32 epoch;
 };
+
+/* Volcano's shareDelta: shares this close are equal. */
+#define DRF_SHARE_DELTA	0.000001
 
 static int drf_check_conf(const struct vs_conf_plugin *cp, struct vs_err *err)
 {
@@ -94,11 +104,58 @@ static void drf_on_deallocate(struct vs_session *ssn, struct vs_plugin *p, struc
 	update_share(ssn, dj);
 }
 
+/*
+ * A task may be preempted when, once it is gone, its job's share is still
+ * at least the share the preemptor's job would have with the preemptor.
+ * Victims of one job are taken off one after the other, so each further
+ * victim of that job must leave a share that is still high enough.
+ */
+static enum vs_vote drf_preemptable(struct vs_session *ssn, struct vs_plugin *p,
+				    const struct vs_task *evictor, struct vs_task *const *cands,
+				    u32 nr, bool *keep)
+{
+	struct drf *drf = p->priv;
+	struct drf_job *lj = drf_job(drf, evictor->job);
+	struct vs_res lalloc;
+	double ls;
+
+	if (!lj)
+		return VS_VOTE_PERMIT;	/* keeps none */
+	if (!drf->left) {
+		drf->left = vs_arena_alloc(ssn->arena, (ssn->nr_jobs + 1) * sizeof(*drf->left));
+		drf->stamp = vs_arena_calloc(ssn->arena, ssn->nr_jobs + 1, sizeof(*drf->stamp));
+		if (!drf->left || !drf->stamp) {
+			drf->left = NULL;
+			return VS_VOTE_PERMIT;
+		}
+	}
+	lalloc = lj->allocated;
+	vs_res_add(&lalloc, &evictor->req);
+	ls = vs_res_dominant_share(&lalloc, &ssn->total_resource);
+	drf->epoch++;
+	for (u32 i = 0; i < nr; i++) {
+		const struct vs_job *job = cands[i]->job;
+		double rs;
+
+		if (!drf_job(drf, job))
+			continue;
+		if (drf->stamp[job->sidx] != drf->epoch) {
+			drf->stamp[job->sidx] = drf->epoch;
+			drf->left[job->sidx] = drf->jobs[job->sidx].allocated;
+		}
+		vs_res_sub(&drf->left[job->sidx], &cands[i]->req);
+		rs = vs_res_dominant_share(&drf->left[job->sidx], &ssn->total_resource);
+		keep[i] = ls < rs || fabs(ls - rs) <= DRF_SHARE_DELTA;
+	}
+	return VS_VOTE_PERMIT;
+}
+
 const struct vs_plugin_ops vs_plugin_drf = {
 	.name		= "drf",
 	.check_conf	= drf_check_conf,
 	.open		= drf_open,
 	.job_order	= drf_job_order,
+	.preemptable	= drf_preemptable,
 	.on_allocate	= drf_on_allocate,
 	.on_deallocate	= drf_on_deallocate,
 };

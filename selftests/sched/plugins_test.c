@@ -503,3 +503,31 @@ Test(plugins, priority_preempts_lower_jobs_and_lower_tasks_of_its_own_job)
 	cr_assert_eq(vs_ssn_reclaimable(ssn, preemptor, c, 2), 0, "priority has no say on reclaim");
 	vs_session_close(ssn);
 }
+
+Test(plugins, drf_preempts_while_the_victims_job_keeps_a_share_as_high)
+{
+	struct vs_node *n = node("n", NULL, 0, NULL, 0, 110);
+	struct vs_task *c[4], *preemptor;
+
+	job_in("ns", "a", 1, NULL);
+	job_in("ns", "small", 1, NULL);
+	job_in("ns", "p", 1, NULL);
+	c[0] = running("ns", "a0", "a", n, 1, NULL);
+	c[1] = running("ns", "small0", "small", n, 1, NULL);
+	c[2] = running("ns", "a1", "a", n, 1, NULL);
+	c[3] = running("ns", "a2", "a", n, 1, NULL);
+	preemptor = task("p0", "p", 1000, NULL, 0, NULL, 0);
+	open_with("actions: allocate\ntiers:\n- plugins:\n  - name: drf\n");
+	/*
+	 * Of 8 cpus the preemptor's job would hold 1 (0.125). Job a holds 3:
+	 * without a0 it keeps 0.25, without a1 too 0.125 (equal is enough),
+	 * without a2 too nothing. small would drop from 0.125 to 0.
+	 */
+	cr_assert_eq(vs_ssn_preemptable(ssn, preemptor, c, 4), 2);
+	cr_assert_str_eq(c[0]->name, "a0");
+	cr_assert_str_eq(c[1]->name, "a1");
+	/* each call starts from the jobs' real allocations again */
+	c[0] = vs_task_find(&cl, "ns", "a2");
+	cr_assert_eq(vs_ssn_preemptable(ssn, preemptor, c, 1), 1);
+	vs_session_close(ssn);
+}

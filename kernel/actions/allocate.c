@@ -25,16 +25,32 @@
  * one at random).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "actions/actions.h"
+#include "sched/fiterr.h"
 #include "sched/pqueue.h"
 #include "sched/statement.h"
 
 /* The predicate error cache of one role of the job being tried. */
 struct role_cache {
 	const char *role;		/* interned */
-	u8 *failed;			/* per node index: predicate failed before */
+	u8 *failed;			/* per node index: 0, or the reason it failed before */
+};
+
+/*
+ * The distinct reasons nodes refused tasks of the job being tried, so that
+ * the error cache can name a node's reason in one byte. Reason 255 stands
+ * for any after the 254th (a detail lost in the message, nothing else).
+ */
+#define REASONS_MAX	255
+#define REASON_OTHER	"node(s) failed a predicate"
+
+struct reasons {
+	char (*text)[sizeof(((struct vs_fit_error *)0)->reason)];
+	u32 nr, cap;
+	u32 count[REASONS_MAX + 1];	/* this task's histogram, by reason */
 };
 
 /* What allocate tracks for a job during one run. */
@@ -58,7 +74,56 @@ struct alloc_ctx {
 	struct vs_node **fit;		/* scratch: nodes that pass the predicates */
 	struct vs_node **idle, **future;
 	struct queue_ws *qws;		/* by queue sidx; .queue NULL when unused */
+	struct reasons reasons;		/* heap, reused from job to job */
 };
+
+/* The number (1..255) of @reason in the job's table. */
+static u8 reason_id(struct reasons *rs, const char *reason)
+{
+	for (u32 i = 0; i < rs->nr; i++)
+		if (!strcmp(rs->text[i], reason))
+			return (u8)(i + 1);
+	if (rs->nr == REASONS_MAX - 1)
+		return REASONS_MAX;
+	if (rs->nr == rs->cap) {
+		u32 cap = rs->cap ? 2 * rs->cap : 8;
+		void *t = realloc(rs->text, cap * sizeof(*rs->text));
+
+		if (!t)
+			return REASONS_MAX;
+		rs->text = t;
+		rs->cap = cap;
+	}
+	snprintf(rs->text[rs->nr], sizeof(rs->text[0]), "%s", reason);
+	return (u8)++rs->nr;
+}
+
+/*
+ * job.NodesFitErrors[task]: the histogram of this task's predicate run, or
+ * every node refusing with @reason (PrePredicate), or @msg alone.
+ */
+static void record_fit_errors(struct alloc_ctx *ctx, struct vs_task *task, const char *reason,
+			      const char *msg)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct reasons *rs = &ctx->reasons;
+	struct vs_fit_errors *fe = vs_fit_errors_new(ssn);
+
+	if (!fe)
+		return;
+	if (msg) {
+		vs_fit_errors_set_error(ssn, fe, msg);
+	} else if (reason) {
+		for (u32 i = 0; i < ctx->nr_nodes; i++)
+			vs_fit_errors_add(ssn, fe, reason);
+	} else {
+		for (u32 id = 1; id <= REASONS_MAX; id++)
+			for (u32 c = rs->count[id]; c; c--)
+				vs_fit_errors_add(ssn, fe,
+						  id <= rs->nr ? rs->text[id - 1] : REASON_OTHER);
+	}
+	vs_session_set_fit_errors(ssn, task, fe);
+}
 
 static int cmp_job_ws(struct vs_session *ssn, const void *a, const void *b)
 {
@@ -160,16 +225,23 @@ static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
 			   struct role_cache *cache)
 {
 	bool use_cache = ctx->error_cache && cache && *task->role;
+	struct reasons *rs = &ctx->reasons;
 	u32 n = 0;
 
+	memset(rs->count, 0, sizeof(rs->count));
 	for (u32 i = 0; i < ctx->nr_nodes; i++) {
 		struct vs_fit_error fe = { .reason = { 0 } };
+		u8 id;
 
-		if (use_cache && cache->failed[i])
+		if (use_cache && cache->failed[i]) {
+			rs->count[cache->failed[i]]++;	/* the error it gave before */
 			continue;
+		}
 		if (vs_allocate_predicate(ctx->ssn, task, ctx->nodes[i], &fe)) {
+			id = reason_id(rs, fe.reason);
+			rs->count[id]++;
 			if (cache)
-				cache->failed[i] = 1;
+				cache->failed[i] = id;
 			continue;
 		}
 		ctx->fit[n++] = ctx->nodes[i];
@@ -242,9 +314,17 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		if (!vs_ssn_allocatable(ssn, job->queue, task))
 			continue;
 		/* A role that failed to fit before will fail again: skip it. */
-		if (*task->role && role_failed(jw, task->role))
+		if (*task->role && role_failed(jw, task->role)) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg),
+				 "Task %s with role spec %s has already predicated failed, skip",
+				 task->name, task->role);
+			record_fit_errors(ctx, task, NULL, msg);
 			continue;
+		}
 		if (vs_ssn_pre_predicate(ssn, task, &fe)) {
+			record_fit_errors(ctx, task, fe.reason, NULL);
 			mark_role_failed(ctx, jw, task->role);
 			if (need_continue(jw))
 				continue;
@@ -254,6 +334,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 			cache = role_cache_get(ctx, caches, &nr_caches, task->role);
 		nr_fit = predicate_nodes(ctx, task, cache);
 		if (!nr_fit) {
+			record_fit_errors(ctx, task, NULL, NULL);
 			mark_role_failed(ctx, jw, task->role);
 			if (need_continue(jw))
 				continue;
@@ -366,7 +447,7 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 	vs_pq_init(&queues, ssn, ssn->arena, vs_cmp_queue);
 	ret = build_worksheets(&ctx, &queues);
 	if (ret)
-		return ret;
+		goto out;
 
 	while (!vs_pq_empty(&queues)) {
 		struct vs_queue *queue = vs_pq_pop(&queues);
@@ -383,13 +464,19 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 		/* A pipelined job keeps its statement open: it is not committed. */
 		if (stmt && vs_ssn_job_ready(ssn, jw->job)) {
 			vs_stmt_commit(stmt);
-			if (!vs_pq_empty(&jw->tasks) && vs_pq_push(&qw->jobs, jw))
-				return -ENOMEM;
+			if (!vs_pq_empty(&jw->tasks) && vs_pq_push(&qw->jobs, jw)) {
+				ret = -ENOMEM;
+				break;
+			}
 		}
-		if (vs_pq_push(&queues, queue))
-			return -ENOMEM;
+		if (vs_pq_push(&queues, queue)) {
+			ret = -ENOMEM;
+			break;
+		}
 	}
-	return 0;
+out:
+	free(ctx.reasons.text);
+	return ret;
 }
 
 static int allocate_check_args(const struct vs_args *args, struct vs_err *err)

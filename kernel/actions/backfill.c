@@ -9,6 +9,7 @@
  * allocated tasks once the job is ready.
  */
 #include "actions/actions.h"
+#include "sched/fiterr.h"
 #include "sched/pqueue.h"
 #include "sched/statement.h"
 
@@ -67,13 +68,33 @@ static void backfill_task(struct vs_session *ssn, struct vs_task *task, struct v
 	struct vs_fit_error fe = { .reason = { 0 } };
 	struct vs_node *node;
 	double score;
+	struct vs_fit_errors *errs;
 	u32 n = 0;
 
-	if (vs_ssn_pre_predicate(ssn, task, &fe))
+	if (vs_ssn_pre_predicate(ssn, task, &fe)) {
+		errs = vs_fit_errors_new(ssn);
+		for (u32 i = 0; errs && i < nr_nodes; i++)
+			vs_fit_errors_add(ssn, errs, fe.reason);
+		if (errs)
+			vs_session_set_fit_errors(ssn, task, errs);
 		return;
+	}
 	for (u32 i = 0; i < nr_nodes; i++)
 		if (!vs_allocate_predicate(ssn, task, nodes[i], &fe))
 			fit[n++] = nodes[i];
+	if (!n) {
+		/*
+		 * job.NodesFitErrors[task]: predicates are pure, so asking
+		 * again for the reasons costs nothing when all is well.
+		 */
+		errs = vs_fit_errors_new(ssn);
+		for (u32 i = 0; errs && i < nr_nodes; i++)
+			if (vs_allocate_predicate(ssn, task, nodes[i], &fe))
+				vs_fit_errors_add(ssn, errs, fe.reason);
+		if (errs)
+			vs_session_set_fit_errors(ssn, task, errs);
+		return;
+	}
 	node = vs_select_best_node(ssn, task, fit, n, &score);
 	if (node)
 		vs_session_allocate(ssn, task, node, NULL);

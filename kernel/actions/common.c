@@ -33,18 +33,19 @@ bool vs_session_has_action(const struct vs_session *ssn, const char *action)
 	return false;
 }
 
-/* "Insufficient cpu, Insufficient memory", as kube-scheduler words it. */
+/*
+ * "Insufficient cpu": Volcano names only the first short resource (cpu,
+ * memory, then the scalars; Volcano takes those in map order, vsched in its
+ * dimension order).
+ */
 static void insufficient(struct vs_fit_error *fe, vs_resmask_t dims)
 {
-	size_t len = 0;
-
-	fe->reason[0] = '\0';
-	for (unsigned int d = 0; d < VS_RES_MAX && len < sizeof(fe->reason); d++) {
-		if (!(dims & VS_RES_BIT(d)))
-			continue;
-		len += (size_t)snprintf(fe->reason + len, sizeof(fe->reason) - len, "%sInsufficient %s",
-					len ? ", " : "", vs_res_dim_name(d));
-	}
+	for (unsigned int d = 0; d < VS_RES_MAX; d++)
+		if (dims & VS_RES_BIT(d)) {
+			snprintf(fe->reason, sizeof(fe->reason), "Insufficient %s",
+				 vs_res_dim_name(d));
+			return;
+		}
 }
 
 int vs_allocate_predicate(struct vs_session *ssn, const struct vs_task *task,

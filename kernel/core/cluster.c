@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/cluster.h"
+#include "core/enum.h"
 #include "core/hash.h"
 #include "core/names.h"
 
@@ -742,6 +743,33 @@ void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phas
 	job->phase = phase;
 }
 
+int vs_job_set_condition(struct vs_job *job, enum vs_pg_cond_type type, bool status,
+			 const char *reason, const char *message, u64 transition)
+{
+	struct vs_pg_condition *c = &job->cond[type];
+	char *copy = NULL;
+
+	if (message && *message && !(copy = strdup(message)))
+		return -ENOMEM;
+	free(c->message);
+	c->set = true;
+	c->status = status;
+	c->reason = reason;
+	c->message = copy;
+	c->transition = transition;
+	return 0;
+}
+
+const char *vs_pg_cond_type_name(enum vs_pg_cond_type type)
+{
+	static const char *const names[] = {
+		[VS_PG_COND_UNSCHEDULABLE] = "Unschedulable",
+		[VS_PG_COND_SCHEDULED] = "Scheduled",
+	};
+
+	return vs_enum_name(names, ARRAY_SIZE(names), type);
+}
+
 static void job_free(struct vs_cluster *cl, struct vs_job *job)
 {
 	struct job_attrs a = {
@@ -754,6 +782,8 @@ static void job_free(struct vs_cluster *cl, struct vs_job *job)
 	if (job->vjob)
 		job->vjob->podgroup = NULL;
 	job_attrs_free(cl, &a);
+	for (int i = 0; i < VS_PG_COND_NR; i++)
+		free(job->cond[i].message);
 	vs_str_put(&cl->strs, job->ns);
 	vs_str_put(&cl->strs, job->name);
 	vs_pool_free(&cl->job_pool, job);

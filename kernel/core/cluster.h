@@ -175,6 +175,17 @@ int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
 /* Set the PodGroup phase, keeping the queue's counts by phase. */
 void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phase phase);
 
+/*
+ * Set the PodGroup condition of @type (replacing the one before, as Volcano
+ * keeps one per type). @reason must be static; @message is copied. -ENOMEM
+ * leaves the old condition in place.
+ */
+int vs_job_set_condition(struct vs_job *job, enum vs_pg_cond_type type, bool status,
+			 const char *reason, const char *message, u64 transition);
+
+/* "Unschedulable", "Scheduled". */
+const char *vs_pg_cond_type_name(enum vs_pg_cond_type type);
+
 /* -EBUSY while it has tasks. */
 int vs_job_del(struct vs_cluster *cl, struct vs_job *job, struct vs_err *err);
 

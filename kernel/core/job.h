@@ -31,6 +31,25 @@ struct vs_role_min {
 	u32 min;
 };
 
+/* PodGroup condition types, Volcano's PodGroupConditionType. */
+enum vs_pg_cond_type {
+	VS_PG_COND_UNSCHEDULABLE,	/* "Unschedulable" */
+	VS_PG_COND_SCHEDULED,		/* "Scheduled" */
+	VS_PG_COND_NR
+};
+
+/*
+ * The latest condition of one type, as Volcano's UpdatePodGroupCondition
+ * keeps one per type in the PodGroup's status.
+ */
+struct vs_pg_condition {
+	bool set;
+	bool status;			/* ConditionTrue */
+	const char *reason;		/* static text */
+	char *message;			/* owned, NULL for "" */
+	u64 transition;			/* the scheduling cycle that wrote it */
+};
+
 struct vs_job {
 	const char *ns;			/* interned */
 	const char *name;		/* interned */
@@ -60,6 +79,8 @@ struct vs_job {
 	struct vs_res total_request;
 	struct vs_res allocated;
 
+	struct vs_pg_condition cond[VS_PG_COND_NR];
+
 	u32 sidx;			/* index in the open session's jobs, see session.h */
 };
 
@@ -72,6 +93,28 @@ static inline u32 vs_job_ready_num(const struct vs_job *job)
 	return job->nr_by_status[VS_TASK_BOUND] + job->nr_by_status[VS_TASK_BINDING] +
 	       job->nr_by_status[VS_TASK_RUNNING] + job->nr_by_status[VS_TASK_ALLOCATED] +
 	       job->nr_by_status[VS_TASK_SUCCEEDED];
+}
+
+/* ScheduledTaskNum: Running, Bound, Failed, Succeeded. */
+static inline u32 vs_job_scheduled_num(const struct vs_job *job)
+{
+	u32 n = 0;
+
+	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
+		if (VS_TASK_SCHEDULED_MASK & VS_TASK_BIT(s))
+			n += job->nr_by_status[s];
+	return n;
+}
+
+/* ReleasingScheduledTaskNum: Releasing tasks that had been placed on a node. */
+static inline u32 vs_job_releasing_placed_num(const struct vs_job *job)
+{
+	const struct vs_task *task;
+	u32 n = 0;
+
+	list_for_each_entry(task, &job->by_status[VS_TASK_RELEASING], status_node)
+		n += task->node != NULL;
+	return n;
 }
 
 /* WaitingTaskNum: Pipelined. */

@@ -83,6 +83,8 @@ int vs_preemption_policy_parse(const char *s, enum vs_preemption_policy *out,
 			       struct vs_err *err);
 const char *vs_preemption_policy_name(enum vs_preemption_policy p);
 
+struct vs_task_note;
+
 struct vs_task {
 	const char *ns;			/* interned */
 	const char *name;		/* interned */
@@ -115,6 +117,9 @@ struct vs_task {
 	struct vs_labels *node_selector;
 	struct vs_tolerations *tolerations;
 	struct vs_affinity *affinity;	/* NULL when it has none */
+
+	/* What the open session noted about it (sched/fiterr.h), else NULL. */
+	struct vs_task_note *note;
 };
 
 #endif /* VS_CORE_TASK_H */

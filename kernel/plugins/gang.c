@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "plugins/plugins.h"
+#include "sched/fiterr.h"
 #include "sched/session.h"
 
 static bool gang_job_valid(struct vs_session *ssn, struct vs_plugin *p,
@@ -115,9 +116,68 @@ static enum vs_vote gang_evictable(struct vs_session *ssn, struct vs_plugin *p,
 	return VS_VOTE_PERMIT;
 }
 
+/*
+ * A job that is short of minAvailable only because some of its placed tasks
+ * are being deleted still has its slots: no Unschedulable condition then,
+ * unless tasks still wait to be scheduled.
+ */
+static bool skip_for_releasing(const struct vs_job *job)
+{
+	u32 releasing = vs_job_releasing_placed_num(job);
+
+	if (!releasing || job->nr_by_status[VS_TASK_PENDING] ||
+	    job->nr_by_status[VS_TASK_PIPELINED])
+		return false;
+	return vs_job_scheduled_num(job) + releasing >= job->min_member;
+}
+
+/* Pending tasks whose last transaction placed them, plus the ready ones. */
+static u32 schedulable_num(const struct vs_job *job)
+{
+	const struct vs_task *t;
+	u32 n = vs_job_ready_num(job);
+
+	list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node)
+		n += vs_task_status_allocated(vs_task_last_tx_status(t));
+	return n;
+}
+
+/*
+ * OnSessionClose: every job with tasks gets the Scheduled condition when it
+ * is ready, else Unschedulable with Volcano's account of why, e.g. "2/3
+ * tasks in gang unschedulable: pod group is not ready, 1 Pending, 2
+ * Running, 3 minAvailable; Pending: 1 Unschedulable. Origin reason is p2:
+ * 0/2 nodes are unavailable: 2 Insufficient cpu."
+ */
+static void gang_close(struct vs_session *ssn, struct vs_plugin *p)
+{
+	char why[512], msg[640];
+
+	for (u32 i = 0; i < ssn->nr_jobs; i++) {
+		struct vs_job *job = ssn->jobs[i];
+
+		if (!job->nr_tasks)
+			continue;
+		if (vs_job_is_ready(job)) {
+			vs_job_set_condition(job, VS_PG_COND_SCHEDULED, true,
+					     "tasks in gang are ready to be scheduled", NULL,
+					     ssn->cycle);
+			continue;
+		}
+		if (skip_for_releasing(job))
+			continue;
+		vs_job_fit_error(job, why, sizeof(why));
+		snprintf(msg, sizeof(msg), "%lld/%u tasks in gang unschedulable: %s",
+			 (long long)job->min_member - schedulable_num(job), job->nr_tasks, why);
+		vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources", msg,
+				     ssn->cycle);
+	}
+}
+
 const struct vs_plugin_ops vs_plugin_gang = {
 	.name		= "gang",
 	.open		= gang_open,
+	.close		= gang_close,
 	.job_valid	= gang_job_valid,
 	.job_order	= gang_job_order,
 	.job_ready	= gang_job_ready,

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "sched/fiterr.h"
 #include "sched/session.h"
 #include "sched/statement.h"
 
@@ -209,16 +210,8 @@ out_reset:
  */
 static enum vs_pg_phase pg_phase(const struct vs_job *job)
 {
-	u32 scheduled = 0, completed, releasing_placed = 0;
-	const struct vs_task *task;
-
-	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
-		if (VS_TASK_SCHEDULED_MASK & VS_TASK_BIT(s))
-			scheduled += job->nr_by_status[s];
-	completed = job->nr_by_status[VS_TASK_SUCCEEDED] + job->nr_by_status[VS_TASK_FAILED];
-	list_for_each_entry(task, &job->by_status[VS_TASK_RELEASING], status_node)
-		releasing_placed += task->node != NULL;
-	scheduled += releasing_placed;
+	u32 scheduled = vs_job_scheduled_num(job) + vs_job_releasing_placed_num(job);
+	u32 completed = job->nr_by_status[VS_TASK_SUCCEEDED] + job->nr_by_status[VS_TASK_FAILED];
 
 	if (scheduled >= job->min_member)
 		return scheduled == completed ? VS_PG_COMPLETED : VS_PG_RUNNING;
@@ -240,6 +233,7 @@ void vs_session_close(struct vs_session *ssn)
 	/* What nobody committed vanishes, as Volcano's snapshot does. */
 	list_for_each_entry_safe(stmt, tmp, &ssn->open_stmts, node)
 		vs_stmt_discard(stmt);
+	vs_session_drop_notes(ssn);
 
 	vs_arena_reset(ssn->arena);
 }

@@ -86,6 +86,9 @@ struct vs_session {
 	struct list_head open_stmts;	/* statements neither committed nor discarded */
 	struct vs_statement *direct;	/* vs_session_allocate()'s log, made on first use */
 
+	/* Tasks this session noted something about (sched/fiterr.h). */
+	struct vs_task_note *notes;
+
 	/* Scratch for scoring one task on up to nr_nodes nodes, made on first use. */
 	struct vs_node_score *score_buf;
 	double *score_raw;

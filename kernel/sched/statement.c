@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/arena.h"
+#include "sched/fiterr.h"
 #include "sched/session.h"
 #include "sched/statement.h"
 
@@ -136,6 +137,7 @@ void vs_stmt_commit(struct vs_statement *stmt)
 	for (u32 i = 0; i < stmt->nr; i++) {
 		struct vs_stmt_op *op = &stmt->ops[i];
 
+		vs_session_note_commit(op->task);
 		switch (op->kind) {
 		case VS_OP_ALLOCATE:
 			if (op->task->status == VS_TASK_ALLOCATED)
@@ -182,6 +184,7 @@ void vs_stmt_discard(struct vs_statement *stmt)
 		 */
 		if (!op_still_holds(op))
 			continue;
+		vs_session_note_discard(ssn, op->task);
 		switch (op->kind) {
 		case VS_OP_ALLOCATE:
 		case VS_OP_PIPELINE:

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
+#include "sched/fiterr.h"
 #include "sched/session.h"
 
 #define GI (1024LL * 1024 * 1024)
@@ -267,4 +268,75 @@ Test(actions, a_second_cycle_does_not_place_bound_tasks_again)
 	cycle();
 	cr_assert_eq(nr_binds, 1);
 	cr_assert_eq(sched.stats.cycles, 2);
+}
+
+Test(actions, gang_explains_an_unschedulable_job_as_volcano_does)
+{
+	struct vs_job *big, *small;
+	const struct vs_pg_condition *c;
+
+	start(gang_conf);
+	node("n1", 2000);
+	node("n2", 2000);
+	big = job("big", 3, VS_PG_INQUEUE, NULL);
+	task("big-0", "big", 2000, VS_TASK_PENDING, NULL);
+	task("big-1", "big", 2000, VS_TASK_PENDING, NULL);
+	task("big-2", "big", 2000, VS_TASK_PENDING, NULL);
+	small = job("small", 1, VS_PG_INQUEUE, NULL);
+	task("small-0", "small", 1000, VS_TASK_PENDING, NULL);
+	cycle();
+
+	/* big-0 and big-1 fitted and were discarded with the gang; big-2 fitted nowhere */
+	c = &big->cond[VS_PG_COND_UNSCHEDULABLE];
+	cr_assert(c->set);
+	cr_assert_str_eq(c->reason, "NotEnoughResources");
+	cr_assert_str_eq(c->message,
+			 "1/3 tasks in gang unschedulable: pod group is not ready, 3 Pending, "
+			 "3 minAvailable; Pending: 1 Unschedulable, 2 Schedulable. "
+			 "Origin reason is big-2: 0/2 nodes are unavailable: 2 Insufficient cpu.");
+	cr_assert_eq(c->transition, 1);
+	cr_assert_not(big->cond[VS_PG_COND_SCHEDULED].set);
+
+	c = &small->cond[VS_PG_COND_SCHEDULED];
+	cr_assert(c->set);
+	cr_assert_str_eq(c->reason, "tasks in gang are ready to be scheduled");
+	cr_assert_null(c->message);
+	cr_assert_not(small->cond[VS_PG_COND_UNSCHEDULABLE].set);
+
+	/* notes live for one session only */
+	cr_assert_null(vs_task_find(&cl, "ns", "big-2")->note);
+	cycle();
+	cr_assert_eq(big->cond[VS_PG_COND_UNSCHEDULABLE].transition, 2);
+}
+
+Test(actions, fit_errors_read_as_a_sorted_histogram)
+{
+	struct vs_session *ssn;
+	struct vs_fit_errors *fe;
+	struct vs_err e = { { 0 } };
+	char buf[256];
+
+	start(gang_conf);
+	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
+	fe = vs_fit_errors_new(ssn);
+	cr_assert_not_null(fe);
+	vs_fit_errors_format(fe, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "0/0 nodes are unavailable");
+	for (int i = 0; i < 10; i++)
+		vs_fit_errors_add(ssn, fe, "node(s) were unschedulable");
+	vs_fit_errors_add(ssn, fe, "Insufficient memory");
+	vs_fit_errors_add(ssn, fe, "Insufficient cpu");
+	vs_fit_errors_add(ssn, fe, "Insufficient cpu");
+	vs_fit_errors_format(fe, buf, sizeof(buf));
+	/* Go sorts "count reason" as strings: "10 ..." before "2 ..." */
+	cr_assert_str_eq(buf, "0/13 nodes are unavailable: 1 Insufficient memory, "
+			      "10 node(s) were unschedulable, 2 Insufficient cpu.");
+	cr_assert_eq(vs_fit_errors_format(fe, buf, 8), (int)strlen("0/13 nodes are unavailable: "
+			"1 Insufficient memory, 10 node(s) were unschedulable, 2 Insufficient cpu."));
+	cr_assert_str_eq(buf, "0/13 no", "truncated, still terminated");
+	vs_fit_errors_set_error(ssn, fe, "Task t with role spec w has already predicated failed, skip");
+	vs_fit_errors_format(fe, buf, sizeof(buf));
+	cr_assert(!strncmp(buf, "Task t with role spec w has already predicated failed, skip: 1 ", 62),
+		  "%s", buf);
+	vs_session_close(ssn);
 }

@@ -75,6 +75,8 @@ struct alloc_ctx {
 	struct vs_node **idle, **future;
 	struct queue_ws *qws;		/* by queue sidx; .queue NULL when unused */
 	struct reasons reasons;		/* heap, reused from job to job */
+	struct role_cache *caches;	/* heap, reused from job to job */
+	u32 nr_caches, cap_caches;
 };
 
 /* The number (1..255) of @reason in the job's table. */
@@ -207,17 +209,36 @@ static bool need_continue(const struct job_ws *jw)
 	return true;
 }
 
-static struct role_cache *role_cache_get(struct alloc_ctx *ctx, struct role_cache *caches,
-					 u32 *nr, const char *role)
+/*
+ * The cache of @role for the job being tried. The caches are reused from
+ * job to job (cleared, not reallocated): a session tries many jobs, and
+ * each cache is a byte per node.
+ */
+static struct role_cache *role_cache_get(struct alloc_ctx *ctx, const char *role)
 {
-	for (u32 i = 0; i < *nr; i++)
-		if (caches[i].role == role)
-			return &caches[i];
-	caches[*nr].role = role;
-	caches[*nr].failed = vs_arena_zalloc(ctx->ssn->arena, ctx->nr_nodes ? ctx->nr_nodes : 1);
-	if (!caches[*nr].failed)
+	struct role_cache *c;
+	size_t size = ctx->nr_nodes ? ctx->nr_nodes : 1;
+
+	for (u32 i = 0; i < ctx->nr_caches; i++)
+		if (ctx->caches[i].role == role)
+			return &ctx->caches[i];
+	if (ctx->nr_caches == ctx->cap_caches) {
+		u32 cap = ctx->cap_caches ? 2 * ctx->cap_caches : 4;
+		struct role_cache *caches = realloc(ctx->caches, cap * sizeof(*caches));
+
+		if (!caches)
+			return NULL;
+		memset(caches + ctx->cap_caches, 0, (cap - ctx->cap_caches) * sizeof(*caches));
+		ctx->caches = caches;
+		ctx->cap_caches = cap;
+	}
+	c = &ctx->caches[ctx->nr_caches];
+	if (!c->failed && !(c->failed = malloc(size)))
 		return NULL;
-	return &caches[(*nr)++];
+	memset(c->failed, 0, size);
+	c->role = role;
+	ctx->nr_caches++;
+	return c;
 }
 
 /* The nodes @task passes the predicates on, into ctx->fit; their number. */
@@ -296,13 +317,11 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 	struct vs_session *ssn = ctx->ssn;
 	struct vs_job *job = jw->job;
 	struct vs_statement *stmt = vs_stmt_new(ssn);
-	struct role_cache *caches;
-	u32 nr_caches = 0;
 
 	if (!stmt)
 		return NULL;
 	/* One cache per role, for this attempt at the job (Volcano's PredicateHelper). */
-	caches = vs_arena_calloc(ssn->arena, vs_pq_len(&jw->tasks) + 1, sizeof(*caches));
+	ctx->nr_caches = 0;
 
 	while (!vs_pq_empty(&jw->tasks)) {
 		struct vs_task *task = vs_pq_pop(&jw->tasks);
@@ -330,8 +349,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 				continue;
 			break;
 		}
-		if (caches)
-			cache = role_cache_get(ctx, caches, &nr_caches, task->role);
+		cache = role_cache_get(ctx, task->role);
 		nr_fit = predicate_nodes(ctx, task, cache);
 		if (!nr_fit) {
 			record_fit_errors(ctx, task, NULL, NULL);
@@ -476,6 +494,9 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 	}
 out:
 	free(ctx.reasons.text);
+	for (u32 i = 0; i < ctx.cap_caches; i++)
+		free(ctx.caches[i].failed);
+	free(ctx.caches);
 	return ret;
 }
 

@@ -168,6 +168,15 @@ void vs_session_note_discard(struct vs_session *ssn, struct vs_task *task)
 	n->last_tx_node = task->node;
 }
 
+void vs_session_note_pipeline(struct vs_session *ssn, struct vs_task *task,
+			      struct vs_node *node)
+{
+	struct vs_task_note *n = vs_session_task_note(ssn, task);
+
+	if (n)
+		n->committed_pipeline = node;
+}
+
 const char *vs_task_scheduling_reason(const struct vs_task *task)
 {
 	return vs_task_last_tx_status(task) == VS_TASK_ALLOCATED ? "Schedulable" : "Unschedulable";
@@ -219,7 +228,13 @@ int vs_job_fit_error(const struct vs_job *job, char *buf, size_t len)
 
 void vs_session_drop_notes(struct vs_session *ssn)
 {
-	for (struct vs_task_note *n = ssn->notes; n; n = n->next)
-		n->task->note = NULL;
+	for (struct vs_task_note *n = ssn->notes; n; n = n->next) {
+		struct vs_task *t = n->task;
+
+		if (n->committed_pipeline && t->status == VS_TASK_PIPELINED &&
+		    t->node == n->committed_pipeline)
+			vs_task_unplace(ssn->cl, t, VS_TASK_PENDING, NULL);
+		t->note = NULL;
+	}
 	ssn->notes = NULL;
 }

@@ -38,6 +38,7 @@ struct vs_task_note {
 	bool has_last_tx;		/* LastTransaction */
 	enum vs_task_status last_tx;
 	const struct vs_node *last_tx_node;
+	struct vs_node *committed_pipeline;	/* pipelined here by a committed Statement */
 };
 
 /* An empty histogram, from the session arena; NULL when out of memory. */
@@ -73,6 +74,13 @@ static inline void vs_session_note_commit(struct vs_task *task)
 		task->note->has_last_tx = false;
 }
 
+/*
+ * A committed Statement left @task pipelined on @node. Volcano's cache never
+ * hears of it, so the session puts the task back to Pending at close.
+ */
+void vs_session_note_pipeline(struct vs_session *ssn, struct vs_task *task,
+			      struct vs_node *node);
+
 /* The status of the task's last transaction: LastTransaction, else its own. */
 static inline enum vs_task_status vs_task_last_tx_status(const struct vs_task *task)
 {
@@ -93,7 +101,10 @@ const char *vs_task_scheduling_reason(const struct vs_task *task);
  */
 int vs_job_fit_error(const struct vs_job *job, char *buf, size_t len);
 
-/* At session close: every note goes, with the arena. */
+/*
+ * At session close: committed pipelines are undone, then every note goes,
+ * with the arena.
+ */
 void vs_session_drop_notes(struct vs_session *ssn);
 
 #endif /* VS_SCHED_FITERR_H */

@@ -149,7 +149,12 @@ void vs_stmt_commit(struct vs_statement *stmt)
 				sched->sink.evict(sched->sink.ctx, op->task, op->reason);
 			break;
 		case VS_OP_PIPELINE:
-			/* Stays pipelined until its node's resources are released. */
+			/*
+			 * Volcano's commit of a pipeline tells its cache
+			 * nothing: the next snapshot has the task Pending
+			 * again. The session undoes it when it closes.
+			 */
+			vs_session_note_pipeline(stmt->ssn, op->task, op->node);
 			break;
 		}
 	}

@@ -25,9 +25,10 @@
  *   - Names (nodes, queues, priority classes) are NUL-terminated strings
  *     of at most VS_NAME_MAX bytes with the NUL; namespaced objects carry
  *     VS_*_A_NAMESPACE and VS_*_A_NAME.
- *   - Quantities are integers in fixed units: cpu in millicores, memory
- *     and ephemeral storage in bytes, pods as a count, every other
- *     (scalar) resource in milli-units (Kubernetes' "1" is 1000).
+ *   - Quantities are integers in Volcano's units: cpu in millicores,
+ *     memory in bytes, pods as a count, and every other (scalar) resource,
+ *     ephemeral-storage included, in milli-units of its quantity
+ *     (Kubernetes' "1" is 1000, "1Ki" is 1024000).
  *   - A flag attribute (NLA_FLAG) is true by its presence.
  *   - Attributes a command does not take are refused (EINVAL, with the
  *     offset); attributes marked "read-only" appear only in replies.
@@ -195,7 +196,7 @@ enum vs_res_attr {
 enum vs_scalar_attr {
 	VS_SCALAR_A_UNSPEC,
 	VS_SCALAR_A_NAME,	/* string: a qualified resource name */
-	VS_SCALAR_A_VALUE,	/* u64 milli-units (bytes for ephemeral-storage and hugepages-*) */
+	VS_SCALAR_A_VALUE,	/* u64: milli-units of the quantity */
 	__VS_SCALAR_A_MAX
 };
 #define VS_SCALAR_A_MAX (__VS_SCALAR_A_MAX - 1)

@@ -1070,6 +1070,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	}
 
 	task->seq = cl->seq++;
+	task->name_index = vs_task_name_index(task->name);
 	list_add_tail(&task->job_node, &job->tasks);
 	job->nr_tasks++;
 	job_account(job, task, +1);

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Task statuses and preemption policies as text. The status changes
- * themselves live in cluster.c, where the job, node and queue are at hand.
+ * Task statuses and preemption policies as text, and pod indexes in names.
+ * The status changes themselves live in cluster.c, where the job, node and
+ * queue are at hand.
  */
+#include <string.h>
+
 #include "core/enum.h"
 #include "core/task.h"
 
@@ -58,4 +61,29 @@ int vs_preemption_policy_parse(const char *s, enum vs_preemption_policy *out,
 		return v;
 	*out = (enum vs_preemption_policy)v;
 	return 0;
+}
+
+s64 vs_task_name_index(const char *name)
+{
+	const char *p = strrchr(name, '-');
+	unsigned int dashes = 0;
+	u64 v = 0;
+
+	for (const char *q = name; *q; q++)
+		dashes += *q == '-';
+	if (dashes < 2)
+		return VS_NO_NAME_INDEX;
+	/* After the last "-" there is no "-" sign; Atoi takes a "+". */
+	if (*++p == '+')
+		p++;
+	if (!*p)
+		return VS_NO_NAME_INDEX;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return VS_NO_NAME_INDEX;
+		v = v * 10 + (u64)(*p - '0');
+		if (v > (u64)INT64_MAX)
+			return VS_NO_NAME_INDEX;	/* Atoi's range error */
+	}
+	return (s64)v;
 }

@@ -85,10 +85,22 @@ const char *vs_preemption_policy_name(enum vs_preemption_policy p);
 
 struct vs_task_note;
 
+/* A task whose name does not end in a pod index (see vs_task_name_index()). */
+#define VS_NO_NAME_INDEX	(-1LL)
+
+/*
+ * The pod index Volcano's job controller puts at the end of a pod's name
+ * ("job-worker-3" is 3): the last of three or more "-"-separated parts,
+ * when it reads as a whole number as Go's strconv.Atoi reads one.
+ * VS_NO_NAME_INDEX otherwise.
+ */
+s64 vs_task_name_index(const char *name);
+
 struct vs_task {
 	const char *ns;			/* interned */
 	const char *name;		/* interned */
 	u64 seq;			/* creation order (CreationTimestamp, then UID) */
+	s64 name_index;			/* N of a name "a-b-N", else VS_NO_NAME_INDEX (-1) */
 	struct hlist_node hnode;	/* cluster task index, by ns/name */
 
 	struct vs_job *job;

@@ -174,7 +174,13 @@ int vs_ssn_task_order(struct vs_session *ssn, const struct vs_task *l,
 	for_each_ext(ssn, VS_EXT_TASK_ORDER, i, p)
 		if ((c = p->ops->task_order(ssn, p, l, r)))
 			return c;
-	/* helpers.CompareTask: creation time, then UID. */
+	/*
+	 * helpers.CompareTask: the pod indexes at the end of the names
+	 * ("job-worker-2" before "job-worker-10"), else creation time, then UID.
+	 */
+	if (l->name_index != VS_NO_NAME_INDEX && r->name_index != VS_NO_NAME_INDEX &&
+	    l->name_index != r->name_index)
+		return l->name_index < r->name_index ? -1 : 1;
 	return l->seq < r->seq ? -1 : l->seq > r->seq;
 }
 

@@ -726,3 +726,17 @@ Test(cluster, node_requested_counts_every_task_with_kube_scheduler_defaults)
 	cr_assert_eq(cpu, 1500);
 	check_all();
 }
+
+Test(cluster, pod_indexes_read_as_volcano_reads_them)
+{
+	cr_assert_eq(vs_task_name_index("job-worker-10"), 10);
+	cr_assert_eq(vs_task_name_index("a-b-c-007"), 7);
+	cr_assert_eq(vs_task_name_index("a-b--3"), 3, "Go splits \"--3\" into \"\" and \"3\"");
+	cr_assert_eq(vs_task_name_index("a-b-+4"), 4);
+	cr_assert_eq(vs_task_name_index("worker-3"), VS_NO_NAME_INDEX, "two parts are not enough");
+	cr_assert_eq(vs_task_name_index("a-b-3x"), VS_NO_NAME_INDEX);
+	cr_assert_eq(vs_task_name_index("a-b-"), VS_NO_NAME_INDEX);
+	cr_assert_eq(vs_task_name_index("a-b-99999999999999999999"), VS_NO_NAME_INDEX,
+		     "out of Atoi's range");
+	cr_assert_eq(vs_task_name_index("a-b-9223372036854775807"), INT64_MAX);
+}

@@ -518,3 +518,24 @@ Test(framework, job_priority_comes_from_its_class_or_the_default)
 	cr_assert_eq(vs_session_job_priority(ssn, job), 100);
 	vs_session_close(ssn);
 }
+
+Test(framework, tasks_fall_back_to_pod_index_then_creation_order)
+{
+	struct vs_task_spec ts;
+	struct vs_task *w10, *w2, *plain, *other;
+
+	vs_task_spec_init(&ts, "ns", "j-worker-10", "j");
+	cr_assert_eq(vs_task_add(&cl, &ts, &w10, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "j-worker-2", "j");
+	cr_assert_eq(vs_task_add(&cl, &ts, &w2, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "plain", "j");
+	cr_assert_eq(vs_task_add(&cl, &ts, &plain, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "j-ps-2", "j");
+	cr_assert_eq(vs_task_add(&cl, &ts, &other, NULL), 0);
+	open_with(two_tiers);
+	cr_assert_lt(vs_ssn_task_order(ssn, w2, w10), 0, "index 2 before index 10");
+	cr_assert_gt(vs_ssn_task_order(ssn, w10, w2), 0);
+	cr_assert_lt(vs_ssn_task_order(ssn, w10, plain), 0, "no index: creation order");
+	cr_assert_lt(vs_ssn_task_order(ssn, w2, other), 0, "equal indexes: creation order");
+	vs_session_close(ssn);
+}

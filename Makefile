@@ -108,12 +108,16 @@ kbuild-objs = $(eval $(call kbuild-read,$(1)))$(strip $(__objs-$(1)) \
 core-objs := $(call kbuild-objs,kernel/)
 
 # Programs: name, the directories whose Kbuild lists their objects, and the
-# libraries they link. Later issues add vschedd, vsctl and vskube here.
-progs := vsbench
+# libraries they link. Later issues add vschedd and vskube here.
+progs := vsbench vsctl
 
 vsbench-dirs := userspace/vsbench/
 vsbench-libs := $(objtree)/libvscore.a
 vsbench-ldlibs := -lyaml -lm
+
+vsctl-dirs := userspace/vsctl/
+vsctl-libs := $(objtree)/libvscore.a
+vsctl-ldlibs := -ljansson -lyaml -lm
 
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
@@ -191,9 +195,12 @@ compile_commands.json: $(objtree)/compile_commands.json
 PHONY += check unit-check
 check: unit-check
 
-# The smoke test of the programs runs first, so Criterion's summary closes the output.
+# The smoke tests of the programs and the scenario suite run first, so
+# Criterion's summary closes the output.
 unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
 	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
+	$(Q)$(srctree)/selftests/vsctl-smoke.sh $(objtree)/vsctl $(srctree)/selftests/vsctl
+	$(Q)$(srctree)/selftests/scenarios-run.sh $(objtree)/vsctl $(srctree)/selftests/scenarios
 	$(Q)$(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # The unit tests and a scheduling run under valgrind's memcheck. jemalloc
@@ -203,8 +210,10 @@ MEMCHECK := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 	--soname-synonyms=somalloc=*jemalloc* --trace-children=yes
 
 PHONY += memcheck
-memcheck: $(test-bin) $(objtree)/vsbench
+memcheck: $(test-bin) $(objtree)/vsbench $(objtree)/vsctl
 	$(Q)$(MEMCHECK) $(objtree)/vsbench cycle -n 50 -j 200 -t 6 -c 2 >/dev/null
+	$(Q)$(MEMCHECK) $(objtree)/vsctl scenario run -o json $(srctree)/selftests/vsctl/pass-*.yaml \
+		>/dev/null
 	$(Q)$(MEMCHECK) $(test-bin) --jobs=1 $(CHECK_ARGS)
 
 # ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ libnl-genl-3-dev
 libjemalloc-dev
 libcriterion-dev
 libyaml-dev
+libjansson-dev
 valgrind
 "
 

@@ -16,6 +16,7 @@
 #ifndef VS_CORE_ARENA_H
 #define VS_CORE_ARENA_H
 
+#include <stdalign.h>
 #include <stddef.h>
 #include "core/compiler.h"
 #include "core/list.h"
@@ -26,7 +27,12 @@
 struct vs_arena_chunk;
 
 struct vs_arena {
-	struct list_head chunks;	/* every chunk, in the order made */
+	/*
+	 * Aligned as a chunk is: the list walks form a chunk pointer from the
+	 * head itself (never dereferenced), and UBSan checks that pointer's
+	 * alignment wherever the arena is embedded.
+	 */
+	alignas(VS_ARENA_ALIGN) struct list_head chunks;	/* every chunk, in the order made */
 	struct vs_arena_chunk *cur;	/* the chunk being carved */
 	char *pos, *end;		/* free space of @cur */
 	size_t chunk_size;

@@ -875,12 +875,36 @@ static int build_args(struct parse *ps, const struct ynode *map, struct vs_args 
 		kv->key = strdup(key->text);
 		if (!kv->key)
 			return oom(ps);
+		kv->line = key->line;
 		out->nr++;
 		ret = build_arg(ps, val, &kv->val);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+int vs_yaml_parse(const char *text, size_t len, const char *source, struct vs_arg *out,
+		  struct vs_err *err)
+{
+	struct parse ps = { .source = source ? source : "YAML", .err = err };
+	struct ynode *root;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->line = 1;
+	ret = load_tree(&ps, text ? text : "", text ? len : 0, &root);
+	if (ret || !root)
+		return ret;
+	ret = build_arg(&ps, root, out);
+	ynode_free(root);
+	return ret;
+}
+
+void vs_arg_free(struct vs_arg *arg)
+{
+	if (arg)
+		arg_free(arg);
 }
 
 /* ---- the schema: Volcano's SchedulerConfiguration ---- */
@@ -1253,6 +1277,7 @@ static int parse_metrics(struct parse *ps, const struct ynode *n, struct vs_args
 		kv->key = strdup(key->text);
 		if (!kv->key)
 			return oom(ps);
+		kv->line = key->line;
 		out->nr++;
 		kv->val.type = VS_ARG_STRING;
 		kv->val.line = val->line;

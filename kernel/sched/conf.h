@@ -92,6 +92,7 @@ struct vs_arg {
 
 struct vs_arg_kv {
 	char *key;
+	u32 line;			/* the line the key was written on */
 	struct vs_arg val;
 };
 
@@ -193,6 +194,19 @@ int vs_conf_parse(const char *text, size_t len, const char *source,
 /* Read @path and parse it with flags defaulting on. Errors name the path. */
 int vs_conf_load_file(const char *path, const struct vs_conf_names *names,
 		      struct vs_conf **out, struct vs_err *err);
+
+/*
+ * Parse one YAML document of @len bytes into @out, every value typed as
+ * "arguments" are (yaml.v2 into interface{}) and carrying its line, with the
+ * loader's refusals (aliases, merge keys, duplicate keys, a second
+ * document...). For tools that read other YAML files by the same rules, as
+ * vsctl reads scenarios. An empty document is VS_ARG_NULL. Every map's
+ * vs_args.source is @source, which must outlive @out. Free with
+ * vs_arg_free(), also after an error.
+ */
+int vs_yaml_parse(const char *text, size_t len, const char *source, struct vs_arg *out,
+		  struct vs_err *err);
+void vs_arg_free(struct vs_arg *arg);
 
 /* Volcano's built-in default configuration text (pkg/scheduler/util.go). */
 extern const char vs_conf_default_text[];

@@ -246,3 +246,24 @@ Test(arena, overrun_into_the_rounding_is_reported_under_asan, .exit_code = 1,
 	cr_assert_fail("the overrun was not reported");
 }
 #endif
+
+/*
+ * An arena embedded after a lone u64 (as vsctl's loader state once had it)
+ * used to sit 8 bytes off a chunk's alignment, and the list walk of destroy
+ * formed a misaligned chunk pointer from the head: UBSan aborted there.
+ */
+Test(arena, embedded_after_a_u64_is_aligned_and_destroyed_cleanly)
+{
+	struct {
+		u64 pad;
+		struct vs_arena arena;
+	} s;
+
+	cr_assert_eq((uintptr_t)&s.arena.chunks % VS_ARENA_ALIGN, 0);
+	vs_arena_init(&s.arena, 0);
+	cr_assert_not_null(vs_arena_alloc(&s.arena, 64));
+	vs_arena_reset(&s.arena);
+	cr_assert_not_null(vs_arena_alloc(&s.arena, 64));
+	vs_arena_destroy(&s.arena);
+	s.pad = 0;
+}

@@ -1486,3 +1486,68 @@ Test(conf, a_mapping_of_many_keys_is_checked_for_duplicates_quickly, .timeout = 
 	cr_assert(strstr(e.msg, "many:50003: duplicate key \"k17\" (first on line "), "%s", e.msg);
 	free(text);
 }
+
+/* ---- vs_yaml_parse: other documents read by the same rules ---- */
+
+Test(conf, yaml_parse_types_values_and_keeps_key_and_value_lines)
+{
+	static const char text[] =
+		"nodes:\n"
+		"  - {name: n1, cpu: 2, share: 0.5, ready: true, memory: \"4Gi\"}\n"
+		"expect:\n"
+		"  binds:\n"
+		"    ns/p1: n1\n";
+	struct vs_err err = { { 0 } };
+	const struct vs_arg *nodes, *n1, *expect, *binds;
+	struct vs_arg root;
+
+	cr_assert_eq(vs_yaml_parse(text, strlen(text), "s.yaml", &root, &err), 0, "%s", err.msg);
+	cr_assert_eq(root.type, VS_ARG_MAP);
+	cr_assert_str_eq(root.map->source, "s.yaml");
+	nodes = vs_args_find(root.map, "nodes");
+	cr_assert(nodes && nodes->type == VS_ARG_SEQ && nodes->seq.nr == 1);
+	n1 = &nodes->seq.items[0];
+	cr_assert_eq(n1->type, VS_ARG_MAP);
+	cr_assert_eq(n1->line, 2);
+	cr_assert_eq(vs_args_find(n1->map, "cpu")->type, VS_ARG_INT);
+	cr_assert_eq(vs_args_find(n1->map, "share")->type, VS_ARG_FLOAT);
+	cr_assert_eq(vs_args_find(n1->map, "ready")->type, VS_ARG_BOOL);
+	cr_assert_str_eq(vs_args_find(n1->map, "memory")->s, "4Gi");
+	cr_assert_eq(root.map->kv[0].line, 1);
+	/* a block mapping starts on the line after its key: the key keeps its own */
+	expect = vs_args_find(root.map, "expect");
+	binds = vs_args_find(expect->map, "binds");
+	cr_assert_eq(expect->map->kv[0].line, 4);
+	cr_assert_eq(binds->line, 5);
+	cr_assert_eq(binds->map->kv[0].line, 5);
+	vs_arg_free(&root);
+}
+
+Test(conf, yaml_parse_refuses_with_the_loaders_rules)
+{
+	static const char dup[] = "a: 1\nb: 2\na: 3\n";
+	static const char alias[] = "a: &x 1\nb: *x\n";
+	struct vs_err err = { { 0 } };
+	struct vs_arg root;
+
+	cr_assert_eq(vs_yaml_parse(dup, strlen(dup), "d.yaml", &root, &err), -EINVAL);
+	cr_assert_str_eq(err.msg, "d.yaml:3: duplicate key \"a\" (first on line 1)");
+	vs_arg_free(&root);
+	vs_err_clear(&err);
+	cr_assert_eq(vs_yaml_parse(alias, strlen(alias), "a.yaml", &root, &err), -EINVAL);
+	cr_assert_str_eq(err.msg, "a.yaml:2: aliases (*x) are not supported");
+	vs_arg_free(&root);
+}
+
+Test(conf, yaml_parse_of_an_empty_document_is_null)
+{
+	struct vs_err err = { { 0 } };
+	struct vs_arg root;
+
+	cr_assert_eq(vs_yaml_parse("", 0, "e.yaml", &root, &err), 0);
+	cr_assert_eq(root.type, VS_ARG_NULL);
+	vs_arg_free(&root);
+	cr_assert_eq(vs_yaml_parse("# nothing\n", 10, "e.yaml", &root, &err), 0);
+	cr_assert_eq(root.type, VS_ARG_NULL);
+	vs_arg_free(&root);
+}

@@ -1,0 +1,104 @@
+#!/bin/sh
+# Smoke test of "vsctl scenario run" on the scenarios in selftests/vsctl/:
+# pass-*.yaml must pass; fail-expect.yaml must fail with each difference
+# shown; every bad-*.yaml must be refused with the message its first line
+# announces ("# error: TEXT": the output must contain TEXT); JSON output must
+# carry the decisions; bad usage must exit 2 with a message.
+# Usage: selftests/vsctl-smoke.sh path/to/vsctl selftests/vsctl
+set -eu
+vsctl=$1
+dir=$2
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+fail() { echo "vsctl-smoke: FAIL: $*" >&2; cat "$out" >&2; exit 1; }
+
+# Run from the directory so that messages name the files as the tests expect.
+cd "$dir"
+runs=0
+
+for f in pass-*.yaml; do
+	"$vsctl" scenario run "$f" >"$out" 2>&1 || fail "$f exited $?"
+	grep -qx "PASS $f" "$out" || fail "$f did not pass"
+	grep -qx '1 passed, 0 failed' "$out" || fail "$f: no summary line"
+	runs=$((runs + 1))
+done
+
+set +e
+"$vsctl" scenario run fail-expect.yaml >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "fail-expect.yaml exited $rc, expected 1"
+for want in 'FAIL fail-expect.yaml' \
+	'    binds: expected {ns/p1: n2}, got {ns/p1: n1}' \
+	'    bindCount: expected 2, got 1' \
+	'    evicts: expected [ns/p1], got []' \
+	'    podgroupPhase: expected {ns/pg1: Running}, got {ns/pg1: Inqueue}' \
+	'0 passed, 1 failed'; do
+	grep -qxF "$want" "$out" || fail "fail-expect.yaml: no line \"$want\""
+done
+runs=$((runs + 1))
+
+refused=0
+for f in bad-*.yaml; do
+	want=$(sed -n '1s/^# error: //p' "$f")
+	[ -n "$want" ] || fail "$f does not say which error it expects"
+	set +e
+	"$vsctl" scenario run "$f" >"$out" 2>&1
+	rc=$?
+	set -e
+	[ "$rc" -eq 1 ] || fail "$f exited $rc, expected 1"
+	grep -qx "FAIL $f" "$out" || fail "$f: no FAIL line"
+	grep -qF "    $want" "$out" || fail "$f: no message \"$want\""
+	refused=$((refused + 1))
+done
+
+# Every file in one run: the run goes on after failures and counts them all.
+npass=$(ls pass-*.yaml | wc -l)
+nall=$(ls ./*.yaml | wc -l)
+set +e
+"$vsctl" scenario run ./*.yaml >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "the whole directory exited $rc, expected 1"
+tail -n 1 "$out" | grep -qx "$npass passed, $((nall - npass)) failed" || fail "bad summary"
+
+# JSON: the decisions in the shape of expect.
+"$vsctl" scenario run -o json pass-explicit-gang.yaml >"$out" 2>&1 || fail "json exited $?"
+for want in '"result": "pass"' '"ns/gang-0": "n2"' '"bindCount": 2' '"evicts": \[\]' \
+	'"ns/toobig": "Inqueue"' '"n2": 68.75'; do
+	grep -q "$want" "$out" || fail "json output lacks $want"
+done
+set +e
+"$vsctl" scenario run --output=json fail-expect.yaml bad-enum.yaml >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "json with failures exited $rc, expected 1"
+grep -q '"bindCount: expected 2, got 1"' "$out" || fail "json lacks the differences"
+grep -q '"error": "bad-enum.yaml:7: phase: ' "$out" || fail "json lacks the load error"
+
+# A file that cannot be read fails like any other.
+set +e
+"$vsctl" scenario run /nonexistent/scenario.yaml >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "a missing file exited $rc, expected 1"
+grep -q 'No such file' "$out" || fail "a missing file: no reason given"
+
+for good in "--help" "scenario --help" "scenario run --help"; do
+	# shellcheck disable=SC2086
+	"$vsctl" $good >"$out" 2>&1 || fail "\"vsctl $good\" exited $?"
+	grep -q '^usage: vsctl' "$out" || fail "\"vsctl $good\" printed no usage"
+done
+usage=0
+for bad in "" "nosuchgroup" "scenario" "scenario nosuch" "scenario run" \
+	"scenario run --bogus x.yaml" "scenario run -o yaml x.yaml"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$vsctl" $bad >"$out" 2>&1
+	rc=$?
+	set -e
+	[ "$rc" -eq 2 ] || fail "\"vsctl $bad\" exited $rc, expected 2"
+	[ -s "$out" ] || fail "\"vsctl $bad\" said nothing"
+	usage=$((usage + 1))
+done
+echo "vsctl-smoke: $runs runs, $refused refused files and $usage usage errors as expected"

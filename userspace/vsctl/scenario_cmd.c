@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * "vsctl scenario run FILE...": each file against a fresh in-process core.
+ * This file owns the command's options and its two outputs: the text one
+ * (PASS or FAIL per file, the differences indented below, a closing
+ * "N passed, N failed"), and with -o json one JSON array holding, per file,
+ * the decisions in the shape of "expect" and the verdict. A file that cannot
+ * be loaded or run counts as failed and the run goes on with the next one.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vsctl/scenario.h"
+#include "vsctl/vsctl.h"
+
+enum output { OUT_TEXT, OUT_JSON };
+
+struct run_opts {
+	enum output output;
+	bool verbose;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: vsctl scenario run [OPTIONS] FILE...\n"
+		"\n"
+		"Run each scenario file against a fresh in-process core and check what\n"
+		"its cycles decide against the file's expect: section.\n"
+		"\n"
+		"  -o, --output FORMAT  text (default) or json: per file, the decisions\n"
+		"                       in the shape of expect\n"
+		"  -v, --verbose        text output: show the decisions of every file\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"Exit status: 0 when every file passes, 1 when one fails or cannot be\n"
+		"run, 2 on a usage error.\n");
+}
+
+/* 0 to run, 1 when --help was answered, -1 on a usage error. */
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct run_opts){ .output = OUT_TEXT };
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (!strcmp(optarg, "json")) {
+				o->output = OUT_JSON;
+			} else if (!strcmp(optarg, "text")) {
+				o->output = OUT_TEXT;
+			} else {
+				fprintf(stderr, "%s: unknown output format \"%s\" (text, json)\n",
+					argv[0], optarg);
+				return -1;
+			}
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind == argc) {
+		fprintf(stderr, "%s: no scenario file given\n", argv[0]);
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- one file ---- */
+
+struct verdict {
+	bool ok;
+	bool ran;			/* the decisions in @res are meaningful */
+	struct vs_err err;		/* set when the file could not be loaded or run */
+	char *diffs;			/* the differences, one indented line each */
+	size_t diffs_len;
+};
+
+static void run_file(const char *file, struct scenario *scn, struct scn_result *res,
+		     struct verdict *v)
+{
+	FILE *out;
+
+	memset(v, 0, sizeof(*v));
+	memset(res, 0, sizeof(*res));
+	if (scenario_load(scn, file, &v->err))
+		return;
+	if (scenario_run(scn, res, &v->err))
+		return;
+	v->ran = true;
+	out = open_memstream(&v->diffs, &v->diffs_len);
+	if (!out) {
+		vs_err_set(&v->err, ENOMEM, "out of memory");
+		return;
+	}
+	v->ok = !scenario_compare(scn, res, out);
+	if (fclose(out)) {
+		vs_err_set(&v->err, ENOMEM, "out of memory");
+		v->ok = false;
+	}
+}
+
+/* ---- text ---- */
+
+static void print_decisions(const char *name, const struct scn_set *set, bool map)
+{
+	printf("    %s:", name);
+	if (!set->nr)
+		printf(" none");
+	for (u32 i = 0; i < set->nr; i++) {
+		printf(" %s", set->e[i].key);
+		if (map)
+			printf(" -> %s", set->e[i].val);
+		if (i + 1 < set->nr)
+			putchar(',');
+	}
+	putchar('\n');
+}
+
+static void print_text(const char *file, const struct scn_result *res, const struct verdict *v,
+		       const struct run_opts *o)
+{
+	printf("%s %s\n", v->ok ? "PASS" : "FAIL", file);
+	if (vs_err_is_set(&v->err))
+		printf("    %s\n", v->err.msg);
+	if (v->diffs)
+		fputs(v->diffs, stdout);
+	if (!o->verbose || !v->ran)
+		return;
+	print_decisions(scn_key_name(SCN_BINDS), &res->binds, true);
+	print_decisions(scn_key_name(SCN_EVICTS), &res->evicts, false);
+	print_decisions(scn_key_name(SCN_PIPELINED), &res->pipelined, true);
+	print_decisions(scn_key_name(SCN_PHASES), &res->phases, true);
+}
+
+/* ---- json ---- */
+
+/* The json_t helpers return NULL on allocation failure; json_object_set_new() takes NULL. */
+static json_t *json_map(const struct scn_set *set)
+{
+	json_t *obj = json_object();
+
+	for (u32 i = 0; obj && i < set->nr; i++)
+		json_object_set_new(obj, set->e[i].key, json_string(set->e[i].val));
+	return obj;
+}
+
+static json_t *json_list(const struct scn_set *set)
+{
+	json_t *arr = json_array();
+
+	for (u32 i = 0; arr && i < set->nr; i++)
+		json_array_append_new(arr, json_string(set->e[i].key));
+	return arr;
+}
+
+/* {task: {node: score}}, the nodes in listing order. */
+static json_t *json_scores(const struct scn_set *set)
+{
+	json_t *obj = json_object();
+
+	for (u32 i = 0; obj && i < set->nr; i++) {
+		json_t *task = json_object_get(obj, set->e[i].key);
+
+		if (!task) {
+			task = json_object();
+			if (json_object_set_new(obj, set->e[i].key, task))
+				continue;
+		}
+		json_object_set_new(task, set->e[i].val, json_real(set->e[i].score));
+	}
+	return obj;
+}
+
+static json_t *json_diffs(const char *diffs)
+{
+	json_t *arr = json_array();
+
+	while (arr && diffs && *diffs) {
+		const char *nl = strchr(diffs, '\n');
+		size_t len = nl ? (size_t)(nl - diffs) : strlen(diffs);
+		const char *line = diffs;
+
+		while (len && *line == ' ')
+			line++, len--;
+		json_array_append_new(arr, json_stringn(line, len));
+		diffs += (size_t)(line - diffs) + len + (nl ? 1 : 0);
+	}
+	return arr;
+}
+
+static json_t *json_file(const char *file, const struct scenario *scn,
+			 const struct scn_result *res, const struct verdict *v)
+{
+	json_t *obj = json_object();
+
+	if (!obj)
+		return NULL;
+	json_object_set_new(obj, "file", json_string(file));
+	json_object_set_new(obj, "result", json_string(v->ok ? "pass" : "fail"));
+	if (vs_err_is_set(&v->err))
+		json_object_set_new(obj, "error", json_string(v->err.msg));
+	if (!v->ran)
+		return obj;
+	json_object_set_new(obj, "differences", json_diffs(v->diffs));
+	json_object_set_new(obj, scn_key_name(SCN_BINDS), json_map(&res->binds));
+	json_object_set_new(obj, scn_key_name(SCN_BIND_COUNT), json_integer(res->binds.nr));
+	json_object_set_new(obj, scn_key_name(SCN_EVICTS), json_list(&res->evicts));
+	json_object_set_new(obj, scn_key_name(SCN_EVICT_COUNT), json_integer(res->evicts.nr));
+	json_object_set_new(obj, scn_key_name(SCN_PIPELINED), json_map(&res->pipelined));
+	json_object_set_new(obj, scn_key_name(SCN_PHASES), json_map(&res->phases));
+	if (scn->expect.has & (1u << SCN_SCORES))
+		json_object_set_new(obj, scn_key_name(SCN_SCORES), json_scores(&res->scores));
+	return obj;
+}
+
+int vsctl_scenario_run(int argc, char **argv)
+{
+	struct run_opts o;
+	unsigned int passed = 0, failed = 0;
+	json_t *all = NULL;
+	int ret;
+
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? 0 : 2;
+	if (o.output == OUT_JSON) {
+		all = json_array();
+		if (!all) {
+			fprintf(stderr, "%s: out of memory\n", argv[0]);
+			return 1;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		struct scenario scn;
+		struct scn_result res;
+		struct verdict v;
+
+		run_file(argv[i], &scn, &res, &v);
+		if (v.ok)
+			passed++;
+		else
+			failed++;
+		if (all)
+			json_array_append_new(all, json_file(argv[i], &scn, &res, &v));
+		else
+			print_text(argv[i], &res, &v, &o);
+		free(v.diffs);
+		scenario_result_free(&res);
+		scenario_free(&scn);
+		fflush(stdout);
+	}
+	if (all) {
+		ret = json_dumpf(all, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+		json_decref(all);
+		putchar('\n');
+		if (ret) {
+			fprintf(stderr, "%s: cannot write the JSON output\n", argv[0]);
+			return 1;
+		}
+	} else {
+		printf("%u passed, %u failed\n", passed, failed);
+	}
+	return failed ? 1 : 0;
+}

@@ -173,7 +173,7 @@ $(objtree)/$(1): $(addprefix $(objtree)/,$($(1)-objs)) $($(1)-libs) FORCE
 endef
 $(foreach p,$(progs),$(eval $(call prog-rule,$(p))))
 
-$(test-bin): ldlibs = -lcriterion -lyaml -lm $(LIBS_ALLOC)
+$(test-bin): ldlibs = -lcriterion -lmnl -lyaml -lm $(LIBS_ALLOC)
 $(test-bin): $(addprefix $(objtree)/,$(test-objs)) $(objtree)/libvscore.a FORCE
 	$(call if_changed,ld)
 

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Objects as attributes: see fill.h.
+ *
+ * Every helper below either appends what it was asked to or fails, and the
+ * public functions cancel the object's whole nest on the first failure, so
+ * a message never ends in half an object.
+ */
+#include <libmnl/libmnl.h>
+
+#include "netlink/fill.h"
+#include "vsched/vsched.h"
+
+/* The fill state of one message: its header and its buffer's size. */
+struct fill {
+	struct nlmsghdr *nlh;
+	size_t cap;
+	bool ok;		/* false after the first attribute that did not fit */
+};
+
+static struct nlattr *nest_start(struct fill *f, u16 type)
+{
+	struct nlattr *nest = f->ok ? mnl_attr_nest_start_check(f->nlh, f->cap, type) : NULL;
+
+	if (!nest)
+		f->ok = false;
+	return nest;
+}
+
+static void nest_end(struct fill *f, struct nlattr *nest)
+{
+	if (f->ok)
+		mnl_attr_nest_end(f->nlh, nest);
+}
+
+static void put_u8(struct fill *f, u16 type, u8 v)
+{
+	if (f->ok && !mnl_attr_put_u8_check(f->nlh, f->cap, type, v))
+		f->ok = false;
+}
+
+static void put_u32(struct fill *f, u16 type, u32 v)
+{
+	if (f->ok && !mnl_attr_put_u32_check(f->nlh, f->cap, type, v))
+		f->ok = false;
+}
+
+static void put_s32(struct fill *f, u16 type, s32 v)
+{
+	put_u32(f, type, (u32)v);
+}
+
+static void put_u64(struct fill *f, u16 type, u64 v)
+{
+	if (f->ok && !mnl_attr_put_u64_check(f->nlh, f->cap, type, v))
+		f->ok = false;
+}
+
+static void put_str(struct fill *f, u16 type, const char *s)
+{
+	if (f->ok && !mnl_attr_put_strz_check(f->nlh, f->cap, type, s))
+		f->ok = false;
+}
+
+/* Close the object's nest, or take it all back; the result of the fill. */
+static bool finish(struct fill *f, struct nlattr *obj)
+{
+	if (!obj)
+		return false;
+	if (!f->ok) {
+		mnl_attr_nest_cancel(f->nlh, obj);
+		return false;
+	}
+	mnl_attr_nest_end(f->nlh, obj);
+	return true;
+}
+
+/* ---- shared sets ---- */
+
+static void fill_res(struct fill *f, u16 type, const struct vs_res *r)
+{
+	struct nlattr *nest = nest_start(f, type);
+
+	put_u64(f, VS_RES_A_CPU, (u64)r->v[VS_RES_CPU]);
+	put_u64(f, VS_RES_A_MEMORY, (u64)r->v[VS_RES_MEMORY]);
+	if (r->present & VS_RES_BIT(VS_RES_PODS))
+		put_u64(f, VS_RES_A_PODS, (u64)r->v[VS_RES_PODS]);
+	for (unsigned int d = VS_RES_PODS + 1; d < VS_RES_MAX; d++) {
+		struct nlattr *s;
+
+		if (!(r->present & VS_RES_BIT(d)))
+			continue;
+		s = nest_start(f, VS_RES_A_SCALAR);
+		put_str(f, VS_SCALAR_A_NAME, vs_res_dim_name(d));
+		put_u64(f, VS_SCALAR_A_VALUE, (u64)r->v[d]);
+		nest_end(f, s);
+	}
+	nest_end(f, nest);
+}
+
+static void fill_labels(struct fill *f, u16 type, const struct vs_labels *l)
+{
+	struct nlattr *nest;
+
+	if (!l)
+		return;
+	nest = nest_start(f, type);
+	for (u32 i = 0; i < l->nr; i++) {
+		struct nlattr *kv = nest_start(f, VS_LABELS_A_ITEM);
+
+		put_str(f, VS_KV_A_KEY, l->kv[i].key);
+		put_str(f, VS_KV_A_VALUE, l->kv[i].value);
+		nest_end(f, kv);
+	}
+	nest_end(f, nest);
+}
+
+static void fill_taints(struct fill *f, u16 type, const struct vs_taints *t)
+{
+	for (u32 i = 0; t && i < t->nr; i++) {
+		struct nlattr *nest = nest_start(f, type);
+
+		put_str(f, VS_TAINT_A_KEY, t->t[i].key);
+		put_str(f, VS_TAINT_A_VALUE, t->t[i].value);
+		put_u32(f, VS_TAINT_A_EFFECT, t->t[i].effect);
+		nest_end(f, nest);
+	}
+}
+
+static void fill_tolerations(struct fill *f, u16 type, const struct vs_tolerations *t)
+{
+	for (u32 i = 0; t && i < t->nr; i++) {
+		const struct vs_toleration *tol = &t->t[i];
+		struct nlattr *nest = nest_start(f, type);
+
+		if (*tol->key)
+			put_str(f, VS_TOL_A_KEY, tol->key);
+		put_u32(f, VS_TOL_A_OPERATOR, tol->op);
+		if (*tol->value)
+			put_str(f, VS_TOL_A_VALUE, tol->value);
+		put_u32(f, VS_TOL_A_EFFECT, tol->effect);
+		if (tol->has_seconds)
+			put_u64(f, VS_TOL_A_SECONDS, (u64)tol->seconds);
+		nest_end(f, nest);
+	}
+}
+
+/* ---- affinity ---- */
+
+static void fill_selreqs(struct fill *f, u16 type, const struct vs_sel_req *r, u32 nr)
+{
+	for (u32 i = 0; i < nr; i++) {
+		struct nlattr *nest = nest_start(f, type);
+
+		put_str(f, VS_SELREQ_A_KEY, r[i].key);
+		put_u32(f, VS_SELREQ_A_OP, r[i].op);
+		for (u32 v = 0; v < r[i].nr_values; v++)
+			put_str(f, VS_SELREQ_A_VALUE, r[i].values[v]);
+		nest_end(f, nest);
+	}
+}
+
+static void fill_nsterm(struct fill *f, u16 type, const struct vs_node_selector_term *t,
+			bool weighted, s32 weight)
+{
+	struct nlattr *nest = nest_start(f, type);
+
+	fill_selreqs(f, VS_NSTERM_A_EXPR, t->exprs, t->nr_exprs);
+	fill_selreqs(f, VS_NSTERM_A_FIELD, t->fields, t->nr_fields);
+	if (weighted)
+		put_s32(f, VS_NSTERM_A_WEIGHT, weight);
+	nest_end(f, nest);
+}
+
+static void fill_lsel(struct fill *f, u16 type, const struct vs_label_selector *s)
+{
+	struct nlattr *nest = nest_start(f, type);
+
+	fill_labels(f, VS_LSEL_A_MATCH_LABELS, s->match_labels);
+	fill_selreqs(f, VS_LSEL_A_EXPR, s->exprs, s->nr_exprs);
+	nest_end(f, nest);
+}
+
+static void fill_podterm(struct fill *f, u16 type, const struct vs_pod_affinity_term *t,
+			 bool weighted, s32 weight)
+{
+	struct nlattr *nest = nest_start(f, type);
+
+	if (t->selector)
+		fill_lsel(f, VS_PODTERM_A_SELECTOR, t->selector);
+	for (u32 i = 0; i < t->nr_namespaces; i++)
+		put_str(f, VS_PODTERM_A_NAMESPACE, t->namespaces[i]);
+	if (t->all_namespaces)
+		nest_end(f, nest_start(f, VS_PODTERM_A_NS_SELECTOR));	/* {}: every namespace */
+	put_str(f, VS_PODTERM_A_TOPOLOGY_KEY, t->topology_key);
+	if (weighted)
+		put_s32(f, VS_PODTERM_A_WEIGHT, weight);
+	nest_end(f, nest);
+}
+
+static void fill_pod_affinity(struct fill *f, u16 req_type, u16 pref_type,
+			      const struct vs_pod_affinity *pa)
+{
+	for (u32 i = 0; pa && i < pa->nr_required; i++)
+		fill_podterm(f, req_type, &pa->required[i], false, 0);
+	for (u32 i = 0; pa && i < pa->nr_preferred; i++)
+		fill_podterm(f, pref_type, &pa->preferred[i].term, true, pa->preferred[i].weight);
+}
+
+static void fill_affinity(struct fill *f, u16 type, const struct vs_affinity *a)
+{
+	const struct vs_node_affinity *na;
+	struct nlattr *nest;
+
+	if (!a)
+		return;
+	nest = nest_start(f, type);
+	na = a->node_affinity;
+	for (u32 i = 0; na && i < na->nr_required; i++)
+		fill_nsterm(f, VS_AFF_A_NODE_REQUIRED, &na->required[i], false, 0);
+	for (u32 i = 0; na && i < na->nr_preferred; i++)
+		fill_nsterm(f, VS_AFF_A_NODE_PREFERRED, &na->preferred[i].preference, true,
+			    na->preferred[i].weight);
+	fill_pod_affinity(f, VS_AFF_A_POD_REQUIRED, VS_AFF_A_POD_PREFERRED, a->pod_affinity);
+	fill_pod_affinity(f, VS_AFF_A_ANTI_REQUIRED, VS_AFF_A_ANTI_PREFERRED,
+			  a->pod_anti_affinity);
+	nest_end(f, nest);
+}
+
+/* ---- objects ---- */
+
+bool vs_nl_put_res(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs_res *r)
+{
+	struct fill f = { nlh, cap, true };
+	struct nlattr *start = mnl_nlmsg_get_payload_tail(nlh);
+
+	fill_res(&f, type, r);
+	if (!f.ok)
+		mnl_attr_nest_cancel(nlh, start);	/* back to where it began */
+	return f.ok;
+}
+
+bool vs_nl_put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *n)
+{
+	struct fill f = { nlh, cap, true };
+	struct nlattr *obj = nest_start(&f, VS_A_NODE);
+
+	put_str(&f, VS_NODE_A_NAME, n->name);
+	fill_res(&f, VS_NODE_A_ALLOCATABLE, &n->allocatable);
+	fill_labels(&f, VS_NODE_A_LABELS, n->labels);
+	fill_taints(&f, VS_NODE_A_TAINT, n->taints);
+	put_u8(&f, VS_NODE_A_UNSCHEDULABLE, n->unschedulable);
+	put_u8(&f, VS_NODE_A_READY, n->ready);
+	fill_res(&f, VS_NODE_A_IDLE, &n->idle);
+	fill_res(&f, VS_NODE_A_USED, &n->used);
+	fill_res(&f, VS_NODE_A_RELEASING, &n->releasing);
+	fill_res(&f, VS_NODE_A_PIPELINED, &n->pipelined);
+	put_u32(&f, VS_NODE_A_NR_TASKS, n->nr_tasks);
+	return finish(&f, obj);
+}
+
+bool vs_nl_put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q)
+{
+	struct fill f = { nlh, cap, true };
+	struct nlattr *obj = nest_start(&f, VS_A_QUEUE), *counts;
+
+	put_str(&f, VS_QUEUE_A_NAME, q->name);
+	put_u32(&f, VS_QUEUE_A_WEIGHT, q->weight);
+	if (q->has_capability)
+		fill_res(&f, VS_QUEUE_A_CAPABILITY, &q->capability);
+	fill_res(&f, VS_QUEUE_A_GUARANTEE, &q->guarantee);
+	if (q->has_deserved)
+		fill_res(&f, VS_QUEUE_A_DESERVED, &q->deserved);
+	put_u8(&f, VS_QUEUE_A_RECLAIMABLE, q->reclaimable);
+	put_s32(&f, VS_QUEUE_A_PRIORITY, q->priority);
+	put_u32(&f, VS_QUEUE_A_STATE, q->state);
+	if (q->parent)
+		put_str(&f, VS_QUEUE_A_PARENT, q->parent);
+	fill_res(&f, VS_QUEUE_A_ALLOCATED, &q->allocated);
+	fill_res(&f, VS_QUEUE_A_REQUEST, &q->request);
+	counts = nest_start(&f, VS_QUEUE_A_NR_PODGROUPS);
+	for (unsigned int p = 0; p < VS_PG_NR_PHASES; p++)
+		put_u32(&f, (u16)(p + 1), q->nr_jobs_by_phase[p]);
+	nest_end(&f, counts);
+	return finish(&f, obj);
+}
+
+bool vs_nl_put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j)
+{
+	struct fill f = { nlh, cap, true };
+	struct nlattr *obj = nest_start(&f, VS_A_PODGROUP), *counts;
+
+	put_str(&f, VS_PG_A_NAMESPACE, j->ns);
+	put_str(&f, VS_PG_A_NAME, j->name);
+	put_str(&f, VS_PG_A_QUEUE, j->queue_name);
+	put_u32(&f, VS_PG_A_MIN_MEMBER, j->min_member);
+	for (u32 i = 0; i < j->nr_min_task_member; i++) {
+		struct nlattr *rm = nest_start(&f, VS_PG_A_MIN_TASK_MEMBER);
+
+		put_str(&f, VS_ROLE_MIN_A_ROLE, j->min_task_member[i].role);
+		put_u32(&f, VS_ROLE_MIN_A_MIN, j->min_task_member[i].min);
+		nest_end(&f, rm);
+	}
+	if (j->has_min_resources)
+		fill_res(&f, VS_PG_A_MIN_RESOURCES, &j->min_resources);
+	if (j->priority_class)
+		put_str(&f, VS_PG_A_PRIORITY_CLASS, j->priority_class);
+	put_u32(&f, VS_PG_A_PHASE, j->phase);
+	for (unsigned int t = 0; t < VS_PG_COND_NR; t++) {
+		const struct vs_pg_condition *c = &j->cond[t];
+		struct nlattr *cn;
+
+		if (!c->set)
+			continue;
+		cn = nest_start(&f, VS_PG_A_CONDITION);
+		put_u32(&f, VS_COND_A_TYPE, t);
+		put_u8(&f, VS_COND_A_STATUS, c->status);
+		put_str(&f, VS_COND_A_REASON, c->reason);
+		put_str(&f, VS_COND_A_MESSAGE, c->message ? c->message : "");
+		put_u64(&f, VS_COND_A_TRANSITION, c->transition);
+		nest_end(&f, cn);
+	}
+	counts = nest_start(&f, VS_PG_A_NR_TASKS);
+	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
+		put_u32(&f, (u16)(s + 1), j->nr_by_status[s]);
+	nest_end(&f, counts);
+	fill_res(&f, VS_PG_A_ALLOCATED, &j->allocated);
+	return finish(&f, obj);
+}
+
+bool vs_nl_put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t)
+{
+	struct fill f = { nlh, cap, true };
+	struct nlattr *obj = nest_start(&f, VS_A_TASK);
+	struct vs_res req = t->req;
+
+	put_str(&f, VS_TASK_A_NAMESPACE, t->ns);
+	put_str(&f, VS_TASK_A_NAME, t->name);
+	put_str(&f, VS_TASK_A_PODGROUP, t->job->name);
+	if (*t->role)
+		put_str(&f, VS_TASK_A_ROLE, t->role);
+	put_u32(&f, VS_TASK_A_STATUS, t->status);
+	if (t->node)
+		put_str(&f, VS_TASK_A_NODE, t->node->name);
+	/*
+	 * The request as it was given: the core counts the larger of the
+	 * containers' and init containers' requests plus the pod itself;
+	 * sending that back minus the pod makes NEW of a GET the same task.
+	 */
+	vs_res_set(&req, VS_RES_PODS, vs_res_get(&req, VS_RES_PODS) - 1);
+	fill_res(&f, VS_TASK_A_REQUEST, &req);
+	put_s32(&f, VS_TASK_A_PRIORITY, t->priority);
+	if (t->priority_class)
+		put_str(&f, VS_TASK_A_PRIORITY_CLASS, t->priority_class);
+	put_u8(&f, VS_TASK_A_PREEMPTABLE, t->preemptable);
+	put_u32(&f, VS_TASK_A_PREEMPTION_POLICY, t->preemption_policy);
+	fill_labels(&f, VS_TASK_A_LABELS, t->labels);
+	fill_labels(&f, VS_TASK_A_NODE_SELECTOR, t->node_selector);
+	fill_tolerations(&f, VS_TASK_A_TOLERATION, t->tolerations);
+	fill_affinity(&f, VS_TASK_A_AFFINITY, t->affinity);
+	return finish(&f, obj);
+}
+
+bool vs_nl_put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc)
+{
+	struct fill f = { nlh, cap, true };
+	struct nlattr *obj = nest_start(&f, VS_A_PRIOCLASS);
+
+	put_str(&f, VS_PC_A_NAME, pc->name);
+	put_s32(&f, VS_PC_A_VALUE, pc->value);
+	put_u8(&f, VS_PC_A_GLOBAL_DEFAULT, pc->global_default);
+	put_u32(&f, VS_PC_A_PREEMPTION_POLICY, pc->preemption_policy);
+	return finish(&f, obj);
+}
+
+static void fill_policies(struct fill *f, u16 type, const struct vs_vjob_policy *p, u32 nr)
+{
+	for (u32 i = 0; i < nr; i++) {
+		struct nlattr *nest = nest_start(f, type);
+
+		if (p[i].has_exit_code)
+			put_s32(f, VS_POLICY_A_EXIT_CODE, p[i].exit_code);
+		else
+			put_str(f, VS_POLICY_A_EVENT, vs_vjob_event_name(p[i].event));
+		put_str(f, VS_POLICY_A_ACTION, vs_vjob_action_name(p[i].action));
+		nest_end(f, nest);
+	}
+}
+
+bool vs_nl_put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v)
+{
+	struct fill f = { nlh, cap, true };
+	struct nlattr *obj = nest_start(&f, VS_A_VJOB);
+
+	put_str(&f, VS_VJOB_A_NAMESPACE, v->ns);
+	put_str(&f, VS_VJOB_A_NAME, v->name);
+	put_str(&f, VS_VJOB_A_QUEUE, v->queue_name);
+	if (v->priority_class)
+		put_str(&f, VS_VJOB_A_PRIORITY_CLASS, v->priority_class);
+	put_u32(&f, VS_VJOB_A_MIN_AVAILABLE, v->min_available);
+	put_u32(&f, VS_VJOB_A_MAX_RETRY, v->max_retry);
+	for (u32 i = 0; i < v->nr_tasks; i++) {
+		const struct vs_vjob_task *vt = &v->tasks[i];
+		struct nlattr *nest = nest_start(&f, VS_VJOB_A_TASK);
+
+		put_str(&f, VS_VTASK_A_NAME, vt->name);
+		put_u32(&f, VS_VTASK_A_REPLICAS, vt->replicas);
+		put_u32(&f, VS_VTASK_A_MIN_AVAILABLE, vt->min_available);
+		fill_res(&f, VS_VTASK_A_REQUEST, &vt->req);
+		fill_labels(&f, VS_VTASK_A_LABELS, vt->labels);
+		fill_labels(&f, VS_VTASK_A_NODE_SELECTOR, vt->node_selector);
+		fill_tolerations(&f, VS_VTASK_A_TOLERATION, vt->tolerations);
+		fill_policies(&f, VS_VTASK_A_POLICY, vt->policies, vt->nr_policies);
+		nest_end(&f, nest);
+	}
+	fill_policies(&f, VS_VJOB_A_POLICY, v->policies, v->nr_policies);
+	put_u32(&f, VS_VJOB_A_PHASE, v->phase);
+	put_u32(&f, VS_VJOB_A_RETRY_COUNT, v->retry_count);
+	return finish(&f, obj);
+}

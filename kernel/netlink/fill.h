@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Objects as attributes: what GET replies, dumps and notifications carry
+ * (uapi/vsched/vsched.h, Documentation/protocol.md).
+ *
+ * Each vs_nl_put_*() appends one nested attribute to the message @nlh in a
+ * buffer of @cap bytes and returns true, or returns false and leaves the
+ * message exactly as it was when the buffer has no room: a dump then ends
+ * its part there and resumes with the same object in the next one.
+ */
+#ifndef VS_NETLINK_FILL_H
+#define VS_NETLINK_FILL_H
+
+#include <linux/netlink.h>
+
+#include "core/cluster.h"
+#include "core/vjob.h"
+
+bool vs_nl_put_res(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs_res *r);
+bool vs_nl_put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *node);
+bool vs_nl_put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *queue);
+bool vs_nl_put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *job);
+bool vs_nl_put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *task);
+bool vs_nl_put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc);
+bool vs_nl_put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *vjob);
+
+#endif /* VS_NETLINK_FILL_H */

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The object commands: see objects.h.
+ *
+ * One table entry per object type says how to find, build, change, remove,
+ * put and walk it; the commands themselves are written once.
+ */
+#include <libmnl/libmnl.h>
+#include <string.h>
+
+#include "netlink/fill.h"
+#include "netlink/objects.h"
+#include "netlink/parse.h"
+#include "vsched/vsched.h"
+
+struct vs_nl_objtype {
+	u16 attr;			/* VS_A_NODE... */
+	const char *what;		/* "node", for messages */
+	u16 ns_type;			/* the namespace attribute, 0 for cluster-scoped */
+	u16 name_type;
+	void *(*find)(struct vs_cluster *cl, const char *ns, const char *name);
+	/*
+	 * Build the spec (from @obj's when @merge, else from the defaults),
+	 * then create the object (@obj NULL) or update @obj.
+	 */
+	int (*apply)(struct vs_cluster *cl, void *obj, bool merge, const struct nlattr *nest,
+		     struct vs_arena *arena, struct vs_err *err);
+	int (*del)(struct vs_cluster *cl, void *obj, struct vs_err *err);
+	bool (*put)(struct nlmsghdr *nlh, size_t cap, const void *obj);
+	void *(*next)(struct vs_cluster *cl, void *prev);
+};
+
+/* ---- per type ---- */
+
+static void *find_node(struct vs_cluster *cl, const char *ns, const char *name)
+{
+	return vs_node_find(cl, name);
+}
+
+static int apply_node(struct vs_cluster *cl, void *obj, bool merge,
+		      const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
+{
+	struct vs_node_spec spec;
+	int ret;
+
+	if (obj && merge) {
+		if (vs_nl_node_spec_of(obj, arena, &spec))
+			return vs_err_set(err, ENOMEM, "out of memory");
+	} else {
+		vs_node_spec_init(&spec, obj ? ((struct vs_node *)obj)->name : NULL);
+	}
+	ret = vs_nl_parse_node(nest, arena, &spec, err);
+	if (ret)
+		return ret;
+	return obj ? vs_node_update(cl, obj, &spec, err) : vs_node_add(cl, &spec, NULL, err);
+}
+
+static int del_node(struct vs_cluster *cl, void *obj, struct vs_err *err)
+{
+	return vs_node_del(cl, obj, err);
+}
+
+static bool put_node(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_node(nlh, cap, obj);
+}
+
+/* The entry after @prev in a cluster list of objects linked by @off, or NULL. */
+static void *list_next(struct list_head *head, void *prev, size_t off)
+{
+	struct list_head *pos = prev ? (struct list_head *)((char *)prev + off) : head;
+
+	return pos->next == head ? NULL : (char *)pos->next - off;
+}
+
+static void *next_node(struct vs_cluster *cl, void *prev)
+{
+	return list_next(&cl->nodes, prev, offsetof(struct vs_node, list));
+}
+
+static void *find_queue(struct vs_cluster *cl, const char *ns, const char *name)
+{
+	return vs_queue_find(cl, name);
+}
+
+static int apply_queue(struct vs_cluster *cl, void *obj, bool merge,
+		       const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
+{
+	struct vs_queue_spec spec;
+	int ret;
+
+	if (obj && merge)
+		vs_nl_queue_spec_of(obj, &spec);
+	else
+		vs_queue_spec_init(&spec, obj ? ((struct vs_queue *)obj)->name : NULL);
+	ret = vs_nl_parse_queue(nest, arena, &spec, err);
+	if (ret)
+		return ret;
+	return obj ? vs_queue_update(cl, obj, &spec, err) : vs_queue_add(cl, &spec, NULL, err);
+}
+
+static int del_queue(struct vs_cluster *cl, void *obj, struct vs_err *err)
+{
+	return vs_queue_del(cl, obj, err);
+}
+
+static bool put_queue(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_queue(nlh, cap, obj);
+}
+
+static void *next_queue(struct vs_cluster *cl, void *prev)
+{
+	return list_next(&cl->queues, prev, offsetof(struct vs_queue, list));
+}
+
+static void *find_podgroup(struct vs_cluster *cl, const char *ns, const char *name)
+{
+	return vs_job_find(cl, ns, name);
+}
+
+static int apply_podgroup(struct vs_cluster *cl, void *obj, bool merge,
+			  const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
+{
+	struct vs_job_spec spec;
+	int ret;
+
+	if (obj && merge) {
+		if (vs_nl_podgroup_spec_of(obj, arena, &spec))
+			return vs_err_set(err, ENOMEM, "out of memory");
+	} else {
+		vs_job_spec_init(&spec, obj ? ((struct vs_job *)obj)->ns : NULL,
+				 obj ? ((struct vs_job *)obj)->name : NULL);
+	}
+	ret = vs_nl_parse_podgroup(nest, arena, &spec, err);
+	if (ret)
+		return ret;
+	if (!obj)
+		return vs_job_add(cl, &spec, NULL, err);
+	ret = vs_job_update(cl, obj, &spec, err);
+	/* The phase is status, not spec: the update keeps it; a SET may move it. */
+	if (!ret && spec.phase != ((struct vs_job *)obj)->phase)
+		vs_job_set_phase(cl, obj, spec.phase);
+	return ret;
+}
+
+static int del_podgroup(struct vs_cluster *cl, void *obj, struct vs_err *err)
+{
+	return vs_job_del(cl, obj, err);
+}
+
+static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_podgroup(nlh, cap, obj);
+}
+
+/*
+ * PodGroups live on two lists (of their queue's, and the orphans'), but
+ * every one of them is on cl->jobs in creation order.
+ */
+static void *next_podgroup(struct vs_cluster *cl, void *prev)
+{
+	return list_next(&cl->jobs, prev, offsetof(struct vs_job, list));
+}
+
+static void *find_task(struct vs_cluster *cl, const char *ns, const char *name)
+{
+	return vs_task_find(cl, ns, name);
+}
+
+static int apply_task(struct vs_cluster *cl, void *obj, bool merge,
+		      const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
+{
+	struct vs_task_spec spec;
+	int ret;
+
+	/* A pod's spec does not change in Kubernetes: it is deleted and made again. */
+	if (obj)
+		return vs_err_set(err, EOPNOTSUPP,
+				  "a task's spec cannot change: delete it and create it again "
+				  "(its status changes with VS_CMD_TASK_STATUS)");
+	vs_task_spec_init(&spec, NULL, NULL, NULL);
+	ret = vs_nl_parse_task(nest, arena, &spec, err);
+	if (ret)
+		return ret;
+	return vs_task_add(cl, &spec, NULL, err);
+}
+
+static int del_task(struct vs_cluster *cl, void *obj, struct vs_err *err)
+{
+	vs_task_del(cl, obj);
+	return 0;
+}
+
+static bool put_task(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_task(nlh, cap, obj);
+}
+
+/* Tasks in the order of their PodGroups, each PodGroup's in creation order. */
+static void *next_task(struct vs_cluster *cl, void *prev)
+{
+	struct vs_task *t = prev;
+	struct vs_job *job;
+
+	if (t && t->job_node.next != &t->job->tasks)
+		return list_entry(t->job_node.next, struct vs_task, job_node);
+	job = t ? t->job : NULL;
+	while ((job = next_podgroup(cl, job)))
+		if (!list_empty(&job->tasks))
+			return list_first_entry(&job->tasks, struct vs_task, job_node);
+	return NULL;
+}
+
+static void *find_prioclass(struct vs_cluster *cl, const char *ns, const char *name)
+{
+	return vs_prioclass_find(cl, name);
+}
+
+static int apply_prioclass(struct vs_cluster *cl, void *obj, bool merge,
+			   const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
+{
+	struct vs_prioclass_spec spec;
+	int ret;
+
+	if (obj && merge) {
+		vs_nl_prioclass_spec_of(obj, &spec);
+	} else {
+		memset(&spec, 0, sizeof(spec));
+		spec.name = obj ? ((struct vs_prioclass *)obj)->name : NULL;
+	}
+	ret = vs_nl_parse_prioclass(nest, arena, &spec, err);
+	if (ret)
+		return ret;
+	return obj ? vs_prioclass_update(cl, obj, &spec, err) :
+		     vs_prioclass_add(cl, &spec, NULL, err);
+}
+
+static int del_prioclass(struct vs_cluster *cl, void *obj, struct vs_err *err)
+{
+	vs_prioclass_del(cl, obj);
+	return 0;
+}
+
+static bool put_prioclass(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_prioclass(nlh, cap, obj);
+}
+
+static void *next_prioclass(struct vs_cluster *cl, void *prev)
+{
+	return list_next(&cl->prioclasses, prev, offsetof(struct vs_prioclass, list));
+}
+
+static const struct vs_nl_objtype objtypes[] = {
+	{ VS_A_NODE, "node", 0, VS_NODE_A_NAME,
+	  find_node, apply_node, del_node, put_node, next_node },
+	{ VS_A_QUEUE, "queue", 0, VS_QUEUE_A_NAME,
+	  find_queue, apply_queue, del_queue, put_queue, next_queue },
+	{ VS_A_PODGROUP, "podgroup", VS_PG_A_NAMESPACE, VS_PG_A_NAME,
+	  find_podgroup, apply_podgroup, del_podgroup, put_podgroup, next_podgroup },
+	{ VS_A_TASK, "task", VS_TASK_A_NAMESPACE, VS_TASK_A_NAME,
+	  find_task, apply_task, del_task, put_task, next_task },
+	{ VS_A_PRIOCLASS, "priorityclass", 0, VS_PC_A_NAME,
+	  find_prioclass, apply_prioclass, del_prioclass, put_prioclass, next_prioclass },
+};
+
+/* ---- the commands ---- */
+
+const struct vs_nl_objtype *vs_nl_objtype(u16 attr)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(objtypes); i++)
+		if (objtypes[i].attr == attr)
+			return &objtypes[i];
+	return NULL;
+}
+
+/* The key of the object a nest names: "ns/name" or "name", for messages. */
+struct key {
+	const char *ns, *name;
+};
+
+static int read_key(const struct vs_nl_objtype *ot, const struct nlattr *nest, struct key *k,
+		    struct vs_err *err)
+{
+	const struct nlattr *a;
+
+	k->ns = k->name = NULL;
+	mnl_attr_for_each_nested(a, nest) {
+		u16 type = mnl_attr_get_type(a);
+
+		if (type == ot->name_type)
+			k->name = mnl_attr_get_str(a);
+		else if (ot->ns_type && type == ot->ns_type)
+			k->ns = mnl_attr_get_str(a);
+	}
+	if (!k->name || (ot->ns_type && !k->ns))
+		return vs_err_set(err, EINVAL, "%s: the %s is missing", ot->what,
+				  k->name ? "namespace" : "name");
+	return 0;
+}
+
+void *vs_nl_obj_find(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+		     const struct nlattr *nest, struct vs_err *err, int *ret)
+{
+	struct key k;
+	void *obj;
+
+	*ret = read_key(ot, nest, &k, err);
+	if (*ret)
+		return NULL;
+	obj = ot->find(cl, k.ns, k.name);
+	if (!obj)
+		*ret = ot->ns_type ? vs_err_set(err, ENOENT, "%s %s/%s not found", ot->what, k.ns, k.name)
+				   : vs_err_set(err, ENOENT, "%s %s not found", ot->what, k.name);
+	return obj;
+}
+
+/* Say which object an error is about: "node n1: ...". */
+static int about(const struct vs_nl_objtype *ot, const struct key *k, int ret,
+		 struct vs_err *err)
+{
+	if (ret) {
+		if (ot->ns_type)
+			vs_err_prefix(err, "%s %s/%s: ", ot->what, k->ns, k->name);
+		else
+			vs_err_prefix(err, "%s %s: ", ot->what, k->name);
+	}
+	return ret;
+}
+
+int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+		  const struct nlattr *nest, bool replace, struct vs_arena *arena,
+		  struct vs_err *err)
+{
+	struct key k;
+	void *obj;
+	int ret = read_key(ot, nest, &k, err);
+
+	if (ret)
+		return ret;
+	obj = ot->find(cl, k.ns, k.name);
+	if (obj && !replace)
+		return about(ot, &k, vs_err_set(err, EEXIST, "exists already"), err);
+	/* Replace: the spec given, with the defaults for what it leaves out. */
+	return about(ot, &k, ot->apply(cl, obj, false, nest, arena, err), err);
+}
+
+int vs_nl_obj_set(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+		  const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
+{
+	struct key k;
+	void *obj;
+	int ret = read_key(ot, nest, &k, err);
+
+	if (ret)
+		return ret;
+	obj = vs_nl_obj_find(ot, cl, nest, err, &ret);
+	if (!obj)
+		return ret;
+	return about(ot, &k, ot->apply(cl, obj, true, nest, arena, err), err);
+}
+
+int vs_nl_obj_del(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+		  const struct nlattr *nest, struct vs_err *err)
+{
+	struct key k;
+	void *obj;
+	int ret = read_key(ot, nest, &k, err);
+
+	if (ret)
+		return ret;
+	obj = vs_nl_obj_find(ot, cl, nest, err, &ret);
+	if (!obj)
+		return ret;
+	return about(ot, &k, ot->del(cl, obj, err), err);
+}
+
+bool vs_nl_obj_put(const struct vs_nl_objtype *ot, struct nlmsghdr *nlh, size_t cap,
+		   const void *obj)
+{
+	return ot->put(nlh, cap, obj);
+}
+
+void *vs_nl_obj_next(const struct vs_nl_objtype *ot, struct vs_cluster *cl, void *prev)
+{
+	return ot->next(cl, prev);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The object commands (NEW, SET, DEL, GET) of every object type, on a
+ * cluster, independent of where the request came from.
+ *
+ * Each function takes the object's nest from a request that has passed its
+ * policy, and either does all of what it asks or nothing: the core's
+ * constructors and updates check everything before they change anything.
+ */
+#ifndef VS_NETLINK_OBJECTS_H
+#define VS_NETLINK_OBJECTS_H
+
+#include <linux/netlink.h>
+
+#include "core/arena.h"
+#include "core/cluster.h"
+
+/* One object type: its top-level attribute, its name, its key attributes. */
+struct vs_nl_objtype;
+
+/* The type whose top-level attribute is @attr (VS_A_NODE...), or NULL. */
+const struct vs_nl_objtype *vs_nl_objtype(u16 attr);
+
+/* The object a nest names, or NULL; -EINVAL in @ret when the key is incomplete. */
+void *vs_nl_obj_find(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+		     const struct nlattr *nest, struct vs_err *err, int *ret);
+
+/*
+ * NEW: create the object (-EEXIST if its key is taken, unless @replace:
+ * then the existing object's spec is replaced by the one given, with the
+ * defaults for attributes left out). SET: change the attributes given
+ * (-ENOENT if absent). DEL: remove it (-ENOENT if absent). A task's spec
+ * never changes, as a pod's does not: SET or a replacing NEW of an
+ * existing task is -EOPNOTSUPP; delete it and create it again.
+ */
+int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+		  const struct nlattr *nest, bool replace, struct vs_arena *arena,
+		  struct vs_err *err);
+int vs_nl_obj_set(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+		  const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err);
+int vs_nl_obj_del(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+		  const struct nlattr *nest, struct vs_err *err);
+
+/* Put @obj into a message (fill.h's rules: all of it or nothing). */
+bool vs_nl_obj_put(const struct vs_nl_objtype *ot, struct nlmsghdr *nlh, size_t cap,
+		   const void *obj);
+
+/*
+ * Walk the objects of a type in creation order, for dumps: the first
+ * object after @prev (NULL: the first of all).
+ */
+void *vs_nl_obj_next(const struct vs_nl_objtype *ot, struct vs_cluster *cl, void *prev);
+
+#endif /* VS_NETLINK_OBJECTS_H */

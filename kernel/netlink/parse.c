@@ -1,0 +1,694 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Attributes as object specs: see parse.h.
+ */
+#include <libmnl/libmnl.h>
+#include <string.h>
+
+#include "netlink/parse.h"
+#include "vsched/vsched.h"
+
+/* The last occurrence of each attribute type of @nest, in tb[0..max]. */
+static void nest_tb(const struct nlattr *nest, const struct nlattr **tb, u16 max)
+{
+	const struct nlattr *a;
+
+	memset(tb, 0, (max + 1u) * sizeof(*tb));
+	mnl_attr_for_each_nested(a, nest) {
+		u16 type = mnl_attr_get_type(a);
+
+		if (type <= max)
+			tb[type] = a;
+	}
+}
+
+static u32 count_type(const struct nlattr *nest, u16 type)
+{
+	const struct nlattr *a;
+	u32 n = 0;
+
+	mnl_attr_for_each_nested(a, nest)
+		n += mnl_attr_get_type(a) == type;
+	return n;
+}
+
+/* Name the field an inner error came from, and pass the error on. */
+static int in_field(struct vs_err *err, int ret, const char *field)
+{
+	vs_err_prefix(err, "%s: ", field);
+	return ret;
+}
+
+static int nomem(struct vs_err *err)
+{
+	return vs_err_set(err, ENOMEM, "out of memory");
+}
+
+/* ---- shared sets ---- */
+
+static int res_value(const char *name, u64 v, struct vs_err *err)
+{
+	/* INT64_MAX is the core's "unlimited"; a real amount stays below it. */
+	if (v >= (u64)VS_RES_INF)
+		return vs_err_set(err, ERANGE, "resource %s: %llu is too large", name,
+				  (unsigned long long)v);
+	return 0;
+}
+
+int vs_nl_parse_res(const struct nlattr *nest, struct vs_res *out, struct vs_err *err)
+{
+	static const struct { u16 type; unsigned int dim; const char *name; } fixed[] = {
+		{ VS_RES_A_CPU, VS_RES_CPU, "cpu" },
+		{ VS_RES_A_MEMORY, VS_RES_MEMORY, "memory" },
+		{ VS_RES_A_PODS, VS_RES_PODS, "pods" },
+	};
+	const struct nlattr *a;
+	int ret;
+
+	vs_res_clear(out);
+	mnl_attr_for_each_nested(a, nest) {
+		u16 type = mnl_attr_get_type(a);
+		const struct nlattr *tb[VS_SCALAR_A_MAX + 1];
+		const char *name;
+		int dim;
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(fixed); i++) {
+			if (type != fixed[i].type)
+				continue;
+			ret = res_value(fixed[i].name, mnl_attr_get_u64(a), err);
+			if (ret)
+				return ret;
+			vs_res_set(out, fixed[i].dim, (s64)mnl_attr_get_u64(a));
+		}
+		if (type != VS_RES_A_SCALAR)
+			continue;
+		nest_tb(a, tb, VS_SCALAR_A_MAX);
+		if (!tb[VS_SCALAR_A_NAME] || !tb[VS_SCALAR_A_VALUE])
+			return vs_err_set(err, EINVAL, "a scalar resource needs a name and a value");
+		name = mnl_attr_get_str(tb[VS_SCALAR_A_NAME]);
+		dim = vs_res_dim_get(name, strlen(name), err);
+		if (dim < 0)
+			return dim;
+		ret = res_value(name, mnl_attr_get_u64(tb[VS_SCALAR_A_VALUE]), err);
+		if (ret)
+			return ret;
+		vs_res_set(out, (unsigned int)dim, (s64)mnl_attr_get_u64(tb[VS_SCALAR_A_VALUE]));
+	}
+	return 0;
+}
+
+/* Labels (or a node selector) into an arena array of key/value specs. */
+static int parse_labels(const struct nlattr *nest, struct vs_arena *arena,
+			const struct vs_kv_spec **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(nest, VS_LABELS_A_ITEM), i = 0;
+	struct vs_kv_spec *kv;
+	const struct nlattr *a;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	kv = vs_arena_alloc(arena, n * sizeof(*kv));
+	if (!kv)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, nest) {
+		const struct nlattr *tb[VS_KV_A_MAX + 1];
+
+		if (mnl_attr_get_type(a) != VS_LABELS_A_ITEM)
+			continue;
+		nest_tb(a, tb, VS_KV_A_MAX);
+		if (!tb[VS_KV_A_KEY])
+			return vs_err_set(err, EINVAL, "a label needs a key");
+		kv[i].key = mnl_attr_get_str(tb[VS_KV_A_KEY]);
+		kv[i].value = tb[VS_KV_A_VALUE] ? mnl_attr_get_str(tb[VS_KV_A_VALUE]) : "";
+		i++;
+	}
+	*out = kv;
+	*nr = n;
+	return 0;
+}
+
+static int parse_taints(const struct nlattr *parent, u16 type, struct vs_arena *arena,
+			const struct vs_taint_spec **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(parent, type), i = 0;
+	struct vs_taint_spec *t;
+	const struct nlattr *a;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	t = vs_arena_alloc(arena, n * sizeof(*t));
+	if (!t)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent) {
+		const struct nlattr *tb[VS_TAINT_A_MAX + 1];
+
+		if (mnl_attr_get_type(a) != type)
+			continue;
+		nest_tb(a, tb, VS_TAINT_A_MAX);
+		if (!tb[VS_TAINT_A_KEY] || !tb[VS_TAINT_A_EFFECT])
+			return vs_err_set(err, EINVAL, "a taint needs a key and an effect");
+		t[i].key = mnl_attr_get_str(tb[VS_TAINT_A_KEY]);
+		t[i].value = tb[VS_TAINT_A_VALUE] ? mnl_attr_get_str(tb[VS_TAINT_A_VALUE]) : "";
+		t[i].effect = (enum vs_taint_effect)mnl_attr_get_u32(tb[VS_TAINT_A_EFFECT]);
+		if (t[i].effect > VS_TAINT_NO_EXECUTE)
+			return vs_err_set(err, EINVAL, "taint %s: effect %u is not a taint's",
+					  t[i].key, t[i].effect);
+		i++;
+	}
+	*out = t;
+	*nr = n;
+	return 0;
+}
+
+/* ---- nodes ---- */
+
+int vs_nl_parse_node(const struct nlattr *nest, struct vs_arena *arena,
+		     struct vs_node_spec *spec, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_NODE_A_MAX + 1];
+	int ret;
+
+	nest_tb(nest, tb, VS_NODE_A_MAX);
+	if (tb[VS_NODE_A_NAME])
+		spec->name = mnl_attr_get_str(tb[VS_NODE_A_NAME]);
+	if (tb[VS_NODE_A_ALLOCATABLE] &&
+	    (ret = vs_nl_parse_res(tb[VS_NODE_A_ALLOCATABLE], &spec->allocatable, err)))
+		return in_field(err, ret, "allocatable");
+	if (tb[VS_NODE_A_LABELS] &&
+	    (ret = parse_labels(tb[VS_NODE_A_LABELS], arena, &spec->labels, &spec->nr_labels, err)))
+		return ret;
+	/* Taints repeat: if any is given, they replace the node's. */
+	if (tb[VS_NODE_A_TAINT] &&
+	    (ret = parse_taints(nest, VS_NODE_A_TAINT, arena, &spec->taints, &spec->nr_taints, err)))
+		return ret;
+	if (tb[VS_NODE_A_UNSCHEDULABLE])
+		spec->unschedulable = mnl_attr_get_u8(tb[VS_NODE_A_UNSCHEDULABLE]);
+	if (tb[VS_NODE_A_READY])
+		spec->ready = mnl_attr_get_u8(tb[VS_NODE_A_READY]);
+	return 0;
+}
+
+int vs_nl_node_spec_of(const struct vs_node *node, struct vs_arena *arena,
+		       struct vs_node_spec *spec)
+{
+	vs_node_spec_init(spec, node->name);
+	spec->allocatable = node->allocatable;
+	spec->unschedulable = node->unschedulable;
+	spec->ready = node->ready;
+	if (node->labels && node->labels->nr) {
+		struct vs_kv_spec *kv = vs_arena_alloc(arena, node->labels->nr * sizeof(*kv));
+
+		if (!kv)
+			return -ENOMEM;
+		for (u32 i = 0; i < node->labels->nr; i++) {
+			kv[i].key = node->labels->kv[i].key;
+			kv[i].value = node->labels->kv[i].value;
+		}
+		spec->labels = kv;
+		spec->nr_labels = node->labels->nr;
+	}
+	if (node->taints && node->taints->nr) {
+		struct vs_taint_spec *t = vs_arena_alloc(arena, node->taints->nr * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		for (u32 i = 0; i < node->taints->nr; i++) {
+			t[i].key = node->taints->t[i].key;
+			t[i].value = node->taints->t[i].value;
+			t[i].effect = node->taints->t[i].effect;
+		}
+		spec->taints = t;
+		spec->nr_taints = node->taints->nr;
+	}
+	return 0;
+}
+
+/* ---- queues ---- */
+
+int vs_nl_parse_queue(const struct nlattr *nest, struct vs_arena *arena,
+		      struct vs_queue_spec *spec, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_QUEUE_A_MAX + 1];
+	int ret;
+
+	nest_tb(nest, tb, VS_QUEUE_A_MAX);
+	if (tb[VS_QUEUE_A_NAME])
+		spec->name = mnl_attr_get_str(tb[VS_QUEUE_A_NAME]);
+	if (tb[VS_QUEUE_A_WEIGHT])
+		spec->weight = mnl_attr_get_u32(tb[VS_QUEUE_A_WEIGHT]);
+	if (tb[VS_QUEUE_A_CAPABILITY]) {
+		ret = vs_nl_parse_res(tb[VS_QUEUE_A_CAPABILITY], &spec->capability, err);
+		if (ret)
+			return in_field(err, ret, "capability");
+		spec->has_capability = true;
+	}
+	if (tb[VS_QUEUE_A_GUARANTEE] &&
+	    (ret = vs_nl_parse_res(tb[VS_QUEUE_A_GUARANTEE], &spec->guarantee, err)))
+		return in_field(err, ret, "guarantee");
+	if (tb[VS_QUEUE_A_DESERVED]) {
+		ret = vs_nl_parse_res(tb[VS_QUEUE_A_DESERVED], &spec->deserved, err);
+		if (ret)
+			return in_field(err, ret, "deserved");
+		spec->has_deserved = true;
+	}
+	if (tb[VS_QUEUE_A_RECLAIMABLE])
+		spec->reclaimable = mnl_attr_get_u8(tb[VS_QUEUE_A_RECLAIMABLE]);
+	if (tb[VS_QUEUE_A_PRIORITY])
+		spec->priority = (s32)mnl_attr_get_u32(tb[VS_QUEUE_A_PRIORITY]);
+	if (tb[VS_QUEUE_A_STATE])
+		spec->state = (enum vs_queue_state)mnl_attr_get_u32(tb[VS_QUEUE_A_STATE]);
+	if (tb[VS_QUEUE_A_PARENT])
+		spec->parent = mnl_attr_get_str(tb[VS_QUEUE_A_PARENT]);
+	return 0;
+}
+
+void vs_nl_queue_spec_of(const struct vs_queue *q, struct vs_queue_spec *spec)
+{
+	vs_queue_spec_init(spec, q->name);
+	spec->weight = q->weight;
+	spec->capability = q->capability;
+	spec->has_capability = q->has_capability;
+	spec->guarantee = q->guarantee;
+	spec->deserved = q->deserved;
+	spec->has_deserved = q->has_deserved;
+	spec->reclaimable = q->reclaimable;
+	spec->priority = q->priority;
+	spec->state = q->state;
+	spec->parent = q->parent;
+}
+
+/* ---- PodGroups ---- */
+
+int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
+			 struct vs_job_spec *spec, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_PG_A_MAX + 1];
+	int ret;
+
+	nest_tb(nest, tb, VS_PG_A_MAX);
+	if (tb[VS_PG_A_NAMESPACE])
+		spec->ns = mnl_attr_get_str(tb[VS_PG_A_NAMESPACE]);
+	if (tb[VS_PG_A_NAME])
+		spec->name = mnl_attr_get_str(tb[VS_PG_A_NAME]);
+	if (tb[VS_PG_A_QUEUE])
+		spec->queue = mnl_attr_get_str(tb[VS_PG_A_QUEUE]);
+	if (tb[VS_PG_A_MIN_MEMBER])
+		spec->min_member = mnl_attr_get_u32(tb[VS_PG_A_MIN_MEMBER]);
+	if (tb[VS_PG_A_MIN_TASK_MEMBER]) {
+		u32 n = count_type(nest, VS_PG_A_MIN_TASK_MEMBER), i = 0;
+		struct vs_role_min_spec *rm = vs_arena_alloc(arena, n * sizeof(*rm));
+		const struct nlattr *a;
+
+		if (!rm)
+			return nomem(err);
+		mnl_attr_for_each_nested(a, nest) {
+			const struct nlattr *rtb[VS_ROLE_MIN_A_MAX + 1];
+
+			if (mnl_attr_get_type(a) != VS_PG_A_MIN_TASK_MEMBER)
+				continue;
+			nest_tb(a, rtb, VS_ROLE_MIN_A_MAX);
+			if (!rtb[VS_ROLE_MIN_A_MIN])
+				return vs_err_set(err, EINVAL, "minTaskMember: a role needs its minimum");
+			rm[i].role = rtb[VS_ROLE_MIN_A_ROLE] ? mnl_attr_get_str(rtb[VS_ROLE_MIN_A_ROLE])
+							      : "";
+			rm[i].min = mnl_attr_get_u32(rtb[VS_ROLE_MIN_A_MIN]);
+			i++;
+		}
+		spec->min_task_member = rm;
+		spec->nr_min_task_member = n;
+	}
+	if (tb[VS_PG_A_MIN_RESOURCES]) {
+		ret = vs_nl_parse_res(tb[VS_PG_A_MIN_RESOURCES], &spec->min_resources, err);
+		if (ret)
+			return in_field(err, ret, "minResources");
+		spec->has_min_resources = true;
+	}
+	if (tb[VS_PG_A_PRIORITY_CLASS])
+		spec->priority_class = mnl_attr_get_str(tb[VS_PG_A_PRIORITY_CLASS]);
+	if (tb[VS_PG_A_PHASE])
+		spec->phase = (enum vs_pg_phase)mnl_attr_get_u32(tb[VS_PG_A_PHASE]);
+	return 0;
+}
+
+int vs_nl_podgroup_spec_of(const struct vs_job *job, struct vs_arena *arena,
+			   struct vs_job_spec *spec)
+{
+	vs_job_spec_init(spec, job->ns, job->name);
+	spec->queue = job->queue_name;
+	spec->min_member = job->min_member;
+	spec->min_resources = job->min_resources;
+	spec->has_min_resources = job->has_min_resources;
+	spec->priority_class = job->priority_class;
+	spec->phase = job->phase;
+	if (job->nr_min_task_member) {
+		struct vs_role_min_spec *rm;
+
+		rm = vs_arena_alloc(arena, job->nr_min_task_member * sizeof(*rm));
+		if (!rm)
+			return -ENOMEM;
+		for (u32 i = 0; i < job->nr_min_task_member; i++) {
+			rm[i].role = job->min_task_member[i].role;
+			rm[i].min = job->min_task_member[i].min;
+		}
+		spec->min_task_member = rm;
+		spec->nr_min_task_member = job->nr_min_task_member;
+	}
+	return 0;
+}
+
+/* ---- tasks ---- */
+
+static int parse_tolerations(const struct nlattr *parent, u16 type, struct vs_arena *arena,
+			     const struct vs_toleration_spec **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(parent, type), i = 0;
+	struct vs_toleration_spec *t;
+	const struct nlattr *a;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	t = vs_arena_zalloc(arena, n * sizeof(*t));
+	if (!t)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent) {
+		const struct nlattr *tb[VS_TOL_A_MAX + 1];
+
+		if (mnl_attr_get_type(a) != type)
+			continue;
+		nest_tb(a, tb, VS_TOL_A_MAX);
+		t[i].key = tb[VS_TOL_A_KEY] ? mnl_attr_get_str(tb[VS_TOL_A_KEY]) : "";
+		t[i].op = tb[VS_TOL_A_OPERATOR] ?
+			(enum vs_toleration_op)mnl_attr_get_u32(tb[VS_TOL_A_OPERATOR]) :
+			VS_TOLERATION_EQUAL;
+		t[i].value = tb[VS_TOL_A_VALUE] ? mnl_attr_get_str(tb[VS_TOL_A_VALUE]) : "";
+		t[i].effect = tb[VS_TOL_A_EFFECT] ?
+			(enum vs_taint_effect)mnl_attr_get_u32(tb[VS_TOL_A_EFFECT]) :
+			VS_TAINT_EFFECT_ALL;
+		if (tb[VS_TOL_A_SECONDS]) {
+			t[i].has_seconds = true;
+			t[i].seconds = (s64)mnl_attr_get_u64(tb[VS_TOL_A_SECONDS]);
+		}
+		i++;
+	}
+	*out = t;
+	*nr = n;
+	return 0;
+}
+
+/* The requirements of type @type in @parent (selector expressions or fields). */
+static int parse_selreqs(const struct nlattr *parent, u16 type, struct vs_arena *arena,
+			 const struct vs_sel_req_spec **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(parent, type), i = 0;
+	struct vs_sel_req_spec *r;
+	const struct nlattr *a;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	r = vs_arena_zalloc(arena, n * sizeof(*r));
+	if (!r)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent) {
+		const struct nlattr *tb[VS_SELREQ_A_MAX + 1], *v;
+		const char **values;
+		u32 nv, j = 0;
+
+		if (mnl_attr_get_type(a) != type)
+			continue;
+		nest_tb(a, tb, VS_SELREQ_A_MAX);
+		if (!tb[VS_SELREQ_A_KEY] || !tb[VS_SELREQ_A_OP])
+			return vs_err_set(err, EINVAL, "a selector requirement needs a key and an operator");
+		r[i].key = mnl_attr_get_str(tb[VS_SELREQ_A_KEY]);
+		r[i].op = (enum vs_sel_op)mnl_attr_get_u32(tb[VS_SELREQ_A_OP]);
+		nv = count_type(a, VS_SELREQ_A_VALUE);
+		values = nv ? vs_arena_alloc(arena, nv * sizeof(*values)) : NULL;
+		if (nv && !values)
+			return nomem(err);
+		mnl_attr_for_each_nested(v, a)
+			if (mnl_attr_get_type(v) == VS_SELREQ_A_VALUE)
+				values[j++] = mnl_attr_get_str(v);
+		r[i].values = values;
+		r[i].nr_values = nv;
+		i++;
+	}
+	*out = r;
+	*nr = n;
+	return 0;
+}
+
+static int parse_nsterm(const struct nlattr *nest, struct vs_arena *arena,
+			struct vs_node_selector_term_spec *t, struct vs_err *err)
+{
+	int ret = parse_selreqs(nest, VS_NSTERM_A_EXPR, arena, &t->exprs, &t->nr_exprs, err);
+
+	return ret ? ret : parse_selreqs(nest, VS_NSTERM_A_FIELD, arena, &t->fields,
+					 &t->nr_fields, err);
+}
+
+static s32 weight_of(const struct nlattr *nest, u16 type)
+{
+	const struct nlattr *a;
+	s32 w = 0;
+
+	mnl_attr_for_each_nested(a, nest)
+		if (mnl_attr_get_type(a) == type)
+			w = (s32)mnl_attr_get_u32(a);
+	return w;
+}
+
+static int parse_lsel(const struct nlattr *nest, struct vs_arena *arena,
+		      const struct vs_label_selector_spec **out, struct vs_err *err)
+{
+	struct vs_label_selector_spec *sel = vs_arena_zalloc(arena, sizeof(*sel));
+	const struct nlattr *tb[VS_LSEL_A_MAX + 1];
+	int ret;
+
+	if (!sel)
+		return nomem(err);
+	nest_tb(nest, tb, VS_LSEL_A_MAX);
+	if (tb[VS_LSEL_A_MATCH_LABELS] &&
+	    (ret = parse_labels(tb[VS_LSEL_A_MATCH_LABELS], arena, &sel->match_labels,
+				&sel->nr_match_labels, err)))
+		return ret;
+	ret = parse_selreqs(nest, VS_LSEL_A_EXPR, arena, &sel->exprs, &sel->nr_exprs, err);
+	*out = sel;
+	return ret;
+}
+
+static int parse_podterm(const struct nlattr *nest, struct vs_arena *arena,
+			 struct vs_pod_affinity_term_spec *t, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_PODTERM_A_MAX + 1], *a;
+	u32 n = count_type(nest, VS_PODTERM_A_NAMESPACE), i = 0;
+	const char **ns;
+	int ret;
+
+	nest_tb(nest, tb, VS_PODTERM_A_MAX);
+	if (!tb[VS_PODTERM_A_TOPOLOGY_KEY])
+		return vs_err_set(err, EINVAL, "a pod affinity term needs a topologyKey");
+	t->topology_key = mnl_attr_get_str(tb[VS_PODTERM_A_TOPOLOGY_KEY]);
+	if (tb[VS_PODTERM_A_SELECTOR] &&
+	    (ret = parse_lsel(tb[VS_PODTERM_A_SELECTOR], arena, &t->selector, err)))
+		return ret;
+	if (tb[VS_PODTERM_A_NS_SELECTOR] &&
+	    (ret = parse_lsel(tb[VS_PODTERM_A_NS_SELECTOR], arena, &t->ns_selector, err)))
+		return ret;
+	ns = n ? vs_arena_alloc(arena, n * sizeof(*ns)) : NULL;
+	if (n && !ns)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, nest)
+		if (mnl_attr_get_type(a) == VS_PODTERM_A_NAMESPACE)
+			ns[i++] = mnl_attr_get_str(a);
+	t->namespaces = ns;
+	t->nr_namespaces = n;
+	return 0;
+}
+
+static int parse_pod_affinity(const struct nlattr *aff, u16 req_type, u16 pref_type,
+			      struct vs_arena *arena, const struct vs_pod_affinity_spec **out,
+			      struct vs_err *err)
+{
+	u32 nr = count_type(aff, req_type), np = count_type(aff, pref_type), ir = 0, ip = 0;
+	struct vs_weighted_pod_affinity_term_spec *pref;
+	struct vs_pod_affinity_term_spec *req;
+	struct vs_pod_affinity_spec *pa;
+	const struct nlattr *a;
+	int ret;
+
+	*out = NULL;
+	if (!nr && !np)
+		return 0;
+	pa = vs_arena_zalloc(arena, sizeof(*pa));
+	req = nr ? vs_arena_zalloc(arena, nr * sizeof(*req)) : NULL;
+	pref = np ? vs_arena_zalloc(arena, np * sizeof(*pref)) : NULL;
+	if (!pa || (nr && !req) || (np && !pref))
+		return nomem(err);
+	mnl_attr_for_each_nested(a, aff) {
+		u16 type = mnl_attr_get_type(a);
+
+		if (type == req_type) {
+			ret = parse_podterm(a, arena, &req[ir++], err);
+		} else if (type == pref_type) {
+			pref[ip].weight = weight_of(a, VS_PODTERM_A_WEIGHT);
+			ret = parse_podterm(a, arena, &pref[ip++].term, err);
+		} else {
+			continue;
+		}
+		if (ret)
+			return ret;
+	}
+	pa->required = req;
+	pa->nr_required = nr;
+	pa->preferred = pref;
+	pa->nr_preferred = np;
+	*out = pa;
+	return 0;
+}
+
+static int parse_affinity(const struct nlattr *aff, struct vs_arena *arena,
+			  const struct vs_affinity_spec **out, struct vs_err *err)
+{
+	u32 nr = count_type(aff, VS_AFF_A_NODE_REQUIRED), np = count_type(aff, VS_AFF_A_NODE_PREFERRED);
+	struct vs_affinity_spec *spec = vs_arena_zalloc(arena, sizeof(*spec));
+	u32 ir = 0, ip = 0;
+	const struct nlattr *a;
+	int ret;
+
+	if (!spec)
+		return nomem(err);
+	if (nr || np) {
+		struct vs_node_affinity_spec *na = vs_arena_zalloc(arena, sizeof(*na));
+		struct vs_node_selector_term_spec *terms = NULL;
+		struct vs_node_pref_term_spec *pref = NULL;
+
+		if (!na)
+			return nomem(err);
+		if (nr) {
+			struct vs_node_selector_spec *sel = vs_arena_zalloc(arena, sizeof(*sel));
+
+			terms = vs_arena_zalloc(arena, nr * sizeof(*terms));
+			if (!sel || !terms)
+				return nomem(err);
+			sel->terms = terms;
+			sel->nr_terms = nr;
+			na->required = sel;
+		}
+		if (np && !(pref = vs_arena_zalloc(arena, np * sizeof(*pref))))
+			return nomem(err);
+		mnl_attr_for_each_nested(a, aff) {
+			u16 type = mnl_attr_get_type(a);
+
+			if (type == VS_AFF_A_NODE_REQUIRED) {
+				ret = parse_nsterm(a, arena, &terms[ir++], err);
+			} else if (type == VS_AFF_A_NODE_PREFERRED) {
+				pref[ip].weight = weight_of(a, VS_NSTERM_A_WEIGHT);
+				ret = parse_nsterm(a, arena, &pref[ip++].preference, err);
+			} else {
+				continue;
+			}
+			if (ret)
+				return ret;
+		}
+		na->preferred = pref;
+		na->nr_preferred = np;
+		spec->node_affinity = na;
+	}
+	ret = parse_pod_affinity(aff, VS_AFF_A_POD_REQUIRED, VS_AFF_A_POD_PREFERRED, arena,
+				 &spec->pod_affinity, err);
+	if (!ret)
+		ret = parse_pod_affinity(aff, VS_AFF_A_ANTI_REQUIRED, VS_AFF_A_ANTI_PREFERRED, arena,
+					 &spec->pod_anti_affinity, err);
+	*out = spec;
+	return ret;
+}
+
+int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
+		     struct vs_task_spec *spec, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_TASK_A_MAX + 1];
+	int ret;
+
+	nest_tb(nest, tb, VS_TASK_A_MAX);
+	if (tb[VS_TASK_A_NAMESPACE])
+		spec->ns = mnl_attr_get_str(tb[VS_TASK_A_NAMESPACE]);
+	if (tb[VS_TASK_A_NAME])
+		spec->name = mnl_attr_get_str(tb[VS_TASK_A_NAME]);
+	if (tb[VS_TASK_A_PODGROUP])
+		spec->job = mnl_attr_get_str(tb[VS_TASK_A_PODGROUP]);
+	if (tb[VS_TASK_A_ROLE])
+		spec->role = mnl_attr_get_str(tb[VS_TASK_A_ROLE]);
+	if (tb[VS_TASK_A_STATUS])
+		spec->status = (enum vs_task_status)mnl_attr_get_u32(tb[VS_TASK_A_STATUS]);
+	if (tb[VS_TASK_A_NODE])
+		spec->node = mnl_attr_get_str(tb[VS_TASK_A_NODE]);
+	if (tb[VS_TASK_A_REQUEST] &&
+	    (ret = vs_nl_parse_res(tb[VS_TASK_A_REQUEST], &spec->req, err)))
+		return in_field(err, ret, "request");
+	if (tb[VS_TASK_A_INIT_REQUEST]) {
+		ret = vs_nl_parse_res(tb[VS_TASK_A_INIT_REQUEST], &spec->init_req, err);
+		if (ret)
+			return in_field(err, ret, "init request");
+		spec->has_init_req = true;
+	}
+	if (tb[VS_TASK_A_PRIORITY])
+		spec->priority = (s32)mnl_attr_get_u32(tb[VS_TASK_A_PRIORITY]);
+	if (tb[VS_TASK_A_PRIORITY_CLASS])
+		spec->priority_class = mnl_attr_get_str(tb[VS_TASK_A_PRIORITY_CLASS]);
+	if (tb[VS_TASK_A_PREEMPTABLE])
+		spec->preemptable = mnl_attr_get_u8(tb[VS_TASK_A_PREEMPTABLE]);
+	if (tb[VS_TASK_A_PREEMPTION_POLICY])
+		spec->preemption_policy =
+			(enum vs_preemption_policy)mnl_attr_get_u32(tb[VS_TASK_A_PREEMPTION_POLICY]);
+	if (tb[VS_TASK_A_LABELS] &&
+	    (ret = parse_labels(tb[VS_TASK_A_LABELS], arena, &spec->labels, &spec->nr_labels, err)))
+		return in_field(err, ret, "labels");
+	if (tb[VS_TASK_A_NODE_SELECTOR] &&
+	    (ret = parse_labels(tb[VS_TASK_A_NODE_SELECTOR], arena, &spec->node_selector,
+				&spec->nr_node_selector, err)))
+		return in_field(err, ret, "nodeSelector");
+	if (tb[VS_TASK_A_TOLERATION] &&
+	    (ret = parse_tolerations(nest, VS_TASK_A_TOLERATION, arena, &spec->tolerations,
+				     &spec->nr_tolerations, err)))
+		return in_field(err, ret, "tolerations");
+	if (tb[VS_TASK_A_AFFINITY] &&
+	    (ret = parse_affinity(tb[VS_TASK_A_AFFINITY], arena, &spec->affinity, err)))
+		return in_field(err, ret, "affinity");
+	return 0;
+}
+
+/* ---- priority classes ---- */
+
+int vs_nl_parse_prioclass(const struct nlattr *nest, struct vs_arena *arena,
+			  struct vs_prioclass_spec *spec, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_PC_A_MAX + 1];
+
+	nest_tb(nest, tb, VS_PC_A_MAX);
+	if (tb[VS_PC_A_NAME])
+		spec->name = mnl_attr_get_str(tb[VS_PC_A_NAME]);
+	if (tb[VS_PC_A_VALUE])
+		spec->value = (s32)mnl_attr_get_u32(tb[VS_PC_A_VALUE]);
+	if (tb[VS_PC_A_GLOBAL_DEFAULT])
+		spec->global_default = mnl_attr_get_u8(tb[VS_PC_A_GLOBAL_DEFAULT]);
+	if (tb[VS_PC_A_PREEMPTION_POLICY])
+		spec->preemption_policy =
+			(enum vs_preemption_policy)mnl_attr_get_u32(tb[VS_PC_A_PREEMPTION_POLICY]);
+	return 0;
+}
+
+void vs_nl_prioclass_spec_of(const struct vs_prioclass *pc, struct vs_prioclass_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->name = pc->name;
+	spec->value = pc->value;
+	spec->global_default = pc->global_default;
+	spec->preemption_policy = pc->preemption_policy;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Attributes as object specs: what NEW and SET requests carry, turned into
+ * the core's struct vs_*_spec (uapi/vsched/vsched.h).
+ *
+ * The request has passed its command's policy already (types, lengths, NUL
+ * termination, nesting, ranges), so these functions trust the shape of
+ * what they read and check only meaning: names and values the core would
+ * refuse are refused by the core's own constructors, with its messages.
+ *
+ * Everything a spec points to (label arrays, strings) lives in @arena,
+ * which the caller rewinds after the request. For SET, the caller first
+ * fills the spec from the existing object (vs_nl_*_spec_of()) and the
+ * parse then overrides only the attributes present.
+ */
+#ifndef VS_NETLINK_PARSE_H
+#define VS_NETLINK_PARSE_H
+
+#include <linux/netlink.h>
+
+#include "core/arena.h"
+#include "core/cluster.h"
+
+/*
+ * A resource list. Scalar names are registered as dimensions; more
+ * distinct names than the core has dimensions is -ENOSPC.
+ */
+int vs_nl_parse_res(const struct nlattr *nest, struct vs_res *out, struct vs_err *err);
+
+int vs_nl_parse_node(const struct nlattr *nest, struct vs_arena *arena,
+		     struct vs_node_spec *spec, struct vs_err *err);
+int vs_nl_parse_queue(const struct nlattr *nest, struct vs_arena *arena,
+		      struct vs_queue_spec *spec, struct vs_err *err);
+int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
+			 struct vs_job_spec *spec, struct vs_err *err);
+int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
+		     struct vs_task_spec *spec, struct vs_err *err);
+int vs_nl_parse_prioclass(const struct nlattr *nest, struct vs_arena *arena,
+			  struct vs_prioclass_spec *spec, struct vs_err *err);
+
+/* The spec an existing object was made from, for SET to start with. */
+int vs_nl_node_spec_of(const struct vs_node *node, struct vs_arena *arena,
+		       struct vs_node_spec *spec);
+void vs_nl_queue_spec_of(const struct vs_queue *queue, struct vs_queue_spec *spec);
+int vs_nl_podgroup_spec_of(const struct vs_job *job, struct vs_arena *arena,
+			   struct vs_job_spec *spec);
+void vs_nl_prioclass_spec_of(const struct vs_prioclass *pc, struct vs_prioclass_spec *spec);
+
+#endif /* VS_NETLINK_PARSE_H */

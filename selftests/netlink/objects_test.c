@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Tests for the object commands (netlink/objects.h) on a cluster: NEW,
+ * NEW with replace, SET of some attributes, DEL, and that a refused
+ * request changes nothing.
+ */
+#include <libmnl/libmnl.h>
+#include <criterion/criterion.h>
+
+#include "netlink/objects.h"
+#include "vsched/vsched.h"
+
+static struct vs_cluster cl;
+static struct vs_arena arena;
+static char buf[4096];
+static struct nlmsghdr *nlh;
+
+static void setup(void)
+{
+	cr_assert_eq(vs_cluster_init(&cl), 0);
+	vs_arena_init(&arena, 4096);
+}
+
+static void teardown(void)
+{
+	vs_arena_destroy(&arena);
+	vs_cluster_destroy(&cl);
+}
+
+TestSuite(objects, .init = setup, .fini = teardown);
+
+/* A fresh message holding one node nest; returns the nest. */
+static const struct nlattr *node_msg(const char *name, s64 mcpu,
+				     int unschedulable)
+{
+	struct nlattr *obj, *res;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	obj = mnl_attr_nest_start(nlh, VS_A_NODE);
+	mnl_attr_put_strz(nlh, VS_NODE_A_NAME, name);
+	if (mcpu >= 0) {
+		res = mnl_attr_nest_start(nlh, VS_NODE_A_ALLOCATABLE);
+		mnl_attr_put_u64(nlh, VS_RES_A_CPU, (u64)mcpu);
+		mnl_attr_nest_end(nlh, res);
+	}
+	if (unschedulable >= 0)
+		mnl_attr_put_u8(nlh, VS_NODE_A_UNSCHEDULABLE, (u8)unschedulable);
+	mnl_attr_nest_end(nlh, obj);
+	return obj;
+}
+
+Test(objects, new_set_replace_and_del_a_node)
+{
+	const struct vs_nl_objtype *ot = vs_nl_objtype(VS_A_NODE);
+	struct vs_err e = { { 0 } };
+	struct vs_node *n;
+
+	cr_assert_not_null(ot);
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, node_msg("n1", 4000, 1), false, &arena, &e), 0,
+		     "%s", e.msg);
+	n = vs_node_find(&cl, "n1");
+	cr_assert_not_null(n);
+	cr_assert_eq(vs_res_get(&n->allocatable, VS_RES_CPU), 4000);
+	cr_assert(n->unschedulable);
+
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, node_msg("n1", 8000, -1), false, &arena, &e),
+		     -EEXIST);
+	cr_assert_str_eq(e.msg, "node n1: exists already");
+	cr_assert_eq(vs_res_get(&n->allocatable, VS_RES_CPU), 4000, "a refused NEW changed it");
+
+	/* SET keeps what it does not name */
+	e.msg[0] = '\0';
+	cr_assert_eq(vs_nl_obj_set(ot, &cl, node_msg("n1", 8000, -1), &arena, &e), 0, "%s",
+		     e.msg);
+	cr_assert_eq(vs_res_get(&n->allocatable, VS_RES_CPU), 8000);
+	cr_assert(n->unschedulable, "SET dropped an attribute it was not given");
+
+	/* a replacing NEW takes the defaults for what it leaves out */
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, node_msg("n1", -1, -1), true, &arena, &e), 0,
+		     "%s", e.msg);
+	cr_assert_not(n->unschedulable);
+	cr_assert_eq(vs_res_get(&n->allocatable, VS_RES_CPU), 0);
+
+	cr_assert_eq(vs_nl_obj_set(ot, &cl, node_msg("n2", 1, -1), &arena, &e), -ENOENT);
+	cr_assert_str_eq(e.msg, "node n2 not found");
+	e.msg[0] = '\0';
+	cr_assert_eq(vs_nl_obj_del(ot, &cl, node_msg("n1", -1, -1), &e), 0, "%s", e.msg);
+	cr_assert_null(vs_node_find(&cl, "n1"));
+	cr_assert_eq(cl.nr_nodes, 0);
+}
+
+Test(objects, dumps_walk_in_creation_order_across_podgroups)
+{
+	const struct vs_nl_objtype *tasks = vs_nl_objtype(VS_A_TASK);
+	const char *names[] = { "a0", "a1", "b0" };
+	struct vs_job_spec js;
+	struct vs_task_spec ts;
+	struct vs_task *t = NULL;
+
+	vs_job_spec_init(&js, "ns", "a");
+	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	vs_job_spec_init(&js, "ns", "empty");
+	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	vs_job_spec_init(&js, "ns", "b");
+	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "b0", "b");
+	cr_assert_eq(vs_task_add(&cl, &ts, NULL, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "a0", "a");
+	cr_assert_eq(vs_task_add(&cl, &ts, NULL, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "a1", "a");
+	cr_assert_eq(vs_task_add(&cl, &ts, NULL, NULL), 0);
+	for (int i = 0; i < 3; i++) {
+		t = vs_nl_obj_next(tasks, &cl, t);
+		cr_assert_not_null(t);
+		cr_assert_str_eq(t->name, names[i]);
+	}
+	cr_assert_null(vs_nl_obj_next(tasks, &cl, t));
+}
+
+Test(objects, a_task_spec_never_changes)
+{
+	const struct vs_nl_objtype *ot = vs_nl_objtype(VS_A_TASK);
+	struct vs_err e = { { 0 } };
+	struct vs_job_spec js;
+	struct nlattr *obj;
+
+	vs_job_spec_init(&js, "ns", "pg");
+	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	nlh = mnl_nlmsg_put_header(buf);
+	obj = mnl_attr_nest_start(nlh, VS_A_TASK);
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, "p");
+	mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "pg");
+	mnl_attr_nest_end(nlh, obj);
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, obj, false, &arena, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_nl_obj_set(ot, &cl, obj, &arena, &e), -EOPNOTSUPP);
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, obj, true, &arena, &e), -EOPNOTSUPP);
+	cr_assert_eq(cl.nr_tasks, 1);
+}

@@ -6,7 +6,8 @@
  *   pod count		node(s) pod number exceeded
  *   NodeUnschedulable	node(s) were unschedulable (unless the pod tolerates
  *			node.kubernetes.io/unschedulable:NoSchedule)
- *   NodeAffinity	node(s) didn't match Pod's node affinity/selector
+ *   NodeAffinity	node(s) didn't match Pod's node affinity/selector (the
+ *			node selector, and the required node affinity terms)
  *   TaintToleration	node(s) had untolerated taint {key: value}
  *			(NoSchedule and NoExecute taints only)
  *
@@ -14,20 +15,59 @@
  * gives it, the taint node.kubernetes.io/not-ready:NoSchedule, and is
  * filtered by TaintToleration like any other taint.
  *
- * The filter plugins for NodeAffinity and TaintToleration can be switched
- * off with Volcano's arguments predicate.NodeAffinityEnable and
- * predicate.TaintTolerationEnable. The checks that need objects vsched does
- * not model (volumes, ports, DRA) are not made.
+ *   InterPodAffinity	node(s) didn't match pod affinity rules
+ *			node(s) didn't match pod anti-affinity rules
+ *			node(s) didn't satisfy existing pods anti-affinity rules
+ *
+ * InterPodAffinity works as kube-scheduler's: PrePredicate (its PreFilter)
+ * gathers, over the pods on nodes, the (topology key, value) pairs where the
+ * task's required affinity terms find pods matching all of them, where its
+ * required anti-affinity terms find a matching pod, and where an existing
+ * pod's required anti-affinity term matches the task; Predicate looks the
+ * node's labels up in those sets. A task whose affinity terms match itself
+ * may go to any node carrying the topology keys while no pod matches them
+ * yet (the first of a group of pods attracted to each other).
+ *
+ * As in Volcano's session snapshot, existing pods' anti-affinity is looked
+ * for only on the nodes that hosted a pod with required anti-affinity when
+ * the session opened (HavePodsWithRequiredAntiAffinityList is built once);
+ * a task that brings the first such pod to a node in this session does not
+ * repel later tasks there until the next session. When neither the task nor
+ * any of those nodes has required pod (anti-)affinity, PreFilter skips the
+ * plugin and nothing is scanned.
+ *
+ * The filter plugins for NodeAffinity, TaintToleration and InterPodAffinity
+ * can be switched off with Volcano's arguments predicate.NodeAffinityEnable,
+ * predicate.TaintTolerationEnable and predicate.PodAffinityEnable (all
+ * default true). The checks that need objects vsched does not model
+ * (volumes, ports, DRA, topology spread constraints) are not made.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plugins/plugins.h"
 #include "sched/session.h"
 
+/* A set of (topology key, value) pairs, both interned; sorted once gathered. */
+struct topo_set {
+	struct topo_pair {
+		const char *key, *value;
+	} *p;
+	u32 nr, cap;
+};
+
 struct predicates {
 	bool node_affinity;
 	bool taint_toleration;
+	bool pod_affinity;
+	/* Nodes that hosted a pod with required anti-affinity at session open. */
+	struct vs_node **anti_nodes;
+	u32 nr_anti_nodes;
+	/* InterPodAffinity's PreFilter state, for ipa_task. */
+	const struct vs_task *ipa_task;
+	bool ipa_skip;
+	struct topo_set affinity, anti_affinity, existing_anti;
 	const char *unschedulable_key;	/* interned, or NULL if nobody uses it */
 	const char *not_ready_key;
 	const char *empty;		/* interned "" */
@@ -51,9 +91,42 @@ static int predicates_check_conf(const struct vs_conf_plugin *cp, struct vs_err 
 	return 0;
 }
 
+static const struct vs_pod_affinity *required_anti(const struct vs_task *t)
+{
+	const struct vs_pod_affinity *pa = t->affinity ? t->affinity->pod_anti_affinity : NULL;
+
+	return pa && pa->nr_required ? pa : NULL;
+}
+
+static const struct vs_pod_affinity *required_affinity(const struct vs_task *t)
+{
+	const struct vs_pod_affinity *pa = t->affinity ? t->affinity->pod_affinity : NULL;
+
+	return pa && pa->nr_required ? pa : NULL;
+}
+
+static int find_anti_nodes(struct vs_session *ssn, struct predicates *st)
+{
+	st->anti_nodes = vs_arena_calloc(ssn->arena, ssn->nr_nodes ? ssn->nr_nodes : 1,
+					 sizeof(*st->anti_nodes));
+	if (!st->anti_nodes)
+		return -ENOMEM;
+	for (u32 n = 0; n < ssn->nr_nodes; n++) {
+		struct vs_task *t;
+
+		list_for_each_entry(t, &ssn->nodes[n]->tasks, node_node)
+			if (required_anti(t)) {
+				st->anti_nodes[st->nr_anti_nodes++] = ssn->nodes[n];
+				break;
+			}
+	}
+	return 0;
+}
+
 static int predicates_open(struct vs_session *ssn, struct vs_plugin *p)
 {
 	struct predicates *st = vs_arena_zalloc(ssn->arena, sizeof(*st));
+	int ret;
 
 	if (!st)
 		return -ENOMEM;
@@ -62,6 +135,10 @@ static int predicates_open(struct vs_session *ssn, struct vs_plugin *p)
 	vs_args_get_bool(&p->conf->args, "predicate.NodeAffinityEnable", &st->node_affinity, NULL);
 	vs_args_get_bool(&p->conf->args, "predicate.TaintTolerationEnable",
 			 &st->taint_toleration, NULL);
+	st->pod_affinity = true;
+	vs_args_get_bool(&p->conf->args, "predicate.PodAffinityEnable", &st->pod_affinity, NULL);
+	if (st->pod_affinity && (ret = find_anti_nodes(ssn, st)))
+		return ret;
 	/* Interned keys are compared by pointer; absent ones cannot match. */
 	st->unschedulable_key = vs_str_find(&ssn->cl->strs, "node.kubernetes.io/unschedulable",
 					    strlen("node.kubernetes.io/unschedulable"));
@@ -70,6 +147,201 @@ static int predicates_open(struct vs_session *ssn, struct vs_plugin *p)
 	st->empty = vs_str_find(&ssn->cl->strs, "", 0);
 	p->priv = st;
 	return 0;
+}
+
+static void predicates_close(struct vs_session *ssn, struct vs_plugin *p)
+{
+	struct predicates *st = p->priv;
+
+	(void)ssn;
+	if (!st)
+		return;
+	free(st->affinity.p);
+	free(st->anti_affinity.p);
+	free(st->existing_anti.p);
+}
+
+/* ---- InterPodAffinity ---- */
+
+/* Add (@key, the node's value of it) to @set; a node without the key adds nothing. */
+static int topo_add(struct topo_set *set, const char *key, const struct vs_node *node)
+{
+	const char *value = vs_labels_get(node->labels, key);
+
+	if (!value)
+		return 0;
+	if (set->nr == set->cap) {
+		u32 cap = set->cap ? 2 * set->cap : 32;
+		struct topo_pair *np = realloc(set->p, cap * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		set->p = np;
+		set->cap = cap;
+	}
+	set->p[set->nr++] = (struct topo_pair){ key, value };
+	return 0;
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const struct topo_pair *l = a, *r = b;
+	uintptr_t lk = (uintptr_t)l->key, rk = (uintptr_t)r->key;
+	uintptr_t lv = (uintptr_t)l->value, rv = (uintptr_t)r->value;
+
+	if (lk != rk)
+		return lk < rk ? -1 : 1;
+	return lv < rv ? -1 : lv > rv;
+}
+
+static void topo_sort(struct topo_set *set)
+{
+	u32 out = 0;
+
+	if (!set->nr)
+		return;		/* set->p may still be NULL */
+	qsort(set->p, set->nr, sizeof(*set->p), pair_cmp);
+	for (u32 i = 0; i < set->nr; i++)
+		if (!out || pair_cmp(&set->p[out - 1], &set->p[i]))
+			set->p[out++] = set->p[i];
+	set->nr = out;
+}
+
+static bool topo_has(const struct topo_set *set, const char *key, const char *value)
+{
+	struct topo_pair k = { key, value };
+
+	return set->nr && bsearch(&k, set->p, set->nr, sizeof(*set->p), pair_cmp);
+}
+
+/* kube-scheduler's podMatchesAllAffinityTerms: false when there are none. */
+static bool matches_all(const struct vs_pod_affinity *pa, const char *owner_ns,
+			const struct vs_task *t)
+{
+	if (!pa || !pa->nr_required)
+		return false;
+	for (u32 i = 0; i < pa->nr_required; i++)
+		if (!vs_pod_affinity_term_match(&pa->required[i], owner_ns, t))
+			return false;
+	return true;
+}
+
+/* What one pod @t on @node adds to the task's own affinity and anti-affinity sets. */
+static int ipa_incoming(struct predicates *st, const struct vs_task *task,
+			const struct vs_task *t, const struct vs_node *node)
+{
+	const struct vs_pod_affinity *aff = required_affinity(task);
+	const struct vs_pod_affinity *anti = required_anti(task);
+	int ret;
+
+	if (matches_all(aff, task->ns, t))
+		for (u32 i = 0; i < aff->nr_required; i++)
+			if ((ret = topo_add(&st->affinity, aff->required[i].topology_key, node)))
+				return ret;
+	for (u32 i = 0; anti && i < anti->nr_required; i++)
+		if (vs_pod_affinity_term_match(&anti->required[i], task->ns, t) &&
+		    (ret = topo_add(&st->anti_affinity, anti->required[i].topology_key, node)))
+			return ret;
+	return 0;
+}
+
+/*
+ * PreFilter: gather the three sets for @task. The task's own terms look at
+ * every pod on every node; existing pods' anti-affinity only at the nodes
+ * listed at open.
+ */
+static int ipa_prepare(struct vs_session *ssn, struct predicates *st, const struct vs_task *task)
+{
+	bool own = required_affinity(task) || required_anti(task);
+	int ret;
+
+	st->ipa_task = task;
+	st->affinity.nr = st->anti_affinity.nr = st->existing_anti.nr = 0;
+	for (u32 n = 0; n < st->nr_anti_nodes; n++) {
+		const struct vs_node *node = st->anti_nodes[n];
+		const struct vs_task *t;
+
+		list_for_each_entry(t, &node->tasks, node_node) {
+			const struct vs_pod_affinity *anti = required_anti(t);
+
+			for (u32 i = 0; t != task && anti && i < anti->nr_required; i++)
+				if (vs_pod_affinity_term_match(&anti->required[i], t->ns, task) &&
+				    (ret = topo_add(&st->existing_anti,
+						    anti->required[i].topology_key, node)))
+					goto nomem;
+		}
+	}
+	for (u32 n = 0; own && n < ssn->nr_nodes; n++) {
+		const struct vs_node *node = ssn->nodes[n];
+		const struct vs_task *t;
+
+		list_for_each_entry(t, &node->tasks, node_node)
+			if (t != task && (ret = ipa_incoming(st, task, t, node)))
+				goto nomem;
+	}
+	topo_sort(&st->affinity);
+	topo_sort(&st->anti_affinity);
+	topo_sort(&st->existing_anti);
+	st->ipa_skip = !own && !st->existing_anti.nr;
+	return 0;
+nomem:
+	st->ipa_task = NULL;
+	return ret;
+}
+
+static int predicates_pre_predicate(struct vs_session *ssn, struct vs_plugin *p,
+				    const struct vs_task *task, struct vs_fit_error *fe)
+{
+	struct predicates *st = p->priv;
+
+	if (!st->pod_affinity || !ipa_prepare(ssn, st, task))
+		return 0;
+	snprintf(fe->reason, sizeof(fe->reason), "out of memory in InterPodAffinity PreFilter");
+	fe->unresolvable = false;
+	return -EINVAL;
+}
+
+static const char *ipa_filter(const struct predicates *st, const struct vs_task *task,
+			      const struct vs_node *node, bool *unresolvable)
+{
+	const struct vs_pod_affinity *aff = required_affinity(task);
+	const struct vs_pod_affinity *anti = required_anti(task);
+
+	if (st->ipa_skip)
+		return NULL;
+	if (aff) {
+		bool pods_exist = true;
+
+		for (u32 i = 0; i < aff->nr_required; i++) {
+			const char *key = aff->required[i].topology_key;
+			const char *value = vs_labels_get(node->labels, key);
+
+			*unresolvable = true;
+			/* every topology key must be on the node */
+			if (!value)
+				return "node(s) didn't match pod affinity rules";
+			if (!topo_has(&st->affinity, key, value))
+				pods_exist = false;
+		}
+		/* The first of a group of pods with affinity to each other. */
+		if (!pods_exist && (st->affinity.nr || !matches_all(aff, task->ns, task)))
+			return "node(s) didn't match pod affinity rules";
+	}
+	*unresolvable = false;
+	for (u32 i = 0; anti && st->anti_affinity.nr && i < anti->nr_required; i++) {
+		const char *key = anti->required[i].topology_key;
+		const char *value = vs_labels_get(node->labels, key);
+
+		if (value && topo_has(&st->anti_affinity, key, value))
+			return "node(s) didn't match pod anti-affinity rules";
+	}
+	for (u32 i = 0; st->existing_anti.nr && node->labels && i < node->labels->nr; i++) {
+		const struct vs_label *l = &node->labels->kv[i];
+
+		if (topo_has(&st->existing_anti, l->key, l->value))
+			return "node(s) didn't satisfy existing pods anti-affinity rules";
+	}
+	return NULL;
 }
 
 static bool tolerates(const struct vs_task *task, const struct vs_taint *taint)
@@ -91,32 +363,9 @@ static bool tolerates_synthetic(const struct vs_task *task, const char *key,
 	return tolerates(task, &t);
 }
 
-static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
-				const struct vs_task *task, const struct vs_node *node,
-				struct vs_fit_error *fe)
+static int taint_filter(const struct predicates *st, const struct vs_task *task,
+			const struct vs_node *node, struct vs_fit_error *fe)
 {
-	struct predicates *st = p->priv;
-	s64 max_pods = vs_res_get(&node->allocatable, VS_RES_PODS);
-
-	if (max_pods <= (s64)node->nr_tasks) {
-		snprintf(fe->reason, sizeof(fe->reason), "node(s) pod number exceeded");
-		fe->unresolvable = false;
-		return -EINVAL;
-	}
-	if (node->unschedulable &&
-	    !tolerates_synthetic(task, st->unschedulable_key, st->empty, VS_TAINT_NO_SCHEDULE)) {
-		snprintf(fe->reason, sizeof(fe->reason), "node(s) were unschedulable");
-		fe->unresolvable = true;
-		return -EINVAL;
-	}
-	if (st->node_affinity && !vs_labels_match(node->labels, task->node_selector)) {
-		snprintf(fe->reason, sizeof(fe->reason),
-			 "node(s) didn't match Pod's node affinity/selector");
-		fe->unresolvable = true;
-		return -EINVAL;
-	}
-	if (!st->taint_toleration)
-		return 0;
 	if (!node->ready &&
 	    !tolerates_synthetic(task, st->not_ready_key, st->empty, VS_TAINT_NO_SCHEDULE)) {
 		snprintf(fe->reason, sizeof(fe->reason),
@@ -137,9 +386,56 @@ static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 	return 0;
 }
 
+static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
+				const struct vs_task *task, const struct vs_node *node,
+				struct vs_fit_error *fe)
+{
+	struct predicates *st = p->priv;
+	s64 max_pods = vs_res_get(&node->allocatable, VS_RES_PODS);
+	const char *why;
+	int ret;
+
+	if (max_pods <= (s64)node->nr_tasks) {
+		snprintf(fe->reason, sizeof(fe->reason), "node(s) pod number exceeded");
+		fe->unresolvable = false;
+		return -EINVAL;
+	}
+	if (node->unschedulable &&
+	    !tolerates_synthetic(task, st->unschedulable_key, st->empty, VS_TAINT_NO_SCHEDULE)) {
+		snprintf(fe->reason, sizeof(fe->reason), "node(s) were unschedulable");
+		fe->unresolvable = true;
+		return -EINVAL;
+	}
+	if (st->node_affinity && (!vs_labels_match(node->labels, task->node_selector) ||
+				  !vs_node_affinity_required_match(task->affinity, node))) {
+		snprintf(fe->reason, sizeof(fe->reason),
+			 "node(s) didn't match Pod's node affinity/selector");
+		fe->unresolvable = true;
+		return -EINVAL;
+	}
+	if (st->taint_toleration && (ret = taint_filter(st, task, node, fe)))
+		return ret;
+	if (!st->pod_affinity)
+		return 0;
+	/* PrePredicate gathered the sets for the task last asked about; else gather now. */
+	if (st->ipa_task != task && ipa_prepare(ssn, st, task)) {
+		snprintf(fe->reason, sizeof(fe->reason),
+			 "out of memory in InterPodAffinity PreFilter");
+		fe->unresolvable = false;
+		return -EINVAL;
+	}
+	if ((why = ipa_filter(st, task, node, &fe->unresolvable))) {
+		snprintf(fe->reason, sizeof(fe->reason), "%s", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 const struct vs_plugin_ops vs_plugin_predicates = {
 	.name		= "predicates",
 	.check_conf	= predicates_check_conf,
 	.open		= predicates_open,
+	.close		= predicates_close,
+	.pre_predicate	= predicates_pre_predicate,
 	.predicate	= predicates_predicate,
 };

@@ -113,11 +113,11 @@ progs := vsbench vsctl
 
 vsbench-dirs := userspace/vsbench/
 vsbench-libs := $(objtree)/libvscore.a
-vsbench-ldlibs := -lyaml -lm
+vsbench-ldlibs := -lmnl -lyaml -lm
 
 vsctl-dirs := userspace/vsctl/
 vsctl-libs := $(objtree)/libvscore.a
-vsctl-ldlibs := -ljansson -lyaml -lm
+vsctl-ldlibs := -ljansson -lmnl -lyaml -lm
 
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)

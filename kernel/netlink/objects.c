@@ -386,3 +386,70 @@ void *vs_nl_obj_next(const struct vs_nl_objtype *ot, struct vs_cluster *cl, void
 {
 	return ot->next(cl, prev);
 }
+
+u16 vs_nl_objtype_attr(const struct vs_nl_objtype *ot)
+{
+	return ot->attr;
+}
+
+void vs_nl_obj_pos(const struct vs_nl_objtype *ot, const void *obj, u64 *pos)
+{
+	switch (ot->attr) {
+	case VS_A_NODE:
+		pos[0] = ((const struct vs_node *)obj)->seq;
+		break;
+	case VS_A_QUEUE:
+		pos[0] = ((const struct vs_queue *)obj)->seq;
+		break;
+	case VS_A_PODGROUP:
+		pos[0] = ((const struct vs_job *)obj)->seq;
+		break;
+	case VS_A_TASK:
+		pos[0] = ((const struct vs_task *)obj)->job->seq;
+		pos[1] = ((const struct vs_task *)obj)->seq;
+		break;
+	case VS_A_PRIOCLASS:
+		pos[0] = ((const struct vs_prioclass *)obj)->seq;
+		break;
+	}
+}
+
+bool vs_nl_obj_after(const struct vs_nl_objtype *ot, const void *obj, const u64 *pos)
+{
+	u64 here[2] = { 0, 0 };
+
+	vs_nl_obj_pos(ot, obj, here);
+	if (ot->attr != VS_A_TASK)
+		return here[0] > pos[0];
+	return here[0] > pos[0] || (here[0] == pos[0] && here[1] > pos[1]);
+}
+
+static bool str_is(const struct nlattr *a, const char *s)
+{
+	return !a || !strcmp(mnl_attr_get_str(a), s);
+}
+
+bool vs_nl_obj_match(const struct vs_nl_objtype *ot, const void *obj,
+		     const struct nlattr *const *attrs)
+{
+	const struct vs_job *j;
+	const struct vs_task *t;
+
+	switch (ot->attr) {
+	case VS_A_PODGROUP:
+		j = obj;
+		return str_is(attrs[VS_A_FILTER_NAMESPACE], j->ns) &&
+		       str_is(attrs[VS_A_FILTER_QUEUE], j->queue_name);
+	case VS_A_TASK:
+		t = obj;
+		if (attrs[VS_A_FILTER_NODE] && !t->node)
+			return false;
+		if (attrs[VS_A_FILTER_STATUS] &&
+		    !(mnl_attr_get_u32(attrs[VS_A_FILTER_STATUS]) & (1u << t->status)))
+			return false;
+		return str_is(attrs[VS_A_FILTER_NAMESPACE], t->ns) &&
+		       str_is(attrs[VS_A_FILTER_PODGROUP], t->job->name) &&
+		       (!attrs[VS_A_FILTER_NODE] || str_is(attrs[VS_A_FILTER_NODE], t->node->name));
+	}
+	return true;
+}

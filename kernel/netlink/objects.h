@@ -51,4 +51,23 @@ bool vs_nl_obj_put(const struct vs_nl_objtype *ot, struct nlmsghdr *nlh, size_t 
  */
 void *vs_nl_obj_next(const struct vs_nl_objtype *ot, struct vs_cluster *cl, void *prev);
 
+/* The top-level attribute of a type (VS_A_NODE...). */
+u16 vs_nl_objtype_attr(const struct vs_nl_objtype *ot);
+
+/*
+ * Where a dump stands: vs_nl_obj_pos() writes the position of @obj into
+ * pos[0..1], vs_nl_obj_after() says whether @obj comes after it in the
+ * walk (creation sequences, of the PodGroup first for tasks).
+ */
+void vs_nl_obj_pos(const struct vs_nl_objtype *ot, const void *obj, u64 *pos);
+bool vs_nl_obj_after(const struct vs_nl_objtype *ot, const void *obj, const u64 *pos);
+
+/*
+ * Whether @obj passes a dump's filters (VS_A_FILTER_*, NULL where not
+ * given): namespace for PodGroups and tasks, queue for PodGroups, PodGroup,
+ * node and status mask for tasks.
+ */
+bool vs_nl_obj_match(const struct vs_nl_objtype *ot, const void *obj,
+		     const struct nlattr *const *attrs);
+
 #endif /* VS_NETLINK_OBJECTS_H */

@@ -15,6 +15,7 @@
  * syscall tables, so -Woverride-init is off for this file only.
  */
 #include "netlink/family.h"
+#include "netlink/handlers.h"
 #include "vsched/vsched.h"
 
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -682,29 +683,45 @@ const struct vs_nla_policy vs_genl_reply_policy[VS_A_MAX + 1] = {
 #define GET			(VS_OP_DO | VS_OP_DUMP)
 
 static const struct vs_genl_op vs_genl_ops[] = {
-	[VS_CMD_NODE_NEW]	= { OP(VS_CMD_NODE_NEW, ADMIN_DO), .policy = node_new_attrs },
-	[VS_CMD_NODE_SET]	= { OP(VS_CMD_NODE_SET, ADMIN_DO), .policy = node_new_attrs },
-	[VS_CMD_NODE_DEL]	= { OP(VS_CMD_NODE_DEL, ADMIN_DO), .policy = node_key_attrs },
+	[VS_CMD_NODE_NEW]	= { OP(VS_CMD_NODE_NEW, ADMIN_DO), .policy = node_new_attrs,
+				    .doit = vs_nl_obj_new_doit },
+	[VS_CMD_NODE_SET]	= { OP(VS_CMD_NODE_SET, ADMIN_DO), .policy = node_new_attrs,
+				    .doit = vs_nl_obj_set_doit },
+	[VS_CMD_NODE_DEL]	= { OP(VS_CMD_NODE_DEL, ADMIN_DO), .policy = node_key_attrs,
+				    .doit = vs_nl_obj_del_doit },
 	[VS_CMD_NODE_GET]	= { OP(VS_CMD_NODE_GET, GET), .policy = node_key_attrs,
-				    .dump_policy = no_attrs },
+				    .dump_policy = no_attrs,
+				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
-	[VS_CMD_QUEUE_NEW]	= { OP(VS_CMD_QUEUE_NEW, ADMIN_DO), .policy = queue_new_attrs },
-	[VS_CMD_QUEUE_SET]	= { OP(VS_CMD_QUEUE_SET, ADMIN_DO), .policy = queue_new_attrs },
-	[VS_CMD_QUEUE_DEL]	= { OP(VS_CMD_QUEUE_DEL, ADMIN_DO), .policy = queue_key_attrs },
+	[VS_CMD_QUEUE_NEW]	= { OP(VS_CMD_QUEUE_NEW, ADMIN_DO), .policy = queue_new_attrs,
+				    .doit = vs_nl_obj_new_doit },
+	[VS_CMD_QUEUE_SET]	= { OP(VS_CMD_QUEUE_SET, ADMIN_DO), .policy = queue_new_attrs,
+				    .doit = vs_nl_obj_set_doit },
+	[VS_CMD_QUEUE_DEL]	= { OP(VS_CMD_QUEUE_DEL, ADMIN_DO), .policy = queue_key_attrs,
+				    .doit = vs_nl_obj_del_doit },
 	[VS_CMD_QUEUE_GET]	= { OP(VS_CMD_QUEUE_GET, GET), .policy = queue_key_attrs,
-				    .dump_policy = no_attrs },
+				    .dump_policy = no_attrs,
+				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
-	[VS_CMD_PODGROUP_NEW]	= { OP(VS_CMD_PODGROUP_NEW, ADMIN_DO), .policy = pg_new_attrs },
-	[VS_CMD_PODGROUP_SET]	= { OP(VS_CMD_PODGROUP_SET, ADMIN_DO), .policy = pg_new_attrs },
-	[VS_CMD_PODGROUP_DEL]	= { OP(VS_CMD_PODGROUP_DEL, ADMIN_DO), .policy = pg_key_attrs },
+	[VS_CMD_PODGROUP_NEW]	= { OP(VS_CMD_PODGROUP_NEW, ADMIN_DO), .policy = pg_new_attrs,
+				    .doit = vs_nl_obj_new_doit },
+	[VS_CMD_PODGROUP_SET]	= { OP(VS_CMD_PODGROUP_SET, ADMIN_DO), .policy = pg_new_attrs,
+				    .doit = vs_nl_obj_set_doit },
+	[VS_CMD_PODGROUP_DEL]	= { OP(VS_CMD_PODGROUP_DEL, ADMIN_DO), .policy = pg_key_attrs,
+				    .doit = vs_nl_obj_del_doit },
 	[VS_CMD_PODGROUP_GET]	= { OP(VS_CMD_PODGROUP_GET, GET), .policy = pg_key_attrs,
-				    .dump_policy = pg_dump_attrs },
+				    .dump_policy = pg_dump_attrs,
+				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
-	[VS_CMD_TASK_NEW]	= { OP(VS_CMD_TASK_NEW, ADMIN_DO), .policy = task_new_attrs },
-	[VS_CMD_TASK_SET]	= { OP(VS_CMD_TASK_SET, ADMIN_DO), .policy = task_set_attrs },
-	[VS_CMD_TASK_DEL]	= { OP(VS_CMD_TASK_DEL, ADMIN_DO), .policy = task_key_attrs },
+	[VS_CMD_TASK_NEW]	= { OP(VS_CMD_TASK_NEW, ADMIN_DO), .policy = task_new_attrs,
+				    .doit = vs_nl_obj_new_doit },
+	[VS_CMD_TASK_SET]	= { OP(VS_CMD_TASK_SET, ADMIN_DO), .policy = task_set_attrs,
+				    .doit = vs_nl_obj_set_doit },
+	[VS_CMD_TASK_DEL]	= { OP(VS_CMD_TASK_DEL, ADMIN_DO), .policy = task_key_attrs,
+				    .doit = vs_nl_obj_del_doit },
 	[VS_CMD_TASK_GET]	= { OP(VS_CMD_TASK_GET, GET), .policy = task_key_attrs,
-				    .dump_policy = task_dump_attrs },
+				    .dump_policy = task_dump_attrs,
+				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
 	[VS_CMD_VJOB_NEW]	= { OP(VS_CMD_VJOB_NEW, ADMIN_DO), .policy = vjob_new_attrs },
 	[VS_CMD_VJOB_SET]	= { OP(VS_CMD_VJOB_SET, ADMIN_DO), .policy = vjob_new_attrs },
@@ -712,11 +729,15 @@ static const struct vs_genl_op vs_genl_ops[] = {
 	[VS_CMD_VJOB_GET]	= { OP(VS_CMD_VJOB_GET, GET), .policy = vjob_key_attrs,
 				    .dump_policy = vjob_dump_attrs },
 
-	[VS_CMD_PRIOCLASS_NEW]	= { OP(VS_CMD_PRIOCLASS_NEW, ADMIN_DO), .policy = pc_new_attrs },
-	[VS_CMD_PRIOCLASS_SET]	= { OP(VS_CMD_PRIOCLASS_SET, ADMIN_DO), .policy = pc_new_attrs },
-	[VS_CMD_PRIOCLASS_DEL]	= { OP(VS_CMD_PRIOCLASS_DEL, ADMIN_DO), .policy = pc_key_attrs },
+	[VS_CMD_PRIOCLASS_NEW]	= { OP(VS_CMD_PRIOCLASS_NEW, ADMIN_DO), .policy = pc_new_attrs,
+				    .doit = vs_nl_obj_new_doit },
+	[VS_CMD_PRIOCLASS_SET]	= { OP(VS_CMD_PRIOCLASS_SET, ADMIN_DO), .policy = pc_new_attrs,
+				    .doit = vs_nl_obj_set_doit },
+	[VS_CMD_PRIOCLASS_DEL]	= { OP(VS_CMD_PRIOCLASS_DEL, ADMIN_DO), .policy = pc_key_attrs,
+				    .doit = vs_nl_obj_del_doit },
 	[VS_CMD_PRIOCLASS_GET]	= { OP(VS_CMD_PRIOCLASS_GET, GET), .policy = pc_key_attrs,
-				    .dump_policy = no_attrs },
+				    .dump_policy = no_attrs,
+				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
 	[VS_CMD_TASK_STATUS]	= { OP(VS_CMD_TASK_STATUS, ADMIN_DO),
 				    .policy = task_status_attrs },

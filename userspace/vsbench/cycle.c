@@ -20,8 +20,8 @@
 
 /*
  * The built-in configuration: Volcano's default tiers with the plugins
- * vsched has so far (proportion, nodeorder and conformance are still to
- * come), and binpack to pack the synthetic fleet.
+ * vsched has so far (proportion is still to come), and binpack to pack the
+ * synthetic fleet.
  */
 static const char cycle_conf[] =
 	"actions: \"enqueue, allocate, backfill\"\n"
@@ -29,10 +29,12 @@ static const char cycle_conf[] =
 	"- plugins:\n"
 	"  - name: priority\n"
 	"  - name: gang\n"
+	"  - name: conformance\n"
 	"- plugins:\n"
 	"  - name: overcommit\n"
 	"  - name: drf\n"
 	"  - name: predicates\n"
+	"  - name: nodeorder\n"
 	"  - name: binpack\n";
 
 struct binder {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
-#include "sched/session.h"
+#include "schedtest.h"
 #include "sched/statement.h"
 
 #define MI (1024LL * 1024)
@@ -45,20 +45,8 @@ TestSuite(nodeorder, .init = setup, .fini = teardown);
 /* Only the nodeorder plugin, with @args (a YAML flow mapping) as its arguments. */
 static void open_with(const char *args)
 {
-	struct vs_conf_names names;
-	struct vs_conf *conf;
-	struct vs_err e = { { 0 } };
-	char text[1024];
-
-	snprintf(text, sizeof(text),
-		 "actions: allocate\ntiers:\n- plugins:\n  - name: nodeorder\n    arguments: %s\n",
-		 args);
-	vs_framework_names(&names);
-	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
-				   VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	st_open_plugin(&sched, &cl, "nodeorder", args, &ssn);
 	sched_up = true;
-	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
 }
 
 /* Every weight 0 but the one named. */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
-#include "sched/session.h"
+#include "schedtest.h"
 #include "sched/statement.h"
 
 #define GI (1024LL * 1024 * 1024)
@@ -47,15 +47,7 @@ TestSuite(plugins, .init = setup, .fini = teardown);
 
 static void open_with(const char *text)
 {
-	struct vs_conf_names names;
-	struct vs_conf *conf;
-	struct vs_err e = { { 0 } };
-
-	vs_framework_names(&names);
-	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
-				   VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
+	st_open(&sched, &cl, text, &ssn);
 }
 
 static struct vs_node *node(const char *name, const struct vs_kv_spec *labels, u32 nr_labels,

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
-#include "sched/session.h"
+#include "schedtest.h"
 #include "sched/statement.h"
 
 #define GI (1024LL * 1024 * 1024)
@@ -44,22 +44,11 @@ static void teardown(void)
 
 TestSuite(predicates_affinity, .init = setup, .fini = teardown);
 
+/* Only the predicates plugin, with @args (a YAML flow mapping) as its arguments. */
 static void open_with(const char *args)
 {
-	struct vs_conf_names names;
-	struct vs_conf *conf;
-	struct vs_err e = { { 0 } };
-	char text[512];
-
-	snprintf(text, sizeof(text),
-		 "actions: allocate\ntiers:\n- plugins:\n  - name: predicates\n    arguments: %s\n",
-		 args);
-	vs_framework_names(&names);
-	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
-				   VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	st_open_plugin(&sched, &cl, "predicates", args, &ssn);
 	sched_up = true;
-	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
 }
 
 static struct vs_node *node(const char *name, const struct vs_kv_spec *labels, u32 nr)

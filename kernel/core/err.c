@@ -22,6 +22,15 @@ int vs_err_set(struct vs_err *err, int errnum, const char *fmt, ...)
 	return errnum;
 }
 
+int vs_err_vat(struct vs_err *err, int errnum, const char *source, u32 line, const char *fmt,
+	       va_list ap)
+{
+	char msg[VS_ERR_MSG_MAX];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return vs_err_set(err, errnum, "%s:%u: %s", source, line, msg);
+}
+
 void vs_err_prefix(struct vs_err *err, const char *fmt, ...)
 {
 	char prefix[VS_ERR_MSG_MAX];

@@ -11,6 +11,8 @@
 #ifndef VS_CORE_ERR_H
 #define VS_CORE_ERR_H
 
+#include <stdarg.h>
+
 #include <errno.h>
 #include "core/compiler.h"
 
@@ -28,6 +30,14 @@ struct vs_err {
  */
 __printf(3, 4)
 int vs_err_set(struct vs_err *err, int errnum, const char *fmt, ...);
+
+/*
+ * vs_err_set() for an error in a file: "source:line: message", as
+ * compilers and the configuration and scenario loaders report them.
+ */
+__printf(5, 0)
+int vs_err_vat(struct vs_err *err, int errnum, const char *source, u32 line, const char *fmt,
+	       va_list ap);
 
 /* Prepend context ("node n1: ") to the message already there. */
 __printf(2, 3)

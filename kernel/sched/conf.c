@@ -139,13 +139,13 @@ static const char *quote(struct quoted *q, const char *s)
 __printf(3, 4)
 static int fail(struct parse *ps, u32 line, const char *fmt, ...)
 {
-	char msg[VS_ERR_MSG_MAX];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ret = vs_err_vat(ps->err, EINVAL, ps->source, line, fmt, ap);
 	va_end(ap);
-	return vs_err_set(ps->err, EINVAL, "%s:%u: %s", ps->source, line, msg);
+	return ret;
 }
 
 static int oom(struct parse *ps)

@@ -52,3 +52,25 @@ Test(err, null_carrier_is_accepted)
 	vs_err_prefix(NULL, "x");
 	cr_assert_not(vs_err_is_set(NULL));
 }
+
+static int at(struct vs_err *err, u32 line, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vs_err_vat(err, EINVAL, "file.conf", line, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+Test(err, errors_in_files_name_the_file_and_line)
+{
+	struct vs_err e = { { 0 } };
+
+	cr_assert_eq(at(&e, 7, "unknown key \"%s\"", "tiers2"), -EINVAL);
+	cr_assert_str_eq(e.msg, "file.conf:7: unknown key \"tiers2\"");
+	cr_assert_eq(at(&e, 9, "later"), -EINVAL);
+	cr_assert_str_eq(e.msg, "file.conf:7: unknown key \"tiers2\"", "the first error stays");
+	cr_assert_eq(at(NULL, 1, "dropped"), -EINVAL);
+}

@@ -40,13 +40,13 @@ struct ld {
 __printf(3, 4)
 static int lerr(struct ld *ld, u32 line, const char *fmt, ...)
 {
-	char msg[VS_ERR_MSG_MAX];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ret = vs_err_vat(ld->err, EINVAL, ld->file, line, fmt, ap);
 	va_end(ap);
-	return vs_err_set(ld->err, EINVAL, "%s:%u: %s", ld->file, line, msg);
+	return ret;
 }
 
 static int loom(struct ld *ld)

@@ -18,6 +18,7 @@ extern const struct vs_plugin_ops vs_plugin_nodeorder;
 extern const struct vs_plugin_ops vs_plugin_overcommit;
 extern const struct vs_plugin_ops vs_plugin_predicates;
 extern const struct vs_plugin_ops vs_plugin_priority;
+extern const struct vs_plugin_ops vs_plugin_proportion;
 
 /* NULL-terminated. */
 extern const struct vs_plugin_ops *const vs_builtin_plugins[];

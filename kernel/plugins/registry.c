@@ -13,5 +13,6 @@ const struct vs_plugin_ops *const vs_builtin_plugins[] = {
 	&vs_plugin_overcommit,
 	&vs_plugin_predicates,
 	&vs_plugin_priority,
+	&vs_plugin_proportion,
 	NULL,
 };

@@ -11,9 +11,30 @@
 #include "core/cluster.h"
 #include "netlink/family.h"
 
+struct vs_sched;
+
 struct vs_nl_core {
 	struct vs_cluster *cl;
 	struct vs_arena *arena;		/* request scratch, rewound after each request */
+	struct vs_sched *sched;		/* NULL: object commands only (no configuration, cycles) */
+	/*
+	 * The program around the core (the daemon): what only it keeps, such
+	 * as subscriptions and the binder. NULL: the commands that need it
+	 * are answered EOPNOTSUPP.
+	 */
+	const struct vs_nl_host_ops *host;
+	void *host_priv;
+};
+
+struct vs_nl_host_ops {
+	/* VS_CMD_SUBSCRIBE (@join) and VS_CMD_UNSUBSCRIBE of @group by the requester. */
+	int (*subscribe)(struct vs_nl_core *core, struct vs_genl_info *info,
+			 unsigned int group, bool join);
+	/*
+	 * VS_CMD_CYCLE_RUN: one cycle now, with what follows a cycle in the
+	 * daemon (decisions to subscribers, standalone binds confirmed).
+	 */
+	int (*cycle_run)(struct vs_nl_core *core, struct vs_genl_info *info);
 };
 
 /* NEW (NLM_F_REPLACE too), SET, DEL and GET of nodes, queues, PodGroups, tasks, priority classes. */

@@ -17,7 +17,7 @@ static struct vs_extack ext;
 static struct vs_genl_dump dump;
 static struct vs_cluster core_cl;
 static struct vs_arena core_arena;
-static struct vs_nl_core core = { &core_cl, &core_arena };
+static struct vs_nl_core core = { .cl = &core_cl, .arena = &core_arena };
 static struct vs_genl_ctx admin = { .portid = 9, .admin = true, .priv = &core };
 static struct vs_genl_ctx anyone = { .portid = 9, .admin = false, .priv = &core };
 

@@ -284,7 +284,7 @@ Test(fuzz, any_flip_of_the_datagram_is_answered)
 {
 	struct vs_cluster cl;
 	struct vs_arena arena;
-	struct vs_nl_core core = { &cl, &arena };
+	struct vs_nl_core core = { .cl = &cl, .arena = &arena };
 	struct vs_genl_ctx ctx = { .portid = 5, .admin = true, .priv = &core };
 	struct vs_genl_dump dump;
 

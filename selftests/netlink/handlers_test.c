@@ -13,7 +13,7 @@ static char req_buf[4096] __attribute__((aligned(4)));
 static char out[16384] __attribute__((aligned(4)));
 static struct vs_cluster cl;
 static struct vs_arena arena;
-static struct vs_nl_core core = { &cl, &arena };
+static struct vs_nl_core core = { .cl = &cl, .arena = &arena };
 static struct vs_genl_ctx ctx = { .portid = 3, .admin = true, .priv = &core };
 static struct vs_nl_reply reply;
 static struct vs_extack ext;

@@ -69,6 +69,13 @@ struct queue_ws {
 struct alloc_ctx {
 	struct vs_session *ssn;
 	bool error_cache;		/* enablePredicateErrorCache, default true */
+	/*
+	 * exhaustive, default false: predicate and score every node for every
+	 * task. It is the only search allocate has until the node index of
+	 * Documentation/scheduling.md, "Exhaustive mode", arrives; from then
+	 * on it selects this search, the oracle the index must agree with.
+	 */
+	bool exhaustive;
 	struct vs_node **nodes;		/* every node, creation order */
 	u32 nr_nodes;
 	struct vs_node **fit;		/* scratch: nodes that pass the predicates */
@@ -439,6 +446,8 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
 	ctx->ssn = ssn;
 	ctx->error_cache = true;
 	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &ctx->error_cache, NULL);
+	if (!ret)
+		ret = vs_args_get_bool(args, "exhaustive", &ctx->exhaustive, NULL);
 	if (ret)
 		return ret;
 	ctx->nodes = ssn->nodes;
@@ -503,8 +512,12 @@ out:
 static int allocate_check_args(const struct vs_args *args, struct vs_err *err)
 {
 	bool b;
+	int ret;
 
-	return vs_args_get_bool(args, "enablePredicateErrorCache", &b, err);
+	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &b, err);
+	if (!ret)
+		ret = vs_args_get_bool(args, "exhaustive", &b, err);
+	return ret;
 }
 
 const struct vs_action_ops vs_action_allocate = {

@@ -173,6 +173,35 @@ Test(actions, without_enqueue_allocate_admits_pending_jobs_itself)
 	cr_assert(bound("ns/j-0=n1"));
 }
 
+Test(actions, allocate_takes_the_exhaustive_argument)
+{
+	start("actions: allocate\ntiers:\n- plugins:\n  - name: gang\n"
+	      "configurations:\n- name: allocate\n"
+	      "  arguments: {exhaustive: true, enablePredicateErrorCache: false}\n");
+	node("n1", 4000);
+	job("j", 1, VS_PG_INQUEUE, NULL);
+	task("j-0", "j", 1000, VS_TASK_PENDING, NULL);
+	cycle();
+	cr_assert(bound("ns/j-0=n1"));
+}
+
+Test(actions, allocate_refuses_a_mistyped_argument_at_load)
+{
+	static const char text[] = "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n"
+				   "configurations:\n- name: allocate\n"
+				   "  arguments: {exhaustive: always}\n";
+	struct vs_conf_names names;
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+
+	vs_framework_names(&names);
+	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
+				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
+	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "action allocate: t.conf:7: argument \"exhaustive\": "
+			 "expected true or false, got \"always\"");
+}
+
 Test(actions, higher_priority_jobs_are_placed_first)
 {
 	struct vs_prioclass_spec hi = { .name = "high", .value = 1000 };

@@ -4,9 +4,10 @@
  *
  * The cluster is the one "vsbench cluster" builds (by default with every
  * task pending). Each cycle is a real scheduling cycle of the core, with a
- * configuration file or the built-in one; its binds go to a sink that plays
- * the cluster's part: between cycles every bound task is confirmed and
- * starts running, as a binder and a kubelet would report it. After the last
+ * configuration file or the built-in one (Volcano's default,
+ * vs_conf_default_text); its binds go to a sink that plays the cluster's
+ * part: between cycles every bound task is confirmed and starts running, as
+ * a binder and a kubelet would report it. After the last
  * cycle every invariant of the object model is verified.
  */
 #include <getopt.h>
@@ -17,25 +18,6 @@
 
 #include "sched/session.h"
 #include "vsbench/vsbench.h"
-
-/*
- * The built-in configuration: Volcano's default tiers with the plugins
- * vsched has so far (proportion is still to come), and binpack to pack the
- * synthetic fleet.
- */
-static const char cycle_conf[] =
-	"actions: \"enqueue, allocate, backfill\"\n"
-	"tiers:\n"
-	"- plugins:\n"
-	"  - name: priority\n"
-	"  - name: gang\n"
-	"  - name: conformance\n"
-	"- plugins:\n"
-	"  - name: overcommit\n"
-	"  - name: drf\n"
-	"  - name: predicates\n"
-	"  - name: nodeorder\n"
-	"  - name: binpack\n";
 
 struct binder {
 	struct vs_task **bound;		/* bound this cycle, confirmed after it */
@@ -84,7 +66,7 @@ static void usage(FILE *out)
 		"  -r, --running PCT      percent of tasks already running (default 0)\n"
 		"  -s, --seed N           generator seed (default 1)\n"
 		"  -c, --cycles N         scheduling cycles (default 3)\n"
-		"  -f, --conf FILE        a volcano-scheduler.conf (default: built in)\n"
+		"  -f, --conf FILE        a volcano-scheduler.conf (default: Volcano's)\n"
 		"  -h, --help             this text\n");
 }
 
@@ -144,7 +126,7 @@ static int load_conf(const struct cycle_opts *o, struct vs_conf **conf, struct v
 	vs_framework_names(&names);
 	if (o->conf)
 		return vs_conf_load_file(o->conf, &names, conf, err);
-	return vs_conf_parse(cycle_conf, sizeof(cycle_conf) - 1, "built-in", &names,
+	return vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text), "built-in", &names,
 			     VS_CONF_FLAGS_DEFAULT_ON, conf, err);
 }
 

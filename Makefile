@@ -61,7 +61,8 @@ WARNINGS := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 
 KBUILD_CFLAGS := -std=gnu11 -O2 -g -fno-common -fno-strict-aliasing \
 	-D_GNU_SOURCE $(WARNINGS)
-KBUILD_CPPFLAGS := -I$(srctree)/kernel -I$(srctree)/uapi -I$(srctree)/userspace
+# kernel/ by -iquote: its netlink/ headers must not hide libnl-3's <netlink/...>.
+KBUILD_CPPFLAGS := -iquote $(srctree)/kernel -I$(srctree)/uapi -I$(srctree)/userspace
 KBUILD_LDFLAGS :=
 LIBS_ALLOC := -ljemalloc
 

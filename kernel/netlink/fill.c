@@ -16,6 +16,7 @@ struct fill {
 	struct nlmsghdr *nlh;
 	size_t cap;
 	bool ok;		/* false after the first attribute that did not fit */
+	bool spec;		/* only what a NEW request takes: no read-only attributes */
 };
 
 static struct nlattr *nest_start(struct fill *f, u16 type)
@@ -231,7 +232,7 @@ static void fill_affinity(struct fill *f, u16 type, const struct vs_affinity *a)
 
 bool vs_nl_put_res(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs_res *r)
 {
-	struct fill f = { nlh, cap, true };
+	struct fill f = { nlh, cap, true, false };
 	struct nlattr *start = mnl_nlmsg_get_payload_tail(nlh);
 
 	fill_res(&f, type, r);
@@ -240,9 +241,9 @@ bool vs_nl_put_res(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs_r
 	return f.ok;
 }
 
-bool vs_nl_put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *n)
+static bool put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *n, bool spec)
 {
-	struct fill f = { nlh, cap, true };
+	struct fill f = { nlh, cap, true, spec };
 	struct nlattr *obj = nest_start(&f, VS_A_NODE);
 
 	put_str(&f, VS_NODE_A_NAME, n->name);
@@ -251,6 +252,8 @@ bool vs_nl_put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *n)
 	fill_taints(&f, VS_NODE_A_TAINT, n->taints);
 	put_u8(&f, VS_NODE_A_UNSCHEDULABLE, n->unschedulable);
 	put_u8(&f, VS_NODE_A_READY, n->ready);
+	if (f.spec)
+		return finish(&f, obj);
 	fill_res(&f, VS_NODE_A_IDLE, &n->idle);
 	fill_res(&f, VS_NODE_A_USED, &n->used);
 	fill_res(&f, VS_NODE_A_RELEASING, &n->releasing);
@@ -259,9 +262,19 @@ bool vs_nl_put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *n)
 	return finish(&f, obj);
 }
 
-bool vs_nl_put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q)
+bool vs_nl_put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *n)
 {
-	struct fill f = { nlh, cap, true };
+	return put_node(nlh, cap, n, false);
+}
+
+bool vs_nl_put_node_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_node *n)
+{
+	return put_node(nlh, cap, n, true);
+}
+
+static bool put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q, bool spec)
+{
+	struct fill f = { nlh, cap, true, spec };
 	struct nlattr *obj = nest_start(&f, VS_A_QUEUE), *counts;
 
 	put_str(&f, VS_QUEUE_A_NAME, q->name);
@@ -276,6 +289,8 @@ bool vs_nl_put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q)
 	put_u32(&f, VS_QUEUE_A_STATE, q->state);
 	if (q->parent)
 		put_str(&f, VS_QUEUE_A_PARENT, q->parent);
+	if (f.spec)
+		return finish(&f, obj);
 	fill_res(&f, VS_QUEUE_A_ALLOCATED, &q->allocated);
 	fill_res(&f, VS_QUEUE_A_REQUEST, &q->request);
 	counts = nest_start(&f, VS_QUEUE_A_NR_PODGROUPS);
@@ -285,9 +300,19 @@ bool vs_nl_put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q)
 	return finish(&f, obj);
 }
 
-bool vs_nl_put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j)
+bool vs_nl_put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q)
 {
-	struct fill f = { nlh, cap, true };
+	return put_queue(nlh, cap, q, false);
+}
+
+bool vs_nl_put_queue_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q)
+{
+	return put_queue(nlh, cap, q, true);
+}
+
+static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j, bool spec)
+{
+	struct fill f = { nlh, cap, true, spec };
 	struct nlattr *obj = nest_start(&f, VS_A_PODGROUP), *counts;
 
 	put_str(&f, VS_PG_A_NAMESPACE, j->ns);
@@ -306,6 +331,8 @@ bool vs_nl_put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j
 	if (j->priority_class)
 		put_str(&f, VS_PG_A_PRIORITY_CLASS, j->priority_class);
 	put_u32(&f, VS_PG_A_PHASE, j->phase);
+	if (f.spec)
+		return finish(&f, obj);
 	for (unsigned int t = 0; t < VS_PG_COND_NR; t++) {
 		const struct vs_pg_condition *c = &j->cond[t];
 		struct nlattr *cn;
@@ -328,9 +355,19 @@ bool vs_nl_put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j
 	return finish(&f, obj);
 }
 
-bool vs_nl_put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t)
+bool vs_nl_put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j)
 {
-	struct fill f = { nlh, cap, true };
+	return put_podgroup(nlh, cap, j, false);
+}
+
+bool vs_nl_put_podgroup_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j)
+{
+	return put_podgroup(nlh, cap, j, true);
+}
+
+static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, bool spec)
+{
+	struct fill f = { nlh, cap, true, spec };
 	struct nlattr *obj = nest_start(&f, VS_A_TASK);
 	struct vs_res req = t->req;
 
@@ -361,9 +398,19 @@ bool vs_nl_put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t)
 	return finish(&f, obj);
 }
 
-bool vs_nl_put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc)
+bool vs_nl_put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t)
 {
-	struct fill f = { nlh, cap, true };
+	return put_task(nlh, cap, t, false);
+}
+
+bool vs_nl_put_task_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t)
+{
+	return put_task(nlh, cap, t, true);
+}
+
+static bool put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc, bool spec)
+{
+	struct fill f = { nlh, cap, true, spec };
 	struct nlattr *obj = nest_start(&f, VS_A_PRIOCLASS);
 
 	put_str(&f, VS_PC_A_NAME, pc->name);
@@ -371,6 +418,16 @@ bool vs_nl_put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioc
 	put_u8(&f, VS_PC_A_GLOBAL_DEFAULT, pc->global_default);
 	put_u32(&f, VS_PC_A_PREEMPTION_POLICY, pc->preemption_policy);
 	return finish(&f, obj);
+}
+
+bool vs_nl_put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc)
+{
+	return put_prioclass(nlh, cap, pc, false);
+}
+
+bool vs_nl_put_prioclass_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc)
+{
+	return put_prioclass(nlh, cap, pc, true);
 }
 
 static void fill_policies(struct fill *f, u16 type, const struct vs_vjob_policy *p, u32 nr)
@@ -387,9 +444,9 @@ static void fill_policies(struct fill *f, u16 type, const struct vs_vjob_policy 
 	}
 }
 
-bool vs_nl_put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v)
+static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, bool spec)
 {
-	struct fill f = { nlh, cap, true };
+	struct fill f = { nlh, cap, true, spec };
 	struct nlattr *obj = nest_start(&f, VS_A_VJOB);
 
 	put_str(&f, VS_VJOB_A_NAMESPACE, v->ns);
@@ -414,7 +471,19 @@ bool vs_nl_put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v)
 		nest_end(&f, nest);
 	}
 	fill_policies(&f, VS_VJOB_A_POLICY, v->policies, v->nr_policies);
-	put_u32(&f, VS_VJOB_A_PHASE, v->phase);
-	put_u32(&f, VS_VJOB_A_RETRY_COUNT, v->retry_count);
+	if (!f.spec) {
+		put_u32(&f, VS_VJOB_A_PHASE, v->phase);
+		put_u32(&f, VS_VJOB_A_RETRY_COUNT, v->retry_count);
+	}
 	return finish(&f, obj);
+}
+
+bool vs_nl_put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v)
+{
+	return put_vjob(nlh, cap, v, false);
+}
+
+bool vs_nl_put_vjob_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v)
+{
+	return put_vjob(nlh, cap, v, true);
 }

@@ -7,6 +7,11 @@
  * buffer of @cap bytes and returns true, or returns false and leaves the
  * message exactly as it was when the buffer has no room: a dump then ends
  * its part there and resumes with the same object in the next one.
+ *
+ * The _spec variants write only what the object's NEW request takes (no
+ * read-only attribute: no idle, allocated, counts or conditions), so that
+ * the message replays the object: checkpoints, "vsctl dump", and loading a
+ * generated cluster into a daemon.
  */
 #ifndef VS_NETLINK_FILL_H
 #define VS_NETLINK_FILL_H
@@ -23,5 +28,12 @@ bool vs_nl_put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j
 bool vs_nl_put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *task);
 bool vs_nl_put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc);
 bool vs_nl_put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *vjob);
+
+bool vs_nl_put_node_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_node *node);
+bool vs_nl_put_queue_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *queue);
+bool vs_nl_put_podgroup_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_job *job);
+bool vs_nl_put_task_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_task *task);
+bool vs_nl_put_prioclass_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc);
+bool vs_nl_put_vjob_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *vjob);
 
 #endif /* VS_NETLINK_FILL_H */

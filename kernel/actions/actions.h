@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The built-in actions, listed for the framework's registry, and the pieces
- * of node selection that allocate and backfill share.
+ * they share: node selection (allocate, backfill) and victim selection
+ * (preempt, reclaim).
  */
 #ifndef VS_ACTIONS_H
 #define VS_ACTIONS_H
 
 #include "sched/framework.h"
+#include "sched/pqueue.h"
 #include "sched/session.h"
 
 extern const struct vs_action_ops vs_action_enqueue;
 extern const struct vs_action_ops vs_action_allocate;
 extern const struct vs_action_ops vs_action_backfill;
+extern const struct vs_action_ops vs_action_preempt;
+extern const struct vs_action_ops vs_action_reclaim;
 
 /* NULL-terminated. */
 extern const struct vs_action_ops *const vs_builtin_actions[];
@@ -32,6 +36,64 @@ struct vs_node *vs_select_best_node(struct vs_session *ssn, const struct vs_task
  */
 int vs_allocate_predicate(struct vs_session *ssn, const struct vs_task *task,
 			  const struct vs_node *node, struct vs_fit_error *fe);
+
+/*
+ * The predicate of preempt and reclaim (Volcano's PredicateForPreemptAction):
+ * resources are not checked, since victims are to free them, and a node is
+ * refused only when a predicate fails in a way no eviction can resolve
+ * (fe->unresolvable). 0, or -EINVAL with the reason in @fe.
+ */
+int vs_preempt_predicate(struct vs_session *ssn, const struct vs_task *task,
+			 const struct vs_node *node, struct vs_fit_error *fe);
+
+/* Volcano's PreemptableStatus: only a Running or Bound task can be a victim. */
+static inline bool vs_task_evictable_status(const struct vs_task *task)
+{
+	return task->status == VS_TASK_RUNNING || task->status == VS_TASK_BOUND;
+}
+
+/*
+ * Volcano's ValidateVictims: would @task fit @node's FutureIdle once every
+ * one of @victims had given back what it holds?
+ */
+bool vs_victims_validate(const struct vs_task *task, const struct vs_node *node,
+			 struct vs_task *const *victims, u32 nr);
+
+/* Sort tasks by creation order, the order vsched gives candidate victims. */
+void vs_tasks_sort_by_creation(struct vs_task **tasks, u32 nr);
+
+/*
+ * Grow an array of the session arena to room for @need elements of @size,
+ * by doubling (the arena never frees: at most twice the largest need).
+ * The old contents are kept. -ENOMEM leaves it as it was.
+ */
+int vs_scratch_reserve(struct vs_session *ssn, void **array, u32 *cap, u32 need, size_t size);
+
+/*
+ * Volcano's BuildVictimsPriorityQueue: victims come out lowest first.
+ * Between tasks of one job, the reverse of the task order; between jobs of
+ * one queue, the reverse of the job order (tasks compared as in one job
+ * when the job order plugins tie); between queues, the victim queue order
+ * with respect to the preemptor's queue. The comparisons read the live
+ * state, as Volcano's heap does, so the queue is a struct vs_pqueue.
+ */
+struct vs_victim {
+	struct vs_task *task;
+	const struct vs_task *preemptor;
+};
+
+struct vs_victim_queue {
+	struct vs_pqueue pq;
+	struct vs_victim *slots;	/* session arena, reused from fill to fill */
+	u32 cap;
+};
+
+void vs_victim_queue_init(struct vs_victim_queue *vq, struct vs_session *ssn);
+/* Empty the queue, then push @victims. -ENOMEM leaves it empty. */
+int vs_victim_queue_fill(struct vs_victim_queue *vq, const struct vs_task *preemptor,
+			 struct vs_task *const *victims, u32 nr);
+/* The next victim, or NULL. */
+struct vs_task *vs_victim_queue_pop(struct vs_victim_queue *vq);
 
 /* Compare queues, jobs and tasks for the priority queues: the session's orders. */
 int vs_cmp_queue(struct vs_session *ssn, const void *a, const void *b);

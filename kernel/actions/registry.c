@@ -8,5 +8,7 @@ const struct vs_action_ops *const vs_builtin_actions[] = {
 	&vs_action_enqueue,
 	&vs_action_allocate,
 	&vs_action_backfill,
+	&vs_action_preempt,
+	&vs_action_reclaim,
 	NULL,
 };

@@ -932,6 +932,7 @@ void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *na
 	spec->job = job;
 	spec->status = VS_TASK_PENDING;
 	spec->priority = 1;
+	spec->preemptable = true;
 	spec->preemption_policy = VS_PREEMPT_LOWER_PRIORITY;
 }
 

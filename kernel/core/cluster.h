@@ -217,8 +217,10 @@ struct vs_task_spec {
 };
 
 /*
- * Defaults: Pending, no node, no request, PreemptLowerPriority, and priority 1,
- * which Volcano gives a task whose pod has no priority.
+ * Defaults: Pending, no node, no request, PreemptLowerPriority, priority 1,
+ * which Volcano gives a task whose pod has no priority, and preemptable, as
+ * Volcano's GetPodPreemptable answers for a pod without the
+ * volcano.sh/preemptable annotation or label.
  */
 void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *name,
 		       const char *job);

@@ -36,6 +36,13 @@
  * any of those nodes has required pod (anti-)affinity, PreFilter skips the
  * plugin and nothing is scanned.
  *
+ * A pod evicted in this session no longer counts on its node, for the pod
+ * count and for InterPodAffinity: Volcano's deallocate handler takes it off
+ * kube-scheduler's NodeInfo at once (and puts it back if the eviction is
+ * undone), while a pod that was already terminating when the session
+ * opened stays there until it is gone. That is what lets preempt and
+ * reclaim free a slot on a node that is full of pods.
+ *
  * The filter plugins for NodeAffinity, TaintToleration and InterPodAffinity
  * can be switched off with Volcano's arguments predicate.NodeAffinityEnable,
  * predicate.TaintTolerationEnable and predicate.PodAffinityEnable (all
@@ -71,6 +78,10 @@ struct predicates {
 	const char *unschedulable_key;	/* interned, or NULL if nobody uses it */
 	const char *not_ready_key;
 	const char *empty;		/* interned "" */
+	/* Tasks evicted in this session, which the node no longer counts. */
+	const struct vs_task **evicted;	/* heap */
+	u32 nr_evicted, cap_evicted;
+	u32 *evicted_on;		/* how many, by node sidx */
 };
 
 static int predicates_check_conf(const struct vs_conf_plugin *cp, struct vs_err *err)
@@ -145,6 +156,10 @@ static int predicates_open(struct vs_session *ssn, struct vs_plugin *p)
 	st->not_ready_key = vs_str_find(&ssn->cl->strs, "node.kubernetes.io/not-ready",
 					strlen("node.kubernetes.io/not-ready"));
 	st->empty = vs_str_find(&ssn->cl->strs, "", 0);
+	st->evicted_on = vs_arena_calloc(ssn->arena, ssn->nr_nodes ? ssn->nr_nodes : 1,
+					 sizeof(*st->evicted_on));
+	if (!st->evicted_on)
+		return -ENOMEM;
 	p->priv = st;
 	return 0;
 }
@@ -159,6 +174,62 @@ static void predicates_close(struct vs_session *ssn, struct vs_plugin *p)
 	free(st->affinity.p);
 	free(st->anti_affinity.p);
 	free(st->existing_anti.p);
+	free(st->evicted);
+	/* The session discards what is left open after its plugins closed. */
+	st->evicted = NULL;
+	st->nr_evicted = st->cap_evicted = 0;
+	st->evicted_on = NULL;
+}
+
+/* ---- pods evicted in this session ---- */
+
+static bool evicted_here(const struct predicates *st, const struct vs_task *t)
+{
+	if (t->status != VS_TASK_RELEASING || !t->node || !st->evicted_on ||
+	    !st->evicted_on[t->node->sidx])
+		return false;
+	for (u32 i = 0; i < st->nr_evicted; i++)
+		if (st->evicted[i] == t)
+			return true;
+	return false;
+}
+
+/* A Statement evicted @task (the only deallocation that leaves it Releasing). */
+static void predicates_on_deallocate(struct vs_session *ssn, struct vs_plugin *p,
+				     struct vs_task *task)
+{
+	struct predicates *st = p->priv;
+
+	if (!st->evicted_on || task->status != VS_TASK_RELEASING || !task->node)
+		return;
+	if (st->nr_evicted == st->cap_evicted) {
+		u32 cap = st->cap_evicted ? 2 * st->cap_evicted : 16;
+		const struct vs_task **v = realloc(st->evicted, cap * sizeof(*v));
+
+		/* Out of memory: it keeps counting, as a pod terminating before. */
+		if (!v)
+			return;
+		st->evicted = v;
+		st->cap_evicted = cap;
+	}
+	st->evicted[st->nr_evicted++] = task;
+	st->evicted_on[task->node->sidx]++;
+}
+
+/* An eviction undone puts the pod back on its node. */
+static void predicates_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
+				   struct vs_task *task)
+{
+	struct predicates *st = p->priv;
+
+	if (!st->evicted_on || !task->node || !st->evicted_on[task->node->sidx])
+		return;
+	for (u32 i = 0; i < st->nr_evicted; i++)
+		if (st->evicted[i] == task) {
+			st->evicted[i] = st->evicted[--st->nr_evicted];
+			st->evicted_on[task->node->sidx]--;
+			return;
+		}
 }
 
 /* ---- InterPodAffinity ---- */
@@ -264,6 +335,8 @@ static int ipa_prepare(struct vs_session *ssn, struct predicates *st, const stru
 		list_for_each_entry(t, &node->tasks, node_node) {
 			const struct vs_pod_affinity *anti = required_anti(t);
 
+			if (evicted_here(st, t))
+				continue;
 			for (u32 i = 0; t != task && anti && i < anti->nr_required; i++)
 				if (vs_pod_affinity_term_match(&anti->required[i], t->ns, task) &&
 				    (ret = topo_add(&st->existing_anti,
@@ -276,7 +349,8 @@ static int ipa_prepare(struct vs_session *ssn, struct predicates *st, const stru
 		const struct vs_task *t;
 
 		list_for_each_entry(t, &node->tasks, node_node)
-			if (t != task && (ret = ipa_incoming(st, task, t, node)))
+			if (t != task && !evicted_here(st, t) &&
+			    (ret = ipa_incoming(st, task, t, node)))
 				goto nomem;
 	}
 	topo_sort(&st->affinity);
@@ -395,7 +469,7 @@ static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 	const char *why;
 	int ret;
 
-	if (max_pods <= (s64)node->nr_tasks) {
+	if (max_pods <= (s64)node->nr_tasks - st->evicted_on[node->sidx]) {
 		snprintf(fe->reason, sizeof(fe->reason), "node(s) pod number exceeded");
 		fe->unresolvable = false;
 		return -EINVAL;
@@ -438,4 +512,6 @@ const struct vs_plugin_ops vs_plugin_predicates = {
 	.close		= predicates_close,
 	.pre_predicate	= predicates_pre_predicate,
 	.predicate	= predicates_predicate,
+	.on_allocate	= predicates_on_allocate,
+	.on_deallocate	= predicates_on_deallocate,
 };

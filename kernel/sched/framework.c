@@ -138,7 +138,7 @@ int vs_framework_check_conf(const struct vs_conf *conf, struct vs_err *err)
 #define for_each_ext(ssn_, e_, i_, p_)						\
 	for ((i_) = 0; (i_) < (ssn_)->ext[e_].nr && ((p_) = (ssn_)->ext[e_].p[i_]); (i_)++)
 
-int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r)
+int vs_ssn_job_compare(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r)
 {
 	struct vs_plugin *p;
 	u32 i;
@@ -147,6 +147,15 @@ int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struc
 	for_each_ext(ssn, VS_EXT_JOB_ORDER, i, p)
 		if ((c = p->ops->job_order(ssn, p, l, r)))
 			return c;
+	return 0;
+}
+
+int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r)
+{
+	int c = vs_ssn_job_compare(ssn, l, r);
+
+	if (c)
+		return c;
 	/* CreationTimestamp, then UID: creation order. */
 	return l->seq < r->seq ? -1 : l->seq > r->seq;
 }
@@ -182,6 +191,24 @@ int vs_ssn_task_order(struct vs_session *ssn, const struct vs_task *l,
 	    l->name_index != r->name_index)
 		return l->name_index < r->name_index ? -1 : 1;
 	return l->seq < r->seq ? -1 : l->seq > r->seq;
+}
+
+/*
+ * VictimQueueOrderFn: the first plugin that tells the two apart decides;
+ * otherwise the reverse of the queue order, so that victims come first from
+ * the queue that would be served last.
+ */
+int vs_ssn_victim_queue_order(struct vs_session *ssn, const struct vs_queue *l,
+			      const struct vs_queue *r, const struct vs_queue *preemptor)
+{
+	struct vs_plugin *p;
+	u32 i;
+	int c;
+
+	for_each_ext(ssn, VS_EXT_VICTIM_QUEUE_ORDER, i, p)
+		if ((c = p->ops->victim_queue_order(ssn, p, l, r, preemptor)))
+			return c;
+	return -vs_ssn_queue_order(ssn, l, r);
 }
 
 bool vs_ssn_job_valid(struct vs_session *ssn, const struct vs_job *job,

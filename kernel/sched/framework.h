@@ -14,7 +14,8 @@
  *
  * How each extension point combines its plugins (Volcano's session_plugins.go):
  *   JobOrder, QueueOrder, TaskOrder, VictimQueueOrder: the first plugin, in
- *	tier order, that tells the two apart decides; else creation order.
+ *	tier order, that tells the two apart decides; else creation order
+ *	(VictimQueueOrder: else the reverse of the queue order).
  *   JobReady, Allocatable, Preemptive, Predicate, PrePredicate: every plugin
  *	must agree (the first refusal wins).
  *   Overused: any plugin may say yes.
@@ -237,10 +238,19 @@ int vs_framework_check_conf(const struct vs_conf *conf, struct vs_err *err);
 /* ---- calling the extension points, with the tier rules above ---- */
 
 int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r);
+/* Volcano's JobOrderCompareFn: the plugins' verdict alone, 0 when they tie. */
+int vs_ssn_job_compare(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r);
 int vs_ssn_queue_order(struct vs_session *ssn, const struct vs_queue *l,
 		       const struct vs_queue *r);
 int vs_ssn_task_order(struct vs_session *ssn, const struct vs_task *l,
 		      const struct vs_task *r);
+/*
+ * Which of two victims' queues gives up a task first when @preemptor's
+ * queue reclaims: negative for @l. Without a plugin that decides, the
+ * reverse of the queue order (Volcano's !QueueOrderFn).
+ */
+int vs_ssn_victim_queue_order(struct vs_session *ssn, const struct vs_queue *l,
+			      const struct vs_queue *r, const struct vs_queue *preemptor);
 bool vs_ssn_job_valid(struct vs_session *ssn, const struct vs_job *job,
 		      struct vs_validate *res);
 bool vs_ssn_job_enqueueable(struct vs_session *ssn, const struct vs_job *job);

@@ -39,6 +39,12 @@ int vs_pq_push(struct vs_pqueue *pq, void *item);
 /* The first item, removed; NULL when empty. */
 void *vs_pq_pop(struct vs_pqueue *pq);
 
+/* Drop every item, keeping the storage for the next fill. */
+static inline void vs_pq_clear(struct vs_pqueue *pq)
+{
+	pq->nr = 0;
+}
+
 static inline bool vs_pq_empty(const struct vs_pqueue *pq)
 {
 	return pq->nr == 0;

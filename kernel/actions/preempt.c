@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The preempt action (Volcano's actions/preempt, its normal path): a job
+ * that starves takes what it needs from lower-priority work of its own
+ * queue.
+ *
+ *   1. Preemptors: the jobs the session schedules that are not Pending, are
+ *      valid (JobValid) and starve (JobStarving), by queue in job order,
+ *      each with its pending tasks in task order.
+ *   2. Queues in queue order. Between jobs: each preemptor job gets one
+ *      Statement, and while it starves its next task tries to preempt tasks
+ *      of the other jobs of its queue. The Statement is committed if the
+ *      job is then pipelined (JobPipelined), discarded otherwise.
+ *   3. Then within jobs: each starving job of the queue, in turn, tries its
+ *      pending tasks one by one against the other tasks of the same job,
+ *      each in its own Statement, committed when the task was placed; the
+ *      first task that is not placed ends the job's turn.
+ *
+ * One task's attempt: a task whose preemptionPolicy is Never does not
+ * preempt; PrePredicate must pass; the nodes that pass the predicates for
+ * preemption (only a failure no eviction can resolve refuses a node, and
+ * resources are not checked since victims are to free them), less those
+ * the per-role predicate error cache remembers, are scored and tried best
+ * first. On a node the candidates are its Running or Bound tasks in scope
+ * that are preemptable (volcano.sh/preemptable), and only best-effort ones
+ * for a best-effort preemptor. The Preemptable plugins choose the victims,
+ * ValidateVictims checks that they would be enough, and they are evicted
+ * lowest first (BuildVictimsPriorityQueue) until the preemptor fits: its
+ * queue is Allocatable, its request fits the node's FutureIdle and every
+ * predicate passes. Then it is pipelined there. One node's evictions and
+ * the pipeline make a Statement of their own, merged into the caller's on
+ * success and discarded otherwise, so that a node that does not work out
+ * evicts nothing.
+ *
+ * Differences from Volcano, towards determinism: nodes are predicated in
+ * creation order and equal scores keep it (Volcano starts where its last
+ * search stopped and works in parallel); a node's candidates are taken in
+ * creation order (Volcano walks a Go map); the starving jobs of a queue get
+ * their turn within themselves in session order (Volcano: map order).
+ * Topology-aware preemption (enableTopologyAwarePreemption) is not
+ * modelled and is refused when the configuration is loaded.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions/actions.h"
+#include "core/log.h"
+#include "sched/statement.h"
+
+/* A preemptor job and the tasks it has left to try between jobs. */
+struct job_work {
+	struct vs_job *job;
+	struct vs_pqueue tasks;		/* pending tasks, task order */
+	struct job_work *next;		/* the queue's starving jobs, session order */
+};
+
+struct queue_work {
+	struct vs_queue *queue;
+	struct vs_pqueue jobs;		/* struct job_work, job order */
+	struct job_work *starving, **tail;
+};
+
+/*
+ * The predicate error cache of one role of one job (Volcano's
+ * taskGroupID), kept for the whole action as Volcano's PredicateHelper is:
+ * a bit per node that refused a task of the role.
+ */
+struct role_cache {
+	struct role_cache *next;
+	const char *role;		/* interned */
+	u8 failed[];
+};
+
+struct scored_node {
+	struct vs_node *node;
+	double score;
+	u32 pos;			/* predicate order: breaks ties */
+};
+
+/* Whose tasks a preemptor may take. */
+enum victim_scope {
+	OTHER_JOBS,			/* the other jobs of its queue */
+	OWN_JOB,			/* the other tasks of its job */
+};
+
+struct preempt_ctx {
+	struct vs_session *ssn;
+	bool error_cache;		/* enablePredicateErrorCache, default true */
+	int err;			/* -ENOMEM met on the way */
+	struct queue_work *qw;		/* by queue sidx; .queue NULL when unused */
+	struct role_cache **caches;	/* by job sidx */
+	struct vs_node **fit;		/* nodes passing the predicates */
+	double *scores;
+	struct scored_node *order;
+	struct vs_task **cands;		/* candidate victims on one node */
+	u32 cap_cands;
+	struct vs_victim_queue victims;
+};
+
+static struct role_cache *role_cache_find(struct preempt_ctx *ctx, const struct vs_task *task)
+{
+	struct role_cache *c;
+
+	for (c = ctx->caches[task->job->sidx]; c; c = c->next)
+		if (c->role == task->role)
+			return c;
+	return NULL;
+}
+
+static struct role_cache *role_cache_new(struct preempt_ctx *ctx, const struct vs_task *task)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct role_cache *c;
+
+	c = vs_arena_zalloc(ssn->arena, sizeof(*c) + ssn->nr_nodes / 8 + 1);
+	if (!c)
+		return NULL;
+	c->role = task->role;
+	c->next = ctx->caches[task->job->sidx];
+	ctx->caches[task->job->sidx] = c;
+	return c;
+}
+
+/*
+ * PredicateNodes with PredicateForPreemptAction. As in Volcano, the cache
+ * serves only a task that has a role: tasks without one share a group and
+ * must not refuse each other's nodes.
+ */
+static u32 predicate_nodes(struct preempt_ctx *ctx, const struct vs_task *task)
+{
+	struct vs_session *ssn = ctx->ssn;
+	bool use_cache = ctx->error_cache && *task->role;
+	struct role_cache *cache = use_cache ? role_cache_find(ctx, task) : NULL;
+	u32 n = 0;
+
+	for (u32 i = 0; i < ssn->nr_nodes; i++) {
+		struct vs_fit_error fe = { .reason = { 0 } };
+
+		if (cache && (cache->failed[i / 8] & (1u << (i % 8))))
+			continue;
+		if (vs_preempt_predicate(ssn, task, ssn->nodes[i], &fe)) {
+			vs_v(4, "Predicates failed for Task <%s/%s> on Node <%s>: %s",
+			     task->ns, task->name, ssn->nodes[i]->name, fe.reason);
+			if (use_cache && !cache)
+				cache = role_cache_new(ctx, task);
+			if (cache)
+				cache->failed[i / 8] |= 1u << (i % 8);
+			continue;
+		}
+		ctx->fit[n++] = ssn->nodes[i];
+	}
+	return n;
+}
+
+static int cmp_scored(const void *a, const void *b)
+{
+	const struct scored_node *l = a, *r = b;
+
+	if (l->score != r->score)
+		return l->score > r->score ? -1 : 1;
+	return l->pos < r->pos ? -1 : l->pos > r->pos;
+}
+
+/* PrioritizeNodes then SortNodes: highest score first, ties in predicate order. */
+static void sort_nodes(struct preempt_ctx *ctx, const struct vs_task *task, u32 nr)
+{
+	if (!nr)
+		return;
+	vs_ssn_score_nodes(ctx->ssn, task, ctx->fit, nr, ctx->scores);
+	for (u32 i = 0; i < nr; i++)
+		ctx->order[i] = (struct scored_node){
+			.node = ctx->fit[i], .score = ctx->scores[i], .pos = i,
+		};
+	qsort(ctx->order, nr, sizeof(*ctx->order), cmp_scored);
+}
+
+/* The victim filter of Volcano's preempt loops. */
+static bool may_take(const struct vs_task *preemptor, const struct vs_task *t,
+		     enum victim_scope scope)
+{
+	if (!vs_task_evictable_status(t))
+		return false;
+	/* A best-effort task may only push out best-effort ones. */
+	if (preemptor->best_effort && !t->best_effort)
+		return false;
+	if (!t->preemptable)
+		return false;
+	if (scope == OWN_JOB)
+		return t->job == preemptor->job;
+	return t->job->sidx != VS_SIDX_NONE && t->job->queue == preemptor->job->queue &&
+	       t->job != preemptor->job;
+}
+
+/* The candidates on @node, in creation order, into ctx->cands. */
+static u32 candidates(struct preempt_ctx *ctx, const struct vs_task *preemptor,
+		      const struct vs_node *node, enum victim_scope scope)
+{
+	struct vs_task *t;
+	u32 n = 0;
+
+	if (vs_scratch_reserve(ctx->ssn, (void **)&ctx->cands, &ctx->cap_cands, node->nr_tasks,
+			       sizeof(*ctx->cands))) {
+		ctx->err = -ENOMEM;
+		return 0;
+	}
+	list_for_each_entry(t, &node->tasks, node_node)
+		if (may_take(preemptor, t, scope))
+			ctx->cands[n++] = t;
+	vs_tasks_sort_by_creation(ctx->cands, n);
+	return n;
+}
+
+/*
+ * Volcano's preemptorFitsOnNode: the queue may take the task, the node's
+ * FutureIdle holds it, and every predicate passes (a device, for one, may
+ * be free only once a given victim has gone).
+ */
+static bool fits_on_node(struct vs_session *ssn, const struct vs_task *task,
+			 const struct vs_node *node)
+{
+	struct vs_fit_error fe = { .reason = { 0 } };
+	struct vs_res future;
+
+	if (!vs_ssn_allocatable(ssn, task->job->queue, task))
+		return false;
+	vs_node_future_idle(node, &future);
+	if (!vs_res_less_equal(&task->req, &future, VS_DIM_ZERO))
+		return false;
+	return !vs_ssn_predicate(ssn, task, node, &fe);
+}
+
+/*
+ * Volcano's normalPreempt on one node: evict victims, lowest first, until
+ * @preemptor fits, then pipeline it, all in a Statement of the node's that
+ * joins @stmt on success. True when the preemptor was placed.
+ */
+static bool preempt_on_node(struct preempt_ctx *ctx, struct vs_statement *stmt,
+			    struct vs_task *preemptor, struct vs_node *node,
+			    enum victim_scope scope)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct vs_statement *nstmt = NULL;
+	struct vs_task *victim;
+	u32 nr;
+	bool fits;
+
+	nr = candidates(ctx, preemptor, node, scope);
+	if (ctx->err)
+		return false;
+	nr = vs_ssn_preemptable(ssn, preemptor, ctx->cands, nr);
+	if (!vs_victims_validate(preemptor, node, ctx->cands, nr)) {
+		vs_v(3, "No validated victims on Node <%s>", node->name);
+		return false;
+	}
+	if (vs_victim_queue_fill(&ctx->victims, preemptor, ctx->cands, nr))
+		goto nomem;
+
+	fits = fits_on_node(ssn, preemptor, node);
+	while (!fits && (victim = vs_victim_queue_pop(&ctx->victims))) {
+		if (!nstmt && !(nstmt = vs_stmt_new(ssn)))
+			goto nomem;
+		vs_v(3, "Try to preempt Task <%s/%s> for Task <%s/%s>", victim->ns, victim->name,
+		     preemptor->ns, preemptor->name);
+		if (vs_stmt_evict(nstmt, victim, "preempt", NULL))
+			break;
+		fits = fits_on_node(ssn, preemptor, node);
+	}
+	if (fits) {
+		if (!nstmt && !(nstmt = vs_stmt_new(ssn)))
+			goto nomem;
+		if (!vs_stmt_pipeline(nstmt, preemptor, node, NULL)) {
+			if (!vs_stmt_merge(stmt, nstmt))
+				return true;
+			ctx->err = -ENOMEM;
+		}
+	}
+	if (nstmt)
+		vs_stmt_discard(nstmt);
+	return false;
+nomem:
+	ctx->err = -ENOMEM;
+	if (nstmt)
+		vs_stmt_discard(nstmt);
+	return false;
+}
+
+/* Volcano's preempt(): one preemptor, node by node, best first. */
+static bool preempt_task(struct preempt_ctx *ctx, struct vs_statement *stmt,
+			 struct vs_task *preemptor, enum victim_scope scope)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct vs_fit_error fe = { .reason = { 0 } };
+	u32 nr;
+
+	/* taskEligibleToPreempt; vsched has no nominated nodes to check. */
+	if (preemptor->preemption_policy == VS_PREEMPT_NEVER) {
+		vs_v(3, "Task <%s/%s> is not eligible to preempt other tasks: "
+		     "preemptionPolicy is Never", preemptor->ns, preemptor->name);
+		return false;
+	}
+	if (vs_ssn_pre_predicate(ssn, preemptor, &fe)) {
+		vs_v(3, "PrePredicate for task %s/%s failed for: %s", preemptor->ns,
+		     preemptor->name, fe.reason);
+		return false;
+	}
+	nr = predicate_nodes(ctx, preemptor);
+	sort_nodes(ctx, preemptor, nr);
+	for (u32 i = 0; i < nr && !ctx->err; i++) {
+		vs_v(3, "Considering Task <%s/%s> on Node <%s>.", preemptor->ns, preemptor->name,
+		     ctx->order[i].node->name);
+		if (preempt_on_node(ctx, stmt, preemptor, ctx->order[i].node, scope))
+			return true;
+	}
+	return false;
+}
+
+static int cmp_job_work(struct vs_session *ssn, const void *a, const void *b)
+{
+	const struct job_work *x = a, *y = b;
+
+	return vs_ssn_job_order(ssn, x->job, y->job);
+}
+
+/* Fill @tasks with the pending tasks of @job, in task order. */
+static int pending_tasks(struct vs_session *ssn, struct vs_job *job, struct vs_pqueue *tasks)
+{
+	struct vs_task *task;
+
+	vs_pq_init(tasks, ssn, ssn->arena, vs_cmp_task);
+	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node)
+		if (vs_pq_push(tasks, task))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Step 1: the preemptor jobs, by queue, and the queues that have some. */
+static int find_preemptors(struct preempt_ctx *ctx, struct vs_pqueue *queues)
+{
+	struct vs_session *ssn = ctx->ssn;
+
+	for (u32 i = 0; i < ssn->nr_jobs; i++) {
+		struct vs_validate vr = { NULL, { 0 } };
+		struct vs_job *job = ssn->jobs[i];
+		struct queue_work *qw;
+		struct job_work *jw;
+
+		if (job->phase == VS_PG_PENDING)
+			continue;
+		if (!vs_ssn_job_valid(ssn, job, &vr)) {
+			vs_v(4, "Job <%s/%s> Queue <%s> skip preemption, reason: %s, message %s",
+			     job->ns, job->name, job->queue->name, vr.reason ? vr.reason : "",
+			     vr.message);
+			continue;
+		}
+		if (!vs_ssn_job_starving(ssn, job))
+			continue;
+
+		qw = &ctx->qw[job->queue->sidx];
+		if (!qw->queue) {
+			qw->queue = job->queue;
+			vs_pq_init(&qw->jobs, ssn, ssn->arena, cmp_job_work);
+			qw->tail = &qw->starving;
+		}
+		jw = vs_arena_zalloc(ssn->arena, sizeof(*jw));
+		if (!jw)
+			return -ENOMEM;
+		jw->job = job;
+		if (pending_tasks(ssn, job, &jw->tasks) || vs_pq_push(&qw->jobs, jw))
+			return -ENOMEM;
+		*qw->tail = jw;
+		qw->tail = &jw->next;
+	}
+	for (u32 i = 0; i < ssn->nr_queues; i++)
+		if (ctx->qw[i].queue && vs_pq_push(queues, ctx->qw[i].queue))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Step 2: the queue's preemptor jobs take from its other jobs. */
+static int between_jobs(struct preempt_ctx *ctx, struct queue_work *qw)
+{
+	struct vs_session *ssn = ctx->ssn;
+
+	while (!vs_pq_empty(&qw->jobs)) {
+		struct job_work *jw = vs_pq_pop(&qw->jobs);
+		struct vs_statement *stmt = vs_stmt_new(ssn);
+
+		if (!stmt)
+			return -ENOMEM;
+		while (vs_ssn_job_starving(ssn, jw->job) && !vs_pq_empty(&jw->tasks)) {
+			preempt_task(ctx, stmt, vs_pq_pop(&jw->tasks), OTHER_JOBS);
+			if (ctx->err)
+				return ctx->err;
+		}
+		if (vs_ssn_job_pipelined(ssn, jw->job))
+			vs_stmt_commit(stmt);
+		else
+			vs_stmt_discard(stmt);
+	}
+	return 0;
+}
+
+/* Step 3: each starving job of the queue, its pending tasks against its others. */
+static int within_jobs(struct preempt_ctx *ctx, struct queue_work *qw)
+{
+	struct vs_session *ssn = ctx->ssn;
+
+	for (struct job_work *jw = qw->starving; jw; jw = jw->next) {
+		struct vs_pqueue tasks;
+		struct vs_task *task;
+
+		if (pending_tasks(ssn, jw->job, &tasks))
+			return -ENOMEM;
+		while ((task = vs_pq_pop(&tasks))) {
+			struct vs_statement *stmt = vs_stmt_new(ssn);
+
+			if (!stmt)
+				return -ENOMEM;
+			if (!preempt_task(ctx, stmt, task, OWN_JOB)) {
+				vs_stmt_discard(stmt);
+				if (ctx->err)
+					return ctx->err;
+				break;
+			}
+			vs_stmt_commit(stmt);
+		}
+	}
+	return 0;
+}
+
+static int preempt_ctx_init(struct preempt_ctx *ctx, struct vs_session *ssn,
+			    const struct vs_args *args)
+{
+	u32 n = ssn->nr_nodes ? ssn->nr_nodes : 1;
+	int ret;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->ssn = ssn;
+	ctx->error_cache = true;
+	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &ctx->error_cache, NULL);
+	if (ret)
+		return ret;
+	ctx->qw = vs_arena_calloc(ssn->arena, ssn->nr_queues ? ssn->nr_queues : 1,
+				  sizeof(*ctx->qw));
+	ctx->caches = vs_arena_calloc(ssn->arena, ssn->nr_jobs ? ssn->nr_jobs : 1,
+				      sizeof(*ctx->caches));
+	ctx->fit = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->fit));
+	ctx->scores = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->scores));
+	ctx->order = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->order));
+	if (!ctx->qw || !ctx->caches || !ctx->fit || !ctx->scores || !ctx->order)
+		return -ENOMEM;
+	vs_victim_queue_init(&ctx->victims, ssn);
+	return 0;
+}
+
+static int preempt_execute(struct vs_session *ssn, const struct vs_args *args)
+{
+	struct preempt_ctx ctx;
+	struct vs_pqueue queues;
+	int ret;
+
+	ret = preempt_ctx_init(&ctx, ssn, args);
+	if (ret)
+		return ret;
+	vs_pq_init(&queues, ssn, ssn->arena, vs_cmp_queue);
+	ret = find_preemptors(&ctx, &queues);
+	while (!ret && !vs_pq_empty(&queues)) {
+		struct vs_queue *queue = vs_pq_pop(&queues);
+		struct queue_work *qw = &ctx.qw[queue->sidx];
+
+		ret = between_jobs(&ctx, qw);
+		if (!ret)
+			ret = within_jobs(&ctx, qw);
+	}
+	return ret;
+}
+
+/* Volcano's topology-aware preemption tuning: integers, unused by the normal path. */
+static const char *const topology_ints[] = {
+	"topologyAwarePreemptWorkerNum", "minCandidateNodesPercentage",
+	"minCandidateNodesAbsolute", "maxCandidateNodesAbsolute",
+};
+
+static int preempt_check_args(const struct vs_args *args, struct vs_err *err)
+{
+	const struct vs_arg *a;
+	bool b = false;
+	s64 i;
+	int ret;
+
+	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &b, err);
+	if (!ret)
+		ret = vs_args_get_bool(args, "enableTopologyAwarePreemption", &b, err);
+	for (size_t k = 0; !ret && k < ARRAY_SIZE(topology_ints); k++)
+		ret = vs_args_get_int(args, topology_ints[k], &i, err);
+	if (ret)
+		return ret;
+	a = vs_args_find(args, "enableTopologyAwarePreemption");
+	if (a && b)
+		return vs_err_set(err, EINVAL, "%s:%u: argument \"enableTopologyAwarePreemption\": "
+				  "topology-aware preemption is not supported; vsched preempts "
+				  "on Volcano's normal path (set it to false or leave it out)",
+				  args->source ? args->source : "configuration", a->line);
+	return 0;
+}
+
+const struct vs_action_ops vs_action_preempt = {
+	.name		= "preempt",
+	.check_args	= preempt_check_args,
+	.execute	= preempt_execute,
+};

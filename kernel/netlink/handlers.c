@@ -16,19 +16,7 @@
 /* The object type of a command: its top-level attribute. */
 static const struct vs_nl_objtype *objtype_of(const struct vs_genl_info *info)
 {
-	switch (info->op->cmd) {
-	case VS_CMD_NODE_NEW ... VS_CMD_NODE_GET:
-		return vs_nl_objtype(VS_A_NODE);
-	case VS_CMD_QUEUE_NEW ... VS_CMD_QUEUE_GET:
-		return vs_nl_objtype(VS_A_QUEUE);
-	case VS_CMD_PODGROUP_NEW ... VS_CMD_PODGROUP_GET:
-		return vs_nl_objtype(VS_A_PODGROUP);
-	case VS_CMD_TASK_NEW ... VS_CMD_TASK_GET:
-		return vs_nl_objtype(VS_A_TASK);
-	case VS_CMD_PRIOCLASS_NEW ... VS_CMD_PRIOCLASS_GET:
-		return vs_nl_objtype(VS_A_PRIOCLASS);
-	}
-	return NULL;
+	return vs_nl_objtype_cmd(info->op->cmd);
 }
 
 static struct vs_nl_core *core_of(const struct vs_genl_info *info)

@@ -9,6 +9,7 @@
 
 #include "core/arena.h"
 #include "core/cluster.h"
+#include "netlink/ctl.h"
 #include "netlink/family.h"
 
 struct vs_sched;
@@ -24,6 +25,7 @@ struct vs_nl_core {
 	 */
 	const struct vs_nl_host_ops *host;
 	void *host_priv;
+	struct vs_nl_ctl ctl;		/* what the control commands keep (ctl.h) */
 };
 
 struct vs_nl_host_ops {
@@ -31,13 +33,18 @@ struct vs_nl_host_ops {
 	int (*subscribe)(struct vs_nl_core *core, struct vs_genl_info *info,
 			 unsigned int group, bool join);
 	/*
-	 * VS_CMD_CYCLE_RUN: one cycle now, with what follows a cycle in the
-	 * daemon (decisions to subscribers, standalone binds confirmed).
+	 * VS_CMD_CYCLE_RUN: one cycle now (vs_nl_cycle_run()), with what
+	 * follows a cycle in the daemon (decisions to subscribers, standalone
+	 * binds confirmed). When it returns 0 and added nothing to
+	 * info->reply, the request is answered with core->ctl.last_cycle.
 	 */
 	int (*cycle_run)(struct vs_nl_core *core, struct vs_genl_info *info);
 };
 
-/* NEW (NLM_F_REPLACE too), SET, DEL and GET of nodes, queues, PodGroups, tasks, priority classes. */
+/*
+ * NEW (NLM_F_REPLACE too), SET, DEL and GET of nodes, queues, PodGroups,
+ * tasks, VolcanoJobs and priority classes.
+ */
 int vs_nl_obj_new_doit(struct vs_genl_info *info);
 int vs_nl_obj_set_doit(struct vs_genl_info *info);
 int vs_nl_obj_del_doit(struct vs_genl_info *info);

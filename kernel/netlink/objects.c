@@ -6,6 +6,7 @@
  * put and walk it; the commands themselves are written once.
  */
 #include <libmnl/libmnl.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "netlink/fill.h"
@@ -15,6 +16,7 @@
 
 struct vs_nl_objtype {
 	u16 attr;			/* VS_A_NODE... */
+	u8 cmd_new;			/* VS_CMD_NODE_NEW...: NEW, SET, DEL and GET follow in order */
 	const char *what;		/* "node", for messages */
 	u16 ns_type;			/* the namespace attribute, 0 for cluster-scoped */
 	u16 name_type;
@@ -27,6 +29,7 @@ struct vs_nl_objtype {
 		     struct vs_arena *arena, struct vs_err *err);
 	int (*del)(struct vs_cluster *cl, void *obj, struct vs_err *err);
 	bool (*put)(struct nlmsghdr *nlh, size_t cap, const void *obj);
+	bool (*put_spec)(struct nlmsghdr *nlh, size_t cap, const void *obj);
 	void *(*next)(struct vs_cluster *cl, void *prev);
 };
 
@@ -63,6 +66,11 @@ static int del_node(struct vs_cluster *cl, void *obj, struct vs_err *err)
 static bool put_node(struct nlmsghdr *nlh, size_t cap, const void *obj)
 {
 	return vs_nl_put_node(nlh, cap, obj);
+}
+
+static bool put_node_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_node_spec(nlh, cap, obj);
 }
 
 /* The entry after @prev in a cluster list of objects linked by @off, or NULL. */
@@ -107,6 +115,11 @@ static int del_queue(struct vs_cluster *cl, void *obj, struct vs_err *err)
 static bool put_queue(struct nlmsghdr *nlh, size_t cap, const void *obj)
 {
 	return vs_nl_put_queue(nlh, cap, obj);
+}
+
+static bool put_queue_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_queue_spec(nlh, cap, obj);
 }
 
 static void *next_queue(struct vs_cluster *cl, void *prev)
@@ -154,6 +167,11 @@ static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const void *obj)
 	return vs_nl_put_podgroup(nlh, cap, obj);
 }
 
+static bool put_podgroup_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_podgroup_spec(nlh, cap, obj);
+}
+
 /*
  * PodGroups live on two lists (of their queue's, and the orphans'), but
  * every one of them is on cl->jobs in creation order.
@@ -197,6 +215,11 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const void *obj)
 	return vs_nl_put_task(nlh, cap, obj);
 }
 
+static bool put_task_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_task_spec(nlh, cap, obj);
+}
+
 /* Tasks in the order of their PodGroups, each PodGroup's in creation order. */
 static void *next_task(struct vs_cluster *cl, void *prev)
 {
@@ -210,6 +233,49 @@ static void *next_task(struct vs_cluster *cl, void *prev)
 		if (!list_empty(&job->tasks))
 			return list_first_entry(&job->tasks, struct vs_task, job_node);
 	return NULL;
+}
+
+static void *find_vjob(struct vs_cluster *cl, const char *ns, const char *name)
+{
+	return vs_vjob_find(cl, ns, name);
+}
+
+static int apply_vjob(struct vs_cluster *cl, void *obj, bool merge,
+		      const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
+{
+	struct vs_vjob_spec spec;
+	int ret;
+
+	/* The core has no update of a VolcanoJob: its controller owns what follows from it. */
+	if (obj)
+		return vs_err_set(err, EOPNOTSUPP, "a VolcanoJob's spec cannot change: delete "
+				  "it and create it again");
+	vs_vjob_spec_init(&spec, NULL, NULL);
+	ret = vs_nl_parse_vjob(nest, arena, &spec, err);
+	if (ret)
+		return ret;
+	return vs_vjob_add(cl, &spec, NULL, err);
+}
+
+static int del_vjob(struct vs_cluster *cl, void *obj, struct vs_err *err)
+{
+	vs_vjob_del(cl, obj);
+	return 0;
+}
+
+static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_vjob(nlh, cap, obj);
+}
+
+static bool put_vjob_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_vjob_spec(nlh, cap, obj);
+}
+
+static void *next_vjob(struct vs_cluster *cl, void *prev)
+{
+	return list_next(&cl->vjobs, prev, offsetof(struct vs_vjob, list));
 }
 
 static void *find_prioclass(struct vs_cluster *cl, const char *ns, const char *name)
@@ -247,22 +313,31 @@ static bool put_prioclass(struct nlmsghdr *nlh, size_t cap, const void *obj)
 	return vs_nl_put_prioclass(nlh, cap, obj);
 }
 
+static bool put_prioclass_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
+{
+	return vs_nl_put_prioclass_spec(nlh, cap, obj);
+}
+
 static void *next_prioclass(struct vs_cluster *cl, void *prev)
 {
 	return list_next(&cl->prioclasses, prev, offsetof(struct vs_prioclass, list));
 }
 
 static const struct vs_nl_objtype objtypes[] = {
-	{ VS_A_NODE, "node", 0, VS_NODE_A_NAME,
-	  find_node, apply_node, del_node, put_node, next_node },
-	{ VS_A_QUEUE, "queue", 0, VS_QUEUE_A_NAME,
-	  find_queue, apply_queue, del_queue, put_queue, next_queue },
-	{ VS_A_PODGROUP, "podgroup", VS_PG_A_NAMESPACE, VS_PG_A_NAME,
-	  find_podgroup, apply_podgroup, del_podgroup, put_podgroup, next_podgroup },
-	{ VS_A_TASK, "task", VS_TASK_A_NAMESPACE, VS_TASK_A_NAME,
-	  find_task, apply_task, del_task, put_task, next_task },
-	{ VS_A_PRIOCLASS, "priorityclass", 0, VS_PC_A_NAME,
-	  find_prioclass, apply_prioclass, del_prioclass, put_prioclass, next_prioclass },
+	{ VS_A_NODE, VS_CMD_NODE_NEW, "node", 0, VS_NODE_A_NAME,
+	  find_node, apply_node, del_node, put_node, put_node_spec, next_node },
+	{ VS_A_QUEUE, VS_CMD_QUEUE_NEW, "queue", 0, VS_QUEUE_A_NAME,
+	  find_queue, apply_queue, del_queue, put_queue, put_queue_spec, next_queue },
+	{ VS_A_PODGROUP, VS_CMD_PODGROUP_NEW, "podgroup", VS_PG_A_NAMESPACE, VS_PG_A_NAME,
+	  find_podgroup, apply_podgroup, del_podgroup, put_podgroup, put_podgroup_spec,
+	  next_podgroup },
+	{ VS_A_TASK, VS_CMD_TASK_NEW, "task", VS_TASK_A_NAMESPACE, VS_TASK_A_NAME,
+	  find_task, apply_task, del_task, put_task, put_task_spec, next_task },
+	{ VS_A_VJOB, VS_CMD_VJOB_NEW, "vjob", VS_VJOB_A_NAMESPACE, VS_VJOB_A_NAME,
+	  find_vjob, apply_vjob, del_vjob, put_vjob, put_vjob_spec, next_vjob },
+	{ VS_A_PRIOCLASS, VS_CMD_PRIOCLASS_NEW, "priorityclass", 0, VS_PC_A_NAME,
+	  find_prioclass, apply_prioclass, del_prioclass, put_prioclass, put_prioclass_spec,
+	  next_prioclass },
 };
 
 /* ---- the commands ---- */
@@ -273,6 +348,24 @@ const struct vs_nl_objtype *vs_nl_objtype(u16 attr)
 		if (objtypes[i].attr == attr)
 			return &objtypes[i];
 	return NULL;
+}
+
+const struct vs_nl_objtype *vs_nl_objtype_cmd(u8 cmd)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(objtypes); i++)
+		if (cmd >= objtypes[i].cmd_new && cmd <= objtypes[i].cmd_new + VS_NL_GET)
+			return &objtypes[i];
+	return NULL;
+}
+
+enum vs_nl_verb vs_nl_obj_verb(const struct vs_nl_objtype *ot, u8 cmd)
+{
+	return (enum vs_nl_verb)(cmd - ot->cmd_new);
+}
+
+const char *vs_nl_objtype_what(const struct vs_nl_objtype *ot)
+{
+	return ot->what;
 }
 
 /* The key of the object a nest names: "ns/name" or "name", for messages. */
@@ -382,6 +475,25 @@ bool vs_nl_obj_put(const struct vs_nl_objtype *ot, struct nlmsghdr *nlh, size_t 
 	return ot->put(nlh, cap, obj);
 }
 
+bool vs_nl_obj_put_spec(const struct vs_nl_objtype *ot, struct nlmsghdr *nlh, size_t cap,
+			const void *obj)
+{
+	return ot->put_spec(nlh, cap, obj);
+}
+
+int vs_nl_obj_describe(const struct vs_nl_objtype *ot, const struct nlattr *nest, char *buf,
+		       size_t len)
+{
+	struct key k;
+	int ret = read_key(ot, nest, &k, NULL);
+
+	if (ret)
+		return snprintf(buf, len, "%s", ot->what);
+	if (ot->ns_type)
+		return snprintf(buf, len, "%s %s/%s", ot->what, k.ns, k.name);
+	return snprintf(buf, len, "%s %s", ot->what, k.name);
+}
+
 void *vs_nl_obj_next(const struct vs_nl_objtype *ot, struct vs_cluster *cl, void *prev)
 {
 	return ot->next(cl, prev);
@@ -407,6 +519,9 @@ void vs_nl_obj_pos(const struct vs_nl_objtype *ot, const void *obj, u64 *pos)
 	case VS_A_TASK:
 		pos[0] = ((const struct vs_task *)obj)->job->seq;
 		pos[1] = ((const struct vs_task *)obj)->seq;
+		break;
+	case VS_A_VJOB:
+		pos[0] = ((const struct vs_vjob *)obj)->seq;
 		break;
 	case VS_A_PRIOCLASS:
 		pos[0] = ((const struct vs_prioclass *)obj)->seq;
@@ -436,6 +551,8 @@ bool vs_nl_obj_match(const struct vs_nl_objtype *ot, const void *obj,
 	const struct vs_task *t;
 
 	switch (ot->attr) {
+	case VS_A_VJOB:
+		return str_is(attrs[VS_A_FILTER_NAMESPACE], ((const struct vs_vjob *)obj)->ns);
 	case VS_A_PODGROUP:
 		j = obj;
 		return str_is(attrs[VS_A_FILTER_NAMESPACE], j->ns) &&

@@ -21,6 +21,30 @@ struct vs_nl_objtype;
 /* The type whose top-level attribute is @attr (VS_A_NODE...), or NULL. */
 const struct vs_nl_objtype *vs_nl_objtype(u16 attr);
 
+/* What an object command does; its value is the command's offset from the type's NEW. */
+enum vs_nl_verb {
+	VS_NL_NEW,
+	VS_NL_SET,
+	VS_NL_DEL,
+	VS_NL_GET,
+};
+
+/* The type of an object command (VS_CMD_NODE_NEW ... VS_CMD_PRIOCLASS_GET), or NULL. */
+const struct vs_nl_objtype *vs_nl_objtype_cmd(u8 cmd);
+
+/* What @cmd, a command of @ot's, does. */
+enum vs_nl_verb vs_nl_obj_verb(const struct vs_nl_objtype *ot, u8 cmd);
+
+/* "node", "task"...: the type's name in messages. */
+const char *vs_nl_objtype_what(const struct vs_nl_objtype *ot);
+
+/*
+ * The object a nest names, for messages: "task ns/p1", "node n1" (the type
+ * alone when the key is incomplete). Returns what snprintf() would.
+ */
+int vs_nl_obj_describe(const struct vs_nl_objtype *ot, const struct nlattr *nest, char *buf,
+		       size_t len);
+
 /* The object a nest names, or NULL; -EINVAL in @ret when the key is incomplete. */
 void *vs_nl_obj_find(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
 		     const struct nlattr *nest, struct vs_err *err, int *ret);
@@ -31,7 +55,8 @@ void *vs_nl_obj_find(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
  * defaults for attributes left out). SET: change the attributes given
  * (-ENOENT if absent). DEL: remove it (-ENOENT if absent). A task's spec
  * never changes, as a pod's does not: SET or a replacing NEW of an
- * existing task is -EOPNOTSUPP; delete it and create it again.
+ * existing task is -EOPNOTSUPP; delete it and create it again. The same
+ * holds for a VolcanoJob, which the core cannot update yet.
  */
 int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
 		  const struct nlattr *nest, bool replace, struct vs_arena *arena,
@@ -44,6 +69,10 @@ int vs_nl_obj_del(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
 /* Put @obj into a message (fill.h's rules: all of it or nothing). */
 bool vs_nl_obj_put(const struct vs_nl_objtype *ot, struct nlmsghdr *nlh, size_t cap,
 		   const void *obj);
+
+/* The same, as the NEW request that makes it again (fill.h's _spec fills). */
+bool vs_nl_obj_put_spec(const struct vs_nl_objtype *ot, struct nlmsghdr *nlh, size_t cap,
+			const void *obj);
 
 /*
  * Walk the objects of a type in creation order, for dumps: the first
@@ -64,8 +93,8 @@ bool vs_nl_obj_after(const struct vs_nl_objtype *ot, const void *obj, const u64 
 
 /*
  * Whether @obj passes a dump's filters (VS_A_FILTER_*, NULL where not
- * given): namespace for PodGroups and tasks, queue for PodGroups, PodGroup,
- * node and status mask for tasks.
+ * given): namespace for PodGroups, tasks and VolcanoJobs, queue for
+ * PodGroups, PodGroup, node and status mask for tasks.
  */
 bool vs_nl_obj_match(const struct vs_nl_objtype *ot, const void *obj,
 		     const struct nlattr *const *attrs);

@@ -8,8 +8,7 @@
 #include "netlink/parse.h"
 #include "vsched/vsched.h"
 
-/* The last occurrence of each attribute type of @nest, in tb[0..max]. */
-static void nest_tb(const struct nlattr *nest, const struct nlattr **tb, u16 max)
+void vs_nl_nest_tb(const struct nlattr *nest, const struct nlattr **tb, u16 max)
 {
 	const struct nlattr *a;
 
@@ -82,7 +81,7 @@ int vs_nl_parse_res(const struct nlattr *nest, struct vs_res *out, struct vs_err
 		}
 		if (type != VS_RES_A_SCALAR)
 			continue;
-		nest_tb(a, tb, VS_SCALAR_A_MAX);
+		vs_nl_nest_tb(a, tb, VS_SCALAR_A_MAX);
 		if (!tb[VS_SCALAR_A_NAME] || !tb[VS_SCALAR_A_VALUE])
 			return vs_err_set(err, EINVAL, "a scalar resource needs a name and a value");
 		name = mnl_attr_get_str(tb[VS_SCALAR_A_NAME]);
@@ -117,7 +116,7 @@ static int parse_labels(const struct nlattr *nest, struct vs_arena *arena,
 
 		if (mnl_attr_get_type(a) != VS_LABELS_A_ITEM)
 			continue;
-		nest_tb(a, tb, VS_KV_A_MAX);
+		vs_nl_nest_tb(a, tb, VS_KV_A_MAX);
 		if (!tb[VS_KV_A_KEY])
 			return vs_err_set(err, EINVAL, "a label needs a key");
 		kv[i].key = mnl_attr_get_str(tb[VS_KV_A_KEY]);
@@ -148,7 +147,7 @@ static int parse_taints(const struct nlattr *parent, u16 type, struct vs_arena *
 
 		if (mnl_attr_get_type(a) != type)
 			continue;
-		nest_tb(a, tb, VS_TAINT_A_MAX);
+		vs_nl_nest_tb(a, tb, VS_TAINT_A_MAX);
 		if (!tb[VS_TAINT_A_KEY] || !tb[VS_TAINT_A_EFFECT])
 			return vs_err_set(err, EINVAL, "a taint needs a key and an effect");
 		t[i].key = mnl_attr_get_str(tb[VS_TAINT_A_KEY]);
@@ -172,7 +171,7 @@ int vs_nl_parse_node(const struct nlattr *nest, struct vs_arena *arena,
 	const struct nlattr *tb[VS_NODE_A_MAX + 1];
 	int ret;
 
-	nest_tb(nest, tb, VS_NODE_A_MAX);
+	vs_nl_nest_tb(nest, tb, VS_NODE_A_MAX);
 	if (tb[VS_NODE_A_NAME])
 		spec->name = mnl_attr_get_str(tb[VS_NODE_A_NAME]);
 	if (tb[VS_NODE_A_ALLOCATABLE] &&
@@ -235,7 +234,7 @@ int vs_nl_parse_queue(const struct nlattr *nest, struct vs_arena *arena,
 	const struct nlattr *tb[VS_QUEUE_A_MAX + 1];
 	int ret;
 
-	nest_tb(nest, tb, VS_QUEUE_A_MAX);
+	vs_nl_nest_tb(nest, tb, VS_QUEUE_A_MAX);
 	if (tb[VS_QUEUE_A_NAME])
 		spec->name = mnl_attr_get_str(tb[VS_QUEUE_A_NAME]);
 	if (tb[VS_QUEUE_A_WEIGHT])
@@ -289,7 +288,7 @@ int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
 	const struct nlattr *tb[VS_PG_A_MAX + 1];
 	int ret;
 
-	nest_tb(nest, tb, VS_PG_A_MAX);
+	vs_nl_nest_tb(nest, tb, VS_PG_A_MAX);
 	if (tb[VS_PG_A_NAMESPACE])
 		spec->ns = mnl_attr_get_str(tb[VS_PG_A_NAMESPACE]);
 	if (tb[VS_PG_A_NAME])
@@ -310,7 +309,7 @@ int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
 
 			if (mnl_attr_get_type(a) != VS_PG_A_MIN_TASK_MEMBER)
 				continue;
-			nest_tb(a, rtb, VS_ROLE_MIN_A_MAX);
+			vs_nl_nest_tb(a, rtb, VS_ROLE_MIN_A_MAX);
 			if (!rtb[VS_ROLE_MIN_A_MIN])
 				return vs_err_set(err, EINVAL, "minTaskMember: a role needs its minimum");
 			rm[i].role = rtb[VS_ROLE_MIN_A_ROLE] ? mnl_attr_get_str(rtb[VS_ROLE_MIN_A_ROLE])
@@ -381,7 +380,7 @@ static int parse_tolerations(const struct nlattr *parent, u16 type, struct vs_ar
 
 		if (mnl_attr_get_type(a) != type)
 			continue;
-		nest_tb(a, tb, VS_TOL_A_MAX);
+		vs_nl_nest_tb(a, tb, VS_TOL_A_MAX);
 		t[i].key = tb[VS_TOL_A_KEY] ? mnl_attr_get_str(tb[VS_TOL_A_KEY]) : "";
 		t[i].op = tb[VS_TOL_A_OPERATOR] ?
 			(enum vs_toleration_op)mnl_attr_get_u32(tb[VS_TOL_A_OPERATOR]) :
@@ -423,7 +422,7 @@ static int parse_selreqs(const struct nlattr *parent, u16 type, struct vs_arena 
 
 		if (mnl_attr_get_type(a) != type)
 			continue;
-		nest_tb(a, tb, VS_SELREQ_A_MAX);
+		vs_nl_nest_tb(a, tb, VS_SELREQ_A_MAX);
 		if (!tb[VS_SELREQ_A_KEY] || !tb[VS_SELREQ_A_OP])
 			return vs_err_set(err, EINVAL, "a selector requirement needs a key and an operator");
 		r[i].key = mnl_attr_get_str(tb[VS_SELREQ_A_KEY]);
@@ -473,7 +472,7 @@ static int parse_lsel(const struct nlattr *nest, struct vs_arena *arena,
 
 	if (!sel)
 		return nomem(err);
-	nest_tb(nest, tb, VS_LSEL_A_MAX);
+	vs_nl_nest_tb(nest, tb, VS_LSEL_A_MAX);
 	if (tb[VS_LSEL_A_MATCH_LABELS] &&
 	    (ret = parse_labels(tb[VS_LSEL_A_MATCH_LABELS], arena, &sel->match_labels,
 				&sel->nr_match_labels, err)))
@@ -491,7 +490,7 @@ static int parse_podterm(const struct nlattr *nest, struct vs_arena *arena,
 	const char **ns;
 	int ret;
 
-	nest_tb(nest, tb, VS_PODTERM_A_MAX);
+	vs_nl_nest_tb(nest, tb, VS_PODTERM_A_MAX);
 	if (!tb[VS_PODTERM_A_TOPOLOGY_KEY])
 		return vs_err_set(err, EINVAL, "a pod affinity term needs a topologyKey");
 	t->topology_key = mnl_attr_get_str(tb[VS_PODTERM_A_TOPOLOGY_KEY]);
@@ -616,7 +615,7 @@ int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
 	const struct nlattr *tb[VS_TASK_A_MAX + 1];
 	int ret;
 
-	nest_tb(nest, tb, VS_TASK_A_MAX);
+	vs_nl_nest_tb(nest, tb, VS_TASK_A_MAX);
 	if (tb[VS_TASK_A_NAMESPACE])
 		spec->ns = mnl_attr_get_str(tb[VS_TASK_A_NAMESPACE]);
 	if (tb[VS_TASK_A_NAME])
@@ -664,6 +663,132 @@ int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
 	return 0;
 }
 
+/* ---- VolcanoJobs ---- */
+
+/* The lifecycle policies of type @type in @parent: an event or an exit code, and an action. */
+static int parse_policies(const struct nlattr *parent, u16 type, struct vs_arena *arena,
+			  const struct vs_vjob_policy **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(parent, type), i = 0;
+	struct vs_vjob_policy *p;
+	const struct nlattr *a;
+	int ret;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	p = vs_arena_zalloc(arena, n * sizeof(*p));
+	if (!p)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent) {
+		const struct nlattr *tb[VS_POLICY_A_MAX + 1];
+
+		if (mnl_attr_get_type(a) != type)
+			continue;
+		vs_nl_nest_tb(a, tb, VS_POLICY_A_MAX);
+		/* As Volcano's admission webhook: one of the two, never both. */
+		if (!tb[VS_POLICY_A_EVENT] == !tb[VS_POLICY_A_EXIT_CODE])
+			return vs_err_set(err, EINVAL, "policy %u: give an event or an exit "
+					  "code, %s", i,
+					  tb[VS_POLICY_A_EVENT] ? "not both" : "none is given");
+		if (tb[VS_POLICY_A_EVENT]) {
+			ret = vs_vjob_event_parse(mnl_attr_get_str(tb[VS_POLICY_A_EVENT]),
+						  &p[i].event, err);
+		} else {
+			p[i].has_exit_code = true;
+			p[i].exit_code = (s32)mnl_attr_get_u32(tb[VS_POLICY_A_EXIT_CODE]);
+			ret = 0;
+		}
+		if (!ret)
+			ret = vs_vjob_action_parse(mnl_attr_get_str(tb[VS_POLICY_A_ACTION]),
+						   &p[i].action, err);
+		if (ret) {
+			vs_err_prefix(err, "policy %u: ", i);
+			return ret;
+		}
+		i++;
+	}
+	*out = p;
+	*nr = n;
+	return 0;
+}
+
+static int parse_vtask(const struct nlattr *nest, struct vs_arena *arena,
+		       struct vs_vjob_task_spec *t, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_VTASK_A_MAX + 1];
+	int ret;
+
+	vs_nl_nest_tb(nest, tb, VS_VTASK_A_MAX);
+	t->name = mnl_attr_get_str(tb[VS_VTASK_A_NAME]);	/* required by the policy */
+	if (tb[VS_VTASK_A_REPLICAS])
+		t->replicas = mnl_attr_get_u32(tb[VS_VTASK_A_REPLICAS]);
+	if (tb[VS_VTASK_A_MIN_AVAILABLE]) {
+		t->min_available = mnl_attr_get_u32(tb[VS_VTASK_A_MIN_AVAILABLE]);
+		t->has_min_available = true;
+	}
+	if (tb[VS_VTASK_A_REQUEST] &&
+	    (ret = vs_nl_parse_res(tb[VS_VTASK_A_REQUEST], &t->req, err)))
+		return in_field(err, ret, "request");
+	if (tb[VS_VTASK_A_LABELS] &&
+	    (ret = parse_labels(tb[VS_VTASK_A_LABELS], arena, &t->labels, &t->nr_labels, err)))
+		return in_field(err, ret, "labels");
+	if (tb[VS_VTASK_A_NODE_SELECTOR] &&
+	    (ret = parse_labels(tb[VS_VTASK_A_NODE_SELECTOR], arena, &t->node_selector,
+				&t->nr_node_selector, err)))
+		return in_field(err, ret, "nodeSelector");
+	ret = parse_tolerations(nest, VS_VTASK_A_TOLERATION, arena, &t->tolerations,
+				&t->nr_tolerations, err);
+	if (ret)
+		return in_field(err, ret, "tolerations");
+	return parse_policies(nest, VS_VTASK_A_POLICY, arena, &t->policies, &t->nr_policies, err);
+}
+
+int vs_nl_parse_vjob(const struct nlattr *nest, struct vs_arena *arena,
+		     struct vs_vjob_spec *spec, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_VJOB_A_MAX + 1], *a;
+	u32 n = count_type(nest, VS_VJOB_A_TASK), i = 0;
+	struct vs_vjob_task_spec *tasks;
+	int ret;
+
+	vs_nl_nest_tb(nest, tb, VS_VJOB_A_MAX);
+	if (tb[VS_VJOB_A_NAMESPACE])
+		spec->ns = mnl_attr_get_str(tb[VS_VJOB_A_NAMESPACE]);
+	if (tb[VS_VJOB_A_NAME])
+		spec->name = mnl_attr_get_str(tb[VS_VJOB_A_NAME]);
+	if (tb[VS_VJOB_A_QUEUE])
+		spec->queue = mnl_attr_get_str(tb[VS_VJOB_A_QUEUE]);
+	if (tb[VS_VJOB_A_PRIORITY_CLASS])
+		spec->priority_class = mnl_attr_get_str(tb[VS_VJOB_A_PRIORITY_CLASS]);
+	if (tb[VS_VJOB_A_MIN_AVAILABLE]) {
+		spec->min_available = mnl_attr_get_u32(tb[VS_VJOB_A_MIN_AVAILABLE]);
+		spec->has_min_available = true;
+	}
+	if (tb[VS_VJOB_A_MAX_RETRY])
+		spec->max_retry = mnl_attr_get_u32(tb[VS_VJOB_A_MAX_RETRY]);
+	if (n) {
+		tasks = vs_arena_zalloc(arena, n * sizeof(*tasks));
+		if (!tasks)
+			return nomem(err);
+		mnl_attr_for_each_nested(a, nest) {
+			if (mnl_attr_get_type(a) != VS_VJOB_A_TASK)
+				continue;
+			ret = parse_vtask(a, arena, &tasks[i], err);
+			if (ret) {
+				vs_err_prefix(err, "task %s: ", tasks[i].name);
+				return ret;
+			}
+			i++;
+		}
+		spec->tasks = tasks;
+		spec->nr_tasks = n;
+	}
+	return parse_policies(nest, VS_VJOB_A_POLICY, arena, &spec->policies, &spec->nr_policies,
+			      err);
+}
+
 /* ---- priority classes ---- */
 
 int vs_nl_parse_prioclass(const struct nlattr *nest, struct vs_arena *arena,
@@ -671,7 +796,7 @@ int vs_nl_parse_prioclass(const struct nlattr *nest, struct vs_arena *arena,
 {
 	const struct nlattr *tb[VS_PC_A_MAX + 1];
 
-	nest_tb(nest, tb, VS_PC_A_MAX);
+	vs_nl_nest_tb(nest, tb, VS_PC_A_MAX);
 	if (tb[VS_PC_A_NAME])
 		spec->name = mnl_attr_get_str(tb[VS_PC_A_NAME]);
 	if (tb[VS_PC_A_VALUE])

@@ -22,6 +22,12 @@
 #include "core/cluster.h"
 
 /*
+ * The last occurrence of each attribute type 1..@max of @nest in
+ * tb[0..@max], NULL where absent (types above @max are skipped).
+ */
+void vs_nl_nest_tb(const struct nlattr *nest, const struct nlattr **tb, u16 max);
+
+/*
  * A resource list. Scalar names are registered as dimensions; more
  * distinct names than the core has dimensions is -ENOSPC.
  */
@@ -35,6 +41,8 @@ int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
 			 struct vs_job_spec *spec, struct vs_err *err);
 int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
 		     struct vs_task_spec *spec, struct vs_err *err);
+int vs_nl_parse_vjob(const struct nlattr *nest, struct vs_arena *arena,
+		     struct vs_vjob_spec *spec, struct vs_err *err);
 int vs_nl_parse_prioclass(const struct nlattr *nest, struct vs_arena *arena,
 			  struct vs_prioclass_spec *spec, struct vs_err *err);
 

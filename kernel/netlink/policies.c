@@ -14,6 +14,8 @@
  * designated initialiser replaces an earlier one, as in the kernel's
  * syscall tables, so -Woverride-init is off for this file only.
  */
+#include "netlink/batch.h"
+#include "netlink/ctl.h"
 #include "netlink/family.h"
 #include "netlink/handlers.h"
 #include "vsched/vsched.h"
@@ -441,7 +443,7 @@ static const struct vs_nla_policy conf_policy[VS_CONF_A_MAX + 1] = {
 	VS_NLA_STR(VS_CONF_A_TEXT, "text", 0),
 	VS_NLA_STR(VS_CONF_A_SOURCE, "source", VS_PATH_MAX),
 	VS_NLA_INT(VS_CONF_A_CHECK_ONLY, "checkOnly", VS_NLA_FLAG),
-	VS_NLA_INT(VS_CONF_A_PERIOD_MS, "periodMs", VS_NLA_U32),
+	VS_NLA_RANGE(VS_CONF_A_PERIOD_MS, "periodMs", VS_NLA_U32, 1, VS_NL_PERIOD_MAX_MS, 0),
 };
 
 static const struct vs_nla_policy bind_result_policy[VS_BIND_A_MAX + 1] = {
@@ -493,6 +495,7 @@ static const struct vs_nla_policy pool_policy[VS_POOL_A_MAX + 1] = {
 	VS_NLA_INT(VS_POOL_A_ACTIVE, "active", VS_NLA_U64),
 	VS_NLA_INT(VS_POOL_A_TOTAL, "total", VS_NLA_U64),
 	VS_NLA_INT(VS_POOL_A_SLABS, "slabs", VS_NLA_U64),
+	VS_NLA_INT(VS_POOL_A_BYTES, "bytes", VS_NLA_U64),
 };
 
 static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
@@ -507,6 +510,9 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_NEST(VS_STATS_A_LAST_CYCLE, "lastCycle", cycle_policy, VS_CYCLE_A_MAX),
 	VS_NLA_NEST(VS_STATS_A_POOL, "pools", pool_policy, VS_POOL_A_MAX, .flags = MULTI),
 	VS_NLA_INT(VS_STATS_A_RSS_BYTES, "rssBytes", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_NR_VJOBS, "nrVolcanoJobs", VS_NLA_U32),
+	VS_NLA_INT(VS_STATS_A_NR_PRIOCLASSES, "nrPriorityClasses", VS_NLA_U32),
+	VS_NLA_INT(VS_STATS_A_DISCARDED_OPS, "discardedOps", VS_NLA_U64),
 };
 
 /* ---- the top level, per command ---- */
@@ -723,11 +729,15 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .dump_policy = task_dump_attrs,
 				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
-	[VS_CMD_VJOB_NEW]	= { OP(VS_CMD_VJOB_NEW, ADMIN_DO), .policy = vjob_new_attrs },
-	[VS_CMD_VJOB_SET]	= { OP(VS_CMD_VJOB_SET, ADMIN_DO), .policy = vjob_new_attrs },
-	[VS_CMD_VJOB_DEL]	= { OP(VS_CMD_VJOB_DEL, ADMIN_DO), .policy = vjob_key_attrs },
+	[VS_CMD_VJOB_NEW]	= { OP(VS_CMD_VJOB_NEW, ADMIN_DO), .policy = vjob_new_attrs,
+				    .doit = vs_nl_obj_new_doit },
+	[VS_CMD_VJOB_SET]	= { OP(VS_CMD_VJOB_SET, ADMIN_DO), .policy = vjob_new_attrs,
+				    .doit = vs_nl_obj_set_doit },
+	[VS_CMD_VJOB_DEL]	= { OP(VS_CMD_VJOB_DEL, ADMIN_DO), .policy = vjob_key_attrs,
+				    .doit = vs_nl_obj_del_doit },
 	[VS_CMD_VJOB_GET]	= { OP(VS_CMD_VJOB_GET, GET), .policy = vjob_key_attrs,
-				    .dump_policy = vjob_dump_attrs },
+				    .dump_policy = vjob_dump_attrs,
+				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
 	[VS_CMD_PRIOCLASS_NEW]	= { OP(VS_CMD_PRIOCLASS_NEW, ADMIN_DO), .policy = pc_new_attrs,
 				    .doit = vs_nl_obj_new_doit },
@@ -740,19 +750,28 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
 	[VS_CMD_TASK_STATUS]	= { OP(VS_CMD_TASK_STATUS, ADMIN_DO),
-				    .policy = task_status_attrs },
+				    .policy = task_status_attrs, .doit = vs_nl_task_status_doit },
 	[VS_CMD_BIND_RESULT]	= { OP(VS_CMD_BIND_RESULT, ADMIN_DO),
-				    .policy = bind_result_attrs },
-	[VS_CMD_CONF_GET]	= { OP(VS_CMD_CONF_GET, VS_OP_DO), .policy = no_attrs },
-	[VS_CMD_CONF_SET]	= { OP(VS_CMD_CONF_SET, ADMIN_DO), .policy = conf_set_attrs },
-	[VS_CMD_CYCLE_RUN]	= { OP(VS_CMD_CYCLE_RUN, ADMIN_DO), .policy = no_attrs },
-	[VS_CMD_STATS_GET]	= { OP(VS_CMD_STATS_GET, VS_OP_DO), .policy = no_attrs },
+				    .policy = bind_result_attrs, .doit = vs_nl_bind_result_doit },
+	[VS_CMD_CONF_GET]	= { OP(VS_CMD_CONF_GET, VS_OP_DO), .policy = no_attrs,
+				    .doit = vs_nl_conf_get_doit },
+	[VS_CMD_CONF_SET]	= { OP(VS_CMD_CONF_SET, ADMIN_DO), .policy = conf_set_attrs,
+				    .doit = vs_nl_conf_set_doit },
+	[VS_CMD_CYCLE_RUN]	= { OP(VS_CMD_CYCLE_RUN, ADMIN_DO), .policy = no_attrs,
+				    .doit = vs_nl_cycle_run_doit },
+	[VS_CMD_STATS_GET]	= { OP(VS_CMD_STATS_GET, VS_OP_DO), .policy = no_attrs,
+				    .doit = vs_nl_stats_get_doit },
 	[VS_CMD_EXPLAIN]	= { OP(VS_CMD_EXPLAIN, VS_OP_DO), .policy = explain_attrs },
-	[VS_CMD_BATCH_BEGIN]	= { OP(VS_CMD_BATCH_BEGIN, ADMIN_DO), .policy = no_attrs },
-	[VS_CMD_BATCH_END]	= { OP(VS_CMD_BATCH_END, ADMIN_DO), .policy = no_attrs },
-	[VS_CMD_SUBSCRIBE]	= { OP(VS_CMD_SUBSCRIBE, VS_OP_DO), .policy = mcgrp_attrs },
-	[VS_CMD_UNSUBSCRIBE]	= { OP(VS_CMD_UNSUBSCRIBE, VS_OP_DO), .policy = mcgrp_attrs },
-	[VS_CMD_RESET]		= { OP(VS_CMD_RESET, ADMIN_DO), .policy = no_attrs },
+	[VS_CMD_BATCH_BEGIN]	= { OP(VS_CMD_BATCH_BEGIN, ADMIN_DO), .policy = no_attrs,
+				    .doit = vs_nl_batch_doit },
+	[VS_CMD_BATCH_END]	= { OP(VS_CMD_BATCH_END, ADMIN_DO), .policy = no_attrs,
+				    .doit = vs_nl_batch_doit },
+	[VS_CMD_SUBSCRIBE]	= { OP(VS_CMD_SUBSCRIBE, VS_OP_DO), .policy = mcgrp_attrs,
+				    .doit = vs_nl_subscribe_doit },
+	[VS_CMD_UNSUBSCRIBE]	= { OP(VS_CMD_UNSUBSCRIBE, VS_OP_DO), .policy = mcgrp_attrs,
+				    .doit = vs_nl_subscribe_doit },
+	[VS_CMD_RESET]		= { OP(VS_CMD_RESET, ADMIN_DO), .policy = no_attrs,
+				    .doit = vs_nl_reset_doit },
 
 	[VS_CMD_DECISIONS]	= { OP(VS_CMD_DECISIONS, VS_OP_NOTIFY) },
 	[VS_CMD_EVENT]		= { OP(VS_CMD_EVENT, VS_OP_NOTIFY) },

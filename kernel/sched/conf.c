@@ -1376,6 +1376,15 @@ int vs_conf_parse(const char *text, size_t len, const char *source,
 		free(conf);
 		return oom(&ps);
 	}
+	conf->text = malloc(len + 1);
+	if (!conf->text) {
+		vs_conf_free(conf);
+		return oom(&ps);
+	}
+	if (len)
+		memcpy(conf->text, text, len);
+	conf->text[len] = '\0';
+	conf->text_len = len;
 	/* every vs_args.source points at the copy the configuration owns */
 	ps.source = conf->source;
 	conf->metrics.source = conf->source;
@@ -1469,6 +1478,7 @@ void vs_conf_free(struct vs_conf *conf)
 	}
 	free(conf->configurations);
 	args_free(&conf->metrics);
+	free(conf->text);
 	free(conf->source);
 	free(conf);
 }

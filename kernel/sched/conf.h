@@ -152,6 +152,13 @@ struct vs_conf_action {
 
 struct vs_conf {
 	char *source;			/* the file name given to the parser */
+	/*
+	 * The text it was parsed from, NUL-terminated, so that what was set
+	 * is what is shown (comments and layout included); NULL for a
+	 * configuration built in code (vs_conf_format() writes one).
+	 */
+	char *text;
+	size_t text_len;
 	char **actions;			/* in order, trimmed */
 	u32 nr_actions;
 	struct vs_conf_tier *tiers;
@@ -185,7 +192,8 @@ enum vs_conf_flag_default {
  * value of the wrong type for a known key, an empty or unknown action, an
  * unknown plugin, a plugin without a name, two configurations for one action,
  * and drf with enableHierarchy together with proportion in one tier (as
- * Volcano does). On error *@out is NULL and nothing is allocated.
+ * Volcano does). On error *@out is NULL and nothing is allocated. The
+ * configuration keeps a copy of @text (vs_conf.text).
  */
 int vs_conf_parse(const char *text, size_t len, const char *source,
 		  const struct vs_conf_names *names, enum vs_conf_flag_default def,

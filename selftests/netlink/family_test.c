@@ -109,14 +109,14 @@ Test(family, non_admin_mutation_is_eperm)
 
 Test(family, valid_request_without_a_handler_is_not_implemented_yet)
 {
-	struct nlmsghdr *nlh = nlt_request(req_buf, VS_CMD_VJOB_GET, NLM_F_ACK);
-	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_VJOB);
+	struct nlmsghdr *nlh = nlt_request(req_buf, VS_CMD_EXPLAIN, NLM_F_ACK);
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_EXPLAIN);
 
-	mnl_attr_put_strz(nlh, VS_VJOB_A_NAMESPACE, "ns");
-	mnl_attr_put_strz(nlh, VS_VJOB_A_NAME, "j1");
+	mnl_attr_put_strz(nlh, VS_EXPLAIN_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_EXPLAIN_A_PODGROUP, "pg1");
 	mnl_attr_nest_end(nlh, n);
 	cr_assert_eq(vs_genl_rcv_msg(&admin, nlh, &reply, &dump, &ext), -EOPNOTSUPP);
-	assert_error_reply(-EOPNOTSUPP, "VS_CMD_VJOB_GET: not implemented yet");
+	assert_error_reply(-EOPNOTSUPP, "VS_CMD_EXPLAIN: not implemented yet");
 }
 
 Test(family, policy_error_answers_with_the_offset)

@@ -514,7 +514,7 @@ enum vs_vjob_attr {
 	VS_VJOB_A_NAME,			/* string */
 	VS_VJOB_A_QUEUE,		/* string, default "default" */
 	VS_VJOB_A_PRIORITY_CLASS,	/* string */
-	VS_VJOB_A_MIN_AVAILABLE,	/* u32, default the sum of the replicas */
+	VS_VJOB_A_MIN_AVAILABLE,	/* u32, default the sum of the tasks' MIN_AVAILABLE */
 	VS_VJOB_A_MAX_RETRY,		/* u32, default 3 */
 	VS_VJOB_A_TASK,			/* nest, repeated: enum vs_vtask_attr */
 	VS_VJOB_A_POLICY,		/* nest, repeated: enum vs_policy_attr */
@@ -618,6 +618,9 @@ enum vs_stats_attr {
 	VS_STATS_A_LAST_CYCLE,		/* nest: enum vs_cycle_attr */
 	VS_STATS_A_POOL,		/* nest, repeated: enum vs_pool_attr */
 	VS_STATS_A_RSS_BYTES,		/* u64 */
+	VS_STATS_A_NR_VJOBS,		/* u32 */
+	VS_STATS_A_NR_PRIOCLASSES,	/* u32 */
+	VS_STATS_A_DISCARDED_OPS,	/* u64: operations undone by Statement discards */
 	__VS_STATS_A_MAX
 };
 #define VS_STATS_A_MAX (__VS_STATS_A_MAX - 1)
@@ -630,6 +633,7 @@ enum vs_pool_attr {
 	VS_POOL_A_ACTIVE,		/* u64: objects in use */
 	VS_POOL_A_TOTAL,		/* u64: objects in slabs */
 	VS_POOL_A_SLABS,		/* u64 */
+	VS_POOL_A_BYTES,		/* u64: the memory of its slabs */
 	__VS_POOL_A_MAX
 };
 #define VS_POOL_A_MAX (__VS_POOL_A_MAX - 1)

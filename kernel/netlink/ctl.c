@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The control commands: the configuration, cycles, statistics,
+ * subscriptions and RESET. See ctl.h.
+ *
+ * The configuration in force is the scheduler's (core->sched->conf); its
+ * text is the one it was parsed from, so VS_CMD_CONF_GET answers with
+ * exactly what VS_CMD_CONF_SET (or the daemon's --conf file) gave, comments
+ * and layout included. A refused configuration leaves the one in force.
+ */
+#include <libmnl/libmnl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "netlink/ctl.h"
+#include "netlink/handlers.h"
+#include "netlink/parse.h"
+#include "sched/framework.h"
+#include "sched/session.h"
+#include "vsched/vsched.h"
+
+/* What a nest holds at most: its 16-bit nla_len counts its header. */
+#define VS_NL_NEST_MAX		0xffff
+
+/* Where a configuration names itself when VS_CONF_A_SOURCE does not: Volcano's file. */
+#define VS_NL_CONF_SOURCE	"volcano-scheduler.conf"
+
+static struct vs_nl_core *core_of(const struct vs_genl_info *info)
+{
+	return info->ctx->priv;
+}
+
+static int no_sched(struct vs_genl_info *info)
+{
+	return vs_extack_fail(info->extack, EOPNOTSUPP,
+			      "%s: no scheduler here (only objects are served)", info->op->name);
+}
+
+int vs_nl_refuse(struct vs_genl_info *info, const struct nlattr *attr, int errnum,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	if (attr)
+		vs_extack_set_attr(info->extack, info->nlh, attr);
+	if (!info->extack->err.msg[0]) {
+		va_start(ap, fmt);
+		vsnprintf(info->extack->err.msg, sizeof(info->extack->err.msg), fmt, ap);
+		va_end(ap);
+	}
+	return vs_extack_fail(info->extack, errnum, "%s failed", info->op->name);
+}
+
+static u32 clamp_u32(u64 v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (u32)v;
+}
+
+u32 vs_nl_period_ms(const struct vs_nl_core *core)
+{
+	return core->ctl.period_ms ? core->ctl.period_ms : VS_NL_PERIOD_DEFAULT_MS;
+}
+
+/* ---- cycles ---- */
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+static u32 nr_pending(const struct vs_cluster *cl)
+{
+	const struct vs_job *job;
+	u64 n = 0;
+
+	list_for_each_entry(job, &cl->jobs, list)
+		n += job->nr_by_status[VS_TASK_PENDING];
+	return clamp_u32(n);
+}
+
+int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
+{
+	struct vs_nl_cycle *cy = &core->ctl.last_cycle;
+	struct vs_sched *sched = core->sched;
+	struct vs_sched_stats before;
+	const struct vs_conf *conf;
+	struct vs_session *ssn;
+	u64 start = now_ns();
+	int ret;
+
+	if (!sched)
+		return vs_err_set(err, EOPNOTSUPP, "no scheduler here: a cycle needs one");
+	before = sched->stats;
+	ret = vs_session_open(sched, &ssn, err);
+	if (ret)
+		return ret;
+	memset(cy, 0, sizeof(*cy));
+	cy->id = ssn->cycle;
+	conf = sched->conf;
+	/* vs_session_run_actions(), with a clock around each action. */
+	for (u32 i = 0; i < conf->nr_actions && !ret; i++) {
+		const char *name = conf->actions[i];
+		u64 t = now_ns();
+
+		ret = vs_action_lookup(name)->execute(ssn, vs_conf_action_args(conf, name));
+		if (ret)
+			vs_err_set(err, ret, "action %s failed", name);
+		if (cy->nr_actions < VS_NL_CYCLE_ACTIONS) {
+			struct vs_nl_action_stat *a = &cy->actions[cy->nr_actions++];
+
+			snprintf(a->name, sizeof(a->name), "%s", name);
+			a->duration_ns = now_ns() - t;
+		}
+	}
+	vs_session_close(ssn);
+	cy->duration_ns = now_ns() - start;
+	cy->binds = clamp_u32(sched->stats.binds - before.binds);
+	cy->evicts = clamp_u32(sched->stats.evicts - before.evicts);
+	cy->pending = nr_pending(sched->cl);
+	return ret;
+}
+
+bool vs_nl_put_cycle(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs_nl_cycle *cy)
+{
+	struct nlattr *nest = mnl_attr_nest_start_check(nlh, cap, type), *a;
+
+	if (!nest)
+		return false;
+	if (!mnl_attr_put_u64_check(nlh, cap, VS_CYCLE_A_ID, cy->id) ||
+	    !mnl_attr_put_u64_check(nlh, cap, VS_CYCLE_A_DURATION_NS, cy->duration_ns) ||
+	    !mnl_attr_put_u32_check(nlh, cap, VS_CYCLE_A_BINDS, cy->binds) ||
+	    !mnl_attr_put_u32_check(nlh, cap, VS_CYCLE_A_EVICTS, cy->evicts) ||
+	    !mnl_attr_put_u32_check(nlh, cap, VS_CYCLE_A_PENDING, cy->pending))
+		goto out_cancel;
+	for (u32 i = 0; i < cy->nr_actions && i < VS_NL_CYCLE_ACTIONS; i++) {
+		const struct vs_nl_action_stat *as = &cy->actions[i];
+
+		a = mnl_attr_nest_start_check(nlh, cap, VS_CYCLE_A_ACTION);
+		if (!a || !mnl_attr_put_strz_check(nlh, cap, VS_ACTSTAT_A_NAME, as->name) ||
+		    !mnl_attr_put_u64_check(nlh, cap, VS_ACTSTAT_A_DURATION_NS, as->duration_ns))
+			goto out_cancel;
+		mnl_attr_nest_end(nlh, a);
+	}
+	mnl_attr_nest_end(nlh, nest);
+	return true;
+
+out_cancel:
+	mnl_attr_nest_cancel(nlh, nest);
+	return false;
+}
+
+int vs_nl_cycle_reply(struct vs_genl_info *info, const struct vs_nl_cycle *cy)
+{
+	struct nlmsghdr *nlh = vs_genl_reply_put(info, 0);
+
+	if (!nlh || !vs_nl_put_cycle(nlh, vs_nl_reply_room(info->reply, nlh), VS_A_CYCLE, cy))
+		return vs_extack_fail(info->extack, EMSGSIZE, "the cycle does not fit the reply");
+	vs_nl_reply_finish(info->reply, nlh);
+	return 0;
+}
+
+int vs_nl_cycle_run_doit(struct vs_genl_info *info)
+{
+	struct vs_nl_core *core = core_of(info);
+	size_t len = info->reply->len;
+	int ret;
+
+	/* The daemon's cycle sends decisions and confirms binds besides. */
+	if (core->host && core->host->cycle_run) {
+		ret = core->host->cycle_run(core, info);
+		if (ret || info->reply->len != len)
+			return ret;
+		return vs_nl_cycle_reply(info, &core->ctl.last_cycle);
+	}
+	if (!core->sched)
+		return no_sched(info);
+	ret = vs_nl_cycle_run(core, &info->extack->err);
+	if (ret)
+		return vs_extack_fail(info->extack, ret, "the cycle failed");
+	return vs_nl_cycle_reply(info, &core->ctl.last_cycle);
+}
+
+/* ---- the configuration ---- */
+
+/* The size of a VS_A_CONF nest with a text and a source of these lengths, and the period. */
+static size_t conf_nest_len(size_t text_len, size_t source_len)
+{
+	return NLA_HDRLEN + NLA_HDRLEN + NLA_ALIGN(text_len + 1) +
+	       NLA_HDRLEN + NLA_ALIGN(source_len + 1) + NLA_HDRLEN + NLA_ALIGN(sizeof(u32));
+}
+
+int vs_nl_conf_get_doit(struct vs_genl_info *info)
+{
+	struct vs_nl_core *core = core_of(info);
+	const struct vs_conf *conf;
+	const char *source, *text;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	char *formatted = NULL;
+	size_t len, room;
+	int ret = 0;
+
+	if (!core->sched)
+		return no_sched(info);
+	conf = core->sched->conf;
+	source = conf->source ? conf->source : "";
+	text = conf->text;
+	if (!text) {
+		/* Built in code, not parsed: write it as YAML the parser reads back. */
+		len = vs_conf_format(conf, NULL, 0);
+		formatted = malloc(len + 1);
+		if (!formatted)
+			return vs_extack_fail(info->extack, ENOMEM, "out of memory");
+		vs_conf_format(conf, formatted, len + 1);
+		text = formatted;
+	}
+	len = strlen(text);
+	if (conf_nest_len(len, strlen(source)) > VS_NL_NEST_MAX) {
+		ret = vs_extack_fail(info->extack, EMSGSIZE,
+				     "the configuration in force (%zu bytes, from %s) is larger "
+				     "than VS_A_CONF holds (%u bytes)", len, source,
+				     VS_NL_NEST_MAX);
+		goto out;
+	}
+	nlh = vs_genl_reply_put(info, 0);
+	room = nlh ? vs_nl_reply_room(info->reply, nlh) : 0;
+	nest = nlh ? mnl_attr_nest_start_check(nlh, room, VS_A_CONF) : NULL;
+	if (!nest || !mnl_attr_put_strz_check(nlh, room, VS_CONF_A_TEXT, text) ||
+	    (*source && !mnl_attr_put_strz_check(nlh, room, VS_CONF_A_SOURCE, source)) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_CONF_A_PERIOD_MS, vs_nl_period_ms(core))) {
+		ret = vs_extack_fail(info->extack, EMSGSIZE,
+				     "the configuration (%zu bytes) does not fit the reply", len);
+		goto out;
+	}
+	mnl_attr_nest_end(nlh, nest);
+	vs_nl_reply_finish(info->reply, nlh);
+out:
+	free(formatted);
+	return ret;
+}
+
+int vs_nl_conf_set_doit(struct vs_genl_info *info)
+{
+	const struct nlattr *nest = info->attrs[VS_A_CONF], *tb[VS_CONF_A_MAX + 1];
+	struct vs_nl_core *core = core_of(info);
+	const char *text, *source = VS_NL_CONF_SOURCE;
+	struct vs_conf_names names;
+	struct vs_err *err = &info->extack->err;
+	struct vs_conf *conf;
+	bool check_only;
+	size_t len;
+	int ret;
+
+	vs_nl_nest_tb(nest, tb, VS_CONF_A_MAX);
+	if (tb[VS_CONF_A_SOURCE] && !tb[VS_CONF_A_TEXT])
+		return vs_nl_refuse(info, tb[VS_CONF_A_SOURCE], EINVAL, "conf.source "
+				    "(VS_CONF_A_SOURCE): names a text, and none is given");
+	if (!tb[VS_CONF_A_TEXT] && !tb[VS_CONF_A_PERIOD_MS])
+		return vs_nl_refuse(info, nest, EINVAL, "conf: nothing to set: give the text "
+				    "(VS_CONF_A_TEXT), the period (VS_CONF_A_PERIOD_MS) or both");
+	if (tb[VS_CONF_A_SOURCE]) {
+		source = mnl_attr_get_str(tb[VS_CONF_A_SOURCE]);
+		if (!*source)
+			return vs_nl_refuse(info, tb[VS_CONF_A_SOURCE], EINVAL,
+					    "conf.source (VS_CONF_A_SOURCE): empty");
+	}
+	if (!core->sched)
+		return no_sched(info);
+	check_only = tb[VS_CONF_A_CHECK_ONLY];
+	if (!tb[VS_CONF_A_TEXT])
+		goto out_period;
+
+	text = mnl_attr_get_str(tb[VS_CONF_A_TEXT]);
+	len = strlen(text);
+	/* What is set must be readable back. */
+	if (conf_nest_len(len, strlen(source)) > VS_NL_NEST_MAX)
+		return vs_nl_refuse(info, tb[VS_CONF_A_TEXT], EMSGSIZE,
+				    "conf.text (VS_CONF_A_TEXT): %zu bytes with the source %s "
+				    "leave VS_CMD_CONF_GET no room to answer (a VS_A_CONF nest "
+				    "holds %u bytes)", len, source, VS_NL_NEST_MAX);
+	vs_framework_names(&names);
+	ret = vs_conf_parse(text, len, source, &names, VS_CONF_FLAGS_DEFAULT_ON, &conf, err);
+	if (ret)
+		return vs_nl_refuse(info, tb[VS_CONF_A_TEXT], ret, "%s: refused", source);
+	if (check_only) {
+		ret = vs_framework_check_conf(conf, err);
+		vs_conf_free(conf);
+	} else {
+		ret = vs_sched_set_conf(core->sched, conf, err);	/* takes conf */
+	}
+	if (ret)
+		return vs_nl_refuse(info, tb[VS_CONF_A_TEXT], ret, "%s: refused", source);
+out_period:
+	if (tb[VS_CONF_A_PERIOD_MS] && !check_only)
+		core->ctl.period_ms = mnl_attr_get_u32(tb[VS_CONF_A_PERIOD_MS]);
+	return 0;
+}
+
+/* ---- statistics ---- */
+
+/* The resident set size from /proc/self/statm; false when it cannot be read. */
+static bool rss_bytes(u64 *out)
+{
+	FILE *f = fopen("/proc/self/statm", "re");
+	unsigned long size, resident;
+	long page = sysconf(_SC_PAGESIZE);
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fscanf(f, "%lu %lu", &size, &resident) == 2 && page > 0;
+	fclose(f);
+	if (ok)
+		*out = (u64)resident * (u64)page;
+	return ok;
+}
+
+/* One pool as /proc/slabinfo shows a cache, and the memory of its slabs. */
+static bool put_pool(struct nlmsghdr *nlh, size_t room, const struct vs_pool *pool)
+{
+	struct nlattr *nest = mnl_attr_nest_start_check(nlh, room, VS_STATS_A_POOL);
+	struct vs_pool_stats st;
+
+	vs_pool_get_stats(pool, &st);
+	if (!nest || !mnl_attr_put_strz_check(nlh, room, VS_POOL_A_NAME, pool->name) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_POOL_A_OBJ_SIZE, clamp_u32(st.obj_size)) ||
+	    !mnl_attr_put_u64_check(nlh, room, VS_POOL_A_ACTIVE, st.active_objs) ||
+	    !mnl_attr_put_u64_check(nlh, room, VS_POOL_A_TOTAL, st.total_objs) ||
+	    !mnl_attr_put_u64_check(nlh, room, VS_POOL_A_SLABS, st.nr_slabs) ||
+	    !mnl_attr_put_u64_check(nlh, room, VS_POOL_A_BYTES, st.bytes))
+		return false;
+	mnl_attr_nest_end(nlh, nest);
+	return true;
+}
+
+static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core *core)
+{
+	const struct vs_cluster *cl = core->cl;
+	const struct vs_pool *pools[] = {
+		&cl->node_pool, &cl->queue_pool, &cl->job_pool, &cl->task_pool,
+		&cl->vjob_pool, &cl->prioclass_pool,
+	};
+	struct nlattr *nest = mnl_attr_nest_start_check(nlh, room, VS_A_STATS);
+	const struct vs_sched_stats *st = core->sched ? &core->sched->stats : NULL;
+	u64 rss;
+
+	if (!nest)
+		return false;
+	/* Without a scheduler there is no cycle to count. */
+	if (st && (!mnl_attr_put_u64_check(nlh, room, VS_STATS_A_CYCLES, st->cycles) ||
+		   !mnl_attr_put_u64_check(nlh, room, VS_STATS_A_BINDS, st->binds) ||
+		   !mnl_attr_put_u64_check(nlh, room, VS_STATS_A_EVICTS, st->evicts) ||
+		   !mnl_attr_put_u64_check(nlh, room, VS_STATS_A_DISCARDED_OPS,
+					   st->discarded_ops)))
+		return false;
+	if (!mnl_attr_put_u64_check(nlh, room, VS_STATS_A_BIND_FAILURES, core->ctl.bind_failures) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_NODES, cl->nr_nodes) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_QUEUES, cl->nr_queues) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_PODGROUPS, cl->nr_jobs) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_TASKS, cl->nr_tasks) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_VJOBS, cl->nr_vjobs) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_PRIOCLASSES, cl->nr_prioclasses))
+		return false;
+	if (core->ctl.last_cycle.id &&
+	    !vs_nl_put_cycle(nlh, room, VS_STATS_A_LAST_CYCLE, &core->ctl.last_cycle))
+		return false;
+	for (unsigned int i = 0; i < ARRAY_SIZE(pools); i++)
+		if (!put_pool(nlh, room, pools[i]))
+			return false;
+	if (rss_bytes(&rss) && !mnl_attr_put_u64_check(nlh, room, VS_STATS_A_RSS_BYTES, rss))
+		return false;
+	mnl_attr_nest_end(nlh, nest);
+	return true;
+}
+
+int vs_nl_stats_get_doit(struct vs_genl_info *info)
+{
+	struct nlmsghdr *nlh = vs_genl_reply_put(info, 0);
+
+	/* On failure the dispatcher takes back the message begun. */
+	if (!nlh || !put_stats(nlh, vs_nl_reply_room(info->reply, nlh), core_of(info)))
+		return vs_extack_fail(info->extack, EMSGSIZE,
+				      "the statistics do not fit the reply");
+	vs_nl_reply_finish(info->reply, nlh);
+	return 0;
+}
+
+/* ---- subscriptions ---- */
+
+int vs_nl_subscribe_doit(struct vs_genl_info *info)
+{
+	const struct nlattr *a = info->attrs[VS_A_MCGRP];
+	const struct vs_genl_family *fam = info->family;
+	struct vs_nl_core *core = core_of(info);
+	u32 group = mnl_attr_get_u32(a);
+
+	if (!group || group > fam->n_mcgrps || !fam->mcgrps[group])
+		return vs_nl_refuse(info, a, EINVAL, "mcgrp (VS_A_MCGRP): %u is no multicast "
+				    "group of family %s (1..%u)", group, fam->name, fam->n_mcgrps);
+	if (!core->host || !core->host->subscribe)
+		return vs_extack_fail(info->extack, EOPNOTSUPP, "%s: subscriptions are kept by "
+				      "the daemon, and there is none here", info->op->name);
+	return core->host->subscribe(core, info, group, info->op->cmd == VS_CMD_SUBSCRIBE);
+}
+
+/* ---- reset ---- */
+
+/*
+ * Every object goes, in the order the core allows: tasks first (nodes and
+ * PodGroups refuse to go while they hold some), then VolcanoJobs, PodGroups
+ * (queues refuse to go while they hold some), queues, nodes and priority
+ * classes. Nothing here can fail once the tasks are gone.
+ */
+int vs_nl_reset_doit(struct vs_genl_info *info)
+{
+	struct vs_cluster *cl = core_of(info)->cl;
+	struct vs_err *err = &info->extack->err;
+	struct vs_prioclass *pc, *pc_tmp;
+	struct vs_queue *queue, *q_tmp;
+	struct vs_node *node, *n_tmp;
+	struct vs_vjob *vjob, *v_tmp;
+	struct vs_task *task, *t_tmp;
+	struct vs_job *job, *j_tmp;
+	int ret = 0;
+
+	list_for_each_entry(job, &cl->jobs, list)
+		list_for_each_entry_safe(task, t_tmp, &job->tasks, job_node)
+			vs_task_del(cl, task);
+	list_for_each_entry_safe(vjob, v_tmp, &cl->vjobs, list)
+		vs_vjob_del(cl, vjob);
+	list_for_each_entry_safe(job, j_tmp, &cl->jobs, list)
+		ret = ret ? ret : vs_job_del(cl, job, err);
+	list_for_each_entry_safe(queue, q_tmp, &cl->queues, list)
+		ret = ret ? ret : vs_queue_del(cl, queue, err);
+	list_for_each_entry_safe(node, n_tmp, &cl->nodes, list)
+		ret = ret ? ret : vs_node_del(cl, node, err);
+	list_for_each_entry_safe(pc, pc_tmp, &cl->prioclasses, list)
+		vs_prioclass_del(cl, pc);
+	if (ret)
+		return vs_extack_fail(info->extack, ret, "the reset stopped");
+	return 0;
+}

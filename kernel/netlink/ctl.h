@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The control commands: the scheduler's configuration (VS_CMD_CONF_GET,
+ * VS_CMD_CONF_SET), cycles run on request (VS_CMD_CYCLE_RUN), statistics
+ * (VS_CMD_STATS_GET), subscriptions, VS_CMD_RESET (ctl.c), and what the
+ * outside world reports about tasks: VS_CMD_TASK_STATUS and
+ * VS_CMD_BIND_RESULT (status.c).
+ *
+ * They act on the struct vs_nl_core of the request context (handlers.h).
+ * Without a scheduler (core->sched NULL) the configuration and cycle
+ * commands answer EOPNOTSUPP; without the program around the core
+ * (core->host NULL) so do subscriptions. What these commands keep between
+ * requests (the last cycle, the scheduling period, a count of failed binds)
+ * is a struct vs_nl_ctl in the core, zeroes to start with.
+ */
+#ifndef VS_NETLINK_CTL_H
+#define VS_NETLINK_CTL_H
+
+#include "netlink/family.h"
+
+struct vs_nl_core;
+
+/* The scheduling period when VS_CMD_CONF_SET has not set one: Volcano's schedule-period. */
+#define VS_NL_PERIOD_DEFAULT_MS		1000
+/* The longest period VS_CONF_A_PERIOD_MS may set: a day. */
+#define VS_NL_PERIOD_MAX_MS		86400000
+
+/* A cycle keeps the duration of its first VS_NL_CYCLE_ACTIONS actions. */
+#define VS_NL_CYCLE_ACTIONS		16
+#define VS_NL_ACTION_NAME_MAX		32
+
+struct vs_nl_action_stat {
+	char name[VS_NL_ACTION_NAME_MAX];	/* a copy: the configuration may change */
+	u64 duration_ns;
+};
+
+/* One scheduling cycle, as VS_A_CYCLE tells it (enum vs_cycle_attr). */
+struct vs_nl_cycle {
+	u64 id;				/* the session's number, from 1; 0: no cycle */
+	u64 duration_ns;		/* opening the session to closing it */
+	u32 binds;			/* tasks the cycle sent to Binding */
+	u32 evicts;
+	u32 pending;			/* tasks still Pending after it */
+	u32 nr_actions;			/* in actions[], at most VS_NL_CYCLE_ACTIONS */
+	struct vs_nl_action_stat actions[VS_NL_CYCLE_ACTIONS];
+};
+
+struct vs_nl_ctl {
+	/*
+	 * The period VS_CMD_CONF_SET gave (VS_CONF_A_PERIOD_MS); 0 until
+	 * then. The daemon reads it with vs_nl_period_ms() when it arms its
+	 * timer for the next cycle.
+	 */
+	u32 period_ms;
+	u64 bind_failures;		/* VS_CMD_BIND_RESULT with an error */
+	struct vs_nl_cycle last_cycle;	/* VS_STATS_A_LAST_CYCLE */
+};
+
+/* The scheduling period in force, in milliseconds. */
+u32 vs_nl_period_ms(const struct vs_nl_core *core);
+
+/*
+ * Run one scheduling cycle on core->sched (vs_sched_run_cycle()'s work, with
+ * each action timed) and keep its numbers in core->ctl.last_cycle, which
+ * VS_CMD_STATS_GET reports. The daemon runs its periodic cycles through
+ * this too, and sends core->ctl.last_cycle to the "cycles" group with
+ * vs_nl_put_cycle(). -EOPNOTSUPP without a scheduler; an action's failure
+ * is returned after the session is closed (the cycle still counts).
+ */
+int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err);
+
+/*
+ * Append @cy to the message @nlh (in a buffer of @cap bytes) as a nest of
+ * type @type, VS_A_CYCLE or VS_STATS_A_LAST_CYCLE: true, or false with the
+ * message as it was when it does not fit (fill.h's rules).
+ */
+bool vs_nl_put_cycle(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs_nl_cycle *cy);
+
+/* Answer a request with a message of its command carrying @cy as VS_A_CYCLE. */
+int vs_nl_cycle_reply(struct vs_genl_info *info, const struct vs_nl_cycle *cy);
+
+/*
+ * Refuse the request because of @attr (its offset goes to the extack; NULL:
+ * none): @errnum, and the message unless the core has said why already.
+ * Returns the negative errno, for "return vs_nl_refuse(...)".
+ */
+__printf(4, 5)
+int vs_nl_refuse(struct vs_genl_info *info, const struct nlattr *attr, int errnum,
+		 const char *fmt, ...);
+
+/* The handlers, for vs_genl_ops[] (policies.c). */
+int vs_nl_conf_get_doit(struct vs_genl_info *info);
+int vs_nl_conf_set_doit(struct vs_genl_info *info);
+int vs_nl_cycle_run_doit(struct vs_genl_info *info);
+int vs_nl_stats_get_doit(struct vs_genl_info *info);
+int vs_nl_subscribe_doit(struct vs_genl_info *info);	/* and VS_CMD_UNSUBSCRIBE */
+int vs_nl_reset_doit(struct vs_genl_info *info);
+int vs_nl_task_status_doit(struct vs_genl_info *info);	/* status.c */
+int vs_nl_bind_result_doit(struct vs_genl_info *info);	/* status.c */
+
+#endif /* VS_NETLINK_CTL_H */

@@ -1213,6 +1213,7 @@ static void vjob_free(struct vs_cluster *cl, struct vs_vjob *vjob)
 		vs_labels_free(&cl->strs, t->node_selector);
 		vs_tolerations_free(&cl->strs, t->tolerations);
 		free(t->policies);
+		free(t->kept);
 	}
 	if (vjob->podgroup)
 		vjob->podgroup->vjob = NULL;
@@ -1302,7 +1303,7 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 		struct vs_vjob **out, struct vs_err *err)
 {
 	struct vs_vjob *vjob;
-	u32 replicas = 0;
+	u32 task_min = 0;
 	int ret = 0;
 
 	ret = vs_check_dns_label(spec->ns, spec->ns ? strlen(spec->ns) : 0, "namespace", err);
@@ -1359,9 +1360,12 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 			vs_err_prefix(err, "task %s: ", ts->name);
 			goto out_free;
 		}
-		replicas += ts->replicas;
+		task_min += t->min_available;
 	}
-	vjob->min_available = spec->has_min_available ? spec->min_available : replicas;
+	/* Volcano's mutating webhook: an unset or zero minAvailable takes the tasks' sum. */
+	vjob->min_available = spec->has_min_available && spec->min_available ?
+			      spec->min_available : task_min;
+	vjob->status.min_available = vjob->min_available;
 	vjob->max_retry = spec->max_retry ? spec->max_retry : 3;
 	vjob->phase = VS_VJOB_PENDING;
 	vjob->seq = cl->seq++;

@@ -304,7 +304,7 @@ struct vs_vjob_spec {
 	const char *queue;		/* NULL or "": "default" */
 	const char *priority_class;
 	u32 min_available;
-	bool has_min_available;		/* else the sum of the tasks' replicas */
+	bool has_min_available;		/* else (or if 0) the sum of the tasks' minAvailable */
 	u32 max_retry;			/* 0 takes Volcano's default of 3 */
 	const struct vs_vjob_task_spec *tasks;
 	u32 nr_tasks;

@@ -55,6 +55,7 @@ struct vs_queue {
 	bool reclaimable;		/* others may reclaim from it; default true */
 	s32 priority;
 	enum vs_queue_state state;
+	bool closed_by_parent;		/* the queue controller closed it with its parent */
 	const char *parent;		/* interned parent queue name, NULL for root's children */
 
 	struct list_head jobs;		/* PodGroups in this queue, creation order */

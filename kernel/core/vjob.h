@@ -87,6 +87,35 @@ struct vs_vjob_task {
 	struct vs_tolerations *tolerations;
 	struct vs_vjob_policy *policies;
 	u32 nr_policies;
+
+	/*
+	 * NULL, or one enum vs_vjob_kept per replica: the finished tasks the
+	 * job controller took out of the core with the PodGroup (Volcano keeps
+	 * such pods after deleting the PodGroup; a vsched task needs one).
+	 */
+	u8 *kept;
+};
+
+/* What the job controller remembers of a finished replica it removed. */
+enum vs_vjob_kept {
+	VS_VJOB_KEPT_NONE,
+	VS_VJOB_KEPT_SUCCEEDED,
+	VS_VJOB_KEPT_FAILED,
+};
+
+/*
+ * Volcano's JobStatus counters, as the job controller last wrote them
+ * (kernel/controllers/): tasks by pod phase, and the tasks being deleted.
+ */
+struct vs_vjob_status {
+	u32 pending;
+	u32 running;
+	u32 succeeded;
+	u32 failed;
+	u32 terminating;
+	u32 unknown;
+	u32 min_available;
+	u32 version;			/* bumped by every kill of the whole job */
 };
 
 struct vs_vjob {
@@ -98,10 +127,11 @@ struct vs_vjob {
 
 	const char *queue_name;		/* interned */
 	const char *priority_class;	/* interned, or NULL */
-	u32 min_available;		/* default: the sum of the tasks' replicas */
+	u32 min_available;		/* default: the sum of the tasks' minAvailable */
 	u32 max_retry;			/* default 3 */
 	u32 retry_count;
 	enum vs_vjob_phase phase;
+	struct vs_vjob_status status;
 
 	struct vs_vjob_task *tasks;
 	u32 nr_tasks;

@@ -465,7 +465,7 @@ Test(cluster, volcano_job_specs_are_validated_and_defaulted)
 	spec.tasks = tasks;
 	spec.nr_tasks = 2;
 	cr_assert_eq(vs_vjob_add(&cl, &spec, &vj, &e), 0, "%s", e.msg);
-	cr_assert_eq(vj->min_available, 5);
+	cr_assert_eq(vj->min_available, 3);	/* the tasks' minAvailable: 1 + 2 */
 	cr_assert_eq(vj->max_retry, 3);
 	cr_assert_str_eq(vj->queue_name, "default");
 	cr_assert_eq(vj->tasks[1].min_available, 2);

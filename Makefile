@@ -108,25 +108,31 @@ kbuild-objs = $(eval $(call kbuild-read,$(1)))$(strip $(__objs-$(1)) \
 # libvscore.a: the core (kernel/). The daemon's main() is not part of it.
 core-objs := $(call kbuild-objs,kernel/)
 
+# libvsnl.a: the client library every userspace program talks to vschedd with.
+vsnl-objs := $(call kbuild-objs,userspace/lib/)
+LIBS_VSNL := -lnl-genl-3 -lnl-3
+
 # Programs: name, the directories whose Kbuild lists their objects, and the
 # libraries they link. Later issues add vschedd and vskube here.
 progs := vsbench vsctl
 
 vsbench-dirs := userspace/vsbench/
-vsbench-libs := $(objtree)/libvscore.a
-vsbench-ldlibs := -lmnl -lyaml -lm
+vsbench-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
+vsbench-ldlibs := $(LIBS_VSNL) -lmnl -lyaml -lm
 
 vsctl-dirs := userspace/vsctl/
-vsctl-libs := $(objtree)/libvscore.a
-vsctl-ldlibs := -ljansson -lmnl -lyaml -lm
+vsctl-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
+vsctl-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
 
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
+# What the client tests exercise of vsctl, beside libvsnl.
+test-client-objs := userspace/vsctl/render.o
 test-bin := $(objtree)/selftests/vs-selftests
 
 $(foreach p,$(progs),$(eval $(p)-objs := $(foreach d,$($(p)-dirs),$(call kbuild-objs,$(d)))))
 
-all-objs := $(core-objs) $(test-objs) $(foreach p,$(progs),$($(p)-objs))
+all-objs := $(core-objs) $(vsnl-objs) $(test-objs) $(foreach p,$(progs),$($(p)-objs))
 
 # Per-directory ccflags-y become target-specific flags of that directory's objects.
 $(foreach o,$(all-objs),$(eval $(objtree)/$(o): ccflags := $(__ccflags-$(dir $(o)))))
@@ -135,13 +141,13 @@ $(foreach o,$(all-objs),$(eval $(objtree)/$(o): ccflags := $(__ccflags-$(dir $(o
 # Rules.
 
 PHONY := all
-all: $(objtree)/libvscore.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
+all: $(objtree)/libvscore.a $(objtree)/libvsnl.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
 	$(objtree)/compile_commands.json
 
 # Short names for the outputs, as "make vmlinux" works in the kernel: the
 # real targets are paths in the output tree.
-PHONY += $(progs) libvscore.a
-$(progs) libvscore.a: %: $(objtree)/%
+PHONY += $(progs) libvscore.a libvsnl.a
+$(progs) libvscore.a libvsnl.a: %: $(objtree)/%
 	@:
 
 # Install the packages the build needs before anything is compiled; the
@@ -164,6 +170,9 @@ quiet_cmd_ar = AR      $(rel-target)
 $(objtree)/libvscore.a: $(addprefix $(objtree)/,$(core-objs)) FORCE
 	$(call if_changed,ar)
 
+$(objtree)/libvsnl.a: $(addprefix $(objtree)/,$(vsnl-objs)) FORCE
+	$(call if_changed,ar)
+
 quiet_cmd_ld = LD      $(rel-target)
       cmd_ld = $(CC) $(KBUILD_LDFLAGS) -o $@ $(real-prereqs) $(ldlibs)
 
@@ -174,8 +183,9 @@ $(objtree)/$(1): $(addprefix $(objtree)/,$($(1)-objs)) $($(1)-libs) FORCE
 endef
 $(foreach p,$(progs),$(eval $(call prog-rule,$(p))))
 
-$(test-bin): ldlibs = -lcriterion -lmnl -lyaml -lm $(LIBS_ALLOC)
-$(test-bin): $(addprefix $(objtree)/,$(test-objs)) $(objtree)/libvscore.a FORCE
+$(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm $(LIBS_ALLOC)
+$(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs)) $(objtree)/libvsnl.a \
+		$(objtree)/libvscore.a FORCE
 	$(call if_changed,ld)
 
 # compile_commands.json for editors and clang tools, from the saved commands.

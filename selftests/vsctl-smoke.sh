@@ -84,14 +84,19 @@ set -e
 [ "$rc" -eq 1 ] || fail "a missing file exited $rc, expected 1"
 grep -q 'No such file' "$out" || fail "a missing file: no reason given"
 
-for good in "--help" "scenario --help" "scenario run --help"; do
+for good in "--help" "scenario --help" "scenario run --help" "node list --help" \
+	"task show --help" "conf set --help" "watch --help"; do
 	# shellcheck disable=SC2086
 	"$vsctl" $good >"$out" 2>&1 || fail "\"vsctl $good\" exited $?"
 	grep -q '^usage: vsctl' "$out" || fail "\"vsctl $good\" printed no usage"
 done
 usage=0
 for bad in "" "nosuchgroup" "scenario" "scenario nosuch" "scenario run" \
-	"scenario run --bogus x.yaml" "scenario run -o yaml x.yaml"; do
+	"scenario run --bogus x.yaml" "scenario run -o yaml x.yaml" \
+	"node list -o yaml" "node list -n ns" "node show" "node show a b" \
+	"queue list --status Pending" "task list --status Sleeping" "task list --podgroup pg" \
+	"podgroup show -A x" "node show ns/name" "task show /x" "conf set" "cycle run extra" \
+	"watch nosuchgroup" "watch --count 0"; do
 	set +e
 	# shellcheck disable=SC2086
 	"$vsctl" $bad >"$out" 2>&1
@@ -101,4 +106,17 @@ for bad in "" "nosuchgroup" "scenario" "scenario nosuch" "scenario run" \
 	[ -s "$out" ] || fail "\"vsctl $bad\" said nothing"
 	usage=$((usage + 1))
 done
+
+# Without a daemon: a clear error and exit status 1, whatever the command.
+nosock=$(mktemp -u /tmp/vsctl-smoke-XXXXXX.sock)
+for cmd in "node list" "task show ns/x" "conf show" "stats show"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$vsctl" $cmd --socket "$nosock" >"$out" 2>&1
+	rc=$?
+	set -e
+	[ "$rc" -eq 1 ] || fail "\"vsctl $cmd\" without a daemon exited $rc, expected 1"
+	grep -q "$nosock" "$out" || fail "\"vsctl $cmd\" without a daemon did not name the socket"
+done
+
 echo "vsctl-smoke: $runs runs, $refused refused files and $usage usage errors as expected"

@@ -10,4 +10,16 @@
 
 int vsctl_scenario_run(int argc, char **argv);
 
+/* KIND list | show | del, for node, queue, podgroup, task, prioclass (objects_cmd.c). */
+int vsctl_obj_list(int argc, char **argv);
+int vsctl_obj_show(int argc, char **argv);
+int vsctl_obj_del(int argc, char **argv);
+
+/* The daemon's own commands (ctl_cmd.c). */
+int vsctl_conf_show(int argc, char **argv);
+int vsctl_conf_set(int argc, char **argv);
+int vsctl_cycle_run(int argc, char **argv);
+int vsctl_stats_show(int argc, char **argv);
+int vsctl_watch(int argc, char **argv);
+
 #endif /* VSCTL_H */

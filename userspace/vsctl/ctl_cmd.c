@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The daemon's own commands:
+ *
+ *	vsctl conf show			the configuration in force, as its YAML
+ *	vsctl conf set FILE [--check]	a new volcano-scheduler.conf (or only check it)
+ *	vsctl cycle run			one scheduling cycle now
+ *	vsctl stats show		counters, the last cycle, the object pools
+ *	vsctl watch [GROUP...]		notifications as JSON lines (decisions, events, cycles)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+#include <linux/genetlink.h>
+
+#include "core/compiler.h"
+#include <libmnl/libmnl.h>
+
+#include "lib/vsnl.h"
+#include "netlink/family.h"
+#include "vsctl/render.h"
+#include "vsctl/table.h"
+#include "vsctl/vsctl.h"
+
+struct common {
+	const char *socket;
+	bool json;
+	bool check;			/* conf set --check */
+	long count;			/* watch --count: stop after so many; 0 never */
+	int optind;
+};
+
+enum { OPT_SOCKET = 0x100, OPT_CHECK, OPT_COUNT };
+
+/* Options every command here takes; @extra says which of the others it does. */
+static int parse_common(int argc, char **argv, const char *extra, struct common *o)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, OPT_SOCKET },
+		{ "output", required_argument, NULL, 'o' },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "count", required_argument, NULL, OPT_COUNT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SOCKET:
+			o->socket = optarg;
+			break;
+		case 'o':
+			if (!strchr(extra, 'o') || strcmp(optarg, "json")) {
+				fprintf(stderr, "%s: -o: \"%s\" is not an output here (json)\n",
+					argv[0], optarg);
+				return 2;
+			}
+			o->json = true;
+			break;
+		case OPT_CHECK:
+			if (!strchr(extra, 'c')) {
+				fprintf(stderr, "%s: --check is for conf set\n", argv[0]);
+				return 2;
+			}
+			o->check = true;
+			break;
+		case OPT_COUNT:
+			errno = 0;
+			o->count = strtol(optarg, &end, 10);
+			if (!strchr(extra, 'n') || errno || *end || end == optarg || o->count < 1) {
+				fprintf(stderr, "%s: --count: \"%s\" is not a positive number\n",
+					argv[0], optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			return -1;
+		default:
+			return 2;
+		}
+	}
+	o->optind = optind;
+	return 0;
+}
+
+static int say(const char *prog, int ret, const struct vsnl_err *err)
+{
+	fprintf(stderr, "%s: %s\n", prog, err->msg[0] ? err->msg : strerror(-ret));
+	return 1;
+}
+
+/* Send @m (consumed) and hand the replies to @cb. */
+static int request(const char *prog, const char *socket, struct nl_msg *m, vsnl_cb cb, void *arg)
+{
+	struct vsnl_err err = { 0 };
+	struct vsnl *c;
+	int ret;
+
+	if (!m) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	c = vsnl_open(socket, &err);
+	if (!c) {
+		nlmsg_free(m);
+		return say(prog, -ENOTCONN, &err);
+	}
+	ret = vsnl_request(c, m, cb, arg, &err);
+	vsnl_close(c);
+	return ret ? say(prog, ret, &err) : 0;
+}
+
+/* Keep the rendering of the (last) reply. */
+static int keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	json_t **out = arg;
+
+	json_decref(*out);
+	*out = vsctl_render_msg(nlh);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int print_json(const json_t *v)
+{
+	if (!v || json_dumpf(v, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
+	    fputc('\n', stdout) == EOF)
+		return 1;
+	return 0;
+}
+
+static int usage_or(int ret, const char *usage, const char *prog)
+{
+	fprintf(ret < 0 ? stdout : stderr, "usage: %s %s\n", prog, usage);
+	return ret < 0 ? 0 : 2;
+}
+
+/* ---- conf ---- */
+
+int vsctl_conf_show(int argc, char **argv)
+{
+	static const char usage[] = "[--socket PATH] [-o json]";
+	json_t *reply = NULL;
+	struct common o;
+	const char *text;
+	int ret;
+
+	ret = parse_common(argc, argv, "o", &o);
+	if (ret || o.optind != argc)
+		return usage_or(ret, usage, argv[0]);
+	ret = request(argv[0], o.socket, vsnl_msg_new(VS_CMD_CONF_GET, 0), keep_reply, &reply);
+	if (ret)
+		goto out;
+	if (o.json) {
+		ret = print_json(json_object_get(reply, "conf"));
+		goto out;
+	}
+	text = json_string_value(json_object_get(json_object_get(reply, "conf"), "text"));
+	if (!text) {
+		fprintf(stderr, "%s: the reply carries no configuration text\n", argv[0]);
+		ret = 1;
+		goto out;
+	}
+	fputs(text, stdout);
+	if (*text && text[strlen(text) - 1] != '\n')
+		fputc('\n', stdout);
+out:
+	json_decref(reply);
+	return ret;
+}
+
+/* A whole file, NUL-terminated; NULL with the reason printed. */
+static char *read_file(const char *prog, const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (cap - n < 4096) {
+			char *b = realloc(buf, cap ? 2 * cap : 8192);
+
+			if (!b) {
+				fprintf(stderr, "%s: %s: out of memory\n", prog, path);
+				goto fail;
+			}
+			buf = b;
+			cap = cap ? 2 * cap : 8192;
+		}
+		size_t r = fread(buf + n, 1, cap - n - 1, f);
+
+		n += r;
+		if (r == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "%s: %s: read error\n", prog, path);
+		goto fail;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+int vsctl_conf_set(int argc, char **argv)
+{
+	static const char usage[] = "[--socket PATH] [--check] FILE";
+	/* an attribute's length is 16 bits, header and NUL included */
+	const size_t max = 0xffff - NLA_HDRLEN - 1;
+	struct common o;
+	struct nl_msg *m;
+	struct nlattr *nest;
+	char *text;
+	size_t len;
+	int ret;
+
+	ret = parse_common(argc, argv, "c", &o);
+	if (ret || o.optind != argc - 1)
+		return usage_or(ret, usage, argv[0]);
+	text = read_file(argv[0], argv[o.optind], &len);
+	if (!text)
+		return 1;
+	if (len > max || strlen(text) != len) {
+		fprintf(stderr, "%s: %s: %s\n", argv[0], argv[o.optind],
+			len > max ? "larger than a configuration may be (65530 bytes)" :
+				    "holds a NUL byte");
+		free(text);
+		return 1;
+	}
+	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
+	nest = m ? nla_nest_start(m, VS_A_CONF) : NULL;
+	if (!nest || nla_put_string(m, VS_CONF_A_TEXT, text) ||
+	    nla_put_string(m, VS_CONF_A_SOURCE, argv[o.optind]) ||
+	    (o.check && nla_put_flag(m, VS_CONF_A_CHECK_ONLY))) {
+		nlmsg_free(m);
+		m = NULL;
+	} else {
+		nla_nest_end(m, nest);
+	}
+	free(text);
+	ret = request(argv[0], o.socket, m, NULL, NULL);
+	if (!ret && o.check)
+		printf("%s: the configuration is valid\n", argv[o.optind]);
+	return ret;
+}
+
+/* ---- cycle, stats ---- */
+
+static double ms(const json_t *ns)
+{
+	return (double)json_integer_value(ns) / 1e6;
+}
+
+static void print_cycle(const json_t *cy)
+{
+	size_t i;
+	json_t *a;
+
+	printf("cycle %lld: %lld binds, %lld evicts, %lld pending, %.3f ms\n",
+	       json_integer_value(json_object_get(cy, "id")),
+	       json_integer_value(json_object_get(cy, "binds")),
+	       json_integer_value(json_object_get(cy, "evicts")),
+	       json_integer_value(json_object_get(cy, "pending")),
+	       ms(json_object_get(cy, "durationNs")));
+	json_array_foreach(json_object_get(cy, "actions"), i, a)
+		printf("  %-10s %.3f ms\n", json_string_value(json_object_get(a, "name")),
+		       ms(json_object_get(a, "durationNs")));
+}
+
+int vsctl_cycle_run(int argc, char **argv)
+{
+	static const char usage[] = "[--socket PATH] [-o json]";
+	json_t *reply = NULL, *cy;
+	struct common o;
+	int ret;
+
+	ret = parse_common(argc, argv, "o", &o);
+	if (ret || o.optind != argc)
+		return usage_or(ret, usage, argv[0]);
+	ret = request(argv[0], o.socket, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), keep_reply, &reply);
+	if (ret)
+		goto out;
+	cy = json_object_get(reply, "cycle");
+	if (!cy) {
+		fprintf(stderr, "%s: the reply carries no cycle\n", argv[0]);
+		ret = 1;
+	} else if (o.json) {
+		ret = print_json(cy);
+	} else {
+		print_cycle(cy);
+	}
+out:
+	json_decref(reply);
+	return ret;
+}
+
+static char *fmt_ll(long long v)
+{
+	char *s;
+
+	return asprintf(&s, "%lld", v) < 0 ? NULL : s;
+}
+
+int vsctl_stats_show(int argc, char **argv)
+{
+	static const char usage[] = "[--socket PATH] [-o json]";
+	static const char *const counters[] = {
+		"cycles", "binds", "evicts", "bindFailures",
+		"nrNodes", "nrQueues", "nrPodGroups", "nrTasks", "rssBytes",
+	};
+	json_t *reply = NULL, *st, *pool;
+	struct vsctl_table t;
+	struct common o;
+	size_t i;
+	int ret;
+
+	ret = parse_common(argc, argv, "o", &o);
+	if (ret || o.optind != argc)
+		return usage_or(ret, usage, argv[0]);
+	ret = request(argv[0], o.socket, vsnl_msg_new(VS_CMD_STATS_GET, 0), keep_reply, &reply);
+	if (ret)
+		goto out;
+	st = json_object_get(reply, "stats");
+	if (!st) {
+		fprintf(stderr, "%s: the reply carries no statistics\n", argv[0]);
+		ret = 1;
+		goto out;
+	}
+	if (o.json) {
+		ret = print_json(st);
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		json_t *v = json_object_get(st, counters[i]);
+
+		if (v)
+			printf("%-14s %lld\n", counters[i], json_integer_value(v));
+	}
+	if (json_object_get(st, "lastCycle")) {
+		printf("last ");
+		print_cycle(json_object_get(st, "lastCycle"));
+	}
+	vsctl_table_init(&t);
+	vsctl_table_header(&t, "POOL");
+	vsctl_table_header(&t, "OBJSIZE");
+	vsctl_table_header(&t, "ACTIVE");
+	vsctl_table_header(&t, "TOTAL");
+	vsctl_table_header(&t, "SLABS");
+	json_array_foreach(json_object_get(st, "pools"), i, pool) {
+		vsctl_table_cell(&t, vsctl_render_cell(json_object_get(pool, "name")));
+		vsctl_table_cell(&t, fmt_ll(json_integer_value(json_object_get(pool, "objSize"))));
+		vsctl_table_cell(&t, fmt_ll(json_integer_value(json_object_get(pool, "active"))));
+		vsctl_table_cell(&t, fmt_ll(json_integer_value(json_object_get(pool, "total"))));
+		vsctl_table_cell(&t, fmt_ll(json_integer_value(json_object_get(pool, "slabs"))));
+	}
+	if (json_array_size(json_object_get(st, "pools"))) {
+		putchar('\n');
+		ret = vsctl_table_print(&t, stdout) ? 1 : 0;
+	}
+	vsctl_table_free(&t);
+out:
+	json_decref(reply);
+	return ret;
+}
+
+/* ---- watch ---- */
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+struct watch {
+	long seen, count;
+};
+
+static const char *notification_name(u8 cmd)
+{
+	switch (cmd) {
+	case VS_CMD_DECISIONS:
+		return "decisions";
+	case VS_CMD_EVENT:
+		return "event";
+	case VS_CMD_CYCLE:
+		return "cycle";
+	}
+	return "unknown";
+}
+
+/* One notification, one line: {"notification": "decisions", ...its attributes}. */
+static int print_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	struct watch *w = arg;
+	json_t *obj = vsctl_render_msg(nlh);
+
+	if (!obj || json_object_set_new(obj, "notification",
+					json_string(notification_name(g->cmd)))) {
+		json_decref(obj);
+		return -ENOMEM;
+	}
+	json_dumpf(obj, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	fflush(stdout);
+	json_decref(obj);
+	if (w->count && ++w->seen >= w->count)
+		stop = 1;
+	return 0;
+}
+
+static int group_of(const char *name)
+{
+	static const char *const names[] = {
+		[VS_MCGRP_DECISIONS] = "decisions",
+		[VS_MCGRP_EVENTS] = "events",
+		[VS_MCGRP_CYCLES] = "cycles",
+	};
+
+	for (int g = 1; g <= VS_MCGRP_MAX; g++)
+		if (!strcmp(names[g], name))
+			return g;
+	return -1;
+}
+
+int vsctl_watch(int argc, char **argv)
+{
+	static const char usage[] = "[--socket PATH] [--count N] [decisions] [events] [cycles]";
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct vsnl_err err = { 0 };
+	struct watch w = { 0 };
+	struct common o;
+	struct vsnl *c;
+	int groups[VS_MCGRP_MAX + 1] = { 0 };
+	int ret, i, nr = 0;
+
+	ret = parse_common(argc, argv, "n", &o);
+	if (ret)
+		return usage_or(ret, usage, argv[0]);
+	for (i = o.optind; i < argc; i++) {
+		int g = group_of(argv[i]);
+
+		if (g < 0) {
+			fprintf(stderr, "%s: \"%s\" is not a group (decisions, events, cycles)\n",
+				argv[0], argv[i]);
+			return 2;
+		}
+		groups[g] = 1;
+		nr++;
+	}
+	if (!nr)
+		for (i = 1; i <= VS_MCGRP_MAX; i++)
+			groups[i] = 1;
+	w.count = o.count;
+	c = vsnl_open(o.socket, &err);
+	if (!c)
+		return say(argv[0], -ENOTCONN, &err);
+	for (i = 1; i <= VS_MCGRP_MAX; i++) {
+		if (!groups[i])
+			continue;
+		ret = vsnl_subscribe(c, i, &err);
+		if (ret)
+			goto out;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!stop) {
+		ret = vsnl_recv_notifications(c, 500, print_notification, &w, &err);
+		if (ret == -EINTR) {
+			ret = 0;
+			continue;
+		}
+		if (ret == -ENOBUFS) {
+			fprintf(stderr, "%s: notifications were lost (the daemon's queue for this "
+				"client overflowed); go on\n", argv[0]);
+			continue;
+		}
+		if (ret < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	vsnl_close(c);
+	return ret ? say(argv[0], ret, &err) : 0;
+}

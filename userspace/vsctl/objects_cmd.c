@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * "vsctl KIND list|show|del": the objects of a running vschedd.
+ *
+ *	vsctl node list [-o table|wide|json]
+ *	vsctl podgroup list -n team-a --queue research
+ *	vsctl task list -A --status Pending,Pipelined
+ *	vsctl node show n1			(JSON, as the protocol carries it)
+ *	vsctl task del team-a/job-0
+ *
+ * Each kind is one row of the table below: its top-level attribute, its
+ * commands, its key and its columns. Rows come from the daemon as netlink
+ * replies, rendered to JSON by render.c; the table view picks paths out of
+ * that JSON, so "-o json" and the table always agree.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "core/compiler.h"
+#include "core/task.h"
+#include "lib/vsnl.h"
+#include "netlink/family.h"
+#include "vsctl/render.h"
+#include "vsctl/table.h"
+#include "vsctl/vsctl.h"
+
+/* A cell computed from the object rather than read at one path. */
+typedef char *(*cell_fn)(const json_t *obj);
+
+struct column {
+	const char *header;
+	const char *path;		/* "allocatable.cpu" */
+	cell_fn fn;			/* instead of @path */
+};
+
+struct kind {
+	const char *group;		/* "node", as on the command line */
+	const char *what;		/* "node", in messages */
+	u16 attr;			/* VS_A_NODE */
+	u8 cmd_get, cmd_del;
+	u16 a_ns, a_name;		/* the key; a_ns 0 for cluster-wide objects */
+	const struct column *cols;	/* NULL-terminated */
+	const struct column *wide;	/* added by -o wide */
+};
+
+/* ---- cells ---- */
+
+static const json_t *at(const json_t *obj, const char *path)
+{
+	char key[64];
+
+	while (obj && path && *path) {
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		obj = json_object_get(obj, key);
+		path = dot ? dot + 1 : NULL;
+	}
+	return obj;
+}
+
+static char *str_of(const json_t *obj, const char *path)
+{
+	return vsctl_render_cell(at(obj, path));
+}
+
+static char *pair(const json_t *obj, const char *a, const char *b)
+{
+	char *x = str_of(obj, a), *y = str_of(obj, b), *s = NULL;
+
+	if (x && y && asprintf(&s, "%s/%s", *x ? x : "0", *y ? y : "0") < 0)
+		s = NULL;
+	free(x);
+	free(y);
+	return s;
+}
+
+static char *node_status(const json_t *n)
+{
+	bool ready = json_is_true(at(n, "ready"));
+	bool cordoned = json_is_true(at(n, "unschedulable"));
+
+	return strdup(!ready ? (cordoned ? "NotReady,SchedulingDisabled" : "NotReady") :
+		      cordoned ? "Ready,SchedulingDisabled" : "Ready");
+}
+
+static char *node_cpu(const json_t *n)
+{
+	return pair(n, "idle.cpu", "allocatable.cpu");
+}
+
+static char *node_memory(const json_t *n)
+{
+	return pair(n, "idle.memory", "allocatable.memory");
+}
+
+static char *node_pods(const json_t *n)
+{
+	return pair(n, "nrTasks", "allocatable.pods");
+}
+
+static char *count_of(const json_t *arr)
+{
+	char *s;
+
+	return asprintf(&s, "%zu", json_is_array(arr) ? json_array_size(arr) : 0) < 0 ? NULL : s;
+}
+
+static char *node_taints(const json_t *n)
+{
+	return count_of(at(n, "taints"));
+}
+
+/* Sum of a counts object ({"Pending": 2, "Running": 3}). */
+static char *sum_counts(const json_t *counts)
+{
+	const char *key;
+	json_t *v;
+	long long sum = 0;
+	char *s;
+
+	json_object_foreach((json_t *)counts, key, v)
+		sum += json_integer_value(v);
+	return asprintf(&s, "%lld", sum) < 0 ? NULL : s;
+}
+
+static char *queue_podgroups(const json_t *q)
+{
+	return sum_counts(at(q, "nrPodGroups"));
+}
+
+static char *queue_cpu(const json_t *q)
+{
+	return pair(q, "allocated.cpu", "deserved.cpu");
+}
+
+static char *queue_memory(const json_t *q)
+{
+	return pair(q, "allocated.memory", "deserved.memory");
+}
+
+static char *pg_tasks(const json_t *pg)
+{
+	const json_t *c = at(pg, "nrTasks");
+	long long running = json_integer_value(json_object_get(c, "Running")) +
+			    json_integer_value(json_object_get(c, "Bound")) +
+			    json_integer_value(json_object_get(c, "Binding"));
+	long long all = 0;
+	const char *key;
+	json_t *v;
+	char *s;
+
+	json_object_foreach((json_t *)c, key, v)
+		all += json_integer_value(v);
+	return asprintf(&s, "%lld/%lld", running, all) < 0 ? NULL : s;
+}
+
+/* The reason of the last condition, as "kubectl get podgroup" users look for it. */
+static char *pg_reason(const json_t *pg)
+{
+	const json_t *conds = at(pg, "conditions");
+	size_t n = json_is_array(conds) ? json_array_size(conds) : 0;
+
+	return n ? str_of(json_array_get(conds, n - 1), "reason") : strdup("");
+}
+
+/* ---- kinds ---- */
+
+static const struct column node_cols[] = {
+	{ "NAME", "name", NULL },
+	{ "STATUS", NULL, node_status },
+	{ "CPU(IDLE/ALLOC)", NULL, node_cpu },
+	{ "MEMORY(IDLE/ALLOC)", NULL, node_memory },
+	{ "PODS", NULL, node_pods },
+	{ "TAINTS", NULL, node_taints },
+	{ NULL, NULL, NULL }
+};
+
+static const struct column node_wide[] = {
+	{ "LABELS", "labels", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct column queue_cols[] = {
+	{ "NAME", "name", NULL },
+	{ "WEIGHT", "weight", NULL },
+	{ "STATE", "state", NULL },
+	{ "PRIORITY", "priority", NULL },
+	{ "CPU(ALLOC/DESERVED)", NULL, queue_cpu },
+	{ "MEMORY(ALLOC/DESERVED)", NULL, queue_memory },
+	{ "PODGROUPS", NULL, queue_podgroups },
+	{ NULL, NULL, NULL }
+};
+
+static const struct column queue_wide[] = {
+	{ "CAPABILITY", "capability", NULL },
+	{ "GUARANTEE", "guarantee", NULL },
+	{ "RECLAIMABLE", "reclaimable", NULL },
+	{ "PARENT", "parent", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct column pg_cols[] = {
+	{ "NAMESPACE", "namespace", NULL },
+	{ "NAME", "name", NULL },
+	{ "QUEUE", "queue", NULL },
+	{ "PHASE", "phase", NULL },
+	{ "MINMEMBER", "minMember", NULL },
+	{ "TASKS(RUN/ALL)", NULL, pg_tasks },
+	{ "REASON", NULL, pg_reason },
+	{ NULL, NULL, NULL }
+};
+
+static const struct column pg_wide[] = {
+	{ "PRIORITYCLASS", "priorityClassName", NULL },
+	{ "ALLOCATED", "allocated", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct column task_cols[] = {
+	{ "NAMESPACE", "namespace", NULL },
+	{ "NAME", "name", NULL },
+	{ "PODGROUP", "podgroup", NULL },
+	{ "STATUS", "status", NULL },
+	{ "NODE", "node", NULL },
+	{ "CPU", "request.cpu", NULL },
+	{ "MEMORY", "request.memory", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct column task_wide[] = {
+	{ "ROLE", "role", NULL },
+	{ "PRIORITY", "priority", NULL },
+	{ "PREEMPTABLE", "preemptable", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct column pc_cols[] = {
+	{ "NAME", "name", NULL },
+	{ "VALUE", "value", NULL },
+	{ "GLOBAL-DEFAULT", "globalDefault", NULL },
+	{ "PREEMPTIONPOLICY", "preemptionPolicy", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct kind kinds[] = {
+	{ "node", "node", VS_A_NODE, VS_CMD_NODE_GET, VS_CMD_NODE_DEL,
+	  0, VS_NODE_A_NAME, node_cols, node_wide },
+	{ "queue", "queue", VS_A_QUEUE, VS_CMD_QUEUE_GET, VS_CMD_QUEUE_DEL,
+	  0, VS_QUEUE_A_NAME, queue_cols, queue_wide },
+	{ "podgroup", "PodGroup", VS_A_PODGROUP, VS_CMD_PODGROUP_GET, VS_CMD_PODGROUP_DEL,
+	  VS_PG_A_NAMESPACE, VS_PG_A_NAME, pg_cols, pg_wide },
+	{ "task", "task", VS_A_TASK, VS_CMD_TASK_GET, VS_CMD_TASK_DEL,
+	  VS_TASK_A_NAMESPACE, VS_TASK_A_NAME, task_cols, task_wide },
+	{ "prioclass", "priority class", VS_A_PRIOCLASS, VS_CMD_PRIOCLASS_GET,
+	  VS_CMD_PRIOCLASS_DEL, 0, VS_PC_A_NAME, pc_cols, NULL },
+};
+
+static const struct kind *kind_of(const char *argv0)
+{
+	/* argv[0] is "vsctl GROUP COMMAND" */
+	const char *group = strchr(argv0, ' ');
+
+	if (!group)
+		return NULL;
+	group++;
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		size_t n = strlen(kinds[i].group);
+
+		if (!strncmp(group, kinds[i].group, n) && group[n] == ' ')
+			return &kinds[i];
+	}
+	return NULL;
+}
+
+/* ---- options ---- */
+
+enum output { OUT_TABLE, OUT_WIDE, OUT_JSON };
+
+struct opts {
+	const char *socket;
+	enum output output;
+	const char *ns;			/* -n; NULL with -A or for cluster-wide kinds */
+	const char *queue, *podgroup, *node;
+	u32 status_mask;
+	int optind;
+};
+
+enum { OPT_SOCKET = 0x100, OPT_QUEUE, OPT_PODGROUP, OPT_NODE, OPT_STATUS };
+
+static int parse_status(const char *list, u32 *mask, const char *prog)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	struct vs_err err = { { 0 } };
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum vs_task_status s;
+
+		if (vs_task_status_parse(tok, &s, &err)) {
+			fprintf(stderr, "%s: --status: %s\n", prog, err.msg);
+			ret = -EINVAL;
+			break;
+		}
+		*mask |= 1u << s;
+	}
+	free(copy);
+	return ret;
+}
+
+static int parse_opts(int argc, char **argv, const struct kind *k, bool list, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, OPT_SOCKET },
+		{ "output", required_argument, NULL, 'o' },
+		{ "namespace", required_argument, NULL, 'n' },
+		{ "all-namespaces", no_argument, NULL, 'A' },
+		{ "queue", required_argument, NULL, OPT_QUEUE },
+		{ "podgroup", required_argument, NULL, OPT_PODGROUP },
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "status", required_argument, NULL, OPT_STATUS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool all = false;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->output = list ? OUT_TABLE : OUT_JSON;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:n:Ah", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SOCKET:
+			o->socket = optarg;
+			break;
+		case 'o':
+			if (!strcmp(optarg, "json"))
+				o->output = OUT_JSON;
+			else if (list && !strcmp(optarg, "table"))
+				o->output = OUT_TABLE;
+			else if (list && !strcmp(optarg, "wide"))
+				o->output = OUT_WIDE;
+			else {
+				fprintf(stderr, "%s: -o: \"%s\" is not one of %s\n", argv[0], optarg,
+					list ? "table, wide, json" : "json");
+				return 2;
+			}
+			break;
+		case 'n':
+			o->ns = optarg;
+			break;
+		case 'A':
+			all = true;
+			break;
+		case OPT_QUEUE:
+			o->queue = optarg;
+			break;
+		case OPT_PODGROUP:
+			o->podgroup = optarg;
+			break;
+		case OPT_NODE:
+			o->node = optarg;
+			break;
+		case OPT_STATUS:
+			if (parse_status(optarg, &o->status_mask, argv[0]))
+				return 2;
+			break;
+		case 'h':
+			return -1;
+		default:
+			return 2;
+		}
+	}
+	if (!k->a_ns && (o->ns || all)) {
+		fprintf(stderr, "%s: a %s belongs to no namespace (-n, -A)\n", argv[0], k->what);
+		return 2;
+	}
+	if (o->queue && k->attr != VS_A_PODGROUP) {
+		fprintf(stderr, "%s: --queue filters PodGroups only\n", argv[0]);
+		return 2;
+	}
+	if ((o->podgroup || o->node || o->status_mask) && k->attr != VS_A_TASK) {
+		fprintf(stderr, "%s: --podgroup, --node and --status filter tasks only\n", argv[0]);
+		return 2;
+	}
+	if (o->podgroup && !o->ns) {
+		fprintf(stderr, "%s: --podgroup needs its namespace (-n)\n", argv[0]);
+		return 2;
+	}
+	if (!list && (all || o->queue || o->podgroup || o->node || o->status_mask)) {
+		fprintf(stderr, "%s: filters are for list\n", argv[0]);
+		return 2;
+	}
+	/* kubectl's default namespace, unless every namespace is asked for */
+	if (k->a_ns && !o->ns && !all && !list)
+		o->ns = "default";
+	o->optind = optind;
+	return 0;
+}
+
+static struct vsnl *connect_or_say(const char *prog, const char *path)
+{
+	struct vsnl_err err = { 0 };
+	struct vsnl *c = vsnl_open(path, &err);
+
+	if (!c)
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+	return c;
+}
+
+/* "ns/name" or "name" (in @ns) into the key attributes of @k, inside its nest. */
+static int put_key(struct nl_msg *m, const struct kind *k, const char *ns, const char *arg,
+		   const char *prog)
+{
+	const char *slash = strchr(arg, '/');
+	struct nlattr *nest;
+	char nsbuf[VS_NAME_MAX];
+
+	if (slash && !k->a_ns) {
+		fprintf(stderr, "%s: \"%s\": a %s has no namespace\n", prog, arg, k->what);
+		return -EINVAL;
+	}
+	if (slash) {
+		size_t n = (size_t)(slash - arg);
+
+		if (!n || n >= sizeof(nsbuf) || !slash[1]) {
+			fprintf(stderr, "%s: \"%s\": expected NAMESPACE/NAME\n", prog, arg);
+			return -EINVAL;
+		}
+		memcpy(nsbuf, arg, n);
+		nsbuf[n] = '\0';
+		ns = nsbuf;
+		arg = slash + 1;
+	}
+	nest = nla_nest_start(m, k->attr);
+	if (!nest || (k->a_ns && nla_put_string(m, k->a_ns, ns)) ||
+	    nla_put_string(m, k->a_name, arg))
+		return -EMSGSIZE;
+	nla_nest_end(m, nest);
+	return 0;
+}
+
+/* ---- list ---- */
+
+struct collect {
+	const struct kind *k;
+	json_t *items;
+};
+
+static int collect_one(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct collect *col = arg;
+	json_t *msg = vsctl_render_msg(nlh), *obj;
+	const char *name = vs_genl_reply_policy[col->k->attr].name;
+
+	if (!msg)
+		return -ENOMEM;
+	obj = json_object_get(msg, name);
+	if (obj)
+		json_array_append(col->items, obj);
+	json_decref(msg);
+	return 0;
+}
+
+static int print_json(const json_t *v)
+{
+	if (json_dumpf(v, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || fputc('\n', stdout) == EOF)
+		return 1;
+	return 0;
+}
+
+static void add_columns(struct vsctl_table *t, const struct column *cols, const json_t *obj)
+{
+	for (const struct column *c = cols; c && c->header; c++)
+		vsctl_table_cell(t, c->fn ? c->fn(obj) : str_of(obj, c->path));
+}
+
+static int print_table(const struct kind *k, bool wide, const json_t *items)
+{
+	struct vsctl_table t;
+	size_t i;
+	json_t *obj;
+	int ret;
+
+	vsctl_table_init(&t);
+	for (const struct column *c = k->cols; c->header; c++)
+		vsctl_table_header(&t, c->header);
+	for (const struct column *c = wide ? k->wide : NULL; c && c->header; c++)
+		vsctl_table_header(&t, c->header);
+	json_array_foreach(items, i, obj) {
+		add_columns(&t, k->cols, obj);
+		if (wide)
+			add_columns(&t, k->wide, obj);
+	}
+	ret = vsctl_table_print(&t, stdout);
+	vsctl_table_free(&t);
+	return ret ? 1 : 0;
+}
+
+static void list_usage(FILE *out, const char *prog, const struct kind *k)
+{
+	fprintf(out, "usage: %s [--socket PATH] [-o table|wide|json]%s%s%s\n", prog,
+		k->a_ns ? " [-n NAMESPACE | -A]" : "",
+		k->attr == VS_A_PODGROUP ? " [--queue QUEUE]" : "",
+		k->attr == VS_A_TASK ? " [--podgroup PG] [--node NODE] [--status S,...]" : "");
+}
+
+int vsctl_obj_list(int argc, char **argv)
+{
+	const struct kind *k = kind_of(argv[0]);
+	struct collect col = { k, NULL };
+	struct vsnl_err err = { 0 };
+	struct opts o;
+	struct vsnl *c;
+	struct nl_msg *m;
+	int ret;
+
+	ret = parse_opts(argc, argv, k, true, &o);
+	if (ret) {
+		list_usage(ret < 0 ? stdout : stderr, argv[0], k);
+		return ret < 0 ? 0 : ret;
+	}
+	if (o.optind != argc) {
+		fprintf(stderr, "%s: unexpected argument \"%s\"\n", argv[0], argv[o.optind]);
+		return 2;
+	}
+	c = connect_or_say(argv[0], o.socket);
+	if (!c)
+		return 1;
+	m = vsnl_msg_new(k->cmd_get, NLM_F_DUMP);
+	if (!m || (o.ns && nla_put_string(m, VS_A_FILTER_NAMESPACE, o.ns)) ||
+	    (o.queue && nla_put_string(m, VS_A_FILTER_QUEUE, o.queue)) ||
+	    (o.podgroup && nla_put_string(m, VS_A_FILTER_PODGROUP, o.podgroup)) ||
+	    (o.node && nla_put_string(m, VS_A_FILTER_NODE, o.node)) ||
+	    (o.status_mask && nla_put_u32(m, VS_A_FILTER_STATUS, o.status_mask))) {
+		fprintf(stderr, "%s: out of memory\n", argv[0]);
+		nlmsg_free(m);
+		vsnl_close(c);
+		return 1;
+	}
+	col.items = json_array();
+	ret = col.items ? vsnl_request(c, m, collect_one, &col, &err) : -ENOMEM;
+	vsnl_close(c);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg[0] ? err.msg : strerror(-ret));
+		json_decref(col.items);
+		return 1;
+	}
+	ret = o.output == OUT_JSON ? print_json(col.items) :
+				     print_table(k, o.output == OUT_WIDE, col.items);
+	json_decref(col.items);
+	return ret;
+}
+
+/* ---- show and del ---- */
+
+static int one_request(int argc, char **argv, bool del)
+{
+	const struct kind *k = kind_of(argv[0]);
+	struct collect col = { k, NULL };
+	struct vsnl_err err = { 0 };
+	struct opts o;
+	struct vsnl *c;
+	struct nl_msg *m;
+	int ret;
+
+	ret = parse_opts(argc, argv, k, false, &o);
+	if (ret || o.optind != argc - 1) {
+		FILE *out = ret < 0 ? stdout : stderr;
+
+		if (!ret)
+			fprintf(stderr, "%s: expected one %s\n", argv[0],
+				k->a_ns ? "[NAMESPACE/]NAME" : "NAME");
+		fprintf(out, "usage: %s [--socket PATH]%s%s %s\n", argv[0],
+			del ? "" : " [-o json]", k->a_ns ? " [-n NAMESPACE]" : "",
+			k->a_ns ? "[NAMESPACE/]NAME" : "NAME");
+		return ret < 0 ? 0 : 2;
+	}
+	m = vsnl_msg_new(del ? k->cmd_del : k->cmd_get, 0);
+	if (!m) {
+		fprintf(stderr, "%s: out of memory\n", argv[0]);
+		return 1;
+	}
+	ret = put_key(m, k, o.ns, argv[o.optind], argv[0]);
+	if (ret) {
+		nlmsg_free(m);
+		return ret == -EINVAL ? 2 : 1;
+	}
+	c = connect_or_say(argv[0], o.socket);
+	if (!c) {
+		nlmsg_free(m);
+		return 1;
+	}
+	col.items = json_array();
+	ret = col.items ? vsnl_request(c, m, del ? NULL : collect_one, &col, &err) : -ENOMEM;
+	vsnl_close(c);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg[0] ? err.msg : strerror(-ret));
+		json_decref(col.items);
+		return 1;
+	}
+	ret = del ? 0 : print_json(json_array_get(col.items, 0));
+	json_decref(col.items);
+	return ret;
+}
+
+int vsctl_obj_show(int argc, char **argv)
+{
+	return one_request(argc, argv, false);
+}
+
+int vsctl_obj_del(int argc, char **argv)
+{
+	return one_request(argc, argv, true);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Replies of vsched's family as JSON, for "vsctl ... -o json" and for the
+ * tables built from it.
+ *
+ * The shape comes from the family's own attribute policies (the tables the
+ * daemon validates with, kernel/netlink/policies.c), as the kernel's YNL
+ * renders from its specs: every attribute is named as the policy names it,
+ * a repeated one becomes an array, a nest an object. A few sets read better
+ * in Kubernetes' words and are rendered so: resources as quantities
+ * ({"cpu": "500m", "memory": "4Gi", "nvidia.com/gpu": "1"}), labels as a
+ * map, enums by name ("Running"), booleans as true and false.
+ */
+#ifndef VSCTL_RENDER_H
+#define VSCTL_RENDER_H
+
+#include <jansson.h>
+#include <linux/netlink.h>
+
+#include "netlink/policy.h"
+
+/*
+ * The attributes of a generic netlink message of vsched's family (after its
+ * genlmsghdr) as an object. NULL when memory runs out; attributes the
+ * policy does not know are skipped, so that a newer daemon's replies still
+ * render.
+ */
+json_t *vsctl_render_msg(const struct nlmsghdr *nlh);
+
+/* The attributes of @nest, whose set is @policy[0..@maxattr], as an object. */
+json_t *vsctl_render_nest(const struct nlattr *nest, const struct vs_nla_policy *policy,
+			  u16 maxattr);
+
+/* A JSON value as text for a table cell: strings bare, "" for NULL, objects compact. */
+char *vsctl_render_cell(const json_t *v);
+
+#endif /* VSCTL_RENDER_H */

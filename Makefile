@@ -113,8 +113,8 @@ vsnl-objs := $(call kbuild-objs,userspace/lib/)
 LIBS_VSNL := -lnl-genl-3 -lnl-3
 
 # Programs: name, the directories whose Kbuild lists their objects, and the
-# libraries they link. Later issues add vschedd and vskube here.
-progs := vsbench vsctl
+# libraries they link. A later issue adds vskube here.
+progs := vsbench vsctl vschedd
 
 vsbench-dirs := userspace/vsbench/
 vsbench-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
@@ -124,6 +124,11 @@ vsctl-dirs := userspace/vsctl/
 vsctl-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
 vsctl-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
 
+# The daemon: kernel/daemon/ is not in kernel/Kbuild, so not in libvscore.a.
+vschedd-dirs := kernel/daemon/
+vschedd-libs := $(objtree)/libvscore.a
+vschedd-ldlibs := -lmnl -lyaml -lm
+
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
 # What the client tests exercise of vsctl, beside libvsnl.
@@ -131,6 +136,9 @@ test-client-objs := userspace/vsctl/render.o
 test-bin := $(objtree)/selftests/vs-selftests
 
 $(foreach p,$(progs),$(eval $(p)-objs := $(foreach d,$($(p)-dirs),$(call kbuild-objs,$(d)))))
+
+# What the daemon's tests exercise of it: everything but main().
+test-daemon-objs := $(filter-out kernel/daemon/main.o,$(vschedd-objs))
 
 all-objs := $(core-objs) $(vsnl-objs) $(test-objs) $(foreach p,$(progs),$($(p)-objs))
 
@@ -184,8 +192,8 @@ endef
 $(foreach p,$(progs),$(eval $(call prog-rule,$(p))))
 
 $(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm $(LIBS_ALLOC)
-$(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs)) $(objtree)/libvsnl.a \
-		$(objtree)/libvscore.a FORCE
+$(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs) $(test-daemon-objs)) \
+		$(objtree)/libvsnl.a $(objtree)/libvscore.a FORCE
 	$(call if_changed,ld)
 
 # compile_commands.json for editors and clang tools, from the saved commands.

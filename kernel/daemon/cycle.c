@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * vschedd's cycles: one scheduling cycle (vs_nl_cycle_run(), which times
+ * each action and keeps the cycle's numbers for VS_CMD_STATS_GET), the
+ * decision sink that sees its commits, and what follows a cycle: its
+ * decisions to the decisions group, the standalone binder, the cycle to
+ * the cycles group.
+ *
+ * The standalone binder (--binder=auto, or by default while nobody
+ * subscribes to decisions) plays the cluster's part for each bind: it
+ * answers VS_CMD_BIND_RESULT "bound", as a binder would, then
+ * VS_CMD_TASK_STATUS "running", as the kubelet's report would come. Both
+ * are real requests of the daemon's own (an admin context of port 0)
+ * through the dispatcher, so a bind confirmed here takes exactly the path
+ * an external binder's does, checks included.
+ */
+#include <libmnl/libmnl.h>
+#include <stdalign.h>
+#include <stdlib.h>
+
+#include "core/log.h"
+#include "daemon/vschedd.h"
+
+/* A request of the daemon's own: three names and two integers in one nest. */
+#define SELF_MSG_MAX	(NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN + \
+			 3 * (NLA_HDRLEN + NLA_ALIGN(VS_NAME_MAX)) + 2 * (NLA_HDRLEN + 4))
+
+bool vschedd_binder_auto(const struct vschedd *d)
+{
+	switch (d->opts.binder) {
+	case VSCHEDD_BINDER_AUTO:
+		return true;
+	case VSCHEDD_BINDER_EXTERNAL:
+		return false;
+	case VSCHEDD_BINDER_DEFAULT:
+		break;
+	}
+	return !d->nr_subscribers[VS_MCGRP_DECISIONS];
+}
+
+/* ---- the decision sink ---- */
+
+static void sink_bind(void *ctx, struct vs_task *task, struct vs_node *node)
+{
+	struct vschedd *d = ctx;
+
+	vschedd_notify_decision(d, VS_DECISION_BIND, task, node->name, NULL);
+	/* Subscriptions change only between requests: the binder's mode holds for the cycle. */
+	if (!vschedd_binder_auto(d))
+		return;
+	if (d->nr_binds == d->cap_binds) {
+		size_t cap = d->cap_binds ? 2 * d->cap_binds : 1024;
+		struct vs_task **p = realloc(d->binds, cap * sizeof(*p));
+
+		if (!p) {
+			vs_error("out of memory: the bind of task %s/%s to node %s is not "
+				 "confirmed; it stays Binding", task->ns, task->name, node->name);
+			return;
+		}
+		d->binds = p;
+		d->cap_binds = cap;
+	}
+	/* Tasks go only between requests: this one outlives the cycle. */
+	d->binds[d->nr_binds++] = task;
+}
+
+static void sink_evict(void *ctx, struct vs_task *task, const char *reason)
+{
+	vschedd_notify_decision(ctx, VS_DECISION_EVICT, task,
+				task->node ? task->node->name : NULL, reason);
+}
+
+void vschedd_sink_init(struct vschedd *d)
+{
+	d->sched.sink = (struct vs_decision_sink) {
+		.bind = sink_bind,
+		.evict = sink_evict,
+		.ctx = d,
+	};
+}
+
+/* ---- the standalone binder ---- */
+
+/* A request of @cmd with its nest of @nest_type opened. */
+static struct nlmsghdr *self_msg(void *buf, u8 cmd, u16 nest_type, struct nlattr **nest)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = VSCHED_GENL_ID;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = VSCHED_GENL_VERSION;
+	*nest = mnl_attr_nest_start(nlh, nest_type);
+	return nlh;
+}
+
+/* Hand the daemon's own request to the dispatcher; its answer is only looked at for an error. */
+static int self_request(struct vschedd *d, const struct nlmsghdr *nlh, struct vs_extack *ext)
+{
+	alignas(NLMSG_ALIGNTO) unsigned char buf[NLMSG_HDRLEN + sizeof(struct nlmsgerr) +
+						 SELF_MSG_MAX + VS_NL_ERROR_MIN];
+	struct vs_nl_reply r;
+
+	vs_nl_reply_init(&r, buf, sizeof(buf), d->self.portid);
+	vs_extack_clear(ext);
+	return vs_genl_rcv_msg(&d->self, nlh, &r, NULL, ext);
+}
+
+/* A bind succeeded and the pod runs: what a binder and a kubelet would report. */
+static int confirm_bind(struct vschedd *d, const struct vs_task *task)
+{
+	alignas(NLMSG_ALIGNTO) unsigned char buf[SELF_MSG_MAX];
+	struct vs_extack ext;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int ret;
+
+	nlh = self_msg(buf, VS_CMD_BIND_RESULT, VS_A_BIND_RESULT, &nest);
+	mnl_attr_put_strz(nlh, VS_BIND_A_NAMESPACE, task->ns);
+	mnl_attr_put_strz(nlh, VS_BIND_A_NAME, task->name);
+	mnl_attr_put_strz(nlh, VS_BIND_A_NODE, task->node->name);
+	mnl_attr_put_u32(nlh, VS_BIND_A_ERROR, 0);
+	mnl_attr_nest_end(nlh, nest);
+	ret = self_request(d, nlh, &ext);
+	if (!ret) {
+		nlh = self_msg(buf, VS_CMD_TASK_STATUS, VS_A_TASK, &nest);
+		mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, task->ns);
+		mnl_attr_put_strz(nlh, VS_TASK_A_NAME, task->name);
+		mnl_attr_put_u32(nlh, VS_TASK_A_EVENT, VS_TASK_EVENT_RUNNING);
+		mnl_attr_nest_end(nlh, nest);
+		ret = self_request(d, nlh, &ext);
+	}
+	if (ret)
+		vs_error("standalone binder: task %s/%s: %s", task->ns, task->name, ext.err.msg);
+	return ret;
+}
+
+static void confirm_binds(struct vschedd *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nr_binds; i++) {
+		const struct vs_task *task = d->binds[i];
+
+		/* Evicted in the same cycle: no bind to confirm any more. */
+		if (task->status != VS_TASK_BINDING)
+			continue;
+		if (!confirm_bind(d, task))
+			n++;
+	}
+	if (n)
+		vs_v(2, "standalone binder: %zu binds confirmed, their tasks run", n);
+	d->nr_binds = 0;
+}
+
+/* ---- a cycle ---- */
+
+int vschedd_cycle(struct vschedd *d, struct vs_err *err)
+{
+	const struct vs_nl_cycle *cy = &d->core.ctl.last_cycle;
+	u64 before = d->sched.stats.cycles;
+	int ret;
+
+	d->nr_binds = 0;
+	ret = vs_nl_cycle_run(&d->core, err);
+	vschedd_notify_decisions_end(d);
+	/* A session that could not open ran no cycle: nothing follows. */
+	if (d->sched.stats.cycles == before)
+		return ret;
+	confirm_binds(d);
+	vschedd_notify_cycle(d, cy);
+	vs_v(1, "cycle %llu: %u binds, %u evictions, %u tasks pending, %llu us",
+	     (unsigned long long)cy->id, cy->binds, cy->evicts, cy->pending,
+	     (unsigned long long)(cy->duration_ns / 1000));
+	return ret;
+}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * vschedd's command line: the flags, their checks and the manual page that
+ * --help prints. Every value is checked here, before anything starts; a bad
+ * one is named with the flag it came from (or $VSCHED_SOCKET) and vschedd
+ * exits 2, as the other programs do on a usage error.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/un.h>
+
+#include "daemon/vschedd.h"
+#include "netlink/ctl.h"
+
+#ifndef VSCHED_VERSION
+#define VSCHED_VERSION "unknown"
+#endif
+
+#define VSCHEDD_VERBOSITY_MAX	10
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"NAME\n"
+"    vschedd - the vsched scheduler daemon\n"
+"\n"
+"SYNOPSIS\n"
+"    vschedd [--socket PATH] [--conf FILE] [--period DURATION]\n"
+"            [--binder auto|external] [--admin-group GROUP] [-v N]\n"
+"    vschedd --help | --version\n"
+"\n"
+"DESCRIPTION\n"
+"    vschedd holds the cluster (nodes, queues, PodGroups, tasks, VolcanoJobs,\n"
+"    priority classes) in memory and schedules it as Volcano's scheduler does,\n"
+"    one cycle every period and one whenever a client asks. Clients speak\n"
+"    vsched's generic netlink protocol on a Unix socket (vsctl, libvsnl).\n"
+"\n"
+"OPTIONS\n"
+"    -s, --socket PATH\n"
+"        Listen on PATH (default $%s, else %s). Its\n"
+"        directory is made if missing; the socket is made with mode 0660; a\n"
+"        socket file nothing listens on is replaced, one a daemon listens on\n"
+"        is not.\n"
+"    -c, --conf FILE\n"
+"        The scheduler configuration, Volcano's volcano-scheduler.conf\n"
+"        (default: Volcano's built-in one). SIGHUP reads it again.\n"
+"    -p, --period DURATION\n"
+"        Run a cycle every DURATION, a Go duration such as 1s, 500ms or 1m30s\n"
+"        (default 1s, Volcano's schedule-period; at most 24h). 0: cycles run\n"
+"        only on request (VS_CMD_CYCLE_RUN, \"vsctl cycle run\") until a\n"
+"        client sets a period (VS_CMD_CONF_SET).\n"
+"    -b, --binder auto|external\n"
+"        auto: the daemon confirms each of its binds itself, as a binder and a\n"
+"        kubelet would (standalone). external: bind decisions wait for\n"
+"        VS_CMD_BIND_RESULT from a binder. Without the flag: auto while no\n"
+"        client subscribes to the decisions group, external while one does.\n"
+"    -g, --admin-group GROUP\n"
+"        Members of GROUP (a name or a gid) may change state; root always may.\n"
+"        The socket file is given to GROUP, so that its members can connect.\n"
+"    -v, --verbosity N\n"
+"        Log verbosity, as klog's -v: 0 (default) to %d.\n"
+"    -h, --help\n"
+"        This text.\n"
+"    -V, --version\n"
+"        The version.\n"
+"\n"
+"PERMISSIONS\n"
+"    Anyone who can open the socket may read (GET, dumps, statistics, the\n"
+"    configuration) and subscribe. Changing anything (NEW, SET, DEL, task\n"
+"    status, bind results, the configuration, cycles, batches, reset) needs\n"
+"    the admin permission: the peer's credentials (SO_PEERCRED) are root's, or\n"
+"    the admin group is its group or one of its supplementary groups.\n"
+"\n"
+"SIGNALS\n"
+"    SIGTERM, SIGINT  stop cleanly: clients are closed, the socket file removed.\n"
+"    SIGHUP           read the configuration file again; a bad one is logged\n"
+"                     (FILE:LINE: reason) and the one in force stays.\n"
+"\n"
+"ENVIRONMENT\n"
+"    %s  the socket, when --socket is not given.\n"
+"\n"
+"EXIT STATUS\n"
+"    0 after a clean stop, 1 when it cannot start or serve, 2 on a bad\n"
+"    argument.\n"
+"\n"
+"SEE ALSO\n"
+"    vsctl(1), Documentation/vschedd.md, Documentation/protocol.md\n",
+		VSCHED_SOCKET_ENV, VSCHED_SOCKET_DEFAULT, VSCHEDD_VERBOSITY_MAX,
+		VSCHED_SOCKET_ENV);
+}
+
+/* ---- durations ---- */
+
+static const struct {
+	const char *name;
+	u64 ns;
+} duration_units[] = {
+	{ "ns", 1 },
+	{ "us", 1000 },
+	{ "\u00b5s", 1000 },		/* micro sign, as Go accepts */
+	{ "\u03bcs", 1000 },		/* Greek mu */
+	{ "ms", 1000000 },
+	{ "s", 1000000000ull },
+	{ "m", 60 * 1000000000ull },
+	{ "h", 3600 * 1000000000ull },
+};
+
+static u64 duration_unit(const char *u, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(duration_units); i++)
+		if (strlen(duration_units[i].name) == len && !memcmp(duration_units[i].name, u, len))
+			return duration_units[i].ns;
+	return 0;
+}
+
+/* As Go's time.ParseDuration, without negative durations. */
+int vschedd_parse_duration(const char *s, u32 max_ms, u32 *out, const char **why)
+{
+	const unsigned __int128 limit = (unsigned __int128)max_ms * 1000000;
+	unsigned __int128 total = 0;
+	const char *p = s;
+
+	if (*p == '+')
+		p++;
+	if (!strcmp(p, "0")) {
+		*out = 0;
+		return 0;
+	}
+	if (!*p) {
+		*why = "empty";
+		return -EINVAL;
+	}
+	while (*p) {
+		unsigned __int128 whole = 0, frac = 0, scale = 1;
+		bool digits = false;
+		const char *unit;
+		u64 unit_ns;
+
+		for (; isdigit((unsigned char)*p); p++, digits = true) {
+			whole = whole * 10 + (unsigned)(*p - '0');
+			if (whole > limit) {
+				*why = "too long";
+				return -ERANGE;
+			}
+		}
+		if (*p == '.') {
+			/* Digits past the 18th cannot change a whole number of nanoseconds. */
+			for (p++; isdigit((unsigned char)*p); p++, digits = true) {
+				if (scale < 1000000000000000000ull) {
+					frac = frac * 10 + (unsigned)(*p - '0');
+					scale *= 10;
+				}
+			}
+		}
+		if (!digits) {
+			*why = "a number is missing";
+			return -EINVAL;
+		}
+		for (unit = p; *p && !isdigit((unsigned char)*p) && *p != '.'; p++)
+			;
+		if (unit == p) {
+			*why = "a unit is missing (ns, us, ms, s, m, h)";
+			return -EINVAL;
+		}
+		unit_ns = duration_unit(unit, (size_t)(p - unit));
+		if (!unit_ns) {
+			*why = "unknown unit (ns, us, ms, s, m, h)";
+			return -EINVAL;
+		}
+		total += whole * unit_ns + frac * unit_ns / scale;
+		if (total > limit) {
+			*why = "too long";
+			return -ERANGE;
+		}
+	}
+	if (total % 1000000) {
+		*why = "not a whole number of milliseconds";
+		return -EINVAL;
+	}
+	*out = (u32)(total / 1000000);
+	return 0;
+}
+
+/* ---- the other values ---- */
+
+static bool socket_path_ok(const char *what, const char *path, FILE *err)
+{
+	struct sockaddr_un sa;
+
+	if (!*path) {
+		fprintf(err, "vschedd: %s: the socket path is empty\n", what);
+		return false;
+	}
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		fprintf(err, "vschedd: %s: the socket path is %zu bytes long; a Unix socket's "
+			"holds at most %zu\n", what, strlen(path), sizeof(sa.sun_path) - 1);
+		return false;
+	}
+	return true;
+}
+
+/* A group by name, else by number. */
+static bool parse_group(const char *s, gid_t *gid, FILE *err)
+{
+	struct group *gr = *s ? getgrnam(s) : NULL;
+	unsigned long v;
+	char *end;
+
+	if (gr) {
+		*gid = gr->gr_gid;
+		return true;
+	}
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s && isdigit((unsigned char)*s) && !*end && !errno && v < (gid_t)-1) {
+		*gid = (gid_t)v;
+		return true;
+	}
+	fprintf(err, "vschedd: --admin-group: no group named \"%s\", and it is not a gid\n", s);
+	return false;
+}
+
+static bool parse_verbosity(const char *s, int *out, FILE *err)
+{
+	long v;
+	char *end;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < 0 || v > VSCHEDD_VERBOSITY_MAX) {
+		fprintf(err, "vschedd: -v: \"%s\" is not a verbosity from 0 to %d\n", s,
+			VSCHEDD_VERBOSITY_MAX);
+		return false;
+	}
+	*out = (int)v;
+	return true;
+}
+
+enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts *o, FILE *out,
+				     FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "conf", required_argument, NULL, 'c' },
+		{ "period", required_argument, NULL, 'p' },
+		{ "binder", required_argument, NULL, 'b' },
+		{ "admin-group", required_argument, NULL, 'g' },
+		{ "verbosity", required_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *env = getenv(VSCHED_SOCKET_ENV), *why;
+	bool from_flag = false;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->socket_path = VSCHED_SOCKET_DEFAULT;
+	if (env && *env)
+		o->socket_path = env;
+	o->period_ms = VS_NL_PERIOD_DEFAULT_MS;
+	optind = 0;		/* glibc: start over, as tests parse several command lines */
+	opterr = 0;		/* said here, with the flag's name */
+	while ((c = getopt_long(argc, argv, ":s:c:p:b:g:v:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o->socket_path = optarg;
+			from_flag = true;
+			break;
+		case 'c':
+			if (!*optarg) {
+				fprintf(err, "vschedd: --conf: the file name is empty\n");
+				return VSCHEDD_ARGS_USAGE;
+			}
+			o->conf_path = optarg;
+			break;
+		case 'p':
+			if (vschedd_parse_duration(optarg, VS_NL_PERIOD_MAX_MS, &o->period_ms, &why)) {
+				fprintf(err, "vschedd: --period: \"%s\" is not a period from 1ms to "
+					"24h, or 0: %s\n", optarg, why);
+				return VSCHEDD_ARGS_USAGE;
+			}
+			break;
+		case 'b':
+			if (!strcmp(optarg, "auto")) {
+				o->binder = VSCHEDD_BINDER_AUTO;
+			} else if (!strcmp(optarg, "external")) {
+				o->binder = VSCHEDD_BINDER_EXTERNAL;
+			} else {
+				fprintf(err, "vschedd: --binder: \"%s\" is neither auto nor "
+					"external\n", optarg);
+				return VSCHEDD_ARGS_USAGE;
+			}
+			break;
+		case 'g':
+			if (!parse_group(optarg, &o->admin_gid, err))
+				return VSCHEDD_ARGS_USAGE;
+			o->have_admin_group = true;
+			break;
+		case 'v':
+			if (!parse_verbosity(optarg, &o->verbosity, err))
+				return VSCHEDD_ARGS_USAGE;
+			break;
+		case 'h':
+			usage(out);
+			return VSCHEDD_ARGS_EXIT;
+		case 'V':
+			fprintf(out, "vschedd %s\n", VSCHED_VERSION);
+			return VSCHEDD_ARGS_EXIT;
+		case ':':
+			fprintf(err, "vschedd: %s needs a value (see vschedd --help)\n",
+				argv[optind - 1]);
+			return VSCHEDD_ARGS_USAGE;
+		default:
+			fprintf(err, "vschedd: unknown option %s (see vschedd --help)\n",
+				argv[optind - 1]);
+			return VSCHEDD_ARGS_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(err, "vschedd: unexpected argument \"%s\": vschedd takes only options "
+			"(see vschedd --help)\n", argv[optind]);
+		return VSCHEDD_ARGS_USAGE;
+	}
+	if (!socket_path_ok(from_flag ? "--socket" : "$" VSCHED_SOCKET_ENV, o->socket_path, err))
+		return VSCHEDD_ARGS_USAGE;
+	return VSCHEDD_ARGS_RUN;
+}

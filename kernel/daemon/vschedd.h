@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * vschedd: the core, its socket server and its event loop.
+ *
+ * One thread, run to completion, as Open vSwitch's daemons run: epoll waits
+ * on the listening socket, the clients, a timerfd that paces scheduling
+ * cycles and a signalfd. A datagram of requests is handled whole before the
+ * next event, and a cycle runs whole between datagrams, so no client ever
+ * sees a request or a cycle half applied. Nothing blocks: sockets are
+ * non-blocking, what a client's socket does not take waits in its
+ * out-queue, and notifications that would grow the out-queue past its
+ * bound are dropped and the client told with ENOBUFS, as netlink does.
+ *
+ * The files: loop.c (the loop, the socket, signals, the timer, the
+ * configuration file), client.c (connections: credentials, out-queues),
+ * rcv.c (datagrams to the dispatcher, dumps, subscriptions), cycle.c
+ * (cycles, the decision sink, the standalone binder), notify.c (the
+ * multicast messages), opts.c (the command line), main.c.
+ */
+#ifndef VS_DAEMON_VSCHEDD_H
+#define VS_DAEMON_VSCHEDD_H
+
+#include <signal.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "core/arena.h"
+#include "core/cluster.h"
+#include "core/list.h"
+#include "netlink/batch.h"
+#include "netlink/handlers.h"
+#include "sched/session.h"
+#include "vsched/vsched.h"
+
+/*
+ * A reply datagram: any one answer fits (an object or a configuration,
+ * whose nest counts at most 0xffff bytes, with its ack), and a datagram
+ * this size fits a Unix socket's default send buffer (net.core.wmem_default).
+ */
+#define VSCHEDD_REPLY_MAX	(128u << 10)
+/*
+ * The room a request's answer may need: the largest message, an ack and
+ * the room the dispatcher keeps for an error. Answers to the messages of
+ * one datagram share a reply datagram while this much is left.
+ */
+#define VSCHEDD_REPLY_ROOM	(NLMSG_HDRLEN + GENL_HDRLEN + 0xffff + \
+				 NLMSG_HDRLEN + sizeof(struct nlmsgerr) + VS_NL_ERROR_MIN)
+/* A multicast message: VS_CMD_DECISIONS holds as many decisions as fit. */
+#define VSCHEDD_NOTIFY_MAX	(64u << 10)
+/*
+ * A client's out-queue: notifications that would take it past
+ * VSCHEDD_OUTQ_MAX are dropped (the client gets ENOBUFS), and the client's
+ * requests are not read while it is over; replies are dropped the same
+ * way only past VSCHEDD_OUTQ_HARD, which a single datagram of requests
+ * can reach only by asking for gigabytes.
+ */
+#define VSCHEDD_OUTQ_MAX	(16u << 20)
+#define VSCHEDD_OUTQ_HARD	(4 * VSCHEDD_OUTQ_MAX)
+/* Datagrams read from one client, and dump parts made for it, per wake-up. */
+#define VSCHEDD_BURST		16
+
+/* Something epoll watches: the daemon's descriptors and each client. */
+struct vschedd_watch {
+	int fd;
+	u32 events;			/* what epoll is asked for now */
+	void (*ready)(struct vschedd_watch *w, u32 events);
+};
+
+/* A reply or notification waiting for the client's socket to take it. */
+struct vs_outmsg {
+	struct list_head node;		/* vs_client.outq, oldest first */
+	size_t len;
+	unsigned char data[];
+};
+
+struct vschedd;
+
+struct vs_client {
+	struct list_head node;		/* vschedd.clients */
+	struct vschedd *d;
+	struct vschedd_watch w;
+	struct vs_genl_ctx ctx;		/* portid, admin, priv: the handlers' view */
+	pid_t pid;			/* SO_PEERCRED, at connect time */
+	uid_t uid;
+	gid_t gid;
+	u32 groups;			/* multicast groups joined: BIT(enum vs_mcgrp) */
+	struct vs_nl_batch batch;	/* its batch, if one is open */
+	/* A dump under way: a copy of its request, and where it is. */
+	struct nlmsghdr *dump_req;
+	struct vs_genl_dump dump;
+	struct list_head outq;		/* struct vs_outmsg */
+	size_t outq_bytes;
+	bool overrun;			/* notifications were dropped: owes ENOBUFS */
+	bool deaf;			/* the peer is gone: its requests are read, answers dropped */
+	bool dead;			/* gone: freed once the events at hand are handled */
+};
+
+enum vschedd_binder {
+	VSCHEDD_BINDER_DEFAULT,		/* auto while nobody subscribes to decisions */
+	VSCHEDD_BINDER_AUTO,		/* confirm every bind itself (standalone) */
+	VSCHEDD_BINDER_EXTERNAL,	/* wait for VS_CMD_BIND_RESULT */
+};
+
+struct vschedd_opts {
+	const char *socket_path;
+	const char *conf_path;		/* NULL: the built-in vs_conf_default_text */
+	u32 period_ms;			/* 0: cycles only on request */
+	enum vschedd_binder binder;
+	bool have_admin_group;
+	gid_t admin_gid;
+	int verbosity;
+};
+
+/* The answers to the datagram being handled, in d->txbuf. */
+struct vschedd_tx {
+	struct vs_client *c;		/* whom they go to; NULL between datagrams */
+	struct vs_nl_reply r;
+	size_t done;			/* the bytes answering the messages before the current one */
+	size_t sent;			/* the bytes sent already (vschedd_tx_order()) */
+};
+
+struct vschedd {
+	struct vschedd_opts opts;
+	struct vs_cluster cl;
+	struct vs_sched sched;
+	struct vs_arena arena;		/* request scratch */
+	struct vs_nl_core core;		/* what the handlers act on */
+	struct vs_genl_ctx self;	/* the daemon's own requests (standalone binds) */
+
+	int epfd;
+	struct vschedd_watch lw, tw, sw;	/* the listening socket, timer, signals */
+	dev_t sock_dev;			/* the socket file made, removed at exit if still it */
+	ino_t sock_ino;
+	bool sock_made;
+	sigset_t old_mask;		/* before the signals were taken over */
+	struct sigaction old_pipe;
+	bool signals_taken;
+	u32 armed_ms;			/* the timer's period; 0: disarmed */
+	bool stop;
+
+	struct list_head clients;
+	u32 nr_clients;
+	u32 next_portid;
+	u32 nr_subscribers[VS_MCGRP_MAX + 1];
+	size_t outq_max;		/* VSCHEDD_OUTQ_MAX; tests lower it */
+
+	struct vschedd_tx tx;
+
+	/* The binds of the running cycle, which the standalone binder confirms after it. */
+	struct vs_task **binds;
+	size_t nr_binds, cap_binds;
+
+	/* The VS_CMD_DECISIONS message being filled during a cycle. */
+	struct vs_nl_reply dec;
+	struct nlmsghdr *dec_nlh;	/* NULL: none open */
+
+	unsigned char *rxbuf;		/* one datagram: VS_MSG_MAX */
+	unsigned char *txbuf;		/* VSCHEDD_REPLY_MAX */
+	unsigned char *notebuf;		/* VSCHEDD_NOTIFY_MAX */
+};
+
+/* ---- opts.c ---- */
+
+/* What vschedd_parse_args() tells main() to do. */
+enum vschedd_args {
+	VSCHEDD_ARGS_RUN,		/* serve with the options parsed */
+	VSCHEDD_ARGS_EXIT,		/* --help or --version was answered: exit 0 */
+	VSCHEDD_ARGS_USAGE = 2,		/* a bad argument, said on @err: exit 2 */
+};
+
+/*
+ * The command line and the environment ($VSCHED_SOCKET) into @o; --help and
+ * --version print to @out, errors (what and where) to @err.
+ */
+enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts *o, FILE *out,
+				     FILE *err);
+
+/*
+ * A Go duration ("1s", "500ms", "1m30s", "0") as whole milliseconds, from 0
+ * to @max_ms: 0, or -EINVAL (not a duration, a fraction of a millisecond)
+ * or -ERANGE with @why saying which.
+ */
+int vschedd_parse_duration(const char *s, u32 max_ms, u32 *out, const char **why);
+
+/* ---- loop.c ---- */
+
+/* Bring the daemon up: configuration, core, socket, timer, signals. */
+int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_err *err);
+
+/* Serve until SIGTERM or SIGINT: 0 on a clean stop, else a negative errno. */
+int vschedd_run(struct vschedd *d);
+
+/* Everything init made goes: clients, the socket file (if still the one made), the core. */
+void vschedd_destroy(struct vschedd *d);
+
+/* Read the configuration file again (SIGHUP); on error the one in force stays. */
+int vschedd_reload(struct vschedd *d, struct vs_err *err);
+
+/* Ask epoll for @events on @w (EPOLLIN, EPOLLOUT), if that changes anything. */
+int vschedd_watch_set(struct vschedd *d, struct vschedd_watch *w, u32 events);
+
+/* ---- client.c ---- */
+
+/*
+ * A client on the connected socket @fd (taken, closed on failure) with the
+ * peer's credentials and supplementary groups: NULL when out of memory.
+ */
+struct vs_client *vschedd_client_new(struct vschedd *d, int fd, const struct ucred *cred,
+				     const gid_t *groups, size_t nr_groups);
+
+/* Disconnect @c: its state goes now, the memory once the events at hand are handled. */
+void vschedd_client_kill(struct vschedd *d, struct vs_client *c);
+
+/* Free the clients killed. */
+void vschedd_client_reap(struct vschedd *d);
+
+/*
+ * The admin permission, as GENL_ADMIN_PERM asks for CAP_NET_ADMIN: root, or
+ * the admin group as the peer's group or one of its supplementary groups.
+ */
+bool vschedd_peer_admin(const struct vschedd_opts *o, uid_t uid, gid_t gid,
+			const gid_t *groups, size_t nr_groups);
+
+/*
+ * Give @len bytes (a whole datagram) to @c: to its socket at once if its
+ * out-queue is empty, else to the out-queue. A notification that would take
+ * the out-queue past d->outq_max is dropped (-ENOBUFS) and the client told
+ * when its out-queue has drained. -EPIPE when the client is gone (it is
+ * killed), -ENOMEM.
+ */
+int vschedd_send(struct vschedd *d, struct vs_client *c, const void *buf, size_t len,
+		 bool notification);
+
+/* Join or leave a multicast group. */
+void vschedd_client_subscribe(struct vschedd *d, struct vs_client *c, unsigned int group,
+			      bool join);
+
+/* ---- rcv.c ---- */
+
+/* Handle one datagram from @c: every message in it is answered. */
+void vschedd_rcv(struct vschedd *d, struct vs_client *c, const void *buf, size_t len);
+
+/* Go on with @c's dump while its socket takes the parts. */
+void vschedd_dump_continue(struct vschedd *d, struct vs_client *c);
+
+/* Drop @c's dump (its client went). */
+void vschedd_dump_end(struct vs_client *c);
+
+/*
+ * Before a notification goes to @c: if @c is being answered, the answers
+ * to its messages before the current one go first, so that it reads
+ * everything in the order it happened.
+ */
+void vschedd_tx_order(struct vschedd *d, struct vs_client *c);
+
+/* What the handlers call back (handlers.h): subscriptions and cycles. */
+extern const struct vs_nl_host_ops vschedd_host_ops;
+
+/* ---- cycle.c ---- */
+
+/*
+ * One scheduling cycle now, and what follows it: the decisions to the
+ * decisions group, the binds confirmed in standalone mode, the cycle to the
+ * cycles group. Its numbers are in d->core.ctl.last_cycle.
+ */
+int vschedd_cycle(struct vschedd *d, struct vs_err *err);
+
+/* Whether the daemon confirms its own binds now (--binder, and the subscribers). */
+bool vschedd_binder_auto(const struct vschedd *d);
+
+/* The decision sink of d->sched. */
+void vschedd_sink_init(struct vschedd *d);
+
+/* ---- notify.c ---- */
+
+/* A decision of the running cycle, to the decisions group (no-op without subscribers). */
+void vschedd_notify_decision(struct vschedd *d, enum vs_decision_kind kind,
+			     const struct vs_task *task, const char *node, const char *reason);
+
+/* The cycle's commits are over: its last VS_CMD_DECISIONS goes. */
+void vschedd_notify_decisions_end(struct vschedd *d);
+
+/* VS_CMD_CYCLE with @cy to the cycles group. */
+void vschedd_notify_cycle(struct vschedd *d, const struct vs_nl_cycle *cy);
+
+/* Send the message @nlh to every client in @group. */
+void vschedd_multicast(struct vschedd *d, unsigned int group, const struct nlmsghdr *nlh);
+
+/* Append the NLMSG_ERROR that tells a client its notifications were dropped. */
+int vschedd_put_enobufs(struct vs_nl_reply *r);
+
+#endif /* VS_DAEMON_VSCHEDD_H */

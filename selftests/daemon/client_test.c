@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * vschedd's parts in-process, with a client on a socketpair: the admin
+ * permission, subscriptions and the binder's mode, the out-queue's bound
+ * and the ENOBUFS that follows an overrun, and VS_CMD_DECISIONS split over
+ * messages of bounded size.
+ */
+#include <sys/epoll.h>
+
+#include "dtest.h"
+#include "netlink/policy.h"
+
+static struct dtest t;
+static struct vschedd d;
+static struct vs_client *c;
+static int peer = -1;			/* the client's end */
+
+static void setup(void)
+{
+	struct vschedd_opts o = { .period_ms = 0 };
+	struct ucred cred = { .pid = getpid(), .uid = 1000, .gid = 1000 };
+	struct vs_err err = { { 0 } };
+	int sv[2];
+
+	dt_paths(&t);
+	o.socket_path = t.path;
+	vs_log_file = fopen(t.log, "ae");
+	cr_assert_eq(vschedd_init(&d, &o, &err), 0, "%s", err.msg);
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+	c = vschedd_client_new(&d, sv[0], &cred, NULL, 0);
+	cr_assert_not_null(c);
+	peer = sv[1];
+}
+
+static void teardown(void)
+{
+	vschedd_destroy(&d);
+	close(peer);
+	if (vs_log_file)
+		fclose(vs_log_file);
+	vs_log_file = NULL;
+	dt_cleanup(&t);
+}
+
+TestSuite(vschedd_parts, .init = setup, .fini = teardown);
+
+Test(vschedd_parts, the_admin_permission_is_roots_or_the_admin_groups)
+{
+	struct vschedd_opts o = { 0 };
+	const gid_t groups[] = { 10, 4242, 20 };
+
+	cr_assert(vschedd_peer_admin(&o, 0, 1000, NULL, 0));
+	cr_assert_not(vschedd_peer_admin(&o, 1000, 1000, groups, 3));
+	o.have_admin_group = true;
+	o.admin_gid = 4242;
+	cr_assert(vschedd_peer_admin(&o, 1000, 1000, groups, 3), "a supplementary group");
+	cr_assert(vschedd_peer_admin(&o, 1000, 4242, NULL, 0), "the peer's group");
+	cr_assert_not(vschedd_peer_admin(&o, 1000, 1000, groups, 1));
+	/* A client of uid 1000 is no admin here. */
+	cr_assert_not(c->ctx.admin);
+	cr_assert_eq(c->ctx.priv, &d.core);
+	cr_assert_neq(c->ctx.portid, 0);
+}
+
+Test(vschedd_parts, the_binder_is_auto_until_someone_subscribes_to_decisions)
+{
+	cr_assert(vschedd_binder_auto(&d));
+	vschedd_client_subscribe(&d, c, VS_MCGRP_DECISIONS, true);
+	vschedd_client_subscribe(&d, c, VS_MCGRP_DECISIONS, true);	/* twice is once */
+	cr_assert_eq(d.nr_subscribers[VS_MCGRP_DECISIONS], 1);
+	cr_assert_not(vschedd_binder_auto(&d));
+	d.opts.binder = VSCHEDD_BINDER_AUTO;
+	cr_assert(vschedd_binder_auto(&d), "--binder=auto confirms whoever listens");
+	d.opts.binder = VSCHEDD_BINDER_DEFAULT;
+	/* A client that goes leaves its groups. */
+	vschedd_client_kill(&d, c);
+	cr_assert_eq(d.nr_subscribers[VS_MCGRP_DECISIONS], 0);
+	cr_assert(vschedd_binder_auto(&d));
+	vschedd_client_reap(&d);
+	c = NULL;
+}
+
+/*
+ * Read what the client's end holds, letting the daemon send what waits
+ * (as epoll would say the socket has room), until nothing is left; each
+ * message to @cb.
+ */
+static void drain(void (*cb)(const struct nlmsghdr *nlh, void *arg), void *arg)
+{
+	static char rx[VSCHEDD_REPLY_MAX];
+
+	for (;;) {
+		ssize_t n;
+
+		while ((n = recv(peer, rx, sizeof(rx), MSG_DONTWAIT)) > 0) {
+			int left = (int)n;
+
+			for (struct nlmsghdr *nlh = (struct nlmsghdr *)rx; mnl_nlmsg_ok(nlh, left);
+			     nlh = mnl_nlmsg_next(nlh, &left))
+				cb(nlh, arg);
+		}
+		if (list_empty(&c->outq) && !c->overrun)
+			return;
+		c->w.ready(&c->w, EPOLLOUT);
+	}
+}
+
+struct cycles_seen {
+	u64 next;			/* the id expected next, if no gap */
+	u32 count, gaps;
+	int enobufs;
+	bool after_enobufs;		/* a notification came after the ENOBUFS */
+};
+
+static void see_cycle(const struct nlmsghdr *nlh, void *arg)
+{
+	struct cycles_seen *s = arg;
+	const struct nlattr *a, *id;
+	const char *msg;
+
+	if (nlh->nlmsg_type == NLMSG_ERROR) {
+		s->enobufs = dt_error(nlh, &msg);
+		cr_assert_eq(nlh->nlmsg_seq, 0);
+		cr_assert_eq(nlh->nlmsg_pid, c->ctx.portid);
+		cr_assert(strstr(msg, "notifications were dropped"), "%s", msg);
+		return;
+	}
+	if (s->enobufs)
+		s->after_enobufs = true;
+	a = mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN);
+	cr_assert_eq(mnl_attr_get_type(a), VS_A_CYCLE);
+	id = mnl_attr_get_payload(a);
+	cr_assert_eq(mnl_attr_get_type(id), VS_CYCLE_A_ID);
+	if (mnl_attr_get_u64(id) != s->next)
+		s->gaps++;
+	cr_assert_gt(mnl_attr_get_u64(id), s->next - 1, "out of order");
+	s->next = mnl_attr_get_u64(id) + 1;
+	s->count++;
+}
+
+Test(vschedd_parts, notifications_past_the_bound_are_dropped_then_enobufs_tells_it)
+{
+	struct vs_nl_cycle cy = { 0 };
+	struct cycles_seen s = { .next = 1 };
+	const u32 n = 4000;
+
+	d.outq_max = 16 << 10;
+	vschedd_client_subscribe(&d, c, VS_MCGRP_CYCLES, true);
+	for (u32 i = 1; i <= n; i++) {
+		cy.id = i;
+		vschedd_notify_cycle(&d, &cy);
+	}
+	cr_assert(c->overrun, "the socket and the out-queue held %u notifications", n);
+	cr_assert_leq(c->outq_bytes, d.outq_max);
+	drain(see_cycle, &s);
+	cr_assert_eq(s.enobufs, -ENOBUFS);
+	cr_assert_not(s.after_enobufs, "the ENOBUFS comes after what was kept");
+	cr_assert_lt(s.count, n);
+	/* As netlink drops what does not fit, the newest went: the oldest came, without a hole. */
+	cr_assert_eq(s.gaps, 0, "what was kept came in order");
+	cr_assert_eq(s.next, s.count + 1);
+	/* Told, the client gets notifications again. */
+	cy.id = n + 1;
+	vschedd_notify_cycle(&d, &cy);
+	s.enobufs = 0;
+	s.next = n + 1;
+	s.gaps = 0;
+	drain(see_cycle, &s);
+	cr_assert_eq(s.gaps, 0);
+	cr_assert_eq(s.next, n + 2);
+	cr_assert_eq(s.enobufs, 0);
+}
+
+Test(vschedd_parts, replies_are_kept_past_the_bound_and_dropped_past_the_hard_one)
+{
+	static char buf[VSCHEDD_REPLY_MAX];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	unsigned int sent = 0, got = 0;
+
+	d.outq_max = 16 << 10;
+	/* Replies (not notifications) of 4 KiB: kept until the hard bound, 4 x outq_max. */
+	memset(buf, 0, 4096);
+	nlh->nlmsg_len = 4096;
+	nlh->nlmsg_type = NLMSG_NOOP;
+	for (;;) {
+		nlh->nlmsg_seq = sent;
+		if (vschedd_send(&d, c, buf, 4096, false))
+			break;
+		sent++;
+		cr_assert_lt(sent, 10000, "the socket and the out-queue took everything");
+	}
+	cr_assert_eq(c->outq_bytes, 4 * d.outq_max, "replies wait up to the hard bound");
+	cr_assert(c->overrun);
+	for (;;) {
+		ssize_t len;
+
+		while ((len = recv(peer, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				const char *msg;
+
+				cr_assert_eq(dt_error(nlh, &msg), -ENOBUFS);
+				cr_assert_eq(got, sent, "the ENOBUFS comes after what was kept");
+				continue;
+			}
+			cr_assert_eq(nlh->nlmsg_seq, got);
+			got++;
+		}
+		if (list_empty(&c->outq) && !c->overrun)
+			break;
+		c->w.ready(&c->w, EPOLLOUT);
+	}
+	cr_assert_eq(got, sent);
+}
+
+struct decisions_seen {
+	u32 msgs, decisions, evicts;
+	size_t largest;
+};
+
+static void see_decisions(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[VS_NLA_SET_MAX + 1], *a, *f;
+	struct decisions_seen *s = arg;
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	struct vs_extack ext;
+	char name[32];
+	bool first = true;
+
+	cr_assert_eq(nlh->nlmsg_type, VSCHED_GENL_ID);
+	cr_assert_eq(g->cmd, VS_CMD_DECISIONS);
+	cr_assert_eq(nlh->nlmsg_seq, 0);
+	cr_assert_eq(nlh->nlmsg_pid, 0);
+	vs_extack_clear(&ext);
+	cr_assert_eq(vs_nla_validate(nlh, GENL_HDRLEN, vs_genl_reply_policy, VS_A_MAX, tb,
+				     VS_NLA_V_REPLY, &ext), 0, "%s", ext.err.msg);
+	s->msgs++;
+	if (nlh->nlmsg_len > s->largest)
+		s->largest = nlh->nlmsg_len;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (first) {
+			cr_assert_eq(mnl_attr_get_type(a), VS_A_CYCLE_ID);
+			cr_assert_eq(mnl_attr_get_u64(a), 7);
+			first = false;
+			continue;
+		}
+		cr_assert_eq(mnl_attr_get_type(a), VS_A_DECISION);
+		snprintf(name, sizeof(name), "task-%05u", s->decisions);
+		mnl_attr_for_each_nested(f, a) {
+			switch (mnl_attr_get_type(f)) {
+			case VS_DECISION_A_KIND:
+				if (mnl_attr_get_u32(f) == VS_DECISION_EVICT)
+					s->evicts++;
+				break;
+			case VS_DECISION_A_NAMESPACE:
+				cr_assert_str_eq(mnl_attr_get_str(f), "team-a");
+				break;
+			case VS_DECISION_A_NAME:
+				cr_assert_str_eq(mnl_attr_get_str(f), name, "in order");
+				break;
+			case VS_DECISION_A_NODE:
+				cr_assert_str_eq(mnl_attr_get_str(f), "node-1");
+				break;
+			case VS_DECISION_A_REASON:
+				cr_assert_str_eq(mnl_attr_get_str(f), "preempt");
+				break;
+			}
+		}
+		s->decisions++;
+	}
+}
+
+Test(vschedd_parts, a_cycles_decisions_fill_messages_of_bounded_size_in_order)
+{
+	struct decisions_seen s = { 0 };
+	struct vs_task task = { .ns = "team-a" };
+	char name[32];
+	const u32 n = 5000;
+
+	vschedd_client_subscribe(&d, c, VS_MCGRP_DECISIONS, true);
+	d.sched.stats.cycles = 7;	/* as during the session of cycle 7 */
+	for (u32 i = 0; i < n; i++) {
+		bool evict = !(i % 10);
+
+		snprintf(name, sizeof(name), "task-%05u", i);
+		task.name = name;
+		vschedd_notify_decision(&d, evict ? VS_DECISION_EVICT : VS_DECISION_BIND, &task,
+					"node-1", evict ? "preempt" : NULL);
+		if (!(i % 500))
+			drain(see_decisions, &s);
+	}
+	vschedd_notify_decisions_end(&d);
+	drain(see_decisions, &s);
+	cr_assert_eq(s.decisions, n);
+	cr_assert_eq(s.evicts, n / 10);
+	cr_assert_gt(s.msgs, 3, "%u messages", s.msgs);
+	cr_assert_leq(s.largest, VSCHEDD_NOTIFY_MAX);
+	cr_assert_gt(s.largest, VSCHEDD_NOTIFY_MAX - 128, "messages are filled");
+}
+
+Test(vschedd_parts, nothing_is_built_for_a_group_nobody_joined)
+{
+	struct vs_task task = { .ns = "ns", .name = "t" };
+
+	vschedd_notify_decision(&d, VS_DECISION_BIND, &task, "n1", NULL);
+	cr_assert_null(d.dec_nlh);
+	vschedd_notify_decisions_end(&d);
+	cr_assert_eq(recv(peer, d.rxbuf, 16, MSG_DONTWAIT), -1);
+	cr_assert_eq(errno, EAGAIN);
+}

@@ -1,0 +1,846 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * vschedd end to end: a daemon served in a child process on a socket of
+ * the test's own, and clients talking to it as vsctl does (libvsnl), or
+ * raw where the test must see datagrams: objects made and read back, dumps
+ * in parts, errors with their extended ack, permissions, subscriptions and
+ * what a cycle sends, standalone binds, signals, the socket file.
+ */
+#include <grp.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "dtest.h"
+#include "lib/vsnl.h"
+
+static struct dtest t;
+
+static void fini(void)
+{
+	dt_cleanup(&t);
+}
+
+TestSuite(vschedd, .fini = fini, .timeout = 120);
+
+/* A daemon with cycles only on request, and the options a test gives. */
+static void start(struct vschedd_opts *o)
+{
+	struct vschedd_opts def = { .period_ms = 0 };
+
+	dt_start(&t, o ? o : &def);
+}
+
+static struct vsnl *conn(void)
+{
+	struct vsnl_err err = { 0 };
+	struct vsnl *c = vsnl_open(t.path, &err);
+
+	cr_assert_not_null(c, "%s", err.msg);
+	return c;
+}
+
+/* ---- requests, as vsctl builds them ---- */
+
+static int req(struct vsnl *c, struct nl_msg *m, vsnl_cb cb, void *arg, struct vsnl_err *err)
+{
+	struct vsnl_err mine = { 0 };
+
+	return vsnl_request(c, m, cb, arg, err ? err : &mine);
+}
+
+static void ok(struct vsnl *c, struct nl_msg *m)
+{
+	struct vsnl_err err = { 0 };
+
+	cr_assert_eq(vsnl_request(c, m, NULL, NULL, &err), 0, "%s", err.msg);
+}
+
+/* Resources; @pods only for a node's (a task's request counts its pod itself). */
+static void put_res(struct nl_msg *m, int type, u64 mcpu, u64 mem, u64 pods)
+{
+	struct nlattr *res = nla_nest_start(m, type);
+
+	nla_put_u64(m, VS_RES_A_CPU, mcpu);
+	nla_put_u64(m, VS_RES_A_MEMORY, mem);
+	if (pods)
+		nla_put_u64(m, VS_RES_A_PODS, pods);
+	nla_nest_end(m, res);
+}
+
+static struct nl_msg *node_new(const char *name, u64 mcpu)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_NODE_NEW, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_NODE);
+
+	nla_put_string(m, VS_NODE_A_NAME, name);
+	put_res(m, VS_NODE_A_ALLOCATABLE, mcpu, 8ULL << 30, 110);
+	nla_nest_end(m, n);
+	return m;
+}
+
+static struct nl_msg *queue_new(const char *name)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_QUEUE_NEW, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_QUEUE);
+
+	nla_put_string(m, VS_QUEUE_A_NAME, name);
+	nla_put_u32(m, VS_QUEUE_A_WEIGHT, 1);
+	nla_nest_end(m, n);
+	return m;
+}
+
+static struct nl_msg *pg_new(const char *ns, const char *name, const char *queue, u32 min)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_PODGROUP_NEW, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_PODGROUP);
+
+	nla_put_string(m, VS_PG_A_NAMESPACE, ns);
+	nla_put_string(m, VS_PG_A_NAME, name);
+	nla_put_string(m, VS_PG_A_QUEUE, queue);
+	nla_put_u32(m, VS_PG_A_MIN_MEMBER, min);
+	nla_nest_end(m, n);
+	return m;
+}
+
+static struct nl_msg *task_new(const char *ns, const char *name, const char *pg, u64 mcpu)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_NEW, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_TASK);
+
+	nla_put_string(m, VS_TASK_A_NAMESPACE, ns);
+	nla_put_string(m, VS_TASK_A_NAME, name);
+	nla_put_string(m, VS_TASK_A_PODGROUP, pg);
+	put_res(m, VS_TASK_A_REQUEST, mcpu, 1ULL << 30, 0);
+	nla_nest_end(m, n);
+	return m;
+}
+
+static struct nl_msg *task_get(const char *ns, const char *name)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_GET, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_TASK);
+
+	nla_put_string(m, VS_TASK_A_NAMESPACE, ns);
+	nla_put_string(m, VS_TASK_A_NAME, name);
+	nla_nest_end(m, n);
+	return m;
+}
+
+/* A queue, a node of 4 cpus, a PodGroup ns/pg of two tasks ns/t0 and ns/t1 of 1 cpu. */
+static void small_cluster(struct vsnl *c)
+{
+	ok(c, queue_new("q1"));
+	ok(c, node_new("n1", 4000));
+	ok(c, pg_new("ns", "pg", "q1", 2));
+	ok(c, task_new("ns", "t0", "pg", 1000));
+	ok(c, task_new("ns", "t1", "pg", 1000));
+}
+
+struct task_state {
+	u32 status;
+	char node[VS_NAME_MAX];
+	unsigned int seen;
+};
+
+static int read_task(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a[VS_TASK_A_MAX + 1];
+	struct task_state *st = arg;
+
+	cr_assert_not_null(tb[VS_A_TASK]);
+	vsnl_parse_nested(a, VS_TASK_A_MAX, tb[VS_A_TASK]);
+	st->status = nla_get_u32(a[VS_TASK_A_STATUS]);
+	st->node[0] = '\0';
+	if (a[VS_TASK_A_NODE])
+		snprintf(st->node, sizeof(st->node), "%s", nla_get_string(a[VS_TASK_A_NODE]));
+	st->seen++;
+	return 0;
+}
+
+static struct task_state task_state(struct vsnl *c, const char *ns, const char *name)
+{
+	struct task_state st = { 0 };
+	struct vsnl_err err = { 0 };
+
+	cr_assert_eq(vsnl_request(c, task_get(ns, name), read_task, &st, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(st.seen, 1);
+	return st;
+}
+
+static int read_cycle(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a[VS_CYCLE_A_MAX + 1];
+	u32 *binds = arg;
+
+	cr_assert_not_null(tb[VS_A_CYCLE]);
+	vsnl_parse_nested(a, VS_CYCLE_A_MAX, tb[VS_A_CYCLE]);
+	*binds = nla_get_u32(a[VS_CYCLE_A_BINDS]);
+	return 0;
+}
+
+/* One cycle on request: its number of binds. */
+static u32 cycle_run(struct vsnl *c)
+{
+	struct vsnl_err err = { 0 };
+	u32 binds = ~0u;
+
+	cr_assert_eq(vsnl_request(c, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), read_cycle, &binds, &err),
+		     0, "%s", err.msg);
+	cr_assert_neq(binds, ~0u, "no VS_A_CYCLE in the reply");
+	return binds;
+}
+
+/* ---- objects ---- */
+
+static int count_msgs(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	(*(unsigned int *)arg)++;
+	return 0;
+}
+
+Test(vschedd, objects_made_through_the_socket_come_back_by_get_and_dump)
+{
+	struct vsnl *c;
+	struct task_state st;
+	unsigned int n = 0;
+
+	start(NULL);
+	c = conn();
+	small_cluster(c);
+	st = task_state(c, "ns", "t1");
+	cr_assert_eq(st.status, VS_TASK_STATUS_PENDING);
+	cr_assert_str_empty(st.node);
+	cr_assert_eq(req(c, vsnl_msg_new(VS_CMD_TASK_GET, NLM_F_DUMP), count_msgs, &n, NULL), 0);
+	cr_assert_eq(n, 2);
+	n = 0;
+	cr_assert_eq(req(c, vsnl_msg_new(VS_CMD_QUEUE_GET, NLM_F_DUMP), count_msgs, &n, NULL), 0);
+	cr_assert_eq(n, 1);
+	vsnl_close(c);
+	cr_assert_eq(dt_stop(&t), 0);
+}
+
+Test(vschedd, a_bad_request_is_answered_with_the_reason_and_the_attribute)
+{
+	struct vsnl_err err = { 0 };
+	struct nlattr *n, *taint;
+	struct vsnl *c;
+	struct nl_msg *m;
+
+	start(NULL);
+	c = conn();
+	m = vsnl_msg_new(VS_CMD_NODE_NEW, 0);
+	n = nla_nest_start(m, VS_A_NODE);
+	nla_put_string(m, VS_NODE_A_NAME, "n1");
+	taint = nla_nest_start(m, VS_NODE_A_TAINT);
+	nla_put_string(m, VS_TAINT_A_KEY, "k");
+	nla_put_u32(m, VS_TAINT_A_EFFECT, 7);
+	nla_nest_end(m, taint);
+	nla_nest_end(m, n);
+	cr_assert_eq(vsnl_request(c, m, NULL, NULL, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "node.taints[0].effect (VS_TAINT_A_EFFECT): 7 is out of range"),
+		  "message: %s", err.msg);
+	cr_assert(err.has_offset);
+	/* Refused, it changed nothing. */
+	memset(&err, 0, sizeof(err));
+	cr_assert_eq(req(c, task_get("ns", "nope"), NULL, NULL, &err), -ENOENT);
+	cr_assert(strstr(err.msg, "ns/nope"), "message: %s", err.msg);
+	vsnl_close(c);
+}
+
+/* ---- dumps ---- */
+
+struct dump_seen {
+	unsigned int datagrams, objects, done;
+	int error;
+	char last[32];
+	bool in_order;
+};
+
+/* Read the answers to a dump of nodes sent with @seq, to its NLMSG_DONE. */
+static void read_dump(int fd, u32 seq, struct dump_seen *s)
+{
+	static char rx[VS_MSG_MAX];
+
+	s->in_order = true;
+	while (!s->done) {
+		ssize_t len = dt_recv(fd, rx, sizeof(rx), DT_TIMEOUT_MS);
+		struct nlmsghdr *nlh;
+		int left = (int)len;
+
+		cr_assert_gt(len, 0, "the dump stopped");
+		s->datagrams++;
+		for (nlh = (struct nlmsghdr *)rx; mnl_nlmsg_ok(nlh, left);
+		     nlh = mnl_nlmsg_next(nlh, &left)) {
+			struct nlattr *a;
+
+			cr_assert_eq(nlh->nlmsg_seq, seq);
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				s->error = *(int *)mnl_nlmsg_get_payload(nlh);
+				s->done++;
+				continue;
+			}
+			cr_assert_eq(nlh->nlmsg_type, VSCHED_GENL_ID);
+			cr_assert(nlh->nlmsg_flags & NLM_F_MULTI);
+			a = mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN);
+			cr_assert_eq(mnl_attr_get_type(a), VS_A_NODE);
+			a = mnl_attr_get_payload(a);
+			cr_assert_eq(mnl_attr_get_type(a), VS_NODE_A_NAME);
+			if (strcmp(s->last, mnl_attr_get_str(a)) >= 0)
+				s->in_order = false;
+			snprintf(s->last, sizeof(s->last), "%s", mnl_attr_get_str(a));
+			s->objects++;
+		}
+	}
+}
+
+static void send_dump(int fd, u8 cmd, u32 seq)
+{
+	struct dt_dgram g;
+	struct nlmsghdr *nlh;
+
+	dt_dgram_init(&g, 4096);
+	nlh = dt_msg(&g, cmd, NLM_F_DUMP, seq);
+	dt_msg_end(&g, nlh);
+	dt_send(fd, &g);
+	free(g.buf);
+}
+
+Test(vschedd, a_dump_of_many_objects_comes_in_parts_and_in_order)
+{
+	struct dump_seen s = { 0 };
+	int fd;
+
+	start(NULL);
+	fd = dt_connect(t.path);
+	dt_make_nodes(fd, 3000);
+	send_dump(fd, VS_CMD_NODE_GET, 7);
+	read_dump(fd, 7, &s);
+	cr_assert_eq(s.objects, 3000);
+	cr_assert_eq(s.error, 0);
+	cr_assert_eq(s.done, 1);
+	cr_assert(s.in_order);
+	cr_assert_geq(s.datagrams, 4, "%u datagrams", s.datagrams);
+	cr_assert_str_eq(s.last, "node-02999");
+	close(fd);
+}
+
+Test(vschedd, a_second_dump_while_one_is_under_way_is_busy_and_others_are_served)
+{
+	static char rx[VS_MSG_MAX];
+	struct dump_seen s = { 0 };
+	bool busy = false, stats = false;
+	const char *msg;
+	int fd;
+
+	start(NULL);
+	fd = dt_connect(t.path);
+	/* Far more than the socket holds: the dump waits for the client to read. */
+	dt_make_nodes(fd, 20000);
+	send_dump(fd, VS_CMD_NODE_GET, 1);
+	send_dump(fd, VS_CMD_QUEUE_GET, 2);
+	send_dump(fd, VS_CMD_STATS_GET, 3);	/* not a dump: with NLM_F_DUMP it is refused */
+	/* Read until the busy answer and the refusal came, counting the dump's objects meanwhile. */
+	while (!busy || !stats || !s.done) {
+		ssize_t len = dt_recv(fd, rx, sizeof(rx), DT_TIMEOUT_MS);
+		struct nlmsghdr *nlh;
+		int left = (int)len;
+
+		cr_assert_gt(len, 0);
+		for (nlh = (struct nlmsghdr *)rx; mnl_nlmsg_ok(nlh, left);
+		     nlh = mnl_nlmsg_next(nlh, &left)) {
+			if (nlh->nlmsg_seq == 2) {
+				cr_assert_eq(nlh->nlmsg_type, NLMSG_ERROR);
+				cr_assert_eq(dt_error(nlh, &msg), -EBUSY);
+				cr_assert(strstr(msg, "a dump is under way"), "%s", msg);
+				busy = true;
+			} else if (nlh->nlmsg_seq == 3) {
+				cr_assert_eq(nlh->nlmsg_type, NLMSG_ERROR);
+				cr_assert_eq(dt_error(nlh, &msg), -EOPNOTSUPP, "%s", msg);
+				stats = true;
+			} else if (nlh->nlmsg_type == NLMSG_DONE) {
+				s.done++;
+			} else {
+				cr_assert_eq(nlh->nlmsg_seq, 1);
+				s.objects++;
+			}
+		}
+	}
+	cr_assert_eq(s.objects, 20000);
+	/* Over, the dump lets the next one start. */
+	memset(&s, 0, sizeof(s));
+	send_dump(fd, VS_CMD_NODE_GET, 4);
+	read_dump(fd, 4, &s);
+	cr_assert_eq(s.objects, 20000);
+	close(fd);
+}
+
+/* ---- the order of answers and notifications ---- */
+
+Test(vschedd, a_cycle_run_among_requests_is_answered_in_order)
+{
+	static char rx[VS_MSG_MAX];
+	struct dt_dgram g;
+	struct nlmsghdr *nlh;
+	u32 order[8], n = 0;
+	struct nlattr *a;
+	int fd;
+
+	start(NULL);
+	fd = dt_connect(t.path);
+	dt_dgram_init(&g, 65536);
+	nlh = dt_msg(&g, VS_CMD_SUBSCRIBE, NLM_F_ACK, 1);
+	mnl_attr_put_u32(nlh, VS_A_MCGRP, VS_MCGRP_CYCLES);
+	dt_msg_end(&g, nlh);
+	nlh = dt_msg(&g, VS_CMD_NODE_NEW, NLM_F_ACK, 2);
+	dt_put_node(nlh, "n1");
+	dt_msg_end(&g, nlh);
+	nlh = dt_msg(&g, VS_CMD_CYCLE_RUN, NLM_F_ACK, 3);
+	dt_msg_end(&g, nlh);
+	dt_send(fd, &g);
+	free(g.buf);
+	/* ack 1, ack 2, the cycle to the group (seq 0), the reply 3, ack 3. */
+	while (n < 5) {
+		ssize_t len = dt_recv(fd, rx, sizeof(rx), DT_TIMEOUT_MS);
+		int left = (int)len;
+
+		cr_assert_gt(len, 0);
+		for (nlh = (struct nlmsghdr *)rx; mnl_nlmsg_ok(nlh, left);
+		     nlh = mnl_nlmsg_next(nlh, &left)) {
+			cr_assert_lt(n, 5);
+			order[n++] = nlh->nlmsg_seq;
+			if (nlh->nlmsg_seq == 0) {
+				struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
+
+				cr_assert_eq(gh->cmd, VS_CMD_CYCLE);
+				cr_assert_eq(nlh->nlmsg_pid, 0);
+				a = mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN);
+				cr_assert_eq(mnl_attr_get_type(a), VS_A_CYCLE);
+			}
+		}
+	}
+	cr_assert_eq(order[0], 1);
+	cr_assert_eq(order[1], 2);
+	cr_assert_eq(order[2], 0);
+	cr_assert_eq(order[3], 3);
+	cr_assert_eq(order[4], 3);
+	close(fd);
+}
+
+/* ---- cycles, binds, notifications ---- */
+
+Test(vschedd, a_standalone_daemon_confirms_its_binds_and_tasks_run)
+{
+	struct task_state st;
+	struct vsnl *c;
+
+	start(NULL);
+	c = conn();
+	small_cluster(c);
+	cr_assert_eq(cycle_run(c), 2);
+	st = task_state(c, "ns", "t0");
+	cr_assert_eq(st.status, VS_TASK_STATUS_RUNNING);
+	cr_assert_str_eq(st.node, "n1");
+	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_RUNNING);
+	/* Nothing is left to do. */
+	cr_assert_eq(cycle_run(c), 0);
+	vsnl_close(c);
+}
+
+struct decisions {
+	u64 cycle;
+	unsigned int binds;
+	char names[4][16];
+	char node[16];
+	u64 cycles_seen[4];
+	unsigned int nr_cycles;
+};
+
+static int read_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	const struct genlmsghdr *g = nlmsg_data(nlh);
+	struct decisions *dec = arg;
+	struct nlattr *a, *da[VS_DECISION_A_MAX + 1], *ca[VS_CYCLE_A_MAX + 1];
+	int rem;
+
+	if (g->cmd == VS_CMD_CYCLE) {
+		vsnl_parse_nested(ca, VS_CYCLE_A_MAX, tb[VS_A_CYCLE]);
+		cr_assert_lt(dec->nr_cycles, 4);
+		dec->cycles_seen[dec->nr_cycles++] = nla_get_u64(ca[VS_CYCLE_A_ID]);
+		return 0;
+	}
+	cr_assert_eq(g->cmd, VS_CMD_DECISIONS);
+	cr_assert_not_null(tb[VS_A_CYCLE_ID]);
+	dec->cycle = nla_get_u64(tb[VS_A_CYCLE_ID]);
+	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+		if (nla_type(a) != VS_A_DECISION)
+			continue;
+		vsnl_parse_nested(da, VS_DECISION_A_MAX, a);
+		cr_assert_eq(nla_get_u32(da[VS_DECISION_A_KIND]), VS_DECISION_BIND);
+		cr_assert_str_eq(nla_get_string(da[VS_DECISION_A_NAMESPACE]), "ns");
+		cr_assert_lt(dec->binds, 4);
+		snprintf(dec->names[dec->binds++], sizeof(dec->names[0]), "%s",
+			 nla_get_string(da[VS_DECISION_A_NAME]));
+		snprintf(dec->node, sizeof(dec->node), "%s", nla_get_string(da[VS_DECISION_A_NODE]));
+	}
+	return 0;
+}
+
+static struct nl_msg *bind_result(const char *name, const char *node, s32 error)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_BIND_RESULT, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_BIND_RESULT);
+
+	nla_put_string(m, VS_BIND_A_NAMESPACE, "ns");
+	nla_put_string(m, VS_BIND_A_NAME, name);
+	nla_put_string(m, VS_BIND_A_NODE, node);
+	nla_put_u32(m, VS_BIND_A_ERROR, (u32)error);
+	if (error)
+		nla_put_string(m, VS_BIND_A_MESSAGE, "node went away");
+	nla_nest_end(m, n);
+	return m;
+}
+
+Test(vschedd, a_decisions_subscriber_gets_the_binds_and_answers_them)
+{
+	struct vschedd_opts o = { .verbosity = 1 };	/* to see the binder go */
+	struct decisions dec = { 0 };
+	struct vsnl_err err = { 0 };
+	struct vsnl *c, *binder;
+	int got = 0;
+
+	start(&o);
+	c = conn();
+	binder = conn();
+	small_cluster(c);
+	cr_assert_eq(vsnl_subscribe(binder, VS_MCGRP_DECISIONS, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_subscribe(binder, VS_MCGRP_CYCLES, &err), 0, "%s", err.msg);
+	cr_assert_eq(cycle_run(c), 2);
+	while (dec.nr_cycles < 1) {
+		int n = vsnl_recv_notifications(binder, DT_TIMEOUT_MS, read_notification, &dec,
+						&err);
+
+		cr_assert_gt(n, 0, "%d: %s", n, err.msg);
+		got += n;
+	}
+	cr_assert_eq(got, 2, "one VS_CMD_DECISIONS and one VS_CMD_CYCLE");
+	cr_assert_eq(dec.cycle, 1);
+	cr_assert_eq(dec.cycles_seen[0], 1);
+	cr_assert_eq(dec.binds, 2);
+	cr_assert_str_eq(dec.names[0], "t0");
+	cr_assert_str_eq(dec.names[1], "t1");
+	cr_assert_str_eq(dec.node, "n1");
+	/* With a binder subscribed, the binds wait for it. */
+	cr_assert_eq(task_state(c, "ns", "t0").status, VS_TASK_STATUS_BINDING);
+	ok(binder, bind_result("t0", "n1", 0));
+	cr_assert_eq(task_state(c, "ns", "t0").status, VS_TASK_STATUS_BOUND);
+	ok(binder, bind_result("t1", "n1", -EIO));
+	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_PENDING);
+	/* The binder gone, the daemon binds for itself again. */
+	vsnl_close(binder);
+	/* Its going and the next request come on two sockets: in either order. */
+	cr_assert(dt_log_wait(&t, ") gone"), "the daemon did not see the binder go");
+	cr_assert_eq(cycle_run(c), 1);
+	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_RUNNING);
+	vsnl_close(c);
+}
+
+Test(vschedd, an_external_binder_leaves_binds_to_bind_results)
+{
+	struct vschedd_opts o = { .binder = VSCHEDD_BINDER_EXTERNAL };
+	struct vsnl *c;
+
+	start(&o);
+	c = conn();
+	small_cluster(c);
+	cr_assert_eq(cycle_run(c), 2);
+	cr_assert_eq(task_state(c, "ns", "t0").status, VS_TASK_STATUS_BINDING);
+	vsnl_close(c);
+}
+
+Test(vschedd, periodic_cycles_schedule_without_a_request)
+{
+	struct vschedd_opts o = { .period_ms = 20 };
+	struct vsnl *c;
+	int i;
+
+	start(&o);
+	c = conn();
+	small_cluster(c);
+	for (i = 0; i < DT_TIMEOUT_MS / 10; i++) {
+		if (task_state(c, "ns", "t1").status == VS_TASK_STATUS_RUNNING)
+			break;
+		usleep(10000);
+	}
+	cr_assert_lt(i, DT_TIMEOUT_MS / 10, "no periodic cycle scheduled the tasks");
+	vsnl_close(c);
+}
+
+Test(vschedd, a_batch_through_the_daemon_is_applied_whole)
+{
+	struct vsnl *c;
+	unsigned int n = 0;
+
+	start(NULL);
+	c = conn();
+	ok(c, vsnl_msg_new(VS_CMD_BATCH_BEGIN, 0));
+	ok(c, node_new("b1", 1000));
+	ok(c, node_new("b2", 1000));
+	ok(c, vsnl_msg_new(VS_CMD_BATCH_END, 0));
+	cr_assert_eq(req(c, vsnl_msg_new(VS_CMD_NODE_GET, NLM_F_DUMP), count_msgs, &n, NULL), 0);
+	cr_assert_eq(n, 2);
+	vsnl_close(c);
+}
+
+Test(vschedd, requests_sent_before_the_client_went_are_still_applied)
+{
+	struct dt_dgram g;
+	struct nlmsghdr *nlh;
+	unsigned int n = 0;
+	char name[24];
+	struct vsnl *c;
+	int fd;
+
+	start(NULL);
+	fd = dt_connect(t.path);
+	dt_dgram_init(&g, 1 << 16);
+	for (int i = 0; i < 50; i++) {
+		snprintf(name, sizeof(name), "gone-%02d", i);
+		nlh = dt_msg(&g, VS_CMD_NODE_NEW, NLM_F_ACK, (u32)i + 1);
+		dt_put_node(nlh, name);
+		dt_msg_end(&g, nlh);
+	}
+	dt_send(fd, &g);
+	free(g.buf);
+	close(fd);	/* without reading a single ack */
+	c = conn();
+	cr_assert_eq(req(c, vsnl_msg_new(VS_CMD_NODE_GET, NLM_F_DUMP), count_msgs, &n, NULL), 0);
+	cr_assert_eq(n, 50);
+	vsnl_close(c);
+}
+
+/* ---- permissions ---- */
+
+/* What a client with other credentials could do. */
+enum user_result {
+	USER_CHANGED = 0x1,		/* NODE_NEW passed the permission check */
+	USER_REFUSED = 0x2,		/* EPERM, in the daemon's words */
+	USER_READ = 0x4,		/* its dump was answered */
+};
+
+/* In a child with the credentials given: NODE_NEW, then a dump of nodes. */
+static int as_user(gid_t gid, const gid_t *groups, int nr, uid_t uid)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		struct vsnl_err err = { 0 };
+		unsigned int n = 0;
+		struct vsnl *c;
+		int ret, res = 0;
+
+		if (setgroups((size_t)nr, groups) || setgid(gid) || setuid(uid))
+			_exit(0x80);
+		c = vsnl_open(t.path, &err);
+		if (!c)
+			_exit(0x40);
+		ret = vsnl_request(c, node_new("by-user", 1000), NULL, NULL, &err);
+		/* Made, or found made by an admin before: either way it was let through. */
+		if (!ret || ret == -EEXIST)
+			res |= USER_CHANGED;
+		if (ret == -EPERM && strstr(err.msg, "VS_CMD_NODE_NEW needs the admin permission"))
+			res |= USER_REFUSED;
+		if (!vsnl_request(c, vsnl_msg_new(VS_CMD_NODE_GET, NLM_F_DUMP), count_msgs, &n,
+				  &err))
+			res |= USER_READ;
+		vsnl_close(c);
+		_exit(res);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+Test(vschedd, a_client_without_the_admin_permission_reads_but_does_not_change)
+{
+	if (geteuid())
+		cr_skip_test("needs root to take another user's credentials");
+	start(NULL);
+	/* Let everybody connect: the permission is the daemon's to refuse. */
+	cr_assert_eq(chmod(t.path, 0666), 0);
+	cr_assert_eq(as_user(65534, NULL, 0, 65534), USER_REFUSED | USER_READ);
+}
+
+Test(vschedd, the_admin_group_grants_the_admin_permission)
+{
+	struct vschedd_opts o = { .have_admin_group = true, .admin_gid = 4242 };
+	const gid_t admin[] = { 4242 };
+	struct stat st;
+
+	if (geteuid())
+		cr_skip_test("needs root to take another user's credentials");
+	start(&o);
+	/* The socket is the admin group's: its members can connect. */
+	cr_assert_eq(stat(t.path, &st), 0);
+	cr_assert_eq(st.st_gid, 4242);
+	cr_assert_eq(st.st_mode & 0777, 0660);
+	cr_assert_eq(as_user(65534, admin, 1, 65534), USER_CHANGED | USER_READ,
+		     "a supplementary group");
+	cr_assert_eq(as_user(4242, NULL, 0, 65534), USER_CHANGED | USER_READ, "its group");
+	cr_assert_eq(chmod(t.path, 0666), 0);
+	cr_assert_eq(as_user(65534, NULL, 0, 65534), USER_REFUSED | USER_READ, "no group");
+}
+
+/* ---- signals and the socket file ---- */
+
+static const char conf_a[] =
+	"actions: \"enqueue, allocate\"\n"
+	"tiers:\n"
+	"- plugins:\n"
+	"  - name: priority\n"
+	"  - name: gang\n";
+
+static const char conf_bad[] =
+	"actions: \"enqueue, allocate\"\n"
+	"tiers:\n"
+	"- plugins:\n"
+	"  - name: binpak\n";
+
+static const char conf_b[] =
+	"actions: \"allocate\"\n"
+	"tiers:\n"
+	"- plugins:\n"
+	"  - name: binpack\n";
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "we");
+
+	cr_assert_not_null(f);
+	cr_assert_geq(fputs(text, f), 0);
+	fclose(f);
+}
+
+static int read_conf(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a[VS_CONF_A_MAX + 1];
+
+	vsnl_parse_nested(a, VS_CONF_A_MAX, tb[VS_A_CONF]);
+	snprintf(arg, 4096, "%s", nla_get_string(a[VS_CONF_A_TEXT]));
+	return 0;
+}
+
+static void conf_text(struct vsnl *c, char *buf)
+{
+	struct vsnl_err err = { 0 };
+
+	cr_assert_eq(vsnl_request(c, vsnl_msg_new(VS_CMD_CONF_GET, 0), read_conf, buf, &err), 0,
+		     "%s", err.msg);
+}
+
+Test(vschedd, sighup_reads_the_file_again_and_keeps_the_old_one_on_error)
+{
+	struct vschedd_opts o = { 0 };
+	char path[128], text[4096];
+	struct vsnl *c;
+	int i;
+
+	dt_paths(&t);
+	snprintf(path, sizeof(path), "%s/volcano-scheduler.conf", t.dir);
+	write_file(path, conf_a);
+	o.conf_path = path;
+	start(&o);
+	c = conn();
+	conf_text(c, text);
+	cr_assert_str_eq(text, conf_a);
+
+	write_file(path, conf_bad);
+	kill(t.pid, SIGHUP);
+	cr_assert(dt_log_wait(&t, "the configuration in force stays"));
+	cr_assert(dt_log_wait(&t, "volcano-scheduler.conf:4:"), "no file:line in the log");
+	cr_assert(dt_log_wait(&t, "binpak"));
+	conf_text(c, text);
+	cr_assert_str_eq(text, conf_a);
+
+	write_file(path, conf_b);
+	kill(t.pid, SIGHUP);
+	for (i = 0; i < DT_TIMEOUT_MS / 10; i++) {
+		conf_text(c, text);
+		if (!strcmp(text, conf_b))
+			break;
+		usleep(10000);
+	}
+	cr_assert_str_eq(text, conf_b);
+	vsnl_close(c);
+}
+
+Test(vschedd, sigterm_stops_cleanly_and_removes_the_socket)
+{
+	struct stat st;
+
+	start(NULL);
+	cr_assert_eq(stat(t.path, &st), 0);
+	cr_assert(S_ISSOCK(st.st_mode));
+	cr_assert_eq(st.st_mode & 0777, 0660);
+	cr_assert_eq(dt_stop(&t), 0);
+	cr_assert_eq(access(t.path, F_OK), -1);
+	cr_assert_eq(errno, ENOENT);
+}
+
+Test(vschedd, a_stale_socket_is_replaced_and_a_live_one_is_not)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct vschedd_opts o = { 0 };
+	struct dtest second = { 0 };
+	int fd;
+
+	dt_paths(&t);
+	/* A socket nothing listens on, as a daemon that died leaves it. */
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", t.path);
+	cr_assert_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(fd);
+	start(NULL);
+	fd = dt_connect(t.path);
+	close(fd);
+
+	/* The second daemon keeps its own log, in the same directory. */
+	snprintf(second.dir, sizeof(second.dir), "%s", t.dir);
+	snprintf(second.log, sizeof(second.log), "%s/log2", t.dir);
+	o.socket_path = t.path;
+	cr_assert_eq(dt_try_start(&second, &o), -EADDRINUSE);
+	cr_assert(strstr(second.error, "a daemon is listening on it already"), "%s",
+		  second.error);
+	/* The first one still serves. */
+	fd = dt_connect(t.path);
+	close(fd);
+}
+
+Test(vschedd, a_file_in_the_way_is_not_removed)
+{
+	struct vschedd_opts o = { 0 };
+
+	dt_paths(&t);
+	write_file(t.path, "not a socket\n");
+	cr_assert_eq(dt_try_start(&t, &o), -EEXIST);
+	cr_assert(strstr(t.error, "exists and is not a socket"), "%s", t.error);
+	cr_assert_eq(access(t.path, F_OK), 0);
+}
+
+Test(vschedd, the_socket_directory_is_made)
+{
+	struct vschedd_opts o = { 0 };
+	char path[128];
+	int fd;
+
+	dt_paths(&t);
+	snprintf(path, sizeof(path), "%s/run/vsched/x.sock", t.dir);
+	o.socket_path = path;
+	dt_start(&t, &o);
+	fd = dt_connect(path);
+	close(fd);
+}

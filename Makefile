@@ -220,6 +220,7 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
 	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsctl-smoke.sh $(objtree)/vsctl $(srctree)/selftests/vsctl
 	$(Q)$(srctree)/selftests/scenarios-run.sh $(objtree)/vsctl $(srctree)/selftests/scenarios
+	$(Q)$(srctree)/selftests/demo-smoke.sh $(objtree) $(srctree)
 	$(Q)$(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # The unit tests and a scheduling run under valgrind's memcheck. jemalloc
@@ -238,12 +239,13 @@ memcheck: $(test-bin) $(objtree)/vsbench $(objtree)/vsctl
 # ---------------------------------------------------------------------------
 # The demo the README opens with: the most useful thing vsched can show today.
 
-# A synthetic cluster with more work than room, scheduled by the core in-process.
-DEMO_ARGS ?= --nodes 500 --jobs 3000 --tasks-per-job 8 --cycles 3
+# A vschedd in standalone mode on a temporary socket, a synthetic cluster with
+# more work than room loaded into it by vsbench load, three cycles, vsctl views.
+DEMO_ARGS ?= --nodes 500 --jobs 3000 --tasks-per-job 8
 
 PHONY += demo
-demo: $(objtree)/vsbench
-	$(Q)$(objtree)/vsbench cycle $(DEMO_ARGS)
+demo: $(objtree)/vschedd $(objtree)/vsbench $(objtree)/vsctl
+	$(Q)$(srctree)/scripts/demo.sh $(objtree) $(DEMO_ARGS)
 
 # ---------------------------------------------------------------------------
 # Housekeeping.
@@ -267,8 +269,8 @@ help:
 	@echo '                           and compile_commands.json'
 	@echo '  check                  - build and run every test'
 	@echo '  memcheck               - the tests and a scheduling run under valgrind (slow)'
-	@echo '  demo                   - schedule a synthetic cluster in-process (vsbench cycle)'
-	@echo '                           (DEMO_ARGS="..." passes vsbench cycle options)'
+	@echo '  demo                   - vschedd standalone, a synthetic cluster loaded, scheduled and shown'
+	@echo '                           (DEMO_ARGS="..." passes vsbench load options)'
 	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  deps                   - install the Debian packages the build needs'

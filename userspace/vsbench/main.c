@@ -4,8 +4,8 @@
  *
  * One program, several commands, as git and ip have: "vsbench cluster"
  * builds a cluster in-process through the core's object model and reports
- * what it cost; "vsbench cycle" schedules it. Later commands drive the
- * scheduler over the socket.
+ * what it cost; "vsbench cycle" schedules it; "vsbench load" sends it to a
+ * running vschedd over the socket.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +21,8 @@ static const struct {
 	  "build a synthetic cluster in the core and report time and memory" },
 	{ "cycle", vsbench_cycle,
 	  "schedule a synthetic cluster in-process, cycle by cycle" },
+	{ "load", vsbench_load,
+	  "send a synthetic cluster to a running vschedd over its socket" },
 };
 
 static void usage(FILE *out)

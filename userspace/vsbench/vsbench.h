@@ -10,6 +10,7 @@
 
 int vsbench_cluster(int argc, char **argv);
 int vsbench_cycle(int argc, char **argv);
+int vsbench_load(int argc, char **argv);
 
 /* The shape of a synthetic cluster (gen.c). */
 struct vsbench_shape {

@@ -188,7 +188,7 @@ static u32 allocated_of_role(const struct vs_job *job, const char *role)
  * Volcano's NeedContinueAllocating: after a task found no node, may the job
  * still become ready with the tasks of the other roles?
  */
-static bool need_continue(const struct job_ws *jw)
+static bool need_continue(const struct job_ws *jw, u64 now_ns)
 {
 	const struct vs_job *job = jw->job;
 	u64 total_min = 0;
@@ -203,7 +203,8 @@ static bool need_continue(const struct job_ws *jw)
 		u32 left = 0;
 
 		list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node)
-			if (!role_failed(jw, t->role))
+			if (!role_failed(jw, t->role) &&
+			    !vs_task_backing_off(t, now_ns))
 				left++;
 		return vs_job_ready_num(job) + left >= job->min_member;
 	}
@@ -352,7 +353,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		if (vs_ssn_pre_predicate(ssn, task, &fe)) {
 			record_fit_errors(ctx, task, fe.reason, NULL);
 			mark_role_failed(ctx, jw, task->role);
-			if (need_continue(jw))
+			if (need_continue(jw, ssn->sched->now_ns))
 				continue;
 			break;
 		}
@@ -361,7 +362,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		if (!nr_fit) {
 			record_fit_errors(ctx, task, NULL, NULL);
 			mark_role_failed(ctx, jw, task->role);
-			if (need_continue(jw))
+			if (need_continue(jw, ssn->sched->now_ns))
 				continue;
 			break;
 		}
@@ -415,6 +416,9 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 		list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
 			/* best-effort tasks are backfill's */
 			if (vs_res_is_empty(&task->req))
+				continue;
+			/* its bind failed a moment ago: it waits out its backoff */
+			if (vs_task_backing_off(task, ssn->sched->now_ns))
 				continue;
 			if (vs_pq_push(&jw->tasks, task))
 				return -ENOMEM;

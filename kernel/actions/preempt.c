@@ -328,7 +328,7 @@ static int pending_tasks(struct vs_session *ssn, struct vs_job *job, struct vs_p
 
 	vs_pq_init(tasks, ssn, ssn->arena, vs_cmp_task);
 	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node)
-		if (vs_pq_push(tasks, task))
+		if (!vs_task_backing_off(task, ssn->sched->now_ns) && vs_pq_push(tasks, task))
 			return -ENOMEM;
 	return 0;
 }

@@ -921,6 +921,48 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 	return 0;
 }
 
+int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err)
+{
+	int ret;
+
+	if (task->status != VS_TASK_BINDING)
+		return vs_err_set(err, EINVAL, "task %s/%s is %s, not Binding", task->ns,
+				  task->name, vs_task_status_name(task->status));
+	ret = vs_task_set_status(cl, task, VS_TASK_BOUND, err);
+	if (ret)
+		return ret;
+	task->bind_failures = 0;
+	task->retry_after_ns = 0;
+	vs_str_put(&cl->strs, task->bind_error);
+	task->bind_error = NULL;
+	return 0;
+}
+
+int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
+			const char *why, struct vs_err *err)
+{
+	const char *error;
+	int ret;
+
+	if (task->status != VS_TASK_BINDING)
+		return vs_err_set(err, EINVAL, "task %s/%s is %s, not Binding", task->ns,
+				  task->name, vs_task_status_name(task->status));
+	error = vs_str_get_cstr(&cl->strs, why);
+	if (!error)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	ret = vs_task_unplace(cl, task, VS_TASK_PENDING, err);
+	if (ret) {
+		vs_str_put(&cl->strs, error);
+		return ret;
+	}
+	vs_str_put(&cl->strs, task->bind_error);
+	task->bind_error = error;
+	if (task->bind_failures < UINT32_MAX)
+		task->bind_failures++;
+	task->retry_after_ns = now_ns + vs_bind_backoff_ns(task->bind_failures);
+	return 0;
+}
+
 /* ---- tasks ---- */
 
 void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *name,
@@ -946,6 +988,7 @@ static void task_free(struct vs_cluster *cl, struct vs_task *task)
 	vs_str_put(&cl->strs, task->name);
 	vs_str_put(&cl->strs, task->role);
 	vs_str_put(&cl->strs, task->priority_class);
+	vs_str_put(&cl->strs, task->bind_error);
 	vs_pool_free(&cl->task_pool, task);
 }
 

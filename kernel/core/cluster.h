@@ -260,6 +260,18 @@ int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *n
 int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 		    enum vs_task_status status, struct vs_err *err);
 
+/*
+ * The bind pipeline's outcomes for a Binding task. A bind that succeeded
+ * moves it to Bound and clears its failures. A bind that failed (@why:
+ * the binder's message, or the timeout) forgets the assumption: the task
+ * leaves its node, is Pending again, counts one more failure, keeps @why
+ * for explanations, and is not scheduled again before @now_ns plus
+ * vs_bind_backoff_ns(failures), as kube-scheduler backs a pod off.
+ */
+int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err);
+int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
+			const char *why, struct vs_err *err);
+
 /* ---- priority classes ---- */
 
 struct vs_prioclass_spec {

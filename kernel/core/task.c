@@ -87,3 +87,12 @@ s64 vs_task_name_index(const char *name)
 	}
 	return (s64)v;
 }
+
+u64 vs_bind_backoff_ns(u32 failures)
+{
+	u64 ns = VS_BIND_BACKOFF_INITIAL_NS;
+
+	for (u32 i = 1; i < failures && ns < VS_BIND_BACKOFF_MAX_NS; i++)
+		ns *= 2;
+	return min_t(u64, ns, VS_BIND_BACKOFF_MAX_NS);
+}

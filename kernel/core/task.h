@@ -123,6 +123,11 @@ struct vs_task {
 	bool preemptable;		/* volcano.sh/preemptable */
 	enum vs_preemption_policy preemption_policy;
 	s32 priority;
+	/*
+	 * Binds that failed in a row: a failed VS_CMD_BIND_RESULT, or none
+	 * within the daemon's bind timeout. 0 again once a bind succeeds.
+	 */
+	u32 bind_failures;
 	const char *priority_class;	/* interned, or NULL */
 
 	struct vs_labels *labels;
@@ -132,6 +137,25 @@ struct vs_task {
 
 	/* What the open session noted about it (sched/fiterr.h), else NULL. */
 	struct vs_task_note *note;
+
+	/*
+	 * After a failed bind the task is Pending again but not scheduled
+	 * before this time (CLOCK_MONOTONIC, ns): the backoff of
+	 * vs_task_bind_failed(). 0: no backoff.
+	 */
+	u64 retry_after_ns;
+	const char *bind_error;		/* interned: why the last bind failed, or NULL */
 };
+
+/* The backoff after @failures failed binds in a row: 1 s, doubling, at most 10 s. */
+#define VS_BIND_BACKOFF_INITIAL_NS	1000000000ULL
+#define VS_BIND_BACKOFF_MAX_NS		10000000000ULL
+u64 vs_bind_backoff_ns(u32 failures);
+
+/* Whether @task waits out a bind backoff at @now_ns (0: no clock, nothing waits). */
+static inline bool vs_task_backing_off(const struct vs_task *task, u64 now_ns)
+{
+	return now_ns && task->retry_after_ns > now_ns;
+}
 
 #endif /* VS_CORE_TASK_H */

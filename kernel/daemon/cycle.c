@@ -13,17 +13,28 @@
  * are real requests of the daemon's own (an admin context of port 0)
  * through the dispatcher, so a bind confirmed here takes exactly the path
  * an external binder's does, checks included.
+ *
+ * An external binder has --bind-timeout to answer each bind: a bind left
+ * without a result past it fails as a failed VS_CMD_BIND_RESULT does (a
+ * request of the daemon's own, error ETIMEDOUT), so the task leaves its
+ * node and is retried after its backoff. The binds wait in a ring in
+ * decision order, which is deadline order since the timeout is one.
  */
+#include <errno.h>
 #include <libmnl/libmnl.h>
 #include <stdalign.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/log.h"
 #include "daemon/vschedd.h"
 
-/* A request of the daemon's own: three names and two integers in one nest. */
+/* A request of the daemon's own: three names, two integers and a short message in one nest. */
+#define SELF_TEXT_MAX	64
 #define SELF_MSG_MAX	(NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN + \
-			 3 * (NLA_HDRLEN + NLA_ALIGN(VS_NAME_MAX)) + 2 * (NLA_HDRLEN + 4))
+			 3 * (NLA_HDRLEN + NLA_ALIGN(VS_NAME_MAX)) + 2 * (NLA_HDRLEN + 4) + \
+			 NLA_HDRLEN + SELF_TEXT_MAX)
 
 bool vschedd_binder_auto(const struct vschedd *d)
 {
@@ -38,6 +49,90 @@ bool vschedd_binder_auto(const struct vschedd *d)
 	return !d->nr_subscribers[VS_MCGRP_DECISIONS];
 }
 
+/* ---- binds waiting for their result ---- */
+
+static u64 bind_timeout_ns(const struct vschedd *d)
+{
+	return (u64)d->opts.bind_timeout_ms * 1000000ULL;
+}
+
+static struct vschedd_bind_wait *wait_at(struct vschedd *d, size_t i)
+{
+	return &d->waits[(d->waits_head + i) % d->cap_waits];
+}
+
+/* The ring doubled, its entries in order from index 0. */
+static int waits_grow(struct vschedd *d)
+{
+	size_t cap = d->cap_waits ? 2 * d->cap_waits : 1024;
+	struct vschedd_bind_wait *w = malloc(cap * sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->nr_waits; i++)
+		w[i] = *wait_at(d, i);
+	free(d->waits);
+	d->waits = w;
+	d->cap_waits = cap;
+	d->waits_head = 0;
+	return 0;
+}
+
+static void wait_for_result(struct vschedd *d, const struct vs_task *task)
+{
+	struct vschedd_bind_wait *w;
+
+	if (!d->opts.bind_timeout_ms)
+		return;
+	if (d->nr_waits == d->cap_waits && waits_grow(d)) {
+		vs_error("out of memory: the bind of task %s/%s has no timeout; it stays "
+			 "Binding until its result comes", task->ns, task->name);
+		return;
+	}
+	w = wait_at(d, d->nr_waits++);
+	w->ns = vs_str_ref(task->ns);
+	w->name = vs_str_ref(task->name);
+	w->seq = task->seq;
+	w->deadline_ns = vs_nl_now_ns(&d->core) + bind_timeout_ns(d);
+}
+
+static void wait_pop(struct vschedd *d)
+{
+	struct vschedd_bind_wait *w = wait_at(d, 0);
+
+	vs_str_put(&d->cl.strs, w->ns);
+	vs_str_put(&d->cl.strs, w->name);
+	d->waits_head = (d->waits_head + 1) % d->cap_waits;
+	d->nr_waits--;
+}
+
+void vschedd_binds_forget(struct vschedd *d)
+{
+	while (d->nr_waits)
+		wait_pop(d);
+}
+
+static int fail_bind(struct vschedd *d, const struct vs_task *task);
+
+int vschedd_binds_expire(struct vschedd *d)
+{
+	u64 now = vs_nl_now_ns(&d->core);
+
+	while (d->nr_waits) {
+		struct vschedd_bind_wait *w = wait_at(d, 0);
+		struct vs_task *task;
+
+		if (w->deadline_ns > now)
+			return (int)min_t(u64, (w->deadline_ns - now + 999999) / 1000000, INT32_MAX);
+		task = vs_task_find(&d->cl, w->ns, w->name);
+		/* Still the same task, still Binding: its result never came. */
+		if (task && task->seq == w->seq && task->status == VS_TASK_BINDING)
+			fail_bind(d, task);
+		wait_pop(d);
+	}
+	return -1;
+}
+
 /* ---- the decision sink ---- */
 
 static void sink_bind(void *ctx, struct vs_task *task, struct vs_node *node)
@@ -46,8 +141,10 @@ static void sink_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 
 	vschedd_notify_decision(d, VS_DECISION_BIND, task, node->name, NULL);
 	/* Subscriptions change only between requests: the binder's mode holds for the cycle. */
-	if (!vschedd_binder_auto(d))
+	if (!vschedd_binder_auto(d)) {
+		wait_for_result(d, task);
 		return;
+	}
 	if (d->nr_binds == d->cap_binds) {
 		size_t cap = d->cap_binds ? 2 * d->cap_binds : 1024;
 		struct vs_task **p = realloc(d->binds, cap * sizeof(*p));
@@ -134,6 +231,30 @@ static int confirm_bind(struct vschedd *d, const struct vs_task *task)
 	}
 	if (ret)
 		vs_error("standalone binder: task %s/%s: %s", task->ns, task->name, ext.err.msg);
+	return ret;
+}
+
+/* No result within the timeout: the bind failed, as a binder reporting ETIMEDOUT would say. */
+static int fail_bind(struct vschedd *d, const struct vs_task *task)
+{
+	alignas(NLMSG_ALIGNTO) unsigned char buf[SELF_MSG_MAX];
+	struct vs_extack ext;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	char msg[SELF_TEXT_MAX];
+	int ret;
+
+	snprintf(msg, sizeof(msg), "no bind result within %u ms", d->opts.bind_timeout_ms);
+	nlh = self_msg(buf, VS_CMD_BIND_RESULT, VS_A_BIND_RESULT, &nest);
+	mnl_attr_put_strz(nlh, VS_BIND_A_NAMESPACE, task->ns);
+	mnl_attr_put_strz(nlh, VS_BIND_A_NAME, task->name);
+	mnl_attr_put_strz(nlh, VS_BIND_A_NODE, task->node->name);
+	mnl_attr_put_u32(nlh, VS_BIND_A_ERROR, (u32)-ETIMEDOUT);
+	mnl_attr_put_strz(nlh, VS_BIND_A_MESSAGE, msg);
+	mnl_attr_nest_end(nlh, nest);
+	ret = self_request(d, nlh, &ext);
+	if (ret)
+		vs_error("bind timeout: task %s/%s: %s", task->ns, task->name, ext.err.msg);
 	return ret;
 }
 

@@ -459,6 +459,9 @@ void vschedd_destroy(struct vschedd *d)
 	free(d->txbuf);
 	free(d->notebuf);
 	free(d->binds);
+	vschedd_binds_forget(d);
+	free(d->waits);
+	d->waits = NULL;
 	d->rxbuf = d->txbuf = d->notebuf = NULL;
 	d->binds = NULL;
 	vs_arena_destroy(&d->arena);
@@ -491,7 +494,8 @@ int vschedd_run(struct vschedd *d)
 		vs_info("vschedd listening on %s, cycles on request only, binder %s",
 			d->opts.socket_path, binder_name(d->opts.binder));
 	while (!d->stop) {
-		int n = epoll_wait(d->epfd, evs, (int)ARRAY_SIZE(evs), -1);
+		/* Binds past their timeout fail first; the wait ends at the next deadline. */
+		int n = epoll_wait(d->epfd, evs, (int)ARRAY_SIZE(evs), vschedd_binds_expire(d));
 
 		if (n < 0) {
 			if (errno == EINTR)

@@ -30,7 +30,8 @@ static void usage(FILE *out)
 "\n"
 "SYNOPSIS\n"
 "    vschedd [--socket PATH] [--conf FILE] [--period DURATION]\n"
-"            [--binder auto|external] [--admin-group GROUP] [-v N]\n"
+"            [--binder auto|external] [--bind-timeout DURATION]\n"
+"            [--admin-group GROUP] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
 "DESCRIPTION\n"
@@ -58,6 +59,11 @@ static void usage(FILE *out)
 "        kubelet would (standalone). external: bind decisions wait for\n"
 "        VS_CMD_BIND_RESULT from a binder. Without the flag: auto while no\n"
 "        client subscribes to the decisions group, external while one does.\n"
+"    -t, --bind-timeout DURATION\n"
+"        How long a bind decision waits for its VS_CMD_BIND_RESULT (default\n"
+"        30s, at most 1h; 0: forever). Past it the bind counts as failed: the\n"
+"        task leaves its node, is Pending again and is retried after a\n"
+"        backoff of 1s, doubling up to 10s per failure in a row.\n"
 "    -g, --admin-group GROUP\n"
 "        Members of GROUP (a name or a gid) may change state; root always may.\n"
 "        The socket file is given to GROUP, so that its members can connect.\n"
@@ -248,6 +254,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "conf", required_argument, NULL, 'c' },
 		{ "period", required_argument, NULL, 'p' },
 		{ "binder", required_argument, NULL, 'b' },
+		{ "bind-timeout", required_argument, NULL, 't' },
 		{ "admin-group", required_argument, NULL, 'g' },
 		{ "verbosity", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -263,9 +270,10 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 	if (env && *env)
 		o->socket_path = env;
 	o->period_ms = VS_NL_PERIOD_DEFAULT_MS;
+	o->bind_timeout_ms = VSCHEDD_BIND_TIMEOUT_DEFAULT_MS;
 	optind = 0;		/* glibc: start over, as tests parse several command lines */
 	opterr = 0;		/* said here, with the flag's name */
-	while ((c = getopt_long(argc, argv, ":s:c:p:b:g:v:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:c:p:b:t:g:v:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o->socket_path = optarg;
@@ -293,6 +301,14 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 			} else {
 				fprintf(err, "vschedd: --binder: \"%s\" is neither auto nor "
 					"external\n", optarg);
+				return VSCHEDD_ARGS_USAGE;
+			}
+			break;
+		case 't':
+			if (vschedd_parse_duration(optarg, VSCHEDD_BIND_TIMEOUT_MAX_MS,
+						   &o->bind_timeout_ms, &why)) {
+				fprintf(err, "vschedd: --bind-timeout: \"%s\" is not a timeout from "
+					"1ms to 1h, or 0: %s\n", optarg, why);
 				return VSCHEDD_ARGS_USAGE;
 			}
 			break;

@@ -67,6 +67,14 @@ struct vschedd_watch {
 	void (*ready)(struct vschedd_watch *w, u32 events);
 };
 
+/* A bind decision waiting for its result: the task by key and creation number. */
+struct vschedd_bind_wait {
+	const char *ns;			/* interned, a reference held */
+	const char *name;		/* interned, a reference held */
+	u64 seq;
+	u64 deadline_ns;		/* CLOCK_MONOTONIC */
+};
+
 /* A reply or notification waiting for the client's socket to take it. */
 struct vs_outmsg {
 	struct list_head node;		/* vs_client.outq, oldest first */
@@ -102,11 +110,16 @@ enum vschedd_binder {
 	VSCHEDD_BINDER_EXTERNAL,	/* wait for VS_CMD_BIND_RESULT */
 };
 
+/* How long a bind waits for its result (--bind-timeout). */
+#define VSCHEDD_BIND_TIMEOUT_DEFAULT_MS	30000u
+#define VSCHEDD_BIND_TIMEOUT_MAX_MS	3600000u
+
 struct vschedd_opts {
 	const char *socket_path;
 	const char *conf_path;		/* NULL: the built-in vs_conf_default_text */
 	u32 period_ms;			/* 0: cycles only on request */
 	enum vschedd_binder binder;
+	u32 bind_timeout_ms;		/* 0: binds wait for their result forever */
 	bool have_admin_group;
 	gid_t admin_gid;
 	int verbosity;
@@ -150,6 +163,14 @@ struct vschedd {
 	/* The binds of the running cycle, which the standalone binder confirms after it. */
 	struct vs_task **binds;
 	size_t nr_binds, cap_binds;
+
+	/*
+	 * The binds waiting for an external binder's result, oldest first (a
+	 * ring): one past its deadline fails with ETIMEDOUT, as a failed
+	 * VS_CMD_BIND_RESULT would. Entries whose task moved on are skipped.
+	 */
+	struct vschedd_bind_wait *waits;
+	size_t waits_head, nr_waits, cap_waits;
 
 	/* The VS_CMD_DECISIONS message being filled during a cycle. */
 	struct vs_nl_reply dec;
@@ -265,6 +286,15 @@ extern const struct vs_nl_host_ops vschedd_host_ops;
  * cycles group. Its numbers are in d->core.ctl.last_cycle.
  */
 int vschedd_cycle(struct vschedd *d, struct vs_err *err);
+
+/*
+ * The binds past their timeout fail (vschedd_opts.bind_timeout_ms); the
+ * milliseconds until the next deadline, or -1 when none waits.
+ */
+int vschedd_binds_expire(struct vschedd *d);
+
+/* Forget every bind waiting for its result (at exit, and when the objects were reset). */
+void vschedd_binds_forget(struct vschedd *d);
 
 /* Whether the daemon confirms its own binds now (--binder, and the subscribers). */
 bool vschedd_binder_auto(const struct vschedd *d);

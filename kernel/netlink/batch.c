@@ -235,6 +235,10 @@ struct undo {
 	struct key owner;		/* a PodGroup: the VolcanoJob that made it */
 	enum vs_task_status status;	/* UNDO_TASK */
 	const char *node;		/* UNDO_TASK: the task's node, or NULL */
+	/* UNDO_TASK: what the bind pipeline kept on the task (a bind result changes it). */
+	u32 bind_failures;
+	u64 retry_after_ns;
+	const char *bind_error;
 	struct vs_pg_condition cond[VS_PG_COND_NR];	/* UNDO_RECREATE of a PodGroup */
 	struct adopted *adopted;	/* UNDO_DEL of a queue */
 	u32 nr_adopted;
@@ -571,8 +575,12 @@ static int journal_task(struct commit *c, struct undo *u, const struct vs_task *
 
 	u->kind = UNDO_TASK;
 	u->status = t->status;
+	u->bind_failures = t->bind_failures;
+	u->retry_after_ns = t->retry_after_ns;
 	ret = obj_key(c, VS_A_TASK, t, &u->self);
 	if (!ret && t->node && !(u->node = copy_str(c, t->node->name)))
+		ret = -ENOMEM;
+	if (!ret && t->bind_error && !(u->bind_error = copy_str(c, t->bind_error)))
 		ret = -ENOMEM;
 	if (!ret)
 		ret = save_task_place(c, u, t);
@@ -861,6 +869,20 @@ static int undo_recreate(struct vs_nl_core *core, struct undo *u, struct vs_err 
 	return 0;
 }
 
+static int undo_bind_state(struct vs_cluster *cl, const struct undo *u, struct vs_task *task,
+			   struct vs_err *err)
+{
+	const char *error = NULL;
+
+	if (u->bind_error && !(error = vs_str_get_cstr(&cl->strs, u->bind_error)))
+		return nomem(err);
+	vs_str_put(&cl->strs, task->bind_error);
+	task->bind_error = error;
+	task->bind_failures = u->bind_failures;
+	task->retry_after_ns = u->retry_after_ns;
+	return 0;
+}
+
 static int undo_task(struct vs_cluster *cl, const struct undo *u, struct vs_err *err)
 {
 	struct vs_task *task = find(cl, VS_A_TASK, &u->self);
@@ -878,7 +900,7 @@ static int undo_task(struct vs_cluster *cl, const struct undo *u, struct vs_err 
 		ret = vs_task_set_status(cl, task, u->status, err);
 	if (!ret)
 		restore_task_place(cl, u, task);
-	return ret;
+	return ret ? ret : undo_bind_state(cl, u, task, err);
 }
 
 static int undo_one(struct vs_nl_core *core, struct undo *u, struct vs_err *err)

@@ -74,6 +74,11 @@ static u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
+u64 vs_nl_now_ns(const struct vs_nl_core *core)
+{
+	return core->clock_ns ? core->clock_ns() : now_ns();
+}
+
 static u32 nr_pending(const struct vs_cluster *cl)
 {
 	const struct vs_job *job;
@@ -97,6 +102,8 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 	if (!sched)
 		return vs_err_set(err, EOPNOTSUPP, "no scheduler here: a cycle needs one");
 	before = sched->stats;
+	/* Tasks whose bind failed wait out their backoff on this clock. */
+	sched->now_ns = vs_nl_now_ns(core);
 	ret = vs_session_open(sched, &ssn, err);
 	if (ret)
 		return ret;

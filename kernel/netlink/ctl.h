@@ -59,6 +59,9 @@ struct vs_nl_ctl {
 /* The scheduling period in force, in milliseconds. */
 u32 vs_nl_period_ms(const struct vs_nl_core *core);
 
+/* Now on core->clock_ns, else CLOCK_MONOTONIC, in ns. */
+u64 vs_nl_now_ns(const struct vs_nl_core *core);
+
 /*
  * Run one scheduling cycle on core->sched (vs_sched_run_cycle()'s work, with
  * each action timed) and keep its numbers in core->ctl.last_cycle, which

@@ -395,6 +395,11 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 	fill_labels(&f, VS_TASK_A_NODE_SELECTOR, t->node_selector);
 	fill_tolerations(&f, VS_TASK_A_TOLERATION, t->tolerations);
 	fill_affinity(&f, VS_TASK_A_AFFINITY, t->affinity);
+	/* What the bind pipeline keeps (read-only): not part of a NEW. */
+	if (!spec && t->bind_failures)
+		put_u32(&f, VS_TASK_A_BIND_FAILURES, t->bind_failures);
+	if (!spec && t->bind_error)
+		put_str(&f, VS_TASK_A_BIND_ERROR, t->bind_error);
 	return finish(&f, obj);
 }
 

@@ -25,6 +25,11 @@ struct vs_nl_core {
 	 */
 	const struct vs_nl_host_ops *host;
 	void *host_priv;
+	/*
+	 * The clock of bind backoffs and cycles (CLOCK_MONOTONIC, ns); NULL:
+	 * the system's. Tests set their own to step time.
+	 */
+	u64 (*clock_ns)(void);
 	struct vs_nl_ctl ctl;		/* what the control commands keep (ctl.h) */
 };
 

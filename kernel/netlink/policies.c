@@ -321,7 +321,9 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_TOLERATION, "tolerations"),			\
 	VS_NLA_REJECTED(VS_TASK_A_AFFINITY, "affinity"),			\
 	VS_NLA_REJECTED(VS_TASK_A_EVENT, "event"),				\
-	VS_NLA_REJECTED(VS_TASK_A_EXIT_CODE, "exitCode")
+	VS_NLA_REJECTED(VS_TASK_A_EXIT_CODE, "exitCode"),			\
+	VS_NLA_REJECTED(VS_TASK_A_BIND_FAILURES, "bindFailures"),		\
+	VS_NLA_REJECTED(VS_TASK_A_BIND_ERROR, "bindError")
 
 /* A task's spec; EVENT and EXIT_CODE belong to VS_CMD_TASK_STATUS alone. */
 #define TASK_SPEC(_podgroup_flags)						\
@@ -343,7 +345,9 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 		    VS_LABELS_A_MAX),						\
 	VS_NLA_NEST(VS_TASK_A_TOLERATION, "tolerations", toleration_policy,	\
 		    VS_TOL_A_MAX, .flags = MULTI),				\
-	VS_NLA_NEST(VS_TASK_A_AFFINITY, "affinity", affinity_policy, VS_AFF_A_MAX)
+	VS_NLA_NEST(VS_TASK_A_AFFINITY, "affinity", affinity_policy, VS_AFF_A_MAX),	\
+	VS_NLA_INT(VS_TASK_A_BIND_FAILURES, "bindFailures", VS_NLA_U32, .flags = RO),	\
+	VS_NLA_STR(VS_TASK_A_BIND_ERROR, "bindError", VS_ERR_MSG_MAX, .flags = RO)
 
 static const struct vs_nla_policy task_policy[VS_TASK_A_MAX + 1] = {
 	TASK_SPEC(REQ),

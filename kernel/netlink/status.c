@@ -12,6 +12,7 @@
  * must resynchronise, as a Kubernetes bridge does with a relist.
  */
 #include <libmnl/libmnl.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/log.h"
@@ -118,6 +119,7 @@ int vs_nl_bind_result_doit(struct vs_genl_info *info)
 	const struct nlattr *nest = info->attrs[VS_A_BIND_RESULT], *tb[VS_BIND_A_MAX + 1];
 	struct vs_nl_core *core = core_of(info);
 	const char *ns, *name, *msg, *node;
+	char why[VS_ERR_MSG_MAX];
 	struct vs_task *task;
 	s32 error;
 	int ret;
@@ -144,20 +146,23 @@ int vs_nl_bind_result_doit(struct vs_genl_info *info)
 				    "node %s, not %s: the result is stale", ns, name,
 				    task->node->name, mnl_attr_get_str(tb[VS_BIND_A_NODE]));
 	if (!error) {
-		ret = vs_task_set_status(core->cl, task, VS_TASK_BOUND, &info->extack->err);
+		ret = vs_task_bind_succeeded(core->cl, task, &info->extack->err);
 		return ret ? vs_nl_refuse(info, nest, ret, "bind result refused") : 0;
 	}
 	/*
-	 * Forget the assumption: the node gets its resources back and the
-	 * task waits for the next cycle. The core keeps no reason on a task
-	 * (notes live only while a session is open), so the log says why.
+	 * Forget the assumption: the node gets its resources back, and the
+	 * task is Pending again, retried after its backoff, with the reason
+	 * kept on it for explanations.
 	 */
 	node = task->node->name;	/* interned: the node holds it */
-	ret = vs_task_unplace(core->cl, task, VS_TASK_PENDING, &info->extack->err);
+	snprintf(why, sizeof(why), "binding to node %s failed: %s (error %d)", node,
+		 *msg ? msg : "no reason given", error);
+	ret = vs_task_bind_failed(core->cl, task, vs_nl_now_ns(core), why, &info->extack->err);
 	if (ret)
 		return vs_nl_refuse(info, nest, ret, "bind result refused");
-	vs_warn("Failed to bind task <%s/%s> to node <%s>: %s (error %d): back to Pending", ns,
-		name, node, *msg ? msg : "no reason given", error);
+	vs_warn("Failed to bind task <%s/%s> to node <%s>: %s (error %d): back to Pending, "
+		"retried in %llu ms", ns, name, node, *msg ? msg : "no reason given", error,
+		(unsigned long long)(vs_bind_backoff_ns(task->bind_failures) / 1000000));
 	core->ctl.bind_failures++;
 	return 0;
 }

@@ -50,6 +50,13 @@ struct vs_sched {
 	struct vs_arena arena;		/* the sessions' scratch memory */
 	struct vs_decision_sink sink;
 	struct vs_sched_stats stats;
+	/*
+	 * The time of the cycle about to run (CLOCK_MONOTONIC, ns), set by
+	 * whoever runs it: Pending tasks backing off after a failed bind
+	 * (vs_task_backing_off()) wait until it passes their retry time. 0:
+	 * no clock, no task waits (the in-process tools, which fail no bind).
+	 */
+	u64 now_ns;
 };
 
 /* A plugin's enabled implementations of one extension point, in tier order. */

@@ -139,6 +139,8 @@ static void small_cluster(struct vsnl *c)
 struct task_state {
 	u32 status;
 	char node[VS_NAME_MAX];
+	u32 bind_failures;
+	char bind_error[256];
 	unsigned int seen;
 };
 
@@ -153,6 +155,12 @@ static int read_task(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	st->node[0] = '\0';
 	if (a[VS_TASK_A_NODE])
 		snprintf(st->node, sizeof(st->node), "%s", nla_get_string(a[VS_TASK_A_NODE]));
+	st->bind_failures = a[VS_TASK_A_BIND_FAILURES] ?
+			    nla_get_u32(a[VS_TASK_A_BIND_FAILURES]) : 0;
+	st->bind_error[0] = '\0';
+	if (a[VS_TASK_A_BIND_ERROR])
+		snprintf(st->bind_error, sizeof(st->bind_error), "%s",
+			 nla_get_string(a[VS_TASK_A_BIND_ERROR]));
 	st->seen++;
 	return 0;
 }
@@ -505,6 +513,7 @@ Test(vschedd, a_decisions_subscriber_gets_the_binds_and_answers_them)
 {
 	struct vschedd_opts o = { .verbosity = 1 };	/* to see the binder go */
 	struct decisions dec = { 0 };
+	struct task_state st;
 	struct vsnl_err err = { 0 };
 	struct vsnl *c, *binder;
 	int got = 0;
@@ -535,11 +544,15 @@ Test(vschedd, a_decisions_subscriber_gets_the_binds_and_answers_them)
 	ok(binder, bind_result("t0", "n1", 0));
 	cr_assert_eq(task_state(c, "ns", "t0").status, VS_TASK_STATUS_BOUND);
 	ok(binder, bind_result("t1", "n1", -EIO));
-	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_PENDING);
-	/* The binder gone, the daemon binds for itself again. */
+	st = task_state(c, "ns", "t1");
+	cr_assert_eq(st.status, VS_TASK_STATUS_PENDING);
+	cr_assert_eq(st.bind_failures, 1);
+	cr_assert_str_eq(st.bind_error, "binding to node n1 failed: node went away (error -5)");
+	/* The binder gone, the daemon binds for itself again, once t1's backoff (1 s) is over. */
 	vsnl_close(binder);
 	/* Its going and the next request come on two sockets: in either order. */
 	cr_assert(dt_log_wait(&t, ") gone"), "the daemon did not see the binder go");
+	usleep(1100 * 1000);
 	cr_assert_eq(cycle_run(c), 1);
 	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_RUNNING);
 	vsnl_close(c);
@@ -555,6 +568,40 @@ Test(vschedd, an_external_binder_leaves_binds_to_bind_results)
 	small_cluster(c);
 	cr_assert_eq(cycle_run(c), 2);
 	cr_assert_eq(task_state(c, "ns", "t0").status, VS_TASK_STATUS_BINDING);
+	vsnl_close(c);
+}
+
+Test(vschedd, a_bind_without_a_result_in_time_fails_and_is_retried)
+{
+	struct vschedd_opts o = { .binder = VSCHEDD_BINDER_EXTERNAL, .bind_timeout_ms = 100 };
+	struct task_state st;
+	struct vsnl *c;
+	int i;
+
+	start(&o);
+	c = conn();
+	small_cluster(c);
+	cr_assert_eq(cycle_run(c), 2);
+	/* One result comes, the other never does. */
+	ok(c, bind_result("t0", "n1", 0));
+	for (i = 0; i < DT_TIMEOUT_MS / 10; i++) {
+		st = task_state(c, "ns", "t1");
+		if (st.status != VS_TASK_STATUS_BINDING)
+			break;
+		usleep(10000);
+	}
+	cr_assert_eq(st.status, VS_TASK_STATUS_PENDING, "t1 is still %u", st.status);
+	cr_assert_str_empty(st.node, "its node got its resources back");
+	cr_assert_eq(st.bind_failures, 1);
+	cr_assert_str_eq(st.bind_error, "binding to node n1 failed: no bind result within "
+			 "100 ms (error -110)");
+	st = task_state(c, "ns", "t0");
+	cr_assert_eq(st.status, VS_TASK_STATUS_BOUND, "the bind that was answered stands");
+	cr_assert_eq(st.bind_failures, 0);
+	/* Retried after its backoff, and bound again: the gang holds with t0. */
+	usleep(1100 * 1000);
+	cr_assert_eq(cycle_run(c), 1);
+	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_BINDING);
 	vsnl_close(c);
 }
 

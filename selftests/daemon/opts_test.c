@@ -98,6 +98,7 @@ Test(vschedd_opts, defaults_are_volcanos_and_the_environment_names_the_socket)
 	cr_assert_str_eq(o.socket_path, VSCHED_SOCKET_DEFAULT);
 	cr_assert_eq(o.period_ms, 1000);
 	cr_assert_eq(o.binder, VSCHEDD_BINDER_DEFAULT);
+	cr_assert_eq(o.bind_timeout_ms, 30000);
 	cr_assert_null(o.conf_path);
 	cr_assert_not(o.have_admin_group);
 	free(out);
@@ -123,7 +124,8 @@ Test(vschedd_opts, every_flag_is_taken)
 
 	cr_assert_eq(PARSE(&o, &out, &err, "-s", "/tmp/a.sock", "--conf=/etc/v.conf",
 			   "--period", "250ms", "--binder=external", "--admin-group", "0",
-			   "-v", "4"), VSCHEDD_ARGS_RUN, "%s", err);
+			   "-v", "4", "--bind-timeout", "1m30s"), VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_eq(o.bind_timeout_ms, 90000);
 	cr_assert_str_eq(o.socket_path, "/tmp/a.sock");
 	cr_assert_str_eq(o.conf_path, "/etc/v.conf");
 	cr_assert_eq(o.period_ms, 250);
@@ -150,6 +152,8 @@ Test(vschedd_opts, a_bad_argument_says_what_and_where)
 		{ "--period", "5x", "vschedd: --period: \"5x\" is not a period from 1ms to 24h, "
 				    "or 0: unknown unit" },
 		{ "--period", "48h", "vschedd: --period: \"48h\" is not a period" },
+		{ "--bind-timeout", "2h", "vschedd: --bind-timeout: \"2h\" is not a timeout from 1ms "
+					  "to 1h, or 0" },
 		{ "--binder", "manual", "vschedd: --binder: \"manual\" is neither auto nor external" },
 		{ "--admin-group", "no-such-group-here", "vschedd: --admin-group: no group named "
 							 "\"no-such-group-here\"" },

@@ -464,6 +464,8 @@ enum vs_task_attr {
 	VS_TASK_A_AFFINITY,		/* nest: enum vs_affinity_attr */
 	VS_TASK_A_EVENT,		/* u32: enum vs_task_event (VS_CMD_TASK_STATUS only) */
 	VS_TASK_A_EXIT_CODE,		/* s32 (VS_CMD_TASK_STATUS, failed) */
+	VS_TASK_A_BIND_FAILURES,	/* u32, r/o: failed binds in a row */
+	VS_TASK_A_BIND_ERROR,		/* string, r/o: why the last bind failed */
 	__VS_TASK_A_MAX
 };
 #define VS_TASK_A_MAX (__VS_TASK_A_MAX - 1)

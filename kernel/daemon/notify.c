@@ -63,10 +63,10 @@ static bool put_decision(struct nlmsghdr *nlh, size_t room, enum vs_decision_kin
 	if (!nest)
 		return false;
 	if (!mnl_attr_put_u32_check(nlh, room, VS_DECISION_A_KIND, kind) ||
-	    !mnl_attr_put_strz_check(nlh, room, VS_DECISION_A_NAMESPACE, task->ns) ||
-	    !mnl_attr_put_strz_check(nlh, room, VS_DECISION_A_NAME, task->name) ||
-	    (node && !mnl_attr_put_strz_check(nlh, room, VS_DECISION_A_NODE, node)) ||
-	    (reason && !mnl_attr_put_strz_check(nlh, room, VS_DECISION_A_REASON, reason))) {
+	    !vs_nla_put_strz(nlh, room, VS_DECISION_A_NAMESPACE, task->ns) ||
+	    !vs_nla_put_strz(nlh, room, VS_DECISION_A_NAME, task->name) ||
+	    (node && !vs_nla_put_strz(nlh, room, VS_DECISION_A_NODE, node)) ||
+	    (reason && !vs_nla_put_strz(nlh, room, VS_DECISION_A_REASON, reason))) {
 		mnl_attr_nest_cancel(nlh, nest);
 		return false;
 	}

@@ -149,7 +149,7 @@ bool vs_nl_put_cycle(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs
 		const struct vs_nl_action_stat *as = &cy->actions[i];
 
 		a = mnl_attr_nest_start_check(nlh, cap, VS_CYCLE_A_ACTION);
-		if (!a || !mnl_attr_put_strz_check(nlh, cap, VS_ACTSTAT_A_NAME, as->name) ||
+		if (!a || !vs_nla_put_strz(nlh, cap, VS_ACTSTAT_A_NAME, as->name) ||
 		    !mnl_attr_put_u64_check(nlh, cap, VS_ACTSTAT_A_DURATION_NS, as->duration_ns))
 			goto out_cancel;
 		mnl_attr_nest_end(nlh, a);
@@ -238,8 +238,8 @@ int vs_nl_conf_get_doit(struct vs_genl_info *info)
 	nlh = vs_genl_reply_put(info, 0);
 	room = nlh ? vs_nl_reply_room(info->reply, nlh) : 0;
 	nest = nlh ? mnl_attr_nest_start_check(nlh, room, VS_A_CONF) : NULL;
-	if (!nest || !mnl_attr_put_strz_check(nlh, room, VS_CONF_A_TEXT, text) ||
-	    (*source && !mnl_attr_put_strz_check(nlh, room, VS_CONF_A_SOURCE, source)) ||
+	if (!nest || !vs_nla_put_strz(nlh, room, VS_CONF_A_TEXT, text) ||
+	    (*source && !vs_nla_put_strz(nlh, room, VS_CONF_A_SOURCE, source)) ||
 	    !mnl_attr_put_u32_check(nlh, room, VS_CONF_A_PERIOD_MS, vs_nl_period_ms(core))) {
 		ret = vs_extack_fail(info->extack, EMSGSIZE,
 				     "the configuration (%zu bytes) does not fit the reply", len);
@@ -335,7 +335,7 @@ static bool put_pool(struct nlmsghdr *nlh, size_t room, const struct vs_pool *po
 	struct vs_pool_stats st;
 
 	vs_pool_get_stats(pool, &st);
-	if (!nest || !mnl_attr_put_strz_check(nlh, room, VS_POOL_A_NAME, pool->name) ||
+	if (!nest || !vs_nla_put_strz(nlh, room, VS_POOL_A_NAME, pool->name) ||
 	    !mnl_attr_put_u32_check(nlh, room, VS_POOL_A_OBJ_SIZE, clamp_u32(st.obj_size)) ||
 	    !mnl_attr_put_u64_check(nlh, room, VS_POOL_A_ACTIVE, st.active_objs) ||
 	    !mnl_attr_put_u64_check(nlh, room, VS_POOL_A_TOTAL, st.total_objs) ||

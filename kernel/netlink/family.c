@@ -182,8 +182,8 @@ static bool put_family(struct nlmsghdr *nlh, size_t room, const struct vs_genl_f
 	struct nlattr *list, *item;
 	unsigned int idx = 1;
 
-	if (!mnl_attr_put_strz_check(nlh, room, CTRL_ATTR_FAMILY_NAME, fam->name) ||
-	    !mnl_attr_put_u16_check(nlh, room, CTRL_ATTR_FAMILY_ID, fam->id) ||
+	if (!vs_nla_put_strz(nlh, room, CTRL_ATTR_FAMILY_NAME, fam->name) ||
+	    !vs_nla_put_u16(nlh, room, CTRL_ATTR_FAMILY_ID, fam->id) ||
 	    !mnl_attr_put_u32_check(nlh, room, CTRL_ATTR_VERSION, fam->version) ||
 	    !mnl_attr_put_u32_check(nlh, room, CTRL_ATTR_HDRSIZE, 0) ||
 	    !mnl_attr_put_u32_check(nlh, room, CTRL_ATTR_MAXATTR, fam->maxattr))
@@ -212,7 +212,7 @@ static bool put_family(struct nlmsghdr *nlh, size_t room, const struct vs_genl_f
 		return false;
 	for (unsigned int id = 1; id <= fam->n_mcgrps; id++) {
 		item = mnl_attr_nest_start_check(nlh, room, (u16)id);
-		if (!item || !mnl_attr_put_strz_check(nlh, room, CTRL_ATTR_MCAST_GRP_NAME,
+		if (!item || !vs_nla_put_strz(nlh, room, CTRL_ATTR_MCAST_GRP_NAME,
 						      fam->mcgrps[id]) ||
 		    !mnl_attr_put_u32_check(nlh, room, CTRL_ATTR_MCAST_GRP_ID, id))
 			return false;

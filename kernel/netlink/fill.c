@@ -9,6 +9,7 @@
 #include <libmnl/libmnl.h>
 
 #include "netlink/fill.h"
+#include "netlink/msg.h"
 #include "vsched/vsched.h"
 
 /* The fill state of one message: its header and its buffer's size. */
@@ -36,7 +37,7 @@ static void nest_end(struct fill *f, struct nlattr *nest)
 
 static void put_u8(struct fill *f, u16 type, u8 v)
 {
-	if (f->ok && !mnl_attr_put_u8_check(f->nlh, f->cap, type, v))
+	if (f->ok && !vs_nla_put_u8(f->nlh, f->cap, type, v))
 		f->ok = false;
 }
 
@@ -59,7 +60,7 @@ static void put_u64(struct fill *f, u16 type, u64 v)
 
 static void put_str(struct fill *f, u16 type, const char *s)
 {
-	if (f->ok && !mnl_attr_put_strz_check(f->nlh, f->cap, type, s))
+	if (f->ok && !vs_nla_put_strz(f->nlh, f->cap, type, s))
 		f->ok = false;
 }
 

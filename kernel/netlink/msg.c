@@ -195,7 +195,7 @@ static bool put_tlvs(struct vs_nl_reply *r, struct nlmsghdr *nlh, const struct v
 	if (!ext)
 		return false;
 	if (ext->err.msg[0])
-		any |= mnl_attr_put_strz_check(nlh, room, NLMSGERR_ATTR_MSG, ext->err.msg);
+		any |= vs_nla_put_strz(nlh, room, NLMSGERR_ATTR_MSG, ext->err.msg);
 	if (ext->has_offs)
 		any |= mnl_attr_put_u32_check(nlh, room, NLMSGERR_ATTR_OFFS, ext->offs);
 	if (ext->miss_type)

@@ -15,6 +15,9 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include <libmnl/libmnl.h>
+#include <string.h>
+
 #include "netlink/extack.h"
 
 /*
@@ -108,5 +111,38 @@ int vs_nl_reply_ack(struct vs_nl_reply *r, const struct nlmsghdr *req);
  */
 int vs_nl_reply_done(struct vs_nl_reply *r, const struct nlmsghdr *req, int error,
 		     const struct vs_extack *ext);
+
+/*
+ * Attributes whose payload is not a multiple of 4 bytes, with the padding
+ * zeroed: libmnl 1.0.4's mnl_attr_put() leaves it as the buffer had it,
+ * and a reply buffer holds what earlier replies left there, which a
+ * client must never read. false, with nothing written, when @cap bytes
+ * of message cannot hold the attribute.
+ */
+static inline bool vs_nla_put(struct nlmsghdr *nlh, size_t cap, u16 type, size_t len,
+			      const void *data)
+{
+	struct nlattr *a = (struct nlattr *)mnl_nlmsg_get_payload_tail(nlh);
+
+	if (!mnl_attr_put_check(nlh, cap, type, len, data))
+		return false;
+	memset((char *)mnl_attr_get_payload(a) + len, 0, MNL_ALIGN(len) - len);
+	return true;
+}
+
+static inline bool vs_nla_put_strz(struct nlmsghdr *nlh, size_t cap, u16 type, const char *s)
+{
+	return vs_nla_put(nlh, cap, type, strlen(s) + 1, s);
+}
+
+static inline bool vs_nla_put_u8(struct nlmsghdr *nlh, size_t cap, u16 type, u8 v)
+{
+	return vs_nla_put(nlh, cap, type, sizeof(v), &v);
+}
+
+static inline bool vs_nla_put_u16(struct nlmsghdr *nlh, size_t cap, u16 type, u16 v)
+{
+	return vs_nla_put(nlh, cap, type, sizeof(v), &v);
+}
 
 #endif /* VS_NETLINK_MSG_H */

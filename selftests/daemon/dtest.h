@@ -224,30 +224,19 @@ static inline void dt_put_node(struct nlmsghdr *nlh, const char *name)
 }
 
 /*
- * Make @n nodes "node-NNNNN" in as few datagrams as they take, without
- * acks, then one acked request to know they are all in.
+ * Send what @g holds with one acked request after it, and wait for that
+ * ack: everything sent before on @fd has been handled. The requests sent
+ * must not be answered (no NLM_F_ACK, no errors); @g is freed.
  */
-static inline void dt_make_nodes(int fd, unsigned int n)
+static inline void dt_send_synced(int fd, struct dt_dgram *g)
 {
-	struct dt_dgram g;
 	struct nlmsghdr *nlh;
-	char name[32];
 	ssize_t len;
 
-	/* A Unix socket's datagram must fit its send buffer (208 KiB by default). */
-	dt_dgram_init(&g, 128 << 10);
-	for (unsigned int i = 0; i < n; i++) {
-		if (g.len + 4096 > g.cap)
-			dt_send(fd, &g);
-		snprintf(name, sizeof(name), "node-%05u", i);
-		nlh = dt_msg(&g, VS_CMD_NODE_NEW, 0, i + 1);
-		dt_put_node(nlh, name);
-		dt_msg_end(&g, nlh);
-	}
-	nlh = dt_msg(&g, VS_CMD_STATS_GET, NLM_F_ACK, 0xfffffff0u);
-	dt_msg_end(&g, nlh);
-	dt_send(fd, &g);
-	free(g.buf);
+	nlh = dt_msg(g, VS_CMD_STATS_GET, NLM_F_ACK, 0xfffffff0u);
+	dt_msg_end(g, nlh);
+	dt_send(fd, g);
+	free(g->buf);
 	/* Nothing but the statistics and their ack come back: NEW without NLM_F_ACK is silent. */
 	for (;;) {
 		static char rx[VSCHEDD_REPLY_MAX];
@@ -268,6 +257,26 @@ static inline void dt_make_nodes(int fd, unsigned int n)
 			}
 		}
 	}
+}
+
+/* Make @n nodes "node-NNNNN" in as few datagrams as they take, without acks. */
+static inline void dt_make_nodes(int fd, unsigned int n)
+{
+	struct dt_dgram g;
+	struct nlmsghdr *nlh;
+	char name[32];
+
+	/* A Unix socket's datagram must fit its send buffer (208 KiB by default). */
+	dt_dgram_init(&g, 128 << 10);
+	for (unsigned int i = 0; i < n; i++) {
+		if (g.len + 4096 > g.cap)
+			dt_send(fd, &g);
+		snprintf(name, sizeof(name), "node-%05u", i);
+		nlh = dt_msg(&g, VS_CMD_NODE_NEW, 0, i + 1);
+		dt_put_node(nlh, name);
+		dt_msg_end(&g, nlh);
+	}
+	dt_send_synced(fd, &g);
 }
 
 /* Wait up to @ms for a datagram; its length, 0 on timeout. */

@@ -5,6 +5,8 @@
  * acks, NLMSG_DONE and generic netlink replies, parsed back with libmnl, are
  * what the kernel would have sent.
  */
+#include <stdalign.h>
+
 #include "nltest.h"
 
 static char req_buf[1024] __attribute__((aligned(4)));
@@ -327,4 +329,25 @@ Test(msg, nlmsg_len_of_2_to_the_31_is_past_the_datagram)
 	cr_assert_str_eq(ext.err.msg, "nlmsg_len 2147483804 runs past the end of the datagram "
 			 "(92 bytes left)");
 	cr_assert_eq(vs_nl_iter_next(&it, &got, &ext), 0);
+}
+
+Test(msg, attribute_padding_is_zeroed_whatever_the_buffer_held)
+{
+	alignas(NLMSG_ALIGNTO) unsigned char b[256];
+	struct nlmsghdr *nlh;
+	const unsigned char *p;
+
+	memset(b, 0xa5, sizeof(b));
+	nlh = nlt_request(b, VS_CMD_STATS_GET, 0);
+	cr_assert(vs_nla_put_u8(nlh, sizeof(b), 1, 7));
+	cr_assert(vs_nla_put_strz(nlh, sizeof(b), 2, "abcde"));	/* 6 bytes, 2 of padding */
+	cr_assert(vs_nla_put_u16(nlh, sizeof(b), 3, 9));
+	cr_assert_eq(nlh->nlmsg_len, FIRST_ATTR + 8 + 12 + 8);
+	p = b + FIRST_ATTR;
+	cr_assert(p[5] == 0 && p[6] == 0 && p[7] == 0, "after the u8");
+	cr_assert(p[8 + 10] == 0 && p[8 + 11] == 0, "after the string");
+	cr_assert(p[20 + 6] == 0 && p[20 + 7] == 0, "after the u16");
+	/* What does not fit is not written at all. */
+	cr_assert_not(vs_nla_put_strz(nlh, nlh->nlmsg_len + 4, 4, "x"));
+	cr_assert_eq(nlh->nlmsg_len, FIRST_ATTR + 28);
 }

@@ -9,10 +9,12 @@
  * The standalone binder (--binder=auto, or by default while nobody
  * subscribes to decisions) plays the cluster's part for each bind: it
  * answers VS_CMD_BIND_RESULT "bound", as a binder would, then
- * VS_CMD_TASK_STATUS "running", as the kubelet's report would come. Both
- * are real requests of the daemon's own (an admin context of port 0)
- * through the dispatcher, so a bind confirmed here takes exactly the path
- * an external binder's does, checks included.
+ * VS_CMD_TASK_STATUS "running", as the kubelet's report would come; and
+ * for each eviction VS_CMD_TASK_STATUS "deleted", as the pod's going
+ * would be reported once its kubelet stopped it. All are real requests of
+ * the daemon's own (an admin context of port 0) through the dispatcher,
+ * so what is confirmed here takes exactly the path an external binder's
+ * reports take, checks included.
  *
  * An external binder has --bind-timeout to answer each bind: a bind left
  * without a result past it fails as a failed VS_CMD_BIND_RESULT does (a
@@ -47,6 +49,47 @@ bool vschedd_binder_auto(const struct vschedd *d)
 		break;
 	}
 	return !d->nr_subscribers[VS_MCGRP_DECISIONS];
+}
+
+/* ---- tasks to act on later ---- */
+
+static void ref_take(struct vschedd_task_ref *r, const struct vs_task *task)
+{
+	r->ns = vs_str_ref(task->ns);
+	r->name = vs_str_ref(task->name);
+	r->seq = task->seq;
+}
+
+static void ref_put(struct vschedd *d, struct vschedd_task_ref *r)
+{
+	vs_str_put(&d->cl.strs, r->ns);
+	vs_str_put(&d->cl.strs, r->name);
+}
+
+/* The task @r names if it is still the same one and in @status, else NULL. */
+static struct vs_task *ref_find(struct vschedd *d, const struct vschedd_task_ref *r,
+				enum vs_task_status status)
+{
+	struct vs_task *task = vs_task_find(&d->cl, r->ns, r->name);
+
+	return task && task->seq == r->seq && task->status == status ? task : NULL;
+}
+
+/* Keep @task in @v for after the cycle. */
+static int ref_push(struct vschedd_task_ref **v, size_t *nr, size_t *cap,
+		    const struct vs_task *task)
+{
+	if (*nr == *cap) {
+		size_t n = *cap ? 2 * *cap : 1024;
+		struct vschedd_task_ref *p = realloc(*v, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+		*cap = n;
+	}
+	ref_take(&(*v)[(*nr)++], task);
+	return 0;
 }
 
 /* ---- binds waiting for their result ---- */
@@ -90,18 +133,13 @@ static void wait_for_result(struct vschedd *d, const struct vs_task *task)
 		return;
 	}
 	w = wait_at(d, d->nr_waits++);
-	w->ns = vs_str_ref(task->ns);
-	w->name = vs_str_ref(task->name);
-	w->seq = task->seq;
+	ref_take(&w->task, task);
 	w->deadline_ns = vs_nl_now_ns(&d->core) + bind_timeout_ns(d);
 }
 
 static void wait_pop(struct vschedd *d)
 {
-	struct vschedd_bind_wait *w = wait_at(d, 0);
-
-	vs_str_put(&d->cl.strs, w->ns);
-	vs_str_put(&d->cl.strs, w->name);
+	ref_put(d, &wait_at(d, 0)->task);
 	d->waits_head = (d->waits_head + 1) % d->cap_waits;
 	d->nr_waits--;
 }
@@ -124,9 +162,9 @@ int vschedd_binds_expire(struct vschedd *d)
 
 		if (w->deadline_ns > now)
 			return (int)min_t(u64, (w->deadline_ns - now + 999999) / 1000000, INT32_MAX);
-		task = vs_task_find(&d->cl, w->ns, w->name);
-		/* Still the same task, still Binding: its result never came. */
-		if (task && task->seq == w->seq && task->status == VS_TASK_BINDING)
+		/* Still Binding: its result never came. */
+		task = ref_find(d, &w->task, VS_TASK_BINDING);
+		if (task)
 			fail_bind(d, task);
 		wait_pop(d);
 	}
@@ -145,26 +183,21 @@ static void sink_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 		wait_for_result(d, task);
 		return;
 	}
-	if (d->nr_binds == d->cap_binds) {
-		size_t cap = d->cap_binds ? 2 * d->cap_binds : 1024;
-		struct vs_task **p = realloc(d->binds, cap * sizeof(*p));
-
-		if (!p) {
-			vs_error("out of memory: the bind of task %s/%s to node %s is not "
-				 "confirmed; it stays Binding", task->ns, task->name, node->name);
-			return;
-		}
-		d->binds = p;
-		d->cap_binds = cap;
-	}
-	/* Tasks go only between requests: this one outlives the cycle. */
-	d->binds[d->nr_binds++] = task;
+	if (ref_push(&d->binds, &d->nr_binds, &d->cap_binds, task))
+		vs_error("out of memory: the bind of task %s/%s to node %s is not confirmed; it "
+			 "stays Binding", task->ns, task->name, node->name);
 }
 
 static void sink_evict(void *ctx, struct vs_task *task, const char *reason)
 {
-	vschedd_notify_decision(ctx, VS_DECISION_EVICT, task,
+	struct vschedd *d = ctx;
+
+	vschedd_notify_decision(d, VS_DECISION_EVICT, task,
 				task->node ? task->node->name : NULL, reason);
+	if (vschedd_binder_auto(d) &&
+	    ref_push(&d->evicts, &d->nr_evicts, &d->cap_evicts, task))
+		vs_error("out of memory: the eviction of task %s/%s is not carried out; it "
+			 "stays Releasing", task->ns, task->name);
 }
 
 void vschedd_sink_init(struct vschedd *d)
@@ -258,18 +291,55 @@ static int fail_bind(struct vschedd *d, const struct vs_task *task)
 	return ret;
 }
 
+/* An evicted pod was stopped and is gone: what its deletion's report would say. */
+static int confirm_evict(struct vschedd *d, const struct vs_task *task)
+{
+	alignas(NLMSG_ALIGNTO) unsigned char buf[SELF_MSG_MAX];
+	struct vs_extack ext;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int ret;
+
+	nlh = self_msg(buf, VS_CMD_TASK_STATUS, VS_A_TASK, &nest);
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, task->ns);
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, task->name);
+	mnl_attr_put_u32(nlh, VS_TASK_A_EVENT, VS_TASK_EVENT_DELETED);
+	mnl_attr_nest_end(nlh, nest);
+	ret = self_request(d, nlh, &ext);
+	if (ret)
+		vs_error("standalone binder: evicting task %s/%s: %s", task->ns, task->name,
+			 ext.err.msg);
+	return ret;
+}
+
+static void confirm_evicts(struct vschedd *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nr_evicts; i++) {
+		/* Still Releasing: what a controller did meanwhile may have changed that. */
+		const struct vs_task *task = ref_find(d, &d->evicts[i], VS_TASK_RELEASING);
+
+		if (task && !confirm_evict(d, task))
+			n++;
+		ref_put(d, &d->evicts[i]);
+	}
+	if (n)
+		vs_v(2, "standalone binder: %zu evicted tasks stopped and gone", n);
+	d->nr_evicts = 0;
+}
+
 static void confirm_binds(struct vschedd *d)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < d->nr_binds; i++) {
-		const struct vs_task *task = d->binds[i];
+		/* Evicted in the same cycle, or gone: no bind to confirm any more. */
+		const struct vs_task *task = ref_find(d, &d->binds[i], VS_TASK_BINDING);
 
-		/* Evicted in the same cycle: no bind to confirm any more. */
-		if (task->status != VS_TASK_BINDING)
-			continue;
-		if (!confirm_bind(d, task))
+		if (task && !confirm_bind(d, task))
 			n++;
+		ref_put(d, &d->binds[i]);
 	}
 	if (n)
 		vs_v(2, "standalone binder: %zu binds confirmed, their tasks run", n);
@@ -284,13 +354,14 @@ int vschedd_cycle(struct vschedd *d, struct vs_err *err)
 	u64 before = d->sched.stats.cycles;
 	int ret;
 
-	d->nr_binds = 0;
+	/* The binds and evictions kept are carried out and dropped after each cycle. */
 	ret = vs_nl_cycle_run(&d->core, err);
 	vschedd_notify_decisions_end(d);
 	/* A session that could not open ran no cycle: nothing follows. */
 	if (d->sched.stats.cycles == before)
 		return ret;
 	confirm_binds(d);
+	confirm_evicts(d);
 	vschedd_notify_cycle(d, cy);
 	vs_v(1, "cycle %llu: %u binds, %u evictions, %u tasks pending, %llu us",
 	     (unsigned long long)cy->id, cy->binds, cy->evicts, cy->pending,

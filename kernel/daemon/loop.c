@@ -459,6 +459,8 @@ void vschedd_destroy(struct vschedd *d)
 	free(d->txbuf);
 	free(d->notebuf);
 	free(d->binds);
+	free(d->evicts);
+	d->evicts = NULL;
 	vschedd_binds_forget(d);
 	free(d->waits);
 	d->waits = NULL;

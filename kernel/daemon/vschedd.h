@@ -67,11 +67,20 @@ struct vschedd_watch {
 	void (*ready)(struct vschedd_watch *w, u32 events);
 };
 
-/* A bind decision waiting for its result: the task by key and creation number. */
-struct vschedd_bind_wait {
+/*
+ * A task named by its key and creation number, so that it is found again
+ * only if it is still the same task: what the daemon acts on after a
+ * cycle may be gone by then (a controller's restart deletes tasks).
+ */
+struct vschedd_task_ref {
 	const char *ns;			/* interned, a reference held */
 	const char *name;		/* interned, a reference held */
 	u64 seq;
+};
+
+/* A bind decision waiting for its result. */
+struct vschedd_bind_wait {
+	struct vschedd_task_ref task;
 	u64 deadline_ns;		/* CLOCK_MONOTONIC */
 };
 
@@ -160,9 +169,14 @@ struct vschedd {
 
 	struct vschedd_tx tx;
 
-	/* The binds of the running cycle, which the standalone binder confirms after it. */
-	struct vs_task **binds;
+	/*
+	 * The binds and evictions of the running cycle, which the standalone
+	 * binder carries out after it.
+	 */
+	struct vschedd_task_ref *binds;
 	size_t nr_binds, cap_binds;
+	struct vschedd_task_ref *evicts;
+	size_t nr_evicts, cap_evicts;
 
 	/*
 	 * The binds waiting for an external binder's result, oldest first (a

@@ -571,6 +571,80 @@ Test(vschedd, an_external_binder_leaves_binds_to_bind_results)
 	vsnl_close(c);
 }
 
+static const char conf_preempt[] =
+	"actions: \"enqueue, allocate, preempt\"\n"
+	"tiers:\n"
+	"- plugins:\n"
+	"  - name: priority\n"
+	"  - name: gang\n"
+	"  - name: conformance\n"
+	"- plugins:\n"
+	"  - name: drf\n"
+	"  - name: predicates\n"
+	"  - name: proportion\n"
+	"  - name: nodeorder\n";
+
+/* A one-cpu task of priority @prio in PodGroup @pg, Running on @node if not NULL. */
+static struct nl_msg *task_prio(const char *name, const char *pg, s32 prio, const char *node)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_NEW, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_TASK);
+
+	nla_put_string(m, VS_TASK_A_NAMESPACE, "ns");
+	nla_put_string(m, VS_TASK_A_NAME, name);
+	nla_put_string(m, VS_TASK_A_PODGROUP, pg);
+	put_res(m, VS_TASK_A_REQUEST, 1000, 1ULL << 30, 0);
+	nla_put_s32(m, VS_TASK_A_PRIORITY, prio);
+	if (node) {
+		nla_put_string(m, VS_TASK_A_NODE, node);
+		nla_put_u32(m, VS_TASK_A_STATUS, VS_TASK_STATUS_RUNNING);
+	}
+	nla_nest_end(m, n);
+	return m;
+}
+
+static int task_gone(struct vsnl *c, const char *name)
+{
+	struct vsnl_err err = { 0 };
+
+	return vsnl_request(c, task_get("ns", name), NULL, NULL, &err) == -ENOENT;
+}
+
+Test(vschedd, a_standalone_daemon_carries_out_its_evictions)
+{
+	struct vsnl_err err = { 0 };
+	struct nlattr *n;
+	struct nl_msg *m;
+	struct vsnl *c;
+
+	start(NULL);
+	c = conn();
+	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
+	n = nla_nest_start(m, VS_A_CONF);
+	nla_put_string(m, VS_CONF_A_TEXT, conf_preempt);
+	nla_nest_end(m, n);
+	cr_assert_eq(vsnl_request(c, m, NULL, NULL, &err), 0, "%s", err.msg);
+	ok(c, queue_new("q1"));
+	ok(c, node_new("n1", 2000));
+	ok(c, pg_new("ns", "low", "q1", 1));
+	ok(c, task_prio("l0", "low", 1, "n1"));
+	ok(c, task_prio("l1", "low", 1, "n1"));
+	ok(c, pg_new("ns", "high", "q1", 1));
+	ok(c, task_prio("h0", "high", 100, NULL));
+	/*
+	 * The node is full: preempt evicts a low task and pipelines h0 where it
+	 * ran; pipelining lives as long as the session (as in Volcano's cache,
+	 * which never records it), so h0 is Pending after the cycle.
+	 */
+	cr_assert_eq(cycle_run(c), 0);
+	cr_assert_eq(task_state(c, "ns", "h0").status, VS_TASK_STATUS_PENDING);
+	/* Standalone, the daemon stopped the victim's pod itself: it is gone. */
+	cr_assert_eq(task_gone(c, "l0") + task_gone(c, "l1"), 1, "one victim, deleted");
+	cr_assert_eq(cycle_run(c), 1);
+	cr_assert_eq(task_state(c, "ns", "h0").status, VS_TASK_STATUS_RUNNING);
+	vsnl_close(c);
+}
+
 Test(vschedd, a_bind_without_a_result_in_time_fails_and_is_retried)
 {
 	struct vschedd_opts o = { .binder = VSCHEDD_BINDER_EXTERNAL, .bind_timeout_ms = 100 };

@@ -43,6 +43,20 @@ static void one_task(void)
 	CT_OK(nlh);
 }
 
+/* Every node's accounting equals the sum of its tasks, and so on (vs_cluster_check()). */
+static void whole(void)
+{
+	struct vs_err e = { { 0 } };
+
+	cr_assert_eq(vs_cluster_check(&ct.cl, &e), 0, "%s", e.msg);
+}
+
+/* The cpu n1 has left. */
+static s64 idle_cpu(void)
+{
+	return vs_res_get(&vs_node_find(&ct.cl, "n1")->idle, VS_RES_CPU);
+}
+
 /* A cycle now: how many binds it made. */
 static u32 cycle(void)
 {
@@ -95,8 +109,11 @@ Test(bind, a_failed_bind_keeps_its_reason_and_the_task_waits_out_its_backoff)
 	one_task();
 	cr_assert_eq(cycle(), 1);
 	cr_assert_eq(ct_task("p0")->status, VS_TASK_BINDING);
+	cr_assert_eq(idle_cpu(), 3000);
 	fail_bind("node n1 is not ready");
 	cr_assert_eq(ct_task("p0")->status, VS_TASK_PENDING);
+	cr_assert_eq(idle_cpu(), 4000, "the node got its cpu back");
+	whole();
 	why = bind_error(&failures);
 	cr_assert_eq(failures, 1);
 	cr_assert_str_eq(why, "binding to node n1 failed: node n1 is not ready (error -5)");
@@ -112,6 +129,8 @@ Test(bind, a_failed_bind_keeps_its_reason_and_the_task_waits_out_its_backoff)
 
 	/* A second failure in a row waits twice as long. */
 	fail_bind(NULL);
+	cr_assert_eq(idle_cpu(), 4000);
+	whole();
 	why = bind_error(&failures);
 	cr_assert_eq(failures, 2);
 	cr_assert_str_eq(why, "binding to node n1 failed: no reason given (error -5)");
@@ -133,6 +152,8 @@ Test(bind, a_failed_bind_keeps_its_reason_and_the_task_waits_out_its_backoff)
 	cr_assert_eq(failures, 0);
 	cr_assert_eq(ct_task("p0")->retry_after_ns, 0);
 	cr_assert_eq(ct.core.ctl.bind_failures, 2);
+	cr_assert_eq(idle_cpu(), 3000);
+	whole();
 }
 
 Test(bind, a_batch_that_fails_takes_the_backoff_back_too)
@@ -154,4 +175,6 @@ Test(bind, a_batch_that_fails_takes_the_backoff_back_too)
 	cr_assert_null(bind_error(&failures));
 	cr_assert_eq(failures, 0);
 	cr_assert_eq(ct_task("p0")->retry_after_ns, 0);
+	cr_assert_eq(idle_cpu(), 3000, "bound again to its node");
+	whole();
 }

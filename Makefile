@@ -248,6 +248,27 @@ demo: $(objtree)/vschedd $(objtree)/vsbench $(objtree)/vsctl
 	$(Q)$(srctree)/scripts/demo.sh $(objtree) $(DEMO_ARGS)
 
 # ---------------------------------------------------------------------------
+# Installation: the programs, their manual pages and the bash completion.
+# DESTDIR for staging, PREFIX (default /usr/local) for the layout.
+
+PREFIX ?= /usr/local
+bindir := $(DESTDIR)$(PREFIX)/bin
+sbindir := $(DESTDIR)$(PREFIX)/sbin
+man8dir := $(DESTDIR)$(PREFIX)/share/man/man8
+completiondir := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+man-pages := $(wildcard $(srctree)/Documentation/*.8)
+completions := $(wildcard $(srctree)/scripts/bash-completion/*)
+
+PHONY += install
+install: $(addprefix $(objtree)/,$(progs))
+	$(Q)install -d $(bindir) $(sbindir) $(man8dir)
+	$(Q)install -m 0755 $(objtree)/vschedd $(sbindir)/vschedd
+	$(Q)install -m 0755 $(objtree)/vsctl $(objtree)/vsbench $(bindir)/
+	$(Q)$(if $(man-pages),install -m 0644 $(man-pages) $(man8dir)/)
+	$(Q)$(if $(completions),install -d $(completiondir) && \
+		install -m 0644 $(completions) $(completiondir)/)
+
+# ---------------------------------------------------------------------------
 # Housekeeping.
 
 PHONY += clean
@@ -273,6 +294,8 @@ help:
 	@echo '                           (DEMO_ARGS="..." passes vsbench load options)'
 	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
+	@echo '  install                - the programs, manual pages and bash completion'
+	@echo '                           into $$(DESTDIR)$$(PREFIX) (PREFIX=/usr/local)'
 	@echo '  deps                   - install the Debian packages the build needs'
 	@echo '  clean                  - remove everything the build made'
 	@echo ''

@@ -266,6 +266,44 @@ vs_resmask_t vs_fres_exceeding_dim(const struct vs_fres *r, const struct vs_fres
 	return over;
 }
 
+vs_resmask_t vs_fres_le_partly_zero_filtered(const struct vs_fres *r, const struct vs_fres *rr,
+					     const struct vs_fres *req)
+{
+	vs_resmask_t fit = 0;
+	unsigned int d;
+	u32 m;
+
+	/* a dimension neither side holds says nothing either way */
+	for (d = 0; d < 2; d++)
+		if (req->v[d] > 0 && !(r->v[d] < FRES_MIN && rr->v[d] < FRES_MIN) &&
+		    fle(r->v[d], rr->v[d]))
+			fit |= VS_RES_BIT(d);
+	for_each_fdim(d, m, req->present & ~VS_RES_BIT(VS_RES_PODS)) {
+		double l = scalar_or(r, d, 0), rv = scalar_or(rr, d, 0);
+
+		if (req->v[d] > 0 && !(l < FRES_MIN && rv < FRES_MIN) && fle(l, rv))
+			fit |= VS_RES_BIT(d);
+	}
+	return fit;
+}
+
+vs_resmask_t vs_fres_gt_partly_relevant(const struct vs_fres *r, const struct vs_fres *rr,
+					const struct vs_fres *req)
+{
+	vs_resmask_t over = 0;
+	unsigned int d;
+	u32 m;
+
+	for (d = 0; d < 2; d++)
+		if (req->v[d] > 0 && rr->v[d] >= FRES_MIN && r->v[d] > rr->v[d])
+			over |= VS_RES_BIT(d);
+	/* a scalar rr lacks is not one it could be over */
+	for_each_fdim(d, m, req->present & rr->present & ~VS_RES_BIT(VS_RES_PODS))
+		if (req->v[d] > 0 && scalar_or(r, d, 0) > rr->v[d])
+			over |= VS_RES_BIT(d);
+	return over;
+}
+
 bool vs_fres_same(const struct vs_fres *a, const struct vs_fres *b)
 {
 	unsigned int d;

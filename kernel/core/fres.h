@@ -120,6 +120,23 @@ vs_resmask_t vs_fres_exceeding_dim(const struct vs_fres *r, const struct vs_fres
 				   const struct vs_fres *req);
 
 /*
+ * LessEqualPartlyWithDimensionZeroFiltered: the dimensions @req asks for
+ * (pods ignored) where r is at most rr within 0.1, leaving out those where
+ * both r and rr are below 0.1; 0 when there is none. Absent scalars count
+ * as zero.
+ */
+vs_resmask_t vs_fres_le_partly_zero_filtered(const struct vs_fres *r, const struct vs_fres *rr,
+					     const struct vs_fres *req);
+
+/*
+ * GreaterPartlyWithRelevantDimensions: the dimensions @req asks for (pods
+ * ignored) where r exceeds rr strictly, looking only at the ones rr has:
+ * cpu or memory of at least 0.1, scalars present in rr (even at zero).
+ */
+vs_resmask_t vs_fres_gt_partly_relevant(const struct vs_fres *r, const struct vs_fres *rr,
+					const struct vs_fres *req);
+
+/*
  * equality.Semantic.DeepEqual on two Resources: the same scalars present
  * and every amount equal (==, no tolerance).
  */

@@ -11,6 +11,7 @@
 #include "sched/framework.h"
 
 extern const struct vs_plugin_ops vs_plugin_binpack;
+extern const struct vs_plugin_ops vs_plugin_capacity;
 extern const struct vs_plugin_ops vs_plugin_conformance;
 extern const struct vs_plugin_ops vs_plugin_drf;
 extern const struct vs_plugin_ops vs_plugin_gang;

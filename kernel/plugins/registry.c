@@ -6,6 +6,7 @@
 
 const struct vs_plugin_ops *const vs_builtin_plugins[] = {
 	&vs_plugin_binpack,
+	&vs_plugin_capacity,
 	&vs_plugin_conformance,
 	&vs_plugin_drf,
 	&vs_plugin_gang,

@@ -21,12 +21,32 @@
  * lists (a job's tasks of one status, a node's tasks, a queue's PodGroups)
  * by the key of the object that came before, which, undoing backwards, is
  * back where it was when its follower is put back.
+ *
+ * The messages are applied through the controllers, as single requests
+ * are; their side effects are undone with the message that caused them:
+ *
+ *   - a VolcanoJob's NEW made its PodGroup (no task: none is made before a
+ *     cycle admits the PodGroup): vs_jobctl_delete() of the job undoes it;
+ *   - a task NEW without a PodGroup made one, which goes after the task;
+ *   - the deletion of a bare task took its PodGroup along, which is made
+ *     again before the task;
+ *   - the queue controller may move a queue's state (a new queue follows
+ *     its parent, a Closing queue closes as its last PodGroup goes): every
+ *     queue's state from before the batch is put back at the end.
+ *
+ * What the job controller does when a task of a VolcanoJob changes or goes
+ * (a restart kills every task and the PodGroup, a sync makes tasks) reaches
+ * the whole job, and is not undone: such a message fails the batch with
+ * "cannot be undone", as does a VolcanoJob NEW that would take over an
+ * existing PodGroup. Send those alone.
  */
 #include <libmnl/libmnl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "controllers/jobctl.h"
+#include "controllers/pgctl.h"
 #include "core/hash.h"
 #include "core/log.h"
 #include "netlink/batch.h"
@@ -189,6 +209,15 @@ struct commit {
 	char *scratch;			/* SNAP_MAX bytes for snapshots, made on first use */
 	u64 seq;			/* the cluster's next sequence number, before */
 	struct vs_res total;		/* the cluster's total allocatable, before */
+	struct queue_state *queues;	/* every queue's state, before */
+	u32 nr_queues;
+};
+
+/* A queue's state, which the queue controller may move behind any message. */
+struct queue_state {
+	const char *name;
+	enum vs_queue_state state;
+	bool closed_by_parent;
 };
 
 /* An object's key, copied: what it names may be freed and made again meanwhile. */
@@ -219,6 +248,7 @@ enum undo_kind {
 	UNDO_REPLACE,			/* put the old spec back in place */
 	UNDO_RECREATE,			/* make a deleted object again, where it was */
 	UNDO_TASK,			/* put a task's status and node back */
+	UNDO_VJOB,			/* delete a VolcanoJob a NEW made, and its PodGroup */
 };
 
 struct undo {
@@ -242,6 +272,8 @@ struct undo {
 	struct vs_pg_condition cond[VS_PG_COND_NR];	/* UNDO_RECREATE of a PodGroup */
 	struct adopted *adopted;	/* UNDO_DEL of a queue */
 	u32 nr_adopted;
+	struct key made;		/* UNDO_DEL of a bare task: the PodGroup made for it */
+	struct undo *pg;		/* UNDO_RECREATE of a bare task: its PodGroup, first */
 };
 
 static const char *copy_str(struct commit *c, const char *s)
@@ -634,17 +666,36 @@ static bool task_deleted(const struct nlattr *nest)
 	return false;
 }
 
+/* The PodGroup a task NEW names; NULL for none ("" too): the podgroup controller makes one. */
+static const char *task_podgroup(const struct nlattr *nest)
+{
+	const char *pg = nest_str(nest, VS_TASK_A_PODGROUP);
+
+	return pg && *pg ? pg : NULL;
+}
+
+/* The queue a request names in attribute @type of @nest, "default" for none. */
+static const char *queue_or_default(const struct nlattr *nest, u16 type)
+{
+	const char *queue = nest_str(nest, type);
+
+	return queue && *queue ? queue : "default";
+}
+
 /*
  * The sums an object message may change: the object's own, and for a
  * PodGroup those of the queues it leaves and joins (a NEW replaces the
  * whole spec: no queue is "default"), for a task those of its node,
- * PodGroup and queue. Every object a message names is touched, even where
- * it changes no sum: one deleted and made again later in the batch is then
- * known by its sums from before.
+ * PodGroup and queue (a bare task's PodGroup, made for it, and the queue
+ * it names), for a VolcanoJob those of the PodGroup it makes and its
+ * queue. Every object a message names is touched, even where it changes no
+ * sum: one deleted and made again later in the batch is then known by its
+ * sums from before.
  */
 static int touch_obj(struct commit *c, u16 attr, const struct nlattr *nest, const void *obj,
 		     bool whole_spec)
 {
+	char bare[VS_PGCTL_NAME_BUF];
 	const char *ns, *pg, *queue;
 	struct vs_job *job;
 	int ret = 0;
@@ -666,13 +717,103 @@ static int touch_obj(struct commit *c, u16 attr, const struct nlattr *nest, cons
 		if (obj)
 			return touch_task(c, obj);
 		ns = nest_str(nest, VS_TASK_A_NAMESPACE);
-		pg = nest_str(nest, VS_TASK_A_PODGROUP);
-		job = pg ? vs_job_find(c->core->cl, ns, pg) : NULL;
+		pg = task_podgroup(nest);
+		if (!pg && nest_str(nest, VS_TASK_A_NAME)) {
+			vs_pgctl_name(nest_str(nest, VS_TASK_A_NAME), bare);
+			pg = bare;
+			ret = touch(c, VS_A_PODGROUP, ns, pg);
+			if (!ret)
+				ret = touch(c, VS_A_QUEUE, NULL,
+					    queue_or_default(nest, VS_TASK_A_QUEUE));
+		}
+		job = !ret && pg ? vs_job_find(c->core->cl, ns, pg) : NULL;
 		if (job)
 			ret = touch_job(c, job);
 		return ret ? ret : touch(c, VS_A_NODE, NULL, nest_str(nest, VS_TASK_A_NODE));
+	case VS_A_VJOB:
+		ret = touch(c, VS_A_PODGROUP, nest_str(nest, VS_VJOB_A_NAMESPACE),
+			    nest_str(nest, VS_VJOB_A_NAME));
+		return ret ? ret : touch(c, VS_A_QUEUE, NULL,
+					 queue_or_default(nest, VS_VJOB_A_QUEUE));
 	}
 	return 0;
+}
+
+/*
+ * What the job controller does when a task of a VolcanoJob changes or goes
+ * (a kill of the whole job, tasks made again) reaches the whole job, and
+ * could not be put back: such a message cannot be undone.
+ */
+static int job_controlled(const struct vs_task *t, struct vs_err *err)
+{
+	const struct vs_vjob *vjob = t->job->vjob;
+
+	if (!vjob)
+		return 0;
+	return vs_err_set(err, EINVAL, "task %s/%s belongs to job %s/%s: what the job "
+			  "controller does then cannot be undone, so it cannot be in a batch",
+			  t->ns, t->name, vjob->ns, vjob->name);
+}
+
+/*
+ * A deletion of the task @t (DEL, or a report that it is gone). The job
+ * controller's reactions cannot be undone; the PodGroup the podgroup
+ * controller made for a bare task goes with its last task
+ * (vs_pgctl_task_gone()), so it is written down to be made again first.
+ */
+static int journal_task_del(struct commit *c, struct undo *u, const struct vs_task *t,
+			    struct vs_err *err)
+{
+	char bare[VS_PGCTL_NAME_BUF];
+	const struct vs_job *job = t->job;
+	int ret = job_controlled(t, err);
+
+	if (ret)
+		return ret;
+	vs_pgctl_name(t->name, bare);
+	if (job->nr_tasks == 1 && !strcmp(job->name, bare)) {
+		u->pg = vs_arena_zalloc(&c->arena, sizeof(*u->pg));
+		if (!u->pg)
+			return nomem(err);
+		u->pg->ot = vs_nl_objtype(VS_A_PODGROUP);
+		ret = journal_recreate(c, u->pg, job, err);
+		if (ret)
+			return ret;
+	}
+	return journal_recreate(c, u, t, err);
+}
+
+/*
+ * A VolcanoJob NEW: its undo deletes what it made. One that would take
+ * over an existing PodGroup of its name (and remove the tasks in it that
+ * are no replica of the job) could not be put back.
+ */
+static int journal_vjob_new(struct commit *c, struct undo *u, const struct nlattr *nest,
+			    struct vs_err *err)
+{
+	const char *ns = nest_str(nest, VS_VJOB_A_NAMESPACE), *name = nest_str(nest, VS_VJOB_A_NAME);
+
+	if (ns && name && vs_job_find(c->core->cl, ns, name))
+		return vs_err_set(err, EINVAL, "job %s/%s would take the existing podgroup %s/%s, "
+				  "which cannot be undone, so it cannot be in a batch", ns, name,
+				  ns, name);
+	u->kind = UNDO_VJOB;
+	return key_set(c, &u->self, ns, name) ? nomem(err) : 0;
+}
+
+/* A task NEW without a PodGroup: the one the podgroup controller makes, if none is there. */
+static int journal_bare_task(struct commit *c, struct undo *u, const struct nlattr *nest,
+			     struct vs_err *err)
+{
+	const char *ns = nest_str(nest, VS_TASK_A_NAMESPACE), *name = nest_str(nest, VS_TASK_A_NAME);
+	char bare[VS_PGCTL_NAME_BUF];
+
+	if (!ns || !name || task_podgroup(nest))
+		return 0;
+	vs_pgctl_name(name, bare);
+	if (vs_job_find(c->core->cl, ns, bare))
+		return 0;
+	return key_set(c, &u->made, ns, bare) ? nomem(err) : 0;
 }
 
 /* Write down how to undo the held message @nlh (@op, @tb) before it is applied. */
@@ -703,7 +844,9 @@ static int journal(struct commit *c, const struct vs_genl_op *op, const struct n
 		if (touch_task(c, task))
 			return nomem(err);
 		if (op->cmd == VS_CMD_TASK_STATUS && task_deleted(nest))
-			return journal_recreate(c, u, task, err);
+			return journal_task_del(c, u, task, err);
+		if (op->cmd == VS_CMD_TASK_STATUS && (ret = job_controlled(task, err)))
+			return ret;
 		return journal_task(c, u, task, err);
 	}
 
@@ -719,14 +862,20 @@ static int journal(struct commit *c, const struct vs_genl_op *op, const struct n
 			return journal_replace(c, u, obj, err);
 		if (obj)
 			return 0;	/* EEXIST */
+		if (vs_nl_objtype_attr(ot) == VS_A_VJOB)
+			return journal_vjob_new(c, u, nest, err);
 		u->kind = UNDO_DEL;
 		u->nest = nest;
 		if (vs_nl_objtype_attr(ot) == VS_A_QUEUE)
 			return journal_adoptions(c, u, nest_str(nest, VS_QUEUE_A_NAME), err);
+		if (vs_nl_objtype_attr(ot) == VS_A_TASK)
+			return journal_bare_task(c, u, nest, err);
 		return 0;
 	case VS_NL_SET:
 		return obj ? journal_replace(c, u, obj, err) : 0;
 	case VS_NL_DEL:
+		if (obj && vs_nl_objtype_attr(ot) == VS_A_TASK)
+			return journal_task_del(c, u, obj, err);
 		return obj ? journal_recreate(c, u, obj, err) : 0;
 	case VS_NL_GET:
 		break;
@@ -775,17 +924,35 @@ static int unadopt(struct vs_nl_core *core, const struct undo *u, bool back, str
 static int undo_del(struct vs_nl_core *core, struct undo *u, struct vs_err *err)
 {
 	int ret = u->nr_adopted ? unadopt(core, u, false, err) : 0;
+	struct vs_job *made;
 
 	if (!ret)
-		ret = vs_nl_obj_del(u->ot, core->cl, u->nest, err);
+		ret = vs_nl_obj_del(u->ot, core->cl, NULL, u->nest, err);
 	if (!ret && u->nr_adopted)
 		ret = unadopt(core, u, true, err);
+	/* the PodGroup the podgroup controller made for a bare task */
+	made = ret ? NULL : find(core->cl, VS_A_PODGROUP, &u->made);
+	if (made)
+		ret = vs_job_del(core->cl, made, err);
 	return ret;
+}
+
+/* What a VolcanoJob NEW made goes: its PodGroup, then the job, as its deletion does. */
+static int undo_vjob(struct vs_nl_core *core, struct undo *u, struct vs_err *err)
+{
+	struct vs_vjob *vjob = find(core->cl, VS_A_VJOB, &u->self);
+	struct vs_ctl ctl;
+
+	if (!vjob)
+		return vs_err_set(err, EIO, "job %s/%s is gone", u->self.ns, u->self.name);
+	vs_ctl_init(&ctl, core->cl, NULL, NULL);	/* nobody hears of an undo */
+	vs_jobctl_delete(&ctl, vjob);
+	return 0;
 }
 
 static int undo_replace(struct vs_nl_core *core, struct undo *u, struct vs_err *err)
 {
-	int ret = vs_nl_obj_new(u->ot, core->cl, snap_nest(u), true, core->arena, err);
+	int ret = vs_nl_obj_new(u->ot, core->cl, NULL, snap_nest(u), true, core->arena, err);
 	struct vs_job *job;
 
 	vs_arena_reset(core->arena);
@@ -810,7 +977,11 @@ static int undo_recreate(struct vs_nl_core *core, struct undo *u, struct vs_err 
 	void *obj;
 	int ret;
 
-	ret = vs_nl_obj_new(u->ot, cl, snap_nest(u), false, core->arena, err);
+	/* a bare task's PodGroup went with it: it comes back first */
+	if (u->pg && !find(cl, VS_A_PODGROUP, &u->pg->self) &&
+	    (ret = undo_recreate(core, u->pg, err)))
+		return ret;
+	ret = vs_nl_obj_new(u->ot, cl, NULL, snap_nest(u), false, core->arena, err);
 	vs_arena_reset(core->arena);
 	if (ret)
 		return ret;
@@ -916,8 +1087,45 @@ static int undo_one(struct vs_nl_core *core, struct undo *u, struct vs_err *err)
 		return undo_recreate(core, u, err);
 	case UNDO_TASK:
 		return undo_task(core->cl, u, err);
+	case UNDO_VJOB:
+		return undo_vjob(core, u, err);
 	}
 	return 0;
+}
+
+/* Every queue's state before the batch, which the queue controller may move. */
+static int save_queues(struct commit *c)
+{
+	const struct vs_cluster *cl = c->core->cl;
+	const struct vs_queue *queue;
+
+	if (!cl->nr_queues)
+		return 0;
+	c->queues = vs_arena_calloc(&c->arena, cl->nr_queues, sizeof(*c->queues));
+	if (!c->queues)
+		return -ENOMEM;
+	list_for_each_entry(queue, &cl->queues, list) {
+		struct queue_state *q = &c->queues[c->nr_queues++];
+
+		q->name = copy_str(c, queue->name);
+		if (!q->name)
+			return -ENOMEM;
+		q->state = queue->state;
+		q->closed_by_parent = queue->closed_by_parent;
+	}
+	return 0;
+}
+
+static void restore_queues(struct commit *c)
+{
+	for (u32 i = 0; i < c->nr_queues; i++) {
+		struct vs_queue *queue = vs_queue_find(c->core->cl, c->queues[i].name);
+
+		if (!queue)
+			continue;
+		queue->state = c->queues[i].state;
+		queue->closed_by_parent = c->queues[i].closed_by_parent;
+	}
 }
 
 /* Walk the journal back from its @n-th entry; false when some undo failed. */
@@ -935,6 +1143,7 @@ static bool rollback(struct commit *c, struct undo *journal, u32 n)
 		}
 	}
 	untouch(c);
+	restore_queues(c);
 	c->core->cl->total_allocatable = c->total;
 	c->core->cl->seq = c->seq;
 	return whole;
@@ -1022,7 +1231,7 @@ static int commit(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, struct vs_exta
 	c.total = c.core->cl->total_allocatable;
 	vs_arena_init(&c.arena, 0);
 	undo = vs_arena_calloc(&c.arena, b->nr, sizeof(*undo));
-	if (!undo || vs_htable_init(&c.touched, 0, touched_hashfn)) {
+	if (!undo || save_queues(&c) || vs_htable_init(&c.touched, 0, touched_hashfn)) {
 		vs_arena_destroy(&c.arena);
 		return vs_extack_fail(ext, ENOMEM, "batch not applied: out of memory for its "
 				      "undo journal");

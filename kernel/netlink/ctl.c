@@ -96,6 +96,7 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 	struct vs_sched_stats before;
 	const struct vs_conf *conf;
 	struct vs_session *ssn;
+	struct vs_ctl ctl;
 	u64 start = now_ns();
 	int ret;
 
@@ -129,7 +130,17 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 	cy->duration_ns = now_ns() - start;
 	cy->binds = clamp_u32(sched->stats.binds - before.binds);
 	cy->evicts = clamp_u32(sched->stats.evicts - before.evicts);
-	cy->pending = nr_pending(sched->cl);
+	/*
+	 * What stands in for Volcano's PodGroup informer: the jobs whose
+	 * PodGroup the session admitted get their tasks, and follow its
+	 * phase; Closing queues whose PodGroups are gone close. A job that
+	 * cannot sync (its queue is gone) is logged by the controller (at
+	 * verbosity 2) and tried again after the next cycle: the cycle itself
+	 * went well, and its answer says so.
+	 */
+	vs_nl_ctl_init(core, &ctl);
+	vs_ctl_after_cycle(&ctl, NULL);
+	cy->pending = nr_pending(sched->cl);	/* the tasks just made wait too */
 	return ret;
 }
 
@@ -423,6 +434,11 @@ int vs_nl_subscribe_doit(struct vs_genl_info *info)
  * PodGroups refuse to go while they hold some), then VolcanoJobs, PodGroups
  * (queues refuse to go while they hold some), queues, nodes and priority
  * classes. Nothing here can fail once the tasks are gone.
+ *
+ * The controllers keep nothing of their own: their state is in the objects
+ * (a VolcanoJob's phase, retries, counters and the finished replicas it
+ * kept; a queue's state and whether its parent closed it), and goes with
+ * them. No hook is told: a reset is no controller's doing.
  */
 int vs_nl_reset_doit(struct vs_genl_info *info)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The object commands as generic netlink handlers: see handlers.h.
+ * The object commands and the users' commands as generic netlink handlers:
+ * see handlers.h.
  *
  * Dumps resume by creation order: a part remembers the creation sequence
  * of the last object it carried (and, for tasks, of that task's PodGroup),
@@ -9,9 +10,34 @@
  */
 #include <libmnl/libmnl.h>
 
+#include "controllers/jobctl.h"
+#include "controllers/qctl.h"
 #include "netlink/handlers.h"
 #include "netlink/objects.h"
+#include "netlink/parse.h"
 #include "vsched/vsched.h"
+
+/* A command's action is the core's: neither side translates. */
+#define SAME(a, b) _Static_assert((int)(a) == (int)(b), #a " != " #b)
+SAME(VS_ACTION_ABORT_JOB, VS_ACT_ABORT_JOB);
+SAME(VS_ACTION_RESTART_JOB, VS_ACT_RESTART_JOB);
+SAME(VS_ACTION_RESTART_TASK, VS_ACT_RESTART_TASK);
+SAME(VS_ACTION_RESTART_POD, VS_ACT_RESTART_POD);
+SAME(VS_ACTION_TERMINATE_JOB, VS_ACT_TERMINATE_JOB);
+SAME(VS_ACTION_COMPLETE_JOB, VS_ACT_COMPLETE_JOB);
+SAME(VS_ACTION_RESUME_JOB, VS_ACT_RESUME_JOB);
+SAME(VS_ACTION_SYNC_JOB, VS_ACT_SYNC_JOB);
+SAME(VS_ACTION_ENQUEUE_JOB, VS_ACT_ENQUEUE_JOB);
+SAME(VS_ACTION_SYNC_QUEUE, VS_ACT_SYNC_QUEUE);
+SAME(VS_ACTION_OPEN_QUEUE, VS_ACT_OPEN_QUEUE);
+SAME(VS_ACTION_CLOSE_QUEUE, VS_ACT_CLOSE_QUEUE);
+SAME(VS_ACTION_CLOSE_QUEUE + 1, VS_ACT_NR);
+#undef SAME
+
+void vs_nl_ctl_init(const struct vs_nl_core *core, struct vs_ctl *ctl)
+{
+	vs_ctl_init(ctl, core->cl, core->hooks, core->hooks_priv);
+}
 
 /* The object type of a command: its top-level attribute. */
 static const struct vs_nl_objtype *objtype_of(const struct vs_genl_info *info)
@@ -48,10 +74,12 @@ int vs_nl_obj_new_doit(struct vs_genl_info *info)
 	const struct vs_nl_objtype *ot;
 	const struct nlattr *nest = obj_nest(info, &ot);
 	struct vs_nl_core *core = core_of(info);
+	struct vs_ctl ctl;
 
 	if (!nest)
 		return vs_extack_fail(info->extack, EINVAL, "%s: no object", info->op->name);
-	return done(info, nest, vs_nl_obj_new(ot, core->cl, nest,
+	vs_nl_ctl_init(core, &ctl);
+	return done(info, nest, vs_nl_obj_new(ot, core->cl, &ctl, nest,
 					      info->nlh->nlmsg_flags & NLM_F_REPLACE, core->arena,
 					      &info->extack->err));
 }
@@ -61,10 +89,12 @@ int vs_nl_obj_set_doit(struct vs_genl_info *info)
 	const struct vs_nl_objtype *ot;
 	const struct nlattr *nest = obj_nest(info, &ot);
 	struct vs_nl_core *core = core_of(info);
+	struct vs_ctl ctl;
 
 	if (!nest)
 		return vs_extack_fail(info->extack, EINVAL, "%s: no object", info->op->name);
-	return done(info, nest, vs_nl_obj_set(ot, core->cl, nest, core->arena,
+	vs_nl_ctl_init(core, &ctl);
+	return done(info, nest, vs_nl_obj_set(ot, core->cl, &ctl, nest, core->arena,
 					      &info->extack->err));
 }
 
@@ -72,10 +102,13 @@ int vs_nl_obj_del_doit(struct vs_genl_info *info)
 {
 	const struct vs_nl_objtype *ot;
 	const struct nlattr *nest = obj_nest(info, &ot);
+	struct vs_nl_core *core = core_of(info);
+	struct vs_ctl ctl;
 
 	if (!nest)
 		return vs_extack_fail(info->extack, EINVAL, "%s: no object", info->op->name);
-	return done(info, nest, vs_nl_obj_del(ot, core_of(info)->cl, nest, &info->extack->err));
+	vs_nl_ctl_init(core, &ctl);
+	return done(info, nest, vs_nl_obj_del(ot, core->cl, &ctl, nest, &info->extack->err));
 }
 
 int vs_nl_obj_get_doit(struct vs_genl_info *info)
@@ -126,4 +159,76 @@ int vs_nl_obj_get_dumpit(struct vs_genl_info *info)
 		n++;
 	}
 	return 0;
+}
+
+/* ---- users' commands ---- */
+
+/* The string attribute @type of a command, or NULL. */
+static const char *cmd_str(const struct nlattr *const *tb, u16 type)
+{
+	return tb[type] ? mnl_attr_get_str(tb[type]) : NULL;
+}
+
+/*
+ * Refused by the controller: its reason (which names the object), pointing
+ * at the command's nest.
+ */
+static int refused(struct vs_genl_info *info, const struct nlattr *nest, int ret)
+{
+	vs_extack_set_attr(info->extack, info->nlh, nest);
+	return vs_extack_fail(info->extack, ret, "%s failed", info->op->name);
+}
+
+/*
+ * The policy holds the action to the job actions and requires the key. The
+ * controller refuses a target the action does not take or the job does
+ * not have; a refused command changes nothing.
+ */
+int vs_nl_vjob_command_doit(struct vs_genl_info *info)
+{
+	const struct nlattr *nest = info->attrs[VS_A_COMMAND], *tb[VS_COMMAND_A_MAX + 1];
+	struct vs_nl_core *core = core_of(info);
+	const char *ns, *name;
+	struct vs_vjob *vjob;
+	struct vs_ctl ctl;
+	int ret;
+
+	vs_nl_nest_tb(nest, tb, VS_COMMAND_A_MAX);
+	ns = cmd_str(tb, VS_COMMAND_A_NAMESPACE);
+	name = cmd_str(tb, VS_COMMAND_A_NAME);
+	vjob = vs_vjob_find(core->cl, ns, name);
+	if (!vjob) {
+		vs_err_set(&info->extack->err, ENOENT, "job %s/%s not found", ns, name);
+		return refused(info, nest, -ENOENT);
+	}
+	vs_nl_ctl_init(core, &ctl);
+	ret = vs_jobctl_command(&ctl, vjob,
+				(enum vs_vjob_action)mnl_attr_get_u32(tb[VS_COMMAND_A_ACTION]),
+				cmd_str(tb, VS_COMMAND_A_TASK), cmd_str(tb, VS_COMMAND_A_POD),
+				&info->extack->err);
+	return ret ? refused(info, nest, ret) : 0;
+}
+
+/* OpenQueue or CloseQueue, which the policy holds the action to. */
+int vs_nl_queue_command_doit(struct vs_genl_info *info)
+{
+	const struct nlattr *nest = info->attrs[VS_A_COMMAND], *tb[VS_COMMAND_A_MAX + 1];
+	struct vs_nl_core *core = core_of(info);
+	struct vs_queue *queue;
+	const char *name;
+	struct vs_ctl ctl;
+	int ret;
+
+	vs_nl_nest_tb(nest, tb, VS_COMMAND_A_MAX);
+	name = cmd_str(tb, VS_COMMAND_A_NAME);
+	queue = vs_queue_find(core->cl, name);
+	if (!queue) {
+		vs_err_set(&info->extack->err, ENOENT, "queue %s not found", name);
+		return refused(info, nest, -ENOENT);
+	}
+	vs_nl_ctl_init(core, &ctl);
+	ret = vs_qctl_command(&ctl, queue,
+			      (enum vs_vjob_action)mnl_attr_get_u32(tb[VS_COMMAND_A_ACTION]),
+			      &info->extack->err);
+	return ret ? refused(info, nest, ret) : 0;
 }

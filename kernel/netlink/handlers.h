@@ -7,6 +7,7 @@
 #ifndef VS_NETLINK_HANDLERS_H
 #define VS_NETLINK_HANDLERS_H
 
+#include "controllers/controllers.h"
 #include "core/arena.h"
 #include "core/cluster.h"
 #include "netlink/ctl.h"
@@ -31,6 +32,15 @@ struct vs_nl_core {
 	 */
 	u64 (*clock_ns)(void);
 	struct vs_nl_ctl ctl;		/* what the control commands keep (ctl.h) */
+	/*
+	 * Told what the controllers did on their own (the tasks and PodGroups
+	 * they made or removed, the VolcanoJobs and queues whose state they
+	 * changed), for the events group; NULL: nobody listens. Inside a
+	 * batch they hear what is applied, and nothing of an undo: whoever
+	 * listens holds what they said until VS_CMD_BATCH_END is answered.
+	 */
+	const struct vs_ctl_hooks *hooks;
+	void *hooks_priv;
 };
 
 struct vs_nl_host_ops {
@@ -47,13 +57,24 @@ struct vs_nl_host_ops {
 };
 
 /*
+ * The controllers' context on @core's cluster, with its hooks: what every
+ * handler that calls a controller builds (Documentation/controllers.md,
+ * "When the daemon calls what"). It keeps nothing between calls.
+ */
+void vs_nl_ctl_init(const struct vs_nl_core *core, struct vs_ctl *ctl);
+
+/*
  * NEW (NLM_F_REPLACE too), SET, DEL and GET of nodes, queues, PodGroups,
- * tasks, VolcanoJobs and priority classes.
+ * tasks, VolcanoJobs and priority classes, through the controllers.
  */
 int vs_nl_obj_new_doit(struct vs_genl_info *info);
 int vs_nl_obj_set_doit(struct vs_genl_info *info);
 int vs_nl_obj_del_doit(struct vs_genl_info *info);
 int vs_nl_obj_get_doit(struct vs_genl_info *info);
 int vs_nl_obj_get_dumpit(struct vs_genl_info *info);
+
+/* VS_CMD_VJOB_COMMAND and VS_CMD_QUEUE_COMMAND: a user's command, to its controller. */
+int vs_nl_vjob_command_doit(struct vs_genl_info *info);
+int vs_nl_queue_command_doit(struct vs_genl_info *info);
 
 #endif /* VS_NETLINK_HANDLERS_H */

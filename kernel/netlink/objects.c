@@ -3,12 +3,17 @@
  * The object commands: see objects.h.
  *
  * One table entry per object type says how to find, build, change, remove,
- * put and walk it; the commands themselves are written once.
+ * put and walk it; the commands themselves are written once. Where a
+ * controller takes part (a struct vs_ctl is given), the entry calls it
+ * instead of the core, as Documentation/controllers.md's table says.
  */
 #include <libmnl/libmnl.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "controllers/jobctl.h"
+#include "controllers/qctl.h"
+#include "core/log.h"
 #include "netlink/fill.h"
 #include "netlink/objects.h"
 #include "netlink/parse.h"
@@ -23,11 +28,12 @@ struct vs_nl_objtype {
 	void *(*find)(struct vs_cluster *cl, const char *ns, const char *name);
 	/*
 	 * Build the spec (from @obj's when @merge, else from the defaults),
-	 * then create the object (@obj NULL) or update @obj.
+	 * then create the object (@obj NULL) or update @obj; through the
+	 * controllers when @ctl is not NULL (and so for del).
 	 */
-	int (*apply)(struct vs_cluster *cl, void *obj, bool merge, const struct nlattr *nest,
-		     struct vs_arena *arena, struct vs_err *err);
-	int (*del)(struct vs_cluster *cl, void *obj, struct vs_err *err);
+	int (*apply)(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
+		     const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err);
+	int (*del)(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struct vs_err *err);
 	bool (*put)(struct nlmsghdr *nlh, size_t cap, const void *obj);
 	bool (*put_spec)(struct nlmsghdr *nlh, size_t cap, const void *obj);
 	void *(*next)(struct vs_cluster *cl, void *prev);
@@ -35,12 +41,26 @@ struct vs_nl_objtype {
 
 /* ---- per type ---- */
 
+/*
+ * The object changed as asked, and a controller then failed to do what
+ * follows from it (a job's sync, say): the request is not refused, for it
+ * was applied. What failed is logged and tried again on the next sync,
+ * after the next cycle, as Volcano requeues a request that failed.
+ */
+static int followed(const char *what, int ret, struct vs_err *err)
+{
+	if (ret)
+		vs_warn("%s: %s", what, err->msg);
+	vs_err_clear(err);
+	return 0;
+}
+
 static void *find_node(struct vs_cluster *cl, const char *ns, const char *name)
 {
 	return vs_node_find(cl, name);
 }
 
-static int apply_node(struct vs_cluster *cl, void *obj, bool merge,
+static int apply_node(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
 		      const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
 {
 	struct vs_node_spec spec;
@@ -58,7 +78,7 @@ static int apply_node(struct vs_cluster *cl, void *obj, bool merge,
 	return obj ? vs_node_update(cl, obj, &spec, err) : vs_node_add(cl, &spec, NULL, err);
 }
 
-static int del_node(struct vs_cluster *cl, void *obj, struct vs_err *err)
+static int del_node(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struct vs_err *err)
 {
 	return vs_node_del(cl, obj, err);
 }
@@ -91,10 +111,11 @@ static void *find_queue(struct vs_cluster *cl, const char *ns, const char *name)
 	return vs_queue_find(cl, name);
 }
 
-static int apply_queue(struct vs_cluster *cl, void *obj, bool merge,
+static int apply_queue(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
 		       const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
 {
 	struct vs_queue_spec spec;
+	struct vs_queue *queue;
 	int ret;
 
 	if (obj && merge)
@@ -104,10 +125,16 @@ static int apply_queue(struct vs_cluster *cl, void *obj, bool merge,
 	ret = vs_nl_parse_queue(nest, arena, &spec, err);
 	if (ret)
 		return ret;
-	return obj ? vs_queue_update(cl, obj, &spec, err) : vs_queue_add(cl, &spec, NULL, err);
+	if (obj)
+		return vs_queue_update(cl, obj, &spec, err);
+	ret = vs_queue_add(cl, &spec, &queue, err);
+	/* the queue controller's addQueue: a new queue follows its parent */
+	if (!ret && ctl)
+		ret = followed("queue created", vs_qctl_sync(ctl, queue, err), err);
+	return ret;
 }
 
-static int del_queue(struct vs_cluster *cl, void *obj, struct vs_err *err)
+static int del_queue(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struct vs_err *err)
 {
 	return vs_queue_del(cl, obj, err);
 }
@@ -132,7 +159,7 @@ static void *find_podgroup(struct vs_cluster *cl, const char *ns, const char *na
 	return vs_job_find(cl, ns, name);
 }
 
-static int apply_podgroup(struct vs_cluster *cl, void *obj, bool merge,
+static int apply_podgroup(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
 			  const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
 {
 	struct vs_job_spec spec;
@@ -148,6 +175,9 @@ static int apply_podgroup(struct vs_cluster *cl, void *obj, bool merge,
 	ret = vs_nl_parse_podgroup(nest, arena, &spec, err);
 	if (ret)
 		return ret;
+	/* Volcano's PodGroup admission, on create only: its queue exists and is Open */
+	if (!obj && ctl && (ret = vs_qctl_admit_podgroup(ctl, spec.queue, err)))
+		return ret;
 	if (!obj)
 		return vs_job_add(cl, &spec, NULL, err);
 	ret = vs_job_update(cl, obj, &spec, err);
@@ -157,9 +187,10 @@ static int apply_podgroup(struct vs_cluster *cl, void *obj, bool merge,
 	return ret;
 }
 
-static int del_podgroup(struct vs_cluster *cl, void *obj, struct vs_err *err)
+/* Refused while it has tasks; a Closing queue may close with it gone. */
+static int del_podgroup(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struct vs_err *err)
 {
-	return vs_job_del(cl, obj, err);
+	return ctl ? vs_ctl_podgroup_del(ctl, obj, err) : vs_job_del(cl, obj, err);
 }
 
 static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const void *obj)
@@ -186,10 +217,12 @@ static void *find_task(struct vs_cluster *cl, const char *ns, const char *name)
 	return vs_task_find(cl, ns, name);
 }
 
-static int apply_task(struct vs_cluster *cl, void *obj, bool merge,
+static int apply_task(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
 		      const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
 {
+	const struct nlattr *tb[VS_TASK_A_MAX + 1];
 	struct vs_task_spec spec;
+	const char *queue;
 	int ret;
 
 	/* A pod's spec does not change in Kubernetes: it is deleted and made again. */
@@ -201,13 +234,29 @@ static int apply_task(struct vs_cluster *cl, void *obj, bool merge,
 	ret = vs_nl_parse_task(nest, arena, &spec, err);
 	if (ret)
 		return ret;
-	return vs_task_add(cl, &spec, NULL, err);
+	if (!ctl)
+		return vs_task_add(cl, &spec, NULL, err);
+	/* the pod's queue annotation, which only a task without a PodGroup reads */
+	vs_nl_nest_tb(nest, tb, VS_TASK_A_MAX);
+	queue = tb[VS_TASK_A_QUEUE] ? mnl_attr_get_str(tb[VS_TASK_A_QUEUE]) : NULL;
+	return vs_ctl_task_add(ctl, &spec, queue, NULL, err);
 }
 
-static int del_task(struct vs_cluster *cl, void *obj, struct vs_err *err)
+/*
+ * The task goes at once; then the job controller hears PodEvicted, and the
+ * PodGroup made for a bare task goes with it.
+ */
+static int del_task(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struct vs_err *err)
 {
-	vs_task_del(cl, obj);
-	return 0;
+	char what[VS_ERR_MSG_MAX];
+	const struct vs_task *task = obj;
+
+	if (!ctl) {
+		vs_task_del(cl, obj);
+		return 0;
+	}
+	snprintf(what, sizeof(what), "task %s/%s deleted", task->ns, task->name);
+	return followed(what, vs_ctl_task_del(ctl, obj, err), err);
 }
 
 static bool put_task(struct nlmsghdr *nlh, size_t cap, const void *obj)
@@ -240,10 +289,11 @@ static void *find_vjob(struct vs_cluster *cl, const char *ns, const char *name)
 	return vs_vjob_find(cl, ns, name);
 }
 
-static int apply_vjob(struct vs_cluster *cl, void *obj, bool merge,
+static int apply_vjob(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
 		      const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
 {
 	struct vs_vjob_spec spec;
+	struct vs_vjob *vjob;
 	int ret;
 
 	/* The core has no update of a VolcanoJob: its controller owns what follows from it. */
@@ -254,12 +304,27 @@ static int apply_vjob(struct vs_cluster *cl, void *obj, bool merge,
 	ret = vs_nl_parse_vjob(nest, arena, &spec, err);
 	if (ret)
 		return ret;
-	return vs_vjob_add(cl, &spec, NULL, err);
+	if (!ctl)
+		return vs_vjob_add(cl, &spec, NULL, err);
+	/* Volcano's admission webhook, the job, then its first sync: its PodGroup */
+	ret = vs_jobctl_admit(ctl, &spec, err);
+	if (!ret)
+		ret = vs_vjob_add(cl, &spec, &vjob, err);
+	if (ret)
+		return ret;
+	ret = vs_jobctl_sync(ctl, vjob, err);
+	if (ret)
+		vs_jobctl_delete(ctl, vjob);	/* a refused request changes nothing */
+	return ret;
 }
 
-static int del_vjob(struct vs_cluster *cl, void *obj, struct vs_err *err)
+/* With the controllers, its tasks and PodGroup go too, as Kubernetes collects owned objects. */
+static int del_vjob(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struct vs_err *err)
 {
-	vs_vjob_del(cl, obj);
+	if (ctl)
+		vs_jobctl_delete(ctl, obj);
+	else
+		vs_vjob_del(cl, obj);
 	return 0;
 }
 
@@ -283,7 +348,7 @@ static void *find_prioclass(struct vs_cluster *cl, const char *ns, const char *n
 	return vs_prioclass_find(cl, name);
 }
 
-static int apply_prioclass(struct vs_cluster *cl, void *obj, bool merge,
+static int apply_prioclass(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
 			   const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
 {
 	struct vs_prioclass_spec spec;
@@ -302,7 +367,8 @@ static int apply_prioclass(struct vs_cluster *cl, void *obj, bool merge,
 		     vs_prioclass_add(cl, &spec, NULL, err);
 }
 
-static int del_prioclass(struct vs_cluster *cl, void *obj, struct vs_err *err)
+static int del_prioclass(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj,
+			 struct vs_err *err)
 {
 	vs_prioclass_del(cl, obj);
 	return 0;
@@ -422,7 +488,7 @@ static int about(const struct vs_nl_objtype *ot, const struct key *k, int ret,
 	return ret;
 }
 
-int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,
 		  const struct nlattr *nest, bool replace, struct vs_arena *arena,
 		  struct vs_err *err)
 {
@@ -436,10 +502,10 @@ int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
 	if (obj && !replace)
 		return about(ot, &k, vs_err_set(err, EEXIST, "exists already"), err);
 	/* Replace: the spec given, with the defaults for what it leaves out. */
-	return about(ot, &k, ot->apply(cl, obj, false, nest, arena, err), err);
+	return about(ot, &k, ot->apply(cl, ctl, obj, false, nest, arena, err), err);
 }
 
-int vs_nl_obj_set(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+int vs_nl_obj_set(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,
 		  const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
 {
 	struct key k;
@@ -451,10 +517,10 @@ int vs_nl_obj_set(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
 	obj = vs_nl_obj_find(ot, cl, nest, err, &ret);
 	if (!obj)
 		return ret;
-	return about(ot, &k, ot->apply(cl, obj, true, nest, arena, err), err);
+	return about(ot, &k, ot->apply(cl, ctl, obj, true, nest, arena, err), err);
 }
 
-int vs_nl_obj_del(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+int vs_nl_obj_del(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,
 		  const struct nlattr *nest, struct vs_err *err)
 {
 	struct key k;
@@ -466,7 +532,7 @@ int vs_nl_obj_del(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
 	obj = vs_nl_obj_find(ot, cl, nest, err, &ret);
 	if (!obj)
 		return ret;
-	return about(ot, &k, ot->del(cl, obj, err), err);
+	return about(ot, &k, ot->del(cl, ctl, obj, err), err);
 }
 
 bool vs_nl_obj_put(const struct vs_nl_objtype *ot, struct nlmsghdr *nlh, size_t cap,

@@ -12,6 +12,7 @@
 
 #include <linux/netlink.h>
 
+#include "controllers/controllers.h"
 #include "core/arena.h"
 #include "core/cluster.h"
 
@@ -57,13 +58,20 @@ void *vs_nl_obj_find(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
  * never changes, as a pod's does not: SET or a replacing NEW of an
  * existing task is -EOPNOTSUPP; delete it and create it again. The same
  * holds for a VolcanoJob, which the core cannot update yet.
+ *
+ * With @ctl (on @cl), the controllers are called as the daemon calls them
+ * (Documentation/controllers.md, "When the daemon calls what"): a new
+ * VolcanoJob is admitted and gets its PodGroup, a task without a PodGroup
+ * gets one, a new PodGroup's queue must be Open, a new queue follows its
+ * parent, and deletions go through the controllers. Without (NULL), only
+ * the core's own calls: what an undo uses to put objects back as they were.
  */
-int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,
 		  const struct nlattr *nest, bool replace, struct vs_arena *arena,
 		  struct vs_err *err);
-int vs_nl_obj_set(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+int vs_nl_obj_set(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,
 		  const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err);
-int vs_nl_obj_del(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+int vs_nl_obj_del(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,
 		  const struct nlattr *nest, struct vs_err *err);
 
 /* Put @obj into a message (fill.h's rules: all of it or nothing). */

@@ -323,14 +323,19 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_EVENT, "event"),				\
 	VS_NLA_REJECTED(VS_TASK_A_EXIT_CODE, "exitCode"),			\
 	VS_NLA_REJECTED(VS_TASK_A_BIND_FAILURES, "bindFailures"),		\
-	VS_NLA_REJECTED(VS_TASK_A_BIND_ERROR, "bindError")
+	VS_NLA_REJECTED(VS_TASK_A_BIND_ERROR, "bindError"),			\
+	VS_NLA_REJECTED(VS_TASK_A_QUEUE, "queue")
 
-/* A task's spec; EVENT and EXIT_CODE belong to VS_CMD_TASK_STATUS alone. */
-#define TASK_SPEC(_podgroup_flags)						\
+/*
+ * A task's spec; EVENT and EXIT_CODE belong to VS_CMD_TASK_STATUS alone. A
+ * task without a PODGROUP gets one from the podgroup controller, in QUEUE.
+ */
+#define TASK_SPEC								\
 	TASK_REJECTED,								\
 	VS_NLA_STR(VS_TASK_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = REQ),	\
 	VS_NLA_STR(VS_TASK_A_NAME, "name", VS_NAME_MAX, .flags = REQ),		\
-	VS_NLA_STR(VS_TASK_A_PODGROUP, "podgroup", VS_NAME_MAX, .flags = (_podgroup_flags)), \
+	VS_NLA_STR(VS_TASK_A_PODGROUP, "podgroup", VS_NAME_MAX),		\
+	VS_NLA_STR(VS_TASK_A_QUEUE, "queue", VS_NAME_MAX),			\
 	VS_NLA_STR(VS_TASK_A_ROLE, "role", VS_NAME_MAX),			\
 	ENUM(VS_TASK_A_STATUS, "status", VS_TASK_STATUS_UNKNOWN, 0),		\
 	VS_NLA_STR(VS_TASK_A_NODE, "node", VS_NAME_MAX),			\
@@ -350,12 +355,7 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_STR(VS_TASK_A_BIND_ERROR, "bindError", VS_ERR_MSG_MAX, .flags = RO)
 
 static const struct vs_nla_policy task_policy[VS_TASK_A_MAX + 1] = {
-	TASK_SPEC(REQ),
-};
-
-/* SET names the task by its key; its PodGroup may be left out. */
-static const struct vs_nla_policy task_set_policy[VS_TASK_A_MAX + 1] = {
-	TASK_SPEC(0),
+	TASK_SPEC,
 };
 
 static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
@@ -459,6 +459,27 @@ static const struct vs_nla_policy bind_result_policy[VS_BIND_A_MAX + 1] = {
 	VS_NLA_STR(VS_BIND_A_MESSAGE, "message", VS_TEXT_MAX),
 };
 
+/*
+ * Users' commands: each takes only the actions of its controller (Volcano's
+ * bus actions but SyncQueue, which is the controllers' own).
+ */
+static const struct vs_nla_policy vjob_command_policy[VS_COMMAND_A_MAX + 1] = {
+	VS_NLA_STR(VS_COMMAND_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = REQ),
+	VS_NLA_STR(VS_COMMAND_A_NAME, "name", VS_NAME_MAX, .flags = REQ),
+	ENUM(VS_COMMAND_A_ACTION, "action", VS_ACTION_ENQUEUE_JOB, REQ),
+	VS_NLA_STR(VS_COMMAND_A_TASK, "task", VS_NAME_MAX),
+	VS_NLA_STR(VS_COMMAND_A_POD, "pod", VS_NAME_MAX),
+};
+
+static const struct vs_nla_policy queue_command_policy[VS_COMMAND_A_MAX + 1] = {
+	VS_NLA_REJECTED(VS_COMMAND_A_NAMESPACE, "namespace"),
+	VS_NLA_STR(VS_COMMAND_A_NAME, "name", VS_NAME_MAX, .flags = REQ),
+	VS_NLA_RANGE(VS_COMMAND_A_ACTION, "action", VS_NLA_U32, VS_ACTION_OPEN_QUEUE,
+		     VS_ACTION_CLOSE_QUEUE, REQ),
+	VS_NLA_REJECTED(VS_COMMAND_A_TASK, "task"),
+	VS_NLA_REJECTED(VS_COMMAND_A_POD, "pod"),
+};
+
 static const struct vs_nla_policy explain_policy[VS_EXPLAIN_A_MAX + 1] = {
 	VS_NLA_STR(VS_EXPLAIN_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = REQ),
 	VS_NLA_STR(VS_EXPLAIN_A_PODGROUP, "podgroup", VS_NAME_MAX),
@@ -546,7 +567,8 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_QUEUE, "filterQueue"),			\
 	VS_NLA_REJECTED(VS_A_FILTER_PODGROUP, "filterPodgroup"),		\
 	VS_NLA_REJECTED(VS_A_FILTER_NODE, "filterNode"),			\
-	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus")
+	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),			\
+	VS_NLA_REJECTED(VS_A_COMMAND, "command")
 
 #define TOP(_attr, _name, _set, _maxattr)					\
 	VS_NLA_NEST(_attr, _name, _set, _maxattr, .flags = REQ)
@@ -597,11 +619,6 @@ static const struct vs_nla_policy pg_dump_attrs[VS_A_MAX + 1] = {
 static const struct vs_nla_policy task_new_attrs[VS_A_MAX + 1] = {
 	TOP_DEFAULTS,
 	TOP(VS_A_TASK, "task", task_policy, VS_TASK_A_MAX),
-};
-
-static const struct vs_nla_policy task_set_attrs[VS_A_MAX + 1] = {
-	TOP_DEFAULTS,
-	TOP(VS_A_TASK, "task", task_set_policy, VS_TASK_A_MAX),
 };
 
 static const struct vs_nla_policy task_key_attrs[VS_A_MAX + 1] = {
@@ -661,6 +678,16 @@ static const struct vs_nla_policy conf_set_attrs[VS_A_MAX + 1] = {
 static const struct vs_nla_policy explain_attrs[VS_A_MAX + 1] = {
 	TOP_DEFAULTS,
 	TOP(VS_A_EXPLAIN, "explain", explain_policy, VS_EXPLAIN_A_MAX),
+};
+
+static const struct vs_nla_policy vjob_command_attrs[VS_A_MAX + 1] = {
+	TOP_DEFAULTS,
+	TOP(VS_A_COMMAND, "command", vjob_command_policy, VS_COMMAND_A_MAX),
+};
+
+static const struct vs_nla_policy queue_command_attrs[VS_A_MAX + 1] = {
+	TOP_DEFAULTS,
+	TOP(VS_A_COMMAND, "command", queue_command_policy, VS_COMMAND_A_MAX),
 };
 
 static const struct vs_nla_policy mcgrp_attrs[VS_A_MAX + 1] = {
@@ -725,7 +752,7 @@ static const struct vs_genl_op vs_genl_ops[] = {
 
 	[VS_CMD_TASK_NEW]	= { OP(VS_CMD_TASK_NEW, ADMIN_DO), .policy = task_new_attrs,
 				    .doit = vs_nl_obj_new_doit },
-	[VS_CMD_TASK_SET]	= { OP(VS_CMD_TASK_SET, ADMIN_DO), .policy = task_set_attrs,
+	[VS_CMD_TASK_SET]	= { OP(VS_CMD_TASK_SET, ADMIN_DO), .policy = task_new_attrs,
 				    .doit = vs_nl_obj_set_doit },
 	[VS_CMD_TASK_DEL]	= { OP(VS_CMD_TASK_DEL, ADMIN_DO), .policy = task_key_attrs,
 				    .doit = vs_nl_obj_del_doit },
@@ -780,6 +807,13 @@ static const struct vs_genl_op vs_genl_ops[] = {
 	[VS_CMD_DECISIONS]	= { OP(VS_CMD_DECISIONS, VS_OP_NOTIFY) },
 	[VS_CMD_EVENT]		= { OP(VS_CMD_EVENT, VS_OP_NOTIFY) },
 	[VS_CMD_CYCLE]		= { OP(VS_CMD_CYCLE, VS_OP_NOTIFY) },
+
+	[VS_CMD_VJOB_COMMAND]	= { OP(VS_CMD_VJOB_COMMAND, ADMIN_DO),
+				    .policy = vjob_command_attrs,
+				    .doit = vs_nl_vjob_command_doit },
+	[VS_CMD_QUEUE_COMMAND]	= { OP(VS_CMD_QUEUE_COMMAND, ADMIN_DO),
+				    .policy = queue_command_attrs,
+				    .doit = vs_nl_queue_command_doit },
 };
 
 static const char *const vs_mcgrp_names[VS_MCGRP_MAX + 1] = {

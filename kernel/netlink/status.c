@@ -10,11 +10,16 @@
  * Pending task that succeeded, a bind result for a task that is not
  * Binding) are refused and change nothing: the reporter is out of step and
  * must resynchronise, as a Kubernetes bridge does with a relist.
+ *
+ * A status report is what Volcano's job controller hears as a pod update,
+ * and a deletion as a pod deleted: after the core's change, the
+ * controllers are told (vs_ctl_task_updated(), vs_ctl_task_del()).
  */
 #include <libmnl/libmnl.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "controllers/controllers.h"
 #include "core/log.h"
 #include "netlink/ctl.h"
 #include "netlink/handlers.h"
@@ -75,15 +80,29 @@ static enum vs_task_status event_target(enum vs_task_event event, enum vs_task_s
 	return status;
 }
 
+/*
+ * The report was applied; the job controller then failed to do what follows
+ * from it (a sync whose queue is gone, say). That is the job's trouble, not
+ * the reporter's: logged, and tried again on the next sync.
+ */
+static void controller_failed(const struct nlattr *const *tb, const struct vs_err *err)
+{
+	vs_warn("task %s/%s: %s", mnl_attr_get_str(tb[VS_TASK_A_NAMESPACE]),
+		mnl_attr_get_str(tb[VS_TASK_A_NAME]), err->msg);
+}
+
 int vs_nl_task_status_doit(struct vs_genl_info *info)
 {
 	const struct nlattr *nest = info->attrs[VS_A_TASK], *tb[VS_TASK_A_MAX + 1];
 	const struct vs_nl_objtype *ot = vs_nl_objtype(VS_A_TASK);
-	struct vs_cluster *cl = core_of(info)->cl;
+	struct vs_nl_core *core = core_of(info);
+	struct vs_cluster *cl = core->cl;
 	struct vs_err *err = &info->extack->err;
-	enum vs_task_status target;
+	enum vs_task_status target, old;
 	enum vs_task_event event;
 	struct vs_task *task;
+	struct vs_ctl ctl;
+	s32 exit_code;
 	int ret;
 
 	vs_nl_nest_tb(nest, tb, VS_TASK_A_MAX);
@@ -99,16 +118,26 @@ int vs_nl_task_status_doit(struct vs_genl_info *info)
 		return vs_nl_refuse(info, tb[VS_TASK_A_EVENT], EINVAL,
 				    "task %s/%s is %s: it cannot %s", task->ns, task->name,
 				    vs_task_status_name(task->status), event_what[event]);
+	vs_nl_ctl_init(core, &ctl);
+	/* The task may be gone after the controllers ran: @tb names it. */
 	if (event == VS_TASK_EVENT_DELETED) {
-		vs_task_del(cl, task);
+		if (vs_ctl_task_del(&ctl, task, err))
+			controller_failed(tb, err);
+		vs_err_clear(err);
 		return 0;
 	}
 	target = event_target(event, task->status);
 	if (target == task->status)
 		return 0;	/* said again: nothing changes */
+	old = task->status;
 	ret = vs_task_set_status(cl, task, target, err);
 	if (ret)
 		return vs_nl_refuse(info, tb[VS_TASK_A_EVENT], ret, "task status refused");
+	/* no exit code is no code: a policy's exit code is never 0 */
+	exit_code = tb[VS_TASK_A_EXIT_CODE] ? (s32)mnl_attr_get_u32(tb[VS_TASK_A_EXIT_CODE]) : 0;
+	if (vs_ctl_task_updated(&ctl, task, old, exit_code, err))
+		controller_failed(tb, err);
+	vs_err_clear(err);
 	return 0;
 }
 

@@ -151,10 +151,16 @@ static void rich_cluster(void)
 	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "e", NULL, 1));
 	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "f", NULL, 1));
 	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "b", "q1", 1));
-	/* orphans waiting for q9, with one for q8 between them */
-	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "o1", "q9", 1));
-	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "o3", "q8", 1));
-	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "o2", "q9", 1));
+	/*
+	 * Orphans waiting for q9, with one for q8 between them: PodGroup
+	 * admission wants an Open queue, so they are made in one and moved.
+	 */
+	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "o1", NULL, 1));
+	NEW(VS_CMD_PODGROUP_SET, ct_put_pg(__n, "o1", "q9", 0));
+	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "o3", NULL, 1));
+	NEW(VS_CMD_PODGROUP_SET, ct_put_pg(__n, "o3", "q8", 0));
+	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "o2", NULL, 1));
+	NEW(VS_CMD_PODGROUP_SET, ct_put_pg(__n, "o2", "q9", 0));
 	NEW(VS_CMD_TASK_NEW, ct_put_task(__n, "a0", "a", 1000, "n1", VS_TASK_STATUS_RUNNING));
 	NEW(VS_CMD_TASK_NEW, ct_put_task(__n, "a1", "a", 1000, "n2", VS_TASK_STATUS_BINDING));
 	NEW(VS_CMD_TASK_NEW, ct_put_task(__n, "a2", "a", 1000, NULL, 0));
@@ -547,4 +553,225 @@ Test(batch, a_datagram_cut_short_dooms_the_open_batch)
 	cr_assert_str_eq(ct.ext.err.msg, "batch not applied: message seq 0 was refused: "
 			 "truncated message header: 6 bytes, needs 16");
 	cr_assert_eq(ct.cl.nr_nodes, 0);
+}
+
+/* ---- what the controllers do in a batch ---- */
+
+/* A task of ns without a PodGroup: the podgroup controller makes one; on @node if set. */
+static void put_bare_task(struct nlmsghdr *nlh, const char *name, const char *node)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_TASK);
+
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, name);
+	ct_put_res(nlh, VS_TASK_A_REQUEST, 500, 64 * CT_MI, -1);
+	if (node) {
+		mnl_attr_put_strz(nlh, VS_TASK_A_NODE, node);
+		mnl_attr_put_u32(nlh, VS_TASK_A_STATUS, VS_TASK_STATUS_RUNNING);
+	}
+	mnl_attr_nest_end(nlh, n);
+}
+
+/* A VolcanoJob ns/@name of one task group "w" of @replicas, in "default". */
+static void put_vjob(struct nlmsghdr *nlh, const char *name, u32 replicas)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_VJOB), *t;
+
+	mnl_attr_put_strz(nlh, VS_VJOB_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_VJOB_A_NAME, name);
+	t = mnl_attr_nest_start(nlh, VS_VJOB_A_TASK);
+	mnl_attr_put_strz(nlh, VS_VTASK_A_NAME, "w");
+	mnl_attr_put_u32(nlh, VS_VTASK_A_REPLICAS, replicas);
+	ct_put_res(nlh, VS_VTASK_A_REQUEST, 500, 64 * CT_MI, -1);
+	mnl_attr_nest_end(nlh, t);
+	mnl_attr_nest_end(nlh, n);
+}
+
+static void put_pg_phase(struct nlmsghdr *nlh, const char *name, u32 phase)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_PODGROUP);
+
+	mnl_attr_put_strz(nlh, VS_PG_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_PG_A_NAME, name);
+	mnl_attr_put_u32(nlh, VS_PG_A_PHASE, phase);
+	mnl_attr_nest_end(nlh, n);
+}
+
+static void put_queue_parent(struct nlmsghdr *nlh, const char *name, const char *parent)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_QUEUE);
+
+	mnl_attr_put_strz(nlh, VS_QUEUE_A_NAME, name);
+	mnl_attr_put_strz(nlh, VS_QUEUE_A_PARENT, parent);
+	mnl_attr_nest_end(nlh, n);
+}
+
+static struct nlmsghdr *queue_command(struct nlmsghdr *nlh, const char *name, u32 action)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_COMMAND);
+
+	mnl_attr_put_strz(nlh, VS_COMMAND_A_NAME, name);
+	mnl_attr_put_u32(nlh, VS_COMMAND_A_ACTION, action);
+	mnl_attr_nest_end(nlh, n);
+	return nlh;
+}
+
+/* BEGIN, what @fill puts after it, then (if @bad) a task of a PodGroup that is not, and END. */
+static size_t batch_of(struct nlmsghdr *(*fill)(struct nlmsghdr *m), bool bad)
+{
+	struct nlmsghdr *first = ct_req(VS_CMD_BATCH_BEGIN, 0), *m;
+
+	first->nlmsg_seq = 100;
+	m = fill(first);
+	if (bad) {
+		m = ct_next(m, VS_CMD_TASK_NEW, 0, 150);
+		ct_put_task(m, "bad", "zz", 100, NULL, 0);
+	}
+	m = ct_next(m, VS_CMD_BATCH_END, NLM_F_ACK, 200);
+	return ct_len(first, m);
+}
+
+/* Apply @fill's batch with a failure at its end: nothing of it stays. */
+static void assert_undone(struct nlmsghdr *(*fill)(struct nlmsghdr *m))
+{
+	size_t before_len;
+	char *before = state(&before_len);
+
+	cr_assert_eq(ct_send_dgram(ct.req, batch_of(fill, true)), -ENOENT, "%s", ct.ext.err.msg);
+	cr_assert_not_null(strstr(ct.ext.err.msg, "message seq 150 "), "%s", ct.ext.err.msg);
+	assert_same_state(before, before_len);
+	free(before);
+}
+
+static struct nlmsghdr *made_by_controllers(struct nlmsghdr *m)
+{
+	m = ct_next(m, VS_CMD_VJOB_NEW, 0, 101);		/* its PodGroup made */
+	put_vjob(m, "v", 2);
+	m = ct_next(m, VS_CMD_TASK_NEW, 0, 102);		/* podgroup-b0 made */
+	put_bare_task(m, "b0", "n1");
+	m = ct_next(m, VS_CMD_TASK_NEW, 0, 103);		/* podgroup-b1 there already */
+	put_bare_task(m, "b1", NULL);
+	m = ct_next(m, VS_CMD_PODGROUP_NEW, 0, 104);
+	ct_put_pg(m, "pg", NULL, 1);
+	return m;
+}
+
+Test(batch, a_volcano_job_in_a_batch_that_fails_later_leaves_nothing)
+{
+	NEW(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 8000));
+	NEW(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 1));
+	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "podgroup-b1", NULL, 1));
+	assert_undone(made_by_controllers);
+	cr_assert_eq(ct.cl.nr_vjobs, 0);
+	cr_assert_eq(ct.cl.nr_jobs, 1, "only podgroup-b1, from before");
+
+	/* without the failure: the job and its PodGroup, the bare task's PodGroup */
+	cr_assert_eq(ct_send_dgram(ct.req, batch_of(made_by_controllers, false)), 0, "%s",
+		     ct.ext.err.msg);
+	cr_assert_eq(vs_job_find(&ct.cl, "ns", "v")->vjob, vs_vjob_find(&ct.cl, "ns", "v"));
+	cr_assert_eq(ct_task("b0")->job, vs_job_find(&ct.cl, "ns", "podgroup-b0"));
+	cr_assert_eq(ct_task("b1")->job, vs_job_find(&ct.cl, "ns", "podgroup-b1"));
+	cr_assert_eq(ct.cl.nr_jobs, 4);
+}
+
+static struct nlmsghdr *moving_queues(struct nlmsghdr *m)
+{
+	m = ct_next(m, VS_CMD_QUEUE_NEW, 0, 101);		/* closed with its parent */
+	put_queue_parent(m, "c", "p");
+	m = ct_next(m, VS_CMD_PODGROUP_DEL, 0, 102);		/* q closes with it */
+	ct_put_key(m, VS_A_PODGROUP, "ns", "g");
+	m = ct_next(m, VS_CMD_TASK_DEL, 0, 103);		/* podgroup-b0 goes with it */
+	ct_put_key(m, VS_A_TASK, "ns", "b0");
+	m = ct_next(m, VS_CMD_TASK_STATUS, 0, 104);		/* and podgroup-b1 */
+	ct_put_event(m, "b1", VS_TASK_EVENT_DELETED);
+	return m;
+}
+
+Test(batch, what_the_queue_and_podgroup_controllers_did_is_undone)
+{
+	NEW(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 8000));
+	NEW(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 1));
+	NEW(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "p", 1));
+	NEW(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "q", 1));
+	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "g", "q", 1));
+	NEW(VS_CMD_TASK_NEW, put_bare_task(__n, "b0", "n1"));
+	NEW(VS_CMD_TASK_NEW, put_bare_task(__n, "b1", NULL));
+	NEW(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", NULL, 1));	/* after podgroup-b1 */
+	CT_OK(queue_command(ct_req(VS_CMD_QUEUE_COMMAND, 0), "p", VS_ACTION_CLOSE_QUEUE));
+	CT_OK(queue_command(ct_req(VS_CMD_QUEUE_COMMAND, 0), "q", VS_ACTION_CLOSE_QUEUE));
+	cr_assert_eq(vs_queue_find(&ct.cl, "q")->state, VS_QUEUE_CLOSING);
+
+	assert_undone(moving_queues);
+	cr_assert_eq(vs_queue_find(&ct.cl, "q")->state, VS_QUEUE_CLOSING);
+	cr_assert_eq(ct_task("b0")->job, vs_job_find(&ct.cl, "ns", "podgroup-b0"));
+	cr_assert_eq(ct_task("b1")->job, vs_job_find(&ct.cl, "ns", "podgroup-b1"));
+
+	cr_assert_eq(ct_send_dgram(ct.req, batch_of(moving_queues, false)), 0, "%s",
+		     ct.ext.err.msg);
+	cr_assert_eq(vs_queue_find(&ct.cl, "c")->state, VS_QUEUE_CLOSED);
+	cr_assert(vs_queue_find(&ct.cl, "c")->closed_by_parent);
+	cr_assert_eq(vs_queue_find(&ct.cl, "q")->state, VS_QUEUE_CLOSED);
+	cr_assert_eq(ct.cl.nr_jobs, 1, "only pg");
+}
+
+Test(batch, what_the_job_controller_would_do_cannot_be_in_a_batch)
+{
+	struct nlmsghdr *first, *m;
+	struct nlattr *n;
+	size_t before_len;
+	char *before;
+
+	NEW(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 1));
+	NEW(VS_CMD_VJOB_NEW, put_vjob(__n, "v", 1));
+	/* as if a cycle admitted its PodGroup: a sync makes its task */
+	NEW(VS_CMD_PODGROUP_SET, put_pg_phase(__n, "v", VS_PG_PHASE_INQUEUE));
+	m = ct_req(VS_CMD_VJOB_COMMAND, 0);
+	n = mnl_attr_nest_start(m, VS_A_COMMAND);
+	mnl_attr_put_strz(m, VS_COMMAND_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(m, VS_COMMAND_A_NAME, "v");
+	mnl_attr_put_u32(m, VS_COMMAND_A_ACTION, VS_ACTION_SYNC_JOB);
+	mnl_attr_nest_end(m, n);
+	CT_OK(m);
+	cr_assert_not_null(ct_task("v-w-0"));
+	before = state(&before_len);
+
+	/* a report or a deletion of the job's task: its reaction reaches the whole job */
+	first = ct_req(VS_CMD_BATCH_BEGIN, 0);
+	m = ct_next(first, VS_CMD_PODGROUP_NEW, 0, 1);
+	ct_put_pg(m, "pg", NULL, 1);
+	m = ct_next(m, VS_CMD_TASK_STATUS, 0, 2);
+	ct_put_event(m, "v-w-0", VS_TASK_EVENT_FAILED);
+	m = ct_next(m, VS_CMD_BATCH_END, 0, 3);
+	cr_assert_eq(ct_send_dgram(first, ct_len(first, m)), -EINVAL);
+	cr_assert_str_eq(ct.ext.err.msg, "batch not applied: message seq 2 (VS_CMD_TASK_STATUS "
+			 "task ns/v-w-0) failed: task ns/v-w-0 belongs to job ns/v: what the job "
+			 "controller does then cannot be undone, so it cannot be in a batch");
+	assert_same_state(before, before_len);
+
+	first = ct_req(VS_CMD_BATCH_BEGIN, 0);
+	m = ct_next(first, VS_CMD_TASK_DEL, 0, 1);
+	ct_put_key(m, VS_A_TASK, "ns", "v-w-0");
+	m = ct_next(m, VS_CMD_BATCH_END, 0, 2);
+	cr_assert_eq(ct_send_dgram(first, ct_len(first, m)), -EINVAL);
+	cr_assert_not_null(strstr(ct.ext.err.msg, "task ns/v-w-0 belongs to job ns/v"));
+	assert_same_state(before, before_len);
+
+	/* a job that would take over a PodGroup made before it, in the batch or not */
+	first = ct_req(VS_CMD_BATCH_BEGIN, 0);
+	m = ct_next(first, VS_CMD_PODGROUP_NEW, 0, 1);
+	ct_put_pg(m, "w2", NULL, 1);
+	m = ct_next(m, VS_CMD_VJOB_NEW, 0, 2);
+	put_vjob(m, "w2", 1);
+	m = ct_next(m, VS_CMD_BATCH_END, 0, 3);
+	cr_assert_eq(ct_send_dgram(first, ct_len(first, m)), -EINVAL);
+	cr_assert_str_eq(ct.ext.err.msg, "batch not applied: message seq 2 (VS_CMD_VJOB_NEW "
+			 "vjob ns/w2) failed: job ns/w2 would take the existing podgroup ns/w2, "
+			 "which cannot be undone, so it cannot be in a batch");
+	assert_same_state(before, before_len);
+	free(before);
+
+	/* alone, they are the job controller's */
+	m = ct_req(VS_CMD_TASK_STATUS, 0);
+	ct_put_event(m, "v-w-0", VS_TASK_EVENT_FAILED);
+	CT_OK(m);
 }

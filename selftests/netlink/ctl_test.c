@@ -448,9 +448,14 @@ Test(ctl, reset_forgets_every_object_and_keeps_the_configuration)
 	vj.tasks = &vt;
 	vj.nr_tasks = 1;
 	cr_assert_eq(vs_vjob_add(&ct.cl, &vj, NULL, &e), 0, "%s", e.msg);
+	/* PodGroup admission wants its queue: an orphan is one whose queue changed */
 	nlh = ct_req(VS_CMD_PODGROUP_NEW, 0);
-	ct_put_pg(nlh, "orphan", "no-such-queue", 1);
+	ct_put_pg(nlh, "orphan", NULL, 1);
 	CT_OK(nlh);
+	nlh = ct_req(VS_CMD_PODGROUP_SET, 0);
+	ct_put_pg(nlh, "orphan", "no-such-queue", 0);
+	CT_OK(nlh);
+	cr_assert_not(list_empty(&ct.cl.orphan_jobs));
 
 	CT_OK(ct_req(VS_CMD_RESET, NLM_F_ACK));
 	cr_assert_eq(ct_reply_errno(0), 0);
@@ -501,12 +506,22 @@ static struct nlmsghdr *vjob_new(const char *name, u32 replicas, bool bad_policy
 	return nlh;
 }
 
+/* The queue of vjob_new()'s jobs: admission wants it, and Open. */
+static void queue_q1(void)
+{
+	struct nlmsghdr *nlh = ct_req(VS_CMD_QUEUE_NEW, 0);
+
+	ct_put_queue(nlh, "q1", 1);
+	CT_OK(nlh);
+}
+
 Test(ctl_objects_only, volcano_jobs_go_through_the_object_commands)
 {
 	const struct vs_vjob *vj;
 	const struct nlattr *got, *t;
 	struct nlmsghdr *nlh;
 
+	queue_q1();
 	CT_OK(vjob_new("train", 3, false));
 	vj = vs_vjob_find(&ct.cl, "ns", "train");
 	cr_assert_not_null(vj);
@@ -562,8 +577,10 @@ Test(ctl_objects_only, volcano_jobs_go_through_the_object_commands)
 
 	nlh = ct_req(VS_CMD_VJOB_DEL, 0);
 	ct_put_key(nlh, VS_A_VJOB, "ns", "train");
+	cr_assert_not_null(vs_job_find(&ct.cl, "ns", "train"), "the job controller made it");
 	CT_OK(nlh);
 	cr_assert_null(vs_vjob_find(&ct.cl, "ns", "train"));
+	cr_assert_null(vs_job_find(&ct.cl, "ns", "train"), "collected with its owner");
 	cr_assert_eq(ct_send(nlh), -ENOENT);
 	cr_assert_str_eq(ct.ext.err.msg, "vjob ns/train not found");
 }
@@ -574,6 +591,7 @@ Test(ctl_objects_only, a_volcano_job_written_as_its_new_request_is_made_again_th
 	struct nlmsghdr *x, *y, *nlh;
 	struct vs_vjob *vj;
 
+	queue_q1();
 	CT_OK(vjob_new("train", 3, false));
 	vj = vs_vjob_find(&ct.cl, "ns", "train");
 	x = nlt_request(a, VS_CMD_UNSPEC, 0);

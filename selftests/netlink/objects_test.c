@@ -56,35 +56,35 @@ Test(objects, new_set_replace_and_del_a_node)
 	struct vs_node *n;
 
 	cr_assert_not_null(ot);
-	cr_assert_eq(vs_nl_obj_new(ot, &cl, node_msg("n1", 4000, 1), false, &arena, &e), 0,
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, node_msg("n1", 4000, 1), false, &arena, &e), 0,
 		     "%s", e.msg);
 	n = vs_node_find(&cl, "n1");
 	cr_assert_not_null(n);
 	cr_assert_eq(vs_res_get(&n->allocatable, VS_RES_CPU), 4000);
 	cr_assert(n->unschedulable);
 
-	cr_assert_eq(vs_nl_obj_new(ot, &cl, node_msg("n1", 8000, -1), false, &arena, &e),
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, node_msg("n1", 8000, -1), false, &arena, &e),
 		     -EEXIST);
 	cr_assert_str_eq(e.msg, "node n1: exists already");
 	cr_assert_eq(vs_res_get(&n->allocatable, VS_RES_CPU), 4000, "a refused NEW changed it");
 
 	/* SET keeps what it does not name */
 	e.msg[0] = '\0';
-	cr_assert_eq(vs_nl_obj_set(ot, &cl, node_msg("n1", 8000, -1), &arena, &e), 0, "%s",
+	cr_assert_eq(vs_nl_obj_set(ot, &cl, NULL, node_msg("n1", 8000, -1), &arena, &e), 0, "%s",
 		     e.msg);
 	cr_assert_eq(vs_res_get(&n->allocatable, VS_RES_CPU), 8000);
 	cr_assert(n->unschedulable, "SET dropped an attribute it was not given");
 
 	/* a replacing NEW takes the defaults for what it leaves out */
-	cr_assert_eq(vs_nl_obj_new(ot, &cl, node_msg("n1", -1, -1), true, &arena, &e), 0,
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, node_msg("n1", -1, -1), true, &arena, &e), 0,
 		     "%s", e.msg);
 	cr_assert_not(n->unschedulable);
 	cr_assert_eq(vs_res_get(&n->allocatable, VS_RES_CPU), 0);
 
-	cr_assert_eq(vs_nl_obj_set(ot, &cl, node_msg("n2", 1, -1), &arena, &e), -ENOENT);
+	cr_assert_eq(vs_nl_obj_set(ot, &cl, NULL, node_msg("n2", 1, -1), &arena, &e), -ENOENT);
 	cr_assert_str_eq(e.msg, "node n2 not found");
 	e.msg[0] = '\0';
-	cr_assert_eq(vs_nl_obj_del(ot, &cl, node_msg("n1", -1, -1), &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_nl_obj_del(ot, &cl, NULL, node_msg("n1", -1, -1), &e), 0, "%s", e.msg);
 	cr_assert_null(vs_node_find(&cl, "n1"));
 	cr_assert_eq(cl.nr_nodes, 0);
 }
@@ -132,8 +132,8 @@ Test(objects, a_task_spec_never_changes)
 	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, "p");
 	mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "pg");
 	mnl_attr_nest_end(nlh, obj);
-	cr_assert_eq(vs_nl_obj_new(ot, &cl, obj, false, &arena, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_nl_obj_set(ot, &cl, obj, &arena, &e), -EOPNOTSUPP);
-	cr_assert_eq(vs_nl_obj_new(ot, &cl, obj, true, &arena, &e), -EOPNOTSUPP);
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, obj, false, &arena, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_nl_obj_set(ot, &cl, NULL, obj, &arena, &e), -EOPNOTSUPP);
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, obj, true, &arena, &e), -EOPNOTSUPP);
 	cr_assert_eq(cl.nr_tasks, 1);
 }

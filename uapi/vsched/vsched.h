@@ -147,6 +147,16 @@ enum vs_cmd {
 	VS_CMD_EVENT,		/* VS_A_EVENT_KIND and the object */
 	VS_CMD_CYCLE,		/* VS_A_CYCLE */
 
+	/*
+	 * A user's command to a VolcanoJob (Volcano's bus Command): VS_A_COMMAND
+	 * with the job's namespace and name, the action (AbortJob...EnqueueJob)
+	 * and, for RestartTask and RestartPod, the task and the pod.
+	 */
+	VS_CMD_VJOB_COMMAND,
+
+	/* A user's command to a queue: VS_A_COMMAND with its name, OpenQueue or CloseQueue. */
+	VS_CMD_QUEUE_COMMAND,
+
 	__VS_CMD_MAX
 };
 #define VS_CMD_MAX (__VS_CMD_MAX - 1)
@@ -175,6 +185,7 @@ enum vs_attr {
 	VS_A_FILTER_PODGROUP,	/* string: task dumps (with the namespace) */
 	VS_A_FILTER_NODE,	/* string: task dumps */
 	VS_A_FILTER_STATUS,	/* u32 bit mask of 1 << enum vs_task_status: task dumps */
+	VS_A_COMMAND,		/* nest: enum vs_command_attr */
 	__VS_A_MAX
 };
 #define VS_A_MAX (__VS_A_MAX - 1)
@@ -448,7 +459,7 @@ enum vs_task_attr {
 	VS_TASK_A_UNSPEC,
 	VS_TASK_A_NAMESPACE,		/* string, the key with the name */
 	VS_TASK_A_NAME,			/* string */
-	VS_TASK_A_PODGROUP,		/* string, in the same namespace; required */
+	VS_TASK_A_PODGROUP,		/* string, in the same namespace; absent: one is made */
 	VS_TASK_A_ROLE,			/* string: volcano.sh/task-spec */
 	VS_TASK_A_STATUS,		/* u32: enum vs_task_status_uapi, default Pending */
 	VS_TASK_A_NODE,			/* string: where it runs (statuses that hold a node) */
@@ -466,6 +477,13 @@ enum vs_task_attr {
 	VS_TASK_A_EXIT_CODE,		/* s32 (VS_CMD_TASK_STATUS, failed) */
 	VS_TASK_A_BIND_FAILURES,	/* u32, r/o: failed binds in a row */
 	VS_TASK_A_BIND_ERROR,		/* string, r/o: why the last bind failed */
+	/*
+	 * string: the pod's scheduling.volcano.sh/queue-name (NEW of a task
+	 * without PODGROUP: the queue of the PodGroup made for it; default
+	 * "default"). Ignored when PODGROUP is given: the PodGroup's queue is
+	 * the task's.
+	 */
+	VS_TASK_A_QUEUE,
 	__VS_TASK_A_MAX
 };
 #define VS_TASK_A_MAX (__VS_TASK_A_MAX - 1)
@@ -654,5 +672,34 @@ enum vs_explain_attr {
 	__VS_EXPLAIN_A_MAX
 };
 #define VS_EXPLAIN_A_MAX (__VS_EXPLAIN_A_MAX - 1)
+
+/* ---- commands (VS_CMD_VJOB_COMMAND, VS_CMD_QUEUE_COMMAND) ---- */
+
+/* What a command asks: Volcano's bus actions, with the core's values. */
+enum vs_action_uapi {
+	VS_ACTION_ABORT_JOB,
+	VS_ACTION_RESTART_JOB,
+	VS_ACTION_RESTART_TASK,		/* the task group VS_COMMAND_A_TASK */
+	VS_ACTION_RESTART_POD,		/* the pod VS_COMMAND_A_POD of VS_COMMAND_A_TASK */
+	VS_ACTION_TERMINATE_JOB,
+	VS_ACTION_COMPLETE_JOB,
+	VS_ACTION_RESUME_JOB,
+	VS_ACTION_SYNC_JOB,
+	VS_ACTION_ENQUEUE_JOB,
+	VS_ACTION_SYNC_QUEUE,		/* the controllers' own, not a user's command */
+	VS_ACTION_OPEN_QUEUE,
+	VS_ACTION_CLOSE_QUEUE,
+};
+
+enum vs_command_attr {
+	VS_COMMAND_A_UNSPEC,
+	VS_COMMAND_A_NAMESPACE,		/* string: the VolcanoJob's (job commands only) */
+	VS_COMMAND_A_NAME,		/* string: the VolcanoJob or the queue */
+	VS_COMMAND_A_ACTION,		/* u32: enum vs_action_uapi */
+	VS_COMMAND_A_TASK,		/* string: RestartTask, RestartPod: the task group */
+	VS_COMMAND_A_POD,		/* string: RestartPod: the pod (<job>-<task>-<index>) */
+	__VS_COMMAND_A_MAX
+};
+#define VS_COMMAND_A_MAX (__VS_COMMAND_A_MAX - 1)
 
 #endif /* _UAPI_VSCHED_VSCHED_H */

@@ -389,6 +389,7 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 		.host_priv = d,
 	};
 	d->core.ctl.period_ms = opts->period_ms;
+	d->core.ctl.on_request = !opts->period_ms;
 	d->self = (struct vs_genl_ctx) { .portid = 0, .admin = true, .priv = &d->core };
 
 	d->rxbuf = malloc(VS_MSG_MAX);

@@ -61,7 +61,9 @@ static u32 clamp_u32(u64 v)
 
 u32 vs_nl_period_ms(const struct vs_nl_core *core)
 {
-	return core->ctl.period_ms ? core->ctl.period_ms : VS_NL_PERIOD_DEFAULT_MS;
+	if (core->ctl.period_ms || core->ctl.on_request)
+		return core->ctl.period_ms;
+	return VS_NL_PERIOD_DEFAULT_MS;
 }
 
 /* ---- cycles ---- */

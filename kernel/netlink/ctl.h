@@ -47,16 +47,18 @@ struct vs_nl_cycle {
 
 struct vs_nl_ctl {
 	/*
-	 * The period VS_CMD_CONF_SET gave (VS_CONF_A_PERIOD_MS); 0 until
-	 * then. The daemon reads it with vs_nl_period_ms() when it arms its
-	 * timer for the next cycle.
+	 * The period VS_CMD_CONF_SET gave (VS_CONF_A_PERIOD_MS), or the
+	 * daemon's --period; 0 until then, which is the default period unless
+	 * @on_request says that cycles run only on request (--period 0). The
+	 * daemon reads it when it arms its timer for the next cycle.
 	 */
 	u32 period_ms;
+	bool on_request;
 	u64 bind_failures;		/* VS_CMD_BIND_RESULT with an error */
 	struct vs_nl_cycle last_cycle;	/* VS_STATS_A_LAST_CYCLE */
 };
 
-/* The scheduling period in force, in milliseconds. */
+/* The scheduling period in force, in milliseconds; 0: cycles only on request. */
 u32 vs_nl_period_ms(const struct vs_nl_core *core);
 
 /* Now on core->clock_ns, else CLOCK_MONOTONIC, in ns. */

@@ -69,6 +69,28 @@ static unsigned int dump(u8 cmd)
 	return n;
 }
 
+static int read_period(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a[VS_CONF_A_MAX + 1];
+
+	cr_assert_not_null(tb[VS_A_CONF]);
+	vsnl_parse_nested(a, VS_CONF_A_MAX, tb[VS_A_CONF]);
+	cr_assert_not_null(a[VS_CONF_A_PERIOD_MS]);
+	*(u32 *)arg = nla_get_u32(a[VS_CONF_A_PERIOD_MS]);
+	return 0;
+}
+
+/* The period CONF_GET reports. */
+static u32 period(void)
+{
+	struct vsnl_err err = { 0 };
+	u32 ms = ~0u;
+
+	cr_assert_eq(vsnl_request(c, vsnl_msg_new(VS_CMD_CONF_GET, 0), read_period, &ms, &err), 0,
+		     "%s", err.msg);
+	return ms;
+}
+
 static struct nl_msg *obj(u8 cmd, int type, int flags)
 {
 	struct nl_msg *m = vsnl_msg_new(cmd, flags);
@@ -189,14 +211,13 @@ Test(vschedd_commands, every_command_is_served)
 	cr_assert_eq(dump(VS_CMD_VJOB_GET), 1);
 
 	/* The configuration, a cycle, statistics. */
-	got = 0;
-	cr_assert_eq(send_msg(vsnl_msg_new(VS_CMD_CONF_GET, 0), &got, why), 0, "%s", why);
-	cr_assert_eq(got, 1);
+	cr_assert_eq(period(), 0, "vschedd --period 0: cycles only on request");
 	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
 	n = nla_nest_start(m, VS_A_CONF);
 	nla_put_u32(m, VS_CONF_A_PERIOD_MS, 60000);
 	nla_nest_end(m, n);
 	OK(m);
+	cr_assert_eq(period(), 60000);
 	got = 0;
 	cr_assert_eq(send_msg(vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), &got, why), 0, "%s", why);
 	cr_assert_eq(got, 1, "the cycle's numbers");

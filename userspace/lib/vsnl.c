@@ -25,6 +25,13 @@ struct vsnl {
 	int fd;
 	uint32_t seq;
 	unsigned char *rx;	/* one datagram */
+
+	/* An open batch: what is not sent yet, and the daemon's first refusal. */
+	bool batch;
+	unsigned char *tx;	/* VSNL_BATCH_DGRAM, allocated by the first batch */
+	size_t tx_len;
+	uint32_t batch_first;	/* the seq of the first message after BEGIN */
+	struct vsnl_err refused;	/* .err != 0: the batch is doomed */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -35,6 +42,7 @@ static int fail(struct vsnl_err *err, int errnum, const char *fmt, ...)
 	if (err) {
 		err->err = -abs(errnum);
 		err->has_offset = false;
+		err->seq = 0;
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
@@ -91,6 +99,7 @@ void vsnl_close(struct vsnl *c)
 		return;
 	close(c->fd);
 	free(c->rx);
+	free(c->tx);
 	free(c);
 }
 
@@ -168,6 +177,11 @@ int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,
 
 	if (!msg)
 		return fail(err, ENOMEM, "out of memory");
+	if (c->batch) {
+		nlmsg_free(msg);
+		return fail(err, EBUSY, "a batch is open: only vsnl_batch_add() and "
+			    "vsnl_batch_end() may follow vsnl_batch_begin()");
+	}
 	req = nlmsg_hdr(msg);
 	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
 	req->nlmsg_seq = seq = ++c->seq;
@@ -270,4 +284,219 @@ int vsnl_recv_notifications(struct vsnl *c, int timeout_ms, vsnl_cb cb, void *ar
 		handled++;
 	}
 	return handled;
+}
+
+/* ---- batches ---- */
+
+/*
+ * Read what the daemon has sent without waiting: refusals of held
+ * messages. The first one is kept, and dooms the batch.
+ */
+static int batch_drain(struct vsnl *c, struct vsnl_err *err)
+{
+	for (;;) {
+		ssize_t n = recv(c->fd, c->rx, VS_MSG_MAX, MSG_DONTWAIT);
+		struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
+		int len = (int)n;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n < 0)
+			return fail(err, errno, "cannot read from vschedd: %s", strerror(errno));
+		if (n == 0)
+			return fail(err, ECONNRESET, "vschedd closed the connection");
+		for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_type != NLMSG_ERROR || c->refused.err ||
+			    nlh->nlmsg_seq - c->batch_first > c->seq - c->batch_first)
+				continue;	/* an ack, a notification, or not ours */
+			if (parse_error(nlh, &c->refused))
+				c->refused.seq = nlh->nlmsg_seq;
+		}
+	}
+}
+
+/*
+ * Send the datagram in c->tx. The daemon reads a client no further while
+ * its answers to it wait, so answers are read while the socket is full,
+ * and after the datagram went, unless it holds END (@last): END's answer
+ * is for vsnl_batch_end() to read.
+ */
+static int batch_flush(struct vsnl *c, bool last, struct vsnl_err *err)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN | POLLOUT };
+	int ret;
+
+	while (c->tx_len) {
+		if (send(c->fd, c->tx, c->tx_len, MSG_NOSIGNAL | MSG_DONTWAIT) >= 0) {
+			c->tx_len = 0;
+			break;
+		}
+		if (errno == EMSGSIZE)
+			return fail(err, EMSGSIZE, "a datagram of %zu bytes does not fit the "
+				    "socket's send buffer", c->tx_len);
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			return fail(err, errno, "cannot send to vschedd: %s", strerror(errno));
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			return fail(err, errno, "poll: %s", strerror(errno));
+		ret = batch_drain(c, err);
+		if (ret)
+			return ret;
+	}
+	return last ? 0 : batch_drain(c, err);
+}
+
+/* Room for @len more bytes in c->tx, sending what it holds if need be. */
+static int batch_room(struct vsnl *c, size_t len, struct vsnl_err *err)
+{
+	int ret;
+
+	if (c->tx_len + len <= VSNL_BATCH_DGRAM)
+		return 0;
+	ret = batch_flush(c, false, err);
+	if (ret || len <= VSNL_BATCH_DGRAM)
+		return ret;
+	/* One message larger than a datagram of ours: it goes alone, in a bigger one. */
+	if (len > VS_MSG_MAX)
+		return fail(err, EMSGSIZE, "a message of %zu bytes is larger than %u", len,
+			    VS_MSG_MAX);
+	if (setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &(int){ (int)len * 2 }, sizeof(int)))
+		return fail(err, errno, "SO_SNDBUF: %s", strerror(errno));
+	return 0;
+}
+
+int vsnl_batch_begin(struct vsnl *c, struct vsnl_err *err)
+{
+	int ret;
+
+	if (c->batch)
+		return fail(err, EBUSY, "a batch is open already");
+	if (!c->tx && !(c->tx = malloc(VS_MSG_MAX)))
+		return fail(err, ENOMEM, "out of memory");
+	/* Acked before anything follows: refused, nothing would be held. */
+	ret = vsnl_request(c, vsnl_msg_new(VS_CMD_BATCH_BEGIN, 0), NULL, NULL, err);
+	if (ret)
+		return ret;
+	c->batch = true;
+	c->tx_len = 0;
+	c->batch_first = c->seq + 1;
+	memset(&c->refused, 0, sizeof(c->refused));
+	return 0;
+}
+
+int vsnl_batch_add_nlh(struct vsnl *c, const struct nlmsghdr *nlh, uint32_t *seq,
+		       struct vsnl_err *err)
+{
+	struct nlmsghdr *copy;
+	size_t len = NLMSG_ALIGN(nlh->nlmsg_len);
+	int ret;
+
+	if (!c->batch)
+		return fail(err, EINVAL, "no batch is open");
+	if (nlh->nlmsg_len < NLMSG_HDRLEN)
+		return fail(err, EINVAL, "a message of %u bytes is shorter than its header",
+			    nlh->nlmsg_len);
+	if (seq)
+		*seq = c->seq + 1;
+	c->seq++;
+	if (c->refused.err)
+		return 0;	/* doomed: the end will say why */
+	ret = batch_room(c, len, err);
+	if (ret)
+		return ret;
+	copy = (struct nlmsghdr *)(c->tx + c->tx_len);
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	memset((char *)copy + nlh->nlmsg_len, 0, len - nlh->nlmsg_len);
+	copy->nlmsg_flags = (copy->nlmsg_flags | NLM_F_REQUEST) & ~NLM_F_ACK;
+	copy->nlmsg_seq = c->seq;
+	c->tx_len += len;
+	return 0;
+}
+
+int vsnl_batch_add(struct vsnl *c, struct nl_msg *msg, uint32_t *seq, struct vsnl_err *err)
+{
+	int ret;
+
+	if (!msg)
+		return fail(err, ENOMEM, "out of memory");
+	ret = vsnl_batch_add_nlh(c, nlmsg_hdr(msg), seq, err);
+	nlmsg_free(msg);
+	return ret;
+}
+
+/* "... message seq 150 ...": the daemon's END names the message at fault. */
+static uint32_t seq_named(const char *msg)
+{
+	const char *p = strstr(msg, "message seq ");
+	unsigned long seq;
+
+	if (!p)
+		return 0;
+	seq = strtoul(p + strlen("message seq "), NULL, 10);
+	return seq <= UINT32_MAX ? (uint32_t)seq : 0;
+}
+
+int vsnl_batch_end(struct vsnl *c, struct vsnl_err *err)
+{
+	struct nl_msg *end;
+	uint32_t end_seq = 0;
+	int ret;
+
+	if (!c->batch)
+		return fail(err, EINVAL, "no batch is open");
+	end = vsnl_msg_new(VS_CMD_BATCH_END, NLM_F_ACK);
+	if (!end)
+		return fail(err, ENOMEM, "out of memory");
+	/* END follows the held messages, in their datagram if there is room. */
+	ret = batch_room(c, nlmsg_hdr(end)->nlmsg_len, err);
+	if (!ret) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)(c->tx + c->tx_len);
+
+		memcpy(nlh, nlmsg_hdr(end), nlmsg_hdr(end)->nlmsg_len);
+		nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+		nlh->nlmsg_seq = end_seq = ++c->seq;
+		c->tx_len += NLMSG_ALIGN(nlh->nlmsg_len);
+		ret = batch_flush(c, true, err);
+	}
+	nlmsg_free(end);
+	c->batch = false;
+	if (ret)
+		return ret;
+
+	for (;;) {
+		ssize_t n = recv(c->fd, c->rx, VS_MSG_MAX, 0);
+		struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
+		int len = (int)n;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail(err, errno, "cannot read from vschedd: %s", strerror(errno));
+		if (n == 0)
+			return fail(err, ECONNRESET, "vschedd closed the connection");
+		for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_type != NLMSG_ERROR)
+				continue;
+			if (nlh->nlmsg_seq != end_seq) {
+				if (!c->refused.err && nlh->nlmsg_seq - c->batch_first <
+						       end_seq - c->batch_first &&
+				    parse_error(nlh, &c->refused))
+					c->refused.seq = nlh->nlmsg_seq;
+				continue;
+			}
+			ret = parse_error(nlh, err);
+			if (ret) {
+				if (err)
+					err->seq = seq_named(err->msg);
+				return ret;
+			}
+			if (!c->refused.err)
+				return 0;
+			/* a refusal and yet an ack: the daemon applied nothing of it, say why */
+			if (err)
+				*err = c->refused;
+			return c->refused.err;
+		}
+	}
 }

@@ -32,6 +32,7 @@ struct vsnl_err {
 	char msg[256];			/* NLMSGERR_ATTR_MSG, or the library's own words */
 	uint32_t offset;		/* NLMSGERR_ATTR_OFFS, when has_offset */
 	bool has_offset;
+	uint32_t seq;			/* batches: the nlmsg_seq of the message at fault, else 0 */
 };
 
 /*
@@ -80,5 +81,45 @@ int vsnl_parse_nested(struct nlattr **tb, int max, const struct nlattr *nest);
 
 /* The connection's socket, for poll(). */
 int vsnl_fd(const struct vsnl *c);
+
+/*
+ * Batches (Documentation/protocol.md, "Batches"): many messages applied by
+ * the daemon all or nothing, as nftables applies a batch.
+ *
+ *	vsnl_batch_begin(c, &err);
+ *	for (each object)
+ *		vsnl_batch_add(c, msg, &seq, &err);	// seq: to name it later
+ *	ret = vsnl_batch_end(c, &err);			// 0: applied; else nothing was
+ *
+ * BEGIN is acknowledged before anything follows it. Added messages are
+ * packed back to back into datagrams of at most VSNL_BATCH_DGRAM bytes and
+ * sent without NLM_F_ACK, so nothing waits on them; the daemon answers only
+ * the ones it refuses, at once, and such an answer (read whenever the
+ * library sends) dooms the batch: later messages are not sent any more.
+ * END asks for an ack and waits for its answer. Its error, or else the
+ * first refusal, is what vsnl_batch_end() returns: the daemon's message
+ * names the message by its seq, its command and its object ("batch not
+ * applied: message seq 150 (VS_CMD_TASK_NEW task ns/bad) failed: ..."),
+ * and @err->seq is that seq. Sequence numbers come from the counter
+ * vsnl_request() uses. A connection with a batch open takes no other
+ * request; closing it drops the batch unapplied.
+ */
+#define VSNL_BATCH_DGRAM	(128u << 10)
+
+int vsnl_batch_begin(struct vsnl *c, struct vsnl_err *err);
+
+/*
+ * Add @msg (consumed, whatever happens) to the open batch; its nlmsg_seq,
+ * when @seq is not NULL. Fails only on the client's side (no batch open,
+ * no memory, the socket); the daemon's verdict comes with the end.
+ */
+int vsnl_batch_add(struct vsnl *c, struct nl_msg *msg, uint32_t *seq, struct vsnl_err *err);
+
+/* The same for a message built in a buffer (libmnl, the core's fills): @nlh is copied. */
+int vsnl_batch_add_nlh(struct vsnl *c, const struct nlmsghdr *nlh, uint32_t *seq,
+		       struct vsnl_err *err);
+
+/* Send END and wait: 0 when the batch was applied, else a negative errno and @err. */
+int vsnl_batch_end(struct vsnl *c, struct vsnl_err *err);
 
 #endif /* VSNL_H */

@@ -219,8 +219,11 @@ check: unit-check
 unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
 	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsctl-smoke.sh $(objtree)/vsctl $(srctree)/selftests/vsctl
+	$(Q)$(srctree)/selftests/vsctl-objects.sh $(objtree)
 	$(Q)$(srctree)/selftests/scenarios-run.sh $(objtree)/vsctl $(srctree)/selftests/scenarios
+	$(Q)$(srctree)/selftests/scenarios-remote.sh $(objtree) $(srctree)/selftests
 	$(Q)$(srctree)/selftests/demo-smoke.sh $(objtree) $(srctree)
+	$(Q)$(srctree)/selftests/vjob-lifecycle.sh $(objtree)
 	$(Q)$(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # The unit tests and a scheduling run under valgrind's memcheck. jemalloc

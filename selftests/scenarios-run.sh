@@ -2,6 +2,7 @@
 # The conformance suite: every scenario in selftests/scenarios/ through
 # "vsctl scenario run", which prints PASS or FAIL per file and exits 1 if any
 # fails. Does nothing while the directory holds no scenario.
+# selftests/scenarios-remote.sh runs the same files against a vschedd.
 # Usage: selftests/scenarios-run.sh path/to/vsctl selftests/scenarios
 set -eu
 vsctl=$1

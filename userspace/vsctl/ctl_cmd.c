@@ -7,6 +7,10 @@
  *	vsctl cycle run			one scheduling cycle now
  *	vsctl stats show		counters, the last cycle, the object pools
  *	vsctl watch [GROUP...]		notifications as JSON lines (decisions, events, cycles)
+ *	vsctl monitor [GROUP...]	the same as "ip monitor" shows them: a line each
+ *
+ * "watch" and "monitor" are one loop with two printers: monitor's -j prints
+ * exactly what watch prints.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,7 +28,9 @@
 
 #include "lib/vsnl.h"
 #include "netlink/family.h"
+#include "vsctl/objects.h"
 #include "vsctl/render.h"
+#include "vsctl/request.h"
 #include "vsctl/table.h"
 #include "vsctl/vsctl.h"
 
@@ -38,12 +44,16 @@ struct common {
 
 enum { OPT_SOCKET = 0x100, OPT_CHECK, OPT_COUNT };
 
-/* Options every command here takes; @extra says which of the others it does. */
+/*
+ * Options every command here takes; @extra says which of the others it
+ * does: 'o' -o json (and -j), 'j' -j alone, 'c' --check, 'n' --count.
+ */
 static int parse_common(int argc, char **argv, const char *extra, struct common *o)
 {
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, OPT_SOCKET },
 		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "count", required_argument, NULL, OPT_COUNT },
 		{ "help", no_argument, NULL, 'h' },
@@ -54,7 +64,7 @@ static int parse_common(int argc, char **argv, const char *extra, struct common 
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SOCKET:
 			o->socket = optarg;
@@ -63,6 +73,13 @@ static int parse_common(int argc, char **argv, const char *extra, struct common 
 			if (!strchr(extra, 'o') || strcmp(optarg, "json")) {
 				fprintf(stderr, "%s: -o: \"%s\" is not an output here (json)\n",
 					argv[0], optarg);
+				return 2;
+			}
+			o->json = true;
+			break;
+		case 'j':
+			if (!strchr(extra, 'o') && !strchr(extra, 'j')) {
+				fprintf(stderr, "%s: -j: no JSON output here\n", argv[0]);
 				return 2;
 			}
 			o->json = true;
@@ -93,33 +110,6 @@ static int parse_common(int argc, char **argv, const char *extra, struct common 
 	return 0;
 }
 
-static int say(const char *prog, int ret, const struct vsnl_err *err)
-{
-	fprintf(stderr, "%s: %s\n", prog, err->msg[0] ? err->msg : strerror(-ret));
-	return 1;
-}
-
-/* Send @m (consumed) and hand the replies to @cb. */
-static int request(const char *prog, const char *socket, struct nl_msg *m, vsnl_cb cb, void *arg)
-{
-	struct vsnl_err err = { 0 };
-	struct vsnl *c;
-	int ret;
-
-	if (!m) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return 1;
-	}
-	c = vsnl_open(socket, &err);
-	if (!c) {
-		nlmsg_free(m);
-		return say(prog, -ENOTCONN, &err);
-	}
-	ret = vsnl_request(c, m, cb, arg, &err);
-	vsnl_close(c);
-	return ret ? say(prog, ret, &err) : 0;
-}
-
 /* Keep the rendering of the (last) reply. */
 static int keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
@@ -130,25 +120,40 @@ static int keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	return *out ? 0 : -ENOMEM;
 }
 
-static int print_json(const json_t *v)
-{
-	if (!v || json_dumpf(v, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
-	    fputc('\n', stdout) == EOF)
-		return 1;
-	return 0;
-}
+/* The options a usage line names, for --help. */
+static const struct {
+	const char *token, *opt, *help;
+} options[] = {
+	{ "--socket", "--socket PATH", "the daemon's socket (default $" VSCHED_SOCKET_ENV
+	  ", else " VSCHED_SOCKET_DEFAULT ")" },
+	{ "-o json", "-o, --output json", "JSON instead of text" },
+	{ "| -j", "-j, --json", "the same as -o json" },
+	{ "[-j]", "-j, --json", "JSON lines, as vsctl watch prints them" },
+	{ "--check", "--check", "only check the file; change nothing" },
+	{ "--count", "--count N", "stop after N notifications" },
+	{ "[decisions]", "decisions, events, cycles", "the groups to follow (default: all)" },
+};
 
+/* The usage line; with --help (@ret < 0) on standard output, and its options. */
 static int usage_or(int ret, const char *usage, const char *prog)
 {
-	fprintf(ret < 0 ? stdout : stderr, "usage: %s %s\n", prog, usage);
-	return ret < 0 ? 0 : 2;
+	FILE *out = ret < 0 ? stdout : stderr;
+
+	fprintf(out, "usage: %s %s\n", prog, usage);
+	if (ret >= 0)
+		return 2;
+	fprintf(out, "\noptions:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (strstr(usage, options[i].token))
+			vsctl_print_option(out, options[i].opt, options[i].help);
+	return 0;
 }
 
 /* ---- conf ---- */
 
 int vsctl_conf_show(int argc, char **argv)
 {
-	static const char usage[] = "[--socket PATH] [-o json]";
+	static const char usage[] = "[--socket PATH] [-o json | -j]";
 	json_t *reply = NULL;
 	struct common o;
 	const char *text;
@@ -157,11 +162,11 @@ int vsctl_conf_show(int argc, char **argv)
 	ret = parse_common(argc, argv, "o", &o);
 	if (ret || o.optind != argc)
 		return usage_or(ret, usage, argv[0]);
-	ret = request(argv[0], o.socket, vsnl_msg_new(VS_CMD_CONF_GET, 0), keep_reply, &reply);
+	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CONF_GET, 0), keep_reply, &reply);
 	if (ret)
 		goto out;
 	if (o.json) {
-		ret = print_json(json_object_get(reply, "conf"));
+		ret = vsctl_print_json(json_object_get(reply, "conf"));
 		goto out;
 	}
 	text = json_string_value(json_object_get(json_object_get(reply, "conf"), "text"));
@@ -256,7 +261,7 @@ int vsctl_conf_set(int argc, char **argv)
 		nla_nest_end(m, nest);
 	}
 	free(text);
-	ret = request(argv[0], o.socket, m, NULL, NULL);
+	ret = vsctl_request(o.socket, m, NULL, NULL);
 	if (!ret && o.check)
 		printf("%s: the configuration is valid\n", argv[o.optind]);
 	return ret;
@@ -269,17 +274,23 @@ static double ms(const json_t *ns)
 	return (double)json_integer_value(ns) / 1e6;
 }
 
-static void print_cycle(const json_t *cy)
+/* "cycle 12: 40 binds, 0 evicts, 3 pending, 1.204 ms" */
+static void print_cycle_line(const json_t *cy)
 {
-	size_t i;
-	json_t *a;
-
 	printf("cycle %lld: %lld binds, %lld evicts, %lld pending, %.3f ms\n",
 	       json_integer_value(json_object_get(cy, "id")),
 	       json_integer_value(json_object_get(cy, "binds")),
 	       json_integer_value(json_object_get(cy, "evicts")),
 	       json_integer_value(json_object_get(cy, "pending")),
 	       ms(json_object_get(cy, "durationNs")));
+}
+
+static void print_cycle(const json_t *cy)
+{
+	size_t i;
+	json_t *a;
+
+	print_cycle_line(cy);
 	json_array_foreach(json_object_get(cy, "actions"), i, a)
 		printf("  %-10s %.3f ms\n", json_string_value(json_object_get(a, "name")),
 		       ms(json_object_get(a, "durationNs")));
@@ -287,7 +298,7 @@ static void print_cycle(const json_t *cy)
 
 int vsctl_cycle_run(int argc, char **argv)
 {
-	static const char usage[] = "[--socket PATH] [-o json]";
+	static const char usage[] = "[--socket PATH] [-o json | -j]";
 	json_t *reply = NULL, *cy;
 	struct common o;
 	int ret;
@@ -295,7 +306,7 @@ int vsctl_cycle_run(int argc, char **argv)
 	ret = parse_common(argc, argv, "o", &o);
 	if (ret || o.optind != argc)
 		return usage_or(ret, usage, argv[0]);
-	ret = request(argv[0], o.socket, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), keep_reply, &reply);
+	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), keep_reply, &reply);
 	if (ret)
 		goto out;
 	cy = json_object_get(reply, "cycle");
@@ -303,7 +314,7 @@ int vsctl_cycle_run(int argc, char **argv)
 		fprintf(stderr, "%s: the reply carries no cycle\n", argv[0]);
 		ret = 1;
 	} else if (o.json) {
-		ret = print_json(cy);
+		ret = vsctl_print_json(cy);
 	} else {
 		print_cycle(cy);
 	}
@@ -321,7 +332,7 @@ static char *fmt_ll(long long v)
 
 int vsctl_stats_show(int argc, char **argv)
 {
-	static const char usage[] = "[--socket PATH] [-o json]";
+	static const char usage[] = "[--socket PATH] [-o json | -j]";
 	static const char *const counters[] = {
 		"cycles", "binds", "evicts", "bindFailures",
 		"nrNodes", "nrQueues", "nrPodGroups", "nrTasks", "rssBytes",
@@ -335,7 +346,7 @@ int vsctl_stats_show(int argc, char **argv)
 	ret = parse_common(argc, argv, "o", &o);
 	if (ret || o.optind != argc)
 		return usage_or(ret, usage, argv[0]);
-	ret = request(argv[0], o.socket, vsnl_msg_new(VS_CMD_STATS_GET, 0), keep_reply, &reply);
+	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_STATS_GET, 0), keep_reply, &reply);
 	if (ret)
 		goto out;
 	st = json_object_get(reply, "stats");
@@ -345,7 +356,7 @@ int vsctl_stats_show(int argc, char **argv)
 		goto out;
 	}
 	if (o.json) {
-		ret = print_json(st);
+		ret = vsctl_print_json(st);
 		goto out;
 	}
 	for (i = 0; i < ARRAY_SIZE(counters); i++) {
@@ -381,7 +392,7 @@ out:
 	return ret;
 }
 
-/* ---- watch ---- */
+/* ---- watch and monitor ---- */
 
 static volatile sig_atomic_t stop;
 
@@ -392,6 +403,7 @@ static void on_signal(int sig)
 
 struct watch {
 	long seen, count;
+	bool human;			/* monitor's lines, else watch's JSON */
 };
 
 static const char *notification_name(u8 cmd)
@@ -407,7 +419,79 @@ static const char *notification_name(u8 cmd)
 	return "unknown";
 }
 
-/* One notification, one line: {"notification": "decisions", ...its attributes}. */
+static const char *str(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "?";
+}
+
+/* "[decisions] cycle 12: bind ns/p1 -> n3", "... evict ns/p2 on n1 (preempt)" */
+static void print_decisions(const json_t *obj)
+{
+	long long cycle = json_integer_value(json_object_get(obj, "cycleID"));
+	const json_t *d;
+	size_t i;
+
+	json_array_foreach(json_object_get(obj, "decision"), i, d) {
+		bool bind = !strcmp(str(d, "kind"), "bind");
+
+		printf("[decisions] cycle %lld: %s %s/%s %s %s", cycle, str(d, "kind"),
+		       str(d, "namespace"), str(d, "name"), bind ? "->" : "on", str(d, "node"));
+		if (json_object_get(d, "reason"))
+			printf(" (%s)", str(d, "reason"));
+		putchar('\n');
+	}
+}
+
+/* "[events] new node n1", "[events] status task ns/p1 Running" */
+static void print_event(const json_t *obj)
+{
+	static const char *const kinds[] = {
+		"node", "queue", "podgroup", "task", "vjob", "priorityclass",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		const json_t *o = json_object_get(obj, kinds[i]);
+		const json_t *state;
+
+		if (!o)
+			continue;
+		printf("[events] %s %s ", str(obj, "eventKind"), kinds[i]);
+		if (json_object_get(o, "namespace"))
+			printf("%s/", str(o, "namespace"));
+		printf("%s", str(o, "name"));
+		state = json_object_get(o, "status");
+		if (!state)
+			state = json_object_get(o, "phase");
+		if (json_is_string(state))
+			printf(" %s", json_string_value(state));
+		putchar('\n');
+		return;
+	}
+	printf("[events] %s\n", str(obj, "eventKind"));
+}
+
+static void print_human(u8 cmd, const json_t *obj)
+{
+	switch (cmd) {
+	case VS_CMD_DECISIONS:
+		print_decisions(obj);
+		break;
+	case VS_CMD_EVENT:
+		print_event(obj);
+		break;
+	case VS_CMD_CYCLE:
+		printf("[cycles] ");
+		print_cycle_line(json_object_get(obj, "cycle"));
+		break;
+	}
+}
+
+/*
+ * One notification: watch's line, {"notification": "decisions", ...its
+ * attributes}, or monitor's lines.
+ */
 static int print_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
@@ -419,8 +503,12 @@ static int print_notification(const struct nlmsghdr *nlh, struct nlattr **tb, vo
 		json_decref(obj);
 		return -ENOMEM;
 	}
-	json_dumpf(obj, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
+	if (w->human) {
+		print_human(g->cmd, obj);
+	} else {
+		json_dumpf(obj, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+	}
 	fflush(stdout);
 	json_decref(obj);
 	if (w->count && ++w->seen >= w->count)
@@ -442,9 +530,8 @@ static int group_of(const char *name)
 	return -1;
 }
 
-int vsctl_watch(int argc, char **argv)
+static int watch(int argc, char **argv, bool human, const char *usage)
 {
-	static const char usage[] = "[--socket PATH] [--count N] [decisions] [events] [cycles]";
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct vsnl_err err = { 0 };
 	struct watch w = { 0 };
@@ -453,7 +540,7 @@ int vsctl_watch(int argc, char **argv)
 	int groups[VS_MCGRP_MAX + 1] = { 0 };
 	int ret, i, nr = 0;
 
-	ret = parse_common(argc, argv, "n", &o);
+	ret = parse_common(argc, argv, "jn", &o);
 	if (ret)
 		return usage_or(ret, usage, argv[0]);
 	for (i = o.optind; i < argc; i++) {
@@ -471,9 +558,10 @@ int vsctl_watch(int argc, char **argv)
 		for (i = 1; i <= VS_MCGRP_MAX; i++)
 			groups[i] = 1;
 	w.count = o.count;
-	c = vsnl_open(o.socket, &err);
+	w.human = human && !o.json;
+	c = vsctl_connect(o.socket);
 	if (!c)
-		return say(argv[0], -ENOTCONN, &err);
+		return 1;
 	for (i = 1; i <= VS_MCGRP_MAX; i++) {
 		if (!groups[i])
 			continue;
@@ -500,5 +588,17 @@ int vsctl_watch(int argc, char **argv)
 	ret = 0;
 out:
 	vsnl_close(c);
-	return ret ? say(argv[0], ret, &err) : 0;
+	return ret ? vsctl_fail(ret, &err) : 0;
+}
+
+int vsctl_watch(int argc, char **argv)
+{
+	return watch(argc, argv, false,
+		     "[--socket PATH] [--count N] [decisions] [events] [cycles]");
+}
+
+int vsctl_monitor(int argc, char **argv)
+{
+	return watch(argc, argv, true,
+		     "[--socket PATH] [-j] [--count N] [decisions] [events] [cycles]");
 }

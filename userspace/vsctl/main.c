@@ -3,7 +3,8 @@
  * vsctl: the administration tool, "vsctl GROUP COMMAND [OPTIONS]" in the way
  * of "ip link show". Every command is one entry of the table below. The
  * object commands talk to a running vschedd (--socket PATH, or
- * $VSCHED_SOCKET); "scenario run" works in-process. This file owns the
+ * $VSCHED_SOCKET); "scenario run" works in-process, or against a daemon
+ * with --socket. This file owns the
  * table and the dispatch, nothing else.
  */
 #include <stdio.h>
@@ -24,36 +25,85 @@ struct vsctl_cmd {
 /* The list, show and del commands of one kind of object (objects_cmd.c). */
 #define OBJ_CMDS(_group, _key, _filters)						\
 	{ .group = _group, .name = "list", .fn = vsctl_obj_list,			\
-	  .args = "[-o table|wide|json]" _filters,					\
+	  .args = "[-o table|wide|json | -j]" _filters,					\
 	  .help = "list the " _group "s of the daemon" },				\
 	{ .group = _group, .name = "show", .fn = vsctl_obj_show,			\
 	  .args = _key, .help = "one " _group " as JSON" },				\
 	{ .group = _group, .name = "del", .fn = vsctl_obj_del,				\
 	  .args = _key, .help = "delete a " _group }
 
+/* add and set (edit_cmd.c): "vsctl GROUP add --help" lists the options. */
+#define ADD_CMD(_group, _args)								\
+	{ .group = _group, .name = "add", .fn = vsctl_obj_add, .args = _args,		\
+	  .help = "create a " _group }
+#define SET_CMD(_group, _key)								\
+	{ .group = _group, .name = "set", .fn = vsctl_obj_set,				\
+	  .args = _key " [OPTIONS of add]",						\
+	  .help = "change what the options name, keep the rest" }
+
 static const struct vsctl_cmd commands[] = {
 	OBJ_CMDS("node", "NAME", ""),
+	ADD_CMD("node", "NAME [--cpu Q] [--memory Q] [--pods N] [--gpu Q] [--res NAME=Q]... "
+		"[--label K=V]... [--taint K[=V]:EFFECT]... [--unschedulable] [--not-ready]"),
+	SET_CMD("node", "NAME"),
+	{ .group = "node", .name = "cordon", .fn = vsctl_node_cordon, .args = "NAME",
+	  .help = "mark a node unschedulable" },
+	{ .group = "node", .name = "uncordon", .fn = vsctl_node_uncordon, .args = "NAME",
+	  .help = "mark a node schedulable again" },
 	OBJ_CMDS("queue", "NAME", ""),
+	ADD_CMD("queue", "NAME [--weight N] [--capability RES] [--guarantee RES] "
+		"[--deserved RES] [--reclaimable true|false] [--priority N] [--parent Q]"),
+	SET_CMD("queue", "NAME"),
+	{ .group = "queue", .name = "open", .fn = vsctl_queue_open, .args = "NAME",
+	  .help = "open a queue (and the children its closing closed)" },
+	{ .group = "queue", .name = "close", .fn = vsctl_queue_close, .args = "NAME",
+	  .help = "close a queue: it admits no new PodGroup" },
 	OBJ_CMDS("podgroup", "[NS/]NAME", " [-n NS|-A] [--queue Q]"),
+	ADD_CMD("podgroup", "[NS/]NAME [--queue Q] [--min-member N] [--min-resources RES] "
+		"[--priority-class PC]"),
+	SET_CMD("podgroup", "[NS/]NAME"),
 	OBJ_CMDS("task", "[NS/]NAME", " [-n NS|-A] [--podgroup PG] [--node N] [--status S,...]"),
+	ADD_CMD("task", "[NS/]NAME [--podgroup PG | --queue Q] [--cpu Q] [--memory Q] ... "
+		"[--priority N] [--node-selector K=V]... [--toleration K[=V][:EFFECT]]... "
+		"[--role R]"),
+	{ .group = "task", .name = "status", .fn = vsctl_task_status,
+	  .args = "[NS/]NAME running|succeeded|failed|deleting|deleted [--exit-code N]",
+	  .help = "report what became of a task's pod" },
+	OBJ_CMDS("job", "[NS/]NAME", " [-n NS|-A]"),
+	ADD_CMD("job", "[NS/]NAME --task NAME:REPLICAS[:RES]... [--queue Q] "
+		"[--min-available N] [--max-retry N] [--priority-class PC] "
+		"[--policy EVENT=ACTION]..."),
 	OBJ_CMDS("prioclass", "NAME", ""),
-	{ .group = "conf", .name = "show", .fn = vsctl_conf_show, .args = "[-o json]",
+	ADD_CMD("prioclass", "NAME --value N [--preemption-policy Never|PreemptLowerPriority] "
+		"[--global-default]"),
+	SET_CMD("prioclass", "NAME"),
+	{ .group = "conf", .name = "show", .fn = vsctl_conf_show, .args = "[-o json | -j]",
 	  .help = "the configuration in force, as its YAML" },
 	{ .group = "conf", .name = "set", .fn = vsctl_conf_set, .args = "[--check] FILE",
 	  .help = "install a volcano-scheduler.conf (--check: only check it)" },
-	{ .group = "cycle", .name = "run", .fn = vsctl_cycle_run, .args = "[-o json]",
+	{ .group = "cycle", .name = "run", .fn = vsctl_cycle_run, .args = "[-o json | -j]",
 	  .help = "run one scheduling cycle now" },
-	{ .group = "stats", .name = "show", .fn = vsctl_stats_show, .args = "[-o json]",
+	{ .group = "stats", .name = "show", .fn = vsctl_stats_show, .args = "[-o json | -j]",
 	  .help = "counters, the last cycle and the object pools" },
 	{ .group = "watch", .fn = vsctl_watch,
 	  .args = "[--count N] [decisions] [events] [cycles]",
 	  .help = "print notifications as JSON lines until interrupted" },
+	{ .group = "monitor", .fn = vsctl_monitor,
+	  .args = "[-j] [--count N] [decisions] [events] [cycles]",
+	  .help = "print notifications as they come, a line each (-j: as watch does)" },
+	{ .group = "apply", .fn = vsctl_apply,
+	  .args = "[--dry-run [-o json]] [--scheduler-name NAME] -f FILE|- [-f FILE]...",
+	  .help = "create or update the objects of Kubernetes manifests, in one batch" },
+	{ .group = "delete", .fn = vsctl_delete,
+	  .args = "[--dry-run [-o json]] [--ignore-not-found] -f FILE|- [-f FILE]...",
+	  .help = "delete the objects of Kubernetes manifests, in one batch" },
 	{
 		.group = "scenario",
 		.name = "run",
 		.fn = vsctl_scenario_run,
-		.args = "[-o json] FILE...",
-		.help = "run scenario files in-process and check their expectations",
+		.args = "[-o json] [-v] [--socket PATH] FILE...",
+		.help = "run scenario files in-process (or against the vschedd at PATH, which it "
+			"resets) and check their expectations",
 	},
 };
 

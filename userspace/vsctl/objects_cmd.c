@@ -5,13 +5,15 @@
  *	vsctl node list [-o table|wide|json]
  *	vsctl podgroup list -n team-a --queue research
  *	vsctl task list -A --status Pending,Pipelined
+ *	vsctl job list -j
  *	vsctl node show n1			(JSON, as the protocol carries it)
  *	vsctl task del team-a/job-0
  *
  * Each kind is one row of the table below: its top-level attribute, its
- * commands, its key and its columns. Rows come from the daemon as netlink
- * replies, rendered to JSON by render.c; the table view picks paths out of
- * that JSON, so "-o json" and the table always agree.
+ * commands, its key and its columns (objects.h; edit_cmd.c changes objects
+ * of the same kinds). Rows come from the daemon as netlink replies,
+ * rendered to JSON by render.c; the table view picks paths out of that
+ * JSON, so "-o json" and the table always agree.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,28 +26,21 @@
 #include "core/compiler.h"
 #include "core/task.h"
 #include "lib/vsnl.h"
+#include "core/names.h"
 #include "netlink/family.h"
+#include "vsctl/objects.h"
 #include "vsctl/render.h"
+#include "vsctl/request.h"
 #include "vsctl/table.h"
 #include "vsctl/vsctl.h"
 
 /* A cell computed from the object rather than read at one path. */
 typedef char *(*cell_fn)(const json_t *obj);
 
-struct column {
+struct vsctl_column {
 	const char *header;
 	const char *path;		/* "allocatable.cpu" */
 	cell_fn fn;			/* instead of @path */
-};
-
-struct kind {
-	const char *group;		/* "node", as on the command line */
-	const char *what;		/* "node", in messages */
-	u16 attr;			/* VS_A_NODE */
-	u8 cmd_get, cmd_del;
-	u16 a_ns, a_name;		/* the key; a_ns 0 for cluster-wide objects */
-	const struct column *cols;	/* NULL-terminated */
-	const struct column *wide;	/* added by -o wide */
 };
 
 /* ---- cells ---- */
@@ -173,9 +168,45 @@ static char *pg_reason(const json_t *pg)
 	return n ? str_of(json_array_get(conds, n - 1), "reason") : strdup("");
 }
 
+/* Every task the job asks for: the sum of its task groups' replicas. */
+static char *vjob_replicas(const json_t *j)
+{
+	const json_t *t;
+	long long sum = 0;
+	size_t i;
+	char *s;
+
+	json_array_foreach(at(j, "tasks"), i, t)
+		sum += json_integer_value(json_object_get(t, "replicas"));
+	return asprintf(&s, "%lld", sum) < 0 ? NULL : s;
+}
+
+static char *vjob_retries(const json_t *j)
+{
+	return pair(j, "retryCount", "maxRetry");
+}
+
+/* "ps:1,worker:4", as "vcctl job view" lists the task groups. */
+static char *vjob_groups(const json_t *j)
+{
+	const json_t *t;
+	char *s = strdup(""), *next;
+	size_t i;
+
+	json_array_foreach(at(j, "tasks"), i, t) {
+		if (!s || asprintf(&next, "%s%s%s:%lld", s, i ? "," : "",
+				   json_string_value(json_object_get(t, "name")),
+				   json_integer_value(json_object_get(t, "replicas"))) < 0)
+			next = NULL;
+		free(s);
+		s = next;
+	}
+	return s;
+}
+
 /* ---- kinds ---- */
 
-static const struct column node_cols[] = {
+static const struct vsctl_column node_cols[] = {
 	{ "NAME", "name", NULL },
 	{ "STATUS", NULL, node_status },
 	{ "CPU(IDLE/ALLOC)", NULL, node_cpu },
@@ -185,12 +216,12 @@ static const struct column node_cols[] = {
 	{ NULL, NULL, NULL }
 };
 
-static const struct column node_wide[] = {
+static const struct vsctl_column node_wide[] = {
 	{ "LABELS", "labels", NULL },
 	{ NULL, NULL, NULL }
 };
 
-static const struct column queue_cols[] = {
+static const struct vsctl_column queue_cols[] = {
 	{ "NAME", "name", NULL },
 	{ "WEIGHT", "weight", NULL },
 	{ "STATE", "state", NULL },
@@ -201,7 +232,7 @@ static const struct column queue_cols[] = {
 	{ NULL, NULL, NULL }
 };
 
-static const struct column queue_wide[] = {
+static const struct vsctl_column queue_wide[] = {
 	{ "CAPABILITY", "capability", NULL },
 	{ "GUARANTEE", "guarantee", NULL },
 	{ "RECLAIMABLE", "reclaimable", NULL },
@@ -209,7 +240,7 @@ static const struct column queue_wide[] = {
 	{ NULL, NULL, NULL }
 };
 
-static const struct column pg_cols[] = {
+static const struct vsctl_column pg_cols[] = {
 	{ "NAMESPACE", "namespace", NULL },
 	{ "NAME", "name", NULL },
 	{ "QUEUE", "queue", NULL },
@@ -220,13 +251,13 @@ static const struct column pg_cols[] = {
 	{ NULL, NULL, NULL }
 };
 
-static const struct column pg_wide[] = {
+static const struct vsctl_column pg_wide[] = {
 	{ "PRIORITYCLASS", "priorityClassName", NULL },
 	{ "ALLOCATED", "allocated", NULL },
 	{ NULL, NULL, NULL }
 };
 
-static const struct column task_cols[] = {
+static const struct vsctl_column task_cols[] = {
 	{ "NAMESPACE", "namespace", NULL },
 	{ "NAME", "name", NULL },
 	{ "PODGROUP", "podgroup", NULL },
@@ -237,14 +268,16 @@ static const struct column task_cols[] = {
 	{ NULL, NULL, NULL }
 };
 
-static const struct column task_wide[] = {
+static const struct vsctl_column task_wide[] = {
 	{ "ROLE", "role", NULL },
 	{ "PRIORITY", "priority", NULL },
+	{ "PRIORITYCLASS", "priorityClassName", NULL },
 	{ "PREEMPTABLE", "preemptable", NULL },
+	{ "NODESELECTOR", "nodeSelector", NULL },
 	{ NULL, NULL, NULL }
 };
 
-static const struct column pc_cols[] = {
+static const struct vsctl_column pc_cols[] = {
 	{ "NAME", "name", NULL },
 	{ "VALUE", "value", NULL },
 	{ "GLOBAL-DEFAULT", "globalDefault", NULL },
@@ -252,20 +285,39 @@ static const struct column pc_cols[] = {
 	{ NULL, NULL, NULL }
 };
 
-static const struct kind kinds[] = {
-	{ "node", "node", VS_A_NODE, VS_CMD_NODE_GET, VS_CMD_NODE_DEL,
-	  0, VS_NODE_A_NAME, node_cols, node_wide },
-	{ "queue", "queue", VS_A_QUEUE, VS_CMD_QUEUE_GET, VS_CMD_QUEUE_DEL,
-	  0, VS_QUEUE_A_NAME, queue_cols, queue_wide },
-	{ "podgroup", "PodGroup", VS_A_PODGROUP, VS_CMD_PODGROUP_GET, VS_CMD_PODGROUP_DEL,
-	  VS_PG_A_NAMESPACE, VS_PG_A_NAME, pg_cols, pg_wide },
-	{ "task", "task", VS_A_TASK, VS_CMD_TASK_GET, VS_CMD_TASK_DEL,
-	  VS_TASK_A_NAMESPACE, VS_TASK_A_NAME, task_cols, task_wide },
-	{ "prioclass", "priority class", VS_A_PRIOCLASS, VS_CMD_PRIOCLASS_GET,
-	  VS_CMD_PRIOCLASS_DEL, 0, VS_PC_A_NAME, pc_cols, NULL },
+static const struct vsctl_column vjob_cols[] = {
+	{ "NAMESPACE", "namespace", NULL },
+	{ "NAME", "name", NULL },
+	{ "QUEUE", "queue", NULL },
+	{ "PHASE", "phase", NULL },
+	{ "MINAVAILABLE", "minAvailable", NULL },
+	{ "REPLICAS", NULL, vjob_replicas },
+	{ "RETRIES", NULL, vjob_retries },
+	{ NULL, NULL, NULL }
 };
 
-static const struct kind *kind_of(const char *argv0)
+static const struct vsctl_column vjob_wide[] = {
+	{ "PRIORITYCLASS", "priorityClassName", NULL },
+	{ "TASKS", NULL, vjob_groups },
+	{ NULL, NULL, NULL }
+};
+
+static const struct vsctl_kind kinds[] = {
+	{ "node", "node", VS_A_NODE, VS_CMD_NODE_NEW,
+	  0, VS_NODE_A_NAME, node_cols, node_wide },
+	{ "queue", "queue", VS_A_QUEUE, VS_CMD_QUEUE_NEW,
+	  0, VS_QUEUE_A_NAME, queue_cols, queue_wide },
+	{ "podgroup", "PodGroup", VS_A_PODGROUP, VS_CMD_PODGROUP_NEW,
+	  VS_PG_A_NAMESPACE, VS_PG_A_NAME, pg_cols, pg_wide },
+	{ "task", "task", VS_A_TASK, VS_CMD_TASK_NEW,
+	  VS_TASK_A_NAMESPACE, VS_TASK_A_NAME, task_cols, task_wide },
+	{ "job", "VolcanoJob", VS_A_VJOB, VS_CMD_VJOB_NEW,
+	  VS_VJOB_A_NAMESPACE, VS_VJOB_A_NAME, vjob_cols, vjob_wide },
+	{ "prioclass", "priority class", VS_A_PRIOCLASS, VS_CMD_PRIOCLASS_NEW,
+	  0, VS_PC_A_NAME, pc_cols, NULL },
+};
+
+const struct vsctl_kind *vsctl_kind_of(const char *argv0)
 {
 	/* argv[0] is "vsctl GROUP COMMAND" */
 	const char *group = strchr(argv0, ' ');
@@ -280,6 +332,57 @@ static const struct kind *kind_of(const char *argv0)
 			return &kinds[i];
 	}
 	return NULL;
+}
+
+/* ---- keys ---- */
+
+int vsctl_key_parse(const char *prog, const struct vsctl_kind *k, const char *ns,
+		    const char *arg, struct vsctl_key *key)
+{
+	const char *slash = strchr(arg, '/'), *name = slash ? slash + 1 : arg;
+	struct vs_err err = { { 0 } };
+	size_t n;
+
+	memset(key, 0, sizeof(*key));
+	if (slash && !k->a_ns) {
+		fprintf(stderr, "%s: \"%s\": a %s has no namespace\n", prog, arg, k->what);
+		return -EINVAL;
+	}
+	if (slash) {
+		n = (size_t)(slash - arg);
+		if (vs_check_dns_label(arg, n, "namespace", &err))
+			goto bad;
+		memcpy(key->ns, arg, n);
+	} else if (k->a_ns) {
+		ns = ns ? ns : "default";
+		if (vs_check_dns_label(ns, strlen(ns), "namespace", &err))
+			goto bad;
+		strcpy(key->ns, ns);
+	}
+	/* a DNS subdomain (253) always fits in VS_NAME_MAX */
+	if (vs_check_dns_subdomain(name, strlen(name), "name", &err))
+		goto bad;
+	strcpy(key->name, name);
+	return 0;
+bad:
+	fprintf(stderr, "%s: \"%s\": %s\n", prog, arg, err.msg);
+	return -EINVAL;
+}
+
+struct nlattr *vsctl_key_put(struct nl_msg *m, const struct vsctl_kind *k,
+			     const struct vsctl_key *key)
+{
+	struct nlattr *nest = nla_nest_start(m, k->attr);
+
+	if (!nest || (k->a_ns && nla_put_string(m, k->a_ns, key->ns)) ||
+	    nla_put_string(m, k->a_name, key->name))
+		return NULL;
+	return nest;
+}
+
+void vsctl_print_option(FILE *out, const char *opt, const char *help)
+{
+	fprintf(out, "  %-28s %s\n", opt, help);
 }
 
 /* ---- options ---- */
@@ -319,11 +422,13 @@ static int parse_status(const char *list, u32 *mask, const char *prog)
 	return ret;
 }
 
-static int parse_opts(int argc, char **argv, const struct kind *k, bool list, struct opts *o)
+static int parse_opts(int argc, char **argv, const struct vsctl_kind *k, bool list,
+		      struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, OPT_SOCKET },
 		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "namespace", required_argument, NULL, 'n' },
 		{ "all-namespaces", no_argument, NULL, 'A' },
 		{ "queue", required_argument, NULL, OPT_QUEUE },
@@ -339,7 +444,7 @@ static int parse_opts(int argc, char **argv, const struct kind *k, bool list, st
 	memset(o, 0, sizeof(*o));
 	o->output = list ? OUT_TABLE : OUT_JSON;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:n:Ah", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:jn:Ah", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SOCKET:
 			o->socket = optarg;
@@ -356,6 +461,9 @@ static int parse_opts(int argc, char **argv, const struct kind *k, bool list, st
 					list ? "table, wide, json" : "json");
 				return 2;
 			}
+			break;
+		case 'j':
+			o->output = OUT_JSON;
 			break;
 		case 'n':
 			o->ns = optarg;
@@ -402,59 +510,14 @@ static int parse_opts(int argc, char **argv, const struct kind *k, bool list, st
 		fprintf(stderr, "%s: filters are for list\n", argv[0]);
 		return 2;
 	}
-	/* kubectl's default namespace, unless every namespace is asked for */
-	if (k->a_ns && !o->ns && !all && !list)
-		o->ns = "default";
 	o->optind = optind;
-	return 0;
-}
-
-static struct vsnl *connect_or_say(const char *prog, const char *path)
-{
-	struct vsnl_err err = { 0 };
-	struct vsnl *c = vsnl_open(path, &err);
-
-	if (!c)
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-	return c;
-}
-
-/* "ns/name" or "name" (in @ns) into the key attributes of @k, inside its nest. */
-static int put_key(struct nl_msg *m, const struct kind *k, const char *ns, const char *arg,
-		   const char *prog)
-{
-	const char *slash = strchr(arg, '/');
-	struct nlattr *nest;
-	char nsbuf[VS_NAME_MAX];
-
-	if (slash && !k->a_ns) {
-		fprintf(stderr, "%s: \"%s\": a %s has no namespace\n", prog, arg, k->what);
-		return -EINVAL;
-	}
-	if (slash) {
-		size_t n = (size_t)(slash - arg);
-
-		if (!n || n >= sizeof(nsbuf) || !slash[1]) {
-			fprintf(stderr, "%s: \"%s\": expected NAMESPACE/NAME\n", prog, arg);
-			return -EINVAL;
-		}
-		memcpy(nsbuf, arg, n);
-		nsbuf[n] = '\0';
-		ns = nsbuf;
-		arg = slash + 1;
-	}
-	nest = nla_nest_start(m, k->attr);
-	if (!nest || (k->a_ns && nla_put_string(m, k->a_ns, ns)) ||
-	    nla_put_string(m, k->a_name, arg))
-		return -EMSGSIZE;
-	nla_nest_end(m, nest);
 	return 0;
 }
 
 /* ---- list ---- */
 
 struct collect {
-	const struct kind *k;
+	const struct vsctl_kind *k;
 	json_t *items;
 };
 
@@ -473,20 +536,13 @@ static int collect_one(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg
 	return 0;
 }
 
-static int print_json(const json_t *v)
+static void add_columns(struct vsctl_table *t, const struct vsctl_column *cols, const json_t *obj)
 {
-	if (json_dumpf(v, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || fputc('\n', stdout) == EOF)
-		return 1;
-	return 0;
-}
-
-static void add_columns(struct vsctl_table *t, const struct column *cols, const json_t *obj)
-{
-	for (const struct column *c = cols; c && c->header; c++)
+	for (const struct vsctl_column *c = cols; c && c->header; c++)
 		vsctl_table_cell(t, c->fn ? c->fn(obj) : str_of(obj, c->path));
 }
 
-static int print_table(const struct kind *k, bool wide, const json_t *items)
+static int print_table(const struct vsctl_kind *k, bool wide, const json_t *items)
 {
 	struct vsctl_table t;
 	size_t i;
@@ -494,9 +550,9 @@ static int print_table(const struct kind *k, bool wide, const json_t *items)
 	int ret;
 
 	vsctl_table_init(&t);
-	for (const struct column *c = k->cols; c->header; c++)
+	for (const struct vsctl_column *c = k->cols; c->header; c++)
 		vsctl_table_header(&t, c->header);
-	for (const struct column *c = wide ? k->wide : NULL; c && c->header; c++)
+	for (const struct vsctl_column *c = wide ? k->wide : NULL; c && c->header; c++)
 		vsctl_table_header(&t, c->header);
 	json_array_foreach(items, i, obj) {
 		add_columns(&t, k->cols, obj);
@@ -508,57 +564,69 @@ static int print_table(const struct kind *k, bool wide, const json_t *items)
 	return ret ? 1 : 0;
 }
 
-static void list_usage(FILE *out, const char *prog, const struct kind *k)
+static void list_usage(FILE *out, const char *prog, const struct vsctl_kind *k, bool full)
 {
-	fprintf(out, "usage: %s [--socket PATH] [-o table|wide|json]%s%s%s\n", prog,
+	fprintf(out, "usage: %s [--socket PATH] [-o table|wide|json | -j]%s%s%s\n", prog,
 		k->a_ns ? " [-n NAMESPACE | -A]" : "",
 		k->attr == VS_A_PODGROUP ? " [--queue QUEUE]" : "",
 		k->attr == VS_A_TASK ? " [--podgroup PG] [--node NODE] [--status S,...]" : "");
+	if (!full)
+		return;
+	fprintf(out, "\nList the %ss of the daemon.\n\noptions:\n", k->group);
+	vsctl_print_option(out, "--socket PATH", "the daemon's socket (default $" VSCHED_SOCKET_ENV
+			   ", else " VSCHED_SOCKET_DEFAULT ")");
+	vsctl_print_option(out, "-o, --output FORMAT", "table (the default), wide (more columns) "
+			   "or json");
+	vsctl_print_option(out, "-j, --json", "the same as -o json");
+	if (k->a_ns) {
+		vsctl_print_option(out, "-n, --namespace NS", "one namespace only");
+		vsctl_print_option(out, "-A, --all-namespaces", "every namespace (the default)");
+	}
+	if (k->attr == VS_A_PODGROUP)
+		vsctl_print_option(out, "--queue QUEUE", "the PodGroups of one queue");
+	if (k->attr == VS_A_TASK) {
+		vsctl_print_option(out, "--podgroup PG", "the tasks of one PodGroup (with -n)");
+		vsctl_print_option(out, "--node NODE", "the tasks on one node");
+		vsctl_print_option(out, "--status S,...", "the tasks of these statuses (Pending, "
+				   "Running...)");
+	}
 }
 
 int vsctl_obj_list(int argc, char **argv)
 {
-	const struct kind *k = kind_of(argv[0]);
+	const struct vsctl_kind *k = vsctl_kind_of(argv[0]);
 	struct collect col = { k, NULL };
-	struct vsnl_err err = { 0 };
 	struct opts o;
-	struct vsnl *c;
 	struct nl_msg *m;
 	int ret;
 
 	ret = parse_opts(argc, argv, k, true, &o);
 	if (ret) {
-		list_usage(ret < 0 ? stdout : stderr, argv[0], k);
+		list_usage(ret < 0 ? stdout : stderr, argv[0], k, ret < 0);
 		return ret < 0 ? 0 : ret;
 	}
 	if (o.optind != argc) {
 		fprintf(stderr, "%s: unexpected argument \"%s\"\n", argv[0], argv[o.optind]);
 		return 2;
 	}
-	c = connect_or_say(argv[0], o.socket);
-	if (!c)
-		return 1;
-	m = vsnl_msg_new(k->cmd_get, NLM_F_DUMP);
-	if (!m || (o.ns && nla_put_string(m, VS_A_FILTER_NAMESPACE, o.ns)) ||
-	    (o.queue && nla_put_string(m, VS_A_FILTER_QUEUE, o.queue)) ||
-	    (o.podgroup && nla_put_string(m, VS_A_FILTER_PODGROUP, o.podgroup)) ||
-	    (o.node && nla_put_string(m, VS_A_FILTER_NODE, o.node)) ||
-	    (o.status_mask && nla_put_u32(m, VS_A_FILTER_STATUS, o.status_mask))) {
-		fprintf(stderr, "%s: out of memory\n", argv[0]);
+	m = vsnl_msg_new(vsctl_cmd_get(k), NLM_F_DUMP);
+	if (m && ((o.ns && nla_put_string(m, VS_A_FILTER_NAMESPACE, o.ns)) ||
+		  (o.queue && nla_put_string(m, VS_A_FILTER_QUEUE, o.queue)) ||
+		  (o.podgroup && nla_put_string(m, VS_A_FILTER_PODGROUP, o.podgroup)) ||
+		  (o.node && nla_put_string(m, VS_A_FILTER_NODE, o.node)) ||
+		  (o.status_mask && nla_put_u32(m, VS_A_FILTER_STATUS, o.status_mask)))) {
 		nlmsg_free(m);
-		vsnl_close(c);
-		return 1;
+		m = NULL;
 	}
 	col.items = json_array();
-	ret = col.items ? vsnl_request(c, m, collect_one, &col, &err) : -ENOMEM;
-	vsnl_close(c);
-	if (ret) {
-		fprintf(stderr, "%s: %s\n", argv[0], err.msg[0] ? err.msg : strerror(-ret));
-		json_decref(col.items);
-		return 1;
+	if (!col.items) {
+		nlmsg_free(m);
+		return vsctl_fail(-ENOMEM, NULL);
 	}
-	ret = o.output == OUT_JSON ? print_json(col.items) :
-				     print_table(k, o.output == OUT_WIDE, col.items);
+	ret = vsctl_request(o.socket, m, collect_one, &col);
+	if (!ret)
+		ret = o.output == OUT_JSON ? vsctl_print_json(col.items) :
+					     print_table(k, o.output == OUT_WIDE, col.items);
 	json_decref(col.items);
 	return ret;
 }
@@ -567,11 +635,11 @@ int vsctl_obj_list(int argc, char **argv)
 
 static int one_request(int argc, char **argv, bool del)
 {
-	const struct kind *k = kind_of(argv[0]);
+	const struct vsctl_kind *k = vsctl_kind_of(argv[0]);
 	struct collect col = { k, NULL };
-	struct vsnl_err err = { 0 };
+	struct vsctl_key key;
+	struct nlattr *nest;
 	struct opts o;
-	struct vsnl *c;
 	struct nl_msg *m;
 	int ret;
 
@@ -583,34 +651,31 @@ static int one_request(int argc, char **argv, bool del)
 			fprintf(stderr, "%s: expected one %s\n", argv[0],
 				k->a_ns ? "[NAMESPACE/]NAME" : "NAME");
 		fprintf(out, "usage: %s [--socket PATH]%s%s %s\n", argv[0],
-			del ? "" : " [-o json]", k->a_ns ? " [-n NAMESPACE]" : "",
+			del ? "" : " [-o json | -j]", k->a_ns ? " [-n NAMESPACE]" : "",
 			k->a_ns ? "[NAMESPACE/]NAME" : "NAME");
+		if (ret < 0)
+			fprintf(out, "\n%s %s as JSON, as the protocol carries it.\n",
+				del ? "Delete one" : "Show one", k->what);
 		return ret < 0 ? 0 : 2;
 	}
-	m = vsnl_msg_new(del ? k->cmd_del : k->cmd_get, 0);
-	if (!m) {
-		fprintf(stderr, "%s: out of memory\n", argv[0]);
-		return 1;
-	}
-	ret = put_key(m, k, o.ns, argv[o.optind], argv[0]);
-	if (ret) {
+	if (vsctl_key_parse(argv[0], k, o.ns, argv[o.optind], &key))
+		return 2;
+	m = vsnl_msg_new(del ? vsctl_cmd_del(k) : vsctl_cmd_get(k), 0);
+	nest = m ? vsctl_key_put(m, k, &key) : NULL;
+	if (nest) {
+		nla_nest_end(m, nest);
+	} else {
 		nlmsg_free(m);
-		return ret == -EINVAL ? 2 : 1;
-	}
-	c = connect_or_say(argv[0], o.socket);
-	if (!c) {
-		nlmsg_free(m);
-		return 1;
+		m = NULL;
 	}
 	col.items = json_array();
-	ret = col.items ? vsnl_request(c, m, del ? NULL : collect_one, &col, &err) : -ENOMEM;
-	vsnl_close(c);
-	if (ret) {
-		fprintf(stderr, "%s: %s\n", argv[0], err.msg[0] ? err.msg : strerror(-ret));
-		json_decref(col.items);
-		return 1;
+	if (!col.items) {
+		nlmsg_free(m);
+		return vsctl_fail(-ENOMEM, NULL);
 	}
-	ret = del ? 0 : print_json(json_array_get(col.items, 0));
+	ret = vsctl_request(o.socket, m, del ? NULL : collect_one, &col);
+	if (!ret && !del)
+		ret = vsctl_print_json(json_array_get(col.items, 0));
 	json_decref(col.items);
 	return ret;
 }

@@ -8,6 +8,7 @@
  * and enum attributes are named through the core's own name tables, found
  * by the attribute's id ("VS_TASK_A_STATUS").
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libmnl/libmnl.h>
@@ -15,6 +16,7 @@
 
 #include "core/affinity.h"
 #include "core/cluster.h"
+#include "core/enum.h"
 #include "core/labels.h"
 #include "core/queue.h"
 #include "core/res.h"
@@ -36,13 +38,17 @@ static const char *event_kind_name(unsigned int v)
 	return v < ARRAY_SIZE(names) ? names[v] : "?";
 }
 
+const char *const vsctl_task_events[VSCTL_NR_TASK_EVENTS] = {
+	[VS_TASK_EVENT_RUNNING] = "running",
+	[VS_TASK_EVENT_SUCCEEDED] = "succeeded",
+	[VS_TASK_EVENT_FAILED] = "failed",
+	[VS_TASK_EVENT_DELETING] = "deleting",
+	[VS_TASK_EVENT_DELETED] = "deleted",
+};
+
 static const char *task_event_name(unsigned int v)
 {
-	static const char *const names[] = {
-		"running", "succeeded", "failed", "deleting", "deleted",
-	};
-
-	return v < ARRAY_SIZE(names) ? names[v] : "?";
+	return vs_enum_name(vsctl_task_events, VSCTL_NR_TASK_EVENTS, v);
 }
 
 /* Tolerations and affinity operators: "" means every effect, as in Kubernetes. */
@@ -344,11 +350,36 @@ json_t *vsctl_render_msg(const struct nlmsghdr *nlh)
 	return obj;
 }
 
+/* "cpu=2,memory=4Gi", "zone=a": an object of strings (resources, labels); NULL if not one. */
+static char *string_map(const json_t *v)
+{
+	const char *key;
+	char *s = NULL, *next;
+	json_t *x;
+
+	json_object_foreach((json_t *)v, key, x)
+		if (!json_is_string(x))
+			return NULL;
+	s = strdup("");
+	json_object_foreach((json_t *)v, key, x) {
+		if (!s || asprintf(&next, "%s%s%s=%s", s, *s ? "," : "", key,
+				   json_string_value(x)) < 0)
+			next = NULL;
+		free(s);
+		s = next;
+	}
+	return s;
+}
+
 char *vsctl_render_cell(const json_t *v)
 {
+	char *s;
+
 	if (!v || json_is_null(v))
 		return strdup("");
 	if (json_is_string(v))
 		return strdup(json_string_value(v));
+	if (json_is_object(v) && (s = string_map(v)))
+		return s;
 	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
 }

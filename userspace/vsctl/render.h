@@ -18,6 +18,7 @@
 #include <linux/netlink.h>
 
 #include "netlink/policy.h"
+#include "vsched/vsched.h"
 
 /*
  * The attributes of a generic netlink message of vsched's family (after its
@@ -31,7 +32,18 @@ json_t *vsctl_render_msg(const struct nlmsghdr *nlh);
 json_t *vsctl_render_nest(const struct nlattr *nest, const struct vs_nla_policy *policy,
 			  u16 maxattr);
 
-/* A JSON value as text for a table cell: strings bare, "" for NULL, objects compact. */
+/*
+ * The events of VS_CMD_TASK_STATUS (enum vs_task_event) by value, as they
+ * are rendered and as "vsctl task status" reads them: "running"...
+ */
+#define VSCTL_NR_TASK_EVENTS	(VS_TASK_EVENT_DELETED + 1)
+extern const char *const vsctl_task_events[VSCTL_NR_TASK_EVENTS];
+
+/*
+ * A JSON value as text for a table cell: strings bare, "" for NULL, objects
+ * of strings (resources, labels) as "cpu=2,memory=4Gi", other values as
+ * compact JSON.
+ */
 char *vsctl_render_cell(const json_t *v);
 
 #endif /* VSCTL_RENDER_H */

@@ -10,10 +10,19 @@
 
 int vsctl_scenario_run(int argc, char **argv);
 
-/* KIND list | show | del, for node, queue, podgroup, task, prioclass (objects_cmd.c). */
+/* KIND list | show | del, for node, queue, podgroup, task, job, prioclass (objects_cmd.c). */
 int vsctl_obj_list(int argc, char **argv);
 int vsctl_obj_show(int argc, char **argv);
 int vsctl_obj_del(int argc, char **argv);
+
+/* KIND add | set, node cordon | uncordon, queue open | close, task status (edit_cmd.c). */
+int vsctl_obj_add(int argc, char **argv);
+int vsctl_obj_set(int argc, char **argv);
+int vsctl_node_cordon(int argc, char **argv);
+int vsctl_node_uncordon(int argc, char **argv);
+int vsctl_queue_open(int argc, char **argv);
+int vsctl_queue_close(int argc, char **argv);
+int vsctl_task_status(int argc, char **argv);
 
 /* The daemon's own commands (ctl_cmd.c). */
 int vsctl_conf_show(int argc, char **argv);
@@ -21,5 +30,10 @@ int vsctl_conf_set(int argc, char **argv);
 int vsctl_cycle_run(int argc, char **argv);
 int vsctl_stats_show(int argc, char **argv);
 int vsctl_watch(int argc, char **argv);
+int vsctl_monitor(int argc, char **argv);
+
+/* Kubernetes manifests, in one batch (apply_cmd.c). */
+int vsctl_apply(int argc, char **argv);
+int vsctl_delete(int argc, char **argv);
 
 #endif /* VSCTL_H */

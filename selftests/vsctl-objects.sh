@@ -1,0 +1,380 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# vsctl's object commands end to end: a real vschedd on a socket of the
+# test's own, driven by the vsctl binary as a user would drive it. Each
+# command that changes state must change what "list -o json" shows, and
+# only that; a bad argument must change nothing and exit 2 naming the
+# option; a refusal of the daemon must exit 1 with "vsctl: error:"; a client
+# without the admin permission must be refused (as root only: it runs vsctl
+# as nobody); "monitor" must print the bind of a "cycle run".
+# Usage: selftests/vsctl-objects.sh OBJTREE
+set -eu
+objtree=$1
+vsctl=$objtree/vsctl
+dir=$(mktemp -d /tmp/vsctl-objects-XXXXXX)
+sock=$dir/vs.sock
+out=$dir/out
+err=$dir/err
+export VSCHED_SOCKET="$sock"
+pid=
+monitors=
+
+cleanup() {
+	for p in $monitors $pid; do
+		kill -TERM "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+
+fail() {
+	echo "vsctl-objects: FAIL: $*" >&2
+	for f in "$out" "$err"; do
+		[ -s "$f" ] && sed 's/^/    /' "$f" >&2
+	done
+	exit 1
+}
+
+checks=0
+
+# run RC ARGS...: vsctl ARGS must exit RC; its output is in $out and $err.
+run() {
+	want=$1
+	shift
+	set +e
+	"$vsctl" "$@" >"$out" 2>"$err"
+	rc=$?
+	set -e
+	[ "$rc" -eq "$want" ] || fail "vsctl $* exited $rc, expected $want"
+	checks=$((checks + 1))
+}
+
+# has FILE TEXT... / lacks FILE TEXT...: fixed strings.
+has() {
+	f=$1
+	shift
+	for want; do
+		grep -qF -- "$want" "$f" || fail "no '$want' after vsctl $last"
+	done
+}
+
+lacks() {
+	f=$1
+	shift
+	for want; do
+		! grep -qF -- "$want" "$f" || fail "'$want' still there after vsctl $last"
+	done
+}
+
+# listed KIND: what "KIND list -o json" shows, in $out (one object of each kind, mostly).
+listed() {
+	last="$1 list -o json"
+	run 0 "$1" list -o json
+}
+
+# usage_error MESSAGE ARGS...: exit 2 and MESSAGE on stderr.
+usage_error() {
+	msg=$1
+	shift
+	last="$*"
+	run 2 "$@"
+	has "$err" "$msg"
+}
+
+# daemon_error MESSAGE ARGS...: the daemon refuses, exit 1 and "vsctl: error: MESSAGE".
+daemon_error() {
+	msg=$1
+	shift
+	last="$*"
+	run 1 "$@"
+	has "$err" "vsctl: error: $msg"
+}
+
+# ok ARGS...: a command that must succeed.
+ok() {
+	last="$*"
+	run 0 "$@"
+}
+
+# snapshot: every object as JSON, to see that a refused command changed nothing.
+snapshot() {
+	for k in node queue podgroup task job prioclass; do
+		"$vsctl" "$k" list -o json || fail "$k list failed"
+	done >"$1"
+}
+
+unchanged() {
+	snapshot "$dir/after"
+	cmp -s "$dir/before" "$dir/after" || fail "vsctl $last changed something"
+}
+
+# wait_for FILE PATTERN: until the monitor writes a line matching PATTERN (10 s at most).
+wait_for() {
+	i=0
+	until grep -qE -- "$2" "$1"; do
+		i=$((i + 1))
+		[ "$i" -le 200 ] || { cp "$1" "$out"; fail "no line '$2' from the monitor"; }
+		sleep 0.05
+	done
+	checks=$((checks + 1))
+}
+
+"$objtree/vschedd" --socket "$sock" --period 0 --binder=auto >"$dir/vschedd.log" 2>&1 &
+pid=$!
+i=0
+while [ ! -S "$sock" ]; do
+	i=$((i + 1))
+	if [ "$i" -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
+		cp "$dir/vschedd.log" "$out"
+		fail "vschedd did not start"
+	fi
+	sleep 0.05
+done
+
+# ---- nodes ----
+
+# A node takes 110 pods unless told, as a kubelet reports.
+ok node add n0 --cpu 1
+ok node show n0
+has "$out" '"pods": "110"'
+ok node del n0
+
+ok node add n1 --cpu 8 --memory 32Gi --pods 110 --gpu 2 --res example.com/fpga=1 \
+	--label zone=a --taint gpu=yes:NoSchedule
+listed node
+has "$out" '"cpu": "8"' '"memory": "32Gi"' '"pods": "110"' '"nvidia.com/gpu": "2"' \
+	'"example.com/fpga": "1"' '"zone": "a"' '"key": "gpu"' '"effect": "NoSchedule"' \
+	'"unschedulable": false' '"ready": true'
+
+# set changes what it names: the other resources, labels and taints stay.
+ok node set n1 --cpu 16 --label zone- --label rack=r1 --taint spot=true:PreferNoSchedule
+listed node
+has "$out" '"cpu": "16"' '"memory": "32Gi"' '"nvidia.com/gpu": "2"' '"rack": "r1"' \
+	'"key": "gpu"' '"key": "spot"' '"effect": "PreferNoSchedule"'
+lacks "$out" '"zone"'
+ok node set n1 --taint gpu:NoSchedule- --taint spot=false:PreferNoSchedule
+listed node
+lacks "$out" '"key": "gpu"' '"value": "true"'
+has "$out" '"key": "spot"' '"value": "false"'
+
+ok node cordon n1
+listed node
+has "$out" '"unschedulable": true'
+ok node list
+has "$out" 'Ready,SchedulingDisabled'
+ok node uncordon n1
+listed node
+has "$out" '"unschedulable": false'
+ok node set n1 --not-ready
+listed node
+has "$out" '"ready": false'
+ok node set n1 --ready --taint spot-
+listed node
+has "$out" '"ready": true'
+lacks "$out" '"taints"'
+
+# ---- queues, priority classes, PodGroups ----
+
+ok queue add q1 --weight 3 --capability cpu=64,memory=256Gi --reclaimable false --priority -2
+listed queue
+has "$out" '"weight": 3' '"capability": {' '"cpu": "64"' '"memory": "256Gi"' \
+	'"reclaimable": false' '"priority": -2' '"state": "Open"'
+ok queue set q1 --capability cpu=32 --weight 4
+listed queue
+has "$out" '"weight": 4' '"cpu": "32"' '"memory": "256Gi"' '"reclaimable": false'
+ok queue close q1
+listed queue
+has "$out" '"state": "Closed"'
+ok queue open q1
+listed queue
+has "$out" '"state": "Open"'
+
+ok prioclass add high --value 1000 --preemption-policy Never --global-default
+listed prioclass
+has "$out" '"value": 1000' '"globalDefault": true' '"preemptionPolicy": "Never"'
+ok prioclass set high --value 10 --no-global-default
+listed prioclass
+has "$out" '"value": 10' '"globalDefault": false' '"preemptionPolicy": "Never"'
+
+ok podgroup add team-a/pg1 --queue q1 --min-member 3 --min-resources cpu=1 --priority-class high
+listed podgroup
+has "$out" '"queue": "q1"' '"minMember": 3' '"minResources": {' '"priorityClassName": "high"'
+ok podgroup set pg1 -n team-a --min-member 1
+listed podgroup
+has "$out" '"minMember": 1' '"queue": "q1"' '"priorityClassName": "high"'
+
+# ---- bad arguments: exit 2, the option named, nothing changed ----
+
+snapshot "$dir/before"
+usage_error 'vsctl node add: --cpu "abc": ' node add n2 --cpu abc
+unchanged
+usage_error 'vsctl node set: --memory "-1Gi": ' node set n1 --memory -1Gi
+unchanged
+usage_error 'vsctl node add: --taint "k=v:Sometimes": unknown taint effect' \
+	node add n2 --taint k=v:Sometimes
+usage_error 'vsctl node add: --label "Bad Key=v": invalid label key' node add n2 --label 'Bad Key=v'
+usage_error 'vsctl node add: --label "zone-": ' node add n2 --label zone-
+usage_error 'vsctl node add: "N2": invalid name' node add N2
+usage_error 'vsctl node add: --res "nvidia.com/gpu": expected NAME=QUANTITY' \
+	node add n2 --res nvidia.com/gpu
+usage_error 'vsctl queue add: --weight "0": not a number in 1..2147483647' queue add q2 --weight 0
+usage_error 'vsctl queue set: --reclaimable "yes": not true or false' queue set q1 --reclaimable yes
+usage_error 'vsctl queue add: --capability "cpu=1,": ' queue add q2 --capability cpu=1,
+usage_error 'vsctl podgroup add: --min-member "-1": not a number' podgroup add pg2 --min-member -1
+usage_error 'vsctl podgroup add: "Team/pg2": invalid namespace' podgroup add Team/pg2
+usage_error 'vsctl prioclass add: --value is required' prioclass add low
+usage_error 'vsctl prioclass add: --preemption-policy "Sometimes": ' \
+	prioclass add low --value 1 --preemption-policy Sometimes
+usage_error 'vsctl task add: --toleration "=v": ' task add team-a/p9 --toleration =v
+usage_error 'vsctl task add: --queue is for a task without --podgroup' \
+	task add team-a/p9 --podgroup pg1 --queue q1
+usage_error 'vsctl task status: unknown task event "runing"' task status team-a/p9 runing
+usage_error 'vsctl task status: --exit-code goes with failed only' \
+	task status team-a/p9 running --exit-code 1
+usage_error 'vsctl job add: --task is required' job add team-a/j9
+usage_error 'vsctl job add: --task "w:0": ' job add team-a/j9 --task w:0
+usage_error 'vsctl job add: --policy "PodFailed=Reboot": ' job add team-a/j9 --task w:1 \
+	--policy PodFailed=Reboot
+usage_error 'vsctl node set: nothing to change' node set n1
+usage_error 'vsctl node cordon: expected NAME' node cordon
+usage_error 'unrecognized option' node add n2 --cpus 1
+unchanged
+
+# ---- refusals of the daemon: exit 1, "vsctl: error: ..." ----
+
+daemon_error 'node n1: exists already' node add n1
+daemon_error 'node n9 not found' node set n9 --cpu 1
+daemon_error 'node n9 not found' node cordon n9
+daemon_error 'podgroup team-a/pg9: unable to find queue: queue q9 does not exist' podgroup add team-a/pg9 --queue q9
+daemon_error 'queue q9 not found' queue close q9
+daemon_error 'task team-a/p9 not found' task status team-a/p9 failed --exit-code 1
+unchanged
+
+# ---- monitor: the decisions of a cycle, as ip monitor shows them ----
+
+"$vsctl" monitor decisions cycles >"$dir/monitor" 2>&1 &
+monitors=$!
+"$vsctl" monitor -j >"$dir/monitor.json" 2>&1 &
+monitors="$monitors $!"
+# Subscribed once a cycle shows up: until then, run empty ones.
+i=0
+until grep -q '^\[cycles\] cycle' "$dir/monitor" && grep -q '"notification":"cycle"' \
+	"$dir/monitor.json"; do
+	i=$((i + 1))
+	[ "$i" -le 100 ] || { cp "$dir/monitor" "$out"; fail "the monitors saw no cycle"; }
+	"$vsctl" cycle run >/dev/null || fail "cycle run failed"
+	sleep 0.1
+done
+
+ok task add team-a/p1 --podgroup pg1 --cpu 1 --memory 1Gi --priority 5 --role worker \
+	--node-selector rack=r1 --toleration gpu=yes:NoSchedule --toleration '' \
+	--preemptable true --label app=web
+listed task
+has "$out" '"podgroup": "pg1"' '"status": "Pending"' '"cpu": "1"' '"memory": "1Gi"' \
+	'"priority": 5' '"role": "worker"' '"rack": "r1"' '"operator": "Equal"' \
+	'"operator": "Exists"' '"preemptable": true' '"app": "web"'
+ok cycle run
+wait_for "$dir/monitor" '^\[decisions\] cycle [0-9]+: bind team-a/p1 -> n1$'
+wait_for "$dir/monitor" '^\[cycles\] cycle [0-9]+: 1 binds, 0 evicts, 0 pending, [0-9.]+ ms$'
+wait_for "$dir/monitor.json" \
+	'^\{"cycleID":[0-9]+,"decision":\[\{"kind":"bind","namespace":"team-a","name":"p1","node":"n1"\}\],"notification":"decisions"\}$'
+for p in $monitors; do
+	kill -TERM "$p"
+	wait "$p" || fail "a monitor did not end cleanly on SIGTERM"
+done
+monitors=
+
+# ---- task status ----
+
+listed task
+has "$out" '"node": "n1"'
+ok task status team-a/p1 running
+listed task
+has "$out" '"status": "Running"'
+ok task status team-a/p1 succeeded
+listed task
+has "$out" '"status": "Succeeded"'
+lacks "$out" '"node": "n1"'
+daemon_error 'task team-a/p1 is Succeeded: it cannot be running' task status team-a/p1 running
+ok task status team-a/p1 deleted
+ok task list -A -o json
+lacks "$out" '"name": "p1"'
+
+# ---- VolcanoJobs ----
+
+ok job add team-a/tf --queue q1 --max-retry 5 --task ps:1:cpu=1 \
+	--task worker:2:cpu=500m,memory=1Gi --policy PodFailed=RestartJob
+ok job list -A -o json
+has "$out" '"name": "tf"' '"maxRetry": 5' '"replicas": 2' '"cpu": "500m"' \
+	'"event": "PodFailed"' '"action": "RestartJob"' '"phase": "Pending"'
+ok job list -o wide
+has "$out" 'RETRIES' 'TASKS' 'ps:1,worker:2' '0/5'
+last="job show team-a/tf"
+run 0 job show team-a/tf
+has "$out" '"queue": "q1"' '"retryCount": 0'
+ok job del team-a/tf
+ok job list -j
+lacks "$out" '"tf"'
+
+# ---- outputs and help ----
+
+for k in node queue podgroup task job prioclass; do
+	ok "$k" list -o wide
+	ok "$k" list -j
+	cp "$out" "$dir/j"
+	ok "$k" list -o json
+	cmp -s "$out" "$dir/j" || fail "$k list: -j and -o json differ"
+done
+ok node list -o wide
+has "$out" 'LABELS' 'rack=r1'
+ok queue list -o wide
+has "$out" 'CAPABILITY' 'cpu=32,memory=256Gi'
+ok node add --help
+has "$out" 'usage: vsctl node add' '--cpu Q' '--taint KEY[=VALUE]:EFFECT'
+ok task status --help
+has "$out" '--exit-code N'
+ok monitor --help
+has "$out" '--count N'
+
+# ---- a client without the admin permission ----
+
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$vsctl"; then
+	chmod 0755 "$dir"
+	chmod 0666 "$sock"
+	nobody() {
+		last="$* (as nobody)"
+		set +e
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$vsctl" "$@" >"$out" 2>"$err"
+		rc=$?
+		set -e
+		checks=$((checks + 1))
+	}
+	snapshot "$dir/before"
+	nobody node add n7 --cpu 1
+	[ "$rc" -eq 1 ] || fail "vsctl $last exited $rc, expected 1"
+	has "$err" 'vsctl: error: VS_CMD_NODE_NEW needs the admin permission'
+	nobody node cordon n1
+	[ "$rc" -eq 1 ] || fail "vsctl $last exited $rc, expected 1"
+	has "$err" 'needs the admin permission'
+	nobody queue close q1
+	[ "$rc" -eq 1 ] || fail "vsctl $last exited $rc, expected 1"
+	nobody node list -o json
+	[ "$rc" -eq 0 ] || fail "vsctl $last exited $rc: reading is open to anyone"
+	has "$out" '"name": "n1"'
+	unchanged
+else
+	echo "vsctl-objects: the test of a client without the admin permission needs root; skipped"
+fi
+
+# ---- deletion ----
+
+ok podgroup del team-a/pg1
+ok queue del q1
+ok prioclass del high
+ok node del n1
+snapshot "$dir/after"
+[ "$(tr -d ' \n' <"$dir/after")" = '[][][][][][]' ] || { cp "$dir/after" "$out"; fail "objects left"; }
+
+echo "vsctl-objects: $checks checks of vsctl's object commands against vschedd passed"

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What every vsctl command that talks to vschedd shares: the connection,
+ * one request and its answer, JSON on standard output, and the one way a
+ * failure is reported. A refusal is said once, here, in the daemon's own
+ * words (its extended ack) or the library's:
+ *
+ *	vsctl: error: node n9 not found
+ *
+ * and the command then exits 1 (usage errors, said by the commands
+ * themselves before anything is sent, exit 2).
+ */
+#ifndef VSCTL_REQUEST_H
+#define VSCTL_REQUEST_H
+
+#include <jansson.h>
+
+#include "lib/vsnl.h"
+
+/* Print "vsctl: error: ..." for @ret (a negative errno) and @err; returns 1. */
+int vsctl_fail(int ret, const struct vsnl_err *err);
+
+/* Connect to @socket (NULL: $VSCHED_SOCKET, else the default); NULL once said why. */
+struct vsnl *vsctl_connect(const char *socket);
+
+/*
+ * Send @m (consumed; NULL stands for a message that could not be built) on a
+ * connection of its own and hand the replies to @cb (may be NULL). Returns
+ * 0, or 1 once the failure is reported.
+ */
+int vsctl_request(const char *socket, struct nl_msg *m, vsnl_cb cb, void *arg);
+
+/* @v, indented, and a newline; 0, or 1 when it could not be written. */
+int vsctl_print_json(const json_t *v);
+
+#endif /* VSCTL_REQUEST_H */

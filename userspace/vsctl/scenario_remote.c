@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * "vsctl scenario run --socket PATH": a loaded scenario run against a
+ * running vschedd instead of the in-process core. This file owns the
+ * conversation with the daemon: the two connections, the reset, the
+ * configuration and the objects sent, the cycles asked for and their
+ * decisions read, the cluster's part played between cycles, and the PodGroup
+ * phases read back. What it records goes into the same struct scn_result the
+ * in-process run fills, and is judged by the same scenario_compare().
+ *
+ * The scenario is still loaded in-process (scenario_load() builds a private
+ * struct vs_cluster): that cluster is the source of every object sent, each
+ * written by the core's own _spec fills (netlink/fill.h), so the daemon gets
+ * exactly what the in-process run would schedule, in the same creation
+ * order.
+ *
+ * Two connections: one for requests, one subscribed to the decisions and
+ * cycles groups. libvsnl's vsnl_request() waits for its own answer and
+ * passes over notifications, so the decisions of a cycle are read on the
+ * second connection, up to that cycle's VS_CMD_CYCLE notification: the
+ * protocol sends every VS_CMD_DECISIONS of a cycle before it, and the cycle
+ * is named by the VS_A_CYCLE_ID the CYCLE_RUN reply gave. Being subscribed
+ * to decisions also makes this run the binder (vschedd.md, "Binder modes"):
+ * the daemon leaves each bind Binding for the run to confirm, as the
+ * in-process auto-binder does.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "lib/vsnl.h"
+#include "netlink/fill.h"
+#include "vsctl/scenario.h"
+
+/* How long a cycle's notifications may take to come after its reply. */
+#define NOTIFY_TIMEOUT_MS	10000
+
+struct scn_remote {
+	struct vsnl *req;		/* requests and their answers */
+	struct vsnl *mon;		/* subscribed to decisions and cycles */
+};
+
+/* A libvsnl failure as the run's error, with @what said first. */
+static int remote_fail(struct vs_err *err, int ret, const struct vsnl_err *e, const char *what)
+{
+	return vs_err_set(err, ret, "%s: %s", what, e->msg[0] ? e->msg : strerror(-ret));
+}
+
+/* ---- the connection ---- */
+
+int scn_remote_open(struct scn_remote **out, const char *socket, struct vs_err *err)
+{
+	struct vsnl_err e = { 0 };
+	struct scn_remote *r;
+	int ret;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	r->req = vsnl_open(socket, &e);
+	if (r->req)
+		r->mon = vsnl_open(socket, &e);
+	if (!r->mon) {
+		ret = vs_err_set(err, e.err ? e.err : -ENOTCONN, "%s", e.msg);
+		goto out_close;
+	}
+	ret = vsnl_subscribe(r->mon, VS_MCGRP_DECISIONS, &e);
+	if (!ret)
+		ret = vsnl_subscribe(r->mon, VS_MCGRP_CYCLES, &e);
+	if (ret) {
+		remote_fail(err, ret, &e, "subscribing to decisions and cycles");
+		goto out_close;
+	}
+	*out = r;
+	return 0;
+
+out_close:
+	scn_remote_close(r);
+	return ret;
+}
+
+void scn_remote_close(struct scn_remote *r)
+{
+	if (!r)
+		return;
+	vsnl_close(r->mon);
+	vsnl_close(r->req);
+	free(r);
+}
+
+/* ---- what cannot go over the socket ---- */
+
+/* A PodGroup naming a queue that is not listed: Volcano's admission refuses to make one. */
+static bool has_orphan(const struct vs_cluster *cl)
+{
+	const struct vs_job *job;
+
+	list_for_each_entry(job, &cl->jobs, list)
+		if (!job->queue)
+			return true;
+	return false;
+}
+
+const char *scenario_remote_limits(const struct scenario *scn, u32 *unchecked, bool *runnable)
+{
+	u32 has = scn->expect.has;
+
+	*unchecked = has & ((1u << SCN_SCORES) | (1u << SCN_PIPELINED));
+	*runnable = false;
+	/*
+	 * pipelinedTo is a Statement's pipeline in the first session, undone
+	 * when it closes: no request makes one. A task created Pipelined
+	 * would stay so after the cycle, and the plugins would count it when
+	 * the session opens rather than hear it as an event.
+	 */
+	if (scn->nr_pipelines)
+		return "pipelinedTo needs the in-process core";
+	/* vschedd's PodGroup admission wants the queue; a queue with PodGroups cannot go. */
+	if (has_orphan(&scn->cl))
+		return "a podgroup whose queue is not listed needs the in-process core";
+	/* A scoring-only case: the daemon takes no configuration without actions. */
+	if (!scn->conf->nr_actions)
+		return *unchecked & (1u << SCN_SCORES) ? "nodeScores needs the in-process core" :
+			"a configuration without actions needs the in-process core";
+	*runnable = true;
+	/*
+	 * Pipelines end with their session (vs_session_close() takes them
+	 * back), and a cycle's notifications carry only binds and
+	 * evictions: nothing of the socket shows what was pipelined.
+	 */
+	switch (*unchecked) {
+	case 0:
+		return NULL;
+	case 1u << SCN_SCORES:
+		return "nodeScores needs the in-process core";
+	case 1u << SCN_PIPELINED:
+		return "pipelined needs the in-process core";
+	}
+	return "nodeScores and pipelined need the in-process core";
+}
+
+/* ---- the initial state ---- */
+
+/* A request with no attribute, acked. */
+static int simple(struct scn_remote *r, u8 cmd, const char *what, struct vs_err *err)
+{
+	struct vsnl_err e = { 0 };
+	int ret = vsnl_request(r->req, vsnl_msg_new(cmd, 0), NULL, NULL, &e);
+
+	return ret ? remote_fail(err, ret, &e, what) : 0;
+}
+
+/*
+ * The scenario's configuration as text: what "conf:" held (padded to the
+ * scenario's lines, so that the daemon's messages point into the file), or
+ * for the explicit form the YAML vs_conf_format() writes, every flag
+ * spelled out so that the daemon's defaults (flags on) change nothing.
+ */
+static char *conf_text(const struct vs_conf *conf)
+{
+	size_t len;
+	char *text;
+
+	if (conf->text)
+		return strdup(conf->text);
+	len = vs_conf_format(conf, NULL, 0);
+	text = malloc(len + 1);
+	if (text)
+		vs_conf_format(conf, text, len + 1);
+	return text;
+}
+
+static int set_conf(struct scn_remote *r, const struct scenario *scn, struct vs_err *err)
+{
+	/* an attribute's length is 16 bits, header and NUL included */
+	const size_t max = 0xffff - NLA_HDRLEN - 1;
+	struct vsnl_err e = { 0 };
+	struct nlattr *nest;
+	struct nl_msg *m;
+	char *text;
+	int ret;
+
+	text = conf_text(scn->conf);
+	if (!text)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	if (strlen(text) > max) {
+		free(text);
+		return vs_err_set(err, EMSGSIZE, "the configuration is larger than one request "
+				  "carries (%zu bytes)", max);
+	}
+	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
+	nest = m ? nla_nest_start(m, VS_A_CONF) : NULL;
+	if (!nest || nla_put_string(m, VS_CONF_A_TEXT, text) ||
+	    nla_put_string(m, VS_CONF_A_SOURCE, scn->file)) {
+		nlmsg_free(m);
+		m = NULL;
+	} else {
+		nla_nest_end(m, nest);
+	}
+	free(text);
+	ret = vsnl_request(r->req, m, NULL, NULL, &e);
+	return ret ? remote_fail(err, ret, &e, "installing the configuration") : 0;
+}
+
+/* One object's request (@_cmd: NEW, SET), written by the core's fill, into the open batch. */
+#define BATCH_ADD(_r, _cmd, _fill, _obj, _err)						\
+	({										\
+		struct nl_msg *__m = vsnl_msg_new((_cmd), 0);				\
+		struct vsnl_err __e = { 0 };						\
+		int __ret;								\
+											\
+		if (!__m) {								\
+			__ret = vs_err_set((_err), ENOMEM, "out of memory");		\
+		} else if (!_fill(nlmsg_hdr(__m), nlmsg_get_max_size(__m), (_obj))) {	\
+			nlmsg_free(__m);						\
+			__ret = vs_err_set((_err), EMSGSIZE,				\
+					   "an object does not fit in a request");	\
+		} else {								\
+			__ret = vsnl_batch_add((_r)->req, __m, NULL, &__e);		\
+			if (__ret)							\
+				remote_fail((_err), __ret, &__e, "sending the objects");\
+		}									\
+		__ret;									\
+	})
+
+/*
+ * A queue that is not Open admits no PodGroup (Volcano's admission, which
+ * vschedd applies to every PodGroup created): such a queue is created Open,
+ * its PodGroups and tasks follow, then it is set to its state. The state
+ * written by the fill is rewritten in the message rather than in the
+ * scenario's cluster, which stays as it was loaded.
+ */
+static int queue_new_open(struct scn_remote *r, const struct vs_queue *q, struct vs_err *err)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_QUEUE_NEW, 0);
+	struct nlattr *tb[VS_A_MAX + 1], *qa[VS_QUEUE_A_MAX + 1];
+	struct vsnl_err e = { 0 };
+	int ret;
+
+	if (!m)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	if (!vs_nl_put_queue_spec(nlmsg_hdr(m), nlmsg_get_max_size(m), q) ||
+	    genlmsg_parse(nlmsg_hdr(m), 0, tb, VS_A_MAX, NULL) || !tb[VS_A_QUEUE] ||
+	    vsnl_parse_nested(qa, VS_QUEUE_A_MAX, tb[VS_A_QUEUE]) || !qa[VS_QUEUE_A_STATE]) {
+		nlmsg_free(m);
+		return vs_err_set(err, EMSGSIZE, "queue %s does not fit in a request", q->name);
+	}
+	*(u32 *)nla_data(qa[VS_QUEUE_A_STATE]) = VS_QUEUE_OPEN;
+	ret = vsnl_batch_add(r->req, m, NULL, &e);
+	return ret ? remote_fail(err, ret, &e, "sending the objects") : 0;
+}
+
+static int cmp_task_seq(const void *a, const void *b)
+{
+	const struct vs_task *x = *(const struct vs_task *const *)a;
+	const struct vs_task *y = *(const struct vs_task *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Every task of @cl in creation order: the file's order, which a job's list
+ * keeps only within the job, and which breaks ties across jobs.
+ */
+static const struct vs_task **tasks_in_order(const struct vs_cluster *cl)
+{
+	const struct vs_task **v = malloc((cl->nr_tasks + 1) * sizeof(*v));
+	const struct vs_job *job;
+	const struct vs_task *t;
+	u32 n = 0;
+
+	if (!v)
+		return NULL;
+	list_for_each_entry(job, &cl->jobs, list)
+		list_for_each_entry(t, &job->tasks, job_node)
+			v[n++] = t;
+	qsort(v, n, sizeof(*v), cmp_task_seq);
+	return v;
+}
+
+static int send_objects(struct scn_remote *r, const struct vs_cluster *cl, struct vs_err *err)
+{
+	const struct vs_prioclass *pc;
+	const struct vs_queue *q;
+	const struct vs_node *n;
+	const struct vs_job *j;
+	const struct vs_task **tasks;
+	struct vsnl_err e = { 0 };
+	int ret;
+
+	tasks = tasks_in_order(cl);
+	if (!tasks)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	ret = vsnl_batch_begin(r->req, &e);
+	if (ret) {
+		free(tasks);
+		return remote_fail(err, ret, &e, "opening a batch");
+	}
+	/* Dependency order, each kind in creation order, as the loader made them. */
+	list_for_each_entry(pc, &cl->prioclasses, list)
+		if ((ret = BATCH_ADD(r, VS_CMD_PRIOCLASS_NEW, vs_nl_put_prioclass_spec, pc, err)))
+			goto out;
+	list_for_each_entry(q, &cl->queues, list) {
+		ret = q->state == VS_QUEUE_OPEN ?
+			BATCH_ADD(r, VS_CMD_QUEUE_NEW, vs_nl_put_queue_spec, q, err) :
+			queue_new_open(r, q, err);
+		if (ret)
+			goto out;
+	}
+	list_for_each_entry(n, &cl->nodes, list)
+		if ((ret = BATCH_ADD(r, VS_CMD_NODE_NEW, vs_nl_put_node_spec, n, err)))
+			goto out;
+	list_for_each_entry(j, &cl->jobs, list)
+		if ((ret = BATCH_ADD(r, VS_CMD_PODGROUP_NEW, vs_nl_put_podgroup_spec, j, err)))
+			goto out;
+	for (u32 i = 0; i < cl->nr_tasks; i++)
+		if ((ret = BATCH_ADD(r, VS_CMD_TASK_NEW, vs_nl_put_task_spec, tasks[i], err)))
+			goto out;
+	list_for_each_entry(q, &cl->queues, list)
+		if (q->state != VS_QUEUE_OPEN &&
+		    (ret = BATCH_ADD(r, VS_CMD_QUEUE_SET, vs_nl_put_queue_spec, q, err)))
+			goto out;
+out:
+	free(tasks);
+	/* END also after a failure: the daemon drops the batch, the connection stays usable. */
+	if (ret) {
+		vsnl_batch_end(r->req, &e);
+		return ret;
+	}
+	ret = vsnl_batch_end(r->req, &e);
+	return ret ? remote_fail(err, ret, &e, "loading the objects") : 0;
+}
+
+/* ---- cycles ---- */
+
+/* One cycle's decisions, read from the notifications. */
+struct cycle_rx {
+	u64 id;				/* the cycle asked for */
+	bool done;			/* its VS_CMD_CYCLE came */
+	struct scn_result *res;
+	struct scn_set binds;		/* this cycle's, for the cluster's answer */
+	struct scn_set evicts;
+	struct vs_err *err;
+};
+
+static int cycle_id(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *cy[VS_CYCLE_A_MAX + 1];
+	u64 *id = arg;
+
+	if (!tb[VS_A_CYCLE] || vsnl_parse_nested(cy, VS_CYCLE_A_MAX, tb[VS_A_CYCLE]) ||
+	    !cy[VS_CYCLE_A_ID])
+		return -EPROTO;
+	*id = nla_get_u64(cy[VS_CYCLE_A_ID]);
+	return 0;
+}
+
+/*
+ * The number of the daemon's last cycle (0 before the first), from its
+ * statistics. A run checks that the cycles between its reset and its last
+ * reading are exactly the ones it asked for: a periodic cycle or another
+ * client's would change what it reads.
+ */
+static int stats_last_cycle(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *st[VS_STATS_A_MAX + 1];
+	struct nlattr *cy[VS_CYCLE_A_MAX + 1];
+	u64 *id = arg;
+
+	*id = 0;
+	if (!tb[VS_A_STATS] || vsnl_parse_nested(st, VS_STATS_A_MAX, tb[VS_A_STATS]))
+		return -EPROTO;
+	if (!st[VS_STATS_A_LAST_CYCLE])
+		return 0;
+	if (vsnl_parse_nested(cy, VS_CYCLE_A_MAX, st[VS_STATS_A_LAST_CYCLE]) ||
+	    !cy[VS_CYCLE_A_ID])
+		return -EPROTO;
+	*id = nla_get_u64(cy[VS_CYCLE_A_ID]);
+	return 0;
+}
+
+static int last_cycle(struct scn_remote *r, u64 *id, struct vs_err *err)
+{
+	struct vsnl_err e = { 0 };
+	int ret;
+
+	ret = vsnl_request(r->req, vsnl_msg_new(VS_CMD_STATS_GET, 0), stats_last_cycle, id, &e);
+	return ret ? remote_fail(err, ret, &e, "reading the daemon's statistics") : 0;
+}
+
+/* Cycle @id ran, and this run did not ask for it. */
+static int foreign_cycle(struct vs_err *err, u64 id)
+{
+	return vs_err_set(err, EBUSY, "cycle %llu ran, which this run did not ask for: the "
+			  "daemon must run cycles only on request (vschedd --period 0) and "
+			  "serve this run alone", (unsigned long long)id);
+}
+
+static int record_decision(struct cycle_rx *rx, const struct nlattr *nest)
+{
+	struct nlattr *d[VS_DECISION_A_MAX + 1];
+	const char *node;
+	char key[512];
+	u32 kind;
+
+	if (vsnl_parse_nested(d, VS_DECISION_A_MAX, nest) || !d[VS_DECISION_A_KIND] ||
+	    !d[VS_DECISION_A_NAMESPACE] || !d[VS_DECISION_A_NAME])
+		return vs_err_set(rx->err, EPROTO, "vschedd sent a decision without its task");
+	snprintf(key, sizeof(key), "%s/%s", nla_get_string(d[VS_DECISION_A_NAMESPACE]),
+		 nla_get_string(d[VS_DECISION_A_NAME]));
+	node = d[VS_DECISION_A_NODE] ? nla_get_string(d[VS_DECISION_A_NODE]) : NULL;
+	kind = nla_get_u32(d[VS_DECISION_A_KIND]);
+	switch (kind) {
+	case VS_DECISION_BIND:
+		if (!node)
+			return vs_err_set(rx->err, EPROTO, "vschedd sent the bind of %s without "
+					  "its node", key);
+		if (scn_set_add(&rx->res->binds, key, node, 0, 0) ||
+		    scn_set_add(&rx->binds, key, node, 0, 0))
+			return vs_err_set(rx->err, ENOMEM, "out of memory");
+		return 0;
+	case VS_DECISION_EVICT:
+		if (scn_set_add(&rx->res->evicts, key, NULL, 0, 0) ||
+		    scn_set_add(&rx->evicts, key, NULL, 0, 0))
+			return vs_err_set(rx->err, ENOMEM, "out of memory");
+		return 0;
+	}
+	return vs_err_set(rx->err, EPROTO, "vschedd sent a decision of unknown kind %u", kind);
+}
+
+/*
+ * A notification of the monitor connection. Cycle numbers only grow: one
+ * below the cycle asked for is left over from a run that failed before
+ * reading it; one above is a cycle this run did not ask for.
+ */
+static int on_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	const struct genlmsghdr *g = nlmsg_data(nlh);
+	struct cycle_rx *rx = arg;
+	struct nlattr *a;
+	u64 id = 0;
+	int rem, ret;
+
+	switch (g->cmd) {
+	case VS_CMD_DECISIONS:
+		if (!tb[VS_A_CYCLE_ID])
+			return vs_err_set(rx->err, EPROTO, "vschedd sent decisions without "
+					  "their cycle");
+		id = nla_get_u64(tb[VS_A_CYCLE_ID]);
+		break;
+	case VS_CMD_CYCLE:
+		if (cycle_id(nlh, tb, &id))
+			return vs_err_set(rx->err, EPROTO, "vschedd sent a cycle without its id");
+		break;
+	default:
+		return 0;
+	}
+	if (id < rx->id)
+		return 0;
+	if (id > rx->id || rx->done)
+		return foreign_cycle(rx->err, id);
+	if (g->cmd == VS_CMD_CYCLE) {
+		rx->done = true;
+		return 0;
+	}
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		if (nla_type(a) != VS_A_DECISION)
+			continue;
+		ret = record_decision(rx, a);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static u64 now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000 + (u64)ts.tv_nsec / 1000000;
+}
+
+/* Read the monitor connection up to the end of cycle rx->id. */
+static int read_cycle(struct scn_remote *r, struct cycle_rx *rx)
+{
+	u64 deadline = now_ms() + NOTIFY_TIMEOUT_MS;
+	struct vsnl_err e = { 0 };
+
+	while (!rx->done) {
+		u64 now = now_ms();
+		int ret;
+
+		if (now >= deadline)
+			return vs_err_set(rx->err, ETIMEDOUT, "the notifications of cycle %llu did "
+					  "not come within %u ms", (unsigned long long)rx->id,
+					  NOTIFY_TIMEOUT_MS);
+		ret = vsnl_recv_notifications(r->mon, (int)(deadline - now), on_notification,
+					      rx, &e);
+		if (ret == -ENOBUFS)
+			return vs_err_set(rx->err, ENOBUFS, "the daemon dropped notifications of "
+					  "cycle %llu (its queue for this client overflowed)",
+					  (unsigned long long)rx->id);
+		if (ret < 0)
+			return vs_err_is_set(rx->err) ? ret :
+				remote_fail(rx->err, ret, &e, "reading the decisions");
+	}
+	return 0;
+}
+
+/* VS_CMD_BIND_RESULT "bound", or VS_CMD_TASK_STATUS @event, for the task @key. */
+static int report(struct scn_remote *r, u8 cmd, const char *key, const char *node, u32 event,
+		  struct vs_err *err)
+{
+	const char *slash = strchr(key, '/');
+	struct vsnl_err e = { 0 };
+	struct nlattr *nest;
+	struct nl_msg *m;
+	char ns[256];
+	int ret;
+
+	snprintf(ns, sizeof(ns), "%.*s", (int)(slash - key), key);
+	m = vsnl_msg_new(cmd, 0);
+	nest = m ? nla_nest_start(m, cmd == VS_CMD_BIND_RESULT ? VS_A_BIND_RESULT : VS_A_TASK) :
+		   NULL;
+	if (!nest)
+		goto nomem;
+	if (cmd == VS_CMD_BIND_RESULT) {
+		if (nla_put_string(m, VS_BIND_A_NAMESPACE, ns) ||
+		    nla_put_string(m, VS_BIND_A_NAME, slash + 1) ||
+		    nla_put_string(m, VS_BIND_A_NODE, node) || nla_put_s32(m, VS_BIND_A_ERROR, 0))
+			goto nomem;
+	} else if (nla_put_string(m, VS_TASK_A_NAMESPACE, ns) ||
+		   nla_put_string(m, VS_TASK_A_NAME, slash + 1) ||
+		   nla_put_u32(m, VS_TASK_A_EVENT, event)) {
+		goto nomem;
+	}
+	nla_nest_end(m, nest);
+	ret = vsnl_request(r->req, m, NULL, NULL, &e);
+	if (!ret)
+		return 0;
+	if (ret == -ESTALE)
+		return vs_err_set(err, ret, "confirming the bind of %s: %s (does the daemon run "
+				  "with --binder=auto? the run confirms binds itself)", key, e.msg);
+	return vs_err_set(err, ret, "%s of %s: %s",
+			  cmd == VS_CMD_BIND_RESULT ? "confirming the bind" :
+			  event == VS_TASK_EVENT_RUNNING ? "reporting running" : "deleting",
+			  key, e.msg[0] ? e.msg : strerror(-ret));
+nomem:
+	nlmsg_free(m);
+	return vs_err_set(err, ENOMEM, "out of memory");
+}
+
+/*
+ * The cluster's answer between cycles, as the in-process auto-binder gives
+ * it: each bind confirmed (bound, then running), unless the task was evicted
+ * in the same cycle, and each evicted task's pod gone.
+ */
+static int settle(struct scn_remote *r, const struct cycle_rx *rx, struct vs_err *err)
+{
+	int ret;
+
+	for (u32 i = 0; i < rx->binds.nr; i++) {
+		const char *key = rx->binds.e[i].key;
+		bool evicted = false;
+
+		for (u32 k = 0; k < rx->evicts.nr && !evicted; k++)
+			evicted = !strcmp(rx->evicts.e[k].key, key);
+		if (evicted)
+			continue;
+		ret = report(r, VS_CMD_BIND_RESULT, key, rx->binds.e[i].val, 0, err);
+		if (!ret)
+			ret = report(r, VS_CMD_TASK_STATUS, key, NULL, VS_TASK_EVENT_RUNNING, err);
+		if (ret)
+			return ret;
+	}
+	for (u32 i = 0; i < rx->evicts.nr; i++) {
+		ret = report(r, VS_CMD_TASK_STATUS, rx->evicts.e[i].key, NULL,
+			     VS_TASK_EVENT_DELETED, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The cycles, numbered from @last + 1 on; @last ends as the number of the last. */
+static int run_cycles(struct scn_remote *r, const struct scenario *scn, struct scn_result *res,
+		      u64 *last, struct vs_err *err)
+{
+	int ret = 0;
+
+	for (u32 c = 1; c <= scn->cycles && !ret; c++) {
+		struct cycle_rx rx = { .res = res, .err = err };
+		struct vsnl_err e = { 0 };
+
+		ret = vsnl_request(r->req, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), cycle_id, &rx.id, &e);
+		if (ret)
+			remote_fail(err, ret, &e, "running the cycle");
+		else if (rx.id != *last + 1)
+			ret = foreign_cycle(err, *last + 1);
+		if (!ret)
+			ret = read_cycle(r, &rx);
+		if (!ret && c < scn->cycles)
+			ret = settle(r, &rx, err);
+		if (ret)
+			vs_err_prefix(err, "cycle %u: ", c);
+		*last = rx.id;
+		scn_set_free(&rx.binds);
+		scn_set_free(&rx.evicts);
+	}
+	return ret;
+}
+
+/* ---- after the last cycle ---- */
+
+static int record_phase(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *pg[VS_PG_A_MAX + 1];
+	struct scn_result *res = arg;
+	char key[512];
+	u32 phase;
+
+	if (!tb[VS_A_PODGROUP] || vsnl_parse_nested(pg, VS_PG_A_MAX, tb[VS_A_PODGROUP]) ||
+	    !pg[VS_PG_A_NAMESPACE] || !pg[VS_PG_A_NAME])
+		return -EPROTO;
+	phase = pg[VS_PG_A_PHASE] ? nla_get_u32(pg[VS_PG_A_PHASE]) : VS_PG_PENDING;
+	snprintf(key, sizeof(key), "%s/%s", nla_get_string(pg[VS_PG_A_NAMESPACE]),
+		 nla_get_string(pg[VS_PG_A_NAME]));
+	/* the core's values, checked against the protocol's by uapi_test.c */
+	return scn_set_add(&res->phases, key, vs_pg_phase_name((enum vs_pg_phase)phase), 0, 0);
+}
+
+static int read_phases(struct scn_remote *r, struct scn_result *res, struct vs_err *err)
+{
+	struct vsnl_err e = { 0 };
+	int ret;
+
+	ret = vsnl_request(r->req, vsnl_msg_new(VS_CMD_PODGROUP_GET, NLM_F_DUMP), record_phase,
+			   res, &e);
+	if (ret == -EPROTO && !e.msg[0])
+		return vs_err_set(err, ret, "reading the PodGroups: a malformed PodGroup");
+	return ret ? remote_fail(err, ret, &e, "reading the PodGroups") : 0;
+}
+
+int scenario_run_remote(struct scn_remote *r, struct scenario *scn, struct scn_result *res,
+			struct vs_err *err)
+{
+	u64 last, after;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = last_cycle(r, &last, err);
+	if (!ret)
+		ret = simple(r, VS_CMD_RESET, "resetting the daemon", err);
+	if (!ret)
+		ret = set_conf(r, scn, err);
+	if (!ret)
+		ret = send_objects(r, &scn->cl, err);
+	if (!ret)
+		ret = run_cycles(r, scn, res, &last, err);
+	if (!ret)
+		ret = read_phases(r, res, err);
+	if (!ret)
+		ret = last_cycle(r, &after, err);
+	if (!ret && after != last)
+		ret = foreign_cycle(err, last + 1);
+	return ret;
+}

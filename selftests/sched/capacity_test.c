@@ -28,16 +28,6 @@ static struct vs_session *ssn;
 static const char conf_all[] =
 	"actions: enqueue, allocate, reclaim\ntiers:\n- plugins:\n  - name: capacity\n";
 
-static struct vs_res res(s64 mcpu, s64 mem)
-{
-	struct vs_res r;
-
-	vs_res_clear(&r);
-	vs_res_set(&r, VS_RES_CPU, mcpu);
-	vs_res_set(&r, VS_RES_MEMORY, mem);
-	return r;
-}
-
 static void setup(void)
 {
 	cr_assert_eq(vs_cluster_init(&cl), 0);
@@ -50,19 +40,6 @@ static void teardown(void)
 }
 
 TestSuite(capacity, .init = setup, .fini = teardown);
-
-static struct vs_node *node(const char *name, s64 mcpu, s64 mem, s64 pods)
-{
-	struct vs_node_spec spec;
-	struct vs_node *n;
-	struct vs_err e = { { 0 } };
-
-	vs_node_spec_init(&spec, name);
-	spec.allocatable = res(mcpu, mem);
-	vs_res_set(&spec.allocatable, VS_RES_PODS, pods);
-	cr_assert_eq(vs_node_add(&cl, &spec, &n, &e), 0, "%s", e.msg);
-	return n;
-}
 
 /* A queue; @deserved, @cap and @guarantee may be NULL (unset). */
 static struct vs_queue *queue(const char *name, const struct vs_res *deserved,
@@ -110,7 +87,7 @@ static struct vs_task *task(const char *name, const char *jname, s64 mcpu, s64 m
 	struct vs_err e = { { 0 } };
 
 	vs_task_spec_init(&spec, "ns", name, jname);
-	spec.req = res(mcpu, mem);
+	spec.req = st_res(mcpu, mem);
 	spec.status = status;
 	spec.node = n ? n->name : NULL;
 	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), 0, "%s", e.msg);
@@ -142,11 +119,11 @@ static void assert_fres(const struct vs_fres *f, double cpu, double mem)
 
 Test(capacity, deserved_is_the_spec_within_real_capability_and_at_least_guarantee)
 {
-	struct vs_res g1 = res(2000, 0), d2 = res(10000, 4 * GI), c2 = res(3000, 0);
-	struct vs_res d3 = res(1000, 0), g3 = res(2000, GI);
+	struct vs_res g1 = st_res(2000, 0), d2 = st_res(10000, 4 * GI), c2 = st_res(3000, 0);
+	struct vs_res d3 = st_res(1000, 0), g3 = st_res(2000, GI);
 	struct vs_queue *q1, *q2, *q3;
 
-	node("n", 8000, 16 * GI, 110);
+	st_node(&cl, "n", 8000, 16 * GI, 110);
 	q1 = queue("q1", NULL, NULL, &g1);
 	q2 = queue("q2", &d2, &c2, NULL);
 	q3 = queue("q3", &d3, NULL, &g3);
@@ -175,7 +152,7 @@ Test(capacity, deserved_is_the_spec_within_real_capability_and_at_least_guarante
 
 Test(capacity, deserved_and_real_capability_keep_scalars)
 {
-	struct vs_res d = res(0, 0), c = res(1000, 0);
+	struct vs_res d = st_res(0, 0), c = st_res(1000, 0);
 	int gpu = vs_res_dim_get("nvidia.com/gpu", 14, NULL);
 	struct vs_queue *q;
 	struct vs_node_spec spec;
@@ -185,7 +162,7 @@ Test(capacity, deserved_and_real_capability_keep_scalars)
 	vs_res_set(&d, gpu, 8000);
 	vs_res_set(&c, gpu, 2000);
 	vs_node_spec_init(&spec, "n");
-	spec.allocatable = res(8000, 8 * GI);
+	spec.allocatable = st_res(8000, 8 * GI);
 	vs_res_set(&spec.allocatable, VS_RES_PODS, 10);
 	vs_res_set(&spec.allocatable, gpu, 4000);
 	cr_assert_eq(vs_node_add(&cl, &spec, NULL, &e), 0, "%s", e.msg);
@@ -205,7 +182,7 @@ Test(capacity, queue_without_jobs_has_no_attributes)
 {
 	struct vs_queue *idle;
 
-	node("n", 4000, 4 * GI, 10);
+	st_node(&cl, "n", 4000, 4 * GI, 10);
 	queue("q", NULL, NULL, NULL);
 	idle = queue("idle", NULL, NULL, NULL);
 	job("a", "q", VS_PG_INQUEUE);
@@ -222,8 +199,8 @@ Test(capacity, queue_without_jobs_has_no_attributes)
  */
 static double share_of(s64 dcpu, s64 dmem, s64 mcpu, s64 mem)
 {
-	struct vs_res d = res(dcpu, dmem);
-	struct vs_node *n = node("n", 64000, 64 * GI, 110);
+	struct vs_res d = st_res(dcpu, dmem);
+	struct vs_node *n = st_node(&cl, "n", 64000, 64 * GI, 110);
 	struct vs_queue *q = queue("q", dcpu < 0 ? NULL : &d, NULL, NULL);
 	double share;
 
@@ -290,8 +267,8 @@ Test(capacity, share_zero_deserved_is_best_effort)
 
 Test(capacity, events_move_allocated_and_share)
 {
-	struct vs_res d = res(2000, 2 * GI);
-	struct vs_node *n = node("n", 4000, 4 * GI, 10);
+	struct vs_res d = st_res(2000, 2 * GI);
+	struct vs_node *n = st_node(&cl, "n", 4000, 4 * GI, 10);
 	struct vs_queue *q = queue("q", &d, NULL, NULL), *be = queue("be", NULL, NULL, NULL);
 	struct vs_statement *stmt;
 	struct vs_task *t;
@@ -318,8 +295,8 @@ Test(capacity, events_move_allocated_and_share)
 
 Test(capacity, allocatable_up_to_real_capability_not_deserved)
 {
-	struct vs_res d = res(1000, GI), c = res(4000, 0);
-	struct vs_node *n = node("n", 8000, 8 * GI, 10);
+	struct vs_res d = st_res(1000, GI), c = st_res(4000, 0);
+	struct vs_node *n = st_node(&cl, "n", 8000, 8 * GI, 10);
 	struct vs_queue *q = queue("q", &d, &c, NULL);
 	struct vs_task *fits, *over, *mem_only;
 
@@ -345,7 +322,7 @@ Test(capacity, closed_queue_allocates_and_admits_nothing)
 	struct vs_task *t;
 	struct vs_job *j;
 
-	node("n", 8000, 8 * GI, 10);
+	st_node(&cl, "n", 8000, 8 * GI, 10);
 	vs_queue_spec_init(&spec, "q");
 	spec.state = VS_QUEUE_CLOSED;
 	cr_assert_eq(vs_queue_add(&cl, &spec, &q, &e), 0, "%s", e.msg);
@@ -361,8 +338,8 @@ Test(capacity, closed_queue_allocates_and_admits_nothing)
 
 Test(capacity, preemptive_needs_one_dimension_at_or_below_deserved)
 {
-	struct vs_res d = res(2000, 2 * GI);
-	struct vs_node *n = node("n", 8000, 8 * GI, 10);
+	struct vs_res d = st_res(2000, 2 * GI);
+	struct vs_node *n = st_node(&cl, "n", 8000, 8 * GI, 10);
 	struct vs_queue *q = queue("q", &d, NULL, NULL);
 	struct vs_task *cpu_at, *cpu_over, *both_over;
 
@@ -382,8 +359,8 @@ Test(capacity, preemptive_needs_one_dimension_at_or_below_deserved)
 
 Test(capacity, enqueue_counts_inqueue_and_elastic)
 {
-	struct vs_res c = res(4000, 0), min1 = res(1000, 0), min3 = res(3000, 0);
-	struct vs_node *n = node("n", 8000, 8 * GI, 10);
+	struct vs_res c = st_res(4000, 0), min1 = st_res(1000, 0), min3 = st_res(3000, 0);
+	struct vs_node *n = st_node(&cl, "n", 8000, 8 * GI, 10);
 	struct vs_job_spec spec;
 	struct vs_err e = { { 0 } };
 	struct vs_job *fits, *more;
@@ -422,8 +399,8 @@ Test(capacity, enqueue_counts_inqueue_and_elastic)
 
 Test(capacity, reclaim_stops_at_guarantee)
 {
-	struct vs_res d1 = res(500, 0), g1 = res(0, GI), d2 = res(2000, 2 * GI);
-	struct vs_node *n = node("n", 3000, 8 * GI, 10);
+	struct vs_res d1 = st_res(500, 0), g1 = st_res(0, GI), d2 = st_res(2000, 2 * GI);
+	struct vs_node *n = st_node(&cl, "n", 3000, 8 * GI, 10);
 	struct vs_task *p[3], *cands[3], *big;
 
 	queue("q1", &d1, NULL, &g1);
@@ -450,8 +427,8 @@ Test(capacity, reclaim_stops_at_guarantee)
 
 Test(capacity, reclaim_skips_victims_sharing_nothing_with_the_reclaimer)
 {
-	struct vs_res d2 = res(2000, 2 * GI);
-	struct vs_node *n = node("n", 3000, 8 * GI, 10);
+	struct vs_res d2 = st_res(2000, 2 * GI);
+	struct vs_node *n = st_node(&cl, "n", 3000, 8 * GI, 10);
 	struct vs_task *cands[2], *mem, *cpu, *rec;
 
 	queue("q1", NULL, NULL, NULL);
@@ -510,9 +487,9 @@ static struct vs_queue *child(const char *name, const char *parent, const struct
  */
 Test(capacity, tree_settles_each_level_from_its_parent)
 {
-	struct vs_res ca = res(6000, 0), ga = res(1000, GI), da = res(2000, 0);
-	struct vs_res gb = res(2000, 0), d1 = res(500, 0), g1 = res(1000, 0), c2 = res(0, 2 * GI);
-	struct vs_node *n = node("n", 8000, 16 * GI, 110);
+	struct vs_res ca = st_res(6000, 0), ga = st_res(1000, GI), da = st_res(2000, 0);
+	struct vs_res gb = st_res(2000, 0), d1 = st_res(500, 0), g1 = st_res(1000, 0), c2 = st_res(0, 2 * GI);
+	struct vs_node *n = st_node(&cl, "n", 8000, 16 * GI, 110);
 	struct vs_queue *root, *a, *b, *a1, *a2;
 	const struct vs_capacity_queue *ra, *rr;
 	struct vs_statement *stmt;
@@ -583,8 +560,8 @@ Test(capacity, tree_settles_each_level_from_its_parent)
 
 Test(capacity, tree_queue_order_compares_below_the_common_ancestor)
 {
-	struct vs_res d = res(1000, 0);
-	struct vs_node *n = node("n", 8000, 8 * GI, 110);
+	struct vs_res d = st_res(1000, 0);
+	struct vs_node *n = st_node(&cl, "n", 8000, 8 * GI, 110);
 	struct vs_queue *x1, *x2, *y1;
 
 	child("root", NULL, NULL, NULL, NULL);
@@ -624,14 +601,14 @@ static void assert_not_ready(struct vs_queue *q, struct vs_job *j, struct vs_tas
 
 Test(capacity, tree_with_a_job_above_a_leaf_is_refused)
 {
-	struct vs_res min = res(1000, 0), d = res(1000, 0);
+	struct vs_res min = st_res(1000, 0), d = st_res(1000, 0);
 	struct vs_queue *first, *mid;
 	struct vs_job_spec spec;
 	struct vs_err e = { { 0 } };
 	struct vs_task *t;
 	struct vs_job *j;
 
-	node("n", 8000, 8 * GI, 110);
+	st_node(&cl, "n", 8000, 8 * GI, 110);
 	child("root", NULL, NULL, NULL, NULL);
 	first = child("first", "root", NULL, NULL, NULL);
 	mid = child("mid", "root", &d, NULL, NULL);
@@ -654,7 +631,7 @@ Test(capacity, tree_without_root_is_refused)
 	struct vs_task *t;
 	struct vs_job *j;
 
-	node("n", 8000, 8 * GI, 110);
+	st_node(&cl, "n", 8000, 8 * GI, 110);
 	other = child("other", NULL, NULL, NULL, NULL);
 	q = child("q", NULL, NULL, NULL, NULL);
 	j = job("j", "q", VS_PG_PENDING);
@@ -672,7 +649,7 @@ Test(capacity, tree_with_a_missing_parent_is_refused)
 	struct vs_queue *q, *other;
 	struct vs_task *t;
 
-	node("n", 8000, 8 * GI, 110);
+	st_node(&cl, "n", 8000, 8 * GI, 110);
 	child("root", NULL, NULL, NULL, NULL);
 	other = child("other", "root", NULL, NULL, NULL);
 	q = child("q", "nowhere", NULL, NULL, NULL);
@@ -689,7 +666,7 @@ Test(capacity, tree_with_a_cycle_is_refused)
 	struct vs_queue *x, *other;
 	struct vs_task *t;
 
-	node("n", 8000, 8 * GI, 110);
+	st_node(&cl, "n", 8000, 8 * GI, 110);
 	child("root", NULL, NULL, NULL, NULL);
 	other = child("other", "root", NULL, NULL, NULL);
 	x = child("x", "y", NULL, NULL, NULL);

@@ -28,16 +28,6 @@ static struct vs_session *ssn;
 static const char conf_all[] =
 	"actions: enqueue, allocate\ntiers:\n- plugins:\n  - name: proportion\n";
 
-static struct vs_res res(s64 mcpu, s64 mem)
-{
-	struct vs_res r;
-
-	vs_res_clear(&r);
-	vs_res_set(&r, VS_RES_CPU, mcpu);
-	vs_res_set(&r, VS_RES_MEMORY, mem);
-	return r;
-}
-
 static void setup(void)
 {
 	cr_assert_eq(vs_cluster_init(&cl), 0);
@@ -50,19 +40,6 @@ static void teardown(void)
 }
 
 TestSuite(proportion, .init = setup, .fini = teardown);
-
-static struct vs_node *node(const char *name, s64 mcpu, s64 mem, s64 pods)
-{
-	struct vs_node_spec spec;
-	struct vs_node *n;
-	struct vs_err e = { { 0 } };
-
-	vs_node_spec_init(&spec, name);
-	spec.allocatable = res(mcpu, mem);
-	vs_res_set(&spec.allocatable, VS_RES_PODS, pods);
-	cr_assert_eq(vs_node_add(&cl, &spec, &n, &e), 0, "%s", e.msg);
-	return n;
-}
 
 /* A queue; @cap and @guarantee may be NULL (unset). */
 static struct vs_queue *queue(const char *name, u32 weight, s32 prio, const struct vs_res *cap,
@@ -115,7 +92,7 @@ static struct vs_task *task(const char *name, const char *jname, s64 mcpu, s64 m
 	struct vs_err e = { { 0 } };
 
 	vs_task_spec_init(&spec, "ns", name, jname);
-	spec.req = res(mcpu, mem);
+	spec.req = st_res(mcpu, mem);
 	spec.status = status;
 	spec.node = n ? n->name : NULL;
 	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), 0, "%s", e.msg);
@@ -168,7 +145,7 @@ static void assert_deserved(const struct vs_queue *q, double cpu, double mem, do
 
 Test(proportion, deserved_splits_by_weight_keeping_fractions)
 {
-	struct vs_node *n = node("n", 4000, 8 * GI, 110);
+	struct vs_node *n = st_node(&cl, "n", 4000, 8 * GI, 110);
 	struct vs_queue *q1 = queue("q1", 1, 0, NULL, NULL, VS_QUEUE_OPEN);
 	struct vs_queue *q2 = queue("q2", 2, 0, NULL, NULL, VS_QUEUE_OPEN);
 	struct vs_statement *stmt;
@@ -202,10 +179,10 @@ Test(proportion, deserved_splits_by_weight_keeping_fractions)
 
 Test(proportion, deserved_fills_in_rounds_around_a_capability)
 {
-	struct vs_res cap = res(1500, 0);	/* memory left out: unlimited */
+	struct vs_res cap = st_res(1500, 0);	/* memory left out: unlimited */
 	struct vs_queue *q1, *q2, *q3;
 
-	node("n", 10000, 10 * GI, 110);
+	st_node(&cl, "n", 10000, 10 * GI, 110);
 	q1 = queue("q1", 1, 0, NULL, NULL, VS_QUEUE_OPEN);
 	q2 = queue("q2", 2, 0, &cap, NULL, VS_QUEUE_OPEN);
 	q3 = queue("q3", 4, 0, NULL, NULL, VS_QUEUE_OPEN);
@@ -232,7 +209,7 @@ Test(proportion, deserved_rounds_end_when_requests_are_met)
 {
 	struct vs_queue *q1, *q2, *q3;
 
-	node("n", 10000, 30 * GI, 110);
+	st_node(&cl, "n", 10000, 30 * GI, 110);
 	q1 = queue("q1", 1, 0, NULL, NULL, VS_QUEUE_OPEN);
 	q2 = queue("q2", 1, 0, NULL, NULL, VS_QUEUE_OPEN);
 	q3 = queue("q3", 1, 0, NULL, NULL, VS_QUEUE_OPEN);
@@ -256,10 +233,10 @@ Test(proportion, deserved_rounds_end_when_requests_are_met)
 
 Test(proportion, guarantee_is_reserved_and_raises_deserved)
 {
-	struct vs_res g = res(4000, 0);
+	struct vs_res g = st_res(4000, 0);
 	struct vs_queue *q1, *q2;
 
-	node("n", 10000, 10 * GI, 110);
+	st_node(&cl, "n", 10000, 10 * GI, 110);
 	q1 = queue("q1", 1, 0, NULL, &g, VS_QUEUE_OPEN);
 	q2 = queue("q2", 1, 0, NULL, NULL, VS_QUEUE_OPEN);
 	job("a", "q1", 1, NULL, VS_PG_INQUEUE);
@@ -282,11 +259,11 @@ Test(proportion, guarantee_is_reserved_and_raises_deserved)
 /* Volcano's TestAllocate: the queue of the highest priority goes first. */
 Test(proportion, queue_order_priority_then_share)
 {
-	struct vs_res cap = res(2000, 4 * GI);
-	struct vs_node *n1 = node("n1", 2000, 4 * GI, 10);
+	struct vs_res cap = st_res(2000, 4 * GI);
+	struct vs_node *n1 = st_node(&cl, "n1", 2000, 4 * GI, 10);
 	struct vs_queue *q1, *q2, *q3;
 
-	node("n2", 2000, 4 * GI, 10);
+	st_node(&cl, "n2", 2000, 4 * GI, 10);
 	q1 = queue("q1", 1, 5, &cap, NULL, VS_QUEUE_OPEN);
 	q2 = queue("q2", 1, 1, &cap, NULL, VS_QUEUE_OPEN);
 	q3 = queue("q3", 1, 10, &cap, NULL, VS_QUEUE_OPEN);
@@ -312,10 +289,10 @@ Test(proportion, queue_order_priority_then_share)
  */
 static struct vs_task *enqueue_case(const char *jname, const char *qname, s64 mcpu, s64 mem)
 {
-	struct vs_res cap1 = res(2000, 2 * G), cap2 = res(3000, 3 * G), cap3 = res(3000, 3 * G);
-	struct vs_res r1 = res(1000, 2 * G), r2 = res(2000, G), rp = res(mcpu, mem);
-	struct vs_node *n1 = node("n1", 2000, 2 * G, 10);
-	struct vs_node *n2 = node("n2", 2000, 2 * G, 10);
+	struct vs_res cap1 = st_res(2000, 2 * G), cap2 = st_res(3000, 3 * G), cap3 = st_res(3000, 3 * G);
+	struct vs_res r1 = st_res(1000, 2 * G), r2 = st_res(2000, G), rp = st_res(mcpu, mem);
+	struct vs_node *n1 = st_node(&cl, "n1", 2000, 2 * G, 10);
+	struct vs_node *n2 = st_node(&cl, "n2", 2000, 2 * G, 10);
 
 	queue("q1", 1, 0, &cap1, NULL, VS_QUEUE_OPEN);
 	queue("q2", 1, 0, &cap2, NULL, VS_QUEUE_OPEN);
@@ -387,7 +364,7 @@ Test(proportion, volcano_case4_closed_queue_takes_nothing)
 
 Test(proportion, overused_once_allocated_reaches_deserved)
 {
-	struct vs_node *n = node("n", 4000, 8 * GI, 110);
+	struct vs_node *n = st_node(&cl, "n", 4000, 8 * GI, 110);
 	struct vs_queue *q1 = queue("q1", 1, 0, NULL, NULL, VS_QUEUE_OPEN);
 	struct vs_statement *stmt;
 	struct vs_task *a0, *a1;
@@ -418,7 +395,7 @@ Test(proportion, overused_once_allocated_reaches_deserved)
 
 Test(proportion, events_count_pipelined_tasks_and_follow_discards)
 {
-	struct vs_node *n = node("n", 4000, 8 * GI, 110);
+	struct vs_node *n = st_node(&cl, "n", 4000, 8 * GI, 110);
 	struct vs_queue *q1 = queue("q1", 1, 0, NULL, NULL, VS_QUEUE_OPEN);
 	struct vs_statement *stmt;
 	struct vs_task *a0, *a1;
@@ -447,8 +424,8 @@ Test(proportion, events_count_pipelined_tasks_and_follow_discards)
 /* Volcano's TestNoDoubleCountingForInqueueJobWithBindingTasks, cycle 2. */
 Test(proportion, inqueue_counts_only_what_admitted_jobs_still_miss)
 {
-	struct vs_res cap = res(4000, 8 * GI), min3 = res(3000, 3 * GI), min1 = res(1000, GI);
-	struct vs_node *n = node("n1", 4000, 8 * GI, 10);
+	struct vs_res cap = st_res(4000, 8 * GI), min3 = st_res(3000, 3 * GI), min1 = st_res(1000, GI);
+	struct vs_node *n = st_node(&cl, "n1", 4000, 8 * GI, 10);
 	struct vs_queue *q1 = queue("q1", 1, 0, &cap, NULL, VS_QUEUE_OPEN);
 	struct vs_job *b;
 
@@ -470,10 +447,10 @@ Test(proportion, inqueue_counts_only_what_admitted_jobs_still_miss)
 /* Volcano's TestJobEnqueuedOnOtherPluginsReject, at the plugin's level. */
 Test(proportion, job_enqueued_reserves_min_resources)
 {
-	struct vs_res cap = res(1000, 4 * G), min = res(1000, G);
+	struct vs_res cap = st_res(1000, 4 * G), min = st_res(1000, G);
 	struct vs_job *a, *b;
 
-	node("n1", 4000, 4 * G, 10);
+	st_node(&cl, "n1", 4000, 4 * G, 10);
 	queue("q1", 1, 0, &cap, NULL, VS_QUEUE_OPEN);
 	a = job("pg-a", "q1", 1, &min, VS_PG_PENDING);
 	b = job("pg-b", "q1", 1, &min, VS_PG_PENDING);
@@ -491,9 +468,9 @@ Test(proportion, job_enqueued_reserves_min_resources)
 
 Test(proportion, elastic_resources_leave_room_and_no_min_resources_always_fits)
 {
-	struct vs_res cap = res(4000, 16 * GI), min1 = res(1000, GI);
-	struct vs_res min2 = res(2000, GI), min4 = res(4000, GI);
-	struct vs_node *n = node("n", 8000, 16 * GI, 110);
+	struct vs_res cap = st_res(4000, 16 * GI), min1 = st_res(1000, GI);
+	struct vs_res min2 = st_res(2000, GI), min4 = st_res(4000, GI);
+	struct vs_node *n = st_node(&cl, "n", 8000, 16 * GI, 110);
 	struct vs_queue *q1 = queue("q1", 1, 0, &cap, NULL, VS_QUEUE_OPEN);
 	struct vs_job *fits, *too_big, *free_job;
 
@@ -520,7 +497,7 @@ Test(proportion, elastic_resources_leave_room_and_no_min_resources_always_fits)
 
 Test(proportion, reclaimable_takes_victims_while_the_queue_is_above_deserved)
 {
-	struct vs_node *n = node("n", 4000, 8 * GI, 110);
+	struct vs_node *n = st_node(&cl, "n", 4000, 8 * GI, 110);
 	struct vs_task *c[4], *reclaimer;
 
 	queue("q1", 1, 0, NULL, NULL, VS_QUEUE_OPEN);

@@ -39,4 +39,30 @@ static inline void st_open_plugin(struct vs_sched *sched, struct vs_cluster *cl,
 	st_open(sched, cl, text, ssn);
 }
 
+/* Resources of @mcpu millicores and @mem bytes, nothing else. */
+static inline struct vs_res st_res(s64 mcpu, s64 mem)
+{
+	struct vs_res r;
+
+	vs_res_clear(&r);
+	vs_res_set(&r, VS_RES_CPU, mcpu);
+	vs_res_set(&r, VS_RES_MEMORY, mem);
+	return r;
+}
+
+/* A node of @cl with @mcpu, @mem and @pods allocatable. */
+static inline struct vs_node *st_node(struct vs_cluster *cl, const char *name, s64 mcpu, s64 mem,
+				      s64 pods)
+{
+	struct vs_node_spec spec;
+	struct vs_node *n;
+	struct vs_err e = { { 0 } };
+
+	vs_node_spec_init(&spec, name);
+	spec.allocatable = st_res(mcpu, mem);
+	vs_res_set(&spec.allocatable, VS_RES_PODS, pods);
+	cr_assert_eq(vs_node_add(cl, &spec, &n, &e), 0, "%s", e.msg);
+	return n;
+}
+
 #endif /* VS_SELFTESTS_SCHEDTEST_H */

@@ -131,8 +131,8 @@ vschedd-ldlibs := -lmnl -lyaml -lm
 
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
-# What the client tests exercise of vsctl, beside libvsnl.
-test-client-objs := userspace/vsctl/render.o
+# What the client and manifest tests exercise of vsctl, beside libvsnl.
+test-client-objs := userspace/vsctl/render.o userspace/vsctl/kfields.o userspace/vsctl/manifest.o
 test-bin := $(objtree)/selftests/vs-selftests
 
 $(foreach p,$(progs),$(eval $(p)-objs := $(foreach d,$($(p)-dirs),$(call kbuild-objs,$(d)))))

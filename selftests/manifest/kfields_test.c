@@ -2,12 +2,13 @@
 /*
  * The field walker vsctl's scenario and manifest readers share
  * (userspace/vsctl/kfields.c): how a field is named in each, open and
- * closed tables, and ParseBool's spellings. Compiled into this test, which
- * the manifest tests link with.
+ * closed tables, and ParseBool's spellings. The test binary links
+ * kfields.o (the Makefile's test-client-objs).
  */
+#include <stdio.h>
 #include <criterion/criterion.h>
 
-#include "../../userspace/vsctl/kfields.c"
+#include "vsctl/kfields.h"
 
 struct two {
 	const char *a;

@@ -3,15 +3,15 @@
  * Kubernetes manifests translated into the core's objects
  * (userspace/vsctl/manifest.c): every kind with the fields it reads and
  * Volcano's rules, the pod request rule, the order objects are sent in,
- * and every refusal with its exact message.
- *
- * The translation is compiled into this test: the test binary links no
- * vsctl object but the renderer.
+ * and every refusal with its exact message. The test binary links
+ * manifest.o and kfields.o (the Makefile's test-client-objs).
  */
+#include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <criterion/criterion.h>
 
-#include "../../userspace/vsctl/manifest.c"
+#include "vsched/vsched.h"
+#include "vsctl/manifest.h"
 
 static struct mf_set set;
 static struct mf_err err;

@@ -6,7 +6,8 @@
 # only that; a bad argument must change nothing and exit 2 naming the
 # option; a refusal of the daemon must exit 1 with "vsctl: error:"; a client
 # without the admin permission must be refused (as root only: it runs vsctl
-# as nobody); "monitor" must print the bind of a "cycle run".
+# as nobody); "monitor" must print the bind of a "cycle run" and the events of
+# the task it placed.
 # Usage: selftests/vsctl-objects.sh OBJTREE
 set -eu
 objtree=$1
@@ -257,10 +258,12 @@ unchanged
 monitors=$!
 "$vsctl" monitor -j >"$dir/monitor.json" 2>&1 &
 monitors="$monitors $!"
+"$vsctl" monitor events cycles >"$dir/monitor.events" 2>&1 &
+monitors="$monitors $!"
 # Subscribed once a cycle shows up: until then, run empty ones.
 i=0
 until grep -q '^\[cycles\] cycle' "$dir/monitor" && grep -q '"notification":"cycle"' \
-	"$dir/monitor.json"; do
+	"$dir/monitor.json" && grep -q '^\[cycles\] cycle' "$dir/monitor.events"; do
 	i=$((i + 1))
 	[ "$i" -le 100 ] || { cp "$dir/monitor" "$out"; fail "the monitors saw no cycle"; }
 	"$vsctl" cycle run >/dev/null || fail "cycle run failed"
@@ -279,6 +282,16 @@ wait_for "$dir/monitor" '^\[decisions\] cycle [0-9]+: bind team-a/p1 -> n1$'
 wait_for "$dir/monitor" '^\[cycles\] cycle [0-9]+: 1 binds, 0 evicts, 0 pending, [0-9.]+ ms$'
 wait_for "$dir/monitor.json" \
 	'^\{"cycleID":[0-9]+,"decision":\[\{"kind":"bind","namespace":"team-a","name":"p1","node":"n1"\}\],"notification":"decisions"\}$'
+# The events: the task made, sent to the binder, bound and running (--binder=auto).
+wait_for "$dir/monitor.events" '^\[events\] new task team-a/p1 Pending$'
+wait_for "$dir/monitor.events" '^\[events\] status task team-a/p1 Binding$'
+wait_for "$dir/monitor.events" '^\[events\] status task team-a/p1 Bound$'
+wait_for "$dir/monitor.events" '^\[events\] status task team-a/p1 Running$'
+wait_for "$dir/monitor.json" '^\{"eventKind":"status","task":\{.*"name":"p1",.*"status":"Binding".*"notification":"event"\}$'
+# In that order, and nothing else of the task.
+[ "$(grep '^\[events\] [a-z]* task ' "$dir/monitor.events" | tr '\n' ,)" = \
+  "[events] new task team-a/p1 Pending,[events] status task team-a/p1 Binding,[events] status task team-a/p1 Bound,[events] status task team-a/p1 Running," ] ||
+	{ cp "$dir/monitor.events" "$out"; fail "the task's events are not its four, in order"; }
 for p in $monitors; do
 	kill -TERM "$p"
 	wait "$p" || fail "a monitor did not end cleanly on SIGTERM"

@@ -224,6 +224,14 @@ struct vs_client *vschedd_client_new(struct vschedd *d, int fd, const struct ucr
 	return c;
 }
 
+void vschedd_client_overrun(struct vschedd *d, struct vs_client *c)
+{
+	if (c->dead || c->deaf)
+		return;
+	c->overrun = true;
+	client_update(d, c);
+}
+
 void vschedd_client_subscribe(struct vschedd *d, struct vs_client *c, unsigned int group,
 			      bool join)
 {
@@ -236,6 +244,8 @@ void vschedd_client_subscribe(struct vschedd *d, struct vs_client *c, unsigned i
 		d->nr_subscribers[group]++;
 	else
 		d->nr_subscribers[group]--;
+	/* Events are made only while somebody listens. */
+	d->core.events.on = d->nr_subscribers[VS_MCGRP_EVENTS] > 0;
 	vs_v(1, "client %u %s %s", c->ctx.portid, join ? "joined" : "left",
 	     vs_genl_vsched.mcgrps[group]);
 }

@@ -178,6 +178,7 @@ static void sink_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 	struct vschedd *d = ctx;
 
 	vschedd_notify_decision(d, VS_DECISION_BIND, task, node->name, NULL);
+	vs_nl_event(&d->core, VS_EVENT_STATUS, VS_A_TASK, task);
 	/* Subscriptions change only between requests: the binder's mode holds for the cycle. */
 	if (!vschedd_binder_auto(d)) {
 		wait_for_result(d, task);
@@ -194,6 +195,7 @@ static void sink_evict(void *ctx, struct vs_task *task, const char *reason)
 
 	vschedd_notify_decision(d, VS_DECISION_EVICT, task,
 				task->node ? task->node->name : NULL, reason);
+	vs_nl_event(&d->core, VS_EVENT_STATUS, VS_A_TASK, task);
 	if (vschedd_binder_auto(d) &&
 	    ref_push(&d->evicts, &d->nr_evicts, &d->cap_evicts, task))
 		vs_error("out of memory: the eviction of task %s/%s is not carried out; it "
@@ -360,8 +362,12 @@ int vschedd_cycle(struct vschedd *d, struct vs_err *err)
 	/* A session that could not open ran no cycle: nothing follows. */
 	if (d->sched.stats.cycles == before)
 		return ret;
+	/* The cycle's events go before what the binder does, and all before VS_CMD_CYCLE. */
+	vschedd_notify_events(d);
 	confirm_binds(d);
+	vschedd_notify_events(d);
 	confirm_evicts(d);
+	vschedd_notify_events(d);
 	vschedd_notify_cycle(d, cy);
 	vs_v(1, "cycle %llu: %u binds, %u evictions, %u tasks pending, %llu us",
 	     (unsigned long long)cy->id, cy->binds, cy->evicts, cy->pending,

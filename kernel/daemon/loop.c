@@ -387,7 +387,9 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 		.sched = &d->sched,
 		.host = &vschedd_host_ops,
 		.host_priv = d,
+		.hooks = &vs_nl_event_hooks,
 	};
+	d->core.hooks_priv = &d->core;
 	d->core.ctl.period_ms = opts->period_ms;
 	d->core.ctl.on_request = !opts->period_ms;
 	d->self = (struct vs_genl_ctx) { .portid = 0, .admin = true, .priv = &d->core };
@@ -467,6 +469,7 @@ void vschedd_destroy(struct vschedd *d)
 	d->waits = NULL;
 	d->rxbuf = d->txbuf = d->notebuf = NULL;
 	d->binds = NULL;
+	vs_nl_events_release(&d->core.events);
 	vs_arena_destroy(&d->arena);
 	vs_sched_destroy(&d->sched);
 	vs_cluster_destroy(&d->cl);
@@ -498,8 +501,11 @@ int vschedd_run(struct vschedd *d)
 			d->opts.socket_path, binder_name(d->opts.binder));
 	while (!d->stop) {
 		/* Binds past their timeout fail first; the wait ends at the next deadline. */
-		int n = epoll_wait(d->epfd, evs, (int)ARRAY_SIZE(evs), vschedd_binds_expire(d));
+		int timeout = vschedd_binds_expire(d);
+		int n;
 
+		vschedd_notify_events(d);	/* of the binds that failed */
+		n = epoll_wait(d->epfd, evs, (int)ARRAY_SIZE(evs), timeout);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * vschedd's multicast: the messages the decisions and cycles groups get
- * (Documentation/protocol.md, "Notifications"), built in place with libmnl
- * as the handlers build replies, and sent to every client in the group.
+ * vschedd's multicast: the messages the decisions, events and cycles groups
+ * get (Documentation/protocol.md, "Notifications"), built in place with
+ * libmnl as the handlers build replies, and sent to every client in the
+ * group. The events are made by the handlers (netlink/events.h); here they
+ * only go out.
  *
  * A cycle's decisions go out as VS_CMD_DECISIONS messages of
  * VSCHEDD_NOTIFY_MAX bytes at most: VS_A_CYCLE_ID first, then as many
@@ -18,7 +20,7 @@
 #include "core/log.h"
 #include "daemon/vschedd.h"
 
-void vschedd_multicast(struct vschedd *d, unsigned int group, const struct nlmsghdr *nlh)
+void vschedd_multicast(struct vschedd *d, unsigned int group, const void *buf, size_t len)
 {
 	struct vs_client *c;
 
@@ -26,7 +28,7 @@ void vschedd_multicast(struct vschedd *d, unsigned int group, const struct nlmsg
 		if (c->dead || !(c->groups & (1u << group)))
 			continue;
 		vschedd_tx_order(d, c);
-		vschedd_send(d, c, nlh, nlh->nlmsg_len, true);
+		vschedd_send(d, c, buf, len, true);
 	}
 }
 
@@ -50,7 +52,7 @@ static void decisions_send(struct vschedd *d)
 	if (!d->dec_nlh)
 		return;
 	vs_nl_reply_finish(&d->dec, d->dec_nlh);
-	vschedd_multicast(d, VS_MCGRP_DECISIONS, d->dec_nlh);
+	vschedd_multicast(d, VS_MCGRP_DECISIONS, d->dec_nlh, d->dec_nlh->nlmsg_len);
 	d->dec_nlh = NULL;
 }
 
@@ -97,6 +99,38 @@ void vschedd_notify_decisions_end(struct vschedd *d)
 	decisions_send(d);
 }
 
+/* ---- events ---- */
+
+void vschedd_notify_events(struct vschedd *d)
+{
+	struct vs_nl_events *ev = &d->core.events;
+	size_t off = 0;
+
+	if (ev->lost) {
+		struct vs_client *c;
+
+		list_for_each_entry(c, &d->clients, node)
+			if (!c->dead && (c->groups & (1u << VS_MCGRP_EVENTS)))
+				vschedd_client_overrun(d, c);
+	}
+	/* Whole messages, as many as a datagram takes. */
+	while (off < ev->len) {
+		size_t end = off;
+
+		while (end < ev->len) {
+			const struct nlmsghdr *nlh = (const void *)(ev->buf + end);
+			size_t n = NLMSG_ALIGN(nlh->nlmsg_len);
+
+			if (end > off && end + n - off > VSCHEDD_NOTIFY_MAX)
+				break;
+			end += n;
+		}
+		vschedd_multicast(d, VS_MCGRP_EVENTS, ev->buf + off, end - off);
+		off = end;
+	}
+	vs_nl_events_sent(ev);
+}
+
 /* ---- cycles ---- */
 
 void vschedd_notify_cycle(struct vschedd *d, const struct vs_nl_cycle *cy)
@@ -113,7 +147,7 @@ void vschedd_notify_cycle(struct vschedd *d, const struct vs_nl_cycle *cy)
 		return;
 	}
 	vs_nl_reply_finish(&r, nlh);
-	vschedd_multicast(d, VS_MCGRP_CYCLES, nlh);
+	vschedd_multicast(d, VS_MCGRP_CYCLES, nlh, nlh->nlmsg_len);
 }
 
 /* ---- overruns ---- */

@@ -161,6 +161,8 @@ void vschedd_rcv(struct vschedd *d, struct vs_client *c, const void *buf, size_t
 			break;
 		}
 		rcv_msg(d, c, nlh);
+		/* What the message changed is told before it is answered. */
+		vschedd_notify_events(d);
 		d->tx.done = d->tx.r.len;
 	}
 	tx_end(d);

@@ -268,6 +268,9 @@ int vschedd_send(struct vschedd *d, struct vs_client *c, const void *buf, size_t
 		 bool notification);
 
 /* Join or leave a multicast group. */
+/* Notifications meant for @c were lost: it gets ENOBUFS once its queue has room. */
+void vschedd_client_overrun(struct vschedd *d, struct vs_client *c);
+
 void vschedd_client_subscribe(struct vschedd *d, struct vs_client *c, unsigned int group,
 			      bool join);
 
@@ -328,8 +331,16 @@ void vschedd_notify_decisions_end(struct vschedd *d);
 /* VS_CMD_CYCLE with @cy to the cycles group. */
 void vschedd_notify_cycle(struct vschedd *d, const struct vs_nl_cycle *cy);
 
-/* Send the message @nlh to every client in @group. */
-void vschedd_multicast(struct vschedd *d, unsigned int group, const struct nlmsghdr *nlh);
+/*
+ * The events the handlers, the hooks and the cycle made since the last
+ * call go to the events group, in datagrams of VSCHEDD_NOTIFY_MAX bytes at
+ * most; listeners owed ENOBUFS when some were lost. Called after each
+ * message of a client and before a cycle's VS_CMD_CYCLE notification.
+ */
+void vschedd_notify_events(struct vschedd *d);
+
+/* Send the datagram @buf (whole messages) to every client in @group. */
+void vschedd_multicast(struct vschedd *d, unsigned int group, const void *buf, size_t len);
 
 /* Append the NLMSG_ERROR that tells a client its notifications were dropped. */
 int vschedd_put_enobufs(struct vs_nl_reply *r);

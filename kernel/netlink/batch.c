@@ -1223,10 +1223,12 @@ static int commit(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, struct vs_exta
 	struct undo *undo;
 	struct vs_nl_iter it;
 	u32 done = 0;
+	size_t mark;
 	int ret = 0;
 
 	if (!b->nr)
 		return 0;
+	mark = vs_nl_events_mark(&c.core->events);
 	c.seq = c.core->cl->seq;
 	c.total = c.core->cl->total_allocatable;
 	vs_arena_init(&c.arena, 0);
@@ -1258,6 +1260,9 @@ static int commit(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, struct vs_exta
 		else
 			done++;
 	}
+	/* Undone, it did not happen: nobody is told. */
+	if (ret)
+		vs_nl_events_rewind(&c.core->events, mark);
 	free(c.scratch);
 	vs_htable_destroy(&c.touched);
 	vs_arena_destroy(&c.arena);

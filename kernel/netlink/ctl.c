@@ -110,6 +110,7 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 	ret = vs_session_open(sched, &ssn, err);
 	if (ret)
 		return ret;
+	vs_nl_events_cycle_begin(core, ssn);
 	memset(cy, 0, sizeof(*cy));
 	cy->id = ssn->cycle;
 	conf = sched->conf;
@@ -129,6 +130,7 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 		}
 	}
 	vs_session_close(ssn);
+	vs_nl_events_cycle_end(core);
 	cy->duration_ns = now_ns() - start;
 	cy->binds = clamp_u32(sched->stats.binds - before.binds);
 	cy->evicts = clamp_u32(sched->stats.evicts - before.evicts);
@@ -467,6 +469,8 @@ int vs_nl_reset_doit(struct vs_genl_info *info)
 		ret = ret ? ret : vs_node_del(cl, node, err);
 	list_for_each_entry_safe(pc, pc_tmp, &cl->prioclasses, list)
 		vs_prioclass_del(cl, pc);
+	/* Told even when it stopped: what was forgotten is not known one by one. */
+	vs_nl_event(core_of(info), VS_EVENT_RESET, 0, NULL);
 	if (ret)
 		return vs_extack_fail(info->extack, ret, "the reset stopped");
 	return 0;

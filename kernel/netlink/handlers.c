@@ -69,19 +69,54 @@ static int done(struct vs_genl_info *info, const struct nlattr *nest, int ret)
 	return 0;
 }
 
+/* The object @nest names, if there is one, for an event; nothing said when not. */
+static void *find_quietly(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
+			  const struct nlattr *nest)
+{
+	struct vs_err e = { { 0 } };
+	int ret;
+
+	return vs_nl_obj_find(ot, cl, nest, &e, &ret);
+}
+
+/*
+ * After a NEW or a SET that succeeded: the object, before what the
+ * controllers did about it (events made since @mark). A replacing NEW of
+ * an object that existed is a SET to whoever watches.
+ */
+static void tell(struct vs_nl_core *core, size_t mark, const struct vs_nl_objtype *ot,
+		 const struct nlattr *nest, enum vs_event_kind kind)
+{
+	void *obj;
+
+	if (!core->events.on)
+		return;
+	obj = find_quietly(ot, core->cl, nest);
+	if (obj)
+		vs_nl_event_at(core, mark, kind, vs_nl_objtype_attr(ot), obj);
+}
+
 int vs_nl_obj_new_doit(struct vs_genl_info *info)
 {
 	const struct vs_nl_objtype *ot;
 	const struct nlattr *nest = obj_nest(info, &ot);
 	struct vs_nl_core *core = core_of(info);
+	size_t mark = vs_nl_events_mark(&core->events);
+	bool existed;
 	struct vs_ctl ctl;
+	int ret;
 
 	if (!nest)
 		return vs_extack_fail(info->extack, EINVAL, "%s: no object", info->op->name);
+	existed = core->events.on && find_quietly(ot, core->cl, nest);
 	vs_nl_ctl_init(core, &ctl);
-	return done(info, nest, vs_nl_obj_new(ot, core->cl, &ctl, nest,
-					      info->nlh->nlmsg_flags & NLM_F_REPLACE, core->arena,
-					      &info->extack->err));
+	ret = vs_nl_obj_new(ot, core->cl, &ctl, nest, info->nlh->nlmsg_flags & NLM_F_REPLACE,
+			    core->arena, &info->extack->err);
+	if (ret)
+		vs_nl_events_rewind(&core->events, mark);
+	else
+		tell(core, mark, ot, nest, existed ? VS_EVENT_SET : VS_EVENT_NEW);
+	return done(info, nest, ret);
 }
 
 int vs_nl_obj_set_doit(struct vs_genl_info *info)
@@ -89,13 +124,19 @@ int vs_nl_obj_set_doit(struct vs_genl_info *info)
 	const struct vs_nl_objtype *ot;
 	const struct nlattr *nest = obj_nest(info, &ot);
 	struct vs_nl_core *core = core_of(info);
+	size_t mark = vs_nl_events_mark(&core->events);
 	struct vs_ctl ctl;
+	int ret;
 
 	if (!nest)
 		return vs_extack_fail(info->extack, EINVAL, "%s: no object", info->op->name);
 	vs_nl_ctl_init(core, &ctl);
-	return done(info, nest, vs_nl_obj_set(ot, core->cl, &ctl, nest, core->arena,
-					      &info->extack->err));
+	ret = vs_nl_obj_set(ot, core->cl, &ctl, nest, core->arena, &info->extack->err);
+	if (ret)
+		vs_nl_events_rewind(&core->events, mark);
+	else
+		tell(core, mark, ot, nest, VS_EVENT_SET);
+	return done(info, nest, ret);
 }
 
 int vs_nl_obj_del_doit(struct vs_genl_info *info)
@@ -103,12 +144,22 @@ int vs_nl_obj_del_doit(struct vs_genl_info *info)
 	const struct vs_nl_objtype *ot;
 	const struct nlattr *nest = obj_nest(info, &ot);
 	struct vs_nl_core *core = core_of(info);
+	size_t mark = vs_nl_events_mark(&core->events);
 	struct vs_ctl ctl;
+	void *obj;
+	int ret;
 
 	if (!nest)
 		return vs_extack_fail(info->extack, EINVAL, "%s: no object", info->op->name);
+	/* Told as it was, before it goes; taken back if it stays. */
+	obj = core->events.on ? find_quietly(ot, core->cl, nest) : NULL;
+	if (obj)
+		vs_nl_event(core, VS_EVENT_DEL, vs_nl_objtype_attr(ot), obj);
 	vs_nl_ctl_init(core, &ctl);
-	return done(info, nest, vs_nl_obj_del(ot, core->cl, &ctl, nest, &info->extack->err));
+	ret = vs_nl_obj_del(ot, core->cl, &ctl, nest, &info->extack->err);
+	if (ret)
+		vs_nl_events_rewind(&core->events, mark);
+	return done(info, nest, ret);
 }
 
 int vs_nl_obj_get_doit(struct vs_genl_info *info)
@@ -171,7 +222,7 @@ static const char *cmd_str(const struct nlattr *const *tb, u16 type)
 
 /*
  * Refused by the controller: its reason (which names the object), pointing
- * at the command's nest.
+ * at the command's nest. A refused command changed nothing: nothing is told.
  */
 static int refused(struct vs_genl_info *info, const struct nlattr *nest, int ret)
 {
@@ -191,6 +242,7 @@ int vs_nl_vjob_command_doit(struct vs_genl_info *info)
 	const char *ns, *name;
 	struct vs_vjob *vjob;
 	struct vs_ctl ctl;
+	size_t mark;
 	int ret;
 
 	vs_nl_nest_tb(nest, tb, VS_COMMAND_A_MAX);
@@ -201,11 +253,14 @@ int vs_nl_vjob_command_doit(struct vs_genl_info *info)
 		vs_err_set(&info->extack->err, ENOENT, "job %s/%s not found", ns, name);
 		return refused(info, nest, -ENOENT);
 	}
+	mark = vs_nl_events_mark(&core->events);
 	vs_nl_ctl_init(core, &ctl);
 	ret = vs_jobctl_command(&ctl, vjob,
 				(enum vs_vjob_action)mnl_attr_get_u32(tb[VS_COMMAND_A_ACTION]),
 				cmd_str(tb, VS_COMMAND_A_TASK), cmd_str(tb, VS_COMMAND_A_POD),
 				&info->extack->err);
+	if (ret)
+		vs_nl_events_rewind(&core->events, mark);
 	return ret ? refused(info, nest, ret) : 0;
 }
 
@@ -217,6 +272,7 @@ int vs_nl_queue_command_doit(struct vs_genl_info *info)
 	struct vs_queue *queue;
 	const char *name;
 	struct vs_ctl ctl;
+	size_t mark;
 	int ret;
 
 	vs_nl_nest_tb(nest, tb, VS_COMMAND_A_MAX);
@@ -226,9 +282,12 @@ int vs_nl_queue_command_doit(struct vs_genl_info *info)
 		vs_err_set(&info->extack->err, ENOENT, "queue %s not found", name);
 		return refused(info, nest, -ENOENT);
 	}
+	mark = vs_nl_events_mark(&core->events);
 	vs_nl_ctl_init(core, &ctl);
 	ret = vs_qctl_command(&ctl, queue,
 			      (enum vs_vjob_action)mnl_attr_get_u32(tb[VS_COMMAND_A_ACTION]),
 			      &info->extack->err);
+	if (ret)
+		vs_nl_events_rewind(&core->events, mark);
 	return ret ? refused(info, nest, ret) : 0;
 }

@@ -11,6 +11,7 @@
 #include "core/arena.h"
 #include "core/cluster.h"
 #include "netlink/ctl.h"
+#include "netlink/events.h"
 #include "netlink/family.h"
 
 struct vs_sched;
@@ -35,12 +36,19 @@ struct vs_nl_core {
 	/*
 	 * Told what the controllers did on their own (the tasks and PodGroups
 	 * they made or removed, the VolcanoJobs and queues whose state they
-	 * changed), for the events group; NULL: nobody listens. Inside a
-	 * batch they hear what is applied, and nothing of an undo: whoever
+	 * changed); NULL: nobody listens. The daemon sets vs_nl_event_hooks
+	 * with the core as their context, which tell them as events. Inside
+	 * a batch they hear what is applied, and nothing of an undo: whoever
 	 * listens holds what they said until VS_CMD_BATCH_END is answered.
 	 */
 	const struct vs_ctl_hooks *hooks;
 	void *hooks_priv;
+	/*
+	 * The events group's messages made by the handlers and the hooks,
+	 * waiting for the daemon to send them (events.h); events.on false
+	 * (nobody listens, or no daemon): none is made.
+	 */
+	struct vs_nl_events events;
 };
 
 struct vs_nl_host_ops {

@@ -562,7 +562,7 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_EXPLAIN, "explain"),				\
 	VS_NLA_REJECTED(VS_A_MCGRP, "mcgrp"),					\
 	VS_NLA_INT(VS_A_CYCLE_ID, "cycleID", VS_NLA_U64, .flags = RO),		\
-	ENUM(VS_A_EVENT_KIND, "eventKind", VS_EVENT_STATUS, RO),		\
+	ENUM(VS_A_EVENT_KIND, "eventKind", VS_EVENT_RESET, RO),		\
 	VS_NLA_REJECTED(VS_A_FILTER_NAMESPACE, "filterNamespace"),		\
 	VS_NLA_REJECTED(VS_A_FILTER_QUEUE, "filterQueue"),			\
 	VS_NLA_REJECTED(VS_A_FILTER_PODGROUP, "filterPodgroup"),		\

@@ -121,6 +121,7 @@ int vs_nl_task_status_doit(struct vs_genl_info *info)
 	vs_nl_ctl_init(core, &ctl);
 	/* The task may be gone after the controllers ran: @tb names it. */
 	if (event == VS_TASK_EVENT_DELETED) {
+		vs_nl_event(core, VS_EVENT_DEL, VS_A_TASK, task);
 		if (vs_ctl_task_del(&ctl, task, err))
 			controller_failed(tb, err);
 		vs_err_clear(err);
@@ -133,6 +134,7 @@ int vs_nl_task_status_doit(struct vs_genl_info *info)
 	ret = vs_task_set_status(cl, task, target, err);
 	if (ret)
 		return vs_nl_refuse(info, tb[VS_TASK_A_EVENT], ret, "task status refused");
+	vs_nl_event(core, VS_EVENT_STATUS, VS_A_TASK, task);
 	/* no exit code is no code: a policy's exit code is never 0 */
 	exit_code = tb[VS_TASK_A_EXIT_CODE] ? (s32)mnl_attr_get_u32(tb[VS_TASK_A_EXIT_CODE]) : 0;
 	if (vs_ctl_task_updated(&ctl, task, old, exit_code, err))
@@ -176,7 +178,10 @@ int vs_nl_bind_result_doit(struct vs_genl_info *info)
 				    task->node->name, mnl_attr_get_str(tb[VS_BIND_A_NODE]));
 	if (!error) {
 		ret = vs_task_bind_succeeded(core->cl, task, &info->extack->err);
-		return ret ? vs_nl_refuse(info, nest, ret, "bind result refused") : 0;
+		if (ret)
+			return vs_nl_refuse(info, nest, ret, "bind result refused");
+		vs_nl_event(core, VS_EVENT_STATUS, VS_A_TASK, task);
+		return 0;
 	}
 	/*
 	 * Forget the assumption: the node gets its resources back, and the
@@ -189,6 +194,7 @@ int vs_nl_bind_result_doit(struct vs_genl_info *info)
 	ret = vs_task_bind_failed(core->cl, task, vs_nl_now_ns(core), why, &info->extack->err);
 	if (ret)
 		return vs_nl_refuse(info, nest, ret, "bind result refused");
+	vs_nl_event(core, VS_EVENT_STATUS, VS_A_TASK, task);
 	vs_warn("Failed to bind task <%s/%s> to node <%s>: %s (error %d): back to Pending, "
 		"retried in %llu ms", ns, name, node, *msg ? msg : "no reason given", error,
 		(unsigned long long)(vs_bind_backoff_ns(task->bind_failures) / 1000000));

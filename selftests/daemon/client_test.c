@@ -307,3 +307,101 @@ Test(vschedd_parts, nothing_is_built_for_a_group_nobody_joined)
 	cr_assert_eq(recv(peer, d.rxbuf, 16, MSG_DONTWAIT), -1);
 	cr_assert_eq(errno, EAGAIN);
 }
+
+/* ---- events ---- */
+
+struct events_seen {
+	u32 events, event_dgrams, acks;
+	size_t largest;			/* of the datagrams of events */
+	int enobufs;
+	bool event_after_ack;
+};
+
+/* As drain(), by datagram: what the client's end gets. */
+static void read_events(struct events_seen *s)
+{
+	static char rx[VSCHEDD_REPLY_MAX];
+
+	for (;;) {
+		ssize_t n;
+
+		while ((n = recv(peer, rx, sizeof(rx), MSG_DONTWAIT)) > 0) {
+			struct nlmsghdr *nlh = (struct nlmsghdr *)rx;
+			int left = (int)n;
+
+			if (nlh->nlmsg_type == VSCHED_GENL_ID) {
+				s->event_dgrams++;
+				s->largest = max_t(size_t, s->largest, (size_t)n);
+			}
+			for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+				const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+				const char *msg;
+				int err;
+
+				if (nlh->nlmsg_type != NLMSG_ERROR) {
+					cr_assert_eq(nlh->nlmsg_type, VSCHED_GENL_ID);
+					cr_assert_eq(g->cmd, VS_CMD_EVENT);
+					cr_assert_eq(nlh->nlmsg_seq, 0);
+					s->events++;
+					s->event_after_ack |= s->acks > 0;
+					continue;
+				}
+				err = dt_error(nlh, &msg);
+				if (!err)
+					s->acks++;
+				else
+					s->enobufs = err;
+			}
+		}
+		if (list_empty(&c->outq) && !c->overrun)
+			return;
+		c->w.ready(&c->w, EPOLLOUT);
+	}
+}
+
+Test(vschedd_parts, a_batchs_events_go_in_bounded_datagrams_before_its_ack)
+{
+	struct events_seen s = { 0 };
+	const u32 n = 2000;
+	struct nlmsghdr *nlh;
+	struct dt_dgram g;
+	char name[32];
+
+	c->ctx.admin = true;
+	cr_assert_not(d.core.events.on);
+	vschedd_client_subscribe(&d, c, VS_MCGRP_EVENTS, true);
+	cr_assert(d.core.events.on, "someone listens: events are made");
+	dt_dgram_init(&g, (size_t)n * 256 + 4096);
+	dt_msg_end(&g, dt_msg(&g, VS_CMD_BATCH_BEGIN, 0, 1));
+	for (u32 i = 0; i < n; i++) {
+		nlh = dt_msg(&g, VS_CMD_NODE_NEW, 0, 2 + i);
+		snprintf(name, sizeof(name), "node-%05u", i);
+		dt_put_node(nlh, name);
+		dt_msg_end(&g, nlh);
+	}
+	dt_msg_end(&g, dt_msg(&g, VS_CMD_BATCH_END, NLM_F_ACK, 2 + n));
+	vschedd_rcv(&d, c, g.buf, g.len);
+	free(g.buf);
+	read_events(&s);
+	cr_assert_eq(s.events, n);
+	cr_assert_eq(s.acks, 1);
+	cr_assert_not(s.event_after_ack, "what END applied is told before END is answered");
+	cr_assert_gt(s.event_dgrams, 1, "%u datagrams", s.event_dgrams);
+	cr_assert_leq(s.largest, VSCHEDD_NOTIFY_MAX);
+	cr_assert_eq(d.core.events.len, 0, "sent, the buffer is empty");
+	vschedd_client_subscribe(&d, c, VS_MCGRP_EVENTS, false);
+	cr_assert_not(d.core.events.on);
+}
+
+Test(vschedd_parts, lost_events_are_told_with_enobufs)
+{
+	struct events_seen s = { 0 };
+
+	vschedd_client_subscribe(&d, c, VS_MCGRP_EVENTS, true);
+	d.core.events.lost = true;	/* as when the buffer could not grow */
+	vschedd_notify_events(&d);
+	cr_assert_not(d.core.events.lost, "told");
+	read_events(&s);
+	cr_assert_eq(s.enobufs, -ENOBUFS);
+	cr_assert_eq(s.events, 0);
+}

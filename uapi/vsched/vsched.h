@@ -623,6 +623,7 @@ enum vs_event_kind {
 	VS_EVENT_SET,
 	VS_EVENT_DEL,
 	VS_EVENT_STATUS,		/* a task's status or a PodGroup's phase changed */
+	VS_EVENT_RESET,			/* VS_CMD_RESET forgot every object; no object */
 };
 
 enum vs_stats_attr {

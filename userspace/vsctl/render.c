@@ -33,7 +33,7 @@ static const char *decision_kind_name(unsigned int v)
 
 static const char *event_kind_name(unsigned int v)
 {
-	static const char *const names[] = { "new", "set", "del", "status" };
+	static const char *const names[] = { "new", "set", "del", "status", "reset" };
 
 	return v < ARRAY_SIZE(names) ? names[v] : "?";
 }

@@ -222,6 +222,7 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
 	$(Q)$(srctree)/selftests/vsctl-objects.sh $(objtree)
 	$(Q)$(srctree)/selftests/scenarios-run.sh $(objtree)/vsctl $(srctree)/selftests/scenarios
 	$(Q)$(srctree)/selftests/scenarios-remote.sh $(objtree) $(srctree)/selftests
+	$(Q)$(srctree)/selftests/apply-equivalence.sh $(objtree) $(srctree)/selftests
 	$(Q)$(srctree)/selftests/demo-smoke.sh $(objtree) $(srctree)
 	$(Q)$(srctree)/selftests/vjob-lifecycle.sh $(objtree)
 	$(Q)$(test-bin) --jobs=2 $(CHECK_ARGS)

@@ -13,6 +13,7 @@
  *	vsctl task status team-a/job1-0 running
  *	vsctl prioclass add high --value 1000 --preemption-policy Never
  *	vsctl job add team-a/tf --queue research --task ps:1 --task worker:4:cpu=2
+ *	vsctl job abort team-a/tf				(and restart, resume, terminate, complete)
  *
  * Every option is one row of its kind's table below: the attribute it
  * writes and how its text is read. Text is read with the core's own parsers
@@ -1129,7 +1130,40 @@ int vsctl_node_uncordon(int argc, char **argv)
 	return cordon(argc, argv, false);
 }
 
-/* open, close: a user's command to the queue, carried out by the queue controller. */
+/*
+ * A user's command, carried out by the object's controller: to a queue
+ * (VS_CMD_QUEUE_COMMAND, by name) or to a VolcanoJob (VS_CMD_VJOB_COMMAND,
+ * by namespace and name). What it does is the controller's to decide: the
+ * daemon refuses only what it cannot run, and vsctl prints that.
+ */
+static int user_command(int argc, char **argv, const struct verb *v, u32 action)
+{
+	struct vsctl_key key;
+	struct nlattr *nest;
+	struct nl_msg *m;
+	struct edit e;
+	bool vjob;
+	int ret;
+
+	edit_init(&e, argv[0], true);
+	ret = parse(argc, argv, &e, v, &key, NULL);
+	if (ret)
+		return edit_done(&e, ret);
+	vjob = e.k->attr == VS_A_VJOB;
+	m = vsnl_msg_new(vjob ? VS_CMD_VJOB_COMMAND : VS_CMD_QUEUE_COMMAND, 0);
+	nest = m ? nla_nest_start(m, VS_A_COMMAND) : NULL;
+	if (!nest || (vjob && nla_put_string(m, VS_COMMAND_A_NAMESPACE, key.ns)) ||
+	    nla_put_string(m, VS_COMMAND_A_NAME, key.name) ||
+	    nla_put_u32(m, VS_COMMAND_A_ACTION, action)) {
+		nlmsg_free(m);
+		m = NULL;
+	} else {
+		nla_nest_end(m, nest);
+	}
+	return edit_done(&e, vsctl_request(e.socket, m, NULL, NULL));
+}
+
+/* open, close: the queue controller's commands. */
 static int queue_command(int argc, char **argv, u32 action)
 {
 	static const struct verb open = {
@@ -1141,26 +1175,8 @@ static int queue_command(int argc, char **argv, u32 action)
 			"Closing while PodGroups remain.",
 		.fields = no_fields,
 	};
-	struct vsctl_key key;
-	struct nlattr *nest;
-	struct nl_msg *m;
-	struct edit e;
-	int ret;
 
-	edit_init(&e, argv[0], true);
-	ret = parse(argc, argv, &e, action == VS_ACTION_OPEN_QUEUE ? &open : &close, &key, NULL);
-	if (ret)
-		return edit_done(&e, ret);
-	m = vsnl_msg_new(VS_CMD_QUEUE_COMMAND, 0);
-	nest = m ? nla_nest_start(m, VS_A_COMMAND) : NULL;
-	if (!nest || nla_put_string(m, VS_COMMAND_A_NAME, key.name) ||
-	    nla_put_u32(m, VS_COMMAND_A_ACTION, action)) {
-		nlmsg_free(m);
-		m = NULL;
-	} else {
-		nla_nest_end(m, nest);
-	}
-	return edit_done(&e, vsctl_request(e.socket, m, NULL, NULL));
+	return user_command(argc, argv, action == VS_ACTION_OPEN_QUEUE ? &open : &close, action);
 }
 
 int vsctl_queue_open(int argc, char **argv)
@@ -1171,6 +1187,79 @@ int vsctl_queue_open(int argc, char **argv)
 int vsctl_queue_close(int argc, char **argv)
 {
 	return queue_command(argc, argv, VS_ACTION_CLOSE_QUEUE);
+}
+
+/*
+ * abort, restart, resume, terminate, complete: the job controller's commands,
+ * Volcano's bus actions ("vcctl job suspend" sends AbortJob, "resume"
+ * ResumeJob). The job's phase decides what each does (the state table of
+ * controllers.md), and no phase refuses one: --help says what it does to a
+ * Pending or Running job.
+ */
+#define JOB_PHASES	"\nThe job's phase decides (Documentation/controllers.md): a Completed,\n" \
+			"Terminated or Failed job stays as it is."
+
+static const struct verb job_verbs[] = {
+	[VS_ACTION_ABORT_JOB] = {
+		.what = "Abort the job (AbortJob): its pending and running tasks are killed, the\n"
+			"finished ones kept; it is Aborting, then Aborted once no task is alive.\n"
+			"\"vsctl job resume\" runs it again." JOB_PHASES,
+		.fields = no_fields,
+	},
+	[VS_ACTION_RESTART_JOB] = {
+		.what = "Restart the job (RestartJob): every task is killed and one retry counted;\n"
+			"it is Restarting, then Pending, and Failed once its retries reach\n"
+			"maxRetry." JOB_PHASES,
+		.fields = no_fields,
+	},
+	[VS_ACTION_TERMINATE_JOB] = {
+		.what = "Terminate the job (TerminateJob): its pending and running tasks are\n"
+			"killed, the finished ones kept; it is Terminating, then Terminated once\n"
+			"no task is alive." JOB_PHASES,
+		.fields = no_fields,
+	},
+	[VS_ACTION_COMPLETE_JOB] = {
+		.what = "Complete the job (CompleteJob): its pending and running tasks are\n"
+			"killed, the finished ones kept; it is Completing, then Completed once no\n"
+			"task is alive." JOB_PHASES,
+		.fields = no_fields,
+	},
+	[VS_ACTION_RESUME_JOB] = {
+		.what = "Resume an Aborting or Aborted job (ResumeJob): one retry is counted; it\n"
+			"is Restarting, then Pending, and runs again the tasks that did not finish.\n"
+			"A Pending or Running job only syncs." JOB_PHASES,
+		.fields = no_fields,
+	},
+};
+
+static int job_command(int argc, char **argv, u32 action)
+{
+	return user_command(argc, argv, &job_verbs[action], action);
+}
+
+int vsctl_job_abort(int argc, char **argv)
+{
+	return job_command(argc, argv, VS_ACTION_ABORT_JOB);
+}
+
+int vsctl_job_restart(int argc, char **argv)
+{
+	return job_command(argc, argv, VS_ACTION_RESTART_JOB);
+}
+
+int vsctl_job_resume(int argc, char **argv)
+{
+	return job_command(argc, argv, VS_ACTION_RESUME_JOB);
+}
+
+int vsctl_job_terminate(int argc, char **argv)
+{
+	return job_command(argc, argv, VS_ACTION_TERMINATE_JOB);
+}
+
+int vsctl_job_complete(int argc, char **argv)
+{
+	return job_command(argc, argv, VS_ACTION_COMPLETE_JOB);
 }
 
 /* What the outside world reports of a pod: running, succeeded, failed, deleting, deleted. */

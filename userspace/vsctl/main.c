@@ -73,6 +73,16 @@ static const struct vsctl_cmd commands[] = {
 	ADD_CMD("job", "[NS/]NAME --task NAME:REPLICAS[:RES]... [--queue Q] "
 		"[--min-available N] [--max-retry N] [--priority-class PC] "
 		"[--policy EVENT=ACTION]..."),
+	{ .group = "job", .name = "abort", .fn = vsctl_job_abort, .args = "[NS/]NAME",
+	  .help = "abort a job: its live tasks are killed, it is Aborting, then Aborted" },
+	{ .group = "job", .name = "resume", .fn = vsctl_job_resume, .args = "[NS/]NAME",
+	  .help = "resume an aborted job: Restarting, one retry counted, then Pending" },
+	{ .group = "job", .name = "restart", .fn = vsctl_job_restart, .args = "[NS/]NAME",
+	  .help = "restart a job: every task killed, one retry counted, Restarting" },
+	{ .group = "job", .name = "terminate", .fn = vsctl_job_terminate, .args = "[NS/]NAME",
+	  .help = "terminate a job: its live tasks are killed, Terminating, then Terminated" },
+	{ .group = "job", .name = "complete", .fn = vsctl_job_complete, .args = "[NS/]NAME",
+	  .help = "complete a job: its live tasks are killed, Completing, then Completed" },
 	OBJ_CMDS("prioclass", "NAME", ""),
 	ADD_CMD("prioclass", "NAME --value N [--preemption-policy Never|PreemptLowerPriority] "
 		"[--global-default]"),

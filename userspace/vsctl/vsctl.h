@@ -15,7 +15,10 @@ int vsctl_obj_list(int argc, char **argv);
 int vsctl_obj_show(int argc, char **argv);
 int vsctl_obj_del(int argc, char **argv);
 
-/* KIND add | set, node cordon | uncordon, queue open | close, task status (edit_cmd.c). */
+/*
+ * KIND add | set, node cordon | uncordon, queue open | close, task status,
+ * job abort | restart | resume | terminate | complete (edit_cmd.c).
+ */
 int vsctl_obj_add(int argc, char **argv);
 int vsctl_obj_set(int argc, char **argv);
 int vsctl_node_cordon(int argc, char **argv);
@@ -23,6 +26,11 @@ int vsctl_node_uncordon(int argc, char **argv);
 int vsctl_queue_open(int argc, char **argv);
 int vsctl_queue_close(int argc, char **argv);
 int vsctl_task_status(int argc, char **argv);
+int vsctl_job_abort(int argc, char **argv);
+int vsctl_job_restart(int argc, char **argv);
+int vsctl_job_resume(int argc, char **argv);
+int vsctl_job_terminate(int argc, char **argv);
+int vsctl_job_complete(int argc, char **argv);
 
 /* The daemon's own commands (ctl_cmd.c). */
 int vsctl_conf_show(int argc, char **argv);

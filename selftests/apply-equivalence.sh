@@ -51,7 +51,7 @@ fail() {
 # A vschedd on $tmp/NAME.sock with the configuration @2; returns once it listens.
 start_daemon() {
 	export VSCHED_SOCKET="$tmp/$1.sock"
-	"$objtree/vschedd" --socket "$VSCHED_SOCKET" --conf "$2" --period 0 --binder auto \
+	"$objtree/vschedd" --socket "$VSCHED_SOCKET" --conf "$2" --period 0 --binder auto --self-check \
 		>"$tmp/$1.log" 2>&1 &
 	pid=$!
 	i=0

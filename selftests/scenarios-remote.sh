@@ -35,7 +35,7 @@ fail() {
 daemon() {
 	name=$1
 	shift
-	"$build/vschedd" --socket "$tmp/$name.sock" "$@" 2>"$tmp/$name.log" &
+	"$build/vschedd" --socket "$tmp/$name.sock" --self-check "$@" 2>"$tmp/$name.log" &
 	pids="$pids $!"
 	i=0
 	while [ ! -S "$tmp/$name.sock" ]; do

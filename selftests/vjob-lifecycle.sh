@@ -96,7 +96,7 @@ expect_exit() {
 	fi
 }
 
-"$objtree/vschedd" --socket "$VSCHED_SOCKET" --period 0 >"$dir/log" 2>&1 &
+"$objtree/vschedd" --socket "$VSCHED_SOCKET" --period 0 --self-check >"$dir/log" 2>&1 &
 pid=$!
 i=0
 while [ ! -S "$VSCHED_SOCKET" ]; do

@@ -121,7 +121,7 @@ wait_for() {
 	checks=$((checks + 1))
 }
 
-"$objtree/vschedd" --socket "$sock" --period 0 --binder=auto >"$dir/vschedd.log" 2>&1 &
+"$objtree/vschedd" --socket "$sock" --period 0 --binder=auto --self-check >"$dir/vschedd.log" 2>&1 &
 pid=$!
 i=0
 while [ ! -S "$sock" ]; do

@@ -164,8 +164,10 @@ int vschedd_binds_expire(struct vschedd *d)
 			return (int)min_t(u64, (w->deadline_ns - now + 999999) / 1000000, INT32_MAX);
 		/* Still Binding: its result never came. */
 		task = ref_find(d, &w->task, VS_TASK_BINDING);
-		if (task)
+		if (task) {
 			fail_bind(d, task);
+			vschedd_self_check(d, "a bind that timed out");
+		}
 		wait_pop(d);
 	}
 	return -1;
@@ -350,6 +352,16 @@ static void confirm_binds(struct vschedd *d)
 
 /* ---- a cycle ---- */
 
+void vschedd_self_check(const struct vschedd *d, const char *what)
+{
+	struct vs_err err = { { 0 } };
+
+	if (!d->opts.self_check || !vs_cluster_check(&d->cl, &err))
+		return;
+	vs_error("--self-check: after %s: %s", what, err.msg);
+	abort();
+}
+
 int vschedd_cycle(struct vschedd *d, struct vs_err *err)
 {
 	const struct vs_nl_cycle *cy = &d->core.ctl.last_cycle;
@@ -368,6 +380,7 @@ int vschedd_cycle(struct vschedd *d, struct vs_err *err)
 	vschedd_notify_events(d);
 	confirm_evicts(d);
 	vschedd_notify_events(d);
+	vschedd_self_check(d, "a cycle and its binds");
 	vschedd_notify_cycle(d, cy);
 	vs_v(1, "cycle %llu: %u binds, %u evictions, %u tasks pending, %llu us",
 	     (unsigned long long)cy->id, cy->binds, cy->evicts, cy->pending,

@@ -31,7 +31,7 @@ static void usage(FILE *out)
 "SYNOPSIS\n"
 "    vschedd [--socket PATH] [--conf FILE] [--period DURATION]\n"
 "            [--binder auto|external] [--bind-timeout DURATION]\n"
-"            [--admin-group GROUP] [-v N]\n"
+"            [--admin-group GROUP] [--self-check] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
 "DESCRIPTION\n"
@@ -67,6 +67,13 @@ static void usage(FILE *out)
 "    -g, --admin-group GROUP\n"
 "        Members of GROUP (a name or a gid) may change state; root always may.\n"
 "        The socket file is given to GROUP, so that its members can connect.\n"
+"    -C, --self-check\n"
+"        After every datagram of requests, every cycle and every bind that\n"
+"        timed out, check the core's accounting (each node's used, idle,\n"
+"        releasing and pipelined resources against its tasks, each\n"
+"        PodGroup's and queue's counts and totals, the indexes) and abort,\n"
+"        saying what is wrong, if it does not hold. It costs a walk of the\n"
+"        cluster each time: for tests.\n"
 "    -v, --verbosity N\n"
 "        Log verbosity, as klog's -v: 0 (default) to %d.\n"
 "    -h, --help\n"
@@ -256,6 +263,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "binder", required_argument, NULL, 'b' },
 		{ "bind-timeout", required_argument, NULL, 't' },
 		{ "admin-group", required_argument, NULL, 'g' },
+		{ "self-check", no_argument, NULL, 'C' },
 		{ "verbosity", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -273,7 +281,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 	o->bind_timeout_ms = VSCHEDD_BIND_TIMEOUT_DEFAULT_MS;
 	optind = 0;		/* glibc: start over, as tests parse several command lines */
 	opterr = 0;		/* said here, with the flag's name */
-	while ((c = getopt_long(argc, argv, ":s:c:p:b:t:g:v:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:c:p:b:t:g:Cv:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o->socket_path = optarg;
@@ -316,6 +324,9 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 			if (!parse_group(optarg, &o->admin_gid, err))
 				return VSCHEDD_ARGS_USAGE;
 			o->have_admin_group = true;
+			break;
+		case 'C':
+			o->self_check = true;
 			break;
 		case 'v':
 			if (!parse_verbosity(optarg, &o->verbosity, err))

@@ -132,6 +132,13 @@ struct vschedd_opts {
 	bool have_admin_group;
 	gid_t admin_gid;
 	int verbosity;
+	/*
+	 * --self-check: vs_cluster_check() after every datagram of requests,
+	 * cycle and bind timeout, and abort() on a fault, for tests that must
+	 * know that no request, bind result or timeout ever left the
+	 * accounting wrong.
+	 */
+	bool self_check;
 };
 
 /* The answers to the datagram being handled, in d->txbuf. */
@@ -312,6 +319,12 @@ int vschedd_binds_expire(struct vschedd *d);
 
 /* Forget every bind waiting for its result (at exit, and when the objects were reset). */
 void vschedd_binds_forget(struct vschedd *d);
+
+/*
+ * With --self-check: the core's invariants hold after @what (a datagram of
+ * requests, a cycle), or the daemon says which one broke and aborts.
+ */
+void vschedd_self_check(const struct vschedd *d, const char *what);
 
 /* Whether the daemon confirms its own binds now (--binder, and the subscribers). */
 bool vschedd_binder_auto(const struct vschedd *d);

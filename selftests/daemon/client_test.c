@@ -405,3 +405,18 @@ Test(vschedd_parts, lost_events_are_told_with_enobufs)
 	cr_assert_eq(s.enobufs, -ENOBUFS);
 	cr_assert_eq(s.events, 0);
 }
+
+/* ---- --self-check ---- */
+
+Test(vschedd_parts, the_self_check_passes_a_sound_core)
+{
+	d.opts.self_check = true;
+	vschedd_self_check(&d, "nothing");
+}
+
+Test(vschedd_parts, the_self_check_aborts_on_a_broken_count, .signal = SIGABRT)
+{
+	d.opts.self_check = true;
+	d.cl.nr_tasks++;	/* a task counted that no PodGroup holds */
+	vschedd_self_check(&d, "a broken count");
+}

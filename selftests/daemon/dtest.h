@@ -61,6 +61,8 @@ static inline int dt_try_start(struct dtest *t, struct vschedd_opts *o)
 		dt_paths(t);
 	if (!o->socket_path)
 		o->socket_path = t->path;
+	/* Every test's daemon checks its accounting after each request and cycle. */
+	o->self_check = true;
 	cr_assert_eq(pipe(p), 0);
 	fflush(NULL);
 	t->pid = fork();

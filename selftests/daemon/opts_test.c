@@ -124,8 +124,10 @@ Test(vschedd_opts, every_flag_is_taken)
 
 	cr_assert_eq(PARSE(&o, &out, &err, "-s", "/tmp/a.sock", "--conf=/etc/v.conf",
 			   "--period", "250ms", "--binder=external", "--admin-group", "0",
-			   "-v", "4", "--bind-timeout", "1m30s"), VSCHEDD_ARGS_RUN, "%s", err);
+			   "-v", "4", "--bind-timeout", "1m30s", "--self-check"), VSCHEDD_ARGS_RUN,
+		     "%s", err);
 	cr_assert_eq(o.bind_timeout_ms, 90000);
+	cr_assert(o.self_check);
 	cr_assert_str_eq(o.socket_path, "/tmp/a.sock");
 	cr_assert_str_eq(o.conf_path, "/etc/v.conf");
 	cr_assert_eq(o.period_ms, 250);
@@ -140,6 +142,7 @@ Test(vschedd_opts, every_flag_is_taken)
 	cr_assert_eq(o.period_ms, 0);
 	cr_assert_eq(o.binder, VSCHEDD_BINDER_AUTO);
 	cr_assert_eq(o.admin_gid, 0, "the group root by name");
+	cr_assert_not(o.self_check, "off unless asked");
 	free(out);
 	free(err);
 }

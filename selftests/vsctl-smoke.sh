@@ -96,7 +96,8 @@ for bad in "" "nosuchgroup" "scenario" "scenario nosuch" "scenario run" \
 	"node list -o yaml" "node list -n ns" "node show" "node show a b" \
 	"queue list --status Pending" "task list --status Sleeping" "task list --podgroup pg" \
 	"podgroup show -A x" "node show ns/name" "task show /x" "conf set" "cycle run extra" \
-	"watch nosuchgroup" "watch --count 0"; do
+	"watch nosuchgroup" "watch --count 0" "cycle" "conf check" "conf check a b" \
+	"conf check --socket x a.conf"; do
 	set +e
 	# shellcheck disable=SC2086
 	"$vsctl" $bad >"$out" 2>&1
@@ -109,7 +110,9 @@ done
 
 # Without a daemon: a clear error and exit status 1, whatever the command.
 nosock=$(mktemp -u /tmp/vsctl-smoke-XXXXXX.sock)
-for cmd in "node list" "task show ns/x" "conf show" "stats show"; do
+# A group alone, or with options, is its list or show, as "ip link" is "ip link show".
+for cmd in "node list" "task show ns/x" "conf show" "conf get" "stats show" "stats" "node" \
+	"task -A -j"; do
 	set +e
 	# shellcheck disable=SC2086
 	"$vsctl" $cmd --socket "$nosock" >"$out" 2>&1
@@ -118,5 +121,21 @@ for cmd in "node list" "task show ns/x" "conf show" "stats show"; do
 	[ "$rc" -eq 1 ] || fail "\"vsctl $cmd\" without a daemon exited $rc, expected 1"
 	grep -q "$nosock" "$out" || fail "\"vsctl $cmd\" without a daemon did not name the socket"
 done
+
+# conf check: the daemon's checks, here, without one.
+conf=$(mktemp)
+printf 'actions: "enqueue, allocate, backfill"\ntiers:\n- plugins:\n  - name: priority\n  - name: gang\n- plugins:\n  - name: drf\n' >"$conf"
+"$vsctl" conf check "$conf" >"$out" 2>&1 || fail "conf check of a good file exited $?"
+grep -qx "$conf: the configuration is valid: actions enqueue, allocate, backfill; 2 tiers" "$out" ||
+	fail "conf check: not the verdict expected"
+printf 'actions: "enqueue, alocate"\ntiers:\n- plugins:\n  - name: gang\n' >"$conf"
+set +e
+"$vsctl" conf check "$conf" >"$out" 2>&1
+rc=$?
+set -e
+rm -f "$conf"
+[ "$rc" -eq 1 ] || fail "conf check of a bad file exited $rc, expected 1"
+grep -q "^vsctl conf check: $conf:1: unknown action \"alocate\"" "$out" ||
+	fail "conf check: the bad action is not named with its line"
 
 echo "vsctl-smoke: $runs runs, $refused refused files and $usage usage errors as expected"

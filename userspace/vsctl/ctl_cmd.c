@@ -2,8 +2,9 @@
 /*
  * The daemon's own commands:
  *
- *	vsctl conf show			the configuration in force, as its YAML
+ *	vsctl conf get			the configuration in force, as its YAML (or "show")
  *	vsctl conf set FILE [--check]	a new volcano-scheduler.conf (or only check it)
+ *	vsctl conf check FILE		check a file here, as the daemon would, without one
  *	vsctl cycle run			one scheduling cycle now
  *	vsctl stats show		counters, the last cycle, the object pools
  *	vsctl watch [GROUP...]		notifications as JSON lines (decisions, events, cycles)
@@ -28,6 +29,8 @@
 
 #include "lib/vsnl.h"
 #include "netlink/family.h"
+#include "sched/conf.h"
+#include "sched/framework.h"
 #include "vsctl/objects.h"
 #include "vsctl/render.h"
 #include "vsctl/request.h"
@@ -265,6 +268,45 @@ int vsctl_conf_set(int argc, char **argv)
 	if (!ret && o.check)
 		printf("%s: the configuration is valid\n", argv[o.optind]);
 	return ret;
+}
+
+/*
+ * The daemon's own checks (vs_conf_parse(), then the plugins' and actions'
+ * arguments), in-process: a file can be checked where no daemon runs, as
+ * "vschedd --conf" would take it.
+ */
+int vsctl_conf_check(int argc, char **argv)
+{
+	static const char usage[] = "FILE";
+	struct vs_conf_names names;
+	struct vs_err err = { { 0 } };
+	struct vs_conf *conf = NULL;
+	struct common o;
+	int ret;
+
+	ret = parse_common(argc, argv, "", &o);
+	if (!ret && o.socket) {
+		fprintf(stderr, "%s: --socket: the file is checked here, by no daemon (\"conf set "
+			"--check\" asks one)\n", argv[0]);
+		return 2;
+	}
+	if (ret || o.optind != argc - 1)
+		return usage_or(ret, usage, argv[0]);
+	vs_framework_names(&names);
+	ret = vs_conf_load_file(argv[o.optind], &names, &conf, &err);
+	if (!ret)
+		ret = vs_framework_check_conf(conf, &err);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+		vs_conf_free(conf);
+		return 1;
+	}
+	printf("%s: the configuration is valid: actions", argv[o.optind]);
+	for (u32 i = 0; i < conf->nr_actions; i++)
+		printf("%s %s", i ? "," : "", conf->actions[i]);
+	printf("; %u tier%s\n", conf->nr_tiers, conf->nr_tiers == 1 ? "" : "s");
+	vs_conf_free(conf);
+	return 0;
 }
 
 /* ---- cycle, stats ---- */

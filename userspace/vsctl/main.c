@@ -87,10 +87,14 @@ static const struct vsctl_cmd commands[] = {
 	ADD_CMD("prioclass", "NAME --value N [--preemption-policy Never|PreemptLowerPriority] "
 		"[--global-default]"),
 	SET_CMD("prioclass", "NAME"),
+	{ .group = "conf", .name = "get", .fn = vsctl_conf_show, .args = "[-o json | -j]",
+	  .help = "the configuration in force, as its YAML (also: conf show)" },
 	{ .group = "conf", .name = "show", .fn = vsctl_conf_show, .args = "[-o json | -j]",
-	  .help = "the configuration in force, as its YAML" },
+	  .help = "the same as conf get" },
 	{ .group = "conf", .name = "set", .fn = vsctl_conf_set, .args = "[--check] FILE",
 	  .help = "install a volcano-scheduler.conf (--check: only check it)" },
+	{ .group = "conf", .name = "check", .fn = vsctl_conf_check, .args = "FILE",
+	  .help = "check a volcano-scheduler.conf here, as vschedd would, without a daemon" },
 	{ .group = "cycle", .name = "run", .fn = vsctl_cycle_run, .args = "[-o json | -j]",
 	  .help = "run one scheduling cycle now" },
 	{ .group = "stats", .name = "show", .fn = vsctl_stats_show, .args = "[-o json | -j]",
@@ -149,6 +153,19 @@ static const struct vsctl_cmd *group_cmd(const char *group)
 	return NULL;
 }
 
+/* What a group does without a command: its "list", else its "show" ("vsctl stats"). */
+static const struct vsctl_cmd *default_cmd(const char *group)
+{
+	static const char *const reads[] = { "list", "show" };
+
+	for (size_t r = 0; r < ARRAY_SIZE(reads); r++)
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			if (commands[i].name && !strcmp(commands[i].group, group) &&
+			    !strcmp(commands[i].name, reads[r]))
+				return &commands[i];
+	return NULL;
+}
+
 static bool group_known(const char *group)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
@@ -181,6 +198,15 @@ int main(int argc, char **argv)
 		snprintf(progname, sizeof(progname), "vsctl %s", group);
 		argv[1] = progname;
 		return group_cmd(group)->fn(argc - 1, argv + 1);
+	}
+	/* As "ip link" is "ip link show": a group alone, or with options, reads. */
+	if ((argc < 3 || (argv[2][0] == '-' && !is_help(argv[2]))) && default_cmd(group)) {
+		static char progname[64];
+		const struct vsctl_cmd *c = default_cmd(group);
+
+		snprintf(progname, sizeof(progname), "vsctl %s %s", c->group, c->name);
+		argv[1] = progname;
+		return c->fn(argc - 1, argv + 1);
 	}
 	if (argc < 3) {
 		fprintf(stderr, "vsctl %s: no command given\n", group);

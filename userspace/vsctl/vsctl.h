@@ -35,6 +35,7 @@ int vsctl_job_complete(int argc, char **argv);
 /* The daemon's own commands (ctl_cmd.c). */
 int vsctl_conf_show(int argc, char **argv);
 int vsctl_conf_set(int argc, char **argv);
+int vsctl_conf_check(int argc, char **argv);
 int vsctl_cycle_run(int argc, char **argv);
 int vsctl_stats_show(int argc, char **argv);
 int vsctl_watch(int argc, char **argv);

@@ -6,8 +6,8 @@
 # as the in-process core does: the decisions of each file (binds, evictions,
 # PodGroup phases, as "-v" prints them) must be the in-process run's, line
 # for line, and so must every verdict and difference. A file may be skipped
-# only for what the socket cannot carry (nodeScores, pipelined, pipelinedTo,
-# a PodGroup without its queue, a configuration without actions), and only
+# only for what the socket cannot carry (nodeScores, pipelinedTo, a
+# PodGroup without its queue, a configuration without actions), and only
 # when the file has it. Then the run's refusals: no daemon, a daemon that runs
 # cycles of its own, a daemon that confirms binds itself.
 # Usage: selftests/scenarios-remote.sh BUILD_DIR selftests
@@ -46,8 +46,8 @@ daemon() {
 }
 
 # Keep what both runs must agree on: a file's verdict line (a skipped file
-# counts as passed) and the decisions below it, without "pipelined" (which no
-# daemon shows: its pipelines end with the cycle) and without the summary.
+# counts as passed) and the decisions below it ("pipelined" too, which the
+# daemon tells as VS_DECISION_PIPELINE), without the summary.
 # Files the daemon could not run at all (a SKIP line with no decision after
 # it) are left out of both sides; $tmp/notrun lists them.
 normalize() {
@@ -56,7 +56,6 @@ normalize() {
 		/^(PASS|FAIL|SKIP) / { file = $2; if (skip[file]) next;
 			print ($1 == "SKIP" ? "PASS" : $1) " " file; next }
 		/^[0-9]+ passed, / { next }
-		/^    pipelined:/ { next }
 		{ if (!skip[file]) print }
 	' "$1"
 }
@@ -78,11 +77,6 @@ check_skips() {
 		"(nodeScores needs the in-process core)")
 			grep -q '^  nodeScores:' "$file" || fail "$file skipped for nodeScores"
 			! grep -q '^actions: *\[\]' "$file" || echo "$file" >>"$tmp/notrun" ;;
-		"(pipelined needs the in-process core)")
-			grep -q '^  pipelined:' "$file" || fail "$file skipped for pipelined" ;;
-		"(nodeScores and pipelined need the in-process core)")
-			{ grep -q '^  nodeScores:' "$file" && grep -q '^  pipelined:' "$file"; } ||
-				fail "$file skipped for nodeScores and pipelined" ;;
 		*)
 			fail "$file skipped for an unknown reason: $reason" ;;
 		esac
@@ -132,11 +126,11 @@ grep -qxF '    bindCount: expected 2, got 1' "$tmp/remote.n" ||
 	fail "fail-expect.yaml: no difference"
 "$vsctl" scenario run -o json --socket "$sock" pass-explicit-gang.yaml >"$tmp/out" 2>&1 ||
 	fail "json exited $?"
-for want in '"result": "skip"' '"skipped": "nodeScores and pipelined need' \
-	'"ns/gang-0": "n2"' '"bindCount": 2' '"ns/toobig": "Inqueue"'; do
+for want in '"result": "skip"' '"skipped": "nodeScores needs' \
+	'"ns/gang-0": "n2"' '"bindCount": 2' '"ns/toobig": "Inqueue"' '"pipelined": {}'; do
 	grep -q "$want" "$tmp/out" || fail "json output lacks $want"
 done
-! grep -q '"pipelined"\|"nodeScores"' "$tmp/out" || fail "json shows what the daemon cannot"
+! grep -q '"nodeScores"' "$tmp/out" || fail "json shows what the daemon cannot"
 cd "$tmp"
 
 # ---- what the run refuses ----
@@ -177,7 +171,7 @@ EOF
 "$vsctl" scenario run -v evict.yaml >"$tmp/local" 2>&1 ||
 	{ cp "$tmp/local" "$tmp/out"; fail "evict.yaml failed in-process"; }
 "$vsctl" scenario run -v --socket "$sock" evict.yaml >"$tmp/out" 2>&1 || fail "evict.yaml exited $?"
-grep -v '^    pipelined:' "$tmp/local" | diff - "$tmp/out" >/dev/null ||
+diff "$tmp/local" "$tmp/out" >/dev/null ||
 	fail "evict.yaml: vschedd decided otherwise than the in-process core"
 
 nosock=$tmp/nothing.sock

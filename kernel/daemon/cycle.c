@@ -204,11 +204,18 @@ static void sink_evict(void *ctx, struct vs_task *task, const char *reason)
 			 "stays Releasing", task->ns, task->name);
 }
 
+/* Told to the decisions group only: a pipeline binds nothing and ends with the session. */
+static void sink_pipeline(void *ctx, struct vs_task *task, struct vs_node *node)
+{
+	vschedd_notify_decision(ctx, VS_DECISION_PIPELINE, task, node->name, NULL);
+}
+
 void vschedd_sink_init(struct vschedd *d)
 {
 	d->sched.sink = (struct vs_decision_sink) {
 		.bind = sink_bind,
 		.evict = sink_evict,
+		.pipeline = sink_pipeline,
 		.ctx = d,
 	};
 }

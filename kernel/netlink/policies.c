@@ -507,7 +507,7 @@ static const struct vs_nla_policy cycle_policy[VS_CYCLE_A_MAX + 1] = {
 };
 
 static const struct vs_nla_policy decision_policy[VS_DECISION_A_MAX + 1] = {
-	ENUM(VS_DECISION_A_KIND, "kind", VS_DECISION_EVICT, 0),
+	ENUM(VS_DECISION_A_KIND, "kind", VS_DECISION_PIPELINE, 0),
 	VS_NLA_STR(VS_DECISION_A_NAMESPACE, "namespace", VS_NAME_MAX),
 	VS_NLA_STR(VS_DECISION_A_NAME, "name", VS_NAME_MAX),
 	VS_NLA_STR(VS_DECISION_A_NODE, "node", VS_NAME_MAX),

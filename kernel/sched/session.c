@@ -222,13 +222,22 @@ static enum vs_pg_phase pg_phase(const struct vs_job *job)
 
 void vs_session_close(struct vs_session *ssn)
 {
+	const struct vs_decision_sink *sink = &ssn->sched->sink;
 	struct vs_statement *stmt, *tmp;
+	struct vs_task *t;
 
 	close_plugins(ssn, ssn->nr_plugins);
 
 	/* The job updater: PodGroup phases of the jobs this session saw. */
 	for (u32 i = 0; i < ssn->nr_jobs; i++)
 		vs_job_set_phase(ssn->cl, ssn->jobs[i], pg_phase(ssn->jobs[i]));
+
+	/* What the session leaves pipelined, committed or not, told before it is taken back. */
+	if (sink->pipeline)
+		for (u32 i = 0; i < ssn->nr_jobs; i++)
+			list_for_each_entry(t, &ssn->jobs[i]->by_status[VS_TASK_PIPELINED],
+					    status_node)
+				sink->pipeline(sink->ctx, t, t->node);
 
 	/* What nobody committed vanishes, as Volcano's snapshot does. */
 	list_for_each_entry_safe(stmt, tmp, &ssn->open_stmts, node)

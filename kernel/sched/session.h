@@ -29,11 +29,15 @@ struct vs_statement;
 
 /*
  * Where committed decisions go: the bind pipeline, the socket layer's
- * multicast, or a test. Either callback may be NULL.
+ * multicast, or a test. Any callback may be NULL. @pipeline hears, as the
+ * session closes, each task it leaves Pipelined onto @node (waiting for
+ * resources being released), just before the session takes the pipeline
+ * back: nothing outside acts on it, but it says where the task will go.
  */
 struct vs_decision_sink {
 	void (*bind)(void *ctx, struct vs_task *task, struct vs_node *node);
 	void (*evict)(void *ctx, struct vs_task *task, const char *reason);
+	void (*pipeline)(void *ctx, struct vs_task *task, struct vs_node *node);
 	void *ctx;
 };
 

@@ -645,6 +645,115 @@ Test(vschedd, a_standalone_daemon_carries_out_its_evictions)
 	vsnl_close(c);
 }
 
+/* Every decision of one cycle, as "kind ns/name node" lines. */
+struct decision_lines {
+	char text[1024];
+	size_t len;
+	bool cycle_end;
+};
+
+static int read_decision_lines(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	static const char *const kinds[] = { "bind", "evict", "pipeline" };
+	const struct genlmsghdr *g = nlmsg_data(nlh);
+	struct decision_lines *dl = arg;
+	struct nlattr *a, *da[VS_DECISION_A_MAX + 1];
+	int rem;
+
+	if (g->cmd == VS_CMD_CYCLE) {
+		dl->cycle_end = true;
+		return 0;
+	}
+	cr_assert_eq(g->cmd, VS_CMD_DECISIONS);
+	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+		u32 kind;
+
+		if (nla_type(a) != VS_A_DECISION)
+			continue;
+		vsnl_parse_nested(da, VS_DECISION_A_MAX, a);
+		kind = nla_get_u32(da[VS_DECISION_A_KIND]);
+		cr_assert_lt(kind, ARRAY_SIZE(kinds));
+		dl->len += (size_t)snprintf(dl->text + dl->len, sizeof(dl->text) - dl->len,
+					    "%s %s/%s %s\n", kinds[kind],
+					    nla_get_string(da[VS_DECISION_A_NAMESPACE]),
+					    nla_get_string(da[VS_DECISION_A_NAME]),
+					    nla_get_string(da[VS_DECISION_A_NODE]));
+	}
+	return 0;
+}
+
+/* Run a cycle and read what the binder @binder hears of it. */
+static void cycle_decisions(struct vsnl *c, struct vsnl *binder, struct decision_lines *dl)
+{
+	struct vsnl_err err = { 0 };
+
+	memset(dl, 0, sizeof(*dl));
+	cycle_run(c);
+	while (!dl->cycle_end)
+		cr_assert_gt(vsnl_recv_notifications(binder, DT_TIMEOUT_MS, read_decision_lines,
+						     dl, &err), 0, "%s", err.msg);
+}
+
+Test(vschedd, a_preemptor_is_pipelined_until_an_external_binder_reports_its_victim_gone)
+{
+	struct vschedd_opts o = { .binder = VSCHEDD_BINDER_EXTERNAL };
+	struct vsnl_err err = { 0 };
+	struct decision_lines dl;
+	struct task_state st;
+	struct vsnl *c, *binder;
+	struct nlattr *n;
+	struct nl_msg *m;
+	const char *victim;
+
+	start(&o);
+	c = conn();
+	binder = conn();
+	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
+	n = nla_nest_start(m, VS_A_CONF);
+	nla_put_string(m, VS_CONF_A_TEXT, conf_preempt);
+	nla_nest_end(m, n);
+	ok(c, m);
+	ok(c, queue_new("q1"));
+	ok(c, node_new("n1", 2000));
+	ok(c, pg_new("ns", "low", "q1", 1));
+	ok(c, task_prio("l0", "low", 1, "n1"));
+	ok(c, task_prio("l1", "low", 1, "n1"));
+	ok(c, pg_new("ns", "high", "q1", 1));
+	ok(c, task_prio("h0", "high", 100, NULL));
+	cr_assert_eq(vsnl_subscribe(binder, VS_MCGRP_DECISIONS, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_subscribe(binder, VS_MCGRP_CYCLES, &err), 0, "%s", err.msg);
+
+	/* One victim, and the preemptor waits on its node: the binder hears both. */
+	cycle_decisions(c, binder, &dl);
+	cr_assert(!strcmp(dl.text, "evict ns/l0 n1\npipeline ns/h0 n1\n") ||
+		  !strcmp(dl.text, "evict ns/l1 n1\npipeline ns/h0 n1\n"), "%s", dl.text);
+	victim = strstr(dl.text, "l0") ? "l0" : "l1";
+	cr_assert_eq(task_state(c, "ns", victim).status, VS_TASK_STATUS_RELEASING);
+	cr_assert_eq(task_state(c, "ns", "h0").status, VS_TASK_STATUS_PENDING,
+		     "the pipeline ended with its session");
+
+	/* The victim still holds its cpu: pipelined again, nothing evicted twice. */
+	cycle_decisions(c, binder, &dl);
+	cr_assert_str_eq(dl.text, "pipeline ns/h0 n1\n");
+
+	/* Reported gone, its room goes to the preemptor. */
+	m = vsnl_msg_new(VS_CMD_TASK_STATUS, 0);
+	n = nla_nest_start(m, VS_A_TASK);
+	nla_put_string(m, VS_TASK_A_NAMESPACE, "ns");
+	nla_put_string(m, VS_TASK_A_NAME, victim);
+	nla_put_u32(m, VS_TASK_A_EVENT, VS_TASK_EVENT_DELETED);
+	nla_nest_end(m, n);
+	ok(binder, m);
+	cycle_decisions(c, binder, &dl);
+	cr_assert_str_eq(dl.text, "bind ns/h0 n1\n");
+	ok(binder, bind_result("h0", "n1", 0));
+	st = task_state(c, "ns", "h0");
+	cr_assert_eq(st.status, VS_TASK_STATUS_BOUND);
+	cr_assert_str_eq(st.node, "n1");
+	vsnl_close(binder);
+	vsnl_close(c);
+}
+
 Test(vschedd, a_bind_without_a_result_in_time_fails_and_is_retried)
 {
 	struct vschedd_opts o = { .binder = VSCHEDD_BINDER_EXTERNAL, .bind_timeout_ms = 100 };

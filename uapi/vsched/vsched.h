@@ -594,6 +594,12 @@ enum vs_action_stat_attr {
 enum vs_decision_kind {
 	VS_DECISION_BIND,
 	VS_DECISION_EVICT,
+	/*
+	 * The task waits on the node for resources its evictions release:
+	 * nothing for a binder to do. The pipeline ends with the cycle; the
+	 * next cycles consider the task again.
+	 */
+	VS_DECISION_PIPELINE,
 };
 
 enum vs_decision_attr {

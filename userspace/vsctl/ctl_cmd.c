@@ -468,7 +468,10 @@ static const char *str(const json_t *obj, const char *key)
 	return s ? s : "?";
 }
 
-/* "[decisions] cycle 12: bind ns/p1 -> n3", "... evict ns/p2 on n1 (preempt)" */
+/*
+ * "[decisions] cycle 12: bind ns/p1 -> n3", "... evict ns/p2 on n1 (preempt)",
+ * "... pipeline ns/p3 -> n1"
+ */
 static void print_decisions(const json_t *obj)
 {
 	long long cycle = json_integer_value(json_object_get(obj, "cycleID"));
@@ -476,10 +479,10 @@ static void print_decisions(const json_t *obj)
 	size_t i;
 
 	json_array_foreach(json_object_get(obj, "decision"), i, d) {
-		bool bind = !strcmp(str(d, "kind"), "bind");
+		bool evict = !strcmp(str(d, "kind"), "evict");
 
 		printf("[decisions] cycle %lld: %s %s/%s %s %s", cycle, str(d, "kind"),
-		       str(d, "namespace"), str(d, "name"), bind ? "->" : "on", str(d, "node"));
+		       str(d, "namespace"), str(d, "name"), evict ? "on" : "->", str(d, "node"));
 		if (json_object_get(d, "reason"))
 			printf(" (%s)", str(d, "reason"));
 		putchar('\n');

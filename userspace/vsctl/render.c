@@ -28,7 +28,9 @@
 
 static const char *decision_kind_name(unsigned int v)
 {
-	return v == VS_DECISION_BIND ? "bind" : v == VS_DECISION_EVICT ? "evict" : "?";
+	static const char *const names[] = { "bind", "evict", "pipeline" };
+
+	return v < ARRAY_SIZE(names) ? names[v] : "?";
 }
 
 static const char *event_kind_name(unsigned int v)

@@ -43,7 +43,7 @@ static void usage(FILE *out)
 		"                       reset (every object forgotten) and given each\n"
 		"                       file's configuration; it must run cycles only on\n"
 		"                       request (vschedd --period 0). A file with what\n"
-		"                       the socket cannot carry (nodeScores, pipelined,\n"
+		"                       the socket cannot carry (nodeScores,\n"
 		"                       pipelinedTo...) is skipped (SKIP). $VSCHED_SOCKET\n"
 		"                       is not read: a daemon to reset is named here\n"
 		"  -h, --help           this text\n"
@@ -202,9 +202,7 @@ static void print_text(const char *file, const struct scn_result *res, const str
 		return;
 	print_decisions(scn_key_name(SCN_BINDS), &res->binds, true);
 	print_decisions(scn_key_name(SCN_EVICTS), &res->evicts, false);
-	/* a daemon's pipelines end with their cycle: nothing to show */
-	if (!o->socket)
-		print_decisions(scn_key_name(SCN_PIPELINED), &res->pipelined, true);
+	print_decisions(scn_key_name(SCN_PIPELINED), &res->pipelined, true);
 	print_decisions(scn_key_name(SCN_PHASES), &res->phases, true);
 }
 
@@ -284,8 +282,7 @@ static json_t *json_file(const char *file, const struct scenario *scn,
 	json_object_set_new(obj, scn_key_name(SCN_BIND_COUNT), json_integer(res->binds.nr));
 	json_object_set_new(obj, scn_key_name(SCN_EVICTS), json_list(&res->evicts));
 	json_object_set_new(obj, scn_key_name(SCN_EVICT_COUNT), json_integer(res->evicts.nr));
-	if (!remote)
-		json_object_set_new(obj, scn_key_name(SCN_PIPELINED), json_map(&res->pipelined));
+	json_object_set_new(obj, scn_key_name(SCN_PIPELINED), json_map(&res->pipelined));
 	json_object_set_new(obj, scn_key_name(SCN_PHASES), json_map(&res->phases));
 	if (scn->expect.has & (1u << SCN_SCORES))
 		json_object_set_new(obj, scn_key_name(SCN_SCORES), json_scores(&res->scores));

@@ -110,7 +110,7 @@ const char *scenario_remote_limits(const struct scenario *scn, u32 *unchecked, b
 {
 	u32 has = scn->expect.has;
 
-	*unchecked = has & ((1u << SCN_SCORES) | (1u << SCN_PIPELINED));
+	*unchecked = has & (1u << SCN_SCORES);
 	*runnable = false;
 	/*
 	 * pipelinedTo is a Statement's pipeline in the first session, undone
@@ -129,19 +129,11 @@ const char *scenario_remote_limits(const struct scenario *scn, u32 *unchecked, b
 			"a configuration without actions needs the in-process core";
 	*runnable = true;
 	/*
-	 * Pipelines end with their session (vs_session_close() takes them
-	 * back), and a cycle's notifications carry only binds and
-	 * evictions: nothing of the socket shows what was pipelined.
+	 * Scores are a session's, on the initial state: no request reads
+	 * them. (What a cycle left pipelined comes with its decisions, as
+	 * VS_DECISION_PIPELINE.)
 	 */
-	switch (*unchecked) {
-	case 0:
-		return NULL;
-	case 1u << SCN_SCORES:
-		return "nodeScores needs the in-process core";
-	case 1u << SCN_PIPELINED:
-		return "pipelined needs the in-process core";
-	}
-	return "nodeScores and pipelined need the in-process core";
+	return *unchecked ? "nodeScores needs the in-process core" : NULL;
 }
 
 /* ---- the initial state ---- */
@@ -429,6 +421,14 @@ static int record_decision(struct cycle_rx *rx, const struct nlattr *nest)
 		    scn_set_add(&rx->evicts, key, NULL, 0, 0))
 			return vs_err_set(rx->err, ENOMEM, "out of memory");
 		return 0;
+	case VS_DECISION_PIPELINE:
+		/* What the last cycle left pipelined: run_cycles() forgets the others'. */
+		if (!node)
+			return vs_err_set(rx->err, EPROTO, "vschedd sent the pipeline of %s "
+					  "without its node", key);
+		if (scn_set_add(&rx->res->pipelined, key, node, 0, 0))
+			return vs_err_set(rx->err, ENOMEM, "out of memory");
+		return 0;
 	}
 	return vs_err_set(rx->err, EPROTO, "vschedd sent a decision of unknown kind %u", kind);
 }
@@ -597,6 +597,9 @@ static int run_cycles(struct scn_remote *r, const struct scenario *scn, struct s
 	for (u32 c = 1; c <= scn->cycles && !ret; c++) {
 		struct cycle_rx rx = { .res = res, .err = err };
 		struct vsnl_err e = { 0 };
+
+		/* "pipelined" is what the last cycle left: a session undoes its pipelines. */
+		scn_set_free(&res->pipelined);
 
 		ret = vsnl_request(r->req, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), cycle_id, &rx.id, &e);
 		if (ret)

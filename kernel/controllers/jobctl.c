@@ -89,6 +89,19 @@ static enum pod_phase kept_phase(u8 kept)
 	return kept == VS_VJOB_KEPT_SUCCEEDED ? PP_SUCCEEDED : PP_FAILED;
 }
 
+/* The status a replica is made in: Pending, or the one a kill kept. */
+static enum vs_task_status kept_status(u8 kept)
+{
+	switch (kept) {
+	case VS_VJOB_KEPT_SUCCEEDED:
+		return VS_TASK_SUCCEEDED;
+	case VS_VJOB_KEPT_FAILED:
+		return VS_TASK_FAILED;
+	default:
+		return VS_TASK_PENDING;
+	}
+}
+
 /* The task group named @name (any string), or NULL. */
 static struct vs_vjob_task *vtask_by_name(const struct vs_vjob *vjob, const char *name)
 {
@@ -323,7 +336,9 @@ out:
 /*
  * The PodGroup goes (a kill of the whole job). The finished tasks the kill
  * kept go with it, as they must belong to a PodGroup, and are remembered in
- * their group's kept[] so that SyncJob does not make them again.
+ * their group's kept[]: counted as finished while the job has no PodGroup
+ * that left Pending, and made again in their status, not run again, by the
+ * SyncJob that makes the job's tasks.
  */
 static void remove_podgroup(struct vs_ctl *ctl, struct vs_vjob *vjob)
 {
@@ -456,9 +471,14 @@ static int prio_resolve(struct vs_cluster *cl, const struct vs_vjob *vjob, struc
 	return 0;
 }
 
+/*
+ * Make replica @idx of @vt in the job's PodGroup: Pending, or, for a
+ * finished replica a kill kept (@status Succeeded or Failed), that status on
+ * no node, holding nothing.
+ */
 static int create_task(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs_vjob_task *vt,
-		       u32 idx, const char *name, struct tpl *t, const struct prio *p,
-		       struct vs_err *err)
+		       u32 idx, const char *name, enum vs_task_status status, struct tpl *t,
+		       const struct prio *p, struct vs_err *err)
 {
 	struct vs_task_spec spec;
 	struct vs_task *task;
@@ -467,6 +487,7 @@ static int create_task(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs
 	snprintf(t->index, sizeof(t->index), "%u", idx);
 	vs_task_spec_init(&spec, vjob->ns, name, vjob->podgroup->name);
 	spec.role = vt->name;
+	spec.status = status;
 	spec.req = vt->req;
 	spec.labels = t->labels;
 	spec.nr_labels = t->nr_labels;
@@ -480,8 +501,8 @@ static int create_task(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs
 	ret = vs_task_add(ctl->cl, &spec, &task, err);
 	if (ret)
 		return ret;
-	vs_v(5, "Created Task <%s/%s> for Job <%s/%s>", task->ns, task->name, vjob->ns,
-	     vjob->name);
+	vs_v(5, "Created Task <%s/%s> (%s) for Job <%s/%s>", task->ns, task->name,
+	     vs_task_status_name(status), vjob->ns, vjob->name);
 	vs_ctl_task_added(ctl, task);
 	return 0;
 }
@@ -507,9 +528,13 @@ static void remove_strays(struct vs_ctl *ctl, struct vs_vjob *vjob, struct jc_st
 }
 
 /*
- * Walk every replica: count the tasks there are and the finished ones kept,
- * make the missing ones, remove strays. A task that cannot be made is
- * skipped and the first error returned, as Volcano creates what it can.
+ * Walk every replica: count the tasks there are, make the missing ones,
+ * remove strays. A finished replica a kill kept comes back in its status
+ * (Volcano's retained pod still names the job's PodGroup, and the
+ * scheduler's cache puts it back in the job when the PodGroup is made
+ * again, where the gang counts a success as ready). A task that cannot be
+ * made is skipped and the first error returned, as Volcano creates what it
+ * can; a kept replica that cannot be made stays kept and counted.
  */
 static int sync_replicas(struct vs_ctl *ctl, struct vs_vjob *vjob, struct jc_status *st,
 			 struct vs_err *err)
@@ -527,36 +552,41 @@ static int sync_replicas(struct vs_ctl *ctl, struct vs_vjob *vjob, struct jc_sta
 
 		for (u32 i = 0; i < vt->replicas; i++) {
 			struct vs_task *task;
+			u8 kept;
 
 			pod_name(name, vjob, vt->name, i);
 			task = vs_task_find(cl, vjob->ns, name);
+			kept = vt->kept ? vt->kept[i] : VS_VJOB_KEPT_NONE;
 			if (task && (task->job != pg || task->role != vt->name)) {
 				vs_v(2, "Task <%s/%s> is not Job <%s/%s>'s; skip it", task->ns,
 				     task->name, vjob->ns, vjob->name);
+				if (kept)
+					count(&st->s, kept_phase(kept), 1);
 				continue;
 			}
 			if (task) {
-				if (vt->kept)
+				if (kept)
 					vt->kept[i] = VS_VJOB_KEPT_NONE;	/* it is back */
 				count(&st->s, pod_phase(task->status), 1);
 				found++;
-				continue;
-			}
-			if (vt->kept && vt->kept[i]) {
-				count(&st->s, kept_phase(vt->kept[i]), 1);
 				continue;
 			}
 			ret = prio_resolve(cl, vjob, &prio, err);
 			if (!ret && !t.built && tpl_build(vjob, vt, &t))
 				ret = vs_err_set(err, ENOMEM, "out of memory");
 			if (!ret)
-				ret = create_task(ctl, vjob, vt, i, name, &t, &prio, err);
+				ret = create_task(ctl, vjob, vt, i, name, kept_status(kept), &t,
+						  &prio, err);
 			if (ret) {
 				if (!first)
 					first = ret;
+				if (kept)
+					count(&st->s, kept_phase(kept), 1);
 				continue;
 			}
-			count(&st->s, PP_PENDING, 1);
+			if (kept)
+				vt->kept[i] = VS_VJOB_KEPT_NONE;	/* it is back */
+			count(&st->s, pod_phase(kept_status(kept)), 1);
 			found++;
 		}
 		tpl_free(&t);

@@ -390,15 +390,218 @@ Test(jobctl, resume_after_abort_runs_only_the_unfinished_tasks)
 	cycle();
 	cr_assert_eq(v->phase, VS_VJOB_PENDING);
 	cycle();
-	cr_assert_eq(cl.nr_tasks, 1, "the succeeded replica is not run again");
-	cr_assert_null(ct_task("j-w-0"));
-	cr_assert_not_null(ct_task("j-w-1"));
+	cr_assert_eq(cl.nr_tasks, 2);
+	cr_assert_eq(ct_task("j-w-0")->status, VS_TASK_SUCCEEDED,
+		     "the succeeded replica is back, not run again");
+	cr_assert_eq(ct_task("j-w-1")->status, VS_TASK_PENDING);
 	cr_assert_eq(v->phase, VS_VJOB_RUNNING, "1 succeeded covers minAvailable 1");
 	cycle();
-	bind_and_run(v);
+	cr_assert_eq(bind_and_run(v), 1);
 	ct_report(ct_task("j-w-1"), VS_TASK_SUCCEEDED, 0, NULL);
 	cr_assert_eq(v->phase, VS_VJOB_COMPLETED);
 	cr_assert_eq(v->status.succeeded, 2);
+}
+
+/*
+ * Volcano keeps the succeeded pod through AbortJob (PodRetainPhaseSoft); it
+ * still names the job's PodGroup, so when ResumeJob makes the PodGroup again
+ * the scheduler's cache puts it back in the job, where ReadyTaskNum counts
+ * it: with minAvailable 2, one success and one placed task make the gang.
+ */
+Test(jobctl, a_resumed_job_gets_its_succeeded_replica_back_and_its_gang_runs)
+{
+	struct vs_vjob_task_spec t = ct_vtask("w", 2, 1000);
+	struct vs_err e = { { 0 } };
+	struct vs_task *done, *rest;
+	struct vs_vjob *v;
+	int added, binds;
+
+	start();
+	ct_node("n1", 4000);
+	v = ct_vjob("j", &t, 1);
+	cr_assert_eq(v->min_available, 2);
+	ct_sync(v);
+	drive(v, 4);
+	ct_report(ct_task("j-w-0"), VS_TASK_SUCCEEDED, 0, NULL);
+	cr_assert_eq(v->phase, VS_VJOB_RUNNING);
+
+	cr_assert_eq(vs_jobctl_command(&ctl, v, VS_ACT_ABORT_JOB, NULL, NULL, &e), 0, "%s", e.msg);
+	ct_check();
+	cr_assert_eq(cl.nr_tasks, 0);
+	cr_assert_eq(v->tasks[0].kept[0], VS_VJOB_KEPT_SUCCEEDED);
+	ct_sync(v);
+	cr_assert_eq(v->phase, VS_VJOB_ABORTED);
+
+	cr_assert_eq(vs_jobctl_command(&ctl, v, VS_ACT_RESUME_JOB, NULL, NULL, &e), 0, "%s", e.msg);
+	ct_check();
+	cr_assert_eq(v->phase, VS_VJOB_RESTARTING);
+	/* the new PodGroup waits for enqueue: no task of the job yet, the success remembered */
+	cycle();
+	cr_assert_eq(v->phase, VS_VJOB_PENDING);
+	cr_assert_eq(v->podgroup->phase, VS_PG_PENDING);
+	cr_assert_eq(cl.nr_tasks, 0);
+	cr_assert_eq(v->tasks[0].kept[0], VS_VJOB_KEPT_SUCCEEDED);
+
+	/* admitted: the success is back in the new PodGroup, the other replica is made */
+	added = counts.task_added;
+	cycle();
+	cr_assert_eq(v->podgroup->phase, VS_PG_INQUEUE);
+	cr_assert_eq(cl.nr_tasks, 2);
+	done = ct_task("j-w-0");
+	rest = ct_task("j-w-1");
+	cr_assert_not_null(done, "the succeeded replica is back");
+	cr_assert_eq(done->status, VS_TASK_SUCCEEDED);
+	cr_assert_eq(done->job, v->podgroup);
+	cr_assert_str_eq(done->role, "w");
+	cr_assert_null(done->node, "a finished task holds nothing");
+	cr_assert_eq(rest->status, VS_TASK_PENDING);
+	cr_assert_eq(counts.task_added, added + 2, "the events group hears of both");
+	cr_assert_eq(v->tasks[0].kept[0], VS_VJOB_KEPT_NONE, "it is back");
+	cr_assert_eq(v->podgroup->nr_by_status[VS_TASK_SUCCEEDED], 1);
+	cr_assert_eq(vs_job_ready_num(v->podgroup), 1);
+	cr_assert_eq(v->status.succeeded, 1);
+	cr_assert_eq(v->status.pending, 1);
+	cr_assert_eq(v->phase, VS_VJOB_PENDING);
+
+	/* 1 Succeeded + 1 placed meets minMember 2: the gang is placed and runs */
+	binds = nr_binds;
+	cycle();
+	cr_assert_eq(nr_binds, binds + 1, "j-w-1 is bound");
+	cr_assert_eq(rest->status, VS_TASK_BINDING);
+	cr_assert(vs_job_is_ready(v->podgroup));
+	cr_assert_eq(bind_and_run(v), 1);
+	cr_assert_eq(v->phase, VS_VJOB_RUNNING);
+	cycle();
+	cr_assert_eq(v->podgroup->phase, VS_PG_RUNNING);
+	cr_assert_eq(used_cpu("n1"), 1000);
+
+	ct_report(rest, VS_TASK_SUCCEEDED, 0, NULL);
+	cr_assert_eq(v->phase, VS_VJOB_COMPLETED);
+	cr_assert_eq(v->status.succeeded, 2);
+	cr_assert_eq(v->status.pending + v->status.running + v->status.terminating, 0);
+	cycle();
+	cr_assert_null(v->podgroup);
+	cr_assert_eq(cl.nr_tasks, 0);
+	cr_assert_eq(used_cpu("n1"), 0);
+}
+
+/* Abort a job whose j-w-0 succeeded, and resume it: Restarting, j-w-0 kept. */
+static struct vs_vjob *aborted_and_resumed(void)
+{
+	struct vs_vjob_task_spec t = ct_vtask("w", 2, 1000);
+	struct vs_err e = { { 0 } };
+	struct vs_vjob *v;
+
+	start();
+	ct_node("n1", 4000);
+	v = ct_vjob("j", &t, 1);
+	ct_sync(v);
+	drive(v, 4);
+	ct_report(ct_task("j-w-0"), VS_TASK_SUCCEEDED, 0, NULL);
+	cr_assert_eq(vs_jobctl_command(&ctl, v, VS_ACT_ABORT_JOB, NULL, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_jobctl_command(&ctl, v, VS_ACT_RESUME_JOB, NULL, NULL, &e), 0, "%s", e.msg);
+	ct_check();
+	cr_assert_eq(v->phase, VS_VJOB_RESTARTING);
+	cr_assert_eq(v->tasks[0].kept[0], VS_VJOB_KEPT_SUCCEEDED);
+	return v;
+}
+
+/* A kill that keeps nothing forgets the success: both replicas run again. */
+Test(jobctl, a_restart_that_keeps_nothing_brings_no_finished_task_back)
+{
+	struct vs_vjob *v = aborted_and_resumed();
+	struct vs_err e = { { 0 } };
+	int binds;
+
+	/* Restarting takes RestartJob as a kill of everything (not the last retry) */
+	cr_assert_eq(v->retry_count, 1);
+	cr_assert_eq(vs_jobctl_command(&ctl, v, VS_ACT_RESTART_JOB, NULL, NULL, &e), 0, "%s",
+		     e.msg);
+	ct_check();
+	cr_assert_eq(v->tasks[0].kept[0], VS_VJOB_KEPT_NONE);
+	cr_assert_eq(v->status.succeeded, 0);
+	cr_assert_eq(v->status.terminating, 1, "the forgotten success is deleted");
+	cycle();
+	cycle();
+	cr_assert_eq(v->podgroup->phase, VS_PG_INQUEUE);
+	cr_assert_eq(cl.nr_tasks, 2);
+	cr_assert_eq(ct_task("j-w-0")->status, VS_TASK_PENDING, "run again, not Succeeded");
+	cr_assert_eq(ct_task("j-w-1")->status, VS_TASK_PENDING);
+	cr_assert_eq(v->podgroup->nr_by_status[VS_TASK_SUCCEEDED], 0);
+	cr_assert_eq(v->status.succeeded, 0);
+	cr_assert_eq(v->status.pending, 2);
+	binds = nr_binds;
+	cycle();
+	cr_assert_eq(nr_binds, binds + 2, "the gang is both replicas again");
+	cr_assert_eq(bind_and_run(v), 2);
+	cr_assert_eq(v->phase, VS_VJOB_RUNNING);
+	cr_assert_eq(used_cpu("n1"), 2000);
+}
+
+/* RestartPod of a kept replica forgets it too: it is made again Pending. */
+Test(jobctl, restarting_a_kept_pod_makes_it_run_again)
+{
+	struct vs_vjob *v = aborted_and_resumed();
+	struct vs_err e = { { 0 } };
+
+	cr_assert_eq(vs_jobctl_command(&ctl, v, VS_ACT_RESTART_POD, "w", "j-w-0", &e), 0, "%s",
+		     e.msg);
+	ct_check();
+	cr_assert_eq(v->tasks[0].kept[0], VS_VJOB_KEPT_NONE);
+	cycle();
+	cycle();
+	cr_assert_eq(cl.nr_tasks, 2);
+	cr_assert_eq(ct_task("j-w-0")->status, VS_TASK_PENDING);
+	cr_assert_eq(ct_task("j-w-1")->status, VS_TASK_PENDING);
+	cycle();
+	cr_assert_eq(bind_and_run(v), 2);
+	cr_assert_eq(v->phase, VS_VJOB_RUNNING);
+}
+
+/*
+ * A failed replica kept by AbortJob comes back Failed: it counts as failed,
+ * and, as in Volcano's ReadyTaskNum, not toward the gang.
+ */
+Test(jobctl, a_resumed_job_gets_its_failed_replica_back_failed)
+{
+	struct vs_vjob_task_spec t = ct_vtask("w", 3, 1000);
+	struct vs_err e = { { 0 } };
+	struct vs_vjob_spec spec;
+	struct vs_task *failed;
+	struct vs_vjob *v;
+	int binds;
+
+	start();
+	ct_node("n1", 4000);
+	vs_vjob_spec_init(&spec, "ns", "j");
+	spec.tasks = &t;
+	spec.nr_tasks = 1;
+	spec.has_min_available = true;
+	spec.min_available = 2;
+	v = ct_vjob_spec(&spec);
+	ct_sync(v);
+	drive(v, 4);
+	ct_report(ct_task("j-w-2"), VS_TASK_FAILED, 1, NULL);
+	cr_assert_eq(v->phase, VS_VJOB_RUNNING, "no policy: a failure only syncs");
+	cr_assert_eq(vs_jobctl_command(&ctl, v, VS_ACT_ABORT_JOB, NULL, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(v->tasks[0].kept[2], VS_VJOB_KEPT_FAILED);
+	cr_assert_eq(vs_jobctl_command(&ctl, v, VS_ACT_RESUME_JOB, NULL, NULL, &e), 0, "%s", e.msg);
+	cycle();
+	cycle();
+	failed = ct_task("j-w-2");
+	cr_assert_not_null(failed);
+	cr_assert_eq(failed->status, VS_TASK_FAILED);
+	cr_assert_null(failed->node);
+	cr_assert_eq(v->tasks[0].kept[2], VS_VJOB_KEPT_NONE);
+	cr_assert_eq(v->status.failed, 1);
+	cr_assert_eq(v->status.pending, 2);
+	cr_assert_eq(vs_job_ready_num(v->podgroup), 0);
+	binds = nr_binds;
+	cycle();
+	cr_assert_eq(nr_binds, binds + 2, "the two others make the gang");
+	cr_assert_eq(failed->status, VS_TASK_FAILED);
+	cr_assert_eq(bind_and_run(v), 2);
+	cr_assert_eq(v->phase, VS_VJOB_RUNNING);
 }
 
 Test(jobctl, a_job_larger_than_its_queue_is_never_admitted)

@@ -142,7 +142,7 @@ done
 # A command runs as Volcano's job controller runs a bus Command: the kill is
 # at once (the tasks leave the core in the same request), and the sync after
 # the next cycle settles the phase, standing in for the pod deletion events.
-"$vsctl" job add cmd --task w:2:cpu=1 >/dev/null || fail "job add cmd"
+"$vsctl" job create cmd --task w:2:cpu=1 >/dev/null || fail "job create cmd"
 cycles_until cmd Running 3
 
 # abort: Aborting at once, its tasks gone, then Aborted.
@@ -205,6 +205,24 @@ expect_state big "Completing 0" "after complete (Pending)"
 "$vsctl" cycle run >/dev/null
 expect_state big "Completed 0" "a cycle after complete (Pending)"
 
+# Resumed after an abort, a job gets back the replica that had succeeded (as
+# Volcano's retained pod rejoins the PodGroup made again): it counts for the
+# gang, the other replica alone runs again, and the job completes.
+"$vsctl" job add rsm --task w:2:cpu=1 >/dev/null || fail "job add rsm"
+cycles_until rsm Running 3
+"$vsctl" task status rsm-w-0 succeeded >/dev/null || fail "task status rsm-w-0 succeeded"
+"$vsctl" job abort rsm >/dev/null || fail "job abort rsm"
+"$vsctl" cycle run >/dev/null
+expect_state rsm "Aborted 0" "a cycle after abort"
+"$vsctl" job resume rsm >/dev/null || fail "job resume rsm"
+cycles_until rsm Running 4
+"$vsctl" task show rsm-w-0 >"$dir/task" || fail "rsm-w-0 did not come back"
+[ "$(field "$dir/task" status)" = Succeeded ] || fail "rsm-w-0 came back $(field "$dir/task" status)"
+"$vsctl" task show rsm-w-1 >"$dir/task" || fail "rsm-w-1 was not made again"
+[ "$(field "$dir/task" status)" = Running ] || fail "rsm-w-1 is $(field "$dir/task" status)"
+"$vsctl" task status rsm-w-1 succeeded >/dev/null || fail "task status rsm-w-1 succeeded"
+cycles_until rsm Completed 3
+
 # A restart that uses up maxRetry fails the job.
 "$vsctl" job add mr --task w:1:cpu=1 --max-retry 1 >/dev/null || fail "job add mr"
 cycles_until mr Running 3
@@ -230,7 +248,7 @@ expect_exit 1 "vsctl: error: cannot reach vschedd at $dir/none" job abort --sock
 expect_state cp "Completed 0" "after the refused commands"
 expect_state big "Completed 0" "after the refused commands"
 
-for j in cmd cp big mr; do
+for j in cmd cp big mr rsm; do
 	"$vsctl" job del "$j" >/dev/null || fail "job del $j"
 done
 

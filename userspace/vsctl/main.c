@@ -73,6 +73,8 @@ static const struct vsctl_cmd commands[] = {
 	ADD_CMD("job", "[NS/]NAME --task NAME:REPLICAS[:RES]... [--queue Q] "
 		"[--min-available N] [--max-retry N] [--priority-class PC] "
 		"[--policy EVENT=ACTION]..."),
+	{ .group = "job", .name = "create", .fn = vsctl_obj_add, .args = "[NS/]NAME [OPTIONS of add]",
+	  .help = "the same as job add (vcctl job run's counterpart)" },
 	{ .group = "job", .name = "abort", .fn = vsctl_job_abort, .args = "[NS/]NAME",
 	  .help = "abort a job: its live tasks are killed, it is Aborting, then Aborted" },
 	{ .group = "job", .name = "resume", .fn = vsctl_job_resume, .args = "[NS/]NAME",

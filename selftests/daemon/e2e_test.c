@@ -603,6 +603,28 @@ static struct nl_msg *task_prio(const char *name, const char *pg, s32 prio, cons
 	return m;
 }
 
+/*
+ * The preempt configuration, and a node of 2 cpus full with two tasks of
+ * PodGroup ns/low (priority 1), and ns/h0 of PodGroup ns/high (priority
+ * 100) pending.
+ */
+static void preempt_cluster(struct vsnl *c)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_CONF);
+
+	nla_put_string(m, VS_CONF_A_TEXT, conf_preempt);
+	nla_nest_end(m, n);
+	ok(c, m);
+	ok(c, queue_new("q1"));
+	ok(c, node_new("n1", 2000));
+	ok(c, pg_new("ns", "low", "q1", 1));
+	ok(c, task_prio("l0", "low", 1, "n1"));
+	ok(c, task_prio("l1", "low", 1, "n1"));
+	ok(c, pg_new("ns", "high", "q1", 1));
+	ok(c, task_prio("h0", "high", 100, NULL));
+}
+
 static int task_gone(struct vsnl *c, const char *name)
 {
 	struct vsnl_err err = { 0 };
@@ -612,25 +634,11 @@ static int task_gone(struct vsnl *c, const char *name)
 
 Test(vschedd, a_standalone_daemon_carries_out_its_evictions)
 {
-	struct vsnl_err err = { 0 };
-	struct nlattr *n;
-	struct nl_msg *m;
 	struct vsnl *c;
 
 	start(NULL);
 	c = conn();
-	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
-	n = nla_nest_start(m, VS_A_CONF);
-	nla_put_string(m, VS_CONF_A_TEXT, conf_preempt);
-	nla_nest_end(m, n);
-	cr_assert_eq(vsnl_request(c, m, NULL, NULL, &err), 0, "%s", err.msg);
-	ok(c, queue_new("q1"));
-	ok(c, node_new("n1", 2000));
-	ok(c, pg_new("ns", "low", "q1", 1));
-	ok(c, task_prio("l0", "low", 1, "n1"));
-	ok(c, task_prio("l1", "low", 1, "n1"));
-	ok(c, pg_new("ns", "high", "q1", 1));
-	ok(c, task_prio("h0", "high", 100, NULL));
+	preempt_cluster(c);
 	/*
 	 * The node is full: preempt evicts a low task and pipelines h0 where it
 	 * ran; pipelining lives as long as the session (as in Volcano's cache,
@@ -708,18 +716,7 @@ Test(vschedd, a_preemptor_is_pipelined_until_an_external_binder_reports_its_vict
 	start(&o);
 	c = conn();
 	binder = conn();
-	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
-	n = nla_nest_start(m, VS_A_CONF);
-	nla_put_string(m, VS_CONF_A_TEXT, conf_preempt);
-	nla_nest_end(m, n);
-	ok(c, m);
-	ok(c, queue_new("q1"));
-	ok(c, node_new("n1", 2000));
-	ok(c, pg_new("ns", "low", "q1", 1));
-	ok(c, task_prio("l0", "low", 1, "n1"));
-	ok(c, task_prio("l1", "low", 1, "n1"));
-	ok(c, pg_new("ns", "high", "q1", 1));
-	ok(c, task_prio("h0", "high", 100, NULL));
+	preempt_cluster(c);
 	cr_assert_eq(vsnl_subscribe(binder, VS_MCGRP_DECISIONS, &err), 0, "%s", err.msg);
 	cr_assert_eq(vsnl_subscribe(binder, VS_MCGRP_CYCLES, &err), 0, "%s", err.msg);
 

@@ -26,15 +26,14 @@
  * read as "", as yaml.v2 decodes them into a string. Numbers are parsed and
  * printed in the C locale; nothing in vsched calls setlocale().
  */
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <yaml.h>
 
+#include "core/file.h"
 #include "sched/conf.h"
 
 #define CONF_FILE_MAX	(4u << 20)
@@ -1405,55 +1404,16 @@ int vs_conf_parse(const char *text, size_t len, const char *source,
 int vs_conf_load_file(const char *path, const struct vs_conf_names *names,
 		      struct vs_conf **out, struct vs_err *err)
 {
-	size_t len = 0, cap = 64 << 10;
-	char *buf, *bigger;
-	int fd, ret;
-	ssize_t n;
+	size_t len;
+	char *buf;
+	int ret;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return vs_err_set(err, errno, "%s: %s", path, strerror(errno));
-	buf = malloc(cap);
-	if (!buf) {
-		ret = vs_err_set(err, ENOMEM, "%s: out of memory", path);
-		goto out_close;
-	}
-	/* read to the end, whatever the file claims its size is (/proc, pipes) */
-	for (;;) {
-		if (len == cap) {
-			if (cap > CONF_FILE_MAX) {
-				ret = vs_err_set(err, EFBIG, "%s: larger than %u bytes", path,
-						 CONF_FILE_MAX);
-				goto out_free;
-			}
-			cap = min_t(size_t, 2 * cap, CONF_FILE_MAX + 1);
-			bigger = realloc(buf, cap);
-			if (!bigger) {
-				ret = vs_err_set(err, ENOMEM, "%s: out of memory", path);
-				goto out_free;
-			}
-			buf = bigger;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = vs_err_set(err, errno, "%s: %s", path, strerror(errno));
-			goto out_free;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	if (len > CONF_FILE_MAX)
-		ret = vs_err_set(err, EFBIG, "%s: larger than %u bytes", path, CONF_FILE_MAX);
-	else
-		ret = vs_conf_parse(buf, len, path, names, VS_CONF_FLAGS_DEFAULT_ON, out, err);
-out_free:
+	ret = vs_read_file(path, CONF_FILE_MAX, &buf, &len, err);
+	if (ret)
+		return ret;
+	ret = vs_conf_parse(buf, len, path, names, VS_CONF_FLAGS_DEFAULT_ON, out, err);
 	free(buf);
-out_close:
-	close(fd);
 	return ret;
 }
 

@@ -27,6 +27,7 @@
 #include "core/compiler.h"
 #include <libmnl/libmnl.h>
 
+#include "core/file.h"
 #include "lib/vsnl.h"
 #include "netlink/family.h"
 #include "sched/conf.h"
@@ -186,53 +187,12 @@ out:
 	return ret;
 }
 
-/* A whole file, NUL-terminated; NULL with the reason printed. */
-static char *read_file(const char *prog, const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (cap - n < 4096) {
-			char *b = realloc(buf, cap ? 2 * cap : 8192);
-
-			if (!b) {
-				fprintf(stderr, "%s: %s: out of memory\n", prog, path);
-				goto fail;
-			}
-			buf = b;
-			cap = cap ? 2 * cap : 8192;
-		}
-		size_t r = fread(buf + n, 1, cap - n - 1, f);
-
-		n += r;
-		if (r == 0)
-			break;
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "%s: %s: read error\n", prog, path);
-		goto fail;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	fclose(f);
-	free(buf);
-	return NULL;
-}
-
 int vsctl_conf_set(int argc, char **argv)
 {
 	static const char usage[] = "[--socket PATH] [--check] FILE";
 	/* an attribute's length is 16 bits, header and NUL included */
 	const size_t max = 0xffff - NLA_HDRLEN - 1;
+	struct vs_err err = { { 0 } };
 	struct common o;
 	struct nl_msg *m;
 	struct nlattr *nest;
@@ -243,13 +203,12 @@ int vsctl_conf_set(int argc, char **argv)
 	ret = parse_common(argc, argv, "c", &o);
 	if (ret || o.optind != argc - 1)
 		return usage_or(ret, usage, argv[0]);
-	text = read_file(argv[0], argv[o.optind], &len);
-	if (!text)
+	if (vs_read_file(argv[o.optind], max, &text, &len, &err)) {
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 1;
-	if (len > max || strlen(text) != len) {
-		fprintf(stderr, "%s: %s: %s\n", argv[0], argv[o.optind],
-			len > max ? "larger than a configuration may be (65530 bytes)" :
-				    "holds a NUL byte");
+	}
+	if (strlen(text) != len) {
+		fprintf(stderr, "%s: %s: holds a NUL byte\n", argv[0], argv[o.optind]);
 		free(text);
 		return 1;
 	}

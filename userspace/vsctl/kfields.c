@@ -4,12 +4,10 @@
  * the walk of a mapping against a table of keys, how its errors name a
  * field, and the parsers that scenarios and manifests share.
  */
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "vsctl/kfields.h"
 
@@ -873,59 +871,5 @@ int kf_role_mins(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 			out->v[out->nr++] = (struct vs_role_min_spec){ .role = r->key, .min = min };
 	}
 	kf_pop(kf, old);
-	return ret;
-}
-
-/* ---- files ---- */
-
-int kf_read_file(const char *path, size_t max, char **out, size_t *out_len, struct vs_err *err)
-{
-	size_t len = 0, cap = 16 << 10;
-	char *buf = malloc(cap), *bigger;
-	bool in = !strcmp(path, "-");
-	int fd, ret = 0;
-	ssize_t n;
-
-	if (!buf)
-		return vs_err_set(err, ENOMEM, "%s: out of memory", path);
-	fd = in ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = vs_err_set(err, errno, "%s: %s", path, strerror(errno));
-		goto out_free;
-	}
-	for (;;) {
-		if (len == cap) {
-			if (cap > max) {
-				ret = vs_err_set(err, EFBIG, "%s: larger than %zu bytes", path, max);
-				break;
-			}
-			cap *= 2;
-			bigger = realloc(buf, cap);
-			if (!bigger) {
-				ret = vs_err_set(err, ENOMEM, "%s: out of memory", path);
-				break;
-			}
-			buf = bigger;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = vs_err_set(err, errno, "%s: %s", path, strerror(errno));
-			break;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	if (!in)
-		close(fd);
-	if (!ret) {
-		*out = buf;
-		*out_len = len;
-		return 0;
-	}
-out_free:
-	free(buf);
 	return ret;
 }

@@ -197,12 +197,6 @@ struct kf_role_mins {
 
 int kf_role_mins(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 
-/*
- * Read the file @path ("-": standard input) whole, at most @max bytes;
- * errors name the path. Free *@out.
- */
-int kf_read_file(const char *path, size_t max, char **out, size_t *out_len, struct vs_err *err);
-
 /* strconv.ParseBool's spellings: 1 t T TRUE true True, 0 f F FALSE false False. */
 int kf_parse_bool(const char *s, bool *out);
 

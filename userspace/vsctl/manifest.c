@@ -21,6 +21,7 @@
 #include <yaml.h>
 
 #include "controllers/pgctl.h"
+#include "core/file.h"
 #include "netlink/fill.h"
 #include "vsctl/kfields.h"
 #include "vsctl/manifest.h"
@@ -1597,7 +1598,7 @@ int mf_set_read(struct mf_set *set, const char *path, struct mf_err *err)
 	size_t len = 0;
 	int ret;
 
-	ret = kf_read_file(path, MF_FILE_MAX, &text, &len, &e);
+	ret = vs_read_file(path, MF_FILE_MAX, &text, &len, &e);
 	if (ret) {
 		set_err(err, "%s", e.msg);
 		return ret;

@@ -14,14 +14,13 @@
  * the key. Specs are built in a scratch arena that is reset after each
  * object: the core copies (interns) everything it keeps.
  */
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/arena.h"
+#include "core/file.h"
 #include "sched/framework.h"
 #include "vsctl/kfields.h"
 #include "vsctl/scenario.h"
@@ -1038,7 +1037,7 @@ int scenario_load(struct scenario *scn, const char *file, struct vs_err *err)
 	memset(scn, 0, sizeof(*scn));
 	scn->file = file;
 	scn->cycles = 1;
-	ret = kf_read_file(file, SCN_FILE_MAX, &text, &len, err);
+	ret = vs_read_file(file, SCN_FILE_MAX, &text, &len, err);
 	if (ret)
 		return ret;
 	ld.text = text;

@@ -1221,7 +1221,7 @@ static int commit(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, struct vs_exta
 	struct commit c = { .core = ctx->priv };
 	const struct nlmsghdr *nlh;
 	struct undo *undo;
-	struct vs_nl_iter it;
+	size_t off;
 	u32 done = 0;
 	size_t mark;
 	int ret = 0;
@@ -1238,11 +1238,19 @@ static int commit(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, struct vs_exta
 		return vs_extack_fail(ext, ENOMEM, "batch not applied: out of memory for its "
 				      "undo journal");
 	}
-	vs_nl_iter_init(&it, b->buf, b->len);
-	while (!ret && vs_nl_iter_next(&it, &nlh, ext) > 0) {
-		const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
-		const struct vs_genl_op *op = vs_genl_op_find(&vs_genl_vsched, g->cmd);
+	/*
+	 * The held messages, each checked and NLMSG_ALIGNed when it was held:
+	 * not a datagram, so not bound by VS_MSG_MAX as vs_nl_iter_next() is
+	 * (a batch of several megabytes held whole).
+	 */
+	for (off = 0; !ret && off < b->len; off += NLMSG_ALIGN(nlh->nlmsg_len)) {
+		const struct genlmsghdr *g;
+		const struct vs_genl_op *op;
 		struct vs_extack mext = { 0 };
+
+		nlh = (const struct nlmsghdr *)(b->buf + off);
+		g = mnl_nlmsg_get_payload(nlh);
+		op = vs_genl_op_find(&vs_genl_vsched, g->cmd);
 
 		/* Checked when held: this finds the attributes again. */
 		ret = vs_nla_validate(nlh, GENL_HDRLEN, op->policy, op->maxattr, tb, 0, &mext);

@@ -411,6 +411,40 @@ Test(batch, messages_are_held_until_end_even_across_datagrams)
 	cr_assert_null(ct.batch.buf);
 }
 
+/*
+ * A batch is held messages, not a datagram: several megabytes of them are
+ * applied whole (END once walked them as a datagram, at most VS_MSG_MAX,
+ * and acked a larger batch with nothing applied).
+ */
+Test(batch, a_batch_larger_than_a_datagram_is_applied_whole)
+{
+	const u32 n = 30000;
+	struct nlmsghdr *first, *m;
+	char name[16];
+	u32 seq = 1;
+
+	CT_OK(ct_req(VS_CMD_BATCH_BEGIN, 0));
+	for (u32 i = 0; i < n;) {
+		/* Datagrams of ct.req's size, each of as many nodes as fit. */
+		first = ct_req(VS_CMD_NODE_NEW, 0);
+		first->nlmsg_seq = ++seq;
+		snprintf(name, sizeof(name), "n%05u", i++);
+		ct_put_node(first, name, 1000);
+		for (m = first; i < n && ct_len(first, m) < sizeof(ct.req) - 512; i++) {
+			snprintf(name, sizeof(name), "n%05u", i);
+			m = ct_next(m, VS_CMD_NODE_NEW, 0, ++seq);
+			ct_put_node(m, name, 1000);
+		}
+		cr_assert_eq(ct_send_dgram(first, ct_len(first, m)), 0, "%s", ct.ext.err.msg);
+	}
+	cr_assert_gt(ct.batch.len, 2u * VS_MSG_MAX, "%zu bytes held", ct.batch.len);
+	cr_assert_eq(ct.cl.nr_nodes, 0, "held, not applied");
+	m = ct_req(VS_CMD_BATCH_END, NLM_F_ACK);
+	CT_OK(m);
+	cr_assert_eq(ct.cl.nr_nodes, n);
+	cr_assert_not_null(vs_node_find(&ct.cl, "n29999"));
+}
+
 Test(batch, a_refused_message_dooms_its_batch)
 {
 	struct nlmsghdr *first = ct_req(VS_CMD_BATCH_BEGIN, 0), *m;

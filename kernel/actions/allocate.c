@@ -23,6 +23,12 @@
  * nodes in large clusters, starts where the last search stopped, and works
  * in parallel), and equal scores go to the node listed first (Volcano picks
  * one at random).
+ *
+ * "Every node is predicated" is what the decisions are; how they are
+ * reached is the fast path's business when a score depends on the node
+ * alone: a node index per task template (sched/nodeindex.h) finds, in
+ * O(log n), the node that predicating and scoring every node would choose
+ * (Documentation/scheduling.md, "The fast path, and exhaustive mode").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +36,7 @@
 
 #include "actions/actions.h"
 #include "sched/fiterr.h"
+#include "sched/nodeindex.h"
 #include "sched/pqueue.h"
 #include "sched/statement.h"
 
@@ -66,14 +73,33 @@ struct queue_ws {
 	struct vs_pqueue jobs;		/* struct job_ws, job order */
 };
 
+/*
+ * A task template of the fast path: what a task's predicates and scores
+ * read besides the node, for tasks without affinity: the request, the node
+ * selector and the tolerations. Its node index orders the nodes as allocate
+ * chooses among them for any task of the template.
+ */
+struct tmpl {
+	struct vs_res req;
+	const struct vs_labels *selector;
+	const struct vs_tolerations *tolerations;
+	const struct vs_task *rep;	/* a task of it, which scoring is asked about */
+	struct vs_nidx ix;
+	bool built;
+	u32 seen;			/* entries of the touch log the index has taken in */
+	u64 used;			/* when it served last, for eviction */
+};
+
+/* The memory the node indexes of one allocate may hold at once. */
+#define NIDX_BUDGET		(256u << 20)
+
 struct alloc_ctx {
 	struct vs_session *ssn;
 	bool error_cache;		/* enablePredicateErrorCache, default true */
 	/*
 	 * exhaustive, default false: predicate and score every node for every
-	 * task. It is the only search allocate has until the node index of
-	 * Documentation/scheduling.md, "Exhaustive mode", arrives; from then
-	 * on it selects this search, the oracle the index must agree with.
+	 * task, as Volcano does; the oracle the node indexes must agree with
+	 * (Documentation/scheduling.md, "The fast path").
 	 */
 	bool exhaustive;
 	struct vs_node **nodes;		/* every node, creation order */
@@ -84,6 +110,18 @@ struct alloc_ctx {
 	struct reasons reasons;		/* heap, reused from job to job */
 	struct role_cache *caches;	/* heap, reused from job to job */
 	u32 nr_caches, cap_caches;
+
+	/* The fast path (see fast_possible()): off in exhaustive mode. */
+	bool fast;
+	struct tmpl *tmpls, *last;	/* heap */
+	u32 nr_tmpls, cap_tmpls;
+	u32 nr_built, max_built;	/* indexes held, and at most (NIDX_BUDGET) */
+	u64 clock;
+	/* The nodes whose accounting this allocate changed, in order (session indexes). */
+	u32 *log;
+	u32 nr_log, cap_log;
+	u32 *stamp;			/* per node: the replay that last re-scored it */
+	u32 replay;
 };
 
 /* The number (1..255) of @reason in the job's table. */
@@ -301,18 +339,282 @@ static struct vs_node *prioritize(struct alloc_ctx *ctx, const struct vs_task *t
 	return vs_select_best_node(ctx->ssn, task, ctx->future, nf, &score);
 }
 
+/* ---- the fast path ---- */
+
+/*
+ * Whether a task's score on a node can depend on that node alone in this
+ * session, for the tasks fast_task() lets through, and its predicates
+ * change only where a node's accounting changes: the only plugins that
+ * score are nodeorder and binpack and the only one that predicates is
+ * predicates (none chooses the best node itself); no node has a
+ * PreferNoSchedule taint (TaintToleration's scores would be normalised
+ * over the candidates); no task has pod affinity or anti-affinity
+ * (InterPodAffinity scores and filters by what runs elsewhere).
+ */
+static bool fast_possible(const struct vs_session *ssn)
+{
+	static const enum vs_ext scoring[] = { VS_EXT_NODE_ORDER, VS_EXT_BATCH_NODE_ORDER };
+	const struct vs_ext_list *l;
+	const struct vs_task *t;
+
+	for (unsigned int e = 0; e < ARRAY_SIZE(scoring); e++) {
+		l = &ssn->ext[scoring[e]];
+		for (u32 i = 0; i < l->nr; i++)
+			if (strcmp(l->p[i]->ops->name, "nodeorder") &&
+			    strcmp(l->p[i]->ops->name, "binpack"))
+				return false;
+	}
+	l = &ssn->ext[VS_EXT_PREDICATE];
+	for (u32 i = 0; i < l->nr; i++)
+		if (strcmp(l->p[i]->ops->name, "predicates"))
+			return false;
+	if (ssn->ext[VS_EXT_BEST_NODE].nr)
+		return false;
+	for (u32 n = 0; n < ssn->nr_nodes; n++) {
+		const struct vs_taints *taints = ssn->nodes[n]->taints;
+
+		for (u32 i = 0; taints && i < taints->nr; i++)
+			if (taints->t[i].effect == VS_TAINT_PREFER_NO_SCHEDULE)
+				return false;
+		list_for_each_entry(t, &ssn->nodes[n]->tasks, node_node)
+			if (t->affinity && (t->affinity->pod_affinity ||
+					    t->affinity->pod_anti_affinity))
+				return false;
+	}
+	for (u32 j = 0; j < ssn->nr_jobs; j++)
+		list_for_each_entry(t, &ssn->jobs[j]->tasks, job_node)
+			if (t->affinity && (t->affinity->pod_affinity ||
+					    t->affinity->pod_anti_affinity))
+				return false;
+	return true;
+}
+
+/* A task the indexes may serve: without affinity (preferred node terms score per candidate set). */
+static bool fast_task(const struct alloc_ctx *ctx, const struct vs_task *task)
+{
+	return ctx->fast && !task->affinity;
+}
+
+static bool same_labels(const struct vs_labels *a, const struct vs_labels *b)
+{
+	u32 na = a ? a->nr : 0, nb = b ? b->nr : 0;
+
+	if (na != nb)
+		return false;
+	/* Sorted, of interned strings. */
+	for (u32 i = 0; i < na; i++)
+		if (a->kv[i].key != b->kv[i].key || a->kv[i].value != b->kv[i].value)
+			return false;
+	return true;
+}
+
+static bool same_tolerations(const struct vs_tolerations *a, const struct vs_tolerations *b)
+{
+	u32 na = a ? a->nr : 0, nb = b ? b->nr : 0;
+
+	if (na != nb)
+		return false;
+	for (u32 i = 0; i < na; i++) {
+		const struct vs_toleration *x = &a->t[i], *y = &b->t[i];
+
+		if (x->key != y->key || x->value != y->value || x->op != y->op ||
+		    x->effect != y->effect || x->has_seconds != y->has_seconds ||
+		    x->seconds != y->seconds)
+			return false;
+	}
+	return true;
+}
+
+static bool of_tmpl(const struct tmpl *t, const struct vs_task *task)
+{
+	return t->req.present == task->req.present &&
+	       !memcmp(t->req.v, task->req.v, sizeof(t->req.v)) &&
+	       same_labels(t->selector, task->node_selector) &&
+	       same_tolerations(t->tolerations, task->tolerations);
+}
+
+static void log_touch(struct alloc_ctx *ctx, const struct vs_node *node)
+{
+	u32 *log;
+
+	if (!ctx->nr_tmpls)
+		return;		/* no index yet: nothing to keep up to date */
+	if (ctx->nr_log == ctx->cap_log) {
+		u32 cap = ctx->cap_log ? 2 * ctx->cap_log : 1024;
+
+		log = realloc(ctx->log, cap * sizeof(*log));
+		if (!log) {
+			/* The indexes cannot follow: the scan serves from now on. */
+			ctx->fast = false;
+			return;
+		}
+		ctx->log = log;
+		ctx->cap_log = cap;
+	}
+	ctx->log[ctx->nr_log++] = node->sidx;
+}
+
+static double score_one(struct alloc_ctx *ctx, const struct tmpl *t, struct vs_node *node)
+{
+	double score;
+
+	vs_ssn_score_nodes(ctx->ssn, t->rep, &node, 1, &score);
+	return score;
+}
+
+/* Build @t's index (every node, scored), making room by dropping the index unused longest. */
+static int tmpl_build(struct alloc_ctx *ctx, struct tmpl *t)
+{
+	struct tmpl *old = NULL;
+	int ret;
+
+	if (ctx->nr_built == ctx->max_built) {
+		for (u32 i = 0; i < ctx->nr_tmpls; i++)
+			if (ctx->tmpls[i].built && (!old || ctx->tmpls[i].used < old->used))
+				old = &ctx->tmpls[i];
+		if (old) {
+			vs_nidx_destroy(&old->ix);
+			old->built = false;
+			ctx->nr_built--;
+		}
+	}
+	ret = vs_nidx_init(&t->ix, ctx->nr_nodes);
+	if (ret)
+		return ret;
+	for (u32 i = 0; i < ctx->nr_nodes; i++)
+		vs_nidx_set(&t->ix, ctx->nodes[i], score_one(ctx, t, ctx->nodes[i]));
+	t->built = true;
+	t->seen = ctx->nr_log;
+	ctx->nr_built++;
+	return 0;
+}
+
+/* Re-score in @t's index every node touched since it last served: they may be back, or moved. */
+static void tmpl_catch_up(struct alloc_ctx *ctx, struct tmpl *t)
+{
+	if (t->seen == ctx->nr_log)
+		return;
+	ctx->replay++;
+	for (u32 i = t->seen; i < ctx->nr_log; i++) {
+		u32 sidx = ctx->log[i];
+
+		if (ctx->stamp[sidx] == ctx->replay)
+			continue;
+		ctx->stamp[sidx] = ctx->replay;
+		vs_nidx_set(&t->ix, ctx->nodes[sidx], score_one(ctx, t, ctx->nodes[sidx]));
+	}
+	t->seen = ctx->nr_log;
+}
+
+/* The template of @task, its index up to date; NULL when memory runs out (the scan serves). */
+static struct tmpl *tmpl_get(struct alloc_ctx *ctx, const struct vs_task *task)
+{
+	struct tmpl *t = ctx->last && of_tmpl(ctx->last, task) ? ctx->last : NULL;
+
+	for (u32 i = 0; !t && i < ctx->nr_tmpls; i++)
+		if (of_tmpl(&ctx->tmpls[i], task))
+			t = &ctx->tmpls[i];
+	if (!t) {
+		if (ctx->nr_tmpls == ctx->cap_tmpls) {
+			u32 cap = ctx->cap_tmpls ? 2 * ctx->cap_tmpls : 8;
+			struct tmpl *tmpls = realloc(ctx->tmpls, cap * sizeof(*tmpls));
+
+			if (!tmpls)
+				return NULL;
+			ctx->tmpls = tmpls;
+			ctx->cap_tmpls = cap;
+		}
+		t = &ctx->tmpls[ctx->nr_tmpls++];
+		memset(t, 0, sizeof(*t));
+		t->req = task->req;
+		t->selector = task->node_selector;
+		t->tolerations = task->tolerations;
+		t->rep = task;
+	}
+	if (!t->built && tmpl_build(ctx, t))
+		return NULL;
+	tmpl_catch_up(ctx, t);
+	t->used = ++ctx->clock;
+	ctx->last = t;
+	return t;
+}
+
+struct fast_search {
+	struct alloc_ctx *ctx;
+	const struct vs_task *task;
+	bool idle;			/* the Idle gradient, else FutureIdle */
+};
+
+/*
+ * The exact test of a node the index's maxima let through: the fit of the
+ * gradient, then allocate's predicates. A node that fails them fails every
+ * task of the template until its accounting changes: it leaves the index.
+ */
+static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
+{
+	struct fast_search *fs = arg;
+	struct vs_fit_error fe = { .reason = { 0 } };
+
+	if (fs->idle && !vs_res_less_equal(&fs->task->req, &node->idle, VS_DIM_ZERO))
+		return VS_NIDX_SKIP;	/* it may serve the FutureIdle gradient */
+	if (vs_allocate_predicate(fs->ctx->ssn, fs->task, node, &fe))
+		return VS_NIDX_DROP;
+	return VS_NIDX_TAKE;
+}
+
+/*
+ * What prioritize() would choose among the nodes predicate_nodes() would
+ * pass, from the template's index: the first node in score order whose
+ * Idle holds the task, else the first whose FutureIdle does. NULL when no
+ * node will do, or when the index cannot serve (then the scan decides).
+ */
+static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *task)
+{
+	struct fast_search fs = { .ctx = ctx, .task = task, .idle = true };
+	struct vs_nidx_max need;
+	struct vs_node *node;
+	struct tmpl *t = tmpl_get(ctx, task);
+
+	if (!t)
+		return NULL;
+	need.v[VS_NIDX_IDLE_CPU] = vs_res_get(&task->req, VS_RES_CPU);
+	need.v[VS_NIDX_IDLE_MEM] = vs_res_get(&task->req, VS_RES_MEMORY);
+	need.v[VS_NIDX_FUTURE_CPU] = need.v[VS_NIDX_IDLE_CPU];
+	need.v[VS_NIDX_FUTURE_MEM] = need.v[VS_NIDX_IDLE_MEM];
+	node = vs_nidx_first(&t->ix, &need, fast_accept, &fs);
+	if (node)
+		return node;
+	fs.idle = false;
+	need.v[VS_NIDX_IDLE_CPU] = need.v[VS_NIDX_IDLE_MEM] = INT64_MIN;
+	return vs_nidx_first(&t->ix, &need, fast_accept, &fs);
+}
+
+static void fast_release(struct alloc_ctx *ctx)
+{
+	for (u32 i = 0; i < ctx->nr_tmpls; i++)
+		if (ctx->tmpls[i].built)
+			vs_nidx_destroy(&ctx->tmpls[i].ix);
+	free(ctx->tmpls);
+	free(ctx->log);
+	free(ctx->stamp);
+}
+
 /* Allocate if the node's Idle fits, else pipeline if its FutureIdle does. */
-static void place_task(struct vs_statement *stmt, struct vs_task *task, struct vs_node *node)
+static void place_task(struct alloc_ctx *ctx, struct vs_statement *stmt, struct vs_task *task,
+		       struct vs_node *node)
 {
 	struct vs_res future;
 
 	if (vs_res_less_equal(&task->req, &node->idle, VS_DIM_ZERO)) {
 		vs_stmt_allocate(stmt, task, node, NULL);
+		log_touch(ctx, node);
 		return;
 	}
 	vs_node_future_idle(node, &future);
-	if (vs_res_less_equal(&task->req, &future, VS_DIM_ZERO))
+	if (vs_res_less_equal(&task->req, &future, VS_DIM_ZERO)) {
 		vs_stmt_pipeline(stmt, task, node, NULL);
+		log_touch(ctx, node);
+	}
 }
 
 /*
@@ -357,6 +659,15 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 				continue;
 			break;
 		}
+		best = fast_task(ctx, task) ? fast_best(ctx, task) : NULL;
+		if (best) {
+			ssn->sched->stats.fast_placements++;
+			place_task(ctx, stmt, task, best);
+			if (vs_ssn_job_ready(ssn, job))
+				break;
+			continue;
+		}
+		/* The scan: what the index does not serve, and the reasons no node will do. */
 		cache = role_cache_get(ctx, task->role);
 		nr_fit = predicate_nodes(ctx, task, cache);
 		if (!nr_fit) {
@@ -369,13 +680,20 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		best = prioritize(ctx, task, nr_fit);
 		if (!best)
 			continue;
-		place_task(stmt, task, best);
+		/* The index found no node where the scan does: a fault of the fast path. */
+		if (fast_task(ctx, task) && ctx->nr_tmpls)
+			ssn->sched->stats.fast_misses++;
+		place_task(ctx, stmt, task, best);
 		if (vs_ssn_job_ready(ssn, job))
 			break;
 	}
 
 	if (vs_ssn_job_ready(ssn, job) || vs_ssn_job_pipelined(ssn, job))
 		return stmt;
+	/* What the discard gives back changes those nodes for every template. */
+	for (u32 i = 0; i < stmt->nr; i++)
+		if (stmt->ops[i].node)
+			log_touch(ctx, stmt->ops[i].node);
 	vs_stmt_discard(stmt);
 	return NULL;
 }
@@ -463,6 +781,16 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
 				   sizeof(*ctx->qws));
 	if (!ctx->fit || !ctx->idle || !ctx->future || !ctx->qws)
 		return -ENOMEM;
+	ctx->fast = !ctx->exhaustive && fast_possible(ssn);
+	if (ctx->fast) {
+		size_t per = (size_t)n * sizeof(struct vs_nidx_entry);
+		size_t fit = NIDX_BUDGET / per;
+
+		ctx->max_built = (u32)(fit < 1 ? 1 : fit > 1024 ? 1024 : fit);
+		ctx->stamp = calloc(n, sizeof(*ctx->stamp));
+		if (!ctx->stamp)
+			ctx->fast = false;
+	}
 	return 0;
 }
 
@@ -506,6 +834,7 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 		}
 	}
 out:
+	fast_release(&ctx);
 	free(ctx.reasons.text);
 	for (u32 i = 0; i < ctx.cap_caches; i++)
 		free(ctx.caches[i].failed);

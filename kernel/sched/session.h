@@ -46,6 +46,8 @@ struct vs_sched_stats {
 	u64 binds;
 	u64 evicts;
 	u64 discarded_ops;	/* operations undone by discards */
+	u64 fast_placements;	/* allocate's tasks placed from a node index */
+	u64 fast_misses;	/* tasks the index found no node for where the scan did: 0 */
 };
 
 struct vs_sched {

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The fast path against its oracle: random clusters (node shapes, zone
+ * labels, NoSchedule taints, cordoned and not-ready nodes, running and
+ * releasing load, queues of several weights, gang jobs of tasks from a few
+ * request shapes, some with node selectors or tolerations, priorities) are
+ * built twice from one seed and scheduled for three cycles, once with
+ * allocate's node indexes and once with "exhaustive: true", which predicates
+ * and scores every node for every task as Volcano does. Every bind and every
+ * pipeline, in order, and every PodGroup phase must be the same; the fast
+ * run must have placed tasks from its indexes (else the test proves
+ * nothing) and never missed a node the scan found.
+ *
+ * FASTPATH_SEEDS in the environment runs more seeds (make bench does).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "schedtest.h"
+
+#define NAME	32
+#define TRACE	(256u << 10)
+
+struct run {
+	struct vs_cluster cl;
+	struct vs_sched sched;
+	char trace[TRACE];		/* "cycle 1: bind ns/t -> n3\\n"... */
+	size_t len;
+	u32 cycle;
+};
+
+static unsigned long long rnd_state;
+
+static u32 rnd(u32 n)
+{
+	rnd_state = rnd_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (u32)(rnd_state >> 33) % n;
+}
+
+static void say(struct run *r, const char *what, const struct vs_task *task,
+		const struct vs_node *node)
+{
+	r->len += (size_t)snprintf(r->trace + r->len, TRACE - r->len, "cycle %u: %s %s/%s -> %s\n",
+				   r->cycle, what, task->ns, task->name, node ? node->name : "-");
+	cr_assert_lt(r->len, TRACE - 1, "the trace is full");
+}
+
+static void on_bind(void *ctx, struct vs_task *task, struct vs_node *node)
+{
+	say(ctx, "bind", task, node);
+}
+
+static void on_evict(void *ctx, struct vs_task *task, const char *reason)
+{
+	say(ctx, "evict", task, task->node);
+}
+
+static void on_pipeline(void *ctx, struct vs_task *task, struct vs_node *node)
+{
+	say(ctx, "pipeline", task, node);
+}
+
+static const char *const zones[] = { "a", "b", "c" };
+
+/* The cluster of @seed into @r; the same seed, the same cluster. */
+static void build(struct run *r, unsigned long long seed)
+{
+	struct vs_err e = { { 0 } };
+	u32 nr_nodes, nr_queues, nr_jobs, next = 0;
+	char name[NAME], qname[NAME], jname[NAME];
+	static const s64 cpus[] = { 500, 1000, 1500, 2000, 4000 };
+	static const s64 mems[] = { 1LL << 30, 2LL << 30, 4LL << 30 };
+
+	rnd_state = seed;
+	cr_assert_eq(vs_cluster_init(&r->cl), 0);
+	nr_nodes = 5 + rnd(60);
+	for (u32 i = 0; i < nr_nodes; i++) {
+		struct vs_node_spec spec;
+		struct vs_kv_spec label = { "zone", zones[rnd(3)] };
+		struct vs_taint_spec taint = { "gpu", "true", VS_TAINT_NO_SCHEDULE };
+		struct vs_node *n;
+
+		snprintf(name, sizeof(name), "n%u", i);
+		vs_node_spec_init(&spec, name);
+		spec.allocatable = st_res(2000 * (1 + rnd(8)), (2LL << 30) * (1 + rnd(8)));
+		vs_res_set(&spec.allocatable, VS_RES_PODS, 3 + rnd(20));
+		spec.labels = &label;
+		spec.nr_labels = 1;
+		if (!rnd(6)) {
+			spec.taints = &taint;
+			spec.nr_taints = 1;
+		}
+		spec.unschedulable = !rnd(15);
+		spec.ready = rnd(20) != 0;
+		cr_assert_eq(vs_node_add(&r->cl, &spec, &n, &e), 0, "%s", e.msg);
+	}
+	nr_queues = 1 + rnd(3);
+	for (u32 q = 0; q < nr_queues; q++) {
+		struct vs_queue_spec spec;
+		struct vs_queue *queue;
+
+		snprintf(qname, sizeof(qname), "q%u", q);
+		vs_queue_spec_init(&spec, qname);
+		spec.weight = 1 + rnd(4);
+		cr_assert_eq(vs_queue_add(&r->cl, &spec, &queue, &e), 0, "%s", e.msg);
+	}
+	nr_jobs = 2 + rnd(40);
+	for (u32 j = 0; j < nr_jobs; j++) {
+		struct vs_job_spec js;
+		struct vs_job *job;
+		u32 nr_tasks = 1 + rnd(6), shape = rnd(8);
+		s32 prio = (s32)rnd(3) * 100;
+		bool running = !rnd(4);
+		struct vs_kv_spec sel = { "zone", zones[rnd(3)] };
+		bool with_sel = !rnd(4);
+		struct vs_toleration_spec tol = { "gpu", VS_TOLERATION_EQUAL, "true",
+						  VS_TAINT_NO_SCHEDULE, false, 0 };
+		bool with_tol = !rnd(4);
+
+		snprintf(jname, sizeof(jname), "j%u", j);
+		snprintf(qname, sizeof(qname), "q%u", rnd(nr_queues));
+		vs_job_spec_init(&js, "ns", jname);
+		js.queue = qname;
+		js.min_member = running ? 1 : 1 + rnd(nr_tasks);
+		js.phase = running ? VS_PG_RUNNING : (rnd(2) ? VS_PG_INQUEUE : VS_PG_PENDING);
+		cr_assert_eq(vs_job_add(&r->cl, &js, &job, &e), 0, "%s", e.msg);
+		for (u32 t = 0; t < nr_tasks; t++) {
+			struct vs_task_spec ts;
+			struct vs_task *task;
+			char node[NAME];
+
+			snprintf(name, sizeof(name), "j%u-%u", j, t);
+			vs_task_spec_init(&ts, "ns", name, jname);
+			ts.req = st_res(cpus[shape % 5], mems[shape % 3]);
+			ts.priority = prio;
+			if (with_sel) {
+				ts.node_selector = &sel;
+				ts.nr_node_selector = 1;
+			}
+			if (with_tol) {
+				ts.tolerations = &tol;
+				ts.nr_tolerations = 1;
+			}
+			if (running) {
+				/* Running where it fits, a few of them terminating (Releasing). */
+				snprintf(node, sizeof(node), "n%u", (next++ * 7) % nr_nodes);
+				ts.node = node;
+				ts.status = rnd(5) ? VS_TASK_RUNNING : VS_TASK_RELEASING;
+				if (vs_task_add(&r->cl, &ts, &task, &e)) {
+					vs_err_clear(&e);
+					ts.node = NULL;
+					ts.status = VS_TASK_PENDING;
+				} else {
+					continue;
+				}
+			}
+			cr_assert_eq(vs_task_add(&r->cl, &ts, &task, &e), 0, "%s", e.msg);
+		}
+	}
+	cr_assert_eq(vs_cluster_check(&r->cl, &e), 0, "%s", e.msg);
+}
+
+/* Three cycles of @conf on @r, binds confirmed (Bound) between them. */
+static void schedule(struct run *r, const char *conf)
+{
+	struct vs_conf_names names;
+	struct vs_conf *c;
+	struct vs_err e = { { 0 } };
+
+	vs_framework_names(&names);
+	cr_assert_eq(vs_conf_parse(conf, strlen(conf), "t.conf", &names,
+				   VS_CONF_FLAGS_DEFAULT_ON, &c, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&r->sched, &r->cl, c, &e), 0, "%s", e.msg);
+	r->sched.sink = (struct vs_decision_sink){
+		.bind = on_bind, .evict = on_evict, .pipeline = on_pipeline, .ctx = r,
+	};
+	for (r->cycle = 1; r->cycle <= 3; r->cycle++) {
+		struct vs_job *job;
+		struct vs_task *t, *tmp;
+
+		cr_assert_eq(vs_sched_run_cycle(&r->sched, &e), 0, "%s", e.msg);
+		cr_assert_eq(vs_cluster_check(&r->cl, &e), 0, "%s", e.msg);
+		list_for_each_entry(job, &r->cl.jobs, list)
+			list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_BINDING],
+						 status_node)
+				cr_assert_eq(vs_task_bind_succeeded(&r->cl, t, &e), 0, "%s", e.msg);
+	}
+	/* The phases, after the trace. */
+	{
+		struct vs_job *job;
+
+		list_for_each_entry(job, &r->cl.jobs, list)
+			r->len += (size_t)snprintf(r->trace + r->len, TRACE - r->len,
+						   "podgroup %s %s\n", job->name,
+						   vs_pg_phase_name(job->phase));
+	}
+}
+
+static void release(struct run *r)
+{
+	vs_sched_destroy(&r->sched);
+	vs_cluster_destroy(&r->cl);
+}
+
+static const char conf_fast[] =
+	"actions: \"enqueue, allocate, backfill\"\n"
+	"tiers:\n"
+	"- plugins:\n  - name: priority\n  - name: gang\n  - name: conformance\n"
+	"- plugins:\n  - name: overcommit\n  - name: drf\n  - name: predicates\n"
+	"  - name: proportion\n  - name: nodeorder\n  - name: binpack\n";
+
+static const char conf_exhaustive[] =
+	"actions: \"enqueue, allocate, backfill\"\n"
+	"tiers:\n"
+	"- plugins:\n  - name: priority\n  - name: gang\n  - name: conformance\n"
+	"- plugins:\n  - name: overcommit\n  - name: drf\n  - name: predicates\n"
+	"  - name: proportion\n  - name: nodeorder\n  - name: binpack\n"
+	"configurations:\n- name: allocate\n  arguments:\n    exhaustive: true\n";
+
+static struct run fast, slow;
+
+static void setup(void)
+{
+	vs_log_file = tmpfile();	/* the plugins' warnings */
+}
+
+static void teardown(void)
+{
+	if (vs_log_file)
+		fclose(vs_log_file);
+	vs_log_file = NULL;
+}
+
+TestSuite(fastpath, .init = setup, .fini = teardown, .timeout = 300);
+
+Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
+{
+	const char *env = getenv("FASTPATH_SEEDS");
+	u32 seeds = env ? (u32)strtoul(env, NULL, 10) : 200;
+	u64 placed = 0;
+
+	for (u32 s = 1; s <= seeds; s++) {
+		memset(&fast, 0, sizeof(fast));
+		memset(&slow, 0, sizeof(slow));
+		build(&fast, s);
+		build(&slow, s);
+		schedule(&fast, conf_fast);
+		schedule(&slow, conf_exhaustive);
+		cr_assert_eq(slow.sched.stats.fast_placements, 0, "seed %u: exhaustive used the "
+			     "index", s);
+		cr_assert_eq(fast.sched.stats.fast_misses, 0, "seed %u: the index missed", s);
+		cr_assert_str_eq(fast.trace, slow.trace, "seed %u: the fast path decided "
+				 "otherwise", s);
+		placed += fast.sched.stats.fast_placements;
+		release(&fast);
+		release(&slow);
+	}
+	cr_assert_gt(placed, seeds, "the indexes placed %llu tasks in %u clusters",
+		     (unsigned long long)placed, seeds);
+}

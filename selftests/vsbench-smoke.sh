@@ -1,13 +1,52 @@
 #!/bin/sh
 # Smoke test of the vsbench commands: small runs that must succeed, report
-# that every invariant holds, and schedule something; and bad options that
-# must be refused with exit status 2 and a message.
+# that every invariant holds, and schedule something; "vsbench load" into
+# real daemons (vschedd and vsctl from the same directory), in batches and
+# one request at a time, which must leave every object in the daemon, and
+# a load into a daemon that has the objects already, which must exit 1 with
+# the daemon's message naming the object and change nothing; and bad
+# options that must be refused with exit status 2 and a message.
 # Usage: selftests/vsbench-smoke.sh path/to/vsbench
 set -eu
 vsbench=$1
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+objtree=$(dirname "$vsbench")
+dir=$(mktemp -d /tmp/vsbench-smoke-XXXXXX)
+out=$dir/out
+pids=
+cleanup() {
+	for p in $pids; do
+		kill -TERM "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
 fail() { echo "vsbench-smoke: FAIL: $*" >&2; cat "$out" >&2; exit 1; }
+
+# start_daemon SOCKET: a vschedd of its own on SOCKET, checking its invariants.
+start_daemon() {
+	"$objtree/vschedd" --socket "$1" --period 0 --binder=auto --self-check \
+		>"$1.log" 2>&1 &
+	pids="$pids $!"
+	i=0
+	while [ ! -S "$1" ]; do
+		i=$((i + 1))
+		if [ "$i" -gt 200 ] || ! kill -0 "$!" 2>/dev/null; then
+			cp "$1.log" "$out"
+			fail "vschedd did not start"
+		fi
+		sleep 0.05
+	done
+}
+
+# counts SOCKET: the daemon's nodes, queues, PodGroups and tasks, as "N Q P T".
+counts() {
+	VSCHED_SOCKET=$1 "$objtree/vsctl" stats show >"$dir/stats" 2>&1 ||
+		{ cp "$dir/stats" "$out"; fail "vsctl stats show exited $?"; }
+	awk '$1 == "nrNodes" { n = $2 } $1 == "nrQueues" { q = $2 }
+	     $1 == "nrPodGroups" { p = $2 } $1 == "nrTasks" { t = $2 }
+	     END { print n, q, p, t }' "$dir/stats"
+}
 
 "$vsbench" cluster -n 100 -j 100 -t 4 --show 2 >"$out" 2>&1 || fail "cluster exited $?"
 grep -q 'every node, job and queue consistent' "$out" || fail "cluster did not check invariants"
@@ -18,7 +57,39 @@ grep -q 'invariants hold' "$out" || fail "cycle did not check invariants"
 binds=$(sed -n 's/^  \([0-9][0-9]*\) tasks bound.*/\1/p' "$out")
 [ -n "$binds" ] && [ "$binds" -gt 0 ] || fail "cycle bound nothing"
 
-for bad in "cluster -n 0" "cluster --bogus" "cycle -c 0" "cycle --conf /nonexistent/conf" "nosuchcommand"; do
+# 20 nodes, 3 queues, 40 PodGroups, 160 tasks: 223 objects, 5 batches of 50.
+shape="-n 20 -q 3 -j 40 -t 4 -r 30 -s 3"
+start_daemon "$dir/a.sock"
+# shellcheck disable=SC2086
+"$vsbench" load --socket "$dir/a.sock" --batch 50 $shape >"$out" 2>&1 || fail "load exited $?"
+grep -q '^vsbench load: 223 objects .* batches of 50 (5 applied)$' "$out" ||
+	fail "load did not report 223 objects in 5 batches"
+[ "$(counts "$dir/a.sock")" = "20 3 40 160" ] ||
+	fail "after a batched load the daemon has $(counts "$dir/a.sock") (nodes queues podgroups tasks)"
+
+# The same objects again: the first batch is refused whole, and says which object.
+set +e
+# shellcheck disable=SC2086
+"$vsbench" load --socket "$dir/a.sock" $shape >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "a load of existing objects exited $rc, expected 1"
+grep -q 'batch not applied: message seq [0-9]* (VS_CMD_QUEUE_NEW queue queue-0) failed: exists already' \
+	"$out" || fail "a refused batch did not give the daemon's message naming queue-0"
+grep -q '^vsbench load: 0 objects ' "$out" || fail "a refused batch was counted as loaded"
+[ "$(counts "$dir/a.sock")" = "20 3 40 160" ] || fail "a refused batch changed the daemon"
+
+# One acknowledged request per object, for comparison: the same objects.
+start_daemon "$dir/b.sock"
+# shellcheck disable=SC2086
+"$vsbench" load --socket "$dir/b.sock" --batch 1 $shape >"$out" 2>&1 || fail "load -b 1 exited $?"
+grep -q '^vsbench load: 223 objects .* one request each$' "$out" ||
+	fail "load --batch 1 did not report 223 objects, one request each"
+[ "$(counts "$dir/b.sock")" = "20 3 40 160" ] ||
+	fail "after load --batch 1 the daemon has $(counts "$dir/b.sock")"
+
+for bad in "cluster -n 0" "cluster --bogus" "cycle -c 0" "cycle --conf /nonexistent/conf" \
+	   "load --batch -1" "load --batch many" "load --socket /nonexistent/sock" "nosuchcommand"; do
 	set +e
 	# shellcheck disable=SC2086
 	"$vsbench" $bad >"$out" 2>&1
@@ -31,4 +102,4 @@ for bad in "cluster -n 0" "cluster --bogus" "cycle -c 0" "cycle --conf /nonexist
 	[ "$rc" -eq "$want" ] || fail "\"vsbench $bad\" exited $rc, expected $want"
 	[ -s "$out" ] || fail "\"vsbench $bad\" said nothing"
 done
-echo "vsbench-smoke: 3 runs and 5 refusals as expected"
+echo "vsbench-smoke: 3 runs, 3 loads into daemons and 8 refusals as expected"

@@ -163,6 +163,67 @@ Test(vsnl_batch, messages_of_the_core_fills_applied_with_libnl_ones)
 	vsnl_close(c);
 }
 
+/* vsnl_msg_put() starts in a buffer the request vsnl_msg_new() starts in an nl_msg. */
+Test(vsnl_batch, a_request_put_in_a_buffer_has_the_headers_of_a_new_message)
+{
+	unsigned char buf[64] = { 0 };
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_NODE_NEW, NLM_F_REPLACE);
+	struct nlmsghdr *want = nlmsg_hdr(m), *nlh;
+
+	memset(buf, 0xa5, sizeof(buf));
+	nlh = vsnl_msg_put(buf, sizeof(buf), VS_CMD_NODE_NEW, NLM_F_REPLACE);
+	cr_assert_eq((void *)nlh, (void *)buf);
+	cr_assert_eq(nlh->nlmsg_len, NLMSG_HDRLEN + GENL_HDRLEN);
+	cr_assert_eq(nlh->nlmsg_len, want->nlmsg_len);
+	cr_assert_eq(nlh->nlmsg_type, VSCHED_GENL_ID);
+	cr_assert_eq(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_REPLACE);
+	cr_assert_eq(nlh->nlmsg_seq, 0, "numbered when sent, not here");
+	cr_assert_eq(nlh->nlmsg_pid, 0);
+	cr_assert_arr_eq(nlmsg_data(nlh), nlmsg_data(want), GENL_HDRLEN,
+			 "the generic netlink header (cmd, version, reserved) as libnl writes it");
+	cr_assert_eq(buf[NLMSG_HDRLEN + GENL_HDRLEN], 0xa5, "nothing written past the headers");
+	cr_assert_null(vsnl_msg_put(buf, NLMSG_HDRLEN + GENL_HDRLEN - 1, VS_CMD_NODE_NEW, 0),
+		       "no room for the headers");
+	nlmsg_free(m);
+}
+
+/* What vsbench load sends: requests started by libvsnl, written by the core's fills. */
+Test(vsnl_batch, requests_put_in_a_buffer_are_applied_alone_and_in_a_batch)
+{
+	static unsigned char buf[64 << 10];
+	struct vsnl *c = start();
+	struct vsnl_err err = { 0 };
+	struct vs_err e = { { 0 } };
+	struct vs_node_spec ns;
+	struct vs_node *node;
+	struct vs_cluster cl;
+	struct nlmsghdr *nlh;
+	char name[32];
+
+	cr_assert_eq(vs_cluster_init(&cl), 0);
+	for (unsigned int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "n%u", i);
+		vs_node_spec_init(&ns, name);
+		vs_res_set(&ns.allocatable, VS_RES_CPU, 4000);
+		cr_assert_eq(vs_node_add(&cl, &ns, &node, &e), 0, "%s", e.msg);
+		nlh = vsnl_msg_put(buf, sizeof(buf), VS_CMD_NODE_NEW, 0);
+		cr_assert_not_null(nlh);
+		cr_assert(vs_nl_put_node_spec(nlh, sizeof(buf), node));
+		if (!i) {
+			cr_assert_eq(vsnl_request(c, nlmsg_convert(nlh), NULL, NULL, &err), 0, "%s",
+				     err.msg);
+			cr_assert_eq(counts(c).nodes, 1);
+			cr_assert_eq(vsnl_batch_begin(c, &err), 0, "%s", err.msg);
+			continue;
+		}
+		cr_assert_eq(vsnl_batch_add_nlh(c, nlh, NULL, &err), 0, "%s", err.msg);
+	}
+	cr_assert_eq(vsnl_batch_end(c, &err), 0, "%s", err.msg);
+	cr_assert_eq(counts(c).nodes, 3);
+	vs_cluster_destroy(&cl);
+	vsnl_close(c);
+}
+
 /* A message that passes every check but fails when applied: END undoes the rest. */
 Test(vsnl_batch, one_failing_object_applies_nothing_and_is_named)
 {

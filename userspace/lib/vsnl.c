@@ -122,6 +122,23 @@ struct nl_msg *vsnl_msg_new(uint8_t cmd, int flags)
 	return msg;
 }
 
+struct nlmsghdr *vsnl_msg_put(void *buf, size_t cap, uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = buf;
+	struct genlmsghdr *g;
+
+	if (cap < NLMSG_HDRLEN + GENL_HDRLEN)
+		return NULL;
+	memset(buf, 0, NLMSG_HDRLEN + GENL_HDRLEN);
+	nlh->nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
+	nlh->nlmsg_type = VSCHED_GENL_ID;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	g = nlmsg_data(nlh);
+	g->cmd = cmd;
+	g->version = VSCHED_GENL_VERSION;
+	return nlh;
+}
+
 int vsnl_parse_nested(struct nlattr **tb, int max, const struct nlattr *nest)
 {
 	return nla_parse_nested(tb, max, (struct nlattr *)nest, NULL);

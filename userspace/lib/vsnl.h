@@ -18,6 +18,7 @@
 #define VSNL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
@@ -47,6 +48,20 @@ const char *vsnl_default_path(void);
 
 /* A request of @cmd with its generic netlink header; flags beyond NLM_F_REQUEST. */
 struct nl_msg *vsnl_msg_new(uint8_t cmd, int flags);
+
+/*
+ * The same, started in a buffer of the caller's (@buf, @cap bytes, aligned
+ * for a struct nlmsghdr), for messages written at the buffer level: the
+ * core's fills (netlink/fill.h), libmnl. The headers are zeroed and set,
+ * nlmsg_len covers them, nlmsg_seq is left for vsnl_batch_add_nlh() (or
+ * vsnl_request() after nlmsg_convert()) to number. NULL when @cap cannot
+ * hold the headers.
+ *
+ *	nlh = vsnl_msg_put(buf, sizeof(buf), VS_CMD_NODE_NEW, 0);
+ *	if (nlh && vs_nl_put_node_spec(nlh, sizeof(buf), node))
+ *		ret = vsnl_batch_add_nlh(c, nlh, &seq, &err);
+ */
+struct nlmsghdr *vsnl_msg_put(void *buf, size_t cap, uint8_t cmd, uint16_t flags);
 
 /*
  * Called for each reply message (a GET's object, each object message of a

@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * "vsbench load": build a synthetic cluster in-process, as "vsbench
- * cluster" does, and send it to a running vschedd, object by object, as NEW
- * requests. Each object is written by the core's own _spec fills
- * (netlink/fill.h), so what arrives is exactly what was generated; the
- * daemon's answer to each is awaited (an ack or an error that names the
- * object), and the command reports objects per second.
+ * cluster" does, and send it to a running vschedd as NEW requests. Each
+ * object is written by the core's own _spec fills (netlink/fill.h) into a
+ * request libvsnl started (vsnl_msg_put()), so what arrives is exactly what
+ * was generated.
+ *
+ * Objects go in batches (Documentation/protocol.md, "Batches"), --batch of
+ * them each, applied by the daemon all or nothing: the socket carries them
+ * packed into large datagrams and nothing waits on an object, so the rate
+ * is what the socket and the daemon can do. --batch 1 (or 0) sends one
+ * request per object and waits for its ack, for comparison. Either way the
+ * first refusal stops the load and is reported with the daemon's words,
+ * which name the object; the batches before it stay applied. The command
+ * reports objects per second.
  *
  * Objects go in dependency order: priority classes, queues, nodes, then each
- * PodGroup followed by its tasks.
+ * PodGroup followed by its tasks. A batch applies its messages in the order
+ * they came, so a task may follow its PodGroup in the same batch.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,41 +30,36 @@
 #include "netlink/fill.h"
 #include "vsbench/vsbench.h"
 
+#define LOAD_BATCH_DEFAULT	1000
+#define LOAD_BATCH_MAX		1000000
+
+/* An object of the open batch, to name it when the daemon names only its seq. */
+struct load_obj {
+	const char *what;
+	const char *name;
+};
+
 struct loader {
 	const char *prog;
 	struct vsnl *c;
 	unsigned char *buf;		/* one request, VS_MSG_MAX */
-	unsigned long sent;
+	unsigned long batch;		/* objects per batch; <= 1: one acked request each */
+	struct load_obj *held;		/* the open batch's objects, by seq - first_seq */
+	unsigned long nr_held;		/* 0: no batch open */
+	u32 first_seq;			/* the seq of the open batch's first object */
+	unsigned long batches;		/* batches applied */
+	unsigned long sent;		/* objects the daemon applied */
 };
 
-static struct nlmsghdr *request(struct loader *l, u8 cmd)
+/* The request in @nlh, alone, and its ack. */
+static int send_one(struct loader *l, const struct nlmsghdr *nlh, const char *what,
+		    const char *name)
 {
-	struct nlmsghdr *nlh = (struct nlmsghdr *)l->buf;
-	struct genlmsghdr *g;
-
-	memset(nlh, 0, NLMSG_HDRLEN + GENL_HDRLEN);
-	nlh->nlmsg_len = NLMSG_HDRLEN;
-	nlh->nlmsg_type = VSCHED_GENL_ID;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	g = (struct genlmsghdr *)((char *)nlh + NLMSG_HDRLEN);
-	g->cmd = cmd;
-	g->version = VSCHED_GENL_VERSION;
-	nlh->nlmsg_len += GENL_HDRLEN;
-	return nlh;
-}
-
-/* Send the request in l->buf and wait for its ack. */
-static int send_one(struct loader *l, const char *what, const char *name)
-{
-	struct nl_msg *m = nlmsg_convert((struct nlmsghdr *)l->buf);
 	struct vsnl_err err = { 0 };
 	int ret;
 
-	if (!m) {
-		fprintf(stderr, "%s: out of memory\n", l->prog);
-		return -ENOMEM;
-	}
-	ret = vsnl_request(l->c, m, NULL, NULL, &err);
+	/* vsnl_request() consumes a NULL message as "out of memory" */
+	ret = vsnl_request(l->c, nlmsg_convert((struct nlmsghdr *)nlh), NULL, NULL, &err);
 	if (ret) {
 		fprintf(stderr, "%s: %s %s: %s\n", l->prog, what, name,
 			err.msg[0] ? err.msg : strerror(-ret));
@@ -65,13 +69,78 @@ static int send_one(struct loader *l, const char *what, const char *name)
 	return 0;
 }
 
-/* One object: its NEW request written by @fill, sent, acked. */
+/* Close the open batch and wait for the daemon's verdict on all of it. */
+static int batch_end(struct loader *l)
+{
+	unsigned long n = l->nr_held;
+	struct vsnl_err err = { 0 };
+	u32 i;
+	int ret;
+
+	if (!n)
+		return 0;
+	l->nr_held = 0;
+	ret = vsnl_batch_end(l->c, &err);
+	if (!ret) {
+		l->sent += n;
+		l->batches++;
+		return 0;
+	}
+	i = err.seq - l->first_seq;
+	if (err.seq && i < n)
+		fprintf(stderr, "%s: %s %s: %s\n", l->prog, l->held[i].what, l->held[i].name,
+			err.msg);
+	else
+		fprintf(stderr, "%s: a batch of %lu objects: %s\n", l->prog, n, err.msg);
+	return ret;
+}
+
+/* The request in @nlh into the open batch, opening one if need be; full, it is sent. */
+static int batch_add(struct loader *l, const struct nlmsghdr *nlh, const char *what,
+		     const char *name)
+{
+	struct vsnl_err err = { 0 };
+	u32 seq;
+	int ret;
+
+	if (!l->nr_held) {
+		ret = vsnl_batch_begin(l->c, &err);
+		if (ret) {
+			fprintf(stderr, "%s: %s\n", l->prog, err.msg);
+			return ret;
+		}
+	}
+	/* fails only on our side; the daemon's verdict comes with the end */
+	ret = vsnl_batch_add_nlh(l->c, nlh, &seq, &err);
+	if (ret) {
+		fprintf(stderr, "%s: %s %s: %s\n", l->prog, what, name, err.msg);
+		return ret;
+	}
+	if (!l->nr_held)
+		l->first_seq = seq;
+	l->held[l->nr_held++] = (struct load_obj){ .what = what, .name = name };
+	return l->nr_held == l->batch ? batch_end(l) : 0;
+}
+
+static int load_one(struct loader *l, const struct nlmsghdr *nlh, const char *what,
+		    const char *name)
+{
+	return l->batch > 1 ? batch_add(l, nlh, what, name) : send_one(l, nlh, what, name);
+}
+
+static int too_big(const struct loader *l, const char *what, const char *name)
+{
+	fprintf(stderr, "%s: %s %s does not fit in a message\n", l->prog, what, name);
+	return -EMSGSIZE;
+}
+
+/* One object: its NEW request, started by libvsnl and written by @_fill, sent. */
 #define LOAD(_l, _cmd, _fill, _obj, _what, _name)					\
 	({										\
-		struct nlmsghdr *__nlh = request((_l), (_cmd));				\
-		_fill(__nlh, VS_MSG_MAX, (_obj)) ? send_one((_l), (_what), (_name)) :	\
-			(fprintf(stderr, "%s: %s %s does not fit in a message\n",	\
-				 (_l)->prog, (_what), (_name)), -EMSGSIZE);		\
+		struct nlmsghdr *__nlh = vsnl_msg_put((_l)->buf, VS_MSG_MAX, (_cmd), 0);	\
+		__nlh && _fill(__nlh, VS_MSG_MAX, (_obj)) ?				\
+			load_one((_l), __nlh, (_what), (_name)) :			\
+			too_big((_l), (_what), (_name));				\
 	})
 
 static int load_cluster(struct loader *l, const struct vs_cluster *cl)
@@ -102,48 +171,67 @@ static int load_cluster(struct loader *l, const struct vs_cluster *cl)
 					t->name)))
 				return ret;
 	}
-	return 0;
+	return batch_end(l);
 }
 
 static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
-		"usage: %s [--socket PATH] [-n NODES] [-q QUEUES] [-j JOBS] [-t TASKS_PER_JOB]\n"
-		"       [-r RUNNING_PCT] [-s SEED]\n"
+		"usage: %s [--socket PATH] [-b BATCH] [-n NODES] [-q QUEUES] [-j JOBS]\n"
+		"       [-t TASKS_PER_JOB] [-r RUNNING_PCT] [-s SEED]\n"
 		"\n"
-		"Build a synthetic cluster and send it to vschedd as NEW requests, one\n"
-		"object at a time, each acknowledged; report objects per second.\n"
-		"  --socket PATH          the daemon's socket (default $VSCHED_SOCKET, else %s)\n",
-		prog, VSCHED_SOCKET_DEFAULT);
+		"Build a synthetic cluster and send it to vschedd as NEW requests, in\n"
+		"batches applied all or nothing; report objects per second. The first\n"
+		"refusal stops the load (exit status 1) and names the object; the batches\n"
+		"before it stay applied.\n"
+		"  --socket PATH          the daemon's socket (default $VSCHED_SOCKET, else %s)\n"
+		"  -b, --batch N          objects per batch (default %u, at most %u); 0 or 1: one\n"
+		"                         request per object, each acknowledged before the next\n",
+		prog, VSCHED_SOCKET_DEFAULT, LOAD_BATCH_DEFAULT, LOAD_BATCH_MAX);
 }
 
 enum { OPT_SOCKET = 0x100 };
+
+/* Every object the load sends. */
+static unsigned long nr_objects(const struct vs_cluster *cl)
+{
+	return (unsigned long)cl->nr_prioclasses + cl->nr_queues + cl->nr_nodes + cl->nr_jobs +
+	       cl->nr_tasks;
+}
 
 int vsbench_load(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		VSBENCH_SHAPE_LONGOPTS,
 		{ "socket", required_argument, NULL, OPT_SOCKET },
+		{ "batch", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct vsbench_shape shape = {
 		.nodes = 100, .queues = 4, .jobs = 200, .tasks_per_job = 8, .seed = 1,
 	};
-	struct loader l = { .prog = argv[0] };
+	struct loader l = { .prog = argv[0], .batch = LOAD_BATCH_DEFAULT };
 	struct vsnl_err err = { 0 };
 	const char *socket = NULL;
 	unsigned long running;
 	struct vs_cluster cl;
+	char how[64];
 	double t0, t;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, VSBENCH_SHAPE_SHORTOPTS "h", longopts, NULL)) != -1) {
-		if (c == OPT_SOCKET) {
+	while ((c = getopt_long(argc, argv, VSBENCH_SHAPE_SHORTOPTS "b:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case OPT_SOCKET:
 			socket = optarg;
 			continue;
-		}
-		if (c == 'h') {
+		case 'b':
+			if (vsbench_parse_ulong("load", "batch", optarg, 0, LOAD_BATCH_MAX,
+						&l.batch))
+				return 2;
+			continue;
+		case 'h':
 			usage(stdout, argv[0]);
 			return 0;
 		}
@@ -166,25 +254,39 @@ int vsbench_load(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 1;
 	}
+	ret = 1;
 	l.buf = malloc(VS_MSG_MAX);
 	if (!l.buf || vs_cluster_init(&cl)) {
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
-		free(l.buf);
-		vsnl_close(l.c);
-		return 1;
+		goto out_buf;
 	}
 	vsbench_seed(shape.seed);
-	ret = vsbench_build(&cl, &shape, &running);
-	if (!ret) {
-		t0 = vsbench_now();
-		ret = load_cluster(&l, &cl) ? 1 : 0;
-		t = vsbench_now() - t0;
-		printf("vsbench load: %lu objects (%u nodes, %u queues, %u podgroups, %u tasks) "
-		       "in %.3f s, %.0f objects/s, one request each\n",
-		       l.sent, cl.nr_nodes, cl.nr_queues, cl.nr_jobs, cl.nr_tasks, t,
-		       t > 0 ? (double)l.sent / t : 0.0);
+	if (vsbench_build(&cl, &shape, &running))
+		goto out_cluster;
+	if (l.batch > 1) {
+		/* no larger than the cluster: a huge --batch on a small one costs nothing */
+		l.held = calloc(l.batch < nr_objects(&cl) ? l.batch : nr_objects(&cl) + 1,
+				sizeof(*l.held));
+		if (!l.held) {
+			fprintf(stderr, "%s: out of memory\n", argv[0]);
+			goto out_cluster;
+		}
 	}
+	t0 = vsbench_now();
+	ret = load_cluster(&l, &cl) ? 1 : 0;
+	t = vsbench_now() - t0;
+	if (l.batch > 1)
+		snprintf(how, sizeof(how), "batches of %lu (%lu applied)", l.batch, l.batches);
+	else
+		snprintf(how, sizeof(how), "one request each");
+	printf("vsbench load: %lu objects (%u nodes, %u queues, %u podgroups, %u tasks) "
+	       "in %.3f s, %.0f objects/s, %s\n",
+	       l.sent, cl.nr_nodes, cl.nr_queues, cl.nr_jobs, cl.nr_tasks, t,
+	       t > 0 ? (double)l.sent / t : 0.0, how);
+	free(l.held);
+out_cluster:
 	vs_cluster_destroy(&cl);
+out_buf:
 	free(l.buf);
 	vsnl_close(l.c);
 	return ret;

@@ -118,7 +118,7 @@ progs := vsbench vsctl vschedd
 
 vsbench-dirs := userspace/vsbench/
 vsbench-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
-vsbench-ldlibs := $(LIBS_VSNL) -lmnl -lyaml -lm
+vsbench-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
 
 vsctl-dirs := userspace/vsctl/
 vsctl-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
@@ -218,6 +218,7 @@ check: unit-check
 # Criterion's summary closes the output.
 unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
 	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
+	$(Q)$(srctree)/selftests/vsbench-run.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsctl-smoke.sh $(objtree)/vsctl $(srctree)/selftests/vsctl
 	$(Q)$(srctree)/selftests/vsctl-objects.sh $(objtree)
 	$(Q)$(srctree)/selftests/scenarios-run.sh $(objtree)/vsctl $(srctree)/selftests/scenarios

@@ -8,7 +8,8 @@
  * vs_conf_default_text); its binds go to a sink that plays the cluster's
  * part: between cycles every bound task is confirmed and starts running, as
  * a binder and a kubelet would report it. After the last
- * cycle every invariant of the object model is verified.
+ * cycle every invariant of the object model is verified. The sink, the
+ * configuration loader and the task counts serve "vsbench run" too.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -19,15 +20,9 @@
 #include "sched/session.h"
 #include "vsbench/vsbench.h"
 
-struct binder {
-	struct vs_task **bound;		/* bound this cycle, confirmed after it */
-	size_t nr, cap;
-	u64 total;
-};
-
-static void binder_bind(void *ctx, struct vs_task *task, struct vs_node *node)
+void vsbench_binder_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 {
-	struct binder *b = ctx;
+	struct vsbench_binder *b = ctx;
 
 	if (b->nr == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 1024;
@@ -43,7 +38,7 @@ static void binder_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 }
 
 /* The cluster's answer between cycles: every bound task runs. */
-static void binder_confirm(struct binder *b, struct vs_cluster *cl)
+void vsbench_binder_confirm(struct vsbench_binder *b, struct vs_cluster *cl)
 {
 	for (size_t i = 0; i < b->nr; i++) {
 		vs_task_set_status(cl, b->bound[i], VS_TASK_BOUND, NULL);
@@ -119,18 +114,18 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 	return vsbench_shape_check("cycle", &o->shape);
 }
 
-static int load_conf(const struct cycle_opts *o, struct vs_conf **conf, struct vs_err *err)
+int vsbench_conf_load(const char *file, struct vs_conf **conf, struct vs_err *err)
 {
 	struct vs_conf_names names;
 
 	vs_framework_names(&names);
-	if (o->conf)
-		return vs_conf_load_file(o->conf, &names, conf, err);
+	if (file)
+		return vs_conf_load_file(file, &names, conf, err);
 	return vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text), "built-in", &names,
 			     VS_CONF_FLAGS_DEFAULT_ON, conf, err);
 }
 
-static u32 count_status(const struct vs_cluster *cl, enum vs_task_status s)
+u32 vsbench_count_status(const struct vs_cluster *cl, enum vs_task_status s)
 {
 	const struct vs_job *job;
 	u32 n = 0;
@@ -142,7 +137,7 @@ static u32 count_status(const struct vs_cluster *cl, enum vs_task_status s)
 
 int vsbench_cycle(int argc, char **argv)
 {
-	struct binder binder = { NULL, 0, 0, 0 };
+	struct vsbench_binder binder = { NULL, 0, 0, 0 };
 	struct vs_err err = { { 0 } };
 	struct cycle_opts o;
 	struct vs_cluster cl;
@@ -155,7 +150,7 @@ int vsbench_cycle(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? 0 : 2;
-	if (load_conf(&o, &conf, &err)) {
+	if (vsbench_conf_load(o.conf, &conf, &err)) {
 		fprintf(stderr, "vsbench cycle: %s\n", err.msg);
 		return 1;
 	}
@@ -176,10 +171,10 @@ int vsbench_cycle(int argc, char **argv)
 		ret = 1;
 		goto out_cluster;
 	}
-	sched.sink = (struct vs_decision_sink){ .bind = binder_bind, .ctx = &binder };
+	sched.sink = (struct vs_decision_sink){ .bind = vsbench_binder_bind, .ctx = &binder };
 
 	printf("vsbench cycle: %lu nodes, %lu podgroups, %u tasks (%u pending), %s configuration\n",
-	       o.shape.nodes, o.shape.jobs, cl.nr_tasks, count_status(&cl, VS_TASK_PENDING),
+	       o.shape.nodes, o.shape.jobs, cl.nr_tasks, vsbench_count_status(&cl, VS_TASK_PENDING),
 	       o.conf ? o.conf : "built-in");
 	for (unsigned long c = 1; c <= o.cycles; c++) {
 		u64 before = binder.total;
@@ -194,9 +189,9 @@ int vsbench_cycle(int argc, char **argv)
 			break;
 		}
 		printf("  cycle %3lu: %8" PRIu64 " binds in %8.3f ms, %u pending, %u running\n",
-		       c, binder.total - before, t * 1e3, count_status(&cl, VS_TASK_PENDING),
-		       count_status(&cl, VS_TASK_RUNNING) + (u32)binder.nr);
-		binder_confirm(&binder, &cl);
+		       c, binder.total - before, t * 1e3, vsbench_count_status(&cl, VS_TASK_PENDING),
+		       vsbench_count_status(&cl, VS_TASK_RUNNING) + (u32)binder.nr);
+		vsbench_binder_confirm(&binder, &cl);
 	}
 	if (!ret && vs_cluster_check(&cl, &err)) {
 		fprintf(stderr, "vsbench cycle: invariant check: %s\n", err.msg);

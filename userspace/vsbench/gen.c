@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * vsbench's synthetic clusters: nodes of mixed shapes across zones,
- * weighted queues, PodGroups of equal-sized tasks, and a share of those
- * tasks already running on nodes (placed first-fit, as pods a real cluster
- * reports at start-up). Everything comes from one seeded generator, so the
- * same shape and seed build the same cluster.
+ * weighted queues, PodGroups of equal-sized tasks (or, for vsbench run's
+ * presets, gangs of sizes drawn from a distribution up to a number of
+ * tasks), and a share of those tasks already running on nodes (placed
+ * first-fit, as pods a real cluster reports at start-up). Everything comes
+ * from one seeded generator, so the same shape and seed build the same
+ * cluster.
  */
 #include <errno.h>
 #include <limits.h>
@@ -127,14 +129,35 @@ static struct vs_node *first_fit(struct vs_node **nodes, unsigned long nr,
 	return NULL;
 }
 
+/* A gang's size, drawn by weight, cut to the @left tasks still to make. */
+static unsigned long gang_size(const struct vsbench_gangs *g, unsigned long left)
+{
+	u64 total = 0, r;
+	unsigned int i;
+
+	for (i = 0; i < g->nr_sizes; i++)
+		total += g->sizes[i].weight;
+	r = vsbench_rnd(total);
+	for (i = 0; r >= g->sizes[i].weight; i++)
+		r -= g->sizes[i].weight;
+	return g->sizes[i].size < left ? g->sizes[i].size : left;
+}
+
 static int build_jobs(struct vs_cluster *cl, const struct vsbench_shape *o, struct vs_node **nodes,
 		      unsigned long *running)
 {
+	const struct vsbench_gangs *g = o->gangs;
 	struct vs_err err = { { 0 } };
-	unsigned long cursor = 0;
+	unsigned long cursor = 0, made = 0;
 	char ns[32], name[48], queue[32], tname[128];
 
-	for (unsigned long j = 0; j < o->jobs; j++) {
+	/*
+	 * Without gangs the draws are those of the first version (min_member,
+	 * then the request, then running or not per task), so that a shape and
+	 * seed keep building the cluster they always built.
+	 */
+	for (unsigned long j = 0; g ? made < g->tasks : j < o->jobs; j++) {
+		unsigned long size = g ? gang_size(g, g->tasks - made) : o->tasks_per_job;
 		struct vs_job_spec js;
 		struct vs_res req;
 		const char *role = j % 3 ? "worker" : "ps";
@@ -144,7 +167,7 @@ static int build_jobs(struct vs_cluster *cl, const struct vsbench_shape *o, stru
 		snprintf(queue, sizeof(queue), "queue-%lu", j % o->queues);
 		vs_job_spec_init(&js, ns, name);
 		js.queue = queue;
-		js.min_member = (u32)(1 + vsbench_rnd(o->tasks_per_job));
+		js.min_member = g ? (u32)size : (u32)(1 + vsbench_rnd(o->tasks_per_job));
 		js.phase = VS_PG_INQUEUE;
 		if (vs_job_add(cl, &js, NULL, &err))
 			return fail("podgroup", &err);
@@ -152,7 +175,7 @@ static int build_jobs(struct vs_cluster *cl, const struct vsbench_shape *o, stru
 		vs_res_clear(&req);
 		vs_res_set(&req, VS_RES_CPU, (s64)(500 * (1 + vsbench_rnd(8))));
 		vs_res_set(&req, VS_RES_MEMORY, (s64)(1 + vsbench_rnd(8)) << 30);
-		for (unsigned long t = 0; t < o->tasks_per_job; t++) {
+		for (unsigned long t = 0; t < size; t++) {
 			struct vs_task_spec ts;
 			struct vs_node *node = NULL;
 
@@ -170,6 +193,7 @@ static int build_jobs(struct vs_cluster *cl, const struct vsbench_shape *o, stru
 			if (vs_task_add(cl, &ts, NULL, &err))
 				return fail("pod", &err);
 		}
+		made += size;
 	}
 	return 0;
 }
@@ -218,7 +242,12 @@ int vsbench_shape_opt(const char *cmd, int c, const char *arg, struct vsbench_sh
 
 int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape)
 {
-	if ((u64)shape->jobs * shape->tasks_per_job > 50000000ULL) {
+	if (shape->gangs && shape->gangs->tasks > 50000000UL) {
+		fprintf(stderr, "vsbench %s: %lu tasks is more than 50 million tasks\n",
+			cmd, shape->gangs->tasks);
+		return -1;
+	}
+	if (!shape->gangs && (u64)shape->jobs * shape->tasks_per_job > 50000000ULL) {
 		fprintf(stderr, "vsbench %s: %lu jobs of %lu tasks is more than 50 million tasks\n",
 			cmd, shape->jobs, shape->tasks_per_job);
 		return -1;

@@ -23,6 +23,7 @@ static const struct {
 	  "schedule a synthetic cluster in-process, cycle by cycle" },
 	{ "load", vsbench_load,
 	  "send a synthetic cluster to a running vschedd over its socket" },
+	{ "run", vsbench_run, "benchmark a named preset cluster and report (--json)" },
 };
 
 static void usage(FILE *out)

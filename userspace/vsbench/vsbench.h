@@ -20,6 +20,7 @@ struct vsbench_shape {
 	unsigned long tasks_per_job;
 	unsigned long running_pct;	/* tasks that start Running on a node */
 	unsigned long long seed;
+	const struct vsbench_gangs *gangs;	/* if set, replaces jobs and tasks_per_job */
 };
 
 void vsbench_seed(u64 seed);
@@ -57,5 +58,44 @@ int vsbench_build(struct vs_cluster *cl, const struct vsbench_shape *shape,
 
 /* Every object pool, as /proc/slabinfo lists kmem caches. */
 void vsbench_print_pools(void);
+
+/* ---- vsbench run (run.c) and what it shares with vsbench cycle ---- */
+
+int vsbench_run(int argc, char **argv);
+
+/*
+ * Gang jobs of sizes drawn from a distribution: PodGroups are made until
+ * @tasks tasks exist, each of a size drawn from @sizes by weight (the last
+ * one cut to what is left), with minMember equal to its size.
+ */
+struct vsbench_gang_size {
+	unsigned long size;
+	unsigned int weight;
+};
+
+struct vsbench_gangs {
+	unsigned long tasks;
+	const struct vsbench_gang_size *sizes;
+	unsigned int nr_sizes;
+};
+
+/*
+ * The decision sink of the in-process commands (cycle.c): binds are kept
+ * and, between cycles, confirmed (every bound task runs), as a binder and
+ * a kubelet would report them.
+ */
+struct vsbench_binder {
+	struct vs_task **bound;		/* bound this cycle, confirmed after it */
+	size_t nr, cap;
+	u64 total;
+};
+
+void vsbench_binder_bind(void *ctx, struct vs_task *task, struct vs_node *node);
+void vsbench_binder_confirm(struct vsbench_binder *b, struct vs_cluster *cl);
+u32 vsbench_count_status(const struct vs_cluster *cl, enum vs_task_status s);
+
+struct vs_conf;
+/* @file, or the built-in configuration (Volcano's default) when NULL. */
+int vsbench_conf_load(const char *file, struct vs_conf **conf, struct vs_err *err);
 
 #endif /* VSBENCH_H */

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * "vsbench run": the benchmark of named presets.
+ *
+ * A preset is a cluster shape (gen.c: nodes of mixed shapes, weighted
+ * queues, gang PodGroups of sizes drawn from one distribution, a share of
+ * the tasks already running) built from a seed. The run builds it
+ * in-process, schedules it with the built-in configuration cycle by cycle,
+ * as "vsbench cycle" does with the same binder sink, until a cycle places
+ * nothing or --cycles ran, and measures with CLOCK_MONOTONIC: pods placed
+ * per second of scheduling time, each cycle split into session open, each
+ * action and session close, the peak resident set, and the bytes of the
+ * node and task pools per node and per task. The same figures print as a
+ * table or as one JSON object.
+ *
+ * Only the in-process mode exists so far; the socket mode (load through
+ * batches, decisions through a subscription) and the fast path's figures
+ * (speedup_vs_exhaustive, exact) come later, and nothing here stands in for
+ * them.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "sched/session.h"
+#include "vsbench/vsbench.h"
+
+/*
+ * Gang sizes of every preset, by weight out of 100: many small jobs, a
+ * tail of large gangs (mean 8.66 tasks). minMember is the job's size.
+ */
+static const struct vsbench_gang_size gang_sizes[] = {
+	{ 1, 30 }, { 2, 10 }, { 4, 20 }, { 8, 20 }, { 16, 10 }, { 32, 7 }, { 64, 3 },
+};
+
+struct run_preset {
+	const char *name;
+	unsigned long nodes;
+	unsigned long queues;		/* weights 1, 2, 3, 4, 1, ... */
+	unsigned long tasks;
+	unsigned long running_pct;
+	const char *note;
+};
+
+static const struct run_preset presets[] = {
+	{ .name = "tiny", .nodes = 200, .queues = 4, .tasks = 2000, .running_pct = 10,
+	  .note = "for tests" },
+	{ .name = "1k", .nodes = 1000, .queues = 4, .tasks = 20000, .running_pct = 10 },
+	{ .name = "10k", .nodes = 10000, .queues = 8, .tasks = 100000, .running_pct = 10 },
+	{ .name = "50k", .nodes = 50000, .queues = 16, .tasks = 1000000, .running_pct = 10,
+	  .note = "waits for the fast path" },
+	{ .name = "100k", .nodes = 100000, .queues = 16, .tasks = 1000000, .running_pct = 10,
+	  .note = "waits for the fast path" },
+};
+
+struct run_opts {
+	const struct run_preset *preset;
+	unsigned long long seed;
+	unsigned long cycles;
+	bool json;
+};
+
+/* One cycle's figures; times in seconds. */
+struct run_cycle {
+	u64 binds;
+	double open, close, total;
+	double *actions;		/* one per configured action */
+	u32 pending, running;		/* after the cycle, binds confirmed */
+};
+
+struct run_result {
+	const struct run_preset *preset;
+	unsigned long long seed;
+	const struct vs_conf *conf;
+	u32 nodes, queues, jobs, tasks;
+	unsigned long running_at_start;
+	double build;
+	struct run_cycle *cycles;
+	unsigned long nr_cycles;	/* run */
+	u64 binds;
+	double sched;			/* sum of the cycles' times */
+	u64 peak_rss;
+	struct vs_pool_stats node_pool, task_pool;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: vsbench run --preset NAME [--mode inproc] [--seed N] [--cycles N] [--json]\n"
+		"\n"
+		"Build a preset cluster in-process, schedule it with the built-in\n"
+		"configuration until a cycle places nothing or --cycles ran, and report\n"
+		"pods placed per second, cycle times (p50, p99, max) split into session\n"
+		"open, each action and session close, peak RSS and pool bytes per node\n"
+		"and per task.\n"
+		"\n"
+		"  -p, --preset NAME      the cluster (below)\n"
+		"  -m, --mode MODE        inproc: the core alone, in this process (the\n"
+		"                         only mode so far; socket comes later)\n"
+		"  -s, --seed N           generator seed (default 1)\n"
+		"  -c, --cycles N         at most N cycles (default 3); 0 builds and\n"
+		"                         measures memory only\n"
+		"  -j, --json             one JSON object instead of the table\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"presets (gangs of 1 to 64 tasks, minMember their size; queue weights 1-4):\n");
+	for (size_t i = 0; i < ARRAY_SIZE(presets); i++) {
+		const struct run_preset *p = &presets[i];
+
+		fprintf(out, "  %-6s %7lu nodes, %8lu tasks, %2lu queues, %lu%% running%s%s\n",
+			p->name, p->nodes, p->tasks, p->queues, p->running_pct,
+			p->note ? "; " : "", p->note ? p->note : "");
+	}
+	fprintf(out,
+		"\n"
+		"Not measured yet: load_objects_per_sec (socket mode), speedup_vs_exhaustive\n"
+		"and exact (the fast path). See Documentation/benchmarks.md.\n");
+}
+
+static const struct run_preset *preset_lookup(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(presets); i++)
+		if (!strcmp(presets[i].name, name))
+			return &presets[i];
+	return NULL;
+}
+
+static void preset_names(FILE *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(presets); i++)
+		fprintf(out, "%s%s", i ? ", " : "", presets[i].name);
+}
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "preset", required_argument, NULL, 'p' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "cycles", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long seed;
+	int c;
+
+	*o = (struct run_opts){ .seed = 1, .cycles = 3 };
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:m:s:c:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o->preset = preset_lookup(optarg);
+			if (!o->preset) {
+				fprintf(stderr, "vsbench run: --preset: unknown preset \"%s\" (", optarg);
+				preset_names(stderr);
+				fprintf(stderr, ")\n");
+				return -1;
+			}
+			break;
+		case 'm':
+			if (!strcmp(optarg, "socket")) {
+				fprintf(stderr, "vsbench run: --mode socket: not implemented yet, "
+					"only --mode inproc runs for now\n");
+				return -1;
+			}
+			if (strcmp(optarg, "inproc")) {
+				fprintf(stderr, "vsbench run: --mode: unknown mode \"%s\" "
+					"(inproc; socket comes later)\n", optarg);
+				return -1;
+			}
+			break;
+		case 's':
+			/* JSON integers are signed 64-bit */
+			if (vsbench_parse_ulong("run", "seed", optarg, 0, LLONG_MAX, &seed))
+				return -1;
+			o->seed = seed;
+			break;
+		case 'c':
+			if (vsbench_parse_ulong("run", "cycles", optarg, 0, 1000000, &o->cycles))
+				return -1;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "vsbench run: unexpected argument \"%s\"\n", argv[optind]);
+		return -1;
+	}
+	if (!o->preset) {
+		fprintf(stderr, "vsbench run: --preset is required (");
+		preset_names(stderr);
+		fprintf(stderr, ")\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One cycle as vs_sched_run_cycle() runs it (open, vs_session_run_actions(),
+ * close), with the actions called one by one, as vs_session_run_actions()
+ * calls them, so that each is timed.
+ */
+static int run_cycle(struct vs_sched *sched, struct run_cycle *rc, struct vs_err *err)
+{
+	const struct vs_conf *conf = sched->conf;
+	struct vs_session *ssn;
+	double t0, t;
+	int ret;
+
+	t0 = vsbench_now();
+	ret = vs_session_open(sched, &ssn, err);
+	t = vsbench_now();
+	rc->open = t - t0;
+	if (ret)
+		return ret;
+	for (u32 i = 0; i < conf->nr_actions; i++) {
+		const char *name = conf->actions[i];
+		const struct vs_action_ops *action = vs_action_lookup(name);
+		double ta = t;
+
+		ret = action->execute(ssn, vs_conf_action_args(conf, name));
+		t = vsbench_now();
+		rc->actions[i] = t - ta;
+		if (ret) {
+			vs_err_set(err, ret, "action %s failed", name);
+			break;
+		}
+	}
+	vs_session_close(ssn);
+	rc->total = vsbench_now() - t0;
+	rc->close = rc->total - (t - t0);
+	return ret;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank percentile @q (0 < q <= 1) of @n sorted values. */
+static double percentile(const double *sorted, unsigned long n, double q)
+{
+	unsigned long rank = (unsigned long)ceil(q * (double)n);
+
+	return sorted[rank ? rank - 1 : 0];
+}
+
+static double sum_action(const struct run_result *r, u32 a)
+{
+	double s = 0;
+
+	for (unsigned long c = 0; c < r->nr_cycles; c++)
+		s += r->cycles[c].actions[a];
+	return s;
+}
+
+static void sum_session(const struct run_result *r, double *open, double *close)
+{
+	*open = *close = 0;
+	for (unsigned long c = 0; c < r->nr_cycles; c++) {
+		*open += r->cycles[c].open;
+		*close += r->cycles[c].close;
+	}
+}
+
+/* p50, p99 and max of the cycle times, in seconds; 0 with no cycle. */
+static int cycle_stats(const struct run_result *r, double out[3])
+{
+	double *t = calloc(r->nr_cycles ? r->nr_cycles : 1, sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (unsigned long c = 0; c < r->nr_cycles; c++)
+		t[c] = r->cycles[c].total;
+	qsort(t, r->nr_cycles, sizeof(*t), cmp_double);
+	out[0] = percentile(t, r->nr_cycles, 0.50);
+	out[1] = percentile(t, r->nr_cycles, 0.99);
+	out[2] = t[r->nr_cycles ? r->nr_cycles - 1 : 0];
+	free(t);
+	return 0;
+}
+
+static double per(size_t bytes, u32 n)
+{
+	return n ? (double)bytes / n : 0.0;
+}
+
+/* Seconds as milliseconds, to the nanosecond the clock gives. */
+static json_t *json_ms(double s)
+{
+	return json_real(round(s * 1e9) / 1e6);
+}
+
+static json_t *pool_json(const struct vs_pool_stats *st)
+{
+	return json_pack("{s:I, s:I, s:I}", "active", (json_int_t)st->active_objs,
+			 "obj_size", (json_int_t)st->obj_size, "bytes", (json_int_t)st->bytes);
+}
+
+static int print_json(const struct run_result *r)
+{
+	const struct vs_conf *conf = r->conf;
+	json_t *o = json_object(), *cycles = json_array(), *actions = json_object();
+	double cs[3], open, close;
+	int ret = -1;
+
+	if (!o || !cycles || !actions || cycle_stats(r, cs))
+		goto out;
+	sum_session(r, &open, &close);
+	json_object_set_new(o, "preset", json_string(r->preset->name));
+	json_object_set_new(o, "mode", json_string("inproc"));
+	json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+	json_object_set_new(o, "nodes", json_integer(r->nodes));
+	json_object_set_new(o, "queues", json_integer(r->queues));
+	json_object_set_new(o, "podgroups", json_integer(r->jobs));
+	json_object_set_new(o, "tasks", json_integer(r->tasks));
+	json_object_set_new(o, "running_at_start", json_integer((json_int_t)r->running_at_start));
+	json_object_set_new(o, "build_ms", json_ms(r->build));
+	json_object_set_new(o, "cycles_run", json_integer((json_int_t)r->nr_cycles));
+	json_object_set_new(o, "binds", json_integer((json_int_t)r->binds));
+	json_object_set_new(o, "pending", json_integer(r->nr_cycles ?
+			    r->cycles[r->nr_cycles - 1].pending : r->tasks - r->running_at_start));
+	json_object_set_new(o, "sched_ms", json_ms(r->sched));
+	/* No cycle, no figure: null rather than a zero that reads as measured. */
+	if (r->nr_cycles) {
+		json_object_set_new(o, "pods_per_sec", json_real(r->sched > 0 ?
+				    round((double)r->binds / r->sched * 10) / 10 : 0.0));
+		json_object_set_new(o, "cycle_ms", json_pack("{s:o, s:o, s:o}", "p50",
+				    json_ms(cs[0]), "p99", json_ms(cs[1]), "max", json_ms(cs[2])));
+		json_object_set_new(o, "session_open_ms", json_ms(open));
+		for (u32 a = 0; a < conf->nr_actions; a++)
+			json_object_set_new(actions, conf->actions[a], json_ms(sum_action(r, a)));
+		json_object_set_new(o, "actions_ms", actions);
+		actions = NULL;
+		json_object_set_new(o, "session_close_ms", json_ms(close));
+	} else {
+		json_object_set_new(o, "pods_per_sec", json_null());
+		json_object_set_new(o, "cycle_ms", json_null());
+		json_object_set_new(o, "session_open_ms", json_null());
+		json_object_set_new(o, "actions_ms", json_null());
+		json_object_set_new(o, "session_close_ms", json_null());
+	}
+	for (unsigned long c = 0; c < r->nr_cycles; c++) {
+		const struct run_cycle *rc = &r->cycles[c];
+		json_t *ca = json_object();
+
+		for (u32 a = 0; a < conf->nr_actions; a++)
+			json_object_set_new(ca, conf->actions[a], json_ms(rc->actions[a]));
+		json_array_append_new(cycles, json_pack("{s:I, s:o, s:o, s:o, s:o, s:i, s:i}",
+				      "binds", (json_int_t)rc->binds, "ms", json_ms(rc->total),
+				      "session_open_ms", json_ms(rc->open), "actions_ms", ca,
+				      "session_close_ms", json_ms(rc->close),
+				      "pending", (int)rc->pending, "running", (int)rc->running));
+	}
+	json_object_set_new(o, "cycles", cycles);
+	cycles = NULL;
+	json_object_set_new(o, "peak_rss_bytes", json_integer((json_int_t)r->peak_rss));
+	json_object_set_new(o, "bytes_per_node", json_real(per(r->node_pool.bytes, r->nodes)));
+	json_object_set_new(o, "bytes_per_task", json_real(per(r->task_pool.bytes, r->tasks)));
+	json_object_set_new(o, "pools", json_pack("{s:o, s:o}", "vs_node",
+			    pool_json(&r->node_pool), "vs_task", pool_json(&r->task_pool)));
+	if (json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || putchar('\n') == EOF)
+		goto out;
+	ret = 0;
+out:
+	if (ret)
+		fprintf(stderr, "vsbench run: out of memory writing JSON\n");
+	json_decref(actions);
+	json_decref(cycles);
+	json_decref(o);
+	return ret;
+}
+
+static int print_table(const struct run_result *r)
+{
+	const struct vs_conf *conf = r->conf;
+	double cs[3], open, close;
+
+	if (cycle_stats(r, cs)) {
+		fprintf(stderr, "vsbench run: out of memory\n");
+		return -1;
+	}
+	sum_session(r, &open, &close);
+	printf("vsbench run: preset %s, inproc, seed %llu: %u nodes, %u queues, %u podgroups, "
+	       "%u tasks (%lu running), built in %.3f s\n\n", r->preset->name, r->seed, r->nodes,
+	       r->queues, r->jobs, r->tasks, r->running_at_start, r->build);
+	if (r->nr_cycles) {
+		printf("%5s %9s %9s %9s %10s", "CYCLE", "BINDS", "PENDING", "RUNNING", "OPEN-MS");
+		for (u32 a = 0; a < conf->nr_actions; a++) {
+			char h[40];
+
+			snprintf(h, sizeof(h), "%s-ms", conf->actions[a]);
+			for (char *p = h; *p; p++)
+				*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+			printf(" %12s", h);
+		}
+		printf(" %10s %10s\n", "CLOSE-MS", "TOTAL-MS");
+	}
+	for (unsigned long c = 0; c < r->nr_cycles; c++) {
+		const struct run_cycle *rc = &r->cycles[c];
+
+		printf("%5lu %9" PRIu64 " %9u %9u %10.3f", c + 1, rc->binds, rc->pending,
+		       rc->running, rc->open * 1e3);
+		for (u32 a = 0; a < conf->nr_actions; a++)
+			printf(" %12.3f", rc->actions[a] * 1e3);
+		printf(" %10.3f %10.3f\n", rc->close * 1e3, rc->total * 1e3);
+	}
+	if (r->nr_cycles) {
+		printf("\n  pods placed per second   %.0f (%" PRIu64 " binds in %.3f s of scheduling)\n",
+		       r->sched > 0 ? (double)r->binds / r->sched : 0.0, r->binds, r->sched);
+		printf("  cycle ms                 p50 %.3f, p99 %.3f, max %.3f\n", cs[0] * 1e3,
+		       cs[1] * 1e3, cs[2] * 1e3);
+		printf("  session open ms          %.3f (sums over the %lu cycles)\n", open * 1e3,
+		       r->nr_cycles);
+		for (u32 a = 0; a < conf->nr_actions; a++)
+			printf("  %-8s ms              %.3f\n", conf->actions[a],
+			       sum_action(r, a) * 1e3);
+		printf("  session close ms         %.3f\n", close * 1e3);
+	} else {
+		printf("  no cycle run (--cycles 0)\n");
+	}
+	printf("  peak RSS                 %.1f MiB\n", (double)r->peak_rss / (1 << 20));
+	printf("  bytes per node           %.1f (vs_node pool: %zu bytes)\n",
+	       per(r->node_pool.bytes, r->nodes), r->node_pool.bytes);
+	printf("  bytes per task           %.1f (vs_task pool: %zu bytes)\n",
+	       per(r->task_pool.bytes, r->tasks), r->task_pool.bytes);
+	printf("  invariants hold\n");
+	return 0;
+}
+
+static u64 peak_rss(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (u64)ru.ru_maxrss * 1024;	/* Linux reports KiB */
+}
+
+static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct run_opts *o,
+		    struct run_result *r)
+{
+	struct vsbench_binder binder = { NULL, 0, 0, 0 };
+	struct vs_err err = { { 0 } };
+	u32 nr_actions = sched->conf->nr_actions;
+	double *times;
+	int ret = 0;
+
+	r->cycles = calloc(o->cycles ? o->cycles : 1, sizeof(*r->cycles));
+	times = calloc((o->cycles ? o->cycles : 1) * (nr_actions ? nr_actions : 1), sizeof(*times));
+	if (!r->cycles || !times) {
+		free(times);
+		fprintf(stderr, "vsbench run: out of memory\n");
+		return 1;
+	}
+	r->cycles[0].actions = times;	/* owns them, for vsbench_run() to free */
+	sched->sink = (struct vs_decision_sink){ .bind = vsbench_binder_bind, .ctx = &binder };
+	for (unsigned long c = 0; c < o->cycles; c++) {
+		struct run_cycle *rc = &r->cycles[c];
+		u64 before = binder.total;
+
+		rc->actions = times + c * nr_actions;
+		ret = run_cycle(sched, rc, &err);
+		r->nr_cycles++;
+		if (ret) {
+			fprintf(stderr, "vsbench run: cycle %lu: %s\n", c + 1, err.msg);
+			break;
+		}
+		rc->binds = binder.total - before;
+		r->sched += rc->total;
+		vsbench_binder_confirm(&binder, cl);
+		rc->pending = vsbench_count_status(cl, VS_TASK_PENDING);
+		rc->running = vsbench_count_status(cl, VS_TASK_RUNNING);
+		if (!rc->binds)
+			break;
+	}
+	r->binds = binder.total;
+	sched->sink = (struct vs_decision_sink){ 0 };
+	free(binder.bound);
+	return ret ? 1 : 0;
+}
+
+int vsbench_run(int argc, char **argv)
+{
+	struct vs_err err = { { 0 } };
+	struct vsbench_gangs gangs;
+	struct vsbench_shape shape;
+	struct run_result r = { 0 };
+	struct vs_cluster cl;
+	struct vs_sched sched;
+	struct vs_conf *conf;
+	struct run_opts o;
+	double t0;
+	int ret;
+
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? 0 : 2;
+	gangs = (struct vsbench_gangs){ .tasks = o.preset->tasks, .sizes = gang_sizes,
+					.nr_sizes = ARRAY_SIZE(gang_sizes) };
+	shape = (struct vsbench_shape){ .nodes = o.preset->nodes, .queues = o.preset->queues,
+					.running_pct = o.preset->running_pct, .seed = o.seed,
+					.gangs = &gangs };
+	if (vsbench_conf_load(NULL, &conf, &err)) {
+		fprintf(stderr, "vsbench run: %s\n", err.msg);
+		return 1;
+	}
+	if (vs_cluster_init(&cl)) {
+		vs_conf_free(conf);
+		fprintf(stderr, "vsbench run: out of memory\n");
+		return 1;
+	}
+	vsbench_seed(shape.seed);
+	t0 = vsbench_now();
+	ret = vsbench_build(&cl, &shape, &r.running_at_start);
+	r.build = vsbench_now() - t0;
+	if (ret) {
+		vs_conf_free(conf);
+		goto out_cluster;
+	}
+	if (vs_sched_init(&sched, &cl, conf, &err)) {
+		fprintf(stderr, "vsbench run: %s\n", err.msg);
+		ret = 1;
+		goto out_sched;
+	}
+	r.preset = o.preset;
+	r.seed = o.seed;
+	r.conf = sched.conf;
+	r.nodes = cl.nr_nodes;
+	r.queues = cl.nr_queues;
+	r.jobs = cl.nr_jobs;
+	r.tasks = cl.nr_tasks;
+
+	ret = schedule(&cl, &sched, &o, &r);
+	if (!ret && vs_cluster_check(&cl, &err)) {
+		fprintf(stderr, "vsbench run: invariant check: %s\n", err.msg);
+		ret = 1;
+	}
+	if (ret)
+		goto out_sched;
+	/* Scheduling creates no object: the pools hold what was built. */
+	vs_pool_get_stats(&cl.node_pool, &r.node_pool);
+	vs_pool_get_stats(&cl.task_pool, &r.task_pool);
+	r.peak_rss = peak_rss();
+	if (o.json ? print_json(&r) : print_table(&r))
+		ret = 1;
+out_sched:
+	vs_sched_destroy(&sched);
+out_cluster:
+	vs_cluster_destroy(&cl);
+	if (r.cycles)
+		free(r.cycles[0].actions);
+	free(r.cycles);
+	return ret ? 1 : 0;
+}

@@ -1,8 +1,9 @@
 #!/bin/sh
 # "vsbench run": the tiny preset's JSON holds every promised field with sane
-# values and none of the figures that do not exist yet; the same seed builds
-# the same cluster and binds the same tasks; the table runs; bad arguments
-# exit 2 with a message naming the argument.
+# values and none of the figures that were not measured; with --compare the
+# exhaustive scan binds what the fast path binds; the same seed builds the
+# same cluster and binds the same tasks; the table runs; bad arguments exit 2
+# with a message naming the argument.
 # Usage: selftests/vsbench-run.sh path/to/vsbench
 set -eu
 vsbench=$1
@@ -27,10 +28,12 @@ done
 for f in p50 p99 max allocate; do
 	[ -n "$(nested "$f" "$out")" ] || fail "no field \"$f\" in cycle_ms or actions_ms"
 done
-# Not measured yet: these must not appear with made-up values.
-for f in speedup_vs_exhaustive exact load_objects_per_sec; do
-	! grep -q "\"$f\"" "$out" || fail "field \"$f\" printed before it is measured"
+# Not measured in this run (no --compare, no socket mode): not printed with made-up values.
+for f in speedup_vs_exhaustive exact exhaustive_sched_ms load_objects_per_sec; do
+	! grep -q "\"$f\"" "$out" || fail "field \"$f\" printed though it was not measured"
 done
+holds "$(top fast_placements "$out")" '>' 0 || fail "the fast path placed nothing"
+holds "$(top fast_placements "$out")" '<=' "$(top binds "$out")" || fail "more fast placements than binds"
 [ "$(top preset "$out")" = '"tiny"' ] || fail "preset is not \"tiny\""
 [ "$(top mode "$out")" = '"inproc"' ] || fail "mode is not \"inproc\""
 [ "$(top seed "$out")" = 1 ] || fail "default seed is not 1"
@@ -61,6 +64,13 @@ done
 "$vsbench" run --preset tiny --seed 7 --cycles 1 --json >"$out2" 2>&1 || fail "run --seed 7 exited $?"
 [ "$(top seed "$out2")" = 7 ] || fail "seed 7 not reported"
 [ "$(top cycles_run "$out2")" = 1 ] || fail "--cycles 1 ran $(top cycles_run "$out2") cycles"
+
+# --compare: the exhaustive scan on the same cluster binds the same tasks in the same order.
+"$vsbench" run --preset tiny --compare --json >"$out2" 2>&1 || fail "run --compare exited $?"
+[ "$(top exact "$out2")" = true ] || { cp "$out2" "$out"; fail "the fast path is not exact"; }
+holds "$(top speedup_vs_exhaustive "$out2")" '>' 0 || fail "no speedup_vs_exhaustive"
+holds "$(top exhaustive_sched_ms "$out2")" '>' 0 || fail "no exhaustive_sched_ms"
+[ "$(top binds "$out2")" = "$(top binds "$out")" ] || fail "--compare changed the fast run"
 
 # --cycles 0 builds only: the cycle figures are null, not zero.
 "$vsbench" run --preset tiny --cycles 0 --json >"$out2" 2>&1 || fail "run --cycles 0 exited $?"

@@ -54,10 +54,8 @@ static const struct run_preset presets[] = {
 	  .note = "for tests" },
 	{ .name = "1k", .nodes = 1000, .queues = 4, .tasks = 20000, .running_pct = 10 },
 	{ .name = "10k", .nodes = 10000, .queues = 8, .tasks = 100000, .running_pct = 10 },
-	{ .name = "50k", .nodes = 50000, .queues = 16, .tasks = 1000000, .running_pct = 10,
-	  .note = "waits for the fast path" },
-	{ .name = "100k", .nodes = 100000, .queues = 16, .tasks = 1000000, .running_pct = 10,
-	  .note = "waits for the fast path" },
+	{ .name = "50k", .nodes = 50000, .queues = 16, .tasks = 1000000, .running_pct = 10 },
+	{ .name = "100k", .nodes = 100000, .queues = 16, .tasks = 1000000, .running_pct = 10 },
 };
 
 struct run_opts {
@@ -65,6 +63,7 @@ struct run_opts {
 	unsigned long long seed;
 	unsigned long cycles;
 	bool json;
+	bool compare;			/* the exhaustive scan too, for speedup and exactness */
 };
 
 /* One cycle's figures; times in seconds. */
@@ -88,12 +87,20 @@ struct run_result {
 	double sched;			/* sum of the cycles' times */
 	u64 peak_rss;
 	struct vs_pool_stats node_pool, task_pool;
+	u64 fast_placements;		/* tasks placed from allocate's node indexes */
+	u64 trace;			/* FNV-1a of every bind, in order: ns/name@node */
+	/* --compare: the exhaustive scan's run of the same cluster */
+	bool compared;
+	double exhaustive_sched;
+	u64 exhaustive_binds;
+	bool exact;			/* its binds, in order, are the fast path's */
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: vsbench run --preset NAME [--mode inproc] [--seed N] [--cycles N] [--json]\n"
+		"                   [--compare]\n"
 		"\n"
 		"Build a preset cluster in-process, schedule it with the built-in\n"
 		"configuration until a cycle places nothing or --cycles ran, and report\n"
@@ -108,6 +115,10 @@ static void usage(FILE *out)
 		"  -c, --cycles N         at most N cycles (default 3); 0 builds and\n"
 		"                         measures memory only\n"
 		"  -j, --json             one JSON object instead of the table\n"
+		"  -x, --compare          also schedule the same cluster with allocate's\n"
+		"                         exhaustive scan (Volcano's search, the fast\n"
+		"                         path's oracle): report the speed-up and whether\n"
+		"                         every bind was the same (exact); slow at 10k\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"presets (gangs of 1 to 64 tasks, minMember their size; queue weights 1-4):\n");
@@ -120,8 +131,8 @@ static void usage(FILE *out)
 	}
 	fprintf(out,
 		"\n"
-		"Not measured yet: load_objects_per_sec (socket mode), speedup_vs_exhaustive\n"
-		"and exact (the fast path). See Documentation/benchmarks.md.\n");
+		"Not measured yet: load_objects_per_sec (socket mode). See\n"
+		"Documentation/benchmarks.md.\n");
 }
 
 static const struct run_preset *preset_lookup(const char *name)
@@ -146,6 +157,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "seed", required_argument, NULL, 's' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "compare", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -154,7 +166,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 
 	*o = (struct run_opts){ .seed = 1, .cycles = 3 };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:m:s:c:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:m:s:c:jxh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->preset = preset_lookup(optarg);
@@ -189,6 +201,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'j':
 			o->json = true;
+			break;
+		case 'x':
+			o->compare = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -377,6 +392,13 @@ static int print_json(const struct run_result *r)
 	json_object_set_new(o, "bytes_per_task", json_real(per(r->task_pool.bytes, r->tasks)));
 	json_object_set_new(o, "pools", json_pack("{s:o, s:o}", "vs_node",
 			    pool_json(&r->node_pool), "vs_task", pool_json(&r->task_pool)));
+	json_object_set_new(o, "fast_placements", json_integer((json_int_t)r->fast_placements));
+	if (r->compared) {
+		json_object_set_new(o, "exhaustive_sched_ms", json_ms(r->exhaustive_sched));
+		json_object_set_new(o, "speedup_vs_exhaustive", json_real(r->sched > 0 ?
+				    r->exhaustive_sched / r->sched : 0));
+		json_object_set_new(o, "exact", json_boolean(r->exact));
+	}
 	if (json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || putchar('\n') == EOF)
 		goto out;
 	ret = 0;
@@ -442,6 +464,13 @@ static int print_table(const struct run_result *r)
 	       per(r->node_pool.bytes, r->nodes), r->node_pool.bytes);
 	printf("  bytes per task           %.1f (vs_task pool: %zu bytes)\n",
 	       per(r->task_pool.bytes, r->tasks), r->task_pool.bytes);
+	printf("  fast path                %" PRIu64 " of %" PRIu64 " binds from node indexes\n",
+	       r->fast_placements, r->binds);
+	if (r->compared)
+		printf("  exhaustive scan          %.3f s, %.1fx the fast path's time; %s\n",
+		       r->exhaustive_sched, r->sched > 0 ? r->exhaustive_sched / r->sched : 0,
+		       r->exact ? "the same binds in the same order (exact)" :
+				  "OTHER BINDS: the fast path is not exact");
 	printf("  invariants hold\n");
 	return 0;
 }
@@ -455,10 +484,34 @@ static u64 peak_rss(void)
 	return (u64)ru.ru_maxrss * 1024;	/* Linux reports KiB */
 }
 
+/* The binder sink, with every bind folded into r->trace as it comes. */
+struct tracing_binder {
+	struct vsbench_binder binder;
+	u64 *trace;
+};
+
+static void fold(u64 *h, const char *s)
+{
+	for (; *s; s++)
+		*h = (*h ^ (u8)*s) * 0x100000001b3ULL;
+	*h = (*h ^ 0xff) * 0x100000001b3ULL;	/* the end of a string */
+}
+
+static void tracing_bind(void *ctx, struct vs_task *task, struct vs_node *node)
+{
+	struct tracing_binder *tb = ctx;
+
+	fold(tb->trace, task->ns);
+	fold(tb->trace, task->name);
+	fold(tb->trace, node->name);
+	vsbench_binder_bind(&tb->binder, task, node);
+}
+
 static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct run_opts *o,
 		    struct run_result *r)
 {
-	struct vsbench_binder binder = { NULL, 0, 0, 0 };
+	struct tracing_binder tb = { .binder = { NULL, 0, 0, 0 }, .trace = &r->trace };
+	struct vsbench_binder *b = &tb.binder;
 	struct vs_err err = { { 0 } };
 	u32 nr_actions = sched->conf->nr_actions;
 	double *times;
@@ -472,10 +525,11 @@ static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct 
 		return 1;
 	}
 	r->cycles[0].actions = times;	/* owns them, for vsbench_run() to free */
-	sched->sink = (struct vs_decision_sink){ .bind = vsbench_binder_bind, .ctx = &binder };
+	r->trace = 0xcbf29ce484222325ULL;
+	sched->sink = (struct vs_decision_sink){ .bind = tracing_bind, .ctx = &tb };
 	for (unsigned long c = 0; c < o->cycles; c++) {
 		struct run_cycle *rc = &r->cycles[c];
-		u64 before = binder.total;
+		u64 before = b->total;
 
 		rc->actions = times + c * nr_actions;
 		ret = run_cycle(sched, rc, &err);
@@ -484,17 +538,93 @@ static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct 
 			fprintf(stderr, "vsbench run: cycle %lu: %s\n", c + 1, err.msg);
 			break;
 		}
-		rc->binds = binder.total - before;
+		rc->binds = b->total - before;
 		r->sched += rc->total;
-		vsbench_binder_confirm(&binder, cl);
+		vsbench_binder_confirm(b, cl);
 		rc->pending = vsbench_count_status(cl, VS_TASK_PENDING);
 		rc->running = vsbench_count_status(cl, VS_TASK_RUNNING);
 		if (!rc->binds)
 			break;
 	}
-	r->binds = binder.total;
+	r->binds = b->total;
+	r->fast_placements = sched->stats.fast_placements;
 	sched->sink = (struct vs_decision_sink){ 0 };
-	free(binder.bound);
+	free(b->bound);
+	return ret ? 1 : 0;
+}
+
+/* The built-in configuration with allocate's exhaustive scan. */
+static int exhaustive_conf(struct vs_conf **conf, struct vs_err *err)
+{
+	static const char tail[] = "\nconfigurations:\n- name: allocate\n  arguments:\n"
+				   "    exhaustive: true\n";
+	size_t len = strlen(vs_conf_default_text);
+	struct vs_conf_names names;
+	char *text = malloc(len + sizeof(tail));
+	int ret;
+
+	if (!text)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	memcpy(text, vs_conf_default_text, len);
+	memcpy(text + len, tail, sizeof(tail));
+	vs_framework_names(&names);
+	ret = vs_conf_parse(text, strlen(text), "the built-in configuration, exhaustive",
+			    &names, VS_CONF_FLAGS_DEFAULT_ON, conf, err);
+	free(text);
+	return ret;
+}
+
+/*
+ * --compare: the same cluster again (same seed), scheduled by the
+ * exhaustive scan for as many cycles as the fast run ran: its time, and
+ * whether it bound the same tasks to the same nodes in the same order.
+ */
+static int compare(const struct run_opts *o, const struct vsbench_shape *shape,
+		   struct run_result *r)
+{
+	struct run_opts ox = *o;
+	struct run_result x = { 0 };
+	struct vs_err err = { { 0 } };
+	unsigned long running;
+	struct vs_cluster cl;
+	struct vs_sched sched;
+	struct vs_conf *conf;
+	int ret;
+
+	if (exhaustive_conf(&conf, &err)) {
+		fprintf(stderr, "vsbench run: %s\n", err.msg);
+		return 1;
+	}
+	if (vs_cluster_init(&cl)) {
+		vs_conf_free(conf);
+		fprintf(stderr, "vsbench run: out of memory\n");
+		return 1;
+	}
+	vsbench_seed(shape->seed);
+	ret = vsbench_build(&cl, shape, &running);
+	if (ret) {
+		vs_conf_free(conf);
+		goto out_cluster;
+	}
+	if (vs_sched_init(&sched, &cl, conf, &err)) {
+		fprintf(stderr, "vsbench run: %s\n", err.msg);
+		ret = 1;
+		goto out_cluster;
+	}
+	ox.cycles = r->nr_cycles;
+	ret = schedule(&cl, &sched, &ox, &x);
+	if (!ret) {
+		r->compared = true;
+		r->exhaustive_sched = x.sched;
+		r->exhaustive_binds = x.binds;
+		r->exact = x.binds == r->binds && x.trace == r->trace;
+	}
+	vs_sched_destroy(&sched);
+out_cluster:
+	vs_cluster_destroy(&cl);
+	if (x.cycles)
+		free(x.cycles[0].actions);
+	free(x.cycles);
 	return ret ? 1 : 0;
 }
 
@@ -559,7 +689,11 @@ int vsbench_run(int argc, char **argv)
 	/* Scheduling creates no object: the pools hold what was built. */
 	vs_pool_get_stats(&cl.node_pool, &r.node_pool);
 	vs_pool_get_stats(&cl.task_pool, &r.task_pool);
-	r.peak_rss = peak_rss();
+	r.peak_rss = peak_rss();	/* before the comparison's cluster is built */
+	if (o.compare && compare(&o, &shape, &r)) {
+		ret = 1;
+		goto out_sched;
+	}
 	if (o.json ? print_json(&r) : print_table(&r))
 		ret = 1;
 out_sched:

@@ -264,17 +264,10 @@ static void keep_status(struct apply *a)
 
 /* ---- requests ---- */
 
+/* A request of @cmd started in a->buf (VS_MSG_MAX bytes), for the core's fills. */
 static struct nlmsghdr *request(struct apply *a, u8 cmd, u16 flags)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(a->buf);
-	struct genlmsghdr *g;
-
-	nlh->nlmsg_type = VSCHED_GENL_ID;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = VSCHED_GENL_VERSION;
-	return nlh;
+	return vsnl_msg_put(a->buf, VS_MSG_MAX, cmd, flags);
 }
 
 /* The request for @o, in a->buf; NULL (said) when it does not fit. */

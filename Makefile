@@ -253,6 +253,20 @@ demo: $(objtree)/vschedd $(objtree)/vsbench $(objtree)/vsctl
 	$(Q)$(srctree)/scripts/demo.sh $(objtree) $(DEMO_ARGS)
 
 # ---------------------------------------------------------------------------
+# What CI does not run: the fast path against the exhaustive scan on many
+# more random clusters than make check's 200, then the presets, each
+# scheduled both ways in one run (Documentation/benchmarks.md).
+BENCH_SEEDS ?= 3000
+BENCH_PRESETS ?= 1k 10k
+
+PHONY += bench
+bench: $(test-bin) $(objtree)/vsbench
+	$(Q)FASTPATH_SEEDS=$(BENCH_SEEDS) $(test-bin) --filter='fastpath/*'
+	$(Q)for p in $(BENCH_PRESETS); do \
+		$(objtree)/vsbench run --preset $$p --cycles 2 --compare || exit 1; \
+	done
+
+# ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
 # DESTDIR for staging, PREFIX (default /usr/local) for the layout.
 
@@ -297,6 +311,8 @@ help:
 	@echo '  memcheck               - the tests and a scheduling run under valgrind (slow)'
 	@echo '  demo                   - vschedd standalone, a synthetic cluster loaded, scheduled and shown'
 	@echo '                           (DEMO_ARGS="..." passes vsbench load options)'
+	@echo '  bench                  - the fast path against the exhaustive scan: BENCH_SEEDS'
+	@echo '                           random clusters, then BENCH_PRESETS ("1k 10k") both ways'
 	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  install                - the programs, manual pages and bash completion'

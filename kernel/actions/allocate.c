@@ -91,7 +91,7 @@ struct tmpl {
 };
 
 /* The memory the node indexes of one allocate may hold at once. */
-#define NIDX_BUDGET		(256u << 20)
+#define NIDX_BUDGET		(1024u << 20)
 
 struct alloc_ctx {
 	struct vs_session *ssn;

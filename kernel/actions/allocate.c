@@ -454,6 +454,22 @@ static void log_touch(struct alloc_ctx *ctx, const struct vs_node *node)
 	ctx->log[ctx->nr_log++] = node->sidx;
 }
 
+/*
+ * Whether @node's FutureIdle (idle + releasing - pipelined) may hold the
+ * template's cpu and memory: the first test of vs_allocate_predicate(),
+ * on the two dimensions every request has. A node that fails it is not
+ * chosen for the template whatever its score, and its FutureIdle grows
+ * back only where allocate logs a touch (a discard): it stays out of the
+ * index until then. (The other dimensions are the exact test's.)
+ */
+static bool may_hold(const struct tmpl *t, const struct vs_node *node)
+{
+	for (unsigned int d = VS_RES_CPU; d <= VS_RES_MEMORY; d++)
+		if (node->idle.v[d] + node->releasing.v[d] - node->pipelined.v[d] < t->req.v[d])
+			return false;
+	return true;
+}
+
 static double score_one(struct alloc_ctx *ctx, const struct tmpl *t, struct vs_node *node)
 {
 	double score;
@@ -482,7 +498,8 @@ static int tmpl_build(struct alloc_ctx *ctx, struct tmpl *t)
 	if (ret)
 		return ret;
 	for (u32 i = 0; i < ctx->nr_nodes; i++)
-		vs_nidx_set(&t->ix, ctx->nodes[i], score_one(ctx, t, ctx->nodes[i]));
+		if (may_hold(t, ctx->nodes[i]))
+			vs_nidx_set(&t->ix, ctx->nodes[i], score_one(ctx, t, ctx->nodes[i]));
 	t->built = true;
 	t->seen = ctx->nr_log;
 	ctx->nr_built++;
@@ -501,7 +518,10 @@ static void tmpl_catch_up(struct alloc_ctx *ctx, struct tmpl *t)
 		if (ctx->stamp[sidx] == ctx->replay)
 			continue;
 		ctx->stamp[sidx] = ctx->replay;
-		vs_nidx_set(&t->ix, ctx->nodes[sidx], score_one(ctx, t, ctx->nodes[sidx]));
+		if (may_hold(t, ctx->nodes[sidx]))
+			vs_nidx_set(&t->ix, ctx->nodes[sidx], score_one(ctx, t, ctx->nodes[sidx]));
+		else
+			vs_nidx_remove(&t->ix, ctx->nodes[sidx]);
 	}
 	t->seen = ctx->nr_log;
 }

@@ -29,7 +29,7 @@ static bool before(const struct vs_nidx_entry *a, const struct vs_nidx_entry *b)
 {
 	if (a->score != b->score)
 		return a->score > b->score;
-	return a->node->sidx < b->node->sidx;
+	return a->sidx < b->sidx;
 }
 
 static bool reaches(const struct vs_nidx_max *m, const struct vs_nidx_max *need)
@@ -92,20 +92,31 @@ void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node)
 	ix->nr--;
 }
 
+/*
+ * The node's values now: FutureIdle is idle + releasing - pipelined, as
+ * vs_node_future_idle() has it, for the two dimensions kept.
+ */
+static void own_of(const struct vs_node *node, struct vs_nidx_max *own)
+{
+	const s64 *idle = node->idle.v, *rel = node->releasing.v, *pip = node->pipelined.v;
+
+	own->v[VS_NIDX_IDLE_CPU] = idle[VS_RES_CPU];
+	own->v[VS_NIDX_IDLE_MEM] = idle[VS_RES_MEMORY];
+	own->v[VS_NIDX_FUTURE_CPU] = idle[VS_RES_CPU] + rel[VS_RES_CPU] - pip[VS_RES_CPU];
+	own->v[VS_NIDX_FUTURE_MEM] = idle[VS_RES_MEMORY] + rel[VS_RES_MEMORY] -
+				     pip[VS_RES_MEMORY];
+}
+
 void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score)
 {
 	struct vs_nidx_entry *e = &ix->by_sidx[node->sidx], *parent;
 	struct rb_node **link = &ix->root.rb_node, *up = NULL;
-	struct vs_res future;
 
 	vs_nidx_remove(ix, node);
-	vs_node_future_idle(node, &future);
 	e->node = node;
+	e->sidx = node->sidx;
 	e->score = score;
-	e->own.v[VS_NIDX_IDLE_CPU] = vs_res_get(&node->idle, VS_RES_CPU);
-	e->own.v[VS_NIDX_IDLE_MEM] = vs_res_get(&node->idle, VS_RES_MEMORY);
-	e->own.v[VS_NIDX_FUTURE_CPU] = vs_res_get(&future, VS_RES_CPU);
-	e->own.v[VS_NIDX_FUTURE_MEM] = vs_res_get(&future, VS_RES_MEMORY);
+	own_of(node, &e->own);
 	e->sub = e->own;
 	/* Down to the leaf it hangs from: every subtree passed through now holds it. */
 	while (*link) {

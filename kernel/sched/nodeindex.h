@@ -44,6 +44,7 @@ struct vs_nidx_entry {
 	struct rb_node rb;
 	struct vs_node *node;		/* NULL: the node is not in the index */
 	double score;
+	u32 sidx;			/* node->sidx, compared without touching the node */
 	struct vs_nidx_max own;		/* the node's, when it was set */
 	struct vs_nidx_max sub;		/* the largest over the subtree */
 };

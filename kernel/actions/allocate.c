@@ -112,7 +112,7 @@ struct alloc_ctx {
 	u32 nr_caches, cap_caches;
 
 	/* The fast path (see fast_possible()): off in exhaustive mode. */
-	bool fast;
+	bool fast, fast_decided;
 	struct tmpl *tmpls, *last;	/* heap */
 	u32 nr_tmpls, cap_tmpls;
 	u32 nr_built, max_built;	/* indexes held, and at most (NIDX_BUDGET) */
@@ -389,10 +389,12 @@ static bool fast_possible(const struct vs_session *ssn)
 	return true;
 }
 
+static bool fast_on(struct alloc_ctx *ctx);
+
 /* A task the indexes may serve: without affinity (preferred node terms score per candidate set). */
-static bool fast_task(const struct alloc_ctx *ctx, const struct vs_task *task)
+static bool fast_task(struct alloc_ctx *ctx, const struct vs_task *task)
 {
-	return ctx->fast && !task->affinity;
+	return !task->affinity && fast_on(ctx);
 }
 
 static bool same_labels(const struct vs_labels *a, const struct vs_labels *b)
@@ -801,17 +803,31 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
 				   sizeof(*ctx->qws));
 	if (!ctx->fit || !ctx->idle || !ctx->future || !ctx->qws)
 		return -ENOMEM;
-	ctx->fast = !ctx->exhaustive && fast_possible(ssn);
-	if (ctx->fast) {
-		size_t per = (size_t)n * sizeof(struct vs_nidx_entry);
-		size_t fit = NIDX_BUDGET / per;
-
-		ctx->max_built = (u32)(fit < 1 ? 1 : fit > 1024 ? 1024 : fit);
-		ctx->stamp = calloc(n, sizeof(*ctx->stamp));
-		if (!ctx->stamp)
-			ctx->fast = false;
-	}
 	return 0;
+}
+
+/*
+ * Whether the fast path may serve this allocate, decided when the first
+ * task asks (a cycle with nothing to place does not pay for the walk of
+ * fast_possible()).
+ */
+static bool fast_on(struct alloc_ctx *ctx)
+{
+	size_t per, fit;
+
+	if (ctx->fast_decided)
+		return ctx->fast;
+	ctx->fast_decided = true;
+	ctx->fast = !ctx->exhaustive && fast_possible(ctx->ssn);
+	if (!ctx->fast)
+		return false;
+	per = (size_t)(ctx->nr_nodes ? ctx->nr_nodes : 1) * sizeof(struct vs_nidx_entry);
+	fit = NIDX_BUDGET / per;
+	ctx->max_built = (u32)(fit < 1 ? 1 : fit > 1024 ? 1024 : fit);
+	ctx->stamp = calloc(ctx->nr_nodes ? ctx->nr_nodes : 1, sizeof(*ctx->stamp));
+	if (!ctx->stamp)
+		ctx->fast = false;
+	return ctx->fast;
 }
 
 static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)

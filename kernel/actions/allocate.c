@@ -355,7 +355,6 @@ static bool fast_possible(const struct vs_session *ssn)
 {
 	static const enum vs_ext scoring[] = { VS_EXT_NODE_ORDER, VS_EXT_BATCH_NODE_ORDER };
 	const struct vs_ext_list *l;
-	const struct vs_task *t;
 
 	for (unsigned int e = 0; e < ARRAY_SIZE(scoring); e++) {
 		l = &ssn->ext[scoring[e]];
@@ -370,23 +369,8 @@ static bool fast_possible(const struct vs_session *ssn)
 			return false;
 	if (ssn->ext[VS_EXT_BEST_NODE].nr)
 		return false;
-	for (u32 n = 0; n < ssn->nr_nodes; n++) {
-		const struct vs_taints *taints = ssn->nodes[n]->taints;
-
-		for (u32 i = 0; taints && i < taints->nr; i++)
-			if (taints->t[i].effect == VS_TAINT_PREFER_NO_SCHEDULE)
-				return false;
-		list_for_each_entry(t, &ssn->nodes[n]->tasks, node_node)
-			if (t->affinity && (t->affinity->pod_affinity ||
-					    t->affinity->pod_anti_affinity))
-				return false;
-	}
-	for (u32 j = 0; j < ssn->nr_jobs; j++)
-		list_for_each_entry(t, &ssn->jobs[j]->tasks, job_node)
-			if (t->affinity && (t->affinity->pod_affinity ||
-					    t->affinity->pod_anti_affinity))
-				return false;
-	return true;
+	/* The cluster counts them as objects come and go. */
+	return !ssn->cl->nr_prefer_no_schedule_nodes && !ssn->cl->nr_pod_affinity_tasks;
 }
 
 static bool fast_on(struct alloc_ctx *ctx);
@@ -808,8 +792,7 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
 
 /*
  * Whether the fast path may serve this allocate, decided when the first
- * task asks (a cycle with nothing to place does not pay for the walk of
- * fast_possible()).
+ * task asks (a cycle with nothing to place allocates nothing for it).
  */
 static bool fast_on(struct alloc_ctx *ctx)
 {

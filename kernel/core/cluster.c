@@ -267,6 +267,14 @@ static int node_attrs_build(struct vs_cluster *cl, const struct vs_node_spec *sp
 	return 0;
 }
 
+static bool prefers_no_schedule(const struct vs_node *node)
+{
+	for (u32 i = 0; node->taints && i < node->taints->nr; i++)
+		if (node->taints->t[i].effect == VS_TAINT_PREFER_NO_SCHEDULE)
+			return true;
+	return false;
+}
+
 int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 		struct vs_node **out, struct vs_err *err)
 {
@@ -308,6 +316,7 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 	vs_htable_add(&cl->node_index, &node->hnode, vs_str_hash(node->name));
 	list_add_tail(&node->list, &cl->nodes);
 	cl->nr_nodes++;
+	cl->nr_prefer_no_schedule_nodes += prefers_no_schedule(node);
 	vs_res_add(&cl->total_allocatable, &node->allocatable);
 	if (out)
 		*out = node;
@@ -329,10 +338,12 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 		vs_err_prefix(err, "node %s: ", node->name);
 		return ret;
 	}
+	cl->nr_prefer_no_schedule_nodes -= prefers_no_schedule(node);
 	vs_labels_free(&cl->strs, node->labels);
 	vs_taints_free(&cl->strs, node->taints);
 	node->labels = a.labels;
 	node->taints = a.taints;
+	cl->nr_prefer_no_schedule_nodes += prefers_no_schedule(node);
 	node->unschedulable = spec->unschedulable;
 	node->ready = spec->ready;
 
@@ -359,6 +370,7 @@ int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 	vs_htable_del(&cl->node_index, &node->hnode);
 	list_del(&node->list);
 	cl->nr_nodes--;
+	cl->nr_prefer_no_schedule_nodes -= prefers_no_schedule(node);
 	node_free(cl, node);
 	return 0;
 }
@@ -978,6 +990,11 @@ void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *na
 	spec->preemption_policy = VS_PREEMPT_LOWER_PRIORITY;
 }
 
+static bool has_pod_terms(const struct vs_task *task)
+{
+	return task->affinity && (task->affinity->pod_affinity || task->affinity->pod_anti_affinity);
+}
+
 static void task_free(struct vs_cluster *cl, struct vs_task *task)
 {
 	vs_labels_free(&cl->strs, task->labels);
@@ -1120,6 +1137,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	job_account(job, task, +1);
 	vs_htable_add(&cl->task_index, &task->hnode, ns_name_hash(task->ns, task->name));
 	cl->nr_tasks++;
+	cl->nr_pod_affinity_tasks += has_pod_terms(task);
 	if (out)
 		*out = task;
 	return 0;
@@ -1140,6 +1158,7 @@ void vs_task_del(struct vs_cluster *cl, struct vs_task *task)
 	task->job->nr_tasks--;
 	vs_htable_del(&cl->task_index, &task->hnode);
 	cl->nr_tasks--;
+	cl->nr_pod_affinity_tasks -= has_pod_terms(task);
 	task_free(cl, task);
 }
 
@@ -1473,7 +1492,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	const struct vs_job *job;
 	const struct vs_task *task;
 	struct vs_res total;
-	u32 nodes = 0, queues = 0, jobs = 0, tasks = 0;
+	u32 nodes = 0, queues = 0, jobs = 0, tasks = 0, pns = 0, ipa = 0;
 	int ret;
 
 	vs_res_clear(&total);
@@ -1484,6 +1503,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 		if (ret)
 			return ret;
 		vs_res_add(&total, &node->allocatable);
+		pns += prefers_no_schedule(node);
 		nodes++;
 	}
 	if (memcmp(total.v, cl->total_allocatable.v, sizeof(total.v)))
@@ -1515,6 +1535,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 			if (!task->node != (task->acct == VS_ACCT_NONE))
 				return vs_err_set(err, EIO, "task %s/%s: node and accounting disagree",
 						  task->ns, task->name);
+			ipa += has_pod_terms(task);
 			tasks++;
 		}
 		jobs++;
@@ -1523,6 +1544,10 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	if (nodes != cl->nr_nodes || queues != cl->nr_queues || jobs != cl->nr_jobs ||
 	    tasks != cl->nr_tasks)
 		return vs_err_set(err, EIO, "object counts are wrong");
+	if (pns != cl->nr_prefer_no_schedule_nodes || ipa != cl->nr_pod_affinity_tasks)
+		return vs_err_set(err, EIO, "%u nodes with a PreferNoSchedule taint, %u counted; %u "
+				  "tasks with pod affinity, %u counted", pns,
+				  cl->nr_prefer_no_schedule_nodes, ipa, cl->nr_pod_affinity_tasks);
 	if (vs_htable_count(&cl->node_index) != nodes ||
 	    vs_htable_count(&cl->queue_index) != queues ||
 	    vs_htable_count(&cl->job_index) != jobs ||

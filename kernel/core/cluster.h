@@ -66,6 +66,13 @@ struct vs_cluster {
 	u32 nr_tasks;
 	u32 nr_vjobs;
 	u32 nr_prioclasses;
+	/*
+	 * What makes a score depend on more than its node (the fast path of
+	 * allocate asks): tasks with pod affinity or anti-affinity terms,
+	 * nodes with a PreferNoSchedule taint.
+	 */
+	u32 nr_pod_affinity_tasks;
+	u32 nr_prefer_no_schedule_nodes;
 
 	u64 seq;			/* the next creation sequence number */
 	struct vs_res total_allocatable;	/* sum over every node */

@@ -740,3 +740,42 @@ Test(cluster, pod_indexes_read_as_volcano_reads_them)
 		     "out of Atoi's range");
 	cr_assert_eq(vs_task_name_index("a-b-9223372036854775807"), INT64_MAX);
 }
+
+/* The counts allocate's fast path asks: nodes with a PreferNoSchedule taint follow their taints. */
+Test(cluster, nodes_with_a_prefer_no_schedule_taint_are_counted)
+{
+	struct vs_taint_spec soft = { "spot", "true", VS_TAINT_PREFER_NO_SCHEDULE };
+	struct vs_taint_spec hard = { "gpu", "true", VS_TAINT_NO_SCHEDULE };
+	struct vs_err e = { { 0 } };
+	struct vs_node_spec spec;
+	struct vs_node *n1, *n2;
+
+	n1 = add_node("n1", 1000, GI);
+	vs_node_spec_init(&spec, "n2");
+	spec.allocatable = res(1000, GI);
+	spec.taints = &soft;
+	spec.nr_taints = 1;
+	cr_assert_eq(vs_node_add(&cl, &spec, &n2, &e), 0, "%s", e.msg);
+	cr_assert_eq(cl.nr_prefer_no_schedule_nodes, 1);
+	/* n1 gets one, n2 trades it for a hard one */
+	vs_node_spec_init(&spec, "n1");
+	spec.allocatable = res(1000, GI);
+	spec.taints = &soft;
+	spec.nr_taints = 1;
+	cr_assert_eq(vs_node_update(&cl, n1, &spec, &e), 0, "%s", e.msg);
+	cr_assert_eq(cl.nr_prefer_no_schedule_nodes, 2);
+	vs_node_spec_init(&spec, "n2");
+	spec.allocatable = res(1000, GI);
+	spec.taints = &hard;
+	spec.nr_taints = 1;
+	cr_assert_eq(vs_node_update(&cl, n2, &spec, &e), 0, "%s", e.msg);
+	cr_assert_eq(cl.nr_prefer_no_schedule_nodes, 1);
+	check_all();
+	cr_assert_eq(vs_node_del(&cl, n1, &e), 0, "%s", e.msg);
+	cr_assert_eq(cl.nr_prefer_no_schedule_nodes, 0);
+	check_all();
+	/* a count gone wrong is an invariant broken */
+	cl.nr_prefer_no_schedule_nodes = 3;
+	cr_assert_eq(vs_cluster_check(&cl, &e), -EIO);
+	cl.nr_prefer_no_schedule_nodes = 0;
+}

@@ -9,7 +9,9 @@
  * and scores every node for every task as Volcano does. Every bind and every
  * pipeline, in order, and every PodGroup phase must be the same; the fast
  * run must have placed tasks from its indexes (else the test proves
- * nothing) and never missed a node the scan found.
+ * nothing) and never missed a node the scan found. One cluster in ten has a
+ * node with a PreferNoSchedule taint, whose scores are normalised over the
+ * candidates: there the index must not serve at all.
  *
  * FASTPATH_SEEDS in the environment runs more seeds (make bench does).
  */
@@ -80,6 +82,7 @@ static void build(struct run *r, unsigned long long seed)
 		struct vs_node_spec spec;
 		struct vs_kv_spec label = { "zone", zones[rnd(3)] };
 		struct vs_taint_spec taint = { "gpu", "true", VS_TAINT_NO_SCHEDULE };
+		struct vs_taint_spec soft = { "spot", "true", VS_TAINT_PREFER_NO_SCHEDULE };
 		struct vs_node *n;
 
 		snprintf(name, sizeof(name), "n%u", i);
@@ -90,6 +93,11 @@ static void build(struct run *r, unsigned long long seed)
 		spec.nr_labels = 1;
 		if (!rnd(6)) {
 			spec.taints = &taint;
+			spec.nr_taints = 1;
+		}
+		/* One cluster in ten has a node that scores per candidate set: no index then. */
+		if (!i && !(seed % 10)) {
+			spec.taints = &soft;
 			spec.nr_taints = 1;
 		}
 		spec.unschedulable = !rnd(15);
@@ -251,6 +259,9 @@ Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
 		cr_assert_eq(slow.sched.stats.fast_placements, 0, "seed %u: exhaustive used the "
 			     "index", s);
 		cr_assert_eq(fast.sched.stats.fast_misses, 0, "seed %u: the index missed", s);
+		if (!(s % 10))
+			cr_assert_eq(fast.sched.stats.fast_placements, 0, "seed %u: a PreferNoSchedule "
+				     "taint, and the index served", s);
 		cr_assert_str_eq(fast.trace, slow.trace, "seed %u: the fast path decided "
 				 "otherwise", s);
 		placed += fast.sched.stats.fast_placements;

@@ -583,15 +583,12 @@ static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *ta
 
 	if (!t)
 		return NULL;
-	need.v[VS_NIDX_IDLE_CPU] = vs_res_get(&task->req, VS_RES_CPU);
-	need.v[VS_NIDX_IDLE_MEM] = vs_res_get(&task->req, VS_RES_MEMORY);
-	need.v[VS_NIDX_FUTURE_CPU] = need.v[VS_NIDX_IDLE_CPU];
-	need.v[VS_NIDX_FUTURE_MEM] = need.v[VS_NIDX_IDLE_MEM];
+	need.v[VS_NIDX_CPU] = vs_res_get(&task->req, VS_RES_CPU);
+	need.v[VS_NIDX_MEM] = vs_res_get(&task->req, VS_RES_MEMORY);
 	node = vs_nidx_first(&t->ix, &need, fast_accept, &fs);
 	if (node)
 		return node;
 	fs.idle = false;
-	need.v[VS_NIDX_IDLE_CPU] = need.v[VS_NIDX_IDLE_MEM] = INT64_MIN;
 	return vs_nidx_first(&t->ix, &need, fast_accept, &fs);
 }
 

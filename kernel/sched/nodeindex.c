@@ -93,18 +93,21 @@ void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node)
 }
 
 /*
- * The node's values now: FutureIdle is idle + releasing - pipelined, as
- * vs_node_future_idle() has it, for the two dimensions kept.
+ * The node's values now: per dimension the larger of its Idle and its
+ * FutureIdle (idle + releasing - pipelined, as vs_node_future_idle() has it).
  */
 static void own_of(const struct vs_node *node, struct vs_nidx_max *own)
 {
 	const s64 *idle = node->idle.v, *rel = node->releasing.v, *pip = node->pipelined.v;
+	static const unsigned int dims[VS_NIDX_NR] = {
+		[VS_NIDX_CPU] = VS_RES_CPU, [VS_NIDX_MEM] = VS_RES_MEMORY,
+	};
 
-	own->v[VS_NIDX_IDLE_CPU] = idle[VS_RES_CPU];
-	own->v[VS_NIDX_IDLE_MEM] = idle[VS_RES_MEMORY];
-	own->v[VS_NIDX_FUTURE_CPU] = idle[VS_RES_CPU] + rel[VS_RES_CPU] - pip[VS_RES_CPU];
-	own->v[VS_NIDX_FUTURE_MEM] = idle[VS_RES_MEMORY] + rel[VS_RES_MEMORY] -
-				     pip[VS_RES_MEMORY];
+	for (int d = 0; d < VS_NIDX_NR; d++) {
+		s64 i = idle[dims[d]], f = i + rel[dims[d]] - pip[dims[d]];
+
+		own->v[d] = i > f ? i : f;
+	}
 }
 
 void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score)

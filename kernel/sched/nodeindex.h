@@ -10,9 +10,10 @@
  * on that node alone, the order of the nodes by (score, highest first; then
  * session order) is the same for every task of one template, and changes
  * only where a node's accounting changes. The index keeps that order in an
- * rb-tree, each entry holding its node's score and idle and future idle cpu
- * and memory, and each subtree the largest of those, so that the first node
- * whose resources may hold a request is found without visiting subtrees that
+ * rb-tree, each entry holding its node's score and the cpu and memory it
+ * may offer (the larger of its idle and its future idle), and each subtree
+ * the largest of those, so that the first node whose resources may hold a
+ * request in either gradient is found without visiting subtrees that
  * cannot: O(log n) when the first candidates fit.
  *
  * The index does not decide: vs_nidx_first() asks its caller, for each node
@@ -27,12 +28,14 @@
 #include "core/node.h"
 #include "core/rbtree.h"
 
-/* What the subtree maxima are kept of, for pruning. */
+/*
+ * What the subtree maxima are kept of, for pruning: per dimension, the
+ * larger of a node's Idle and FutureIdle (idle + releasing - pipelined),
+ * which a request must not exceed to fit either.
+ */
 enum vs_nidx_dim {
-	VS_NIDX_IDLE_CPU,
-	VS_NIDX_IDLE_MEM,
-	VS_NIDX_FUTURE_CPU,
-	VS_NIDX_FUTURE_MEM,
+	VS_NIDX_CPU,
+	VS_NIDX_MEM,
 	VS_NIDX_NR,
 };
 

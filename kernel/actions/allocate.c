@@ -801,7 +801,7 @@ static bool fast_on(struct alloc_ctx *ctx)
 	ctx->fast = !ctx->exhaustive && fast_possible(ctx->ssn);
 	if (!ctx->fast)
 		return false;
-	per = (size_t)(ctx->nr_nodes ? ctx->nr_nodes : 1) * sizeof(struct vs_nidx_entry);
+	per = vs_nidx_bytes(ctx->nr_nodes ? ctx->nr_nodes : 1);
 	fit = NIDX_BUDGET / per;
 	ctx->max_built = (u32)(fit < 1 ? 1 : fit > 1024 ? 1024 : fit);
 	ctx->stamp = calloc(ctx->nr_nodes ? ctx->nr_nodes : 1, sizeof(*ctx->stamp));

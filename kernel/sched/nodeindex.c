@@ -2,31 +2,39 @@
 /*
  * The node index: see nodeindex.h.
  *
- * The tree is in allocate's order: an entry comes before another when its
- * score is higher, or equal with its node earlier in the session. Each entry
- * keeps the largest of every dimension over its subtree (the augmented
- * rb-tree of core/rbtree_augmented.h, as an interval tree keeps the largest
- * end); a subtree whose maxima do not reach the need holds no node that
- * does, and is not visited. Maxima of different dimensions may come from
- * different nodes, so a subtree that passes may still hold none: the
- * search backtracks, in order, and asks its caller only about nodes whose
- * own values reach the need.
+ * Slot 1 is the root; slot i has the children 2i and 2i + 1; the leaves
+ * are size..2 size - 1, the leaf of the node of session index s at size + s
+ * (leaves past the session's nodes stay empty). An inner slot holds the
+ * better of its children's keys (a higher score, or an equal one with an
+ * earlier node) and the larger of their maxima, so the root knows the
+ * index's best node, and a subtree whose maxima do not reach a request
+ * holds no node that does.
+ *
+ * The search is best first: a heap of slots ordered by their keys, the
+ * root first; a popped inner slot gives its children that may hold the
+ * request, a popped leaf is a node to ask about. Every subtree's key is at
+ * least as good as any of its nodes', so the nodes come out in the index's
+ * order. A node dropped during a search makes the keys of its ancestors
+ * already in the heap too good, never too bad: they come out early, and
+ * only give their children, whose keys are true.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rbtree_augmented.h"
 #include "sched/nodeindex.h"
 
-static struct vs_nidx_entry *entry_of(struct rb_node *rb)
-{
-	return rb ? rb_entry(rb, struct vs_nidx_entry, rb) : NULL;
-}
+static const struct vs_nidx_slot empty_slot = {
+	.score = 0,
+	.sidx = VS_NIDX_EMPTY,
+	.max = { { INT64_MIN, INT64_MIN } },
+};
 
-/* @a comes before @b in allocate's order. */
-static bool before(const struct vs_nidx_entry *a, const struct vs_nidx_entry *b)
+/* @a's key comes before @b's: a node before none, a higher score, an earlier node. */
+static bool before(const struct vs_nidx_slot *a, const struct vs_nidx_slot *b)
 {
+	if (a->sidx == VS_NIDX_EMPTY || b->sidx == VS_NIDX_EMPTY)
+		return b->sidx == VS_NIDX_EMPTY && a->sidx != VS_NIDX_EMPTY;
 	if (a->score != b->score)
 		return a->score > b->score;
 	return a->sidx < b->sidx;
@@ -34,208 +42,199 @@ static bool before(const struct vs_nidx_entry *a, const struct vs_nidx_entry *b)
 
 static bool reaches(const struct vs_nidx_max *m, const struct vs_nidx_max *need)
 {
-	for (int d = 0; d < VS_NIDX_NR; d++)
-		if (m->v[d] < need->v[d])
-			return false;
-	return true;
+	return m->v[VS_NIDX_CPU] >= need->v[VS_NIDX_CPU] &&
+	       m->v[VS_NIDX_MEM] >= need->v[VS_NIDX_MEM];
 }
 
-static void max_into(struct vs_nidx_max *m, const struct vs_nidx_max *o)
+/* What slot @i holds, from its children. */
+static void combined(const struct vs_nidx_slot *t, u32 i, struct vs_nidx_slot *out)
 {
+	const struct vs_nidx_slot *l = &t[2 * i], *r = &t[2 * i + 1];
+	const struct vs_nidx_slot *best = before(r, l) ? r : l;
+
+	out->score = best->score;
+	out->sidx = best->sidx;
 	for (int d = 0; d < VS_NIDX_NR; d++)
-		if (o->v[d] > m->v[d])
-			m->v[d] = o->v[d];
+		out->max.v[d] = l->max.v[d] > r->max.v[d] ? l->max.v[d] : r->max.v[d];
 }
 
-/* RB_DECLARE_CALLBACKS' compute: the subtree's maxima from the node's and its children's. */
-static bool compute_sub(struct vs_nidx_entry *e, bool exit)
+static void fix_up(struct vs_nidx *ix, u32 leaf)
 {
-	struct vs_nidx_max m = e->own;
-
-	if (e->rb.rb_left)
-		max_into(&m, &entry_of(e->rb.rb_left)->sub);
-	if (e->rb.rb_right)
-		max_into(&m, &entry_of(e->rb.rb_right)->sub);
-	if (exit && !memcmp(&m, &e->sub, sizeof(m)))
-		return true;
-	e->sub = m;
-	return false;
+	for (u32 i = leaf >> 1; i; i >>= 1)
+		combined(ix->t, i, &ix->t[i]);
 }
 
-RB_DECLARE_CALLBACKS(static, nidx_cb, struct vs_nidx_entry, rb, sub, compute_sub);
+size_t vs_nidx_bytes(u32 nr_nodes)
+{
+	size_t size = 1;
+
+	while (size < nr_nodes)
+		size *= 2;
+	return 2 * size * (sizeof(struct vs_nidx_slot) + sizeof(u32)) +
+	       nr_nodes * sizeof(struct vs_node *);
+}
 
 int vs_nidx_init(struct vs_nidx *ix, u32 nr_nodes)
 {
-	ix->root = RB_ROOT;
+	u32 size = 1;
+
+	while (size < nr_nodes)
+		size *= 2;
+	memset(ix, 0, sizeof(*ix));
+	ix->t = malloc(2 * (size_t)size * sizeof(*ix->t));
+	ix->heap = malloc(2 * (size_t)size * sizeof(*ix->heap));
+	ix->nodes = calloc(nr_nodes ? nr_nodes : 1, sizeof(*ix->nodes));
+	if (!ix->t || !ix->heap || !ix->nodes) {
+		vs_nidx_destroy(ix);
+		return -ENOMEM;
+	}
+	for (u32 i = 0; i < 2 * size; i++)
+		ix->t[i] = empty_slot;
+	ix->size = size;
 	ix->nr_nodes = nr_nodes;
-	ix->nr = 0;
-	ix->by_sidx = calloc(nr_nodes ? nr_nodes : 1, sizeof(*ix->by_sidx));
-	return ix->by_sidx ? 0 : -ENOMEM;
+	return 0;
 }
 
 void vs_nidx_destroy(struct vs_nidx *ix)
 {
-	free(ix->by_sidx);
-	ix->by_sidx = NULL;
-	ix->root = RB_ROOT;
-	ix->nr = 0;
+	free(ix->t);
+	free(ix->heap);
+	free(ix->nodes);
+	memset(ix, 0, sizeof(*ix));
 }
 
 void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node)
 {
-	struct vs_nidx_entry *e = &ix->by_sidx[node->sidx];
+	u32 leaf = ix->size + node->sidx;
 
-	if (!e->node)
+	if (!ix->nodes[node->sidx])
 		return;
-	rb_erase_augmented(&e->rb, &ix->root, &nidx_cb);
-	e->node = NULL;
+	ix->nodes[node->sidx] = NULL;
+	ix->t[leaf] = empty_slot;
+	fix_up(ix, leaf);
 	ix->nr--;
-}
-
-/*
- * The node's values now: per dimension the larger of its Idle and its
- * FutureIdle (idle + releasing - pipelined, as vs_node_future_idle() has it).
- */
-static void own_of(const struct vs_node *node, struct vs_nidx_max *own)
-{
-	const s64 *idle = node->idle.v, *rel = node->releasing.v, *pip = node->pipelined.v;
-	static const unsigned int dims[VS_NIDX_NR] = {
-		[VS_NIDX_CPU] = VS_RES_CPU, [VS_NIDX_MEM] = VS_RES_MEMORY,
-	};
-
-	for (int d = 0; d < VS_NIDX_NR; d++) {
-		s64 i = idle[dims[d]], f = i + rel[dims[d]] - pip[dims[d]];
-
-		own->v[d] = i > f ? i : f;
-	}
 }
 
 void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score)
 {
-	struct vs_nidx_entry *e = &ix->by_sidx[node->sidx], *parent;
-	struct rb_node **link = &ix->root.rb_node, *up = NULL;
+	static const unsigned int dims[VS_NIDX_NR] = {
+		[VS_NIDX_CPU] = VS_RES_CPU, [VS_NIDX_MEM] = VS_RES_MEMORY,
+	};
+	const s64 *idle = node->idle.v, *rel = node->releasing.v, *pip = node->pipelined.v;
+	u32 leaf = ix->size + node->sidx;
+	struct vs_nidx_slot *s = &ix->t[leaf];
 
-	vs_nidx_remove(ix, node);
-	e->node = node;
-	e->sidx = node->sidx;
-	e->score = score;
-	own_of(node, &e->own);
-	e->sub = e->own;
-	/* Down to the leaf it hangs from: every subtree passed through now holds it. */
-	while (*link) {
-		up = *link;
-		parent = entry_of(up);
-		max_into(&parent->sub, &e->own);
-		link = before(e, parent) ? &up->rb_left : &up->rb_right;
+	if (!ix->nodes[node->sidx])
+		ix->nr++;
+	ix->nodes[node->sidx] = node;
+	s->score = score;
+	s->sidx = node->sidx;
+	/* The larger of Idle and FutureIdle, as vs_node_future_idle() has it. */
+	for (int d = 0; d < VS_NIDX_NR; d++) {
+		s64 i = idle[dims[d]], f = i + rel[dims[d]] - pip[dims[d]];
+
+		s->max.v[d] = i > f ? i : f;
 	}
-	rb_link_node(&e->rb, up, link);
-	rb_insert_augmented(&e->rb, &ix->root, &nidx_cb);
-	ix->nr++;
+	fix_up(ix, leaf);
 }
 
-/* The first entry of @rb's subtree, in order, whose own values reach @need. */
-static struct vs_nidx_entry *subtree_first(struct rb_node *rb, const struct vs_nidx_max *need)
-{
-	struct vs_nidx_entry *e = entry_of(rb), *f;
+/* ---- the search: a binary heap of slots, best key on top ---- */
 
-	if (!e || !reaches(&e->sub, need))
-		return NULL;
-	f = subtree_first(rb->rb_left, need);
-	if (f)
-		return f;
-	if (reaches(&e->own, need))
-		return e;
-	return subtree_first(rb->rb_right, need);
+static bool heap_before(const struct vs_nidx *ix, u32 a, u32 b)
+{
+	return before(&ix->t[a], &ix->t[b]);
 }
 
-/* The first entry after @rb, in order, whose own values reach @need. */
-static struct vs_nidx_entry *next_reaching(struct rb_node *rb, const struct vs_nidx_max *need)
+static void heap_push(struct vs_nidx *ix, u32 *n, u32 slot)
 {
-	struct vs_nidx_entry *f = subtree_first(rb->rb_right, need);
-	struct rb_node *up;
+	u32 i = (*n)++;
 
-	if (f)
-		return f;
-	/* Up to the first ancestor this subtree is on the left of: it comes next. */
-	for (; (up = rb_parent(rb)); rb = up) {
-		if (up->rb_left != rb)
-			continue;
-		if (reaches(&entry_of(up)->own, need))
-			return entry_of(up);
-		f = subtree_first(up->rb_right, need);
-		if (f)
-			return f;
+	while (i && heap_before(ix, slot, ix->heap[(i - 1) / 2])) {
+		ix->heap[i] = ix->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
 	}
-	return NULL;
+	ix->heap[i] = slot;
+}
+
+static u32 heap_pop(struct vs_nidx *ix, u32 *n)
+{
+	u32 top = ix->heap[0], last = ix->heap[--*n], i = 0;
+
+	for (;;) {
+		u32 c = 2 * i + 1;
+
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && heap_before(ix, ix->heap[c + 1], ix->heap[c]))
+			c++;
+		if (!heap_before(ix, ix->heap[c], last))
+			break;
+		ix->heap[i] = ix->heap[c];
+		i = c;
+	}
+	if (*n)
+		ix->heap[i] = last;
+	return top;
 }
 
 struct vs_node *vs_nidx_first(struct vs_nidx *ix, const struct vs_nidx_max *need,
 			      vs_nidx_accept_fn accept, void *ctx)
 {
-	struct vs_nidx_entry *e = subtree_first(ix->root.rb_node, need), *next;
+	u32 n = 0;
 
-	while (e) {
-		enum vs_nidx_verdict v = accept(ctx, e->node);
+	if (ix->t[1].sidx == VS_NIDX_EMPTY || !reaches(&ix->t[1].max, need))
+		return NULL;
+	heap_push(ix, &n, 1);
+	while (n) {
+		u32 slot = heap_pop(ix, &n);
+		struct vs_node *node;
 
-		if (v == VS_NIDX_TAKE)
-			return e->node;
-		/* Taken before the entry may go: erasing it keeps the others' order. */
-		next = next_reaching(&e->rb, need);
-		if (v == VS_NIDX_DROP)
-			vs_nidx_remove(ix, e->node);
-		e = next;
+		if (slot < ix->size) {
+			/* An inner slot: its children that may hold the request. */
+			for (u32 c = 2 * slot; c <= 2 * slot + 1; c++)
+				if (ix->t[c].sidx != VS_NIDX_EMPTY && reaches(&ix->t[c].max, need))
+					heap_push(ix, &n, c);
+			continue;
+		}
+		/* A leaf: its node may have left the index since it was pushed. */
+		node = ix->nodes[slot - ix->size];
+		if (!node)
+			continue;
+		switch (accept(ctx, node)) {
+		case VS_NIDX_TAKE:
+			return node;
+		case VS_NIDX_DROP:
+			vs_nidx_remove(ix, node);
+			break;
+		case VS_NIDX_SKIP:
+			break;
+		}
 	}
 	return NULL;
 }
 
-/* The subtree's maxima recomputed from scratch; -EIO when a stored one differs. */
-static int check_sub(const struct vs_nidx_entry *e, struct vs_nidx_max *out, struct vs_err *err)
-{
-	struct vs_nidx_max m = e->own, c;
-	int ret;
-
-	if (e->rb.rb_left) {
-		ret = check_sub(entry_of(e->rb.rb_left), &c, err);
-		if (ret)
-			return ret;
-		max_into(&m, &c);
-	}
-	if (e->rb.rb_right) {
-		ret = check_sub(entry_of(e->rb.rb_right), &c, err);
-		if (ret)
-			return ret;
-		max_into(&m, &c);
-	}
-	if (memcmp(&m, &e->sub, sizeof(m)))
-		return vs_err_set(err, EIO, "node index: the maxima of node %s's subtree are "
-				  "stale", e->node->name);
-	*out = m;
-	return 0;
-}
-
 int vs_nidx_check(const struct vs_nidx *ix, struct vs_err *err)
 {
-	const struct vs_nidx_entry *prev = NULL, *e;
-	struct vs_nidx_max m;
-	u32 n = 0, listed = 0;
+	struct vs_nidx_slot want;
+	u32 n = 0;
 
-	for (struct rb_node *rb = rb_first(&ix->root); rb; rb = rb_next(rb)) {
-		e = entry_of(rb);
-		if (prev && !before(prev, e))
-			return vs_err_set(err, EIO, "node index: node %s comes after node %s out of "
-					  "order", e->node->name, prev->node->name);
-		if (&ix->by_sidx[e->node->sidx] != e)
-			return vs_err_set(err, EIO, "node index: node %s is not at its index",
-					  e->node->name);
-		prev = e;
-		n++;
+	for (u32 s = 0; s < ix->size; s++) {
+		const struct vs_nidx_slot *leaf = &ix->t[ix->size + s];
+		const struct vs_node *node = s < ix->nr_nodes ? ix->nodes[s] : NULL;
+
+		if (!node != (leaf->sidx == VS_NIDX_EMPTY) || (node && leaf->sidx != s))
+			return vs_err_set(err, EIO, "node index: leaf %u does not hold its node", s);
+		n += node != NULL;
 	}
-	for (u32 i = 0; i < ix->nr_nodes; i++)
-		listed += ix->by_sidx[i].node != NULL;
-	if (n != ix->nr || listed != ix->nr)
-		return vs_err_set(err, EIO, "node index: %u entries in the tree, %u listed, %u "
-				  "counted", n, listed, ix->nr);
-	if (ix->root.rb_node)
-		return check_sub(entry_of(ix->root.rb_node), &m, err);
+	if (n != ix->nr)
+		return vs_err_set(err, EIO, "node index: %u nodes counted, %u held", ix->nr, n);
+	for (u32 i = ix->size - 1; i >= 1; i--) {
+		const struct vs_nidx_slot *got = &ix->t[i];
+
+		combined(ix->t, i, &want);
+		if (want.sidx != got->sidx || (want.sidx != VS_NIDX_EMPTY && want.score != got->score) ||
+		    memcmp(&want.max, &got->max, sizeof(want.max)))
+			return vs_err_set(err, EIO, "node index: slot %u is stale", i);
+	}
 	return 0;
 }

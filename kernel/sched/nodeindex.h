@@ -9,12 +9,17 @@
  * node first in the session's order. When a task's score on a node depends
  * on that node alone, the order of the nodes by (score, highest first; then
  * session order) is the same for every task of one template, and changes
- * only where a node's accounting changes. The index keeps that order in an
- * rb-tree, each entry holding its node's score and the cpu and memory it
- * may offer (the larger of its idle and its future idle), and each subtree
- * the largest of those, so that the first node whose resources may hold a
- * request in either gradient is found without visiting subtrees that
- * cannot: O(log n) when the first candidates fit.
+ * only where a node's accounting changes.
+ *
+ * The index is a tournament tree over the session's nodes, in an array: a
+ * leaf per node (its score, and the cpu and memory it may offer: per
+ * dimension the larger of its Idle and its FutureIdle), and in every inner
+ * slot the best key of its subtree (score, then session order) and the
+ * largest cpu and memory of its nodes. Changing a node rewrites the
+ * slots on its way to the root, O(log n) without rebalancing. A search
+ * visits subtrees best key first (a heap of slots) and skips those whose
+ * maxima cannot hold the request, so it meets the nodes in allocate's
+ * order among those that may hold it: O(log n) when the first fits.
  *
  * The index does not decide: vs_nidx_first() asks its caller, for each node
  * the maxima let through, whether the node will do (the exact resource fit
@@ -26,7 +31,6 @@
 #define VS_SCHED_NODEINDEX_H
 
 #include "core/node.h"
-#include "core/rbtree.h"
 
 /*
  * What the subtree maxima are kept of, for pruning: per dimension, the
@@ -43,25 +47,30 @@ struct vs_nidx_max {
 	s64 v[VS_NIDX_NR];
 };
 
-struct vs_nidx_entry {
-	struct rb_node rb;
-	struct vs_node *node;		/* NULL: the node is not in the index */
+/* A slot of the tree: a node's leaf, or the best of a subtree. */
+struct vs_nidx_slot {
 	double score;
-	u32 sidx;			/* node->sidx, compared without touching the node */
-	struct vs_nidx_max own;		/* the node's, when it was set */
-	struct vs_nidx_max sub;		/* the largest over the subtree */
+	u32 sidx;			/* VS_NIDX_EMPTY: no node below */
+	struct vs_nidx_max max;
 };
 
+#define VS_NIDX_EMPTY	UINT32_MAX
+
 struct vs_nidx {
-	struct rb_root root;
-	struct vs_nidx_entry *by_sidx;	/* one per session node, by node->sidx */
+	struct vs_nidx_slot *t;		/* 2 * size slots; 1 is the root, size + sidx a leaf */
+	struct vs_node **nodes;		/* by sidx: the node, NULL when not in the index */
+	u32 size;			/* leaves: the power of two at or above nr_nodes */
 	u32 nr_nodes;
-	u32 nr;				/* entries in the tree */
+	u32 nr;				/* nodes in the index */
+	u32 *heap;			/* the search's slots, best key first: 2 * size */
 };
 
 /* An empty index for @nr_nodes session nodes; -ENOMEM. */
 int vs_nidx_init(struct vs_nidx *ix, u32 nr_nodes);
 void vs_nidx_destroy(struct vs_nidx *ix);
+
+/* The bytes an index of @nr_nodes nodes holds. */
+size_t vs_nidx_bytes(u32 nr_nodes);
 
 /* Put @node (of the session) in the index with @score, or move it there; its resources are read now. */
 void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score);
@@ -71,7 +80,7 @@ void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node);
 
 static inline bool vs_nidx_has(const struct vs_nidx *ix, const struct vs_node *node)
 {
-	return ix->by_sidx[node->sidx].node != NULL;
+	return ix->nodes[node->sidx] != NULL;
 }
 
 /*
@@ -90,13 +99,13 @@ typedef enum vs_nidx_verdict (*vs_nidx_accept_fn)(void *ctx, struct vs_node *nod
 
 /*
  * The first node in index order whose own values reach @need in every
- * dimension (a dimension of no concern needs S64_MIN) and that @accept
+ * dimension (a dimension of no concern needs INT64_MIN) and that @accept
  * takes; NULL when there is none.
  */
 struct vs_node *vs_nidx_first(struct vs_nidx *ix, const struct vs_nidx_max *need,
 			      vs_nidx_accept_fn accept, void *ctx);
 
-/* Check the order and every subtree maximum; 0 or -EIO with why (for tests). */
+/* Check every slot against its children and every leaf against its node; 0 or -EIO (tests). */
 int vs_nidx_check(const struct vs_nidx *ix, struct vs_err *err);
 
 #endif /* VS_SCHED_NODEINDEX_H */

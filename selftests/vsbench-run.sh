@@ -2,14 +2,27 @@
 # "vsbench run": the tiny preset's JSON holds every promised field with sane
 # values and none of the figures that were not measured; with --compare the
 # exhaustive scan binds what the fast path binds; the same seed builds the
-# same cluster and binds the same tasks; the table runs; bad arguments exit 2
-# with a message naming the argument.
+# same cluster and binds the same tasks; the table runs; --mode socket
+# against a vschedd of its own (from the same directory) binds what the
+# in-process run binds, reports the daemon's figures and leaves out what the
+# socket cannot tell, and a second run into the now loaded daemon is
+# refused; bad arguments exit 2 with a message naming the argument.
 # Usage: selftests/vsbench-run.sh path/to/vsbench
 set -eu
 vsbench=$1
-out=$(mktemp)
-out2=$(mktemp)
-trap 'rm -f "$out" "$out2"' EXIT
+objtree=$(dirname "$vsbench")
+dir=$(mktemp -d /tmp/vsbench-run-XXXXXX)
+out=$dir/out
+out2=$dir/out2
+pid=
+cleanup() {
+	if [ -n "$pid" ]; then
+		kill -TERM "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	fi
+	rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
 fail() { echo "vsbench-run: FAIL: $*" >&2; cat "$out" >&2; exit 1; }
 
 # The value of a key of the top-level object (indented by 2) or of an object
@@ -80,8 +93,64 @@ holds "$(top exhaustive_sched_ms "$out2")" '>' 0 || fail "no exhaustive_sched_ms
 grep -q 'invariants hold' "$out" || fail "table run did not check invariants"
 grep -q '^ *pods placed per second' "$out" || fail "table has no pods per second"
 
+# --mode socket: a daemon of its own, cycles on request only, checking its
+# invariants; nobody else subscribes, so the run is its binder.
+"$vsbench" run --preset tiny --json >"$out2" 2>&1 || { cp "$out2" "$out"; fail "run --json exited $?"; }
+sock=$dir/vschedd.sock
+"$objtree/vschedd" --socket "$sock" --period 0 --self-check >"$dir/vschedd.log" 2>&1 &
+pid=$!
+i=0
+while [ ! -S "$sock" ]; do
+	i=$((i + 1))
+	if [ "$i" -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
+		cp "$dir/vschedd.log" "$out"
+		fail "vschedd did not start"
+	fi
+	sleep 0.05
+done
+"$vsbench" run --preset tiny --mode socket --socket "$sock" --json >"$out" 2>&1 ||
+	fail "run --mode socket exited $?"
+head -c 1 "$out" | grep -q '{' || fail "socket mode: not a JSON object"
+[ "$(top mode "$out")" = '"socket"' ] || fail "mode is not \"socket\""
+for f in preset seed nodes tasks podgroups binds pending pods_per_sec cycle_ms actions_ms \
+	load_objects_per_sec daemon_rss_bytes bytes_per_node bytes_per_task cycles; do
+	[ -n "$(top "$f" "$out")" ] || fail "socket mode: no field \"$f\""
+done
+for f in p50 p99 max allocate; do
+	[ -n "$(nested "$f" "$out")" ] || fail "socket mode: no field \"$f\" in cycle_ms or actions_ms"
+done
+# Not measurable over the socket: absent, not zero.
+for f in session_open_ms session_close_ms peak_rss_bytes fast_placements speedup_vs_exhaustive \
+	exact exhaustive_sched_ms; do
+	! grep -q "\"$f\"" "$out" || fail "socket mode printed \"$f\", which it cannot measure"
+done
+# The daemon decides as the core does: the same binds for the same seed.
+for f in nodes queues podgroups tasks running_at_start binds pending cycles_run; do
+	[ "$(top "$f" "$out")" = "$(top "$f" "$out2")" ] ||
+		fail "socket mode: $f $(top "$f" "$out"), in-process $(top "$f" "$out2")"
+done
+holds "$(top load_objects_per_sec "$out")" '>' 0 || fail "load_objects_per_sec not positive"
+holds "$(top daemon_rss_bytes "$out")" '>' 0 || fail "daemon_rss_bytes not positive"
+holds "$(top pods_per_sec "$out")" '>' 0 || fail "socket mode: pods_per_sec not positive"
+holds "$(top bytes_per_task "$out")" '>' 0 || fail "socket mode: bytes_per_task not positive"
+p50=$(nested p50 "$out")
+max=$(nested max "$out")
+holds "$p50" '>' 0 || fail "socket mode: cycle_ms.p50 not positive"
+holds "$p50" '<=' "$max" || fail "socket mode: cycle_ms p50 $p50 > max $max"
+
+# The daemon holds the preset now: a second run is refused, and says why.
+set +e
+"$vsbench" run --preset tiny --mode socket --socket "$sock" --json >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "a run into a loaded daemon exited $rc, expected 1 or 2"
+grep -q 'holds objects already' "$out" || fail "a run into a loaded daemon did not say why"
+! grep -q '"binds"' "$out" || fail "a refused run printed figures"
+kill -0 "$pid" 2>/dev/null || { cp "$dir/vschedd.log" "$out"; fail "vschedd died (--self-check?)"; }
+
 refusals=0
-for bad in "--preset nope|--preset" "--mode socket --preset tiny|--mode socket" \
+for bad in "--preset nope|--preset" "--mode socket --preset tiny --compare|--compare" \
+	"--preset tiny --socket /nowhere|--socket" \
 	"--preset tiny --mode carrier-pigeon|--mode" "--preset tiny --seed x|--seed" \
 	"--preset tiny --seed -3|--seed" "--preset tiny --cycles many|--cycles" \
 	"--seed 1|--preset" "--preset tiny --bogus|bogus"; do
@@ -96,4 +165,5 @@ for bad in "--preset nope|--preset" "--mode socket --preset tiny|--mode socket" 
 	grep -q -e "$want" "$out" || fail "\"vsbench run $args\" did not name \"$want\""
 	refusals=$((refusals + 1))
 done
-echo "vsbench-run: tiny preset measured, reproducible, and $refusals refusals as expected"
+echo "vsbench-run: tiny preset measured in-process and over a socket, reproducible, and" \
+	"$refusals refusals as expected"

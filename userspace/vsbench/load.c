@@ -18,6 +18,10 @@
  * Objects go in dependency order: priority classes, queues, nodes, then each
  * PodGroup followed by its tasks. A batch applies its messages in the order
  * they came, so a task may follow its PodGroup in the same batch.
+ *
+ * The loader (struct vsbench_loader) is also "vsbench run --mode socket"'s
+ * (socket.c): it loads the preset's cluster with it, and sends the binder's
+ * answers between cycles through the same batches.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,25 +38,13 @@
 #define LOAD_BATCH_MAX		1000000
 
 /* An object of the open batch, to name it when the daemon names only its seq. */
-struct load_obj {
+struct vsbench_load_obj {
 	const char *what;
 	const char *name;
 };
 
-struct loader {
-	const char *prog;
-	struct vsnl *c;
-	unsigned char *buf;		/* one request, VS_MSG_MAX */
-	unsigned long batch;		/* objects per batch; <= 1: one acked request each */
-	struct load_obj *held;		/* the open batch's objects, by seq - first_seq */
-	unsigned long nr_held;		/* 0: no batch open */
-	u32 first_seq;			/* the seq of the open batch's first object */
-	unsigned long batches;		/* batches applied */
-	unsigned long sent;		/* objects the daemon applied */
-};
-
 /* The request in @nlh, alone, and its ack. */
-static int send_one(struct loader *l, const struct nlmsghdr *nlh, const char *what,
+static int send_one(struct vsbench_loader *l, const struct nlmsghdr *nlh, const char *what,
 		    const char *name)
 {
 	struct vsnl_err err = { 0 };
@@ -70,7 +62,7 @@ static int send_one(struct loader *l, const struct nlmsghdr *nlh, const char *wh
 }
 
 /* Close the open batch and wait for the daemon's verdict on all of it. */
-static int batch_end(struct loader *l)
+static int batch_end(struct vsbench_loader *l)
 {
 	unsigned long n = l->nr_held;
 	struct vsnl_err err = { 0 };
@@ -96,7 +88,7 @@ static int batch_end(struct loader *l)
 }
 
 /* The request in @nlh into the open batch, opening one if need be; full, it is sent. */
-static int batch_add(struct loader *l, const struct nlmsghdr *nlh, const char *what,
+static int batch_add(struct vsbench_loader *l, const struct nlmsghdr *nlh, const char *what,
 		     const char *name)
 {
 	struct vsnl_err err = { 0 };
@@ -118,17 +110,51 @@ static int batch_add(struct loader *l, const struct nlmsghdr *nlh, const char *w
 	}
 	if (!l->nr_held)
 		l->first_seq = seq;
-	l->held[l->nr_held++] = (struct load_obj){ .what = what, .name = name };
-	return l->nr_held == l->batch ? batch_end(l) : 0;
+	l->held[l->nr_held++] = (struct vsbench_load_obj){ .what = what, .name = name };
+	/* full: the batch size, or (a caller's promise broken) the room to name them */
+	return l->nr_held == l->batch || l->nr_held == l->room ? batch_end(l) : 0;
 }
 
-static int load_one(struct loader *l, const struct nlmsghdr *nlh, const char *what,
-		    const char *name)
+int vsbench_loader_add(struct vsbench_loader *l, const struct nlmsghdr *nlh, const char *what,
+		       const char *name)
 {
 	return l->batch > 1 ? batch_add(l, nlh, what, name) : send_one(l, nlh, what, name);
 }
 
-static int too_big(const struct loader *l, const char *what, const char *name)
+int vsbench_loader_flush(struct vsbench_loader *l)
+{
+	return batch_end(l);
+}
+
+int vsbench_loader_init(struct vsbench_loader *l, const char *prog, struct vsnl *c,
+			unsigned long batch, unsigned long most)
+{
+	*l = (struct vsbench_loader){ .prog = prog, .c = c, .batch = batch };
+	l->buf = malloc(VS_MSG_MAX);
+	if (!l->buf)
+		return -ENOMEM;
+	if (batch > 1) {
+		/* no larger than the requests: a huge --batch on a small cluster costs nothing */
+		l->room = batch < most ? batch : most + 1;
+		l->held = calloc(l->room, sizeof(*l->held));
+		if (!l->held) {
+			free(l->buf);
+			l->buf = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void vsbench_loader_destroy(struct vsbench_loader *l)
+{
+	free(l->held);
+	free(l->buf);
+	l->held = NULL;
+	l->buf = NULL;
+}
+
+static int too_big(const struct vsbench_loader *l, const char *what, const char *name)
 {
 	fprintf(stderr, "%s: %s %s does not fit in a message\n", l->prog, what, name);
 	return -EMSGSIZE;
@@ -139,11 +165,11 @@ static int too_big(const struct loader *l, const char *what, const char *name)
 	({										\
 		struct nlmsghdr *__nlh = vsnl_msg_put((_l)->buf, VS_MSG_MAX, (_cmd), 0);	\
 		__nlh && _fill(__nlh, VS_MSG_MAX, (_obj)) ?				\
-			load_one((_l), __nlh, (_what), (_name)) :			\
+			vsbench_loader_add((_l), __nlh, (_what), (_name)) :			\
 			too_big((_l), (_what), (_name));				\
 	})
 
-static int load_cluster(struct loader *l, const struct vs_cluster *cl)
+int vsbench_load_cluster(struct vsbench_loader *l, const struct vs_cluster *cl)
 {
 	const struct vs_prioclass *pc;
 	const struct vs_queue *q;
@@ -192,8 +218,7 @@ static void usage(FILE *out, const char *prog)
 
 enum { OPT_SOCKET = 0x100 };
 
-/* Every object the load sends. */
-static unsigned long nr_objects(const struct vs_cluster *cl)
+unsigned long vsbench_load_nr_objects(const struct vs_cluster *cl)
 {
 	return (unsigned long)cl->nr_prioclasses + cl->nr_queues + cl->nr_nodes + cl->nr_jobs +
 	       cl->nr_tasks;
@@ -211,9 +236,11 @@ int vsbench_load(int argc, char **argv)
 	struct vsbench_shape shape = {
 		.nodes = 100, .queues = 4, .jobs = 200, .tasks_per_job = 8, .seed = 1,
 	};
-	struct loader l = { .prog = argv[0], .batch = LOAD_BATCH_DEFAULT };
+	unsigned long batch = LOAD_BATCH_DEFAULT;
 	struct vsnl_err err = { 0 };
+	struct vsbench_loader l;
 	const char *socket = NULL;
+	struct vsnl *conn;
 	unsigned long running;
 	struct vs_cluster cl;
 	char how[64];
@@ -228,7 +255,7 @@ int vsbench_load(int argc, char **argv)
 			continue;
 		case 'b':
 			if (vsbench_parse_ulong("load", "batch", optarg, 0, LOAD_BATCH_MAX,
-						&l.batch))
+						&batch))
 				return 2;
 			continue;
 		case 'h':
@@ -249,31 +276,25 @@ int vsbench_load(int argc, char **argv)
 	}
 	if (vsbench_shape_check(argv[0], &shape))
 		return 2;
-	l.c = vsnl_open(socket, &err);
-	if (!l.c) {
+	conn = vsnl_open(socket, &err);
+	if (!conn) {
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 1;
 	}
 	ret = 1;
-	l.buf = malloc(VS_MSG_MAX);
-	if (!l.buf || vs_cluster_init(&cl)) {
+	if (vs_cluster_init(&cl)) {
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
-		goto out_buf;
+		goto out_close;
 	}
 	vsbench_seed(shape.seed);
 	if (vsbench_build(&cl, &shape, &running))
 		goto out_cluster;
-	if (l.batch > 1) {
-		/* no larger than the cluster: a huge --batch on a small one costs nothing */
-		l.held = calloc(l.batch < nr_objects(&cl) ? l.batch : nr_objects(&cl) + 1,
-				sizeof(*l.held));
-		if (!l.held) {
-			fprintf(stderr, "%s: out of memory\n", argv[0]);
-			goto out_cluster;
-		}
+	if (vsbench_loader_init(&l, argv[0], conn, batch, vsbench_load_nr_objects(&cl))) {
+		fprintf(stderr, "%s: out of memory\n", argv[0]);
+		goto out_cluster;
 	}
 	t0 = vsbench_now();
-	ret = load_cluster(&l, &cl) ? 1 : 0;
+	ret = vsbench_load_cluster(&l, &cl) ? 1 : 0;
 	t = vsbench_now() - t0;
 	if (l.batch > 1)
 		snprintf(how, sizeof(how), "batches of %lu (%lu applied)", l.batch, l.batches);
@@ -283,11 +304,10 @@ int vsbench_load(int argc, char **argv)
 	       "in %.3f s, %.0f objects/s, %s\n",
 	       l.sent, cl.nr_nodes, cl.nr_queues, cl.nr_jobs, cl.nr_tasks, t,
 	       t > 0 ? (double)l.sent / t : 0.0, how);
-	free(l.held);
+	vsbench_loader_destroy(&l);
 out_cluster:
 	vs_cluster_destroy(&cl);
-out_buf:
-	free(l.buf);
-	vsnl_close(l.c);
+out_close:
+	vsnl_close(conn);
 	return ret;
 }

@@ -13,11 +13,15 @@
  * node and task pools per node and per task. The same figures print as a
  * table or as one JSON object.
  *
- * Only the in-process mode exists so far; the socket mode (load through
- * batches, decisions through a subscription) and the fast path's figures
- * (speedup_vs_exhaustive, exact) come later, and nothing here stands in for
- * them.
+ * --mode socket measures the whole system instead: the same cluster, built
+ * in-process from the same seed, is loaded into a running vschedd through
+ * load.c's batches, and the daemon schedules it cycle by cycle on request,
+ * this run playing the binder (socket.c). The cycle times are then the
+ * daemon's own, from its VS_A_CYCLE; what the socket cannot tell (the
+ * session open and close apart, the fast path's count) is left out of the
+ * report rather than made up.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -29,6 +33,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "lib/vsnl.h"
 #include "sched/session.h"
 #include "vsbench/vsbench.h"
 
@@ -64,6 +69,8 @@ struct run_opts {
 	unsigned long cycles;
 	bool json;
 	bool compare;			/* the exhaustive scan too, for speedup and exactness */
+	bool socket;			/* --mode socket: a running vschedd schedules */
+	const char *socket_path;	/* --socket; NULL: $VSCHED_SOCKET, else the default */
 };
 
 /* One cycle's figures; times in seconds. */
@@ -72,12 +79,14 @@ struct run_cycle {
 	double open, close, total;
 	double *actions;		/* one per configured action */
 	u32 pending, running;		/* after the cycle, binds confirmed */
+	double wall, confirm;		/* socket: the round trip, the binder's answers */
 };
 
 struct run_result {
 	const struct run_preset *preset;
 	unsigned long long seed;
-	const struct vs_conf *conf;
+	const char *const *actions;	/* the configured actions, in order */
+	u32 nr_actions;
 	u32 nodes, queues, jobs, tasks;
 	unsigned long running_at_start;
 	double build;
@@ -94,13 +103,23 @@ struct run_result {
 	double exhaustive_sched;
 	u64 exhaustive_binds;
 	bool exact;			/* its binds, in order, are the fast path's */
+	/* --mode socket: what the daemon did, and the load into it */
+	bool socket;
+	const char *socket_path;
+	unsigned long load_objects;
+	double load;
+	double wall;			/* the cycles' round trips, summed */
+	double confirm;			/* the binder's answers, summed over the cycles */
+	bool has_daemon_rss;
+	u64 daemon_rss;
+	bool has_pools;			/* the daemon's statistics carried both pools */
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: vsbench run --preset NAME [--mode inproc] [--seed N] [--cycles N] [--json]\n"
-		"                   [--compare]\n"
+		"usage: vsbench run --preset NAME [--mode inproc|socket] [--socket PATH]\n"
+		"                   [--seed N] [--cycles N] [--json] [--compare]\n"
 		"\n"
 		"Build a preset cluster in-process, schedule it with the built-in\n"
 		"configuration until a cycle places nothing or --cycles ran, and report\n"
@@ -109,8 +128,13 @@ static void usage(FILE *out)
 		"and per task.\n"
 		"\n"
 		"  -p, --preset NAME      the cluster (below)\n"
-		"  -m, --mode MODE        inproc: the core alone, in this process (the\n"
-		"                         only mode so far; socket comes later)\n"
+		"  -m, --mode MODE        inproc (default): the core alone, in this process;\n"
+		"                         socket: the whole system: the cluster is loaded in\n"
+		"                         batches into a running, freshly started vschedd\n"
+		"                         --period 0, which schedules it cycle by cycle on\n"
+		"                         request while this run plays the binder\n"
+		"      --socket PATH      socket mode: the daemon's socket (default\n"
+		"                         $VSCHED_SOCKET, else " VSCHED_SOCKET_DEFAULT ")\n"
 		"  -s, --seed N           generator seed (default 1)\n"
 		"  -c, --cycles N         at most N cycles (default 3); 0 builds and\n"
 		"                         measures memory only\n"
@@ -119,7 +143,7 @@ static void usage(FILE *out)
 		"                         exhaustive scan (Volcano's search, the fast\n"
 		"                         path's oracle): report the speed-up and whether\n"
 		"                         every bind was the same (exact; exit 1 if\n"
-		"                         not); slow at 10k\n"
+		"                         not); slow at 10k; inproc only\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"presets (gangs of 1 to 64 tasks, minMember their size; queue weights 1-4):\n");
@@ -132,7 +156,9 @@ static void usage(FILE *out)
 	}
 	fprintf(out,
 		"\n"
-		"Not measured yet: load_objects_per_sec (socket mode). See\n"
+		"Socket mode reports the daemon's cycle and action times, the load's\n"
+		"objects per second and the daemon's RSS and pools, without the session\n"
+		"open and close split or the fast path's count. See\n"
 		"Documentation/benchmarks.md.\n");
 }
 
@@ -150,11 +176,14 @@ static void preset_names(FILE *out)
 		fprintf(out, "%s%s", i ? ", " : "", presets[i].name);
 }
 
+enum { OPT_SOCKET = 0x100 };
+
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "preset", required_argument, NULL, 'p' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "socket", required_argument, NULL, OPT_SOCKET },
 		{ "seed", required_argument, NULL, 's' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
@@ -179,16 +208,15 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			}
 			break;
 		case 'm':
-			if (!strcmp(optarg, "socket")) {
-				fprintf(stderr, "vsbench run: --mode socket: not implemented yet, "
-					"only --mode inproc runs for now\n");
-				return -1;
-			}
-			if (strcmp(optarg, "inproc")) {
+			if (strcmp(optarg, "inproc") && strcmp(optarg, "socket")) {
 				fprintf(stderr, "vsbench run: --mode: unknown mode \"%s\" "
-					"(inproc; socket comes later)\n", optarg);
+					"(inproc or socket)\n", optarg);
 				return -1;
 			}
+			o->socket = !strcmp(optarg, "socket");
+			break;
+		case OPT_SOCKET:
+			o->socket_path = optarg;
 			break;
 		case 's':
 			/* JSON integers are signed 64-bit */
@@ -222,6 +250,18 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		fprintf(stderr, "vsbench run: --preset is required (");
 		preset_names(stderr);
 		fprintf(stderr, ")\n");
+		return -1;
+	}
+	/* The oracle is the core's exhaustive scan, which only this process can run. */
+	if (o->socket && o->compare) {
+		fprintf(stderr, "vsbench run: --compare runs in-process only: it is refused "
+			"with --mode socket (--mode inproc --compare gives the fast path's "
+			"speed-up)\n");
+		return -1;
+	}
+	if (o->socket_path && !o->socket) {
+		fprintf(stderr, "vsbench run: --socket is for --mode socket; --mode inproc talks "
+			"to no daemon\n");
 		return -1;
 	}
 	return 0;
@@ -333,7 +373,6 @@ static json_t *pool_json(const struct vs_pool_stats *st)
 
 static int print_json(const struct run_result *r)
 {
-	const struct vs_conf *conf = r->conf;
 	json_t *o = json_object(), *cycles = json_array(), *actions = json_object();
 	double cs[3], open, close;
 	int ret = -1;
@@ -342,7 +381,7 @@ static int print_json(const struct run_result *r)
 		goto out;
 	sum_session(r, &open, &close);
 	json_object_set_new(o, "preset", json_string(r->preset->name));
-	json_object_set_new(o, "mode", json_string("inproc"));
+	json_object_set_new(o, "mode", json_string(r->socket ? "socket" : "inproc"));
 	json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
 	json_object_set_new(o, "nodes", json_integer(r->nodes));
 	json_object_set_new(o, "queues", json_integer(r->queues));
@@ -350,6 +389,12 @@ static int print_json(const struct run_result *r)
 	json_object_set_new(o, "tasks", json_integer(r->tasks));
 	json_object_set_new(o, "running_at_start", json_integer((json_int_t)r->running_at_start));
 	json_object_set_new(o, "build_ms", json_ms(r->build));
+	if (r->socket) {
+		json_object_set_new(o, "load_objects", json_integer((json_int_t)r->load_objects));
+		json_object_set_new(o, "load_ms", json_ms(r->load));
+		json_object_set_new(o, "load_objects_per_sec", json_real(r->load > 0 ?
+				    round((double)r->load_objects / r->load * 10) / 10 : 0.0));
+	}
 	json_object_set_new(o, "cycles_run", json_integer((json_int_t)r->nr_cycles));
 	json_object_set_new(o, "binds", json_integer((json_int_t)r->binds));
 	json_object_set_new(o, "pending", json_integer(r->nr_cycles ?
@@ -361,25 +406,45 @@ static int print_json(const struct run_result *r)
 				    round((double)r->binds / r->sched * 10) / 10 : 0.0));
 		json_object_set_new(o, "cycle_ms", json_pack("{s:o, s:o, s:o}", "p50",
 				    json_ms(cs[0]), "p99", json_ms(cs[1]), "max", json_ms(cs[2])));
-		json_object_set_new(o, "session_open_ms", json_ms(open));
-		for (u32 a = 0; a < conf->nr_actions; a++)
-			json_object_set_new(actions, conf->actions[a], json_ms(sum_action(r, a)));
+		/* The daemon's cycle is one duration: no open and close apart. */
+		if (!r->socket)
+			json_object_set_new(o, "session_open_ms", json_ms(open));
+		for (u32 a = 0; a < r->nr_actions; a++)
+			json_object_set_new(actions, r->actions[a], json_ms(sum_action(r, a)));
 		json_object_set_new(o, "actions_ms", actions);
 		actions = NULL;
-		json_object_set_new(o, "session_close_ms", json_ms(close));
+		if (r->socket) {
+			json_object_set_new(o, "wall_ms", json_ms(r->wall));
+			json_object_set_new(o, "confirm_ms", json_ms(r->confirm));
+		} else {
+			json_object_set_new(o, "session_close_ms", json_ms(close));
+		}
 	} else {
 		json_object_set_new(o, "pods_per_sec", json_null());
 		json_object_set_new(o, "cycle_ms", json_null());
-		json_object_set_new(o, "session_open_ms", json_null());
+		if (!r->socket)
+			json_object_set_new(o, "session_open_ms", json_null());
 		json_object_set_new(o, "actions_ms", json_null());
-		json_object_set_new(o, "session_close_ms", json_null());
+		if (r->socket)
+			json_object_set_new(o, "wall_ms", json_null());
+		json_object_set_new(o, r->socket ? "confirm_ms" : "session_close_ms", json_null());
 	}
 	for (unsigned long c = 0; c < r->nr_cycles; c++) {
 		const struct run_cycle *rc = &r->cycles[c];
 		json_t *ca = json_object();
 
-		for (u32 a = 0; a < conf->nr_actions; a++)
-			json_object_set_new(ca, conf->actions[a], json_ms(rc->actions[a]));
+		for (u32 a = 0; a < r->nr_actions; a++)
+			json_object_set_new(ca, r->actions[a], json_ms(rc->actions[a]));
+		if (r->socket) {
+			json_array_append_new(cycles, json_pack(
+					      "{s:I, s:o, s:o, s:o, s:o, s:i, s:i}",
+					      "binds", (json_int_t)rc->binds, "ms",
+					      json_ms(rc->total), "actions_ms", ca, "wall_ms",
+					      json_ms(rc->wall), "confirm_ms", json_ms(rc->confirm),
+					      "pending", (int)rc->pending, "running",
+					      (int)rc->running));
+			continue;
+		}
 		json_array_append_new(cycles, json_pack("{s:I, s:o, s:o, s:o, s:o, s:i, s:i}",
 				      "binds", (json_int_t)rc->binds, "ms", json_ms(rc->total),
 				      "session_open_ms", json_ms(rc->open), "actions_ms", ca,
@@ -388,12 +453,22 @@ static int print_json(const struct run_result *r)
 	}
 	json_object_set_new(o, "cycles", cycles);
 	cycles = NULL;
-	json_object_set_new(o, "peak_rss_bytes", json_integer((json_int_t)r->peak_rss));
-	json_object_set_new(o, "bytes_per_node", json_real(per(r->node_pool.bytes, r->nodes)));
-	json_object_set_new(o, "bytes_per_task", json_real(per(r->task_pool.bytes, r->tasks)));
-	json_object_set_new(o, "pools", json_pack("{s:o, s:o}", "vs_node",
-			    pool_json(&r->node_pool), "vs_task", pool_json(&r->task_pool)));
-	json_object_set_new(o, "fast_placements", json_integer((json_int_t)r->fast_placements));
+	/* socket: this process's memory is not the system's; the daemon's is */
+	if (!r->socket)
+		json_object_set_new(o, "peak_rss_bytes", json_integer((json_int_t)r->peak_rss));
+	if (r->has_daemon_rss)
+		json_object_set_new(o, "daemon_rss_bytes", json_integer((json_int_t)r->daemon_rss));
+	if (!r->socket || r->has_pools) {
+		json_object_set_new(o, "bytes_per_node",
+				    json_real(per(r->node_pool.bytes, r->nodes)));
+		json_object_set_new(o, "bytes_per_task",
+				    json_real(per(r->task_pool.bytes, r->tasks)));
+		json_object_set_new(o, "pools", json_pack("{s:o, s:o}", "vs_node",
+				    pool_json(&r->node_pool), "vs_task", pool_json(&r->task_pool)));
+	}
+	if (!r->socket)
+		json_object_set_new(o, "fast_placements",
+				    json_integer((json_int_t)r->fast_placements));
 	if (r->compared) {
 		json_object_set_new(o, "exhaustive_sched_ms", json_ms(r->exhaustive_sched));
 		json_object_set_new(o, "speedup_vs_exhaustive", json_real(r->sched > 0 ?
@@ -414,7 +489,6 @@ out:
 
 static int print_table(const struct run_result *r)
 {
-	const struct vs_conf *conf = r->conf;
 	double cs[3], open, close;
 
 	if (cycle_stats(r, cs)) {
@@ -422,43 +496,84 @@ static int print_table(const struct run_result *r)
 		return -1;
 	}
 	sum_session(r, &open, &close);
-	printf("vsbench run: preset %s, inproc, seed %llu: %u nodes, %u queues, %u podgroups, "
-	       "%u tasks (%lu running), built in %.3f s\n\n", r->preset->name, r->seed, r->nodes,
-	       r->queues, r->jobs, r->tasks, r->running_at_start, r->build);
+	if (r->socket)
+		printf("vsbench run: preset %s, socket %s, seed %llu: %u nodes, %u queues, "
+		       "%u podgroups, %u tasks (%lu running), built in %.3f s\n\n", r->preset->name,
+		       r->socket_path, r->seed, r->nodes, r->queues, r->jobs, r->tasks,
+		       r->running_at_start, r->build);
+	else
+		printf("vsbench run: preset %s, inproc, seed %llu: %u nodes, %u queues, "
+		       "%u podgroups, %u tasks (%lu running), built in %.3f s\n\n", r->preset->name,
+		       r->seed, r->nodes, r->queues, r->jobs, r->tasks, r->running_at_start,
+		       r->build);
 	if (r->nr_cycles) {
-		printf("%5s %9s %9s %9s %10s", "CYCLE", "BINDS", "PENDING", "RUNNING", "OPEN-MS");
-		for (u32 a = 0; a < conf->nr_actions; a++) {
+		printf("%5s %9s %9s %9s", "CYCLE", "BINDS", "PENDING", "RUNNING");
+		if (!r->socket)
+			printf(" %10s", "OPEN-MS");
+		for (u32 a = 0; a < r->nr_actions; a++) {
 			char h[40];
 
-			snprintf(h, sizeof(h), "%s-ms", conf->actions[a]);
+			snprintf(h, sizeof(h), "%s-ms", r->actions[a]);
 			for (char *p = h; *p; p++)
 				*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
 			printf(" %12s", h);
 		}
-		printf(" %10s %10s\n", "CLOSE-MS", "TOTAL-MS");
+		if (r->socket)
+			printf(" %10s %10s %10s\n", "TOTAL-MS", "WALL-MS", "CONFIRM-MS");
+		else
+			printf(" %10s %10s\n", "CLOSE-MS", "TOTAL-MS");
 	}
 	for (unsigned long c = 0; c < r->nr_cycles; c++) {
 		const struct run_cycle *rc = &r->cycles[c];
 
-		printf("%5lu %9" PRIu64 " %9u %9u %10.3f", c + 1, rc->binds, rc->pending,
-		       rc->running, rc->open * 1e3);
-		for (u32 a = 0; a < conf->nr_actions; a++)
+		printf("%5lu %9" PRIu64 " %9u %9u", c + 1, rc->binds, rc->pending, rc->running);
+		if (!r->socket)
+			printf(" %10.3f", rc->open * 1e3);
+		for (u32 a = 0; a < r->nr_actions; a++)
 			printf(" %12.3f", rc->actions[a] * 1e3);
-		printf(" %10.3f %10.3f\n", rc->close * 1e3, rc->total * 1e3);
+		if (r->socket)
+			printf(" %10.3f %10.3f %10.3f\n", rc->total * 1e3, rc->wall * 1e3,
+			       rc->confirm * 1e3);
+		else
+			printf(" %10.3f %10.3f\n", rc->close * 1e3, rc->total * 1e3);
 	}
 	if (r->nr_cycles) {
-		printf("\n  pods placed per second   %.0f (%" PRIu64 " binds in %.3f s of scheduling)\n",
-		       r->sched > 0 ? (double)r->binds / r->sched : 0.0, r->binds, r->sched);
+		printf("\n  pods placed per second   %.0f (%" PRIu64 " binds in %.3f s of %s)\n",
+		       r->sched > 0 ? (double)r->binds / r->sched : 0.0, r->binds, r->sched,
+		       r->socket ? "the daemon's cycles" : "scheduling");
 		printf("  cycle ms                 p50 %.3f, p99 %.3f, max %.3f\n", cs[0] * 1e3,
 		       cs[1] * 1e3, cs[2] * 1e3);
-		printf("  session open ms          %.3f (sums over the %lu cycles)\n", open * 1e3,
-		       r->nr_cycles);
-		for (u32 a = 0; a < conf->nr_actions; a++)
-			printf("  %-8s ms              %.3f\n", conf->actions[a],
-			       sum_action(r, a) * 1e3);
-		printf("  session close ms         %.3f\n", close * 1e3);
+		if (!r->socket)
+			printf("  session open ms          %.3f (sums over the %lu cycles)\n",
+			       open * 1e3, r->nr_cycles);
+		for (u32 a = 0; a < r->nr_actions; a++)
+			printf("  %-8s ms              %.3f%s\n", r->actions[a],
+			       sum_action(r, a) * 1e3,
+			       r->socket && !a ? " (sums over the cycles)" : "");
+		if (r->socket) {
+			printf("  round trip ms            %.3f (cycle asked to decisions read)\n",
+			       r->wall * 1e3);
+			printf("  binder ms                %.3f (binds answered bound and running, "
+			       "in batches)\n", r->confirm * 1e3);
+		} else {
+			printf("  session close ms         %.3f\n", close * 1e3);
+		}
 	} else {
 		printf("  no cycle run (--cycles 0)\n");
+	}
+	if (r->socket) {
+		printf("  load                     %lu objects in %.3f s, %.0f objects/s\n",
+		       r->load_objects, r->load, r->load > 0 ? r->load_objects / r->load : 0.0);
+		if (r->has_daemon_rss)
+			printf("  daemon RSS               %.1f MiB (after the last cycle)\n",
+			       (double)r->daemon_rss / (1 << 20));
+		if (r->has_pools) {
+			printf("  bytes per node           %.1f (the daemon's vs_node pool: %zu "
+			       "bytes)\n", per(r->node_pool.bytes, r->nodes), r->node_pool.bytes);
+			printf("  bytes per task           %.1f (the daemon's vs_task pool: %zu "
+			       "bytes)\n", per(r->task_pool.bytes, r->tasks), r->task_pool.bytes);
+		}
+		return 0;
 	}
 	printf("  peak RSS                 %.1f MiB\n", (double)r->peak_rss / (1 << 20));
 	printf("  bytes per node           %.1f (vs_node pool: %zu bytes)\n",
@@ -629,6 +744,128 @@ out_cluster:
 	return ret ? 1 : 0;
 }
 
+/* The daemon's figures of cycle @rc as the cycle @c of the run. */
+static void remote_cycle_copy(struct run_cycle *c, const struct vsbench_remote_cycle *rc)
+{
+	c->binds = rc->binds;
+	c->total = (double)rc->duration_ns / 1e9;
+	for (u32 a = 0; a < rc->nr_actions; a++)
+		c->actions[a] = (double)rc->action_ns[a] / 1e9;
+	c->pending = rc->pending;
+	c->wall = rc->wall;
+	c->confirm = rc->confirm;
+}
+
+/* The daemon holds what was loaded, and nothing else. */
+static int check_loaded(const struct vsbench_daemon_stats *st, const struct vs_cluster *cl)
+{
+	if (st->nodes == cl->nr_nodes && st->queues == cl->nr_queues &&
+	    st->podgroups == cl->nr_jobs && st->tasks == cl->nr_tasks &&
+	    st->prioclasses == cl->nr_prioclasses && !st->vjobs)
+		return 0;
+	fprintf(stderr, "vsbench run: after the load the daemon holds %u nodes, %u queues, %u "
+		"podgroups, %u tasks, the preset %u, %u, %u, %u: does another client use it?\n",
+		st->nodes, st->queues, st->podgroups, st->tasks, cl->nr_nodes, cl->nr_queues,
+		cl->nr_jobs, cl->nr_tasks);
+	return -EBUSY;
+}
+
+/*
+ * --mode socket: the same cluster, built here from the same seed, loaded
+ * into a running vschedd and scheduled there on request, this process
+ * answering every bind between cycles (socket.c).
+ */
+static int run_socket(const struct run_opts *o, const struct vsbench_shape *shape)
+{
+	struct vsbench_daemon_stats st;
+	struct vsbench_remote *rem;
+	struct run_result r = { 0 };
+	unsigned long nr = o->cycles ? o->cycles : 1;
+	struct vs_cluster cl;
+	u32 running;
+	double t0;
+	int ret;
+
+	r.preset = o->preset;
+	r.seed = o->seed;
+	r.socket = true;
+	r.socket_path = o->socket_path ? o->socket_path : vsnl_default_path();
+	if (vsbench_remote_open(&rem, o->socket_path, "vsbench run"))
+		return 1;
+	ret = 1;
+	if (vs_cluster_init(&cl)) {
+		fprintf(stderr, "vsbench run: out of memory\n");
+		goto out_remote;
+	}
+	vsbench_seed(shape->seed);
+	t0 = vsbench_now();
+	ret = vsbench_build(&cl, shape, &r.running_at_start);
+	r.build = vsbench_now() - t0;
+	if (ret)
+		goto out_cluster;
+	r.nodes = cl.nr_nodes;
+	r.queues = cl.nr_queues;
+	r.jobs = cl.nr_jobs;
+	r.tasks = cl.nr_tasks;
+	r.cycles = calloc(nr, sizeof(*r.cycles));
+	if (!r.cycles || !(r.cycles[0].actions = calloc(nr * VSBENCH_REMOTE_ACTIONS,
+							sizeof(double)))) {
+		fprintf(stderr, "vsbench run: out of memory\n");
+		ret = 1;
+		goto out_cluster;
+	}
+
+	ret = vsbench_remote_load(rem, &cl, &r.load_objects, &r.load);
+	if (!ret)
+		ret = vsbench_remote_stats(rem, &st);
+	if (!ret)
+		ret = check_loaded(&st, &cl);
+	running = (u32)r.running_at_start;
+	for (unsigned long c = 0; !ret && c < o->cycles; c++) {
+		struct run_cycle *rc = &r.cycles[c];
+		struct vsbench_remote_cycle dc;
+
+		rc->actions = r.cycles[0].actions + c * VSBENCH_REMOTE_ACTIONS;
+		ret = vsbench_remote_cycle(rem, &dc);
+		r.nr_cycles++;
+		if (ret) {
+			fprintf(stderr, "vsbench run: cycle %lu failed\n", c + 1);
+			break;
+		}
+		remote_cycle_copy(rc, &dc);
+		/* every bind answered running, and the daemon took every answer */
+		running += dc.binds;
+		rc->running = running;
+		r.binds += dc.binds;
+		r.sched += rc->total;
+		r.wall += rc->wall;
+		r.confirm += rc->confirm;
+		if (!dc.binds)
+			break;
+	}
+	if (ret)
+		goto out_cluster;
+	r.actions = vsbench_remote_actions(rem, &r.nr_actions);
+	ret = vsbench_remote_stats(rem, &st);
+	if (ret)
+		goto out_cluster;
+	r.has_daemon_rss = st.has_rss;
+	r.daemon_rss = st.rss;
+	r.has_pools = st.pools == 3;
+	r.node_pool = st.node_pool;
+	r.task_pool = st.task_pool;
+	ret = o->json ? print_json(&r) : print_table(&r);
+
+out_cluster:
+	vs_cluster_destroy(&cl);
+out_remote:
+	vsbench_remote_close(rem);
+	if (r.cycles)
+		free(r.cycles[0].actions);
+	free(r.cycles);
+	return ret ? 1 : 0;
+}
+
 int vsbench_run(int argc, char **argv)
 {
 	struct vs_err err = { { 0 } };
@@ -650,6 +887,8 @@ int vsbench_run(int argc, char **argv)
 	shape = (struct vsbench_shape){ .nodes = o.preset->nodes, .queues = o.preset->queues,
 					.running_pct = o.preset->running_pct, .seed = o.seed,
 					.gangs = &gangs };
+	if (o.socket)
+		return run_socket(&o, &shape);
 	if (vsbench_conf_load(NULL, &conf, &err)) {
 		fprintf(stderr, "vsbench run: %s\n", err.msg);
 		return 1;
@@ -674,7 +913,8 @@ int vsbench_run(int argc, char **argv)
 	}
 	r.preset = o.preset;
 	r.seed = o.seed;
-	r.conf = sched.conf;
+	r.actions = (const char *const *)sched.conf->actions;
+	r.nr_actions = sched.conf->nr_actions;
 	r.nodes = cl.nr_nodes;
 	r.queues = cl.nr_queues;
 	r.jobs = cl.nr_jobs;

@@ -33,6 +33,7 @@
 #include <netlink/msg.h>
 
 #include "lib/vsnl.h"
+#include "netlink/msg.h"
 #include "sched/conf.h"
 #include "vsbench/vsbench.h"
 
@@ -549,14 +550,15 @@ static int answer(struct vsbench_remote *r, u8 cmd, const char *key, const char 
 					       VS_A_BIND_RESULT : VS_A_TASK) : NULL;
 	if (!nest)
 		return -EMSGSIZE;
+	/* vs_nla_put_strz() zeroes the padding libmnl leaves as the buffer had it. */
 	if (cmd == VS_CMD_BIND_RESULT)
-		ok = mnl_attr_put_strz_check(nlh, VS_MSG_MAX, VS_BIND_A_NAMESPACE, ns) &&
-		     mnl_attr_put_strz_check(nlh, VS_MSG_MAX, VS_BIND_A_NAME, slash + 1) &&
-		     mnl_attr_put_strz_check(nlh, VS_MSG_MAX, VS_BIND_A_NODE, node) &&
+		ok = vs_nla_put_strz(nlh, VS_MSG_MAX, VS_BIND_A_NAMESPACE, ns) &&
+		     vs_nla_put_strz(nlh, VS_MSG_MAX, VS_BIND_A_NAME, slash + 1) &&
+		     vs_nla_put_strz(nlh, VS_MSG_MAX, VS_BIND_A_NODE, node) &&
 		     mnl_attr_put_u32_check(nlh, VS_MSG_MAX, VS_BIND_A_ERROR, 0);
 	else
-		ok = mnl_attr_put_strz_check(nlh, VS_MSG_MAX, VS_TASK_A_NAMESPACE, ns) &&
-		     mnl_attr_put_strz_check(nlh, VS_MSG_MAX, VS_TASK_A_NAME, slash + 1) &&
+		ok = vs_nla_put_strz(nlh, VS_MSG_MAX, VS_TASK_A_NAMESPACE, ns) &&
+		     vs_nla_put_strz(nlh, VS_MSG_MAX, VS_TASK_A_NAME, slash + 1) &&
 		     mnl_attr_put_u32_check(nlh, VS_MSG_MAX, VS_TASK_A_EVENT,
 					    VS_TASK_EVENT_RUNNING);
 	if (!ok)

@@ -23,6 +23,7 @@
 #include "controllers/pgctl.h"
 #include "core/file.h"
 #include "netlink/fill.h"
+#include "netlink/msg.h"
 #include "vsctl/kfields.h"
 #include "vsctl/manifest.h"
 #include "vsched/vsched.h"
@@ -1210,8 +1211,9 @@ bool mf_put_key(const struct mf_obj *o, struct nlmsghdr *nlh, size_t cap)
 	u32 len = nlh->nlmsg_len;
 	struct nlattr *nest = mnl_attr_nest_start_check(nlh, cap, k->attr);
 
-	if (nest && (!k->a_ns || mnl_attr_put_strz_check(nlh, cap, k->a_ns, o->ns)) &&
-	    mnl_attr_put_strz_check(nlh, cap, k->a_name, o->name)) {
+	/* vs_nla_put_strz() zeroes the padding libmnl leaves as the buffer had it. */
+	if (nest && (!k->a_ns || vs_nla_put_strz(nlh, cap, k->a_ns, o->ns)) &&
+	    vs_nla_put_strz(nlh, cap, k->a_name, o->name)) {
 		mnl_attr_nest_end(nlh, nest);
 		return true;
 	}

@@ -946,37 +946,37 @@ static struct vs_capacity_queue *task_queue(struct vs_plugin *p, const struct vs
 	return &cap->queues[queue->sidx];
 }
 
-/* Volcano updates the leaf's share only; the ancestors' stay as at open. */
-static void capacity_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
-				 struct vs_task *task)
+/*
+ * @task's request in (@add) or out of its queue's allocated, and its
+ * ancestors' with the hierarchy. Volcano updates the leaf's share only; the
+ * ancestors' stay as at open.
+ */
+static void account(struct vs_plugin *p, struct vs_task *task, bool add)
 {
 	struct capacity *cap = p->priv;
 	struct vs_capacity_queue *cq = task_queue(p, task);
+	void (*op)(struct vs_fres *, const struct vs_fres *) = add ? vs_fres_add : vs_fres_sub;
 	struct vs_fres req;
 
 	if (!cq)
 		return;
 	vs_fres_from_res(&req, &task->req);
-	vs_fres_add(&cq->allocated, &req);
+	op(&cq->allocated, &req);
 	update_share(cq);
 	for (u32 k = cap->hierarchy ? cq->nr_ancestors : 0; k > 0; k--)
-		vs_fres_add(&cap->queues[cq->ancestors[k - 1]].allocated, &req);
+		op(&cap->queues[cq->ancestors[k - 1]].allocated, &req);
+}
+
+static void capacity_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
+				 struct vs_task *task)
+{
+	account(p, task, true);
 }
 
 static void capacity_on_deallocate(struct vs_session *ssn, struct vs_plugin *p,
 				   struct vs_task *task)
 {
-	struct capacity *cap = p->priv;
-	struct vs_capacity_queue *cq = task_queue(p, task);
-	struct vs_fres req;
-
-	if (!cq)
-		return;
-	vs_fres_from_res(&req, &task->req);
-	vs_fres_sub(&cq->allocated, &req);
-	update_share(cq);
-	for (u32 k = cap->hierarchy ? cq->nr_ancestors : 0; k > 0; k--)
-		vs_fres_sub(&cap->queues[cq->ancestors[k - 1]].allocated, &req);
+	account(p, task, false);
 }
 
 const struct vs_plugin_ops vs_plugin_capacity = {

@@ -691,6 +691,40 @@ static int exhaustive_conf(struct vs_conf **conf, struct vs_err *err)
 }
 
 /*
+ * The preset's cluster of @shape built into @cl from its seed (the time
+ * in *@build when not NULL) and a scheduler on @conf (taken, also on
+ * failure): 0, or 1 with the reason said and nothing left to free.
+ */
+static int open_preset(const struct vsbench_shape *shape, struct vs_conf *conf,
+		       struct vs_cluster *cl, struct vs_sched *sched, unsigned long *running,
+		       double *build)
+{
+	struct vs_err err = { { 0 } };
+	double t0;
+
+	if (vs_cluster_init(cl)) {
+		vs_conf_free(conf);
+		fprintf(stderr, "vsbench run: out of memory\n");
+		return 1;
+	}
+	vsbench_seed(shape->seed);
+	t0 = vsbench_now();
+	if (vsbench_build(cl, shape, running)) {
+		vs_conf_free(conf);
+		vs_cluster_destroy(cl);
+		return 1;
+	}
+	if (build)
+		*build = vsbench_now() - t0;
+	if (vs_sched_init(sched, cl, conf, &err)) {
+		fprintf(stderr, "vsbench run: %s\n", err.msg);
+		vs_cluster_destroy(cl);
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * --compare: the same cluster again (same seed), scheduled by the
  * exhaustive scan for as many cycles as the fast run ran: its time, and
  * whether it bound the same tasks to the same nodes in the same order.
@@ -711,22 +745,8 @@ static int compare(const struct run_opts *o, const struct vsbench_shape *shape,
 		fprintf(stderr, "vsbench run: %s\n", err.msg);
 		return 1;
 	}
-	if (vs_cluster_init(&cl)) {
-		vs_conf_free(conf);
-		fprintf(stderr, "vsbench run: out of memory\n");
+	if (open_preset(shape, conf, &cl, &sched, &running, NULL))
 		return 1;
-	}
-	vsbench_seed(shape->seed);
-	ret = vsbench_build(&cl, shape, &running);
-	if (ret) {
-		vs_conf_free(conf);
-		goto out_cluster;
-	}
-	if (vs_sched_init(&sched, &cl, conf, &err)) {
-		fprintf(stderr, "vsbench run: %s\n", err.msg);
-		ret = 1;
-		goto out_cluster;
-	}
 	ox.cycles = r->nr_cycles;
 	ret = schedule(&cl, &sched, &ox, &x);
 	if (!ret) {
@@ -736,7 +756,6 @@ static int compare(const struct run_opts *o, const struct vsbench_shape *shape,
 		r->exact = x.binds == r->binds && x.trace == r->trace;
 	}
 	vs_sched_destroy(&sched);
-out_cluster:
 	vs_cluster_destroy(&cl);
 	if (x.cycles)
 		free(x.cycles[0].actions);
@@ -876,7 +895,6 @@ int vsbench_run(int argc, char **argv)
 	struct vs_sched sched;
 	struct vs_conf *conf;
 	struct run_opts o;
-	double t0;
 	int ret;
 
 	ret = parse_opts(argc, argv, &o);
@@ -893,24 +911,8 @@ int vsbench_run(int argc, char **argv)
 		fprintf(stderr, "vsbench run: %s\n", err.msg);
 		return 1;
 	}
-	if (vs_cluster_init(&cl)) {
-		vs_conf_free(conf);
-		fprintf(stderr, "vsbench run: out of memory\n");
+	if (open_preset(&shape, conf, &cl, &sched, &r.running_at_start, &r.build))
 		return 1;
-	}
-	vsbench_seed(shape.seed);
-	t0 = vsbench_now();
-	ret = vsbench_build(&cl, &shape, &r.running_at_start);
-	r.build = vsbench_now() - t0;
-	if (ret) {
-		vs_conf_free(conf);
-		goto out_cluster;
-	}
-	if (vs_sched_init(&sched, &cl, conf, &err)) {
-		fprintf(stderr, "vsbench run: %s\n", err.msg);
-		ret = 1;
-		goto out_sched;
-	}
 	r.preset = o.preset;
 	r.seed = o.seed;
 	r.actions = (const char *const *)sched.conf->actions;
@@ -945,7 +947,6 @@ int vsbench_run(int argc, char **argv)
 	}
 out_sched:
 	vs_sched_destroy(&sched);
-out_cluster:
 	vs_cluster_destroy(&cl);
 	if (r.cycles)
 		free(r.cycles[0].actions);

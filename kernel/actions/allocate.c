@@ -90,6 +90,9 @@ struct tmpl {
 	u64 used;			/* when it served last, for eviction */
 };
 
+/* How many touched nodes ahead a catch-up prefetches leaves. */
+#define NIDX_AHEAD		8
+
 /* The memory the node indexes of one allocate may hold at once. */
 #define NIDX_BUDGET		(1024u << 20)
 
@@ -480,7 +483,7 @@ static int tmpl_build(struct alloc_ctx *ctx, struct tmpl *t)
 			ctx->nr_built--;
 		}
 	}
-	ret = vs_nidx_init(&t->ix, ctx->nr_nodes);
+	ret = vs_nidx_init(&t->ix, ctx->nodes, ctx->nr_nodes);
 	if (ret)
 		return ret;
 	for (u32 i = 0; i < ctx->nr_nodes; i++)
@@ -501,6 +504,9 @@ static void tmpl_catch_up(struct alloc_ctx *ctx, struct tmpl *t)
 	for (u32 i = t->seen; i < ctx->nr_log; i++) {
 		u32 sidx = ctx->log[i];
 
+		/* The leaves are far apart: have the next ones on their way. */
+		if (i + NIDX_AHEAD < ctx->nr_log)
+			vs_nidx_prefetch(&t->ix, ctx->log[i + NIDX_AHEAD]);
 		if (ctx->stamp[sidx] == ctx->replay)
 			continue;
 		ctx->stamp[sidx] = ctx->replay;
@@ -577,19 +583,16 @@ static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
 static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *task)
 {
 	struct fast_search fs = { .ctx = ctx, .task = task, .idle = true };
-	struct vs_nidx_max need;
 	struct vs_node *node;
 	struct tmpl *t = tmpl_get(ctx, task);
 
 	if (!t)
 		return NULL;
-	need.v[VS_NIDX_CPU] = vs_res_get(&task->req, VS_RES_CPU);
-	need.v[VS_NIDX_MEM] = vs_res_get(&task->req, VS_RES_MEMORY);
-	node = vs_nidx_first(&t->ix, &need, fast_accept, &fs);
+	node = vs_nidx_first(&t->ix, fast_accept, &fs);
 	if (node)
 		return node;
 	fs.idle = false;
-	return vs_nidx_first(&t->ix, &need, fast_accept, &fs);
+	return vs_nidx_first(&t->ix, fast_accept, &fs);
 }
 
 static void fast_release(struct alloc_ctx *ctx)

@@ -6,13 +6,11 @@
  * are size..2 size - 1, the leaf of the node of session index s at size + s
  * (leaves past the session's nodes stay empty). An inner slot holds the
  * better of its children's keys (a higher score, or an equal one with an
- * earlier node) and the larger of their maxima, so the root knows the
- * index's best node, and a subtree whose maxima do not reach a request
- * holds no node that does.
+ * earlier node), so the root knows the index's best node.
  *
  * The search is best first: a heap of slots ordered by their keys, the
- * root first; a popped inner slot gives its children that may hold the
- * request, a popped leaf is a node to ask about. Every subtree's key is at
+ * root first; a popped inner slot gives its children, a popped leaf is a
+ * node to ask about. Every subtree's key is at
  * least as good as any of its nodes', so the nodes come out in the index's
  * order. A node dropped during a search makes the keys of its ancestors
  * already in the heap too good, never too bad: they come out early, and
@@ -24,10 +22,11 @@
 
 #include "sched/nodeindex.h"
 
+BUILD_BUG_ON(sizeof(struct vs_nidx_slot) != 16);
+
 static const struct vs_nidx_slot empty_slot = {
 	.score = 0,
 	.sidx = VS_NIDX_EMPTY,
-	.max = { { INT64_MIN, INT64_MIN } },
 };
 
 /* @a's key comes before @b's: a node before none, a higher score, an earlier node. */
@@ -40,51 +39,58 @@ static bool before(const struct vs_nidx_slot *a, const struct vs_nidx_slot *b)
 	return a->sidx < b->sidx;
 }
 
-static bool reaches(const struct vs_nidx_max *m, const struct vs_nidx_max *need)
-{
-	return m->v[VS_NIDX_CPU] >= need->v[VS_NIDX_CPU] &&
-	       m->v[VS_NIDX_MEM] >= need->v[VS_NIDX_MEM];
-}
-
 /* What slot @i holds, from its children. */
 static void combined(const struct vs_nidx_slot *t, u32 i, struct vs_nidx_slot *out)
 {
 	const struct vs_nidx_slot *l = &t[2 * i], *r = &t[2 * i + 1];
-	const struct vs_nidx_slot *best = before(r, l) ? r : l;
 
-	out->score = best->score;
-	out->sidx = best->sidx;
-	for (int d = 0; d < VS_NIDX_NR; d++)
-		out->max.v[d] = l->max.v[d] > r->max.v[d] ? l->max.v[d] : r->max.v[d];
+	*out = before(r, l) ? *r : *l;
 }
 
+static bool same_slot(const struct vs_nidx_slot *a, const struct vs_nidx_slot *b)
+{
+	return a->sidx == b->sidx && a->score == b->score;
+}
+
+/*
+ * Rewrite the slots above @leaf. A slot that comes out as it was leaves its
+ * ancestors as they are: they are made of it and of slots that did not
+ * change. Most changes stop a level up: a node that was not its subtree's
+ * best, and is not now, changes nothing above.
+ */
 static void fix_up(struct vs_nidx *ix, u32 leaf)
 {
-	for (u32 i = leaf >> 1; i; i >>= 1)
-		combined(ix->t, i, &ix->t[i]);
+	struct vs_nidx_slot s;
+
+	for (u32 i = leaf >> 1; i; i >>= 1) {
+		combined(ix->t, i, &s);
+		if (same_slot(&s, &ix->t[i]))
+			break;
+		ix->t[i] = s;
+	}
 }
 
 size_t vs_nidx_bytes(u32 nr_nodes)
 {
-	size_t size = 1;
+	size_t size = 2;
 
 	while (size < nr_nodes)
 		size *= 2;
-	return 2 * size * (sizeof(struct vs_nidx_slot) + sizeof(u32)) +
-	       nr_nodes * sizeof(struct vs_node *);
+	return 2 * size * (sizeof(struct vs_nidx_slot) + sizeof(u32));
 }
 
-int vs_nidx_init(struct vs_nidx *ix, u32 nr_nodes)
+int vs_nidx_init(struct vs_nidx *ix, struct vs_node *const *nodes, u32 nr_nodes)
 {
-	u32 size = 1;
+	u32 size = 2;	/* 2 * size slots: a multiple of the 64 bytes aligned_alloc() aligns to */
 
 	while (size < nr_nodes)
 		size *= 2;
 	memset(ix, 0, sizeof(*ix));
-	ix->t = malloc(2 * (size_t)size * sizeof(*ix->t));
+	/* Sibling slots in one cache line: a level of fix_up() reads one line. */
+	ix->t = aligned_alloc(64, 2 * (size_t)size * sizeof(*ix->t));
 	ix->heap = malloc(2 * (size_t)size * sizeof(*ix->heap));
-	ix->nodes = calloc(nr_nodes ? nr_nodes : 1, sizeof(*ix->nodes));
-	if (!ix->t || !ix->heap || !ix->nodes) {
+	ix->nodes = nodes;
+	if (!ix->t || !ix->heap) {
 		vs_nidx_destroy(ix);
 		return -ENOMEM;
 	}
@@ -99,7 +105,6 @@ void vs_nidx_destroy(struct vs_nidx *ix)
 {
 	free(ix->t);
 	free(ix->heap);
-	free(ix->nodes);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -107,9 +112,8 @@ void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node)
 {
 	u32 leaf = ix->size + node->sidx;
 
-	if (!ix->nodes[node->sidx])
+	if (ix->t[leaf].sidx == VS_NIDX_EMPTY)
 		return;
-	ix->nodes[node->sidx] = NULL;
 	ix->t[leaf] = empty_slot;
 	fix_up(ix, leaf);
 	ix->nr--;
@@ -117,24 +121,15 @@ void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node)
 
 void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score)
 {
-	static const unsigned int dims[VS_NIDX_NR] = {
-		[VS_NIDX_CPU] = VS_RES_CPU, [VS_NIDX_MEM] = VS_RES_MEMORY,
-	};
-	const s64 *idle = node->idle.v, *rel = node->releasing.v, *pip = node->pipelined.v;
 	u32 leaf = ix->size + node->sidx;
 	struct vs_nidx_slot *s = &ix->t[leaf];
+	struct vs_nidx_slot n = { .score = score, .sidx = node->sidx };
 
-	if (!ix->nodes[node->sidx])
+	if (s->sidx == VS_NIDX_EMPTY)
 		ix->nr++;
-	ix->nodes[node->sidx] = node;
-	s->score = score;
-	s->sidx = node->sidx;
-	/* The larger of Idle and FutureIdle, as vs_node_future_idle() has it. */
-	for (int d = 0; d < VS_NIDX_NR; d++) {
-		s64 i = idle[dims[d]], f = i + rel[dims[d]] - pip[dims[d]];
-
-		s->max.v[d] = i > f ? i : f;
-	}
+	else if (s->score == score)
+		return;
+	*s = n;
 	fix_up(ix, leaf);
 }
 
@@ -177,12 +172,11 @@ static u32 heap_pop(struct vs_nidx *ix, u32 *n)
 	return top;
 }
 
-struct vs_node *vs_nidx_first(struct vs_nidx *ix, const struct vs_nidx_max *need,
-			      vs_nidx_accept_fn accept, void *ctx)
+struct vs_node *vs_nidx_first(struct vs_nidx *ix, vs_nidx_accept_fn accept, void *ctx)
 {
 	u32 n = 0;
 
-	if (ix->t[1].sidx == VS_NIDX_EMPTY || !reaches(&ix->t[1].max, need))
+	if (ix->t[1].sidx == VS_NIDX_EMPTY)
 		return NULL;
 	heap_push(ix, &n, 1);
 	while (n) {
@@ -190,16 +184,16 @@ struct vs_node *vs_nidx_first(struct vs_nidx *ix, const struct vs_nidx_max *need
 		struct vs_node *node;
 
 		if (slot < ix->size) {
-			/* An inner slot: its children that may hold the request. */
+			/* An inner slot: its children that hold nodes. */
 			for (u32 c = 2 * slot; c <= 2 * slot + 1; c++)
-				if (ix->t[c].sidx != VS_NIDX_EMPTY && reaches(&ix->t[c].max, need))
+				if (ix->t[c].sidx != VS_NIDX_EMPTY)
 					heap_push(ix, &n, c);
 			continue;
 		}
 		/* A leaf: its node may have left the index since it was pushed. */
-		node = ix->nodes[slot - ix->size];
-		if (!node)
+		if (ix->t[slot].sidx == VS_NIDX_EMPTY)
 			continue;
+		node = ix->nodes[slot - ix->size];
 		switch (accept(ctx, node)) {
 		case VS_NIDX_TAKE:
 			return node;
@@ -220,11 +214,11 @@ int vs_nidx_check(const struct vs_nidx *ix, struct vs_err *err)
 
 	for (u32 s = 0; s < ix->size; s++) {
 		const struct vs_nidx_slot *leaf = &ix->t[ix->size + s];
-		const struct vs_node *node = s < ix->nr_nodes ? ix->nodes[s] : NULL;
-
-		if (!node != (leaf->sidx == VS_NIDX_EMPTY) || (node && leaf->sidx != s))
+		if (leaf->sidx == VS_NIDX_EMPTY)
+			continue;
+		if (leaf->sidx != s || s >= ix->nr_nodes || ix->nodes[s]->sidx != s)
 			return vs_err_set(err, EIO, "node index: leaf %u does not hold its node", s);
-		n += node != NULL;
+		n++;
 	}
 	if (n != ix->nr)
 		return vs_err_set(err, EIO, "node index: %u nodes counted, %u held", ix->nr, n);
@@ -232,8 +226,7 @@ int vs_nidx_check(const struct vs_nidx *ix, struct vs_err *err)
 		const struct vs_nidx_slot *got = &ix->t[i];
 
 		combined(ix->t, i, &want);
-		if (want.sidx != got->sidx || (want.sidx != VS_NIDX_EMPTY && want.score != got->score) ||
-		    memcmp(&want.max, &got->max, sizeof(want.max)))
+		if (want.sidx != got->sidx || (want.sidx != VS_NIDX_EMPTY && want.score != got->score))
 			return vs_err_set(err, EIO, "node index: slot %u is stale", i);
 	}
 	return 0;

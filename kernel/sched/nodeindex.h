@@ -12,75 +12,78 @@
  * only where a node's accounting changes.
  *
  * The index is a tournament tree over the session's nodes, in an array: a
- * leaf per node (its score, and the cpu and memory it may offer: per
- * dimension the larger of its Idle and its FutureIdle), and in every inner
- * slot the best key of its subtree (score, then session order) and the
- * largest cpu and memory of its nodes. Changing a node rewrites the
- * slots on its way to the root, O(log n) without rebalancing. A search
- * visits subtrees best key first (a heap of slots) and skips those whose
- * maxima cannot hold the request, so it meets the nodes in allocate's
- * order among those that may hold it: O(log n) when the first fits.
+ * leaf per node (its score), and in every inner slot the best key of its
+ * subtree (score, then session order). Changing a node rewrites the slots
+ * on its way to the root, O(log n) without rebalancing, and stops at the
+ * first slot that comes out unchanged. A search visits subtrees best key
+ * first (a heap of slots), so it meets the nodes in allocate's order:
+ * O(log n) when the first will do.
+ *
+ * The index holds only nodes that may hold its template's cpu and memory
+ * (allocate leaves the others out, and puts them back when their
+ * accounting changes): a search need not prune by resources. Slots are
+ * 16 bytes, four to a cache line, and a change of a node that is not its
+ * subtree's best stops one level up.
  *
  * The index does not decide: vs_nidx_first() asks its caller, for each node
- * the maxima let through, whether the node will do (the exact resource fit
- * and the predicates), in index order, and returns the first it accepts.
- * Its caller re-scores (vs_nidx_set()) every node whose accounting changed
- * before it searches again.
+ * in index order, whether the node will do (the exact resource fit and the
+ * predicates), and returns the first it accepts. Its caller re-scores
+ * (vs_nidx_set()) every node whose accounting changed before it searches
+ * again.
  */
 #ifndef VS_SCHED_NODEINDEX_H
 #define VS_SCHED_NODEINDEX_H
 
 #include "core/node.h"
 
-/*
- * What the subtree maxima are kept of, for pruning: per dimension, the
- * larger of a node's Idle and FutureIdle (idle + releasing - pipelined),
- * which a request must not exceed to fit either.
- */
-enum vs_nidx_dim {
-	VS_NIDX_CPU,
-	VS_NIDX_MEM,
-	VS_NIDX_NR,
-};
-
-struct vs_nidx_max {
-	s64 v[VS_NIDX_NR];
-};
-
 /* A slot of the tree: a node's leaf, or the best of a subtree. */
 struct vs_nidx_slot {
 	double score;
 	u32 sidx;			/* VS_NIDX_EMPTY: no node below */
-	struct vs_nidx_max max;
 };
 
 #define VS_NIDX_EMPTY	UINT32_MAX
 
 struct vs_nidx {
 	struct vs_nidx_slot *t;		/* 2 * size slots; 1 is the root, size + sidx a leaf */
-	struct vs_node **nodes;		/* by sidx: the node, NULL when not in the index */
+	struct vs_node *const *nodes;	/* the session's nodes, by sidx (not the index's) */
 	u32 size;			/* leaves: the power of two at or above nr_nodes */
 	u32 nr_nodes;
 	u32 nr;				/* nodes in the index */
 	u32 *heap;			/* the search's slots, best key first: 2 * size */
 };
 
-/* An empty index for @nr_nodes session nodes; -ENOMEM. */
-int vs_nidx_init(struct vs_nidx *ix, u32 nr_nodes);
+/*
+ * An empty index for the @nr_nodes session nodes @nodes (by sidx; the array
+ * must outlive the index); -ENOMEM.
+ */
+int vs_nidx_init(struct vs_nidx *ix, struct vs_node *const *nodes, u32 nr_nodes);
 void vs_nidx_destroy(struct vs_nidx *ix);
 
 /* The bytes an index of @nr_nodes nodes holds. */
 size_t vs_nidx_bytes(u32 nr_nodes);
 
-/* Put @node (of the session) in the index with @score, or move it there; its resources are read now. */
+/* Put @node (of the session) in the index with @score, or move it there. */
 void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score);
 
 /* Take @node out of the index (nothing if it is not in). */
 void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node);
 
+/*
+ * Start loading what vs_nidx_set() of session node @sidx reads first: its
+ * leaf and the slot above (a level of slots is a cache line per node).
+ */
+static inline void vs_nidx_prefetch(const struct vs_nidx *ix, u32 sidx)
+{
+	u32 leaf = ix->size + sidx;
+
+	__builtin_prefetch(&ix->t[leaf]);
+	__builtin_prefetch(&ix->t[leaf >> 1]);
+}
+
 static inline bool vs_nidx_has(const struct vs_nidx *ix, const struct vs_node *node)
 {
-	return ix->nodes[node->sidx] != NULL;
+	return ix->t[ix->size + node->sidx].sidx != VS_NIDX_EMPTY;
 }
 
 /*
@@ -97,13 +100,8 @@ enum vs_nidx_verdict {
 
 typedef enum vs_nidx_verdict (*vs_nidx_accept_fn)(void *ctx, struct vs_node *node);
 
-/*
- * The first node in index order whose own values reach @need in every
- * dimension (a dimension of no concern needs INT64_MIN) and that @accept
- * takes; NULL when there is none.
- */
-struct vs_node *vs_nidx_first(struct vs_nidx *ix, const struct vs_nidx_max *need,
-			      vs_nidx_accept_fn accept, void *ctx);
+/* The first node in index order that @accept takes; NULL when there is none. */
+struct vs_node *vs_nidx_first(struct vs_nidx *ix, vs_nidx_accept_fn accept, void *ctx);
 
 /* Check every slot against its children and every leaf against its node; 0 or -EIO (tests). */
 int vs_nidx_check(const struct vs_nidx *ix, struct vs_err *err);

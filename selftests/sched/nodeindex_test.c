@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Tests for the node index (sched/nodeindex.h) against a plain scan: random
- * sets, moves and removals of nodes with random scores (many equal) and
- * resources, after each of which the tree's order and subtree maxima are
- * checked, and the first node that reaches a random need, among those a
- * caller takes, skips or drops, is the one the scan finds.
+ * sets, moves and removals of nodes with random scores (many equal), after
+ * each of which every slot of the tree is checked against its children, and
+ * the first node a caller takes, among nodes it takes, skips or drops, is
+ * the one the scan finds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 #define N	300
 
 static struct vs_node nodes[N];
+static struct vs_node *by_sidx[N];
 static double score[N];
 static bool in[N];
 static struct vs_nidx ix;
@@ -38,8 +39,9 @@ static void setup(void)
 		snprintf(names[i], sizeof(names[i]), "n%u", i);
 		nodes[i].name = names[i];
 		nodes[i].sidx = i;
+		by_sidx[i] = &nodes[i];
 	}
-	cr_assert_eq(vs_nidx_init(&ix, N), 0);
+	cr_assert_eq(vs_nidx_init(&ix, by_sidx, N), 0);
 }
 
 static void teardown(void)
@@ -56,36 +58,14 @@ static void check(void)
 	cr_assert_eq(vs_nidx_check(&ix, &err), 0, "%s", err.msg);
 }
 
-/* New resources and a new score for node @i (scores from a few values: many ties). */
+/* A new score for node @i (from a few values: many ties). */
 static void change(u32 i)
 {
 	struct vs_node *n = &nodes[i];
 
-	vs_res_clear(&n->idle);
-	vs_res_clear(&n->releasing);
-	vs_res_clear(&n->pipelined);
-	n->idle.v[VS_RES_CPU] = rnd(8) * 1000;
-	n->idle.v[VS_RES_MEMORY] = rnd(8) << 30;
-	n->releasing.v[VS_RES_CPU] = rnd(3) * 1000;
-	n->releasing.v[VS_RES_MEMORY] = rnd(3) << 30;
 	score[i] = rnd(6) * 10.5;
 	vs_nidx_set(&ix, n, score[i]);
 	in[i] = true;
-}
-
-static bool reaches(u32 i, const struct vs_nidx_max *need)
-{
-	struct vs_res f;
-	s64 v[VS_NIDX_NR];
-
-	/* what a node may offer: the larger of its Idle and its FutureIdle */
-	vs_node_future_idle(&nodes[i], &f);
-	v[VS_NIDX_CPU] = max_t(s64, nodes[i].idle.v[VS_RES_CPU], f.v[VS_RES_CPU]);
-	v[VS_NIDX_MEM] = max_t(s64, nodes[i].idle.v[VS_RES_MEMORY], f.v[VS_RES_MEMORY]);
-	for (int d = 0; d < VS_NIDX_NR; d++)
-		if (v[d] < need->v[d])
-			return false;
-	return true;
 }
 
 /* The caller's verdicts: by node, fixed for one search. */
@@ -99,14 +79,14 @@ static enum vs_nidx_verdict accept(void *ctx, struct vs_node *node)
 }
 
 /* What a scan in allocate's order finds; the dropped ones leave @in. */
-static int scan(const struct vs_nidx_max *need)
+static int scan(void)
 {
 	int best = -1;
 
 	for (;;) {
 		best = -1;
 		for (u32 i = 0; i < N; i++) {
-			if (!in[i] || !reaches(i, need) || verdict[i] == VS_NIDX_SKIP)
+			if (!in[i] || verdict[i] == VS_NIDX_SKIP)
 				continue;
 			if (best < 0 || score[i] > score[best])
 				best = (int)i;
@@ -119,50 +99,39 @@ static int scan(const struct vs_nidx_max *need)
 	return best;
 }
 
-static void random_need(struct vs_nidx_max *need)
-{
-	need->v[VS_NIDX_CPU] = rnd(10) * 1000;
-	need->v[VS_NIDX_MEM] = (s64)rnd(10) << 30;
-	if (!rnd(8))
-		need->v[VS_NIDX_MEM] = INT64_MIN;	/* a dimension of no concern */
-}
-
 Test(nidx, an_empty_index_finds_nothing)
 {
-	struct vs_nidx_max need = { { INT64_MIN, INT64_MIN } };
-
 	check();
-	cr_assert_null(vs_nidx_first(&ix, &need, accept, NULL));
+	cr_assert_null(vs_nidx_first(&ix, accept, NULL));
 }
 
 Test(nidx, equal_scores_go_in_session_order)
 {
-	struct vs_nidx_max need = { { 1000, 1 << 30 } };
-
-	for (u32 i = 0; i < 10; i++) {
-		nodes[i].idle.v[VS_RES_CPU] = 1000;
-		nodes[i].idle.v[VS_RES_MEMORY] = 1 << 30;
+	for (u32 i = 0; i < 10; i++)
 		verdict[i] = VS_NIDX_TAKE;
-	}
 	for (u32 i = 0; i < 10; i++)
 		vs_nidx_set(&ix, &nodes[9 - i], 5.0);	/* inserted backwards */
 	check();
-	cr_assert_eq(vs_nidx_first(&ix, &need, accept, NULL), &nodes[0]);
+	cr_assert_eq(vs_nidx_first(&ix, accept, NULL), &nodes[0]);
 	/* a better score wins, whatever its place */
 	vs_nidx_set(&ix, &nodes[7], 6.0);
-	cr_assert_eq(vs_nidx_first(&ix, &need, accept, NULL), &nodes[7]);
-	/* a node that does not reach the need is passed over without being asked */
-	nodes[7].idle.v[VS_RES_CPU] = 500;
-	vs_nidx_set(&ix, &nodes[7], 6.0);
+	cr_assert_eq(vs_nidx_first(&ix, accept, NULL), &nodes[7]);
+	/* a node its caller passes over is asked once, then the next in order */
+	verdict[7] = VS_NIDX_SKIP;
 	memset(asked, 0, sizeof(asked));
-	cr_assert_eq(vs_nidx_first(&ix, &need, accept, NULL), &nodes[0]);
-	cr_assert_eq(asked[7], 0);
+	cr_assert_eq(vs_nidx_first(&ix, accept, NULL), &nodes[0]);
+	cr_assert_eq(asked[7], 1);
+	cr_assert_eq(asked[1], 0);
+	/* a worse score moves it behind the ties, a removal takes it out */
+	verdict[7] = VS_NIDX_TAKE;
+	vs_nidx_set(&ix, &nodes[7], 4.0);
+	vs_nidx_remove(&ix, &nodes[0]);
+	cr_assert_eq(vs_nidx_first(&ix, accept, NULL), &nodes[1]);
 	check();
 }
 
 Test(nidx, random_changes_find_what_a_scan_finds)
 {
-	struct vs_nidx_max need;
 	u32 found = 0;
 
 	for (u32 round = 0; round < 4000; round++) {
@@ -177,15 +146,14 @@ Test(nidx, random_changes_find_what_a_scan_finds)
 			struct vs_node *got;
 			int want;
 
-			random_need(&need);
 			for (u32 k = 0; k < N; k++) {
 				u32 v = rnd(20);
 
 				verdict[k] = v < 14 ? VS_NIDX_TAKE : v < 18 ? VS_NIDX_SKIP :
 					     VS_NIDX_DROP;
 			}
-			want = scan(&need);
-			got = vs_nidx_first(&ix, &need, accept, NULL);
+			want = scan();
+			got = vs_nidx_first(&ix, accept, NULL);
 			cr_assert_eq(got, want < 0 ? NULL : &nodes[want], "round %u: got %s, "
 				     "want %s", round, got ? got->name : "none",
 				     want < 0 ? "none" : nodes[want].name);

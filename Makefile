@@ -226,7 +226,7 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
 	$(Q)$(srctree)/selftests/apply-equivalence.sh $(objtree) $(srctree)/selftests
 	$(Q)$(srctree)/selftests/demo-smoke.sh $(objtree) $(srctree)
 	$(Q)$(srctree)/selftests/vjob-lifecycle.sh $(objtree)
-	$(Q)$(test-bin) --jobs=2 $(CHECK_ARGS)
+	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp $(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # The unit tests and a scheduling run under valgrind's memcheck. jemalloc
 # replaces malloc, so memcheck is told where the allocator lives; Criterion

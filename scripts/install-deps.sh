@@ -7,7 +7,9 @@
 #   --check   only report what is missing; exit 1 if anything is
 set -eu
 
-# One line per package: the build needs every one of them.
+# One line per package: the build and its tests need every one of them
+# (gnuplot-nox: "vsbench sweep" draws its plots with it, and
+# selftests/vsbench-sweep.sh checks them).
 PACKAGES="
 build-essential
 pkg-config
@@ -19,6 +21,7 @@ libcriterion-dev
 libyaml-dev
 libjansson-dev
 valgrind
+gnuplot-nox
 "
 
 missing=""

@@ -170,7 +170,14 @@ static const struct run_preset *preset_lookup(const char *name)
 	return NULL;
 }
 
-static void preset_names(FILE *out)
+unsigned long vsbench_preset_nodes(const char *name)
+{
+	const struct run_preset *p = preset_lookup(name);
+
+	return p ? p->nodes : 0;
+}
+
+void vsbench_preset_names(FILE *out)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(presets); i++)
 		fprintf(out, "%s%s", i ? ", " : "", presets[i].name);
@@ -202,7 +209,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			o->preset = preset_lookup(optarg);
 			if (!o->preset) {
 				fprintf(stderr, "vsbench run: --preset: unknown preset \"%s\" (", optarg);
-				preset_names(stderr);
+				vsbench_preset_names(stderr);
 				fprintf(stderr, ")\n");
 				return -1;
 			}
@@ -248,7 +255,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 	}
 	if (!o->preset) {
 		fprintf(stderr, "vsbench run: --preset is required (");
-		preset_names(stderr);
+		vsbench_preset_names(stderr);
 		fprintf(stderr, ")\n");
 		return -1;
 	}

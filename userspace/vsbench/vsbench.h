@@ -6,6 +6,8 @@
 #ifndef VSBENCH_H
 #define VSBENCH_H
 
+#include <stdio.h>
+
 #include "core/cluster.h"
 
 int vsbench_cluster(int argc, char **argv);
@@ -62,6 +64,11 @@ void vsbench_print_pools(void);
 /* ---- vsbench run (run.c) and what it shares with vsbench cycle ---- */
 
 int vsbench_run(int argc, char **argv);
+
+/* The presets of vsbench run, for vsbench sweep: a preset's nodes, 0 if unknown. */
+unsigned long vsbench_preset_nodes(const char *name);
+/* Their names, ", " between them, for messages. */
+void vsbench_preset_names(FILE *out);
 
 /*
  * Gang jobs of sizes drawn from a distribution: PodGroups are made until

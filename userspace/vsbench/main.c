@@ -5,7 +5,8 @@
  * One program, several commands, as git and ip have: "vsbench cluster"
  * builds a cluster in-process through the core's object model and reports
  * what it cost; "vsbench cycle" schedules it; "vsbench load" sends it to a
- * running vschedd over the socket.
+ * running vschedd over the socket; "vsbench run" benchmarks a named
+ * preset and "vsbench sweep" runs several and plots them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +25,8 @@ static const struct {
 	{ "load", vsbench_load,
 	  "send a synthetic cluster to a running vschedd over its socket" },
 	{ "run", vsbench_run, "benchmark a named preset cluster and report (--json)" },
+	{ "sweep", vsbench_sweep,
+	  "run several presets and plot throughput and cycle time against nodes" },
 };
 
 static void usage(FILE *out)

@@ -64,6 +64,7 @@ void vsbench_print_pools(void);
 /* ---- vsbench run (run.c) and what it shares with vsbench cycle ---- */
 
 int vsbench_run(int argc, char **argv);
+int vsbench_sweep(int argc, char **argv);
 
 /* The presets of vsbench run, for vsbench sweep: a preset's nodes, 0 if unknown. */
 unsigned long vsbench_preset_nodes(const char *name);

@@ -219,6 +219,7 @@ check: unit-check
 unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
 	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsbench-run.sh $(objtree)/vsbench
+	$(Q)$(srctree)/selftests/vsbench-sweep.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsctl-smoke.sh $(objtree)/vsctl $(srctree)/selftests/vsctl
 	$(Q)$(srctree)/selftests/vsctl-objects.sh $(objtree)
 	$(Q)$(srctree)/selftests/scenarios-run.sh $(objtree)/vsctl $(srctree)/selftests/scenarios
@@ -265,6 +266,15 @@ bench: $(test-bin) $(objtree)/vsbench
 	$(Q)for p in $(BENCH_PRESETS); do \
 		$(objtree)/vsbench run --preset $$p --cycles 2 --compare || exit 1; \
 	done
+
+# The presets swept and plotted against cluster size (Documentation/benchmarks.md,
+# "Plots"): the table on stdout, the data and the SVGs in $(BENCH_PLOT_DIR).
+BENCH_PLOT_PRESETS ?= tiny,1k,10k
+BENCH_PLOT_DIR ?= $(objtree)/bench
+
+PHONY += bench-plot
+bench-plot: $(objtree)/vsbench
+	$(Q)$(objtree)/vsbench sweep --presets $(BENCH_PLOT_PRESETS) --out $(BENCH_PLOT_DIR)
 
 # ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
@@ -313,6 +323,9 @@ help:
 	@echo '                           (DEMO_ARGS="..." passes vsbench load options)'
 	@echo '  bench                  - the fast path against the exhaustive scan: BENCH_SEEDS'
 	@echo '                           random clusters, then BENCH_PRESETS ("1k 10k") both ways'
+	@echo '  bench-plot             - vsbench sweep of BENCH_PLOT_PRESETS ("tiny,1k,10k"): table,'
+	@echo '                           data and SVG plots against cluster size in BENCH_PLOT_DIR'
+	@echo '                           ($$(O)/bench)'
 	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  install                - the programs, manual pages and bash completion'

@@ -311,21 +311,6 @@ static int run_cycle(struct vs_sched *sched, struct run_cycle *rc, struct vs_err
 	return ret;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The nearest-rank percentile @q (0 < q <= 1) of @n sorted values. */
-static double percentile(const double *sorted, unsigned long n, double q)
-{
-	unsigned long rank = (unsigned long)ceil(q * (double)n);
-
-	return sorted[rank ? rank - 1 : 0];
-}
-
 static double sum_action(const struct run_result *r, u32 a)
 {
 	double s = 0;
@@ -353,9 +338,9 @@ static int cycle_stats(const struct run_result *r, double out[3])
 		return -1;
 	for (unsigned long c = 0; c < r->nr_cycles; c++)
 		t[c] = r->cycles[c].total;
-	qsort(t, r->nr_cycles, sizeof(*t), cmp_double);
-	out[0] = percentile(t, r->nr_cycles, 0.50);
-	out[1] = percentile(t, r->nr_cycles, 0.99);
+	vsbench_sort_doubles(t, r->nr_cycles);
+	out[0] = vsbench_percentile(t, r->nr_cycles, 0.50);
+	out[1] = vsbench_percentile(t, r->nr_cycles, 0.99);
 	out[2] = t[r->nr_cycles ? r->nr_cycles - 1 : 0];
 	free(t);
 	return 0;
@@ -364,12 +349,6 @@ static int cycle_stats(const struct run_result *r, double out[3])
 static double per(size_t bytes, u32 n)
 {
 	return n ? (double)bytes / n : 0.0;
-}
-
-/* Seconds as milliseconds, to the nanosecond the clock gives. */
-static json_t *json_ms(double s)
-{
-	return json_real(round(s * 1e9) / 1e6);
 }
 
 static json_t *pool_json(const struct vs_pool_stats *st)
@@ -395,10 +374,10 @@ static int print_json(const struct run_result *r)
 	json_object_set_new(o, "podgroups", json_integer(r->jobs));
 	json_object_set_new(o, "tasks", json_integer(r->tasks));
 	json_object_set_new(o, "running_at_start", json_integer((json_int_t)r->running_at_start));
-	json_object_set_new(o, "build_ms", json_ms(r->build));
+	json_object_set_new(o, "build_ms", vsbench_json_ms(r->build));
 	if (r->socket) {
 		json_object_set_new(o, "load_objects", json_integer((json_int_t)r->load_objects));
-		json_object_set_new(o, "load_ms", json_ms(r->load));
+		json_object_set_new(o, "load_ms", vsbench_json_ms(r->load));
 		json_object_set_new(o, "load_objects_per_sec", json_real(r->load > 0 ?
 				    round((double)r->load_objects / r->load * 10) / 10 : 0.0));
 	}
@@ -406,25 +385,27 @@ static int print_json(const struct run_result *r)
 	json_object_set_new(o, "binds", json_integer((json_int_t)r->binds));
 	json_object_set_new(o, "pending", json_integer(r->nr_cycles ?
 			    r->cycles[r->nr_cycles - 1].pending : r->tasks - r->running_at_start));
-	json_object_set_new(o, "sched_ms", json_ms(r->sched));
+	json_object_set_new(o, "sched_ms", vsbench_json_ms(r->sched));
 	/* No cycle, no figure: null rather than a zero that reads as measured. */
 	if (r->nr_cycles) {
 		json_object_set_new(o, "pods_per_sec", json_real(r->sched > 0 ?
 				    round((double)r->binds / r->sched * 10) / 10 : 0.0));
-		json_object_set_new(o, "cycle_ms", json_pack("{s:o, s:o, s:o}", "p50",
-				    json_ms(cs[0]), "p99", json_ms(cs[1]), "max", json_ms(cs[2])));
+		json_object_set_new(o, "cycle_ms", json_pack("{s:o, s:o, s:o}",
+				    "p50", vsbench_json_ms(cs[0]), "p99", vsbench_json_ms(cs[1]),
+				    "max", vsbench_json_ms(cs[2])));
 		/* The daemon's cycle is one duration: no open and close apart. */
 		if (!r->socket)
-			json_object_set_new(o, "session_open_ms", json_ms(open));
+			json_object_set_new(o, "session_open_ms", vsbench_json_ms(open));
 		for (u32 a = 0; a < r->nr_actions; a++)
-			json_object_set_new(actions, r->actions[a], json_ms(sum_action(r, a)));
+			json_object_set_new(actions, r->actions[a],
+					    vsbench_json_ms(sum_action(r, a)));
 		json_object_set_new(o, "actions_ms", actions);
 		actions = NULL;
 		if (r->socket) {
-			json_object_set_new(o, "wall_ms", json_ms(r->wall));
-			json_object_set_new(o, "confirm_ms", json_ms(r->confirm));
+			json_object_set_new(o, "wall_ms", vsbench_json_ms(r->wall));
+			json_object_set_new(o, "confirm_ms", vsbench_json_ms(r->confirm));
 		} else {
-			json_object_set_new(o, "session_close_ms", json_ms(close));
+			json_object_set_new(o, "session_close_ms", vsbench_json_ms(close));
 		}
 	} else {
 		json_object_set_new(o, "pods_per_sec", json_null());
@@ -441,21 +422,23 @@ static int print_json(const struct run_result *r)
 		json_t *ca = json_object();
 
 		for (u32 a = 0; a < r->nr_actions; a++)
-			json_object_set_new(ca, r->actions[a], json_ms(rc->actions[a]));
+			json_object_set_new(ca, r->actions[a], vsbench_json_ms(rc->actions[a]));
 		if (r->socket) {
 			json_array_append_new(cycles, json_pack(
 					      "{s:I, s:o, s:o, s:o, s:o, s:i, s:i}",
-					      "binds", (json_int_t)rc->binds, "ms",
-					      json_ms(rc->total), "actions_ms", ca, "wall_ms",
-					      json_ms(rc->wall), "confirm_ms", json_ms(rc->confirm),
+					      "binds", (json_int_t)rc->binds,
+					      "ms", vsbench_json_ms(rc->total), "actions_ms", ca,
+					      "wall_ms", vsbench_json_ms(rc->wall),
+					      "confirm_ms", vsbench_json_ms(rc->confirm),
 					      "pending", (int)rc->pending, "running",
 					      (int)rc->running));
 			continue;
 		}
 		json_array_append_new(cycles, json_pack("{s:I, s:o, s:o, s:o, s:o, s:i, s:i}",
-				      "binds", (json_int_t)rc->binds, "ms", json_ms(rc->total),
-				      "session_open_ms", json_ms(rc->open), "actions_ms", ca,
-				      "session_close_ms", json_ms(rc->close),
+				      "binds", (json_int_t)rc->binds,
+				      "ms", vsbench_json_ms(rc->total),
+				      "session_open_ms", vsbench_json_ms(rc->open), "actions_ms", ca,
+				      "session_close_ms", vsbench_json_ms(rc->close),
 				      "pending", (int)rc->pending, "running", (int)rc->running));
 	}
 	json_object_set_new(o, "cycles", cycles);
@@ -477,7 +460,7 @@ static int print_json(const struct run_result *r)
 		json_object_set_new(o, "fast_placements",
 				    json_integer((json_int_t)r->fast_placements));
 	if (r->compared) {
-		json_object_set_new(o, "exhaustive_sched_ms", json_ms(r->exhaustive_sched));
+		json_object_set_new(o, "exhaustive_sched_ms", vsbench_json_ms(r->exhaustive_sched));
 		json_object_set_new(o, "speedup_vs_exhaustive", json_real(r->sched > 0 ?
 				    r->exhaustive_sched / r->sched : 0));
 		json_object_set_new(o, "exact", json_boolean(r->exact));
@@ -613,20 +596,13 @@ struct tracing_binder {
 	u64 *trace;
 };
 
-static void fold(u64 *h, const char *s)
-{
-	for (; *s; s++)
-		*h = (*h ^ (u8)*s) * 0x100000001b3ULL;
-	*h = (*h ^ 0xff) * 0x100000001b3ULL;	/* the end of a string */
-}
-
 static void tracing_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 {
 	struct tracing_binder *tb = ctx;
 
-	fold(tb->trace, task->ns);
-	fold(tb->trace, task->name);
-	fold(tb->trace, node->name);
+	vsbench_fold(tb->trace, task->ns);
+	vsbench_fold(tb->trace, task->name);
+	vsbench_fold(tb->trace, node->name);
 	vsbench_binder_bind(&tb->binder, task, node);
 }
 

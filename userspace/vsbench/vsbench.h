@@ -58,6 +58,19 @@ int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape);
 int vsbench_build(struct vs_cluster *cl, const struct vsbench_shape *shape,
 		  unsigned long *running);
 
+/* ---- what the reports share (stats.c) ---- */
+
+void vsbench_sort_doubles(double *v, size_t n);
+/* The nearest-rank percentile @q (0 < q <= 1) of @n sorted values; n may be 0 if v has one. */
+double vsbench_percentile(const double *sorted, size_t n, double q);
+
+struct json_t;
+/* Seconds as JSON milliseconds, to the nanosecond the clock gives. */
+struct json_t *vsbench_json_ms(double s);
+
+/* Fold @s and its end into the FNV-1a hash @h (start: 0xcbf29ce484222325). */
+void vsbench_fold(u64 *h, const char *s);
+
 /* Every object pool, as /proc/slabinfo lists kmem caches. */
 void vsbench_print_pools(void);
 

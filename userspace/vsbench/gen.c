@@ -38,6 +38,12 @@ u64 vsbench_rnd(u64 n)
 	return rnd64() % n;
 }
 
+double vsbench_rnd_unit(void)
+{
+	/* the top 53 bits, a double's mantissa, plus one: never 0 */
+	return (double)((rnd64() >> 11) + 1) / 9007199254740992.0;
+}
+
 double vsbench_now(void)
 {
 	struct timespec ts;
@@ -77,7 +83,8 @@ static int build_nodes(struct vs_cluster *cl, const struct vsbench_shape *o, str
 	char name[32];
 
 	for (unsigned long i = 0; i < o->nodes; i++) {
-		u64 s = vsbench_rnd(ARRAY_SIZE(shapes));
+		/* a fleet of one size draws nothing */
+		u64 s = o->node_cpu ? 0 : vsbench_rnd(ARRAY_SIZE(shapes));
 		struct vs_kv_spec labels[] = {
 			{ "topology.kubernetes.io/zone", zones[i % ARRAY_SIZE(zones)] },
 			{ "node.kubernetes.io/instance-type", s < 2 ? "standard" : "large" },
@@ -86,8 +93,10 @@ static int build_nodes(struct vs_cluster *cl, const struct vsbench_shape *o, str
 
 		snprintf(name, sizeof(name), "node-%06lu", i);
 		vs_node_spec_init(&spec, name);
-		vs_res_set(&spec.allocatable, VS_RES_CPU, shapes[s].cores * 1000);
-		vs_res_set(&spec.allocatable, VS_RES_MEMORY, shapes[s].gib << 30);
+		vs_res_set(&spec.allocatable, VS_RES_CPU,
+			   o->node_cpu ? o->node_cpu : shapes[s].cores * 1000);
+		vs_res_set(&spec.allocatable, VS_RES_MEMORY,
+			   o->node_cpu ? o->node_memory : shapes[s].gib << 30);
 		vs_res_set(&spec.allocatable, VS_RES_PODS, 110);
 		spec.labels = labels;
 		spec.nr_labels = ARRAY_SIZE(labels);
@@ -129,8 +138,7 @@ static struct vs_node *first_fit(struct vs_node **nodes, unsigned long nr,
 	return NULL;
 }
 
-/* A gang's size, drawn by weight, cut to the @left tasks still to make. */
-static unsigned long gang_size(const struct vsbench_gangs *g, unsigned long left)
+unsigned long vsbench_gang_size(const struct vsbench_gangs *g, unsigned long left)
 {
 	u64 total = 0, r;
 	unsigned int i;
@@ -143,56 +151,76 @@ static unsigned long gang_size(const struct vsbench_gangs *g, unsigned long left
 	return g->sizes[i].size < left ? g->sizes[i].size : left;
 }
 
-static int build_jobs(struct vs_cluster *cl, const struct vsbench_shape *o, struct vs_node **nodes,
-		      unsigned long *running)
+/*
+ * The PodGroup @j of @size tasks, each task placed Running first-fit with
+ * the shape's odds when @nodes is given, else Pending.
+ */
+static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsigned long j,
+		     unsigned long size, struct vs_node **nodes, unsigned long *cursor,
+		     unsigned long *running, struct vs_job **out)
 {
-	const struct vsbench_gangs *g = o->gangs;
 	struct vs_err err = { { 0 } };
-	unsigned long cursor = 0, made = 0;
 	char ns[32], name[48], queue[32], tname[128];
+	struct vs_job_spec js;
+	struct vs_res req;
+	const char *role = j % 3 ? "worker" : "ps";
 
 	/*
 	 * Without gangs the draws are those of the first version (min_member,
 	 * then the request, then running or not per task), so that a shape and
 	 * seed keep building the cluster they always built.
 	 */
-	for (unsigned long j = 0; g ? made < g->tasks : j < o->jobs; j++) {
-		unsigned long size = g ? gang_size(g, g->tasks - made) : o->tasks_per_job;
-		struct vs_job_spec js;
-		struct vs_res req;
-		const char *role = j % 3 ? "worker" : "ps";
+	snprintf(ns, sizeof(ns), "team-%lu", j % 16);
+	snprintf(name, sizeof(name), "job-%07lu", j);
+	snprintf(queue, sizeof(queue), "queue-%lu", j % o->queues);
+	vs_job_spec_init(&js, ns, name);
+	js.queue = queue;
+	js.min_member = o->gangs ? (u32)size : (u32)(1 + vsbench_rnd(o->tasks_per_job));
+	js.phase = VS_PG_INQUEUE;
+	if (vs_job_add(cl, &js, out, &err))
+		return fail("podgroup", &err);
 
-		snprintf(ns, sizeof(ns), "team-%lu", j % 16);
-		snprintf(name, sizeof(name), "job-%07lu", j);
-		snprintf(queue, sizeof(queue), "queue-%lu", j % o->queues);
-		vs_job_spec_init(&js, ns, name);
-		js.queue = queue;
-		js.min_member = g ? (u32)size : (u32)(1 + vsbench_rnd(o->tasks_per_job));
-		js.phase = VS_PG_INQUEUE;
-		if (vs_job_add(cl, &js, NULL, &err))
-			return fail("podgroup", &err);
+	vs_res_clear(&req);
+	vs_res_set(&req, VS_RES_CPU, (s64)(500 * (1 + vsbench_rnd(8))));
+	vs_res_set(&req, VS_RES_MEMORY, (s64)(1 + vsbench_rnd(8)) << 30);
+	for (unsigned long t = 0; t < size; t++) {
+		struct vs_task_spec ts;
+		struct vs_node *node = NULL;
 
-		vs_res_clear(&req);
-		vs_res_set(&req, VS_RES_CPU, (s64)(500 * (1 + vsbench_rnd(8))));
-		vs_res_set(&req, VS_RES_MEMORY, (s64)(1 + vsbench_rnd(8)) << 30);
-		for (unsigned long t = 0; t < size; t++) {
-			struct vs_task_spec ts;
-			struct vs_node *node = NULL;
-
-			snprintf(tname, sizeof(tname), "%s-%s-%lu", name, role, t);
-			vs_task_spec_init(&ts, ns, tname, name);
-			ts.req = req;
-			ts.role = role;
-			if (vsbench_rnd(100) < o->running_pct)
-				node = first_fit(nodes, o->nodes, &cursor, &req);
-			if (node) {
-				ts.status = VS_TASK_RUNNING;
-				ts.node = node->name;
-				(*running)++;
-			}
-			if (vs_task_add(cl, &ts, NULL, &err))
-				return fail("pod", &err);
+		snprintf(tname, sizeof(tname), "%s-%s-%lu", name, role, t);
+		vs_task_spec_init(&ts, ns, tname, name);
+		ts.req = req;
+		ts.role = role;
+		if (nodes && vsbench_rnd(100) < o->running_pct)
+			node = first_fit(nodes, o->nodes, cursor, &req);
+		if (node) {
+			ts.status = VS_TASK_RUNNING;
+			ts.node = node->name;
+			(*running)++;
 		}
+		if (vs_task_add(cl, &ts, NULL, &err))
+			return fail("pod", &err);
+	}
+	return 0;
+}
+
+int vsbench_gen_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsigned long j,
+		    unsigned long size, struct vs_job **out)
+{
+	return build_job(cl, o, j, size, NULL, NULL, NULL, out);
+}
+
+static int build_jobs(struct vs_cluster *cl, const struct vsbench_shape *o, struct vs_node **nodes,
+		      unsigned long *running)
+{
+	const struct vsbench_gangs *g = o->gangs;
+	unsigned long cursor = 0, made = 0;
+
+	for (unsigned long j = 0; g ? made < g->tasks : j < o->jobs; j++) {
+		unsigned long size = g ? vsbench_gang_size(g, g->tasks - made) : o->tasks_per_job;
+
+		if (build_job(cl, o, j, size, nodes, &cursor, running, NULL))
+			return 1;
 		made += size;
 	}
 	return 0;

@@ -41,9 +41,10 @@
  * Gang sizes of every preset, by weight out of 100: many small jobs, a
  * tail of large gangs (mean 8.66 tasks). minMember is the job's size.
  */
-static const struct vsbench_gang_size gang_sizes[] = {
+const struct vsbench_gang_size vsbench_gang_sizes[] = {
 	{ 1, 30 }, { 2, 10 }, { 4, 20 }, { 8, 20 }, { 16, 10 }, { 32, 7 }, { 64, 3 },
 };
+const unsigned int vsbench_nr_gang_sizes = ARRAY_SIZE(vsbench_gang_sizes);
 
 struct run_preset {
 	const char *name;
@@ -883,8 +884,8 @@ int vsbench_run(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? 0 : 2;
-	gangs = (struct vsbench_gangs){ .tasks = o.preset->tasks, .sizes = gang_sizes,
-					.nr_sizes = ARRAY_SIZE(gang_sizes) };
+	gangs = (struct vsbench_gangs){ .tasks = o.preset->tasks, .sizes = vsbench_gang_sizes,
+					.nr_sizes = vsbench_nr_gang_sizes };
 	shape = (struct vsbench_shape){ .nodes = o.preset->nodes, .queues = o.preset->queues,
 					.running_pct = o.preset->running_pct, .seed = o.seed,
 					.gangs = &gangs };

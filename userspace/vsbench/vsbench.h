@@ -23,10 +23,12 @@ struct vsbench_shape {
 	unsigned long running_pct;	/* tasks that start Running on a node */
 	unsigned long long seed;
 	const struct vsbench_gangs *gangs;	/* if set, replaces jobs and tasks_per_job */
+	s64 node_cpu, node_memory;	/* if node_cpu: every node this size, else mixed */
 };
 
 void vsbench_seed(u64 seed);
 u64 vsbench_rnd(u64 n);
+double vsbench_rnd_unit(void);	/* uniform in (0, 1] */
 double vsbench_now(void);
 u64 vsbench_rss(void);		/* resident bytes, 0 if unknown */
 
@@ -71,6 +73,14 @@ struct json_t *vsbench_json_ms(double s);
 /* Fold @s and its end into the FNV-1a hash @h (start: 0xcbf29ce484222325). */
 void vsbench_fold(u64 *h, const char *s);
 
+/*
+ * One more PodGroup of the generator, job-@j (its namespace, queue, role
+ * and request drawn as vsbench_build() draws them), with @size Pending
+ * tasks; *@out (if not NULL) is the PodGroup. 0 or 1, the reason said.
+ */
+int vsbench_gen_job(struct vs_cluster *cl, const struct vsbench_shape *shape, unsigned long j,
+		    unsigned long size, struct vs_job **out);
+
 /* Every object pool, as /proc/slabinfo lists kmem caches. */
 void vsbench_print_pools(void);
 
@@ -99,6 +109,13 @@ struct vsbench_gangs {
 	const struct vsbench_gang_size *sizes;
 	unsigned int nr_sizes;
 };
+
+/* The presets' distribution (run.c): 1 to 64 tasks, a mean of 8.66. */
+extern const struct vsbench_gang_size vsbench_gang_sizes[];
+extern const unsigned int vsbench_nr_gang_sizes;
+
+/* A gang's size, drawn by weight, cut to the @left tasks still to make. */
+unsigned long vsbench_gang_size(const struct vsbench_gangs *g, unsigned long left);
 
 /*
  * The decision sink of the in-process commands (cycle.c): binds are kept

@@ -156,8 +156,8 @@ unsigned long vsbench_gang_size(const struct vsbench_gangs *g, unsigned long lef
  * the shape's odds when @nodes is given, else Pending.
  */
 static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsigned long j,
-		     unsigned long size, struct vs_node **nodes, unsigned long *cursor,
-		     unsigned long *running, struct vs_job **out)
+		     unsigned long size, enum vs_pg_phase phase, struct vs_node **nodes,
+		     unsigned long *cursor, unsigned long *running, struct vs_job **out)
 {
 	struct vs_err err = { { 0 } };
 	char ns[32], name[48], queue[32], tname[128];
@@ -176,7 +176,7 @@ static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsig
 	vs_job_spec_init(&js, ns, name);
 	js.queue = queue;
 	js.min_member = o->gangs ? (u32)size : (u32)(1 + vsbench_rnd(o->tasks_per_job));
-	js.phase = VS_PG_INQUEUE;
+	js.phase = phase;
 	if (vs_job_add(cl, &js, out, &err))
 		return fail("podgroup", &err);
 
@@ -207,7 +207,7 @@ static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsig
 int vsbench_gen_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsigned long j,
 		    unsigned long size, struct vs_job **out)
 {
-	return build_job(cl, o, j, size, NULL, NULL, NULL, out);
+	return build_job(cl, o, j, size, VS_PG_PENDING, NULL, NULL, NULL, out);
 }
 
 static int build_jobs(struct vs_cluster *cl, const struct vsbench_shape *o, struct vs_node **nodes,
@@ -219,7 +219,7 @@ static int build_jobs(struct vs_cluster *cl, const struct vsbench_shape *o, stru
 	for (unsigned long j = 0; g ? made < g->tasks : j < o->jobs; j++) {
 		unsigned long size = g ? vsbench_gang_size(g, g->tasks - made) : o->tasks_per_job;
 
-		if (build_job(cl, o, j, size, nodes, &cursor, running, NULL))
+		if (build_job(cl, o, j, size, VS_PG_INQUEUE, nodes, &cursor, running, NULL))
 			return 1;
 		made += size;
 	}

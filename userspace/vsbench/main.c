@@ -6,7 +6,8 @@
  * builds a cluster in-process through the core's object model and reports
  * what it cost; "vsbench cycle" schedules it; "vsbench load" sends it to a
  * running vschedd over the socket; "vsbench run" benchmarks a named
- * preset and "vsbench sweep" runs several and plots them.
+ * preset and "vsbench sweep" runs several and plots them; "vsbench sim"
+ * lets a cluster live in virtual time.
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,8 @@ static const struct {
 	{ "run", vsbench_run, "benchmark a named preset cluster and report (--json)" },
 	{ "sweep", vsbench_sweep,
 	  "run several presets and plot throughput and cycle time against nodes" },
+	{ "sim", vsbench_sim,
+	  "simulate a living cluster in virtual time: arrivals, run times, fairness" },
 };
 
 static void usage(FILE *out)

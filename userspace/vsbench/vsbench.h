@@ -76,7 +76,9 @@ void vsbench_fold(u64 *h, const char *s);
 /*
  * One more PodGroup of the generator, job-@j (its namespace, queue, role
  * and request drawn as vsbench_build() draws them), with @size Pending
- * tasks; *@out (if not NULL) is the PodGroup. 0 or 1, the reason said.
+ * tasks, Pending itself as a PodGroup just submitted is (vsbench_build()'s
+ * start Inqueue); *@out (if not NULL) is the PodGroup. 0 or 1, the reason
+ * said.
  */
 int vsbench_gen_job(struct vs_cluster *cl, const struct vsbench_shape *shape, unsigned long j,
 		    unsigned long size, struct vs_job **out);
@@ -131,6 +133,43 @@ struct vsbench_binder {
 void vsbench_binder_bind(void *ctx, struct vs_task *task, struct vs_node *node);
 void vsbench_binder_confirm(struct vsbench_binder *b, struct vs_cluster *cl);
 u32 vsbench_count_status(const struct vs_cluster *cl, enum vs_task_status s);
+
+/* ---- vsbench sim (sim.c) and its job traces (simtrace.c) ---- */
+
+int vsbench_sim(int argc, char **argv);
+
+/* One line of a trace: a gang PodGroup of @tasks equal tasks. */
+struct vsbench_trace_job {
+	double submit;			/* seconds from the start */
+	char *name, *ns, *queue;
+	u32 tasks, min_member;
+	s64 cpu, memory;		/* each task's: millicores, bytes */
+	double duration;		/* each task's run time, seconds */
+	s32 priority;
+	bool has_priority;
+	unsigned int line;
+};
+
+struct vsbench_trace_queue {
+	char *name;
+	u32 weight;			/* 1 unless a line gave it */
+	unsigned int weight_line;	/* the first line giving it, 0: none */
+};
+
+struct vsbench_trace {
+	struct vsbench_trace_job *jobs;	/* by submission time, then line */
+	size_t nr_jobs;
+	struct vsbench_trace_queue *queues;	/* in order of first mention */
+	size_t nr_queues;
+};
+
+/*
+ * Read and check every line of @file: 0, or -1 with the first fault
+ * printed as "@prog: FILE:LINE: column NAME: what is wrong" and nothing
+ * kept.
+ */
+int vsbench_trace_load(const char *file, const char *prog, struct vsbench_trace *t);
+void vsbench_trace_free(struct vsbench_trace *t);
 
 struct vs_conf;
 /* @file, or the built-in configuration (Volcano's default) when NULL. */

@@ -29,7 +29,7 @@ static const struct {
 	{ "sweep", vsbench_sweep,
 	  "run several presets and plot throughput and cycle time against nodes" },
 	{ "sim", vsbench_sim,
-	  "simulate a living cluster in virtual time: arrivals, run times, fairness" },
+	  "simulate a living cluster in virtual time and report (--json)" },
 };
 
 static void usage(FILE *out)

@@ -250,9 +250,17 @@ static int parse_job(struct parser *p, char **f, unsigned int n)
 	const char *s;
 	long v;
 
-	if (n != p->nr_fields) {
-		fprintf(stderr, "%s: %s:%u: %u fields, the header names %u columns\n", p->prog,
-			p->file, p->line, n > TRACE_MAX_FIELDS ? n - 1 : n, p->nr_fields);
+	if (n < p->nr_fields) {
+		enum trace_col c = 0;
+
+		while (p->at[c] != (int)n)
+			c++;
+		return bad(p, c, "missing: %u fields, the header names %u columns", n,
+			   p->nr_fields);
+	}
+	if (n > p->nr_fields) {
+		fprintf(stderr, "%s: %s:%u: more fields than the header's %u columns\n", p->prog,
+			p->file, p->line, p->nr_fields);
 		return -1;
 	}
 	if (t->nr_jobs == p->cap_jobs) {

@@ -220,6 +220,7 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
 	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsbench-run.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsbench-sweep.sh $(objtree)/vsbench
+	$(Q)$(srctree)/selftests/vsbench-sim.sh $(objtree)/vsbench $(srctree)/selftests/vsbench
 	$(Q)$(srctree)/selftests/vsctl-smoke.sh $(objtree)/vsctl $(srctree)/selftests/vsctl
 	$(Q)$(srctree)/selftests/vsctl-objects.sh $(objtree)
 	$(Q)$(srctree)/selftests/scenarios-run.sh $(objtree)/vsctl $(srctree)/selftests/scenarios

@@ -80,7 +80,11 @@ struct queue_ws {
  * chooses among them for any task of the template.
  */
 struct tmpl {
-	struct vs_res req;
+	/*
+	 * Interned (core/reqtab.h), so the same request is the same pointer;
+	 * the table keeps it while @rep, a task of the cluster, holds it.
+	 */
+	const struct vs_res *req;
 	const struct vs_labels *selector;
 	const struct vs_tolerations *tolerations;
 	const struct vs_task *rep;	/* a task of it, which scoring is asked about */
@@ -219,7 +223,7 @@ static u32 allocated_of_role(const struct vs_job *job, const char *role)
 		if (t->role != role)
 			continue;
 		if (vs_task_status_allocated(t->status) || t->status == VS_TASK_SUCCEEDED ||
-		    (t->status == VS_TASK_PENDING && vs_res_is_empty(&t->req)))
+		    (t->status == VS_TASK_PENDING && vs_res_is_empty(t->req)))
 			n++;
 	}
 	return n;
@@ -329,12 +333,12 @@ static struct vs_node *prioritize(struct alloc_ctx *ctx, const struct vs_task *t
 		struct vs_node *node = ctx->fit[i];
 		struct vs_res future;
 
-		if (vs_res_less_equal(&task->req, &node->idle, VS_DIM_ZERO)) {
+		if (vs_res_less_equal(task->req, &node->idle, VS_DIM_ZERO)) {
 			ctx->idle[ni++] = node;
 			continue;
 		}
 		vs_node_future_idle(node, &future);
-		if (vs_res_less_equal(&task->req, &future, VS_DIM_ZERO))
+		if (vs_res_less_equal(task->req, &future, VS_DIM_ZERO))
 			ctx->future[nf++] = node;
 	}
 	if (ni)
@@ -416,8 +420,7 @@ static bool same_tolerations(const struct vs_tolerations *a, const struct vs_tol
 
 static bool of_tmpl(const struct tmpl *t, const struct vs_task *task)
 {
-	return t->req.present == task->req.present &&
-	       !memcmp(t->req.v, task->req.v, sizeof(t->req.v)) &&
+	return t->req == task->req &&
 	       same_labels(t->selector, task->node_selector) &&
 	       same_tolerations(t->tolerations, task->tolerations);
 }
@@ -454,7 +457,7 @@ static void log_touch(struct alloc_ctx *ctx, const struct vs_node *node)
 static bool may_hold(const struct tmpl *t, const struct vs_node *node)
 {
 	for (unsigned int d = VS_RES_CPU; d <= VS_RES_MEMORY; d++)
-		if (node->idle.v[d] + node->releasing.v[d] - node->pipelined.v[d] < t->req.v[d])
+		if (node->idle.v[d] + node->releasing.v[d] - node->pipelined.v[d] < t->req->v[d])
 			return false;
 	return true;
 }
@@ -567,7 +570,7 @@ static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
 	struct fast_search *fs = arg;
 	struct vs_fit_error fe = { .reason = { 0 } };
 
-	if (fs->idle && !vs_res_less_equal(&fs->task->req, &node->idle, VS_DIM_ZERO))
+	if (fs->idle && !vs_res_less_equal(fs->task->req, &node->idle, VS_DIM_ZERO))
 		return VS_NIDX_SKIP;	/* it may serve the FutureIdle gradient */
 	if (vs_allocate_predicate(fs->ctx->ssn, fs->task, node, &fe))
 		return VS_NIDX_DROP;
@@ -611,13 +614,13 @@ static void place_task(struct alloc_ctx *ctx, struct vs_statement *stmt, struct 
 {
 	struct vs_res future;
 
-	if (vs_res_less_equal(&task->req, &node->idle, VS_DIM_ZERO)) {
+	if (vs_res_less_equal(task->req, &node->idle, VS_DIM_ZERO)) {
 		vs_stmt_allocate(stmt, task, node, NULL);
 		log_touch(ctx, node);
 		return;
 	}
 	vs_node_future_idle(node, &future);
-	if (vs_res_less_equal(&task->req, &future, VS_DIM_ZERO)) {
+	if (vs_res_less_equal(task->req, &future, VS_DIM_ZERO)) {
 		vs_stmt_pipeline(stmt, task, node, NULL);
 		log_touch(ctx, node);
 	}
@@ -739,7 +742,7 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 		vs_pq_init(&jw->tasks, ssn, ssn->arena, vs_cmp_task);
 		list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
 			/* best-effort tasks are backfill's */
-			if (vs_res_is_empty(&task->req))
+			if (vs_res_is_empty(task->req))
 				continue;
 			/* its bind failed a moment ago: it waits out its backoff */
 			if (vs_task_backing_off(task, ssn->sched->now_ns))

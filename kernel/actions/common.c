@@ -57,7 +57,7 @@ int vs_allocate_predicate(struct vs_session *ssn, const struct vs_task *task,
 	vs_resmask_t short_dims;
 
 	vs_node_future_idle(node, &future);
-	short_dims = vs_res_exceeding(&task->req, &future, VS_DIM_ZERO);
+	short_dims = vs_res_exceeding(task->req, &future, VS_DIM_ZERO);
 	if (short_dims) {
 		insufficient(fe, short_dims);
 		fe->unresolvable = false;
@@ -127,8 +127,8 @@ bool vs_victims_validate(const struct vs_task *task, const struct vs_node *node,
 	 */
 	vs_node_future_idle(node, &future);
 	for (u32 i = 0; i < nr; i++)
-		vs_res_add(&future, &victims[i]->req);
-	return vs_res_less_equal(&task->req, &future, VS_DIM_ZERO);
+		vs_res_add(&future, victims[i]->req);
+	return vs_res_less_equal(task->req, &future, VS_DIM_ZERO);
 }
 
 void vs_tasks_sort_by_creation(struct vs_task **tasks, u32 nr)

@@ -224,7 +224,7 @@ static bool fits_on_node(struct vs_session *ssn, const struct vs_task *task,
 	if (!vs_ssn_allocatable(ssn, task->job->queue, task))
 		return false;
 	vs_node_future_idle(node, &future);
-	if (!vs_res_less_equal(&task->req, &future, VS_DIM_ZERO))
+	if (!vs_res_less_equal(task->req, &future, VS_DIM_ZERO))
 		return false;
 	return !vs_ssn_predicate(ssn, task, node, &fe);
 }

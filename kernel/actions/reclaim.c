@@ -116,7 +116,7 @@ static bool reclaim_on_node(struct reclaim_ctx *ctx, struct vs_statement *stmt,
 
 	/* What the node will have free, counting what the victims give back. */
 	vs_node_future_idle(node, &avail);
-	while (!vs_res_less_equal(&task->req, &avail, VS_DIM_ZERO) &&
+	while (!vs_res_less_equal(task->req, &avail, VS_DIM_ZERO) &&
 	       (victim = vs_victim_queue_pop(&ctx->victims))) {
 		if (!nstmt && !(nstmt = vs_stmt_new(ssn)))
 			goto nomem;
@@ -124,9 +124,9 @@ static bool reclaim_on_node(struct reclaim_ctx *ctx, struct vs_statement *stmt,
 		     task->ns, task->name);
 		if (vs_stmt_evict(nstmt, victim, "reclaim", NULL))
 			break;
-		vs_res_add(&avail, &victim->req);
+		vs_res_add(&avail, victim->req);
 	}
-	if (vs_res_less_equal(&task->req, &avail, VS_DIM_ZERO)) {
+	if (vs_res_less_equal(task->req, &avail, VS_DIM_ZERO)) {
 		if (!nstmt && !(nstmt = vs_stmt_new(ssn)))
 			goto nomem;
 		if (!vs_stmt_pipeline(nstmt, task, node, NULL)) {

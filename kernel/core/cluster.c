@@ -144,6 +144,11 @@ int vs_cluster_init(struct vs_cluster *cl)
 	ret = vs_strtab_init(&cl->strs);
 	if (ret)
 		return ret;
+	ret = vs_reqtab_init(&cl->reqs);
+	if (ret) {
+		vs_strtab_destroy(&cl->strs);
+		return ret;
+	}
 	if ((ret = vs_pool_init(&cl->node_pool, "vs_node", sizeof(struct vs_node), 0, NULL)) ||
 	    (ret = vs_pool_init(&cl->queue_pool, "vs_queue", sizeof(struct vs_queue), 0, NULL)) ||
 	    (ret = vs_pool_init(&cl->job_pool, "vs_job", sizeof(struct vs_job), 0, NULL)) ||
@@ -215,6 +220,7 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 	vs_pool_destroy(&cl->task_pool);
 	vs_pool_destroy(&cl->vjob_pool);
 	vs_pool_destroy(&cl->prioclass_pool);
+	vs_reqtab_destroy(&cl->reqs);
 	vs_strtab_destroy(&cl->strs);
 	memset(cl, 0, sizeof(*cl));
 }
@@ -827,25 +833,25 @@ static void job_account(struct vs_job *job, struct vs_task *task, int sign)
 		list_add_tail(&task->status_node, &job->by_status[task->status]);
 		job->nr_by_status[task->status]++;
 		job->nr_pending_best_effort += best_effort;
-		vs_res_add(&job->total_request, &task->req);
+		vs_res_add(&job->total_request, task->req);
 		if (queue)
-			vs_res_add(&queue->request, &task->req);
+			vs_res_add(&queue->request, task->req);
 		if (allocated) {
-			vs_res_add(&job->allocated, &task->req);
+			vs_res_add(&job->allocated, task->req);
 			if (queue)
-				vs_res_add(&queue->allocated, &task->req);
+				vs_res_add(&queue->allocated, task->req);
 		}
 	} else {
 		list_del_init(&task->status_node);
 		job->nr_by_status[task->status]--;
 		job->nr_pending_best_effort -= best_effort;
-		vs_res_sub(&job->total_request, &task->req);
+		vs_res_sub(&job->total_request, task->req);
 		if (queue)
-			vs_res_sub(&queue->request, &task->req);
+			vs_res_sub(&queue->request, task->req);
 		if (allocated) {
-			vs_res_sub(&job->allocated, &task->req);
+			vs_res_sub(&job->allocated, task->req);
 			if (queue)
-				vs_res_sub(&queue->allocated, &task->req);
+				vs_res_sub(&queue->allocated, task->req);
 		}
 	}
 }
@@ -1006,6 +1012,7 @@ static void task_free(struct vs_cluster *cl, struct vs_task *task)
 	vs_str_put(&cl->strs, task->role);
 	vs_str_put(&cl->strs, task->priority_class);
 	vs_str_put(&cl->strs, task->bind_error);
+	vs_req_put(&cl->reqs, task->req);
 	vs_pool_free(&cl->task_pool, task);
 }
 
@@ -1077,6 +1084,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	struct vs_job *job;
 	struct vs_node *node;
 	struct vs_task *task;
+	struct vs_res req;
 	int ret = 0;
 
 	ret = vs_check_dns_label(spec->ns, spec->ns ? strlen(spec->ns) : 0, "namespace", err);
@@ -1117,8 +1125,13 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 		goto out_free;
 	}
-	task_request(&task->req, spec);
-	task->best_effort = vs_res_is_empty(&task->req);	/* pods do not count */
+	task_request(&req, spec);
+	task->req = vs_req_get(&cl->reqs, &req);
+	if (!task->req) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_free;
+	}
+	task->best_effort = vs_res_is_empty(task->req);	/* pods do not count */
 	task->preemptable = spec->preemptable;
 	task->preemption_policy = spec->preemption_policy;
 	task->priority = spec->priority;
@@ -1518,6 +1531,9 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 		queues++;
 	}
 
+	ret = vs_reqtab_audit_start(&cl->reqs, err);
+	if (ret)
+		return ret;
 	list_for_each_entry(job, &cl->jobs, list) {
 		if (vs_job_find(cl, job->ns, job->name) != job)
 			return vs_err_set(err, EIO, "podgroup %s/%s is not indexed", job->ns,
@@ -1535,11 +1551,19 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 			if (!task->node != (task->acct == VS_ACCT_NONE))
 				return vs_err_set(err, EIO, "task %s/%s: node and accounting disagree",
 						  task->ns, task->name);
+			ret = vs_reqtab_audit_ref(&cl->reqs, task->req, err);
+			if (ret) {
+				vs_err_prefix(err, "task %s/%s: ", task->ns, task->name);
+				return ret;
+			}
 			ipa += has_pod_terms(task);
 			tasks++;
 		}
 		jobs++;
 	}
+	ret = vs_reqtab_audit_end(&cl->reqs, err);
+	if (ret)
+		return ret;
 
 	if (nodes != cl->nr_nodes || queues != cl->nr_queues || jobs != cl->nr_jobs ||
 	    tasks != cl->nr_tasks)

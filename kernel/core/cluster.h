@@ -7,6 +7,9 @@
  * jobs, tasks and VolcanoJobs by namespace/name) and keeps them on lists in
  * creation order, which is the stable order ties are broken by.
  *
+ * Task requests are interned as strings are (core/reqtab.h): tasks that ask
+ * for the same resources share one immutable copy.
+ *
  * Objects are created from specs: plain descriptions a caller (the socket
  * layer, the scenario loader, a test) fills in. Every spec is validated
  * before anything changes; a refused spec leaves the cluster exactly as it
@@ -31,6 +34,7 @@
 #include "core/pool.h"
 #include "core/prioclass.h"
 #include "core/queue.h"
+#include "core/reqtab.h"
 #include "core/res.h"
 #include "core/strtab.h"
 #include "core/task.h"
@@ -38,6 +42,7 @@
 
 struct vs_cluster {
 	struct vs_strtab strs;
+	struct vs_reqtab reqs;		/* the tasks' requests, interned */
 
 	struct vs_pool node_pool;
 	struct vs_pool queue_pool;
@@ -85,7 +90,8 @@ void vs_cluster_destroy(struct vs_cluster *cl);
 
 /*
  * Verify every invariant of every object (node accounting, job indexes and
- * totals, queue totals, index membership, the cluster's counters); 0, or
+ * totals, queue totals, index membership, the cluster's counters, the
+ * reference counts of the interned requests); 0, or
  * -EIO with the first violation. For tests and for "vsctl check".
  */
 int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err);

@@ -32,7 +32,7 @@ static bool counts(const struct vs_task *task, enum role_count how)
 	if (s == VS_TASK_PIPELINED)
 		return how != COUNT_READY;
 	if (s == VS_TASK_PENDING)
-		return how == COUNT_VALID || vs_res_is_empty(&task->req);
+		return how == COUNT_VALID || vs_res_is_empty(task->req);
 	return false;
 }
 
@@ -105,9 +105,9 @@ int vs_job_check(const struct vs_job *job, struct vs_err *err)
 		if (task->job != job)
 			return vs_err_set(err, EIO, "job %s/%s lists task %s/%s of another job",
 					  job->ns, job->name, task->ns, task->name);
-		vs_res_add(&total, &task->req);
+		vs_res_add(&total, task->req);
 		if (vs_task_status_allocated(task->status))
-			vs_res_add(&allocated, &task->req);
+			vs_res_add(&allocated, task->req);
 		if (task->status == VS_TASK_PENDING && task->best_effort)
 			best_effort++;
 		nr[task->status]++;

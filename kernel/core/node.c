@@ -98,12 +98,12 @@ int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *
 	 * does the same for Binding).
 	 */
 	if (task->status == VS_TASK_BINDING) {
-		vs_resmask_t short_dims = vs_res_exceeding(&task->req, &node->idle, VS_DIM_ZERO);
+		vs_resmask_t short_dims = vs_res_exceeding(task->req, &node->idle, VS_DIM_ZERO);
 
 		if (short_dims) {
 			char need[160], idle[160];
 
-			vs_res_fmt(need, sizeof(need), &task->req);
+			vs_res_fmt(need, sizeof(need), task->req);
 			vs_res_fmt(idle, sizeof(idle), &node->idle);
 			return vs_err_set(err, ENOSPC,
 					  "node %s has not enough idle resources for task %s/%s: needs <%s>, idle <%s>",
@@ -111,23 +111,23 @@ int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *
 		}
 	}
 
-	count(node, &task->req, acct);
+	count(node, task->req, acct);
 	task->node = node;
 	task->acct = acct;
 	list_add_tail(&task->node_node, &node->tasks);
 	node->nr_tasks++;
-	node->nr_zero_cpu += vs_res_get(&task->req, VS_RES_CPU) == 0;
-	node->nr_zero_memory += vs_res_get(&task->req, VS_RES_MEMORY) == 0;
+	node->nr_zero_cpu += vs_res_get(task->req, VS_RES_CPU) == 0;
+	node->nr_zero_memory += vs_res_get(task->req, VS_RES_MEMORY) == 0;
 	return 0;
 }
 
 void vs_node_remove_task(struct vs_node *node, struct vs_task *task)
 {
-	uncount(node, &task->req, task->acct);
+	uncount(node, task->req, task->acct);
 	list_del_init(&task->node_node);
 	node->nr_tasks--;
-	node->nr_zero_cpu -= vs_res_get(&task->req, VS_RES_CPU) == 0;
-	node->nr_zero_memory -= vs_res_get(&task->req, VS_RES_MEMORY) == 0;
+	node->nr_zero_cpu -= vs_res_get(task->req, VS_RES_CPU) == 0;
+	node->nr_zero_memory -= vs_res_get(task->req, VS_RES_MEMORY) == 0;
 	task->node = NULL;
 	task->acct = VS_ACCT_NONE;
 }
@@ -136,8 +136,8 @@ void vs_node_update_task(struct vs_node *node, struct vs_task *task)
 {
 	enum vs_node_acct acct = acct_for_status(task->status);
 
-	uncount(node, &task->req, task->acct);
-	count(node, &task->req, acct);
+	uncount(node, task->req, task->acct);
+	count(node, task->req, acct);
 	task->acct = acct;
 }
 
@@ -192,21 +192,21 @@ int vs_node_check(const struct vs_node *node, struct vs_err *err)
 					  vs_task_status_name(task->status));
 		switch (task->acct) {
 		case VS_ACCT_RELEASING:
-			vs_res_add(&releasing, &task->req);
-			vs_res_add(&used, &task->req);
+			vs_res_add(&releasing, task->req);
+			vs_res_add(&used, task->req);
 			break;
 		case VS_ACCT_USED:
-			vs_res_add(&used, &task->req);
+			vs_res_add(&used, task->req);
 			break;
 		case VS_ACCT_PIPELINED:
-			vs_res_add(&pipelined, &task->req);
+			vs_res_add(&pipelined, task->req);
 			break;
 		case VS_ACCT_NONE:
 			return vs_err_set(err, EIO, "node %s lists task %s/%s that it does not count",
 					  node->name, task->ns, task->name);
 		}
-		zero_cpu += vs_res_get(&task->req, VS_RES_CPU) == 0;
-		zero_memory += vs_res_get(&task->req, VS_RES_MEMORY) == 0;
+		zero_cpu += vs_res_get(task->req, VS_RES_CPU) == 0;
+		zero_memory += vs_res_get(task->req, VS_RES_MEMORY) == 0;
 		n++;
 	}
 	if (zero_cpu != node->nr_zero_cpu || zero_memory != node->nr_zero_memory)

@@ -117,8 +117,11 @@ struct vs_task {
 	 * Volcano's Resreq, which equals its InitResreq: the larger of the
 	 * containers' and the init containers' requests, plus the one pod
 	 * it is. Nodes account it; predicates check it against FutureIdle.
+	 * Interned in the cluster's request table (core/reqtab.h), shared
+	 * with every task that asks for the same and never written: two
+	 * tasks ask for the same exactly when their pointers are equal.
 	 */
-	struct vs_res req;
+	const struct vs_res *req;
 	bool best_effort;		/* req is empty */
 	bool preemptable;		/* volcano.sh/preemptable */
 	enum vs_preemption_policy preemption_policy;

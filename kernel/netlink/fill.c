@@ -370,7 +370,7 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 {
 	struct fill f = { nlh, cap, true, spec };
 	struct nlattr *obj = nest_start(&f, VS_A_TASK);
-	struct vs_res req = t->req;
+	struct vs_res req = *t->req;
 
 	put_str(&f, VS_TASK_A_NAMESPACE, t->ns);
 	put_str(&f, VS_TASK_A_NAME, t->name);

@@ -142,7 +142,7 @@ static double binpack_node_order(struct vs_session *ssn, struct vs_plugin *p,
 	s64 weight_sum = 0;
 
 	for (unsigned int d = 0; d < VS_RES_MAX; d++) {
-		double request = (double)vs_res_get(&task->req, d);
+		double request = (double)vs_res_get(task->req, d);
 		double capacity = (double)vs_res_get(&node->allocatable, d);
 		double used = (double)vs_res_get(&node->used, d);
 		s64 w = bp->dim_weight[d];

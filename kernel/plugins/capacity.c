@@ -166,7 +166,7 @@ static void job_part(struct job_part *jp, const struct vs_job *job)
 	vs_fres_from_res(&jp->allocated, &job->allocated);
 	jp->request = jp->allocated;
 	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
-		vs_fres_from_res(&f, &task->req);
+		vs_fres_from_res(&f, task->req);
 		vs_fres_add(&jp->request, &f);
 	}
 
@@ -621,7 +621,7 @@ static bool capacity_allocatable(struct vs_session *ssn, struct vs_plugin *p,
 		     task->name);
 		return false;
 	}
-	vs_fres_from_res(&req, &task->req);
+	vs_fres_from_res(&req, task->req);
 	if (!queue_allocatable(queue, cq, task, &req))
 		return false;
 	/* and at every ancestor, from the parent up */
@@ -657,7 +657,7 @@ static bool capacity_preemptive(struct vs_session *ssn, struct vs_plugin *p,
 		     "can not reclaim for tasks.", queue->name, vs_queue_state_name(queue->state));
 		return false;
 	}
-	vs_fres_from_res(&req, &task->req);
+	vs_fres_from_res(&req, task->req);
 	future = cq->allocated;
 	vs_fres_add(&future, &req);
 	if (vs_fres_exceeding_dim(&future, &cq->real_capability, &req)) {
@@ -892,7 +892,7 @@ static enum vs_vote capacity_reclaimable(struct vs_session *ssn, struct vs_plugi
 	eq = queue_attr(p, evictor->job->queue);
 	if (vs_victim_queue_fill(&cap->victims, evictor, cands, nr))
 		return VS_VOTE_PERMIT;
-	vs_fres_from_res(&ereq, &evictor->req);
+	vs_fres_from_res(&ereq, evictor->req);
 	if (!++cap->epoch)
 		cap->epoch = 1;		/* stamp 0 is "not copied" */
 	while ((v = vs_pq_pop(&cap->victims.pq))) {
@@ -908,7 +908,7 @@ static enum vs_vote capacity_reclaimable(struct vs_session *ssn, struct vs_plugi
 			vs_pq_clear(&cap->victims.pq);
 			return VS_VOTE_PERMIT;
 		}
-		vs_fres_from_res(&req, &v->task->req);
+		vs_fres_from_res(&req, v->task->req);
 		if (!reclaim_victim(ssn, cap, eq, &ereq, &cap->queues[queue->sidx], left, &req,
 				    cap->anc, &nr_anc))
 			continue;
@@ -960,7 +960,7 @@ static void account(struct vs_plugin *p, struct vs_task *task, bool add)
 
 	if (!cq)
 		return;
-	vs_fres_from_res(&req, &task->req);
+	vs_fres_from_res(&req, task->req);
 	op(&cq->allocated, &req);
 	update_share(cq);
 	for (u32 k = cap->hierarchy ? cq->nr_ancestors : 0; k > 0; k--)

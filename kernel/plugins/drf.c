@@ -89,7 +89,7 @@ static void drf_on_allocate(struct vs_session *ssn, struct vs_plugin *p, struct 
 	if (!dj)
 		return;
 
-	vs_res_add(&dj->allocated, &task->req);
+	vs_res_add(&dj->allocated, task->req);
 	update_share(ssn, dj);
 }
 
@@ -100,7 +100,7 @@ static void drf_on_deallocate(struct vs_session *ssn, struct vs_plugin *p, struc
 	if (!dj)
 		return;
 
-	vs_res_sub(&dj->allocated, &task->req);
+	vs_res_sub(&dj->allocated, task->req);
 	update_share(ssn, dj);
 }
 
@@ -130,7 +130,7 @@ static enum vs_vote drf_preemptable(struct vs_session *ssn, struct vs_plugin *p,
 		}
 	}
 	lalloc = lj->allocated;
-	vs_res_add(&lalloc, &evictor->req);
+	vs_res_add(&lalloc, evictor->req);
 	ls = vs_res_dominant_share(&lalloc, &ssn->total_resource);
 	drf->epoch++;
 	for (u32 i = 0; i < nr; i++) {
@@ -143,7 +143,7 @@ static enum vs_vote drf_preemptable(struct vs_session *ssn, struct vs_plugin *p,
 			drf->stamp[job->sidx] = drf->epoch;
 			drf->left[job->sidx] = drf->jobs[job->sidx].allocated;
 		}
-		vs_res_sub(&drf->left[job->sidx], &cands[i]->req);
+		vs_res_sub(&drf->left[job->sidx], cands[i]->req);
 		rs = vs_res_dominant_share(&drf->left[job->sidx], &ssn->total_resource);
 		keep[i] = ls < rs || fabs(ls - rs) <= DRF_SHARE_DELTA;
 	}

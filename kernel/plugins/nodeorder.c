@@ -181,8 +181,8 @@ static void cpu_mem(const struct vs_task *task, const struct vs_node *node, bool
 		    struct alloc_req *ar)
 {
 	s64 cpu, mem, nz_cpu, nz_mem;
-	s64 tcpu = vs_res_get(&task->req, VS_RES_CPU);
-	s64 tmem = vs_res_get(&task->req, VS_RES_MEMORY);
+	s64 tcpu = vs_res_get(task->req, VS_RES_CPU);
+	s64 tmem = vs_res_get(task->req, VS_RES_MEMORY);
 
 	vs_node_requested(node, &cpu, &mem, &nz_cpu, &nz_mem);
 	if (nonzero) {
@@ -241,7 +241,7 @@ static s64 node_scalar_requested(const struct vs_node *node, int dim)
 	s64 sum = 0;
 
 	list_for_each_entry(t, &node->tasks, node_node)
-		sum += whole_units(vs_res_get(&t->req, (unsigned int)dim));
+		sum += whole_units(vs_res_get(t->req, (unsigned int)dim));
 	return sum;
 }
 
@@ -515,11 +515,11 @@ static void nodeorder_batch(struct vs_session *ssn, struct vs_plugin *p,
 		add_weighted(scores, raw, nr, no->w[W_MOST]);
 	}
 	if (no->w[W_BALANCED]) {
-		s64 gpu = no->gpu >= 0 ? whole_units(vs_res_get(&task->req, (unsigned int)no->gpu))
+		s64 gpu = no->gpu >= 0 ? whole_units(vs_res_get(task->req, (unsigned int)no->gpu))
 				       : 0;
 
 		/* PreScore skips best-effort tasks (kubernetes#129138). */
-		if (vs_res_get(&task->req, VS_RES_CPU) || vs_res_get(&task->req, VS_RES_MEMORY) ||
+		if (vs_res_get(task->req, VS_RES_CPU) || vs_res_get(task->req, VS_RES_MEMORY) ||
 		    gpu) {
 			for (u32 i = 0; i < nr; i++)
 				raw[i] = balanced_score(no, task, nodes[i], gpu);

@@ -98,7 +98,7 @@ static void account_job(struct vs_proportion_queue *pq, const struct vs_job *job
 	vs_fres_add(&pq->allocated, &f);
 	vs_fres_add(&pq->request, &f);
 	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
-		vs_fres_from_res(&f, &task->req);
+		vs_fres_from_res(&f, task->req);
 		vs_fres_add(&pq->request, &f);
 	}
 
@@ -261,7 +261,7 @@ static bool proportion_allocatable(struct vs_session *ssn, struct vs_plugin *p,
 		     "can not allocate tasks.", queue->name, vs_queue_state_name(queue->state));
 		return false;
 	}
-	vs_fres_from_res(&req, &task->req);
+	vs_fres_from_res(&req, task->req);
 	future = pq->allocated;
 	vs_fres_add(&future, &req);
 	return !vs_fres_exceeding_dim(&future, &pq->deserved, &req);
@@ -341,7 +341,7 @@ static enum vs_vote proportion_reclaimable(struct vs_session *ssn, struct vs_plu
 		}
 		if (vs_fres_less_equal(&prop->left[queue->sidx], &pq->deserved, VS_DIM_ZERO))
 			continue;
-		vs_fres_from_res(&req, &cands[i]->req);
+		vs_fres_from_res(&req, cands[i]->req);
 		vs_fres_sub(&prop->left[queue->sidx], &req);
 		keep[i] = true;
 	}
@@ -377,7 +377,7 @@ static void proportion_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
 
 	if (!pq)
 		return;
-	vs_fres_from_res(&req, &task->req);
+	vs_fres_from_res(&req, task->req);
 	vs_fres_add(&pq->allocated, &req);
 	update_share(pq);
 }
@@ -390,7 +390,7 @@ static void proportion_on_deallocate(struct vs_session *ssn, struct vs_plugin *p
 
 	if (!pq)
 		return;
-	vs_fres_from_res(&req, &task->req);
+	vs_fres_from_res(&req, task->req);
 	vs_fres_sub(&pq->allocated, &req);
 	update_share(pq);
 }

@@ -863,8 +863,8 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 				       vs_str_find(&cl.strs, "zone", 4)), "a");
 	cr_assert_eq(task->tolerations->nr, 1);
 	cr_assert_str_eq(task->tolerations->t[0].key, "gpu");
-	cr_assert_eq(vs_res_get(&task->req, VS_RES_CPU), 100);
-	cr_assert_eq(vs_res_get(&task->req, VS_RES_PODS), 1);
+	cr_assert_eq(vs_res_get(task->req, VS_RES_CPU), 100);
+	cr_assert_eq(vs_res_get(task->req, VS_RES_PODS), 1);
 #undef LABEL
 }
 

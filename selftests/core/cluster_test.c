@@ -638,8 +638,8 @@ Test(cluster, request_is_the_larger_of_containers_and_init_plus_one_pod)
 	spec.node = "n1";
 	cr_assert_eq(vs_task_add(&cl, &spec, &plain, NULL), 0);
 	/* Volcano's Resreq counts the pod itself, so the node's idle pods drop */
-	cr_assert_eq(vs_res_get(&plain->req, VS_RES_PODS), 1);
-	cr_assert_eq(vs_res_get(&plain->req, VS_RES_CPU), 1000);
+	cr_assert_eq(vs_res_get(plain->req, VS_RES_PODS), 1);
+	cr_assert_eq(vs_res_get(plain->req, VS_RES_CPU), 1000);
 	cr_assert_eq(vs_res_get(&n->idle, VS_RES_PODS), 109);
 	cr_assert_eq(plain->priority, 1, "Volcano's default task priority");
 
@@ -648,8 +648,8 @@ Test(cluster, request_is_the_larger_of_containers_and_init_plus_one_pod)
 	spec.init_req = res(3000, GI / 2);	/* a heavier init container, less memory */
 	spec.has_init_req = true;
 	cr_assert_eq(vs_task_add(&cl, &spec, &init, NULL), 0);
-	cr_assert_eq(vs_res_get(&init->req, VS_RES_CPU), 3000);
-	cr_assert_eq(vs_res_get(&init->req, VS_RES_MEMORY), GI);
+	cr_assert_eq(vs_res_get(init->req, VS_RES_CPU), 3000);
+	cr_assert_eq(vs_res_get(init->req, VS_RES_MEMORY), GI);
 	cr_assert_not(init->best_effort);
 	check_all();
 }

@@ -411,10 +411,10 @@ Test(manifest, pod_request_sums_containers_adds_overhead_and_maxes_init_containe
 	       "  - {name: c2, resources: {requests: {cpu: 250m}, limits: {cpu: 1, memory: 512Mi}}}\n"));
 	t = task("ns", "p");
 	/* containers: cpu 750m, memory 1.5Gi (c2's from its limit), gpu 1; + overhead */
-	cr_assert_eq(res(&t->req, "cpu"), 2000, "cpu: max(1000m, init 2)");
-	cr_assert_eq(res(&t->req, "memory"), 3LL << 30, "memory: max(1.5Gi + 100Mi, init 3Gi)");
-	cr_assert_eq(res(&t->req, "nvidia.com/gpu"), 1000);
-	cr_assert_eq(res(&t->req, "pods"), 1, "and the pod itself");
+	cr_assert_eq(res(t->req, "cpu"), 2000, "cpu: max(1000m, init 2)");
+	cr_assert_eq(res(t->req, "memory"), 3LL << 30, "memory: max(1.5Gi + 100Mi, init 3Gi)");
+	cr_assert_eq(res(t->req, "nvidia.com/gpu"), 1000);
+	cr_assert_eq(res(t->req, "pods"), 1, "and the pod itself");
 }
 
 Test(manifest, pod_request_without_init_containers_is_containers_and_overhead)
@@ -428,8 +428,8 @@ Test(manifest, pod_request_without_init_containers_is_containers_and_overhead)
 	       "  - {name: c1, resources: {requests: {cpu: 1}}}\n"
 	       "  - {name: c2, resources: {requests: {cpu: 1, memory: 1Gi}}}\n"));
 	t = task("ns", "p");
-	cr_assert_eq(res(&t->req, "cpu"), 2100);
-	cr_assert_eq(res(&t->req, "memory"), 1LL << 30);
+	cr_assert_eq(res(t->req, "cpu"), 2100);
+	cr_assert_eq(res(t->req, "memory"), 1LL << 30);
 }
 
 Test(manifest, pod_request_takes_limits_where_requests_are_missing)
@@ -441,8 +441,8 @@ Test(manifest, pod_request_takes_limits_where_requests_are_missing)
 	       "  containers:\n"
 	       "  - {name: c1, resources: {limits: {cpu: 2, memory: 1Gi}, requests: {cpu: 0}}}\n"));
 	t = task("ns", "p");
-	cr_assert_eq(res(&t->req, "cpu"), 0, "a request written stays, 0 too");
-	cr_assert_eq(res(&t->req, "memory"), 1LL << 30);
+	cr_assert_eq(res(t->req, "cpu"), 0, "a request written stays, 0 too");
+	cr_assert_eq(res(t->req, "memory"), 1LL << 30);
 }
 
 /* ---- pods without a PodGroup ---- */

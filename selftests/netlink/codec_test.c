@@ -124,7 +124,7 @@ Test(codec, a_task_with_affinity_reads_back_as_its_spec)
 	cr_assert_eq(vs_task_add(&cl2, &back, &t2, &e), 0, "%s", e.msg);
 	cr_assert_str_eq(t2->role, "worker");
 	cr_assert_eq(t2->priority, 7);
-	cr_assert(vs_res_equal(&t2->req, &t->req), "the pod is counted once, not twice");
+	cr_assert(vs_res_equal(t2->req, t->req), "the pod is counted once, not twice");
 	cr_assert_eq(t2->tolerations->nr, 1);
 	cr_assert_not_null(t2->affinity);
 	cr_assert_eq(t2->affinity->node_affinity->nr_required, 1);

@@ -27,13 +27,13 @@ static int nr_allocate_events, nr_deallocate_events;
 
 static void ev_allocate(struct vs_session *s, struct vs_plugin *p, struct vs_task *t)
 {
-	tracked_cpu += vs_res_get(&t->req, VS_RES_CPU);
+	tracked_cpu += vs_res_get(t->req, VS_RES_CPU);
 	nr_allocate_events++;
 }
 
 static void ev_deallocate(struct vs_session *s, struct vs_plugin *p, struct vs_task *t)
 {
-	tracked_cpu -= vs_res_get(&t->req, VS_RES_CPU);
+	tracked_cpu -= vs_res_get(t->req, VS_RES_CPU);
 	nr_deallocate_events++;
 }
 

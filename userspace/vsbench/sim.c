@@ -596,7 +596,7 @@ static int resubmit(struct sim *s, struct sim_job *sj, u32 idx, struct vs_err *e
 	snprintf(role, sizeof(role), "%s", task->role);
 	snprintf(pc, sizeof(pc), "%s", task->priority_class ? task->priority_class : "");
 	vs_task_spec_init(&ts, ns, name, job);
-	ts.req = task->req;	/* the pod it counts is counted again */
+	ts.req = *task->req;	/* the pod it counts is counted again */
 	vs_res_set(&ts.req, VS_RES_PODS, vs_res_get(&ts.req, VS_RES_PODS) - 1);
 	ts.role = role;
 	ts.priority = task->priority;

@@ -9,6 +9,17 @@
 #include "core/enum.h"
 #include "core/task.h"
 
+/*
+ * Memory per task is the core's first cost at scale (a million tasks):
+ * struct vs_task stays within 248 bytes, so that with its pool's slab
+ * header a task costs under 256. Its enums are kept in 8-bit fields, which
+ * hold 0..127 whatever sign the compiler gives the enum.
+ */
+BUILD_BUG_ON(sizeof(struct vs_task) > 248);
+BUILD_BUG_ON(VS_TASK_NR_STATUS > 128);
+BUILD_BUG_ON(VS_ACCT_PIPELINED >= 128);
+BUILD_BUG_ON(VS_PREEMPT_NEVER >= 128);
+
 static const char *const status_names[VS_TASK_NR_STATUS] = {
 	[VS_TASK_PENDING]	= "Pending",
 	[VS_TASK_ALLOCATED]	= "Allocated",

@@ -108,11 +108,8 @@ struct vs_task {
 	struct list_head status_node;	/* job->by_status[status] */
 	const char *role;		/* interned volcano.sh/task-spec, "" when none */
 
-	enum vs_task_status status;
 	struct vs_node *node;		/* where it is placed, or NULL */
 	struct list_head node_node;	/* node->tasks */
-	enum vs_node_acct acct;		/* how node counts it; NONE iff node is NULL */
-
 	/*
 	 * Volcano's Resreq, which equals its InitResreq: the larger of the
 	 * containers' and the init containers' requests, plus the one pod
@@ -122,15 +119,21 @@ struct vs_task {
 	 * tasks ask for the same exactly when their pointers are equal.
 	 */
 	const struct vs_res *req;
-	bool best_effort;		/* req is empty */
-	bool preemptable;		/* volcano.sh/preemptable */
-	enum vs_preemption_policy preemption_policy;
 	s32 priority;
 	/*
 	 * Binds that failed in a row: a failed VS_CMD_BIND_RESULT, or none
 	 * within the daemon's bind timeout. 0 again once a bind succeeds.
 	 */
 	u32 bind_failures;
+	/*
+	 * The narrow fields, together so that they leave no holes: a byte
+	 * for each enum (their values are checked to fit, in task.c).
+	 */
+	enum vs_task_status status : 8;
+	enum vs_node_acct acct : 8;	/* how node counts it; NONE iff node is NULL */
+	enum vs_preemption_policy preemption_policy : 8;
+	bool best_effort;		/* req is empty */
+	bool preemptable;		/* volcano.sh/preemptable */
 	const char *priority_class;	/* interned, or NULL */
 
 	struct vs_labels *labels;

@@ -80,14 +80,16 @@ static struct vs_ireq *reqtab_lookup(const struct vs_reqtab *tab, const struct v
 
 const struct vs_res *vs_req_get(struct vs_reqtab *tab, const struct vs_res *r)
 {
-	u32 hash = reqtab_hash(r);
-	struct vs_ireq *ir = reqtab_lookup(tab, r, hash);
+	struct vs_ireq *ir = tab->last;
+	u32 hash;
 
-	if (ir) {
-		ir->refcount++;
-		tab->hits++;
-		return &ir->res;
-	}
+	if (ir && req_same(&ir->res, r))
+		goto out_hit;
+	hash = reqtab_hash(r);
+	ir = reqtab_lookup(tab, r, hash);
+	if (ir)
+		goto out_hit;
+
 	ir = vs_pool_alloc(&tab->pool);
 	if (!ir)
 		return NULL;
@@ -100,6 +102,13 @@ const struct vs_res *vs_req_get(struct vs_reqtab *tab, const struct vs_res *r)
 	ir->audited = 0;
 	vs_htable_add(&tab->index, &ir->node, hash);
 	tab->misses++;
+	tab->last = ir;
+	return &ir->res;
+
+out_hit:
+	ir->refcount++;
+	tab->hits++;
+	tab->last = ir;
 	return &ir->res;
 }
 
@@ -112,6 +121,8 @@ void vs_req_put(struct vs_reqtab *tab, const struct vs_res *ireq)
 	ir = vs_ireq_of(ireq);
 	if (--ir->refcount)
 		return;
+	if (tab->last == ir)
+		tab->last = NULL;
 	vs_htable_del(&tab->index, &ir->node);
 	vs_pool_free(&tab->pool, ir);
 }

@@ -26,6 +26,12 @@
 struct vs_reqtab {
 	struct vs_pool pool;		/* struct vs_ireq, the entries */
 	struct vs_htable index;		/* the entries, by the hash of their value */
+	/*
+	 * The entry vs_req_get() returned last, or NULL: tasks are created
+	 * job by job and replicas together, so most gets ask for it again
+	 * and need no hash.
+	 */
+	struct vs_ireq *last;
 	u64 hits;			/* vs_req_get() calls that found the value */
 	u64 misses;
 };

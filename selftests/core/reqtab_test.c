@@ -89,6 +89,11 @@ Test(reqtab, last_put_frees_the_entry)
 	cr_assert_eq(vs_reqtab_count(&tab), 0);
 	cr_assert_eq(tab.pool.active_objs, 0);
 	vs_req_put(&tab, NULL);
+	/* the freed entry was the last one got: it is not handed out again */
+	x = vs_req_get(&tab, &a);
+	cr_assert_eq(vs_req_refcount(x), 1);
+	cr_assert_eq(vs_reqtab_count(&tab), 1);
+	vs_req_put(&tab, x);
 }
 
 Test(reqtab, many_distinct_values_intern_and_release)

@@ -366,7 +366,7 @@ static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core
 	const struct vs_cluster *cl = core->cl;
 	const struct vs_pool *pools[] = {
 		&cl->node_pool, &cl->queue_pool, &cl->job_pool, &cl->task_pool,
-		&cl->vjob_pool, &cl->prioclass_pool,
+		&cl->vjob_pool, &cl->prioclass_pool, &cl->reqs.pool,
 	};
 	struct nlattr *nest = mnl_attr_nest_start_check(nlh, room, VS_A_STATS);
 	const struct vs_sched_stats *st = core->sched ? &core->sched->stats : NULL;

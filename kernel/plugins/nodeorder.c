@@ -136,7 +136,8 @@ static int nodeorder_open(struct vs_session *ssn, struct vs_plugin *p)
 	no->raw = vs_arena_calloc(ssn->arena, ssn->nr_nodes ? ssn->nr_nodes : 1, sizeof(s64));
 	if (!no->raw)
 		return -ENOMEM;
-	if (no->w[W_POD_AFFINITY]) {
+	/* Without a task that has pod terms, no node has one: no walk of every task. */
+	if (no->w[W_POD_AFFINITY] && ssn->cl->nr_pod_affinity_tasks) {
 		/* Volcano's snapshot lists these once, at open (HavePodsWithAffinityList). */
 		no->aff_nodes = vs_arena_calloc(ssn->arena, ssn->nr_nodes ? ssn->nr_nodes : 1,
 						sizeof(*no->aff_nodes));

@@ -118,6 +118,9 @@ static const struct vs_pod_affinity *required_affinity(const struct vs_task *t)
 
 static int find_anti_nodes(struct vs_session *ssn, struct predicates *st)
 {
+	/* No task has pod terms: no node has one (a walk of every task spared). */
+	if (!ssn->cl->nr_pod_affinity_tasks)
+		return 0;
 	st->anti_nodes = vs_arena_calloc(ssn->arena, ssn->nr_nodes ? ssn->nr_nodes : 1,
 					 sizeof(*st->anti_nodes));
 	if (!st->anti_nodes)

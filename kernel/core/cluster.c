@@ -138,6 +138,7 @@ int vs_cluster_init(struct vs_cluster *cl)
 	INIT_LIST_HEAD(&cl->queues);
 	INIT_LIST_HEAD(&cl->jobs);
 	INIT_LIST_HEAD(&cl->orphan_jobs);
+	INIT_LIST_HEAD(&cl->active_jobs);
 	INIT_LIST_HEAD(&cl->vjobs);
 	INIT_LIST_HEAD(&cl->prioclasses);
 
@@ -534,9 +535,50 @@ void vs_job_spec_init(struct vs_job_spec *spec, const char *ns, const char *name
 	spec->phase = VS_PG_PENDING;
 }
 
+/* ---- resting jobs (core/rest.h) ---- */
+
+/* A job that rests wakes: out of its queue's sums, back among the active. */
+static void job_wake(struct vs_cluster *cl, struct vs_job *job)
+{
+	struct vs_job_contrib c;
+
+	if (likely(!job->resting))
+		return;
+	vs_job_contrib(job, &c);
+	vs_queue_rest_sub(&job->queue->rest, &c);
+	job->resting = false;
+	list_add_tail(&job->active_node, &cl->active_jobs);
+	cl->nr_active_jobs++;
+}
+
+static bool may_rest(const struct vs_job *job)
+{
+	return job->queue && !job->nr_by_status[VS_TASK_PENDING] &&
+	       !job->nr_by_status[VS_TASK_ALLOCATED] && !job->nr_by_status[VS_TASK_PIPELINED] &&
+	       job->phase != VS_PG_PENDING;
+}
+
+void vs_job_rest(struct vs_cluster *cl, struct vs_job *job)
+{
+	struct vs_job_contrib c;
+
+	if (job->resting || !may_rest(job))
+		return;
+	vs_job_contrib(job, &c);
+	if (!vs_job_contrib_finite(&c))
+		return;		/* it could not be taken out again: it stays in view */
+	vs_queue_rest_add(&job->queue->rest, &c);
+	job->resting = true;
+	job->sidx = VS_SIDX_NONE;
+	list_del_init(&job->active_node);
+	cl->nr_active_jobs--;
+}
+
 static void job_queue_attach(struct vs_cluster *cl, struct vs_job *job, struct vs_queue *queue)
 {
 	job->queue = queue;
+	list_add_tail(&job->active_node, &cl->active_jobs);
+	cl->nr_active_jobs++;
 	list_add_tail(&job->queue_node, &queue->jobs);
 	queue->nr_jobs++;
 	queue->nr_jobs_by_phase[job->phase]++;
@@ -544,14 +586,17 @@ static void job_queue_attach(struct vs_cluster *cl, struct vs_job *job, struct v
 	vs_res_add(&queue->request, &job->total_request);
 }
 
-/* Leave the queue (or the orphan list); the job is then on no list. */
-static void job_queue_detach(struct vs_job *job)
+/* Leave the queue (or the orphan list); the job is then on no list, and awake. */
+static void job_queue_detach(struct vs_cluster *cl, struct vs_job *job)
 {
 	struct vs_queue *queue = job->queue;
 
 	list_del_init(&job->queue_node);
 	if (!queue)
 		return;
+	job_wake(cl, job);
+	list_del_init(&job->active_node);
+	cl->nr_active_jobs--;
 	queue->nr_jobs--;
 	queue->nr_jobs_by_phase[job->phase]--;
 	vs_res_sub(&queue->allocated, &job->allocated);
@@ -709,6 +754,7 @@ int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
 	job_attrs_apply(job, spec, &a);
 	job->phase = spec->phase;
 	INIT_LIST_HEAD(&job->tasks);
+	INIT_LIST_HEAD(&job->active_node);
 	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
 		INIT_LIST_HEAD(&job->by_status[s]);
 	vs_res_clear(&job->total_request);
@@ -743,7 +789,7 @@ int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
 		vs_err_prefix(err, "podgroup %s/%s: ", job->ns, job->name);
 		return ret;
 	}
-	job_queue_detach(job);
+	job_queue_detach(cl, job);
 	job_attrs_apply(job, spec, &a);
 	job_attrs_free(cl, &old);
 	/* The phase counts of the queue follow the job when it moves. */
@@ -754,6 +800,8 @@ int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
 
 void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phase phase)
 {
+	if (phase != job->phase)
+		job_wake(cl, job);
 	if (job->queue) {
 		job->queue->nr_jobs_by_phase[job->phase]--;
 		job->queue->nr_jobs_by_phase[phase]++;
@@ -812,7 +860,7 @@ int vs_job_del(struct vs_cluster *cl, struct vs_job *job, struct vs_err *err)
 	if (job->nr_tasks)
 		return vs_err_set(err, EBUSY, "podgroup %s/%s still has %u tasks", job->ns,
 				  job->name, job->nr_tasks);
-	job_queue_detach(job);
+	job_queue_detach(cl, job);
 	vs_htable_del(&cl->job_index, &job->hnode);
 	list_del(&job->list);
 	cl->nr_jobs--;
@@ -823,12 +871,13 @@ int vs_job_del(struct vs_cluster *cl, struct vs_job *job, struct vs_err *err)
 /* ---- task status: the job's index and totals, and the queue's ---- */
 
 /* Count the task into (or, with @sign -1, out of) its job's index and totals. */
-static void job_account(struct vs_job *job, struct vs_task *task, int sign)
+static void job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_task *task, int sign)
 {
 	bool allocated = vs_task_status_allocated(task->status);
 	bool best_effort = task->status == VS_TASK_PENDING && task->best_effort;
 	struct vs_queue *queue = job->queue;
 
+	job_wake(cl, job);
 	if (sign > 0) {
 		list_add_tail(&task->status_node, &job->by_status[task->status]);
 		job->nr_by_status[task->status]++;
@@ -857,11 +906,12 @@ static void job_account(struct vs_job *job, struct vs_task *task, int sign)
 }
 
 /* Volcano's UpdateTaskStatus: out of the index under the old status, in under the new. */
-static void job_move_task(struct vs_job *job, struct vs_task *task, enum vs_task_status status)
+static void job_move_task(struct vs_cluster *cl, struct vs_job *job, struct vs_task *task,
+			  enum vs_task_status status)
 {
-	job_account(job, task, -1);
+	job_account(cl, job, task, -1);
 	task->status = status;
-	job_account(job, task, +1);
+	job_account(cl, job, task, +1);
 }
 
 static bool status_valid(enum vs_task_status status)
@@ -884,7 +934,7 @@ int vs_task_set_status(struct vs_cluster *cl, struct vs_task *task,
 		if (status_needs_node(status))
 			return vs_err_set(err, EINVAL, "task %s/%s has no node: it cannot be %s",
 					  task->ns, task->name, vs_task_status_name(status));
-		job_move_task(task->job, task, status);
+		job_move_task(cl, task->job, task, status);
 		return 0;
 	}
 	if (status == VS_TASK_PENDING || status == VS_TASK_UNKNOWN)
@@ -892,7 +942,7 @@ int vs_task_set_status(struct vs_cluster *cl, struct vs_task *task,
 				  task->ns, task->name, task->node->name,
 				  vs_task_status_name(status));
 
-	job_move_task(task->job, task, status);
+	job_move_task(cl, task->job, task, status);
 	if (vs_task_status_terminal(status))
 		vs_node_remove_task(task->node, task);	/* a finished task holds nothing */
 	else
@@ -920,7 +970,7 @@ int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *n
 	task->status = old;
 	if (ret)
 		return ret;
-	job_move_task(task->job, task, status);
+	job_move_task(cl, task->job, task, status);
 	return 0;
 }
 
@@ -935,7 +985,7 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 				  task->ns, task->name,
 				  status_valid(status) ? vs_task_status_name(status) : "?");
 	vs_node_remove_task(task->node, task);
-	job_move_task(task->job, task, status);
+	job_move_task(cl, task->job, task, status);
 	return 0;
 }
 
@@ -1147,7 +1197,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	task->name_index = vs_task_name_index(task->name);
 	list_add_tail(&task->job_node, &job->tasks);
 	job->nr_tasks++;
-	job_account(job, task, +1);
+	job_account(cl, job, task, +1);
 	vs_htable_add(&cl->task_index, &task->hnode, ns_name_hash(task->ns, task->name));
 	cl->nr_tasks++;
 	cl->nr_pod_affinity_tasks += has_pod_terms(task);
@@ -1166,7 +1216,7 @@ void vs_task_del(struct vs_cluster *cl, struct vs_task *task)
 {
 	if (task->node)
 		vs_node_remove_task(task->node, task);
-	job_account(task->job, task, -1);
+	job_account(cl, task->job, task, -1);
 	list_del(&task->job_node);
 	task->job->nr_tasks--;
 	vs_htable_del(&cl->task_index, &task->hnode);
@@ -1470,7 +1520,9 @@ void vs_vjob_del(struct vs_cluster *cl, struct vs_vjob *vjob)
 
 static int check_queue(const struct vs_queue *queue, struct vs_err *err)
 {
+	struct vs_queue_rest rest = { 0 };
 	struct vs_res allocated, request;
+	struct vs_job_contrib c;
 	const struct vs_job *job;
 	u32 n = 0, phases[VS_PG_NR_PHASES] = { 0 };
 
@@ -1480,6 +1532,13 @@ static int check_queue(const struct vs_queue *queue, struct vs_err *err)
 		if (job->queue != queue)
 			return vs_err_set(err, EIO, "queue %s lists podgroup %s/%s of another queue",
 					  queue->name, job->ns, job->name);
+		if (job->resting) {
+			if (!may_rest(job) || !list_empty(&job->active_node))
+				return vs_err_set(err, EIO, "podgroup %s/%s rests but may not",
+						  job->ns, job->name);
+			vs_job_contrib(job, &c);
+			vs_queue_rest_add(&rest, &c);
+		}
 		vs_res_add(&allocated, &job->allocated);
 		vs_res_add(&request, &job->total_request);
 		phases[job->phase]++;
@@ -1495,6 +1554,10 @@ static int check_queue(const struct vs_queue *queue, struct vs_err *err)
 	    memcmp(request.v, queue->request.v, sizeof(request.v)))
 		return vs_err_set(err, EIO, "queue %s: totals differ from its podgroups'",
 				  queue->name);
+	if (!vs_queue_rest_equal(&rest, &queue->rest))
+		return vs_err_set(err, EIO, "queue %s: the sums of its %u resting podgroups are "
+				  "wrong (%u counted)", queue->name, rest.nr_jobs,
+				  queue->rest.nr_jobs);
 	return 0;
 }
 
@@ -1505,7 +1568,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	const struct vs_job *job;
 	const struct vs_task *task;
 	struct vs_res total;
-	u32 nodes = 0, queues = 0, jobs = 0, tasks = 0, pns = 0, ipa = 0;
+	u32 nodes = 0, queues = 0, jobs = 0, tasks = 0, pns = 0, ipa = 0, active = 0, awake = 0;
 	int ret;
 
 	vs_res_clear(&total);
@@ -1534,10 +1597,17 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	ret = vs_reqtab_audit_start(&cl->reqs, err);
 	if (ret)
 		return ret;
+	list_for_each_entry(job, &cl->active_jobs, active_node) {
+		if (!job->queue || job->resting)
+			return vs_err_set(err, EIO, "podgroup %s/%s is active but %s", job->ns,
+					  job->name, job->resting ? "rests" : "has no queue");
+		active++;
+	}
 	list_for_each_entry(job, &cl->jobs, list) {
 		if (vs_job_find(cl, job->ns, job->name) != job)
 			return vs_err_set(err, EIO, "podgroup %s/%s is not indexed", job->ns,
 					  job->name);
+		awake += job->queue && !job->resting;
 		if (!job->queue && vs_queue_find(cl, job->queue_name))
 			return vs_err_set(err, EIO, "podgroup %s/%s is orphaned but queue %s exists",
 					  job->ns, job->name, job->queue_name);
@@ -1568,6 +1638,9 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	if (nodes != cl->nr_nodes || queues != cl->nr_queues || jobs != cl->nr_jobs ||
 	    tasks != cl->nr_tasks)
 		return vs_err_set(err, EIO, "object counts are wrong");
+	if (active != awake || active != cl->nr_active_jobs)
+		return vs_err_set(err, EIO, "%u podgroups listed active, %u awake with a queue, %u "
+				  "counted", active, awake, cl->nr_active_jobs);
 	if (pns != cl->nr_prefer_no_schedule_nodes || ipa != cl->nr_pod_affinity_tasks)
 		return vs_err_set(err, EIO, "%u nodes with a PreferNoSchedule taint, %u counted; %u "
 				  "tasks with pod affinity, %u counted", pns,

@@ -62,6 +62,9 @@ struct vs_cluster {
 	struct list_head queues;
 	struct list_head jobs;
 	struct list_head orphan_jobs;	/* jobs whose queue does not exist */
+	/* Jobs with a queue that do not rest (core/rest.h), in no order. */
+	struct list_head active_jobs;
+	u32 nr_active_jobs;
 	struct list_head vjobs;
 	struct list_head prioclasses;
 
@@ -187,6 +190,15 @@ int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
 
 /* Set the PodGroup phase, keeping the queue's counts by phase. */
 void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phase phase);
+
+/*
+ * Let @job rest (core/rest.h) if it may: it has a queue, nothing pending,
+ * allocated or pipelined, and a phase other than Pending. Its contribution
+ * joins its queue's sums, it leaves the active jobs, and its sidx becomes
+ * VS_SIDX_NONE. Any change to the job wakes it first. Session close calls
+ * it for the jobs in view, after the job updater.
+ */
+void vs_job_rest(struct vs_cluster *cl, struct vs_job *job);
 
 /*
  * Set the PodGroup condition of @type (replacing the one before, as Volcano

@@ -146,3 +146,34 @@ int vs_job_check(const struct vs_job *job, struct vs_err *err)
 				  job->ns, job->name);
 	return 0;
 }
+
+void vs_job_contrib(const struct vs_job *job, struct vs_job_contrib *c)
+{
+	bool holds_min = job->phase == VS_PG_RUNNING &&
+			 vs_job_allocated_task_num(job) >= job->min_member;
+	struct vs_fres min, dec;
+	struct vs_res need;
+
+	memset(c, 0, sizeof(*c));
+	vs_fres_from_res(&c->allocated, &job->allocated);
+	if (!job->has_min_resources) {
+		vs_fres_clear(&min);
+		vs_fres_diff(&c->allocated, &min, VS_DIM_ZERO, &c->elastic, &dec);
+		return;
+	}
+	/*
+	 * Admitted jobs reserve the part of minResources they have not been
+	 * given yet (proportion); overcommit counts an Inqueue job's whole
+	 * minResources. A running job counts only while it has minMember
+	 * tasks placed.
+	 */
+	if (job->phase == VS_PG_INQUEUE || holds_min) {
+		vs_job_inqueue_resource(job, &need);
+		c->has_inqueue = true;
+		vs_fres_from_res(&c->inqueue, &need);
+		c->has_oc_inqueue = true;
+		c->oc_inqueue = job->phase == VS_PG_INQUEUE ? job->min_resources : need;
+	}
+	vs_fres_from_res(&min, &job->min_resources);
+	vs_fres_diff(&c->allocated, &min, VS_DIM_ZERO, &c->elastic, &dec);
+}

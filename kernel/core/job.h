@@ -81,10 +81,17 @@ struct vs_job {
 
 	struct vs_pg_condition cond[VS_PG_COND_NR];
 
+	/*
+	 * On cluster->active_jobs while it has a queue and does not rest
+	 * (core/rest.h): the jobs a session looks at.
+	 */
+	struct list_head active_node;
+	bool resting;
+
 	u32 sidx;			/* index in the open session's jobs, see session.h */
 };
 
-/* The sidx of a job the session leaves out (its queue does not exist). */
+/* The sidx of a job the session leaves out (its queue does not exist, or it rests). */
 #define VS_SIDX_NONE	((u32)-1)
 
 /* ReadyTaskNum: Bound + Binding + Running + Allocated + Succeeded. */
@@ -193,5 +200,12 @@ u32 vs_job_role_min(const struct vs_job *job, const char *role);
  * -EIO with what is wrong.
  */
 int vs_job_check(const struct vs_job *job, struct vs_err *err);
+
+/*
+ * What @job gives its queue's attributes at session open (core/rest.h):
+ * the one computation of them, for the jobs in a session's view and for
+ * the resting ones.
+ */
+void vs_job_contrib(const struct vs_job *job, struct vs_job_contrib *c);
 
 #endif /* VS_CORE_JOB_H */

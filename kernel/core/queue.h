@@ -15,6 +15,7 @@
 #include "core/compiler.h"
 #include "core/list.h"
 #include "core/res.h"
+#include "core/rest.h"
 
 enum vs_queue_state {
 	VS_QUEUE_OPEN,
@@ -64,6 +65,7 @@ struct vs_queue {
 
 	struct vs_res allocated;
 	struct vs_res request;
+	struct vs_queue_rest rest;	/* its resting jobs' sums (core/rest.h) */
 
 	u32 sidx;			/* index in the open session's queues */
 };

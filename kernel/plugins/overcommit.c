@@ -41,32 +41,38 @@ static int overcommit_open(struct vs_session *ssn, struct vs_plugin *p)
 {
 	struct overcommit *oc = vs_arena_zalloc(ssn->arena, sizeof(*oc));
 	double factor = OVERCOMMIT_FACTOR_DEFAULT;
-	struct vs_res used, need;
+	struct vs_res used;
 
 	if (!oc)
 		return -ENOMEM;
 	vs_args_get_float(&p->conf->args, "overcommit-factor", &factor, NULL);
 
-	vs_res_clear(&used);
-	for (u32 i = 0; i < ssn->nr_nodes; i++)
-		vs_res_add(&used, &ssn->nodes[i]->used);
-	oc->idle = ssn->total_resource;
-	vs_res_multi(&oc->idle, factor);
-	vs_res_sub(&oc->idle, &used);
+	/*
+	 * The idle resources are read only for a Pending job with
+	 * minResources (enqueue asks): without one, no walk of every node.
+	 */
+	for (u32 i = 0; i < ssn->nr_jobs; i++) {
+		if (ssn->jobs[i]->phase != VS_PG_PENDING || !ssn->jobs[i]->has_min_resources)
+			continue;
+		vs_res_clear(&used);
+		for (u32 n = 0; n < ssn->nr_nodes; n++)
+			vs_res_add(&used, &ssn->nodes[n]->used);
+		oc->idle = ssn->total_resource;
+		vs_res_multi(&oc->idle, factor);
+		vs_res_sub(&oc->idle, &used);
+		break;
+	}
 
 	vs_res_clear(&oc->inqueue);
+	/* A sparse session's resting jobs are in their queues' sums (core/rest.h). */
+	for (u32 i = 0; ssn->sparse && i < ssn->nr_queues; i++)
+		vs_res_add(&oc->inqueue, &ssn->queues[i]->rest.oc_inqueue.r);
 	for (u32 i = 0; i < ssn->nr_jobs; i++) {
-		const struct vs_job *job = ssn->jobs[i];
+		struct vs_job_contrib c;
 
-		if (!job->has_min_resources)
-			continue;
-		if (job->phase == VS_PG_INQUEUE) {
-			vs_res_add(&oc->inqueue, &job->min_resources);
-		} else if (job->phase == VS_PG_RUNNING &&
-			   vs_job_allocated_task_num(job) >= job->min_member) {
-			vs_job_inqueue_resource(job, &need);
-			vs_res_add(&oc->inqueue, &need);
-		}
+		vs_job_contrib(ssn->jobs[i], &c);
+		if (c.has_oc_inqueue)
+			vs_res_add(&oc->inqueue, &c.oc_inqueue);
 	}
 	p->priv = oc;
 	return 0;

@@ -89,37 +89,34 @@ static void init_queue(struct proportion *prop, struct vs_proportion_queue *pq,
 /* Add @job's tasks and admission state to its queue's attributes. */
 static void account_job(struct vs_proportion_queue *pq, const struct vs_job *job)
 {
-	struct vs_fres f, min, dec;
+	struct vs_job_contrib c;
 	const struct vs_task *task;
-	struct vs_res need;
+	struct vs_fres f;
 
 	/* the core keeps job->allocated as the sum over AllocatedStatus tasks */
-	vs_fres_from_res(&f, &job->allocated);
-	vs_fres_add(&pq->allocated, &f);
-	vs_fres_add(&pq->request, &f);
+	vs_job_contrib(job, &c);
+	vs_fres_add(&pq->allocated, &c.allocated);
+	vs_fres_add(&pq->request, &c.allocated);
 	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
 		vs_fres_from_res(&f, task->req);
 		vs_fres_add(&pq->request, &f);
 	}
-
 	/*
 	 * Admitted jobs reserve the part of minResources they have not been
 	 * given yet; a running job only while it has minMember tasks placed.
 	 */
-	if (job->has_min_resources &&
-	    (job->phase == VS_PG_INQUEUE ||
-	     (job->phase == VS_PG_RUNNING && vs_job_allocated_task_num(job) >= job->min_member))) {
-		vs_job_inqueue_resource(job, &need);
-		vs_fres_from_res(&f, &need);
-		vs_fres_add(&pq->inqueue, &f);
-	}
+	if (c.has_inqueue)
+		vs_fres_add(&pq->inqueue, &c.inqueue);
+	vs_fres_add(&pq->elastic, &c.elastic);
+}
 
-	vs_fres_clear(&min);
-	if (job->has_min_resources)
-		vs_fres_from_res(&min, &job->min_resources);
-	vs_fres_from_res(&f, &job->allocated);
-	vs_fres_diff(&f, &min, VS_DIM_ZERO, &f, &dec);
-	vs_fres_add(&pq->elastic, &f);
+/* Add the queue's resting jobs (core/rest.h): what account_job() would have added for them. */
+static void account_rest(struct vs_proportion_queue *pq, const struct vs_queue_rest *rest)
+{
+	vs_fres_add(&pq->allocated, &rest->allocated.f);
+	vs_fres_add(&pq->request, &rest->allocated.f);	/* nothing pending */
+	vs_fres_add(&pq->inqueue, &rest->inqueue.f);
+	vs_fres_add(&pq->elastic, &rest->elastic.f);
 }
 
 /* One round of water-filling; false when the rounds are over. */
@@ -199,6 +196,15 @@ static int proportion_open(struct vs_session *ssn, struct vs_plugin *p)
 		vs_fres_add(&prop->total_guarantee, &f);
 	}
 
+	/* A sparse session's queues take their resting jobs from their sums. */
+	for (u32 i = 0; ssn->sparse && i < ssn->nr_queues; i++) {
+		struct vs_proportion_queue *pq = &prop->queues[i];
+
+		if (!ssn->queues[i]->rest.nr_jobs)
+			continue;
+		init_queue(prop, pq, ssn->queues[i]);
+		account_rest(pq, &ssn->queues[i]->rest);
+	}
 	for (u32 i = 0; i < ssn->nr_jobs; i++) {
 		const struct vs_job *job = ssn->jobs[i];
 		struct vs_proportion_queue *pq = &prop->queues[job->queue->sidx];

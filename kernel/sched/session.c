@@ -4,6 +4,7 @@
  * running the configured actions, and closing it so that only committed
  * work survives. See session.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sched/fiterr.h"
@@ -101,6 +102,52 @@ static void close_plugins(struct vs_session *ssn, u32 upto)
 			ssn->plugins[i].ops->close(ssn, &ssn->plugins[i]);
 }
 
+/*
+ * Whether a session may leave the resting jobs out: what it runs reads
+ * of them no more than their queues' sums hold. Actions that evict
+ * (preempt, reclaim) look for victims among every running task, and
+ * capacity walks every job of a queue hierarchy: with them, and with
+ * any plugin not listed, a session sees every job.
+ */
+static bool sparse_possible(const struct vs_sched *sched)
+{
+	static const char *const actions[] = { "enqueue", "allocate", "backfill" };
+	static const char *const plugins[] = {
+		"priority", "gang", "conformance", "overcommit", "drf", "predicates",
+		"proportion", "nodeorder", "binpack",
+	};
+	const struct vs_conf *conf = sched->conf;
+
+	if (sched->full_views)
+		return false;
+	for (u32 i = 0; i < conf->nr_actions; i++) {
+		bool ok = false;
+
+		for (size_t k = 0; k < ARRAY_SIZE(actions); k++)
+			ok |= !strcmp(conf->actions[i], actions[k]);
+		if (!ok)
+			return false;
+	}
+	for (u32 t = 0; t < conf->nr_tiers; t++) {
+		for (u32 i = 0; i < conf->tiers[t].nr; i++) {
+			bool ok = false;
+
+			for (size_t k = 0; k < ARRAY_SIZE(plugins); k++)
+				ok |= !strcmp(conf->tiers[t].plugins[i].name, plugins[k]);
+			if (!ok)
+				return false;
+		}
+	}
+	return true;
+}
+
+static int cmp_job_seq(const void *a, const void *b)
+{
+	const struct vs_job *l = *(struct vs_job *const *)a, *r = *(struct vs_job *const *)b;
+
+	return l->seq < r->seq ? -1 : l->seq > r->seq;
+}
+
 /* The session's arrays of jobs, queues and nodes, and their objects' sidx. */
 static int build_views(struct vs_session *ssn)
 {
@@ -109,18 +156,29 @@ static int build_views(struct vs_session *ssn)
 	struct vs_node *node;
 	struct vs_job *job;
 
-	ssn->jobs = vs_arena_alloc(ssn->arena, (cl->nr_jobs + 1) * sizeof(*ssn->jobs));
+	ssn->sparse = sparse_possible(ssn->sched);
+	ssn->jobs = vs_arena_alloc(ssn->arena, ((ssn->sparse ? cl->nr_active_jobs : cl->nr_jobs) +
+						1) * sizeof(*ssn->jobs));
 	ssn->queues = vs_arena_alloc(ssn->arena, (cl->nr_queues + 1) * sizeof(*ssn->queues));
 	ssn->nodes = vs_arena_alloc(ssn->arena, (cl->nr_nodes + 1) * sizeof(*ssn->nodes));
 	if (!ssn->jobs || !ssn->queues || !ssn->nodes)
 		return -ENOMEM;
-	list_for_each_entry(job, &cl->jobs, list) {
-		if (!job->queue) {
-			job->sidx = VS_SIDX_NONE;
-			continue;
+	if (ssn->sparse) {
+		/* The active jobs, in creation order: the order a full view has them in. */
+		list_for_each_entry(job, &cl->active_jobs, active_node)
+			ssn->jobs[ssn->nr_jobs++] = job;
+		qsort(ssn->jobs, ssn->nr_jobs, sizeof(*ssn->jobs), cmp_job_seq);
+		for (u32 i = 0; i < ssn->nr_jobs; i++)
+			ssn->jobs[i]->sidx = i;
+	} else {
+		list_for_each_entry(job, &cl->jobs, list) {
+			if (!job->queue) {
+				job->sidx = VS_SIDX_NONE;
+				continue;
+			}
+			job->sidx = ssn->nr_jobs;
+			ssn->jobs[ssn->nr_jobs++] = job;
 		}
-		job->sidx = ssn->nr_jobs;
-		ssn->jobs[ssn->nr_jobs++] = job;
 	}
 	list_for_each_entry(queue, &cl->queues, list) {
 		queue->sidx = ssn->nr_queues;
@@ -243,6 +301,13 @@ void vs_session_close(struct vs_session *ssn)
 	list_for_each_entry_safe(stmt, tmp, &ssn->open_stmts, node)
 		vs_stmt_discard(stmt);
 	vs_session_drop_notes(ssn);
+
+	/* The jobs left with nothing to do rest until something about them changes. */
+	for (u32 i = 0; i < ssn->nr_jobs; i++) {
+		vs_job_rest(ssn->cl, ssn->jobs[i]);
+		if (ssn->jobs[i]->resting)
+			ssn->jobs[i]->sidx = VS_SIDX_NONE;
+	}
 
 	vs_arena_reset(ssn->arena);
 }

@@ -63,6 +63,11 @@ struct vs_sched {
 	 * no clock, no task waits (the in-process tools, which fail no bind).
 	 */
 	u64 now_ns;
+	/*
+	 * Every session sees every job, resting or not (tests: the sparse
+	 * view must decide as the full one does).
+	 */
+	bool full_views;
 };
 
 /* A plugin's enabled implementations of one extension point, in tier order. */
@@ -87,9 +92,15 @@ struct vs_session {
 	 * Volcano's snapshot keeps them), every queue and every node, in
 	 * creation order. Each object's sidx is its index here, so plugins
 	 * keep per-object state in arrays (share[job->sidx]).
+	 *
+	 * A sparse session (see vs_session_sparse()) leaves out the jobs
+	 * that rest (core/rest.h): its jobs are the active ones, still in
+	 * creation order, and the plugins read the resting ones' part of
+	 * the queues' attributes from queue->rest.
 	 */
 	struct vs_job **jobs;
 	u32 nr_jobs;
+	bool sparse;
 	struct vs_queue **queues;
 	u32 nr_queues;
 	struct vs_node **nodes;

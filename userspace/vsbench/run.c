@@ -93,6 +93,14 @@ struct run_result {
 	double build;
 	struct run_cycle *cycles;
 	unsigned long nr_cycles;	/* run */
+	/*
+	 * In-process: one more cycle after the last, which bound nothing,
+	 * with nothing changed since (its binds confirmed): the cost of a
+	 * cycle with no work. Not in the sums, the percentiles or the rate.
+	 */
+	bool has_quiet;
+	struct run_cycle quiet;
+	u32 active_jobs;		/* podgroups awake after the last cycle (core/rest.h) */
 	u64 binds;
 	double sched;			/* sum of the cycles' times */
 	u64 peak_rss;
@@ -444,6 +452,19 @@ static int print_json(const struct run_result *r)
 	}
 	json_object_set_new(o, "cycles", cycles);
 	cycles = NULL;
+	if (r->has_quiet) {
+		json_t *ca = json_object();
+
+		for (u32 a = 0; ca && a < r->nr_actions; a++)
+			json_object_set_new(ca, r->actions[a],
+					    vsbench_json_ms(r->quiet.actions[a]));
+		json_object_set_new(o, "quiet_cycle", json_pack("{s:o, s:o, s:o, s:o, s:i}",
+				    "ms", vsbench_json_ms(r->quiet.total),
+				    "session_open_ms", vsbench_json_ms(r->quiet.open),
+				    "actions_ms", ca,
+				    "session_close_ms", vsbench_json_ms(r->quiet.close),
+				    "active_podgroups", (int)r->active_jobs));
+	}
 	/* socket: this process's memory is not the system's; the daemon's is */
 	if (!r->socket)
 		json_object_set_new(o, "peak_rss_bytes", json_integer((json_int_t)r->peak_rss));
@@ -549,6 +570,12 @@ static int print_table(const struct run_result *r)
 		} else {
 			printf("  session close ms         %.3f\n", close * 1e3);
 		}
+		if (r->has_quiet)
+			printf("  quiet cycle ms           %.3f (open %.3f, actions %.3f, close %.3f; "
+			       "a cycle more, nothing changed; %u podgroups awake)\n",
+			       r->quiet.total * 1e3, r->quiet.open * 1e3,
+			       (r->quiet.total - r->quiet.open - r->quiet.close) * 1e3,
+			       r->quiet.close * 1e3, r->active_jobs);
 	} else {
 		printf("  no cycle run (--cycles 0)\n");
 	}
@@ -618,7 +645,8 @@ static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct 
 	int ret = 0;
 
 	r->cycles = calloc(o->cycles ? o->cycles : 1, sizeof(*r->cycles));
-	times = calloc((o->cycles ? o->cycles : 1) * (nr_actions ? nr_actions : 1), sizeof(*times));
+	/* a slot more for the quiet cycle's actions */
+	times = calloc((o->cycles + 1) * (nr_actions ? nr_actions : 1), sizeof(*times));
 	if (!r->cycles || !times) {
 		free(times);
 		fprintf(stderr, "vsbench run: out of memory\n");
@@ -645,6 +673,14 @@ static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct 
 		rc->running = vsbench_count_status(cl, VS_TASK_RUNNING);
 		if (!rc->binds)
 			break;
+	}
+	r->active_jobs = cl->nr_active_jobs;
+	if (!ret && r->nr_cycles && !r->cycles[r->nr_cycles - 1].binds) {
+		r->quiet.actions = times + o->cycles * nr_actions;
+		ret = run_cycle(sched, &r->quiet, &err);
+		if (ret)
+			fprintf(stderr, "vsbench run: the quiet cycle: %s\n", err.msg);
+		r->has_quiet = !ret;
 	}
 	r->binds = b->total;
 	r->fast_placements = sched->stats.fast_placements;

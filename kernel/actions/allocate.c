@@ -491,7 +491,8 @@ static int tmpl_build(struct alloc_ctx *ctx, struct tmpl *t)
 		return ret;
 	for (u32 i = 0; i < ctx->nr_nodes; i++)
 		if (may_hold(t, ctx->nodes[i]))
-			vs_nidx_set(&t->ix, ctx->nodes[i], score_one(ctx, t, ctx->nodes[i]));
+			vs_nidx_put(&t->ix, ctx->nodes[i], score_one(ctx, t, ctx->nodes[i]));
+	vs_nidx_fix_all(&t->ix);
 	t->built = true;
 	t->seen = ctx->nr_log;
 	ctx->nr_built++;

@@ -119,6 +119,21 @@ void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node)
 	ix->nr--;
 }
 
+void vs_nidx_put(struct vs_nidx *ix, struct vs_node *node, double score)
+{
+	struct vs_nidx_slot *s = &ix->t[ix->size + node->sidx];
+
+	ix->nr += s->sidx == VS_NIDX_EMPTY;
+	s->score = score;
+	s->sidx = node->sidx;
+}
+
+void vs_nidx_fix_all(struct vs_nidx *ix)
+{
+	for (u32 i = ix->size - 1; i >= 1; i--)
+		combined(ix->t, i, &ix->t[i]);
+}
+
 void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score)
 {
 	u32 leaf = ix->size + node->sidx;

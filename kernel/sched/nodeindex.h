@@ -63,6 +63,15 @@ void vs_nidx_destroy(struct vs_nidx *ix);
 /* The bytes an index of @nr_nodes nodes holds. */
 size_t vs_nidx_bytes(u32 nr_nodes);
 
+/*
+ * Filling an index at once: vs_nidx_put() writes @node's leaf alone, and
+ * vs_nidx_fix_all() then writes every inner slot, bottom up, in one pass
+ * over the array (O(n), where a vs_nidx_set() per node is O(n log n)).
+ * No search in between.
+ */
+void vs_nidx_put(struct vs_nidx *ix, struct vs_node *node, double score);
+void vs_nidx_fix_all(struct vs_nidx *ix);
+
 /* Put @node (of the session) in the index with @score, or move it there. */
 void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score);
 

@@ -167,3 +167,28 @@ Test(nidx, random_changes_find_what_a_scan_finds)
 	}
 	cr_assert_gt(found, 100, "the searches found %u nodes", found);
 }
+
+/* Filled leaf by leaf and fixed at once, an index is the one vs_nidx_set() builds. */
+Test(nidx, a_bulk_fill_is_the_index_sets_build)
+{
+	struct vs_nidx other;
+	int want;
+
+	for (u32 i = 0; i < N; i++)
+		verdict[i] = VS_NIDX_TAKE;
+	cr_assert_eq(vs_nidx_init(&other, by_sidx, N), 0);
+	for (u32 i = 0; i < N; i++) {
+		if (rnd(4) == 0)
+			continue;	/* some nodes stay out */
+		change(i);
+		vs_nidx_put(&other, &nodes[i], score[i]);
+	}
+	vs_nidx_fix_all(&other);
+	check();
+	cr_assert_eq(other.nr, ix.nr);
+	cr_assert_eq(memcmp(other.t, ix.t, 2 * (size_t)ix.size * sizeof(*ix.t)), 0,
+		     "the slots differ");
+	want = scan();
+	cr_assert_eq(vs_nidx_first(&other, accept, NULL), want < 0 ? NULL : &nodes[want]);
+	vs_nidx_destroy(&other);
+}

@@ -255,15 +255,17 @@ demo: $(objtree)/vschedd $(objtree)/vsbench $(objtree)/vsctl
 	$(Q)$(srctree)/scripts/demo.sh $(objtree) $(DEMO_ARGS)
 
 # ---------------------------------------------------------------------------
-# What CI does not run: the fast path against the exhaustive scan on many
-# more random clusters than make check's 200, then the presets, each
-# scheduled both ways in one run (Documentation/benchmarks.md).
+# What CI does not run: the fast path against the exhaustive scan, and
+# sparse sessions against full ones, on many more random clusters than make
+# check's 200, then the presets, each scheduled both ways in one run
+# (Documentation/benchmarks.md).
 BENCH_SEEDS ?= 3000
 BENCH_PRESETS ?= 1k 10k
 
 PHONY += bench
 bench: $(test-bin) $(objtree)/vsbench
 	$(Q)FASTPATH_SEEDS=$(BENCH_SEEDS) $(test-bin) --filter='fastpath/*'
+	$(Q)VIEWS_SEEDS=$(BENCH_SEEDS) $(test-bin) --filter='views/*'
 	$(Q)for p in $(BENCH_PRESETS); do \
 		$(objtree)/vsbench run --preset $$p --cycles 2 --compare || exit 1; \
 	done

@@ -6,7 +6,8 @@
  * The out-queue is how the daemon never blocks on a client: a datagram
  * goes to the socket at once when nothing waits before it, else it waits
  * in order and goes out when epoll says the socket has room. Notifications
- * are dropped past d->outq_max and the client gets ENOBUFS once it has read
+ * are dropped past the client's receive queue (d->outq_max unless it asked
+ * for another, as SO_RCVBUF sizes a netlink socket's) and the client gets ENOBUFS once it has read
  * what was queued, as netlink tells a listener its receive queue
  * overflowed; a client over the bound is not read from until it drains, so
  * that its own requests cannot grow the queue without end either.
@@ -42,6 +43,11 @@ bool vschedd_peer_admin(const struct vschedd_opts *o, uid_t uid, gid_t gid,
 	return false;
 }
 
+size_t vschedd_client_rcvbuf(const struct vschedd *d, const struct vs_client *c)
+{
+	return c->rcvbuf ? (size_t)c->rcvbuf : d->outq_max;
+}
+
 /* What to ask epoll for: requests unless over the bound, room while something waits. */
 static void client_update(struct vschedd *d, struct vs_client *c)
 {
@@ -49,7 +55,7 @@ static void client_update(struct vschedd *d, struct vs_client *c)
 
 	if (c->dead)
 		return;
-	if (c->deaf || c->outq_bytes <= d->outq_max)
+	if (c->deaf || c->outq_bytes <= vschedd_client_rcvbuf(d, c))
 		events |= EPOLLIN;
 	if (!c->deaf && (!list_empty(&c->outq) || c->overrun || c->dump_req))
 		events |= EPOLLOUT;
@@ -82,7 +88,8 @@ static void client_deaf(struct vschedd *d, struct vs_client *c, int errnum)
 int vschedd_send(struct vschedd *d, struct vs_client *c, const void *buf, size_t len,
 		 bool notification)
 {
-	size_t limit = notification ? d->outq_max : 4 * d->outq_max;
+	/* Replies are the client's own asking: their bound is not its to raise. */
+	size_t limit = notification ? vschedd_client_rcvbuf(d, c) : 4 * d->outq_max;
 	struct vs_outmsg *m;
 
 	if (c->dead)
@@ -151,7 +158,7 @@ static void client_read(struct vschedd *d, struct vs_client *c)
 	for (int i = 0; i < VSCHEDD_BURST && !c->dead; i++) {
 		ssize_t n;
 
-		if (!c->deaf && c->outq_bytes > d->outq_max)
+		if (!c->deaf && c->outq_bytes > vschedd_client_rcvbuf(d, c))
 			return;		/* it reads its answers first */
 		n = recv(c->w.fd, d->rxbuf, VS_MSG_MAX, MSG_DONTWAIT | MSG_TRUNC);
 		if (n < 0) {
@@ -229,6 +236,18 @@ void vschedd_client_overrun(struct vschedd *d, struct vs_client *c)
 	if (c->dead || c->deaf)
 		return;
 	c->overrun = true;
+	client_update(d, c);
+}
+
+/*
+ * What waits already stays, as a smaller SO_RCVBUF drops nothing queued:
+ * the next notifications find the new bound.
+ */
+void vschedd_client_set_rcvbuf(struct vschedd *d, struct vs_client *c, u64 rcvbuf)
+{
+	c->rcvbuf = rcvbuf;
+	vs_v(1, "client %u: notifications queued up to %llu bytes", c->ctx.portid,
+	     (unsigned long long)rcvbuf);
 	client_update(d, c);
 }
 

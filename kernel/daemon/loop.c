@@ -368,6 +368,7 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 	d->epfd = d->lw.fd = d->tw.fd = d->sw.fd = -1;
 	d->next_portid = 1;
 	d->outq_max = VSCHEDD_OUTQ_MAX;
+	d->rcvbuf_max = opts->rcvbuf_max ? opts->rcvbuf_max : VSCHEDD_RCVBUF_MAX_DEFAULT;
 	INIT_LIST_HEAD(&d->clients);
 
 	ret = vs_cluster_init(&d->cl);

@@ -31,7 +31,7 @@ static void usage(FILE *out)
 "SYNOPSIS\n"
 "    vschedd [--socket PATH] [--conf FILE] [--period DURATION]\n"
 "            [--binder auto|external] [--bind-timeout DURATION]\n"
-"            [--admin-group GROUP] [--self-check] [-v N]\n"
+"            [--admin-group GROUP] [--rcvbuf-max SIZE] [--self-check] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
 "DESCRIPTION\n"
@@ -67,6 +67,12 @@ static void usage(FILE *out)
 "    -g, --admin-group GROUP\n"
 "        Members of GROUP (a name or a gid) may change state; root always may.\n"
 "        The socket file is given to GROUP, so that its members can connect.\n"
+"    -r, --rcvbuf-max SIZE\n"
+"        The most notifications a client may have the daemon queue for its\n"
+"        connection (VS_CMD_CONN_SET, as SO_RCVBUF sizes a netlink socket's\n"
+"        receive queue); a larger request is refused. Each connection queues\n"
+"        16M until it asks. SIZE is bytes with an optional K, M or G (powers of\n"
+"        1024): default 256M, from 16M to 64G.\n"
 "    -C, --self-check\n"
 "        After every datagram of requests, every cycle and every bind that\n"
 "        timed out, check the core's accounting (each node's used, idle,\n"
@@ -237,6 +243,40 @@ static bool parse_group(const char *s, gid_t *gid, FILE *err)
 	return false;
 }
 
+/* A size in bytes, with an optional K, M or G (Ki, Mi, Gi alike): powers of 1024. */
+static bool parse_rcvbuf_max(const char *s, u64 *out, FILE *err)
+{
+	static const struct {
+		const char *suffix;
+		unsigned int shift;
+	} units[] = {
+		{ "", 0 }, { "K", 10 }, { "Ki", 10 }, { "M", 20 }, { "Mi", 20 },
+		{ "G", 30 }, { "Gi", 30 },
+	};
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || errno)
+		goto bad;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(end, units[i].suffix))
+			continue;
+		if (v > VSCHEDD_RCVBUF_MAX_LIMIT >> units[i].shift)
+			goto bad;
+		v <<= units[i].shift;
+		if (v < VSCHEDD_OUTQ_MAX)
+			goto bad;
+		*out = v;
+		return true;
+	}
+bad:
+	fprintf(err, "vschedd: --rcvbuf-max: \"%s\" is not a size from 16M to 64G (bytes, or "
+		"with K, M or G)\n", s);
+	return false;
+}
+
 static bool parse_verbosity(const char *s, int *out, FILE *err)
 {
 	long v;
@@ -263,6 +303,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "binder", required_argument, NULL, 'b' },
 		{ "bind-timeout", required_argument, NULL, 't' },
 		{ "admin-group", required_argument, NULL, 'g' },
+		{ "rcvbuf-max", required_argument, NULL, 'r' },
 		{ "self-check", no_argument, NULL, 'C' },
 		{ "verbosity", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -279,9 +320,10 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		o->socket_path = env;
 	o->period_ms = VS_NL_PERIOD_DEFAULT_MS;
 	o->bind_timeout_ms = VSCHEDD_BIND_TIMEOUT_DEFAULT_MS;
+	o->rcvbuf_max = VSCHEDD_RCVBUF_MAX_DEFAULT;
 	optind = 0;		/* glibc: start over, as tests parse several command lines */
 	opterr = 0;		/* said here, with the flag's name */
-	while ((c = getopt_long(argc, argv, ":s:c:p:b:t:g:Cv:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:c:p:b:t:g:r:Cv:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o->socket_path = optarg;
@@ -324,6 +366,10 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 			if (!parse_group(optarg, &o->admin_gid, err))
 				return VSCHEDD_ARGS_USAGE;
 			o->have_admin_group = true;
+			break;
+		case 'r':
+			if (!parse_rcvbuf_max(optarg, &o->rcvbuf_max, err))
+				return VSCHEDD_ARGS_USAGE;
 			break;
 		case 'C':
 			o->self_check = true;

@@ -3,8 +3,8 @@
  * The protocol layer of vschedd: a client's datagram split into messages,
  * each handed to the dispatcher (through the client's batch, batch.h) and
  * answered; dumps carried on part by part as the client reads; and the
- * host operations the handlers call back (handlers.h): subscriptions and
- * cycles on request.
+ * host operations the handlers call back (handlers.h): subscriptions,
+ * cycles on request and the connection's receive queue.
  *
  * The answers to the messages of one datagram share reply datagrams while
  * there is room for the next answer (VSCHEDD_REPLY_ROOM), as the kernel
@@ -221,7 +221,32 @@ static int host_cycle_run(struct vs_nl_core *core, struct vs_genl_info *info)
 	return vs_nl_cycle_reply(info, &core->ctl.last_cycle);
 }
 
+static int host_conn_get(struct vs_nl_core *core, struct vs_genl_info *info,
+			 struct vs_nl_conn *conn)
+{
+	struct vschedd *d = core->host_priv;
+	struct vs_client *c;
+
+	if (info->ctx == &d->self)
+		return vs_extack_fail(info->extack, EOPNOTSUPP, "the daemon has no connection");
+	c = container_of(info->ctx, struct vs_client, ctx);
+	conn->rcvbuf = vschedd_client_rcvbuf(d, c);
+	conn->rcvbuf_max = d->rcvbuf_max;
+	conn->portid = c->ctx.portid;
+	return 0;
+}
+
+static int host_conn_set(struct vs_nl_core *core, struct vs_genl_info *info, u64 rcvbuf)
+{
+	struct vschedd *d = core->host_priv;
+
+	vschedd_client_set_rcvbuf(d, container_of(info->ctx, struct vs_client, ctx), rcvbuf);
+	return 0;
+}
+
 const struct vs_nl_host_ops vschedd_host_ops = {
 	.subscribe = host_subscribe,
 	.cycle_run = host_cycle_run,
+	.conn_get = host_conn_get,
+	.conn_set = host_conn_set,
 };

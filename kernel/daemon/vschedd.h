@@ -49,14 +49,21 @@
 /* A multicast message: VS_CMD_DECISIONS holds as many decisions as fit. */
 #define VSCHEDD_NOTIFY_MAX	(64u << 10)
 /*
- * A client's out-queue: notifications that would take it past
- * VSCHEDD_OUTQ_MAX are dropped (the client gets ENOBUFS), and the client's
- * requests are not read while it is over; replies are dropped the same
- * way only past VSCHEDD_OUTQ_HARD, which a single datagram of requests
- * can reach only by asking for gigabytes.
+ * A client's out-queue: notifications that would take it past its receive
+ * queue (VSCHEDD_OUTQ_MAX unless it asked for another with VS_CMD_CONN_SET)
+ * are dropped (the client gets ENOBUFS), and the client's requests are not
+ * read while it is over; replies are dropped the same way only past
+ * VSCHEDD_OUTQ_HARD, which a single datagram of requests can reach only by
+ * asking for gigabytes.
  */
 #define VSCHEDD_OUTQ_MAX	(16u << 20)
 #define VSCHEDD_OUTQ_HARD	(4 * VSCHEDD_OUTQ_MAX)
+/*
+ * The most a client may ask for (--rcvbuf-max): room for the decisions of
+ * a cycle that binds a million tasks, about 80 bytes each.
+ */
+#define VSCHEDD_RCVBUF_MAX_DEFAULT	(256ull << 20)
+#define VSCHEDD_RCVBUF_MAX_LIMIT	(64ull << 30)
 /* Datagrams read from one client, and dump parts made for it, per wake-up. */
 #define VSCHEDD_BURST		16
 
@@ -108,6 +115,7 @@ struct vs_client {
 	struct vs_genl_dump dump;
 	struct list_head outq;		/* struct vs_outmsg */
 	size_t outq_bytes;
+	u64 rcvbuf;			/* VS_CMD_CONN_SET's; 0: vschedd.outq_max */
 	bool overrun;			/* notifications were dropped: owes ENOBUFS */
 	bool deaf;			/* the peer is gone: its requests are read, answers dropped */
 	bool dead;			/* gone: freed once the events at hand are handled */
@@ -139,6 +147,8 @@ struct vschedd_opts {
 	 * accounting wrong.
 	 */
 	bool self_check;
+	/* --rcvbuf-max: the most VS_CMD_CONN_SET may ask for; 0: the default */
+	u64 rcvbuf_max;
 };
 
 /* The answers to the datagram being handled, in d->txbuf. */
@@ -172,7 +182,8 @@ struct vschedd {
 	u32 nr_clients;
 	u32 next_portid;
 	u32 nr_subscribers[VS_MCGRP_MAX + 1];
-	size_t outq_max;		/* VSCHEDD_OUTQ_MAX; tests lower it */
+	size_t outq_max;		/* a receive queue by default: VSCHEDD_OUTQ_MAX; tests lower it */
+	u64 rcvbuf_max;			/* opts.rcvbuf_max, or its default */
 
 	struct vschedd_tx tx;
 
@@ -267,17 +278,23 @@ bool vschedd_peer_admin(const struct vschedd_opts *o, uid_t uid, gid_t gid,
 /*
  * Give @len bytes (a whole datagram) to @c: to its socket at once if its
  * out-queue is empty, else to the out-queue. A notification that would take
- * the out-queue past d->outq_max is dropped (-ENOBUFS) and the client told
+ * the out-queue past its receive queue is dropped (-ENOBUFS) and the client told
  * when its out-queue has drained. -EPIPE when the client is gone (it is
  * killed), -ENOMEM.
  */
 int vschedd_send(struct vschedd *d, struct vs_client *c, const void *buf, size_t len,
 		 bool notification);
 
-/* Join or leave a multicast group. */
 /* Notifications meant for @c were lost: it gets ENOBUFS once its queue has room. */
 void vschedd_client_overrun(struct vschedd *d, struct vs_client *c);
 
+/* The most notifications that may wait for @c, in bytes: its receive queue. */
+size_t vschedd_client_rcvbuf(const struct vschedd *d, const struct vs_client *c);
+
+/* Size @c's receive queue (VS_CMD_CONN_SET, checked against d->rcvbuf_max). */
+void vschedd_client_set_rcvbuf(struct vschedd *d, struct vs_client *c, u64 rcvbuf);
+
+/* Join or leave a multicast group. */
 void vschedd_client_subscribe(struct vschedd *d, struct vs_client *c, unsigned int group,
 			      bool join);
 

@@ -431,6 +431,60 @@ int vs_nl_subscribe_doit(struct vs_genl_info *info)
 	return core->host->subscribe(core, info, group, info->op->cmd == VS_CMD_SUBSCRIBE);
 }
 
+/* ---- the requester's connection ---- */
+
+/*
+ * As getsockopt() and setsockopt() of SO_RCVBUF on a netlink socket, but
+ * in the protocol: behind a Unix socket the queue that overflows is the
+ * daemon's out-queue for the connection, not the socket's. A size above
+ * the daemon's maximum is refused rather than cut down to it, so that a
+ * client never believes it has a queue it does not have.
+ */
+int vs_nl_conn_doit(struct vs_genl_info *info)
+{
+	const struct nlattr *a, *tb[VS_CONN_A_MAX + 1];
+	struct vs_nl_core *core = core_of(info);
+	struct vs_nl_conn conn = { 0 };
+	struct nlattr *nest;
+	struct nlmsghdr *nlh;
+	size_t room;
+	u64 rcvbuf;
+	int ret;
+
+	if (!core->host || !core->host->conn_get || !core->host->conn_set)
+		return vs_extack_fail(info->extack, EOPNOTSUPP, "%s: connections are the "
+				      "daemon's, and there is none here", info->op->name);
+	ret = core->host->conn_get(core, info, &conn);
+	if (ret)
+		return ret;
+	if (info->op->cmd == VS_CMD_CONN_SET) {
+		vs_nl_nest_tb(info->attrs[VS_A_CONN], tb, VS_CONN_A_MAX);
+		a = tb[VS_CONN_A_RCVBUF];
+		rcvbuf = mnl_attr_get_u64(a);
+		if (rcvbuf > conn.rcvbuf_max)
+			return vs_nl_refuse(info, a, EINVAL, "conn.rcvbuf (VS_CONN_A_RCVBUF): "
+					    "%llu bytes is more than this daemon's maximum, %llu "
+					    "bytes (vschedd --rcvbuf-max)", (unsigned long long)rcvbuf,
+					    (unsigned long long)conn.rcvbuf_max);
+		return core->host->conn_set(core, info, rcvbuf);
+	}
+	nlh = vs_genl_reply_put(info, 0);
+	if (!nlh)
+		goto nospace;
+	room = vs_nl_reply_room(info->reply, nlh);
+	nest = mnl_attr_nest_start_check(nlh, room, VS_A_CONN);
+	if (!nest || !mnl_attr_put_u64_check(nlh, room, VS_CONN_A_RCVBUF, conn.rcvbuf) ||
+	    !mnl_attr_put_u64_check(nlh, room, VS_CONN_A_RCVBUF_MAX, conn.rcvbuf_max) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_CONN_A_PORTID, conn.portid))
+		goto nospace;
+	mnl_attr_nest_end(nlh, nest);
+	vs_nl_reply_finish(info->reply, nlh);
+	return 0;
+nospace:
+	/* On failure the dispatcher takes back the message begun. */
+	return vs_extack_fail(info->extack, EMSGSIZE, "the connection does not fit the reply");
+}
+
 /* ---- reset ---- */
 
 /*

@@ -100,6 +100,7 @@ int vs_nl_cycle_run_doit(struct vs_genl_info *info);
 int vs_nl_stats_get_doit(struct vs_genl_info *info);
 int vs_nl_subscribe_doit(struct vs_genl_info *info);	/* and VS_CMD_UNSUBSCRIBE */
 int vs_nl_reset_doit(struct vs_genl_info *info);
+int vs_nl_conn_doit(struct vs_genl_info *info);		/* and VS_CMD_CONN_SET */
 int vs_nl_task_status_doit(struct vs_genl_info *info);	/* status.c */
 int vs_nl_bind_result_doit(struct vs_genl_info *info);	/* status.c */
 

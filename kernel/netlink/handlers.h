@@ -51,6 +51,13 @@ struct vs_nl_core {
 	struct vs_nl_events events;
 };
 
+/* What VS_CMD_CONN_GET tells of the requester's connection. */
+struct vs_nl_conn {
+	u64 rcvbuf;			/* the most notifications queued for it, in bytes */
+	u64 rcvbuf_max;			/* the most rcvbuf may be */
+	u32 portid;
+};
+
 struct vs_nl_host_ops {
 	/* VS_CMD_SUBSCRIBE (@join) and VS_CMD_UNSUBSCRIBE of @group by the requester. */
 	int (*subscribe)(struct vs_nl_core *core, struct vs_genl_info *info,
@@ -62,6 +69,15 @@ struct vs_nl_host_ops {
 	 * info->reply, the request is answered with core->ctl.last_cycle.
 	 */
 	int (*cycle_run)(struct vs_nl_core *core, struct vs_genl_info *info);
+	/*
+	 * VS_CMD_CONN_GET: the requester's connection into @conn. Then, for
+	 * VS_CMD_CONN_SET, conn_set() with a receive queue the handler
+	 * checked against conn->rcvbuf_max. Either may refuse (the daemon's
+	 * own requests have no connection).
+	 */
+	int (*conn_get)(struct vs_nl_core *core, struct vs_genl_info *info,
+			struct vs_nl_conn *conn);
+	int (*conn_set)(struct vs_nl_core *core, struct vs_genl_info *info, u64 rcvbuf);
 };
 
 /*

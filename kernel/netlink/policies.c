@@ -14,6 +14,8 @@
  * designated initialiser replaces an earlier one, as in the kernel's
  * syscall tables, so -Woverride-init is off for this file only.
  */
+#include <stdint.h>
+
 #include "netlink/batch.h"
 #include "netlink/ctl.h"
 #include "netlink/family.h"
@@ -540,6 +542,13 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_INT(VS_STATS_A_DISCARDED_OPS, "discardedOps", VS_NLA_U64),
 };
 
+/* The upper bound is the daemon's (--rcvbuf-max): the handler says it. */
+static const struct vs_nla_policy conn_policy[VS_CONN_A_MAX + 1] = {
+	VS_NLA_RANGE(VS_CONN_A_RCVBUF, "rcvbuf", VS_NLA_U64, VS_CONN_RCVBUF_MIN, INT64_MAX, REQ),
+	VS_NLA_INT(VS_CONN_A_RCVBUF_MAX, "rcvbufMax", VS_NLA_U64, .flags = RO),
+	VS_NLA_INT(VS_CONN_A_PORTID, "portID", VS_NLA_U32, .flags = RO),
+};
+
 /* ---- the top level, per command ---- */
 
 /*
@@ -568,7 +577,8 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_PODGROUP, "filterPodgroup"),		\
 	VS_NLA_REJECTED(VS_A_FILTER_NODE, "filterNode"),			\
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),			\
-	VS_NLA_REJECTED(VS_A_COMMAND, "command")
+	VS_NLA_REJECTED(VS_A_COMMAND, "command"),				\
+	VS_NLA_REJECTED(VS_A_CONN, "conn")
 
 #define TOP(_attr, _name, _set, _maxattr)					\
 	VS_NLA_NEST(_attr, _name, _set, _maxattr, .flags = REQ)
@@ -695,6 +705,11 @@ static const struct vs_nla_policy mcgrp_attrs[VS_A_MAX + 1] = {
 	VS_NLA_RANGE(VS_A_MCGRP, "mcgrp", VS_NLA_U32, 1, VS_MCGRP_MAX, REQ),
 };
 
+static const struct vs_nla_policy conn_set_attrs[VS_A_MAX + 1] = {
+	TOP_DEFAULTS,
+	TOP(VS_A_CONN, "conn", conn_policy, VS_CONN_A_MAX),
+};
+
 /*
  * The replies' sets, for tests and for clients that check what they get:
  * everything an object's GET reply or notification may hold.
@@ -709,6 +724,7 @@ const struct vs_nla_policy vs_genl_reply_policy[VS_A_MAX + 1] = {
 	VS_NLA_NEST(VS_A_PRIOCLASS, "priorityclass", pc_policy, VS_PC_A_MAX),
 	VS_NLA_NEST(VS_A_CONF, "conf", conf_policy, VS_CONF_A_MAX),
 	VS_NLA_NEST(VS_A_EXPLAIN, "explain", explain_policy, VS_EXPLAIN_A_MAX),
+	VS_NLA_NEST(VS_A_CONN, "conn", conn_policy, VS_CONN_A_MAX),
 };
 
 /* ---- the ops ---- */
@@ -814,6 +830,12 @@ static const struct vs_genl_op vs_genl_ops[] = {
 	[VS_CMD_QUEUE_COMMAND]	= { OP(VS_CMD_QUEUE_COMMAND, ADMIN_DO),
 				    .policy = queue_command_attrs,
 				    .doit = vs_nl_queue_command_doit },
+
+	/* A connection's own, as SO_RCVBUF is a socket's: no admin permission. */
+	[VS_CMD_CONN_GET]	= { OP(VS_CMD_CONN_GET, VS_OP_DO), .policy = no_attrs,
+				    .doit = vs_nl_conn_doit },
+	[VS_CMD_CONN_SET]	= { OP(VS_CMD_CONN_SET, VS_OP_DO), .policy = conn_set_attrs,
+				    .doit = vs_nl_conn_doit },
 };
 
 static const char *const vs_mcgrp_names[VS_MCGRP_MAX + 1] = {

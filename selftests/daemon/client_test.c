@@ -2,8 +2,9 @@
 /*
  * vschedd's parts in-process, with a client on a socketpair: the admin
  * permission, subscriptions and the binder's mode, the out-queue's bound
- * and the ENOBUFS that follows an overrun, and VS_CMD_DECISIONS split over
- * messages of bounded size.
+ * and the ENOBUFS that follows an overrun, the receive queue a connection
+ * asks for (VS_CMD_CONN_SET), and VS_CMD_DECISIONS split over messages of
+ * bounded size.
  */
 #include <sys/epoll.h>
 
@@ -210,6 +211,152 @@ Test(vschedd_parts, replies_are_kept_past_the_bound_and_dropped_past_the_hard_on
 		c->w.ready(&c->w, EPOLLOUT);
 	}
 	cr_assert_eq(got, sent);
+}
+
+/* ---- the receive queue a connection asks for ---- */
+
+struct conn_answer {
+	int error;			/* the NLMSG_ERROR's, 0 for an ack */
+	const char *msg;
+	u32 offs;			/* NLMSGERR_ATTR_OFFS, 0 when none */
+	bool have_conn;			/* a VS_CMD_CONN_GET reply came */
+	u64 rcvbuf, rcvbuf_max;
+	u32 portid;
+};
+
+/*
+ * @cmd for the client's own connection (VS_CMD_CONN_SET of @rcvbuf), handed
+ * to the daemon as its socket would hand it over, and its answers read.
+ * *@attr_offs: where VS_CONN_A_RCVBUF is in the request.
+ */
+static void conn_request(u8 cmd, u64 rcvbuf, struct conn_answer *ans, u32 *attr_offs)
+{
+	static char buf[4096], rx[VSCHEDD_REPLY_MAX];
+	struct nlmsghdr *nlh = nlt_request(buf, cmd, NLM_F_ACK);
+	ssize_t n;
+	int left;
+
+	if (cmd == VS_CMD_CONN_SET) {
+		struct nlattr *nest = mnl_attr_nest_start(nlh, VS_A_CONN);
+
+		if (attr_offs)
+			*attr_offs = nlh->nlmsg_len;
+		mnl_attr_put_u64(nlh, VS_CONN_A_RCVBUF, rcvbuf);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	memset(ans, 0, sizeof(*ans));
+	vschedd_rcv(&d, c, buf, nlh->nlmsg_len);
+	n = recv(peer, rx, sizeof(rx), MSG_DONTWAIT);
+	cr_assert_gt(n, 0, "answered");
+	left = (int)n;
+	for (nlh = (struct nlmsghdr *)rx; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+		const struct nlattr *a, *b;
+
+		if (nlh->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+			size_t off = sizeof(*e);
+
+			ans->error = dt_error(nlh, &ans->msg);
+			if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+				off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+			if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+				mnl_attr_for_each(a, nlh, NLMSG_ALIGN(off))
+					if (mnl_attr_get_type(a) == NLMSGERR_ATTR_OFFS)
+						ans->offs = mnl_attr_get_u32(a);
+			continue;
+		}
+		a = mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN);
+		cr_assert_eq(mnl_attr_get_type(a), VS_A_CONN);
+		ans->have_conn = true;
+		mnl_attr_for_each_nested(b, a) {
+			if (mnl_attr_get_type(b) == VS_CONN_A_RCVBUF)
+				ans->rcvbuf = mnl_attr_get_u64(b);
+			else if (mnl_attr_get_type(b) == VS_CONN_A_RCVBUF_MAX)
+				ans->rcvbuf_max = mnl_attr_get_u64(b);
+			else if (mnl_attr_get_type(b) == VS_CONN_A_PORTID)
+				ans->portid = mnl_attr_get_u32(b);
+		}
+	}
+}
+
+/* As many cycle notifications as it takes a queue of 16 KiB to overflow, and more. */
+static struct cycles_seen notify_cycles(u32 n)
+{
+	struct cycles_seen s = { .next = 1 };
+	struct vs_nl_cycle cy = { 0 };
+
+	for (u32 i = 1; i <= n; i++) {
+		cy.id = i;
+		vschedd_notify_cycle(&d, &cy);
+	}
+	drain(see_cycle, &s);
+	return s;
+}
+
+Test(vschedd_parts, a_connection_reads_its_receive_queue_and_the_maximum)
+{
+	struct conn_answer ans;
+
+	conn_request(VS_CMD_CONN_GET, 0, &ans, NULL);
+	cr_assert_eq(ans.error, 0, "%s", ans.msg);
+	cr_assert(ans.have_conn);
+	cr_assert_eq(ans.rcvbuf, VSCHEDD_OUTQ_MAX, "16 MiB until it asks");
+	cr_assert_eq(ans.rcvbuf_max, VSCHEDD_RCVBUF_MAX_DEFAULT);
+	cr_assert_eq(ans.portid, c->ctx.portid);
+	cr_assert_not(c->ctx.admin, "no admin permission needed");
+}
+
+Test(vschedd_parts, a_queue_asked_larger_holds_what_the_default_drops)
+{
+	struct cycles_seen s;
+	struct conn_answer ans;
+	const u32 n = 4000;
+
+	d.outq_max = 16 << 10;
+	vschedd_client_subscribe(&d, c, VS_MCGRP_CYCLES, true);
+	s = notify_cycles(n);
+	cr_assert_eq(s.enobufs, -ENOBUFS, "the default queue overflows");
+	cr_assert_lt(s.count, n);
+
+	conn_request(VS_CMD_CONN_SET, 1 << 20, &ans, NULL);
+	cr_assert_eq(ans.error, 0, "%s", ans.msg);
+	cr_assert_not(ans.have_conn, "SET answers with its ack only");
+	conn_request(VS_CMD_CONN_GET, 0, &ans, NULL);
+	cr_assert_eq(ans.rcvbuf, 1 << 20);
+	s = notify_cycles(n);
+	cr_assert_eq(s.enobufs, 0, "1 MiB holds them");
+	cr_assert_eq(s.count, n);
+	cr_assert_eq(s.gaps, 0);
+
+	/* Smaller again, it overflows again: the bound is the connection's. */
+	conn_request(VS_CMD_CONN_SET, VS_CONN_RCVBUF_MIN, &ans, NULL);
+	cr_assert_eq(ans.error, 0, "%s", ans.msg);
+	s = notify_cycles(n);
+	cr_assert_eq(s.enobufs, -ENOBUFS);
+	cr_assert_leq(c->outq_bytes, VS_CONN_RCVBUF_MIN);
+}
+
+Test(vschedd_parts, a_queue_over_the_maximum_is_refused_with_the_maximum)
+{
+	struct conn_answer ans;
+	u32 offs;
+
+	d.rcvbuf_max = 32 << 20;
+	conn_request(VS_CMD_CONN_SET, (32 << 20) + 1, &ans, &offs);
+	cr_assert_eq(ans.error, -EINVAL);
+	cr_assert_str_eq(ans.msg, "conn.rcvbuf (VS_CONN_A_RCVBUF): 33554433 bytes is more than "
+			 "this daemon's maximum, 33554432 bytes (vschedd --rcvbuf-max)");
+	cr_assert_eq(ans.offs, offs, "it points at the attribute");
+	conn_request(VS_CMD_CONN_GET, 0, &ans, NULL);
+	cr_assert_eq(ans.rcvbuf, VSCHEDD_OUTQ_MAX, "nothing changed");
+	cr_assert_eq(ans.rcvbuf_max, 32 << 20);
+	/* The maximum itself is taken; less than a notification datagram is not. */
+	conn_request(VS_CMD_CONN_SET, 32 << 20, &ans, NULL);
+	cr_assert_eq(ans.error, 0, "%s", ans.msg);
+	conn_request(VS_CMD_CONN_SET, VS_CONN_RCVBUF_MIN - 1, &ans, NULL);
+	cr_assert_eq(ans.error, -EINVAL);
+	cr_assert(strstr(ans.msg, "conn.rcvbuf (VS_CONN_A_RCVBUF): 65535 is out of range"),
+		  "%s", ans.msg);
 }
 
 struct decisions_seen {

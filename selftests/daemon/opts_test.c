@@ -101,6 +101,7 @@ Test(vschedd_opts, defaults_are_volcanos_and_the_environment_names_the_socket)
 	cr_assert_eq(o.bind_timeout_ms, 30000);
 	cr_assert_null(o.conf_path);
 	cr_assert_not(o.have_admin_group);
+	cr_assert_eq(o.rcvbuf_max, 256 << 20);
 	free(out);
 	free(err);
 
@@ -145,6 +146,19 @@ Test(vschedd_opts, every_flag_is_taken)
 	cr_assert_not(o.self_check, "off unless asked");
 	free(out);
 	free(err);
+	/* Sizes in bytes or powers of 1024. */
+	cr_assert_eq(PARSE(&o, &out, &err, "--rcvbuf-max", "1G"), VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_eq(o.rcvbuf_max, 1ull << 30);
+	free(out);
+	free(err);
+	cr_assert_eq(PARSE(&o, &out, &err, "-r", "16777216"), VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_eq(o.rcvbuf_max, 16 << 20);
+	free(out);
+	free(err);
+	cr_assert_eq(PARSE(&o, &out, &err, "--rcvbuf-max=512Mi"), VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_eq(o.rcvbuf_max, 512 << 20);
+	free(out);
+	free(err);
 }
 
 Test(vschedd_opts, a_bad_argument_says_what_and_where)
@@ -161,6 +175,11 @@ Test(vschedd_opts, a_bad_argument_says_what_and_where)
 		{ "--admin-group", "no-such-group-here", "vschedd: --admin-group: no group named "
 							 "\"no-such-group-here\"" },
 		{ "-v", "11", "vschedd: -v: \"11\" is not a verbosity from 0 to 10" },
+		{ "--rcvbuf-max", "15M", "vschedd: --rcvbuf-max: \"15M\" is not a size from 16M to "
+					 "64G (bytes, or with K, M or G)" },
+		{ "--rcvbuf-max", "65G", "is not a size from 16M to 64G" },
+		{ "--rcvbuf-max", "1T", "is not a size" },
+		{ "--rcvbuf-max", "-1G", "is not a size" },
 		{ "-v", "x", "is not a verbosity" },
 		{ "--conf", "", "vschedd: --conf: the file name is empty" },
 		{ "--socket", "", "vschedd: --socket: the socket path is empty" },

@@ -168,7 +168,7 @@ Test(policy, unknown_attribute_type_is_refused)
 	mnl_attr_put_u32(nlh, 0, 7);
 	cr_assert_eq(vs_nla_validate(nlh, GENL_HDRLEN, vs_genl_op_find(&vs_genl_vsched,
 			VS_CMD_NODE_GET)->dump_policy, VS_A_MAX, tb, 0, &ext), -EINVAL);
-	cr_assert_str_eq(ext.err.msg, "unknown attribute type 0 (the highest is 21)");
+	cr_assert_str_eq(ext.err.msg, "unknown attribute type 0 (the highest is 22)");
 	cr_assert_eq(ext.offs, FIRST_ATTR);
 }
 

@@ -157,6 +157,16 @@ enum vs_cmd {
 	/* A user's command to a queue: VS_A_COMMAND with its name, OpenQueue or CloseQueue. */
 	VS_CMD_QUEUE_COMMAND,
 
+	/*
+	 * The requester's own connection, as a socket option: VS_A_CONN. GET
+	 * answers with it; SET takes VS_CONN_A_RCVBUF, the most notifications
+	 * the daemon queues for the connection before it drops them (ENOBUFS),
+	 * as SO_RCVBUF sizes a netlink socket's receive queue. Open to anyone,
+	 * bounded by the daemon's maximum.
+	 */
+	VS_CMD_CONN_GET,
+	VS_CMD_CONN_SET,
+
 	__VS_CMD_MAX
 };
 #define VS_CMD_MAX (__VS_CMD_MAX - 1)
@@ -186,6 +196,7 @@ enum vs_attr {
 	VS_A_FILTER_NODE,	/* string: task dumps */
 	VS_A_FILTER_STATUS,	/* u32 bit mask of 1 << enum vs_task_status: task dumps */
 	VS_A_COMMAND,		/* nest: enum vs_command_attr */
+	VS_A_CONN,		/* nest: enum vs_conn_attr */
 	__VS_A_MAX
 };
 #define VS_A_MAX (__VS_A_MAX - 1)
@@ -708,5 +719,25 @@ enum vs_command_attr {
 	__VS_COMMAND_A_MAX
 };
 #define VS_COMMAND_A_MAX (__VS_COMMAND_A_MAX - 1)
+
+/* ---- the connection (VS_CMD_CONN_GET, VS_CMD_CONN_SET) ---- */
+
+/* The smallest receive queue a connection may ask for: one notification datagram. */
+#define VS_CONN_RCVBUF_MIN	(64u << 10)
+
+enum vs_conn_attr {
+	VS_CONN_A_UNSPEC,
+	/*
+	 * u64, bytes: notifications that would take what waits for the
+	 * connection past this are dropped, and it gets ENOBUFS. At least
+	 * VS_CONN_RCVBUF_MIN, at most VS_CONN_A_RCVBUF_MAX.
+	 */
+	VS_CONN_A_RCVBUF,
+	/* read-only: */
+	VS_CONN_A_RCVBUF_MAX,		/* u64: the most RCVBUF may be (vschedd --rcvbuf-max) */
+	VS_CONN_A_PORTID,		/* u32: the connection's port id */
+	__VS_CONN_A_MAX
+};
+#define VS_CONN_A_MAX (__VS_CONN_A_MAX - 1)
 
 #endif /* _UAPI_VSCHED_VSCHED_H */

@@ -2,7 +2,8 @@
 /*
  * Every command of the family through a real vschedd, as a client library
  * sends it (libvsnl): each object kind made, changed, read, dumped and
- * deleted; the control commands; subscriptions; reset; the generic netlink
+ * deleted; the control commands; subscriptions; the connection's receive
+ * queue; reset; the generic netlink
  * controller's GETFAMILY; and the command not implemented yet, refused.
  * The other files test each in depth; this one proves the daemon serves
  * them all.
@@ -243,6 +244,14 @@ Test(vschedd_commands, every_command_is_served)
 	/* Subscriptions, both ways; a batch. */
 	cr_assert_eq(vsnl_subscribe(c, VS_MCGRP_CYCLES, &err), 0, "%s", err.msg);
 	cr_assert_eq(vsnl_unsubscribe(c, VS_MCGRP_CYCLES, &err), 0, "%s", err.msg);
+	/* The connection's receive queue: read, raised, refused past the maximum. */
+	got = 0;
+	cr_assert_eq(send_msg(vsnl_msg_new(VS_CMD_CONN_GET, 0), &got, why), 0, "%s", why);
+	cr_assert_eq(got, 1);
+	cr_assert_eq(vsnl_set_rcvbuf(c, 64 << 20, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_set_rcvbuf(c, VSCHEDD_RCVBUF_MAX_DEFAULT + 1, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "more than this daemon's maximum, 268435456 bytes (vschedd "
+			 "--rcvbuf-max)"), "%s", err.msg);
 	OK(vsnl_msg_new(VS_CMD_BATCH_BEGIN, 0));
 	m = obj(VS_CMD_TASK_DEL, VS_A_TASK, 0);
 	nla_put_string(m, VS_TASK_A_NAMESPACE, "ns");

@@ -266,6 +266,20 @@ int vsnl_unsubscribe(struct vsnl *c, enum vs_mcgrp group, struct vsnl_err *err)
 	return group_request(c, VS_CMD_UNSUBSCRIBE, group, err);
 }
 
+int vsnl_set_rcvbuf(struct vsnl *c, uint64_t bytes, struct vsnl_err *err)
+{
+	struct nl_msg *msg = vsnl_msg_new(VS_CMD_CONN_SET, 0);
+	struct nlattr *nest = msg ? nla_nest_start(msg, VS_A_CONN) : NULL;
+
+	if (!nest || nla_put_u64(msg, VS_CONN_A_RCVBUF, bytes) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	} else {
+		nla_nest_end(msg, nest);
+	}
+	return vsnl_request(c, msg, NULL, NULL, err);
+}
+
 int vsnl_recv_notifications(struct vsnl *c, int timeout_ms, vsnl_cb cb, void *arg,
 			    struct vsnl_err *err)
 {

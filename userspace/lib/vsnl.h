@@ -84,6 +84,14 @@ int vsnl_subscribe(struct vsnl *c, enum vs_mcgrp group, struct vsnl_err *err);
 int vsnl_unsubscribe(struct vsnl *c, enum vs_mcgrp group, struct vsnl_err *err);
 
 /*
+ * Have the daemon queue up to @bytes of notifications for this connection
+ * before it drops them (ENOBUFS), as SO_RCVBUF sizes a netlink socket's
+ * receive queue (VS_CMD_CONN_SET). More than the daemon's maximum is
+ * refused (EINVAL), with the maximum in @err.
+ */
+int vsnl_set_rcvbuf(struct vsnl *c, uint64_t bytes, struct vsnl_err *err);
+
+/*
  * Wait up to @timeout_ms (-1: forever) for notifications and hand each to
  * @cb. Returns the number handled, 0 on timeout, or a negative errno
  * (-ENOBUFS: notifications were lost; resynchronise with a dump).

@@ -39,6 +39,8 @@
 
 /* How long a cycle's notifications may take to come after its reply. */
 #define NOTIFY_TIMEOUT_MS	60000
+/* Room in the decisions' queue for a cycle's VS_CMD_CYCLE and what the socket rounds. */
+#define VSBENCH_QUEUE_SLACK	(1u << 20)
 /* The binder's answers: two messages a bind, in batches of this many. */
 #define CONFIRM_BATCH		1000
 
@@ -283,6 +285,80 @@ void vsbench_remote_close(struct vsbench_remote *r)
 	free(r);
 }
 
+/* ---- the decisions' queue ---- */
+
+static int parse_conn(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *c[VS_CONN_A_MAX + 1];
+	u64 *rcvbuf = arg;
+
+	if (!tb[VS_A_CONN] || vsnl_parse_nested(c, VS_CONN_A_MAX, tb[VS_A_CONN]) ||
+	    !c[VS_CONN_A_RCVBUF])
+		return -EPROTO;
+	*rcvbuf = nla_get_u64(c[VS_CONN_A_RCVBUF]);
+	return 0;
+}
+
+/*
+ * The bytes of VS_CMD_DECISIONS a cycle of @cl can make at most: every task
+ * bound at once, to the node of the longest name. A cycle's decisions all
+ * wait for the monitor connection while the run waits for the cycle's
+ * reply on the other, so the daemon must be able to queue them all.
+ */
+static u64 decisions_bytes(const struct vs_cluster *cl)
+{
+	/* a message: its headers and VS_A_CYCLE_ID; the daemon's are at most 64 KiB */
+	const u64 msg_hdr = NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN + 8, msg_max = 64 << 10;
+	const struct vs_node *node;
+	const struct vs_job *job;
+	const struct vs_task *t;
+	size_t node_len = 0;
+	u64 total = 0, largest = 0;
+
+	list_for_each_entry(node, &cl->nodes, list)
+		if (strlen(node->name) > node_len)
+			node_len = strlen(node->name);
+	list_for_each_entry(job, &cl->jobs, list) {
+		list_for_each_entry(t, &job->tasks, job_node) {
+			u64 one = NLA_HDRLEN + nla_total_size(4) +
+				  nla_total_size((int)strlen(t->ns) + 1) +
+				  nla_total_size((int)strlen(t->name) + 1) +
+				  nla_total_size((int)node_len + 1);
+
+			total += one;
+			if (one > largest)
+				largest = one;
+		}
+	}
+	/* each message leaves at most the largest decision's room unused */
+	return total + (total / (msg_max - msg_hdr - largest) + 1) * (msg_hdr + largest) +
+	       VSBENCH_QUEUE_SLACK;
+}
+
+/*
+ * Have the daemon queue a whole cycle's decisions for the monitor
+ * connection, as a netlink listener raises SO_RCVBUF: past its queue the
+ * daemon drops notifications and the run would stop with ENOBUFS. Asked
+ * only when the connection's queue is smaller; a daemon whose maximum is
+ * smaller refuses, and says its maximum.
+ */
+static int size_queue(struct vsbench_remote *r, const struct vs_cluster *cl)
+{
+	u64 need = decisions_bytes(cl), have = 0;
+	struct vsnl_err e = { 0 };
+	int ret;
+
+	ret = vsnl_request(r->mon, vsnl_msg_new(VS_CMD_CONN_GET, 0), parse_conn, &have, &e);
+	if (ret)
+		return remote_fail(r, ret, &e, "reading the decisions' connection");
+	if (need <= have)
+		return 0;
+	ret = vsnl_set_rcvbuf(r->mon, need, &e);
+	if (ret)
+		return remote_fail(r, ret, &e, "sizing the daemon's queue for a cycle's decisions");
+	return 0;
+}
+
 /* ---- the load ---- */
 
 int vsbench_remote_load(struct vsbench_remote *r, const struct vs_cluster *cl,
@@ -300,6 +376,9 @@ int vsbench_remote_load(struct vsbench_remote *r, const struct vs_cluster *cl,
 		return ret;
 	}
 	r->has_loader = true;
+	ret = size_queue(r, cl);
+	if (ret)
+		return ret;
 	t0 = vsbench_now();
 	ret = vsbench_load_cluster(&r->loader, cl);
 	*seconds = vsbench_now() - t0;

@@ -268,7 +268,10 @@ struct vsbench_remote_cycle {
 int vsbench_remote_open(struct vsbench_remote **r, const char *socket, const char *prog);
 void vsbench_remote_close(struct vsbench_remote *r);
 
-/* Load @cl with vsbench_load_cluster(), in batches of 1000: the objects applied, the time. */
+/*
+ * Have the daemon queue a whole cycle's decisions of @cl for the run (VS_CMD_CONN_SET),
+ * then load @cl with vsbench_load_cluster(), in batches of 1000: the objects applied, the time.
+ */
 int vsbench_remote_load(struct vsbench_remote *r, const struct vs_cluster *cl,
 			unsigned long *objects, double *seconds);
 

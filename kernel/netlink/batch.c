@@ -1252,12 +1252,12 @@ static int commit(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, struct vs_exta
 		g = mnl_nlmsg_get_payload(nlh);
 		op = vs_genl_op_find(&vs_genl_vsched, g->cmd);
 
-		/* Checked when held: this finds the attributes again. */
-		ret = vs_nla_validate(nlh, GENL_HDRLEN, op->policy, op->maxattr, tb, 0, &mext);
-		if (ret) {
-			ret = failed(ext, nlh, op, NULL, &mext, rollback(&c, undo, done));
-			break;
-		}
+		/*
+		 * Checked against its policy when held, and the copy held is
+		 * the batch's own: finding its attributes is enough. Walking
+		 * the policy again cost a twentieth of a load's time.
+		 */
+		vs_nla_tb(nlh, GENL_HDRLEN, op->maxattr, tb);
 		ret = journal(&c, op, nlh, tb, &undo[done], &mext.err);
 		if (ret)
 			vs_extack_fail(&mext, ret, "cannot be undone");

@@ -368,3 +368,16 @@ int vs_nla_validate(const struct nlmsghdr *nlh, size_t hdrlen, const struct vs_n
 		memset(tb, 0, (maxattr + 1u) * sizeof(*tb));
 	return ret;
 }
+
+void vs_nla_tb(const struct nlmsghdr *nlh, size_t hdrlen, u16 maxattr, const struct nlattr **tb)
+{
+	const struct nlattr *a;
+
+	memset(tb, 0, (maxattr + 1u) * sizeof(*tb));
+	mnl_attr_for_each(a, nlh, hdrlen) {
+		u16 type = mnl_attr_get_type(a);
+
+		if (type <= maxattr)
+			tb[type] = a;
+	}
+}

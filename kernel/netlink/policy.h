@@ -91,6 +91,14 @@ int vs_nla_validate(const struct nlmsghdr *nlh, size_t hdrlen, const struct vs_n
 		    u16 maxattr, const struct nlattr **tb, unsigned int mode,
 		    struct vs_extack *ext);
 
+/*
+ * @tb as vs_nla_validate() fills it, checking nothing: only for a message
+ * that passed vs_nla_validate() with the same @maxattr and has not changed
+ * since (a batch's held copy, which only the daemon writes), so that a
+ * message is walked against its policy once, not once more when applied.
+ */
+void vs_nla_tb(const struct nlmsghdr *nlh, size_t hdrlen, u16 maxattr, const struct nlattr **tb);
+
 /* The name of a type, for messages and documentation ("u32"). */
 const char *vs_nla_type_name(enum vs_nla_type type);
 

@@ -95,6 +95,24 @@ Test(policy, last_occurrence_of_a_repeated_attribute_is_in_tb)
 	cr_assert_eq((const void *)t[1], (void *)second);
 }
 
+/* What a batch applies its held messages with: the tb validation filled, without the walk. */
+Test(policy, a_validated_messages_tb_is_found_again_without_the_policy)
+{
+	struct nlmsghdr *nlh = nlt_request(buf, VS_CMD_TASK_GET, NLM_F_DUMP);
+	const struct nlattr *again[VS_A_MAX + 1];
+
+	mnl_attr_put_strz(nlh, VS_A_FILTER_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_A_FILTER_NODE, "n1");
+	mnl_attr_put_u32(nlh, VS_A_FILTER_STATUS, 1);
+	cr_assert_eq(vs_nla_validate(nlh, GENL_HDRLEN, vs_genl_op_find(&vs_genl_vsched,
+			VS_CMD_TASK_GET)->dump_policy, VS_A_MAX, tb, 0, &ext), 0, "%s", ext.err.msg);
+	memset(again, 0xa5, sizeof(again));
+	vs_nla_tb(nlh, GENL_HDRLEN, VS_A_MAX, again);
+	for (unsigned int i = 0; i <= VS_A_MAX; i++)
+		cr_assert_eq((const void *)again[i], (const void *)tb[i], "attribute %u", i);
+	cr_assert_not_null(again[VS_A_FILTER_NODE]);
+}
+
 Test(policy, u32_of_three_bytes_is_refused)
 {
 	struct nlmsghdr *nlh = nlt_request(buf, VS_CMD_QUEUE_NEW, 0);

@@ -666,6 +666,11 @@ static bool task_deleted(const struct nlattr *nest)
 	return false;
 }
 
+static const char *tb_str(const struct nlattr **tb, u16 type)
+{
+	return tb[type] ? mnl_attr_get_str(tb[type]) : NULL;
+}
+
 /* The PodGroup a task NEW names; NULL for none ("" too): the podgroup controller makes one. */
 static const char *task_podgroup(const struct nlattr *nest)
 {
@@ -675,9 +680,9 @@ static const char *task_podgroup(const struct nlattr *nest)
 }
 
 /* The queue a request names in attribute @type of @nest, "default" for none. */
-static const char *queue_or_default(const struct nlattr *nest, u16 type)
+static const char *queue_or_default(const struct nlattr **tb, u16 type)
 {
-	const char *queue = nest_str(nest, type);
+	const char *queue = tb_str(tb, type);
 
 	return queue && *queue ? queue : "default";
 }
@@ -695,46 +700,54 @@ static const char *queue_or_default(const struct nlattr *nest, u16 type)
 static int touch_obj(struct commit *c, u16 attr, const struct nlattr *nest, const void *obj,
 		     bool whole_spec)
 {
+	/* One walk of the nest for every key it names: the sets' largest is the task's. */
+	const struct nlattr *tb[VS_TASK_A_MAX + 1];
 	char bare[VS_PGCTL_NAME_BUF];
-	const char *ns, *pg, *queue;
+	const char *ns, *name, *pg, *queue;
 	struct vs_job *job;
 	int ret = 0;
 
+	BUILD_BUG_ON(VS_TASK_A_MAX < VS_NODE_A_MAX || VS_TASK_A_MAX < VS_QUEUE_A_MAX ||
+		     VS_TASK_A_MAX < VS_PG_A_MAX || VS_TASK_A_MAX < VS_VJOB_A_MAX);
+	vs_nl_nest_tb(nest, tb, VS_TASK_A_MAX);
 	switch (attr) {
 	case VS_A_NODE:
-		return touch(c, VS_A_NODE, NULL, nest_str(nest, VS_NODE_A_NAME));
+		return touch(c, VS_A_NODE, NULL, tb_str(tb, VS_NODE_A_NAME));
 	case VS_A_QUEUE:
-		return touch(c, VS_A_QUEUE, NULL, nest_str(nest, VS_QUEUE_A_NAME));
+		return touch(c, VS_A_QUEUE, NULL, tb_str(tb, VS_QUEUE_A_NAME));
 	case VS_A_PODGROUP:
 		ret = obj ? touch_job(c, obj) : touch(c, VS_A_PODGROUP,
-						      nest_str(nest, VS_PG_A_NAMESPACE),
-						      nest_str(nest, VS_PG_A_NAME));
-		queue = nest_str(nest, VS_PG_A_QUEUE);
+						      tb_str(tb, VS_PG_A_NAMESPACE),
+						      tb_str(tb, VS_PG_A_NAME));
+		queue = tb_str(tb, VS_PG_A_QUEUE);
 		if (!ret && (queue || whole_spec))
 			ret = touch(c, VS_A_QUEUE, NULL, queue && *queue ? queue : "default");
 		return ret;
 	case VS_A_TASK:
 		if (obj)
 			return touch_task(c, obj);
-		ns = nest_str(nest, VS_TASK_A_NAMESPACE);
-		pg = task_podgroup(nest);
-		if (!pg && nest_str(nest, VS_TASK_A_NAME)) {
-			vs_pgctl_name(nest_str(nest, VS_TASK_A_NAME), bare);
+		ns = tb_str(tb, VS_TASK_A_NAMESPACE);
+		name = tb_str(tb, VS_TASK_A_NAME);
+		pg = tb_str(tb, VS_TASK_A_PODGROUP);
+		if (pg && !*pg)
+			pg = NULL;	/* none: the podgroup controller makes one */
+		if (!pg && name) {
+			vs_pgctl_name(name, bare);
 			pg = bare;
 			ret = touch(c, VS_A_PODGROUP, ns, pg);
 			if (!ret)
 				ret = touch(c, VS_A_QUEUE, NULL,
-					    queue_or_default(nest, VS_TASK_A_QUEUE));
+					    queue_or_default(tb, VS_TASK_A_QUEUE));
 		}
 		job = !ret && pg ? vs_job_find(c->core->cl, ns, pg) : NULL;
 		if (job)
 			ret = touch_job(c, job);
-		return ret ? ret : touch(c, VS_A_NODE, NULL, nest_str(nest, VS_TASK_A_NODE));
+		return ret ? ret : touch(c, VS_A_NODE, NULL, tb_str(tb, VS_TASK_A_NODE));
 	case VS_A_VJOB:
-		ret = touch(c, VS_A_PODGROUP, nest_str(nest, VS_VJOB_A_NAMESPACE),
-			    nest_str(nest, VS_VJOB_A_NAME));
+		ret = touch(c, VS_A_PODGROUP, tb_str(tb, VS_VJOB_A_NAMESPACE),
+			    tb_str(tb, VS_VJOB_A_NAME));
 		return ret ? ret : touch(c, VS_A_QUEUE, NULL,
-					 queue_or_default(nest, VS_VJOB_A_QUEUE));
+					 queue_or_default(tb, VS_VJOB_A_QUEUE));
 	}
 	return 0;
 }
@@ -805,10 +818,15 @@ static int journal_vjob_new(struct commit *c, struct undo *u, const struct nlatt
 static int journal_bare_task(struct commit *c, struct undo *u, const struct nlattr *nest,
 			     struct vs_err *err)
 {
-	const char *ns = nest_str(nest, VS_TASK_A_NAMESPACE), *name = nest_str(nest, VS_TASK_A_NAME);
+	const char *ns, *name;
 	char bare[VS_PGCTL_NAME_BUF];
 
-	if (!ns || !name || task_podgroup(nest))
+	/* Most tasks name their PodGroup: one walk of the nest is all they cost here. */
+	if (task_podgroup(nest))
+		return 0;
+	ns = nest_str(nest, VS_TASK_A_NAMESPACE);
+	name = nest_str(nest, VS_TASK_A_NAME);
+	if (!ns || !name)
 		return 0;
 	vs_pgctl_name(name, bare);
 	if (vs_job_find(c->core->cl, ns, bare))

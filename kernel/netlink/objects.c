@@ -236,9 +236,15 @@ static int apply_task(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool
 		return ret;
 	if (!ctl)
 		return vs_task_add(cl, &spec, NULL, err);
-	/* the pod's queue annotation, which only a task without a PodGroup reads */
-	vs_nl_nest_tb(nest, tb, VS_TASK_A_MAX);
-	queue = tb[VS_TASK_A_QUEUE] ? mnl_attr_get_str(tb[VS_TASK_A_QUEUE]) : NULL;
+	/*
+	 * The pod's queue annotation, which only a task without a PodGroup
+	 * reads: a walk of the nest saved for every other task.
+	 */
+	queue = NULL;
+	if (!spec.job || !*spec.job) {
+		vs_nl_nest_tb(nest, tb, VS_TASK_A_MAX);
+		queue = tb[VS_TASK_A_QUEUE] ? mnl_attr_get_str(tb[VS_TASK_A_QUEUE]) : NULL;
+	}
 	return vs_ctl_task_add(ctl, &spec, queue, NULL, err);
 }
 
@@ -452,6 +458,14 @@ static int read_key(const struct vs_nl_objtype *ot, const struct nlattr *nest, s
 			k->name = mnl_attr_get_str(a);
 		else if (ot->ns_type && type == ot->ns_type)
 			k->ns = mnl_attr_get_str(a);
+		else
+			continue;
+		/*
+		 * Validated, the nest names each once; the key comes first
+		 * in what the fills write, and a task's nest is long.
+		 */
+		if (k->name && (k->ns || !ot->ns_type))
+			break;
 	}
 	if (!k->name || (ot->ns_type && !k->ns))
 		return vs_err_set(err, EINVAL, "%s: the %s is missing", ot->what,

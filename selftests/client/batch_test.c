@@ -306,3 +306,35 @@ Test(vsnl_batch, requests_wait_for_the_end_of_an_open_batch)
 	cr_assert_eq(counts(c).nodes, 1);
 	vsnl_close(c);
 }
+
+/* END sent, its answer read later: what a loader does while it writes the next batch. */
+Test(vsnl_batch, an_end_sent_is_answered_when_read_and_blocks_requests_until_then)
+{
+	struct vsnl *c = start();
+	struct vsnl_err err = { 0 };
+	u32 bad = 0;
+	int ret;
+
+	cr_assert_eq(vsnl_batch_end_wait(c, &err), -EINVAL, "no END was sent");
+	cr_assert_eq(vsnl_batch_begin(c, &err), 0, "%s", err.msg);
+	add_node(c, "n1", NULL);
+	cr_assert_eq(vsnl_batch_end_send(c, &err), 0, "%s", err.msg);
+	/* its answer would be taken for another's */
+	ret = vsnl_request(c, vsnl_msg_new(VS_CMD_STATS_GET, 0), NULL, NULL, &err);
+	cr_assert_eq(ret, -EBUSY, "%d: %s", ret, err.msg);
+	cr_assert_eq(vsnl_batch_begin(c, &err), -EBUSY);
+	cr_assert_eq(vsnl_batch_end_wait(c, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_batch_end_wait(c, &err), -EINVAL, "read once");
+	cr_assert_eq(counts(c).nodes, 1);
+
+	/* a failure is the same as vsnl_batch_end()'s */
+	cr_assert_eq(vsnl_batch_begin(c, &err), 0, "%s", err.msg);
+	add_node(c, "n2", NULL);
+	add(c, task_new("ns", "bad", "nosuch"), &bad);
+	cr_assert_eq(vsnl_batch_end_send(c, &err), 0, "%s", err.msg);
+	ret = vsnl_batch_end_wait(c, &err);
+	cr_assert_eq(ret, -ENOENT, "%d: %s", ret, err.msg);
+	cr_assert_eq(err.seq, bad);
+	cr_assert_eq(counts(c).nodes, 1, "nothing of the second batch");
+	vsnl_close(c);
+}

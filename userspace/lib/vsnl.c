@@ -32,6 +32,9 @@ struct vsnl {
 	size_t tx_len;
 	uint32_t batch_first;	/* the seq of the first message after BEGIN */
 	struct vsnl_err refused;	/* .err != 0: the batch is doomed */
+	/* A batch whose END went and whose answer is not read yet. */
+	bool end_pending;
+	uint32_t end_seq;
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -198,6 +201,12 @@ int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,
 		nlmsg_free(msg);
 		return fail(err, EBUSY, "a batch is open: only vsnl_batch_add() and "
 			    "vsnl_batch_end() may follow vsnl_batch_begin()");
+	}
+	/* Its answer would be passed over as another request's. */
+	if (c->end_pending) {
+		nlmsg_free(msg);
+		return fail(err, EBUSY, "a batch's END is not answered yet: "
+			    "vsnl_batch_end_wait() first");
 	}
 	req = nlmsg_hdr(msg);
 	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
@@ -468,10 +477,9 @@ static uint32_t seq_named(const char *msg)
 	return seq <= UINT32_MAX ? (uint32_t)seq : 0;
 }
 
-int vsnl_batch_end(struct vsnl *c, struct vsnl_err *err)
+int vsnl_batch_end_send(struct vsnl *c, struct vsnl_err *err)
 {
 	struct nl_msg *end;
-	uint32_t end_seq = 0;
 	int ret;
 
 	if (!c->batch)
@@ -486,15 +494,24 @@ int vsnl_batch_end(struct vsnl *c, struct vsnl_err *err)
 
 		memcpy(nlh, nlmsg_hdr(end), nlmsg_hdr(end)->nlmsg_len);
 		nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-		nlh->nlmsg_seq = end_seq = ++c->seq;
+		nlh->nlmsg_seq = c->end_seq = ++c->seq;
 		c->tx_len += NLMSG_ALIGN(nlh->nlmsg_len);
 		ret = batch_flush(c, true, err);
 	}
 	nlmsg_free(end);
 	c->batch = false;
-	if (ret)
-		return ret;
+	c->end_pending = !ret;
+	return ret;
+}
 
+int vsnl_batch_end_wait(struct vsnl *c, struct vsnl_err *err)
+{
+	uint32_t end_seq = c->end_seq;
+	int ret;
+
+	if (!c->end_pending)
+		return fail(err, EINVAL, "no batch's END waits for its answer");
+	c->end_pending = false;
 	for (;;) {
 		ssize_t n = recv(c->fd, c->rx, VS_MSG_MAX, 0);
 		struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
@@ -530,4 +547,11 @@ int vsnl_batch_end(struct vsnl *c, struct vsnl_err *err)
 			return c->refused.err;
 		}
 	}
+}
+
+int vsnl_batch_end(struct vsnl *c, struct vsnl_err *err)
+{
+	int ret = vsnl_batch_end_send(c, err);
+
+	return ret ? ret : vsnl_batch_end_wait(c, err);
 }

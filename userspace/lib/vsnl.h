@@ -145,4 +145,13 @@ int vsnl_batch_add_nlh(struct vsnl *c, const struct nlmsghdr *nlh, uint32_t *seq
 /* Send END and wait: 0 when the batch was applied, else a negative errno and @err. */
 int vsnl_batch_end(struct vsnl *c, struct vsnl_err *err);
 
+/*
+ * vsnl_batch_end() in two halves, for a client that has work to do while
+ * the daemon applies the batch (build the next one): send END, then read
+ * its answer. Between them the connection takes no request and no batch
+ * (EBUSY); the answer is vsnl_batch_end()'s.
+ */
+int vsnl_batch_end_send(struct vsnl *c, struct vsnl_err *err);
+int vsnl_batch_end_wait(struct vsnl *c, struct vsnl_err *err);
+
 #endif /* VSNL_H */

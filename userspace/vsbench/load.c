@@ -8,8 +8,10 @@
  *
  * Objects go in batches (Documentation/protocol.md, "Batches"), --batch of
  * them each, applied by the daemon all or nothing: the socket carries them
- * packed into large datagrams and nothing waits on an object, so the rate
- * is what the socket and the daemon can do. --batch 1 (or 0) sends one
+ * packed into large datagrams and nothing waits on an object, and the next
+ * batch is written while the daemon applies the one before (its verdict is
+ * read before the next is sent), so the rate is what the socket and the
+ * daemon can do. --batch 1 (or 0) sends one
  * request per object and waits for its ack, for comparison. Either way the
  * first refusal stops the load and is reported with the daemon's words,
  * which name the object; the batches before it stay applied. The command
@@ -61,8 +63,8 @@ static int send_one(struct vsbench_loader *l, const struct nlmsghdr *nlh, const 
 	return 0;
 }
 
-/* Close the open batch and wait for the daemon's verdict on all of it. */
-static int batch_end(struct vsbench_loader *l)
+/* The daemon's verdict on the batch sent, if one waits for it. */
+static int batch_wait(struct vsbench_loader *l)
 {
 	unsigned long n = l->nr_held;
 	struct vsnl_err err = { 0 };
@@ -72,7 +74,7 @@ static int batch_end(struct vsbench_loader *l)
 	if (!n)
 		return 0;
 	l->nr_held = 0;
-	ret = vsnl_batch_end(l->c, &err);
+	ret = vsnl_batch_end_wait(l->c, &err);
 	if (!ret) {
 		l->sent += n;
 		l->batches++;
@@ -87,32 +89,84 @@ static int batch_end(struct vsbench_loader *l)
 	return ret;
 }
 
-/* The request in @nlh into the open batch, opening one if need be; full, it is sent. */
-static int batch_add(struct vsbench_loader *l, const struct nlmsghdr *nlh, const char *what,
-		     const char *name)
+/*
+ * Send the staged messages as a batch, once the batch before is applied,
+ * and leave its verdict to read later: the caller writes the next batch
+ * meanwhile, and the daemon applies this one. A batch refused stops
+ * everything after it unsent.
+ */
+static int batch_send(struct vsbench_loader *l)
 {
+	struct vsbench_load_obj *names;
 	struct vsnl_err err = { 0 };
+	const struct nlmsghdr *nlh;
+	size_t off = 0;
 	u32 seq;
 	int ret;
 
-	if (!l->nr_held) {
-		ret = vsnl_batch_begin(l->c, &err);
-		if (ret) {
-			fprintf(stderr, "%s: %s\n", l->prog, err.msg);
-			return ret;
-		}
-	}
-	/* fails only on our side; the daemon's verdict comes with the end */
-	ret = vsnl_batch_add_nlh(l->c, nlh, &seq, &err);
+	if (!l->nr_staged)
+		return 0;
+	ret = batch_wait(l);
+	if (ret)
+		return ret;
+	ret = vsnl_batch_begin(l->c, &err);
 	if (ret) {
-		fprintf(stderr, "%s: %s %s: %s\n", l->prog, what, name, err.msg);
+		fprintf(stderr, "%s: %s\n", l->prog, err.msg);
 		return ret;
 	}
-	if (!l->nr_held)
-		l->first_seq = seq;
-	l->held[l->nr_held++] = (struct vsbench_load_obj){ .what = what, .name = name };
+	for (unsigned long i = 0; i < l->nr_staged; i++, off += NLMSG_ALIGN(nlh->nlmsg_len)) {
+		nlh = (const struct nlmsghdr *)(l->stage + off);
+		/* fails only on our side; the daemon's verdict comes with the end */
+		ret = vsnl_batch_add_nlh(l->c, nlh, &seq, &err);
+		if (ret) {
+			fprintf(stderr, "%s: %s %s: %s\n", l->prog, l->staged[i].what,
+				l->staged[i].name, err.msg);
+			return ret;
+		}
+		if (!i)
+			l->first_seq = seq;
+	}
+	ret = vsnl_batch_end_send(l->c, &err);
+	if (ret) {
+		fprintf(stderr, "%s: a batch of %lu objects: %s\n", l->prog, l->nr_staged,
+			err.msg);
+		return ret;
+	}
+	names = l->held;
+	l->held = l->staged;
+	l->staged = names;
+	l->nr_held = l->nr_staged;
+	l->nr_staged = 0;
+	l->stage_len = 0;
+	return 0;
+}
+
+/* The request in @nlh into the next batch; full, it is sent. */
+static int batch_add(struct vsbench_loader *l, const struct nlmsghdr *nlh, const char *what,
+		     const char *name)
+{
+	size_t len = NLMSG_ALIGN(nlh->nlmsg_len);
+
+	if (l->stage_len + len > l->stage_cap) {
+		size_t cap = l->stage_cap ? 2 * l->stage_cap : 1u << 20;
+		unsigned char *stage;
+
+		while (cap < l->stage_len + len)
+			cap *= 2;
+		stage = realloc(l->stage, cap);
+		if (!stage) {
+			fprintf(stderr, "%s: out of memory\n", l->prog);
+			return -ENOMEM;
+		}
+		l->stage = stage;
+		l->stage_cap = cap;
+	}
+	memcpy(l->stage + l->stage_len, nlh, nlh->nlmsg_len);
+	memset(l->stage + l->stage_len + nlh->nlmsg_len, 0, len - nlh->nlmsg_len);
+	l->stage_len += len;
+	l->staged[l->nr_staged++] = (struct vsbench_load_obj){ .what = what, .name = name };
 	/* full: the batch size, or (a caller's promise broken) the room to name them */
-	return l->nr_held == l->batch || l->nr_held == l->room ? batch_end(l) : 0;
+	return l->nr_staged == l->batch || l->nr_staged == l->room ? batch_send(l) : 0;
 }
 
 int vsbench_loader_add(struct vsbench_loader *l, const struct nlmsghdr *nlh, const char *what,
@@ -123,7 +177,9 @@ int vsbench_loader_add(struct vsbench_loader *l, const struct nlmsghdr *nlh, con
 
 int vsbench_loader_flush(struct vsbench_loader *l)
 {
-	return batch_end(l);
+	int ret = batch_send(l);
+
+	return ret ? ret : batch_wait(l);
 }
 
 int vsbench_loader_init(struct vsbench_loader *l, const char *prog, struct vsnl *c,
@@ -137,9 +193,9 @@ int vsbench_loader_init(struct vsbench_loader *l, const char *prog, struct vsnl 
 		/* no larger than the requests: a huge --batch on a small cluster costs nothing */
 		l->room = batch < most ? batch : most + 1;
 		l->held = calloc(l->room, sizeof(*l->held));
-		if (!l->held) {
-			free(l->buf);
-			l->buf = NULL;
+		l->staged = calloc(l->room, sizeof(*l->staged));
+		if (!l->held || !l->staged) {
+			vsbench_loader_destroy(l);
 			return -ENOMEM;
 		}
 	}
@@ -149,8 +205,11 @@ int vsbench_loader_init(struct vsbench_loader *l, const char *prog, struct vsnl 
 void vsbench_loader_destroy(struct vsbench_loader *l)
 {
 	free(l->held);
+	free(l->staged);
+	free(l->stage);
 	free(l->buf);
-	l->held = NULL;
+	l->held = l->staged = NULL;
+	l->stage = NULL;
 	l->buf = NULL;
 }
 
@@ -197,7 +256,7 @@ int vsbench_load_cluster(struct vsbench_loader *l, const struct vs_cluster *cl)
 					t->name)))
 				return ret;
 	}
-	return batch_end(l);
+	return vsbench_loader_flush(l);
 }
 
 static void usage(FILE *out, const char *prog)

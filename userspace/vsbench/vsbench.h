@@ -193,10 +193,20 @@ struct vsbench_loader {
 	struct vsnl *c;
 	unsigned char *buf;		/* VS_MSG_MAX: one request, for vsnl_msg_put() */
 	unsigned long batch;		/* messages per batch; <= 1: one acked request each */
-	struct vsbench_load_obj *held;	/* the open batch's, by seq - first_seq */
-	unsigned long room;		/* held's */
-	unsigned long nr_held;		/* 0: no batch open */
-	u32 first_seq;			/* the seq of the open batch's first message */
+	/*
+	 * The next batch, written while the daemon applies the one before
+	 * and sent once that one's verdict is in: the messages back to back,
+	 * and their names.
+	 */
+	unsigned char *stage;
+	size_t stage_len, stage_cap;
+	struct vsbench_load_obj *staged;
+	unsigned long nr_staged;
+	/* The batch sent, whose END is not answered yet. */
+	struct vsbench_load_obj *held;	/* by seq - first_seq */
+	unsigned long nr_held;		/* 0: none */
+	u32 first_seq;			/* the seq of its first message */
+	unsigned long room;		/* staged's and held's */
 	unsigned long batches;		/* batches applied */
 	unsigned long sent;		/* messages the daemon applied */
 };
@@ -210,14 +220,15 @@ int vsbench_loader_init(struct vsbench_loader *l, const char *prog, struct vsnl 
 void vsbench_loader_destroy(struct vsbench_loader *l);
 
 /*
- * The request in @nlh (copied; l->buf may hold it) into the open batch,
- * opening one if need be and sending it when full; @what and @name (kept
- * until the batch ends) name it if refused.
+ * The request in @nlh (copied; l->buf may hold it) into the next batch,
+ * which is sent when full, once the batch before is applied; @what and
+ * @name (kept until the batch ends) name it if refused. A refusal is
+ * returned by the call that reads it: the one that sends the batch after.
  */
 int vsbench_loader_add(struct vsbench_loader *l, const struct nlmsghdr *nlh, const char *what,
 		       const char *name);
 
-/* End the open batch, if any, and wait for the daemon's verdict on all of it. */
+/* Send what is staged, and wait for the daemon's verdict on every batch sent. */
 int vsbench_loader_flush(struct vsbench_loader *l);
 
 /*

@@ -623,7 +623,11 @@ static int answer(struct vsbench_remote *r, u8 cmd, const char *key, const char 
 	char ns[256];
 	bool ok;
 
-	snprintf(ns, sizeof(ns), "%.*s", (int)(slash - key), key);
+	/* Not snprintf(): at 50k its formatting was a twentieth of the binder's time. */
+	if ((size_t)(slash - key) >= sizeof(ns))
+		return -EMSGSIZE;
+	memcpy(ns, key, (size_t)(slash - key));
+	ns[slash - key] = '\0';
 	nlh = vsnl_msg_put(l->buf, VS_MSG_MAX, cmd, 0);
 	nest = nlh ? mnl_attr_nest_start_check(nlh, VS_MSG_MAX, cmd == VS_CMD_BIND_RESULT ?
 					       VS_A_BIND_RESULT : VS_A_TASK) : NULL;

@@ -380,9 +380,12 @@ static unsigned int sums_of(u16 attr, void *obj, struct vs_res **sums)
 
 /*
  * Before a message may change the sums of the object @attr ns/@name: keep
- * them, the first time the batch touches it.
+ * them, the first time the batch touches it. @known is that object when
+ * the caller holds it (NULL: it is looked up by its key, and may not
+ * exist), which saves a lookup by name for each bind a batch confirms.
  */
-static int touch(struct commit *c, u16 attr, const char *ns, const char *name)
+static int touch_known(struct commit *c, u16 attr, const char *ns, const char *name,
+		       const void *known)
 {
 	u32 hash;
 	struct touched *t;
@@ -402,7 +405,8 @@ static int touch(struct commit *c, u16 attr, const char *ns, const char *name)
 		return -ENOMEM;
 	t->hash = hash;
 	t->attr = attr;
-	obj = key_find(c->core->cl, attr, ns, name);
+	/* only read here: untouch() finds the object again to write its sums */
+	obj = known ? (void *)known : key_find(c->core->cl, attr, ns, name);
 	t->existed = obj;
 	n = obj ? sums_of(attr, obj, sums) : 0;
 	for (unsigned int i = 0; i < n; i++)
@@ -411,12 +415,17 @@ static int touch(struct commit *c, u16 attr, const char *ns, const char *name)
 	return 0;
 }
 
-/* A PodGroup's sums and its queue's. */
+static int touch(struct commit *c, u16 attr, const char *ns, const char *name)
+{
+	return touch_known(c, attr, ns, name, NULL);
+}
+
+/* A PodGroup's sums and its queue's (none while it is an orphan: the queue does not exist). */
 static int touch_job(struct commit *c, const struct vs_job *job)
 {
-	int ret = touch(c, VS_A_PODGROUP, job->ns, job->name);
+	int ret = touch_known(c, VS_A_PODGROUP, job->ns, job->name, job);
 
-	return ret ? ret : touch(c, VS_A_QUEUE, NULL, job->queue_name);
+	return ret ? ret : touch_known(c, VS_A_QUEUE, NULL, job->queue_name, job->queue);
 }
 
 /* A task's node, PodGroup and queue. */
@@ -424,7 +433,7 @@ static int touch_task(struct commit *c, const struct vs_task *t)
 {
 	int ret = touch_job(c, t->job);
 
-	return !ret && t->node ? touch(c, VS_A_NODE, NULL, t->node->name) : ret;
+	return !ret && t->node ? touch_known(c, VS_A_NODE, NULL, t->node->name, t->node) : ret;
 }
 
 /* Put back every sum the batch touched, as it was before the batch. */

@@ -88,8 +88,13 @@ static void client_deaf(struct vschedd *d, struct vs_client *c, int errnum)
 int vschedd_send(struct vschedd *d, struct vs_client *c, const void *buf, size_t len,
 		 bool notification)
 {
-	/* Replies are the client's own asking: their bound is not its to raise. */
-	size_t limit = notification ? vschedd_client_rcvbuf(d, c) : 4 * d->outq_max;
+	/*
+	 * Replies wait up to four times the receive queue: past the queue the
+	 * client is not read from, so that only one datagram's answers can go
+	 * beyond it, and the hard bound is never reached short of a datagram
+	 * asking for gigabytes.
+	 */
+	size_t limit = notification ? vschedd_client_rcvbuf(d, c) : 4 * vschedd_client_rcvbuf(d, c);
 	struct vs_outmsg *m;
 
 	if (c->dead)

@@ -52,9 +52,9 @@
  * A client's out-queue: notifications that would take it past its receive
  * queue (VSCHEDD_OUTQ_MAX unless it asked for another with VS_CMD_CONN_SET)
  * are dropped (the client gets ENOBUFS), and the client's requests are not
- * read while it is over; replies are dropped the same way only past
- * VSCHEDD_OUTQ_HARD, which a single datagram of requests can reach only by
- * asking for gigabytes.
+ * read while it is over; replies are dropped the same way only past four
+ * times the receive queue (VSCHEDD_OUTQ_HARD by default), which a single
+ * datagram of requests can reach only by asking for gigabytes.
  */
 #define VSCHEDD_OUTQ_MAX	(16u << 20)
 #define VSCHEDD_OUTQ_HARD	(4 * VSCHEDD_OUTQ_MAX)

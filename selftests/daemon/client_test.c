@@ -249,7 +249,8 @@ static void conn_request(u8 cmd, u64 rcvbuf, struct conn_answer *ans, u32 *attr_
 	n = recv(peer, rx, sizeof(rx), MSG_DONTWAIT);
 	cr_assert_gt(n, 0, "answered");
 	left = (int)n;
-	for (nlh = (struct nlmsghdr *)rx; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+	for (nlh = (struct nlmsghdr *)rx; mnl_nlmsg_ok(nlh, left);
+	     nlh = mnl_nlmsg_next(nlh, &left)) {
 		const struct nlattr *a, *b;
 
 		if (nlh->nlmsg_type == NLMSG_ERROR) {
@@ -357,6 +358,25 @@ Test(vschedd_parts, a_queue_over_the_maximum_is_refused_with_the_maximum)
 	cr_assert_eq(ans.error, -EINVAL);
 	cr_assert(strstr(ans.msg, "conn.rcvbuf (VS_CONN_A_RCVBUF): 65535 is out of range"),
 		  "%s", ans.msg);
+}
+
+Test(vschedd_parts, replies_wait_up_to_four_times_the_queue_asked_for)
+{
+	static char buf[4096];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	unsigned int sent = 0;
+
+	d.outq_max = 16 << 10;
+	vschedd_client_set_rcvbuf(&d, c, VS_CONN_RCVBUF_MIN);
+	nlh->nlmsg_len = sizeof(buf);
+	nlh->nlmsg_type = NLMSG_NOOP;
+	while (!vschedd_send(&d, c, buf, sizeof(buf), false)) {
+		sent++;
+		cr_assert_lt(sent, 10000, "the socket and the out-queue took everything");
+	}
+	cr_assert_eq(c->outq_bytes, 4 * VS_CONN_RCVBUF_MIN, "past the queue, as far as the hard "
+		     "bound of the connection");
+	cr_assert(c->overrun);
 }
 
 struct decisions_seen {

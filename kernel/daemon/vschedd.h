@@ -182,7 +182,7 @@ struct vschedd {
 	u32 nr_clients;
 	u32 next_portid;
 	u32 nr_subscribers[VS_MCGRP_MAX + 1];
-	size_t outq_max;		/* a receive queue by default: VSCHEDD_OUTQ_MAX; tests lower it */
+	size_t outq_max;		/* a connection's queue: VSCHEDD_OUTQ_MAX; tests lower it */
 	u64 rcvbuf_max;			/* opts.rcvbuf_max, or its default */
 
 	struct vschedd_tx tx;

@@ -464,7 +464,8 @@ int vs_nl_conn_doit(struct vs_genl_info *info)
 		if (rcvbuf > conn.rcvbuf_max)
 			return vs_nl_refuse(info, a, EINVAL, "conn.rcvbuf (VS_CONN_A_RCVBUF): "
 					    "%llu bytes is more than this daemon's maximum, %llu "
-					    "bytes (vschedd --rcvbuf-max)", (unsigned long long)rcvbuf,
+					    "bytes (vschedd --rcvbuf-max)",
+					    (unsigned long long)rcvbuf,
 					    (unsigned long long)conn.rcvbuf_max);
 		return core->host->conn_set(core, info, rcvbuf);
 	}

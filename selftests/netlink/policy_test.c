@@ -105,7 +105,8 @@ Test(policy, a_validated_messages_tb_is_found_again_without_the_policy)
 	mnl_attr_put_strz(nlh, VS_A_FILTER_NODE, "n1");
 	mnl_attr_put_u32(nlh, VS_A_FILTER_STATUS, 1);
 	cr_assert_eq(vs_nla_validate(nlh, GENL_HDRLEN, vs_genl_op_find(&vs_genl_vsched,
-			VS_CMD_TASK_GET)->dump_policy, VS_A_MAX, tb, 0, &ext), 0, "%s", ext.err.msg);
+			VS_CMD_TASK_GET)->dump_policy, VS_A_MAX, tb, 0, &ext), 0, "%s",
+		     ext.err.msg);
 	memset(again, 0xa5, sizeof(again));
 	vs_nla_tb(nlh, GENL_HDRLEN, VS_A_MAX, again);
 	for (unsigned int i = 0; i <= VS_A_MAX; i++)

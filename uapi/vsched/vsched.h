@@ -734,7 +734,7 @@ enum vs_conn_attr {
 	 */
 	VS_CONN_A_RCVBUF,
 	/* read-only: */
-	VS_CONN_A_RCVBUF_MAX,		/* u64: the most RCVBUF may be (vschedd --rcvbuf-max) */
+	VS_CONN_A_RCVBUF_MAX,		/* u64: the most RCVBUF may be (--rcvbuf-max) */
 	VS_CONN_A_PORTID,		/* u32: the connection's port id */
 	__VS_CONN_A_MAX
 };

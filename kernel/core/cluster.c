@@ -223,6 +223,8 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 	vs_pool_destroy(&cl->prioclass_pool);
 	vs_reqtab_destroy(&cl->reqs);
 	vs_strtab_destroy(&cl->strs);
+	free(cl->node_slot);
+	vs_node_log_destroy(&cl->touched);
 	memset(cl, 0, sizeof(*cl));
 }
 
@@ -295,6 +297,17 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 		return ret;
 	if (vs_node_find(cl, spec->name))
 		return vs_err_set(err, EEXIST, "node %s already exists", spec->name);
+	if (cl->nr_node_slots == cl->cap_node_slots) {
+		u32 cap = cl->cap_node_slots ? 2 * cl->cap_node_slots : 64;
+		struct vs_node **slot = realloc(cl->node_slot, cap * sizeof(*slot));
+
+		if (!slot) {
+			ret = vs_err_set(err, ENOMEM, "out of memory");
+			goto out_prefix;
+		}
+		cl->node_slot = slot;
+		cl->cap_node_slots = cap;
+	}
 	ret = node_attrs_build(cl, spec, &a, err);
 	if (ret)
 		goto out_prefix;
@@ -320,6 +333,11 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 	vs_res_clear(&node->pipelined);
 	vs_node_set_allocatable(node, &spec->allocatable);
 
+	/* A new generation: not logged, nothing kept by sidx knows the slot. */
+	node->sidx = cl->nr_node_slots;
+	cl->node_slot[cl->nr_node_slots++] = node;
+	cl->node_gen++;
+	node->log = &cl->touched;
 	vs_htable_add(&cl->node_index, &node->hnode, vs_str_hash(node->name));
 	list_add_tail(&node->list, &cl->nodes);
 	cl->nr_nodes++;
@@ -357,6 +375,8 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 	vs_res_sub(&cl->total_allocatable, &node->allocatable);
 	vs_node_set_allocatable(node, &spec->allocatable);
 	vs_res_add(&cl->total_allocatable, &node->allocatable);
+	/* Labels, taints, cordon and readiness are what predicates read. */
+	vs_node_touch(node);
 	return 0;
 }
 
@@ -378,8 +398,47 @@ int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 	list_del(&node->list);
 	cl->nr_nodes--;
 	cl->nr_prefer_no_schedule_nodes -= prefers_no_schedule(node);
+	cl->node_slot[node->sidx] = NULL;
+	cl->nr_node_holes++;
+	cl->node_gen++;
 	node_free(cl, node);
 	return 0;
+}
+
+void vs_cluster_compact_nodes(struct vs_cluster *cl)
+{
+	u32 n = 0;
+
+	if (!cl->nr_node_holes)
+		return;
+	for (u32 i = 0; i < cl->nr_node_slots; i++) {
+		struct vs_node *node = cl->node_slot[i];
+
+		if (!node)
+			continue;
+		node->sidx = n;
+		cl->node_slot[n++] = node;
+	}
+	cl->nr_node_slots = n;
+	cl->nr_node_holes = 0;
+	cl->node_gen++;
+	vs_node_log_reset(&cl->touched);
+}
+
+void vs_cluster_renumber_nodes(struct vs_cluster *cl)
+{
+	struct vs_node *node;
+	u32 n = 0;
+
+	/* Every node has a slot, so there are at least as many slots as nodes. */
+	list_for_each_entry(node, &cl->nodes, list) {
+		node->sidx = n;
+		cl->node_slot[n++] = node;
+	}
+	cl->nr_node_slots = n;
+	cl->nr_node_holes = 0;
+	cl->node_gen++;
+	vs_node_log_reset(&cl->touched);
 }
 
 /* ---- queues ---- */
@@ -1569,12 +1628,20 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	const struct vs_task *task;
 	struct vs_res total;
 	u32 nodes = 0, queues = 0, jobs = 0, tasks = 0, pns = 0, ipa = 0, active = 0, awake = 0;
+	u32 prev_sidx = 0;
 	int ret;
 
 	vs_res_clear(&total);
 	list_for_each_entry(node, &cl->nodes, list) {
 		if (vs_node_find(cl, node->name) != node)
 			return vs_err_set(err, EIO, "node %s is not indexed", node->name);
+		if (node->sidx >= cl->nr_node_slots || cl->node_slot[node->sidx] != node)
+			return vs_err_set(err, EIO, "node %s is not in its slot %u", node->name,
+					  node->sidx);
+		if (nodes && node->sidx <= prev_sidx)
+			return vs_err_set(err, EIO, "node %s: slots out of creation order",
+					  node->name);
+		prev_sidx = node->sidx;
 		ret = vs_node_check(node, err);
 		if (ret)
 			return ret;
@@ -1584,6 +1651,9 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	}
 	if (memcmp(total.v, cl->total_allocatable.v, sizeof(total.v)))
 		return vs_err_set(err, EIO, "total allocatable differs from the nodes' sum");
+	if (cl->nr_node_slots != nodes + cl->nr_node_holes)
+		return vs_err_set(err, EIO, "%u node slots for %u nodes and %u holes",
+				  cl->nr_node_slots, nodes, cl->nr_node_holes);
 
 	list_for_each_entry(queue, &cl->queues, list) {
 		if (vs_queue_find(cl, queue->name) != queue)

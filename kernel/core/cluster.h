@@ -84,6 +84,22 @@ struct vs_cluster {
 
 	u64 seq;			/* the next creation sequence number */
 	struct vs_res total_allocatable;	/* sum over every node */
+
+	/*
+	 * The nodes by their stable index (node->sidx), in creation order: a
+	 * node keeps its slot from vs_node_add() to vs_node_del(), which
+	 * leaves a NULL hole there until vs_cluster_compact_nodes() closes
+	 * the holes up (at session open). @node_gen changes whenever a slot
+	 * changes hands (a node added, deleted, or moved by compaction):
+	 * whoever keeps something by sidx across calls starts over then.
+	 */
+	struct vs_node **node_slot;
+	u32 nr_node_slots;		/* nodes and holes */
+	u32 cap_node_slots;
+	u32 nr_node_holes;
+	u64 node_gen;
+	/* The nodes whose accounting or spec changed (core/node.h). */
+	struct vs_node_log touched;
 };
 
 int vs_cluster_init(struct vs_cluster *cl);
@@ -127,6 +143,21 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err);
 
 struct vs_node *vs_node_find(const struct vs_cluster *cl, const char *name);
+
+/*
+ * Close up the holes deleted nodes left in cl->node_slot, keeping the
+ * order: afterwards node_slot[0..nr_nodes) are the nodes in creation order
+ * and each node's sidx is its slot. A new node generation when anything
+ * moved; the touch log, whose entries name slots, starts over then.
+ */
+void vs_cluster_compact_nodes(struct vs_cluster *cl);
+
+/*
+ * Give the nodes their slots again in the order of cl->nodes, for who
+ * moved a node in that list (a batch's undo puts a node made again back
+ * at its place in creation order). A new node generation.
+ */
+void vs_cluster_renumber_nodes(struct vs_cluster *cl);
 
 /* ---- queues ---- */
 

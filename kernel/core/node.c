@@ -4,10 +4,64 @@
  * moves a node's idle, used, releasing and pipelined resources, and the
  * check that recomputes all of it from the node's tasks. See node.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/node.h"
 #include "core/task.h"
+
+/* ---- the touch log ---- */
+
+void vs_node_touch(struct vs_node *node)
+{
+	struct vs_node_log *log = node->log;
+
+	if (!log || node->logged > log->read)
+		return;		/* no log, or its last entry is still to be read */
+	if (log->nr == log->cap) {
+		u32 cap = log->cap ? 2 * log->cap : 1024;
+		u32 *sidx = realloc(log->sidx, cap * sizeof(*sidx));
+
+		if (!sidx) {
+			log->lost = true;
+			return;
+		}
+		log->sidx = sidx;
+		log->cap = cap;
+	}
+	log->sidx[log->nr++] = node->sidx;
+	node->logged = vs_node_log_end(log);
+}
+
+void vs_node_log_trim(struct vs_node_log *log, u64 pos)
+{
+	u32 drop = (u32)(pos - log->base);
+
+	if (pos <= log->base)
+		return;
+	if (drop > log->nr)
+		drop = log->nr;
+	memmove(log->sidx, log->sidx + drop, (log->nr - drop) * sizeof(*log->sidx));
+	log->nr -= drop;
+	log->base += drop;
+	vs_node_log_read(log, log->base);
+}
+
+void vs_node_log_reset(struct vs_node_log *log)
+{
+	log->base += log->nr;
+	log->nr = 0;
+	log->read = log->base;	/* every node may be logged again */
+	log->lost = false;
+}
+
+void vs_node_log_destroy(struct vs_node_log *log)
+{
+	free(log->sidx);
+	memset(log, 0, sizeof(*log));
+}
+
+/* ---- accounting ---- */
 
 static enum vs_node_acct acct_for_status(enum vs_task_status status)
 {
@@ -118,6 +172,7 @@ int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *
 	node->nr_tasks++;
 	node->nr_zero_cpu += vs_res_get(task->req, VS_RES_CPU) == 0;
 	node->nr_zero_memory += vs_res_get(task->req, VS_RES_MEMORY) == 0;
+	vs_node_touch(node);
 	return 0;
 }
 
@@ -130,15 +185,19 @@ void vs_node_remove_task(struct vs_node *node, struct vs_task *task)
 	node->nr_zero_memory -= vs_res_get(task->req, VS_RES_MEMORY) == 0;
 	task->node = NULL;
 	task->acct = VS_ACCT_NONE;
+	vs_node_touch(node);
 }
 
 void vs_node_update_task(struct vs_node *node, struct vs_task *task)
 {
 	enum vs_node_acct acct = acct_for_status(task->status);
 
+	if (acct == task->acct)
+		return;		/* Binding to Bound to Running: nothing moves */
 	uncount(node, task->req, task->acct);
 	count(node, task->req, acct);
 	task->acct = acct;
+	vs_node_touch(node);
 }
 
 void vs_node_set_allocatable(struct vs_node *node, const struct vs_res *allocatable)
@@ -155,6 +214,7 @@ void vs_node_set_allocatable(struct vs_node *node, const struct vs_res *allocata
 		vs_res_set(&node->allocatable, VS_RES_PODS, 0);
 	node->idle = node->allocatable;
 	vs_res_sub(&node->idle, &node->used);
+	vs_node_touch(node);
 }
 
 static int res_differs(const struct vs_node *node, const char *what,

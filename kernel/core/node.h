@@ -29,6 +29,45 @@
 
 struct vs_task;
 
+/*
+ * The touch log: the session indexes (sidx) of the nodes whose accounting
+ * or spec changed, in order, for whoever keeps something computed from
+ * nodes across calls (allocate's node indexes, sched/fastpath.h) and must
+ * re-compute it for those nodes only. Positions count from the cluster's
+ * start and never go back, so a reader keeps the position it read up to.
+ *
+ * A node already logged at or after @read (the position up to which
+ * anybody may have read) is not logged again: every reader will meet that
+ * entry. So between two reads the log holds each node at most once.
+ */
+struct vs_node_log {
+	u32 *sidx;
+	u32 nr, cap;
+	u64 base;			/* the position of sidx[0] */
+	u64 read;			/* entries before it may have been read */
+	bool lost;			/* an entry was not stored (memory): readers start over */
+};
+
+static inline u64 vs_node_log_end(const struct vs_node_log *log)
+{
+	return log->base + log->nr;
+}
+
+/* A reader took in every entry before @pos (at most the end). */
+static inline void vs_node_log_read(struct vs_node_log *log, u64 pos)
+{
+	if (pos > log->read)
+		log->read = pos;
+}
+
+/* Forget the entries before @pos: every reader is past them. */
+void vs_node_log_trim(struct vs_node_log *log, u64 pos);
+
+/* Forget every entry (the readers start over from the nodes themselves). */
+void vs_node_log_reset(struct vs_node_log *log);
+
+void vs_node_log_destroy(struct vs_node_log *log);
+
 struct vs_node {
 	const char *name;		/* interned */
 	u64 seq;			/* creation order: breaks ties between equal scores */
@@ -51,8 +90,23 @@ struct vs_node {
 	u32 nr_zero_cpu;		/* tasks here requesting no cpu */
 	u32 nr_zero_memory;		/* tasks here requesting no memory */
 
-	u32 sidx;			/* index in the open session's nodes */
+	/*
+	 * The node's stable index in its cluster (cluster->node_slot), which
+	 * is its index in a session's nodes too: given when the node is added,
+	 * changed only when deleted nodes' slots are closed up (a new node
+	 * generation, cluster->node_gen).
+	 */
+	u32 sidx;
+	struct vs_node_log *log;	/* the cluster's touch log, or NULL */
+	u64 logged;			/* 1 + the position of its last entry, 0: none */
 };
+
+/*
+ * Log @node in its cluster's touch log: what allocate's predicates or
+ * scores read of it changed. The accounting functions below do it; so
+ * does every change of the node's spec.
+ */
+void vs_node_touch(struct vs_node *node);
 
 /* FutureIdle = idle + releasing - pipelined. */
 void vs_node_future_idle(const struct vs_node *node, struct vs_res *out);

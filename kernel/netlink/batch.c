@@ -1020,6 +1020,7 @@ static int undo_recreate(struct vs_nl_core *core, struct undo *u, struct vs_err 
 		node = obj;
 		node->seq = u->seq;
 		move_by_seq(node, &cl->nodes, list);
+		vs_cluster_renumber_nodes(cl);	/* its slot follows creation order */
 		break;
 	case VS_A_QUEUE:
 		queue = obj;

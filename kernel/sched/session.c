@@ -148,12 +148,16 @@ static int cmp_job_seq(const void *a, const void *b)
 	return l->seq < r->seq ? -1 : l->seq > r->seq;
 }
 
-/* The session's arrays of jobs, queues and nodes, and their objects' sidx. */
+/*
+ * The session's arrays of jobs, queues and nodes, and their objects' sidx.
+ * The nodes are the cluster's slots (their sidx is the cluster's, stable
+ * from session to session), holes closed up first: copied, so that the
+ * session's view stays as it was opened.
+ */
 static int build_views(struct vs_session *ssn)
 {
 	struct vs_cluster *cl = ssn->cl;
 	struct vs_queue *queue;
-	struct vs_node *node;
 	struct vs_job *job;
 
 	ssn->sparse = sparse_possible(ssn->sched);
@@ -184,10 +188,10 @@ static int build_views(struct vs_session *ssn)
 		queue->sidx = ssn->nr_queues;
 		ssn->queues[ssn->nr_queues++] = queue;
 	}
-	list_for_each_entry(node, &cl->nodes, list) {
-		node->sidx = ssn->nr_nodes;
-		ssn->nodes[ssn->nr_nodes++] = node;
-	}
+	vs_cluster_compact_nodes(cl);
+	if (cl->nr_nodes)	/* no slots yet: node_slot is NULL */
+		memcpy(ssn->nodes, cl->node_slot, cl->nr_nodes * sizeof(*ssn->nodes));
+	ssn->nr_nodes = cl->nr_nodes;
 	return 0;
 }
 

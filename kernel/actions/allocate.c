@@ -35,16 +35,11 @@
 #include <string.h>
 
 #include "actions/actions.h"
+#include "sched/fastpath.h"
 #include "sched/fiterr.h"
 #include "sched/nodeindex.h"
 #include "sched/pqueue.h"
 #include "sched/statement.h"
-
-/* The predicate error cache of one role of the job being tried. */
-struct role_cache {
-	const char *role;		/* interned */
-	u8 *failed;			/* per node index: 0, or the reason it failed before */
-};
 
 /*
  * The distinct reasons nodes refused tasks of the job being tried, so that
@@ -73,33 +68,6 @@ struct queue_ws {
 	struct vs_pqueue jobs;		/* struct job_ws, job order */
 };
 
-/*
- * A task template of the fast path: what a task's predicates and scores
- * read besides the node, for tasks without affinity: the request, the node
- * selector and the tolerations. Its node index orders the nodes as allocate
- * chooses among them for any task of the template.
- */
-struct tmpl {
-	/*
-	 * Interned (core/reqtab.h), so the same request is the same pointer;
-	 * the table keeps it while @rep, a task of the cluster, holds it.
-	 */
-	const struct vs_res *req;
-	const struct vs_labels *selector;
-	const struct vs_tolerations *tolerations;
-	const struct vs_task *rep;	/* a task of it, which scoring is asked about */
-	struct vs_nidx ix;
-	bool built;
-	u32 seen;			/* entries of the touch log the index has taken in */
-	u64 used;			/* when it served last, for eviction */
-};
-
-/* How many touched nodes ahead a catch-up prefetches leaves. */
-#define NIDX_AHEAD		8
-
-/* The memory the node indexes of one allocate may hold at once. */
-#define NIDX_BUDGET		(1024u << 20)
-
 struct alloc_ctx {
 	struct vs_session *ssn;
 	bool error_cache;		/* enablePredicateErrorCache, default true */
@@ -115,20 +83,18 @@ struct alloc_ctx {
 	struct vs_node **idle, **future;
 	struct queue_ws *qws;		/* by queue sidx; .queue NULL when unused */
 	struct reasons reasons;		/* heap, reused from job to job */
-	struct role_cache *caches;	/* heap, reused from job to job */
+	/* per role of the job being tried: 0, or the reason a node failed before */
+	struct vs_fp_role_cache *caches;	/* heap, reused from job to job */
 	u32 nr_caches, cap_caches;
 
-	/* The fast path (see fast_possible()): off in exhaustive mode. */
+	/*
+	 * The fast path (see fast_possible()): off in exhaustive mode. Its
+	 * templates and indexes, and the scratch above that is not the
+	 * session arena's, are the scheduler's: they outlive the session.
+	 */
 	bool fast, fast_decided;
-	struct tmpl *tmpls, *last;	/* heap */
-	u32 nr_tmpls, cap_tmpls;
-	u32 nr_built, max_built;	/* indexes held, and at most (NIDX_BUDGET) */
-	u64 clock;
-	/* The nodes whose accounting this allocate changed, in order (session indexes). */
-	u32 *log;
-	u32 nr_log, cap_log;
-	u32 *stamp;			/* per node: the replay that last re-scored it */
-	u32 replay;
+	struct vs_fastpath *fp;
+	u32 cache_bytes;		/* the size of each caches[].failed */
 };
 
 /* The number (1..255) of @reason in the job's table. */
@@ -267,9 +233,9 @@ static bool need_continue(const struct job_ws *jw, u64 now_ns)
  * job to job (cleared, not reallocated): a session tries many jobs, and
  * each cache is a byte per node.
  */
-static struct role_cache *role_cache_get(struct alloc_ctx *ctx, const char *role)
+static struct vs_fp_role_cache *role_cache_get(struct alloc_ctx *ctx, const char *role)
 {
-	struct role_cache *c;
+	struct vs_fp_role_cache *c;
 	size_t size = ctx->nr_nodes ? ctx->nr_nodes : 1;
 
 	for (u32 i = 0; i < ctx->nr_caches; i++)
@@ -277,7 +243,7 @@ static struct role_cache *role_cache_get(struct alloc_ctx *ctx, const char *role
 			return &ctx->caches[i];
 	if (ctx->nr_caches == ctx->cap_caches) {
 		u32 cap = ctx->cap_caches ? 2 * ctx->cap_caches : 4;
-		struct role_cache *caches = realloc(ctx->caches, cap * sizeof(*caches));
+		struct vs_fp_role_cache *caches = realloc(ctx->caches, cap * sizeof(*caches));
 
 		if (!caches)
 			return NULL;
@@ -286,7 +252,7 @@ static struct role_cache *role_cache_get(struct alloc_ctx *ctx, const char *role
 		ctx->cap_caches = cap;
 	}
 	c = &ctx->caches[ctx->nr_caches];
-	if (!c->failed && !(c->failed = malloc(size)))
+	if (!c->failed && !(c->failed = malloc(ctx->cache_bytes)))
 		return NULL;
 	memset(c->failed, 0, size);
 	c->role = role;
@@ -296,7 +262,7 @@ static struct role_cache *role_cache_get(struct alloc_ctx *ctx, const char *role
 
 /* The nodes @task passes the predicates on, into ctx->fit; their number. */
 static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
-			   struct role_cache *cache)
+			   struct vs_fp_role_cache *cache)
 {
 	bool use_cache = ctx->error_cache && cache && *task->role;
 	struct reasons *rs = &ctx->reasons;
@@ -388,173 +354,6 @@ static bool fast_task(struct alloc_ctx *ctx, const struct vs_task *task)
 	return !task->affinity && fast_on(ctx);
 }
 
-static bool same_labels(const struct vs_labels *a, const struct vs_labels *b)
-{
-	u32 na = a ? a->nr : 0, nb = b ? b->nr : 0;
-
-	if (na != nb)
-		return false;
-	/* Sorted, of interned strings. */
-	for (u32 i = 0; i < na; i++)
-		if (a->kv[i].key != b->kv[i].key || a->kv[i].value != b->kv[i].value)
-			return false;
-	return true;
-}
-
-static bool same_tolerations(const struct vs_tolerations *a, const struct vs_tolerations *b)
-{
-	u32 na = a ? a->nr : 0, nb = b ? b->nr : 0;
-
-	if (na != nb)
-		return false;
-	for (u32 i = 0; i < na; i++) {
-		const struct vs_toleration *x = &a->t[i], *y = &b->t[i];
-
-		if (x->key != y->key || x->value != y->value || x->op != y->op ||
-		    x->effect != y->effect || x->has_seconds != y->has_seconds ||
-		    x->seconds != y->seconds)
-			return false;
-	}
-	return true;
-}
-
-static bool of_tmpl(const struct tmpl *t, const struct vs_task *task)
-{
-	return t->req == task->req &&
-	       same_labels(t->selector, task->node_selector) &&
-	       same_tolerations(t->tolerations, task->tolerations);
-}
-
-static void log_touch(struct alloc_ctx *ctx, const struct vs_node *node)
-{
-	u32 *log;
-
-	if (!ctx->nr_tmpls)
-		return;		/* no index yet: nothing to keep up to date */
-	if (ctx->nr_log == ctx->cap_log) {
-		u32 cap = ctx->cap_log ? 2 * ctx->cap_log : 1024;
-
-		log = realloc(ctx->log, cap * sizeof(*log));
-		if (!log) {
-			/* The indexes cannot follow: the scan serves from now on. */
-			ctx->fast = false;
-			return;
-		}
-		ctx->log = log;
-		ctx->cap_log = cap;
-	}
-	ctx->log[ctx->nr_log++] = node->sidx;
-}
-
-/*
- * Whether @node's FutureIdle (idle + releasing - pipelined) may hold the
- * template's cpu and memory: the first test of vs_allocate_predicate(),
- * on the two dimensions every request has. A node that fails it is not
- * chosen for the template whatever its score, and its FutureIdle grows
- * back only where allocate logs a touch (a discard): it stays out of the
- * index until then. (The other dimensions are the exact test's.)
- */
-static bool may_hold(const struct tmpl *t, const struct vs_node *node)
-{
-	for (unsigned int d = VS_RES_CPU; d <= VS_RES_MEMORY; d++)
-		if (node->idle.v[d] + node->releasing.v[d] - node->pipelined.v[d] < t->req->v[d])
-			return false;
-	return true;
-}
-
-static double score_one(struct alloc_ctx *ctx, const struct tmpl *t, struct vs_node *node)
-{
-	double score;
-
-	vs_ssn_score_nodes(ctx->ssn, t->rep, &node, 1, &score);
-	return score;
-}
-
-/* Build @t's index (every node, scored), making room by dropping the index unused longest. */
-static int tmpl_build(struct alloc_ctx *ctx, struct tmpl *t)
-{
-	struct tmpl *old = NULL;
-	int ret;
-
-	if (ctx->nr_built == ctx->max_built) {
-		for (u32 i = 0; i < ctx->nr_tmpls; i++)
-			if (ctx->tmpls[i].built && (!old || ctx->tmpls[i].used < old->used))
-				old = &ctx->tmpls[i];
-		if (old) {
-			vs_nidx_destroy(&old->ix);
-			old->built = false;
-			ctx->nr_built--;
-		}
-	}
-	ret = vs_nidx_init(&t->ix, ctx->nodes, ctx->nr_nodes);
-	if (ret)
-		return ret;
-	for (u32 i = 0; i < ctx->nr_nodes; i++)
-		if (may_hold(t, ctx->nodes[i]))
-			vs_nidx_put(&t->ix, ctx->nodes[i], score_one(ctx, t, ctx->nodes[i]));
-	vs_nidx_fix_all(&t->ix);
-	t->built = true;
-	t->seen = ctx->nr_log;
-	ctx->nr_built++;
-	return 0;
-}
-
-/* Re-score in @t's index every node touched since it last served: they may be back, or moved. */
-static void tmpl_catch_up(struct alloc_ctx *ctx, struct tmpl *t)
-{
-	if (t->seen == ctx->nr_log)
-		return;
-	ctx->replay++;
-	for (u32 i = t->seen; i < ctx->nr_log; i++) {
-		u32 sidx = ctx->log[i];
-
-		/* The leaves are far apart: have the next ones on their way. */
-		if (i + NIDX_AHEAD < ctx->nr_log)
-			vs_nidx_prefetch(&t->ix, ctx->log[i + NIDX_AHEAD]);
-		if (ctx->stamp[sidx] == ctx->replay)
-			continue;
-		ctx->stamp[sidx] = ctx->replay;
-		if (may_hold(t, ctx->nodes[sidx]))
-			vs_nidx_set(&t->ix, ctx->nodes[sidx], score_one(ctx, t, ctx->nodes[sidx]));
-		else
-			vs_nidx_remove(&t->ix, ctx->nodes[sidx]);
-	}
-	t->seen = ctx->nr_log;
-}
-
-/* The template of @task, its index up to date; NULL when memory runs out (the scan serves). */
-static struct tmpl *tmpl_get(struct alloc_ctx *ctx, const struct vs_task *task)
-{
-	struct tmpl *t = ctx->last && of_tmpl(ctx->last, task) ? ctx->last : NULL;
-
-	for (u32 i = 0; !t && i < ctx->nr_tmpls; i++)
-		if (of_tmpl(&ctx->tmpls[i], task))
-			t = &ctx->tmpls[i];
-	if (!t) {
-		if (ctx->nr_tmpls == ctx->cap_tmpls) {
-			u32 cap = ctx->cap_tmpls ? 2 * ctx->cap_tmpls : 8;
-			struct tmpl *tmpls = realloc(ctx->tmpls, cap * sizeof(*tmpls));
-
-			if (!tmpls)
-				return NULL;
-			ctx->tmpls = tmpls;
-			ctx->cap_tmpls = cap;
-		}
-		t = &ctx->tmpls[ctx->nr_tmpls++];
-		memset(t, 0, sizeof(*t));
-		t->req = task->req;
-		t->selector = task->node_selector;
-		t->tolerations = task->tolerations;
-		t->rep = task;
-	}
-	if (!t->built && tmpl_build(ctx, t))
-		return NULL;
-	tmpl_catch_up(ctx, t);
-	t->used = ++ctx->clock;
-	ctx->last = t;
-	return t;
-}
-
 struct fast_search {
 	struct alloc_ctx *ctx;
 	const struct vs_task *task;
@@ -588,25 +387,15 @@ static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *ta
 {
 	struct fast_search fs = { .ctx = ctx, .task = task, .idle = true };
 	struct vs_node *node;
-	struct tmpl *t = tmpl_get(ctx, task);
+	struct vs_nidx *ix = vs_fastpath_index(ctx->fp, ctx->ssn, task);
 
-	if (!t)
+	if (!ix)
 		return NULL;
-	node = vs_nidx_first(&t->ix, fast_accept, &fs);
+	node = vs_nidx_first(ix, fast_accept, &fs);
 	if (node)
 		return node;
 	fs.idle = false;
-	return vs_nidx_first(&t->ix, fast_accept, &fs);
-}
-
-static void fast_release(struct alloc_ctx *ctx)
-{
-	for (u32 i = 0; i < ctx->nr_tmpls; i++)
-		if (ctx->tmpls[i].built)
-			vs_nidx_destroy(&ctx->tmpls[i].ix);
-	free(ctx->tmpls);
-	free(ctx->log);
-	free(ctx->stamp);
+	return vs_nidx_first(ix, fast_accept, &fs);
 }
 
 /* Allocate if the node's Idle fits, else pipeline if its FutureIdle does. */
@@ -617,14 +406,11 @@ static void place_task(struct alloc_ctx *ctx, struct vs_statement *stmt, struct 
 
 	if (vs_res_less_equal(task->req, &node->idle, VS_DIM_ZERO)) {
 		vs_stmt_allocate(stmt, task, node, NULL);
-		log_touch(ctx, node);
 		return;
 	}
 	vs_node_future_idle(node, &future);
-	if (vs_res_less_equal(task->req, &future, VS_DIM_ZERO)) {
+	if (vs_res_less_equal(task->req, &future, VS_DIM_ZERO))
 		vs_stmt_pipeline(stmt, task, node, NULL);
-		log_touch(ctx, node);
-	}
 }
 
 /*
@@ -646,7 +432,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 	while (!vs_pq_empty(&jw->tasks)) {
 		struct vs_task *task = vs_pq_pop(&jw->tasks);
 		struct vs_fit_error fe = { .reason = { 0 } };
-		struct role_cache *cache = NULL;
+		struct vs_fp_role_cache *cache = NULL;
 		struct vs_node *best;
 		u32 nr_fit;
 
@@ -691,7 +477,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		if (!best)
 			continue;
 		/* The index found no node where the scan does: a fault of the fast path. */
-		if (fast_task(ctx, task) && ctx->nr_tmpls)
+		if (fast_task(ctx, task) && ctx->fp->nr_tmpls)
 			ssn->sched->stats.fast_misses++;
 		place_task(ctx, stmt, task, best);
 		if (vs_ssn_job_ready(ssn, job))
@@ -700,10 +486,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 
 	if (vs_ssn_job_ready(ssn, job) || vs_ssn_job_pipelined(ssn, job))
 		return stmt;
-	/* What the discard gives back changes those nodes for every template. */
-	for (u32 i = 0; i < stmt->nr; i++)
-		if (stmt->ops[i].node)
-			log_touch(ctx, stmt->ops[i].node);
+	/* What the discard gives back, the nodes log (core/node.h). */
 	vs_stmt_discard(stmt);
 	return NULL;
 }
@@ -784,6 +567,20 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
 		return ret;
 	ctx->nodes = ssn->nodes;
 	ctx->nr_nodes = ssn->nr_nodes;
+	/* The scratch kept from cycle to cycle: grown, never shrunk. */
+	ctx->fp = &ssn->sched->fast;
+	ctx->reasons.text = ctx->fp->reasons;
+	ctx->reasons.cap = ctx->fp->cap_reasons;
+	ctx->caches = ctx->fp->caches;
+	ctx->cap_caches = ctx->fp->cap_caches;
+	if (ctx->fp->cache_bytes < n) {
+		for (u32 i = 0; i < ctx->cap_caches; i++) {
+			free(ctx->caches[i].failed);
+			ctx->caches[i].failed = NULL;
+		}
+		ctx->fp->cache_bytes = n;
+	}
+	ctx->cache_bytes = ctx->fp->cache_bytes;
 	ctx->fit = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->fit));
 	ctx->idle = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->idle));
 	ctx->future = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->future));
@@ -800,19 +597,16 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
  */
 static bool fast_on(struct alloc_ctx *ctx)
 {
-	size_t per, fit;
-
 	if (ctx->fast_decided)
 		return ctx->fast;
 	ctx->fast_decided = true;
 	ctx->fast = !ctx->exhaustive && fast_possible(ctx->ssn);
-	if (!ctx->fast)
+	if (!ctx->fast) {
+		/* What the indexes hold may not hold this session: start over next time. */
+		vs_fastpath_invalidate(ctx->fp);
 		return false;
-	per = vs_nidx_bytes(ctx->nr_nodes ? ctx->nr_nodes : 1);
-	fit = NIDX_BUDGET / per;
-	ctx->max_built = (u32)(fit < 1 ? 1 : fit > 1024 ? 1024 : fit);
-	ctx->stamp = calloc(ctx->nr_nodes ? ctx->nr_nodes : 1, sizeof(*ctx->stamp));
-	if (!ctx->stamp)
+	}
+	if (vs_fastpath_begin(ctx->fp, ctx->ssn))
 		ctx->fast = false;
 	return ctx->fast;
 }
@@ -857,11 +651,12 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 		}
 	}
 out:
-	fast_release(&ctx);
-	free(ctx.reasons.text);
-	for (u32 i = 0; i < ctx.cap_caches; i++)
-		free(ctx.caches[i].failed);
-	free(ctx.caches);
+	if (ctx.fast)
+		vs_fastpath_end(ctx.fp, ssn);
+	ctx.fp->reasons = ctx.reasons.text;
+	ctx.fp->cap_reasons = ctx.reasons.cap;
+	ctx.fp->caches = ctx.caches;
+	ctx.fp->cap_caches = ctx.cap_caches;
 	return ret;
 }
 

@@ -382,6 +382,7 @@ int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, struct vs_conf 
 
 void vs_sched_destroy(struct vs_sched *sched)
 {
+	vs_fastpath_destroy(&sched->fast);
 	vs_conf_free(sched->conf);
 	if (sched->arena.chunks.next)		/* never initialised: nothing to free */
 		vs_arena_destroy(&sched->arena);
@@ -398,6 +399,8 @@ int vs_sched_set_conf(struct vs_sched *sched, struct vs_conf *conf, struct vs_er
 	}
 	vs_conf_free(sched->conf);
 	sched->conf = conf;
+	/* Plugin arguments and flags are what scores and predicates weigh. */
+	vs_fastpath_invalidate(&sched->fast);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "core/arena.h"
 #include "core/cluster.h"
 #include "sched/conf.h"
+#include "sched/fastpath.h"
 #include "sched/framework.h"
 
 struct vs_statement;
@@ -68,6 +69,8 @@ struct vs_sched {
 	 * view must decide as the full one does).
 	 */
 	bool full_views;
+	/* allocate's templates and node indexes, kept from cycle to cycle */
+	struct vs_fastpath fast;
 };
 
 /* A plugin's enabled implementations of one extension point, in tier order. */

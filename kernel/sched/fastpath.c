@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * allocate's templates and node indexes across cycles: see fastpath.h.
+ *
+ * Invariants, for every built index of a template, whenever the index
+ * serves: its @seen is at or after the touch log's base (the log is only
+ * trimmed up to the least @seen), and every node not logged since @seen
+ * is in the index with its current score, or out of it because it cannot
+ * hold the template's cpu and memory or failed the template's predicates
+ * (vs_nidx_first()'s VS_NIDX_DROP) and has not changed since.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cluster.h"
+#include "core/res.h"
+#include "sched/fastpath.h"
+#include "sched/framework.h"
+#include "sched/nodeindex.h"
+#include "sched/session.h"
+
+/* The memory the node indexes may hold at once. */
+#define NIDX_BUDGET		(1024u << 20)
+
+/* How many touched nodes ahead a catch-up prefetches leaves. */
+#define NIDX_AHEAD		8
+
+/* Sessions a template may go unused before it is freed. */
+#define TMPL_IDLE_CYCLES	16
+
+struct fp_label {
+	char *key, *value;
+};
+
+struct fp_toleration {
+	char *key, *value;
+	enum vs_toleration_op op;
+	enum vs_taint_effect effect;
+	bool has_seconds;
+	s64 seconds;
+};
+
+/*
+ * A task template of the fast path: what a task's predicates and scores
+ * read besides the node, for tasks without affinity: the request, the node
+ * selector and the tolerations. Its node index orders the nodes as allocate
+ * chooses among them for any task of the template.
+ */
+struct vs_fp_tmpl {
+	struct vs_res req;
+	struct fp_label *selector;
+	u32 nr_selector;
+	struct fp_toleration *tols;
+	u32 nr_tols;
+	/*
+	 * What scoring is asked about: the request and nothing else. The
+	 * scores the fast path allows read only that of a task (nodeorder's
+	 * TaintToleration reads tolerations for PreferNoSchedule taints, and
+	 * no node has one while the fast path serves; affinity is the scan's).
+	 */
+	struct vs_task score_task;
+	struct vs_nidx ix;
+	bool built;
+	u64 seen;			/* the touch log position the index took in up to */
+	u64 used;			/* fp->clock when it served last */
+	u64 cycle;			/* the session it served last */
+};
+
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static char *str_dup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static bool of_tmpl(const struct vs_fp_tmpl *t, const struct vs_task *task)
+{
+	const struct vs_labels *sel = task->node_selector;
+	const struct vs_tolerations *tols = task->tolerations;
+
+	if (t->req.present != task->req->present ||
+	    memcmp(t->req.v, task->req->v, sizeof(t->req.v)) ||
+	    t->nr_selector != vs_labels_count(sel) || t->nr_tols != (tols ? tols->nr : 0))
+		return false;
+	/* Both in the task's order: sorted by key. */
+	for (u32 i = 0; i < t->nr_selector; i++)
+		if (!str_eq(t->selector[i].key, sel->kv[i].key) ||
+		    !str_eq(t->selector[i].value, sel->kv[i].value))
+			return false;
+	for (u32 i = 0; i < t->nr_tols; i++) {
+		const struct fp_toleration *x = &t->tols[i];
+		const struct vs_toleration *y = &tols->t[i];
+
+		if (!str_eq(x->key, y->key) || !str_eq(x->value, y->value) || x->op != y->op ||
+		    x->effect != y->effect || x->has_seconds != y->has_seconds ||
+		    x->seconds != y->seconds)
+			return false;
+	}
+	return true;
+}
+
+static void tmpl_free(struct vs_fastpath *fp, struct vs_fp_tmpl *t)
+{
+	if (t->built) {
+		vs_nidx_destroy(&t->ix);
+		fp->nr_built--;
+	}
+	for (u32 i = 0; t->selector && i < t->nr_selector; i++) {
+		free(t->selector[i].key);
+		free(t->selector[i].value);
+	}
+	for (u32 i = 0; t->tols && i < t->nr_tols; i++) {
+		free(t->tols[i].key);
+		free(t->tols[i].value);
+	}
+	free(t->selector);
+	free(t->tols);
+	free(t);
+}
+
+static struct vs_fp_tmpl *tmpl_new(const struct vs_task *task)
+{
+	const struct vs_labels *sel = task->node_selector;
+	const struct vs_tolerations *tols = task->tolerations;
+	struct vs_fp_tmpl *t = calloc(1, sizeof(*t));
+	bool nomem = false;
+
+	if (!t)
+		return NULL;
+	t->req = *task->req;
+	t->nr_selector = vs_labels_count(sel);
+	t->nr_tols = tols ? tols->nr : 0;
+	t->selector = calloc(t->nr_selector ? t->nr_selector : 1, sizeof(*t->selector));
+	t->tols = calloc(t->nr_tols ? t->nr_tols : 1, sizeof(*t->tols));
+	if (!t->selector || !t->tols) {
+		t->nr_selector = t->nr_tols = 0;
+		goto out_free;
+	}
+	for (u32 i = 0; i < t->nr_selector; i++) {
+		t->selector[i].key = str_dup(sel->kv[i].key);
+		t->selector[i].value = str_dup(sel->kv[i].value);
+		nomem |= !t->selector[i].key || !t->selector[i].value;
+	}
+	for (u32 i = 0; i < t->nr_tols; i++) {
+		const struct vs_toleration *y = &tols->t[i];
+
+		t->tols[i] = (struct fp_toleration){
+			.key = str_dup(y->key), .value = str_dup(y->value), .op = y->op,
+			.effect = y->effect, .has_seconds = y->has_seconds, .seconds = y->seconds,
+		};
+		nomem |= (y->key && !t->tols[i].key) || (y->value && !t->tols[i].value);
+	}
+	if (nomem)
+		goto out_free;
+	t->score_task.ns = "";
+	t->score_task.name = "";
+	t->score_task.role = "";
+	t->score_task.req = &t->req;
+	t->score_task.status = VS_TASK_PENDING;
+	return t;
+
+out_free:
+	t->built = false;
+	free(t->selector);
+	free(t->tols);
+	free(t);
+	return NULL;
+}
+
+/* Drop the index of @t; the template stays. */
+static void drop_index(struct vs_fastpath *fp, struct vs_fp_tmpl *t)
+{
+	if (!t->built)
+		return;
+	vs_nidx_destroy(&t->ix);
+	t->built = false;
+	fp->nr_built--;
+}
+
+/* Drop the index unused longest. */
+static void drop_lru(struct vs_fastpath *fp)
+{
+	struct vs_fp_tmpl *old = NULL;
+
+	for (u32 i = 0; i < fp->nr_tmpls; i++)
+		if (fp->tmpls[i]->built && (!old || fp->tmpls[i]->used < old->used))
+			old = fp->tmpls[i];
+	if (old)
+		drop_index(fp, old);
+}
+
+void vs_fastpath_invalidate(struct vs_fastpath *fp)
+{
+	for (u32 i = 0; i < fp->nr_tmpls; i++)
+		drop_index(fp, fp->tmpls[i]);
+	fp->valid = false;
+}
+
+void vs_fastpath_destroy(struct vs_fastpath *fp)
+{
+	for (u32 i = 0; i < fp->nr_tmpls; i++)
+		tmpl_free(fp, fp->tmpls[i]);
+	free(fp->tmpls);
+	free(fp->stamp);
+	free(fp->reasons);
+	for (u32 i = 0; i < fp->cap_caches; i++)
+		free(fp->caches[i].failed);
+	free(fp->caches);
+	memset(fp, 0, sizeof(*fp));
+}
+
+int vs_fastpath_begin(struct vs_fastpath *fp, struct vs_session *ssn)
+{
+	struct vs_cluster *cl = ssn->cl;
+	u32 nr = ssn->nr_nodes ? ssn->nr_nodes : 1;
+	size_t fit;
+
+	if (fp->valid && (fp->node_gen != cl->node_gen || fp->ndims != vs_res_ndims() ||
+			  cl->touched.lost))
+		vs_fastpath_invalidate(fp);
+	if (!fp->valid) {
+		/* Indexes are built from the nodes themselves: the log starts here. */
+		vs_node_log_reset(&cl->touched);
+		fp->node_gen = cl->node_gen;
+		fp->ndims = vs_res_ndims();
+		fp->valid = true;
+	}
+	if (fp->cap_stamp < nr) {
+		u32 *stamp = calloc(nr, sizeof(*stamp));
+
+		if (!stamp)
+			return -ENOMEM;
+		free(fp->stamp);
+		fp->stamp = stamp;
+		fp->cap_stamp = nr;
+		fp->replay = 0;
+	}
+	/* Templates nobody asked for lately (the workload moved on) go. */
+	for (u32 i = 0; i < fp->nr_tmpls;) {
+		struct vs_fp_tmpl *t = fp->tmpls[i];
+
+		if (t->cycle + TMPL_IDLE_CYCLES >= ssn->cycle) {
+			i++;
+			continue;
+		}
+		if (fp->last == t)
+			fp->last = NULL;
+		tmpl_free(fp, t);
+		fp->tmpls[i] = fp->tmpls[--fp->nr_tmpls];
+	}
+	fit = NIDX_BUDGET / vs_nidx_bytes(nr);
+	fp->max_built = (u32)(fit < 1 ? 1 : fit > 1024 ? 1024 : fit);
+	while (fp->nr_built > fp->max_built)
+		drop_lru(fp);
+	return 0;
+}
+
+/*
+ * Whether @node's FutureIdle (idle + releasing - pipelined) may hold the
+ * template's cpu and memory: the first test of vs_allocate_predicate(),
+ * on the two dimensions every request has. A node that fails it is not
+ * chosen for the template whatever its score, and its FutureIdle grows
+ * back only where the node is logged: it stays out of the index until
+ * then. (The other dimensions are the exact test's.)
+ */
+static bool may_hold(const struct vs_fp_tmpl *t, const struct vs_node *node)
+{
+	for (unsigned int d = VS_RES_CPU; d <= VS_RES_MEMORY; d++)
+		if (node->idle.v[d] + node->releasing.v[d] - node->pipelined.v[d] < t->req.v[d])
+			return false;
+	return true;
+}
+
+static void rescore(struct vs_session *ssn, struct vs_fp_tmpl *t, struct vs_node *node)
+{
+	double score;
+
+	if (!may_hold(t, node)) {
+		vs_nidx_remove(&t->ix, node);
+		return;
+	}
+	vs_ssn_score_nodes(ssn, &t->score_task, &node, 1, &score);
+	vs_nidx_set(&t->ix, node, score);
+}
+
+/* Build @t's index (every node, scored), making room by dropping the index unused longest. */
+static int tmpl_build(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_fp_tmpl *t)
+{
+	struct vs_cluster *cl = ssn->cl;
+	struct vs_node_log *log = &cl->touched;
+	int ret;
+
+	if (fp->nr_built >= fp->max_built)
+		drop_lru(fp);
+	/* The slots outlive the session; the session's nodes are a copy of them. */
+	ret = vs_nidx_init(&t->ix, cl->node_slot, ssn->nr_nodes);
+	if (ret)
+		return ret;
+	for (u32 i = 0; i < ssn->nr_nodes; i++) {
+		struct vs_node *node = ssn->nodes[i];
+		double score;
+
+		if (!may_hold(t, node))
+			continue;
+		vs_ssn_score_nodes(ssn, &t->score_task, &node, 1, &score);
+		vs_nidx_put(&t->ix, node, score);
+	}
+	vs_nidx_fix_all(&t->ix);
+	t->built = true;
+	fp->nr_built++;
+	/*
+	 * The index knows every node as it is now: a node changed from now on
+	 * must be logged again even if its last entry is still unread.
+	 */
+	t->seen = vs_node_log_end(log);
+	vs_node_log_read(log, t->seen);
+	return 0;
+}
+
+/* Re-score in @t's index every node logged since it last served: they may be back, or moved. */
+static void tmpl_catch_up(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_fp_tmpl *t)
+{
+	struct vs_node_log *log = &ssn->cl->touched;
+	u64 end = vs_node_log_end(log);
+	const u32 *sidx = log->sidx - log->base;	/* by position */
+
+	if (t->seen == end)
+		return;
+	if (!++fp->replay) {
+		memset(fp->stamp, 0, fp->cap_stamp * sizeof(*fp->stamp));
+		fp->replay = 1;
+	}
+	for (u64 p = t->seen; p < end; p++) {
+		u32 s = sidx[p];
+
+		/* The leaves are far apart: have the next ones on their way. */
+		if (p + NIDX_AHEAD < end)
+			vs_nidx_prefetch(&t->ix, sidx[p + NIDX_AHEAD]);
+		if (fp->stamp[s] == fp->replay)
+			continue;
+		fp->stamp[s] = fp->replay;
+		rescore(ssn, t, ssn->nodes[s]);
+	}
+	t->seen = end;
+	vs_node_log_read(log, end);
+}
+
+struct vs_nidx *vs_fastpath_index(struct vs_fastpath *fp, struct vs_session *ssn,
+				  const struct vs_task *task)
+{
+	struct vs_fp_tmpl *t = fp->last && of_tmpl(fp->last, task) ? fp->last : NULL;
+
+	for (u32 i = 0; !t && i < fp->nr_tmpls; i++)
+		if (of_tmpl(fp->tmpls[i], task))
+			t = fp->tmpls[i];
+	if (!t) {
+		if (fp->nr_tmpls == fp->cap_tmpls) {
+			u32 cap = fp->cap_tmpls ? 2 * fp->cap_tmpls : 8;
+			struct vs_fp_tmpl **tmpls = realloc(fp->tmpls, cap * sizeof(*tmpls));
+
+			if (!tmpls)
+				return NULL;
+			fp->tmpls = tmpls;
+			fp->cap_tmpls = cap;
+		}
+		t = tmpl_new(task);
+		if (!t)
+			return NULL;
+		fp->tmpls[fp->nr_tmpls++] = t;
+	}
+	if (!t->built && tmpl_build(fp, ssn, t))
+		return NULL;
+	tmpl_catch_up(fp, ssn, t);
+	t->used = ++fp->clock;
+	t->cycle = ssn->cycle;
+	fp->last = t;
+	return &t->ix;
+}
+
+void vs_fastpath_end(struct vs_fastpath *fp, struct vs_session *ssn)
+{
+	struct vs_node_log *log = &ssn->cl->touched;
+	u64 min = vs_node_log_end(log);
+
+	for (u32 i = 0; i < fp->nr_tmpls; i++)
+		if (fp->tmpls[i]->built && fp->tmpls[i]->seen < min)
+			min = fp->tmpls[i]->seen;
+	vs_node_log_trim(log, min);
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What allocate's fast path keeps from cycle to cycle: its task templates
+ * and their node indexes (sched/nodeindex.h), held by the scheduler, and
+ * the scratch allocate reuses so that a steady cycle allocates nothing
+ * from the heap (Documentation/scheduling.md, "The fast path, and
+ * exhaustive mode").
+ *
+ * An index is built once (every node scored) and then kept exact by
+ * catching up with the cluster's touch log (core/node.h) before it
+ * serves: every node logged since it last served is re-scored, or taken
+ * out when it cannot hold the template. Everything is dropped when what a
+ * score or a predicate reads, besides the node and the template, may have
+ * changed: a new node generation (a node added or deleted), a lost log
+ * entry, a new resource dimension (binpack weighs dimensions by name), a
+ * new configuration (plugin arguments and flags), or a session where the
+ * fast path is not possible.
+ *
+ * A template owns copies of what identifies it (the request, the node
+ * selector, the tolerations, compared by value: the template outlives the
+ * tasks it was made from and their interned strings) and a task of its
+ * own that scoring is asked about. A template unused for a while is freed.
+ */
+#ifndef VS_SCHED_FASTPATH_H
+#define VS_SCHED_FASTPATH_H
+
+#include "core/compiler.h"
+
+struct vs_nidx;
+struct vs_session;
+struct vs_task;
+struct vs_fp_tmpl;
+
+/* allocate's predicate error cache of one role: a byte per node, reused. */
+struct vs_fp_role_cache {
+	const char *role;		/* interned; meaningful during one job only */
+	u8 *failed;			/* cache_bytes */
+};
+
+struct vs_fastpath {
+	struct vs_fp_tmpl **tmpls;
+	u32 nr_tmpls, cap_tmpls;
+	struct vs_fp_tmpl *last;	/* the template served last */
+	u32 nr_built, max_built;	/* indexes held, and at most (the memory budget) */
+	u64 clock;			/* counts servings, for dropping the least recent */
+
+	/* What the indexes were built against: they are dropped when it changes. */
+	bool valid;
+	u64 node_gen;
+	unsigned int ndims;
+
+	u32 *stamp;			/* per node slot: the catch-up that re-scored it last */
+	u32 cap_stamp, replay;
+
+	/* allocate's scratch, kept so that a steady cycle allocates nothing */
+	void *reasons;			/* its table of fit error texts */
+	u32 cap_reasons;
+	struct vs_fp_role_cache *caches;
+	u32 cap_caches;
+	u32 cache_bytes;		/* the size of every caches[].failed */
+};
+
+/* Drop every index (the templates stay): the next allocate builds afresh. */
+void vs_fastpath_invalidate(struct vs_fastpath *fp);
+
+/* Free everything. */
+void vs_fastpath_destroy(struct vs_fastpath *fp);
+
+/*
+ * An allocate whose tasks the indexes may serve starts: drop what this
+ * session makes stale, free the templates unused for long, size the
+ * scratch to the session's nodes. -ENOMEM: the scan serves.
+ */
+int vs_fastpath_begin(struct vs_fastpath *fp, struct vs_session *ssn);
+
+/*
+ * The index of @task's template (made on first use), caught up with the
+ * touch log; NULL when memory runs out (then the scan serves).
+ */
+struct vs_nidx *vs_fastpath_index(struct vs_fastpath *fp, struct vs_session *ssn,
+				  const struct vs_task *task);
+
+/* The allocate ends: forget the log entries every index has taken in. */
+void vs_fastpath_end(struct vs_fastpath *fp, struct vs_session *ssn);
+
+#endif /* VS_SCHED_FASTPATH_H */

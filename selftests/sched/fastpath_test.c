@@ -6,7 +6,10 @@
  * request shapes, some with node selectors or tolerations, priorities) are
  * built twice from one seed and scheduled for three cycles, once with
  * allocate's node indexes and once with "exhaustive: true", which predicates
- * and scores every node for every task as Volcano does. Every bind and every
+ * and scores every node for every task as Volcano does. Between cycles the
+ * same things happen to both clusters (tasks finish, nodes change spec, go
+ * and come, new jobs arrive), so the indexes kept from cycle to cycle must
+ * follow every change, or be rebuilt. Every bind and every
  * pipeline, in order, and every PodGroup phase must be the same; the fast
  * run must have placed tasks from its indexes (else the test proves
  * nothing) and never missed a node the scan found. One cluster in ten has a
@@ -31,6 +34,8 @@ struct run {
 	char trace[TRACE];		/* "cycle 1: bind ns/t -> n3\\n"... */
 	size_t len;
 	u32 cycle;
+	unsigned long long seed;
+	u32 nr_queues;
 };
 
 static unsigned long long rnd_state;
@@ -66,14 +71,79 @@ static void on_pipeline(void *ctx, struct vs_task *task, struct vs_node *node)
 
 static const char *const zones[] = { "a", "b", "c" };
 
+/*
+ * @nr_jobs gang jobs named @prefix<N> in queues q0..q<nr_queues - 1>; with
+ * @may_run, a quarter of them run on the nodes n0..n<nr_nodes - 1>.
+ */
+static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queues,
+		     u32 nr_nodes, bool may_run)
+{
+	struct vs_err e = { { 0 } };
+	char name[2 * NAME], qname[NAME], jname[NAME];
+	static const s64 cpus[] = { 500, 1000, 1500, 2000, 4000 };
+	static const s64 mems[] = { 1LL << 30, 2LL << 30, 4LL << 30 };
+	u32 next = 0;
+
+	for (u32 j = 0; j < nr_jobs; j++) {
+		struct vs_job_spec js;
+		struct vs_job *job;
+		u32 nr_tasks = 1 + rnd(6), shape = rnd(8);
+		s32 prio = (s32)rnd(3) * 100;
+		bool running = may_run && !rnd(4);
+		struct vs_kv_spec sel = { "zone", zones[rnd(3)] };
+		bool with_sel = !rnd(4);
+		struct vs_toleration_spec tol = { "gpu", VS_TOLERATION_EQUAL, "true",
+						  VS_TAINT_NO_SCHEDULE, false, 0 };
+		bool with_tol = !rnd(4);
+
+		snprintf(jname, sizeof(jname), "%s%u", prefix, j);
+		snprintf(qname, sizeof(qname), "q%u", rnd(nr_queues));
+		vs_job_spec_init(&js, "ns", jname);
+		js.queue = qname;
+		js.min_member = running ? 1 : 1 + rnd(nr_tasks);
+		js.phase = running ? VS_PG_RUNNING : (rnd(2) ? VS_PG_INQUEUE : VS_PG_PENDING);
+		cr_assert_eq(vs_job_add(&r->cl, &js, &job, &e), 0, "%s", e.msg);
+		for (u32 t = 0; t < nr_tasks; t++) {
+			struct vs_task_spec ts;
+			struct vs_task *task;
+			char node[NAME];
+
+			snprintf(name, sizeof(name), "%s-%u", jname, t);
+			vs_task_spec_init(&ts, "ns", name, jname);
+			ts.req = st_res(cpus[shape % 5], mems[shape % 3]);
+			ts.priority = prio;
+			if (with_sel) {
+				ts.node_selector = &sel;
+				ts.nr_node_selector = 1;
+			}
+			if (with_tol) {
+				ts.tolerations = &tol;
+				ts.nr_tolerations = 1;
+			}
+			if (running) {
+				/* Running where it fits, a few of them terminating (Releasing). */
+				snprintf(node, sizeof(node), "n%u", (next++ * 7) % nr_nodes);
+				ts.node = node;
+				ts.status = rnd(5) ? VS_TASK_RUNNING : VS_TASK_RELEASING;
+				if (vs_task_add(&r->cl, &ts, &task, &e)) {
+					vs_err_clear(&e);
+					ts.node = NULL;
+					ts.status = VS_TASK_PENDING;
+				} else {
+					continue;
+				}
+			}
+			cr_assert_eq(vs_task_add(&r->cl, &ts, &task, &e), 0, "%s", e.msg);
+		}
+	}
+}
+
 /* The cluster of @seed into @r; the same seed, the same cluster. */
 static void build(struct run *r, unsigned long long seed)
 {
 	struct vs_err e = { { 0 } };
-	u32 nr_nodes, nr_queues, nr_jobs, next = 0;
-	char name[NAME], qname[NAME], jname[NAME];
-	static const s64 cpus[] = { 500, 1000, 1500, 2000, 4000 };
-	static const s64 mems[] = { 1LL << 30, 2LL << 30, 4LL << 30 };
+	u32 nr_nodes, nr_queues, nr_jobs;
+	char name[NAME], qname[NAME];
 
 	rnd_state = seed;
 	cr_assert_eq(vs_cluster_init(&r->cl), 0);
@@ -105,6 +175,8 @@ static void build(struct run *r, unsigned long long seed)
 		cr_assert_eq(vs_node_add(&r->cl, &spec, &n, &e), 0, "%s", e.msg);
 	}
 	nr_queues = 1 + rnd(3);
+	r->seed = seed;
+	r->nr_queues = nr_queues;
 	for (u32 q = 0; q < nr_queues; q++) {
 		struct vs_queue_spec spec;
 		struct vs_queue *queue;
@@ -115,62 +187,88 @@ static void build(struct run *r, unsigned long long seed)
 		cr_assert_eq(vs_queue_add(&r->cl, &spec, &queue, &e), 0, "%s", e.msg);
 	}
 	nr_jobs = 2 + rnd(40);
-	for (u32 j = 0; j < nr_jobs; j++) {
-		struct vs_job_spec js;
-		struct vs_job *job;
-		u32 nr_tasks = 1 + rnd(6), shape = rnd(8);
-		s32 prio = (s32)rnd(3) * 100;
-		bool running = !rnd(4);
-		struct vs_kv_spec sel = { "zone", zones[rnd(3)] };
-		bool with_sel = !rnd(4);
-		struct vs_toleration_spec tol = { "gpu", VS_TOLERATION_EQUAL, "true",
-						  VS_TAINT_NO_SCHEDULE, false, 0 };
-		bool with_tol = !rnd(4);
-
-		snprintf(jname, sizeof(jname), "j%u", j);
-		snprintf(qname, sizeof(qname), "q%u", rnd(nr_queues));
-		vs_job_spec_init(&js, "ns", jname);
-		js.queue = qname;
-		js.min_member = running ? 1 : 1 + rnd(nr_tasks);
-		js.phase = running ? VS_PG_RUNNING : (rnd(2) ? VS_PG_INQUEUE : VS_PG_PENDING);
-		cr_assert_eq(vs_job_add(&r->cl, &js, &job, &e), 0, "%s", e.msg);
-		for (u32 t = 0; t < nr_tasks; t++) {
-			struct vs_task_spec ts;
-			struct vs_task *task;
-			char node[NAME];
-
-			snprintf(name, sizeof(name), "j%u-%u", j, t);
-			vs_task_spec_init(&ts, "ns", name, jname);
-			ts.req = st_res(cpus[shape % 5], mems[shape % 3]);
-			ts.priority = prio;
-			if (with_sel) {
-				ts.node_selector = &sel;
-				ts.nr_node_selector = 1;
-			}
-			if (with_tol) {
-				ts.tolerations = &tol;
-				ts.nr_tolerations = 1;
-			}
-			if (running) {
-				/* Running where it fits, a few of them terminating (Releasing). */
-				snprintf(node, sizeof(node), "n%u", (next++ * 7) % nr_nodes);
-				ts.node = node;
-				ts.status = rnd(5) ? VS_TASK_RUNNING : VS_TASK_RELEASING;
-				if (vs_task_add(&r->cl, &ts, &task, &e)) {
-					vs_err_clear(&e);
-					ts.node = NULL;
-					ts.status = VS_TASK_PENDING;
-				} else {
-					continue;
-				}
-			}
-			cr_assert_eq(vs_task_add(&r->cl, &ts, &task, &e), 0, "%s", e.msg);
-		}
-	}
+	add_jobs(r, "j", nr_jobs, nr_queues, nr_nodes, true);
 	cr_assert_eq(vs_cluster_check(&r->cl, &e), 0, "%s", e.msg);
 }
 
-/* Three cycles of @conf on @r, binds confirmed (Bound) between them. */
+static bool soft_tainted(const struct vs_node *node)
+{
+	for (u32 i = 0; node->taints && i < node->taints->nr; i++)
+		if (node->taints->t[i].effect == VS_TAINT_PREFER_NO_SCHEDULE)
+			return true;
+	return false;
+}
+
+/*
+ * What happens to @r's cluster after cycle @r->cycle, the same in both runs
+ * (from the seed and the cycle, and the cluster both runs left alike):
+ * tasks finish, nodes change spec, go and come, new jobs arrive.
+ */
+static void churn(struct run *r)
+{
+	struct vs_err e = { { 0 } };
+	struct vs_node *node, *ntmp;
+	struct vs_job *job;
+	struct vs_task *t, *tmp;
+	char name[NAME];
+	u32 i = 0;
+
+	rnd_state = r->seed * 7919 + r->cycle;
+	list_for_each_entry(job, &r->cl.jobs, list)
+		list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_RUNNING], status_node)
+			if (!rnd(3))
+				cr_assert_eq(vs_task_set_status(&r->cl, t, VS_TASK_SUCCEEDED, &e), 0,
+					     "%s", e.msg);
+	list_for_each_entry_safe(node, ntmp, &r->cl.nodes, list) {
+		struct vs_node_spec spec;
+		struct vs_kv_spec label = { "zone", zones[rnd(3)] };
+		struct vs_taint_spec taint = { "gpu", "true", VS_TAINT_NO_SCHEDULE };
+		u32 what = rnd(12);
+
+		i++;
+		/* The PreferNoSchedule node stays: its cluster must keep the scan. */
+		if (soft_tainted(node) || what > 3)
+			continue;
+		/* Rarely: a node gone (or added, below) makes every index start over. */
+		if (what == 0 && !node->nr_tasks && !rnd(8)) {
+			cr_assert_eq(vs_node_del(&r->cl, node, &e), 0, "%s", e.msg);
+			continue;
+		}
+		vs_node_spec_init(&spec, node->name);
+		spec.allocatable = node->allocatable;
+		if (what == 1)
+			vs_res_set(&spec.allocatable, VS_RES_CPU, 2000 * (1 + rnd(8)));
+		spec.labels = &label;
+		spec.nr_labels = 1;
+		if (!rnd(6)) {
+			spec.taints = &taint;
+			spec.nr_taints = 1;
+		}
+		spec.unschedulable = !rnd(8);
+		spec.ready = rnd(10) != 0;
+		cr_assert_eq(vs_node_update(&r->cl, node, &spec, &e), 0, "%s", e.msg);
+	}
+	for (u32 n = rnd(6) ? 0 : 1 + rnd(2); n; n--) {
+		struct vs_node_spec spec;
+		struct vs_kv_spec label = { "zone", zones[rnd(3)] };
+
+		snprintf(name, sizeof(name), "m%u-%u", r->cycle, n);
+		vs_node_spec_init(&spec, name);
+		spec.allocatable = st_res(2000 * (1 + rnd(8)), (2LL << 30) * (1 + rnd(8)));
+		vs_res_set(&spec.allocatable, VS_RES_PODS, 3 + rnd(20));
+		spec.labels = &label;
+		spec.nr_labels = 1;
+		cr_assert_eq(vs_node_add(&r->cl, &spec, &node, &e), 0, "%s", e.msg);
+	}
+	snprintf(name, sizeof(name), "c%u-", r->cycle);
+	add_jobs(r, name, 1 + rnd(8), r->nr_queues, 0, false);
+	cr_assert_eq(vs_cluster_check(&r->cl, &e), 0, "%s", e.msg);
+}
+
+/*
+ * Three cycles of @conf on @r, binds confirmed (Bound) between them, and
+ * the cluster changing.
+ */
 static void schedule(struct run *r, const char *conf)
 {
 	struct vs_conf_names names;
@@ -194,6 +292,8 @@ static void schedule(struct run *r, const char *conf)
 			list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_BINDING],
 						 status_node)
 				cr_assert_eq(vs_task_bind_succeeded(&r->cl, t, &e), 0, "%s", e.msg);
+		if (r->cycle < 3)
+			churn(r);
 	}
 	/* The phases, after the trace. */
 	{

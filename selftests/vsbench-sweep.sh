@@ -1,12 +1,13 @@
 #!/bin/sh
 # "vsbench sweep": a sweep of tiny and 1k (given in the other order) writes
 # sweep.json with both runs, as vsbench run reports them for the same seed,
-# sweep.dat with their rows by nodes, sweep.gp that redraws the plots, and
-# the two SVGs with their titles and axes; --compare adds the exhaustive
-# scan's columns and --png the PNGs; --cycles 1 leaves the empty cycle out
-# as "-"; without gnuplot the data files are written and the sweep exits 1
-# saying why; bad arguments exit 2 naming the option, with nothing run and
-# no file made.
+# sweep.dat with their rows by nodes (the first, empty and quiet cycles
+# measured), sweep.gp that redraws the plots, and the two SVGs with their
+# titles, axes and panels; --compare adds the exhaustive scan's columns and
+# --png the PNGs; --cycles 1 leaves the empty and the quiet cycle out as
+# "-" and unplotted; without gnuplot the data files are written and the
+# sweep exits 1 saying why; bad arguments exit 2 naming the option, with
+# nothing run and no file made.
 # Usage: selftests/vsbench-sweep.sh path/to/vsbench
 set -eu
 vsbench=$1
@@ -40,6 +41,8 @@ done
 [ ! -e "$s/throughput.png" ] || fail "a PNG was made without --png"
 grep -q '^tiny .* first ' "$out" || fail "the table has no first-cycle row for tiny"
 grep -q '^1k .* empty ' "$out" || fail "the table has no empty-cycle row for 1k"
+grep -q '^tiny .* quiet ' "$out" || fail "the table has no quiet-cycle row for tiny"
+grep -q '^1k .* quiet ' "$out" || fail "the table has no quiet-cycle row for 1k"
 
 # sweep.json: both runs, by nodes, each as vsbench run reports the same seed.
 [ "$(key seed 2 "$s/sweep.json")" = 3 ] || fail "sweep.json: seed is not 3"
@@ -62,9 +65,16 @@ done
 	fail "sweep.dat: tiny's binds are not the run's"
 for p in tiny 1k; do
 	for c in pods_per_sec cycle_p50_ms cycle_max_ms first_ms first_open_ms \
-		first_allocate_ms first_close_ms empty_ms empty_open_ms peak_rss_mib; do
+		first_allocate_ms first_close_ms empty_ms empty_open_ms quiet_ms quiet_open_ms \
+		quiet_allocate_ms quiet_close_ms peak_rss_mib; do
 		v=$(dat "$c" "$p" "$s/sweep.dat") || fail "sweep.dat: no column $c"
 		holds "$v" '>' 0 || { cp "$s/sweep.dat" "$out"; fail "sweep.dat: $p $c is \"$v\""; }
+	done
+	# a quiet enqueue or backfill is tens of ns: there, measured is enough
+	for c in quiet_enqueue_ms quiet_backfill_ms active_podgroups; do
+		v=$(dat "$c" "$p" "$s/sweep.dat") || fail "sweep.dat: no column $c"
+		{ [ "$v" != - ] && holds "$v" '>=' 0; } ||
+			{ cp "$s/sweep.dat" "$out"; fail "sweep.dat: $p $c is \"$v\""; }
 	done
 	holds "$(dat first_allocate_ms "$p" "$s/sweep.dat")" '<=' \
 		"$(dat first_ms "$p" "$s/sweep.dat")" || fail "sweep.dat: $p: allocate > its cycle"
@@ -73,6 +83,9 @@ for p in tiny 1k; do
 done
 holds "$(dat first_ms 1k "$s/sweep.dat")" '>' "$(dat empty_ms 1k "$s/sweep.dat")" ||
 	fail "sweep.dat: 1k's empty cycle is not faster than its first"
+# the empty cycle looks again at every job the binder touched, the quiet one at none
+holds "$(dat empty_ms 1k "$s/sweep.dat")" '>' "$(dat quiet_ms 1k "$s/sweep.dat")" ||
+	fail "sweep.dat: 1k's quiet cycle is not faster than its empty one"
 
 # The plots: complete SVG documents with their titles and the presets on the x axis.
 for f in throughput.svg cycle.svg; do
@@ -84,7 +97,8 @@ for f in throughput.svg cycle.svg; do
 done
 grep -q 'pods placed per second against cluster size' "$s/throughput.svg" ||
 	fail "throughput.svg: no title"
-for t in 'cycle time by part against cluster size' 'first cycle' 'empty cycle' 'whole cycle' \
+for t in 'cycle time by part against cluster size' 'first cycle' 'empty cycle' \
+	'quiet cycle (nothing changed)' 'whole cycle' \
 	'allocate' 'session open' 'session close'; do
 	grep -q "$t" "$s/cycle.svg" || fail "cycle.svg: no \"$t\""
 done
@@ -97,7 +111,8 @@ rm "$s/throughput.svg" "$s/cycle.svg"
 grep -q 'pods placed per second against' "$s/throughput.svg" || fail "sweep.gp did not redraw"
 [ -s "$s/cycle.svg" ] || fail "sweep.gp did not redraw cycle.svg"
 
-# --compare: the exhaustive scan's rate and the speed-up; --png: PNGs; --cycles 1: no empty cycle.
+# --compare: the exhaustive scan's rate and the speed-up; --png: PNGs; --cycles 1: no empty
+# cycle, so no quiet one either.
 c=$dir/c
 "$vsbench" sweep --presets tiny --compare --png --cycles 1 --out "$c" >"$out" 2>&1 ||
 	fail "sweep --compare --png exited $?"
@@ -108,6 +123,11 @@ holds "$(dat exhaustive_pods_per_sec tiny "$c/sweep.dat")" '<' "$(dat pods_per_s
 grep -q 'exhaustive scan' "$c/throughput.svg" || fail "--compare: the exhaustive scan is not plotted"
 [ "$(dat empty_ms tiny "$c/sweep.dat")" = - ] || fail "--cycles 1: an empty cycle"
 ! grep -q 'empty cycle (' "$c/cycle.svg" || fail "--cycles 1: an empty-cycle plot"
+for col in quiet_ms quiet_open_ms quiet_allocate_ms quiet_close_ms active_podgroups; do
+	[ "$(dat "$col" tiny "$c/sweep.dat")" = - ] || fail "--cycles 1: $col is not \"-\""
+done
+! grep -q 'quiet cycle (' "$c/cycle.svg" || fail "--cycles 1: a quiet-cycle plot"
+! grep -q '^tiny .* quiet ' "$out" || fail "--cycles 1: a quiet-cycle row in the table"
 for f in throughput.png cycle.png; do
 	[ "$(head -c 4 "$c/$f" | tail -c 3)" = PNG ] || fail "--png: $f is not a PNG"
 done

@@ -38,7 +38,7 @@
 
 #define SWEEP_MAX_PRESETS	16	/* more than there are: duplicates are refused */
 #define SWEEP_MAX_ACTIONS	16
-#define SWEEP_MAX_COLS		(16 + 2 * SWEEP_MAX_ACTIONS)
+#define SWEEP_MAX_COLS		(24 + 3 * SWEEP_MAX_ACTIONS)
 #define SWEEP_NAME		64	/* a column's name, with its NUL */
 /* Not measured: "-" in sweep.dat, which sweep.gp declares missing. */
 #define SWEEP_NONE		((double)NAN)
@@ -72,6 +72,10 @@ struct sweep_run {
 	struct sweep_cycle first;
 	struct sweep_cycle empty;	/* the cycle that placed nothing, which ends a run */
 	bool has_empty;
+	/* one more after the empty one, nothing changed: the cost of no work */
+	struct sweep_cycle quiet;
+	bool has_quiet;
+	double active_podgroups;	/* awake after the last cycle: what quiet looked at */
 };
 
 struct sweep {
@@ -104,10 +108,12 @@ static void usage(FILE *out)
 		"\n"
 		"Run \"vsbench run --json\" for each preset, each in a process of its own,\n"
 		"and write into DIR: sweep.json (every run's object), sweep.dat (one row\n"
-		"per preset, by nodes: throughput, cycle times, the first and the empty\n"
-		"cycle split into session open, each action and session close), sweep.gp\n"
-		"(the gnuplot script) and, with gnuplot, throughput.svg (pods placed per\n"
-		"second against nodes) and cycle.svg (cycle time by part against nodes).\n"
+		"per preset, by nodes: throughput, cycle times, the first, the empty and\n"
+		"the quiet cycle split into session open, each action and session close),\n"
+		"sweep.gp (the gnuplot script) and, with gnuplot, throughput.svg (pods\n"
+		"placed per second against nodes) and cycle.svg (cycle time by part\n"
+		"against nodes). A quiet cycle is one more after the empty one, with\n"
+		"nothing changed: the cost of a cycle with no work.\n"
 		"A table of the runs goes to stdout.\n"
 		"\n"
 		"  -P, --presets LIST     comma-separated presets, each once (");
@@ -487,7 +493,7 @@ static void parse_cycle(const struct sweep *sw, const json_t *c, struct sweep_cy
 static int parse_run(const struct sweep *sw, struct sweep_run *r)
 {
 	const json_t *o = r->obj, *cycles = json_object_get(o, "cycles");
-	const json_t *cms = json_object_get(o, "cycle_ms");
+	const json_t *cms = json_object_get(o, "cycle_ms"), *quiet;
 	const char *preset = json_string_value(json_object_get(o, "preset"));
 	size_t n = json_array_size(cycles);
 	double ex = num(o, "exhaustive_sched_ms");
@@ -512,6 +518,12 @@ static int parse_run(const struct sweep *sw, struct sweep_run *r)
 	r->has_empty = num(json_array_get(cycles, n - 1), "binds") == 0;
 	if (r->has_empty)
 		parse_cycle(sw, json_array_get(cycles, n - 1), &r->empty);
+	/* absent when the run had no empty cycle, or ran over the socket */
+	quiet = json_object_get(o, "quiet_cycle");
+	r->has_quiet = json_is_object(quiet);
+	if (r->has_quiet)
+		parse_cycle(sw, quiet, &r->quiet);
+	r->active_podgroups = num(quiet, "active_podgroups");
 	return 0;
 }
 
@@ -530,7 +542,7 @@ static void col(struct sweep_row *row, const char *name, double v)
 	row->vals[row->n++] = v;
 }
 
-/* @which ("first", "empty") cycle's columns: first_ms, first_open_ms, first_ACTION_ms... */
+/* The @which ("first", "empty", "quiet") cycle's columns: first_ms, first_ACTION_ms... */
 static void cycle_cols(struct sweep_row *row, const struct sweep *sw, const char *which,
 		       const struct sweep_cycle *c)
 {
@@ -561,6 +573,8 @@ static void sweep_row(const struct sweep *sw, const struct sweep_run *r, struct 
 	col(row, "cycle_max_ms", r ? r->max : SWEEP_NONE);
 	cycle_cols(row, sw, "first", r ? &r->first : NULL);
 	cycle_cols(row, sw, "empty", r && r->has_empty ? &r->empty : NULL);
+	cycle_cols(row, sw, "quiet", r && r->has_quiet ? &r->quiet : NULL);
+	col(row, "active_podgroups", r ? r->active_podgroups : SWEEP_NONE);
 	col(row, "peak_rss_mib", r ? r->peak_rss_mib : SWEEP_NONE);
 	col(row, "exhaustive_pods_per_sec", r ? r->exhaustive_pods_per_sec : SWEEP_NONE);
 	col(row, "speedup", r ? r->speedup : SWEEP_NONE);
@@ -646,8 +660,9 @@ static int write_dat(const struct sweep *sw)
 	fprintf(f, "# vsbench sweep, seed %llu, at most %lu cycles%s: one row per preset, by "
 		"nodes.\n", sw->o.seed, sw->o.cycles, sw->o.compare ? ", --compare" : "");
 	fprintf(f, "# Times in ms. first: the first cycle; empty: the cycle that placed "
-		"nothing.\n# \"-\": not measured (no empty cycle within --cycles; no "
-		"--compare).\n");
+		"nothing;\n# quiet: one more after it, nothing changed, and active_podgroups "
+		"the PodGroups\n# it looked at. \"-\": not measured (no empty cycle within "
+		"--cycles; no --compare).\n");
 	sweep_row(sw, NULL, &row);
 	fputs("# preset", f);
 	for (unsigned int i = 0; i < row.n; i++)
@@ -663,12 +678,16 @@ static int write_dat(const struct sweep *sw)
 	return close_out(f, path);
 }
 
-/* The plot lines of one cycle's parts: the whole cycle, session open, actions, close. */
+/*
+ * One panel of cycle.svg, titled @title: the @which cycle's parts, the
+ * whole cycle, session open, each action, session close.
+ */
 static void gp_cycle_plot(FILE *f, const struct sweep *sw, const struct sweep_row *names,
-			  const char *which)
+			  const char *which, const char *title)
 {
 	char name[SWEEP_NAME];
 
+	fprintf(f, "\nset title \"%s\"\n", title);
 	snprintf(name, sizeof(name), "%s_ms", which);
 	/* drawn first and wider, so that the part that makes most of it shows on top */
 	fprintf(f, "plot \"sweep.dat\" using 2:(pos($%u)) with linespoints lw 4 pt 7 lc rgb "
@@ -689,13 +708,21 @@ static void gp_cycle_plot(FILE *f, const struct sweep *sw, const struct sweep_ro
 static int write_gp(const struct sweep *sw)
 {
 	double lo = sw->runs[0].nodes, hi = sw->runs[sw->nr_runs - 1].nodes;
-	bool empty = false;
+	bool empty = false, quiet = false;
 	struct sweep_row names;
 	char path[PATH_MAX];
+	unsigned int panels;
 	FILE *f;
 
-	for (unsigned int r = 0; r < sw->nr_runs; r++)
+	for (unsigned int r = 0; r < sw->nr_runs; r++) {
 		empty |= sw->runs[r].has_empty;
+		quiet |= sw->runs[r].has_quiet;
+	}
+	/*
+	 * A panel only for a cycle some run had, else it is an empty frame;
+	 * the canvas 960 wide for one, 440 more for each other panel.
+	 */
+	panels = 1 + empty + quiet;
 	sweep_row(sw, NULL, &names);
 	f = open_out(sw, "sweep.gp", path, sizeof(path));
 	if (!f)
@@ -766,18 +793,17 @@ static int write_gp(const struct sweep *sw)
 		"set format y \"%%g\"\n"
 		"set ylabel \"ms (log scale)\"\n"
 		"set key top left font \",10\"\n"
-		"eval sprintf(term, %d, 600)\n"
+		"eval sprintf(term, %u, 600)\n"
 		"set output \"cycle.\" . format\n"
-		"set multiplot layout 1,%d title \"vsbench sweep: cycle time by part against "
-		"cluster size (seed %llu, log-log)\"\n"
-		"set title \"first cycle (places what is pending)\"\n",
-		empty ? 1400 : 960, empty ? 2 : 1, sw->o.seed);
-	gp_cycle_plot(f, sw, &names, "first");
-	if (empty) {
-		fprintf(f, "set title \"empty cycle (nothing left to place)\"\n");
-		gp_cycle_plot(f, sw, &names, "empty");
-	}
-	fprintf(f, "unset multiplot\n");
+		"set multiplot layout 1,%u title \"vsbench sweep: cycle time by part against "
+		"cluster size (seed %llu, log-log)\"\n",
+		520 + 440 * panels, panels, sw->o.seed);
+	gp_cycle_plot(f, sw, &names, "first", "first cycle (places what is pending)");
+	if (empty)
+		gp_cycle_plot(f, sw, &names, "empty", "empty cycle (nothing left to place)");
+	if (quiet)
+		gp_cycle_plot(f, sw, &names, "quiet", "quiet cycle (nothing changed)");
+	fprintf(f, "\nunset multiplot\n");
 	return close_out(f, path);
 }
 
@@ -873,6 +899,8 @@ static void print_table(const struct sweep *sw)
 		print_cycle_row(sw, r->preset, "first", &r->first);
 		if (r->has_empty)
 			print_cycle_row(sw, r->preset, "empty", &r->empty);
+		if (r->has_quiet)
+			print_cycle_row(sw, r->preset, "quiet", &r->quiet);
 	}
 }
 

@@ -872,15 +872,32 @@ int vs_job_set_condition(struct vs_job *job, enum vs_pg_cond_type type, bool sta
 			 const char *reason, const char *message, u64 transition)
 {
 	struct vs_pg_condition *c = &job->cond[type];
-	char *copy = NULL;
+	size_t n = message ? strlen(message) : 0;
 
-	if (message && *message && !(copy = strdup(message)))
-		return -ENOMEM;
-	free(c->message);
+	/*
+	 * gang rewrites the condition of every job that is not ready, every
+	 * cycle, mostly with the message it had: the buffer is kept, and
+	 * grows in steps, so that the steady state allocates nothing.
+	 */
+	if (!n) {
+		free(c->message);
+		c->message = NULL;
+		c->cap = 0;
+	} else if (n >= c->cap) {
+		size_t cap = n < 64 ? 64 : (n + 64) & ~(size_t)63;
+		char *buf = cap <= UINT32_MAX ? malloc(cap) : NULL;
+
+		if (!buf)
+			return -ENOMEM;
+		free(c->message);
+		c->message = buf;
+		c->cap = (u32)cap;
+	}
+	if (n)
+		memcpy(c->message, message, n + 1);
 	c->set = true;
 	c->status = status;
 	c->reason = reason;
-	c->message = copy;
 	c->transition = transition;
 	return 0;
 }

@@ -45,6 +45,7 @@ enum vs_pg_cond_type {
 struct vs_pg_condition {
 	bool set;
 	bool status;			/* ConditionTrue */
+	u32 cap;			/* the size of the buffer message points to */
 	const char *reason;		/* static text */
 	char *message;			/* owned, NULL for "" */
 	u64 transition;			/* the scheduling cycle that wrote it */

@@ -3,7 +3,6 @@
  * Fit errors and task notes: see fiterr.h.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sched/fiterr.h"
@@ -60,48 +59,42 @@ int vs_fit_errors_set_error(struct vs_session *ssn, struct vs_fit_errors *fe, co
 	return fe->err ? 0 : -ENOMEM;
 }
 
-/* ---- Go's histogram: "count name" strings, sorted, joined by ", " ---- */
+/*
+ * ---- Go's histogram: "count name" strings, sorted, joined by ", " ----
+ *
+ * Built without the heap (a session closes on the steady-state path, and
+ * gang writes a histogram for every job that is not ready): the items are
+ * emitted in the order of their "count name" renderings by selection,
+ * each the least greater than the one before. The names of one histogram
+ * are distinct, so no two renderings are equal; a histogram has a few
+ * items (task statuses, or the kinds of reason the nodes gave).
+ */
 
-struct histogram {
-	char **items;
-	u32 nr;
-};
-
-static void hist_add(struct histogram *h, u32 count, const char *name)
+/* strcmp() of the strings @a1 @a2 and @b1 @b2 joined. */
+static int joined_cmp(const char *a1, const char *a2, const char *b1, const char *b2)
 {
-	char *s;
-
-	if (asprintf(&s, "%u %s", count, name) < 0)
-		return;
-	h->items[h->nr++] = s;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Append the sorted histogram to @buf at @off; frees it. */
-static int hist_flush(struct histogram *h, char *buf, size_t len, int off)
-{
-	qsort(h->items, h->nr, sizeof(*h->items), cmp_str);
-	for (u32 i = 0; i < h->nr; i++) {
-		size_t at = (size_t)off < len ? (size_t)off : len;
-
-		off += snprintf(buf + at, len - at, "%s%s", i ? ", " : "", h->items[i]);
-		free(h->items[i]);
+	for (;; a1++, b1++) {
+		if (!*a1 && a2) {
+			a1 = a2;
+			a2 = NULL;
+		}
+		if (!*b1 && b2) {
+			b1 = b2;
+			b2 = NULL;
+		}
+		if (*a1 != *b1 || !*a1)
+			return (unsigned char)*a1 - (unsigned char)*b1;
 	}
-	free(h->items);
-	h->items = NULL;
-	h->nr = 0;
-	return off;
 }
 
-static bool hist_init(struct histogram *h, u32 cap)
+/* strcmp() of the renderings "count name" of @a and @b. */
+static int item_cmp(const struct vs_fit_reason *a, const struct vs_fit_reason *b)
 {
-	h->nr = 0;
-	h->items = calloc(cap ? cap : 1, sizeof(*h->items));
-	return h->items != NULL;
+	char ca[16], cb[16];
+
+	snprintf(ca, sizeof(ca), "%u ", a->count);
+	snprintf(cb, sizeof(cb), "%u ", b->count);
+	return joined_cmp(ca, a->reason, cb, b->reason);
 }
 
 /* snprintf at @off of @buf, which may already be full. */
@@ -109,9 +102,26 @@ static bool hist_init(struct histogram *h, u32 cap)
 	((off) += snprintf((buf) + ((size_t)(off) < (len) ? (size_t)(off) : (len)),	\
 			   (size_t)(off) < (len) ? (len) - (size_t)(off) : 0, __VA_ARGS__))
 
+/* Append the histogram of @items to @buf at @off. */
+static int hist_append(const struct vs_fit_reason *items, u32 nr, char *buf, size_t len, int off)
+{
+	const struct vs_fit_reason *last = NULL;
+
+	for (u32 n = 0; n < nr; n++) {
+		const struct vs_fit_reason *next = NULL;
+
+		for (u32 i = 0; i < nr; i++)
+			if ((!last || item_cmp(&items[i], last) > 0) &&
+			    (!next || item_cmp(&items[i], next) < 0))
+				next = &items[i];
+		APPEND(buf, len, off, "%s%u %s", n ? ", " : "", next->count, next->reason);
+		last = next;
+	}
+	return off;
+}
+
 int vs_fit_errors_format(const struct vs_fit_errors *fe, char *buf, size_t len)
 {
-	struct histogram h;
 	int off = 0;
 
 	if (fe->err)
@@ -120,12 +130,8 @@ int vs_fit_errors_format(const struct vs_fit_errors *fe, char *buf, size_t len)
 		APPEND(buf, len, off, "0/%u nodes are unavailable", fe->nr_nodes);
 	if (!fe->nr_nodes)
 		return off;
-	if (!hist_init(&h, fe->nr_reasons))
-		return off;
-	for (u32 i = 0; i < fe->nr_reasons; i++)
-		hist_add(&h, fe->reasons[i].count, fe->reasons[i].reason);
 	APPEND(buf, len, off, ": ");
-	off = hist_flush(&h, buf, len, off);
+	off = hist_append(fe->reasons, fe->nr_reasons, buf, len, off);
 	APPEND(buf, len, off, ".");
 	return off;
 }
@@ -184,20 +190,19 @@ const char *vs_task_scheduling_reason(const struct vs_task *task)
 
 int vs_job_fit_error(const struct vs_job *job, char *buf, size_t len)
 {
+	struct vs_fit_reason items[VS_TASK_NR_STATUS + 1];
 	const struct vs_task *t;
-	struct histogram h;
-	u32 sched = 0, unsched = 0;
+	u32 nr = 0, sched = 0, unsched = 0;
 	int off = 0;
 
 	APPEND(buf, len, off, "%s, ", vs_job_is_ready(job) ? "pod group is ready"
 							 : "pod group is not ready");
-	if (hist_init(&h, VS_TASK_NR_STATUS + 1)) {
-		for (int s = 0; s < VS_TASK_NR_STATUS; s++)
-			if (job->nr_by_status[s])
-				hist_add(&h, job->nr_by_status[s], vs_task_status_name(s));
-		hist_add(&h, job->min_member, "minAvailable");
-		off = hist_flush(&h, buf, len, off);
-	}
+	for (int s = 0; s < VS_TASK_NR_STATUS; s++)
+		if (job->nr_by_status[s])
+			items[nr++] = (struct vs_fit_reason){ vs_task_status_name(s),
+							      job->nr_by_status[s] };
+	items[nr++] = (struct vs_fit_reason){ "minAvailable", job->min_member };
+	off = hist_append(items, nr, buf, len, off);
 
 	list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node) {
 		if (vs_task_scheduling_reason(t)[0] == 'S')
@@ -205,13 +210,14 @@ int vs_job_fit_error(const struct vs_job *job, char *buf, size_t len)
 		else
 			unsched++;
 	}
-	if ((sched || unsched) && hist_init(&h, 2)) {
-		APPEND(buf, len, off, "; Pending: ");
+	if (sched || unsched) {
+		nr = 0;
 		if (sched)
-			hist_add(&h, sched, "Schedulable");
+			items[nr++] = (struct vs_fit_reason){ "Schedulable", sched };
 		if (unsched)
-			hist_add(&h, unsched, "Unschedulable");
-		off = hist_flush(&h, buf, len, off);
+			items[nr++] = (struct vs_fit_reason){ "Unschedulable", unsched };
+		APPEND(buf, len, off, "; Pending: ");
+		off = hist_append(items, nr, buf, len, off);
 	}
 
 	/* Volcano walks a map here; vsched takes the first task in creation order. */

@@ -209,6 +209,40 @@ Test(cluster, binding_that_does_not_fit_is_refused_and_changes_nothing)
 	check_all();
 }
 
+Test(cluster, a_condition_keeps_its_message_buffer_while_it_fits)
+{
+	struct vs_job *job;
+	struct vs_pg_condition *c;
+	char *buf;
+	char long_msg[300];
+
+	add_queue("q");
+	job = add_job("j", "q", 1);
+	c = &job->cond[VS_PG_COND_UNSCHEDULABLE];
+	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources",
+					  "pod group is not ready, 1 Pending", 3), 0);
+	cr_assert_str_eq(c->message, "pod group is not ready, 1 Pending");
+	buf = c->message;
+	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources",
+					  "pod group is not ready, 2 Pending", 4), 0);
+	cr_assert_eq(c->message, buf, "a message that fits is written in place");
+	cr_assert_str_eq(c->message, "pod group is not ready, 2 Pending");
+	cr_assert_eq(c->transition, 4);
+	memset(long_msg, 'x', sizeof(long_msg) - 1);
+	long_msg[sizeof(long_msg) - 1] = '\0';
+	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources",
+					  long_msg, 5), 0);
+	cr_assert_str_eq(c->message, long_msg);
+	cr_assert_gt(c->cap, strlen(long_msg));
+	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, false, "NotEnoughResources",
+					  "", 6), 0);
+	cr_assert_null(c->message, "\"\" is no message");
+	cr_assert_eq(c->cap, 0);
+	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources",
+					  "short", 7), 0);
+	cr_assert_str_eq(c->message, "short");
+}
+
 Test(cluster, job_status_index_and_gang_counts)
 {
 	struct vs_job *j;

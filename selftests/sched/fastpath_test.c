@@ -371,3 +371,106 @@ Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
 	cr_assert_gt(placed, seeds, "the indexes placed %llu tasks in %u clusters",
 		     (unsigned long long)placed, seeds);
 }
+
+/*
+ * A steady state: every cycle, the tasks running finish and jobs of the
+ * same kinds as before arrive. Once the templates, indexes, pools, arena
+ * chunks and scratch have grown to the workload, a whole cycle (session
+ * open, actions, close with its podgroup conditions) takes nothing from
+ * the general heap. jemalloc counts what this thread allocated; in
+ * SANITIZE=1 builds ASan's allocator replaces it and there is nothing to
+ * count.
+ */
+#ifndef __SANITIZE_ADDRESS__
+#include <jemalloc/jemalloc.h>
+
+static u64 thread_counter(const char *name)
+{
+	u64 v = 0;
+	size_t len = sizeof(v);
+
+	cr_assert_eq(mallctl(name, &v, &len, NULL, 0), 0, "mallctl %s", name);
+	return v;
+}
+
+/* A gang that waits for ever: its tasks ask for more than a node has, or for a zone none is in. */
+static void add_waiting_job(struct run *r, const char *name, s64 cpu, const char *zone)
+{
+	struct vs_err e = { { 0 } };
+	struct vs_kv_spec sel = { "zone", zone };
+	struct vs_job_spec js;
+	struct vs_job *job;
+	char tname[NAME];
+
+	vs_job_spec_init(&js, "ns", name);
+	js.queue = "q0";
+	js.min_member = 2;
+	js.phase = VS_PG_INQUEUE;
+	cr_assert_eq(vs_job_add(&r->cl, &js, &job, &e), 0, "%s", e.msg);
+	for (u32 t = 0; t < 2; t++) {
+		struct vs_task_spec ts;
+		struct vs_task *task;
+
+		snprintf(tname, sizeof(tname), "%s-%u", name, t);
+		vs_task_spec_init(&ts, "ns", tname, name);
+		ts.req = st_res(cpu, 1LL << 30);
+		ts.node_selector = &sel;
+		ts.nr_node_selector = 1;
+		cr_assert_eq(vs_task_add(&r->cl, &ts, &task, &e), 0, "%s", e.msg);
+	}
+}
+#endif
+
+Test(fastpath, a_steady_cycle_allocates_nothing_from_the_heap)
+{
+#ifdef __SANITIZE_ADDRESS__
+	cr_skip_test("AddressSanitizer's allocator replaces jemalloc's counters");
+#else
+	struct vs_err e = { { 0 } };
+	u64 alloc = 0, dealloc = 0, placed = 0;
+	char prefix[NAME];
+
+	memset(&fast, 0, sizeof(fast));
+	build(&fast, 4);	/* no PreferNoSchedule node: the indexes serve */
+	schedule(&fast, conf_fast);
+	/* Jobs that never fit: every cycle records why, and the podgroups say so. */
+	add_waiting_job(&fast, "huge", 1000000, "a");
+	add_waiting_job(&fast, "nowhere", 500, "z");
+	for (u32 c = 0; c < 6; c++) {
+		struct vs_job *job;
+		struct vs_task *t, *tmp;
+		u64 a, d, p;
+
+		list_for_each_entry(job, &fast.cl.jobs, list)
+			for (int s = VS_TASK_BOUND; s <= VS_TASK_RUNNING; s++)
+				list_for_each_entry_safe(t, tmp, &job->by_status[s], status_node)
+					cr_assert_eq(vs_task_set_status(&fast.cl, t, VS_TASK_SUCCEEDED,
+									&e), 0, "%s", e.msg);
+		rnd_state = 77;		/* the same kinds of job every cycle */
+		snprintf(prefix, sizeof(prefix), "s%u-", c);
+		add_jobs(&fast, prefix, 12, fast.nr_queues, 0, false);
+		fast.len = 0;		/* the trace of this cycle only */
+		p = fast.sched.stats.fast_placements;
+		a = thread_counter("thread.allocated");
+		d = thread_counter("thread.deallocated");
+		cr_assert_eq(vs_sched_run_cycle(&fast.sched, &e), 0, "%s", e.msg);
+		alloc = thread_counter("thread.allocated") - a;
+		dealloc = thread_counter("thread.deallocated") - d;
+		placed = fast.sched.stats.fast_placements - p;
+		list_for_each_entry(job, &fast.cl.jobs, list)
+			list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_BINDING], status_node)
+				cr_assert_eq(vs_task_bind_succeeded(&fast.cl, t, &e), 0, "%s", e.msg);
+	}
+	cr_assert_gt(placed, 0, "the indexes placed nothing in the last cycle");
+	for (u32 i = 0; i < 2; i++) {
+		const struct vs_job *job = vs_job_find(&fast.cl, "ns", i ? "nowhere" : "huge");
+		const struct vs_pg_condition *cond = &job->cond[VS_PG_COND_UNSCHEDULABLE];
+
+		cr_assert(cond->set && cond->message && strstr(cond->message, "not ready"),
+			  "%s: no Unschedulable condition written", job->name);
+	}
+	cr_assert_eq(alloc, 0, "a steady cycle allocated %llu bytes", (unsigned long long)alloc);
+	cr_assert_eq(dealloc, 0, "a steady cycle freed %llu bytes", (unsigned long long)dealloc);
+	release(&fast);
+#endif
+}

@@ -57,6 +57,22 @@ grep -q 'invariants hold' "$out" || fail "cycle did not check invariants"
 binds=$(sed -n 's/^  \([0-9][0-9]*\) tasks bound.*/\1/p' "$out")
 [ -n "$binds" ] && [ "$binds" -gt 0 ] || fail "cycle bound nothing"
 
+# Node classes: 4 zones x (tainted or not) x 2 instance types = 16 classes;
+# the tainted nodes and the zones a selector excludes stay out of indexes.
+"$vsbench" cycle -n 100 -j 200 -t 4 -c 1 --selectors 50 --tainted 20 >"$out" 2>&1 ||
+	fail "cycle with classes exited $?"
+grep -q 'invariants hold' "$out" || fail "cycle with classes did not check invariants"
+line=$(grep 'kept out of indexes by their class' "$out") || fail "no node class line"
+out_nodes=$(echo "$line" | sed -n 's/.*; \([0-9][0-9]*\) nodes kept out.*/\1/p')
+classes=$(echo "$line" | sed -n 's/.*; \([0-9][0-9]*\) node classes$/\1/p')
+[ -n "$out_nodes" ] && [ "$out_nodes" -gt 0 ] || fail "classes kept no node out"
+[ "$classes" = 16 ] || fail "$classes node classes, not 16"
+"$vsbench" cycle -n 100 -j 200 -t 4 -c 1 >"$out" 2>&1 || fail "cycle exited $?"
+grep -q '; 0 nodes kept out of indexes by their class; 8 node classes$' "$out" ||
+	fail "without selectors or taints classes kept nodes out"
+if "$vsbench" cycle --tainted 101 >"$out" 2>&1; then fail "--tainted 101 accepted"; fi
+grep -q -- '--tainted: "101" is not a number from 0 to 100' "$out" || fail "no message for --tainted 101"
+
 # 20 nodes, 3 queues, 40 PodGroups, 160 tasks: 223 objects, 5 batches of 50.
 shape="-n 20 -q 3 -j 40 -t 4 -r 30 -s 3"
 start_daemon "$dir/a.sock"

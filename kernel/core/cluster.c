@@ -163,7 +163,8 @@ int vs_cluster_init(struct vs_cluster *cl)
 	    (ret = vs_htable_init(&cl->job_index, 8, job_hashfn)) ||
 	    (ret = vs_htable_init(&cl->task_index, 10, task_hashfn)) ||
 	    (ret = vs_htable_init(&cl->vjob_index, 4, vjob_hashfn)) ||
-	    (ret = vs_htable_init(&cl->prioclass_index, 2, prioclass_hashfn)))
+	    (ret = vs_htable_init(&cl->prioclass_index, 2, prioclass_hashfn)) ||
+	    (ret = vs_node_classes_init(&cl->classes)))
 		goto out_destroy;
 	return 0;
 
@@ -215,6 +216,7 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 	vs_htable_destroy(&cl->task_index);
 	vs_htable_destroy(&cl->vjob_index);
 	vs_htable_destroy(&cl->prioclass_index);
+	vs_node_classes_destroy(&cl->classes);
 	vs_pool_destroy(&cl->node_pool);
 	vs_pool_destroy(&cl->queue_pool);
 	vs_pool_destroy(&cl->job_pool);
@@ -315,7 +317,11 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 	node = vs_pool_zalloc(&cl->node_pool);
 	if (node)
 		node->name = vs_str_get_cstr(&cl->strs, spec->name);
-	if (!node || !node->name) {
+	if (!node || !node->name ||
+	    vs_node_class_get(&cl->classes, &cl->strs, a.labels, a.taints, spec->unschedulable,
+			      spec->ready, &node->cls)) {
+		if (node)
+			vs_str_put(&cl->strs, node->name);
 		vs_pool_free(&cl->node_pool, node);
 		vs_labels_free(&cl->strs, a.labels);
 		vs_taints_free(&cl->strs, a.taints);
@@ -358,12 +364,22 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 	struct node_attrs a;
 	int ret;
 
+	struct vs_node_class *cls;
+
 	ret = node_attrs_build(cl, spec, &a, err);
+	if (!ret && vs_node_class_get(&cl->classes, &cl->strs, a.labels, a.taints,
+				      spec->unschedulable, spec->ready, &cls)) {
+		vs_labels_free(&cl->strs, a.labels);
+		vs_taints_free(&cl->strs, a.taints);
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+	}
 	if (ret) {
 		vs_err_prefix(err, "node %s: ", node->name);
 		return ret;
 	}
 	cl->nr_prefer_no_schedule_nodes -= prefers_no_schedule(node);
+	vs_node_class_put(&cl->classes, &cl->strs, node->cls);
+	node->cls = cls;
 	vs_labels_free(&cl->strs, node->labels);
 	vs_taints_free(&cl->strs, node->taints);
 	node->labels = a.labels;
@@ -382,6 +398,7 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 
 static void node_free(struct vs_cluster *cl, struct vs_node *node)
 {
+	vs_node_class_put(&cl->classes, &cl->strs, node->cls);
 	vs_labels_free(&cl->strs, node->labels);
 	vs_taints_free(&cl->strs, node->taints);
 	vs_str_put(&cl->strs, node->name);
@@ -1659,6 +1676,12 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 			return vs_err_set(err, EIO, "node %s: slots out of creation order",
 					  node->name);
 		prev_sidx = node->sidx;
+		if (!vs_node_class_is(node->cls, &cl->strs, node->labels, node->taints,
+				      node->unschedulable, node->ready) ||
+		    node->cls->id >= cl->classes.nr_ids ||
+		    cl->classes.by_id[node->cls->id] != node->cls)
+			return vs_err_set(err, EIO, "node %s is not in the class of its spec",
+					  node->name);
 		ret = vs_node_check(node, err);
 		if (ret)
 			return ret;
@@ -1668,6 +1691,20 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	}
 	if (memcmp(total.v, cl->total_allocatable.v, sizeof(total.v)))
 		return vs_err_set(err, EIO, "total allocatable differs from the nodes' sum");
+	for (u32 i = 0, classes = 0, refs = 0; i <= cl->classes.nr_ids; i++) {
+		const struct vs_node_class *c = i < cl->classes.nr_ids ? cl->classes.by_id[i] : NULL;
+
+		if (c) {
+			if (c->id != i || !c->nr_nodes)
+				return vs_err_set(err, EIO, "node class %u: id %u, %u nodes", i,
+						  c->id, c->nr_nodes);
+			classes++;
+			refs += c->nr_nodes;
+		}
+		if (i == cl->classes.nr_ids && (classes != cl->classes.nr || refs != nodes))
+			return vs_err_set(err, EIO, "%u node classes of %u nodes; %u and %u counted",
+					  cl->classes.nr, nodes, classes, refs);
+	}
 	if (cl->nr_node_slots != nodes + cl->nr_node_holes)
 		return vs_err_set(err, EIO, "%u node slots for %u nodes and %u holes",
 				  cl->nr_node_slots, nodes, cl->nr_node_holes);

@@ -31,6 +31,7 @@
 #include "core/labels.h"
 #include "core/list.h"
 #include "core/node.h"
+#include "core/nodeclass.h"
 #include "core/pool.h"
 #include "core/prioclass.h"
 #include "core/queue.h"
@@ -100,6 +101,8 @@ struct vs_cluster {
 	u64 node_gen;
 	/* The nodes whose accounting or spec changed (core/node.h). */
 	struct vs_node_log touched;
+	/* The nodes' classes (core/nodeclass.h). */
+	struct vs_node_classes classes;
 };
 
 int vs_cluster_init(struct vs_cluster *cl);

@@ -78,6 +78,11 @@ struct vs_taints {
 	struct vs_taint t[];
 };
 
+static inline u32 vs_taints_count(const struct vs_taints *taints)
+{
+	return taints ? taints->nr : 0;
+}
+
 /* Kubernetes' names: "NoSchedule", "PreferNoSchedule", "NoExecute" ("" -> ALL). */
 int vs_taint_effect_parse(const char *s, bool allow_empty,
 			  enum vs_taint_effect *out, struct vs_err *err);

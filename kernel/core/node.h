@@ -28,6 +28,7 @@
 #include "core/res.h"
 
 struct vs_task;
+struct vs_node_class;
 
 /*
  * The touch log: the session indexes (sidx) of the nodes whose accounting
@@ -78,6 +79,7 @@ struct vs_node {
 	struct vs_taints *taints;
 	bool unschedulable;		/* spec.unschedulable (cordoned) */
 	bool ready;			/* the Ready condition */
+	struct vs_node_class *cls;	/* of the four above (core/nodeclass.h) */
 
 	struct vs_res allocatable;
 	struct vs_res idle;

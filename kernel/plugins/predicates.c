@@ -463,6 +463,45 @@ static int taint_filter(const struct predicates *st, const struct vs_task *task,
 	return 0;
 }
 
+/*
+ * NodeUnschedulable, NodeAffinity (with the node selector) and
+ * TaintToleration: what the node's class decides (core/nodeclass.h), the
+ * hostname label and node affinity's fields aside.
+ */
+static int class_filter(const struct predicates *st, const struct vs_task *task,
+			const struct vs_node *node, struct vs_fit_error *fe)
+{
+	if (node->unschedulable &&
+	    !tolerates_synthetic(task, st->unschedulable_key, st->empty, VS_TAINT_NO_SCHEDULE)) {
+		snprintf(fe->reason, sizeof(fe->reason), "node(s) were unschedulable");
+		fe->unresolvable = true;
+		return -EINVAL;
+	}
+	if (st->node_affinity && (!vs_labels_match(node->labels, task->node_selector) ||
+				  !vs_node_affinity_required_match(task->affinity, node))) {
+		snprintf(fe->reason, sizeof(fe->reason),
+			 "node(s) didn't match Pod's node affinity/selector");
+		fe->unresolvable = true;
+		return -EINVAL;
+	}
+	if (st->taint_toleration)
+		return taint_filter(st, task, node, fe);
+	return 0;
+}
+
+static bool predicates_class_fails(struct vs_session *ssn, struct vs_plugin *p,
+				   const struct vs_task *task, const struct vs_node *node)
+{
+	const char *hostname = vs_str_find(&ssn->cl->strs, VS_HOSTNAME_LABEL,
+					   sizeof(VS_HOSTNAME_LABEL) - 1);
+	struct vs_fit_error fe;
+
+	/* Node affinity may name the node; a selector on the hostname is the node's own. */
+	if (task->affinity || (hostname && vs_labels_get(task->node_selector, hostname)))
+		return false;
+	return class_filter(p->priv, task, node, &fe) != 0;
+}
+
 static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 				const struct vs_task *task, const struct vs_node *node,
 				struct vs_fit_error *fe)
@@ -477,20 +516,7 @@ static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 		fe->unresolvable = false;
 		return -EINVAL;
 	}
-	if (node->unschedulable &&
-	    !tolerates_synthetic(task, st->unschedulable_key, st->empty, VS_TAINT_NO_SCHEDULE)) {
-		snprintf(fe->reason, sizeof(fe->reason), "node(s) were unschedulable");
-		fe->unresolvable = true;
-		return -EINVAL;
-	}
-	if (st->node_affinity && (!vs_labels_match(node->labels, task->node_selector) ||
-				  !vs_node_affinity_required_match(task->affinity, node))) {
-		snprintf(fe->reason, sizeof(fe->reason),
-			 "node(s) didn't match Pod's node affinity/selector");
-		fe->unresolvable = true;
-		return -EINVAL;
-	}
-	if (st->taint_toleration && (ret = taint_filter(st, task, node, fe)))
+	if ((ret = class_filter(st, task, node, fe)))
 		return ret;
 	if (!st->pod_affinity)
 		return 0;
@@ -515,6 +541,7 @@ const struct vs_plugin_ops vs_plugin_predicates = {
 	.close		= predicates_close,
 	.pre_predicate	= predicates_pre_predicate,
 	.predicate	= predicates_predicate,
+	.class_fails	= predicates_class_fails,
 	.on_allocate	= predicates_on_allocate,
 	.on_deallocate	= predicates_on_deallocate,
 };

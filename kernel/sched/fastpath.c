@@ -6,7 +6,8 @@
  * serves: its @seen is at or after the touch log's base (the log is only
  * trimmed up to the least @seen), and every node not logged since @seen
  * is in the index with its current score, or out of it because it cannot
- * hold the template's cpu and memory or failed the template's predicates
+ * hold the template's cpu and memory, or its class fails the template's
+ * predicates (class_out()), or it failed the template's predicates
  * (vs_nidx_first()'s VS_NIDX_DROP) and has not changed since.
  */
 #include <stdlib.h>
@@ -24,6 +25,9 @@
 
 /* How many touched nodes ahead a catch-up prefetches leaves. */
 #define NIDX_AHEAD		8
+
+/* A template's verdicts on node classes. */
+enum { CLASS_UNKNOWN, CLASS_IN, CLASS_OUT };
 
 /* Sessions a template may go unused before it is freed. */
 #define TMPL_IDLE_CYCLES	16
@@ -59,6 +63,15 @@ struct vs_fp_tmpl {
 	 * no node has one while the fast path serves; affinity is the scan's).
 	 */
 	struct vs_task score_task;
+	/*
+	 * Per node class id (core/nodeclass.h): CLASS_UNKNOWN, CLASS_IN, or
+	 * CLASS_OUT when a task of the template fails the predicates on every
+	 * node of the class: such nodes are neither scored nor indexed. Valid
+	 * while the cluster's class generation is @class_gen.
+	 */
+	u8 *verdict;
+	u32 cap_verdict;
+	u64 class_gen;
 	struct vs_nidx ix;
 	bool built;
 	u64 seen;			/* the touch log position the index took in up to */
@@ -118,6 +131,7 @@ static void tmpl_free(struct vs_fastpath *fp, struct vs_fp_tmpl *t)
 	}
 	free(t->selector);
 	free(t->tols);
+	free(t->verdict);
 	free(t);
 }
 
@@ -194,8 +208,14 @@ static void drop_lru(struct vs_fastpath *fp)
 
 void vs_fastpath_invalidate(struct vs_fastpath *fp)
 {
-	for (u32 i = 0; i < fp->nr_tmpls; i++)
-		drop_index(fp, fp->tmpls[i]);
+	for (u32 i = 0; i < fp->nr_tmpls; i++) {
+		struct vs_fp_tmpl *t = fp->tmpls[i];
+
+		drop_index(fp, t);
+		/* The verdicts read the plugins' arguments, which may be new too. */
+		if (t->verdict)
+			memset(t->verdict, CLASS_UNKNOWN, t->cap_verdict);
+	}
 	fp->valid = false;
 }
 
@@ -274,11 +294,47 @@ static bool may_hold(const struct vs_fp_tmpl *t, const struct vs_node *node)
 	return true;
 }
 
-static void rescore(struct vs_session *ssn, struct vs_fp_tmpl *t, struct vs_node *node)
+/*
+ * Whether @node's class keeps it out of @t's index: @task (of @t) fails
+ * the predicates on every node of the class. Asked once per class and
+ * template; when memory for the verdicts runs out every node stays in (the
+ * exact test still refuses the ones that fail).
+ */
+static bool class_out(struct vs_session *ssn, struct vs_fp_tmpl *t, const struct vs_task *task,
+		      const struct vs_node *node)
+{
+	const struct vs_node_classes *nc = &ssn->cl->classes;
+	u32 id = node->cls->id;
+
+	if (t->class_gen != nc->gen) {
+		if (t->verdict)
+			memset(t->verdict, CLASS_UNKNOWN, t->cap_verdict);
+		t->class_gen = nc->gen;
+	}
+	if (id >= t->cap_verdict) {
+		u32 cap = nc->cap_ids > id ? nc->cap_ids : id + 1;
+		u8 *v = realloc(t->verdict, cap);
+
+		if (!v)
+			return false;
+		memset(v + t->cap_verdict, CLASS_UNKNOWN, cap - t->cap_verdict);
+		t->verdict = v;
+		t->cap_verdict = cap;
+	}
+	if (t->verdict[id] == CLASS_UNKNOWN)
+		t->verdict[id] = vs_ssn_class_fails(ssn, task, node) ? CLASS_OUT : CLASS_IN;
+	if (t->verdict[id] != CLASS_OUT)
+		return false;
+	ssn->sched->stats.class_out++;
+	return true;
+}
+
+static void rescore(struct vs_session *ssn, struct vs_fp_tmpl *t, const struct vs_task *task,
+		    struct vs_node *node)
 {
 	double score;
 
-	if (!may_hold(t, node)) {
+	if (!may_hold(t, node) || class_out(ssn, t, task, node)) {
 		vs_nidx_remove(&t->ix, node);
 		return;
 	}
@@ -287,7 +343,8 @@ static void rescore(struct vs_session *ssn, struct vs_fp_tmpl *t, struct vs_node
 }
 
 /* Build @t's index (every node, scored), making room by dropping the index unused longest. */
-static int tmpl_build(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_fp_tmpl *t)
+static int tmpl_build(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_fp_tmpl *t,
+		      const struct vs_task *task)
 {
 	struct vs_cluster *cl = ssn->cl;
 	struct vs_node_log *log = &cl->touched;
@@ -303,7 +360,7 @@ static int tmpl_build(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_
 		struct vs_node *node = ssn->nodes[i];
 		double score;
 
-		if (!may_hold(t, node))
+		if (!may_hold(t, node) || class_out(ssn, t, task, node))
 			continue;
 		vs_ssn_score_nodes(ssn, &t->score_task, &node, 1, &score);
 		vs_nidx_put(&t->ix, node, score);
@@ -321,7 +378,8 @@ static int tmpl_build(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_
 }
 
 /* Re-score in @t's index every node logged since it last served: they may be back, or moved. */
-static void tmpl_catch_up(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_fp_tmpl *t)
+static void tmpl_catch_up(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_fp_tmpl *t,
+			  const struct vs_task *task)
 {
 	struct vs_node_log *log = &ssn->cl->touched;
 	u64 end = vs_node_log_end(log);
@@ -342,7 +400,7 @@ static void tmpl_catch_up(struct vs_fastpath *fp, struct vs_session *ssn, struct
 		if (fp->stamp[s] == fp->replay)
 			continue;
 		fp->stamp[s] = fp->replay;
-		rescore(ssn, t, ssn->nodes[s]);
+		rescore(ssn, t, task, ssn->nodes[s]);
 	}
 	t->seen = end;
 	vs_node_log_read(log, end);
@@ -371,9 +429,9 @@ struct vs_nidx *vs_fastpath_index(struct vs_fastpath *fp, struct vs_session *ssn
 			return NULL;
 		fp->tmpls[fp->nr_tmpls++] = t;
 	}
-	if (!t->built && tmpl_build(fp, ssn, t))
+	if (!t->built && tmpl_build(fp, ssn, t, task))
 		return NULL;
-	tmpl_catch_up(fp, ssn, t);
+	tmpl_catch_up(fp, ssn, t, task);
 	t->used = ++fp->clock;
 	t->cycle = ssn->cycle;
 	fp->last = t;

@@ -373,6 +373,18 @@ int vs_ssn_predicate(struct vs_session *ssn, const struct vs_task *task,
 	return 0;
 }
 
+bool vs_ssn_class_fails(struct vs_session *ssn, const struct vs_task *task,
+			const struct vs_node *node)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_PREDICATE, i, p)
+		if (p->ops->class_fails && p->ops->class_fails(ssn, p, task, node))
+			return true;
+	return false;
+}
+
 double vs_ssn_node_order(struct vs_session *ssn, const struct vs_task *task,
 			 const struct vs_node *node)
 {

@@ -169,6 +169,17 @@ struct vs_plugin_ops {
 	int (*predicate)(struct vs_session *ssn, struct vs_plugin *p,
 			 const struct vs_task *task, const struct vs_node *node,
 			 struct vs_fit_error *fe);
+	/*
+	 * vsched's, beside PredicateFn: whether @task fails this plugin's
+	 * predicate on every node of @node's class (core/nodeclass.h),
+	 * whatever they hold: the part of the predicate that reads only
+	 * labels (the hostname aside), taints, cordon and readiness. false
+	 * when it passes there or when the class cannot tell. allocate's fast
+	 * path leaves the nodes of a failing class out of a template's index
+	 * without scoring them; the plugin's predicate still decides.
+	 */
+	bool (*class_fails)(struct vs_session *ssn, struct vs_plugin *p,
+			    const struct vs_task *task, const struct vs_node *node);
 	double (*node_order)(struct vs_session *ssn, struct vs_plugin *p,
 			     const struct vs_task *task, const struct vs_node *node);
 	/*
@@ -276,6 +287,9 @@ int vs_ssn_pre_predicate(struct vs_session *ssn, const struct vs_task *task,
 			 struct vs_fit_error *fe);
 int vs_ssn_predicate(struct vs_session *ssn, const struct vs_task *task,
 		     const struct vs_node *node, struct vs_fit_error *fe);
+/* Whether a predicate plugin's class_fails says @task fails on every node of @node's class. */
+bool vs_ssn_class_fails(struct vs_session *ssn, const struct vs_task *task,
+			const struct vs_node *node);
 double vs_ssn_node_order(struct vs_session *ssn, const struct vs_task *task,
 			 const struct vs_node *node);
 /*

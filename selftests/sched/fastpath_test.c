@@ -347,7 +347,7 @@ Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
 {
 	const char *env = getenv("FASTPATH_SEEDS");
 	u32 seeds = env ? (u32)strtoul(env, NULL, 10) : 200;
-	u64 placed = 0;
+	u64 placed = 0, class_out = 0;
 
 	for (u32 s = 1; s <= seeds; s++) {
 		memset(&fast, 0, sizeof(fast));
@@ -365,11 +365,16 @@ Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
 		cr_assert_str_eq(fast.trace, slow.trace, "seed %u: the fast path decided "
 				 "otherwise", s);
 		placed += fast.sched.stats.fast_placements;
+		class_out += fast.sched.stats.class_out;
+		cr_assert_eq(slow.sched.stats.class_out, 0, "seed %u: exhaustive asked the classes", s);
 		release(&fast);
 		release(&slow);
 	}
 	cr_assert_gt(placed, seeds, "the indexes placed %llu tasks in %u clusters",
 		     (unsigned long long)placed, seeds);
+	/* Selectors, taints, cordons and not-ready nodes: classes kept nodes out. */
+	cr_assert_gt(class_out, seeds, "node classes kept %llu nodes out in %u clusters",
+		     (unsigned long long)class_out, seeds);
 }
 
 /*

@@ -65,6 +65,9 @@ static void usage(FILE *out)
 		"  -t, --tasks-per-job N  tasks in each podgroup (default 8)\n"
 		"  -r, --running PCT      percent of tasks already running (default 0)\n"
 		"  -s, --seed N           generator seed (default 1)\n"
+		"      --selectors PCT    percent of podgroups whose tasks select a zone (default 0)\n"
+		"      --tainted PCT      percent of nodes tainted dedicated=infra:NoSchedule\n"
+		"                         (default 0)\n"
 		"  -c, --cycles N         scheduling cycles (default 3)\n"
 		"  -f, --conf FILE        a volcano-scheduler.conf (default: Volcano's)\n"
 		"  -h, --help             this text\n");
@@ -80,6 +83,8 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 {
 	static const struct option longopts[] = {
 		VSBENCH_SHAPE_LONGOPTS,
+		{ "selectors", required_argument, NULL, 'S' },
+		{ "tainted", required_argument, NULL, 'T' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "conf", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -96,6 +101,12 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 	while ((c = getopt_long(argc, argv, VSBENCH_SHAPE_SHORTOPTS "c:f:h", longopts, NULL)) != -1) {
 		if (c == 'c') {
 			ret = vsbench_parse_ulong("cycle", "cycles", optarg, 1, 1000000, &o->cycles);
+		} else if (c == 'S') {
+			ret = vsbench_parse_ulong("cycle", "selectors", optarg, 0, 100,
+						  &o->shape.selector_pct);
+		} else if (c == 'T') {
+			ret = vsbench_parse_ulong("cycle", "tainted", optarg, 0, 100,
+						  &o->shape.tainted_pct);
 		} else if (c == 'f') {
 			o->conf = optarg;
 			ret = 0;
@@ -204,8 +215,11 @@ int vsbench_cycle(int argc, char **argv)
 	}
 	if (!ret)
 		printf("  %" PRIu64 " tasks bound in %.3f s of scheduling (%.0f binds/s); "
-		       "invariants hold\n", binder.total, spent,
-		       spent > 0 ? (double)binder.total / spent : 0.0);
+		       "invariants hold\n"
+		       "  %" PRIu64 " placed from node indexes; %" PRIu64 " nodes kept out of "
+		       "indexes by their class; %u node classes\n", binder.total, spent,
+		       spent > 0 ? (double)binder.total / spent : 0.0,
+		       sched.stats.fast_placements, sched.stats.class_out, cl.classes.nr);
 	vs_sched_destroy(&sched);
 out_cluster:
 	vs_cluster_destroy(&cl);

@@ -72,9 +72,11 @@ static int fail(const char *what, const struct vs_err *err)
 	return 1;
 }
 
+static const char *const zones[] = { "zone-a", "zone-b", "zone-c", "zone-d" };
+#define ZONES	ARRAY_SIZE(zones)
+
 static int build_nodes(struct vs_cluster *cl, const struct vsbench_shape *o, struct vs_node **nodes)
 {
-	static const char *const zones[] = { "zone-a", "zone-b", "zone-c", "zone-d" };
 	/* Shapes in cores and GiB, as a mixed fleet has them. */
 	static const struct { s64 cores, gib; } shapes[] = {
 		{ 32, 128 }, { 64, 256 }, { 96, 384 }, { 128, 512 },
@@ -89,6 +91,7 @@ static int build_nodes(struct vs_cluster *cl, const struct vsbench_shape *o, str
 			{ "topology.kubernetes.io/zone", zones[i % ARRAY_SIZE(zones)] },
 			{ "node.kubernetes.io/instance-type", s < 2 ? "standard" : "large" },
 		};
+		struct vs_taint_spec taint = { "dedicated", "infra", VS_TAINT_NO_SCHEDULE };
 		struct vs_node_spec spec;
 
 		snprintf(name, sizeof(name), "node-%06lu", i);
@@ -100,6 +103,11 @@ static int build_nodes(struct vs_cluster *cl, const struct vsbench_shape *o, str
 		vs_res_set(&spec.allocatable, VS_RES_PODS, 110);
 		spec.labels = labels;
 		spec.nr_labels = ARRAY_SIZE(labels);
+		/* Spread over the fleet (not the first nodes), and the same every run. */
+		if ((i * 37) % 100 < o->tainted_pct) {
+			spec.taints = &taint;
+			spec.nr_taints = 1;
+		}
 		if (vs_node_add(cl, &spec, &nodes[i], &err))
 			return fail("node", &err);
 	}
@@ -164,6 +172,7 @@ static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsig
 	struct vs_job_spec js;
 	struct vs_res req;
 	const char *role = j % 3 ? "worker" : "ps";
+	struct vs_kv_spec sel;
 
 	/*
 	 * Without gangs the draws are those of the first version (min_member,
@@ -180,6 +189,7 @@ static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsig
 	if (vs_job_add(cl, &js, out, &err))
 		return fail("podgroup", &err);
 
+	sel = (struct vs_kv_spec){ "topology.kubernetes.io/zone", zones[(j / 100) % ZONES] };
 	vs_res_clear(&req);
 	vs_res_set(&req, VS_RES_CPU, (s64)(500 * (1 + vsbench_rnd(8))));
 	vs_res_set(&req, VS_RES_MEMORY, (s64)(1 + vsbench_rnd(8)) << 30);
@@ -191,6 +201,10 @@ static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsig
 		vs_task_spec_init(&ts, ns, tname, name);
 		ts.req = req;
 		ts.role = role;
+		if (j % 100 < o->selector_pct) {
+			ts.node_selector = &sel;
+			ts.nr_node_selector = 1;
+		}
 		if (nodes && vsbench_rnd(100) < o->running_pct)
 			node = first_fit(nodes, o->nodes, cursor, &req);
 		if (node) {

@@ -24,6 +24,12 @@ struct vsbench_shape {
 	unsigned long long seed;
 	const struct vsbench_gangs *gangs;	/* if set, replaces jobs and tasks_per_job */
 	s64 node_cpu, node_memory;	/* if node_cpu: every node this size, else mixed */
+	/*
+	 * Node classes: percent of the podgroups whose tasks select one zone
+	 * by nodeSelector, and percent of the nodes with a NoSchedule taint
+	 * no task tolerates (dedicated=infra). Neither draws a number.
+	 */
+	unsigned long selector_pct, tainted_pct;
 };
 
 void vsbench_seed(u64 seed);

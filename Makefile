@@ -129,6 +129,10 @@ vschedd-dirs := kernel/daemon/
 vschedd-libs := $(objtree)/libvscore.a
 vschedd-ldlibs := -lmnl -lyaml -lm
 
+# vskube's pieces, ahead of the program (issue 7): in the unit tests.
+vskube-objs := $(call kbuild-objs,userspace/vskube/)
+LIBS_VSKUBE := -lcrypto
+
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
 # What the client and manifest tests exercise of vsctl, beside libvsnl.
@@ -140,7 +144,8 @@ $(foreach p,$(progs),$(eval $(p)-objs := $(foreach d,$($(p)-dirs),$(call kbuild-
 # What the daemon's tests exercise of it: everything but main().
 test-daemon-objs := $(filter-out kernel/daemon/main.o,$(vschedd-objs))
 
-all-objs := $(core-objs) $(vsnl-objs) $(test-objs) $(foreach p,$(progs),$($(p)-objs))
+all-objs := $(core-objs) $(vsnl-objs) $(test-objs) $(vskube-objs) \
+	$(foreach p,$(progs),$($(p)-objs))
 
 # Per-directory ccflags-y become target-specific flags of that directory's objects.
 $(foreach o,$(all-objs),$(eval $(objtree)/$(o): ccflags := $(__ccflags-$(dir $(o)))))
@@ -191,8 +196,10 @@ $(objtree)/$(1): $(addprefix $(objtree)/,$($(1)-objs)) $($(1)-libs) FORCE
 endef
 $(foreach p,$(progs),$(eval $(call prog-rule,$(p))))
 
-$(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm $(LIBS_ALLOC)
-$(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs) $(test-daemon-objs)) \
+$(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml $(LIBS_VSKUBE) -lm \
+	$(LIBS_ALLOC)
+$(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs) $(test-daemon-objs) \
+		$(vskube-objs)) \
 		$(objtree)/libvsnl.a $(objtree)/libvscore.a FORCE
 	$(call if_changed,ld)
 

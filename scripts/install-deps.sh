@@ -9,7 +9,8 @@ set -eu
 
 # One line per package: the build and its tests need every one of them
 # (gnuplot-nox: "vsbench sweep" draws its plots with it, and
-# selftests/vsbench-sweep.sh checks them).
+# selftests/vsbench-sweep.sh checks them; libssl-dev: vskube decodes the
+# base64 certificates of a kubeconfig with OpenSSL's libcrypto).
 PACKAGES="
 build-essential
 pkg-config
@@ -20,6 +21,7 @@ libjemalloc-dev
 libcriterion-dev
 libyaml-dev
 libjansson-dev
+libssl-dev
 valgrind
 gnuplot-nox
 "

@@ -131,7 +131,9 @@ vschedd-ldlibs := -lmnl -lyaml -lm
 
 # vskube's pieces, ahead of the program (issue 7): in the unit tests.
 vskube-objs := $(call kbuild-objs,userspace/vskube/)
-LIBS_VSKUBE := -lcrypto
+LIBS_VSKUBE := -lcurl -lcrypto
+# The tests serve HTTP to it with libmicrohttpd.
+LIBS_KUBE_TEST := -lmicrohttpd
 
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
@@ -196,7 +198,8 @@ $(objtree)/$(1): $(addprefix $(objtree)/,$($(1)-objs)) $($(1)-libs) FORCE
 endef
 $(foreach p,$(progs),$(eval $(call prog-rule,$(p))))
 
-$(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml $(LIBS_VSKUBE) -lm \
+$(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml $(LIBS_VSKUBE) \
+	$(LIBS_KUBE_TEST) -lm \
 	$(LIBS_ALLOC)
 $(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs) $(test-daemon-objs) \
 		$(vskube-objs)) \

@@ -10,7 +10,9 @@ set -eu
 # One line per package: the build and its tests need every one of them
 # (gnuplot-nox: "vsbench sweep" draws its plots with it, and
 # selftests/vsbench-sweep.sh checks them; libssl-dev: vskube decodes the
-# base64 certificates of a kubeconfig with OpenSSL's libcrypto).
+# base64 certificates of a kubeconfig with OpenSSL's libcrypto;
+# libcurl4-openssl-dev: vskube talks to the API server with libcurl;
+# libmicrohttpd-dev: the tests serve HTTP to it).
 PACKAGES="
 build-essential
 pkg-config
@@ -22,6 +24,8 @@ libcriterion-dev
 libyaml-dev
 libjansson-dev
 libssl-dev
+libcurl4-openssl-dev
+libmicrohttpd-dev
 valgrind
 gnuplot-nox
 "

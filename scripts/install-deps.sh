@@ -12,7 +12,8 @@ set -eu
 # selftests/vsbench-sweep.sh checks them; libssl-dev: vskube decodes the
 # base64 certificates of a kubeconfig with OpenSSL's libcrypto;
 # libcurl4-openssl-dev: vskube talks to the API server with libcurl;
-# libmicrohttpd-dev: the tests serve HTTP to it).
+# libmicrohttpd-dev: the tests serve HTTP with it, the test API server
+# of selftests/kube/ among them).
 PACKAGES="
 build-essential
 pkg-config

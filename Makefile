@@ -135,19 +135,28 @@ LIBS_VSKUBE := -lcurl -lcrypto
 # The tests serve HTTP to it with libmicrohttpd.
 LIBS_KUBE_TEST := -lmicrohttpd
 
+# Programs the tests run and nothing installs: the test Kubernetes API
+# server (Documentation/kube-test-apiserver.md), at $(objtree)/selftests/kube/.
+test-progs := kapiserver
+kapiserver-path := selftests/kube/kapiserver
+kapiserver-dirs := selftests/kube/
+kapiserver-ldlibs := -lmicrohttpd -ljansson
+
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
 # What the client and manifest tests exercise of vsctl, beside libvsnl.
 test-client-objs := userspace/vsctl/render.o userspace/vsctl/kfields.o userspace/vsctl/manifest.o
 test-bin := $(objtree)/selftests/vs-selftests
 
-$(foreach p,$(progs),$(eval $(p)-objs := $(foreach d,$($(p)-dirs),$(call kbuild-objs,$(d)))))
+$(foreach p,$(progs) $(test-progs),$(eval $(p)-objs := \
+	$(foreach d,$($(p)-dirs),$(call kbuild-objs,$(d)))))
+test-prog-bins := $(foreach p,$(test-progs),$(objtree)/$($(p)-path))
 
 # What the daemon's tests exercise of it: everything but main().
 test-daemon-objs := $(filter-out kernel/daemon/main.o,$(vschedd-objs))
 
 all-objs := $(core-objs) $(vsnl-objs) $(test-objs) $(vskube-objs) \
-	$(foreach p,$(progs),$($(p)-objs))
+	$(foreach p,$(progs) $(test-progs),$($(p)-objs))
 
 # Per-directory ccflags-y become target-specific flags of that directory's objects.
 $(foreach o,$(all-objs),$(eval $(objtree)/$(o): ccflags := $(__ccflags-$(dir $(o)))))
@@ -157,7 +166,7 @@ $(foreach o,$(all-objs),$(eval $(objtree)/$(o): ccflags := $(__ccflags-$(dir $(o
 
 PHONY := all
 all: $(objtree)/libvscore.a $(objtree)/libvsnl.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
-	$(objtree)/compile_commands.json
+	$(test-prog-bins) $(objtree)/compile_commands.json
 
 # Short names for the outputs, as "make vmlinux" works in the kernel: the
 # real targets are paths in the output tree.
@@ -198,6 +207,13 @@ $(objtree)/$(1): $(addprefix $(objtree)/,$($(1)-objs)) $($(1)-libs) FORCE
 endef
 $(foreach p,$(progs),$(eval $(call prog-rule,$(p))))
 
+define test-prog-rule
+$(objtree)/$($(1)-path): ldlibs = $($(1)-ldlibs) $(LIBS_ALLOC)
+$(objtree)/$($(1)-path): $(addprefix $(objtree)/,$($(1)-objs)) FORCE
+	$$(call if_changed,ld)
+endef
+$(foreach p,$(test-progs),$(eval $(call test-prog-rule,$(p))))
+
 $(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml $(LIBS_VSKUBE) \
 	$(LIBS_KUBE_TEST) -lm \
 	$(LIBS_ALLOC)
@@ -226,7 +242,7 @@ check: unit-check
 
 # The smoke tests of the programs and the scenario suite run first, so
 # Criterion's summary closes the output.
-unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs))
+unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins)
 	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsbench-run.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsbench-sweep.sh $(objtree)/vsbench
@@ -316,6 +332,7 @@ install: $(addprefix $(objtree)/,$(progs))
 PHONY += clean
 clean:
 	$(Q)rm -f $(objtree)/libvscore.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
+		$(test-prog-bins) $(foreach b,$(test-prog-bins),$(dir $(b)).$(notdir $(b)).cmd) \
 		$(objtree)/compile_commands.json $(objtree)/.compile_commands.json.cmd \
 		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
 		$(objtree)/selftests/.vs-selftests.cmd
@@ -358,6 +375,7 @@ help:
 # The saved command lines and header dependencies of everything built so far.
 
 saved-cmds := $(wildcard $(foreach t,$(all-objs) libvscore.a $(progs) \
+	$(foreach p,$(test-progs),$($(p)-path)) \
 	selftests/vs-selftests compile_commands.json,$(objtree)/$(dir $(t)).$(notdir $(t)).cmd))
 -include $(saved-cmds)
 

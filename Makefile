@@ -254,6 +254,7 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins)
 	$(Q)$(srctree)/selftests/apply-equivalence.sh $(objtree) $(srctree)/selftests
 	$(Q)$(srctree)/selftests/demo-smoke.sh $(objtree) $(srctree)
 	$(Q)$(srctree)/selftests/vjob-lifecycle.sh $(objtree)
+	$(Q)$(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube
 	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp $(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # The unit tests and a scheduling run under valgrind's memcheck. jemalloc

@@ -254,6 +254,9 @@ k_is "p2" get pods -l 'app in (web),tier!=gold' -o jsonpath='{.items[*].metadata
 k_is "page-3" get pods --field-selector metadata.name=page-3 -o jsonpath='{.items[*].metadata.name}'
 k_is "" get pods --field-selector spec.schedulerName=default-scheduler \
 	-o jsonpath='{.items[*].metadata.name}'
+# A node that is not cordoned has no spec.unschedulable, and matches "false".
+k_is n1 get nodes --field-selector spec.unschedulable=false -o jsonpath='{.items[*].metadata.name}'
+k_is "" get nodes --field-selector spec.unschedulable=true -o jsonpath='{.items[*].metadata.name}'
 expect 400 'field label not supported: spec.color' GET '/api/v1/pods?fieldSelector=spec.color%3Dred'
 expect 400 'unable to parse requirement' GET '/api/v1/pods?labelSelector=app%20in%20x'
 

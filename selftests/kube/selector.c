@@ -128,7 +128,8 @@ static int parse_req(struct kapi_selector *sel, char *text, const struct kapi_re
 		if (rest[0] != '(' || rest[strlen(rest) - 1] != ')')
 			goto bad;
 		rest[strlen(rest) - 1] = '\0';
-		for (char *v = strtok(rest + 1, ","); v; v = strtok(NULL, ",")) {
+		for (char *save, *v = strtok_r(rest + 1, ",", &save); v;
+		     v = strtok_r(NULL, ",", &save)) {
 			v = trim(v);
 			if (!valid_label_part(v, false))
 				goto bad;
@@ -181,6 +182,7 @@ struct kapi_selector *kapi_selector_parse(const char *text, bool fields,
 	char *copy = strdup(text ? text : "");
 	char *p = copy;
 
+	err[0] = '\0';
 	if (!sel || !copy)
 		goto fail;
 	sel->fields = fields;
@@ -235,6 +237,9 @@ bool kapi_selector_match(const struct kapi_selector *sel, json_t *obj)
 
 		if (sel->fields) {
 			v = kapi_field(obj, r->key);
+			/* A node that is not cordoned has no spec.unschedulable: false. */
+			if (!v[0] && !strcmp(r->key, "spec.unschedulable"))
+				v = "false";
 		} else {
 			json_t *l = json_object_get(labels, r->key);
 

@@ -9,8 +9,9 @@
 # subresources (and an injected binding failure), the status subresource,
 # paginated and filtered lists, bookmarks and watch timeouts, 410 Gone
 # after the history is compacted, dropped watches, and bad input answered
-# 400 (or 422, 415) with nothing changed. The server must stop cleanly on
-# SIGTERM: under SANITIZE=1 that is where leaks would show.
+# 400 (or 422, 415) with nothing changed, and the request log. The server
+# must stop cleanly on SIGTERM: under SANITIZE=1 that is where leaks would
+# show.
 # Without kubectl (or curl) the test says SKIP and passes.
 # Usage: selftests/kube-apiserver.sh OBJTREE selftests/kube
 set -eu
@@ -345,6 +346,16 @@ expect 405 'does not allow this method' DELETE /api/v1/namespaces/default/pods
 expect 400 'continue key is not valid' GET '/api/v1/pods?continue=%21%21'
 expect 400 'non-negative integers' GET '/api/v1/pods?watch=1&resourceVersion=abc'
 [ "$(cur_rv)" = "$rv" ] || fail "refused requests changed the store: rv $rv -> $(cur_rv)"
+
+# ---- the request log: who asked what, answered how ----
+expect 200 '"last":' GET /__test/requests
+last=$(sed -n 's/^{"last":\([0-9]*\),.*/\1/p' "$dir/body")
+k label node n1 role=edge >/dev/null || fail "label node n1"
+k_is n1 get nodes -l role=edge -o jsonpath='{.items[*].metadata.name}'
+expect 200 '"method":"PATCH","path":"/api/v1/nodes/n1","code":200,"userAgent":"kubectl' \
+	GET "/__test/requests?since=$last"
+grep -q "^{\"last\":[0-9]*,\"requests\":\[{\"seq\":$((last + 1)),\"method\":\"GET\"" \
+	"$dir/body" || fail "the log since $last: $(cat "$dir/body")"
 k_is " batch" get pod page-0 -o jsonpath='{.spec.nodeName} {.metadata.labels.app}'
 
 # ---- a clean stop ----

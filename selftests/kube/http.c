@@ -280,6 +280,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
 	struct kapi_server *srv = cls;
 	struct kapi_req *req = *con_cls;
+	const char *user_agent;
 
 	if (!req) {
 		req = calloc(1, sizeof(*req));
@@ -289,6 +290,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		req->conn = conn;
 		req->method = method;
 		req->url = url;
+		user_agent = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+							 MHD_HTTP_HEADER_USER_AGENT);
+		req->agent = strdup(user_agent ? user_agent : "");
 		*con_cls = req;
 		srv->counters.requests++;
 		return MHD_YES;
@@ -321,6 +325,28 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	return route(req);
 }
 
+static void log_clear(struct kapi_log_entry *e)
+{
+	free(e->path);
+	free(e->agent);
+	memset(e, 0, sizeof(*e));
+}
+
+/* The request goes into the log; its user agent moves there. */
+static void log_request(struct kapi_server *srv, struct kapi_req *req)
+{
+	uint64_t seq = ++srv->log_seq;
+	struct kapi_log_entry *e = &srv->log[seq % KAPI_LOG_SIZE];
+
+	log_clear(e);
+	e->seq = seq;
+	snprintf(e->method, sizeof(e->method), "%s", req->method);
+	e->code = req->code;
+	e->path = strdup(req->url);
+	e->agent = req->agent;
+	req->agent = NULL;
+}
+
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			 enum MHD_RequestTerminationCode why)
 {
@@ -331,6 +357,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		return;
 	if (srv->opts.verbose)
 		fprintf(stderr, "kapiserver: %s %s -> %u\n", req->method, req->url, req->code);
+	log_request(srv, req);
+	free(req->agent);
 	free(req->body);
 	free(req);
 	*con_cls = NULL;
@@ -382,4 +410,6 @@ void kapi_http_stop(struct kapi_server *srv)
 	MHD_run(srv->daemon);
 	MHD_stop_daemon(srv->daemon);
 	srv->daemon = NULL;
+	for (size_t i = 0; i < KAPI_LOG_SIZE; i++)
+		log_clear(&srv->log[i]);
 }

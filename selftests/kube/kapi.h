@@ -156,6 +156,17 @@ struct kapi_counters {
 	uint64_t watches;	/* watches opened */
 };
 
+/* The last KAPI_LOG_SIZE requests, for tests to see who wrote what. */
+#define KAPI_LOG_SIZE	1024
+
+struct kapi_log_entry {
+	uint64_t seq;		/* 0: unused */
+	char method[12];
+	unsigned int code;
+	char *path;
+	char *agent;
+};
+
 struct kapi_server {
 	struct kapi_options opts;
 	struct kapi_store store;
@@ -167,6 +178,8 @@ struct kapi_server {
 	unsigned int fail_count;
 	unsigned int fail_code;
 	char *fail_message;
+	struct kapi_log_entry log[KAPI_LOG_SIZE];	/* by seq % KAPI_LOG_SIZE */
+	uint64_t log_seq;				/* the last one given */
 };
 
 /* One request: its body is gathered over several calls of the handler. */
@@ -175,6 +188,7 @@ struct kapi_req {
 	struct MHD_Connection *conn;
 	const char *method;
 	const char *url;
+	char *agent;		/* User-Agent, for the request log */
 	char *body;
 	size_t len, cap;
 	bool too_large;

@@ -9,6 +9,8 @@
  *   POST /__test/fail-bindings?count=N&code=C&message=M
  *				the next N binding POSTs fail with C and M
  *   GET  /__test/stats		revisions, counters, open watches
+ *   GET  /__test/requests?since=N	the requests logged after N (method, path,
+ *				status, User-Agent), the last KAPI_LOG_SIZE at most
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,35 @@ static enum MHD_Result stats(struct kapi_req *req)
 			  "failBindings", (json_int_t)srv->fail_count));
 }
 
+static enum MHD_Result requests(struct kapi_req *req)
+{
+	struct kapi_server *srv = req->srv;
+	const char *since_arg = kapi_arg(req, "since");
+	uint64_t since = 0, first;
+	json_t *list = json_array();
+
+	if (since_arg && !kapi_parse_rv(since_arg, &since)) {
+		json_decref(list);
+		return kapi_reply_status(req, 400, "BadRequest", NULL, NULL,
+					 "since must be a non-negative integer");
+	}
+	/* This request is logged once answered: it is not in its own reply. */
+	first = srv->log_seq > KAPI_LOG_SIZE ? srv->log_seq - KAPI_LOG_SIZE + 1 : 1;
+	if (since + 1 > first)
+		first = since + 1;
+	for (uint64_t seq = first; seq <= srv->log_seq; seq++) {
+		const struct kapi_log_entry *e = &srv->log[seq % KAPI_LOG_SIZE];
+
+		json_array_append_new(list, json_pack("{s:I, s:s, s:s, s:i, s:s}",
+						      "seq", (json_int_t)e->seq,
+						      "method", e->method, "path", e->path ? e->path : "",
+						      "code", (int)e->code,
+						      "userAgent", e->agent ? e->agent : ""));
+	}
+	return kapi_reply_json(req, 200, json_pack("{s:I, s:o}", "last", (json_int_t)srv->log_seq,
+						   "requests", list));
+}
+
 enum MHD_Result kapi_testctl(struct kapi_req *req, const char *what)
 {
 	struct kapi_server *srv = req->srv;
@@ -62,6 +93,8 @@ enum MHD_Result kapi_testctl(struct kapi_req *req, const char *what)
 
 	if (!strcmp(what, "stats") && !strcmp(req->method, MHD_HTTP_METHOD_GET))
 		return stats(req);
+	if (!strcmp(what, "requests") && !strcmp(req->method, MHD_HTTP_METHOD_GET))
+		return requests(req);
 	if (!strcmp(what, "drop-watches") && post)
 		return kapi_reply_json(req, 200, json_pack("{s:i}", "dropped",
 							   (int)kapi_watch_drop_all(srv)));

@@ -194,6 +194,16 @@ k_is 2 get queue q1 -o jsonpath='{.spec.weight}'
 k delete queue q1 >/dev/null || fail "delete queue q1"
 k_fails 'queues.scheduling.volcano.sh "q1" not found' get queue q1
 
+# kubectl apply: a create, then a strategic merge patch whose containers
+# merge by name, so that what the change leaves out (image, memory) stays.
+sed 's/name: p1$/name: ap/' "$top/pod.yaml" | k apply -f - >"$dir/out" 2>&1 ||
+	fail "apply: $(cat "$dir/out")"
+sed 's/name: p1$/name: ap/; s/cpu: "1"/cpu: "2"/' "$top/pod.yaml" | k apply -f - >"$dir/out" 2>&1 ||
+	fail "apply again: $(cat "$dir/out")"
+grep -qF 'pod/ap configured' "$dir/out" || fail "apply printed: $(cat "$dir/out")"
+k_is "main busybox 2 1Gi" get pod ap -o jsonpath='{.spec.containers[*].name} {.spec.containers[0].image} {.spec.containers[0].resources.requests.cpu} {.spec.containers[0].resources.requests.memory}'
+k delete pod ap >/dev/null || fail "delete pod ap"
+
 # ---- binding, eviction and the status subresource, with curl ----
 k create -f "$top/pod.yaml" >/dev/null || fail "create p1 again"
 bind='{"apiVersion":"v1","kind":"Binding","metadata":{"name":"p1"},"target":{"kind":"Node","name":"n1"}}'

@@ -236,8 +236,8 @@ enum MHD_Result kapi_testctl(struct kapi_req *req, const char *what);
 void kapi_timestamp(char *buf, size_t len);
 void kapi_uid(char *buf, size_t len);
 void kapi_random_suffix(char *buf, size_t n);
-/* Apply an RFC 7386 merge patch to a copy of target. */
-json_t *kapi_merge_patch(json_t *target, json_t *patch);
+/* Apply an RFC 7386 merge patch (or a strategic one, util.c) to a copy of target. */
+json_t *kapi_merge_patch(json_t *target, json_t *patch, bool strategic);
 char *kapi_base64url_encode(const char *data, size_t len);
 char *kapi_base64url_decode(const char *text, size_t *len);
 /* A lowercase RFC 1123 subdomain (label: at most 63, no dots). */

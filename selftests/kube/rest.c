@@ -568,9 +568,9 @@ out:
 }
 
 /*
- * A strategic merge patch is applied as a JSON merge patch: maps merge,
- * lists are replaced whole, "$" directives are ignored. Enough for kubectl
- * label, annotate and patch of maps; not for kubectl apply of lists.
+ * A merge patch, or a strategic merge patch with kapi_merge_patch()'s
+ * guesses at merge keys: enough for kubectl patch, label, annotate and
+ * apply of the usual changes.
  */
 static enum MHD_Result do_patch(struct kapi_req *req, const struct kapi_resource *res,
 				const char *ns, const char *name, bool status)
@@ -595,7 +595,8 @@ static enum MHD_Result do_patch(struct kapi_req *req, const struct kapi_resource
 		ret = not_found(req, res, name);
 		goto out;
 	}
-	obj = kapi_merge_patch(cur, patch);
+	obj = kapi_merge_patch(cur, patch, !strncmp(type, "application/strategic-merge-patch+json",
+						     38));
 	if (!obj) {
 		ret = MHD_NO;
 		goto out;

@@ -78,17 +78,75 @@ void kapi_random_suffix(char *buf, size_t n)
 }
 
 /*
- * Keys of a strategic merge patch that start with "$" are directives
- * ($patch, $setElementOrder/..., $retainKeys, $deleteFromPrimitiveList/...):
- * kapiserver applies such a patch as a merge patch and ignores them.
+ * A strategic merge patch is a merge patch whose lists of objects can be
+ * merged by key instead of replaced. kapiserver has no schemas to say which
+ * lists and which keys, so it guesses as Kubernetes declares them most
+ * often: "conditions" by "type"; any other list whose elements, in the
+ * object and in the patch, all have a string "name" (containers, volumes,
+ * env, ...) by "name". Elements with "$patch": "delete" are removed, other
+ * "$" directives ($setElementOrder/..., $retainKeys, ...) are ignored. A
+ * plain merge patch replaces every list.
  */
-static void merge_into(json_t *dst, json_t *patch)
+static bool keyed_list(json_t *list, const char *mk)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(list, i, e)
+		if (!json_is_string(json_object_get(e, mk)))
+			return false;
+	return true;
+}
+
+static const char *merge_key(const char *field, json_t *cur, json_t *patch)
+{
+	if (!json_is_array(cur) || !json_is_array(patch) || !json_array_size(patch))
+		return NULL;
+	if (!strcmp(field, "conditions") && keyed_list(cur, "type") && keyed_list(patch, "type"))
+		return "type";
+	if (keyed_list(cur, "name") && keyed_list(patch, "name"))
+		return "name";
+	return NULL;
+}
+
+static void merge_into(json_t *dst, json_t *patch, bool strategic);
+
+static void merge_list(json_t *list, json_t *patch, const char *mk)
+{
+	size_t i, j;
+	json_t *p, *e;
+
+	json_array_foreach(patch, i, p) {
+		const char *key = json_string_value(json_object_get(p, mk));
+		const char *directive = json_string_value(json_object_get(p, "$patch"));
+		json_t *found = NULL;
+
+		json_array_foreach(list, j, e)
+			if (!strcmp(json_string_value(json_object_get(e, mk)), key)) {
+				found = e;
+				break;
+			}
+		if (directive && !strcmp(directive, "delete")) {
+			if (found)
+				json_array_remove(list, j);
+			continue;
+		}
+		if (!found) {
+			found = json_object();
+			json_array_append_new(list, found);
+		}
+		merge_into(found, p, true);
+	}
+}
+
+static void merge_into(json_t *dst, json_t *patch, bool strategic)
 {
 	const char *k;
 	json_t *v;
 
 	json_object_foreach(patch, k, v) {
 		json_t *cur = json_object_get(dst, k);
+		const char *mk;
 
 		if (k[0] == '$')
 			continue;
@@ -99,14 +157,16 @@ static void merge_into(json_t *dst, json_t *patch)
 				cur = json_object();
 				json_object_set_new(dst, k, cur);
 			}
-			merge_into(cur, v);
+			merge_into(cur, v, strategic);
+		} else if (strategic && (mk = merge_key(k, cur, v))) {
+			merge_list(cur, v, mk);
 		} else {
 			json_object_set_new(dst, k, json_deep_copy(v));
 		}
 	}
 }
 
-json_t *kapi_merge_patch(json_t *target, json_t *patch)
+json_t *kapi_merge_patch(json_t *target, json_t *patch, bool strategic)
 {
 	json_t *out;
 
@@ -114,7 +174,7 @@ json_t *kapi_merge_patch(json_t *target, json_t *patch)
 		return json_deep_copy(patch);
 	out = json_is_object(target) ? json_deep_copy(target) : json_object();
 	if (out)
-		merge_into(out, patch);
+		merge_into(out, patch, strategic);
 	return out;
 }
 

@@ -165,6 +165,48 @@ k_fails 'pods "p1" already exists' create -f "$top/pod.yaml"
 k_fails 'Error from server (NotFound): pods "nope" not found' get pod nope
 k_fails 'Error from server (NotFound): queues.scheduling.volcano.sh "nope" not found' get queue nope
 
+# The other kinds, from YAML: kubectl's generators ("create namespace NAME")
+# send protobuf, which kapiserver refuses with 415.
+k_fails '(UnsupportedMediaType)' create namespace volcano-system
+k create -f - >"$dir/out" 2>&1 <<EOF || fail "create -f of the other kinds: $(cat "$dir/out")"
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: volcano-system
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: high
+value: 1000
+---
+apiVersion: coordination.k8s.io/v1
+kind: Lease
+metadata:
+  name: vsched
+  namespace: volcano-system
+spec:
+  holderIdentity: a
+  leaseDurationSeconds: 15
+---
+apiVersion: v1
+kind: Event
+metadata:
+  name: p1.1
+involvedObject:
+  kind: Pod
+  name: p1
+  namespace: default
+reason: FailedScheduling
+message: 0/1 nodes are available
+type: Warning
+EOF
+k_is "Active" get namespace volcano-system -o jsonpath='{.status.phase}'
+k_is "1000" get priorityclass high -o jsonpath='{.value}'
+k_is "a 15" get lease -n volcano-system vsched -o jsonpath='{.spec.holderIdentity} {.spec.leaseDurationSeconds}'
+k_is "p1.1" get events --field-selector reason=FailedScheduling,involvedObject.name=p1 \
+	-o jsonpath='{.items[*].metadata.name}'
+
 # ---- kubectl get -w sees an update and a delete as they happen ----
 k get pod p1 -w --output-watch-events \
 	-o jsonpath='{.type} {.object.metadata.name} {.object.metadata.labels.tier}{"\n"}' \

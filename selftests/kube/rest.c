@@ -61,12 +61,21 @@ static enum MHD_Result bad_request(struct kapi_req *req, const char *fmt, ...)
 	return kapi_reply_status(req, 400, "BadRequest", NULL, NULL, "%s", msg);
 }
 
-/* The body as a JSON object, or a 400 queued and NULL. */
+/* The body as a JSON object, or a 400 (415) queued and NULL. */
 static json_t *parse_body(struct kapi_req *req, enum MHD_Result *ret)
 {
+	const char *type = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+						       MHD_HTTP_HEADER_CONTENT_TYPE);
 	json_error_t jerr;
 	json_t *obj;
 
+	/* kubectl's "create namespace" and the like send protobuf: JSON only here. */
+	if (type && strstr(type, "protobuf")) {
+		*ret = kapi_reply_status(req, 415, "UnsupportedMediaType", NULL, NULL,
+					 "the body of the request was in an unknown format - "
+					 "accepted media types include: application/json");
+		return NULL;
+	}
 	if (!req->len) {
 		*ret = bad_request(req, "the request body is empty");
 		return NULL;

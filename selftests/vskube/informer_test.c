@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Tests for vskube's informers (userspace/vskube/informer.h) against the
+ * test API server (selftests/kube/, Documentation/kube-test-apiserver.md),
+ * started for each test: a list in pages then a watch; a watch dropped
+ * and taken up again from its resourceVersion without an event told twice;
+ * a gap the server can no longer replay (410 Gone), closed by a relist
+ * that tells what was added, changed and deleted meanwhile; bookmarks;
+ * selectors; a server that goes away and comes back.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+
+#include "vskube/informer.h"
+
+static pid_t server;
+static char dir[64], portfile[128];
+static struct kc_config cfg;
+static struct kcl *c;
+
+/* Start kapiserver; its port into cfg.server. */
+static void server_start(void)
+{
+	char exe[PATH_MAX], bin[PATH_MAX + 32], server_url[64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f = NULL;
+	unsigned int port = 0;
+
+	cr_assert_gt(n, 0);
+	exe[n] = '\0';
+	/* the tests are OBJ/selftests/vs-selftests, the server OBJ/selftests/kube/kapiserver */
+	snprintf(bin, sizeof(bin), "%s/kube/kapiserver", dirname(exe));
+	cr_assert_eq(access(bin, X_OK), 0, "no kapiserver at %s (make builds it)", bin);
+	unlink(portfile);
+	server = fork();
+	cr_assert_geq(server, 0);
+	if (!server) {
+		/* Its own process, not a shell's child: SIGTERM must reach it. */
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execl(bin, bin, "--port-file", portfile, "--bookmark-interval", "100",
+		      (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 200 && !(f = fopen(portfile, "r")); i++)
+		usleep(20000);
+	cr_assert_not_null(f, "kapiserver did not start");
+	cr_assert_eq(fscanf(f, "%u", &port), 1);
+	fclose(f);
+	snprintf(server_url, sizeof(server_url), "http://127.0.0.1:%u", port);
+	free(cfg.server);
+	cfg.server = strdup(server_url);
+}
+
+static void server_stop(void)
+{
+	int status;
+
+	if (server <= 0)
+		return;
+	kill(server, SIGTERM);
+	waitpid(server, &status, 0);
+	server = 0;
+}
+
+static void setup(void)
+{
+	struct vs_err e = { { 0 } };
+
+	snprintf(dir, sizeof(dir), "/tmp/kinf-test-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(portfile, sizeof(portfile), "%s/port", dir);
+	memset(&cfg, 0, sizeof(cfg));
+	server_start();
+	c = kcl_new(&cfg, &e);
+	cr_assert_not_null(c, "%s", e.msg);
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	kcl_free(c);
+	server_stop();
+	kc_config_free(&cfg);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(informer, .init = setup, .fini = teardown, .timeout = 120);
+
+/* ---- what the informer told ---- */
+
+#define SEEN_MAX	256
+
+struct seen {
+	char ev[SEEN_MAX][80];		/* "ADDED n1", "DELETED ns/p" */
+	u32 nr;
+	u32 synced;
+	u32 troubles;
+};
+
+static void on_event(struct kinf *inf, enum kinf_event type, json_t *obj, void *ctx)
+{
+	static const char *const names[] = { "ADDED", "MODIFIED", "DELETED" };
+	struct seen *s = ctx;
+	json_t *meta = json_object_get(obj, "metadata");
+	const char *ns = json_string_value(json_object_get(meta, "namespace"));
+	const char *name = json_string_value(json_object_get(meta, "name"));
+
+	cr_assert_lt(s->nr, SEEN_MAX);
+	snprintf(s->ev[s->nr++], sizeof(s->ev[0]), "%s %s%s%s", names[type], ns ? ns : "",
+		 ns ? "/" : "", name);
+}
+
+static void on_synced(struct kinf *inf, void *ctx)
+{
+	((struct seen *)ctx)->synced++;
+}
+
+static void on_trouble(struct kinf *inf, const char *what, void *ctx)
+{
+	((struct seen *)ctx)->troubles++;
+}
+
+static const struct kinf_ops ops = {
+	.event = on_event, .synced = on_synced, .trouble = on_trouble,
+};
+
+static bool has(const struct seen *s, const char *ev)
+{
+	for (u32 i = 0; i < s->nr; i++)
+		if (!strcmp(s->ev[i], ev))
+			return true;
+	return false;
+}
+
+static u32 count(const struct seen *s, const char *ev)
+{
+	u32 n = 0;
+
+	for (u32 i = 0; i < s->nr; i++)
+		n += !strcmp(s->ev[i], ev);
+	return n;
+}
+
+/* Run the informer until @done(@s) or 20 s. */
+static void run_until(struct kinf *inf, bool (*done)(const struct seen *, const struct kinf *),
+		      const struct seen *s)
+{
+	struct vs_err e = { { 0 } };
+	u64 end = kinf_clock_ms() + 20000;
+
+	while (!done(s, inf)) {
+		u64 now = kinf_clock_ms(), next = kinf_tick(inf, now);
+		int wait = next == UINT64_MAX ? 50 : (int)(next > now ? next - now : 0);
+
+		cr_assert_lt(now, end, "timed out: %u events, %u syncs", s->nr, s->synced);
+		cr_assert_eq(kcl_poll(c, NULL, 0, wait < 50 ? wait : 50, &e), 0, "%s", e.msg);
+	}
+}
+
+static u32 want_events, want_syncs, want_failures;
+
+static bool reached(const struct seen *s, const struct kinf *inf)
+{
+	return s->nr >= want_events && s->synced >= want_syncs &&
+	       kinf_stats(inf)->failures >= want_failures;
+}
+
+static void until(struct kinf *inf, const struct seen *s, u32 events, u32 syncs, u32 failures)
+{
+	want_events = events;
+	want_syncs = syncs;
+	want_failures = failures;
+	run_until(inf, reached, s);
+}
+
+/* ---- the server's objects ---- */
+
+static long call(const char *method, const char *path, const char *ctype, const char *body)
+{
+	struct vs_err e = { { 0 } };
+	long status = 0;
+
+	cr_assert_eq(kcl_call(c, method, path, ctype, body, &status, NULL, NULL, &e), 0, "%s",
+		     e.msg);
+	return status;
+}
+
+static void node_add(const char *name, const char *zone)
+{
+	char body[256];
+
+	snprintf(body, sizeof(body), "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":"
+		 "{\"name\":\"%s\",\"labels\":{\"zone\":\"%s\"}}}", name, zone);
+	cr_assert_eq(call("POST", "/api/v1/nodes", "application/json", body), 201);
+}
+
+static void node_label(const char *name, const char *zone)
+{
+	char path[128], body[128];
+
+	snprintf(path, sizeof(path), "/api/v1/nodes/%s", name);
+	snprintf(body, sizeof(body), "{\"metadata\":{\"labels\":{\"zone\":\"%s\"}}}", zone);
+	cr_assert_eq(call("PATCH", path, "application/merge-patch+json", body), 200);
+}
+
+static void node_del(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/api/v1/nodes/%s", name);
+	cr_assert_eq(call("DELETE", path, NULL, NULL), 200);
+}
+
+Test(informer, lists_in_pages_then_watches)
+{
+	struct seen s = { 0 };
+	struct kinf *inf;
+	char name[16];
+
+	for (int i = 0; i < 7; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		node_add(name, "a");
+	}
+	inf = kinf_new(c, "/api/v1/nodes", NULL, 3, &ops, &s);
+	cr_assert_not_null(inf);
+	kinf_start(inf);
+	until(inf, &s, 7, 1, 0);
+	cr_assert_eq(s.nr, 7);
+	cr_assert(has(&s, "ADDED n0") && has(&s, "ADDED n6"));
+	cr_assert(kinf_synced(inf));
+	cr_assert_eq(kinf_count(inf), 7);
+	cr_assert_eq(kinf_stats(inf)->pages, 3, "7 nodes in pages of 3");
+	cr_assert_eq(kinf_stats(inf)->lists, 1);
+
+	node_add("n7", "b");
+	node_label("n1", "c");
+	node_del("n2");
+	until(inf, &s, 10, 1, 0);
+	cr_assert_str_eq(s.ev[7], "ADDED n7");
+	cr_assert_str_eq(s.ev[8], "MODIFIED n1");
+	cr_assert_str_eq(s.ev[9], "DELETED n2");
+	cr_assert_eq(kinf_count(inf), 7);
+	cr_assert_eq(s.troubles, 0);
+	kinf_free(inf);
+}
+
+Test(informer, a_dropped_watch_goes_on_from_its_resource_version)
+{
+	struct seen s = { 0 };
+	struct kinf *inf = kinf_new(c, "/api/v1/nodes", NULL, 0, &ops, &s);
+
+	node_add("n0", "a");
+	node_add("n1", "a");
+	kinf_start(inf);
+	until(inf, &s, 2, 1, 0);
+	node_add("n2", "a");
+	until(inf, &s, 3, 1, 0);
+
+	cr_assert_eq(call("POST", "/__test/drop-watches", NULL, NULL), 200);
+	until(inf, &s, 3, 1, 1);	/* the broken stream is seen, and retried */
+	node_add("n3", "a");
+	node_label("n0", "b");
+	until(inf, &s, 5, 1, 1);
+	cr_assert_str_eq(s.ev[3], "ADDED n3");
+	cr_assert_str_eq(s.ev[4], "MODIFIED n0");
+	cr_assert_eq(count(&s, "ADDED n2"), 1, "no event told twice");
+	cr_assert_eq(kinf_stats(inf)->lists, 1, "no relist: the history had it all");
+	cr_assert_geq(kinf_stats(inf)->watches, 2);
+	kinf_free(inf);
+}
+
+Test(informer, a_gap_past_the_history_is_closed_by_a_relist)
+{
+	struct seen s = { 0 };
+	struct kinf *inf = kinf_new(c, "/api/v1/nodes", NULL, 2, &ops, &s);
+
+	node_add("keep", "a");
+	node_add("change", "a");
+	node_add("go", "a");
+	kinf_start(inf);
+	until(inf, &s, 3, 1, 0);
+
+	/* The watch breaks; while the informer backs off, things happen and are compacted. */
+	cr_assert_eq(call("POST", "/__test/drop-watches", NULL, NULL), 200);
+	until(inf, &s, 3, 1, 1);
+	node_add("new", "a");
+	node_label("change", "b");
+	node_del("go");
+	cr_assert_eq(call("POST", "/__test/compact", NULL, NULL), 200);
+	until(inf, &s, 6, 2, 1);
+	cr_assert_eq(s.nr, 6, "keep is not told again");
+	cr_assert(has(&s, "ADDED new"));
+	cr_assert(has(&s, "MODIFIED change"));
+	cr_assert(has(&s, "DELETED go"));
+	/* The watch's 410; a page of the relist may meet the compaction too, and start over. */
+	cr_assert_geq(kinf_stats(inf)->gone, 1);
+	cr_assert_geq(kinf_stats(inf)->lists, 2);
+	cr_assert_eq(kinf_count(inf), 3);
+
+	/* And it watches again from the relist. */
+	node_add("after", "a");
+	until(inf, &s, 7, 2, 1);
+	cr_assert_str_eq(s.ev[6], "ADDED after");
+	kinf_free(inf);
+}
+
+static bool bookmarked(const struct seen *s, const struct kinf *inf)
+{
+	return kinf_stats(inf)->bookmarks >= 2;
+}
+
+Test(informer, bookmarks_move_the_resource_version_on)
+{
+	struct seen s = { 0 };
+	struct kinf *inf = kinf_new(c, "/api/v1/pods", NULL, 0, &ops, &s);
+	char rv[64];
+
+	kinf_start(inf);
+	until(inf, &s, 0, 1, 0);
+	snprintf(rv, sizeof(rv), "%s", kinf_rv(inf));
+	/* Nodes move the store's revision; the pod informer hears of it by bookmarks only. */
+	node_add("n0", "a");
+	node_add("n1", "a");
+	run_until(inf, bookmarked, &s);
+	cr_assert_eq(s.nr, 0);
+	cr_assert_gt(strtoull(kinf_rv(inf), NULL, 10), strtoull(rv, NULL, 10), "%s after %s",
+		     kinf_rv(inf), rv);
+	kinf_free(inf);
+}
+
+Test(informer, selectors_choose_the_objects)
+{
+	struct seen s = { 0 };
+	struct kinf *inf = kinf_new(c, "/api/v1/nodes", "labelSelector=zone%3Da", 0, &ops, &s);
+
+	node_add("in", "a");
+	node_add("out", "b");
+	kinf_start(inf);
+	until(inf, &s, 1, 1, 0);
+	cr_assert_str_eq(s.ev[0], "ADDED in");
+	node_label("out", "a");		/* starts matching: ADDED */
+	node_label("in", "b");		/* stops matching: DELETED */
+	until(inf, &s, 3, 1, 0);
+	cr_assert_str_eq(s.ev[1], "ADDED out");
+	cr_assert_str_eq(s.ev[2], "DELETED in");
+	kinf_free(inf);
+}
+
+Test(informer, a_server_that_goes_and_comes_back)
+{
+	struct seen s = { 0 };
+	struct kinf *inf = kinf_new(c, "/api/v1/nodes", NULL, 0, &ops, &s);
+	char old[64];
+
+	node_add("n0", "a");
+	kinf_start(inf);
+	until(inf, &s, 1, 1, 0);
+	snprintf(old, sizeof(old), "%s", cfg.server);
+	server_stop();
+	until(inf, &s, 1, 1, 2);	/* the stream breaks, the next watch cannot connect */
+	cr_assert_gt(s.troubles, 0);
+
+	/* A new server (empty, on another port): the informer is pointed at it. */
+	kinf_free(inf);
+	kcl_free(c);
+	server_start();
+	c = kcl_new(&cfg, &(struct vs_err){ { 0 } });
+	cr_assert_not_null(c);
+	cr_assert_str_neq(cfg.server, old);
+	memset(&s, 0, sizeof(s));
+	inf = kinf_new(c, "/api/v1/nodes", NULL, 0, &ops, &s);
+	node_add("m0", "a");
+	kinf_start(inf);
+	until(inf, &s, 1, 1, 0);
+	cr_assert_str_eq(s.ev[0], "ADDED m0");
+	kinf_free(inf);
+}

@@ -120,7 +120,7 @@ vsbench-dirs := userspace/vsbench/
 vsbench-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
 vsbench-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
 
-vsctl-dirs := userspace/vsctl/
+vsctl-dirs := userspace/vsctl/ userspace/kube/
 vsctl-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
 vsctl-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
 
@@ -145,7 +145,7 @@ kapiserver-ldlibs := -lmicrohttpd -ljansson
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
 # What the client and manifest tests exercise of vsctl, beside libvsnl.
-test-client-objs := userspace/vsctl/render.o userspace/vsctl/kfields.o userspace/vsctl/manifest.o
+test-client-objs := userspace/vsctl/render.o userspace/kube/kfields.o userspace/kube/manifest.o
 test-bin := $(objtree)/selftests/vs-selftests
 
 $(foreach p,$(progs) $(test-progs),$(eval $(p)-objs := \

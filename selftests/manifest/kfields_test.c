@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The field walker vsctl's scenario and manifest readers share
- * (userspace/vsctl/kfields.c): how a field is named in each, open and
+ * (userspace/kube/kfields.c): how a field is named in each, open and
  * closed tables, and ParseBool's spellings. The test binary links
  * kfields.o (the Makefile's test-client-objs).
  */
 #include <stdio.h>
 #include <criterion/criterion.h>
 
-#include "vsctl/kfields.h"
+#include "kube/kfields.h"
 
 struct two {
 	const char *a;

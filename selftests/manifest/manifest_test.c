@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Kubernetes manifests translated into the core's objects
- * (userspace/vsctl/manifest.c): every kind with the fields it reads and
+ * (userspace/kube/manifest.c): every kind with the fields it reads and
  * Volcano's rules, the pod request rule, the order objects are sent in,
  * and every refusal with its exact message. The test binary links
  * manifest.o and kfields.o (the Makefile's test-client-objs).
@@ -11,7 +11,7 @@
 #include <criterion/criterion.h>
 
 #include "vsched/vsched.h"
-#include "vsctl/manifest.h"
+#include "kube/manifest.h"
 
 static struct mf_set set;
 static struct mf_err err;

@@ -31,7 +31,7 @@
 
 #include "controllers/pgctl.h"
 #include "lib/vsnl.h"
-#include "vsctl/manifest.h"
+#include "kube/manifest.h"
 #include "vsctl/render.h"
 #include "vsctl/request.h"
 #include "vsctl/vsctl.h"

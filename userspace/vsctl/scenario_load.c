@@ -22,7 +22,7 @@
 #include "core/arena.h"
 #include "core/file.h"
 #include "sched/framework.h"
-#include "vsctl/kfields.h"
+#include "kube/kfields.h"
 #include "vsctl/scenario.h"
 
 #define SCN_FILE_MAX	(4u << 20)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kubernetes manifests as vsched objects, for "vsctl apply -f" and "vsctl
- * delete -f" (Documentation/vsctl.md, "vsctl apply and delete").
+ * delete -f" (Documentation/vsctl.md, "vsctl apply and delete"), and for
+ * the objects vskube reads from the API server (JSON is YAML too).
  *
  * A set of manifests is read in two steps. mf_set_parse() splits each file
  * into its YAML documents (and a v1 List into its items) and checks what
@@ -19,8 +20,8 @@
  *	m.yaml:14: document 3 (Pod ns/p1): spec.containers[0].resources.requests.cpu:
  *	invalid quantity "abc": no digits
  */
-#ifndef VSCTL_MANIFEST_H
-#define VSCTL_MANIFEST_H
+#ifndef KUBE_MANIFEST_H
+#define KUBE_MANIFEST_H
 
 #include <linux/netlink.h>
 
@@ -139,4 +140,4 @@ bool mf_put_key(const struct mf_obj *o, struct nlmsghdr *nlh, size_t cap);
 /* "m.yaml:14: document 3 (Pod ns/p1)", or for an object made for a document, that one's. */
 void mf_obj_where(const struct mf_obj *o, char *buf, size_t size);
 
-#endif /* VSCTL_MANIFEST_H */
+#endif /* KUBE_MANIFEST_H */

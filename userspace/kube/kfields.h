@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Kubernetes-shaped fields read from YAML, for vsctl's readers of object
- * files: scenarios (scenario_load.c) and manifests (manifest.c).
+ * Kubernetes-shaped fields read from YAML (or JSON), for the readers of
+ * object files: vsctl's scenarios (scenario_load.c) and manifests
+ * (manifest.c, which vsctl apply and vskube read objects with).
  *
  * A file is parsed by the configuration loader's reader (vs_yaml_parse():
  * every value typed and carrying its line); an object is then a mapping
@@ -17,8 +18,8 @@
  * spec.containers[0].resources.requests.cpu: ..."): kf_name() gives the
  * one the walk was set up for. Specs are built in the walk's scratch arena.
  */
-#ifndef VSCTL_KFIELDS_H
-#define VSCTL_KFIELDS_H
+#ifndef KUBE_KFIELDS_H
+#define KUBE_KFIELDS_H
 
 #include <stddef.h>
 
@@ -200,4 +201,4 @@ int kf_role_mins(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 /* strconv.ParseBool's spellings: 1 t T TRUE true True, 0 f F FALSE false False. */
 int kf_parse_bool(const char *s, bool *out);
 
-#endif /* VSCTL_KFIELDS_H */
+#endif /* KUBE_KFIELDS_H */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vsctl/kfields.h"
+#include "kube/kfields.h"
 
 int kf_err(struct kf *kf, u32 line, const char *fmt, ...)
 {

@@ -24,8 +24,8 @@
 #include "core/file.h"
 #include "netlink/fill.h"
 #include "netlink/msg.h"
-#include "vsctl/kfields.h"
-#include "vsctl/manifest.h"
+#include "kube/kfields.h"
+#include "kube/manifest.h"
 #include "vsched/vsched.h"
 
 /* Manifests larger than this are refused: 16k pods of 16 KiB each. */

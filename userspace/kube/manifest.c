@@ -1593,6 +1593,25 @@ int mf_set_parse(struct mf_set *set, const char *file, const char *text, size_t 
 	return ret;
 }
 
+int mf_set_add(struct mf_set *set, const char *source, struct vs_arg *root, struct mf_err *err)
+{
+	char *name;
+	int ret;
+
+	ret = keep(set, (void **)&set->files, set->nr_files, sizeof(*set->files), err) ?:
+	      keep(set, (void **)&set->roots, set->nr_roots, sizeof(*set->roots), err);
+	name = ret ? NULL : strdup(source);
+	if (!name) {
+		vs_arg_free(root);
+		free(root);
+		set_err(err, "out of memory");
+		return -ENOMEM;
+	}
+	set->files[set->nr_files++] = name;
+	set->roots[set->nr_roots++] = root;
+	return classify(set, name, 1, 0, root, err);
+}
+
 int mf_set_read(struct mf_set *set, const char *path, struct mf_err *err)
 {
 	struct vs_err e = { { 0 } };

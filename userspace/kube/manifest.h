@@ -107,6 +107,14 @@ void mf_set_free(struct mf_set *set);
 int mf_set_parse(struct mf_set *set, const char *file, const char *text, size_t len,
 		 struct mf_err *err);
 
+/*
+ * Take one object already parsed (@root, allocated with calloc(): the set
+ * owns and frees it, also after an error), as the first document of
+ * @source (named in messages: "pods ns/p1"). vskube hands the API
+ * server's objects in this way, from JSON.
+ */
+int mf_set_add(struct mf_set *set, const char *source, struct vs_arg *root, struct mf_err *err);
+
 /* Read @path ("-": standard input, named "stdin" in messages) and parse it. */
 int mf_set_read(struct mf_set *set, const char *path, struct mf_err *err);
 

@@ -264,7 +264,7 @@ MEMCHECK := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 	--soname-synonyms=somalloc=*jemalloc* --trace-children=yes
 
 PHONY += memcheck
-memcheck: $(test-bin) $(objtree)/vsbench $(objtree)/vsctl
+memcheck: $(test-bin) $(objtree)/vsbench $(objtree)/vsctl $(test-prog-bins)
 	$(Q)$(MEMCHECK) $(objtree)/vsbench cycle -n 50 -j 200 -t 6 -c 2 >/dev/null
 	$(Q)$(MEMCHECK) $(objtree)/vsctl scenario run -o json $(srctree)/selftests/vsctl/pass-*.yaml \
 		>/dev/null

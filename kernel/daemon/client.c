@@ -274,12 +274,26 @@ void vschedd_client_subscribe(struct vschedd *d, struct vs_client *c, unsigned i
 	     vs_genl_vsched.mcgrps[group]);
 }
 
+void vschedd_client_hold(struct vschedd *d, struct vs_client *c, bool hold)
+{
+	if (c->hold == hold)
+		return;
+	c->hold = hold;
+	if (hold)
+		d->nr_holds++;
+	else
+		d->nr_holds--;
+	vs_v(1, "client %u %s periodic cycles (%u holding)", c->ctx.portid,
+	     hold ? "holds" : "releases", d->nr_holds);
+}
+
 void vschedd_client_kill(struct vschedd *d, struct vs_client *c)
 {
 	if (c->dead)
 		return;
 	for (unsigned int g = 1; g <= VS_MCGRP_MAX; g++)
 		vschedd_client_subscribe(d, c, g, false);
+	vschedd_client_hold(d, c, false);
 	c->dead = true;
 	epoll_ctl(d->epfd, EPOLL_CTL_DEL, c->w.fd, NULL);
 	close(c->w.fd);

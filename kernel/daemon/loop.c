@@ -116,6 +116,11 @@ static void timer_ready(struct vschedd_watch *w, u32 events)
 
 	if (read(w->fd, &ticks, sizeof(ticks)) != sizeof(ticks))
 		return;
+	/* A client loading the cluster in several batches holds them (VS_CONN_A_HOLD). */
+	if (d->nr_holds) {
+		vs_v(2, "periodic cycle skipped: %u connection(s) hold cycles", d->nr_holds);
+		return;
+	}
 	/* Periods missed are not made up: one cycle sees all there is. */
 	if (vschedd_cycle(d, &err))
 		vs_error("cycle %llu: %s", (unsigned long long)d->sched.stats.cycles, err.msg);

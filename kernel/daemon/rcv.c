@@ -233,14 +233,19 @@ static int host_conn_get(struct vs_nl_core *core, struct vs_genl_info *info,
 	conn->rcvbuf = vschedd_client_rcvbuf(d, c);
 	conn->rcvbuf_max = d->rcvbuf_max;
 	conn->portid = c->ctx.portid;
+	conn->hold = c->hold;
 	return 0;
 }
 
-static int host_conn_set(struct vs_nl_core *core, struct vs_genl_info *info, u64 rcvbuf)
+static int host_conn_set(struct vs_nl_core *core, struct vs_genl_info *info,
+			 const struct vs_nl_conn *conn)
 {
 	struct vschedd *d = core->host_priv;
+	struct vs_client *c = container_of(info->ctx, struct vs_client, ctx);
 
-	vschedd_client_set_rcvbuf(d, container_of(info->ctx, struct vs_client, ctx), rcvbuf);
+	if (conn->rcvbuf != vschedd_client_rcvbuf(d, c))
+		vschedd_client_set_rcvbuf(d, c, conn->rcvbuf);
+	vschedd_client_hold(d, c, conn->hold);
 	return 0;
 }
 

@@ -116,6 +116,7 @@ struct vs_client {
 	struct list_head outq;		/* struct vs_outmsg */
 	size_t outq_bytes;
 	u64 rcvbuf;			/* VS_CMD_CONN_SET's; 0: vschedd.outq_max */
+	bool hold;			/* holds periodic cycles (VS_CONN_A_HOLD) */
 	bool overrun;			/* notifications were dropped: owes ENOBUFS */
 	bool deaf;			/* the peer is gone: its requests are read, answers dropped */
 	bool dead;			/* gone: freed once the events at hand are handled */
@@ -182,6 +183,7 @@ struct vschedd {
 	u32 nr_clients;
 	u32 next_portid;
 	u32 nr_subscribers[VS_MCGRP_MAX + 1];
+	u32 nr_holds;			/* connections holding periodic cycles */
 	size_t outq_max;		/* a connection's queue: VSCHEDD_OUTQ_MAX; tests lower it */
 	u64 rcvbuf_max;			/* opts.rcvbuf_max, or its default */
 
@@ -293,6 +295,12 @@ size_t vschedd_client_rcvbuf(const struct vschedd *d, const struct vs_client *c)
 
 /* Size @c's receive queue (VS_CMD_CONN_SET, checked against d->rcvbuf_max). */
 void vschedd_client_set_rcvbuf(struct vschedd *d, struct vs_client *c, u64 rcvbuf);
+
+/*
+ * Whether @c holds periodic cycles: while any connection does, the timer's
+ * cycles are skipped. A connection that goes lets go.
+ */
+void vschedd_client_hold(struct vschedd *d, struct vs_client *c, bool hold);
 
 /* Join or leave a multicast group. */
 void vschedd_client_subscribe(struct vschedd *d, struct vs_client *c, unsigned int group,

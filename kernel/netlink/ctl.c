@@ -438,7 +438,9 @@ int vs_nl_subscribe_doit(struct vs_genl_info *info)
  * in the protocol: behind a Unix socket the queue that overflows is the
  * daemon's out-queue for the connection, not the socket's. A size above
  * the daemon's maximum is refused rather than cut down to it, so that a
- * client never believes it has a queue it does not have.
+ * client never believes it has a queue it does not have. A connection
+ * may also hold periodic cycles while it loads a cluster in several
+ * batches.
  */
 int vs_nl_conn_doit(struct vs_genl_info *info)
 {
@@ -459,15 +461,22 @@ int vs_nl_conn_doit(struct vs_genl_info *info)
 		return ret;
 	if (info->op->cmd == VS_CMD_CONN_SET) {
 		vs_nl_nest_tb(info->attrs[VS_A_CONN], tb, VS_CONN_A_MAX);
+		if (!tb[VS_CONN_A_RCVBUF] && !tb[VS_CONN_A_HOLD])
+			return vs_nl_refuse(info, info->attrs[VS_A_CONN], EINVAL, "conn: nothing "
+					    "to set: give rcvbuf (VS_CONN_A_RCVBUF) or hold "
+					    "(VS_CONN_A_HOLD)");
 		a = tb[VS_CONN_A_RCVBUF];
-		rcvbuf = mnl_attr_get_u64(a);
+		rcvbuf = a ? mnl_attr_get_u64(a) : conn.rcvbuf;
 		if (rcvbuf > conn.rcvbuf_max)
 			return vs_nl_refuse(info, a, EINVAL, "conn.rcvbuf (VS_CONN_A_RCVBUF): "
 					    "%llu bytes is more than this daemon's maximum, %llu "
 					    "bytes (vschedd --rcvbuf-max)",
 					    (unsigned long long)rcvbuf,
 					    (unsigned long long)conn.rcvbuf_max);
-		return core->host->conn_set(core, info, rcvbuf);
+		conn.rcvbuf = rcvbuf;
+		if (tb[VS_CONN_A_HOLD])
+			conn.hold = mnl_attr_get_u8(tb[VS_CONN_A_HOLD]);
+		return core->host->conn_set(core, info, &conn);
 	}
 	nlh = vs_genl_reply_put(info, 0);
 	if (!nlh)
@@ -476,7 +485,8 @@ int vs_nl_conn_doit(struct vs_genl_info *info)
 	nest = mnl_attr_nest_start_check(nlh, room, VS_A_CONN);
 	if (!nest || !mnl_attr_put_u64_check(nlh, room, VS_CONN_A_RCVBUF, conn.rcvbuf) ||
 	    !mnl_attr_put_u64_check(nlh, room, VS_CONN_A_RCVBUF_MAX, conn.rcvbuf_max) ||
-	    !mnl_attr_put_u32_check(nlh, room, VS_CONN_A_PORTID, conn.portid))
+	    !mnl_attr_put_u32_check(nlh, room, VS_CONN_A_PORTID, conn.portid) ||
+	    !mnl_attr_put_u8_check(nlh, room, VS_CONN_A_HOLD, conn.hold))
 		goto nospace;
 	mnl_attr_nest_end(nlh, nest);
 	vs_nl_reply_finish(info->reply, nlh);

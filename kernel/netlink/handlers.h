@@ -56,6 +56,7 @@ struct vs_nl_conn {
 	u64 rcvbuf;			/* the most notifications queued for it, in bytes */
 	u64 rcvbuf_max;			/* the most rcvbuf may be */
 	u32 portid;
+	bool hold;			/* it holds periodic cycles (VS_CONN_A_HOLD) */
 };
 
 struct vs_nl_host_ops {
@@ -71,13 +72,15 @@ struct vs_nl_host_ops {
 	int (*cycle_run)(struct vs_nl_core *core, struct vs_genl_info *info);
 	/*
 	 * VS_CMD_CONN_GET: the requester's connection into @conn. Then, for
-	 * VS_CMD_CONN_SET, conn_set() with a receive queue the handler
-	 * checked against conn->rcvbuf_max. Either may refuse (the daemon's
-	 * own requests have no connection).
+	 * VS_CMD_CONN_SET, conn_set() with @conn as it is to be: what the
+	 * request gave (a receive queue the handler checked against
+	 * conn->rcvbuf_max, a hold) over what conn_get() said. Either may
+	 * refuse (the daemon's own requests have no connection).
 	 */
 	int (*conn_get)(struct vs_nl_core *core, struct vs_genl_info *info,
 			struct vs_nl_conn *conn);
-	int (*conn_set)(struct vs_nl_core *core, struct vs_genl_info *info, u64 rcvbuf);
+	int (*conn_set)(struct vs_nl_core *core, struct vs_genl_info *info,
+			const struct vs_nl_conn *conn);
 };
 
 /*

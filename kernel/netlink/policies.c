@@ -544,9 +544,10 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 
 /* The upper bound is the daemon's (--rcvbuf-max): the handler says it. */
 static const struct vs_nla_policy conn_policy[VS_CONN_A_MAX + 1] = {
-	VS_NLA_RANGE(VS_CONN_A_RCVBUF, "rcvbuf", VS_NLA_U64, VS_CONN_RCVBUF_MIN, INT64_MAX, REQ),
+	VS_NLA_RANGE(VS_CONN_A_RCVBUF, "rcvbuf", VS_NLA_U64, VS_CONN_RCVBUF_MIN, INT64_MAX, 0),
 	VS_NLA_INT(VS_CONN_A_RCVBUF_MAX, "rcvbufMax", VS_NLA_U64, .flags = RO),
 	VS_NLA_INT(VS_CONN_A_PORTID, "portID", VS_NLA_U32, .flags = RO),
+	BOOL(VS_CONN_A_HOLD, "hold", 0),
 };
 
 /* ---- the top level, per command ---- */

@@ -222,12 +222,14 @@ struct conn_answer {
 	bool have_conn;			/* a VS_CMD_CONN_GET reply came */
 	u64 rcvbuf, rcvbuf_max;
 	u32 portid;
+	u8 hold;
 };
 
 /*
  * @cmd for the client's own connection (VS_CMD_CONN_SET of @rcvbuf), handed
  * to the daemon as its socket would hand it over, and its answers read.
- * *@attr_offs: where VS_CONN_A_RCVBUF is in the request.
+ * *@attr_offs: where VS_CONN_A_RCVBUF is in the request. A @rcvbuf of 0
+ * leaves the nest empty.
  */
 static void conn_request(u8 cmd, u64 rcvbuf, struct conn_answer *ans, u32 *attr_offs)
 {
@@ -241,7 +243,8 @@ static void conn_request(u8 cmd, u64 rcvbuf, struct conn_answer *ans, u32 *attr_
 
 		if (attr_offs)
 			*attr_offs = nlh->nlmsg_len;
-		mnl_attr_put_u64(nlh, VS_CONN_A_RCVBUF, rcvbuf);
+		if (rcvbuf)
+			mnl_attr_put_u64(nlh, VS_CONN_A_RCVBUF, rcvbuf);
 		mnl_attr_nest_end(nlh, nest);
 	}
 	memset(ans, 0, sizeof(*ans));
@@ -276,6 +279,8 @@ static void conn_request(u8 cmd, u64 rcvbuf, struct conn_answer *ans, u32 *attr_
 				ans->rcvbuf_max = mnl_attr_get_u64(b);
 			else if (mnl_attr_get_type(b) == VS_CONN_A_PORTID)
 				ans->portid = mnl_attr_get_u32(b);
+			else if (mnl_attr_get_type(b) == VS_CONN_A_HOLD)
+				ans->hold = mnl_attr_get_u8(b);
 		}
 	}
 }
@@ -304,7 +309,21 @@ Test(vschedd_parts, a_connection_reads_its_receive_queue_and_the_maximum)
 	cr_assert_eq(ans.rcvbuf, VSCHEDD_OUTQ_MAX, "16 MiB until it asks");
 	cr_assert_eq(ans.rcvbuf_max, VSCHEDD_RCVBUF_MAX_DEFAULT);
 	cr_assert_eq(ans.portid, c->ctx.portid);
+	cr_assert_eq(ans.hold, 0, "no hold until it asks");
 	cr_assert_not(c->ctx.admin, "no admin permission needed");
+}
+
+Test(vschedd_parts, a_conn_set_that_sets_nothing_is_refused_and_changes_nothing)
+{
+	struct conn_answer ans;
+
+	conn_request(VS_CMD_CONN_SET, 0, &ans, NULL);
+	cr_assert_eq(ans.error, -EINVAL);
+	cr_assert_str_eq(ans.msg, "conn: nothing to set: give rcvbuf (VS_CONN_A_RCVBUF) or hold "
+			 "(VS_CONN_A_HOLD)");
+	conn_request(VS_CMD_CONN_GET, 0, &ans, NULL);
+	cr_assert_eq(ans.rcvbuf, VSCHEDD_OUTQ_MAX);
+	cr_assert_eq(d.nr_holds, 0);
 }
 
 Test(vschedd_parts, a_queue_asked_larger_holds_what_the_default_drops)

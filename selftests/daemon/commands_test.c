@@ -92,6 +92,18 @@ static u32 period(void)
 	return ms;
 }
 
+/* VS_CONN_A_HOLD of a CONN_GET reply, into an unsigned int. */
+static int read_hold(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a[VS_CONN_A_MAX + 1];
+
+	cr_assert_not_null(tb[VS_A_CONN]);
+	vsnl_parse_nested(a, VS_CONN_A_MAX, tb[VS_A_CONN]);
+	cr_assert_not_null(a[VS_CONN_A_HOLD]);
+	*(unsigned int *)arg = nla_get_u8(a[VS_CONN_A_HOLD]);
+	return 0;
+}
+
 static struct nl_msg *obj(u8 cmd, int type, int flags)
 {
 	struct nl_msg *m = vsnl_msg_new(cmd, flags);
@@ -252,6 +264,15 @@ Test(vschedd_commands, every_command_is_served)
 	cr_assert_eq(vsnl_set_rcvbuf(c, VSCHEDD_RCVBUF_MAX_DEFAULT + 1, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "more than this daemon's maximum, 268435456 bytes (vschedd "
 			 "--rcvbuf-max)"), "%s", err.msg);
+	/* A hold, read back. */
+	cr_assert_eq(vsnl_set_hold(c, true, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_request(c, vsnl_msg_new(VS_CMD_CONN_GET, 0), read_hold, &got, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(got, 1, "CONN_GET says the connection holds");
+	cr_assert_eq(vsnl_set_hold(c, false, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_request(c, vsnl_msg_new(VS_CMD_CONN_GET, 0), read_hold, &got, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(got, 0);
 	OK(vsnl_msg_new(VS_CMD_BATCH_BEGIN, 0));
 	m = obj(VS_CMD_TASK_DEL, VS_A_TASK, 0);
 	nla_put_string(m, VS_TASK_A_NAMESPACE, "ns");

@@ -803,6 +803,57 @@ Test(vschedd, periodic_cycles_schedule_without_a_request)
 	vsnl_close(c);
 }
 
+Test(vschedd, a_connection_that_holds_cycles_keeps_periodic_cycles_off_until_it_goes)
+{
+	struct vschedd_opts o = { .period_ms = 20 };
+	struct vsnl_err err = { 0 };
+	struct vsnl *holder, *c;
+	int i;
+
+	start(&o);
+	holder = conn();
+	c = conn();
+	cr_assert_eq(vsnl_set_hold(holder, true, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_set_hold(holder, true, &err), 0, "said again: nothing changes");
+	small_cluster(c);
+	/* Many periods pass: none schedules while the hold stands. */
+	usleep(300 * 1000);
+	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_PENDING);
+	/* The holder goes without letting go: its hold goes with it. */
+	vsnl_close(holder);
+	for (i = 0; i < DT_TIMEOUT_MS / 10; i++) {
+		if (task_state(c, "ns", "t1").status == VS_TASK_STATUS_RUNNING)
+			break;
+		usleep(10000);
+	}
+	cr_assert_lt(i, DT_TIMEOUT_MS / 10, "no periodic cycle after the hold went");
+	vsnl_close(c);
+}
+
+Test(vschedd, a_hold_lets_go_on_request_and_cycles_on_request_still_run)
+{
+	struct vschedd_opts o = { .period_ms = 20 };
+	struct vsnl_err err = { 0 };
+	struct vsnl *c;
+	int i;
+
+	start(&o);
+	c = conn();
+	cr_assert_eq(vsnl_set_hold(c, true, &err), 0, "%s", err.msg);
+	small_cluster(c);
+	usleep(100 * 1000);
+	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_PENDING);
+	cr_assert_eq(cycle_run(c), 2, "a cycle asked for runs, held or not");
+	cr_assert_eq(vsnl_set_hold(c, false, &err), 0, "%s", err.msg);
+	for (i = 0; i < DT_TIMEOUT_MS / 10; i++) {
+		if (task_state(c, "ns", "t1").status == VS_TASK_STATUS_RUNNING)
+			break;
+		usleep(10000);
+	}
+	cr_assert_lt(i, DT_TIMEOUT_MS / 10, "no periodic cycle after the hold was let go");
+	vsnl_close(c);
+}
+
 Test(vschedd, a_batch_through_the_daemon_is_applied_whole)
 {
 	struct vsnl *c;

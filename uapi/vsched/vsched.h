@@ -736,6 +736,14 @@ enum vs_conn_attr {
 	/* read-only: */
 	VS_CONN_A_RCVBUF_MAX,		/* u64: the most RCVBUF may be (--rcvbuf-max) */
 	VS_CONN_A_PORTID,		/* u32: the connection's port id */
+	/*
+	 * u8, 0 or 1: while any connection holds, periodic cycles are
+	 * skipped (cycles on request still run). A client that loads a
+	 * whole cluster in several batches (vskube's resync) keeps the
+	 * scheduler from deciding on half of it. Released by 0, or when
+	 * the connection closes.
+	 */
+	VS_CONN_A_HOLD,
 	__VS_CONN_A_MAX
 };
 #define VS_CONN_A_MAX (__VS_CONN_A_MAX - 1)

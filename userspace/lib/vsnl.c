@@ -275,18 +275,29 @@ int vsnl_unsubscribe(struct vsnl *c, enum vs_mcgrp group, struct vsnl_err *err)
 	return group_request(c, VS_CMD_UNSUBSCRIBE, group, err);
 }
 
-int vsnl_set_rcvbuf(struct vsnl *c, uint64_t bytes, struct vsnl_err *err)
+/* VS_CMD_CONN_SET of one attribute: a u64, or a u8 when @small. */
+static int conn_set(struct vsnl *c, int attr, uint64_t v, bool small, struct vsnl_err *err)
 {
 	struct nl_msg *msg = vsnl_msg_new(VS_CMD_CONN_SET, 0);
 	struct nlattr *nest = msg ? nla_nest_start(msg, VS_A_CONN) : NULL;
 
-	if (!nest || nla_put_u64(msg, VS_CONN_A_RCVBUF, bytes) < 0) {
+	if (!nest || (small ? nla_put_u8(msg, attr, (uint8_t)v) : nla_put_u64(msg, attr, v)) < 0) {
 		nlmsg_free(msg);
 		msg = NULL;
 	} else {
 		nla_nest_end(msg, nest);
 	}
 	return vsnl_request(c, msg, NULL, NULL, err);
+}
+
+int vsnl_set_rcvbuf(struct vsnl *c, uint64_t bytes, struct vsnl_err *err)
+{
+	return conn_set(c, VS_CONN_A_RCVBUF, bytes, false, err);
+}
+
+int vsnl_set_hold(struct vsnl *c, bool hold, struct vsnl_err *err)
+{
+	return conn_set(c, VS_CONN_A_HOLD, hold, true, err);
 }
 
 int vsnl_recv_notifications(struct vsnl *c, int timeout_ms, vsnl_cb cb, void *arg,

@@ -92,6 +92,14 @@ int vsnl_unsubscribe(struct vsnl *c, enum vs_mcgrp group, struct vsnl_err *err);
 int vsnl_set_rcvbuf(struct vsnl *c, uint64_t bytes, struct vsnl_err *err);
 
 /*
+ * Hold periodic cycles while this connection is open, or let go
+ * (VS_CONN_A_HOLD): a client loading a cluster in more batches than one
+ * keeps the scheduler from deciding on part of it. Closing the
+ * connection lets go too.
+ */
+int vsnl_set_hold(struct vsnl *c, bool hold, struct vsnl_err *err);
+
+/*
  * Wait up to @timeout_ms (-1: forever) for notifications and hand each to
  * @cb. Returns the number handled, 0 on timeout, or a negative errno
  * (-ENOBUFS: notifications were lost; resynchronise with a dump).

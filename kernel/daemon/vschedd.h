@@ -231,12 +231,6 @@ enum vschedd_args {
 enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts *o, FILE *out,
 				     FILE *err);
 
-/*
- * A Go duration ("1s", "500ms", "1m30s", "0") as whole milliseconds, from 0
- * to @max_ms: 0, or -EINVAL (not a duration, a fraction of a millisecond)
- * or -ERANGE with @why saying which.
- */
-int vschedd_parse_duration(const char *s, u32 max_ms, u32 *out, const char **why);
 
 /* ---- loop.c ---- */
 

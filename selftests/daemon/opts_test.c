@@ -9,6 +9,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
+#include "core/duration.h"
 #include "daemon/vschedd.h"
 #include "netlink/ctl.h"
 
@@ -42,13 +43,13 @@ Test(vschedd_opts, go_durations_are_read_to_the_millisecond)
 
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
 		ms = 12345;
-		cr_assert_eq(vschedd_parse_duration(good[i].s, VS_NL_PERIOD_MAX_MS, &ms, &why), 0,
+		cr_assert_eq(vs_parse_duration(good[i].s, VS_NL_PERIOD_MAX_MS, &ms, &why), 0,
 			     "%s: %s", good[i].s, why);
 		cr_assert_eq(ms, good[i].ms, "%s: %u", good[i].s, ms);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		why = "";
-		cr_assert_eq(vschedd_parse_duration(bad[i].s, VS_NL_PERIOD_MAX_MS, &ms, &why),
+		cr_assert_eq(vs_parse_duration(bad[i].s, VS_NL_PERIOD_MAX_MS, &ms, &why),
 			     bad[i].ret, "%s", bad[i].s);
 		cr_assert(strstr(why, bad[i].why), "%s: %s", bad[i].s, why);
 	}

@@ -480,6 +480,73 @@ Test(manifest, pod_without_group_gets_its_own_podgroup_as_volcano_names_it)
 	cr_assert_eq(set.objs[2].kind, MF_POD);
 }
 
+struct refusals {
+	u32 nr;
+	char msg[2][MF_ERR_MAX];
+	const struct mf_doc *doc[2];
+};
+
+static void note_refused(void *arg, const struct mf_doc *doc, const char *msg)
+{
+	struct refusals *r = arg;
+
+	cr_assert_lt(r->nr, 2, "a third refusal: %s", msg);
+	snprintf(r->msg[r->nr], sizeof(r->msg[0]), "%s", msg);
+	r->doc[r->nr++] = doc;
+}
+
+Test(manifest, keep_going_leaves_out_what_a_refused_document_made)
+{
+	struct refusals r = { 0 };
+	static const char text[] =
+		"apiVersion: v1\nkind: Node\nmetadata: {name: bad}\n"
+		"status: {allocatable: {cpu: abc}}\n"
+		"---\n"
+		"apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+		"status: {allocatable: {cpu: 4}}\n"
+		"---\n"
+		/* refused by the core after its PodGroup was made: a role no label takes */
+		"apiVersion: v1\nkind: Pod\n"
+		"metadata:\n"
+		"  name: p1\n"
+		"  namespace: ns\n"
+		"  annotations: {volcano.sh/task-spec: 'not a label!'}\n"
+		"  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u-1, "
+		"controller: true}]\n"
+		"spec: {containers: [{name: c}]}\n"
+		"---\n"
+		"apiVersion: v1\nkind: Pod\n"
+		"metadata:\n"
+		"  name: p2\n"
+		"  namespace: ns\n"
+		"  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u-1, "
+		"controller: true}]\n"
+		"spec: {containers: [{name: c}]}\n";
+
+	cr_assert_eq(mf_set_init(&set), 0);
+	set.offline = true;
+	set.keep_going = true;
+	set.refused = note_refused;
+	set.warn_arg = &r;
+	cr_assert_eq(mf_set_parse(&set, "m.yaml", text, strlen(text), &err), 0, "%s", err.msg);
+	cr_assert_eq(mf_set_build(&set, &err), 0, "%s", err.msg);
+	cr_assert_eq(r.nr, 2);
+	cr_assert_str_eq(r.doc[0]->label, "document 1 (Node bad)");
+	cr_assert(strstr(r.msg[0], "status.allocatable.cpu: invalid quantity \"abc\""), "%s",
+		  r.msg[0]);
+	cr_assert_str_eq(r.doc[1]->label, "document 3 (Pod ns/p1)");
+	cr_assert(strstr(r.msg[1], "not a label!"), "%s", r.msg[1]);
+	cr_assert_str_empty(err.msg, "the refusals were told, not kept");
+	/* n1, then p2's PodGroup (made again for it, not the refused pod's), then p2 */
+	cr_assert_eq(set.nr_objs, 3);
+	cr_assert_str_eq(set.objs[0].name, "n1");
+	cr_assert_eq(set.objs[1].kind, MF_PODGROUP);
+	cr_assert_str_eq(set.objs[1].name, "podgroup-u-1");
+	cr_assert_str_eq(set.objs[1].doc->label, "document 4 (Pod ns/p2)");
+	cr_assert_str_eq(set.objs[2].name, "p2");
+	cr_assert_null(vs_node_find(&set.cl, "bad"));
+}
+
 Test(manifest, pods_of_one_controller_share_a_podgroup)
 {
 	ok("apiVersion: v1\nkind: Pod\n"

@@ -1271,6 +1271,24 @@ int mf_set_add_prioclass(struct mf_set *set, const struct vs_prioclass_spec *spe
 	return 0;
 }
 
+/*
+ * Forget the objects a document that failed made (from @from on): the
+ * PodGroup made for a pod that was refused goes from the private cluster
+ * too, so that the next pod of the same owner makes it again.
+ */
+static void drop_objs(struct mf_set *set, u32 from)
+{
+	struct vs_err e = { { 0 } };
+
+	for (u32 i = from; i < set->nr_objs; i++) {
+		struct mf_obj *o = &set->objs[i];
+
+		if (o->kind == MF_PODGROUP && o->implicit && o->obj)
+			vs_job_del(&set->cl, o->obj, &e);
+	}
+	set->nr_objs = from;
+}
+
 int mf_set_build(struct mf_set *set, struct mf_err *err)
 {
 	struct build b = {
@@ -1278,7 +1296,7 @@ int mf_set_build(struct mf_set *set, struct mf_err *err)
 		.kf = { .msg = err->msg, .msg_size = sizeof(err->msg), .paths = true },
 	};
 	struct mf_obj *sorted;
-	u32 n = 0;
+	u32 n = 0, from;
 	int ret = 0;
 
 	vs_arena_init(&b.kf.scratch, 0);
@@ -1291,8 +1309,15 @@ int mf_set_build(struct mf_set *set, struct mf_err *err)
 			b.kf.file = doc->file;
 			b.kf.doc = doc->label;
 			kf_pop(&b.kf, 0);
+			from = set->nr_objs;
 			ret = ops[k].build(&b, doc);
 			vs_arena_reset(&b.kf.scratch);
+			if (ret && ret != -ENOMEM && set->keep_going) {
+				drop_objs(set, from);
+				set->refused(set->warn_arg, doc, err->msg);
+				err->msg[0] = '\0';
+				ret = 0;
+			}
 		}
 	}
 	vs_arena_destroy(&b.kf.scratch);

@@ -84,6 +84,14 @@ struct mf_set {
 	bool offline;
 	void (*warn)(void *arg, const char *msg);
 	void *warn_arg;
+	/*
+	 * Go on past a document that cannot be built (vskube: one bad
+	 * object in the API server must not keep the others out): its
+	 * message goes to @refused (with @warn_arg), what it made is left
+	 * out, and the build goes on. Out of memory still stops it.
+	 */
+	bool keep_going;
+	void (*refused)(void *arg, const struct mf_doc *doc, const char *msg);
 
 	char **files;			/* the names, owned */
 	u32 nr_files;

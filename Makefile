@@ -113,8 +113,8 @@ vsnl-objs := $(call kbuild-objs,userspace/lib/)
 LIBS_VSNL := -lnl-genl-3 -lnl-3
 
 # Programs: name, the directories whose Kbuild lists their objects, and the
-# libraries they link. A later issue adds vskube here.
-progs := vsbench vsctl vschedd
+# libraries they link.
+progs := vsbench vsctl vschedd vskube
 
 vsbench-dirs := userspace/vsbench/
 vsbench-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
@@ -129,9 +129,11 @@ vschedd-dirs := kernel/daemon/
 vschedd-libs := $(objtree)/libvscore.a
 vschedd-ldlibs := -lmnl -lyaml -lm
 
-# vskube's pieces, ahead of the program (issue 7): in the unit tests.
-vskube-objs := $(call kbuild-objs,userspace/vskube/)
+# The bridge to Kubernetes; the object readers are vsctl's.
+vskube-dirs := userspace/vskube/ userspace/kube/
+vskube-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
 LIBS_VSKUBE := -lcurl -lcrypto
+vskube-ldlibs := $(LIBS_VSKUBE) -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
 # The tests serve HTTP to it with libmicrohttpd.
 LIBS_KUBE_TEST := -lmicrohttpd
 
@@ -154,8 +156,10 @@ test-prog-bins := $(foreach p,$(test-progs),$(objtree)/$($(p)-path))
 
 # What the daemon's tests exercise of it: everything but main().
 test-daemon-objs := $(filter-out kernel/daemon/main.o,$(vschedd-objs))
+# And of vskube (the readers come with test-client-objs).
+test-vskube-objs := $(filter-out userspace/vskube/main.o,$(call kbuild-objs,userspace/vskube/))
 
-all-objs := $(core-objs) $(vsnl-objs) $(test-objs) $(vskube-objs) \
+all-objs := $(core-objs) $(vsnl-objs) $(test-objs) \
 	$(foreach p,$(progs) $(test-progs),$($(p)-objs))
 
 # Per-directory ccflags-y become target-specific flags of that directory's objects.
@@ -218,7 +222,7 @@ $(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml $(LIBS_VSK
 	$(LIBS_KUBE_TEST) -lm \
 	$(LIBS_ALLOC)
 $(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs) $(test-daemon-objs) \
-		$(vskube-objs)) \
+		$(test-vskube-objs)) \
 		$(objtree)/libvsnl.a $(objtree)/libvscore.a FORCE
 	$(call if_changed,ld)
 
@@ -255,6 +259,7 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins)
 	$(Q)$(srctree)/selftests/demo-smoke.sh $(objtree) $(srctree)
 	$(Q)$(srctree)/selftests/vjob-lifecycle.sh $(objtree)
 	$(Q)$(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube
+	$(Q)$(srctree)/selftests/vskube-e2e.sh $(objtree) $(srctree)/selftests
 	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp $(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # The unit tests and a scheduling run under valgrind's memcheck. jemalloc
@@ -321,7 +326,7 @@ completions := $(wildcard $(srctree)/scripts/bash-completion/*)
 PHONY += install
 install: $(addprefix $(objtree)/,$(progs))
 	$(Q)install -d $(bindir) $(sbindir) $(man8dir)
-	$(Q)install -m 0755 $(objtree)/vschedd $(sbindir)/vschedd
+	$(Q)install -m 0755 $(objtree)/vschedd $(objtree)/vskube $(sbindir)/
 	$(Q)install -m 0755 $(objtree)/vsctl $(objtree)/vsbench $(bindir)/
 	$(Q)$(if $(man-pages),install -m 0644 $(man-pages) $(man8dir)/)
 	$(Q)$(if $(completions),install -d $(completiondir) && \

@@ -1,0 +1,302 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# vskube end to end: the test API server (selftests/kube/kapiserver), a
+# vschedd and the bridge between them, driven with the real kubectl.
+#
+# Part 1, the same decisions: each cluster of selftests/equivalence/ is
+# created with "kubectl create -f NAME.manifests.yaml" (and, as a kubelet
+# and Volcano's controllers would, the statuses the manifests give are put
+# through the status subresource). Once vschedd holds the scenario's
+# starting state, the scenario's cycles are run ("vsctl cycle run", vschedd
+# on --period 0); after each, the bridge's bindings and evictions are
+# waited for. Then the API server's pods (their spec.nodeName, and which
+# are gone) must be what "vsctl scenario run" decides in-process.
+#
+# Part 2, what goes wrong: pods made with kubectl on a cluster that cycles
+# by itself are bound; so are pods made after every watch was dropped, and
+# after the history was compacted (410 Gone: the bridge lists again); a
+# binding the API server refuses puts the pod back to Pending in vschedd,
+# and it is bound on a later cycle; a bridge restarted, and a vschedd
+# restarted, lose nothing.
+# Without kubectl the test says SKIP and passes.
+# Usage: selftests/vskube-e2e.sh OBJTREE selftests
+set -eu
+objtree=$1
+top=$2
+dir=$top/equivalence
+vsctl=$objtree/vsctl
+tmp=$(mktemp -d /tmp/vskube-e2e-XXXXXX)
+api_pid=
+vs_pid=
+vk_pid=
+
+if ! command -v kubectl >/dev/null 2>&1; then
+	echo "vskube-e2e: SKIP: no kubectl on this machine"
+	exit 0
+fi
+
+stop() {
+	# $1: the variable holding the pid
+	eval "p=\${$1}"
+	if [ -n "$p" ]; then
+		kill -TERM "$p" 2>/dev/null || :
+		wait "$p" 2>/dev/null || :
+	fi
+	eval "$1="
+}
+cleanup() {
+	stop vk_pid
+	stop vs_pid
+	stop api_pid
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+. "$dir/lib.sh"
+
+fail() {
+	echo "vskube-e2e: FAIL: $*" >&2
+	for f in out vskube.log vschedd.log; do
+		[ ! -s "$tmp/$f" ] || { echo "  $f:"; tail -n 40 "$tmp/$f" | sed 's/^/    /'; } >&2
+	done
+	exit 1
+}
+
+# Wait up to 20 s for the command "$@" to succeed.
+until_ok() {
+	_try=0
+	while ! "$@" >/dev/null 2>&1; do
+		_try=$((_try + 1))
+		[ "$_try" -le 400 ] || return 1
+		sleep 0.05
+	done
+}
+
+start_api() {
+	"$objtree/selftests/kube/kapiserver" --port-file "$tmp/port" --bookmark-interval 300 \
+		>"$tmp/kapi.log" 2>&1 &
+	api_pid=$!
+	until_ok test -s "$tmp/port" || fail "kapiserver did not start"
+	base=http://127.0.0.1:$(cat "$tmp/port")
+	cat >"$tmp/kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: kapi
+  cluster:
+    server: $base
+contexts:
+- name: kapi
+  context:
+    cluster: kapi
+    user: test
+users:
+- name: test
+  user: {}
+current-context: kapi
+EOF
+}
+
+# vschedd with the configuration @1 and the period @2.
+start_vschedd() {
+	rm -f "$tmp/vs.sock"
+	"$objtree/vschedd" --socket "$tmp/vs.sock" --conf "$1" --period "$2" --self-check -v 1 \
+		>>"$tmp/vschedd.log" 2>&1 &
+	vs_pid=$!
+	until_ok test -S "$tmp/vs.sock" || fail "vschedd did not start"
+}
+
+start_vskube() {
+	"$objtree/vskube" --kubeconfig "$tmp/kubeconfig" --socket "$tmp/vs.sock" -v 3 \
+		>>"$tmp/vskube.log" 2>&1 &
+	vk_pid=$!
+}
+
+k() {
+	kubectl --kubeconfig "$tmp/kubeconfig" --cache-dir "$tmp/cache" --request-timeout 20s "$@"
+}
+
+export VSCHED_SOCKET="$tmp/vs.sock"
+
+# The documents of @1 that give a status, for the status subresource.
+with_status() {
+	awk '
+		function flush() { if (has) printf "%s---\n", doc; doc = ""; has = 0 }
+		/^---/ { flush(); next }
+		/^status:/ { has = 1 }
+		{ doc = doc $0 "\n" }
+		END { flush() }
+	' "$1"
+}
+
+# A Namespace for every namespace @1 names: the API server wants them first.
+namespaces_of() {
+	sed -n 's/^ *namespace: *\([a-z0-9-]*\) *$/\1/p' "$1" | sort -u |
+		while read -r ns; do
+			[ "$ns" = default ] || printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n---\n' "$ns"
+		done
+}
+
+# vschedd's objects, as daemon_state() gives them.
+daemon_now() {
+	"$vsctl" task list -A -j >"$tmp/tasks.json" 2>/dev/null &&
+		"$vsctl" podgroup list -A -j >"$tmp/podgroups.json" 2>/dev/null &&
+		daemon_state "$tmp/tasks.json" "$tmp/podgroups.json" | sort
+}
+
+# vschedd holds exactly the state in $tmp/want.
+daemon_is() {
+	daemon_now >"$tmp/have" && cmp -s "$tmp/want" "$tmp/have"
+}
+
+# Nothing waits for the bridge: no task Binding (its result) or Releasing (its pod going).
+settled() {
+	"$vsctl" task list -A -j >"$tmp/tasks.json" 2>/dev/null &&
+		! grep -q '"status": "\(Binding\|Releasing\)"' "$tmp/tasks.json"
+}
+
+# The API server's pods: "task NS/NAME NODE", "-" for none.
+api_pods() {
+	k get pods -A -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.nodeName}{"\n"}{end}' |
+		awk 'NF { print "task " $1 " " ($2 == "" ? "-" : $2) }' | sort
+}
+
+# ---- part 1: the same decisions as the scenarios ----
+set -- "$dir"/*.scenario.yaml
+[ -e "$1" ] || fail "no scenario in $dir"
+nclusters=0
+npods=0
+for scn in "$@"; do
+	name=$(basename "$scn" .scenario.yaml)
+	man=$dir/$name.manifests.yaml
+	conf_of "$scn" >"$tmp/conf"
+	"$vsctl" scenario run -v "$scn" >"$tmp/out" 2>&1 || fail "$name: the scenario fails in-process"
+	local_state "$scn" "$tmp/out" | awk '$1 == "task" { print $1, $2, $3 }' | sort >"$tmp/local"
+
+	start_api
+	start_vschedd "$tmp/conf" 0
+	start_vskube
+	namespaces_of "$man" | k create -f - >"$tmp/out" 2>&1 || fail "$name: the namespaces"
+	k create -f "$man" >"$tmp/out" 2>&1 || fail "$name: kubectl create -f $man"
+	with_status "$man" >"$tmp/status.yaml"
+	if [ -s "$tmp/status.yaml" ]; then
+		k replace --subresource=status -f "$tmp/status.yaml" >"$tmp/out" 2>&1 ||
+			fail "$name: kubectl replace --subresource=status"
+	fi
+	{ pods_of "$scn"; podgroups_of "$scn"; } | sort >"$tmp/want"
+	until_ok daemon_is ||
+		{ diff -u "$tmp/want" "$tmp/have" >"$tmp/out"; fail "$name: vschedd never held the cluster"; }
+
+	n=$(cycles_of "$scn")
+	c=0
+	while [ "$c" -lt "$n" ]; do
+		"$vsctl" cycle run >"$tmp/out" 2>&1 || fail "$name: vsctl cycle run"
+		until_ok settled || fail "$name: the bridge left binds or evictions undone"
+		c=$((c + 1))
+	done
+	api_pods >"$tmp/api"
+	diff -u "$tmp/local" "$tmp/api" >"$tmp/out" ||
+		fail "$name: the pods in the API server are not where vsctl scenario run puts them"
+	grep -q "Bound pod" "$tmp/vskube.log" || fail "$name: the bridge bound nothing"
+	nclusters=$((nclusters + 1))
+	npods=$((npods + $(grep -c '^task ' "$tmp/local")))
+	stop vk_pid
+	stop vs_pid
+	stop api_pid
+	rm -rf "$tmp/cache" "$tmp/port"
+	: >"$tmp/vskube.log"
+	: >"$tmp/vschedd.log"
+done
+echo "vskube-e2e: $nclusters clusters, $npods pods made with kubectl: bound and evicted by vskube" \
+	"as vsctl scenario run decides"
+
+# ---- part 2: what goes wrong ----
+cat >"$tmp/conf" <<EOF
+actions: "enqueue, allocate, backfill"
+tiers:
+- plugins:
+  - name: priority
+  - name: gang
+- plugins:
+  - name: predicates
+  - name: proportion
+  - name: nodeorder
+EOF
+
+# A pod NAME for the default queue, in a PodGroup of its own (the bridge makes it).
+pod() {
+	cat <<EOF
+apiVersion: v1
+kind: Pod
+metadata: {name: $1, namespace: default}
+spec:
+  schedulerName: volcano
+  containers: [{name: c, image: busybox, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+---
+EOF
+}
+
+# The pod's node in the API server ("" while none).
+node_of() {
+	k get pod "$1" -o jsonpath='{.spec.nodeName}'
+}
+
+bound() {
+	[ -n "$(node_of "$1")" ]
+}
+
+start_api
+start_vschedd "$tmp/conf" 100ms
+start_vskube
+cat >"$tmp/cluster.yaml" <<EOF
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: default}
+spec: {weight: 1}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: w1}
+status:
+  allocatable: {cpu: "8", memory: 16Gi, pods: "110"}
+  conditions: [{type: Ready, status: "True"}]
+---
+EOF
+pod a1 >>"$tmp/cluster.yaml"
+k create -f "$tmp/cluster.yaml" >"$tmp/out" 2>&1 || fail "kubectl create -f cluster.yaml"
+until_ok bound a1 || fail "a pod made with kubectl was not bound"
+
+curl -fsS -X POST "$base/__test/drop-watches" >"$tmp/out" 2>&1 || fail "drop-watches"
+pod a2 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create a2"
+until_ok bound a2 || fail "a pod made after the watches were dropped was not bound"
+
+curl -fsS -X POST "$base/__test/compact" >"$tmp/out" 2>&1 || fail "compact"
+curl -fsS -X POST "$base/__test/drop-watches" >"$tmp/out" 2>&1 || fail "drop-watches"
+pod a3 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create a3"
+until_ok bound a3 || fail "a pod made after a 410 Gone was not bound"
+
+curl -fsS -X POST "$base/__test/fail-bindings?count=1&code=500&message=etcd%20is%20slow" \
+	>"$tmp/out" 2>&1 || fail "fail-bindings"
+pod a4 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create a4"
+until_ok grep -q "Failed to bind pod <default/a4> to node <w1>: etcd is slow" "$tmp/vskube.log" ||
+	fail "the refused binding was not seen"
+until_ok grep -q "default/a4.*etcd is slow.*back to Pending" "$tmp/vschedd.log" ||
+	fail "vschedd did not put a4 back to Pending with the API server's message"
+until_ok bound a4 || fail "a pod whose binding failed was not bound again"
+
+stop vk_pid
+pod a5 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create a5"
+start_vskube
+until_ok bound a5 || fail "a pod made while the bridge was down was not bound"
+
+stop vs_pid
+start_vschedd "$tmp/conf" 100ms
+pod a6 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create a6"
+until_ok bound a6 || fail "a pod made after vschedd restarted was not bound"
+until_ok test "$("$vsctl" task list -A -j | grep -c '"name"')" -eq 6 ||
+	fail "the restarted vschedd was not given the six pods"
+for p in a1 a2 a3 a4 a5; do
+	[ "$(node_of $p)" = w1 ] || fail "$p moved"
+done
+echo "vskube-e2e: watches dropped, a 410, a failed binding, a bridge and a vschedd restarted:" \
+	"every pod bound once"

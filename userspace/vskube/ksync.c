@@ -1,0 +1,1075 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The core kept in step with the API server (ksync.h has the model).
+ *
+ * Objects told by the informers gather in a round: a manifest set
+ * (userspace/kube/manifest.h) of the new and changed ones, and the keys
+ * of the deleted ones. A flush builds the set in keep-going mode (an
+ * object the readers refuse is logged and left out), writes the requests
+ * into one buffer, compares them with what was sent last (a table of
+ * 64-bit key hashes to a digest of the request, or a pod's status), and
+ * sends what differs as a batch. The table is changed only for what the
+ * daemon applied.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+#include <jansson.h>
+
+#include "core/hash.h"
+#include "core/log.h"
+#include "kube/manifest.h"
+#include "netlink/msg.h"
+#include "vskube/informer.h"
+#include "vskube/kjson.h"
+#include "vskube/ksync.h"
+
+/* Requests in a batch before it is sent, whatever the round holds: under the daemon's 64 MiB. */
+#define KSYNC_BATCH_BYTES	(32u << 20)
+/* Batches sent again without what the daemon refused, before each message goes alone. */
+#define KSYNC_RETRIES		3
+
+/* ---- the kinds, in the order they are listed ---- */
+
+struct kfeed_info {
+	enum mf_kind kind;
+	const char *path;
+	const char *api, *kind_name;	/* what list items lack */
+	const char *resource;		/* in messages: "pods ns/p1" */
+};
+
+static const struct kfeed_info feed_info[] = {
+	{ MF_PRIOCLASS, "/apis/scheduling.k8s.io/v1/priorityclasses", "scheduling.k8s.io/v1",
+	  "PriorityClass", "priorityclasses" },
+	{ MF_QUEUE, "/apis/scheduling.volcano.sh/v1beta1/queues", "scheduling.volcano.sh/v1beta1",
+	  "Queue", "queues" },
+	{ MF_NODE, "/api/v1/nodes", "v1", "Node", "nodes" },
+	{ MF_PODGROUP, "/apis/scheduling.volcano.sh/v1beta1/podgroups",
+	  "scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups" },
+	{ MF_POD, "/api/v1/pods", "v1", "Pod", "pods" },
+};
+
+#define NR_FEEDS	ARRAY_SIZE(feed_info)
+
+struct kfeed {
+	struct ksync *s;
+	const struct kfeed_info *info;
+	struct kinf *inf;
+	bool listed;			/* in this load */
+};
+
+/* ---- what was sent: 64-bit key hashes, open addressing ---- */
+
+struct kmap_ent {
+	u64 key;			/* 0: free */
+	u64 val;
+};
+
+struct kmap {
+	struct kmap_ent *v;
+	u64 mask;			/* size - 1; size a power of two */
+	u64 nr;
+};
+
+static u64 key_of(enum mf_kind kind, const char *ns, const char *name)
+{
+	char buf[2 * 256 + 4];
+	int n = snprintf(buf, sizeof(buf), "%d/%s/%s", (int)kind, ns ? ns : "", name);
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+	u64 k = (u64)vs_hash_bytes(buf, len, 0x6b73796e) << 32 | vs_hash_bytes(buf, len, 0x636b6579);
+
+	return k ? k : 1;
+}
+
+static struct kmap_ent *kmap_slot(const struct kmap *m, u64 key)
+{
+	u64 i;
+
+	if (!m->v)
+		return NULL;
+	for (i = key & m->mask; m->v[i].key; i = (i + 1) & m->mask)
+		if (m->v[i].key == key)
+			return &m->v[i];
+	return &m->v[i];
+}
+
+static bool kmap_get(const struct kmap *m, u64 key, u64 *val)
+{
+	struct kmap_ent *e = kmap_slot(m, key);
+
+	if (!e || !e->key)
+		return false;
+	if (val)
+		*val = e->val;
+	return true;
+}
+
+static int kmap_put(struct kmap *m, u64 key, u64 val)
+{
+	struct kmap_ent *e;
+
+	if (!m->v || 4 * (m->nr + 1) > 3 * (m->mask + 1)) {
+		u64 size = m->v ? 2 * (m->mask + 1) : 1024;
+		struct kmap bigger = { .v = calloc(size, sizeof(*m->v)), .mask = size - 1 };
+
+		if (!bigger.v)
+			return -ENOMEM;
+		for (u64 i = 0; m->v && i <= m->mask; i++)
+			if (m->v[i].key)
+				*kmap_slot(&bigger, m->v[i].key) = m->v[i];
+		bigger.nr = m->nr;
+		free(m->v);
+		*m = bigger;
+	}
+	e = kmap_slot(m, key);
+	if (!e->key)
+		m->nr++;
+	e->key = key;
+	e->val = val;
+	return 0;
+}
+
+/* Linear probing's deletion: the entries after the hole move back into it. */
+static void kmap_del(struct kmap *m, u64 key)
+{
+	struct kmap_ent *e = kmap_slot(m, key);
+	u64 i, j;
+
+	if (!e || !e->key)
+		return;
+	i = (u64)(e - m->v);
+	m->v[i].key = 0;
+	m->nr--;
+	for (j = (i + 1) & m->mask; m->v[j].key; j = (j + 1) & m->mask) {
+		u64 home = m->v[j].key & m->mask;
+
+		/* stays when its home lies cyclically in (i, j] */
+		if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
+			continue;
+		m->v[i] = m->v[j];
+		m->v[j].key = 0;
+		i = j;
+	}
+}
+
+static void kmap_clear(struct kmap *m)
+{
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
+/* A pod's value: that it is a task in the core, and the status last told. */
+#define KV_TASK		(1ull << 63)
+
+/* ---- the requests of a flush ---- */
+
+enum kmsg_done {
+	KM_NOTHING,			/* the table does not change */
+	KM_PUT,				/* key -> val */
+	KM_DEL,
+	KM_CLASS_PUT,			/* and the priority class is known */
+	KM_CLASS_DEL,
+};
+
+struct kmsg {
+	u32 off, len;			/* in kout.buf */
+	u32 seq;
+	bool refused;
+	bool report;			/* a task report: refused, the core has parted from the bridge */
+	u8 done;			/* enum kmsg_done */
+	u64 key, val;
+	struct vs_prioclass_spec class;	/* KM_CLASS_*: name owned */
+	char what[160];			/* "pods ns/p1", for the log */
+};
+
+struct kout {
+	u8 *buf;
+	size_t len, cap;
+	struct kmsg *v;
+	u32 nr, cap_v;
+};
+
+struct kdel {
+	enum mf_kind kind;
+	char *ns, *name;
+};
+
+struct ksync {
+	struct kcl *c;
+	struct vsnl *nl;
+	struct ksync_opts opts;
+	struct kfeed feeds[NR_FEEDS];
+	u32 stage;			/* feeds started in this load */
+	bool loading;
+	bool synced;
+	bool resync;			/* the daemon refused a report: load again */
+	u64 last_load_ms;
+	int fatal;			/* a flush inside a callback failed: told at the next */
+	struct vsnl_err fatal_err;
+
+	struct kmap sent;
+	struct vs_prioclass_spec *classes;	/* what the core has: pods may name them */
+	u32 nr_classes;
+
+	/* the round */
+	struct mf_set set;
+	bool set_live;
+	struct kmap round_keys;
+	struct kdel *dels;
+	u32 nr_dels, cap_dels;
+	s32 *exit_codes;		/* a failed pod's container's, by set document */
+	u32 cap_exit;
+	u32 nr_round;
+
+	struct kout out;
+	struct kout ext;		/* the caller's messages (bind results) for the next batch */
+
+	struct ksync_stats st;
+	u8 *msg;			/* one request: VS_MSG_MAX bytes (malloc: aligned) */
+};
+
+/* ---- the out buffer ---- */
+
+static struct kmsg *kout_add(struct kout *o, const struct nlmsghdr *nlh)
+{
+	struct kmsg *m;
+
+	if (o->len + nlh->nlmsg_len > o->cap) {
+		size_t cap = o->cap ? o->cap : 1u << 20;
+		u8 *bigger;
+
+		while (cap < o->len + nlh->nlmsg_len)
+			cap *= 2;
+		bigger = realloc(o->buf, cap);
+		if (!bigger)
+			return NULL;
+		o->buf = bigger;
+		o->cap = cap;
+	}
+	if (o->nr == o->cap_v) {
+		u32 cap = o->cap_v ? 2 * o->cap_v : 1024;
+
+		m = realloc(o->v, cap * sizeof(*m));
+		if (!m)
+			return NULL;
+		o->v = m;
+		o->cap_v = cap;
+	}
+	m = &o->v[o->nr++];
+	memset(m, 0, offsetof(struct kmsg, what) + 1);
+	m->off = (u32)o->len;
+	m->len = nlh->nlmsg_len;
+	memcpy(o->buf + o->len, nlh, nlh->nlmsg_len);
+	/* messages follow each other aligned, as in a datagram */
+	o->len += NLMSG_ALIGN(nlh->nlmsg_len);
+	return m;
+}
+
+static void kout_reset(struct kout *o)
+{
+	for (u32 i = 0; i < o->nr; i++)
+		free((char *)o->v[i].class.name);
+	o->len = 0;
+	o->nr = 0;
+}
+
+static void kout_free(struct kout *o)
+{
+	kout_reset(o);
+	free(o->buf);
+	free(o->v);
+	memset(o, 0, sizeof(*o));
+}
+
+/* ---- the priority classes the core has ---- */
+
+static int class_put(struct ksync *s, const struct vs_prioclass_spec *spec)
+{
+	struct vs_prioclass_spec *v;
+	char *name;
+	u32 i;
+
+	for (i = 0; i < s->nr_classes; i++)
+		if (!strcmp(s->classes[i].name, spec->name))
+			break;
+	name = strdup(spec->name);
+	if (!name)
+		return -ENOMEM;
+	if (i == s->nr_classes) {
+		v = realloc(s->classes, (s->nr_classes + 1) * sizeof(*v));
+		if (!v) {
+			free(name);
+			return -ENOMEM;
+		}
+		s->classes = v;
+		s->nr_classes++;
+	} else {
+		free((char *)s->classes[i].name);
+	}
+	s->classes[i] = *spec;
+	s->classes[i].name = name;
+	return 0;
+}
+
+static void class_del(struct ksync *s, const char *name)
+{
+	for (u32 i = 0; i < s->nr_classes; i++) {
+		if (strcmp(s->classes[i].name, name))
+			continue;
+		free((char *)s->classes[i].name);
+		s->classes[i] = s->classes[--s->nr_classes];
+		return;
+	}
+}
+
+static void classes_clear(struct ksync *s)
+{
+	for (u32 i = 0; i < s->nr_classes; i++)
+		free((char *)s->classes[i].name);
+	free(s->classes);
+	s->classes = NULL;
+	s->nr_classes = 0;
+}
+
+/* ---- the round ---- */
+
+static void refused_read(void *arg, const struct mf_doc *doc, const char *msg)
+{
+	struct ksync *s = arg;
+
+	s->st.refused_read++;
+	vs_warn("%s: left out: %s", doc->file, msg);
+}
+
+static int round_open(struct ksync *s)
+{
+	struct mf_err err = { { 0 } };
+	int ret;
+
+	if (s->set_live)
+		return 0;
+	ret = mf_set_init(&s->set);
+	if (ret)
+		return ret;
+	s->set.scheduler = s->opts.scheduler;
+	s->set.keep_going = true;
+	s->set.refused = refused_read;
+	s->set.warn_arg = s;
+	s->set_live = true;
+	for (u32 i = 0; i < s->nr_classes; i++) {
+		ret = mf_set_add_prioclass(&s->set, &s->classes[i], &err);
+		if (ret) {
+			vs_error("priority class %s: %s", s->classes[i].name, err.msg);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void round_close(struct ksync *s)
+{
+	if (s->set_live)
+		mf_set_free(&s->set);
+	s->set_live = false;
+	for (u32 i = 0; i < s->nr_dels; i++) {
+		free(s->dels[i].ns);
+		free(s->dels[i].name);
+	}
+	s->nr_dels = 0;
+	kmap_clear(&s->round_keys);
+	s->nr_round = 0;
+}
+
+static const char *str_at(json_t *obj, const char *a, const char *b)
+{
+	json_t *v = json_object_get(json_object_get(obj, a), b);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* The exit code of a failed pod's first container that failed, as the job controller reads it. */
+static s32 pod_exit_code(json_t *pod)
+{
+	json_t *st = json_object_get(json_object_get(pod, "status"), "containerStatuses");
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(st, i, c) {
+		json_t *term = json_object_get(json_object_get(c, "state"), "terminated");
+		json_t *code = json_object_get(term, "exitCode");
+
+		if (json_is_integer(code) && json_integer_value(code))
+			return (s32)json_integer_value(code);
+	}
+	return 0;
+}
+
+static int flush_round(struct ksync *s, struct vsnl_err *err);
+
+/* A round holds an object once: a second change of it goes in the next. */
+static int round_key(struct ksync *s, u64 key, struct vsnl_err *err)
+{
+	int ret;
+
+	if (kmap_get(&s->round_keys, key, NULL) || s->nr_round >= KSYNC_CHUNK) {
+		ret = flush_round(s, err);
+		if (ret)
+			return ret;
+	}
+	s->nr_round++;
+	return kmap_put(&s->round_keys, key, 0);
+}
+
+static int round_add(struct ksync *s, const struct kfeed_info *fi, json_t *obj,
+		     struct vsnl_err *err)
+{
+	const char *ns = str_at(obj, "metadata", "namespace");
+	const char *name = str_at(obj, "metadata", "name");
+	struct mf_err merr = { { 0 } };
+	struct vs_arg *root;
+	char source[600];
+	int ret;
+
+	if (!name) {
+		s->st.refused_read++;
+		vs_warn("%s: an object without metadata.name: left out", fi->resource);
+		return 0;
+	}
+	ret = round_key(s, key_of(fi->kind, ns, name), err) ?: round_open(s);
+	if (ret)
+		return ret;
+	if (!json_object_get(obj, "kind"))
+		json_object_set_new(obj, "kind", json_string(fi->kind_name));
+	if (!json_object_get(obj, "apiVersion"))
+		json_object_set_new(obj, "apiVersion", json_string(fi->api));
+	snprintf(source, sizeof(source), "%s %s%s%s", fi->resource, ns ? ns : "", ns ? "/" : "",
+		 name);
+	root = calloc(1, sizeof(*root));
+	if (!root || kj_to_arg(obj, source, root)) {
+		free(root);
+		return -ENOMEM;
+	}
+	ret = mf_set_add(&s->set, source, root, &merr);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		s->st.refused_read++;
+		vs_warn("%s: left out: %s", source, merr.msg);
+		return 0;
+	}
+	if (fi->kind == MF_POD) {
+		u32 d = s->set.nr_docs - 1;
+
+		if (d >= s->cap_exit) {
+			u32 cap = s->cap_exit ? 2 * s->cap_exit : 1024;
+			s32 *v;
+
+			while (cap <= d)
+				cap *= 2;
+			v = realloc(s->exit_codes, cap * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			s->exit_codes = v;
+			s->cap_exit = cap;
+		}
+		s->exit_codes[d] = pod_exit_code(obj);
+	}
+	return 0;
+}
+
+static int round_del(struct ksync *s, const struct kfeed_info *fi, json_t *obj,
+		     struct vsnl_err *err)
+{
+	const char *ns = str_at(obj, "metadata", "namespace");
+	const char *name = str_at(obj, "metadata", "name");
+	const struct mf_kind_info *k = mf_kind(fi->kind);
+	struct kdel *d;
+	int ret;
+
+	if (!name)
+		return 0;
+	if (k->namespaced && (!ns || !*ns))
+		ns = "default";
+	if (!kmap_get(&s->sent, key_of(fi->kind, k->namespaced ? ns : NULL, name), NULL))
+		return 0;	/* never in the core: another scheduler's pod without a node */
+	ret = round_key(s, key_of(fi->kind, k->namespaced ? ns : NULL, name), err);
+	if (ret)
+		return ret;
+	if (s->nr_dels == s->cap_dels) {
+		u32 cap = s->cap_dels ? 2 * s->cap_dels : 64;
+
+		d = realloc(s->dels, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		s->dels = d;
+		s->cap_dels = cap;
+	}
+	d = &s->dels[s->nr_dels];
+	d->kind = fi->kind;
+	d->ns = k->namespaced ? strdup(ns) : NULL;
+	d->name = strdup(name);
+	if (!d->name || (k->namespaced && !d->ns)) {
+		free(d->ns);
+		free(d->name);
+		return -ENOMEM;
+	}
+	s->nr_dels++;
+	return 0;
+}
+
+/* ---- the requests ---- */
+
+static u64 digest(const struct nlmsghdr *nlh)
+{
+	return (u64)vs_hash_bytes(nlh, nlh->nlmsg_len, 0x64696765) << 32 |
+	       vs_hash_bytes(nlh, nlh->nlmsg_len, 0x73740000);
+}
+
+static struct kmsg *emit(struct ksync *s, const struct nlmsghdr *nlh, const char *what)
+{
+	struct kmsg *m = kout_add(&s->out, nlh);
+
+	if (m)
+		snprintf(m->what, sizeof(m->what), "%s", what);
+	return m;
+}
+
+static void obj_what(const struct mf_obj *o, char *buf, size_t size)
+{
+	const struct mf_kind_info *k = mf_kind(o->kind);
+
+	snprintf(buf, size, "%s %s%s%s", k->resource, o->ns ? o->ns : "", o->ns ? "/" : "",
+		 o->name);
+}
+
+static struct nlmsghdr *task_report(struct ksync *s, const char *ns, const char *name, u32 event,
+				    s32 exit_code)
+{
+	struct nlmsghdr *nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, VS_CMD_TASK_STATUS, 0);
+	struct nlattr *nest = mnl_attr_nest_start(nlh, VS_A_TASK);
+
+	vs_nla_put_strz(nlh, VS_MSG_MAX, VS_TASK_A_NAMESPACE, ns);
+	vs_nla_put_strz(nlh, VS_MSG_MAX, VS_TASK_A_NAME, name);
+	mnl_attr_put_u32(nlh, VS_TASK_A_EVENT, event);
+	if (event == VS_TASK_EVENT_FAILED && exit_code)
+		mnl_attr_put_u32(nlh, VS_TASK_A_EXIT_CODE, (u32)exit_code);
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
+/* The deletions: pods' as reports, then the others' by key, dependents first. */
+static int emit_dels(struct ksync *s)
+{
+	for (int k = MF_NR_KINDS - 1; k >= 0; k--) {
+		for (u32 i = 0; i < s->nr_dels; i++) {
+			struct kdel *d = &s->dels[i];
+			struct mf_obj o = { .kind = d->kind, .ns = d->ns, .name = d->name };
+			const struct mf_kind_info *ki = mf_kind(d->kind);
+			struct nlmsghdr *nlh;
+			struct kmsg *m;
+			char what[160];
+
+			if (d->kind != (enum mf_kind)k)
+				continue;
+			obj_what(&o, what, sizeof(what));
+			if (d->kind == MF_POD) {
+				nlh = task_report(s, d->ns, d->name, VS_TASK_EVENT_DELETED, 0);
+			} else {
+				nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, ki->cmd_del, 0);
+				if (!mf_put_key(&o, nlh, VS_MSG_MAX))
+					continue;
+			}
+			m = emit(s, nlh, what);
+			if (!m)
+				return -ENOMEM;
+			m->done = d->kind == MF_PRIOCLASS ? KM_CLASS_DEL : KM_DEL;
+			m->key = key_of(d->kind, d->ns, d->name);
+			if (d->kind == MF_PRIOCLASS) {
+				m->class.name = strdup(d->name);
+				if (!m->class.name)
+					return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+/* What a pod's status, as the readers give it, reports to the core; -1: nothing. */
+static int report_of(enum vs_task_status st)
+{
+	switch (st) {
+	case VS_TASK_RUNNING:
+		return VS_TASK_EVENT_RUNNING;
+	case VS_TASK_SUCCEEDED:
+		return VS_TASK_EVENT_SUCCEEDED;
+	case VS_TASK_FAILED:
+		return VS_TASK_EVENT_FAILED;
+	case VS_TASK_RELEASING:
+		return VS_TASK_EVENT_DELETING;
+	default:
+		return -1;
+	}
+}
+
+static int emit_pod(struct ksync *s, const struct mf_obj *o, const char *what)
+{
+	const struct vs_task *t = o->obj;
+	u64 key = key_of(MF_POD, o->ns, o->name), prev;
+	u64 val = KV_TASK | t->status;
+	bool known = kmap_get(&s->sent, key, &prev);
+	struct nlmsghdr *nlh;
+	struct kmsg *m;
+	int ev;
+
+	if (!known) {
+		nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, mf_kind(MF_POD)->cmd_new, 0);
+		if (!mf_put_spec(o, nlh, VS_MSG_MAX)) {
+			vs_warn("%s: does not fit in a message: left out", what);
+			return 0;
+		}
+	} else {
+		if (prev == val) {
+			s->st.unchanged++;
+			return 0;
+		}
+		ev = report_of(t->status);
+		/* Bound: the core knows from the bind result; nothing to report */
+		if (ev < 0)
+			return kmap_put(&s->sent, key, val);
+		nlh = task_report(s, o->ns, o->name, (u32)ev,
+				  s->exit_codes[o->doc - s->set.docs]);
+	}
+	m = emit(s, nlh, what);
+	if (!m)
+		return -ENOMEM;
+	m->done = KM_PUT;
+	m->report = known;
+	m->key = key;
+	m->val = val;
+	return 0;
+}
+
+static int emit_obj(struct ksync *s, const struct mf_obj *o)
+{
+	u64 key = key_of(o->kind, o->ns, o->name), prev;
+	struct nlmsghdr *nlh;
+	struct kmsg *m;
+	char what[160];
+	u64 dg;
+
+	obj_what(o, what, sizeof(what));
+	if (o->skipped)
+		return 0;
+	if (o->kind == MF_POD)
+		return emit_pod(s, o, what);
+	/* Volcano's podgroup controller makes a pod's PodGroup when there is none */
+	if (o->implicit && kmap_get(&s->sent, key, NULL))
+		return 0;
+	nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, mf_kind(o->kind)->cmd_new, NLM_F_REPLACE);
+	if (!mf_put_spec(o, nlh, VS_MSG_MAX)) {
+		vs_warn("%s: does not fit in a message: left out", what);
+		return 0;
+	}
+	dg = digest(nlh);
+	if (kmap_get(&s->sent, key, &prev) && prev == dg) {
+		s->st.unchanged++;
+		return 0;
+	}
+	m = emit(s, nlh, what);
+	if (!m)
+		return -ENOMEM;
+	m->done = KM_PUT;
+	m->key = key;
+	m->val = dg;
+	if (o->kind == MF_PRIOCLASS) {
+		const struct vs_prioclass *pc = o->obj;
+
+		m->done = KM_CLASS_PUT;
+		m->class = (struct vs_prioclass_spec){
+			.name = strdup(pc->name), .value = pc->value,
+			.global_default = pc->global_default,
+			.preemption_policy = pc->preemption_policy,
+		};
+		if (!m->class.name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- sending ---- */
+
+/* What the daemon applied goes into the table. */
+static int applied(struct ksync *s, struct kmsg *m)
+{
+	int ret = 0;
+
+	s->st.sent++;
+	switch (m->done) {
+	case KM_PUT:
+		ret = kmap_put(&s->sent, m->key, m->val);
+		break;
+	case KM_DEL:
+		kmap_del(&s->sent, m->key);
+		break;
+	case KM_CLASS_PUT:
+		ret = kmap_put(&s->sent, m->key, m->val) ?: class_put(s, &m->class);
+		break;
+	case KM_CLASS_DEL:
+		kmap_del(&s->sent, m->key);
+		class_del(s, m->class.name);
+		break;
+	}
+	return ret;
+}
+
+static void refused(struct ksync *s, struct kmsg *m, const struct vsnl_err *err)
+{
+	m->refused = true;
+	s->st.refused_core++;
+	vs_warn("%s: vschedd refused it: %s", m->what, err->msg);
+	if (m->report)
+		s->resync = true;
+}
+
+/* Not the daemon's refusal of a message: the connection (or memory) failed. */
+static bool conn_lost(int ret)
+{
+	return ret == -ENOMEM || ret == -EPIPE || ret == -ECONNRESET || ret == -ENOTCONN ||
+	       ret == -EPROTO || ret == -EBADF;
+}
+
+/* Each message alone: the last resort of a batch refused again and again. */
+static int send_singles(struct ksync *s, struct kout *o, struct vsnl_err *err)
+{
+	for (u32 i = 0; i < o->nr; i++) {
+		struct kmsg *m = &o->v[i];
+		struct vsnl_err e = { 0 };
+		struct nlmsghdr *nlh = (struct nlmsghdr *)(o->buf + m->off);
+		struct nl_msg *msg;
+		int ret;
+
+		if (m->refused || !m->len)
+			continue;
+		msg = nlmsg_convert(nlh);
+		ret = vsnl_request(s->nl, msg, NULL, NULL, &e);
+		if (conn_lost(ret)) {
+			*err = e;
+			return ret;
+		}
+		if (ret) {
+			refused(s, m, &e);
+			continue;
+		}
+		ret = applied(s, m);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int send_out(struct ksync *s, struct kout *o, struct vsnl_err *err)
+{
+	u32 live = 0;
+	int ret;
+
+	for (u32 i = 0; i < o->nr; i++)
+		live += o->v[i].len != 0;
+	for (int attempt = 0; live; attempt++) {
+		struct kmsg *bad = NULL;
+
+		if (attempt == KSYNC_RETRIES)
+			return send_singles(s, o, err);
+		memset(err, 0, sizeof(*err));
+		ret = vsnl_batch_begin(s->nl, err);
+		for (u32 i = 0; !ret && i < o->nr; i++) {
+			struct kmsg *m = &o->v[i];
+
+			if (m->refused || !m->len)
+				continue;
+			ret = vsnl_batch_add_nlh(s->nl, (struct nlmsghdr *)(o->buf + m->off),
+						 &m->seq, err);
+		}
+		if (ret)
+			return ret;	/* the connection: the caller reconnects */
+		ret = vsnl_batch_end(s->nl, err);
+		if (!ret) {
+			s->st.batches++;
+			for (u32 i = 0; i < o->nr; i++) {
+				if (o->v[i].refused || !o->v[i].len)
+					continue;
+				ret = applied(s, &o->v[i]);
+				if (ret)
+					return ret;
+			}
+			return 0;
+		}
+		for (u32 i = 0; err->seq && i < o->nr; i++)
+			if (o->v[i].seq == err->seq && !o->v[i].refused && o->v[i].len)
+				bad = &o->v[i];
+		if (!bad)
+			return ret;	/* not one message's fault: the batch cannot be sent */
+		refused(s, bad, err);
+		live--;
+	}
+	return 0;
+}
+
+/* Send what is in s->out, and start it again. */
+static int send_pending(struct ksync *s, struct vsnl_err *err)
+{
+	int ret = send_out(s, &s->out, err);
+
+	kout_reset(&s->out);
+	return ret;
+}
+
+static int emit_ext(struct ksync *s)
+{
+	for (u32 i = 0; i < s->ext.nr; i++) {
+		struct kmsg *m = emit(s, (struct nlmsghdr *)(s->ext.buf + s->ext.v[i].off),
+				      s->ext.v[i].what);
+
+		if (!m)
+			return -ENOMEM;
+	}
+	kout_reset(&s->ext);
+	return 0;
+}
+
+static int flush_round(struct ksync *s, struct vsnl_err *err)
+{
+	struct mf_err merr = { { 0 } };
+	int ret = 0;
+
+	ret = emit_ext(s) ?: emit_dels(s);
+	if (!ret && s->set_live) {
+		ret = mf_set_build(&s->set, &merr);
+		if (ret)
+			vs_error("%s", merr.msg);
+		for (u32 i = 0; !ret && i < s->set.nr_objs; i++) {
+			ret = emit_obj(s, &s->set.objs[i]);
+			if (!ret && s->out.len >= KSYNC_BATCH_BYTES)
+				ret = send_pending(s, err);
+		}
+	}
+	if (!ret)
+		ret = send_pending(s, err);
+	kout_reset(&s->out);
+	round_close(s);
+	if (ret && !err->err) {
+		err->err = ret;
+		snprintf(err->msg, sizeof(err->msg), "%s", strerror(-ret));
+	}
+	return ret;
+}
+
+/* ---- the informers ---- */
+
+static void feed_event(struct kinf *inf, enum kinf_event type, json_t *obj, void *ctx)
+{
+	struct kfeed *f = ctx;
+	struct ksync *s = f->s;
+	int ret;
+
+	if (s->fatal)
+		return;
+	if (type == KINF_DELETED)
+		ret = round_del(s, f->info, obj, &s->fatal_err);
+	else
+		ret = round_add(s, f->info, obj, &s->fatal_err);
+	if (ret)
+		s->fatal = ret;
+}
+
+static void feed_synced(struct kinf *inf, void *ctx)
+{
+	struct kfeed *f = ctx;
+
+	vs_v(1, "%s: listed, %zu objects at resourceVersion %s", f->info->resource,
+	     kinf_count(inf), kinf_rv(inf));
+	f->listed = true;
+}
+
+static void feed_trouble(struct kinf *inf, const char *what, void *ctx)
+{
+	struct kfeed *f = ctx;
+
+	vs_warn("%s: %s", f->info->resource, what);
+}
+
+static const struct kinf_ops feed_ops = {
+	.event = feed_event,
+	.synced = feed_synced,
+	.trouble = feed_trouble,
+};
+
+static void feeds_stop(struct ksync *s)
+{
+	for (u32 i = 0; i < NR_FEEDS; i++) {
+		kinf_free(s->feeds[i].inf);
+		s->feeds[i].inf = NULL;
+		s->feeds[i].listed = false;
+	}
+	s->stage = 0;
+}
+
+static int feed_start(struct ksync *s, u32 i)
+{
+	struct kfeed *f = &s->feeds[i];
+
+	f->inf = kinf_new(s->c, f->info->path, NULL, s->opts.page, &feed_ops, f);
+	if (!f->inf)
+		return -ENOMEM;
+	kinf_start(f->inf);
+	s->stage = i + 1;
+	return 0;
+}
+
+struct ksync *ksync_new(struct kcl *c, struct vsnl *nl, const struct ksync_opts *opts,
+			struct vs_err *err)
+{
+	struct ksync *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		vs_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	s->msg = malloc(VS_MSG_MAX);
+	if (!s->msg) {
+		free(s);
+		vs_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	s->c = c;
+	s->nl = nl;
+	s->opts = *opts;
+	if (!s->opts.scheduler)
+		s->opts.scheduler = "volcano";
+	for (u32 i = 0; i < NR_FEEDS; i++) {
+		s->feeds[i].s = s;
+		s->feeds[i].info = &feed_info[i];
+	}
+	return s;
+}
+
+void ksync_free(struct ksync *s)
+{
+	if (!s)
+		return;
+	feeds_stop(s);
+	round_close(s);
+	kout_free(&s->out);
+	kout_free(&s->ext);
+	kmap_clear(&s->sent);
+	classes_clear(s);
+	free(s->dels);
+	free(s->exit_codes);
+	free(s->msg);
+	free(s);
+}
+
+int ksync_load(struct ksync *s, struct vsnl_err *err)
+{
+	int ret;
+
+	feeds_stop(s);
+	round_close(s);
+	kout_reset(&s->out);
+	kmap_clear(&s->sent);
+	classes_clear(s);
+	s->synced = false;
+	s->resync = false;
+	s->fatal = 0;
+	s->loading = true;
+	s->last_load_ms = kinf_clock_ms();
+	s->st.loads++;
+	vs_info("loading vschedd from the API server's lists");
+	/* Hold cycles first: after the reset, no cycle may see the cluster half loaded. */
+	ret = vsnl_set_hold(s->nl, true, err) ?:
+	      vsnl_request(s->nl, vsnl_msg_new(VS_CMD_RESET, 0), NULL, NULL, err);
+	return ret ?: feed_start(s, 0);
+}
+
+u64 ksync_tick(struct ksync *s, u64 now_ms)
+{
+	u64 next = UINT64_MAX;
+
+	for (u32 i = 0; i < s->stage; i++) {
+		u64 t = kinf_tick(s->feeds[i].inf, now_ms);
+
+		next = t < next ? t : next;
+	}
+	if (s->resync && !s->loading) {
+		u64 due = s->last_load_ms + KSYNC_RESYNC_MIN_MS;
+
+		next = due < next ? due : next;
+	}
+	return next;
+}
+
+int ksync_flush(struct ksync *s, struct vsnl_err *err)
+{
+	int ret;
+
+	if (s->fatal) {
+		*err = s->fatal_err;
+		if (!err->err) {
+			err->err = s->fatal;
+			snprintf(err->msg, sizeof(err->msg), "%s", strerror(-s->fatal));
+		}
+		return s->fatal;
+	}
+	if (s->resync && !s->loading && kinf_clock_ms() >= s->last_load_ms + KSYNC_RESYNC_MIN_MS) {
+		vs_warn("vschedd refused what a pod reported: it and the API server have parted; "
+			"loading again");
+		return ksync_load(s, err);
+	}
+	if (s->nr_round || s->nr_dels || s->ext.nr) {
+		ret = flush_round(s, err);
+		if (ret)
+			return ret;
+	}
+	/* the next kind lists once what this one listed is in the core */
+	while (s->loading && s->stage && s->feeds[s->stage - 1].listed) {
+		if (s->stage == NR_FEEDS) {
+			s->loading = false;
+			s->synced = true;
+			ret = vsnl_set_hold(s->nl, false, err);
+			if (ret)
+				return ret;
+			vs_info("vschedd loaded: %zu nodes, %zu pods; cycles go on",
+				kinf_count(s->feeds[2].inf), kinf_count(s->feeds[4].inf));
+			break;
+		}
+		ret = feed_start(s, s->stage);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ksync_queue(struct ksync *s, const struct nlmsghdr *nlh, const char *what)
+{
+	struct kmsg *m = kout_add(&s->ext, nlh);
+
+	if (!m)
+		return -ENOMEM;
+	snprintf(m->what, sizeof(m->what), "%s", what);
+	return 0;
+}
+
+bool ksync_synced(const struct ksync *s)
+{
+	return s->synced;
+}
+
+const struct ksync_stats *ksync_stats(const struct ksync *s)
+{
+	return &s->st;
+}
+
+struct kinf *ksync_informer(const struct ksync *s, unsigned int i)
+{
+	return i < NR_FEEDS ? s->feeds[i].inf : NULL;
+}

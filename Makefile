@@ -133,7 +133,7 @@ vschedd-ldlibs := -lmnl -lyaml -lm
 vskube-dirs := userspace/vskube/ userspace/kube/
 vskube-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
 LIBS_VSKUBE := -lcurl -lcrypto
-vskube-ldlibs := $(LIBS_VSKUBE) -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
+vskube-ldlibs := $(LIBS_VSKUBE) -lmicrohttpd -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
 # The tests serve HTTP to it with libmicrohttpd.
 LIBS_KUBE_TEST := -lmicrohttpd
 

@@ -17,7 +17,11 @@
 # after the history was compacted (410 Gone: the bridge lists again); a
 # binding the API server refuses puts the pod back to Pending in vschedd,
 # and it is bound on a later cycle; a bridge restarted, and a vschedd
-# restarted, lose nothing.
+# restarted, lose nothing; /metrics and /healthz answer.
+#
+# Part 3, two bridges with leader election on a Lease: only the leader
+# connects to vschedd and binds; when it stops it lets go of the Lease,
+# and the other takes over and binds what comes next.
 # Without kubectl the test says SKIP and passes.
 # Usage: selftests/vskube-e2e.sh OBJTREE selftests
 set -eu
@@ -108,7 +112,7 @@ start_vschedd() {
 
 start_vskube() {
 	"$objtree/vskube" --kubeconfig "$tmp/kubeconfig" --socket "$tmp/vs.sock" -v 3 \
-		>>"$tmp/vskube.log" 2>&1 &
+		--listen-address 127.0.0.1:0 >>"$tmp/vskube.log" 2>&1 &
 	vk_pid=$!
 }
 
@@ -298,5 +302,51 @@ until_ok test "$("$vsctl" task list -A -j | grep -c '"name"')" -eq 6 ||
 for p in a1 a2 a3 a4 a5; do
 	[ "$(node_of $p)" = w1 ] || fail "$p moved"
 done
+port=$(sed -n 's/.*serving \/metrics, \/healthz and \/readyz on port \([0-9]*\)$/\1/p' \
+	"$tmp/vskube.log" | tail -n 1)
+[ -n "$port" ] || fail "vskube said no metrics port"
+curl -fsS "http://127.0.0.1:$port/metrics" >"$tmp/metrics" 2>&1 || fail "GET /metrics"
+# this vskube (started again for a5) bound a5 and a6, and loaded vschedd twice
+for want in 'vskube_leader 1' 'vskube_synced 1' 'vskube_loads_total 2' \
+	'vskube_binds_total{result="success"} 2' 'vskube_binds_total{result="error"} 0'; do
+	grep -qxF "$want" "$tmp/metrics" || { cp "$tmp/metrics" "$tmp/out"; fail "/metrics: no $want"; }
+done
+[ "$(curl -fsS "http://127.0.0.1:$port/healthz")" = ok ] || fail "/healthz is not ok"
+[ "$(curl -fsS "http://127.0.0.1:$port/readyz")" = ok ] || fail "/readyz is not ok"
 echo "vskube-e2e: watches dropped, a 410, a failed binding, a bridge and a vschedd restarted:" \
-	"every pod bound once"
+	"every pod bound once; /metrics counts it"
+
+# ---- part 3: leader election ----
+stop vk_pid
+elect() {
+	"$objtree/vskube" --kubeconfig "$tmp/kubeconfig" --socket "$tmp/vs.sock" -v 3 \
+		--listen-address "" --leader-elect --leader-elect-resource-namespace default \
+		--leader-elect-lease-duration 1s --leader-elect-renew-deadline 600ms \
+		--leader-elect-retry-period 150ms >"$tmp/$1.log" 2>&1 &
+}
+elect A
+pa=$!
+elect B
+pb=$!
+leads() {
+	grep -q "successfully acquired lease" "$tmp/$1.log"
+}
+until_ok sh -c "grep -q 'successfully acquired lease' $tmp/A.log $tmp/B.log" || fail "nobody leads"
+if leads A; then lead=A; lpid=$pa; other=B; opid=$pb; else lead=B; lpid=$pb; other=A; opid=$pa; fi
+pod l1 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create l1"
+until_ok bound l1 || fail "the leader did not bind l1"
+grep -q "Bound pod <default/l1>" "$tmp/$lead.log" || fail "l1 was not bound by the leader"
+! leads $other || fail "two leaders"
+! grep -q "connected to vschedd\|Bound pod" "$tmp/$other.log" ||
+	fail "the standby wrote: $(grep 'connected to vschedd\|Bound pod' "$tmp/$other.log")"
+kill -TERM "$lpid"
+wait "$lpid" 2>/dev/null || :
+until_ok leads $other || fail "the standby did not take over"
+pod l2 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create l2"
+until_ok bound l2 || fail "the new leader did not bind l2"
+grep -q "Bound pod <default/l2>" "$tmp/$other.log" || fail "l2 was not bound by the new leader"
+! grep -q "Bound pod <default/l2>" "$tmp/$lead.log" || fail "the old leader bound l2"
+! grep -q "Bound pod <default/l1>" "$tmp/$other.log" || fail "the new leader bound l1 again"
+kill -TERM "$opid"
+wait "$opid" 2>/dev/null || :
+echo "vskube-e2e: two bridges on one Lease: one leads and binds, the other takes over when it stops"

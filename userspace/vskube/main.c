@@ -17,13 +17,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/duration.h"
 #include "core/log.h"
 #include "lib/vsnl.h"
 #include "vskube/informer.h"
 #include "vskube/kbind.h"
 #include "vskube/kclient.h"
+#include "vskube/kserve.h"
 #include "vskube/kubeconfig.h"
 #include "vskube/ksync.h"
+#include "vskube/leader.h"
 
 #define VSKUBE_VERBOSITY_MAX	10
 /* What the decisions connection asks vschedd to queue: a cycle binding a million pods. */
@@ -41,7 +44,13 @@ struct vskube_opts {
 	u32 inflight;
 	int verbosity;
 	bool once;			/* exit once loaded and idle: for tests */
+	bool leader_elect;
+	struct kle_config le;
+	const char *listen;		/* --listen-address: /metrics, /healthz, /readyz; "": none */
 };
+
+/* How long a leader that stops waits for its Lease to be released. */
+#define VSKUBE_RELEASE_MS	5000u
 
 static volatile sig_atomic_t stopping;
 
@@ -54,7 +63,11 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 "usage: vskube [--kubeconfig FILE] [--context NAME] [--master URL] [--socket PATH]\n"
-"              [--scheduler-name NAME] [--list-page-size N] [--bind-workers N] [-v N]\n"
+"              [--scheduler-name NAME] [--list-page-size N] [--bind-workers N]\n"
+"              [--leader-elect[=BOOL]] [--leader-elect-lease-duration D]\n"
+"              [--leader-elect-renew-deadline D] [--leader-elect-retry-period D]\n"
+"              [--leader-elect-resource-namespace NS] [--leader-elect-resource-name NAME]\n"
+"              [--listen-address ADDR] [-v N]\n"
 "\n"
 "Keeps vschedd in step with a Kubernetes cluster that has Volcano's CRDs, and\n"
 "carries its decisions back: vsched as a drop-in replacement for Volcano's scheduler.\n"
@@ -66,6 +79,13 @@ static void usage(FILE *out)
 "    --scheduler-name NAME the pods to schedule: spec.schedulerName (default volcano)\n"
 "    --list-page-size N    objects per page of a list (default 500)\n"
 "    --bind-workers N      bindings and evictions at once (default %u)\n"
+"    --leader-elect[=BOOL] run only while holding a coordination.k8s.io Lease (default false)\n"
+"    --leader-elect-lease-duration D   default 15s (Go durations: 500ms, 1m30s)\n"
+"    --leader-elect-renew-deadline D   default 10s\n"
+"    --leader-elect-retry-period D     default 2s\n"
+"    --leader-elect-resource-namespace NS  the Lease's (default volcano-system)\n"
+"    --leader-elect-resource-name NAME     the Lease's name (default vc-scheduler)\n"
+"    --listen-address ADDR /metrics, /healthz, /readyz on HOST:PORT (default :8080; \"\": none)\n"
 "    -v, --v N             log verbosity, 0..%d, as klog's\n"
 "    -h, --help            this text\n"
 "\n"
@@ -91,7 +111,19 @@ static bool parse_u32(const char *flag, const char *s, u32 min, u32 max, u32 *ou
 }
 
 enum { OPT_KUBECONFIG = 0x100, OPT_CONTEXT, OPT_MASTER, OPT_SCHEDULER, OPT_PAGE, OPT_WORKERS,
-       OPT_ONCE };
+       OPT_ONCE, OPT_LE, OPT_LE_LEASE, OPT_LE_RENEW, OPT_LE_RETRY, OPT_LE_NS, OPT_LE_NAME,
+       OPT_LISTEN };
+
+static bool parse_ms(const char *flag, const char *s, u32 *out)
+{
+	const char *why = "";
+
+	if (!vs_parse_duration(s, 24 * 3600 * 1000, out, &why) && *out)
+		return true;
+	fprintf(stderr, "vskube: %s: \"%s\" is not a duration from 1ms to 24h: %s\n", flag, s,
+		*why ? why : "zero");
+	return false;
+}
 
 /* 0: run; 1: exit 0 (--help); 2: usage error. */
 static int parse_args(int argc, char **argv, struct vskube_opts *o)
@@ -105,6 +137,13 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 		{ "list-page-size", required_argument, NULL, OPT_PAGE },
 		{ "bind-workers", required_argument, NULL, OPT_WORKERS },
 		{ "exit-when-idle", no_argument, NULL, OPT_ONCE },
+		{ "leader-elect", optional_argument, NULL, OPT_LE },
+		{ "leader-elect-lease-duration", required_argument, NULL, OPT_LE_LEASE },
+		{ "leader-elect-renew-deadline", required_argument, NULL, OPT_LE_RENEW },
+		{ "leader-elect-retry-period", required_argument, NULL, OPT_LE_RETRY },
+		{ "leader-elect-resource-namespace", required_argument, NULL, OPT_LE_NS },
+		{ "leader-elect-resource-name", required_argument, NULL, OPT_LE_NAME },
+		{ "listen-address", required_argument, NULL, OPT_LISTEN },
 		{ "v", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -115,6 +154,9 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->scheduler = "volcano";
 	o->inflight = KBIND_INFLIGHT_DEFAULT;
+	o->le.ns = "volcano-system";
+	o->le.name = "vc-scheduler";
+	o->listen = ":8080";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:v:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -157,6 +199,38 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 		case OPT_ONCE:
 			o->once = true;
 			break;
+		case OPT_LE:
+			if (!optarg || !strcmp(optarg, "true")) {
+				o->leader_elect = true;
+			} else if (!strcmp(optarg, "false")) {
+				o->leader_elect = false;
+			} else {
+				fprintf(stderr, "vskube: --leader-elect: \"%s\" is not true or false\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case OPT_LE_LEASE:
+			if (!parse_ms("--leader-elect-lease-duration", optarg, &o->le.lease_ms))
+				return 2;
+			break;
+		case OPT_LE_RENEW:
+			if (!parse_ms("--leader-elect-renew-deadline", optarg, &o->le.renew_ms))
+				return 2;
+			break;
+		case OPT_LE_RETRY:
+			if (!parse_ms("--leader-elect-retry-period", optarg, &o->le.retry_ms))
+				return 2;
+			break;
+		case OPT_LE_NS:
+			o->le.ns = optarg;
+			break;
+		case OPT_LE_NAME:
+			o->le.name = optarg;
+			break;
+		case OPT_LISTEN:
+			o->listen = optarg;
+			break;
 		case 'v':
 			if (!parse_u32("-v", optarg, 0, VSKUBE_VERBOSITY_MAX, &v))
 				return 2;
@@ -177,6 +251,23 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 	if (optind < argc) {
 		fprintf(stderr, "vskube: unexpected argument \"%s\"\n", argv[optind]);
 		return 2;
+	}
+	if (o->leader_elect) {
+		struct vs_err e = { { 0 } };
+
+		if (kle_config_check(&o->le, &e)) {
+			fprintf(stderr, "vskube: %s\n", e.msg);
+			return 2;
+		}
+	}
+	if (*o->listen) {
+		struct vs_err e = { { 0 } };
+		struct kserve_addr a;
+
+		if (kserve_parse_addr("--listen-address", o->listen, &a, &e)) {
+			fprintf(stderr, "vskube: %s\n", e.msg);
+			return 2;
+		}
 	}
 	return 0;
 }
@@ -227,59 +318,290 @@ fail:
 	return err->err ? err->err : -EIO;
 }
 
-static bool idle(const struct link *l, const struct kcl *c)
+/* What the loop keeps: the link to vschedd, leadership, the endpoint and its metrics. */
+struct bridge {
+	const struct vskube_opts *o;
+	struct kcl *c;
+	struct link l;
+	struct kle *le;
+	bool lost;			/* leadership lost: exit, as Volcano's scheduler does */
+	struct kserve_reg *reg;
+	struct kserve *ks;
+	struct kserve_metric *m_leader, *m_synced, *m_loads, *m_batches, *m_sent, *m_unchanged,
+			     *m_refused, *m_decisions, *m_binds, *m_evicts;
+	struct ksync_stats seen_sync;
+	struct kbind_stats seen_bind;
+};
+
+static bool idle(const struct link *l)
 {
 	return ksync_synced(l->sync) && !kbind_pending(l->bind);
 }
 
-static int run(const struct vskube_opts *o, struct kcl *c)
+static bool leading(const struct bridge *b)
 {
-	u32 backoff = VSKUBE_RECONNECT_MIN_MS;
-	struct link l = { 0 };
-	int ret = 0;
+	return !b->le || kle_is_leader(b->le);
+}
 
-	while (!stopping) {
-		struct vsnl_err err = { 0 };
-		struct vs_err e = { { 0 } };
-		struct curl_waitfd fd = { 0 };
-		u64 now, next;
-		int timeout;
+static void le_started(struct kle *le, void *ctx)
+{
+	const struct bridge *b = ctx;
 
-		if (!l.nl) {
-			if (link_open(&l, c, o, &err)) {
-				vs_error("vschedd at %s: %s; trying again in %u ms",
-					 o->socket ? o->socket : vsnl_default_path(), err.msg,
-					 backoff);
-				usleep(backoff * 1000);
-				backoff = backoff * 2 > VSKUBE_RECONNECT_MAX_MS ?
-					  VSKUBE_RECONNECT_MAX_MS : backoff * 2;
-				continue;
-			}
+	vs_info("successfully acquired lease %s/%s as %s", b->o->le.ns, b->o->le.name,
+		kle_identity(le));
+}
+
+static void le_stopped(struct kle *le, bool released, void *ctx)
+{
+	struct bridge *b = ctx;
+
+	if (!released) {
+		vs_error("leaderelection lost");
+		b->lost = true;
+	}
+}
+
+static void le_new_leader(struct kle *le, const char *identity, void *ctx)
+{
+	vs_info("new leader elected: %s", identity);
+}
+
+static void le_trouble(struct kle *le, const char *what, void *ctx)
+{
+	vs_warn("leader election: %s", what);
+}
+
+static const struct kle_ops le_ops = {
+	.started = le_started,
+	.stopped = le_stopped,
+	.new_leader = le_new_leader,
+	.trouble = le_trouble,
+};
+
+static int healthz(void *ctx, struct vs_err *why)
+{
+	return 0;
+}
+
+static int readyz(void *ctx, struct vs_err *why)
+{
+	const struct bridge *b = ctx;
+
+	if (!leading(b) || (b->l.sync && ksync_synced(b->l.sync)))
+		return 0;
+	return vs_err_set(why, EAGAIN, b->l.sync ? "loading vschedd from the API server" :
+			  "not connected to vschedd");
+}
+
+static const struct kserve_ops serve_ops = { .healthz = healthz, .readyz = readyz };
+
+static const char *const by_what[] = { "reader", "vschedd" };
+static const char *const results[] = { "success", "error" };
+
+static int metrics_init(struct bridge *b, struct vs_err *err)
+{
+#define D(_m, _name, _help, _kind)						\
+	{ &b->_m, { .name = _name, .help = _help, .kind = _kind } }
+#define DL(_m, _name, _help, _label, _values)					\
+	{ &b->_m, { .name = _name, .help = _help, .kind = KSERVE_COUNTER,		\
+		    .labels = { _label }, .values = _values, .nr_series = 2 } }
+	const struct {
+		struct kserve_metric **m;
+		struct kserve_desc d;
+	} v[] = {
+		D(m_leader, "vskube_leader",
+		  "1 while this bridge leads (or runs without leader election).", KSERVE_GAUGE),
+		D(m_synced, "vskube_synced", "1 once vschedd holds what the API server listed.",
+		  KSERVE_GAUGE),
+		D(m_loads, "vskube_loads_total", "Loads of vschedd from fresh lists.",
+		  KSERVE_COUNTER),
+		D(m_batches, "vskube_batches_total", "Batches vschedd applied.", KSERVE_COUNTER),
+		D(m_sent, "vskube_messages_sent_total", "Requests vschedd applied.",
+		  KSERVE_COUNTER),
+		D(m_unchanged, "vskube_objects_unchanged_total",
+		  "Objects not sent: vschedd has them as they are.", KSERVE_COUNTER),
+		DL(m_refused, "vskube_objects_refused_total", "Objects left out, by who refused "
+		   "them.", "by", by_what),
+		D(m_decisions, "vskube_decisions_total", "Bind and evict decisions read.",
+		  KSERVE_COUNTER),
+		DL(m_binds, "vskube_binds_total", "Binding POSTs, by result.", "result", results),
+		DL(m_evicts, "vskube_evictions_total",
+		   "Evictions (or deletions where refused), by result.", "result", results),
+	};
+#undef D
+#undef DL
+
+	b->reg = kserve_reg_new();
+	if (!b->reg)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		*v[i].m = kserve_register(b->reg, &v[i].d, err);
+		if (!*v[i].m)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+#define ADD_DELTA(m, series, now, seen)	do {					\
+	kserve_add((m), (series), (double)((now) - (seen)));			\
+	(seen) = (now);								\
+} while (0)
+
+/* The counters follow the stats of the link, which start again with each link. */
+static void metrics_update(struct bridge *b)
+{
+	const struct ksync_stats *ss;
+	const struct kbind_stats *bs;
+
+	kserve_set(b->m_leader, 0, leading(b));
+	kserve_set(b->m_synced, 0, b->l.sync && ksync_synced(b->l.sync));
+	if (!b->l.sync)
+		return;
+	ss = ksync_stats(b->l.sync);
+	bs = kbind_stats(b->l.bind);
+	ADD_DELTA(b->m_loads, 0, ss->loads, b->seen_sync.loads);
+	ADD_DELTA(b->m_batches, 0, ss->batches, b->seen_sync.batches);
+	ADD_DELTA(b->m_sent, 0, ss->sent, b->seen_sync.sent);
+	ADD_DELTA(b->m_unchanged, 0, ss->unchanged, b->seen_sync.unchanged);
+	ADD_DELTA(b->m_refused, 0, ss->refused_read, b->seen_sync.refused_read);
+	ADD_DELTA(b->m_refused, 1, ss->refused_core, b->seen_sync.refused_core);
+	ADD_DELTA(b->m_decisions, 0, bs->decisions, b->seen_bind.decisions);
+	ADD_DELTA(b->m_binds, 0, bs->binds, b->seen_bind.binds);
+	ADD_DELTA(b->m_binds, 1, bs->bind_failures, b->seen_bind.bind_failures);
+	ADD_DELTA(b->m_evicts, 0, bs->evictions, b->seen_bind.evictions);
+	ADD_DELTA(b->m_evicts, 1, bs->evict_failures, b->seen_bind.evict_failures);
+}
+
+static void link_drop(struct bridge *b)
+{
+	link_close(&b->l);
+	memset(&b->seen_sync, 0, sizeof(b->seen_sync));
+	memset(&b->seen_bind, 0, sizeof(b->seen_bind));
+}
+
+/* One wait and what follows it. */
+static int step(struct bridge *b, u64 *backoff)
+{
+	const struct vskube_opts *o = b->o;
+	struct vsnl_err err = { 0 };
+	struct vs_err e = { { 0 } };
+	struct curl_waitfd fds[2];
+	unsigned int nr = 0;
+	u64 now, next = UINT64_MAX;
+	int timeout;
+
+	if (leading(b) && !b->l.nl) {
+		if (link_open(&b->l, b->c, o, &err)) {
+			vs_error("vschedd at %s: %s; trying again in %llu ms",
+				 o->socket ? o->socket : vsnl_default_path(), err.msg,
+				 (unsigned long long)*backoff);
+			next = kinf_clock_ms() + *backoff;
+			*backoff = *backoff * 2 > VSKUBE_RECONNECT_MAX_MS ?
+				   VSKUBE_RECONNECT_MAX_MS : *backoff * 2;
+		} else {
 			vs_info("connected to vschedd at %s",
 				o->socket ? o->socket : vsnl_default_path());
-			backoff = VSKUBE_RECONNECT_MIN_MS;
+			*backoff = VSKUBE_RECONNECT_MIN_MS;
 		}
-		now = kinf_clock_ms();
-		next = ksync_tick(l.sync, now);
-		timeout = next <= now ? 0 : next - now > 1000 ? 1000 : (int)(next - now);
-		fd.fd = vsnl_fd(l.dec);
-		fd.events = CURL_WAIT_POLLIN;
-		if (kcl_poll(c, &fd, 1, timeout, &e)) {
-			vs_error("the API client failed: %s", e.msg);
+	}
+	now = kinf_clock_ms();
+	if (b->l.sync) {
+		u64 t = ksync_tick(b->l.sync, now);
+
+		next = t < next ? t : next;
+		fds[nr++] = (struct curl_waitfd){ .fd = vsnl_fd(b->l.dec),
+						  .events = CURL_WAIT_POLLIN };
+	}
+	if (b->le) {
+		u64 t = kle_tick(b->le, now);
+
+		next = t < next ? t : next;
+	}
+	timeout = next <= now ? 0 : next - now > 1000 ? 1000 : (int)(next - now);
+	if (b->ks) {
+		int t = kserve_timeout_ms(b->ks);
+
+		if (t >= 0 && t < timeout)
+			timeout = t;
+		fds[nr++] = (struct curl_waitfd){ .fd = kserve_fd(b->ks),
+						  .events = CURL_WAIT_POLLIN };
+	}
+	if (kcl_poll(b->c, fds, nr, timeout, &e)) {
+		vs_error("the API client failed: %s", e.msg);
+		return -EIO;
+	}
+	if (b->ks && kserve_run(b->ks, &e))
+		vs_warn("%s", e.msg);
+	if (b->l.nl && (kbind_read(b->l.bind, b->l.dec, &err) < 0 ||
+			ksync_flush(b->l.sync, &err))) {
+		vs_error("vschedd: %s: connecting again, then loading it again", err.msg);
+		link_drop(b);
+	}
+	metrics_update(b);
+	return 0;
+}
+
+/* A leader that stops lets go of its Lease, so that a standby takes over at once. */
+static void release(struct bridge *b)
+{
+	struct vs_err e = { { 0 } };
+	u64 until = kinf_clock_ms() + VSKUBE_RELEASE_MS;
+
+	link_drop(b);
+	kle_release(b->le);
+	while (!kle_done(b->le) && kinf_clock_ms() < until) {
+		kle_tick(b->le, kinf_clock_ms());
+		if (kcl_poll(b->c, NULL, 0, 100, &e))
+			break;
+	}
+}
+
+static int run(const struct vskube_opts *o, struct kcl *c)
+{
+	struct bridge b = { .o = o, .c = c };
+	struct vs_err e = { { 0 } };
+	u64 backoff = VSKUBE_RECONNECT_MIN_MS;
+	int ret = 0;
+
+	if (metrics_init(&b, &e))
+		goto fail;
+	if (*o->listen) {
+		b.ks = kserve_new("--listen-address", o->listen, b.reg, &serve_ops, &b, &e);
+		if (!b.ks)
+			goto fail;
+		vs_info("serving /metrics, /healthz and /readyz on port %u", kserve_port(b.ks));
+	}
+	if (o->leader_elect) {
+		b.le = kle_new(c, &o->le, &le_ops, &b, &e);
+		if (!b.le)
+			goto fail;
+		vs_info("attempting to acquire leader lease %s/%s as %s...", o->le.ns, o->le.name,
+			kle_identity(b.le));
+		kle_start(b.le);
+	}
+	while (!stopping && !b.lost) {
+		if (step(&b, &backoff)) {
 			ret = 1;
 			break;
 		}
-		if (kbind_read(l.bind, l.dec, &err) < 0 || ksync_flush(l.sync, &err)) {
-			vs_error("vschedd: %s: connecting again, then loading it again", err.msg);
-			link_close(&l);
-			continue;
-		}
-		if (o->once && idle(&l, c))
+		if (o->once && b.l.sync && idle(&b.l))
 			break;
 	}
 	if (stopping)
 		vs_info("signal %d: stopping", (int)stopping);
-	link_close(&l);
+	if (b.lost)
+		ret = 1;
+	else if (b.le && kle_is_leader(b.le))
+		release(&b);
+	goto out;
+fail:
+	vs_error("vskube cannot start: %s", e.msg);
+	ret = 1;
+out:
+	link_drop(&b);
+	kle_free(b.le);
+	kserve_free(b.ks);
+	kserve_reg_free(b.reg);
 	return ret;
 }
 

@@ -9,90 +9,36 @@
  * selectors; a server that goes away and comes back.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
 
+#include "kapi.h"
 #include "vskube/informer.h"
 
-static pid_t server;
-static char dir[64], portfile[128];
+static struct kapi api;
 static struct kc_config cfg;
 static struct kcl *c;
-
-/* Start kapiserver; its port into cfg.server. */
-static void server_start(void)
-{
-	char exe[PATH_MAX], bin[PATH_MAX + 32], server_url[64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	FILE *f = NULL;
-	unsigned int port = 0;
-
-	cr_assert_gt(n, 0);
-	exe[n] = '\0';
-	/* the tests are OBJ/selftests/vs-selftests, the server OBJ/selftests/kube/kapiserver */
-	snprintf(bin, sizeof(bin), "%s/kube/kapiserver", dirname(exe));
-	cr_assert_eq(access(bin, X_OK), 0, "no kapiserver at %s (make builds it)", bin);
-	unlink(portfile);
-	server = fork();
-	cr_assert_geq(server, 0);
-	if (!server) {
-		/* Its own process, not a shell's child: SIGTERM must reach it. */
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execl(bin, bin, "--port-file", portfile, "--bookmark-interval", "100",
-		      (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; i < 200 && !(f = fopen(portfile, "r")); i++)
-		usleep(20000);
-	cr_assert_not_null(f, "kapiserver did not start");
-	cr_assert_eq(fscanf(f, "%u", &port), 1);
-	fclose(f);
-	snprintf(server_url, sizeof(server_url), "http://127.0.0.1:%u", port);
-	free(cfg.server);
-	cfg.server = strdup(server_url);
-}
-
-static void server_stop(void)
-{
-	int status;
-
-	if (server <= 0)
-		return;
-	kill(server, SIGTERM);
-	waitpid(server, &status, 0);
-	server = 0;
-}
 
 static void setup(void)
 {
 	struct vs_err e = { { 0 } };
 
-	snprintf(dir, sizeof(dir), "/tmp/kinf-test-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(portfile, sizeof(portfile), "%s/port", dir);
+	kapi_init(&api, "kinf-test");
 	memset(&cfg, 0, sizeof(cfg));
-	server_start();
+	kapi_start(&api, 100, &cfg.server);
 	c = kcl_new(&cfg, &e);
 	cr_assert_not_null(c, "%s", e.msg);
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
 	kcl_free(c);
-	server_stop();
+	kapi_fini(&api);
 	kc_config_free(&cfg);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
 }
 
 TestSuite(informer, .init = setup, .fini = teardown, .timeout = 120);
@@ -367,14 +313,14 @@ Test(informer, a_server_that_goes_and_comes_back)
 	kinf_start(inf);
 	until(inf, &s, 1, 1, 0);
 	snprintf(old, sizeof(old), "%s", cfg.server);
-	server_stop();
+	kapi_stop(&api);
 	until(inf, &s, 1, 1, 2);	/* the stream breaks, the next watch cannot connect */
 	cr_assert_gt(s.troubles, 0);
 
 	/* A new server (empty, on another port): the informer is pointed at it. */
 	kinf_free(inf);
 	kcl_free(c);
-	server_start();
+	kapi_start(&api, 100, &cfg.server);
 	c = kcl_new(&cfg, &(struct vs_err){ { 0 } });
 	cr_assert_not_null(c);
 	cr_assert_str_neq(cfg.server, old);

@@ -11,76 +11,30 @@
  * assertions are on order and outcome, never on how fast the machine is.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
 
+#include "kapi.h"
 #include "vskube/informer.h"
 #include "vskube/leader.h"
 
-static pid_t server;
-static char dir[64], portfile[128];
+static struct kapi api;
 static struct kc_config cfg;
 static struct kcl *c;		/* the candidates' */
 static struct kcl *t;		/* the test's own writes and reads, apart from theirs */
-
-static void server_start(void)
-{
-	char exe[PATH_MAX], bin[PATH_MAX + 32], server_url[64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	FILE *f = NULL;
-	unsigned int port = 0;
-
-	cr_assert_gt(n, 0);
-	exe[n] = '\0';
-	snprintf(bin, sizeof(bin), "%s/kube/kapiserver", dirname(exe));
-	cr_assert_eq(access(bin, X_OK), 0, "no kapiserver at %s (make builds it)", bin);
-	unlink(portfile);
-	server = fork();
-	cr_assert_geq(server, 0);
-	if (!server) {
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execl(bin, bin, "--port-file", portfile, (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; i < 200 && !(f = fopen(portfile, "r")); i++)
-		usleep(20000);
-	cr_assert_not_null(f, "kapiserver did not start");
-	cr_assert_eq(fscanf(f, "%u", &port), 1);
-	fclose(f);
-	snprintf(server_url, sizeof(server_url), "http://127.0.0.1:%u", port);
-	free(cfg.server);
-	cfg.server = strdup(server_url);
-}
-
-static void server_stop(void)
-{
-	int status;
-
-	if (server <= 0)
-		return;
-	kill(server, SIGTERM);
-	waitpid(server, &status, 0);
-	server = 0;
-}
 
 static void setup(void)
 {
 	struct vs_err e = { { 0 } };
 
-	snprintf(dir, sizeof(dir), "/tmp/kle-test-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(portfile, sizeof(portfile), "%s/port", dir);
+	kapi_init(&api, "kle-test");
 	memset(&cfg, 0, sizeof(cfg));
-	server_start();
+	kapi_start(&api, 0, &cfg.server);
 	c = kcl_new(&cfg, &e);
 	cr_assert_not_null(c, "%s", e.msg);
 	t = kcl_new(&cfg, &e);
@@ -89,14 +43,10 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[128];
-
 	kcl_free(t);
 	kcl_free(c);
-	server_stop();
+	kapi_fini(&api);
 	kc_config_free(&cfg);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
 }
 
 TestSuite(leader, .init = setup, .fini = teardown, .timeout = 120);
@@ -674,7 +624,7 @@ Test(leader, a_leader_that_cannot_renew_stops_leading)
 	cand_new(&a, "a");
 	kle_start(a.le);
 	cr_assert(run(&a, NULL, a_leads, 20000), "%s", a.trouble);
-	server_stop();
+	kapi_stop(&api);
 	cr_assert(run(&a, NULL, a_stopped, 20000), "%s", a.trouble);
 	cr_assert_not(kle_is_leader(a.le));
 	cr_assert_eq(a.released, 0);

@@ -3,6 +3,20 @@
 # scenario of this directory, and what its in-process run decided. Sourced;
 # the caller sets $tmp, a directory of its own.
 
+# An awk function for the entries of a scenario's lists, written on one
+# line ("  - {name: p1, namespace: ns, ...}"): val(KEY) is KEY's value on
+# the line read, unquoted, "" when absent.
+scenario_val='
+	function val(key,    s) {
+		if (!match($0, "[{,] *" key ": *[^,}]+"))
+			return ""
+		s = substr($0, RSTART, RLENGTH)
+		sub("^[{,] *" key ": *", "", s)
+		gsub(/"/, "", s)
+		return s
+	}
+'
+
 # The text of the scenario's "conf: |" block, unindented: the daemon's --conf.
 conf_of() {
 	awk '
@@ -21,15 +35,7 @@ cycles_of() {
 # none. Each pod is an entry "  - {name: ..., namespace: ..." of "pods:",
 # its name, namespace, node and phase on that first line.
 pods_of() {
-	awk '
-		function val(key,    s) {
-			if (!match($0, "[{,] *" key ": *[^,}]+"))
-				return ""
-			s = substr($0, RSTART, RLENGTH)
-			sub("^[{,] *" key ": *", "", s)
-			gsub(/"/, "", s)
-			return s
-		}
+	awk "$scenario_val"'
 		/^pods:/ { inpods = 1; next }
 		inpods && /^[^ ]/ { exit }
 		inpods && /^  - *\{/ {
@@ -101,15 +107,7 @@ daemon_state() {
 # The scenario's PodGroups as they start: "podgroup NS/NAME PHASE", as
 # pods_of() reads the pods.
 podgroups_of() {
-	awk '
-		function val(key,    s) {
-			if (!match($0, "[{,] *" key ": *[^,}]+"))
-				return ""
-			s = substr($0, RSTART, RLENGTH)
-			sub("^[{,] *" key ": *", "", s)
-			gsub(/"/, "", s)
-			return s
-		}
+	awk "$scenario_val"'
 		/^podgroups:/ { inpgs = 1; next }
 		inpgs && /^[^ ]/ { exit }
 		inpgs && /^  - *\{/ {

@@ -1118,7 +1118,7 @@ int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
 	}
 	vs_str_put(&cl->strs, task->bind_error);
 	task->bind_error = error;
-	if (task->bind_failures < UINT32_MAX)
+	if (task->bind_failures < UINT16_MAX)
 		task->bind_failures++;
 	task->retry_after_ns = now_ns + vs_bind_backoff_ns(task->bind_failures);
 	return 0;

@@ -81,6 +81,8 @@ struct vs_job {
 	struct vs_res allocated;
 
 	struct vs_pg_condition cond[VS_PG_COND_NR];
+	/* The status last told to the status group (netlink/writeback.h), 0 when none was. */
+	u32 status_digest;
 
 	/*
 	 * On cluster->active_jobs while it has a queue and does not rest

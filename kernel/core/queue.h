@@ -66,6 +66,8 @@ struct vs_queue {
 	struct vs_res allocated;
 	struct vs_res request;
 	struct vs_queue_rest rest;	/* its resting jobs' sums (core/rest.h) */
+	/* The allocated last told to the status group (netlink/writeback.h), 0 when none was. */
+	u32 status_digest;
 
 	u32 sidx;			/* index in the open session's queues */
 };

@@ -121,10 +121,16 @@ struct vs_task {
 	const struct vs_res *req;
 	s32 priority;
 	/*
+	 * The PodScheduled condition last told to the status group (a hash of
+	 * its reason and message, netlink/writeback.h), 0 when none was.
+	 */
+	u32 sched_digest;
+	/*
 	 * Binds that failed in a row: a failed VS_CMD_BIND_RESULT, or none
 	 * within the daemon's bind timeout. 0 again once a bind succeeds.
+	 * It stops at UINT16_MAX: the backoff is at its longest long before.
 	 */
-	u32 bind_failures;
+	u16 bind_failures;
 	/*
 	 * The narrow fields, together so that they leave no holes: a byte
 	 * for each enum (their values are checked to fit, in task.c).

@@ -270,6 +270,7 @@ void vschedd_client_subscribe(struct vschedd *d, struct vs_client *c, unsigned i
 		d->nr_subscribers[group]--;
 	/* Events are made only while somebody listens. */
 	d->core.events.on = d->nr_subscribers[VS_MCGRP_EVENTS] > 0;
+	d->core.status.on = d->nr_subscribers[VS_MCGRP_STATUS] > 0;
 	vs_v(1, "client %u %s %s", c->ctx.portid, join ? "joined" : "left",
 	     vs_genl_vsched.mcgrps[group]);
 }

@@ -31,6 +31,7 @@
 
 #include "core/log.h"
 #include "daemon/vschedd.h"
+#include "netlink/writeback.h"
 
 /* A request of the daemon's own: three names, two integers and a short message in one nest. */
 #define SELF_TEXT_MAX	64
@@ -210,12 +211,21 @@ static void sink_pipeline(void *ctx, struct vs_task *task, struct vs_node *node)
 	vschedd_notify_decision(ctx, VS_DECISION_PIPELINE, task, node->name, NULL);
 }
 
+/* The job updater's writes, to the status group. */
+static void sink_job_status(void *ctx, struct vs_job *job)
+{
+	struct vschedd *d = ctx;
+
+	vs_nl_writeback_job(&d->core, job);
+}
+
 void vschedd_sink_init(struct vschedd *d)
 {
 	d->sched.sink = (struct vs_decision_sink) {
 		.bind = sink_bind,
 		.evict = sink_evict,
 		.pipeline = sink_pipeline,
+		.job_status = sink_job_status,
 		.ctx = d,
 	};
 }

@@ -476,6 +476,7 @@ void vschedd_destroy(struct vschedd *d)
 	d->rxbuf = d->txbuf = d->notebuf = NULL;
 	d->binds = NULL;
 	vs_nl_events_release(&d->core.events);
+	vs_nl_events_release(&d->core.status);
 	vs_arena_destroy(&d->arena);
 	vs_sched_destroy(&d->sched);
 	vs_cluster_destroy(&d->cl);

@@ -101,19 +101,18 @@ void vschedd_notify_decisions_end(struct vschedd *d)
 
 /* ---- events ---- */
 
-void vschedd_notify_events(struct vschedd *d)
+/* @ev's messages to @group, as many whole ones to a datagram as fit. */
+static void send_events(struct vschedd *d, struct vs_nl_events *ev, unsigned int group)
 {
-	struct vs_nl_events *ev = &d->core.events;
 	size_t off = 0;
 
 	if (ev->lost) {
 		struct vs_client *c;
 
 		list_for_each_entry(c, &d->clients, node)
-			if (!c->dead && (c->groups & (1u << VS_MCGRP_EVENTS)))
+			if (!c->dead && (c->groups & (1u << group)))
 				vschedd_client_overrun(d, c);
 	}
-	/* Whole messages, as many as a datagram takes. */
 	while (off < ev->len) {
 		size_t end = off;
 
@@ -125,10 +124,16 @@ void vschedd_notify_events(struct vschedd *d)
 				break;
 			end += n;
 		}
-		vschedd_multicast(d, VS_MCGRP_EVENTS, ev->buf + off, end - off);
+		vschedd_multicast(d, group, ev->buf + off, end - off);
 		off = end;
 	}
 	vs_nl_events_sent(ev);
+}
+
+void vschedd_notify_events(struct vschedd *d)
+{
+	send_events(d, &d->core.events, VS_MCGRP_EVENTS);
+	send_events(d, &d->core.status, VS_MCGRP_STATUS);
 }
 
 /* ---- cycles ---- */

@@ -18,6 +18,7 @@
 #include "netlink/ctl.h"
 #include "netlink/handlers.h"
 #include "netlink/parse.h"
+#include "netlink/writeback.h"
 #include "sched/framework.h"
 #include "sched/session.h"
 #include "vsched/vsched.h"
@@ -131,6 +132,7 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 	}
 	vs_session_close(ssn);
 	vs_nl_events_cycle_end(core);
+	vs_nl_writeback_queues(core);
 	cy->duration_ns = now_ns() - start;
 	cy->binds = clamp_u32(sched->stats.binds - before.binds);
 	cy->evicts = clamp_u32(sched->stats.evicts - before.evicts);

@@ -54,21 +54,19 @@ static bool reserve(struct vs_nl_events *ev)
 	return true;
 }
 
-/* The message at the end; its length, 0 when it was not made. */
-static size_t put_event(struct vs_nl_events *ev, enum vs_event_kind kind, u16 attr,
-			const void *obj)
+size_t vs_nl_events_put(struct vs_nl_events *ev, u8 cmd, enum vs_event_kind kind,
+			vs_nl_event_put_fn put, const void *arg)
 {
-	const struct vs_nl_objtype *ot = attr ? vs_nl_objtype(attr) : NULL;
 	struct vs_nl_reply r;
 	struct nlmsghdr *nlh;
 
 	if (!reserve(ev))
 		return 0;
 	vs_nl_reply_init(&r, ev->buf + ev->len, VS_NL_EVENT_MSG_MAX, 0);
-	nlh = vs_nl_reply_genl(&r, NULL, VSCHED_GENL_ID, 0, VS_CMD_EVENT, VSCHED_GENL_VERSION);
+	nlh = vs_nl_reply_genl(&r, NULL, VSCHED_GENL_ID, 0, cmd, VSCHED_GENL_VERSION);
 	if (!nlh || !mnl_attr_put_u32_check(nlh, vs_nl_reply_room(&r, nlh), VS_A_EVENT_KIND,
 					    kind) ||
-	    (ot && !vs_nl_obj_put(ot, nlh, vs_nl_reply_room(&r, nlh), obj))) {
+	    (put && !put(nlh, vs_nl_reply_room(&r, nlh), arg))) {
 		lose(ev, "an object does not fit an event message");
 		return 0;
 	}
@@ -76,6 +74,27 @@ static size_t put_event(struct vs_nl_events *ev, enum vs_event_kind kind, u16 at
 	ev->len += r.len;
 	ev->nr++;
 	return r.len;
+}
+
+struct obj_arg {
+	const struct vs_nl_objtype *ot;
+	const void *obj;
+};
+
+static bool put_obj(struct nlmsghdr *nlh, size_t room, const void *arg)
+{
+	const struct obj_arg *a = arg;
+
+	return vs_nl_obj_put(a->ot, nlh, room, a->obj);
+}
+
+/* The message at the end; its length, 0 when it was not made. */
+static size_t put_event(struct vs_nl_events *ev, enum vs_event_kind kind, u16 attr,
+			const void *obj)
+{
+	struct obj_arg a = { attr ? vs_nl_objtype(attr) : NULL, obj };
+
+	return vs_nl_events_put(ev, VS_CMD_EVENT, kind, a.ot ? put_obj : NULL, &a);
 }
 
 void vs_nl_event(struct vs_nl_core *core, enum vs_event_kind kind, u16 attr, const void *obj)

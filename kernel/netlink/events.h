@@ -18,6 +18,7 @@
 #ifndef VS_NETLINK_EVENTS_H
 #define VS_NETLINK_EVENTS_H
 
+#include <linux/netlink.h>
 #include <stddef.h>
 
 #include "controllers/controllers.h"
@@ -47,6 +48,17 @@ struct vs_nl_events {
 	struct vs_nl_pg_phase *phases;
 	u32 nr_phases;
 };
+
+/* Adds an event's object to @nlh, a buffer of @room bytes; false when it does not fit. */
+typedef bool (*vs_nl_event_put_fn)(struct nlmsghdr *nlh, size_t room, const void *arg);
+
+/*
+ * A notification @cmd (VS_CMD_EVENT, VS_CMD_STATUS) of @kind at the end of
+ * @ev, with what @put (NULL: nothing) adds from @arg. Its length, 0 when it
+ * could not be made (then @ev is marked lost).
+ */
+size_t vs_nl_events_put(struct vs_nl_events *ev, u8 cmd, enum vs_event_kind kind,
+			vs_nl_event_put_fn put, const void *arg);
 
 /*
  * @kind of the object @obj of the type whose top-level attribute is @attr

@@ -301,6 +301,17 @@ static bool put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q
 	return finish(&f, obj);
 }
 
+bool vs_nl_put_queue_allocated(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q,
+			       const struct vs_res *allocated)
+{
+	struct fill f = { nlh, cap, true, false };
+	struct nlattr *obj = nest_start(&f, VS_A_QUEUE);
+
+	put_str(&f, VS_QUEUE_A_NAME, q->name);
+	fill_res(&f, VS_QUEUE_A_ALLOCATED, allocated);
+	return finish(&f, obj);
+}
+
 bool vs_nl_put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q)
 {
 	return put_queue(nlh, cap, q, false);
@@ -311,10 +322,35 @@ bool vs_nl_put_queue_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_queu
 	return put_queue(nlh, cap, q, true);
 }
 
+/* What Volcano's job updater keeps of a PodGroup's status: its conditions and task counts. */
+static void fill_pg_status(struct fill *f, const struct vs_job *j)
+{
+	struct nlattr *counts;
+
+	for (unsigned int t = 0; t < VS_PG_COND_NR; t++) {
+		const struct vs_pg_condition *c = &j->cond[t];
+		struct nlattr *cn;
+
+		if (!c->set)
+			continue;
+		cn = nest_start(f, VS_PG_A_CONDITION);
+		put_u32(f, VS_COND_A_TYPE, t);
+		put_u8(f, VS_COND_A_STATUS, c->status);
+		put_str(f, VS_COND_A_REASON, c->reason);
+		put_str(f, VS_COND_A_MESSAGE, c->message ? c->message : "");
+		put_u64(f, VS_COND_A_TRANSITION, c->transition);
+		nest_end(f, cn);
+	}
+	counts = nest_start(f, VS_PG_A_NR_TASKS);
+	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
+		put_u32(f, (u16)(s + 1), j->nr_by_status[s]);
+	nest_end(f, counts);
+}
+
 static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j, bool spec)
 {
 	struct fill f = { nlh, cap, true, spec };
-	struct nlattr *obj = nest_start(&f, VS_A_PODGROUP), *counts;
+	struct nlattr *obj = nest_start(&f, VS_A_PODGROUP);
 
 	put_str(&f, VS_PG_A_NAMESPACE, j->ns);
 	put_str(&f, VS_PG_A_NAME, j->name);
@@ -334,25 +370,23 @@ static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *
 	put_u32(&f, VS_PG_A_PHASE, j->phase);
 	if (f.spec)
 		return finish(&f, obj);
-	for (unsigned int t = 0; t < VS_PG_COND_NR; t++) {
-		const struct vs_pg_condition *c = &j->cond[t];
-		struct nlattr *cn;
-
-		if (!c->set)
-			continue;
-		cn = nest_start(&f, VS_PG_A_CONDITION);
-		put_u32(&f, VS_COND_A_TYPE, t);
-		put_u8(&f, VS_COND_A_STATUS, c->status);
-		put_str(&f, VS_COND_A_REASON, c->reason);
-		put_str(&f, VS_COND_A_MESSAGE, c->message ? c->message : "");
-		put_u64(&f, VS_COND_A_TRANSITION, c->transition);
-		nest_end(&f, cn);
-	}
-	counts = nest_start(&f, VS_PG_A_NR_TASKS);
-	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
-		put_u32(&f, (u16)(s + 1), j->nr_by_status[s]);
-	nest_end(&f, counts);
+	fill_pg_status(&f, j);
 	fill_res(&f, VS_PG_A_ALLOCATED, &j->allocated);
+	return finish(&f, obj);
+}
+
+bool vs_nl_put_podgroup_status(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j,
+			       const char *fit_error)
+{
+	struct fill f = { nlh, cap, true, false };
+	struct nlattr *obj = nest_start(&f, VS_A_PODGROUP);
+
+	put_str(&f, VS_PG_A_NAMESPACE, j->ns);
+	put_str(&f, VS_PG_A_NAME, j->name);
+	put_u32(&f, VS_PG_A_PHASE, j->phase);
+	fill_pg_status(&f, j);
+	if (fit_error)
+		put_str(&f, VS_PG_A_FIT_ERROR, fit_error);
 	return finish(&f, obj);
 }
 
@@ -401,6 +435,19 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 		put_u32(&f, VS_TASK_A_BIND_FAILURES, t->bind_failures);
 	if (!spec && t->bind_error)
 		put_str(&f, VS_TASK_A_BIND_ERROR, t->bind_error);
+	return finish(&f, obj);
+}
+
+bool vs_nl_put_task_sched(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t,
+			  const char *reason, const char *message)
+{
+	struct fill f = { nlh, cap, true, false };
+	struct nlattr *obj = nest_start(&f, VS_A_TASK);
+
+	put_str(&f, VS_TASK_A_NAMESPACE, t->ns);
+	put_str(&f, VS_TASK_A_NAME, t->name);
+	put_str(&f, VS_TASK_A_SCHED_REASON, reason);
+	put_str(&f, VS_TASK_A_SCHED_MESSAGE, message);
 	return finish(&f, obj);
 }
 

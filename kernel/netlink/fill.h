@@ -29,6 +29,18 @@ bool vs_nl_put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *task
 bool vs_nl_put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc);
 bool vs_nl_put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *vjob);
 
+/*
+ * What the status group tells (netlink/writeback.h): a PodGroup's status
+ * (phase, conditions, task counts; @fit_error when not NULL), a task's
+ * PodScheduled condition, a queue's allocated resources.
+ */
+bool vs_nl_put_podgroup_status(struct nlmsghdr *nlh, size_t cap, const struct vs_job *job,
+			       const char *fit_error);
+bool vs_nl_put_task_sched(struct nlmsghdr *nlh, size_t cap, const struct vs_task *task,
+			  const char *reason, const char *message);
+bool vs_nl_put_queue_allocated(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *queue,
+			       const struct vs_res *allocated);
+
 bool vs_nl_put_node_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_node *node);
 bool vs_nl_put_queue_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *queue);
 bool vs_nl_put_podgroup_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_job *job);

@@ -49,6 +49,11 @@ struct vs_nl_core {
 	 * (nobody listens, or no daemon): none is made.
 	 */
 	struct vs_nl_events events;
+	/*
+	 * The status group's, made when a cycle closes (writeback.h), sent
+	 * with the events; status.on false: none is made.
+	 */
+	struct vs_nl_events status;
 };
 
 /* What VS_CMD_CONN_GET tells of the requester's connection. */

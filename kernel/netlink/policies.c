@@ -278,7 +278,8 @@ static const struct vs_nla_policy cond_policy[VS_COND_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_PG_A_PHASE, "phase"),				\
 	VS_NLA_REJECTED(VS_PG_A_CONDITION, "conditions"),			\
 	VS_NLA_REJECTED(VS_PG_A_NR_TASKS, "nrTasks"),				\
-	VS_NLA_REJECTED(VS_PG_A_ALLOCATED, "allocated")
+	VS_NLA_REJECTED(VS_PG_A_ALLOCATED, "allocated"),			\
+	VS_NLA_REJECTED(VS_PG_A_FIT_ERROR, "fitError")
 
 static const struct vs_nla_policy pg_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_STR(VS_PG_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = REQ),
@@ -295,6 +296,7 @@ static const struct vs_nla_policy pg_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_NEST(VS_PG_A_NR_TASKS, "nrTasks", status_counts_policy,
 		    VS_TASK_STATUS_UNKNOWN + 1, .flags = RO),
 	VS_NLA_NEST(VS_PG_A_ALLOCATED, "allocated", res_policy, VS_RES_A_MAX, .flags = RO),
+	VS_NLA_STR(VS_PG_A_FIT_ERROR, "fitError", 0, .flags = RO),
 };
 
 static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
@@ -326,7 +328,9 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_EXIT_CODE, "exitCode"),			\
 	VS_NLA_REJECTED(VS_TASK_A_BIND_FAILURES, "bindFailures"),		\
 	VS_NLA_REJECTED(VS_TASK_A_BIND_ERROR, "bindError"),			\
-	VS_NLA_REJECTED(VS_TASK_A_QUEUE, "queue")
+	VS_NLA_REJECTED(VS_TASK_A_QUEUE, "queue"),				\
+	VS_NLA_REJECTED(VS_TASK_A_SCHED_REASON, "schedReason"),			\
+	VS_NLA_REJECTED(VS_TASK_A_SCHED_MESSAGE, "schedMessage")
 
 /*
  * A task's spec; EVENT and EXIT_CODE belong to VS_CMD_TASK_STATUS alone. A
@@ -354,7 +358,9 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 		    VS_TOL_A_MAX, .flags = MULTI),				\
 	VS_NLA_NEST(VS_TASK_A_AFFINITY, "affinity", affinity_policy, VS_AFF_A_MAX),	\
 	VS_NLA_INT(VS_TASK_A_BIND_FAILURES, "bindFailures", VS_NLA_U32, .flags = RO),	\
-	VS_NLA_STR(VS_TASK_A_BIND_ERROR, "bindError", VS_ERR_MSG_MAX, .flags = RO)
+	VS_NLA_STR(VS_TASK_A_BIND_ERROR, "bindError", VS_ERR_MSG_MAX, .flags = RO),	\
+	VS_NLA_STR(VS_TASK_A_SCHED_REASON, "schedReason", VS_NAME_MAX, .flags = RO),	\
+	VS_NLA_STR(VS_TASK_A_SCHED_MESSAGE, "schedMessage", 0, .flags = RO)
 
 static const struct vs_nla_policy task_policy[VS_TASK_A_MAX + 1] = {
 	TASK_SPEC,
@@ -572,7 +578,7 @@ static const struct vs_nla_policy conn_policy[VS_CONN_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_EXPLAIN, "explain"),				\
 	VS_NLA_REJECTED(VS_A_MCGRP, "mcgrp"),					\
 	VS_NLA_INT(VS_A_CYCLE_ID, "cycleID", VS_NLA_U64, .flags = RO),		\
-	ENUM(VS_A_EVENT_KIND, "eventKind", VS_EVENT_RESET, RO),		\
+	ENUM(VS_A_EVENT_KIND, "eventKind", VS_EVENT_UNSCHEDULABLE, RO),		\
 	VS_NLA_REJECTED(VS_A_FILTER_NAMESPACE, "filterNamespace"),		\
 	VS_NLA_REJECTED(VS_A_FILTER_QUEUE, "filterQueue"),			\
 	VS_NLA_REJECTED(VS_A_FILTER_PODGROUP, "filterPodgroup"),		\
@@ -823,6 +829,7 @@ static const struct vs_genl_op vs_genl_ops[] = {
 
 	[VS_CMD_DECISIONS]	= { OP(VS_CMD_DECISIONS, VS_OP_NOTIFY) },
 	[VS_CMD_EVENT]		= { OP(VS_CMD_EVENT, VS_OP_NOTIFY) },
+	[VS_CMD_STATUS]		= { OP(VS_CMD_STATUS, VS_OP_NOTIFY) },
 	[VS_CMD_CYCLE]		= { OP(VS_CMD_CYCLE, VS_OP_NOTIFY) },
 
 	[VS_CMD_VJOB_COMMAND]	= { OP(VS_CMD_VJOB_COMMAND, ADMIN_DO),
@@ -843,6 +850,7 @@ static const char *const vs_mcgrp_names[VS_MCGRP_MAX + 1] = {
 	[VS_MCGRP_DECISIONS]	= VSCHED_MCGRP_DECISIONS,
 	[VS_MCGRP_EVENTS]	= VSCHED_MCGRP_EVENTS,
 	[VS_MCGRP_CYCLES]	= VSCHED_MCGRP_CYCLES,
+	[VS_MCGRP_STATUS]	= VSCHED_MCGRP_STATUS,
 };
 
 const struct vs_genl_family vs_genl_vsched = {

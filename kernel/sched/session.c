@@ -265,16 +265,22 @@ out_reset:
 }
 
 /*
- * Volcano's getPodGroupPhase, from the job's task counts: enough tasks
- * scheduled (running, bound or finished, and releasing ones that had been
- * placed) makes it Running, or Completed when all of them finished; a job
- * short of that is Pending unless it was admitted (Inqueue) already.
+ * Volcano's getPodGroupPhase, from the job's task counts: a job with
+ * running tasks that this session found unschedulable (gang's condition,
+ * written by this session) is Unknown; enough tasks scheduled (running,
+ * bound or finished, and releasing ones that had been placed) makes it
+ * Running, or Completed when all of them finished; a job short of that is
+ * Pending unless it was admitted (Inqueue) already.
  */
-static enum vs_pg_phase pg_phase(const struct vs_job *job)
+static enum vs_pg_phase pg_phase(const struct vs_session *ssn, const struct vs_job *job)
 {
+	const struct vs_pg_condition *unsched = &job->cond[VS_PG_COND_UNSCHEDULABLE];
 	u32 scheduled = vs_job_scheduled_num(job) + vs_job_releasing_placed_num(job);
 	u32 completed = job->nr_by_status[VS_TASK_SUCCEEDED] + job->nr_by_status[VS_TASK_FAILED];
 
+	if (job->nr_by_status[VS_TASK_RUNNING] && unsched->set && unsched->status &&
+	    unsched->transition == ssn->cycle)
+		return VS_PG_UNKNOWN;
 	if (scheduled >= job->min_member)
 		return scheduled == completed ? VS_PG_COMPLETED : VS_PG_RUNNING;
 	if (job->phase != VS_PG_INQUEUE)
@@ -292,7 +298,10 @@ void vs_session_close(struct vs_session *ssn)
 
 	/* The job updater: PodGroup phases of the jobs this session saw. */
 	for (u32 i = 0; i < ssn->nr_jobs; i++)
-		vs_job_set_phase(ssn->cl, ssn->jobs[i], pg_phase(ssn->jobs[i]));
+		vs_job_set_phase(ssn->cl, ssn->jobs[i], pg_phase(ssn, ssn->jobs[i]));
+	if (sink->job_status)
+		for (u32 i = 0; i < ssn->nr_jobs; i++)
+			sink->job_status(sink->ctx, ssn->jobs[i]);
 
 	/* What the session leaves pipelined, committed or not, told before it is taken back. */
 	if (sink->pipeline)

@@ -39,6 +39,12 @@ struct vs_decision_sink {
 	void (*bind)(void *ctx, struct vs_task *task, struct vs_node *node);
 	void (*evict)(void *ctx, struct vs_task *task, const char *reason);
 	void (*pipeline)(void *ctx, struct vs_task *task, struct vs_node *node);
+	/*
+	 * Volcano's job updater: at close, each job the session saw, its
+	 * phase set, while the session's notes on its tasks (why they did
+	 * not get a node, sched/fiterr.h) are still there.
+	 */
+	void (*job_status)(void *ctx, struct vs_job *job);
 	void *ctx;
 };
 

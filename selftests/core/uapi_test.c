@@ -85,5 +85,5 @@ Test(uapi, names_fit_their_limits)
 	/* a DNS subdomain of 253 and a label value of 63, with their NUL */
 	cr_assert_eq(VS_NAME_MAX, 253 + 1);
 	cr_assert_eq(VS_LABEL_VALUE_MAX, 63 + 1);
-	cr_assert_eq(VS_MCGRP_MAX, 3);
+	cr_assert_eq(VS_MCGRP_MAX, 4);
 }

@@ -558,6 +558,69 @@ Test(vschedd, a_decisions_subscriber_gets_the_binds_and_answers_them)
 	vsnl_close(c);
 }
 
+struct status_seen {
+	char lines[8][160];
+	unsigned int nr;
+	bool cycle;
+};
+
+/* The status group's messages as lines, until the cycle's VS_CMD_CYCLE. */
+static int read_status(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	const struct genlmsghdr *g = nlmsg_data(nlh);
+	struct status_seen *s = arg;
+	struct nlattr *a[VS_TASK_A_MAX + 1];
+
+	if (g->cmd == VS_CMD_CYCLE) {
+		s->cycle = true;
+		return 0;
+	}
+	cr_assert_eq(g->cmd, VS_CMD_STATUS);
+	cr_assert_lt(s->nr, 8);
+	if (tb[VS_A_TASK]) {
+		cr_assert_eq(nla_get_u32(tb[VS_A_EVENT_KIND]), VS_EVENT_UNSCHEDULABLE);
+		vsnl_parse_nested(a, VS_TASK_A_MAX, tb[VS_A_TASK]);
+		snprintf(s->lines[s->nr++], sizeof(s->lines[0]), "pod %s %s",
+			 nla_get_string(a[VS_TASK_A_NAME]),
+			 nla_get_string(a[VS_TASK_A_SCHED_REASON]));
+	} else if (tb[VS_A_PODGROUP]) {
+		vsnl_parse_nested(a, VS_PG_A_MAX, tb[VS_A_PODGROUP]);
+		snprintf(s->lines[s->nr++], sizeof(s->lines[0]), "podgroup %s phase %u",
+			 nla_get_string(a[VS_PG_A_NAME]), nla_get_u32(a[VS_PG_A_PHASE]));
+	} else {
+		cr_assert_not_null(tb[VS_A_QUEUE]);
+		vsnl_parse_nested(a, VS_QUEUE_A_MAX, tb[VS_A_QUEUE]);
+		snprintf(s->lines[s->nr++], sizeof(s->lines[0]), "queue %s",
+			 nla_get_string(a[VS_QUEUE_A_NAME]));
+	}
+	return 0;
+}
+
+Test(vschedd, a_status_subscriber_hears_what_a_cycle_writes_back)
+{
+	struct status_seen s = { 0 };
+	struct vsnl_err err = { 0 };
+	struct vsnl *c, *bridge;
+
+	start(NULL);
+	c = conn();
+	bridge = conn();
+	small_cluster(c);
+	ok(c, task_new("ns", "big", "pg", 8000));
+	cr_assert_eq(vsnl_subscribe(bridge, VS_MCGRP_STATUS, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_subscribe(bridge, VS_MCGRP_CYCLES, &err), 0, "%s", err.msg);
+	cr_assert_eq(cycle_run(c), 2);
+	while (!s.cycle)
+		cr_assert_gt(vsnl_recv_notifications(bridge, DT_TIMEOUT_MS, read_status, &s, &err),
+			     0, "%s", err.msg);
+	cr_assert_eq(s.nr, 3);
+	cr_assert_str_eq(s.lines[0], "podgroup pg phase 3");	/* Inqueue */
+	cr_assert_str_eq(s.lines[1], "pod big Unschedulable");
+	cr_assert_str_eq(s.lines[2], "queue q1");
+	vsnl_close(bridge);
+	vsnl_close(c);
+}
+
 Test(vschedd, an_external_binder_leaves_binds_to_bind_results)
 {
 	struct vschedd_opts o = { .binder = VSCHEDD_BINDER_EXTERNAL };

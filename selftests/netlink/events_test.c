@@ -41,7 +41,8 @@ TestSuite(events, .init = setup, .fini = teardown);
 
 /* ---- reading the events ---- */
 
-static const char *const kind_names[] = { "new", "set", "del", "status", "reset" };
+static const char *const kind_names[] = { "new", "set", "del", "status", "reset",
+					  "unschedulable" };
 
 /* Per top-level attribute: its name, and its key and state attributes. */
 static const struct {

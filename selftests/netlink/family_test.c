@@ -280,16 +280,18 @@ Test(family, getfamily_by_name_describes_vsched)
 	cr_assert_eq(fi.version, VSCHED_GENL_VERSION);
 	cr_assert_eq(fi.hdrsize, 0);
 	cr_assert_eq(fi.maxattr, VS_A_MAX);
-	/* every command but the three notifications */
-	cr_assert_eq(fi.nr_ops, VS_CMD_MAX - 3);
+	/* every command but the four notifications */
+	cr_assert_eq(fi.nr_ops, VS_CMD_MAX - 4);
 	cr_assert_eq(fi.node_new_flags, GENL_ADMIN_PERM | GENL_CMD_CAP_DO | GENL_CMD_CAP_HASPOL);
 	cr_assert_eq(fi.node_get_flags, GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP |
 		     GENL_CMD_CAP_HASPOL);
-	cr_assert_eq(fi.nr_groups, 3);
+	cr_assert_eq(fi.nr_groups, 4);
 	cr_assert_str_eq(fi.groups[0], VSCHED_MCGRP_DECISIONS);
 	cr_assert_eq(fi.group_ids[0], VS_MCGRP_DECISIONS);
 	cr_assert_str_eq(fi.groups[2], VSCHED_MCGRP_CYCLES);
 	cr_assert_eq(fi.group_ids[2], VS_MCGRP_CYCLES);
+	cr_assert_str_eq(fi.groups[3], VSCHED_MCGRP_STATUS);
+	cr_assert_eq(fi.group_ids[3], VS_MCGRP_STATUS);
 
 	/* then the ack */
 	left = (int)reply.len;

@@ -57,11 +57,13 @@
 #define VSCHED_MCGRP_DECISIONS	"decisions"	/* binds and evictions, a batch per cycle */
 #define VSCHED_MCGRP_EVENTS	"events"	/* object changes */
 #define VSCHED_MCGRP_CYCLES	"cycles"	/* per-cycle statistics */
+#define VSCHED_MCGRP_STATUS	"status"	/* what a bridge writes back: PodGroup, pod, queue status */
 
 enum vs_mcgrp {
 	VS_MCGRP_DECISIONS = 1,
 	VS_MCGRP_EVENTS,
 	VS_MCGRP_CYCLES,
+	VS_MCGRP_STATUS,
 	__VS_MCGRP_MAX
 };
 #define VS_MCGRP_MAX (__VS_MCGRP_MAX - 1)
@@ -166,6 +168,14 @@ enum vs_cmd {
 	 */
 	VS_CMD_CONN_GET,
 	VS_CMD_CONN_SET,
+
+	/*
+	 * A notification of the status group (daemon to subscribers only):
+	 * VS_A_EVENT_KIND and the object, what a bridge writes back to the
+	 * API server (VS_EVENT_STATUS of a PodGroup or a queue,
+	 * VS_EVENT_UNSCHEDULABLE of a task).
+	 */
+	VS_CMD_STATUS,
 
 	__VS_CMD_MAX
 };
@@ -433,6 +443,13 @@ enum vs_pg_attr {
 	VS_PG_A_CONDITION,		/* nest, repeated: enum vs_cond_attr */
 	VS_PG_A_NR_TASKS,		/* nest: u32 per status, attribute = enum vs_task_status_uapi + 1 */
 	VS_PG_A_ALLOCATED,		/* nest: enum vs_res_attr */
+	/*
+	 * string, the status group's VS_EVENT_STATUS only, while the phase is
+	 * Pending or Inqueue: Volcano's JobInfo.FitError() of the cycle ("pod
+	 * group is not ready, 2 Pending, 3 minAvailable; Pending: 2
+	 * Unschedulable. Origin reason is p0: 0/4 nodes are unavailable: ...").
+	 */
+	VS_PG_A_FIT_ERROR,
 	__VS_PG_A_MAX
 };
 #define VS_PG_A_MAX (__VS_PG_A_MAX - 1)
@@ -495,6 +512,13 @@ enum vs_task_attr {
 	 * the task's.
 	 */
 	VS_TASK_A_QUEUE,
+	/*
+	 * The status group's VS_EVENT_UNSCHEDULABLE only: the pod's
+	 * PodScheduled=False condition, reason ("Unschedulable",
+	 * "Schedulable") and message, as Volcano's TaskSchedulingReason.
+	 */
+	VS_TASK_A_SCHED_REASON,		/* string */
+	VS_TASK_A_SCHED_MESSAGE,	/* string */
 	__VS_TASK_A_MAX
 };
 #define VS_TASK_A_MAX (__VS_TASK_A_MAX - 1)
@@ -641,6 +665,13 @@ enum vs_event_kind {
 	VS_EVENT_DEL,
 	VS_EVENT_STATUS,		/* a task's status or a PodGroup's phase changed */
 	VS_EVENT_RESET,			/* VS_CMD_RESET forgot every object; no object */
+	/*
+	 * The status group (VS_CMD_STATUS): a task left Pending (or Allocated or Pipelined
+	 * but not yet bound) by a cycle, whose PodScheduled condition is not
+	 * what was last told: VS_A_TASK with its namespace, name,
+	 * VS_TASK_A_SCHED_REASON and VS_TASK_A_SCHED_MESSAGE.
+	 */
+	VS_EVENT_UNSCHEDULABLE,
 };
 
 enum vs_stats_attr {

@@ -7,7 +7,7 @@
  *	vsctl conf check FILE		check a file here, as the daemon would, without one
  *	vsctl cycle run			one scheduling cycle now
  *	vsctl stats show		counters, the last cycle, the object pools
- *	vsctl watch [GROUP...]		notifications as JSON lines (decisions, events, cycles)
+ *	vsctl watch [GROUP...]		notifications as JSON lines (decisions, events, cycles, status)
  *	vsctl monitor [GROUP...]	the same as "ip monitor" shows them: a line each
  *
  * "watch" and "monitor" are one loop with two printers: monitor's -j prints
@@ -416,6 +416,8 @@ static const char *notification_name(u8 cmd)
 		return "event";
 	case VS_CMD_CYCLE:
 		return "cycle";
+	case VS_CMD_STATUS:
+		return "status";
 	}
 	return "unknown";
 }
@@ -448,8 +450,12 @@ static void print_decisions(const json_t *obj)
 	}
 }
 
-/* "[events] new node n1", "[events] status task ns/p1 Running" */
-static void print_event(const json_t *obj)
+/*
+ * "[events] new node n1", "[events] status task ns/p1 Running"; the status
+ * group's "[status] status podgroup ns/pg1 Inqueue", "[status] unschedulable
+ * task ns/p1: Unschedulable: 0/3 nodes are unavailable: ..."
+ */
+static void print_event(const char *group, const json_t *obj)
 {
 	static const char *const kinds[] = {
 		"node", "queue", "podgroup", "task", "vjob", "priorityclass",
@@ -461,7 +467,7 @@ static void print_event(const json_t *obj)
 
 		if (!o)
 			continue;
-		printf("[events] %s %s ", str(obj, "eventKind"), kinds[i]);
+		printf("[%s] %s %s ", group, str(obj, "eventKind"), kinds[i]);
 		if (json_object_get(o, "namespace"))
 			printf("%s/", str(o, "namespace"));
 		printf("%s", str(o, "name"));
@@ -470,10 +476,12 @@ static void print_event(const json_t *obj)
 			state = json_object_get(o, "phase");
 		if (json_is_string(state))
 			printf(" %s", json_string_value(state));
+		if (json_object_get(o, "schedReason"))
+			printf(": %s: %s", str(o, "schedReason"), str(o, "schedMessage"));
 		putchar('\n');
 		return;
 	}
-	printf("[events] %s\n", str(obj, "eventKind"));
+	printf("[%s] %s\n", group, str(obj, "eventKind"));
 }
 
 static void print_human(u8 cmd, const json_t *obj)
@@ -483,7 +491,10 @@ static void print_human(u8 cmd, const json_t *obj)
 		print_decisions(obj);
 		break;
 	case VS_CMD_EVENT:
-		print_event(obj);
+		print_event("events", obj);
+		break;
+	case VS_CMD_STATUS:
+		print_event("status", obj);
 		break;
 	case VS_CMD_CYCLE:
 		printf("[cycles] ");
@@ -526,6 +537,7 @@ static int group_of(const char *name)
 		[VS_MCGRP_DECISIONS] = "decisions",
 		[VS_MCGRP_EVENTS] = "events",
 		[VS_MCGRP_CYCLES] = "cycles",
+		[VS_MCGRP_STATUS] = "status",
 	};
 
 	for (int g = 1; g <= VS_MCGRP_MAX; g++)
@@ -551,7 +563,7 @@ static int watch(int argc, char **argv, bool human, const char *usage)
 		int g = group_of(argv[i]);
 
 		if (g < 0) {
-			fprintf(stderr, "%s: \"%s\" is not a group (decisions, events, cycles)\n",
+			fprintf(stderr, "%s: \"%s\" is not a group (decisions, events, cycles, status)\n",
 				argv[0], argv[i]);
 			return 2;
 		}
@@ -598,11 +610,11 @@ out:
 int vsctl_watch(int argc, char **argv)
 {
 	return watch(argc, argv, false,
-		     "[--socket PATH] [--count N] [decisions] [events] [cycles]");
+		     "[--socket PATH] [--count N] [decisions] [events] [cycles] [status]");
 }
 
 int vsctl_monitor(int argc, char **argv)
 {
 	return watch(argc, argv, true,
-		     "[--socket PATH] [-j] [--count N] [decisions] [events] [cycles]");
+		     "[--socket PATH] [-j] [--count N] [decisions] [events] [cycles] [status]");
 }

@@ -35,7 +35,8 @@ static const char *decision_kind_name(unsigned int v)
 
 static const char *event_kind_name(unsigned int v)
 {
-	static const char *const names[] = { "new", "set", "del", "status", "reset" };
+	static const char *const names[] = { "new", "set", "del", "status", "reset",
+					     "unschedulable" };
 
 	return v < ARRAY_SIZE(names) ? names[v] : "?";
 }

@@ -17,7 +17,12 @@
 # after the history was compacted (410 Gone: the bridge lists again); a
 # binding the API server refuses puts the pod back to Pending in vschedd,
 # and it is bound on a later cycle; a bridge restarted, and a vschedd
-# restarted, lose nothing; /metrics and /healthz answer.
+# restarted, lose nothing; /metrics and /healthz answer. Statuses: after
+# each cluster of part 1, the PodGroups' phases and the pending pods'
+# PodScheduled conditions and Events are in the API server; a gang that
+# waits for a node label gets Volcano's exact texts in its pods'
+# conditions and Events and its PodGroup's status and Event, then runs,
+# and the queue's allocated is written.
 #
 # Part 3, two bridges with leader election on a Lease: only the leader
 # connects to vschedd and binds; when it stops it lets go of the Lease,
@@ -165,11 +170,43 @@ api_pods() {
 		awk 'NF { print "task " $1 " " ($2 == "" ? "-" : $2) }' | sort
 }
 
+# The API server's PodGroups: "podgroup NS/NAME PHASE".
+api_podgroups() {
+	k get podgroups -A -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {.status.phase}{"\n"}{end}' |
+		awk 'NF { print "podgroup " $1 " " $2 }' | sort
+}
+
+# Every PodGroup in the API server has the phase vschedd gave it.
+podgroups_written() {
+	daemon_now | grep '^podgroup ' >"$tmp/pgs" && api_podgroups >"$tmp/apipgs" &&
+		[ -z "$(comm -13 "$tmp/pgs" "$tmp/apipgs")" ]
+}
+
+# The pods vschedd leaves Pending: "NS NAME".
+pending_pods() {
+	daemon_now | awk '$1 == "task" && $4 == "Pending" { split($2, a, "/"); print a[1], a[2] }'
+}
+
+# Each pod vschedd leaves Pending has PodScheduled=False, and a FailedScheduling Event saying why.
+conditions_written() {
+	pending_pods | while read -r ns p; do
+		why=$(k get pod -n "$ns" "$p" -o jsonpath='{.status.conditions[?(@.type=="PodScheduled")].status} {.status.conditions[?(@.type=="PodScheduled")].reason}')
+		case $why in
+		"False Unschedulable" | "False Schedulable") ;;
+		*) echo "pod $ns/$p: PodScheduled is \"$why\""; return 1 ;;
+		esac
+		k get events -n "$ns" --field-selector "involvedObject.name=$p,reason=FailedScheduling" \
+			-o name | grep -q . || { echo "pod $ns/$p: no FailedScheduling Event"; return 1; }
+	done
+}
+
 # ---- part 1: the same decisions as the scenarios ----
 set -- "$dir"/*.scenario.yaml
 [ -e "$1" ] || fail "no scenario in $dir"
 nclusters=0
 npods=0
+npgs=0
+npending=0
 for scn in "$@"; do
 	name=$(basename "$scn" .scenario.yaml)
 	man=$dir/$name.manifests.yaml
@@ -202,8 +239,14 @@ for scn in "$@"; do
 	diff -u "$tmp/local" "$tmp/api" >"$tmp/out" ||
 		fail "$name: the pods in the API server are not where vsctl scenario run puts them"
 	grep -q "Bound pod" "$tmp/vskube.log" || fail "$name: the bridge bound nothing"
+	until_ok podgroups_written ||
+		{ diff -u "$tmp/pgs" "$tmp/apipgs" >"$tmp/out"; fail "$name: PodGroup phases not written"; }
+	until_ok conditions_written ||
+		{ conditions_written >"$tmp/out" 2>&1; fail "$name: pending pods' conditions not written"; }
 	nclusters=$((nclusters + 1))
 	npods=$((npods + $(grep -c '^task ' "$tmp/local")))
+	npgs=$((npgs + $(grep -c . "$tmp/apipgs" || :)))
+	npending=$((npending + $(pending_pods | grep -c . || :)))
 	stop vk_pid
 	stop vs_pid
 	stop api_pid
@@ -212,7 +255,8 @@ for scn in "$@"; do
 	: >"$tmp/vschedd.log"
 done
 echo "vskube-e2e: $nclusters clusters, $npods pods made with kubectl: bound and evicted by vskube" \
-	"as vsctl scenario run decides"
+	"as vsctl scenario run decides; $npgs PodGroups' phases written, $npending pending pods told why"
+[ "$npgs" -gt 0 ] && [ "$npending" -gt 0 ] || fail "the clusters left no PodGroup or no pending pod to check"
 
 # ---- part 2: what goes wrong ----
 cat >"$tmp/conf" <<EOF
@@ -315,6 +359,90 @@ done
 [ "$(curl -fsS "http://127.0.0.1:$port/readyz")" = ok ] || fail "/readyz is not ok"
 echo "vskube-e2e: watches dropped, a 410, a failed binding, a bridge and a vschedd restarted:" \
 	"every pod bound once; /metrics counts it"
+
+# Statuses and Events, in Volcano's words: a gang of two pods that ask for
+# a label no node has waits, then runs once the node gets it.
+cat >"$tmp/gang.yaml" <<EOF
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: gang, namespace: default}
+spec: {minMember: 2, queue: default}
+---
+EOF
+for p in g1 g2; do
+	cat >>"$tmp/gang.yaml" <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: $p
+  namespace: default
+  annotations: {scheduling.k8s.io/group-name: gang}
+spec:
+  schedulerName: volcano
+  nodeSelector: {disk: ssd}
+  containers: [{name: c, image: busybox, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+---
+EOF
+done
+k create -f "$tmp/gang.yaml" >"$tmp/out" 2>&1 || fail "kubectl create -f gang.yaml"
+nomatch="0/1 nodes are unavailable: 1 node(s) didn't match Pod's node affinity/selector."
+# $3, a jsonpath, of the object $2 of kind $1; whether it is $4
+jp() {
+	k get "$1" "$2" -o jsonpath="$3"
+}
+jp_is() {
+	[ "$(jp "$1" "$2" "$3")" = "$4" ]
+}
+# g1 is refused by the node; allocate stops at it, so g2 is told the gang's FitError
+jobfit="pod group is not ready, 2 Pending, 2 minAvailable; Pending: 2 Unschedulable."
+jobfit="$jobfit Origin reason is g1: $nomatch"
+sched='{.status.conditions[?(@.type=="PodScheduled")]'
+for pw in "g1 $nomatch" "g2 $jobfit"; do
+	p=${pw%% *}
+	until_ok jp_is pod $p "$sched.message}" "${pw#* }" ||
+		fail "$p: PodScheduled is $(jp pod $p "$sched}")"
+	jp_is pod $p "$sched.status} $sched.reason}" "False Unschedulable" ||
+		fail "$p: PodScheduled is $(jp pod $p "$sched}")"
+done
+until_ok jp_is podgroup gang '{.status.phase}' Inqueue ||
+	fail "gang: phase $(jp podgroup gang '{.status.phase}')"
+jp_is podgroup gang '{.status.conditions[?(@.type=="Unschedulable")].reason}' NotEnoughResources ||
+	fail "gang: conditions $(jp podgroup gang '{.status.conditions}')"
+# FailedScheduling on each pod, found by its uid as kubectl describe finds it
+events_of() {
+	k get events --field-selector "$1" -o jsonpath='{.items[0].type} {.items[0].reason} {.items[0].message}'
+}
+events_are() {
+	[ "$(events_of "$1")" = "$2" ]
+}
+for pw in "g1 $nomatch" "g2 $jobfit"; do
+	p=${pw%% *}
+	uid=$(jp pod $p '{.metadata.uid}')
+	until_ok events_are "involvedObject.uid=$uid" "Warning FailedScheduling ${pw#* }" ||
+		fail "$p: the Events are: $(events_of "involvedObject.uid=$uid")"
+done
+k describe pod g1 >"$tmp/out" 2>&1 && grep -q "FailedScheduling" "$tmp/out" ||
+	fail "kubectl describe pod g1 shows no FailedScheduling"
+gangmsg="2/2 tasks in gang unschedulable: $jobfit"
+sel=involvedObject.kind=PodGroup,involvedObject.name=gang
+until_ok events_are "$sel" "Warning Unschedulable $gangmsg" ||
+	fail "gang: the Events are: $(events_of "$sel")"
+k label node w1 disk=ssd >"$tmp/out" 2>&1 || fail "kubectl label node"
+until_ok bound g1 || fail "g1 was not bound once its node was labelled"
+until_ok bound g2 || fail "g2 was not bound once its node was labelled"
+until_ok jp_is podgroup gang '{.status.phase}' Running ||
+	fail "gang: phase $(jp podgroup gang '{.status.phase}')"
+until_ok events_are "$sel,reason=Scheduled" "Normal Scheduled pod group is ready" ||
+	fail "gang: the Events are: $(events_of "$sel,reason=Scheduled")"
+# the queue's allocated: eight pods of 100m and 64Mi
+until_ok jp_is queue default '{.status.allocated.cpu} {.status.allocated.memory} {.status.allocated.pods}' \
+	"800m 512Mi 8" || fail "queue default: allocated $(jp queue default '{.status.allocated}')"
+curl -fsS "http://127.0.0.1:$port/metrics" >"$tmp/metrics" 2>&1 || fail "GET /metrics"
+grep -q '^vskube_status_writes_total{kind="pod"} [1-9]' "$tmp/metrics" &&
+	grep -q '^vskube_events_total [1-9]' "$tmp/metrics" ||
+	{ cp "$tmp/metrics" "$tmp/out"; fail "/metrics counts no status write or Event"; }
+echo "vskube-e2e: a waiting gang: its pods' PodScheduled, the PodGroup's status, their Events and" \
+	"the queue's allocated are written in Volcano's words"
 
 # ---- part 3: leader election ----
 stop vk_pid

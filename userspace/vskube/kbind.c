@@ -27,6 +27,7 @@ struct kwork {
 struct kbind {
 	struct kcl *c;
 	struct ksync *s;
+	struct kstatus *status;
 	u32 inflight, nr_running, nr_waiting;
 	struct list_head waiting, running;
 	struct kbind_stats st;
@@ -230,6 +231,12 @@ static int on_note(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	struct nlattr *a;
 	int rem, ret;
 
+	if (g->cmd == VS_CMD_STATUS && b->status) {
+		ret = kstatus_note(b->status, nlh);
+		if (ret == -EPROTO)
+			vs_warn("vschedd sent a status without what it must carry: ignored");
+		return ret == -EPROTO ? 0 : ret;
+	}
 	if (g->cmd != VS_CMD_DECISIONS)
 		return 0;
 	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
@@ -253,8 +260,9 @@ int kbind_read(struct kbind *b, struct vsnl *dec, struct vsnl_err *err)
 		if (ret == -ENOBUFS) {
 			/* the binds lost time out in vschedd and are tried again */
 			b->st.lost++;
-			vs_warn("vschedd dropped decisions for this bridge (its queue overflowed): "
-				"their binds time out and are retried");
+			vs_warn("vschedd dropped notifications for this bridge (its queue "
+				"overflowed): the binds lost time out and are retried; statuses lost "
+				"are written when they change again");
 			ret = 1;
 		}
 	} while (ret > 0);
@@ -262,7 +270,7 @@ int kbind_read(struct kbind *b, struct vsnl *dec, struct vsnl_err *err)
 	return ret;
 }
 
-struct kbind *kbind_new(struct kcl *c, struct ksync *s, u32 inflight)
+struct kbind *kbind_new(struct kcl *c, struct ksync *s, struct kstatus *status, u32 inflight)
 {
 	struct kbind *b = calloc(1, sizeof(*b));
 
@@ -270,6 +278,7 @@ struct kbind *kbind_new(struct kcl *c, struct ksync *s, u32 inflight)
 		return NULL;
 	b->c = c;
 	b->s = s;
+	b->status = status;
 	b->inflight = inflight ? inflight : KBIND_INFLIGHT_DEFAULT;
 	INIT_LIST_HEAD(&b->waiting);
 	INIT_LIST_HEAD(&b->running);

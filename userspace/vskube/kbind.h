@@ -25,6 +25,7 @@
 #include "core/compiler.h"
 #include "lib/vsnl.h"
 #include "vskube/kclient.h"
+#include "vskube/kstatus.h"
 #include "vskube/ksync.h"
 
 struct kbind;
@@ -41,12 +42,14 @@ struct kbind_stats {
 
 #define KBIND_INFLIGHT_DEFAULT	64u
 
-struct kbind *kbind_new(struct kcl *c, struct ksync *s, u32 inflight);
+/* @status (or NULL) takes the status group's notifications read on the same connection. */
+struct kbind *kbind_new(struct kcl *c, struct ksync *s, struct kstatus *status, u32 inflight);
 void kbind_free(struct kbind *b);
 
 /*
- * Read what @dec (subscribed to the decisions group) has for us, without
- * waiting, and start the requests. 0, or the connection's error.
+ * Read what @dec (subscribed to the decisions group, and to the status
+ * group for the kstatus given) has for us, without waiting, and start the
+ * requests. 0, or the connection's error.
  */
 int kbind_read(struct kbind *b, struct vsnl *dec, struct vsnl_err *err);
 

@@ -22,6 +22,7 @@
 #include "lib/vsnl.h"
 #include "vskube/informer.h"
 #include "vskube/kbind.h"
+#include "vskube/kstatus.h"
 #include "vskube/kclient.h"
 #include "vskube/kserve.h"
 #include "vskube/kubeconfig.h"
@@ -272,16 +273,18 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 	return 0;
 }
 
-/* The two connections to vschedd: requests and batches; decisions. */
+/* The two connections to vschedd: requests and batches; decisions and statuses. */
 struct link {
 	struct vsnl *nl, *dec;
 	struct ksync *sync;
 	struct kbind *bind;
+	struct kstatus *status;
 };
 
 static void link_close(struct link *l)
 {
 	kbind_free(l->bind);
+	kstatus_free(l->status);
 	ksync_free(l->sync);
 	vsnl_close(l->dec);
 	vsnl_close(l->nl);
@@ -299,12 +302,18 @@ static int link_open(struct link *l, struct kcl *c, const struct vskube_opts *o,
 	l->dec = l->nl ? vsnl_open(o->socket, err) : NULL;
 	if (!l->dec)
 		goto fail;
-	/* the decisions' subscriber is the binder: vschedd waits for our results */
+	/*
+	 * The decisions' subscriber is the binder: vschedd waits for our
+	 * results. The statuses come on the same connection, after the
+	 * decisions of their cycle.
+	 */
 	if (vsnl_set_rcvbuf(l->dec, VSKUBE_DEC_RCVBUF, err) ||
-	    vsnl_subscribe(l->dec, VS_MCGRP_DECISIONS, err))
+	    vsnl_subscribe(l->dec, VS_MCGRP_DECISIONS, err) ||
+	    vsnl_subscribe(l->dec, VS_MCGRP_STATUS, err))
 		goto fail;
 	l->sync = ksync_new(c, l->nl, &so, &e);
-	l->bind = l->sync ? kbind_new(c, l->sync, o->inflight) : NULL;
+	l->status = l->sync ? kstatus_new(c, o->scheduler, 0) : NULL;
+	l->bind = l->status ? kbind_new(c, l->sync, l->status, o->inflight) : NULL;
 	if (!l->bind) {
 		err->err = -ENOMEM;
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
@@ -328,14 +337,16 @@ struct bridge {
 	struct kserve_reg *reg;
 	struct kserve *ks;
 	struct kserve_metric *m_leader, *m_synced, *m_loads, *m_batches, *m_sent, *m_unchanged,
-			     *m_refused, *m_decisions, *m_binds, *m_evicts;
+			     *m_refused, *m_decisions, *m_binds, *m_evicts, *m_status,
+			     *m_status_failures, *m_events;
 	struct ksync_stats seen_sync;
 	struct kbind_stats seen_bind;
+	struct kstatus_stats seen_status;
 };
 
 static bool idle(const struct link *l)
 {
-	return ksync_synced(l->sync) && !kbind_pending(l->bind);
+	return ksync_synced(l->sync) && !kbind_pending(l->bind) && !kstatus_pending(l->status);
 }
 
 static bool leading(const struct bridge *b)
@@ -397,6 +408,7 @@ static const struct kserve_ops serve_ops = { .healthz = healthz, .readyz = ready
 
 static const char *const by_what[] = { "reader", "vschedd" };
 static const char *const results[] = { "success", "error" };
+static const char *const status_kinds[] = { "podgroup", "pod", "queue" };
 
 static int metrics_init(struct bridge *b, struct vs_err *err)
 {
@@ -427,6 +439,15 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 		DL(m_binds, "vskube_binds_total", "Binding POSTs, by result.", "result", results),
 		DL(m_evicts, "vskube_evictions_total",
 		   "Evictions (or deletions where refused), by result.", "result", results),
+		{ &b->m_status, { .name = "vskube_status_writes_total",
+				  .help = "Statuses written (PodGroup status, pod PodScheduled "
+					  "condition, queue allocated), by kind.",
+				  .kind = KSERVE_COUNTER, .labels = { "kind" },
+				  .values = status_kinds, .nr_series = 3 } },
+		D(m_status_failures, "vskube_status_write_failures_total",
+		  "Statuses and Events that could not be written.", KSERVE_COUNTER),
+		D(m_events, "vskube_events_total", "Events recorded on pods and PodGroups.",
+		  KSERVE_COUNTER),
 	};
 #undef D
 #undef DL
@@ -450,6 +471,7 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 /* The counters follow the stats of the link, which start again with each link. */
 static void metrics_update(struct bridge *b)
 {
+	const struct kstatus_stats *st;
 	const struct ksync_stats *ss;
 	const struct kbind_stats *bs;
 
@@ -470,6 +492,12 @@ static void metrics_update(struct bridge *b)
 	ADD_DELTA(b->m_binds, 1, bs->bind_failures, b->seen_bind.bind_failures);
 	ADD_DELTA(b->m_evicts, 0, bs->evictions, b->seen_bind.evictions);
 	ADD_DELTA(b->m_evicts, 1, bs->evict_failures, b->seen_bind.evict_failures);
+	st = kstatus_stats(b->l.status);
+	ADD_DELTA(b->m_status, 0, st->podgroups, b->seen_status.podgroups);
+	ADD_DELTA(b->m_status, 1, st->pods, b->seen_status.pods);
+	ADD_DELTA(b->m_status, 2, st->queues, b->seen_status.queues);
+	ADD_DELTA(b->m_status_failures, 0, st->failures, b->seen_status.failures);
+	ADD_DELTA(b->m_events, 0, st->events, b->seen_status.events);
 }
 
 static void link_drop(struct bridge *b)
@@ -477,6 +505,7 @@ static void link_drop(struct bridge *b)
 	link_close(&b->l);
 	memset(&b->seen_sync, 0, sizeof(b->seen_sync));
 	memset(&b->seen_bind, 0, sizeof(b->seen_bind));
+	memset(&b->seen_status, 0, sizeof(b->seen_status));
 }
 
 /* One wait and what follows it. */

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Statuses to the API server (kstatus.h has the model): one piece of work
+ * per object, found by its key while it waits or runs, at most
+ * s->inflight requests at a time.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <jansson.h>
+#include <libmnl/libmnl.h>
+#include <netlink/genl/genl.h>
+
+#include "core/hash.h"
+#include "core/htable.h"
+#include "core/list.h"
+#include "core/log.h"
+#include "core/res.h"
+#include "lib/vsnl.h"
+#include "vsched/vsched.h"
+#include "vskube/kstatus.h"
+
+/* Kubernetes' events are notes: client-go cuts a message longer than this. */
+#define EVENT_MESSAGE_MAX	1024
+#define TRIES			3
+
+enum kst_kind { KST_PODGROUP, KST_POD, KST_QUEUE };
+
+/* What to write, and the Event to record once written (type NULL: none). */
+struct kst_write {
+	char *patch;
+	const char *ev_type, *ev_reason;	/* static */
+	char *ev_message;
+};
+
+struct kst_work {
+	struct hlist_node hnode;		/* kstatus.index, by kind and key */
+	struct list_head link;			/* waiting or running */
+	struct kstatus *s;
+	struct kcl_req *req;
+	enum kst_kind kind;
+	bool running, has_next;
+	u32 tries;
+	u32 hash;
+	char *ns, *name;			/* ns NULL for a queue */
+	struct kst_write w;
+	struct kst_write next;			/* arrived while w was being written */
+};
+
+/* An Event being recorded: not an object's work, nothing waits for it. */
+struct kst_event {
+	struct list_head link;			/* kstatus.events */
+	struct kstatus *s;
+	struct kcl_req *req;
+};
+
+struct kstatus {
+	struct kcl *c;
+	char *component, *host;
+	u32 inflight, nr_running, nr_waiting, nr_events;
+	struct list_head waiting, running, events;
+	struct vs_htable index;
+	struct kstatus_stats st;
+};
+
+static const char *const kind_names[] = { "podgroups", "pods", "queues" };
+
+static u32 key_hash(enum kst_kind kind, const char *ns, const char *name)
+{
+	u32 h = vs_hash_bytes(name, strlen(name), kind);
+
+	return ns ? vs_hash_bytes(ns, strlen(ns), h) : h;
+}
+
+static u32 work_hash(const struct hlist_node *n)
+{
+	return hlist_entry(n, struct kst_work, hnode)->hash;
+}
+
+static struct kst_work *find(struct kstatus *s, enum kst_kind kind, const char *ns,
+			     const char *name, u32 hash)
+{
+	struct kst_work *w;
+
+	hlist_for_each_entry(w, vs_htable_bucket(&s->index, hash), hnode)
+		if (w->kind == kind && !strcmp(w->name, name) &&
+		    (ns ? w->ns && !strcmp(w->ns, ns) : !w->ns))
+			return w;
+	return NULL;
+}
+
+static void write_free(struct kst_write *w)
+{
+	free(w->patch);
+	free(w->ev_message);
+	memset(w, 0, sizeof(*w));
+}
+
+static void work_free(struct kst_work *w)
+{
+	vs_htable_del(&w->s->index, &w->hnode);
+	list_del(&w->link);
+	write_free(&w->w);
+	write_free(&w->next);
+	free(w->ns);
+	free(w->name);
+	free(w);
+}
+
+/* Now, as metav1.Time writes it: RFC 3339, seconds, UTC. */
+static void time_now(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- Events ---- */
+
+static void event_done(struct kcl_req *r, long status, const char *body, size_t len,
+		       const char *why, void *ctx)
+{
+	struct kst_event *e = ctx;
+	struct kstatus *s = e->s;
+
+	if (status == 201 || status == 200) {
+		s->st.events++;
+	} else {
+		s->st.failures++;
+		vs_v(2, "recording an Event failed: %s", status ? body : why);
+	}
+	list_del(&e->link);
+	s->nr_events--;
+	free(e);
+}
+
+/*
+ * client-go's recorder: an Event named after the object and the time,
+ * in the object's namespace, about the object as the PATCH answered it.
+ */
+static void record(struct kstatus *s, const struct kst_work *w, json_t *obj)
+{
+	static const char *const kinds[] = { "PodGroup", "Pod" };
+	static const char *const versions[] = { "scheduling.volcano.sh/v1beta1", "v1" };
+	json_t *meta = json_object_get(obj, "metadata");
+	const char *uid = json_string_value(json_object_get(meta, "uid"));
+	const char *rv = json_string_value(json_object_get(meta, "resourceVersion"));
+	char name[VS_NAME_MAX + 32], path[512], now[32];
+	struct kst_event *e;
+	struct timespec ts;
+	json_t *ev;
+	char *body;
+
+	if (!w->w.ev_type || w->kind == KST_QUEUE)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(name, sizeof(name), "%.220s.%llx", w->name,
+		 (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec);
+	time_now(now, sizeof(now));
+	ev = json_pack("{s:s, s:s, s:{s:s, s:s}, s:{s:s, s:s, s:s, s:s, s:s*, s:s*}, s:s, s:s%, "
+		       "s:s, s:{s:s, s:s}, s:s, s:s, s:i, s:s, s:s}",
+		       "apiVersion", "v1", "kind", "Event",
+		       "metadata", "name", name, "namespace", w->ns,
+		       "involvedObject", "kind", kinds[w->kind], "apiVersion", versions[w->kind],
+		       "namespace", w->ns, "name", w->name, "uid", uid, "resourceVersion", rv,
+		       "reason", w->w.ev_reason, "message", w->w.ev_message,
+		       strnlen(w->w.ev_message, EVENT_MESSAGE_MAX), "type", w->w.ev_type,
+		       "source", "component", s->component, "host", s->host,
+		       "firstTimestamp", now, "lastTimestamp", now, "count", 1,
+		       "reportingComponent", s->component, "reportingInstance", s->host);
+	body = ev ? json_dumps(ev, JSON_COMPACT) : NULL;
+	json_decref(ev);
+	e = body ? calloc(1, sizeof(*e)) : NULL;
+	if (!e) {
+		free(body);
+		s->st.failures++;
+		vs_error("out of memory recording an Event on %s %s/%s", kind_names[w->kind],
+			 w->ns, w->name);
+		return;
+	}
+	e->s = s;
+	snprintf(path, sizeof(path), "/api/v1/namespaces/%s/events", w->ns);
+	e->req = kcl_request(s->c, "POST", path, "application/json", body, strlen(body),
+			     event_done, e);
+	free(body);
+	if (!e->req) {
+		free(e);
+		s->st.failures++;
+		return;
+	}
+	list_add_tail(&e->link, &s->events);
+	s->nr_events++;
+}
+
+/* ---- writes ---- */
+
+static void start_more(struct kstatus *s);
+
+static void done(struct kcl_req *r, long status, const char *body, size_t len, const char *why,
+		 void *ctx)
+{
+	struct kst_work *w = ctx;
+	struct kstatus *s = w->s;
+	const char *ns = w->ns ? w->ns : "", *slash = w->ns ? "/" : "";
+
+	s->nr_running--;
+	w->req = NULL;
+	w->running = false;
+	if (status == 200 || status == 201) {
+		json_t *obj = json_loadb(body, len, 0, NULL);
+
+		s->st.podgroups += w->kind == KST_PODGROUP;
+		s->st.pods += w->kind == KST_POD;
+		s->st.queues += w->kind == KST_QUEUE;
+		vs_v(4, "Updated the status of %s %s%s%s", kind_names[w->kind], ns, slash, w->name);
+		record(s, w, obj);
+		json_decref(obj);
+	} else if (status == 404) {
+		s->st.gone++;
+		vs_v(4, "%s %s%s%s is not in the API server: its status is not written",
+		     kind_names[w->kind], ns, slash, w->name);
+	} else if ((!status || status == 429 || status >= 500) && ++w->tries < TRIES &&
+		   !w->has_next) {
+		vs_v(2, "writing the status of %s %s%s%s failed (%s): trying again",
+		     kind_names[w->kind], ns, slash, w->name, status ? "an error" : why);
+		list_move_tail(&w->link, &s->waiting);
+		s->nr_waiting++;
+		start_more(s);
+		return;
+	} else {
+		s->st.failures++;
+		vs_error("Failed to update the status of %s %s%s%s: %s", kind_names[w->kind], ns,
+			 slash, w->name, status ? body : why);
+	}
+	if (w->has_next) {
+		/* what came meanwhile goes next */
+		write_free(&w->w);
+		w->w = w->next;
+		memset(&w->next, 0, sizeof(w->next));
+		w->has_next = false;
+		w->tries = 0;
+		list_move_tail(&w->link, &s->waiting);
+		s->nr_waiting++;
+	} else {
+		work_free(w);
+	}
+	start_more(s);
+}
+
+static bool start(struct kstatus *s, struct kst_work *w)
+{
+	char path[700];
+
+	switch (w->kind) {
+	case KST_PODGROUP:
+		snprintf(path, sizeof(path), "/apis/scheduling.volcano.sh/v1beta1/namespaces/%s/"
+			 "podgroups/%s/status", w->ns, w->name);
+		break;
+	case KST_POD:
+		snprintf(path, sizeof(path), "/api/v1/namespaces/%s/pods/%s/status", w->ns,
+			 w->name);
+		break;
+	case KST_QUEUE:
+		snprintf(path, sizeof(path), "/apis/scheduling.volcano.sh/v1beta1/queues/%s/status",
+			 w->name);
+		break;
+	}
+	w->req = kcl_request(s->c, "PATCH", path, w->kind == KST_POD ?
+			     "application/strategic-merge-patch+json" :
+			     "application/merge-patch+json", w->w.patch, strlen(w->w.patch), done, w);
+	return w->req != NULL;
+}
+
+static void start_more(struct kstatus *s)
+{
+	while (!list_empty(&s->waiting) && s->nr_running < s->inflight) {
+		struct kst_work *w = list_first_entry(&s->waiting, struct kst_work, link);
+
+		list_move_tail(&w->link, &s->running);
+		s->nr_waiting--;
+		if (!start(s, w)) {
+			s->st.failures++;
+			vs_error("%s %s: out of memory: its status is not written",
+				 kind_names[w->kind], w->name);
+			work_free(w);
+			continue;
+		}
+		w->running = true;
+		s->nr_running++;
+	}
+}
+
+/* Take @wr (its strings are then the work's) for the object @kind @ns/@name. */
+static int submit(struct kstatus *s, enum kst_kind kind, const char *ns, const char *name,
+		  struct kst_write *wr)
+{
+	u32 hash = key_hash(kind, ns, name);
+	struct kst_work *w = find(s, kind, ns, name, hash);
+
+	if (w && !w->running) {
+		write_free(&w->w);
+		w->w = *wr;
+		w->tries = 0;
+		s->st.coalesced++;
+		return 0;
+	}
+	if (w) {
+		if (w->has_next)
+			s->st.coalesced++;
+		write_free(&w->next);
+		w->next = *wr;
+		w->has_next = true;
+		return 0;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		goto nomem;
+	w->s = s;
+	w->kind = kind;
+	w->hash = hash;
+	w->ns = ns ? strdup(ns) : NULL;
+	w->name = strdup(name);
+	if ((ns && !w->ns) || !w->name) {
+		free(w->ns);
+		free(w->name);
+		free(w);
+		goto nomem;
+	}
+	w->w = *wr;
+	vs_htable_add(&s->index, &w->hnode, hash);
+	list_add_tail(&w->link, &s->waiting);
+	s->nr_waiting++;
+	start_more(s);
+	return 0;
+nomem:
+	write_free(wr);
+	return -ENOMEM;
+}
+
+/* ---- what vschedd tells ---- */
+
+static const char *const phases[] = { "Pending", "Running", "Unknown", "Inqueue", "Completed" };
+static const char *const cond_types[] = { "Unschedulable", "Scheduled" };
+
+static u32 count(struct nlattr *counts, enum vs_task_status_uapi st)
+{
+	struct nlattr *a[VS_TASK_STATUS_UNKNOWN + 2] = { 0 };
+
+	if (!counts || vsnl_parse_nested(a, VS_TASK_STATUS_UNKNOWN + 1, counts) < 0 ||
+	    !a[st + 1])
+		return 0;
+	return nla_get_u32(a[st + 1]);
+}
+
+/* A patch as text; NULL (and @j freed) when out of memory. */
+static char *dump(json_t *j)
+{
+	char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+
+	json_decref(j);
+	return s;
+}
+
+static int podgroup(struct kstatus *s, struct nlattr *nest)
+{
+	struct nlattr *a[VS_PG_A_MAX + 1], *c[VS_COND_A_MAX + 1], *x;
+	json_t *conds = json_array(), *cond;
+	struct kst_write wr = { 0 };
+	u32 phase, total = 0;
+	char now[32], id[24];
+	int rem;
+
+	if (vsnl_parse_nested(a, VS_PG_A_MAX, nest) < 0 || !a[VS_PG_A_NAMESPACE] ||
+	    !a[VS_PG_A_NAME] || !a[VS_PG_A_PHASE] ||
+	    (phase = nla_get_u32(a[VS_PG_A_PHASE])) >= ARRAY_SIZE(phases)) {
+		json_decref(conds);
+		return -EPROTO;
+	}
+	time_now(now, sizeof(now));
+	nla_for_each_nested(x, nest, rem) {
+		u32 type;
+
+		if (nla_type(x) != VS_PG_A_CONDITION)
+			continue;
+		if (vsnl_parse_nested(c, VS_COND_A_MAX, x) < 0 || !c[VS_COND_A_TYPE] ||
+		    (type = nla_get_u32(c[VS_COND_A_TYPE])) >= ARRAY_SIZE(cond_types)) {
+			json_decref(conds);
+			return -EPROTO;
+		}
+		snprintf(id, sizeof(id), "%llu", c[VS_COND_A_TRANSITION] ?
+			 (unsigned long long)nla_get_u64(c[VS_COND_A_TRANSITION]) : 0ULL);
+		cond = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "type", cond_types[type],
+				 "status", c[VS_COND_A_STATUS] && nla_get_u8(c[VS_COND_A_STATUS]) ?
+				 "True" : "False", "transitionID", id, "lastTransitionTime", now,
+				 "reason", c[VS_COND_A_REASON] ? nla_get_string(c[VS_COND_A_REASON]) :
+				 "", "message", c[VS_COND_A_MESSAGE] ?
+				 nla_get_string(c[VS_COND_A_MESSAGE]) : "");
+		if (json_array_append_new(conds, cond)) {
+			json_decref(conds);
+			return -ENOMEM;
+		}
+	}
+	for (int st = VS_TASK_STATUS_PENDING; st <= VS_TASK_STATUS_UNKNOWN; st++)
+		total += count(a[VS_PG_A_NR_TASKS], st);
+	wr.patch = dump(json_pack("{s:{s:s, s:o, s:i, s:i, s:i}}", "status", "phase",
+				  phases[phase], "conditions", conds, "running",
+				  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_RUNNING), "succeeded",
+				  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_SUCCEEDED), "failed",
+				  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_FAILED)));
+	if (!wr.patch)
+		return -ENOMEM;
+	/* RecordJobStatusEvent */
+	if (a[VS_PG_A_FIT_ERROR]) {
+		wr.ev_type = "Warning";
+		wr.ev_reason = "Unschedulable";
+		if (asprintf(&wr.ev_message, "%u/%u tasks in gang unschedulable: %s",
+			     count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_PENDING), total,
+			     nla_get_string(a[VS_PG_A_FIT_ERROR])) < 0)
+			wr.ev_message = NULL;
+	} else {
+		wr.ev_type = "Normal";
+		wr.ev_reason = "Scheduled";
+		wr.ev_message = strdup("pod group is ready");
+	}
+	if (!wr.ev_message) {
+		write_free(&wr);
+		return -ENOMEM;
+	}
+	return submit(s, KST_PODGROUP, nla_get_string(a[VS_PG_A_NAMESPACE]),
+		      nla_get_string(a[VS_PG_A_NAME]), &wr);
+}
+
+static int pod(struct kstatus *s, struct nlattr *nest)
+{
+	struct nlattr *a[VS_TASK_A_MAX + 1];
+	struct kst_write wr = { 0 };
+	char now[32];
+
+	if (vsnl_parse_nested(a, VS_TASK_A_MAX, nest) < 0 || !a[VS_TASK_A_NAMESPACE] ||
+	    !a[VS_TASK_A_NAME] || !a[VS_TASK_A_SCHED_REASON] || !a[VS_TASK_A_SCHED_MESSAGE])
+		return -EPROTO;
+	time_now(now, sizeof(now));
+	/* taskUnschedulable(): the condition, and FailedScheduling with its message */
+	wr.patch = dump(json_pack("{s:{s:[{s:s, s:s, s:s, s:s, s:n, s:s}]}}", "status",
+				  "conditions", "type", "PodScheduled", "status", "False",
+				  "reason", nla_get_string(a[VS_TASK_A_SCHED_REASON]),
+				  "message", nla_get_string(a[VS_TASK_A_SCHED_MESSAGE]),
+				  "lastProbeTime", "lastTransitionTime", now));
+	wr.ev_type = "Warning";
+	wr.ev_reason = "FailedScheduling";
+	wr.ev_message = strdup(nla_get_string(a[VS_TASK_A_SCHED_MESSAGE]));
+	if (!wr.patch || !wr.ev_message) {
+		write_free(&wr);
+		return -ENOMEM;
+	}
+	return submit(s, KST_POD, nla_get_string(a[VS_TASK_A_NAMESPACE]),
+		      nla_get_string(a[VS_TASK_A_NAME]), &wr);
+}
+
+/* A resource nest as a ResourceList: {"cpu": "1500m", "memory": "1Gi", "pods": "3"}. */
+static json_t *resource_list(struct nlattr *res)
+{
+	struct nlattr *x, *sc[VS_SCALAR_A_MAX + 1];
+	json_t *l = json_object();
+	char q[64];
+	int rem;
+
+	if (!l || !res)
+		return l;
+	nla_for_each_nested(x, res, rem) {
+		const char *name = NULL;
+
+		switch (nla_type(x)) {
+		case VS_RES_A_CPU:
+			name = "cpu";
+			vs_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 3, false);
+			break;
+		case VS_RES_A_MEMORY:
+			name = "memory";
+			vs_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 0, true);
+			break;
+		case VS_RES_A_PODS:
+			name = "pods";
+			vs_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 0, false);
+			break;
+		case VS_RES_A_SCALAR:
+			if (vsnl_parse_nested(sc, VS_SCALAR_A_MAX, x) < 0 || !sc[VS_SCALAR_A_NAME] ||
+			    !sc[VS_SCALAR_A_VALUE])
+				continue;
+			name = nla_get_string(sc[VS_SCALAR_A_NAME]);
+			vs_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(sc[VS_SCALAR_A_VALUE]), 3,
+					false);
+			break;
+		}
+		if (name && json_object_set_new(l, name, json_string(q))) {
+			json_decref(l);
+			return NULL;
+		}
+	}
+	return l;
+}
+
+static int queue(struct kstatus *s, struct nlattr *nest)
+{
+	struct nlattr *a[VS_QUEUE_A_MAX + 1];
+	struct kst_write wr = { 0 };
+	json_t *alloc;
+
+	if (vsnl_parse_nested(a, VS_QUEUE_A_MAX, nest) < 0 || !a[VS_QUEUE_A_NAME])
+		return -EPROTO;
+	alloc = resource_list(a[VS_QUEUE_A_ALLOCATED]);
+	if (!alloc)
+		return -ENOMEM;
+	/* updateQueueStatus(): the scheduler writes allocated; the rest is the controller's */
+	wr.patch = dump(json_pack("{s:{s:o}}", "status", "allocated", alloc));
+	if (!wr.patch)
+		return -ENOMEM;
+	return submit(s, KST_QUEUE, NULL, nla_get_string(a[VS_QUEUE_A_NAME]), &wr);
+}
+
+int kstatus_note(struct kstatus *s, const struct nlmsghdr *nlh)
+{
+	struct genlmsghdr *g = nlmsg_data(nlh);
+	struct nlattr *a;
+	int rem;
+
+	if (g->cmd != VS_CMD_STATUS)
+		return 0;
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		switch (nla_type(a)) {
+		case VS_A_PODGROUP:
+			return podgroup(s, a);
+		case VS_A_TASK:
+			return pod(s, a);
+		case VS_A_QUEUE:
+			return queue(s, a);
+		}
+	}
+	return -EPROTO;
+}
+
+struct kstatus *kstatus_new(struct kcl *c, const char *component, u32 inflight)
+{
+	struct kstatus *s = calloc(1, sizeof(*s));
+	char host[256];
+
+	if (!s)
+		return NULL;
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "vskube");
+	host[sizeof(host) - 1] = '\0';
+	s->c = c;
+	s->inflight = inflight ? inflight : KSTATUS_INFLIGHT_DEFAULT;
+	s->component = strdup(component);
+	s->host = strdup(host);
+	INIT_LIST_HEAD(&s->waiting);
+	INIT_LIST_HEAD(&s->running);
+	INIT_LIST_HEAD(&s->events);
+	if (!s->component || !s->host || vs_htable_init(&s->index, 0, work_hash)) {
+		free(s->component);
+		free(s->host);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void kstatus_free(struct kstatus *s)
+{
+	struct kst_work *w, *tmp;
+	struct kst_event *e, *etmp;
+
+	if (!s)
+		return;
+	list_for_each_entry_safe(w, tmp, &s->running, link) {
+		kcl_cancel(w->req);
+		work_free(w);
+	}
+	list_for_each_entry_safe(w, tmp, &s->waiting, link)
+		work_free(w);
+	list_for_each_entry_safe(e, etmp, &s->events, link) {
+		kcl_cancel(e->req);
+		free(e);
+	}
+	vs_htable_destroy(&s->index);
+	free(s->component);
+	free(s->host);
+	free(s);
+}
+
+u32 kstatus_pending(const struct kstatus *s)
+{
+	return s->nr_running + s->nr_waiting + s->nr_events;
+}
+
+const struct kstatus_stats *kstatus_stats(const struct kstatus *s)
+{
+	return &s->st;
+}

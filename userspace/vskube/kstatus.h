@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * vskube's write-back: what vschedd's status group tells (Documentation/
+ * protocol.md, "The status group") written to the API server as Volcano's
+ * scheduler writes it when a session closes, with the Events its recorder
+ * makes beside:
+ *
+ * - a PodGroup's status: PATCH .../podgroups/NAME/status (a merge patch of
+ *   phase, conditions, running, succeeded, failed; the conditions' list is
+ *   replaced whole, as Volcano's UpdateStatus replaces it), then an Event
+ *   on the PodGroup: Warning "Unschedulable" "N/M tasks in gang
+ *   unschedulable: <FitError>" while it is Pending, Inqueue or Unknown,
+ *   else Normal "Scheduled" "pod group is ready";
+ * - a pod's PodScheduled=False condition: PATCH .../pods/NAME/status (a
+ *   strategic merge patch: the condition is merged by its type), then a
+ *   Warning "FailedScheduling" Event on the pod with the same message;
+ * - a queue's allocated: PATCH .../queues/NAME/status (merge patch).
+ *
+ * The Events name the object with the uid and resourceVersion the PATCH
+ * answered with (kubectl describe finds Events by uid). vschedd tells a
+ * status when it changed, so an Event is recorded once per change where
+ * Volcano records the PodGroup's every session and lets the API server's
+ * event aggregation count the repeats.
+ *
+ * Writes to one object are kept in order: a newer status of an object
+ * whose write is under way waits for it, and replaces a newer one that
+ * waits already. A write that finds the object gone (404: a pod deleted,
+ * a PodGroup vsched made for a bare pod) is dropped; one that failed for
+ * want of an answer, a 429 or a 5xx is tried again, up to three times.
+ */
+#ifndef VSKUBE_KSTATUS_H
+#define VSKUBE_KSTATUS_H
+
+#include <linux/netlink.h>
+
+#include "core/compiler.h"
+#include "vskube/kclient.h"
+
+struct kstatus;
+
+struct kstatus_stats {
+	u64 podgroups;			/* PodGroup statuses written */
+	u64 pods;			/* pod conditions written */
+	u64 queues;			/* queue statuses written */
+	u64 events;			/* Events recorded */
+	u64 gone;			/* writes whose object was not there (404) */
+	u64 failures;			/* writes and Events that failed for good */
+	u64 coalesced;			/* statuses replaced by a newer one before being written */
+};
+
+#define KSTATUS_INFLIGHT_DEFAULT	16u
+
+/* @component names the Events' source: the scheduler's name, "volcano". */
+struct kstatus *kstatus_new(struct kcl *c, const char *component, u32 inflight);
+void kstatus_free(struct kstatus *s);
+
+/* One VS_CMD_STATUS notification; 0, -EPROTO when it lacks what it must carry, -ENOMEM. */
+int kstatus_note(struct kstatus *s, const struct nlmsghdr *nlh);
+
+/* Writes started or waiting. */
+u32 kstatus_pending(const struct kstatus *s);
+
+const struct kstatus_stats *kstatus_stats(const struct kstatus *s);
+
+#endif /* VSKUBE_KSTATUS_H */

@@ -13,7 +13,8 @@ set -eu
 # base64 certificates of a kubeconfig with OpenSSL's libcrypto;
 # libcurl4-openssl-dev: vskube talks to the API server with libcurl;
 # libmicrohttpd-dev: the tests serve HTTP with it, the test API server
-# of selftests/kube/ among them).
+# of selftests/kube/ among them; curl and jq: the end-to-end tests ask
+# the test API server with curl and read its request log with jq).
 PACKAGES="
 build-essential
 pkg-config
@@ -29,6 +30,8 @@ libcurl4-openssl-dev
 libmicrohttpd-dev
 valgrind
 gnuplot-nox
+curl
+jq
 "
 
 missing=""

@@ -404,7 +404,7 @@ expect 200 '"last":' GET /__test/requests
 last=$(sed -n 's/^{"last":\([0-9]*\),.*/\1/p' "$dir/body")
 k label node n1 role=edge >/dev/null || fail "label node n1"
 k_is n1 get nodes -l role=edge -o jsonpath='{.items[*].metadata.name}'
-expect 200 '"method":"PATCH","path":"/api/v1/nodes/n1","code":200,"userAgent":"kubectl' \
+expect 200 '"method":"PATCH","path":"/api/v1/nodes/n1","watch":false,"code":200,"userAgent":"kubectl' \
 	GET "/__test/requests?since=$last"
 grep -q "^{\"last\":[0-9]*,\"requests\":\[{\"seq\":$((last + 1)),\"method\":\"GET\"" \
 	"$dir/body" || fail "the log since $last: $(cat "$dir/body")"

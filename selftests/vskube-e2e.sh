@@ -85,6 +85,7 @@ start_api() {
 	"$objtree/selftests/kube/kapiserver" --port-file "$tmp/port" --bookmark-interval 300 \
 		>"$tmp/kapi.log" 2>&1 &
 	api_pid=$!
+	since=0
 	until_ok test -s "$tmp/port" || fail "kapiserver did not start"
 	base=http://127.0.0.1:$(cat "$tmp/port")
 	cat >"$tmp/kubeconfig" <<EOF
@@ -104,6 +105,48 @@ users:
   user: {}
 current-context: kapi
 EOF
+}
+
+# What vskube asked of this API server since last time, as RBAC sees it:
+# "VERB GROUP RESOURCE[/SUBRESOURCE]" lines added to $tmp/asked (the log
+# keeps the last 1024 requests: called after each step that makes many).
+log_requests() {
+	curl -fsS "$base/__test/requests?since=$since" >"$tmp/requests.json" ||
+		fail "GET /__test/requests"
+	since=$(jq -r .last "$tmp/requests.json")
+	jq -r '.requests[] | select(.userAgent | startswith("vskube/")) |
+		"\(.method) \(.path) \(.watch)"' \
+		"$tmp/requests.json" | awk '
+		{
+			n = split($2, s, "/")
+			if (s[2] == "api") { group = "\"\""; i = 4 } else { group = s[3]; i = 5 }
+			if (s[i] == "namespaces" && n > i + 1) i += 2
+			res = s[i]; name = s[i + 1]; sub_ = s[i + 2]
+			if (sub_ != "") res = res "/" sub_
+			if ($1 == "GET") verb = name != "" ? "get" : $3 == "true" ? "watch" : "list"
+			else if ($1 == "POST") verb = "create"
+			else if ($1 == "PUT") verb = "update"
+			else verb = tolower($1)
+			print verb, group, res
+		}' >>"$tmp/asked"
+}
+
+# What deploy/vsched.yaml grants vskube: its ClusterRole's rules as the same lines.
+granted() {
+	awk '
+		function items(line, key,    v) {
+			v = line; sub(".*" key ": \\[", "", v); sub("\\].*", "", v); gsub(/ /, "", v)
+			return v
+		}
+		/^kind: ClusterRole$/ { in_role = 1; next }
+		/^---/ { in_role = 0 }
+		in_role && /^- \{apiGroups:/ {
+			ng = split(items($0, "apiGroups"), g, ","); nr = split(items($0, "resources"), r, ",")
+			nv = split(items($0, "verbs"), v, ",")
+			for (a = 1; a <= ng; a++) for (b = 1; b <= nr; b++) for (c = 1; c <= nv; c++)
+				print v[c], g[a], r[b]
+		}
+	' "$top/../deploy/vsched.yaml" | sort -u
 }
 
 # vschedd with the configuration @1 and the period @2.
@@ -243,6 +286,7 @@ for scn in "$@"; do
 		{ diff -u "$tmp/pgs" "$tmp/apipgs" >"$tmp/out"; fail "$name: PodGroup phases not written"; }
 	until_ok conditions_written ||
 		{ conditions_written >"$tmp/out" 2>&1; fail "$name: pending pods' conditions not written"; }
+	log_requests
 	nclusters=$((nclusters + 1))
 	npods=$((npods + $(grep -c '^task ' "$tmp/local")))
 	npgs=$((npgs + $(grep -c . "$tmp/apipgs" || :)))
@@ -313,6 +357,7 @@ EOF
 pod a1 >>"$tmp/cluster.yaml"
 k create -f "$tmp/cluster.yaml" >"$tmp/out" 2>&1 || fail "kubectl create -f cluster.yaml"
 until_ok bound a1 || fail "a pod made with kubectl was not bound"
+log_requests
 
 curl -fsS -X POST "$base/__test/drop-watches" >"$tmp/out" 2>&1 || fail "drop-watches"
 pod a2 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create a2"
@@ -331,6 +376,7 @@ until_ok grep -q "Failed to bind pod <default/a4> to node <w1>: etcd is slow" "$
 until_ok grep -q "default/a4.*etcd is slow.*back to Pending" "$tmp/vschedd.log" ||
 	fail "vschedd did not put a4 back to Pending with the API server's message"
 until_ok bound a4 || fail "a pod whose binding failed was not bound again"
+log_requests
 
 stop vk_pid
 pod a5 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create a5"
@@ -357,6 +403,7 @@ for want in 'vskube_leader 1' 'vskube_synced 1' 'vskube_loads_total 2' \
 done
 [ "$(curl -fsS "http://127.0.0.1:$port/healthz")" = ok ] || fail "/healthz is not ok"
 [ "$(curl -fsS "http://127.0.0.1:$port/readyz")" = ok ] || fail "/readyz is not ok"
+log_requests
 echo "vskube-e2e: watches dropped, a 410, a failed binding, a bridge and a vschedd restarted:" \
 	"every pod bound once; /metrics counts it"
 
@@ -441,6 +488,7 @@ curl -fsS "http://127.0.0.1:$port/metrics" >"$tmp/metrics" 2>&1 || fail "GET /me
 grep -q '^vskube_status_writes_total{kind="pod"} [1-9]' "$tmp/metrics" &&
 	grep -q '^vskube_events_total [1-9]' "$tmp/metrics" ||
 	{ cp "$tmp/metrics" "$tmp/out"; fail "/metrics counts no status write or Event"; }
+log_requests
 echo "vskube-e2e: a waiting gang: its pods' PodScheduled, the PodGroup's status, their Events and" \
 	"the queue's allocated are written in Volcano's words"
 
@@ -478,3 +526,23 @@ grep -q "Bound pod <default/l2>" "$tmp/$other.log" || fail "l2 was not bound by 
 kill -TERM "$opid"
 wait "$opid" 2>/dev/null || :
 echo "vskube-e2e: two bridges on one Lease: one leads and binds, the other takes over when it stops"
+log_requests
+
+# ---- the ClusterRole of deploy/vsched.yaml is what vskube asked for ----
+sort -u "$tmp/asked" >"$tmp/asked.sorted"
+granted >"$tmp/granted"
+[ -s "$tmp/granted" ] || fail "no rule read from deploy/vsched.yaml"
+comm -23 "$tmp/asked.sorted" "$tmp/granted" >"$tmp/out"
+[ ! -s "$tmp/out" ] || fail "vskube asked for what deploy/vsched.yaml does not grant"
+# granted and not asked here: deleting a pod whose eviction the API refuses (kapiserver never does)
+comm -13 "$tmp/asked.sorted" "$tmp/granted" >"$tmp/out"
+[ "$(cat "$tmp/out")" = 'delete "" pods' ] ||
+	fail "deploy/vsched.yaml grants what vskube never asked for"
+# the ConfigMap's volcano-scheduler.conf is one vschedd takes
+sed -n '/^  volcano-scheduler.conf: |$/,$p' "$top/../deploy/volcano-scheduler-configmap.yaml" |
+	sed '1d; s/^    //' >"$tmp/deploy.conf"
+[ -s "$tmp/deploy.conf" ] || fail "no volcano-scheduler.conf in the ConfigMap"
+"$vsctl" conf check "$tmp/deploy.conf" >"$tmp/out" 2>&1 ||
+	fail "the ConfigMap's volcano-scheduler.conf is refused"
+echo "vskube-e2e: deploy/vsched.yaml grants exactly the $(grep -c . "$tmp/granted") permissions" \
+	"vskube used (deleting a pod whose eviction is refused aside)"

@@ -342,6 +342,7 @@ static void log_request(struct kapi_server *srv, struct kapi_req *req)
 	e->seq = seq;
 	snprintf(e->method, sizeof(e->method), "%s", req->method);
 	e->code = req->code;
+	e->watch = req->watch;
 	e->path = strdup(req->url);
 	e->agent = req->agent;
 	req->agent = NULL;

@@ -163,6 +163,7 @@ struct kapi_log_entry {
 	uint64_t seq;		/* 0: unused */
 	char method[12];
 	unsigned int code;
+	bool watch;		/* a GET with watch=1 (the path has no query) */
 	char *path;
 	char *agent;
 };
@@ -192,6 +193,7 @@ struct kapi_req {
 	char *body;
 	size_t len, cap;
 	bool too_large;
+	bool watch;		/* a watch, for the log */
 	unsigned int code;	/* the reply's status, for the log */
 };
 

@@ -818,9 +818,10 @@ enum MHD_Result kapi_rest(struct kapi_req *req, const struct kapi_resource *res,
 	bool status = sub && !strcmp(sub, "status");
 
 	if (!name) {
-		if (is(req, MHD_HTTP_METHOD_GET))
-			return arg_true(req, "watch") ? do_watch(req, res, ns) :
-							do_list(req, res, ns);
+		if (is(req, MHD_HTTP_METHOD_GET)) {
+			req->watch = arg_true(req, "watch");
+			return req->watch ? do_watch(req, res, ns) : do_list(req, res, ns);
+		}
 		if (is(req, MHD_HTTP_METHOD_POST) && (ns || !res->namespaced))
 			return do_create(req, res, ns);
 		return not_allowed(req);

@@ -10,7 +10,8 @@
  *				the next N binding POSTs fail with C and M
  *   GET  /__test/stats		revisions, counters, open watches
  *   GET  /__test/requests?since=N	the requests logged after N (method, path,
- *				status, User-Agent), the last KAPI_LOG_SIZE at most
+ *				whether a watch, status, User-Agent), the last
+ *				KAPI_LOG_SIZE at most
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +77,10 @@ static enum MHD_Result requests(struct kapi_req *req)
 	for (uint64_t seq = first; seq <= srv->log_seq; seq++) {
 		const struct kapi_log_entry *e = &srv->log[seq % KAPI_LOG_SIZE];
 
-		json_array_append_new(list, json_pack("{s:I, s:s, s:s, s:i, s:s}",
+		json_array_append_new(list, json_pack("{s:I, s:s, s:s, s:b, s:i, s:s}",
 						      "seq", (json_int_t)e->seq,
 						      "method", e->method, "path", e->path ? e->path : "",
-						      "code", (int)e->code,
+						      "watch", e->watch, "code", (int)e->code,
 						      "userAgent", e->agent ? e->agent : ""));
 	}
 	return kapi_reply_json(req, 200, json_pack("{s:I, s:o}", "last", (json_int_t)srv->log_seq,

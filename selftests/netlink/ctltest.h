@@ -12,6 +12,7 @@
 #include "nltest.h"
 #include "netlink/batch.h"
 #include "netlink/ctl.h"
+#include "netlink/events.h"
 #include "netlink/handlers.h"
 #include "sched/framework.h"
 #include "sched/session.h"
@@ -253,6 +254,39 @@ static inline void ct_put_bind(struct nlmsghdr *nlh, const char *name, const cha
 	if (msg)
 		mnl_attr_put_strz(nlh, VS_BIND_A_MESSAGE, msg);
 	mnl_attr_nest_end(nlh, n);
+}
+
+/* Describe one notification into @buf of @len bytes; the length written. */
+typedef size_t (*ct_describe_fn)(const struct nlmsghdr *nlh, char *buf, size_t len);
+
+/*
+ * The notifications waiting in @ev (core.events, core.status), each checked
+ * against the reply policy as a client reads them and described into @text
+ * of @size bytes; @ev is then empty, as after the daemon sent it.
+ */
+static inline char *ct_take_notes(struct vs_nl_events *ev, ct_describe_fn describe, char *text,
+				  size_t size)
+{
+	const struct nlmsghdr *nlh = (const void *)ev->buf;
+	int left = (int)ev->len;
+	size_t n = 0;
+	u32 nr = 0;
+
+	text[0] = 0;
+	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+		const struct nlattr *tb[VS_A_MAX + 1];
+		struct vs_extack e = { 0 };
+
+		cr_assert_eq(vs_nla_validate(nlh, GENL_HDRLEN, vs_genl_reply_policy, VS_A_MAX, tb,
+					     VS_NLA_V_REPLY, &e), 0, "%s", e.err.msg);
+		n += describe(nlh, text + n, size - n);
+		nr++;
+	}
+	cr_assert_eq(left, 0, "the notifications are whole messages");
+	cr_assert_eq(nr, ev->nr);
+	cr_assert_not(ev->lost);
+	vs_nl_events_sent(ev);
+	return text;
 }
 
 /* Send one request that must succeed. */

@@ -102,36 +102,22 @@ static void describe(const struct nlmsghdr *nlh, char *buf, size_t len)
 	}
 }
 
-/*
- * Every event waiting, one a line, checked against the reply policy as a
- * client reads them; the buffer is then empty, as after the daemon sent it.
- */
+/* One event, one line. */
+static size_t describe_line(const struct nlmsghdr *nlh, char *buf, size_t len)
+{
+	size_t n;
+
+	describe(nlh, buf, len);
+	n = strlen(buf);
+	return n + (size_t)snprintf(buf + n, len - n, "\n");
+}
+
+/* Every event waiting, one a line; the buffer is then empty. */
 static char *take(void)
 {
 	static char text[8192];
-	const struct vs_nl_events *ev = &ct.core.events;
-	const struct nlmsghdr *nlh = (const void *)ev->buf;
-	int left = (int)ev->len;
-	size_t n = 0;
-	u32 nr = 0;
 
-	text[0] = 0;
-	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
-		const struct nlattr *tb[VS_A_MAX + 1];
-		struct vs_extack e = { 0 };
-
-		cr_assert_eq(vs_nla_validate(nlh, GENL_HDRLEN, vs_genl_reply_policy, VS_A_MAX, tb,
-					     VS_NLA_V_REPLY, &e), 0, "%s", e.err.msg);
-		describe(nlh, text + n, sizeof(text) - n);
-		n += strlen(text + n);
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "\n");
-		nr++;
-	}
-	cr_assert_eq(left, 0, "the events are whole messages");
-	cr_assert_eq(nr, ev->nr);
-	cr_assert_not(ev->lost);
-	vs_nl_events_sent(&ct.core.events);
-	return text;
+	return ct_take_notes(&ct.core.events, describe_line, text, sizeof(text));
 }
 
 #define EXPECT(...)	cr_assert_str_eq(take(), __VA_ARGS__)

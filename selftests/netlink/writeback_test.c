@@ -10,7 +10,6 @@
 
 #include "core/log.h"
 #include "ctltest.h"
-#include "netlink/events.h"
 #include "netlink/writeback.h"
 
 static void job_status(void *ctx, struct vs_job *job)
@@ -109,28 +108,12 @@ static size_t describe(const struct nlmsghdr *nlh, char *buf, size_t len)
 	return n + (size_t)snprintf(buf + n, len - n, "\n");
 }
 
-/* Every message waiting, checked against the reply policy; the buffer is then empty. */
+/* Every message waiting; the buffer is then empty. */
 static char *take(void)
 {
 	static char text[16384];
-	const struct vs_nl_events *ev = &ct.core.status;
-	const struct nlmsghdr *nlh = (const void *)ev->buf;
-	int left = (int)ev->len;
-	size_t n = 0;
 
-	text[0] = 0;
-	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
-		const struct nlattr *tb[VS_A_MAX + 1];
-		struct vs_extack e = { 0 };
-
-		cr_assert_eq(vs_nla_validate(nlh, GENL_HDRLEN, vs_genl_reply_policy, VS_A_MAX, tb,
-					     VS_NLA_V_REPLY, &e), 0, "%s", e.err.msg);
-		n += describe(nlh, text + n, sizeof(text) - n);
-	}
-	cr_assert_eq(left, 0);
-	cr_assert_not(ev->lost);
-	vs_nl_events_sent(&ct.core.status);
-	return text;
+	return ct_take_notes(&ct.core.status, describe, text, sizeof(text));
 }
 
 #define EXPECT(...)	cr_assert_str_eq(take(), __VA_ARGS__)

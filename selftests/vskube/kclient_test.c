@@ -3,7 +3,8 @@
  * Tests for vskube's HTTP client (userspace/vskube/kclient.h) against a
  * small HTTP server of the test's own (libmicrohttpd, in its thread) that
  * answers with exactly the bytes each case needs: the bearer token and the
- * user agent sent, bodies posted, watch streams whose lines are split
+ * user agent sent, a token file read again once the server refuses the
+ * token, bodies posted, watch streams whose lines are split
  * across chunks or end without a newline, watches refused with a Status,
  * the caller stopping a watch, a server that is not there, and
  * tls-server-name taking the URL's host while the connection goes to the
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <microhttpd.h>
 #include <criterion/criterion.h>
 
@@ -22,6 +24,7 @@ static struct MHD_Daemon *httpd;
 static u16 port;
 static struct kc_config cfg;
 static struct kcl *c;
+static char accepted[32] = "Bearer tok";	/* the one token the server takes */
 
 /* A streamed answer: these pieces, one per call of the reader. */
 static const char *const pieces[] = { "{\"a\":1}\n{\"b\"", ":2}\n\n", "{\"c\":3}" };
@@ -73,7 +76,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 		*data_len = 0;
 		return MHD_YES;
 	}
-	if (!auth || strcmp(auth, "Bearer tok"))
+	if (!auth || strcmp(auth, accepted))
 		return reply(conn, 401, "{\"kind\":\"Status\",\"code\":401}");
 	if (!strcmp(url, "/who")) {
 		const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
@@ -127,6 +130,7 @@ static void setup(void)
 	cr_assert_not_null(info);
 	port = info->port;
 	snprintf(server, sizeof(server), "http://127.0.0.1:%u", port);
+	snprintf(accepted, sizeof(accepted), "Bearer tok");
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.server = strdup(server);
 	cfg.token = strdup("tok");
@@ -178,6 +182,51 @@ Test(kclient, without_the_token_the_server_says_401)
 	cfg.token = NULL;
 	cr_assert_eq(kcl_call(c, "GET", "/who", NULL, NULL, &status, NULL, NULL, &e), 0);
 	cr_assert_eq(status, 401);
+}
+
+static long get_who(void)
+{
+	struct vs_err e = { { 0 } };
+	long status = 0;
+
+	cr_assert_eq(kcl_call(c, "GET", "/who", NULL, NULL, &status, NULL, NULL, &e), 0, "%s",
+		     e.msg);
+	return status;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f);
+	cr_assert_eq(fputs(text, f) >= 0 && fclose(f) == 0, true);
+}
+
+Test(kclient, a_token_file_is_read_again_once_the_server_refuses_its_token)
+{
+	char path[] = "/tmp/kcl-token-XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	write_file(path, "tok\n");
+	cfg.token_file = strdup(path);
+	cr_assert_eq(get_who(), 200);
+
+	/* Rotated: the token in hand is good for a minute, unless the server says otherwise. */
+	write_file(path, "tok2\n");
+	snprintf(accepted, sizeof(accepted), "Bearer tok2");
+	cr_assert_eq(get_who(), 401, "the old token until the server refuses it");
+	cr_assert_eq(get_who(), 200, "the file read again after the 401");
+	cr_assert_str_eq(cfg.token, "tok2");
+	cr_assert_eq(get_who(), 200);
+
+	/* A file that went away keeps the token we had. */
+	unlink(path);
+	snprintf(accepted, sizeof(accepted), "Bearer tok3");
+	cr_assert_eq(get_who(), 401);
+	cr_assert_eq(get_who(), 401);
+	cr_assert_str_eq(cfg.token, "tok2");
 }
 
 struct seen {

@@ -6,16 +6,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/list.h"
+#include "core/log.h"
 #include "vskube/kclient.h"
 
 #define KCL_CONNECT_MS	10000
 #define KCL_REQUEST_MS	300000		/* a list page of a large cluster, or a slow server */
-#define KCL_USER_AGENT	"vskube/0.1.0"
+#define KCL_USER_AGENT	"vskube/" VSCHED_VERSION
+#define KCL_TOKEN_MAX_AGE_MS 60000	/* client-go reads a token file again each minute */
 
 struct kcl {
-	const struct kc_config *cfg;
+	struct kc_config *cfg;
+	u64 token_read_ms;		/* when the token file was last read */
+	bool token_stale;		/* a 401 answered it: read the file before the next request */
 	CURLM *multi;
 	struct curl_slist *connect_to;	/* tls-server-name: the name in the URL, the host to reach */
 	char *base;			/* scheme://host[:port][/path], the host as TLS should see it */
@@ -92,7 +97,36 @@ out:
 	return ret;
 }
 
-struct kcl *kcl_new(const struct kc_config *cfg, struct vs_err *err)
+static u64 clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000 + (u64)ts.tv_nsec / 1000000;
+}
+
+/*
+ * Service account tokens are rotated: as client-go's cached token source,
+ * read the file again when the token is a minute old, and (sooner) after
+ * the server refused it. A file that cannot be read keeps the token we had.
+ */
+static void token_refresh(struct kcl *c)
+{
+	struct vs_err e = { { 0 } };
+	u64 now;
+
+	if (!c->cfg->token_file)
+		return;
+	now = clock_ms();
+	if (!c->token_stale && now - c->token_read_ms < KCL_TOKEN_MAX_AGE_MS)
+		return;
+	if (kc_reload_token(c->cfg, &e))
+		vs_error("unable to rotate the token: %s", e.msg);
+	c->token_read_ms = now;
+	c->token_stale = false;
+}
+
+struct kcl *kcl_new(struct kc_config *cfg, struct vs_err *err)
 {
 	struct kcl *c;
 
@@ -109,6 +143,7 @@ struct kcl *kcl_new(const struct kc_config *cfg, struct vs_err *err)
 		return NULL;
 	}
 	c->cfg = cfg;
+	c->token_read_ms = clock_ms();
 	INIT_LIST_HEAD(&c->reqs);
 	c->multi = curl_multi_init();
 	if (!c->multi) {
@@ -236,6 +271,7 @@ static struct kcl_req *req_new(struct kcl *c, const char *method, const char *pa
 
 	if (!r)
 		return NULL;
+	token_refresh(c);
 	r->c = c;
 	r->watch = watch;
 	list_add_tail(&r->node, &c->reqs);
@@ -354,6 +390,8 @@ static void finish(struct kcl_req *r, CURLcode res)
 	bool lines;
 
 	curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &status);
+	if (status == 401)
+		r->c->token_stale = true;
 	lines = r->watch && status >= 200 && status < 300;
 	if (r->too_big)
 		why = lines ? "a watch event longer than the limit" : "a body larger than the limit";

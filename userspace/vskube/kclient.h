@@ -46,8 +46,12 @@ typedef void (*kcl_done_fn)(struct kcl_req *r, long status, const char *body, si
 /* One line of a watch stream, without its '\n' and NUL-terminated. Non-zero stops the watch. */
 typedef int (*kcl_line_fn)(struct kcl_req *r, const char *line, size_t len, void *ctx);
 
-/* A client of @cfg's server (which must outlive it); NULL with @err when it cannot be had. */
-struct kcl *kcl_new(const struct kc_config *cfg, struct vs_err *err);
+/*
+ * A client of @cfg's server (which must outlive it); NULL with @err when
+ * it cannot be had. With a token file (cfg->token_file) the client reads
+ * it again into cfg->token each minute, and after a 401, as client-go does.
+ */
+struct kcl *kcl_new(struct kc_config *cfg, struct vs_err *err);
 
 /* Stop every request (no callback) and free the client. */
 void kcl_free(struct kcl *c);

@@ -69,6 +69,7 @@ static void usage(FILE *out)
 "              [--leader-elect-renew-deadline D] [--leader-elect-retry-period D]\n"
 "              [--leader-elect-resource-namespace NS] [--leader-elect-resource-name NAME]\n"
 "              [--listen-address ADDR] [-v N]\n"
+"       vskube --help | --version\n"
 "\n"
 "Keeps vschedd in step with a Kubernetes cluster that has Volcano's CRDs, and\n"
 "carries its decisions back: vsched as a drop-in replacement for Volcano's scheduler.\n"
@@ -89,6 +90,7 @@ static void usage(FILE *out)
 "    --listen-address ADDR /metrics, /healthz, /readyz on HOST:PORT (default :8080; \"\": none)\n"
 "    -v, --v N             log verbosity, 0..%d, as klog's\n"
 "    -h, --help            this text\n"
+"    -V, --version         the version\n"
 "\n"
 "See vskube(8) and Documentation/vskube.md.\n",
 		VSCHED_SOCKET_ENV, VSCHED_SOCKET_DEFAULT, KBIND_INFLIGHT_DEFAULT,
@@ -126,7 +128,7 @@ static bool parse_ms(const char *flag, const char *s, u32 *out)
 	return false;
 }
 
-/* 0: run; 1: exit 0 (--help); 2: usage error. */
+/* 0: run; 1: exit 0 (--help, --version); 2: usage error. */
 static int parse_args(int argc, char **argv, struct vskube_opts *o)
 {
 	static const struct option longopts[] = {
@@ -147,6 +149,7 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 		{ "listen-address", required_argument, NULL, OPT_LISTEN },
 		{ "v", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	u32 v;
@@ -159,7 +162,7 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 	o->le.name = "vc-scheduler";
 	o->listen = ":8080";
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:v:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:v:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_KUBECONFIG:
 			o->kubeconfig = optarg;
@@ -239,6 +242,9 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 			break;
 		case 'h':
 			usage(stdout);
+			return 1;
+		case 'V':
+			printf("vskube %s\n", VSCHED_VERSION);
 			return 1;
 		case ':':
 			fprintf(stderr, "vskube: %s needs a value\n", argv[optind - 1]);

@@ -14,7 +14,8 @@ set -eu
 # libcurl4-openssl-dev: vskube talks to the API server with libcurl;
 # libmicrohttpd-dev: the tests serve HTTP with it, the test API server
 # of selftests/kube/ among them; curl and jq: the end-to-end tests ask
-# the test API server with curl and read its request log with jq).
+# the test API server with curl and read its request log with jq;
+# groff-base: selftests/manual-pages.sh formats the manual pages).
 PACKAGES="
 build-essential
 pkg-config
@@ -32,6 +33,7 @@ valgrind
 gnuplot-nox
 curl
 jq
+groff-base
 "
 
 missing=""

@@ -11,7 +11,8 @@
 # after the history is compacted, dropped watches, and bad input answered
 # 400 (or 422, 415) with nothing changed, and the request log. The server
 # must stop cleanly on SIGTERM: under SANITIZE=1 that is where leaks would
-# show.
+# show. Last, --load: a cluster restored from a file keeps the statuses and
+# uids it gives, and a bad file is refused, naming its line.
 # Without kubectl (or curl) the test says SKIP and passes.
 # Usage: selftests/kube-apiserver.sh OBJTREE selftests/kube
 set -eu
@@ -419,6 +420,63 @@ pid=
 if grep -q 'Sanitizer\|runtime error' "$dir/log"; then
 	fail "the sanitizers spoke"
 fi
+# ---- --load: a cluster restored as etcd holds it, statuses and uids kept ----
+cat >"$dir/load.json" <<'EOF'
+{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"big"}}
+
+{"apiVersion":"v1","kind":"Node","metadata":{"name":"m1","labels":{"zone":"z1"}},"status":{"allocatable":{"cpu":"8","memory":"16Gi","pods":"110"}}}
+{"apiVersion":"scheduling.volcano.sh/v1beta1","kind":"PodGroup","metadata":{"name":"g1","namespace":"big"},"spec":{"minMember":1},"status":{"phase":"Running","running":1}}
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"r1","namespace":"big","uid":"11111111-2222-3333-4444-555555555555"},"spec":{"schedulerName":"volcano","nodeName":"m1","containers":[{"name":"c","image":"i"}]},"status":{"phase":"Running"}}
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"w1","namespace":"big"},"spec":{"schedulerName":"volcano","containers":[{"name":"c","image":"i"}]}}
+EOF
+"$server" --port-file "$dir/port2" --load "$dir/load.json" >"$dir/log" 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$dir/port2" ]; do
+	i=$((i + 1))
+	[ "$i" -le 200 ] && kill -0 "$pid" 2>/dev/null || fail "kapiserver --load did not start"
+	sleep 0.05
+done
+grep -q "^kapiserver: loaded 5 objects from $dir/load.json\$" "$dir/log" || fail "--load: the count"
+printf 'apiVersion: v1\nkind: Config\nclusters: [{name: t, cluster: {server: "http://127.0.0.1:%s"}}]\nusers: [{name: t, user: {}}]\ncontexts: [{name: t, context: {cluster: t, user: t}}]\ncurrent-context: t\n' \
+	"$(cat "$dir/port2")" >"$dir/kubeconfig2"
+k2() { kubectl --kubeconfig "$dir/kubeconfig2" "$@"; }
+got=$(k2 get pods -n big -o jsonpath='{range .items[*]}{.metadata.name}={.status.phase}/{.spec.nodeName}/{.metadata.resourceVersion} {end}')
+[ "$got" = "r1=Running/m1/8 w1=//9 " ] || fail "--load: the pods: $got"
+got=$(k2 get pod r1 -n big -o jsonpath='{.metadata.uid}')
+[ "$got" = 11111111-2222-3333-4444-555555555555 ] || fail "--load: the uid given was not kept: $got"
+got=$(k2 get podgroups.scheduling.volcano.sh g1 -n big -o jsonpath='{.status.phase} {.status.running}')
+[ "$got" = "Running 1" ] || fail "--load: the PodGroup's status was not kept: $got"
+k2 get nodes m1 -o jsonpath='{.metadata.creationTimestamp}' | grep -q '^20[0-9][0-9]-' ||
+	fail "--load: no creationTimestamp"
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+pid=
+[ "$rc" = 0 ] || fail "kapiserver --load exited $rc on SIGTERM"
+! grep -q 'Sanitizer\|runtime error' "$dir/log" || fail "the sanitizers spoke"
+
+# A bad file: the server does not start, and says which line and why.
+load_refused() {
+	printf '%s\n' "$1" >"$dir/bad.json"
+	rc=0
+	"$server" --load "$dir/bad.json" >"$dir/log" 2>&1 || rc=$?
+	[ "$rc" = 1 ] || fail "--load of $1: exit $rc"
+	grep -qF "kapiserver: $dir/bad.json:$2" "$dir/log" || fail "--load of $1: $(cat "$dir/log")"
+}
+load_refused '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"nowhere"}}' \
+	'1: Pod nowhere/p: namespaces "nowhere" not found'
+load_refused '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"}}' \
+	'1: apiVersion "apps/v1" kind "Deployment" is not a kind this server serves'
+load_refused '{"apiVersion":"v1","kind":"Node","metadata":{"name":"Big_Node"}}' \
+	'1: Node: metadata.name: Invalid value: "Big_Node"'
+load_refused '{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}}
+{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}}' '2: Node n already exists'
+load_refused '{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"spec":[]}' \
+	'1: spec: must be an object'
+load_refused '{"apiVersion":"v1",' '1: not JSON: '
+load_refused '["a list"]' '1: not a JSON object'
+
 echo "kube-apiserver: kubectl create, get, get -w, patch, replace (409), delete;" \
 	"binding, eviction, status, pages, selectors, bookmarks, 410 Gone, dropped watches," \
-	"bad input refused with nothing changed"
+	"bad input refused with nothing changed; --load"

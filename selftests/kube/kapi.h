@@ -142,6 +142,7 @@ void kapi_selector_free(struct kapi_selector *sel);
 
 struct kapi_options {
 	const char *port_file;
+	const char *load;		/* --load FILE, or NULL */
 	unsigned int port;
 	unsigned int bookmark_ms;	/* between BOOKMARK events */
 	size_t history;			/* events kept for watches */
@@ -220,6 +221,21 @@ enum MHD_Result kapi_rest(struct kapi_req *req, const struct kapi_resource *res,
 			  const char *ns, const char *name, const char *sub);
 /* The namespaces every cluster starts with: default, kube-system, ... */
 int kapi_rest_init(struct kapi_server *srv);
+/*
+ * The metadata of an object to write: its shape, the name and namespace
+ * the URL gives (url_name NULL on create), spec and status objects. Sets
+ * the namespace (ns; dropped for a cluster-scoped kind). 0, or -1 with
+ * the reason in why.
+ */
+int kapi_check_meta(const struct kapi_resource *res, json_t *obj, const char *ns,
+		    const char *url_name, char *why, size_t len);
+
+/*
+ * kapiserver --load FILE (load.c): objects one JSON object a line, put in
+ * the store as a restored etcd holds them. 0, or -1 with a message printed
+ * that names the file and the line.
+ */
+int kapi_load(struct kapi_server *srv, const char *path);
 
 /* Watches (watch.c). */
 enum MHD_Result kapi_watch_start(struct kapi_req *req, const struct kapi_resource *res,

@@ -27,12 +27,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: kapiserver [--port N] [--port-file PATH] [--bookmark-interval MS]\n"
-		"                  [--history N] [-v]\n"
+		"                  [--history N] [--load FILE] [-v]\n"
 		"A test Kubernetes API server on 127.0.0.1, plain HTTP, for the tests.\n"
 		"  --port N               listen on N (default 0: any free port)\n"
 		"  --port-file PATH       write the port there once listening\n"
 		"  --bookmark-interval MS between BOOKMARK events of a watch (default 1000)\n"
 		"  --history N            events kept for watches to replay (default 10000)\n"
+		"  --load FILE            start with these objects, one JSON object a line\n"
 		"  -v, --verbose          log every request on standard error\n");
 }
 
@@ -52,6 +53,7 @@ static int parse_opts(int argc, char **argv, struct kapi_options *o)
 		{ "port-file", required_argument, NULL, 'f' },
 		{ "bookmark-interval", required_argument, NULL, 'b' },
 		{ "history", required_argument, NULL, 'H' },
+		{ "load", required_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -61,7 +63,7 @@ static int parse_opts(int argc, char **argv, struct kapi_options *o)
 
 	o->bookmark_ms = 1000;
 	o->history = 10000;
-	while ((c = getopt_long(argc, argv, "p:f:b:H:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:f:b:H:l:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_uint(optarg, 65535, &v))
@@ -80,6 +82,9 @@ static int parse_opts(int argc, char **argv, struct kapi_options *o)
 			if (parse_uint(optarg, 10000000, &v) || !v)
 				goto bad;
 			o->history = v;
+			break;
+		case 'l':
+			o->load = optarg;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -136,6 +141,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kapiserver: out of memory\n");
 		goto out_store;
 	}
+	if (srv.opts.load && kapi_load(&srv, srv.opts.load))
+		goto out_store;
 	if (kapi_http_start(&srv)) {
 		fprintf(stderr, "kapiserver: cannot listen on 127.0.0.1:%u\n", srv.opts.port);
 		goto out_store;

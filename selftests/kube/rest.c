@@ -139,13 +139,8 @@ static bool string_map(json_t *v)
 	return true;
 }
 
-/*
- * The metadata of an object to write: its shape, the name and namespace
- * the URL gives (url_name NULL on create), the name's syntax. Sets the
- * namespace from the URL. 0, or -1 with the reply queued.
- */
-static int check_meta(struct kapi_req *req, const struct kapi_resource *res, json_t *obj,
-		      const char *ns, const char *url_name, enum MHD_Result *ret)
+int kapi_check_meta(const struct kapi_resource *res, json_t *obj, const char *ns,
+		    const char *url_name, char *why, size_t len)
 {
 	json_t *meta = json_object_get(obj, "metadata");
 	json_t *name, *bns, *rv;
@@ -156,7 +151,7 @@ static int check_meta(struct kapi_req *req, const struct kapi_resource *res, jso
 		json_object_set_new(obj, "metadata", meta);
 	}
 	if (!json_is_object(meta)) {
-		*ret = bad_request(req, "metadata: must be an object");
+		snprintf(why, len, "metadata: must be an object");
 		return -1;
 	}
 	name = json_object_get(meta, "name");
@@ -166,27 +161,26 @@ static int check_meta(struct kapi_req *req, const struct kapi_resource *res, jso
 	    (rv && !json_is_string(rv)) ||
 	    (json_object_get(meta, "generateName") &&
 	     !json_is_string(json_object_get(meta, "generateName")))) {
-		*ret = bad_request(req, "metadata: name, namespace, generateName and "
-				   "resourceVersion must be strings");
+		snprintf(why, len, "metadata: name, namespace, generateName and "
+			 "resourceVersion must be strings");
 		return -1;
 	}
 	if (!string_map(json_object_get(meta, "labels")) ||
 	    !string_map(json_object_get(meta, "annotations"))) {
-		*ret = bad_request(req, "metadata: labels and annotations must be maps of "
-				   "strings");
+		snprintf(why, len, "metadata: labels and annotations must be maps of strings");
 		return -1;
 	}
 	n = name ? json_string_value(name) : "";
 	if (url_name && strcmp(n, url_name)) {
-		*ret = bad_request(req, "the name of the object (%s) does not match the name on "
-				   "the URL (%s)", n, url_name);
+		snprintf(why, len, "the name of the object (%s) does not match the name on the "
+			 "URL (%s)", n, url_name);
 		return -1;
 	}
 	if (res->namespaced) {
 		if (bns && json_string_length(bns) && strcmp(json_string_value(bns), ns)) {
-			*ret = bad_request(req, "the namespace of the provided object (%s) does not "
-					   "match the namespace sent on the request (%s)",
-					   json_string_value(bns), ns);
+			snprintf(why, len, "the namespace of the provided object (%s) does not "
+				 "match the namespace sent on the request (%s)",
+				 json_string_value(bns), ns);
 			return -1;
 		}
 		json_object_set_new(meta, "namespace", json_string(ns));
@@ -197,11 +191,23 @@ static int check_meta(struct kapi_req *req, const struct kapi_resource *res, jso
 		json_t *v = json_object_get(obj, *f);
 
 		if (v && !json_is_object(v) && !json_is_null(v)) {
-			*ret = bad_request(req, "%s: must be an object", *f);
+			snprintf(why, len, "%s: must be an object", *f);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+/* kapi_check_meta(), with a 400 queued when it fails. */
+static int check_meta(struct kapi_req *req, const struct kapi_resource *res, json_t *obj,
+		      const char *ns, const char *url_name, enum MHD_Result *ret)
+{
+	char why[1024];
+
+	if (!kapi_check_meta(res, obj, ns, url_name, why, sizeof(why)))
+		return 0;
+	*ret = bad_request(req, "%s", why);
+	return -1;
 }
 
 static enum MHD_Result invalid_name(struct kapi_req *req, const struct kapi_resource *res,

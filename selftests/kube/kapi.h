@@ -136,6 +136,8 @@ struct kapi_selector *kapi_selector_parse(const char *text, bool fields,
 					  const struct kapi_resource *res,
 					  char *err, size_t errlen);
 bool kapi_selector_match(const struct kapi_selector *sel, json_t *obj);
+/* Whether @sel selects everything (no requirement). */
+bool kapi_selector_empty(const struct kapi_selector *sel);
 void kapi_selector_free(struct kapi_selector *sel);
 
 /* ---- the server ---- */

@@ -323,7 +323,8 @@ static enum MHD_Result do_list(struct kapi_req *req, const struct kapi_resource 
 	char *start = NULL, *prefix = NULL, *last = NULL, av[160];
 	enum MHD_Result ret;
 	json_t *items, *meta, *list;
-	size_t i;
+	bool more = false;
+	size_t i, end;
 
 	if (limit_arg && limit_arg[0] && !kapi_parse_rv(limit_arg, &limit))
 		return bad_request(req, "limit: invalid value \"%s\"", limit_arg);
@@ -358,16 +359,27 @@ static enum MHD_Result do_list(struct kapi_req *req, const struct kapi_resource 
 		i = kapi_table_seek(t, start, true);
 	else
 		i = prefix ? kapi_table_seek(t, prefix, false) : 0;
-	for (; i < t->n; i++) {
+	/* The namespace's keys end before "ns0" ('0' follows '/'). */
+	end = t->n;
+	if (prefix) {
+		prefix[strlen(prefix) - 1] = '0';
+		end = kapi_table_seek(t, prefix, false);
+		prefix[strlen(prefix) - 1] = '/';
+	}
+	for (; i < end; i++) {
 		struct kapi_object *o = &t->v[i];
 
-		if (prefix && strncmp(o->key, prefix, strlen(prefix)))
-			break;
 		if (!kapi_selector_match(labels, o->obj) || !kapi_selector_match(fields, o->obj))
 			continue;
 		if (limit && json_array_size(items) == limit) {
-			remaining++;
-			continue;
+			/*
+			 * More follow. As the apiserver, count them only when
+			 * nothing is filtered: then without looking at them.
+			 */
+			more = true;
+			if (kapi_selector_empty(labels) && kapi_selector_empty(fields))
+				remaining = end - i;
+			break;
 		}
 		json_array_append(items, o->obj);
 		last = o->key;
@@ -380,13 +392,15 @@ static enum MHD_Result do_list(struct kapi_req *req, const struct kapi_resource 
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)list_rv);
 		json_object_set_new(meta, "resourceVersion", json_string(buf));
 	}
-	if (remaining && last) {
+	if (more && last) {
 		char *tok = continue_token(list_rv, last);
 
 		if (tok)
 			json_object_set_new(meta, "continue", json_string(tok));
 		free(tok);
-		json_object_set_new(meta, "remainingItemCount", json_integer((json_int_t)remaining));
+		if (remaining)
+			json_object_set_new(meta, "remainingItemCount",
+					    json_integer((json_int_t)remaining));
 	}
 	list = json_pack("{s:s, s:s, s:o, s:o}", "kind", res->list_kind, "apiVersion",
 			 kapi_resource_api_version(res, av, sizeof(av)), "metadata", meta,

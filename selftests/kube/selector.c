@@ -227,6 +227,11 @@ static bool in_values(const struct sel_req *r, const char *v)
 	return false;
 }
 
+bool kapi_selector_empty(const struct kapi_selector *sel)
+{
+	return !sel || !sel->n;
+}
+
 bool kapi_selector_match(const struct kapi_selector *sel, json_t *obj)
 {
 	json_t *labels = json_object_get(json_object_get(obj, "metadata"), "labels");

@@ -261,6 +261,7 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins)
 	$(Q)$(srctree)/selftests/vjob-lifecycle.sh $(objtree)
 	$(Q)$(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube
 	$(Q)$(srctree)/selftests/vskube-e2e.sh $(objtree) $(srctree)/selftests
+	$(Q)$(srctree)/selftests/vskube-scale.sh $(objtree)
 	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp $(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # The unit tests and a scheduling run under valgrind's memcheck. jemalloc
@@ -311,6 +312,15 @@ BENCH_PLOT_DIR ?= $(objtree)/bench
 PHONY += bench-plot
 bench-plot: $(objtree)/vsbench
 	$(Q)$(objtree)/vsbench sweep --presets $(BENCH_PLOT_PRESETS) --out $(BENCH_PLOT_DIR)
+
+# vskube at scale (Documentation/benchmarks.md, "The bridge at scale"):
+# NODES RUNNING PENDING loaded into kapiserver, synced by the bridge into a
+# vschedd, the pending pods bound. make check runs it at 200 2000 200.
+BENCH_KUBE ?= 50000 1000000 10000
+
+PHONY += bench-kube
+bench-kube: $(addprefix $(objtree)/,$(progs)) $(test-prog-bins)
+	$(Q)$(srctree)/selftests/vskube-scale.sh $(objtree) $(BENCH_KUBE)
 
 # ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
@@ -363,6 +373,8 @@ help:
 	@echo '  bench-plot             - vsbench sweep of BENCH_PLOT_PRESETS ("tiny,1k,10k"): table,'
 	@echo '                           data and SVG plots against cluster size in BENCH_PLOT_DIR'
 	@echo '                           ($$(O)/bench)'
+	@echo '  bench-kube             - vskube at scale: BENCH_KUBE ("50000 1000000 10000": nodes,'
+	@echo '                           running and pending pods) through the test API server'
 	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  install                - the programs, manual pages and bash completion'

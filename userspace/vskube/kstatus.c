@@ -27,7 +27,6 @@
 #define EVENT_MESSAGE_MAX	1024
 #define TRIES			3
 
-enum kst_kind { KST_PODGROUP, KST_POD, KST_QUEUE };
 
 /* What to write, and the Event to record once written (type NULL: none). */
 struct kst_write {
@@ -41,7 +40,7 @@ struct kst_work {
 	struct list_head link;			/* waiting or running */
 	struct kstatus *s;
 	struct kcl_req *req;
-	enum kst_kind kind;
+	enum kstatus_kind kind;
 	bool running, has_next;
 	u32 tries;
 	u32 hash;
@@ -64,11 +63,13 @@ struct kstatus {
 	struct list_head waiting, running, events;
 	struct vs_htable index;
 	struct kstatus_stats st;
+	kstatus_lookup_fn lookup;
+	void *lookup_ctx;
 };
 
 static const char *const kind_names[] = { "podgroups", "pods", "queues" };
 
-static u32 key_hash(enum kst_kind kind, const char *ns, const char *name)
+static u32 key_hash(enum kstatus_kind kind, const char *ns, const char *name)
 {
 	u32 h = vs_hash_bytes(name, strlen(name), kind);
 
@@ -80,7 +81,7 @@ static u32 work_hash(const struct hlist_node *n)
 	return hlist_entry(n, struct kst_work, hnode)->hash;
 }
 
-static struct kst_work *find(struct kstatus *s, enum kst_kind kind, const char *ns,
+static struct kst_work *find(struct kstatus *s, enum kstatus_kind kind, const char *ns,
 			     const char *name, u32 hash)
 {
 	struct kst_work *w;
@@ -156,7 +157,7 @@ static void record(struct kstatus *s, const struct kst_work *w, json_t *obj)
 	json_t *ev;
 	char *body;
 
-	if (!w->w.ev_type || w->kind == KST_QUEUE)
+	if (!w->w.ev_type || w->kind == KSTATUS_QUEUE)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	snprintf(name, sizeof(name), "%.220s.%llx", w->name,
@@ -214,9 +215,9 @@ static void done(struct kcl_req *r, long status, const char *body, size_t len, c
 	if (status == 200 || status == 201) {
 		json_t *obj = json_loadb(body, len, 0, NULL);
 
-		s->st.podgroups += w->kind == KST_PODGROUP;
-		s->st.pods += w->kind == KST_POD;
-		s->st.queues += w->kind == KST_QUEUE;
+		s->st.podgroups += w->kind == KSTATUS_PODGROUP;
+		s->st.pods += w->kind == KSTATUS_POD;
+		s->st.queues += w->kind == KSTATUS_QUEUE;
 		vs_v(4, "Updated the status of %s %s%s%s", kind_names[w->kind], ns, slash, w->name);
 		record(s, w, obj);
 		json_decref(obj);
@@ -257,20 +258,20 @@ static bool start(struct kstatus *s, struct kst_work *w)
 	char path[700];
 
 	switch (w->kind) {
-	case KST_PODGROUP:
+	case KSTATUS_PODGROUP:
 		snprintf(path, sizeof(path), "/apis/scheduling.volcano.sh/v1beta1/namespaces/%s/"
 			 "podgroups/%s/status", w->ns, w->name);
 		break;
-	case KST_POD:
+	case KSTATUS_POD:
 		snprintf(path, sizeof(path), "/api/v1/namespaces/%s/pods/%s/status", w->ns,
 			 w->name);
 		break;
-	case KST_QUEUE:
+	case KSTATUS_QUEUE:
 		snprintf(path, sizeof(path), "/apis/scheduling.volcano.sh/v1beta1/queues/%s/status",
 			 w->name);
 		break;
 	}
-	w->req = kcl_request(s->c, "PATCH", path, w->kind == KST_POD ?
+	w->req = kcl_request(s->c, "PATCH", path, w->kind == KSTATUS_POD ?
 			     "application/strategic-merge-patch+json" :
 			     "application/merge-patch+json", w->w.patch, strlen(w->w.patch), done, w);
 	return w->req != NULL;
@@ -296,7 +297,7 @@ static void start_more(struct kstatus *s)
 }
 
 /* Take @wr (its strings are then the work's) for the object @kind @ns/@name. */
-static int submit(struct kstatus *s, enum kst_kind kind, const char *ns, const char *name,
+static int submit(struct kstatus *s, enum kstatus_kind kind, const char *ns, const char *name,
 		  struct kst_write *wr)
 {
 	u32 hash = key_hash(kind, ns, name);
@@ -342,6 +343,113 @@ nomem:
 	return -ENOMEM;
 }
 
+/* ---- what the API server holds ---- */
+
+/* Strings, each with its NUL, hashed into 64 bits. */
+struct dig {
+	u32 a, b;
+};
+
+static void dig_str(struct dig *d, const char *str)
+{
+	size_t len = str ? strlen(str) + 1 : 1;
+
+	str = str ? str : "";
+	d->a = vs_hash_bytes(str, len, d->a);
+	d->b = vs_hash_bytes(str, len, d->b ^ 0x9e3779b9);
+}
+
+static void dig_int(struct dig *d, json_int_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	dig_str(d, buf);
+}
+
+static u64 dig_end(const struct dig *d)
+{
+	u64 h = ((u64)d->a << 32 | d->b) & ~KSTATUS_DIGEST_FREE_BIT;
+
+	return h ? h : 1;
+}
+
+static const char *jstr(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+u64 kstatus_podgroup_digest(json_t *status)
+{
+	struct dig d = { 0x70670000, 0x73746174 };
+	json_t *c;
+	size_t i;
+
+	dig_str(&d, jstr(status, "phase"));
+	dig_int(&d, json_integer_value(json_object_get(status, "running")));
+	dig_int(&d, json_integer_value(json_object_get(status, "succeeded")));
+	dig_int(&d, json_integer_value(json_object_get(status, "failed")));
+	json_array_foreach(json_object_get(status, "conditions"), i, c) {
+		dig_str(&d, jstr(c, "type"));
+		dig_str(&d, jstr(c, "status"));
+		dig_str(&d, jstr(c, "reason"));
+		dig_str(&d, jstr(c, "message"));
+	}
+	return dig_end(&d);
+}
+
+u64 kstatus_pod_digest(json_t *status)
+{
+	struct dig d = { 0x706f6400, 0x73636864 };
+	const char *type, *st;
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(status, "conditions"), i, c) {
+		type = jstr(c, "type");
+		st = jstr(c, "status");
+		if (!type || strcmp(type, "PodScheduled"))
+			continue;
+		if (!st || strcmp(st, "False"))
+			return 0;
+		dig_str(&d, jstr(c, "reason"));
+		dig_str(&d, jstr(c, "message"));
+		return dig_end(&d);
+	}
+	return 0;
+}
+
+void kstatus_set_lookup(struct kstatus *s, kstatus_lookup_fn fn, void *ctx)
+{
+	s->lookup = fn;
+	s->lookup_ctx = ctx;
+}
+
+/*
+ * Whether the first status told of an object is the one the API server
+ * has already (no write, nothing waiting for the object), or is of an
+ * object it does not have: 1, the status is not to be written.
+ */
+static bool already_there(struct kstatus *s, enum kstatus_kind kind, const char *ns,
+			  const char *name, u64 digest, bool event_due)
+{
+	u64 api = 0;
+	int r;
+
+	if (!s->lookup)
+		return false;
+	r = s->lookup(s->lookup_ctx, kind, ns, name, &api);
+	if (r == -ENOENT) {
+		s->st.absent++;
+		return true;
+	}
+	if (r != 1 || api != digest || event_due ||
+	    find(s, kind, ns, name, key_hash(kind, ns, name)))
+		return false;
+	s->st.unchanged++;
+	return true;
+}
+
 /* ---- what vschedd tells ---- */
 
 static const char *const phases[] = { "Pending", "Running", "Unknown", "Inqueue", "Completed" };
@@ -373,6 +481,7 @@ static int podgroup(struct kstatus *s, struct nlattr *nest)
 	struct kst_write wr = { 0 };
 	u32 phase, total = 0;
 	char now[32], id[24];
+	json_t *patch;
 	int rem;
 
 	if (vsnl_parse_nested(a, VS_PG_A_MAX, nest) < 0 || !a[VS_PG_A_NAMESPACE] ||
@@ -407,11 +516,20 @@ static int podgroup(struct kstatus *s, struct nlattr *nest)
 	}
 	for (int st = VS_TASK_STATUS_PENDING; st <= VS_TASK_STATUS_UNKNOWN; st++)
 		total += count(a[VS_PG_A_NR_TASKS], st);
-	wr.patch = dump(json_pack("{s:{s:s, s:o, s:i, s:i, s:i}}", "status", "phase",
-				  phases[phase], "conditions", conds, "running",
-				  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_RUNNING), "succeeded",
-				  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_SUCCEEDED), "failed",
-				  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_FAILED)));
+	patch = json_pack("{s:{s:s, s:o, s:i, s:i, s:i}}", "status", "phase",
+			  phases[phase], "conditions", conds, "running",
+			  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_RUNNING), "succeeded",
+			  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_SUCCEEDED), "failed",
+			  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_FAILED));
+	/* an Unschedulable Event is due whatever the status: RecordJobStatusEvent */
+	if (patch && already_there(s, KSTATUS_PODGROUP, nla_get_string(a[VS_PG_A_NAMESPACE]),
+				   nla_get_string(a[VS_PG_A_NAME]),
+				   kstatus_podgroup_digest(json_object_get(patch, "status")),
+				   a[VS_PG_A_FIT_ERROR] != NULL)) {
+		json_decref(patch);
+		return 0;
+	}
+	wr.patch = dump(patch);
 	if (!wr.patch)
 		return -ENOMEM;
 	/* RecordJobStatusEvent */
@@ -431,7 +549,7 @@ static int podgroup(struct kstatus *s, struct nlattr *nest)
 		write_free(&wr);
 		return -ENOMEM;
 	}
-	return submit(s, KST_PODGROUP, nla_get_string(a[VS_PG_A_NAMESPACE]),
+	return submit(s, KSTATUS_PODGROUP, nla_get_string(a[VS_PG_A_NAMESPACE]),
 		      nla_get_string(a[VS_PG_A_NAME]), &wr);
 }
 
@@ -440,12 +558,27 @@ static int pod(struct kstatus *s, struct nlattr *nest)
 	struct nlattr *a[VS_TASK_A_MAX + 1];
 	struct kst_write wr = { 0 };
 	char now[32];
+	json_t *patch;
 
 	if (vsnl_parse_nested(a, VS_TASK_A_MAX, nest) < 0 || !a[VS_TASK_A_NAMESPACE] ||
 	    !a[VS_TASK_A_NAME] || !a[VS_TASK_A_SCHED_REASON] || !a[VS_TASK_A_SCHED_MESSAGE])
 		return -EPROTO;
 	time_now(now, sizeof(now));
-	/* taskUnschedulable(): the condition, and FailedScheduling with its message */
+	/* taskUnschedulable(): only when the condition changes (podConditionHaveUpdate) */
+	patch = json_pack("{s:{s:[{s:s, s:s, s:s}]}}", "status", "conditions", "type",
+			  "PodScheduled", "status", "False",
+			  "reason", nla_get_string(a[VS_TASK_A_SCHED_REASON]),
+			  "message", nla_get_string(a[VS_TASK_A_SCHED_MESSAGE]));
+	if (!patch)
+		return -ENOMEM;
+	if (already_there(s, KSTATUS_POD, nla_get_string(a[VS_TASK_A_NAMESPACE]),
+			  nla_get_string(a[VS_TASK_A_NAME]),
+			  kstatus_pod_digest(json_object_get(patch, "status")), false)) {
+		json_decref(patch);
+		return 0;
+	}
+	json_decref(patch);
+	/* the condition, and FailedScheduling with its message */
 	wr.patch = dump(json_pack("{s:{s:[{s:s, s:s, s:s, s:s, s:n, s:s}]}}", "status",
 				  "conditions", "type", "PodScheduled", "status", "False",
 				  "reason", nla_get_string(a[VS_TASK_A_SCHED_REASON]),
@@ -458,7 +591,7 @@ static int pod(struct kstatus *s, struct nlattr *nest)
 		write_free(&wr);
 		return -ENOMEM;
 	}
-	return submit(s, KST_POD, nla_get_string(a[VS_TASK_A_NAMESPACE]),
+	return submit(s, KSTATUS_POD, nla_get_string(a[VS_TASK_A_NAMESPACE]),
 		      nla_get_string(a[VS_TASK_A_NAME]), &wr);
 }
 
@@ -520,7 +653,7 @@ static int queue(struct kstatus *s, struct nlattr *nest)
 	wr.patch = dump(json_pack("{s:{s:o}}", "status", "allocated", alloc));
 	if (!wr.patch)
 		return -ENOMEM;
-	return submit(s, KST_QUEUE, NULL, nla_get_string(a[VS_QUEUE_A_NAME]), &wr);
+	return submit(s, KSTATUS_QUEUE, NULL, nla_get_string(a[VS_QUEUE_A_NAME]), &wr);
 }
 
 int kstatus_note(struct kstatus *s, const struct nlmsghdr *nlh)

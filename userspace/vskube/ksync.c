@@ -23,6 +23,7 @@
 #include "netlink/msg.h"
 #include "vskube/informer.h"
 #include "vskube/kjson.h"
+#include "vskube/kstatus.h"
 #include "vskube/ksync.h"
 
 /* Requests in a batch before it is sent, whatever the round holds: under the daemon's 64 MiB. */
@@ -209,6 +210,7 @@ struct ksync {
 	struct vsnl_err fatal_err;
 
 	struct kmap sent;
+	struct kmap api;		/* statuses the API server holds: see ksync_status_lookup() */
 	struct vs_prioclass_spec *classes;	/* what the core has: pods may name them */
 	u32 nr_classes;
 
@@ -864,6 +866,59 @@ static int flush_round(struct ksync *s, struct vsnl_err *err)
 	return ret;
 }
 
+/* ---- what the API server holds of statuses ---- */
+
+/* In s->api: kstatus has been told a status of the object since the load. */
+#define KV_TOLD		KSTATUS_DIGEST_FREE_BIT
+
+/*
+ * Every PodGroup, and the pods whose PodScheduled condition is False, with
+ * the digest of that status. Out of memory, an object is left out: its
+ * status will be written whether it is there already or not.
+ */
+static void api_note(struct ksync *s, const struct kfeed_info *fi, enum kinf_event type,
+		     json_t *obj)
+{
+	json_t *meta = json_object_get(obj, "metadata"), *status = json_object_get(obj, "status");
+	const char *ns = json_string_value(json_object_get(meta, "namespace"));
+	const char *name = json_string_value(json_object_get(meta, "name"));
+	u64 key, prev = 0, d;
+
+	if ((fi->kind != MF_PODGROUP && fi->kind != MF_POD) || !name)
+		return;
+	key = key_of(fi->kind, ns, name);
+	if (type == KINF_DELETED) {
+		kmap_del(&s->api, key);
+		return;
+	}
+	d = fi->kind == MF_PODGROUP ? kstatus_podgroup_digest(status) :
+				      kstatus_pod_digest(status);
+	if (!kmap_get(&s->api, key, &prev) && !d)
+		return;
+	kmap_put(&s->api, key, (prev & KV_TOLD) | d);
+}
+
+int ksync_status_lookup(struct ksync *s, enum kstatus_kind kind, const char *ns,
+			const char *name, u64 *digest)
+{
+	u64 key, v;
+
+	if (kind == KSTATUS_QUEUE)
+		return 0;
+	key = key_of(kind == KSTATUS_PODGROUP ? MF_PODGROUP : MF_POD, ns, name);
+	if (!kmap_get(&s->api, key, &v)) {
+		if (kind == KSTATUS_PODGROUP)
+			return -ENOENT;
+		kmap_put(&s->api, key, KV_TOLD);
+		return 0;
+	}
+	if (v & KV_TOLD)
+		return 0;
+	kmap_put(&s->api, key, v | KV_TOLD);
+	*digest = v;
+	return 1;
+}
+
 /* ---- the informers ---- */
 
 static void feed_event(struct kinf *inf, enum kinf_event type, json_t *obj, void *ctx)
@@ -874,6 +929,7 @@ static void feed_event(struct kinf *inf, enum kinf_event type, json_t *obj, void
 
 	if (s->fatal)
 		return;
+	api_note(s, f->info, type, obj);
 	if (type == KINF_DELETED)
 		ret = round_del(s, f->info, obj, &s->fatal_err);
 	else
@@ -962,6 +1018,7 @@ void ksync_free(struct ksync *s)
 	kout_free(&s->out);
 	kout_free(&s->ext);
 	kmap_clear(&s->sent);
+	kmap_clear(&s->api);
 	classes_clear(s);
 	free(s->dels);
 	free(s->exit_codes);
@@ -977,6 +1034,7 @@ int ksync_load(struct ksync *s, struct vsnl_err *err)
 	round_close(s);
 	kout_reset(&s->out);
 	kmap_clear(&s->sent);
+	kmap_clear(&s->api);
 	classes_clear(s);
 	s->synced = false;
 	s->resync = false;

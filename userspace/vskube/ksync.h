@@ -40,6 +40,7 @@
 #include "core/compiler.h"
 #include "lib/vsnl.h"
 #include "vskube/kclient.h"
+#include "vskube/kstatus.h"
 
 struct ksync;
 
@@ -61,6 +62,16 @@ struct ksync_opts {
 	const char *scheduler;		/* the schedulerName of vsched's pods: "volcano" */
 	u32 page;			/* list page size (0: the informers' 500) */
 };
+
+/*
+ * For kstatus (kstatus_lookup_fn): what the informers saw of a PodGroup's
+ * status or a pod's PodScheduled=False condition, once per object and
+ * load: 1 and its digest the first time, 0 after (and for a pod without
+ * the condition, or a queue), -ENOENT for a PodGroup the API server does
+ * not have.
+ */
+int ksync_status_lookup(struct ksync *s, enum kstatus_kind kind, const char *ns,
+			const char *name, u64 *digest);
 
 /* The bridge's way in over the API client @c to the daemon's connection @nl. */
 struct ksync *ksync_new(struct kcl *c, struct vsnl *nl, const struct ksync_opts *opts,

@@ -297,6 +297,13 @@ static void link_close(struct link *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* kstatus compares a first status with what ksync's informers saw. */
+static int status_lookup(void *ctx, enum kstatus_kind kind, const char *ns, const char *name,
+			 u64 *digest)
+{
+	return ksync_status_lookup(ctx, kind, ns, name, digest);
+}
+
 static int link_open(struct link *l, struct kcl *c, const struct vskube_opts *o,
 		     struct vsnl_err *err)
 {
@@ -319,6 +326,8 @@ static int link_open(struct link *l, struct kcl *c, const struct vskube_opts *o,
 		goto fail;
 	l->sync = ksync_new(c, l->nl, &so, &e);
 	l->status = l->sync ? kstatus_new(c, o->scheduler, 0) : NULL;
+	if (l->status)
+		kstatus_set_lookup(l->status, status_lookup, l->sync);
 	l->bind = l->status ? kbind_new(c, l->sync, l->status, o->inflight) : NULL;
 	if (!l->bind) {
 		err->err = -ENOMEM;
@@ -344,7 +353,7 @@ struct bridge {
 	struct kserve *ks;
 	struct kserve_metric *m_leader, *m_synced, *m_loads, *m_batches, *m_sent, *m_unchanged,
 			     *m_refused, *m_decisions, *m_binds, *m_evicts, *m_status,
-			     *m_status_failures, *m_events;
+			     *m_status_failures, *m_events, *m_skipped;
 	struct ksync_stats seen_sync;
 	struct kbind_stats seen_bind;
 	struct kstatus_stats seen_status;
@@ -415,6 +424,7 @@ static const struct kserve_ops serve_ops = { .healthz = healthz, .readyz = ready
 static const char *const by_what[] = { "reader", "vschedd" };
 static const char *const results[] = { "success", "error" };
 static const char *const status_kinds[] = { "podgroup", "pod", "queue" };
+static const char *const skip_whys[] = { "unchanged", "absent" };
 
 static int metrics_init(struct bridge *b, struct vs_err *err)
 {
@@ -452,6 +462,9 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 				  .values = status_kinds, .nr_series = 3 } },
 		D(m_status_failures, "vskube_status_write_failures_total",
 		  "Statuses and Events that could not be written.", KSERVE_COUNTER),
+		DL(m_skipped, "vskube_status_writes_skipped_total",
+		   "Statuses not written: the API server has them already, or has no such "
+		   "PodGroup.", "why", skip_whys),
 		D(m_events, "vskube_events_total", "Events recorded on pods and PodGroups.",
 		  KSERVE_COUNTER),
 	};
@@ -504,6 +517,8 @@ static void metrics_update(struct bridge *b)
 	ADD_DELTA(b->m_status, 2, st->queues, b->seen_status.queues);
 	ADD_DELTA(b->m_status_failures, 0, st->failures, b->seen_status.failures);
 	ADD_DELTA(b->m_events, 0, st->events, b->seen_status.events);
+	ADD_DELTA(b->m_skipped, 0, st->unchanged, b->seen_status.unchanged);
+	ADD_DELTA(b->m_skipped, 1, st->absent, b->seen_status.absent);
 }
 
 static void link_drop(struct bridge *b)

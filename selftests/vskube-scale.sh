@@ -68,7 +68,8 @@ fail() {
 now_ms() { date +%s%3N; }
 # Peak and current resident memory of a process, in MiB.
 hwm_mib() { awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
-metric() { awk -v m="$1" '$1 == m { print $2 }' "$tmp/metrics"; }
+# A metric's value as an integer (Prometheus writes 1173004 as 1.173004e+06).
+metric() { awk -v m="$1" '$1 == m { printf "%.0f\n", $2 }' "$tmp/metrics"; }
 
 # Wait up to $1 seconds for "$2..." to succeed.
 within() {

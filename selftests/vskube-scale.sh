@@ -7,8 +7,8 @@
 # started beside it. Measured: how long the bridge takes from its start
 # to vschedd holding the whole cluster (its lists, translation and
 # batches), how long from there until every pending pod is bound in the
-# API server, how many statuses and Events it writes meanwhile, and the
-# peak memory of each process. It checks that every pending pod was bound
+# API server, how many statuses and Events it writes meanwhile, the CPU
+# time each process spends on the load, and the peak memory of each. It checks that every pending pod was bound
 # exactly once, that no running pod moved, and that the running PodGroups'
 # statuses, which the API server has already, were not written again.
 #
@@ -68,6 +68,11 @@ fail() {
 now_ms() { date +%s%3N; }
 # Peak and current resident memory of a process, in MiB.
 hwm_mib() { awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
+# CPU time a process has used (user + system), in ms.
+cpu_ms() {
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.0f", ($12 + $13) * 1000 / hz }' \
+		"/proc/$1/stat"
+}
 # A metric's value as an integer (Prometheus writes 1173004 as 1.173004e+06).
 metric() { awk -v m="$1" '$1 == m { printf "%.0f\n", $2 }' "$tmp/metrics"; }
 
@@ -129,6 +134,8 @@ export VSCHED_SOCKET="$tmp/vs.sock"
 vs_pid=$!
 within 20 test -S "$VSCHED_SOCKET" || fail "vschedd did not start"
 t0=$(now_ms)
+api_cpu0=$(cpu_ms "$api_pid")
+vs_cpu0=$(cpu_ms "$vs_pid")
 "$objtree/vskube" --kubeconfig "$tmp/kubeconfig" --listen-address 127.0.0.1:0 -v 1 \
 	>"$tmp/vskube.log" 2>&1 &
 vk_pid=$!
@@ -139,6 +146,11 @@ scrape() { curl -fsS "http://127.0.0.1:$mport/metrics" >"$tmp/metrics"; }
 synced() { scrape && [ "$(metric vskube_synced)" = 1 ]; }
 within 3600 synced || fail "vskube never synced"
 t_sync=$(($(now_ms) - t0))
+# What each process spent of the load: the API server's pages, the
+# bridge's parsing and translation, the daemon's batches.
+vk_cpu=$(cpu_ms "$vk_pid")
+api_cpu=$(($(cpu_ms "$api_pid") - api_cpu0))
+vs_cpu=$(($(cpu_ms "$vs_pid") - vs_cpu0))
 vk_sync_mib=$(hwm_mib "$vk_pid")
 
 # ---- every pending pod bound ----
@@ -198,8 +210,10 @@ stop api_pid
 if $json; then
 	printf '{"nodes":%s,"running":%s,"pending":%s,"file_mib":%s,"generate_ms":%s,"api_load_ms":%s,' \
 		"$nodes" "$running" "$pending" "$size_mib" "$t_gen" "$t_api"
-	printf '"sync_ms":%s,"bind_ms":%s,"settle_ms":%s,"batches":%s,"messages":%s,' \
-		"$t_sync" "$t_bind" "$t_quiet" "$batches" "$sent"
+	printf '"sync_ms":%s,"sync_cpu_ms":{"kapiserver":%s,"vskube":%s,"vschedd":%s},' \
+		"$t_sync" "$api_cpu" "$vk_cpu" "$vs_cpu"
+	printf '"bind_ms":%s,"settle_ms":%s,"batches":%s,"messages":%s,' \
+		"$t_bind" "$t_quiet" "$batches" "$sent"
 	printf '"status_writes":{"podgroup":%s,"pod":%s,"queue":%s},"unchanged":%s,"events":%s,' \
 		"$writes_pg" "$writes_pod" "$writes_q" "$unchanged" "$events"
 	printf '"peak_mib":{"vskube_synced":%s,"vskube":%s,"vschedd":%s,"kapiserver":%s}}\n' \
@@ -210,6 +224,7 @@ else
 		"cluster file (generated)" "$size_mib MiB in $t_gen ms" \
 		"kapiserver --load" "$t_api ms" \
 		"vskube start -> vschedd holds the cluster" "$t_sync ms ($batches batches, $sent messages)" \
+		"  CPU kapiserver / vskube / vschedd" "$api_cpu / $vk_cpu / $vs_cpu ms" \
 		"-> every pending pod bound" "$t_bind ms" \
 		"-> statuses and Events written" "$t_quiet ms" \
 		"status writes (podgroup pod queue)" "$writes_pg $writes_pod $writes_q" \

@@ -6,7 +6,8 @@
  * and taken up again from its resourceVersion without an event told twice;
  * a gap the server can no longer replay (410 Gone), closed by a relist
  * that tells what was added, changed and deleted meanwhile; bookmarks;
- * selectors; a server that goes away and comes back.
+ * selectors; a server that goes away and comes back; the next page of a
+ * list asked for before the objects of this one are told.
  */
 #include <errno.h>
 #include <limits.h>
@@ -198,6 +199,76 @@ Test(informer, lists_in_pages_then_watches)
 	cr_assert_str_eq(s.ev[9], "DELETED n2");
 	cr_assert_eq(kinf_count(inf), 7);
 	cr_assert_eq(s.troubles, 0);
+	kinf_free(inf);
+}
+
+/* Lists of nodes (pages) the server has answered, asked by a client of its own. */
+static u32 pages_answered(void)
+{
+	struct vs_err e = { { 0 } };
+	struct kcl *other = kcl_new(&cfg, &e);
+	char *body = NULL;
+	long status = 0;
+	json_t *log, *r;
+	size_t i;
+	u32 n = 0;
+
+	cr_assert_not_null(other, "%s", e.msg);
+	cr_assert_eq(kcl_call(other, "GET", "/__test/requests", NULL, NULL, &status, &body, NULL,
+			      &e), 0, "%s", e.msg);
+	cr_assert_eq(status, 200);
+	log = json_loads(body, 0, NULL);
+	cr_assert_not_null(log);
+	json_array_foreach(json_object_get(log, "requests"), i, r)
+		n += !strcmp(json_string_value(json_object_get(r, "path")), "/api/v1/nodes") &&
+		     !strcmp(json_string_value(json_object_get(r, "method")), "GET") &&
+		     !json_is_true(json_object_get(r, "watch"));
+	json_decref(log);
+	free(body);
+	kcl_free(other);
+	return n;
+}
+
+struct ahead {
+	struct seen seen;
+	u32 answered_at_first;		/* pages answered when the first object was told */
+};
+
+static void on_event_ahead(struct kinf *inf, enum kinf_event type, json_t *obj, void *ctx)
+{
+	struct ahead *a = ctx;
+	u64 end = kinf_clock_ms() + 5000;
+
+	if (!a->seen.nr)
+		/* The second page is answered while the first is still being told. */
+		while ((a->answered_at_first = pages_answered()) < 2 && kinf_clock_ms() < end)
+			usleep(10000);
+	on_event(inf, type, obj, ctx);
+}
+
+Test(informer, the_next_page_is_asked_for_before_this_one_is_told)
+{
+	static const struct kinf_ops ahead_ops = {
+		.event = on_event_ahead, .synced = on_synced, .trouble = on_trouble,
+	};
+	static struct ahead a;
+	struct kinf *inf;
+	char name[16];
+
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		node_add(name, "a");
+	}
+	inf = kinf_new(c, "/api/v1/nodes", NULL, 2, &ahead_ops, &a);
+	cr_assert_not_null(inf);
+	kinf_start(inf);
+	until(inf, &a.seen, 5, 1, 0);
+	cr_assert_eq(a.answered_at_first, 2, "the first page, and the second asked before the "
+		     "first was told (%u)", a.answered_at_first);
+	cr_assert_eq(kinf_stats(inf)->pages, 3);
+	cr_assert_eq(a.seen.nr, 5, "each node told once");
+	cr_assert_str_eq(a.seen.ev[0], "ADDED n0");
+	cr_assert_str_eq(a.seen.ev[4], "ADDED n4");
 	kinf_free(inf);
 }
 

@@ -46,19 +46,35 @@ const char *kf_type_name(const struct vs_arg *v)
 
 /* ---- where the walk is ---- */
 
+/*
+ * Append @n bytes of @s to @buf, which holds @len, as snprintf() would: cut
+ * to fit with its NUL, and the length it would have had returned. The
+ * path is written at every step of a walk: this is the walk's hot path.
+ */
+static size_t append(char *buf, size_t size, size_t len, const char *s, size_t n)
+{
+	size_t room;
+
+	if (len < size) {
+		room = size - len - 1;
+		room = n < room ? n : room;
+		memcpy(buf + len, s, room);
+		buf[len + room] = '\0';
+	}
+	return len + n;
+}
+
 /* Append one step to @buf at @len: ".key", or "[key]" for a key with a dot or a slash. */
 static size_t step(char *buf, size_t size, size_t len, const char *key)
 {
 	bool bracket = !*key || strpbrk(key, "./");
-	int n;
 
 	if (len >= size)
 		return len;
-	if (bracket)
-		n = snprintf(buf + len, size - len, "[%s]", key);
-	else
-		n = snprintf(buf + len, size - len, "%s%s", len ? "." : "", key);
-	return n < 0 ? len : len + (size_t)n;
+	if (bracket || len)
+		len = append(buf, size, len, bracket ? "[" : ".", 1);
+	len = append(buf, size, len, key, strlen(key));
+	return bracket ? append(buf, size, len, "]", 1) : len;
 }
 
 size_t kf_push(struct kf *kf, const char *key)

@@ -221,6 +221,7 @@ static void list_done(struct kcl_req *r, long status, const char *body, size_t l
 	json_t *doc, *items, *obj, *meta;
 	const char *cont, *rv;
 	json_error_t jerr;
+	bool more;
 	size_t i;
 
 	inf->req = NULL;
@@ -249,33 +250,42 @@ static void list_done(struct kcl_req *r, long status, const char *body, size_t l
 		return;
 	}
 	inf->st.pages++;
+	cont = json_string_value(json_object_get(meta, "continue"));
+	rv = json_string_value(json_object_get(meta, "resourceVersion"));
+	more = cont && *cont;
+	if (more) {
+		/*
+		 * The next page is asked for before this one is told: the API
+		 * server writes it while this one is translated and sent on.
+		 */
+		free(inf->cont);
+		inf->cont = strdup(cont);
+		if (!inf->cont) {
+			json_decref(doc);
+			list_retry(inf);
+			return;
+		}
+		start_list(inf);
+		kcl_kick(inf->c);
+	}
 	json_array_foreach(items, i, obj) {
 		char key[512];
-		const char *known;
+		const char *known, *irv;
 
-		if (obj_key(obj, key, sizeof(key), &rv)) {
+		if (obj_key(obj, key, sizeof(key), &irv)) {
 			trouble(inf, "list %s: item %zu has no name or resourceVersion", inf->path, i);
 			continue;
 		}
 		json_object_set_new(inf->listed, key, json_true());
 		known = json_string_value(json_object_get(inf->known, key));
-		if (known && !strcmp(known, rv))
+		if (known && !strcmp(known, irv))
 			continue;
-		json_object_set_new(inf->known, key, json_string(rv));
+		json_object_set_new(inf->known, key, json_string(irv));
 		inf->st.events++;
 		inf->ops->event(inf, known ? KINF_MODIFIED : KINF_ADDED, obj, inf->ctx);
 	}
-	cont = json_string_value(json_object_get(meta, "continue"));
-	rv = json_string_value(json_object_get(meta, "resourceVersion"));
-	if (cont && *cont) {
-		free(inf->cont);
-		inf->cont = strdup(cont);
+	if (more) {
 		json_decref(doc);
-		if (!inf->cont) {
-			list_retry(inf);
-			return;
-		}
-		start_list(inf);
 		return;
 	}
 	if (!rv || !*rv) {

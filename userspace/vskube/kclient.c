@@ -434,6 +434,14 @@ int kcl_poll(struct kcl *c, struct curl_waitfd *extra, unsigned int nr, int time
 	return 0;
 }
 
+void kcl_kick(struct kcl *c)
+{
+	int running;
+
+	/* An error shows again at the next kcl_poll(), which reports it. */
+	curl_multi_perform(c->multi, &running);
+}
+
 struct call {
 	bool done;
 	long status;

@@ -71,6 +71,13 @@ struct kcl_req *kcl_watch(struct kcl *c, const char *path, kcl_line_fn line, kcl
 /* Stop @r now; its @done is not called. */
 void kcl_cancel(struct kcl_req *r);
 
+/*
+ * Move the transfers on without waiting: a request just started is sent
+ * now rather than at the next kcl_poll(). Transfers that end are finished
+ * at the next kcl_poll(); a watch's lines may be told from here.
+ */
+void kcl_kick(struct kcl *c);
+
 /* Requests and watches not yet done. */
 u32 kcl_pending(const struct kcl *c);
 

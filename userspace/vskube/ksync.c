@@ -75,10 +75,11 @@ struct kmap {
 
 static u64 key_of(enum mf_kind kind, const char *ns, const char *name)
 {
-	char buf[2 * 256 + 4];
-	int n = snprintf(buf, sizeof(buf), "%d/%s/%s", (int)kind, ns ? ns : "", name);
-	size_t len = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
-	u64 k = (u64)vs_hash_bytes(buf, len, 0x6b73796e) << 32 | vs_hash_bytes(buf, len, 0x636b6579);
+	size_t nl = ns ? strlen(ns) : 0, len = strlen(name);
+	/* Two 32-bit hashes of (kind, namespace), each the seed of one of the name. */
+	u32 a = vs_hash_bytes(ns, nl, 0x6b73796e ^ (u32)kind);
+	u32 b = vs_hash_bytes(ns, nl, 0x636b6579 ^ (u32)kind << 8);
+	u64 k = (u64)vs_hash_bytes(name, len, a) << 32 | vs_hash_bytes(name, len, b);
 
 	return k ? k : 1;
 }

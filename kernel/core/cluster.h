@@ -199,6 +199,16 @@ struct vs_role_min_spec {
 	u32 min;
 };
 
+/* A PodGroup condition as a message gives it. */
+struct vs_pg_condition_spec {
+	enum vs_pg_cond_type type;
+	bool status;			/* ConditionTrue */
+	const char *reason;		/* NULL: "" */
+	const char *message;		/* NULL: "" */
+	const char *transition_id;	/* NULL: "" */
+	u64 time;			/* lastTransitionTime, s since 1970; 0: none */
+};
+
 struct vs_job_spec {
 	const char *ns;
 	const char *name;
@@ -210,6 +220,9 @@ struct vs_job_spec {
 	bool has_min_resources;
 	const char *priority_class;	/* NULL or "" for none */
 	enum vs_pg_phase phase;
+	/* status.conditions: taken by vs_job_add() and vs_job_update() */
+	const struct vs_pg_condition_spec *cond;
+	u32 nr_cond;
 };
 
 /* Volcano's defaults: minMember 1, queue "default", phase Pending. */
@@ -235,12 +248,27 @@ void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phas
 void vs_job_rest(struct vs_cluster *cl, struct vs_job *job);
 
 /*
- * Set the PodGroup condition of @type (replacing the one before, as Volcano
- * keeps one per type). @reason must be static; @message is copied. -ENOMEM
- * leaves the old condition in place.
+ * Set the PodGroup condition of @type as a cycle's own (replacing the one
+ * before, as Volcano keeps one per type). @reason must be static; @message
+ * is copied.
+ * -ENOMEM leaves the old condition in place.
  */
 int vs_job_set_condition(struct vs_job *job, enum vs_pg_cond_type type, bool status,
 			 const char *reason, const char *message, u64 transition);
+
+/*
+ * Take a condition given by a message (the PodGroup's status as the API
+ * server has it): it replaces a given one of its type, never a cycle's own.
+ * 0 when taken or left; -ENOMEM leaves the old condition in place.
+ */
+int vs_job_take_condition(struct vs_job *job, const struct vs_pg_condition_spec *spec);
+
+/* Make @job's condition of @type a copy of @from (set or not): an undo. */
+int vs_job_copy_condition(struct vs_job *job, enum vs_pg_cond_type type,
+			  const struct vs_pg_condition *from);
+
+/* The size of @c's texts (text's used part), 0 when it has none. */
+size_t vs_pg_cond_text_size(const struct vs_pg_condition *c);
 
 /* "Unschedulable", "Scheduled". */
 const char *vs_pg_cond_type_name(enum vs_pg_cond_type type);

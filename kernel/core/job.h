@@ -17,6 +17,8 @@
 #ifndef VS_CORE_JOB_H
 #define VS_CORE_JOB_H
 
+#include <string.h>
+
 #include "core/compiler.h"
 #include "core/list.h"
 #include "core/queue.h"
@@ -40,16 +42,47 @@ enum vs_pg_cond_type {
 
 /*
  * The latest condition of one type, as Volcano's UpdatePodGroupCondition
- * keeps one per type in the PodGroup's status.
+ * keeps one per type in the PodGroup's status. A condition is either a
+ * cycle's own (gang's, at session close) or given: taken from the
+ * PodGroup's status in a message (the API server's, through vskube), which
+ * it keeps until a cycle sets that type, as Volcano's scheduler keeps the
+ * conditions its informer saw.
  */
 struct vs_pg_condition {
 	bool set;
 	bool status;			/* ConditionTrue */
-	u32 cap;			/* the size of the buffer message points to */
-	const char *reason;		/* static text */
-	char *message;			/* owned, NULL for "" */
-	u64 transition;			/* the scheduling cycle that wrote it */
+	bool given;			/* from a message, not a cycle */
+	u32 cap;			/* the size of the buffer text points to */
+	/*
+	 * A cycle's own: static text. A given one: in text, after the
+	 * transitionID. NULL for "".
+	 */
+	const char *reason;
+	/*
+	 * Owned: "message\0transitionID\0", and a given one's reason after
+	 * them. NULL when all are empty: a cycle's condition without a message
+	 * (Scheduled) allocates nothing.
+	 */
+	char *text;
+	u64 transition;			/* the cycle that set it; 0 for a given one */
+	u64 time;			/* given lastTransitionTime, s since 1970; 0: none */
 };
+
+static inline const char *vs_pg_cond_reason(const struct vs_pg_condition *c)
+{
+	return c->reason ? c->reason : "";
+}
+
+static inline const char *vs_pg_cond_message(const struct vs_pg_condition *c)
+{
+	return c->text ? c->text : "";
+}
+
+/* A given condition's transitionID, "" for a cycle's own (its id is the cycle's number). */
+static inline const char *vs_pg_cond_transition_id(const struct vs_pg_condition *c)
+{
+	return c->text ? c->text + strlen(c->text) + 1 : "";
+}
 
 struct vs_job {
 	const char *ns;			/* interned */

@@ -269,7 +269,8 @@ struct undo {
 	u32 bind_failures;
 	u64 retry_after_ns;
 	const char *bind_error;
-	struct vs_pg_condition cond[VS_PG_COND_NR];	/* UNDO_RECREATE of a PodGroup */
+	/* UNDO_REPLACE and UNDO_RECREATE of a PodGroup: its conditions (texts in the arena) */
+	struct vs_pg_condition cond[VS_PG_COND_NR];
 	struct adopted *adopted;	/* UNDO_DEL of a queue */
 	u32 nr_adopted;
 	struct key made;		/* UNDO_DEL of a bare task: the PodGroup made for it */
@@ -564,6 +565,33 @@ static const struct nlattr *snap_nest(const struct undo *u)
 	return mnl_nlmsg_get_payload_offset(u->snap, GENL_HDRLEN);
 }
 
+/* A PodGroup's conditions as they are, to put back exactly (a given one taken, a cycle's kept). */
+static int save_conditions(struct commit *c, struct undo *u, const struct vs_job *job)
+{
+	for (u32 i = 0; i < VS_PG_COND_NR; i++) {
+		size_t n = vs_pg_cond_text_size(&job->cond[i]);
+
+		u->cond[i] = job->cond[i];
+		u->cond[i].text = n ? vs_arena_alloc(&c->arena, n) : NULL;
+		if (n && !u->cond[i].text)
+			return -ENOMEM;
+		if (!n)
+			continue;
+		memcpy(u->cond[i].text, job->cond[i].text, n);
+		if (job->cond[i].given)		/* its reason is in its text */
+			u->cond[i].reason = u->cond[i].text + (job->cond[i].reason - job->cond[i].text);
+	}
+	return 0;
+}
+
+static int restore_conditions(const struct undo *u, struct vs_job *job, struct vs_err *err)
+{
+	for (u32 i = 0; i < VS_PG_COND_NR; i++)
+		if (vs_job_copy_condition(job, (enum vs_pg_cond_type)i, &u->cond[i]))
+			return vs_err_set(err, ENOMEM, "out of memory restoring the conditions");
+	return 0;
+}
+
 /* A SET or a replacing NEW of @obj: its spec now, to put back. */
 static int journal_replace(struct commit *c, struct undo *u, const void *obj, struct vs_err *err)
 {
@@ -573,7 +601,8 @@ static int journal_replace(struct commit *c, struct undo *u, const void *obj, st
 	u->kind = UNDO_REPLACE;
 	ret = obj_key(c, attr, obj, &u->self);
 	if (!ret && attr == VS_A_PODGROUP)
-		ret = save_job_place(c, &u->prev_queue, obj);	/* a new queue moves it */
+		ret = save_job_place(c, &u->prev_queue, obj) ?:	/* a new queue moves it */
+		      save_conditions(c, u, obj);
 	return ret ? nomem(err) : snapshot(c, u, obj, err);
 }
 
@@ -596,14 +625,8 @@ static int journal_recreate(struct commit *c, struct undo *u, const void *obj,
 		ret = save_job_place(c, &u->prev_queue, job);
 		if (!ret && job->vjob)
 			ret = obj_key(c, VS_A_VJOB, job->vjob, &u->owner);
-		for (u32 i = 0; !ret && i < VS_PG_COND_NR; i++) {
-			const char *msg = job->cond[i].message;
-
-			u->cond[i] = job->cond[i];
-			u->cond[i].message = msg ? vs_arena_strdup(&c->arena, msg) : NULL;
-			if (msg && !u->cond[i].message)
-				ret = -ENOMEM;
-		}
+		if (!ret)
+			ret = save_conditions(c, u, job);
 	}
 	return ret ? nomem(err) : snapshot(c, u, obj, err);
 }
@@ -985,8 +1008,10 @@ static int undo_replace(struct vs_nl_core *core, struct undo *u, struct vs_err *
 	vs_arena_reset(core->arena);
 	if (!ret && vs_nl_objtype_attr(u->ot) == VS_A_PODGROUP) {
 		job = find(core->cl, VS_A_PODGROUP, &u->self);
-		if (job)
+		if (job) {
 			restore_job_place(core->cl, &u->prev_queue, job);
+			ret = restore_conditions(u, job, err);
+		}
 	}
 	return ret;
 }
@@ -1037,16 +1062,9 @@ static int undo_recreate(struct vs_nl_core *core, struct undo *u, struct vs_err 
 			job->vjob = vjob;
 			vjob->podgroup = job;
 		}
-		for (u32 i = 0; i < VS_PG_COND_NR && !ret; i++) {
-			const struct vs_pg_condition *cond = &u->cond[i];
-
-			if (cond->set)
-				ret = vs_job_set_condition(job, (enum vs_pg_cond_type)i,
-							   cond->status, cond->reason,
-							   cond->message, cond->transition);
-		}
+		ret = restore_conditions(u, job, err);
 		if (ret)
-			return vs_err_set(err, ret, "out of memory restoring the conditions");
+			return ret;
 		break;
 	case VS_A_TASK:
 		task = obj;

@@ -322,11 +322,12 @@ bool vs_nl_put_queue_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_queu
 	return put_queue(nlh, cap, q, true);
 }
 
-/* What Volcano's job updater keeps of a PodGroup's status: its conditions and task counts. */
-static void fill_pg_status(struct fill *f, const struct vs_job *j)
+/*
+ * A PodGroup's conditions. The spec form has them too, without the cycle
+ * that set them (read-only): what a message gives, the core takes as given.
+ */
+static void fill_pg_conditions(struct fill *f, const struct vs_job *j)
 {
-	struct nlattr *counts;
-
 	for (unsigned int t = 0; t < VS_PG_COND_NR; t++) {
 		const struct vs_pg_condition *c = &j->cond[t];
 		struct nlattr *cn;
@@ -336,11 +337,25 @@ static void fill_pg_status(struct fill *f, const struct vs_job *j)
 		cn = nest_start(f, VS_PG_A_CONDITION);
 		put_u32(f, VS_COND_A_TYPE, t);
 		put_u8(f, VS_COND_A_STATUS, c->status);
-		put_str(f, VS_COND_A_REASON, c->reason);
-		put_str(f, VS_COND_A_MESSAGE, c->message ? c->message : "");
-		put_u64(f, VS_COND_A_TRANSITION, c->transition);
+		put_str(f, VS_COND_A_REASON, vs_pg_cond_reason(c));
+		put_str(f, VS_COND_A_MESSAGE, vs_pg_cond_message(c));
+		if (!f->spec)
+			put_u64(f, VS_COND_A_TRANSITION, c->transition);
+		if (c->given) {
+			put_str(f, VS_COND_A_TRANSITION_ID, vs_pg_cond_transition_id(c));
+			if (c->time)
+				put_u64(f, VS_COND_A_TIME, c->time);
+		}
 		nest_end(f, cn);
 	}
+}
+
+/* What Volcano's job updater keeps of a PodGroup's status: its conditions and task counts. */
+static void fill_pg_status(struct fill *f, const struct vs_job *j)
+{
+	struct nlattr *counts;
+
+	fill_pg_conditions(f, j);
 	counts = nest_start(f, VS_PG_A_NR_TASKS);
 	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
 		put_u32(f, (u16)(s + 1), j->nr_by_status[s]);
@@ -368,8 +383,10 @@ static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *
 	if (j->priority_class)
 		put_str(&f, VS_PG_A_PRIORITY_CLASS, j->priority_class);
 	put_u32(&f, VS_PG_A_PHASE, j->phase);
-	if (f.spec)
+	if (f.spec) {
+		fill_pg_conditions(&f, j);
 		return finish(&f, obj);
+	}
 	fill_pg_status(&f, j);
 	fill_res(&f, VS_PG_A_ALLOCATED, &j->allocated);
 	return finish(&f, obj);

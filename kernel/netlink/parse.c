@@ -279,6 +279,40 @@ void vs_nl_queue_spec_of(const struct vs_queue *q, struct vs_queue_spec *spec)
 	spec->state = q->state;
 	spec->parent = q->parent;
 }
+/* status.conditions, each a given one (policies.c has checked the attributes). */
+static int parse_pg_conditions(const struct nlattr *nest, struct vs_job_spec *spec,
+			       struct vs_arena *arena, struct vs_err *err)
+{
+	u32 n = count_type(nest, VS_PG_A_CONDITION), i = 0;
+	struct vs_pg_condition_spec *cond = vs_arena_alloc(arena, n * sizeof(*cond));
+	const struct nlattr *a;
+
+	if (!cond)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, nest) {
+		const struct nlattr *ctb[VS_COND_A_MAX + 1];
+
+		if (mnl_attr_get_type(a) != VS_PG_A_CONDITION)
+			continue;
+		vs_nl_nest_tb(a, ctb, VS_COND_A_MAX);
+		memset(&cond[i], 0, sizeof(cond[i]));
+		cond[i].type = (enum vs_pg_cond_type)mnl_attr_get_u32(ctb[VS_COND_A_TYPE]);
+		cond[i].status = ctb[VS_COND_A_STATUS] && mnl_attr_get_u8(ctb[VS_COND_A_STATUS]);
+		if (ctb[VS_COND_A_REASON])
+			cond[i].reason = mnl_attr_get_str(ctb[VS_COND_A_REASON]);
+		if (ctb[VS_COND_A_MESSAGE])
+			cond[i].message = mnl_attr_get_str(ctb[VS_COND_A_MESSAGE]);
+		if (ctb[VS_COND_A_TRANSITION_ID])
+			cond[i].transition_id = mnl_attr_get_str(ctb[VS_COND_A_TRANSITION_ID]);
+		if (ctb[VS_COND_A_TIME])
+			cond[i].time = mnl_attr_get_u64(ctb[VS_COND_A_TIME]);
+		i++;
+	}
+	spec->cond = cond;
+	spec->nr_cond = n;
+	return 0;
+}
+
 
 /* ---- PodGroups ---- */
 
@@ -330,6 +364,8 @@ int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
 		spec->priority_class = mnl_attr_get_str(tb[VS_PG_A_PRIORITY_CLASS]);
 	if (tb[VS_PG_A_PHASE])
 		spec->phase = (enum vs_pg_phase)mnl_attr_get_u32(tb[VS_PG_A_PHASE]);
+	if (tb[VS_PG_A_CONDITION])
+		return parse_pg_conditions(nest, spec, arena, err);
 	return 0;
 }
 

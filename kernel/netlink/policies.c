@@ -260,11 +260,13 @@ static const struct vs_nla_policy role_min_policy[VS_ROLE_MIN_A_MAX + 1] = {
 };
 
 static const struct vs_nla_policy cond_policy[VS_COND_A_MAX + 1] = {
-	ENUM(VS_COND_A_TYPE, "type", VS_PG_COND_TYPE_SCHEDULED, 0),
+	ENUM(VS_COND_A_TYPE, "type", VS_PG_COND_TYPE_SCHEDULED, REQ),
 	BOOL(VS_COND_A_STATUS, "status", 0),
-	VS_NLA_STR(VS_COND_A_REASON, "reason", VS_NAME_MAX),
-	VS_NLA_STR(VS_COND_A_MESSAGE, "message", 0),
-	VS_NLA_INT(VS_COND_A_TRANSITION, "transitionID", VS_NLA_U64),
+	VS_NLA_STR(VS_COND_A_REASON, "reason", VS_COND_REASON_MAX),
+	VS_NLA_STR(VS_COND_A_MESSAGE, "message", VS_COND_MESSAGE_MAX),
+	VS_NLA_INT(VS_COND_A_TRANSITION, "transition", VS_NLA_U64, .flags = RO),
+	VS_NLA_STR(VS_COND_A_TRANSITION_ID, "transitionID", VS_COND_ID_MAX),
+	VS_NLA_INT(VS_COND_A_TIME, "lastTransitionTime", VS_NLA_U64),
 };
 
 #define PG_REJECTED								\
@@ -291,8 +293,7 @@ static const struct vs_nla_policy pg_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_NEST(VS_PG_A_MIN_RESOURCES, "minResources", res_policy, VS_RES_A_MAX),
 	VS_NLA_STR(VS_PG_A_PRIORITY_CLASS, "priorityClassName", VS_NAME_MAX),
 	ENUM(VS_PG_A_PHASE, "phase", VS_PG_PHASE_COMPLETED, 0),
-	VS_NLA_NEST(VS_PG_A_CONDITION, "conditions", cond_policy, VS_COND_A_MAX,
-		    .flags = RO | MULTI),
+	VS_NLA_NEST(VS_PG_A_CONDITION, "conditions", cond_policy, VS_COND_A_MAX, .flags = MULTI),
 	VS_NLA_NEST(VS_PG_A_NR_TASKS, "nrTasks", status_counts_policy,
 		    VS_TASK_STATUS_UNKNOWN + 1, .flags = RO),
 	VS_NLA_NEST(VS_PG_A_ALLOCATED, "allocated", res_policy, VS_RES_A_MAX, .flags = RO),

@@ -105,8 +105,8 @@ static u32 pg_digest(const struct vs_job *job, const char *fit_error)
 		if (!c->set)
 			continue;
 		h = vs_hash_combine(h, t << 1 | c->status);
-		h = hash_str(c->reason, h);
-		h = hash_str(c->message ? c->message : "", h);
+		h = hash_str(vs_pg_cond_reason(c), h);
+		h = hash_str(vs_pg_cond_message(c), h);
 	}
 	if (fit_error)
 		h = hash_str(fit_error, h);

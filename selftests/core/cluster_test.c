@@ -209,7 +209,7 @@ Test(cluster, binding_that_does_not_fit_is_refused_and_changes_nothing)
 	check_all();
 }
 
-Test(cluster, a_condition_keeps_its_message_buffer_while_it_fits)
+Test(cluster, a_condition_keeps_its_buffer_while_it_fits)
 {
 	struct vs_job *job;
 	struct vs_pg_condition *c;
@@ -221,26 +221,100 @@ Test(cluster, a_condition_keeps_its_message_buffer_while_it_fits)
 	c = &job->cond[VS_PG_COND_UNSCHEDULABLE];
 	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources",
 					  "pod group is not ready, 1 Pending", 3), 0);
-	cr_assert_str_eq(c->message, "pod group is not ready, 1 Pending");
-	buf = c->message;
+	cr_assert_str_eq(vs_pg_cond_reason(c), "NotEnoughResources");
+	cr_assert_str_eq(vs_pg_cond_message(c), "pod group is not ready, 1 Pending");
+	cr_assert_str_eq(vs_pg_cond_transition_id(c), "", "a cycle's own has the cycle's number");
+	buf = c->text;
 	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources",
 					  "pod group is not ready, 2 Pending", 4), 0);
-	cr_assert_eq(c->message, buf, "a message that fits is written in place");
-	cr_assert_str_eq(c->message, "pod group is not ready, 2 Pending");
+	cr_assert_eq(c->text, buf, "a text that fits is written in place");
+	cr_assert_str_eq(vs_pg_cond_message(c), "pod group is not ready, 2 Pending");
 	cr_assert_eq(c->transition, 4);
 	memset(long_msg, 'x', sizeof(long_msg) - 1);
 	long_msg[sizeof(long_msg) - 1] = '\0';
 	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources",
 					  long_msg, 5), 0);
-	cr_assert_str_eq(c->message, long_msg);
-	cr_assert_gt(c->cap, strlen(long_msg));
-	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, false, "NotEnoughResources",
-					  "", 6), 0);
-	cr_assert_null(c->message, "\"\" is no message");
+	cr_assert_str_eq(vs_pg_cond_message(c), long_msg);
+	cr_assert_eq(vs_pg_cond_text_size(c), strlen(long_msg) + 2, "the message and an empty id");
+	cr_assert_gt(c->cap, vs_pg_cond_text_size(c));
+	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, false, "", "", 6), 0);
+	cr_assert_null(c->text, "no texts, no buffer");
 	cr_assert_eq(c->cap, 0);
+	cr_assert_str_eq(vs_pg_cond_reason(c), "");
+	cr_assert_str_eq(vs_pg_cond_message(c), "");
 	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources",
 					  "short", 7), 0);
-	cr_assert_str_eq(c->message, "short");
+	cr_assert_str_eq(vs_pg_cond_message(c), "short");
+}
+
+/*
+ * A condition a message gives (the API server's) is kept as given, with
+ * its transitionID and time, until a cycle sets the type; after that a
+ * message's condition of that type is not taken (the echo of what vschedd
+ * wrote, or an older one, does not undo a cycle's).
+ */
+Test(cluster, a_given_condition_stays_until_a_cycle_sets_its_type)
+{
+	struct vs_pg_condition_spec unsched = {
+		.type = VS_PG_COND_UNSCHEDULABLE, .status = true, .reason = "NotEnoughResources",
+		.message = "3/3 tasks in gang unschedulable", .transition_id = "6b1e-uuid",
+		.time = 1767225600,
+	};
+	struct vs_pg_condition_spec sched = {
+		.type = VS_PG_COND_SCHEDULED, .status = true,
+		.reason = "tasks in gang are ready to be scheduled",
+	};
+	struct vs_pg_condition_spec conds[] = { unsched, sched };
+	struct vs_job_spec spec;
+	struct vs_pg_condition *u, *s;
+	struct vs_err e = { { 0 } };
+	struct vs_job *job;
+
+	add_queue("q");
+	vs_job_spec_init(&spec, "ns", "pg");
+	spec.queue = "q";
+	spec.cond = conds;
+	spec.nr_cond = 2;
+	cr_assert_eq(vs_job_add(&cl, &spec, &job, &e), 0, "%s", e.msg);
+	u = &job->cond[VS_PG_COND_UNSCHEDULABLE];
+	s = &job->cond[VS_PG_COND_SCHEDULED];
+	cr_assert(u->set && u->status && u->given);
+	cr_assert_str_eq(vs_pg_cond_reason(u), "NotEnoughResources");
+	cr_assert_str_eq(vs_pg_cond_message(u), "3/3 tasks in gang unschedulable");
+	cr_assert_str_eq(vs_pg_cond_transition_id(u), "6b1e-uuid");
+	cr_assert_eq(u->time, 1767225600);
+	cr_assert_eq(u->transition, 0, "no cycle set it");
+	cr_assert(s->set && s->given);
+	cr_assert_str_eq(vs_pg_cond_message(s), "");
+	cr_assert_str_eq(vs_pg_cond_reason(s), "tasks in gang are ready to be scheduled");
+	cr_assert_eq(vs_pg_cond_text_size(s), 2 + strlen(vs_pg_cond_reason(s)) + 1);
+
+	/* a cycle sets Scheduled: a message's Scheduled is no longer taken, Unschedulable is */
+	cr_assert_eq(vs_job_set_condition(job, VS_PG_COND_SCHEDULED, true,
+					  "tasks in gang are ready to be scheduled", NULL, 9), 0);
+	conds[0].message = "1/3 tasks in gang unschedulable";
+	conds[1].status = false;
+	cr_assert_eq(vs_job_update(&cl, job, &spec, &e), 0, "%s", e.msg);
+	cr_assert(s->set && s->status && !s->given && s->transition == 9, "the cycle's stays");
+	cr_assert_str_eq(vs_pg_cond_message(u), "1/3 tasks in gang unschedulable");
+
+	/* a spec without conditions leaves them */
+	spec.nr_cond = 0;
+	cr_assert_eq(vs_job_update(&cl, job, &spec, &e), 0, "%s", e.msg);
+	cr_assert(u->set && u->given && s->set);
+
+	/* an undo copies exactly, given or not, set or not */
+	{
+		struct vs_pg_condition none = { 0 };
+
+		cr_assert_eq(vs_job_copy_condition(job, VS_PG_COND_UNSCHEDULABLE, s), 0);
+		cr_assert(u->set && !u->given && u->transition == 9);
+		cr_assert_str_eq(vs_pg_cond_reason(u), "tasks in gang are ready to be scheduled");
+		cr_assert_eq(vs_job_copy_condition(job, VS_PG_COND_UNSCHEDULABLE, &none), 0);
+		cr_assert(!u->set);
+		cr_assert_null(u->text);
+	}
+	check_all();
 }
 
 Test(cluster, job_status_index_and_gang_counts)

@@ -218,6 +218,19 @@ static size_t big_batch(u32 bad_seq)
 	mnl_attr_put_strz(m, VS_PG_A_NAME, "a");
 	mnl_attr_put_strz(m, VS_PG_A_QUEUE, "q1");
 	mnl_attr_put_u32(m, VS_PG_A_PHASE, VS_PG_PHASE_RUNNING);
+	/* given conditions: Unschedulable is taken, Scheduled (the cycle's own) is not */
+	for (u32 t = 0; t < 2; t++) {
+		struct nlattr *c = mnl_attr_nest_start(m, VS_PG_A_CONDITION);
+
+		mnl_attr_put_u32(m, VS_COND_A_TYPE, t ? VS_PG_COND_TYPE_SCHEDULED :
+						      VS_PG_COND_TYPE_UNSCHEDULABLE);
+		mnl_attr_put_u8(m, VS_COND_A_STATUS, 1);
+		mnl_attr_put_strz(m, VS_COND_A_REASON, "Given");
+		mnl_attr_put_strz(m, VS_COND_A_MESSAGE, "from the API server");
+		mnl_attr_put_strz(m, VS_COND_A_TRANSITION_ID, "uid-1");
+		mnl_attr_put_u64(m, VS_COND_A_TIME, 1767225600);
+		mnl_attr_nest_end(m, c);
+	}
 	mnl_attr_nest_end(m, n);
 	m = ct_next(m, VS_CMD_TASK_DEL, 0, seq++);		/* 105: made again */
 	ct_put_key(m, VS_A_TASK, "ns", "a2");
@@ -320,6 +333,11 @@ Test(batch, the_same_batch_without_the_failure_applies_it_all_in_order)
 	cr_assert_eq(vs_queue_find(&ct.cl, "q9")->nr_jobs, 2, "q9 adopted its PodGroups");
 	a = vs_job_find(&ct.cl, "ns", "a");
 	cr_assert_str_eq(a->queue->name, "q1");
+	cr_assert(a->cond[VS_PG_COND_UNSCHEDULABLE].given, "a given condition is taken");
+	cr_assert_str_eq(vs_pg_cond_transition_id(&a->cond[VS_PG_COND_UNSCHEDULABLE]), "uid-1");
+	cr_assert_eq(a->cond[VS_PG_COND_UNSCHEDULABLE].time, 1767225600);
+	cr_assert(!a->cond[VS_PG_COND_SCHEDULED].given, "not over the cycle's own");
+	cr_assert_str_eq(vs_pg_cond_reason(&a->cond[VS_PG_COND_SCHEDULED]), "Scheduled");
 	cr_assert_null(ct_task("a2"));
 	cr_assert_null(ct_task("a3"));
 	cr_assert_eq(ct_task("a0")->status, VS_TASK_SUCCEEDED);

@@ -318,8 +318,8 @@ Test(actions, gang_explains_an_unschedulable_job_as_volcano_does)
 	/* big-0 and big-1 fitted and were discarded with the gang; big-2 fitted nowhere */
 	c = &big->cond[VS_PG_COND_UNSCHEDULABLE];
 	cr_assert(c->set);
-	cr_assert_str_eq(c->reason, "NotEnoughResources");
-	cr_assert_str_eq(c->message,
+	cr_assert_str_eq(vs_pg_cond_reason(c), "NotEnoughResources");
+	cr_assert_str_eq(vs_pg_cond_message(c),
 			 "1/3 tasks in gang unschedulable: pod group is not ready, 3 Pending, "
 			 "3 minAvailable; Pending: 1 Unschedulable, 2 Schedulable. "
 			 "Origin reason is big-2: 0/2 nodes are unavailable: 2 Insufficient cpu.");
@@ -328,8 +328,8 @@ Test(actions, gang_explains_an_unschedulable_job_as_volcano_does)
 
 	c = &small->cond[VS_PG_COND_SCHEDULED];
 	cr_assert(c->set);
-	cr_assert_str_eq(c->reason, "tasks in gang are ready to be scheduled");
-	cr_assert_null(c->message);
+	cr_assert_str_eq(vs_pg_cond_reason(c), "tasks in gang are ready to be scheduled");
+	cr_assert_str_eq(vs_pg_cond_message(c), "");
 	cr_assert_not(small->cond[VS_PG_COND_UNSCHEDULABLE].set);
 
 	/* notes live for one session only */

@@ -471,7 +471,7 @@ Test(fastpath, a_steady_cycle_allocates_nothing_from_the_heap)
 		const struct vs_job *job = vs_job_find(&fast.cl, "ns", i ? "nowhere" : "huge");
 		const struct vs_pg_condition *cond = &job->cond[VS_PG_COND_UNSCHEDULABLE];
 
-		cr_assert(cond->set && cond->message && strstr(cond->message, "not ready"),
+		cr_assert(cond->set && strstr(vs_pg_cond_message(cond), "not ready"),
 			  "%s: no Unschedulable condition written", job->name);
 	}
 	cr_assert_eq(alloc, 0, "a steady cycle allocated %llu bytes", (unsigned long long)alloc);

@@ -215,9 +215,8 @@ static void schedule(struct run *r, unsigned long long seed, bool full)
 								   TRACE - r->len, " [%s %d %s %s]",
 								   vs_pg_cond_type_name(c),
 								   job->cond[c].status,
-								   job->cond[c].reason,
-								   job->cond[c].message ?
-								   job->cond[c].message : "");
+								   vs_pg_cond_reason(&job->cond[c]),
+								   vs_pg_cond_message(&job->cond[c]));
 			r->len += (size_t)snprintf(r->trace + r->len, TRACE - r->len, "\n");
 			cr_assert_lt(r->len, TRACE - 1, "the trace is full");
 		}

@@ -31,6 +31,11 @@ static const char yaml[] =
 	"apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\n"
 	"metadata: {name: pg1, namespace: team}\n"
 	"spec: {minMember: 2, queue: q1, priorityClassName: high}\n"
+	"status:\n  phase: Pending\n  conditions:\n"
+	"  - {type: Unschedulable, status: 'True', reason: NotEnoughResources,\n"
+	"     message: 2/2 tasks in gang unschedulable, transitionID: 6b1e-uuid,\n"
+	"     lastTransitionTime: '2026-01-01T00:00:00Z'}\n"
+	"  - {type: SomethingElse, status: 'True'}\n"
 	"---\n"
 	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p1\n  namespace: team\n"
 	"  annotations: {scheduling.k8s.io/group-name: pg1, volcano.sh/task-spec: worker}\n"
@@ -56,7 +61,11 @@ static const char *const json[] = {
 	"\"status\":\"True\",\"lastHeartbeatTime\":\"2026-11-23T10:00:00Z\"}]}}",
 	"{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\",\"metadata\":"
 	"{\"name\":\"pg1\",\"namespace\":\"team\"},\"spec\":{\"minMember\":2,\"queue\":\"q1\","
-	"\"priorityClassName\":\"high\"}}",
+	"\"priorityClassName\":\"high\"},\"status\":{\"phase\":\"Pending\",\"conditions\":"
+	"[{\"type\":\"Unschedulable\",\"status\":\"True\",\"reason\":\"NotEnoughResources\","
+	"\"message\":\"2/2 tasks in gang unschedulable\",\"transitionID\":\"6b1e-uuid\","
+	"\"lastTransitionTime\":\"2026-01-01T01:00:00+01:00\"},"
+	"{\"type\":\"SomethingElse\",\"status\":\"True\"}]}}",
 	"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\",\"namespace\":"
 	"\"team\",\"annotations\":{\"scheduling.k8s.io/group-name\":\"pg1\","
 	"\"volcano.sh/task-spec\":\"worker\"}},\"spec\":{\"schedulerName\":\"volcano\","
@@ -145,6 +154,34 @@ Test(kjson, objects_from_the_api_server_are_the_manifests_objects)
 		cr_assert_eq(vs_res_get(t->req, VS_RES_MEMORY), 1LL << 30);
 		cr_assert_eq(vs_res_get(t->req, VS_RES_PODS), 1);
 	}
+	/* The PodGroup's Unschedulable condition is kept as given; other types are left out. */
+	{
+		struct vs_job *j = vs_job_find(&b.cl, "team", "pg1");
+		const struct vs_pg_condition *c;
+
+		cr_assert_not_null(j);
+		c = &j->cond[VS_PG_COND_UNSCHEDULABLE];
+		cr_assert(c->set && c->given && c->status);
+		cr_assert_str_eq(vs_pg_cond_reason(c), "NotEnoughResources");
+		cr_assert_str_eq(vs_pg_cond_message(c), "2/2 tasks in gang unschedulable");
+		cr_assert_str_eq(vs_pg_cond_transition_id(c), "6b1e-uuid");
+		cr_assert_eq(c->time, 1767225600, "2026-01-01T00:00:00Z, with its offset");
+		cr_assert(!j->cond[VS_PG_COND_SCHEDULED].set);
+	}
+}
+
+Test(kjson, a_condition_time_must_be_kubernetes_own)
+{
+	struct mf_err err = { { 0 } };
+
+	add_json(&b, "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\","
+		 "\"metadata\":{\"name\":\"pg\",\"namespace\":\"ns\"},\"spec\":{},\"status\":"
+		 "{\"conditions\":[{\"type\":\"Scheduled\",\"status\":\"True\","
+		 "\"lastTransitionTime\":\"yesterday\"}]}}", "podgroups ns/pg");
+	cr_assert_neq(mf_set_build(&b, &err), 0);
+	cr_assert(strstr(err.msg, "podgroups ns/pg:1: "), "%s", err.msg);
+	cr_assert(strstr(err.msg, "status.conditions[0].lastTransitionTime"), "%s", err.msg);
+	cr_assert(strstr(err.msg, "\"yesterday\" is not a time"), "%s", err.msg);
 }
 
 Test(kjson, a_refused_object_says_where)

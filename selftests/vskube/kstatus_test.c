@@ -3,11 +3,17 @@
  * Tests for the digests kstatus compares a first status with
  * (userspace/vskube/kstatus.h): a status as the API server holds it and
  * the same status as kstatus writes it must agree, whatever the times and
- * transition ids, and any difference Volcano sees must show.
+ * transition ids, and any difference Volcano sees must show. And what it
+ * writes of a PodGroup's conditions, against the test API server.
  */
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
 #include <criterion/criterion.h>
 #include <jansson.h>
 
+#include "kapi.h"
+#include "lib/vsnl.h"
+#include "vskube/informer.h"
 #include "vskube/kstatus.h"
 
 static u64 pg(const char *json)
@@ -101,4 +107,100 @@ Test(kstatus, only_a_false_pod_scheduled_condition_counts)
 	cr_assert_eq(pod("{\"conditions\":[{\"type\":\"PodScheduled\",\"status\":\"True\"}]}"), 0);
 	cr_assert_eq(pod("{\"phase\":\"Pending\"}"), 0);
 	cr_assert_eq(pod("{}"), 0);
+}
+
+/* ---- what kstatus writes, against the test API server ---- */
+
+static void put_cond(struct nlmsghdr *nlh, u32 type, u64 cycle, const char *reason,
+		     const char *id, u64 time)
+{
+	struct nlattr *c = mnl_attr_nest_start(nlh, VS_PG_A_CONDITION);
+
+	mnl_attr_put_u32(nlh, VS_COND_A_TYPE, type);
+	mnl_attr_put_u8(nlh, VS_COND_A_STATUS, 1);
+	mnl_attr_put_strz(nlh, VS_COND_A_REASON, reason);
+	mnl_attr_put_strz(nlh, VS_COND_A_MESSAGE, "");
+	mnl_attr_put_u64(nlh, VS_COND_A_TRANSITION, cycle);
+	if (id)
+		mnl_attr_put_strz(nlh, VS_COND_A_TRANSITION_ID, id);
+	if (time)
+		mnl_attr_put_u64(nlh, VS_COND_A_TIME, time);
+	mnl_attr_nest_end(nlh, c);
+}
+
+/*
+ * A condition vschedd kept from the API server goes back with its own
+ * transitionID and lastTransitionTime; a cycle's own gets the cycle's
+ * number and the time of the write.
+ */
+Test(kstatus, a_kept_condition_is_written_with_its_own_id_and_time, .timeout = 60)
+{
+	static unsigned char buf[4096] __attribute__((aligned(8)));
+	struct kc_config cfg = { 0 };
+	struct vs_err e = { { 0 } };
+	struct nlmsghdr *nlh;
+	struct nlattr *pg;
+	struct kstatus *ks;
+	struct kapi api;
+	struct kcl *c;
+	json_t *obj, *conds;
+	char *body = NULL;
+	long status = 0;
+	u64 end;
+
+	kapi_init(&api, "kstatus-test");
+	kapi_start(&api, 100, &cfg.server);
+	c = kcl_new(&cfg, &e);
+	cr_assert_not_null(c, "%s", e.msg);
+	cr_assert_eq(kcl_call(c, "POST", "/apis/scheduling.volcano.sh/v1beta1/namespaces/default/"
+			      "podgroups", "application/json",
+			      "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\","
+			      "\"metadata\":{\"name\":\"g\",\"namespace\":\"default\"},"
+			      "\"spec\":{\"minMember\":1}}", &status, NULL, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(status, 201);
+
+	nlh = vsnl_msg_put(buf, sizeof(buf), VS_CMD_STATUS, 0);
+	cr_assert_not_null(nlh);
+	pg = mnl_attr_nest_start(nlh, VS_A_PODGROUP);
+	mnl_attr_put_strz(nlh, VS_PG_A_NAMESPACE, "default");
+	mnl_attr_put_strz(nlh, VS_PG_A_NAME, "g");
+	mnl_attr_put_u32(nlh, VS_PG_A_PHASE, VS_PG_PHASE_RUNNING);
+	put_cond(nlh, VS_PG_COND_TYPE_UNSCHEDULABLE, 0, "NotEnoughResources", "6b1e-uuid",
+		 1767225600);
+	put_cond(nlh, VS_PG_COND_TYPE_SCHEDULED, 42, "tasks in gang are ready to be scheduled",
+		 NULL, 0);
+	mnl_attr_nest_end(nlh, pg);
+
+	ks = kstatus_new(c, "volcano", 0);
+	cr_assert_not_null(ks);
+	cr_assert_eq(kstatus_note(ks, nlh), 0);
+	end = kinf_clock_ms() + 20000;
+	while (kstatus_pending(ks)) {
+		cr_assert_lt(kinf_clock_ms(), end, "the status was not written");
+		cr_assert_eq(kcl_poll(c, NULL, 0, 50, &e), 0, "%s", e.msg);
+	}
+	cr_assert_eq(kstatus_stats(ks)->podgroups, 1);
+	cr_assert_eq(kcl_call(c, "GET", "/apis/scheduling.volcano.sh/v1beta1/namespaces/default/"
+			      "podgroups/g", NULL, NULL, &status, &body, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(status, 200);
+	obj = json_loads(body, 0, NULL);
+	cr_assert_not_null(obj);
+	conds = json_object_get(json_object_get(obj, "status"), "conditions");
+	cr_assert_eq(json_array_size(conds), 2, "%s", body);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(conds, 0),
+							   "transitionID")), "6b1e-uuid");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(conds, 0),
+							   "lastTransitionTime")),
+			 "2026-01-01T00:00:00Z");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(conds, 1),
+							   "transitionID")), "42");
+	cr_assert_str_neq(json_string_value(json_object_get(json_array_get(conds, 1),
+							    "lastTransitionTime")),
+			  "2026-01-01T00:00:00Z", "a cycle's own: the time of the write");
+	json_decref(obj);
+	free(body);
+	kstatus_free(ks);
+	kcl_free(c);
+	kapi_fini(&api);
+	kc_config_free(&cfg);
 }

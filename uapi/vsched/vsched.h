@@ -52,6 +52,10 @@
 #define VS_LABEL_VALUE_MAX	64	/* a label value (63) and its NUL */
 #define VS_MSG_MAX		(1 << 20)	/* the largest datagram either side sends */
 #define VS_NEST_MAX		8	/* the deepest nesting a request may use */
+/* A PodGroup condition's texts with their NUL, as Kubernetes bounds a condition's. */
+#define VS_COND_REASON_MAX	1025
+#define VS_COND_MESSAGE_MAX	32769
+#define VS_COND_ID_MAX		254
 
 /* Multicast groups, by name (their ids are in CTRL_CMD_GETFAMILY's reply). */
 #define VSCHED_MCGRP_DECISIONS	"decisions"	/* binds and evictions, a batch per cycle */
@@ -424,7 +428,9 @@ enum vs_cond_attr {
 	VS_COND_A_STATUS,		/* u8 0/1 */
 	VS_COND_A_REASON,		/* string */
 	VS_COND_A_MESSAGE,		/* string */
-	VS_COND_A_TRANSITION,		/* u64: the cycle that set it */
+	VS_COND_A_TRANSITION,		/* u64, read-only: the cycle that set it, 0 for a given one */
+	VS_COND_A_TRANSITION_ID,	/* string: a given condition's transitionID */
+	VS_COND_A_TIME,			/* u64: a given condition's lastTransitionTime, s since 1970 */
 	__VS_COND_A_MAX
 };
 #define VS_COND_A_MAX (__VS_COND_A_MAX - 1)

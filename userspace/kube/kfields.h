@@ -126,6 +126,8 @@ int kf_u32(struct kf *kf, struct vs_arg_kv *kv, void *slot);	/* u32 */
 int kf_s32(struct kf *kf, struct vs_arg_kv *kv, void *slot);	/* s32 */
 int kf_s64(struct kf *kf, struct vs_arg_kv *kv, void *slot);	/* s64 */
 int kf_keep(struct kf *kf, struct vs_arg_kv *kv, void *slot);	/* struct vs_arg_kv * */
+/* A metav1.Time ("2026-01-01T00:00:00Z", RFC 3339) into a u64 of seconds since 1970. */
+int kf_time(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 int kf_get_int(struct kf *kf, struct vs_arg_kv *kv, s64 min, s64 max, s64 *out);
 
 /* A resource list: {cpu: "2", memory: 4Gi, nvidia.com/gpu: 1}, into a struct vs_res. */

@@ -555,15 +555,108 @@ static const struct kf_field pg_spec_fields[] = {
 
 static KF_NESTED_SEEN(p_pg_spec, pg_spec_fields, struct pg_spec_in)
 
+/*
+ * status.conditions as Volcano's PodGroupCondition. Types other than
+ * Unschedulable and Scheduled are left out: vsched neither reads nor
+ * writes them.
+ */
+struct pg_cond_in {
+	const char *type, *status, *reason, *message, *id;
+	u64 time;
+};
+
+static const struct kf_field pg_cond_fields[] = {
+	KF_FIELD("type", kf_str, struct pg_cond_in, type),
+	KF_FIELD("status", kf_str, struct pg_cond_in, status),
+	KF_FIELD("reason", kf_str, struct pg_cond_in, reason),
+	KF_FIELD("message", kf_str, struct pg_cond_in, message),
+	KF_FIELD("transitionID", kf_str, struct pg_cond_in, id),
+	KF_FIELD("lastTransitionTime", kf_time, struct pg_cond_in, time),
+	KF_OPEN,
+};
+
+static int pg_cond_done(struct kf *kf, struct vs_arg *item_arg, void *item, u64 seen)
+{
+	const struct pg_cond_in *c = item;
+
+	if (!c->type)
+		return kf_err(kf, item_arg->line, "%s: a condition needs its type", kf->path);
+	if (c->status && strcmp(c->status, "True") && strcmp(c->status, "False") &&
+	    strcmp(c->status, "Unknown"))
+		return kf_err(kf, item_arg->line, "%s: status \"%s\" is not True, False or Unknown",
+			      kf->path, c->status);
+	return 0;
+}
+
+static const struct kf_list pg_cond_list = {
+	.what = "a condition", .fields = pg_cond_fields, .nr_fields = ARRAY_SIZE(pg_cond_fields),
+	.size = sizeof(struct pg_cond_in), .done = pg_cond_done,
+};
+static KF_LIST_PARSER(p_pg_conds, pg_cond_list)
+
 struct pg_status_in {
 	u64 seen;
 	enum vs_pg_phase phase;
+	struct kf_items conds;
 };
 
 static const struct kf_field pg_status_fields[] = {
 	KF_FIELD("phase", kf_pg_phase, struct pg_status_in, phase),
+	KF_FIELD("conditions", p_pg_conds, struct pg_status_in, conds),
 	KF_OPEN,
 };
+
+/*
+ * The conditions of types vsched keeps, in the scratch arena; -ENOMEM.
+ * Beyond the protocol's bounds (Kubernetes' for a condition), a message is
+ * cut at a character's start; a condition with a longer reason or
+ * transitionID is left out: the PodGroup itself is not refused for it.
+ */
+static int pg_conditions(struct build *b, const struct kf_items *in, struct vs_job_spec *spec)
+{
+	const struct pg_cond_in *c = in->v;
+	struct vs_pg_condition_spec *out;
+
+	if (!in->nr)
+		return 0;
+	out = vs_arena_calloc(&b->kf.scratch, in->nr, sizeof(*out));
+	if (!out)
+		return kf_oom(&b->kf);
+	for (u32 i = 0; i < in->nr; i++) {
+		struct vs_pg_condition_spec *o = &out[spec->nr_cond];
+
+		if (!strcmp(c[i].type, "Unschedulable"))
+			o->type = VS_PG_COND_UNSCHEDULABLE;
+		else if (!strcmp(c[i].type, "Scheduled"))
+			o->type = VS_PG_COND_SCHEDULED;
+		else
+			continue;
+		if ((c[i].reason && strlen(c[i].reason) >= VS_COND_REASON_MAX) ||
+		    (c[i].id && strlen(c[i].id) >= VS_COND_ID_MAX))
+			continue;
+		o->status = c[i].status && !strcmp(c[i].status, "True");
+		o->reason = c[i].reason;
+		o->message = c[i].message;
+		if (c[i].message && strlen(c[i].message) >= VS_COND_MESSAGE_MAX) {
+			size_t n = VS_COND_MESSAGE_MAX - 1;
+			char *cut;
+
+			while (n && ((unsigned char)c[i].message[n] & 0xc0) == 0x80)
+				n--;
+			cut = vs_arena_alloc(&b->kf.scratch, n + 1);
+			if (!cut)
+				return kf_oom(&b->kf);
+			memcpy(cut, c[i].message, n);
+			cut[n] = '\0';
+			o->message = cut;
+		}
+		o->transition_id = c[i].id;
+		o->time = c[i].time;
+		spec->nr_cond++;
+	}
+	spec->cond = out;
+	return 0;
+}
 
 static KF_NESTED_SEEN(p_pg_status, pg_status_fields, struct pg_status_in)
 
@@ -601,6 +694,9 @@ static int build_podgroup(struct build *b, struct mf_doc *doc)
 	spec.priority_class = in.spec.class;
 	if (HAS(pg_status_fields, in.status.seen, "phase"))
 		spec.phase = in.status.phase;
+	ret = pg_conditions(b, &in.status.conds, &spec);
+	if (ret)
+		return ret;
 	if (vs_job_add(&b->set->cl, &spec, &pg, &e))
 		return core_err(b, doc, &e);
 	ret = add_obj(b, MF_PODGROUP, doc, pg, pg->ns, pg->name, &o);

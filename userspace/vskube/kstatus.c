@@ -112,13 +112,17 @@ static void work_free(struct kst_work *w)
 }
 
 /* Now, as metav1.Time writes it: RFC 3339, seconds, UTC. */
-static void time_now(char *buf, size_t size)
+static void time_fmt(char *buf, size_t size, time_t t)
 {
-	time_t t = time(NULL);
 	struct tm tm;
 
 	gmtime_r(&t, &tm);
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void time_now(char *buf, size_t size)
+{
+	time_fmt(buf, size, time(NULL));
 }
 
 /* ---- Events ---- */
@@ -480,7 +484,7 @@ static int podgroup(struct kstatus *s, struct nlattr *nest)
 	json_t *conds = json_array(), *cond;
 	struct kst_write wr = { 0 };
 	u32 phase, total = 0;
-	char now[32], id[24];
+	char now[32], when[32], id[24];
 	json_t *patch;
 	int rem;
 
@@ -501,15 +505,30 @@ static int podgroup(struct kstatus *s, struct nlattr *nest)
 			json_decref(conds);
 			return -EPROTO;
 		}
+		/*
+		 * A cycle's own: the cycle's number and now, as Volcano writes its
+		 * session's. A given one (the API server's, kept): as it was.
+		 */
 		snprintf(id, sizeof(id), "%llu", c[VS_COND_A_TRANSITION] ?
 			 (unsigned long long)nla_get_u64(c[VS_COND_A_TRANSITION]) : 0ULL);
-		cond = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "type", cond_types[type],
+		if (c[VS_COND_A_TIME])
+			time_fmt(when, sizeof(when), (time_t)nla_get_u64(c[VS_COND_A_TIME]));
+		cond = json_pack("{s:s, s:s, s:s, s:s}", "type", cond_types[type],
 				 "status", c[VS_COND_A_STATUS] && nla_get_u8(c[VS_COND_A_STATUS]) ?
-				 "True" : "False", "transitionID", id, "lastTransitionTime", now,
+				 "True" : "False",
 				 "reason", c[VS_COND_A_REASON] ? nla_get_string(c[VS_COND_A_REASON]) :
 				 "", "message", c[VS_COND_A_MESSAGE] ?
 				 nla_get_string(c[VS_COND_A_MESSAGE]) : "");
-		if (json_array_append_new(conds, cond)) {
+		if (cond && (json_object_set_new(cond, "transitionID", json_string(
+				c[VS_COND_A_TRANSITION_ID] ?
+				nla_get_string(c[VS_COND_A_TRANSITION_ID]) : id)) ||
+			     (c[VS_COND_A_TIME] || !c[VS_COND_A_TRANSITION_ID] ?
+			      json_object_set_new(cond, "lastTransitionTime",
+						  json_string(c[VS_COND_A_TIME] ? when : now)) : 0))) {
+			json_decref(cond);
+			cond = NULL;
+		}
+		if (!cond || json_array_append_new(conds, cond)) {
 			json_decref(conds);
 			return -ENOMEM;
 		}

@@ -478,13 +478,39 @@ static char *dump(json_t *j)
 	return s;
 }
 
+/*
+ * One condition of a PodGroup's status. A cycle's own: the cycle's number
+ * and now, as Volcano writes its session's. A given one (the API
+ * server's, kept): its own id, and its time if it had one.
+ */
+static json_t *cond_json(struct nlattr **c, u32 type, const char *now)
+{
+	char id[24], when[32];
+	const char *time = now;
+
+	snprintf(id, sizeof(id), "%llu", c[VS_COND_A_TRANSITION] ?
+		 (unsigned long long)nla_get_u64(c[VS_COND_A_TRANSITION]) : 0ULL);
+	if (c[VS_COND_A_TIME])
+		time_fmt(when, sizeof(when), (time_t)nla_get_u64(c[VS_COND_A_TIME]));
+	if (c[VS_COND_A_TRANSITION_ID])
+		time = c[VS_COND_A_TIME] ? when : NULL;
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s*}", "type", cond_types[type],
+			 "status", c[VS_COND_A_STATUS] && nla_get_u8(c[VS_COND_A_STATUS]) ?
+			 "True" : "False",
+			 "reason", c[VS_COND_A_REASON] ? nla_get_string(c[VS_COND_A_REASON]) : "",
+			 "message", c[VS_COND_A_MESSAGE] ? nla_get_string(c[VS_COND_A_MESSAGE]) : "",
+			 "transitionID", c[VS_COND_A_TRANSITION_ID] ?
+			 nla_get_string(c[VS_COND_A_TRANSITION_ID]) : id,
+			 "lastTransitionTime", time);
+}
+
 static int podgroup(struct kstatus *s, struct nlattr *nest)
 {
 	struct nlattr *a[VS_PG_A_MAX + 1], *c[VS_COND_A_MAX + 1], *x;
 	json_t *conds = json_array(), *cond;
 	struct kst_write wr = { 0 };
 	u32 phase, total = 0;
-	char now[32], when[32], id[24];
+	char now[32];
 	json_t *patch;
 	int rem;
 
@@ -505,29 +531,7 @@ static int podgroup(struct kstatus *s, struct nlattr *nest)
 			json_decref(conds);
 			return -EPROTO;
 		}
-		/*
-		 * A cycle's own: the cycle's number and now, as Volcano writes its
-		 * session's. A given one (the API server's, kept): as it was.
-		 */
-		snprintf(id, sizeof(id), "%llu", c[VS_COND_A_TRANSITION] ?
-			 (unsigned long long)nla_get_u64(c[VS_COND_A_TRANSITION]) : 0ULL);
-		if (c[VS_COND_A_TIME])
-			time_fmt(when, sizeof(when), (time_t)nla_get_u64(c[VS_COND_A_TIME]));
-		cond = json_pack("{s:s, s:s, s:s, s:s}", "type", cond_types[type],
-				 "status", c[VS_COND_A_STATUS] && nla_get_u8(c[VS_COND_A_STATUS]) ?
-				 "True" : "False",
-				 "reason", c[VS_COND_A_REASON] ? nla_get_string(c[VS_COND_A_REASON]) :
-				 "", "message", c[VS_COND_A_MESSAGE] ?
-				 nla_get_string(c[VS_COND_A_MESSAGE]) : "");
-		if (cond && (json_object_set_new(cond, "transitionID", json_string(
-				c[VS_COND_A_TRANSITION_ID] ?
-				nla_get_string(c[VS_COND_A_TRANSITION_ID]) : id)) ||
-			     (c[VS_COND_A_TIME] || !c[VS_COND_A_TRANSITION_ID] ?
-			      json_object_set_new(cond, "lastTransitionTime",
-						  json_string(c[VS_COND_A_TIME] ? when : now)) : 0))) {
-			json_decref(cond);
-			cond = NULL;
-		}
+		cond = cond_json(c, type, now);
 		if (!cond || json_array_append_new(conds, cond)) {
 			json_decref(conds);
 			return -ENOMEM;

@@ -35,6 +35,8 @@
 #include <string.h>
 
 #include "actions/actions.h"
+#include "core/log.h"
+#include "sched/explain.h"
 #include "sched/fastpath.h"
 #include "sched/fiterr.h"
 #include "sched/nodeindex.h"
@@ -58,6 +60,7 @@ struct reasons {
 /* What allocate tracks for a job during one run. */
 struct job_ws {
 	struct vs_job *job;
+	struct vs_job_trace *trace;	/* how far it got, for vsctl explain; may be NULL */
 	struct vs_pqueue tasks;		/* pending tasks, task order */
 	const char **failed_roles;	/* roles with a fit error this session */
 	u32 nr_failed_roles, cap_failed_roles;
@@ -134,6 +137,7 @@ static void record_fit_errors(struct alloc_ctx *ctx, struct vs_task *task, const
 	if (msg) {
 		vs_fit_errors_set_error(ssn, fe, msg);
 	} else if (reason) {
+		fe->pre_predicate = true;
 		for (u32 i = 0; i < ctx->nr_nodes; i++)
 			vs_fit_errors_add(ssn, fe, reason);
 	} else {
@@ -398,6 +402,30 @@ static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *ta
 	return vs_nidx_first(ix, fast_accept, &fs);
 }
 
+/*
+ * Allocatable, and for the job's first refused task the words of the
+ * refusal (asked only then: the plugins format nothing otherwise).
+ */
+static bool allocatable(struct alloc_ctx *ctx, struct job_ws *jw, struct vs_task *task)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct vs_job_trace *t = jw->trace;
+	struct vs_why why;
+	bool ok;
+
+	if (t && !t->refused) {
+		why.plugin = NULL;
+		ssn->why = &why;
+	}
+	ok = vs_ssn_allocatable(ssn, jw->job->queue, task);
+	ssn->why = NULL;
+	if (!ok && t && !t->refused++) {
+		t->first_refused = task;
+		vs_trace_words(ssn, t, &why, NULL);
+	}
+	return ok;
+}
+
 /* Allocate if the node's Idle fits, else pipeline if its FutureIdle does. */
 static void place_task(struct alloc_ctx *ctx, struct vs_statement *stmt, struct vs_task *task,
 		       struct vs_node *node)
@@ -436,7 +464,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		struct vs_node *best;
 		u32 nr_fit;
 
-		if (!vs_ssn_allocatable(ssn, job->queue, task))
+		if (!allocatable(ctx, jw, task))
 			continue;
 		/* A role that failed to fit before will fail again: skip it. */
 		if (*task->role && role_failed(jw, task->role)) {
@@ -484,8 +512,12 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 			break;
 	}
 
+	if (jw->trace)
+		jw->trace->placed = vs_job_ready_num(job) + vs_job_waiting_num(job);
 	if (vs_ssn_job_ready(ssn, job) || vs_ssn_job_pipelined(ssn, job))
 		return stmt;
+	if (jw->trace)
+		jw->trace->step = VS_WHY_DISCARDED;
 	/* What the discard gives back, the nodes log (core/node.h). */
 	vs_stmt_discard(stmt);
 	return NULL;
@@ -511,13 +543,28 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 		struct job_ws *jw;
 		struct vs_task *task;
 
+		struct vs_job_trace *t;
+		struct vs_why why;
+		bool valid;
+
 		if (job->phase == VS_PG_PENDING) {
 			if (enqueue_runs)
 				continue;	/* enqueue decides admission */
 			vs_job_set_phase(ssn->cl, job, VS_PG_INQUEUE);
 		}
-		if (!vs_ssn_job_valid(ssn, job, &vr))
+		why.plugin = NULL;
+		ssn->why = &why;
+		valid = vs_ssn_job_valid(ssn, job, &vr);
+		ssn->why = NULL;
+		if (!valid) {
+			t = vs_trace(ssn, job);
+			if (t) {
+				t->step = VS_WHY_INVALID;
+				t->reason = vr.reason;
+				vs_trace_words(ssn, t, &why, vr.message);
+			}
 			continue;
+		}
 
 		jw = vs_arena_zalloc(ssn->arena, sizeof(*jw));
 		if (!jw)
@@ -536,6 +583,7 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 		}
 		if (vs_pq_empty(&jw->tasks))
 			continue;
+		jw->trace = vs_trace(ssn, job);
 
 		qw = queue_ws_of(ctx, job->queue);
 		if (!qw) {
@@ -611,6 +659,39 @@ static bool fast_on(struct alloc_ctx *ctx)
 	return ctx->fast;
 }
 
+/*
+ * Overused: the queue is skipped, and with it the jobs still waiting in it
+ * this run, whose traces say so in the plugin's words.
+ */
+static bool overused(struct alloc_ctx *ctx, struct vs_queue *queue, struct queue_ws *qw)
+{
+	struct vs_session *ssn = ctx->ssn;
+	char *words = NULL;
+	struct vs_why why;
+	bool over;
+
+	why.plugin = NULL;
+	ssn->why = &why;
+	over = vs_ssn_overused(ssn, queue);
+	ssn->why = NULL;
+	if (!over)
+		return false;
+	vs_v(3, "Queue <%s> is overused, ignore it.", queue->name);
+	for (u32 i = 0; qw && i < vs_pq_len(&qw->jobs); i++) {
+		struct job_ws *jw = qw->jobs.items[i];
+
+		if (!jw->trace)
+			continue;
+		jw->trace->step = VS_WHY_OVERUSED;
+		if (!words) {
+			vs_trace_words(ssn, jw->trace, &why, NULL);
+			words = jw->trace->words;
+		}
+		jw->trace->words = words;
+	}
+	return true;
+}
+
 static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 {
 	struct alloc_ctx ctx;
@@ -631,12 +712,15 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 		struct vs_statement *stmt;
 		struct job_ws *jw;
 
-		if (vs_ssn_overused(ssn, queue))
+		if (overused(&ctx, queue, qw))
 			continue;
 		if (vs_pq_empty(&qw->jobs))
 			continue;
 		jw = vs_pq_pop(&qw->jobs);
 		stmt = allocate_tasks(&ctx, jw);
+		if (stmt && jw->trace)
+			jw->trace->step = vs_ssn_job_ready(ssn, jw->job) ? VS_WHY_COMMITTED
+									 : VS_WHY_PIPELINED;
 		/* A pipelined job keeps its statement open: it is not committed. */
 		if (stmt && vs_ssn_job_ready(ssn, jw->job)) {
 			vs_stmt_commit(stmt);

@@ -75,8 +75,10 @@ static void backfill_task(struct vs_session *ssn, struct vs_task *task, struct v
 		errs = vs_fit_errors_new(ssn);
 		for (u32 i = 0; errs && i < nr_nodes; i++)
 			vs_fit_errors_add(ssn, errs, fe.reason);
-		if (errs)
+		if (errs) {
+			errs->pre_predicate = true;
 			vs_session_set_fit_errors(ssn, task, errs);
+		}
 		return;
 	}
 	for (u32 i = 0; i < nr_nodes; i++)

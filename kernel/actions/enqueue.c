@@ -7,6 +7,7 @@
  * pending job left.
  */
 #include "actions/actions.h"
+#include "sched/explain.h"
 #include "sched/pqueue.h"
 
 /* A queue and its pending jobs for this run. */
@@ -14,6 +15,24 @@ struct queue_jobs {
 	struct vs_queue *queue;
 	struct vs_pqueue jobs;
 };
+
+/* JobEnqueueable, a refusal kept in the job's trace in the refusing plugin's words. */
+static bool enqueueable(struct vs_session *ssn, struct vs_job *job)
+{
+	struct vs_why why;
+	struct vs_job_trace *t;
+	bool ok;
+
+	why.plugin = NULL;
+	ssn->why = &why;
+	ok = vs_ssn_job_enqueueable(ssn, job);
+	ssn->why = NULL;
+	if (!ok && (t = vs_trace(ssn, job))) {
+		t->step = VS_WHY_NOT_ENQUEUED;
+		vs_trace_words(ssn, t, &why, NULL);
+	}
+	return ok;
+}
 
 static int enqueue_execute(struct vs_session *ssn, const struct vs_args *args)
 {
@@ -49,7 +68,11 @@ static int enqueue_execute(struct vs_session *ssn, const struct vs_args *args)
 		if (vs_pq_empty(&q->jobs))
 			continue;
 		job = vs_pq_pop(&q->jobs);
-		if (!job->has_min_resources || vs_ssn_job_enqueueable(ssn, job)) {
+		if (!job->has_min_resources || enqueueable(ssn, job)) {
+			struct vs_job_trace *t = vs_trace(ssn, job);
+
+			if (t)
+				t->admitted = true;
 			vs_ssn_job_enqueued(ssn, job);
 			vs_job_set_phase(ssn->cl, job, VS_PG_INQUEUE);
 		}

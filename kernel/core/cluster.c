@@ -1050,6 +1050,7 @@ static void job_free(struct vs_cluster *cl, struct vs_job *job)
 	job_attrs_free(cl, &a);
 	for (int i = 0; i < VS_PG_COND_NR; i++)
 		free(job->cond[i].text);
+	free(job->why);		/* sched/explain.h: one block */
 	vs_str_put(&cl->strs, job->ns);
 	vs_str_put(&cl->strs, job->name);
 	vs_pool_free(&cl->job_pool, job);

@@ -26,6 +26,7 @@
 #include "core/task.h"
 
 struct vs_vjob;
+struct vs_job_why;
 
 /* minTaskMember: the least number of tasks of one role that must run. */
 struct vs_role_min {
@@ -125,6 +126,11 @@ struct vs_job {
 	bool resting;
 
 	u32 sidx;			/* index in the open session's jobs, see session.h */
+	/*
+	 * What the last session that scheduled it found (sched/explain.h):
+	 * one heap block, or NULL when there was nothing to explain.
+	 */
+	struct vs_job_why *why;
 };
 
 /* The sidx of a job the session leaves out (its queue does not exist, or it rests). */

@@ -98,6 +98,7 @@ int vs_nl_conf_get_doit(struct vs_genl_info *info);
 int vs_nl_conf_set_doit(struct vs_genl_info *info);
 int vs_nl_cycle_run_doit(struct vs_genl_info *info);
 int vs_nl_stats_get_doit(struct vs_genl_info *info);
+int vs_nl_explain_doit(struct vs_genl_info *info);	/* explain.c */
 int vs_nl_subscribe_doit(struct vs_genl_info *info);	/* and VS_CMD_UNSUBSCRIBE */
 int vs_nl_reset_doit(struct vs_genl_info *info);
 int vs_nl_conn_doit(struct vs_genl_info *info);		/* and VS_CMD_CONN_SET */

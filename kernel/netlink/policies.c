@@ -490,12 +490,15 @@ static const struct vs_nla_policy queue_command_policy[VS_COMMAND_A_MAX + 1] = {
 };
 
 static const struct vs_nla_policy explain_policy[VS_EXPLAIN_A_MAX + 1] = {
-	VS_NLA_STR(VS_EXPLAIN_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = REQ),
+	VS_NLA_STR(VS_EXPLAIN_A_NAMESPACE, "namespace", VS_NAME_MAX),
 	VS_NLA_STR(VS_EXPLAIN_A_PODGROUP, "podgroup", VS_NAME_MAX),
 	VS_NLA_STR(VS_EXPLAIN_A_TASK, "task", VS_NAME_MAX),
 	VS_NLA_STR(VS_EXPLAIN_A_REASON, "reason", VS_NAME_MAX, .flags = RO),
 	VS_NLA_STR(VS_EXPLAIN_A_MESSAGE, "message", 0, .flags = RO),
 	VS_NLA_STR(VS_EXPLAIN_A_STEP, "steps", 0, .flags = RO | MULTI),
+	VS_NLA_STR(VS_EXPLAIN_A_NODE, "node", VS_NAME_MAX),
+	VS_NLA_STR(VS_EXPLAIN_A_STATUS, "status", VS_NAME_MAX, .flags = RO),
+	VS_NLA_INT(VS_EXPLAIN_A_CYCLE, "cycle", VS_NLA_U64, .flags = RO),
 };
 
 /* ---- replies only: cycles, decisions, statistics ---- */
@@ -816,7 +819,8 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .doit = vs_nl_cycle_run_doit },
 	[VS_CMD_STATS_GET]	= { OP(VS_CMD_STATS_GET, VS_OP_DO), .policy = no_attrs,
 				    .doit = vs_nl_stats_get_doit },
-	[VS_CMD_EXPLAIN]	= { OP(VS_CMD_EXPLAIN, VS_OP_DO), .policy = explain_attrs },
+	[VS_CMD_EXPLAIN]	= { OP(VS_CMD_EXPLAIN, VS_OP_DO), .policy = explain_attrs,
+				    .doit = vs_nl_explain_doit },
 	[VS_CMD_BATCH_BEGIN]	= { OP(VS_CMD_BATCH_BEGIN, ADMIN_DO), .policy = no_attrs,
 				    .doit = vs_nl_batch_doit },
 	[VS_CMD_BATCH_END]	= { OP(VS_CMD_BATCH_END, ADMIN_DO), .policy = no_attrs,

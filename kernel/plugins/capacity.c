@@ -580,7 +580,8 @@ static int capacity_victim_queue_order(struct vs_session *ssn, struct vs_plugin 
  * only over the dimensions the task asks for. (Scheduling gates, whose
  * reserved tasks Volcano adds to allocated here, are not modelled.)
  */
-static bool queue_allocatable(const struct vs_queue *queue, const struct vs_capacity_queue *cq,
+static bool queue_allocatable(struct vs_session *ssn, const struct vs_plugin *p,
+			      const struct vs_queue *queue, const struct vs_capacity_queue *cq,
 			      const struct vs_task *task, const struct vs_fres *req)
 {
 	struct vs_fres future = cq->allocated;
@@ -588,7 +589,7 @@ static bool queue_allocatable(const struct vs_queue *queue, const struct vs_capa
 
 	vs_fres_add(&future, req);
 	over = vs_fres_exceeding_dim(&future, &cq->real_capability, req);
-	if (over && vs_v_enabled(3)) {
+	if (over && (vs_v_enabled(3) || vs_ssn_wants_why(ssn))) {
 		char rc[256], a[256], r[256];
 
 		vs_fres_fmt(rc, sizeof(rc), &cq->real_capability);
@@ -596,6 +597,8 @@ static bool queue_allocatable(const struct vs_queue *queue, const struct vs_capa
 		vs_fres_fmt(r, sizeof(r), req);
 		vs_v(3, "Queue <%s>: realCapability <%s>, allocated <%s>; Candidate <%s>: "
 		     "resource request <%s>", queue->name, rc, a, task->name, r);
+		vs_ssn_why(ssn, p, "queue %s: allocated <%s> and the request <%s> exceed "
+			   "realCapability <%s>", queue->name, a, r, rc);
 	}
 	return !over;
 }
@@ -610,25 +613,29 @@ static bool capacity_allocatable(struct vs_session *ssn, struct vs_plugin *p,
 	if (queue->state != VS_QUEUE_OPEN) {
 		vs_v(3, "Queue <%s> current state: %s, cannot allocate task <%s>.", queue->name,
 		     vs_queue_state_name(queue->state), task->name);
+		vs_ssn_why(ssn, p, "queue %s is %s, not Open", queue->name,
+			   vs_queue_state_name(queue->state));
 		return false;
 	}
 	if (!cap->ready) {
 		vs_v(3, "Capacity plugin failed to check queue's hierarchical structure!");
+		vs_ssn_why(ssn, p, "the queues' hierarchy is not valid");
 		return false;
 	}
 	if (cap->hierarchy && cq->nr_children) {
 		vs_v(3, "Queue <%s> is not a leaf queue, can not allocate task <%s>.", queue->name,
 		     task->name);
+		vs_ssn_why(ssn, p, "queue %s is not a leaf queue", queue->name);
 		return false;
 	}
 	vs_fres_from_res(&req, task->req);
-	if (!queue_allocatable(queue, cq, task, &req))
+	if (!queue_allocatable(ssn, p, queue, cq, task, &req))
 		return false;
 	/* and at every ancestor, from the parent up */
 	for (u32 k = cap->hierarchy ? cq->nr_ancestors : 0; k > 0; k--) {
 		u32 a = cq->ancestors[k - 1];
 
-		if (!queue_allocatable(ssn->queues[a], &cap->queues[a], task, &req))
+		if (!queue_allocatable(ssn, p, ssn->queues[a], &cap->queues[a], task, &req))
 			return false;
 	}
 	return true;
@@ -708,14 +715,19 @@ static enum vs_vote capacity_job_enqueueable(struct vs_session *ssn, struct vs_p
 		return VS_VOTE_ABSTAIN;
 	if (!cap->ready) {
 		vs_v(3, "Capacity plugin failed to check queue's hierarchical structure!");
+		vs_ssn_why(ssn, p, "the queues' hierarchy is not valid");
 		return VS_VOTE_REJECT;
 	}
 	cq = queue_attr(p, job->queue);
-	if (cap->hierarchy && cq->nr_children)
+	if (cap->hierarchy && cq->nr_children) {
+		vs_ssn_why(ssn, p, "queue %s is not a leaf queue", job->queue->name);
 		return VS_VOTE_REJECT;
+	}
 	if (job->queue->state != VS_QUEUE_OPEN) {
 		vs_v(3, "Queue <%s> current state: %s, is not open state, reject job <%s/%s>.",
 		     job->queue->name, vs_queue_state_name(job->queue->state), job->ns, job->name);
+		vs_ssn_why(ssn, p, "queue %s is %s, not Open", job->queue->name,
+			   vs_queue_state_name(job->queue->state));
 		return VS_VOTE_REJECT;
 	}
 	if (!job->has_min_resources)
@@ -730,6 +742,14 @@ static enum vs_vote capacity_job_enqueueable(struct vs_session *ssn, struct vs_p
 	return VS_VOTE_PERMIT;
 insufficient:
 	vs_v(3, "job <%s/%s>: queue resource quota insufficient", job->ns, job->name);
+	if (vs_ssn_wants_why(ssn)) {
+		char m[256];
+
+		vs_fres_fmt(m, sizeof(m), &min);
+		vs_ssn_why(ssn, p, "queue resource quota insufficient: minResources <%s> do not "
+			   "fit queue %s's realCapability with what it holds and admitted", m,
+			   job->queue->name);
+	}
 	return VS_VOTE_REJECT;
 }
 

@@ -241,13 +241,14 @@ static bool proportion_overused(struct vs_session *ssn, struct vs_plugin *p,
 	const struct vs_proportion_queue *pq = &((struct proportion *)p->priv)->queues[queue->sidx];
 	bool overused = vs_fres_less_equal(&pq->deserved, &pq->allocated, VS_DIM_ZERO);
 
-	if (overused && vs_v_enabled(3)) {
+	if (overused && (vs_v_enabled(3) || vs_ssn_wants_why(ssn))) {
 		char d[512], a[512];
 
 		vs_fres_fmt(d, sizeof(d), &pq->deserved);
 		vs_fres_fmt(a, sizeof(a), &pq->allocated);
 		vs_v(3, "Queue <%s> is overused: deserved <%s>, allocated <%s>, share <%g>",
 		     queue->name, d, a, pq->share);
+		vs_ssn_why(ssn, p, "deserved <%s>, allocated <%s>, share %g", d, a, pq->share);
 	}
 	return overused;
 }
@@ -265,12 +266,25 @@ static bool proportion_allocatable(struct vs_session *ssn, struct vs_plugin *p,
 	if (queue->state != VS_QUEUE_OPEN) {
 		vs_v(3, "Queue <%s> current state: %s, is not in open state, "
 		     "can not allocate tasks.", queue->name, vs_queue_state_name(queue->state));
+		vs_ssn_why(ssn, p, "queue %s is %s, not Open", queue->name,
+			   vs_queue_state_name(queue->state));
 		return false;
 	}
 	vs_fres_from_res(&req, task->req);
 	future = pq->allocated;
 	vs_fres_add(&future, &req);
-	return !vs_fres_exceeding_dim(&future, &pq->deserved, &req);
+	if (!vs_fres_exceeding_dim(&future, &pq->deserved, &req))
+		return true;
+	if (vs_ssn_wants_why(ssn)) {
+		char d[512], a[512], r[512];
+
+		vs_fres_fmt(d, sizeof(d), &pq->deserved);
+		vs_fres_fmt(a, sizeof(a), &pq->allocated);
+		vs_fres_fmt(r, sizeof(r), &req);
+		vs_ssn_why(ssn, p, "allocated <%s> and the request <%s> exceed deserved <%s>",
+			   a, r, d);
+	}
+	return false;
 }
 
 static enum vs_vote proportion_job_enqueueable(struct vs_session *ssn, struct vs_plugin *p,
@@ -285,6 +299,8 @@ static enum vs_vote proportion_job_enqueueable(struct vs_session *ssn, struct vs
 	if (job->queue->state != VS_QUEUE_OPEN) {
 		vs_v(3, "Queue <%s> current state: %s, is not open state, reject job <%s/%s>.",
 		     job->queue->name, vs_queue_state_name(job->queue->state), job->ns, job->name);
+		vs_ssn_why(ssn, p, "queue %s is %s, not Open", job->queue->name,
+			   vs_queue_state_name(job->queue->state));
 		return VS_VOTE_REJECT;
 	}
 	if (!job->has_min_resources)
@@ -297,8 +313,18 @@ static enum vs_vote proportion_job_enqueueable(struct vs_session *ssn, struct vs
 	vs_fres_add(&r, &pq->inqueue);
 	vs_fres_sub(&r, &pq->elastic);
 	/* only what the job's minResources names is compared */
-	return vs_fres_exceeding_dim(&r, &pq->real_capability, &min) ? VS_VOTE_REJECT
-								       : VS_VOTE_PERMIT;
+	if (!vs_fres_exceeding_dim(&r, &pq->real_capability, &min))
+		return VS_VOTE_PERMIT;
+	if (vs_ssn_wants_why(ssn)) {
+		char m[512], t[512], c[512];
+
+		vs_fres_fmt(m, sizeof(m), &min);
+		vs_fres_fmt(t, sizeof(t), &r);
+		vs_fres_fmt(c, sizeof(c), &pq->real_capability);
+		vs_ssn_why(ssn, p, "minResources <%s> with what queue %s holds and admitted "
+			   "<%s> exceed its realCapability <%s>", m, job->queue->name, t, c);
+	}
+	return VS_VOTE_REJECT;
 }
 
 static void proportion_job_enqueued(struct vs_session *ssn, struct vs_plugin *p,

@@ -120,20 +120,31 @@ static int hist_append(const struct vs_fit_reason *items, u32 nr, char *buf, siz
 	return off;
 }
 
-int vs_fit_errors_format(const struct vs_fit_errors *fe, char *buf, size_t len)
+static int fit_errors_format(const struct vs_fit_errors *fe, const char *verb, char *buf,
+			     size_t len)
 {
 	int off = 0;
 
 	if (fe->err)
 		APPEND(buf, len, off, "%s", fe->err);
 	else
-		APPEND(buf, len, off, "0/%u nodes are unavailable", fe->nr_nodes);
+		APPEND(buf, len, off, "0/%u nodes are %s", fe->nr_nodes, verb);
 	if (!fe->nr_nodes)
 		return off;
 	APPEND(buf, len, off, ": ");
 	off = hist_append(fe->reasons, fe->nr_reasons, buf, len, off);
 	APPEND(buf, len, off, ".");
 	return off;
+}
+
+int vs_fit_errors_format(const struct vs_fit_errors *fe, char *buf, size_t len)
+{
+	return fit_errors_format(fe, "unavailable", buf, len);
+}
+
+int vs_fit_errors_format_kube(const struct vs_fit_errors *fe, char *buf, size_t len)
+{
+	return fit_errors_format(fe, "available", buf, len);
 }
 
 struct vs_task_note *vs_session_task_note(struct vs_session *ssn, struct vs_task *task)

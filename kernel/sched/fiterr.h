@@ -29,6 +29,7 @@ struct vs_fit_errors {
 	u32 nr_reasons, cap_reasons;
 	struct vs_fit_reason *reasons;
 	const char *err;		/* SetError's text; NULL: "0/<nodes> nodes are unavailable" */
+	bool pre_predicate;		/* PrePredicate refused the task (every node's reason) */
 };
 
 struct vs_task_note {
@@ -56,6 +57,13 @@ int vs_fit_errors_set_error(struct vs_session *ssn, struct vs_fit_errors *fe, co
  * sorted as strings). Returns what snprintf() would.
  */
 int vs_fit_errors_format(const struct vs_fit_errors *fe, char *buf, size_t len);
+
+/*
+ * The same in kube-scheduler's words, which vsctl explain uses: "0/3 nodes
+ * are available: 1 Insufficient memory, 2 node(s) had untolerated taint
+ * {k: v}."
+ */
+int vs_fit_errors_format_kube(const struct vs_fit_errors *fe, char *buf, size_t len);
 
 /* The task's note in this session, made on first use; NULL when out of memory. */
 struct vs_task_note *vs_session_task_note(struct vs_session *ssn, struct vs_task *task);

@@ -4,6 +4,7 @@
  * configuration against them, and the calls into each extension point with
  * Volcano's rules for combining plugins across tiers (see framework.h).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -211,6 +212,28 @@ int vs_ssn_victim_queue_order(struct vs_session *ssn, const struct vs_queue *l,
 	return -vs_ssn_queue_order(ssn, l, r);
 }
 
+void vs_ssn_why(struct vs_session *ssn, const struct vs_plugin *p, const char *fmt, ...)
+{
+	struct vs_why *why = ssn->why;
+	va_list ap;
+
+	if (!why || why->plugin)
+		return;
+	why->plugin = p->ops->name;
+	va_start(ap, fmt);
+	vsnprintf(why->text, sizeof(why->text), fmt, ap);
+	va_end(ap);
+}
+
+/* @p refused what the caller asked about: it is the one, unless one said so first. */
+static void refused_by(struct vs_session *ssn, const struct vs_plugin *p)
+{
+	if (unlikely(ssn->why) && !ssn->why->plugin) {
+		ssn->why->plugin = p->ops->name;
+		ssn->why->text[0] = '\0';
+	}
+}
+
 bool vs_ssn_job_valid(struct vs_session *ssn, const struct vs_job *job,
 		      struct vs_validate *res)
 {
@@ -218,8 +241,10 @@ bool vs_ssn_job_valid(struct vs_session *ssn, const struct vs_job *job,
 	u32 i;
 
 	for_each_ext(ssn, VS_EXT_JOB_VALID, i, p)
-		if (!p->ops->job_valid(ssn, p, job, res))
+		if (!p->ops->job_valid(ssn, p, job, res)) {
+			refused_by(ssn, p);
 			return false;
+		}
 	return true;
 }
 
@@ -244,8 +269,10 @@ static bool vote(struct vs_session *ssn, enum vs_ext ext, const struct vs_job *j
 			tier = p->tier;
 		}
 		v = call(ssn, p, job);
-		if (v == VS_VOTE_REJECT)
+		if (v == VS_VOTE_REJECT) {
+			refused_by(ssn, p);
 			return false;
+		}
 		if (v == VS_VOTE_PERMIT)
 			permit = true;
 	}
@@ -318,8 +345,10 @@ bool vs_ssn_overused(struct vs_session *ssn, const struct vs_queue *queue)
 	u32 i;
 
 	for_each_ext(ssn, VS_EXT_OVERUSED, i, p)
-		if (p->ops->overused(ssn, p, queue))
+		if (p->ops->overused(ssn, p, queue)) {
+			refused_by(ssn, p);
 			return true;
+		}
 	return false;
 }
 
@@ -330,8 +359,10 @@ bool vs_ssn_allocatable(struct vs_session *ssn, const struct vs_queue *queue,
 	u32 i;
 
 	for_each_ext(ssn, VS_EXT_ALLOCATABLE, i, p)
-		if (!p->ops->allocatable(ssn, p, queue, task))
+		if (!p->ops->allocatable(ssn, p, queue, task)) {
+			refused_by(ssn, p);
 			return false;
+		}
 	return true;
 }
 

@@ -95,6 +95,27 @@ struct vs_fit_error {
 	bool unresolvable;
 };
 
+/*
+ * Who refused, and in what words, when a caller of an extension point asked
+ * (ssn->why, sched/explain.h): the first plugin that refuses names itself;
+ * one that has words for it gives them with vs_ssn_why().
+ */
+struct vs_why {
+	const char *plugin;		/* NULL: nobody refused */
+	char text[256];			/* "" when the plugin said nothing */
+};
+
+/*
+ * In a plugin, as it refuses a job, queue or task: say why, in the words
+ * its log line uses, when the caller asked (nothing is formatted when it
+ * did not, so a refusal costs no more than before).
+ */
+__printf(3, 4)
+void vs_ssn_why(struct vs_session *ssn, const struct vs_plugin *p, const char *fmt, ...);
+
+/* Whether a caller asked why and nobody has said yet: worth formatting the words. */
+#define vs_ssn_wants_why(ssn)	unlikely((ssn)->why && !(ssn)->why->plugin)
+
 /* One node and its score, as BestNode receives them. */
 struct vs_node_score {
 	struct vs_node *node;

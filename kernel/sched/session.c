@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/explain.h"
 #include "sched/fiterr.h"
 #include "sched/session.h"
 #include "sched/statement.h"
@@ -313,7 +314,10 @@ void vs_session_close(struct vs_session *ssn)
 	/* What nobody committed vanishes, as Volcano's snapshot does. */
 	list_for_each_entry_safe(stmt, tmp, &ssn->open_stmts, node)
 		vs_stmt_discard(stmt);
+	/* What the session found, kept on each job for vsctl explain. */
+	vs_explain_record(ssn);
 	vs_session_drop_notes(ssn);
+	ssn->traces = NULL;
 
 	/* The jobs left with nothing to do rest until something about them changes. */
 	for (u32 i = 0; i < ssn->nr_jobs; i++) {

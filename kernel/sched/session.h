@@ -122,6 +122,10 @@ struct vs_session {
 
 	/* Tasks this session noted something about (sched/fiterr.h). */
 	struct vs_task_note *notes;
+	/* How far each job got, by sidx, made on first use (sched/explain.h). */
+	struct vs_job_trace *traces;
+	/* Set around a call whose refusal the caller wants explained (struct vs_why). */
+	struct vs_why *why;
 
 	/* Scratch for scoring one task on up to nr_nodes nodes, made on first use. */
 	struct vs_node_score *score_buf;

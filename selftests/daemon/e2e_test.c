@@ -199,6 +199,49 @@ static u32 cycle_run(struct vsnl *c)
 	return binds;
 }
 
+/* What VS_CMD_EXPLAIN says of a task: reason, message, and the steps a line each. */
+struct explanation {
+	char reason[64];
+	char message[1024];
+	char steps[4096];
+};
+
+static int read_explain(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct explanation *x = arg;
+	struct nlattr *a;
+	int rem;
+
+	cr_assert_not_null(tb[VS_A_EXPLAIN]);
+	nla_for_each_nested(a, tb[VS_A_EXPLAIN], rem) {
+		const char *s = nla_get_string(a);
+
+		if (nla_type(a) == VS_EXPLAIN_A_REASON)
+			snprintf(x->reason, sizeof(x->reason), "%s", s);
+		else if (nla_type(a) == VS_EXPLAIN_A_MESSAGE)
+			snprintf(x->message, sizeof(x->message), "%s", s);
+		else if (nla_type(a) == VS_EXPLAIN_A_STEP)
+			snprintf(x->steps + strlen(x->steps), sizeof(x->steps) - strlen(x->steps),
+				 "%s\n", s);
+	}
+	return 0;
+}
+
+static struct explanation explain_task(struct vsnl *c, const char *ns, const char *name)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_EXPLAIN, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_EXPLAIN);
+	struct explanation x;
+	struct vsnl_err err = { 0 };
+
+	memset(&x, 0, sizeof(x));
+	nla_put_string(m, VS_EXPLAIN_A_NAMESPACE, ns);
+	nla_put_string(m, VS_EXPLAIN_A_TASK, name);
+	nla_nest_end(m, n);
+	cr_assert_eq(vsnl_request(c, m, read_explain, &x, &err), 0, "%s", err.msg);
+	return x;
+}
+
 /* ---- objects ---- */
 
 static int count_msgs(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
@@ -791,6 +834,17 @@ Test(vschedd, a_preemptor_is_pipelined_until_an_external_binder_reports_its_vict
 	cr_assert_eq(task_state(c, "ns", victim).status, VS_TASK_STATUS_RELEASING);
 	cr_assert_eq(task_state(c, "ns", "h0").status, VS_TASK_STATUS_PENDING,
 		     "the pipeline ended with its session");
+	/* vsctl explain: pipelined, and for which eviction it waits */
+	{
+		struct explanation x = explain_task(c, "ns", "h0");
+		char line[128];
+
+		cr_assert_str_eq(x.reason, "Pipelined", "%s\n%s", x.message, x.steps);
+		cr_assert_str_eq(x.message, "pipelined onto n1: it waits for resources being "
+				 "released there");
+		snprintf(line, sizeof(line), "Waiting for ns/%s to be released on n1\n", victim);
+		cr_assert_not_null(strstr(x.steps, line), "%s", x.steps);
+	}
 
 	/* The victim still holds its cpu: pipelined again, nothing evicted twice. */
 	cycle_decisions(c, binder, &dl);
@@ -838,6 +892,18 @@ Test(vschedd, a_bind_without_a_result_in_time_fails_and_is_retried)
 	cr_assert_eq(st.bind_failures, 1);
 	cr_assert_str_eq(st.bind_error, "binding to node n1 failed: no bind result within "
 			 "100 ms (error -110)");
+	/* vsctl explain: why it waits, and when it is tried again */
+	{
+		struct explanation x = explain_task(c, "ns", "t1");
+
+		cr_assert_str_eq(x.reason, "BindBackoff", "%s\n%s", x.message, x.steps);
+		static const char want[] = "its bind failed (binding to node n1 failed: no bind "
+					   "result within 100 ms (error -110)); it is tried again in ";
+
+		cr_assert(!strncmp(x.message, want, sizeof(want) - 1), "%s", x.message);
+		cr_assert_not_null(strstr(x.steps, "Bind: failed 1 time(s) in a row, the last: "
+					  "binding to node n1 failed"), "%s", x.steps);
+	}
 	st = task_state(c, "ns", "t0");
 	cr_assert_eq(st.status, VS_TASK_STATUS_BOUND, "the bind that was answered stands");
 	cr_assert_eq(st.bind_failures, 0);

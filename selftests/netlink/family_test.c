@@ -107,7 +107,7 @@ Test(family, non_admin_mutation_is_eperm)
 	assert_error_reply(-ENOENT, "node n1 not found");
 }
 
-Test(family, valid_request_without_a_handler_is_not_implemented_yet)
+Test(family, explain_names_one_object_and_says_which_is_missing)
 {
 	struct nlmsghdr *nlh = nlt_request(req_buf, VS_CMD_EXPLAIN, NLM_F_ACK);
 	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_EXPLAIN);
@@ -115,8 +115,27 @@ Test(family, valid_request_without_a_handler_is_not_implemented_yet)
 	mnl_attr_put_strz(nlh, VS_EXPLAIN_A_NAMESPACE, "ns");
 	mnl_attr_put_strz(nlh, VS_EXPLAIN_A_PODGROUP, "pg1");
 	mnl_attr_nest_end(nlh, n);
-	cr_assert_eq(vs_genl_rcv_msg(&admin, nlh, &reply, &dump, &ext), -EOPNOTSUPP);
-	assert_error_reply(-EOPNOTSUPP, "VS_CMD_EXPLAIN: not implemented yet");
+	cr_assert_eq(vs_genl_rcv_msg(&anyone, nlh, &reply, &dump, &ext), -ENOENT);
+	assert_error_reply(-ENOENT, "podgroup ns/pg1 not found");
+
+	setup();
+	nlh = nlt_request(req_buf, VS_CMD_EXPLAIN, NLM_F_ACK);
+	n = mnl_attr_nest_start(nlh, VS_A_EXPLAIN);
+	mnl_attr_put_strz(nlh, VS_EXPLAIN_A_PODGROUP, "pg1");
+	mnl_attr_put_strz(nlh, VS_EXPLAIN_A_NODE, "n1");
+	mnl_attr_nest_end(nlh, n);
+	cr_assert_eq(vs_genl_rcv_msg(&anyone, nlh, &reply, &dump, &ext), -EINVAL);
+	assert_error_reply(-EINVAL, "explain (VS_A_EXPLAIN): name one of podgroup, task and "
+			   "node, not 2");
+
+	setup();
+	nlh = nlt_request(req_buf, VS_CMD_EXPLAIN, NLM_F_ACK);
+	n = mnl_attr_nest_start(nlh, VS_A_EXPLAIN);
+	mnl_attr_put_strz(nlh, VS_EXPLAIN_A_TASK, "p1");
+	mnl_attr_nest_end(nlh, n);
+	cr_assert_eq(vs_genl_rcv_msg(&anyone, nlh, &reply, &dump, &ext), -EINVAL);
+	assert_error_reply(-EINVAL, "explain.namespace (VS_EXPLAIN_A_NAMESPACE): missing: a "
+			   "task has one");
 }
 
 Test(family, policy_error_answers_with_the_offset)

@@ -715,15 +715,23 @@ enum vs_pool_attr {
 
 /* ---- explanations ---- */
 
+/*
+ * VS_CMD_EXPLAIN asks about one object: a PodGroup or a task (with its
+ * namespace), or a node. The reply carries the request's attributes back
+ * with the read-only ones.
+ */
 enum vs_explain_attr {
 	VS_EXPLAIN_A_UNSPEC,
-	VS_EXPLAIN_A_NAMESPACE,		/* string */
+	VS_EXPLAIN_A_NAMESPACE,		/* string: of the PodGroup or task */
 	VS_EXPLAIN_A_PODGROUP,		/* string: explain a PodGroup... */
-	VS_EXPLAIN_A_TASK,		/* string: ...or one task */
+	VS_EXPLAIN_A_TASK,		/* string: ...or one task... */
 	/* read-only: */
-	VS_EXPLAIN_A_REASON,		/* string: "Unschedulable", "Schedulable", ... */
-	VS_EXPLAIN_A_MESSAGE,		/* string: Volcano's FitError text */
+	VS_EXPLAIN_A_REASON,		/* string: "Unschedulable", "QueueOverused", ... */
+	VS_EXPLAIN_A_MESSAGE,		/* string: one line, kube-scheduler's words for fit errors */
 	VS_EXPLAIN_A_STEP,		/* string, repeated: the decision path, one line each */
+	VS_EXPLAIN_A_NODE,		/* string: ...or a node (no namespace) */
+	VS_EXPLAIN_A_STATUS,		/* string, read-only: "Pending", "Inqueue", "Ready"... */
+	VS_EXPLAIN_A_CYCLE,		/* u64, read-only: the cycle it comes from; absent: none */
 	__VS_EXPLAIN_A_MAX
 };
 #define VS_EXPLAIN_A_MAX (__VS_EXPLAIN_A_MAX - 1)

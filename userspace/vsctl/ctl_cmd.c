@@ -114,16 +114,6 @@ static int parse_common(int argc, char **argv, const char *extra, struct common 
 	return 0;
 }
 
-/* Keep the rendering of the (last) reply. */
-static int keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
-{
-	json_t **out = arg;
-
-	json_decref(*out);
-	*out = vsctl_render_msg(nlh);
-	return *out ? 0 : -ENOMEM;
-}
-
 /* The options a usage line names, for --help. */
 static const struct {
 	const char *token, *opt, *help;
@@ -166,7 +156,7 @@ int vsctl_conf_show(int argc, char **argv)
 	ret = parse_common(argc, argv, "o", &o);
 	if (ret || o.optind != argc)
 		return usage_or(ret, usage, argv[0]);
-	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CONF_GET, 0), keep_reply, &reply);
+	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CONF_GET, 0), vsctl_keep_reply, &reply);
 	if (ret)
 		goto out;
 	if (o.json) {
@@ -307,7 +297,7 @@ int vsctl_cycle_run(int argc, char **argv)
 	ret = parse_common(argc, argv, "o", &o);
 	if (ret || o.optind != argc)
 		return usage_or(ret, usage, argv[0]);
-	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), keep_reply, &reply);
+	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), vsctl_keep_reply, &reply);
 	if (ret)
 		goto out;
 	cy = json_object_get(reply, "cycle");
@@ -347,7 +337,7 @@ int vsctl_stats_show(int argc, char **argv)
 	ret = parse_common(argc, argv, "o", &o);
 	if (ret || o.optind != argc)
 		return usage_or(ret, usage, argv[0]);
-	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_STATS_GET, 0), keep_reply, &reply);
+	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_STATS_GET, 0), vsctl_keep_reply, &reply);
 	if (ret)
 		goto out;
 	st = json_object_get(reply, "stats");

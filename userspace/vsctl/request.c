@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vsctl/render.h"
 #include "vsctl/request.h"
 
 int vsctl_fail(int ret, const struct vsnl_err *err)
@@ -47,4 +48,13 @@ int vsctl_print_json(const json_t *v)
 	    fputc('\n', stdout) == EOF)
 		return 1;
 	return 0;
+}
+
+int vsctl_keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	json_t **out = arg;
+
+	json_decref(*out);
+	*out = vsctl_render_msg(nlh);
+	return *out ? 0 : -ENOMEM;
 }

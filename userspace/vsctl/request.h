@@ -30,6 +30,9 @@ struct vsnl *vsctl_connect(const char *socket);
  */
 int vsctl_request(const char *socket, struct nl_msg *m, vsnl_cb cb, void *arg);
 
+/* A vsnl_cb keeping the rendering of the (last) reply in *(json_t **)@arg. */
+int vsctl_keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg);
+
 /* @v, indented, and a newline; 0, or 1 when it could not be written. */
 int vsctl_print_json(const json_t *v);
 

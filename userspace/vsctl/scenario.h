@@ -10,6 +10,7 @@
 #ifndef VSCTL_SCENARIO_H
 #define VSCTL_SCENARIO_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "core/cluster.h"
@@ -46,6 +47,7 @@ enum scn_key {
 	SCN_PIPELINED,
 	SCN_PHASES,
 	SCN_SCORES,
+	SCN_EXPLAIN,
 	SCN_NR_KEYS
 };
 
@@ -59,6 +61,7 @@ struct scn_expect {
 	struct scn_set pipelined;	/* task -> node */
 	struct scn_set phases;		/* podgroup -> phase */
 	struct scn_set scores;		/* (task, node, score) */
+	struct scn_set explain;		/* "task ns/p1" -> a line its explanation has */
 	u64 bind_count;
 	u64 evict_count;
 };
@@ -70,6 +73,7 @@ struct scn_result {
 	struct scn_set pipelined;	/* after the last cycle, before its session closed */
 	struct scn_set phases;		/* every podgroup, after the last cycle */
 	struct scn_set scores;		/* the expected tasks on every node */
+	struct scn_set explain;		/* "task ns/p1" -> its explanation, as vsctl prints it */
 };
 
 /* pipelinedTo: pipelined onto @node right after the first session opens. */
@@ -104,6 +108,12 @@ void scenario_free(struct scenario *scn);
  */
 int scenario_run(struct scenario *scn, struct scn_result *res, struct vs_err *err);
 void scenario_result_free(struct scn_result *res);
+
+/*
+ * Print @ex (an explanation as the VS_CMD_EXPLAIN reply renders it) as
+ * vsctl explain does, into @res->explain under @key ("task ns/p1").
+ */
+int scn_explain_add(struct scn_result *res, const char *key, const json_t *ex);
 
 /*
  * Compare @res with the expectations: one line per differing key, indented,

@@ -100,6 +100,7 @@ static const char *const key_names[SCN_NR_KEYS] = {
 	[SCN_PIPELINED]		= "pipelined",
 	[SCN_PHASES]		= "podgroupPhase",
 	[SCN_SCORES]		= "nodeScores",
+	[SCN_EXPLAIN]		= "explain",
 };
 
 const char *scn_key_name(enum scn_key key)
@@ -890,6 +891,56 @@ static int e_scores(struct ld *ld, struct vs_arg_kv *kv, struct scn_set *set)
 	return ret;
 }
 
+/*
+ * explain: {"task ns/p1": [lines], "job ns/pg1": [...], "node n1": [...]}:
+ * each line must be a line of what vsctl explain prints for the object
+ * after the last cycle (leading blanks aside).
+ */
+static int e_explain(struct ld *ld, struct vs_arg_kv *kv, struct scn_set *set)
+{
+	int ret = kf_want(&ld->kf, kv, VS_ARG_MAP, "a mapping of objects to lines");
+
+	for (u32 i = 0; !ret && i < kv->val.map->nr; i++) {
+		struct vs_arg_kv *o = &kv->val.map->kv[i];
+		const char *sp = strchr(o->key, ' '), *name = sp ? sp + 1 : "";
+		size_t kind = sp ? (size_t)(sp - o->key) : 0;
+
+		if (kind == 4 && !strncmp(o->key, "task", 4)) {
+			ret = check_task(ld, name, o->line, kv->key, NULL);
+		} else if (kind == 4 && !strncmp(o->key, "node", 4)) {
+			ret = check_node(ld, name, o->line, kv->key);
+		} else if ((kind == 3 && !strncmp(o->key, "job", 3)) ||
+			   (kind == 8 && !strncmp(o->key, "podgroup", 8))) {
+			const char *slash = strchr(name, '/');
+			char ns[256];
+
+			if (!slash || (size_t)(slash - name) >= sizeof(ns))
+				return lerr(ld, o->line, "%s: \"%s\" is not NAMESPACE/NAME", kv->key,
+					    name);
+			memcpy(ns, name, (size_t)(slash - name));
+			ns[slash - name] = '\0';
+			if (!vs_job_find(&ld->scn->cl, ns, slash + 1))
+				return lerr(ld, o->line, "%s: podgroup %s is not listed", kv->key,
+					    name);
+		} else {
+			return lerr(ld, o->line, "%s: \"%s\" is not \"task NS/NAME\", \"job "
+				    "NS/NAME\", \"podgroup NS/NAME\" or \"node NAME\"", kv->key,
+				    o->key);
+		}
+		if (!ret)
+			ret = kf_want(&ld->kf, o, VS_ARG_SEQ, "a list of lines");
+		for (u32 j = 0; !ret && j < o->val.seq.nr; j++) {
+			const struct vs_arg *l = &o->val.seq.items[j];
+
+			if (l->type != VS_ARG_STRING)
+				return lerr(ld, o->line, "%s: the lines of %s must be strings",
+					    kv->key, o->key);
+			ret = add_entry(ld, set, o->key, l->s, 0, o->line);
+		}
+	}
+	return ret;
+}
+
 static int e_count(struct ld *ld, struct vs_arg_kv *kv, u64 *out)
 {
 	s64 v = 0;
@@ -920,7 +971,7 @@ static int parse_expect(struct ld *ld, struct vs_arg_kv *kv)
 		if (k == SCN_NR_KEYS)
 			return lerr(ld, e->line, "unknown key \"%s\" in expect (known: binds, "
 				    "bindCount, evicts, evictCount, pipelined, podgroupPhase, "
-				    "nodeScores, notes)", e->key);
+				    "nodeScores, explain, notes)", e->key);
 		if (e->val.type == VS_ARG_NULL)
 			continue;
 		x->has |= 1u << k;
@@ -939,6 +990,9 @@ static int parse_expect(struct ld *ld, struct vs_arg_kv *kv)
 			break;
 		case SCN_SCORES:
 			ret = e_scores(ld, e, &x->scores);
+			break;
+		case SCN_EXPLAIN:
+			ret = e_explain(ld, e, &x->explain);
 			break;
 		case SCN_BIND_COUNT:
 			ret = e_count(ld, e, &x->bind_count);
@@ -1071,6 +1125,7 @@ void scenario_free(struct scenario *scn)
 	scn_set_free(&x->pipelined);
 	scn_set_free(&x->phases);
 	scn_set_free(&x->scores);
+	scn_set_free(&x->explain);
 	if (scn->cl_ready)
 		vs_cluster_destroy(&scn->cl);
 	memset(scn, 0, sizeof(*scn));

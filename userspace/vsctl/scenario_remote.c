@@ -34,6 +34,7 @@
 
 #include "lib/vsnl.h"
 #include "netlink/fill.h"
+#include "vsctl/request.h"
 #include "vsctl/scenario.h"
 
 /* How long a cycle's notifications may take to come after its reply. */
@@ -650,6 +651,48 @@ static int read_phases(struct scn_remote *r, struct scn_result *res, struct vs_e
 	return ret ? remote_fail(err, ret, &e, "reading the PodGroups") : 0;
 }
 
+/* explain: each object the expectations name, as the daemon explains it. */
+static int read_explanations(struct scn_remote *r, const struct scenario *scn,
+			     struct scn_result *res, struct vs_err *err)
+{
+	const struct scn_set *want = &scn->expect.explain;
+
+	for (u32 i = 0; i < want->nr; i++) {
+		const char *key = want->e[i].key, *name = strchr(key, ' ') + 1;
+		const char *slash = strchr(name, '/');
+		struct nl_msg *m = vsnl_msg_new(VS_CMD_EXPLAIN, 0);
+		struct vsnl_err e = { 0 };
+		json_t *reply = NULL;
+		struct nlattr *nest;
+		char ns[256] = "";
+		u16 attr;
+		int ret;
+
+		if (i && !strcmp(key, want->e[i - 1].key))
+			continue;	/* the same object, another line */
+		attr = !strncmp(key, "task ", 5) ? VS_EXPLAIN_A_TASK :
+		       !strncmp(key, "node ", 5) ? VS_EXPLAIN_A_NODE : VS_EXPLAIN_A_PODGROUP;
+		if (slash) {
+			memcpy(ns, name, (size_t)(slash - name));
+			ns[slash - name] = '\0';
+		}
+		nest = m ? nla_nest_start(m, VS_A_EXPLAIN) : NULL;
+		if (!nest || (*ns && nla_put_string(m, VS_EXPLAIN_A_NAMESPACE, ns)) ||
+		    nla_put_string(m, attr, slash ? slash + 1 : name)) {
+			nlmsg_free(m);
+			return vs_err_set(err, ENOMEM, "out of memory");
+		}
+		nla_nest_end(m, nest);
+		ret = vsnl_request(r->req, m, vsctl_keep_reply, &reply, &e);
+		if (!ret)
+			ret = scn_explain_add(res, key, json_object_get(reply, "explain"));
+		json_decref(reply);
+		if (ret)
+			return remote_fail(err, ret, &e, "explaining");
+	}
+	return 0;
+}
+
 int scenario_run_remote(struct scn_remote *r, struct scenario *scn, struct scn_result *res,
 			struct vs_err *err)
 {
@@ -668,6 +711,8 @@ int scenario_run_remote(struct scn_remote *r, struct scenario *scn, struct scn_r
 		ret = run_cycles(r, scn, res, &last, err);
 	if (!ret)
 		ret = read_phases(r, res, err);
+	if (!ret)
+		ret = read_explanations(r, scn, res, err);
 	if (!ret)
 		ret = last_cycle(r, &after, err);
 	if (!ret && after != last)

@@ -12,12 +12,15 @@
  * what it held is free in the next cycle.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/explain.h"
 #include "sched/session.h"
 #include "sched/statement.h"
 #include "vsctl/scenario.h"
+#include "vsctl/vsctl.h"
 
 /* nodeScores are equal when they differ by no more than this. */
 #define SCORE_EPSILON	1e-6
@@ -239,6 +242,66 @@ static int run_cycles(struct scenario *scn, struct vs_sched *sched, struct recor
 	return 0;
 }
 
+/*
+ * explain: each object the expectations name, explained after the last
+ * cycle and printed as "vsctl explain" prints it.
+ */
+static int record_explanations(const struct scenario *scn, const struct vs_sched *sched,
+			       struct scn_result *res)
+{
+	const struct scn_set *want = &scn->expect.explain;
+
+	for (u32 i = 0; i < want->nr; i++) {
+		const char *key = want->e[i].key, *name = strchr(key, ' ') + 1;
+		const char *slash = strchr(name, '/');
+		struct vs_explain ex;
+		char ns[256] = "";
+		json_t *j;
+		int ret = 0;
+
+		if (i && !strcmp(key, want->e[i - 1].key))
+			continue;	/* the same object, another line */
+		if (slash) {
+			memcpy(ns, name, (size_t)(slash - name));
+			ns[slash - name] = '\0';
+		}
+		vs_explain_init(&ex);
+		if (!strncmp(key, "task ", 5))
+			ret = vs_explain_task(sched, vs_task_find(&scn->cl, ns, slash + 1),
+					      sched->now_ns, &ex);
+		else if (!strncmp(key, "node ", 5))
+			ret = vs_explain_node(&scn->cl, vs_node_find(&scn->cl, name), &ex);
+		else
+			ret = vs_explain_job(sched, vs_job_find(&scn->cl, ns, slash + 1),
+					     sched->now_ns, &ex);
+		j = ret ? NULL : vsctl_explain_json(&ex);
+		vs_explain_release(&ex);
+		ret = j ? scn_explain_add(res, key, j) : -ENOMEM;
+		json_decref(j);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int scn_explain_add(struct scn_result *res, const char *key, const json_t *ex)
+{
+	const char *name = strchr(key, ' ') + 1;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int ret = -ENOMEM;
+
+	if (!f)
+		return -ENOMEM;
+	vsctl_explain_print(f, !strncmp(key, "task ", 5) ? "Task:" :
+			    !strncmp(key, "node ", 5) ? "Node:" : "PodGroup:", name, ex);
+	if (!fclose(f) && !scn_set_add(&res->explain, key, text, 0, 0))
+		ret = 0;
+	free(text);
+	return ret;
+}
+
 int scenario_run(struct scenario *scn, struct scn_result *res, struct vs_err *err)
 {
 	struct recorder rec = { .res = res };
@@ -258,6 +321,8 @@ int scenario_run(struct scenario *scn, struct scn_result *res, struct vs_err *er
 		ret = run_cycles(scn, &sched, &rec, err);
 	if (!ret && record_phases(&scn->cl.jobs, res))
 		ret = vs_err_set(err, ENOMEM, "out of memory");
+	if (!ret && record_explanations(scn, &sched, res))
+		ret = vs_err_set(err, ENOMEM, "out of memory");
 	if (!ret && vs_cluster_check(&scn->cl, err))
 		ret = -EIO;
 out:
@@ -274,6 +339,7 @@ void scenario_result_free(struct scn_result *res)
 	scn_set_free(&res->pipelined);
 	scn_set_free(&res->phases);
 	scn_set_free(&res->scores);
+	scn_set_free(&res->explain);
 }
 
 /* ---- comparing ---- */
@@ -435,6 +501,47 @@ static unsigned int compare_scores(FILE *out, const struct scn_set *want,
 	return diffs;
 }
 
+/* Whether @line is a line of @text, leading blanks aside. */
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
+static unsigned int compare_explain(FILE *out, const struct scn_set *want,
+				    const struct scn_set *got)
+{
+	unsigned int diffs = 0;
+
+	for (u32 i = 0; i < want->nr; i++) {
+		const struct scn_entry *w = &want->e[i], *g = NULL;
+
+		for (u32 j = 0; j < got->nr && !g; j++)
+			if (!strcmp(got->e[j].key, w->key))
+				g = &got->e[j];
+		if (g && has_line(g->val, w->val))
+			continue;
+		diffs++;
+		fprintf(out, "    %s %s (line %u): no line \"%s\" in\n", scn_key_name(SCN_EXPLAIN),
+			w->key, w->line, w->val);
+		for (const char *p = g ? g->val : ""; *p;) {
+			const char *nl = strchr(p, '\n');
+			int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+			fprintf(out, "      | %.*s\n", n, p);
+			p += n + (nl != NULL);
+		}
+	}
+	return diffs;
+}
+
 unsigned int scenario_compare(const struct scenario *scn, const struct scn_result *res,
 			      FILE *out)
 {
@@ -455,5 +562,7 @@ unsigned int scenario_compare(const struct scenario *scn, const struct scn_resul
 		diffs += compare_phases(out, &x->phases, &res->phases);
 	if (x->has & (1u << SCN_SCORES))
 		diffs += compare_scores(out, &x->scores, &res->scores);
+	if (x->has & (1u << SCN_EXPLAIN))
+		diffs += compare_explain(out, &x->explain, &res->explain);
 	return diffs;
 }

@@ -8,6 +8,9 @@
 #ifndef VSCTL_H
 #define VSCTL_H
 
+#include <jansson.h>
+#include <stdio.h>
+
 int vsctl_scenario_run(int argc, char **argv);
 
 /* KIND list | show | del, for node, queue, podgroup, task, job, prioclass (objects_cmd.c). */
@@ -40,6 +43,20 @@ int vsctl_cycle_run(int argc, char **argv);
 int vsctl_stats_show(int argc, char **argv);
 int vsctl_watch(int argc, char **argv);
 int vsctl_monitor(int argc, char **argv);
+
+/* Why a PodGroup, task or node is where it is (explain_cmd.c). */
+int vsctl_explain(int argc, char **argv);
+
+/*
+ * An explanation (the "explain" object of a VS_CMD_EXPLAIN reply) as text:
+ * "Task:     ns/p1", its status, reason, message and cycle, then its steps
+ * indented, a line each. "vsctl scenario run" prints the same.
+ */
+void vsctl_explain_print(FILE *out, const char *kind, const char *name, const json_t *ex);
+
+/* A core explanation in the reply's shape, for vsctl_explain_print(); NULL: out of memory. */
+struct vs_explain;
+json_t *vsctl_explain_json(const struct vs_explain *ex);
 
 /* Kubernetes manifests, in one batch (apply_cmd.c). */
 int vsctl_apply(int argc, char **argv);

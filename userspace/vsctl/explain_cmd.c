@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * vsctl explain: why a PodGroup, a task or a node is where it is.
+ *
+ *	vsctl explain job NS/NAME	a PodGroup (or the one of a VolcanoJob)
+ *	vsctl explain podgroup NS/NAME	the same
+ *	vsctl explain task NS/NAME
+ *	vsctl explain node NAME
+ *
+ * The daemon composes the explanation (kernel/sched/explain.h) from what
+ * the last cycle that considered the object found; this prints it as
+ * "kubectl describe" prints an object, or as JSON with -j.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "core/names.h"
+#include "lib/vsnl.h"
+#include "sched/explain.h"
+#include "vsctl/objects.h"
+#include "vsctl/render.h"
+#include "vsctl/request.h"
+#include "vsctl/vsctl.h"
+
+void vsctl_explain_print(FILE *out, const char *kind, const char *name, const json_t *ex)
+{
+	const json_t *cycle = json_object_get(ex, "cycle"), *s;
+	size_t i;
+
+	fprintf(out, "%-9s %s\n", kind, name);
+	fprintf(out, "%-9s %s\n", "Status:", json_string_value(json_object_get(ex, "status")));
+	fprintf(out, "%-9s %s\n", "Reason:", json_string_value(json_object_get(ex, "reason")));
+	fprintf(out, "%-9s %s\n", "Message:", json_string_value(json_object_get(ex, "message")));
+	if (cycle)
+		fprintf(out, "%-9s %lld\n", "Cycle:", json_integer_value(cycle));
+	else
+		fprintf(out, "%-9s none\n", "Cycle:");
+	fprintf(out, "Steps:\n");
+	json_array_foreach(json_object_get(ex, "steps"), i, s)
+		fprintf(out, "  %s\n", json_string_value(s));
+}
+
+json_t *vsctl_explain_json(const struct vs_explain *ex)
+{
+	json_t *o = json_object(), *steps = json_array();
+
+	if (!o || !steps) {
+		json_decref(o);
+		json_decref(steps);
+		return NULL;
+	}
+	json_object_set_new(o, "status", json_string(ex->status ? ex->status : ""));
+	json_object_set_new(o, "reason", json_string(ex->reason ? ex->reason : ""));
+	json_object_set_new(o, "message", json_string(vs_explain_message(ex)));
+	if (ex->cycle)
+		json_object_set_new(o, "cycle", json_integer((json_int_t)ex->cycle));
+	for (const char *s = vs_explain_first(ex); s; s = vs_explain_next(ex, s))
+		json_array_append_new(steps, json_string(s));
+	json_object_set_new(o, "steps", steps);
+	return o;
+}
+
+enum { OPT_SOCKET = 0x100 };
+
+static int usage(const char *prog, bool help)
+{
+	FILE *out = help ? stdout : stderr;
+
+	fprintf(out, "usage: %s job|podgroup|task NS/NAME [--socket PATH] [-o json | -j]\n"
+		"       %s node NAME [--socket PATH] [-o json | -j]\n", prog, prog);
+	if (!help)
+		return 2;
+	fprintf(out, "\nWhy the object is where it is, from the last cycle that considered it.\n"
+		"A NAME without NS/ is in the \"default\" namespace.\n\noptions:\n");
+	vsctl_print_option(out, "--socket PATH", "the daemon's socket (default $"
+			   VSCHED_SOCKET_ENV ", else " VSCHED_SOCKET_DEFAULT ")");
+	vsctl_print_option(out, "-o, --output json", "JSON instead of text");
+	vsctl_print_option(out, "-j, --json", "the same as -o json");
+	return 0;
+}
+
+int vsctl_explain(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, OPT_SOCKET },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *socket = NULL, *what, *arg, *kind;
+	struct vsctl_key key;
+	const struct vsctl_kind *k;
+	json_t *reply = NULL;
+	bool json = false;
+	struct nlattr *nest;
+	struct nl_msg *m;
+	u16 attr;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SOCKET:
+			socket = optarg;
+			break;
+		case 'o':
+			if (strcmp(optarg, "json")) {
+				fprintf(stderr, "%s: -o: \"%s\" is not an output here (json)\n",
+					argv[0], optarg);
+				return 2;
+			}
+			/* fall through */
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			return usage(argv[0], true);
+		default:
+			return usage(argv[0], false);
+		}
+	}
+	if (argc - optind != 2)
+		return usage(argv[0], false);
+	what = argv[optind];
+	arg = argv[optind + 1];
+	if (!strcmp(what, "job") || !strcmp(what, "podgroup")) {
+		k = vsctl_kind_of("vsctl podgroup show");
+		attr = VS_EXPLAIN_A_PODGROUP;
+		kind = "PodGroup:";
+	} else if (!strcmp(what, "task")) {
+		k = vsctl_kind_of("vsctl task show");
+		attr = VS_EXPLAIN_A_TASK;
+		kind = "Task:";
+	} else if (!strcmp(what, "node")) {
+		k = vsctl_kind_of("vsctl node show");
+		attr = VS_EXPLAIN_A_NODE;
+		kind = "Node:";
+	} else {
+		fprintf(stderr, "%s: \"%s\": explain a job, podgroup, task or node\n", argv[0],
+			what);
+		return 2;
+	}
+	if (!k || vsctl_key_parse(argv[0], k, NULL, arg, &key))
+		return 2;
+
+	m = vsnl_msg_new(VS_CMD_EXPLAIN, 0);
+	nest = m ? nla_nest_start(m, VS_A_EXPLAIN) : NULL;
+	if (nest && ((*key.ns && nla_put_string(m, VS_EXPLAIN_A_NAMESPACE, key.ns)) ||
+		     nla_put_string(m, attr, key.name)))
+		nest = NULL;
+	if (nest) {
+		nla_nest_end(m, nest);
+	} else if (m) {
+		nlmsg_free(m);
+		m = NULL;
+	}
+	ret = vsctl_request(socket, m, vsctl_keep_reply, &reply);
+	if (ret)
+		goto out;
+	if (json) {
+		ret = vsctl_print_json(json_object_get(reply, "explain"));
+	} else {
+		char name[2 * VS_NAME_MAX];
+
+		snprintf(name, sizeof(name), "%s%s%s", key.ns, *key.ns ? "/" : "", key.name);
+		vsctl_explain_print(stdout, kind, name, json_object_get(reply, "explain"));
+	}
+out:
+	json_decref(reply);
+	return ret;
+}

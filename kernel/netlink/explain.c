@@ -75,6 +75,13 @@ int vs_nl_explain_doit(struct vs_genl_info *info)
 	if (n != 1)
 		return vs_nl_refuse(info, nest, EINVAL, "explain (VS_A_EXPLAIN): name one of "
 				    "podgroup, task and node, not %u", n);
+	if (tb[VS_EXPLAIN_A_SCORES] && !tb[VS_EXPLAIN_A_TASK])
+		return vs_nl_refuse(info, tb[VS_EXPLAIN_A_SCORES], EINVAL,
+				    "explain.scores (VS_EXPLAIN_A_SCORES): only a task is scored");
+	if (tb[VS_EXPLAIN_A_SCORES] && !core->sched)
+		return vs_nl_refuse(info, tb[VS_EXPLAIN_A_SCORES], EOPNOTSUPP,
+				    "explain.scores (VS_EXPLAIN_A_SCORES): there is no scheduler "
+				    "here to score with");
 	if (tb[VS_EXPLAIN_A_NODE] && tb[VS_EXPLAIN_A_NAMESPACE])
 		return vs_nl_refuse(info, tb[VS_EXPLAIN_A_NAMESPACE], EINVAL,
 				    "explain.namespace (VS_EXPLAIN_A_NAMESPACE): a node has none");
@@ -95,6 +102,17 @@ int vs_nl_explain_doit(struct vs_genl_info *info)
 			return vs_nl_refuse(info, tb[VS_EXPLAIN_A_TASK], ENOENT,
 					    "task %s/%s not found", ns, name);
 		ret = vs_explain_task(core->sched, task, vs_nl_now_ns(core), &ex);
+		if (!ret && tb[VS_EXPLAIN_A_SCORES]) {
+			struct vs_err e = { { 0 } };
+
+			ret = vs_explain_scores(core->sched, task,
+						mnl_attr_get_u32(tb[VS_EXPLAIN_A_SCORES]), &ex, &e);
+			if (ret) {
+				vs_explain_release(&ex);
+				return vs_extack_fail(info->extack, -ret, "scoring task %s/%s: %s",
+						      ns, name, e.msg);
+			}
+		}
 	} else if (tb[VS_EXPLAIN_A_PODGROUP]) {
 		const char *name = mnl_attr_get_str(tb[VS_EXPLAIN_A_PODGROUP]);
 		const struct vs_job *job = vs_job_find(core->cl, ns, name);

@@ -499,6 +499,7 @@ static const struct vs_nla_policy explain_policy[VS_EXPLAIN_A_MAX + 1] = {
 	VS_NLA_STR(VS_EXPLAIN_A_NODE, "node", VS_NAME_MAX),
 	VS_NLA_STR(VS_EXPLAIN_A_STATUS, "status", VS_NAME_MAX, .flags = RO),
 	VS_NLA_INT(VS_EXPLAIN_A_CYCLE, "cycle", VS_NLA_U64, .flags = RO),
+	VS_NLA_RANGE(VS_EXPLAIN_A_SCORES, "scores", VS_NLA_U32, 1, VS_EXPLAIN_SCORES_MAX, 0),
 };
 
 /* ---- replies only: cycles, decisions, statistics ---- */

@@ -153,6 +153,8 @@ static void gang_close(struct vs_session *ssn, struct vs_plugin *p)
 {
 	char why[512], msg[640];
 
+	if (ssn->inspect)
+		return;		/* a look writes no condition */
 	for (u32 i = 0; i < ssn->nr_jobs; i++) {
 		struct vs_job *job = ssn->jobs[i];
 

@@ -27,7 +27,7 @@ enum why_fit {
 struct why_task {
 	u64 seq;			/* the task: creation order is unique */
 	u8 fit;				/* enum why_fit */
-	u8 tx;				/* what a discarded statement had made it; PENDING: nothing */
+	u8 tx;				/* what a discarded statement made it; PENDING: nothing */
 	bool pipelined;			/* left pipelined on @node by a committed statement */
 	u32 node;			/* text: the node of @tx or @pipelined */
 	u32 text;			/* text: the fit errors, in kube-scheduler's words */
@@ -313,18 +313,28 @@ static void message(struct vs_explain *ex, const char *fmt, ...)
 	}
 }
 
-__printf(2, 3)
-static void step(struct vs_explain *ex, const char *fmt, ...)
+static void add_step(struct vs_explain *ex, char *s);
+
+/* The composers' way to add a step. */
+#define step(...)	vs_explain_step(__VA_ARGS__)
+
+void vs_explain_step(struct vs_explain *ex, const char *fmt, ...)
 {
 	va_list ap;
-	size_t n;
 	char *s;
 
 	va_start(ap, fmt);
 	s = vfmt(ex, fmt, ap);
 	va_end(ap);
-	if (!s)
-		return;
+	if (s)
+		add_step(ex, s);
+}
+
+/* Append @s (taken) to the steps. */
+static void add_step(struct vs_explain *ex, char *s)
+{
+	size_t n;
+
 	n = strlen(s) + 1;
 	if (ex->len + n > ex->cap) {
 		size_t cap = ex->cap ? 2 * ex->cap : 256;
@@ -554,11 +564,12 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 					break;
 				}
 			}
-			step(ex, "Gang: %u of the %u tasks minMember needs were ready or pipelined: "
-			     "the attempt was discarded before it reached this task", w->placed,
-			     w->min_member);
-			message(ex, "PodGroup %s/%s could not be made ready (%u of %u tasks) before "
-				"this task's turn", job->ns, job->name, w->placed, w->min_member);
+			step(ex, "Gang: %u of the %u tasks minMember needs were ready or "
+			     "pipelined: the attempt was discarded before it reached this task",
+			     w->placed, w->min_member);
+			message(ex, "PodGroup %s/%s could not be made ready (%u of %u tasks) "
+				"before this task's turn", job->ns, job->name, w->placed,
+				w->min_member);
 			break;
 		}
 		default:
@@ -587,8 +598,11 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 		message(ex, "%s", text_at(w, e->text));
 		/* the task of its role that failed, and why */
 		list_for_each_entry(t, &job->tasks, job_node) {
-			const struct why_task *f = t->role == task->role ? why_find(w, t->seq) : NULL;
+			const struct why_task *f;
 
+			if (t->role != task->role)
+				continue;
+			f = why_find(w, t->seq);
 			if (f && f->fit == WHY_FIT_PREDICATES) {
 				step(ex, "Predicates of %s: %s", t->name, text_at(w, f->text));
 				message(ex, "%s", text_at(w, f->text));
@@ -679,8 +693,9 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 			list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node)
 				if (vs_task_backing_off(t, now_ns)) {
 					ex->reason = "BindBackoff";
-					message(ex, "the bind of %s failed (%s): it waits out a backoff",
-						t->name, t->bind_error ? t->bind_error : "");
+					message(ex, "the bind of %s failed (%s): it waits out "
+						"a backoff", t->name,
+						t->bind_error ? t->bind_error : "");
 					return done(ex);
 				}
 			ex->reason = "NotConsidered";

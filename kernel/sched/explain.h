@@ -112,4 +112,21 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 int vs_explain_node(const struct vs_cluster *cl, const struct vs_node *node,
 		    struct vs_explain *ex);
 
+/*
+ * --scores: add to @ex the nodes @task passes allocate's predicates on,
+ * the Idle gradient's then FutureIdle's, each scored over its gradient as
+ * allocate scores it, best first (ties in creation order), at most @max,
+ * with every scoring plugin's part: "Score n2: 137.5 (Idle, nodeorder 100,
+ * binpack 37.5)". In a session that only looks (vs_session_open_inspect()).
+ * A placed task is scored on the other nodes. 0, or a negative errno with
+ * @err. (kernel/actions/scores.c: it predicates as allocate does.)
+ */
+struct vs_err;
+int vs_explain_scores(struct vs_sched *sched, const struct vs_task *task, u32 max,
+		      struct vs_explain *ex, struct vs_err *err);
+
+/* Add a step line (for the composers of explanations). */
+__printf(2, 3)
+void vs_explain_step(struct vs_explain *ex, const char *fmt, ...);
+
 #endif /* VS_SCHED_EXPLAIN_H */

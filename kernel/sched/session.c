@@ -289,6 +289,18 @@ static enum vs_pg_phase pg_phase(const struct vs_session *ssn, const struct vs_j
 	return job->phase;
 }
 
+int vs_session_open_inspect(struct vs_sched *sched, struct vs_session **out,
+			    struct vs_err *err)
+{
+	u64 cycles = sched->stats.cycles;
+	int ret = vs_session_open(sched, out, err);
+
+	sched->stats.cycles = cycles;	/* a look is no cycle */
+	if (!ret)
+		(*out)->inspect = true;
+	return ret;
+}
+
 void vs_session_close(struct vs_session *ssn)
 {
 	const struct vs_decision_sink *sink = &ssn->sched->sink;
@@ -296,6 +308,14 @@ void vs_session_close(struct vs_session *ssn)
 	struct vs_task *t;
 
 	close_plugins(ssn, ssn->nr_plugins);
+	if (ssn->inspect) {
+		/* Nothing was placed: nothing to discard, write or rest. */
+		list_for_each_entry_safe(stmt, tmp, &ssn->open_stmts, node)
+			vs_stmt_discard(stmt);
+		vs_session_drop_notes(ssn);
+		vs_arena_reset(ssn->arena);
+		return;
+	}
 
 	/* The job updater: PodGroup phases of the jobs this session saw. */
 	for (u32 i = 0; i < ssn->nr_jobs; i++)

@@ -91,6 +91,12 @@ struct vs_session {
 	struct vs_cluster *cl;
 	struct vs_arena *arena;
 	u64 cycle;			/* the session's number, from 1 */
+	/*
+	 * A look at the current state (vs_session_open_inspect()): no cycle
+	 * is counted and closing it writes nothing, phases, conditions,
+	 * explanations and decisions alike.
+	 */
+	bool inspect;
 
 	struct vs_plugin *plugins;	/* every configured plugin, in tier order */
 	u32 nr_plugins;
@@ -164,6 +170,15 @@ int vs_session_run_actions(struct vs_session *ssn, struct vs_err *err);
  */
 int vs_session_open(struct vs_sched *sched, struct vs_session **out, struct vs_err *err);
 void vs_session_close(struct vs_session *ssn);
+
+/*
+ * A session opened to look (vsctl explain --scores): the plugins see the
+ * current state as a cycle's would, nothing is counted as a cycle, and
+ * vs_session_close() on it leaves everything as it was. Only reads may be
+ * done in it.
+ */
+int vs_session_open_inspect(struct vs_sched *sched, struct vs_session **out,
+			    struct vs_err *err);
 
 /*
  * Volcano's Session.Allocate, used by backfill: allocate @task on @node at

@@ -720,6 +720,8 @@ enum vs_pool_attr {
  * namespace), or a node. The reply carries the request's attributes back
  * with the read-only ones.
  */
+#define VS_EXPLAIN_SCORES_MAX	1000
+
 enum vs_explain_attr {
 	VS_EXPLAIN_A_UNSPEC,
 	VS_EXPLAIN_A_NAMESPACE,		/* string: of the PodGroup or task */
@@ -732,6 +734,7 @@ enum vs_explain_attr {
 	VS_EXPLAIN_A_NODE,		/* string: ...or a node (no namespace) */
 	VS_EXPLAIN_A_STATUS,		/* string, read-only: "Pending", "Inqueue", "Ready"... */
 	VS_EXPLAIN_A_CYCLE,		/* u64, read-only: the cycle it comes from; absent: none */
+	VS_EXPLAIN_A_SCORES,		/* u32: with TASK, also score the best N nodes (1..1000) */
 	__VS_EXPLAIN_A_MAX
 };
 #define VS_EXPLAIN_A_MAX (__VS_EXPLAIN_A_MAX - 1)

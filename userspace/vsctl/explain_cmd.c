@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
@@ -64,20 +65,26 @@ json_t *vsctl_explain_json(const struct vs_explain *ex)
 	return o;
 }
 
-enum { OPT_SOCKET = 0x100 };
+enum { OPT_SOCKET = 0x100, OPT_SCORES };
+
+/* --scores without a number: the best ten nodes. */
+#define SCORES_DEFAULT	10
 
 static int usage(const char *prog, bool help)
 {
 	FILE *out = help ? stdout : stderr;
 
-	fprintf(out, "usage: %s job|podgroup|task NS/NAME [--socket PATH] [-o json | -j]\n"
-		"       %s node NAME [--socket PATH] [-o json | -j]\n", prog, prog);
+	fprintf(out, "usage: %s job|podgroup NS/NAME [--socket PATH] [-o json | -j]\n"
+		"       %s task NS/NAME [--scores[=N]] [--socket PATH] [-o json | -j]\n"
+		"       %s node NAME [--socket PATH] [-o json | -j]\n", prog, prog, prog);
 	if (!help)
 		return 2;
 	fprintf(out, "\nWhy the object is where it is, from the last cycle that considered it.\n"
 		"A NAME without NS/ is in the \"default\" namespace.\n\noptions:\n");
 	vsctl_print_option(out, "--socket PATH", "the daemon's socket (default $"
 			   VSCHED_SOCKET_ENV ", else " VSCHED_SOCKET_DEFAULT ")");
+	vsctl_print_option(out, "--scores[=N]", "a task: also where allocate would put it now, "
+			   "the best N nodes (default 10) with each plugin's score");
 	vsctl_print_option(out, "-o, --output json", "JSON instead of text");
 	vsctl_print_option(out, "-j, --json", "the same as -o json");
 	return 0;
@@ -89,6 +96,7 @@ int vsctl_explain(int argc, char **argv)
 		{ "socket", required_argument, NULL, OPT_SOCKET },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "scores", optional_argument, NULL, OPT_SCORES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -97,6 +105,7 @@ int vsctl_explain(int argc, char **argv)
 	const struct vsctl_kind *k;
 	json_t *reply = NULL;
 	bool json = false;
+	long scores = 0;
 	struct nlattr *nest;
 	struct nl_msg *m;
 	u16 attr;
@@ -108,6 +117,22 @@ int vsctl_explain(int argc, char **argv)
 		case OPT_SOCKET:
 			socket = optarg;
 			break;
+		case OPT_SCORES: {
+			char *end;
+
+			scores = SCORES_DEFAULT;
+			if (!optarg)
+				break;
+			errno = 0;
+			scores = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || scores < 1 ||
+			    scores > VS_EXPLAIN_SCORES_MAX) {
+				fprintf(stderr, "%s: --scores: \"%s\" is not a number from 1 to %d\n",
+					argv[0], optarg, VS_EXPLAIN_SCORES_MAX);
+				return 2;
+			}
+			break;
+		}
 		case 'o':
 			if (strcmp(optarg, "json")) {
 				fprintf(stderr, "%s: -o: \"%s\" is not an output here (json)\n",
@@ -147,11 +172,16 @@ int vsctl_explain(int argc, char **argv)
 	}
 	if (!k || vsctl_key_parse(argv[0], k, NULL, arg, &key))
 		return 2;
+	if (scores && attr != VS_EXPLAIN_A_TASK) {
+		fprintf(stderr, "%s: --scores: only a task is scored\n", argv[0]);
+		return 2;
+	}
 
 	m = vsnl_msg_new(VS_CMD_EXPLAIN, 0);
 	nest = m ? nla_nest_start(m, VS_A_EXPLAIN) : NULL;
 	if (nest && ((*key.ns && nla_put_string(m, VS_EXPLAIN_A_NAMESPACE, key.ns)) ||
-		     nla_put_string(m, attr, key.name)))
+		     nla_put_string(m, attr, key.name) ||
+		     (scores && nla_put_u32(m, VS_EXPLAIN_A_SCORES, (u32)scores))))
 		nest = NULL;
 	if (nest) {
 		nla_nest_end(m, nest);

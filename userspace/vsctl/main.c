@@ -108,7 +108,7 @@ static const struct vsctl_cmd commands[] = {
 	  .args = "[-j] [--count N] [decisions] [events] [cycles] [status]",
 	  .help = "print notifications as they come, a line each (-j: as watch does)" },
 	{ .group = "explain", .fn = vsctl_explain,
-	  .args = "[-o json | -j] job|podgroup|task NS/NAME | node NAME",
+	  .args = "[-o json | -j] [--scores[=N]] job|podgroup|task NS/NAME | node NAME",
 	  .help = "why a PodGroup, task or node is where it is, from the last cycle" },
 	{ .group = "apply", .fn = vsctl_apply,
 	  .args = "[--dry-run [-o json]] [--scheduler-name NAME] -f FILE|- [-f FILE]...",

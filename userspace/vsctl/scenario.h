@@ -115,6 +115,9 @@ void scenario_result_free(struct scn_result *res);
  */
 int scn_explain_add(struct scn_result *res, const char *key, const json_t *ex);
 
+/* explain's "scores NS/NAME": the task explained with its best nodes' scores, so many. */
+#define SCN_EXPLAIN_SCORES	10
+
 /*
  * Compare @res with the expectations: one line per differing key, indented,
  * to @out. Returns the number of differences.

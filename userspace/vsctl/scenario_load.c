@@ -905,7 +905,8 @@ static int e_explain(struct ld *ld, struct vs_arg_kv *kv, struct scn_set *set)
 		const char *sp = strchr(o->key, ' '), *name = sp ? sp + 1 : "";
 		size_t kind = sp ? (size_t)(sp - o->key) : 0;
 
-		if (kind == 4 && !strncmp(o->key, "task", 4)) {
+		if ((kind == 4 && !strncmp(o->key, "task", 4)) ||
+		    (kind == 6 && !strncmp(o->key, "scores", 6))) {
 			ret = check_task(ld, name, o->line, kv->key, NULL);
 		} else if (kind == 4 && !strncmp(o->key, "node", 4)) {
 			ret = check_node(ld, name, o->line, kv->key);
@@ -923,9 +924,9 @@ static int e_explain(struct ld *ld, struct vs_arg_kv *kv, struct scn_set *set)
 				return lerr(ld, o->line, "%s: podgroup %s is not listed", kv->key,
 					    name);
 		} else {
-			return lerr(ld, o->line, "%s: \"%s\" is not \"task NS/NAME\", \"job "
-				    "NS/NAME\", \"podgroup NS/NAME\" or \"node NAME\"", kv->key,
-				    o->key);
+			return lerr(ld, o->line, "%s: \"%s\" is not \"task NS/NAME\", \"scores "
+				    "NS/NAME\", \"job NS/NAME\", \"podgroup NS/NAME\" or \"node "
+				    "NAME\"", kv->key, o->key);
 		}
 		if (!ret)
 			ret = kf_want(&ld->kf, o, VS_ARG_SEQ, "a list of lines");

@@ -246,7 +246,7 @@ static int run_cycles(struct scenario *scn, struct vs_sched *sched, struct recor
  * explain: each object the expectations name, explained after the last
  * cycle and printed as "vsctl explain" prints it.
  */
-static int record_explanations(const struct scenario *scn, const struct vs_sched *sched,
+static int record_explanations(const struct scenario *scn, struct vs_sched *sched,
 			       struct scn_result *res)
 {
 	const struct scn_set *want = &scn->expect.explain;
@@ -266,9 +266,14 @@ static int record_explanations(const struct scenario *scn, const struct vs_sched
 			ns[slash - name] = '\0';
 		}
 		vs_explain_init(&ex);
-		if (!strncmp(key, "task ", 5))
-			ret = vs_explain_task(sched, vs_task_find(&scn->cl, ns, slash + 1),
-					      sched->now_ns, &ex);
+		if (!strncmp(key, "task ", 5) || !strncmp(key, "scores ", 7)) {
+			const struct vs_task *task = vs_task_find(&scn->cl, ns, slash + 1);
+			struct vs_err e = { { 0 } };
+
+			ret = vs_explain_task(sched, task, sched->now_ns, &ex);
+			if (!ret && key[0] == 's')
+				ret = vs_explain_scores(sched, task, SCN_EXPLAIN_SCORES, &ex, &e);
+		}
 		else if (!strncmp(key, "node ", 5))
 			ret = vs_explain_node(&scn->cl, vs_node_find(&scn->cl, name), &ex);
 		else
@@ -294,7 +299,7 @@ int scn_explain_add(struct scn_result *res, const char *key, const json_t *ex)
 
 	if (!f)
 		return -ENOMEM;
-	vsctl_explain_print(f, !strncmp(key, "task ", 5) ? "Task:" :
+	vsctl_explain_print(f, key[0] == 't' || key[0] == 's' ? "Task:" :
 			    !strncmp(key, "node ", 5) ? "Node:" : "PodGroup:", name, ex);
 	if (!fclose(f) && !scn_set_add(&res->explain, key, text, 0, 0))
 		ret = 0;

@@ -298,6 +298,30 @@ for p in $monitors; do
 done
 monitors=
 
+# ---- explain: why an object is where it is ----
+
+ok explain task team-a/p1
+has "$out" 'Task:     team-a/p1' 'Status:   Running' 'Message:  running on node n1'
+ok explain node n1
+has "$out" 'Node:     n1' 'Task team-a/p1: Running <cpu 1, memory 1Gi, pods 1>'
+ok explain task team-a/p1 -j
+has "$out" '"reason": "Running"' '"steps": ['
+ok task add team-a/p2 --podgroup pg1 --cpu 1000
+ok explain task team-a/p2
+has "$out" 'Reason:   NotConsidered'
+ok cycle run
+ok explain task team-a/p2 --scores
+has "$out" 'Reason:   NotAllocatable' 'Allocatable: refused: proportion: allocated <' \
+	'Scores: 0 of 1 nodes pass the predicates'
+ok explain job team-a/pg1
+has "$out" 'PodGroup: team-a/pg1' 'Reason:   NotAllocatable' \
+	'Allocatable: the queue refused 1 task(s), the first p2: proportion: allocated <'
+usage_error '"pod": explain a job, podgroup, task or node' explain pod team-a/p1
+usage_error '--scores: only a task is scored' explain node n1 --scores
+usage_error '--scores: "0" is not a number from 1 to 1000' explain task team-a/p1 --scores=0
+daemon_error 'task team-a/nobody not found' explain task team-a/nobody
+ok task del team-a/p2
+
 # ---- task status ----
 
 listed task

@@ -40,6 +40,7 @@ struct why_task {
  */
 struct vs_job_why {
 	u64 cycle;			/* the session that wrote it */
+	u64 next_seq;			/* the cluster's then: tasks made later it never saw */
 	u32 size;			/* bytes allocated */
 	u8 step;			/* enum vs_why_step */
 	bool admitted;
@@ -161,6 +162,7 @@ static struct vs_job_why *why_begin(struct vs_session *ssn, struct vs_job *job,
 		job->why = w;
 	}
 	w->cycle = ssn->cycle;
+	w->next_seq = ssn->cl->seq;
 	w->step = t->step;
 	w->admitted = t->admitted;
 	w->placed = t->placed;
@@ -496,7 +498,7 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 			job->ns, job->name);
 		return done(ex);
 	}
-	if (!w) {
+	if (!w || task->seq >= w->next_seq) {
 		ex->reason = "NotConsidered";
 		message(ex, "no cycle has tried to place it since it or its PodGroup last changed");
 		return done(ex);

@@ -311,11 +311,11 @@ ok explain task team-a/p2
 has "$out" 'Reason:   NotConsidered'
 ok cycle run
 ok explain task team-a/p2 --scores
-has "$out" 'Reason:   NotAllocatable' 'Allocatable: refused: proportion: allocated <' \
+has "$out" 'Reason:   NotAllocatable' 'Allocatable: refused: proportion: queue q1: allocated <' \
 	'Scores: 0 of 1 nodes pass the predicates'
 ok explain job team-a/pg1
 has "$out" 'PodGroup: team-a/pg1' 'Reason:   NotAllocatable' \
-	'Allocatable: the queue refused 1 task(s), the first p2: proportion: allocated <'
+	'Allocatable: the queue refused 1 task(s), the first p2: proportion: queue q1: allocated <'
 usage_error '"pod": explain a job, podgroup, task or node' explain pod team-a/p1
 usage_error '--scores: only a task is scored' explain node n1 --scores
 usage_error '--scores: "0" is not a number from 1 to 1000' explain task team-a/p1 --scores=0

@@ -69,6 +69,8 @@ struct job_ws {
 struct queue_ws {
 	struct vs_queue *queue;
 	struct vs_pqueue jobs;		/* struct job_ws, job order */
+	char *refused;			/* the words of its first Allocatable refusal... */
+	const char *refused_by;		/* ...and the plugin's name */
 };
 
 struct alloc_ctx {
@@ -402,26 +404,39 @@ static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *ta
 	return vs_nidx_first(ix, fast_accept, &fs);
 }
 
+static struct queue_ws *queue_ws_of(struct alloc_ctx *ctx, struct vs_queue *queue);
+
 /*
- * Allocatable, and for the job's first refused task the words of the
- * refusal (asked only then: the plugins format nothing otherwise).
+ * Allocatable, and the words of the queue's first refusal in this run,
+ * which every job it refuses then keeps (the plugins format nothing when
+ * not asked: a full queue costs one formatting a cycle, not one a job).
  */
 static bool allocatable(struct alloc_ctx *ctx, struct job_ws *jw, struct vs_task *task)
 {
 	struct vs_session *ssn = ctx->ssn;
+	struct queue_ws *qw = queue_ws_of(ctx, jw->job->queue);
 	struct vs_job_trace *t = jw->trace;
 	struct vs_why why;
 	bool ok;
 
 	if (t && !t->refused) {
 		why.plugin = NULL;
+		why.quiet = qw && qw->refused;	/* only who, when the words are known */
 		ssn->why = &why;
 	}
 	ok = vs_ssn_allocatable(ssn, jw->job->queue, task);
 	ssn->why = NULL;
 	if (!ok && t && !t->refused++) {
 		t->first_refused = task;
-		vs_trace_words(ssn, t, &why, NULL);
+		if (why.quiet && why.plugin == qw->refused_by) {
+			t->words = qw->refused;
+		} else {
+			vs_trace_words(ssn, t, &why, NULL);
+			if (qw && !why.quiet) {
+				qw->refused = t->words;
+				qw->refused_by = why.plugin;
+			}
+		}
 	}
 	return ok;
 }
@@ -470,9 +485,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		if (*task->role && role_failed(jw, task->role)) {
 			char msg[160];
 
-			snprintf(msg, sizeof(msg),
-				 "Task %s with role spec %s has already predicated failed, skip",
-				 task->name, task->role);
+			snprintf(msg, sizeof(msg), VS_ROLE_FAILED_FMT, task->name, task->role);
 			record_fit_errors(ctx, task, NULL, msg);
 			continue;
 		}
@@ -553,6 +566,7 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 			vs_job_set_phase(ssn->cl, job, VS_PG_INQUEUE);
 		}
 		why.plugin = NULL;
+		why.quiet = true;	/* JobValid's message is its words */
 		ssn->why = &why;
 		valid = vs_ssn_job_valid(ssn, job, &vr);
 		ssn->why = NULL;
@@ -671,6 +685,7 @@ static bool overused(struct alloc_ctx *ctx, struct vs_queue *queue, struct queue
 	bool over;
 
 	why.plugin = NULL;
+	why.quiet = false;
 	ssn->why = &why;
 	over = vs_ssn_overused(ssn, queue);
 	ssn->why = NULL;

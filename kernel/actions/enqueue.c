@@ -14,22 +14,37 @@
 struct queue_jobs {
 	struct vs_queue *queue;
 	struct vs_pqueue jobs;
+	char *refused;			/* the words of its first refusal in this run... */
+	const char *refused_by;		/* ...and the plugin's name */
 };
 
-/* JobEnqueueable, a refusal kept in the job's trace in the refusing plugin's words. */
-static bool enqueueable(struct vs_session *ssn, struct vs_job *job)
+/*
+ * JobEnqueueable; a refusal is kept in the job's trace in the refusing
+ * plugin's words, asked of the queue's first refusal in this run only
+ * (every job it refuses then keeps them).
+ */
+static bool enqueueable(struct vs_session *ssn, struct queue_jobs *q, struct vs_job *job)
 {
-	struct vs_why why;
 	struct vs_job_trace *t;
+	struct vs_why why;
 	bool ok;
 
 	why.plugin = NULL;
+	why.quiet = q->refused != NULL;		/* only who, when the words are known */
 	ssn->why = &why;
 	ok = vs_ssn_job_enqueueable(ssn, job);
 	ssn->why = NULL;
 	if (!ok && (t = vs_trace(ssn, job))) {
 		t->step = VS_WHY_NOT_ENQUEUED;
-		vs_trace_words(ssn, t, &why, NULL);
+		if (why.quiet && why.plugin == q->refused_by) {
+			t->words = q->refused;
+		} else {
+			vs_trace_words(ssn, t, &why, NULL);
+			if (!why.quiet) {
+				q->refused = t->words;
+				q->refused_by = why.plugin;
+			}
+		}
 	}
 	return ok;
 }
@@ -68,7 +83,7 @@ static int enqueue_execute(struct vs_session *ssn, const struct vs_args *args)
 		if (vs_pq_empty(&q->jobs))
 			continue;
 		job = vs_pq_pop(&q->jobs);
-		if (!job->has_min_resources || enqueueable(ssn, job)) {
+		if (!job->has_min_resources || enqueueable(ssn, q, job)) {
 			struct vs_job_trace *t = vs_trace(ssn, job);
 
 			if (t)

@@ -597,8 +597,8 @@ static bool queue_allocatable(struct vs_session *ssn, const struct vs_plugin *p,
 		vs_fres_fmt(r, sizeof(r), req);
 		vs_v(3, "Queue <%s>: realCapability <%s>, allocated <%s>; Candidate <%s>: "
 		     "resource request <%s>", queue->name, rc, a, task->name, r);
-		vs_ssn_why(ssn, p, "queue %s: allocated <%s> and the request <%s> exceed "
-			   "realCapability <%s>", queue->name, a, r, rc);
+		vs_ssn_why(ssn, p, "queue %s: allocated <%s>, realCapability <%s>: the request "
+			   "does not fit", queue->name, a, rc);
 	}
 	return !over;
 }
@@ -742,14 +742,8 @@ static enum vs_vote capacity_job_enqueueable(struct vs_session *ssn, struct vs_p
 	return VS_VOTE_PERMIT;
 insufficient:
 	vs_v(3, "job <%s/%s>: queue resource quota insufficient", job->ns, job->name);
-	if (vs_ssn_wants_why(ssn)) {
-		char m[256];
-
-		vs_fres_fmt(m, sizeof(m), &min);
-		vs_ssn_why(ssn, p, "queue resource quota insufficient: minResources <%s> do not "
-			   "fit queue %s's realCapability with what it holds and admitted", m,
-			   job->queue->name);
-	}
+	vs_ssn_why(ssn, p, "queue resource quota insufficient: minResources do not fit queue "
+		   "%s's realCapability with what it holds and admitted", job->queue->name);
 	return VS_VOTE_REJECT;
 }
 

@@ -92,13 +92,12 @@ static enum vs_vote overcommit_job_enqueueable(struct vs_session *ssn, struct vs
 	if (!vs_res_exceeding_dim(&inqueue, &oc->idle, &job->min_resources))
 		return VS_VOTE_PERMIT;
 	if (vs_ssn_wants_why(ssn)) {
-		char m[256], i[256], c[256];
+		char i[256], c[256];
 
-		vs_res_fmt(m, sizeof(m), &job->min_resources);
 		vs_res_fmt(i, sizeof(i), &oc->inqueue);
 		vs_res_fmt(c, sizeof(c), &oc->idle);
-		vs_ssn_why(ssn, p, "minResources <%s> with the admitted jobs' <%s> exceed the "
-			   "cluster's idle resources times the overcommit factor <%s>", m, i, c);
+		vs_ssn_why(ssn, p, "admitted <%s>, the cluster's idle resources times the "
+			   "overcommit factor <%s>: minResources do not fit", i, c);
 	}
 	return VS_VOTE_REJECT;
 }

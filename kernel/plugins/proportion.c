@@ -276,13 +276,12 @@ static bool proportion_allocatable(struct vs_session *ssn, struct vs_plugin *p,
 	if (!vs_fres_exceeding_dim(&future, &pq->deserved, &req))
 		return true;
 	if (vs_ssn_wants_why(ssn)) {
-		char d[512], a[512], r[512];
+		char d[512], a[512];
 
 		vs_fres_fmt(d, sizeof(d), &pq->deserved);
 		vs_fres_fmt(a, sizeof(a), &pq->allocated);
-		vs_fres_fmt(r, sizeof(r), &req);
-		vs_ssn_why(ssn, p, "allocated <%s> and the request <%s> exceed deserved <%s>",
-			   a, r, d);
+		vs_ssn_why(ssn, p, "queue %s: allocated <%s>, deserved <%s>: the request does "
+			   "not fit", queue->name, a, d);
 	}
 	return false;
 }
@@ -316,13 +315,13 @@ static enum vs_vote proportion_job_enqueueable(struct vs_session *ssn, struct vs
 	if (!vs_fres_exceeding_dim(&r, &pq->real_capability, &min))
 		return VS_VOTE_PERMIT;
 	if (vs_ssn_wants_why(ssn)) {
-		char m[512], t[512], c[512];
+		char t[512], c[512];
 
-		vs_fres_fmt(m, sizeof(m), &min);
+		vs_fres_sub(&r, &min);
 		vs_fres_fmt(t, sizeof(t), &r);
 		vs_fres_fmt(c, sizeof(c), &pq->real_capability);
-		vs_ssn_why(ssn, p, "minResources <%s> with what queue %s holds and admitted "
-			   "<%s> exceed its realCapability <%s>", m, job->queue->name, t, c);
+		vs_ssn_why(ssn, p, "queue %s: allocated and admitted <%s>, realCapability <%s>: "
+			   "minResources do not fit", job->queue->name, t, c);
 	}
 	return VS_VOTE_REJECT;
 }

@@ -111,14 +111,29 @@ static const struct vs_node *note_node(const struct vs_task_note *n)
 	return n->has_last_tx ? n->last_tx_node : NULL;
 }
 
-/* The bytes of a note's texts in a block: its fit errors and its node's name. */
-static u32 note_bytes(const struct vs_task_note *n)
+/*
+ * The bytes of a note's texts in a block: its fit errors, formatted here
+ * once (into the arena, for why_add_task() to copy), and its node's name.
+ * The message that a task's role failed before is left out: the task's
+ * name and role say it again (explain_fit_message()).
+ */
+static u32 note_bytes(struct vs_session *ssn, struct vs_task_note *n)
 {
 	const struct vs_node *node = note_node(n);
 	u32 b = 0;
 
-	if (n->fit)
-		b += (u32)vs_fit_errors_format_kube(n->fit, NULL, 0) + 1;
+	if (n->fit && !n->fit->err) {
+		char buf[1024];
+		int len = vs_fit_errors_format_kube(n->fit, buf, sizeof(buf));
+		char *s = vs_arena_alloc(ssn->arena, (size_t)len + 1);
+
+		if (s && (size_t)len < sizeof(buf))
+			memcpy(s, buf, (size_t)len + 1);
+		else if (s)
+			vs_fit_errors_format_kube(n->fit, s, (size_t)len + 1);
+		n->fit_text = s;
+		b += s ? (u32)len + 1 : 0;
+	}
 	if (node)
 		b += (u32)strlen(node->name) + 1;
 	return b;
@@ -189,16 +204,10 @@ static void why_add_task(struct vs_job_why *w, struct vs_job_trace *t,
 	e->tx = n->has_last_tx ? n->last_tx : VS_TASK_PENDING;
 	e->pipelined = n->committed_pipeline != NULL;
 	e->node = node ? put_text(w, &t->text_pos, node->name) : 0;
-	e->text = 0;
-	if (n->fit) {
-		size_t len = (size_t)vs_fit_errors_format_kube(n->fit, NULL, 0) + 1;
-
-		e->text = t->text_pos;
-		vs_fit_errors_format_kube(n->fit, why_text(w) + t->text_pos, len);
-		t->text_pos += (u32)len;
+	e->text = n->fit_text ? put_text(w, &t->text_pos, n->fit_text) : 0;
+	if (n->fit)
 		e->fit = n->fit->err ? WHY_FIT_MESSAGE :
 			 n->fit->pre_predicate ? WHY_FIT_PRE_PREDICATE : WHY_FIT_PREDICATES;
-	}
 }
 
 /*
@@ -232,7 +241,7 @@ void vs_explain_record(struct vs_session *ssn)
 		if (!note_says(n) || !(t = vs_trace(ssn, n->task->job)))
 			continue;
 		t->nr_notes++;
-		t->text_bytes += note_bytes(n);
+		t->text_bytes += note_bytes(ssn, n);
 	}
 	for (u32 i = 0; i < ssn->nr_jobs; i++) {
 		struct vs_job *job = ssn->jobs[i];
@@ -596,8 +605,8 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 
 		ex->reason = "Unschedulable";
 		step(ex, "PrePredicate: passed");
-		step(ex, "Predicates: skipped: %s", text_at(w, e->text));
-		message(ex, "%s", text_at(w, e->text));
+		step(ex, "Predicates: skipped: " VS_ROLE_FAILED_FMT, task->name, task->role);
+		message(ex, VS_ROLE_FAILED_FMT, task->name, task->role);
 		/* the task of its role that failed, and why */
 		list_for_each_entry(t, &job->tasks, job_node) {
 			const struct why_task *f;
@@ -658,7 +667,9 @@ static void step_noted(struct vs_explain *ex, const struct vs_job *job,
 			continue;
 		if (++n > max)
 			continue;
-		if (e->fit)
+		if (e->fit == WHY_FIT_MESSAGE)
+			step(ex, "Task %s: " VS_ROLE_FAILED_FMT, t->name, t->name, t->role);
+		else if (e->fit)
 			step(ex, "Task %s: %s", t->name, text_at(w, e->text));
 		else if (e->pipelined)
 			step(ex, "Task %s: pipelined onto %s", t->name, text_at(w, e->node));

@@ -17,6 +17,13 @@
 
 struct vs_session;
 
+/*
+ * allocate's fit error for a task whose role failed before (the task's
+ * name, its role): the only SetError message, so an explanation says it
+ * again from the task rather than keep a copy per task.
+ */
+#define VS_ROLE_FAILED_FMT	"Task %s with role spec %s has already predicated failed, skip"
+
 /* One reason and the number of nodes that gave it. */
 struct vs_fit_reason {
 	const char *reason;		/* session arena */
@@ -40,6 +47,8 @@ struct vs_task_note {
 	enum vs_task_status last_tx;
 	const struct vs_node *last_tx_node;
 	struct vs_node *committed_pipeline;	/* pipelined here by a committed Statement */
+	/* @fit in kube-scheduler's words, formatted once by vs_explain_record() (arena) */
+	const char *fit_text;
 };
 
 /* An empty histogram, from the session arena; NULL when out of memory. */

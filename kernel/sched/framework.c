@@ -220,6 +220,9 @@ void vs_ssn_why(struct vs_session *ssn, const struct vs_plugin *p, const char *f
 	if (!why || why->plugin)
 		return;
 	why->plugin = p->ops->name;
+	why->text[0] = '\0';
+	if (why->quiet)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(why->text, sizeof(why->text), fmt, ap);
 	va_end(ap);

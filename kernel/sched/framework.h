@@ -102,6 +102,7 @@ struct vs_fit_error {
  */
 struct vs_why {
 	const char *plugin;		/* NULL: nobody refused */
+	bool quiet;			/* name the plugin only: its words are known */
 	char text[256];			/* "" when the plugin said nothing */
 };
 
@@ -114,7 +115,7 @@ __printf(3, 4)
 void vs_ssn_why(struct vs_session *ssn, const struct vs_plugin *p, const char *fmt, ...);
 
 /* Whether a caller asked why and nobody has said yet: worth formatting the words. */
-#define vs_ssn_wants_why(ssn)	unlikely((ssn)->why && !(ssn)->why->plugin)
+#define vs_ssn_wants_why(ssn)	unlikely((ssn)->why && !(ssn)->why->plugin && !(ssn)->why->quiet)
 
 /* One node and its score, as BestNode receives them. */
 struct vs_node_score {

@@ -132,7 +132,7 @@ int vs_nl_explain_doit(struct vs_genl_info *info)
 		if (!node)
 			return vs_nl_refuse(info, tb[VS_EXPLAIN_A_NODE], ENOENT,
 					    "node %s not found", name);
-		ret = vs_explain_node(core->cl, node, &ex);
+		ret = vs_explain_node(node, &ex);
 	}
 	if (ret) {
 		vs_explain_release(&ex);

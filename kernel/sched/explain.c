@@ -440,6 +440,52 @@ static void step_releasing(struct vs_explain *ex, const struct vs_sched *sched,
 		     node_name);
 }
 
+/*
+ * The first steps of a considered job, its task's explanation's too:
+ * enqueue's admission, then JobValid. True when it stopped at one (reason
+ * and message set); a task's message names its PodGroup (@for_task).
+ */
+static bool stopped_before_queue(struct vs_explain *ex, const struct vs_job *job,
+				 const struct vs_job_why *w, bool for_task)
+{
+	if (w->step == VS_WHY_NOT_ENQUEUED) {
+		ex->reason = "NotEnqueued";
+		step(ex, "Enqueue: not admitted: %s", words_or(w, "JobEnqueueable refused"));
+		if (for_task)
+			message(ex, "PodGroup %s/%s is Pending: enqueue did not admit it (%s)",
+				job->ns, job->name, words_or(w, "JobEnqueueable refused"));
+		else
+			message(ex, "enqueue did not admit it (%s)",
+				words_or(w, "JobEnqueueable refused"));
+		return true;
+	}
+	step(ex, "Enqueue: admitted%s", w->admitted ? " in this cycle" : "");
+	if (w->step == VS_WHY_INVALID) {
+		ex->reason = w->reason ? text_at(w, w->reason) : "JobInvalid";
+		step(ex, "JobValid: failed: %s", words_or(w, "refused"));
+		message(ex, "JobValid failed: %s", words_or(w, "refused"));
+		return true;
+	}
+	step(ex, "JobValid: passed");
+	return false;
+}
+
+/* The queue's step: true when it was overused (reason and message set). */
+static bool stopped_at_queue(struct vs_explain *ex, const struct vs_job *job,
+			     const struct vs_job_why *w)
+{
+	if (w->step != VS_WHY_OVERUSED) {
+		step(ex, "Queue %s: not overused", job->queue_name);
+		return false;
+	}
+	ex->reason = "QueueOverused";
+	step(ex, "Queue %s: overused: allocate skips its jobs", job->queue_name);
+	step(ex, "Overused: %s", words_or(w, "refused"));
+	message(ex, "queue %s is overused (%s): allocate skips its jobs", job->queue_name,
+		words_or(w, "refused"));
+	return true;
+}
+
 /* A task that holds or held a node: where it is says it all. */
 static int explain_placed(const struct vs_task *task, struct vs_explain *ex)
 {
@@ -513,21 +559,8 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 		return done(ex);
 	}
 	ex->cycle = w->cycle;
-	if (w->step == VS_WHY_NOT_ENQUEUED) {
-		ex->reason = "NotEnqueued";
-		step(ex, "Enqueue: not admitted: %s", words_or(w, "JobEnqueueable refused"));
-		message(ex, "PodGroup %s/%s is Pending: enqueue did not admit it (%s)", job->ns,
-			job->name, words_or(w, "JobEnqueueable refused"));
+	if (stopped_before_queue(ex, job, w, true))
 		return done(ex);
-	}
-	step(ex, "Enqueue: admitted%s", w->admitted ? " in this cycle" : "");
-	if (w->step == VS_WHY_INVALID) {
-		ex->reason = w->reason ? text_at(w, w->reason) : "JobInvalid";
-		step(ex, "JobValid: failed: %s", words_or(w, "refused"));
-		message(ex, "JobValid failed: %s", words_or(w, "refused"));
-		return done(ex);
-	}
-	step(ex, "JobValid: passed");
 	if (e && e->pipelined) {
 		ex->reason = "Pipelined";
 		step(ex, "Pipelined onto %s: it waits for resources being released there",
@@ -537,15 +570,11 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 			text_at(w, e->node));
 		return done(ex);
 	}
-	if (w->step == VS_WHY_OVERUSED && !e) {
-		ex->reason = "QueueOverused";
-		step(ex, "Queue %s: overused: allocate skips its jobs", qname);
-		step(ex, "Overused: %s", words_or(w, "refused"));
-		message(ex, "queue %s is overused (%s): allocate skips its jobs", qname,
-			words_or(w, "refused"));
+	/* a task tried before its queue became overused was not stopped by it */
+	if (e)
+		step(ex, "Queue %s: not overused", qname);
+	else if (stopped_at_queue(ex, job, w))
 		return done(ex);
-	}
-	step(ex, "Queue %s: not overused", qname);
 	if (!e && w->refused) {
 		const struct vs_task *first = task_by_seq(job, w->first_refused);
 
@@ -720,33 +749,12 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 		return done(ex);
 	}
 	ex->cycle = w->cycle;
-	switch (w->step) {
-	case VS_WHY_NOT_ENQUEUED:
-		ex->reason = "NotEnqueued";
-		step(ex, "Enqueue: not admitted: %s", words_or(w, "JobEnqueueable refused"));
-		message(ex, "enqueue did not admit it (%s)", words_or(w, "JobEnqueueable refused"));
+	if (stopped_before_queue(ex, job, w, false))
 		return done(ex);
-	case VS_WHY_INVALID:
-		step(ex, "Enqueue: admitted%s", w->admitted ? " in this cycle" : "");
-		ex->reason = w->reason ? text_at(w, w->reason) : "JobInvalid";
-		step(ex, "JobValid: failed: %s", words_or(w, "refused"));
-		message(ex, "JobValid failed: %s", words_or(w, "refused"));
-		return done(ex);
-	default:
-		break;
-	}
-	step(ex, "Enqueue: admitted%s", w->admitted ? " in this cycle" : "");
-	step(ex, "JobValid: passed");
-	if (w->step == VS_WHY_OVERUSED) {
-		ex->reason = "QueueOverused";
-		step(ex, "Queue %s: overused: allocate skips its jobs", job->queue_name);
-		step(ex, "Overused: %s", words_or(w, "refused"));
-		message(ex, "queue %s is overused (%s): allocate skips its jobs", job->queue_name,
-			words_or(w, "refused"));
+	if (stopped_at_queue(ex, job, w)) {
 		step_noted(ex, job, w, 16);
 		return done(ex);
 	}
-	step(ex, "Queue %s: not overused", job->queue_name);
 	if (w->refused) {
 		const struct vs_task *first = task_by_seq(job, w->first_refused);
 
@@ -783,8 +791,7 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 	return done(ex);
 }
 
-int vs_explain_node(const struct vs_cluster *cl, const struct vs_node *node,
-		    struct vs_explain *ex)
+int vs_explain_node(const struct vs_node *node, struct vs_explain *ex)
 {
 	static const struct { const char *name; size_t off; } acct[] = {
 		{ "Allocatable", offsetof(struct vs_node, allocatable) },
@@ -797,7 +804,6 @@ int vs_explain_node(const struct vs_cluster *cl, const struct vs_node *node,
 	struct vs_res future;
 	char buf[512];
 
-	(void)cl;
 	ex->status = !node->ready ? "NotReady" :
 		     node->unschedulable ? "Ready,SchedulingDisabled" : "Ready";
 	ex->reason = !node->ready ? "NotReady" : node->unschedulable ? "Unschedulable" :

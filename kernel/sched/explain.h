@@ -109,8 +109,7 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 		    struct vs_explain *ex);
 int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 now_ns,
 		   struct vs_explain *ex);
-int vs_explain_node(const struct vs_cluster *cl, const struct vs_node *node,
-		    struct vs_explain *ex);
+int vs_explain_node(const struct vs_node *node, struct vs_explain *ex);
 
 /*
  * --scores: add to @ex the nodes @task passes allocate's predicates on,

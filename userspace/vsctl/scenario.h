@@ -118,6 +118,17 @@ int scn_explain_add(struct scn_result *res, const char *key, const json_t *ex);
 /* explain's "scores NS/NAME": the task explained with its best nodes' scores, so many. */
 #define SCN_EXPLAIN_SCORES	10
 
+/* An explain key the loader checked ("task ns/p1", "scores ...", "job ...", "node n1"), apart. */
+struct scn_explain_key {
+	enum { SCN_EX_TASK, SCN_EX_SCORES, SCN_EX_JOB, SCN_EX_NODE } kind;
+	char ns[256];			/* "" for a node */
+	const char *name;		/* in the key: the name after "NS/" */
+	const char *what;		/* "Task:", "PodGroup:", "Node:", as vsctl explain heads it */
+	const char *object;		/* in the key: what follows the kind ("ns/p1") */
+};
+
+void scn_explain_key(const char *key, struct scn_explain_key *k);
+
 /*
  * Compare @res with the expectations: one line per differing key, indented,
  * to @out. Returns the number of differences.

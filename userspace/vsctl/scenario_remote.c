@@ -658,29 +658,26 @@ static int read_explanations(struct scn_remote *r, const struct scenario *scn,
 	const struct scn_set *want = &scn->expect.explain;
 
 	for (u32 i = 0; i < want->nr; i++) {
-		const char *key = want->e[i].key, *name = strchr(key, ' ') + 1;
-		const char *slash = strchr(name, '/');
+		const char *key = want->e[i].key;
 		struct vsnl_err e = { 0 };
+		struct scn_explain_key k;
 		struct nl_msg *m;
 		json_t *reply = NULL;
 		struct nlattr *nest;
-		char ns[256] = "";
 		u16 attr;
 		int ret;
 
 		if (i && !strcmp(key, want->e[i - 1].key))
 			continue;	/* the same object, another line */
+		scn_explain_key(key, &k);
+		attr = k.kind == SCN_EX_NODE ? VS_EXPLAIN_A_NODE :
+		       k.kind == SCN_EX_JOB ? VS_EXPLAIN_A_PODGROUP : VS_EXPLAIN_A_TASK;
 		m = vsnl_msg_new(VS_CMD_EXPLAIN, 0);
-		attr = key[0] == 't' || key[0] == 's' ? VS_EXPLAIN_A_TASK :
-		       !strncmp(key, "node ", 5) ? VS_EXPLAIN_A_NODE : VS_EXPLAIN_A_PODGROUP;
-		if (slash) {
-			memcpy(ns, name, (size_t)(slash - name));
-			ns[slash - name] = '\0';
-		}
 		nest = m ? nla_nest_start(m, VS_A_EXPLAIN) : NULL;
-		if (!nest || (*ns && nla_put_string(m, VS_EXPLAIN_A_NAMESPACE, ns)) ||
-		    nla_put_string(m, attr, slash ? slash + 1 : name) ||
-		    (key[0] == 's' && nla_put_u32(m, VS_EXPLAIN_A_SCORES, SCN_EXPLAIN_SCORES))) {
+		if (!nest || (*k.ns && nla_put_string(m, VS_EXPLAIN_A_NAMESPACE, k.ns)) ||
+		    nla_put_string(m, attr, k.name) ||
+		    (k.kind == SCN_EX_SCORES &&
+		     nla_put_u32(m, VS_EXPLAIN_A_SCORES, SCN_EXPLAIN_SCORES))) {
 			nlmsg_free(m);
 			return vs_err_set(err, ENOMEM, "out of memory");
 		}

@@ -252,33 +252,29 @@ static int record_explanations(const struct scenario *scn, struct vs_sched *sche
 	const struct scn_set *want = &scn->expect.explain;
 
 	for (u32 i = 0; i < want->nr; i++) {
-		const char *key = want->e[i].key, *name = strchr(key, ' ') + 1;
-		const char *slash = strchr(name, '/');
+		const char *key = want->e[i].key;
+		struct scn_explain_key k;
 		struct vs_explain ex;
-		char ns[256] = "";
 		json_t *j;
 		int ret = 0;
 
 		if (i && !strcmp(key, want->e[i - 1].key))
 			continue;	/* the same object, another line */
-		if (slash) {
-			memcpy(ns, name, (size_t)(slash - name));
-			ns[slash - name] = '\0';
-		}
+		scn_explain_key(key, &k);
 		vs_explain_init(&ex);
-		if (!strncmp(key, "task ", 5) || !strncmp(key, "scores ", 7)) {
-			const struct vs_task *task = vs_task_find(&scn->cl, ns, slash + 1);
+		if (k.kind == SCN_EX_TASK || k.kind == SCN_EX_SCORES) {
+			const struct vs_task *task = vs_task_find(&scn->cl, k.ns, k.name);
 			struct vs_err e = { { 0 } };
 
 			ret = vs_explain_task(sched, task, sched->now_ns, &ex);
-			if (!ret && key[0] == 's')
+			if (!ret && k.kind == SCN_EX_SCORES)
 				ret = vs_explain_scores(sched, task, SCN_EXPLAIN_SCORES, &ex, &e);
-		}
-		else if (!strncmp(key, "node ", 5))
-			ret = vs_explain_node(&scn->cl, vs_node_find(&scn->cl, name), &ex);
-		else
-			ret = vs_explain_job(sched, vs_job_find(&scn->cl, ns, slash + 1),
+		} else if (k.kind == SCN_EX_NODE) {
+			ret = vs_explain_node(vs_node_find(&scn->cl, k.name), &ex);
+		} else {
+			ret = vs_explain_job(sched, vs_job_find(&scn->cl, k.ns, k.name),
 					     sched->now_ns, &ex);
+		}
 		j = ret ? NULL : vsctl_explain_json(&ex);
 		vs_explain_release(&ex);
 		ret = j ? scn_explain_add(res, key, j) : -ENOMEM;
@@ -289,9 +285,28 @@ static int record_explanations(const struct scenario *scn, struct vs_sched *sche
 	return 0;
 }
 
+void scn_explain_key(const char *key, struct scn_explain_key *k)
+{
+	const char *slash;
+
+	k->object = strchr(key, ' ') + 1;
+	k->kind = !strncmp(key, "task ", 5) ? SCN_EX_TASK : !strncmp(key, "scores ", 7) ?
+		  SCN_EX_SCORES : !strncmp(key, "node ", 5) ? SCN_EX_NODE : SCN_EX_JOB;
+	k->what = k->kind == SCN_EX_NODE ? "Node:" : k->kind == SCN_EX_JOB ? "PodGroup:" :
+		  "Task:";
+	slash = strchr(k->object, '/');
+	k->ns[0] = '\0';
+	k->name = k->object;
+	if (slash) {
+		/* the loader checked the namespace: a DNS label, shorter than ns */
+		snprintf(k->ns, sizeof(k->ns), "%.*s", (int)(slash - k->object), k->object);
+		k->name = slash + 1;
+	}
+}
+
 int scn_explain_add(struct scn_result *res, const char *key, const json_t *ex)
 {
-	const char *name = strchr(key, ' ') + 1;
+	struct scn_explain_key k;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -299,8 +314,8 @@ int scn_explain_add(struct scn_result *res, const char *key, const json_t *ex)
 
 	if (!f)
 		return -ENOMEM;
-	vsctl_explain_print(f, key[0] == 't' || key[0] == 's' ? "Task:" :
-			    !strncmp(key, "node ", 5) ? "Node:" : "PodGroup:", name, ex);
+	scn_explain_key(key, &k);
+	vsctl_explain_print(f, k.what, k.object, ex);
 	if (!fclose(f) && !scn_set_add(&res->explain, key, text, 0, 0))
 		ret = 0;
 	free(text);

@@ -73,7 +73,7 @@ static const struct kserve_ops ops = {
 };
 
 static struct probes probes;
-static struct kserve_reg *reg;
+static struct prom_reg *reg;
 static struct kserve *ks;
 static struct kc_config cfg;
 static struct kcl *c;
@@ -92,7 +92,7 @@ static void setup(void)
 	char server[64];
 
 	memset(&probes, 0, sizeof(probes));
-	reg = kserve_reg_new();
+	reg = prom_reg_new();
 	cr_assert_not_null(reg);
 	ks = kserve_new("--listen-address", "127.0.0.1:0", reg, &ops, &probes, &e);
 	cr_assert_not_null(ks, "%s", e.msg);
@@ -110,7 +110,7 @@ static void teardown(void)
 	kcl_free(c);
 	kc_config_free(&cfg);
 	kserve_free(ks);
-	kserve_reg_free(reg);
+	prom_reg_free(reg);
 }
 
 TestSuite(kserve, .init = setup, .fini = teardown, .timeout = 60);
@@ -279,10 +279,10 @@ static const char *body_of(const char *resp)
 	return end + 4;
 }
 
-static struct kserve_metric *must_register(const struct kserve_desc *d)
+static struct prom_metric *must_register(const struct prom_desc *d)
 {
 	struct vs_err e = { { 0 } };
-	struct kserve_metric *m = kserve_register(reg, d, &e);
+	struct prom_metric *m = prom_register(reg, d, &e);
 
 	cr_assert_not_null(m, "%s", e.msg);
 	return m;
@@ -294,48 +294,48 @@ static const double latency_buckets[] = { 0.005, 0.1, 1, 2.5 };
 
 Test(kserve, metrics_renders_each_kind_exactly)
 {
-	static const struct kserve_desc cycles = {
+	static const struct prom_desc cycles = {
 		.name = "vskube_cycles_total",
 		.help = "Scheduling cycles run.",
-		.kind = KSERVE_COUNTER,
+		.kind = PROM_COUNTER,
 	};
-	static const struct kserve_desc binds = {
+	static const struct prom_desc binds = {
 		.name = "vskube_binds_total",
 		.help = "Pods bound, by result.",
-		.kind = KSERVE_COUNTER,
+		.kind = PROM_COUNTER,
 		.labels = { "result" },
 		.values = results,
 		.nr_series = ARRAY_SIZE(results),
 	};
-	static const struct kserve_desc pending = {
+	static const struct prom_desc pending = {
 		.name = "vskube_pending_pods",
 		.help = "Pods waiting for a node.",
-		.kind = KSERVE_GAUGE,
+		.kind = PROM_GAUGE,
 	};
-	static const struct kserve_desc latency = {
+	static const struct prom_desc latency = {
 		.name = "vskube_bind_seconds",
 		.help = "Time to bind, from the decision.",
-		.kind = KSERVE_HISTOGRAM,
+		.kind = PROM_HISTOGRAM,
 		.buckets = latency_buckets,
 		.nr_buckets = ARRAY_SIZE(latency_buckets),
 	};
-	struct kserve_metric *m_cycles = must_register(&cycles);
-	struct kserve_metric *m_binds = must_register(&binds);
-	struct kserve_metric *m_pending = must_register(&pending);
-	struct kserve_metric *m_latency = must_register(&latency);
+	struct prom_metric *m_cycles = must_register(&cycles);
+	struct prom_metric *m_binds = must_register(&binds);
+	struct prom_metric *m_pending = must_register(&pending);
+	struct prom_metric *m_latency = must_register(&latency);
 
-	kserve_inc(m_cycles, 0);
-	kserve_add(m_cycles, 0, 2);
-	kserve_add(m_binds, 0, 40);
-	kserve_inc(m_binds, 1);
-	kserve_set(m_pending, 0, 12);
-	kserve_add(m_pending, 0, -4.5);
+	prom_inc(m_cycles, 0);
+	prom_add(m_cycles, 0, 2);
+	prom_add(m_binds, 0, 40);
+	prom_inc(m_binds, 1);
+	prom_set(m_pending, 0, 12);
+	prom_add(m_pending, 0, -4.5);
 	/* On a bound counts in that bucket (le); above the last, in +Inf only. */
-	kserve_observe(m_latency, 0, 0.005);
-	kserve_observe(m_latency, 0, 0.05);
-	kserve_observe(m_latency, 0, 0.1);
-	kserve_observe(m_latency, 0, 2);
-	kserve_observe(m_latency, 0, 7.25);
+	prom_observe(m_latency, 0, 0.005);
+	prom_observe(m_latency, 0, 0.05);
+	prom_observe(m_latency, 0, 0.1);
+	prom_observe(m_latency, 0, 2);
+	prom_observe(m_latency, 0, 7.25);
 	expect_metrics("# HELP vskube_cycles_total Scheduling cycles run.\n"
 		       "# TYPE vskube_cycles_total counter\n"
 		       "vskube_cycles_total 3\n"
@@ -365,23 +365,23 @@ Test(kserve, a_labelled_histogram_puts_le_last)
 		"preempt", "success",
 	};
 	static const double buckets[] = { 1, 10 };
-	static const struct kserve_desc d = {
+	static const struct prom_desc d = {
 		.name = "action_seconds",
-		.kind = KSERVE_HISTOGRAM,
+		.kind = PROM_HISTOGRAM,
 		.labels = { "action", "result" },
 		.values = values,
 		.nr_series = 3,
 		.buckets = buckets,
 		.nr_buckets = ARRAY_SIZE(buckets),
 	};
-	struct kserve_metric *m = must_register(&d);
+	struct prom_metric *m = must_register(&d);
 	size_t len;
 	char *text;
 
-	kserve_observe(m, 1, 0.5);
-	kserve_observe(m, 1, 20);
-	kserve_observe(m, 2, 10);
-	text = kserve_render(reg, 0, &len);
+	prom_observe(m, 1, 0.5);
+	prom_observe(m, 1, 20);
+	prom_observe(m, 2, 10);
+	text = prom_render(reg, 0, &len);
 	cr_assert_not_null(text);
 	cr_expect_str_eq(text,
 		"# TYPE action_seconds histogram\n"
@@ -407,17 +407,17 @@ Test(kserve, a_labelled_histogram_puts_le_last)
 Test(kserve, label_values_and_help_are_escaped)
 {
 	static const char *const odd[] = { "say \"hi\"", "C:\\dir", "two\nlines" };
-	static const struct kserve_desc d = {
+	static const struct prom_desc d = {
 		.name = "odd_total",
 		.help = "Help with a \\ and a\nnewline, and \"quotes\" left alone.",
-		.kind = KSERVE_COUNTER,
+		.kind = PROM_COUNTER,
 		.labels = { "v" },
 		.values = odd,
 		.nr_series = ARRAY_SIZE(odd),
 	};
-	struct kserve_metric *m = must_register(&d);
+	struct prom_metric *m = must_register(&d);
 
-	kserve_inc(m, 2);
+	prom_inc(m, 2);
 	expect_metrics("# HELP odd_total Help with a \\\\ and a\\nnewline, "
 		       "and \"quotes\" left alone.\n"
 		       "# TYPE odd_total counter\n"
@@ -434,20 +434,20 @@ Test(kserve, numbers_are_written_as_prometheus_go_clients_write_them)
 	static const double v[] = {
 		1e6, 123456, 1234567, 0.1 + 0.2, 1e-5, 0.0001, -2.5, NAN, INFINITY, -INFINITY, 0,
 	};
-	static const struct kserve_desc d = {
+	static const struct prom_desc d = {
 		.name = "g",
-		.kind = KSERVE_GAUGE,
+		.kind = PROM_GAUGE,
 		.labels = { "n" },
 		.values = names,
 		.nr_series = ARRAY_SIZE(names),
 	};
-	struct kserve_metric *m = must_register(&d);
+	struct prom_metric *m = must_register(&d);
 	size_t len;
 	char *text;
 
 	for (u32 i = 0; i < ARRAY_SIZE(v); i++)
-		kserve_set(m, i, v[i]);
-	text = kserve_render(reg, 16, &len);
+		prom_set(m, i, v[i]);
+	text = prom_render(reg, 16, &len);
 	cr_assert_not_null(text);
 	cr_expect_str_eq(text,
 		"# TYPE g gauge\n"
@@ -467,40 +467,40 @@ Test(kserve, numbers_are_written_as_prometheus_go_clients_write_them)
 
 Test(kserve, updates_that_do_not_fit_are_ignored)
 {
-	static const struct kserve_desc counter = { .name = "c_total", .kind = KSERVE_COUNTER };
-	static const struct kserve_desc hist = {
-		.name = "h", .kind = KSERVE_HISTOGRAM, .buckets = latency_buckets, .nr_buckets = 1,
+	static const struct prom_desc counter = { .name = "c_total", .kind = PROM_COUNTER };
+	static const struct prom_desc hist = {
+		.name = "h", .kind = PROM_HISTOGRAM, .buckets = latency_buckets, .nr_buckets = 1,
 	};
-	struct kserve_metric *c_total = must_register(&counter);
-	struct kserve_metric *h = must_register(&hist);
+	struct prom_metric *c_total = must_register(&counter);
+	struct prom_metric *h = must_register(&hist);
 
-	kserve_add(c_total, 0, 5);
-	kserve_add(c_total, 0, -1);		/* a counter never goes down */
-	kserve_add(c_total, 0, NAN);
-	kserve_set(c_total, 0, 0);		/* nor is it set */
-	kserve_inc(c_total, 1);			/* no such series */
-	kserve_observe(c_total, 0, 1);
-	kserve_add(h, 0, 1);
-	kserve_inc(NULL, 0);
-	kserve_observe(NULL, 0, 1);
-	kserve_observe(h, 0, 0.5);
-	cr_expect_eq(kserve_value(c_total, 0), 5);
-	cr_expect_eq(kserve_value(h, 0), 0.5);
-	cr_expect_eq(kserve_value(h, 7), 0);
+	prom_add(c_total, 0, 5);
+	prom_add(c_total, 0, -1);		/* a counter never goes down */
+	prom_add(c_total, 0, NAN);
+	prom_set(c_total, 0, 0);		/* nor is it set */
+	prom_inc(c_total, 1);			/* no such series */
+	prom_observe(c_total, 0, 1);
+	prom_add(h, 0, 1);
+	prom_inc(NULL, 0);
+	prom_observe(NULL, 0, 1);
+	prom_observe(h, 0, 0.5);
+	cr_expect_eq(prom_value(c_total, 0), 5);
+	cr_expect_eq(prom_value(h, 0), 0.5);
+	cr_expect_eq(prom_value(h, 7), 0);
 }
 
 Test(kserve, a_histogram_with_a_last_inf_bound_has_one_inf_bucket)
 {
 	static const double b[] = { 1, INFINITY };
-	static const struct kserve_desc d = {
-		.name = "h", .kind = KSERVE_HISTOGRAM, .buckets = b, .nr_buckets = 2,
+	static const struct prom_desc d = {
+		.name = "h", .kind = PROM_HISTOGRAM, .buckets = b, .nr_buckets = 2,
 	};
-	struct kserve_metric *m = must_register(&d);
+	struct prom_metric *m = must_register(&d);
 	size_t len;
 	char *text;
 
-	kserve_observe(m, 0, 3);
-	text = kserve_render(reg, 0, &len);
+	prom_observe(m, 0, 3);
+	text = prom_render(reg, 0, &len);
 	cr_assert_not_null(text);
 	cr_expect_str_eq(text,
 		"# TYPE h histogram\n"
@@ -511,11 +511,11 @@ Test(kserve, a_histogram_with_a_last_inf_bound_has_one_inf_bucket)
 	free(text);
 }
 
-static void refused(const struct kserve_desc *d, const char *msg)
+static void refused(const struct prom_desc *d, const char *msg)
 {
 	struct vs_err e = { { 0 } };
 
-	cr_expect_null(kserve_register(reg, d, &e), "%s registered", d->name);
+	cr_expect_null(prom_register(reg, d, &e), "%s registered", d->name);
 	cr_expect_str_eq(e.msg, msg);
 }
 
@@ -524,55 +524,55 @@ Test(kserve, bad_families_are_refused_with_the_reason)
 	static const char *const twice[] = { "a", "a" };
 	static const char *const one[] = { "x" };
 	static const double down[] = { 1, 0.5 };
-	static const struct kserve_desc h = {
-		.name = "lat", .kind = KSERVE_HISTOGRAM, .buckets = down, .nr_buckets = 1,
+	static const struct prom_desc h = {
+		.name = "lat", .kind = PROM_HISTOGRAM, .buckets = down, .nr_buckets = 1,
 	};
 
 	must_register(&h);
-	refused(&(struct kserve_desc){ .name = "1abc", .kind = KSERVE_GAUGE },
+	refused(&(struct prom_desc){ .name = "1abc", .kind = PROM_GAUGE },
 		"metric \"1abc\": not a metric name");
-	refused(&(struct kserve_desc){ .name = "a-b", .kind = KSERVE_GAUGE },
+	refused(&(struct prom_desc){ .name = "a-b", .kind = PROM_GAUGE },
 		"metric \"a-b\": not a metric name");
-	refused(&(struct kserve_desc){ .name = "lat", .kind = KSERVE_GAUGE },
+	refused(&(struct prom_desc){ .name = "lat", .kind = PROM_GAUGE },
 		"metric lat: its name is taken by lat");
-	refused(&(struct kserve_desc){ .name = "lat_count", .kind = KSERVE_COUNTER },
+	refused(&(struct prom_desc){ .name = "lat_count", .kind = PROM_COUNTER },
 		"metric lat_count: its name is taken by lat");
-	refused(&(struct kserve_desc){ .name = "x", .kind = 7 },
+	refused(&(struct prom_desc){ .name = "x", .kind = 7 },
 		"metric x: kind 7 is none of counter, gauge, histogram");
-	refused(&(struct kserve_desc){ .name = "x", .kind = KSERVE_COUNTER,
+	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
 				       .labels = { "a:b" }, .values = one, .nr_series = 1 },
 		"metric x: label \"a:b\": not a label name");
-	refused(&(struct kserve_desc){ .name = "x", .kind = KSERVE_COUNTER,
+	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
 				       .labels = { "__name" }, .values = one, .nr_series = 1 },
 		"metric x: label __name: names that begin with __ are Prometheus'");
-	refused(&(struct kserve_desc){ .name = "x", .kind = KSERVE_HISTOGRAM,
+	refused(&(struct prom_desc){ .name = "x", .kind = PROM_HISTOGRAM,
 				       .labels = { "le" }, .values = one, .nr_series = 1 },
 		"metric x: label le: a histogram's buckets use it");
-	refused(&(struct kserve_desc){ .name = "x", .kind = KSERVE_COUNTER,
+	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
 				       .labels = { "a", "a" }, .values = twice, .nr_series = 1 },
 		"metric x: label a: given twice");
-	refused(&(struct kserve_desc){ .name = "x", .kind = KSERVE_COUNTER,
+	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
 				       .labels = { "a" }, .values = twice, .nr_series = 2 },
 		"metric x: series 1: the same labels as series 0");
-	refused(&(struct kserve_desc){ .name = "x", .kind = KSERVE_COUNTER,
+	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
 				       .values = one, .nr_series = 1 },
 		"metric x: series given without labels");
-	refused(&(struct kserve_desc){ .name = "x", .kind = KSERVE_COUNTER, .labels = { "a" } },
+	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER, .labels = { "a" } },
 		"metric x: labels without series");
-	refused(&(struct kserve_desc){ .name = "x", .kind = KSERVE_HISTOGRAM, .buckets = down,
+	refused(&(struct prom_desc){ .name = "x", .kind = PROM_HISTOGRAM, .buckets = down,
 				       .nr_buckets = 2 },
 		"metric x: bucket 1: 0.5 is not above 1");
-	refused(&(struct kserve_desc){ .name = "x", .kind = KSERVE_GAUGE, .buckets = down,
+	refused(&(struct prom_desc){ .name = "x", .kind = PROM_GAUGE, .buckets = down,
 				       .nr_buckets = 2 },
 		"metric x: buckets given to a counter or a gauge");
 }
 
 Test(kserve, metrics_is_served_with_the_exposition_content_type)
 {
-	static const struct kserve_desc d = { .name = "up", .kind = KSERVE_GAUGE };
+	static const struct prom_desc d = { .name = "up", .kind = PROM_GAUGE };
 	char *resp, buf[128];
 
-	kserve_set(must_register(&d), 0, 1);
+	prom_set(must_register(&d), 0, 1);
 	resp = raw(AF_INET, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 	cr_expect(!strncmp(resp, "HTTP/1.1 200 ", 13), "%s", resp);
 	cr_expect_str_eq(header(resp, "Content-Type", buf, sizeof(buf)),
@@ -584,7 +584,7 @@ Test(kserve, metrics_is_served_with_the_exposition_content_type)
 
 Test(kserve, head_answers_the_headers_without_the_body)
 {
-	static const struct kserve_desc d = { .name = "up", .kind = KSERVE_GAUGE };
+	static const struct prom_desc d = { .name = "up", .kind = PROM_GAUGE };
 	char *resp, buf[128];
 
 	must_register(&d);

@@ -349,9 +349,9 @@ struct bridge {
 	struct link l;
 	struct kle *le;
 	bool lost;			/* leadership lost: exit, as Volcano's scheduler does */
-	struct kserve_reg *reg;
+	struct prom_reg *reg;
 	struct kserve *ks;
-	struct kserve_metric *m_leader, *m_synced, *m_loads, *m_batches, *m_sent, *m_unchanged,
+	struct prom_metric *m_leader, *m_synced, *m_loads, *m_batches, *m_sent, *m_unchanged,
 			     *m_refused, *m_decisions, *m_binds, *m_evicts, *m_status,
 			     *m_status_failures, *m_events, *m_skipped;
 	struct ksync_stats seen_sync;
@@ -431,51 +431,51 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 #define D(_m, _name, _help, _kind)						\
 	{ &b->_m, { .name = _name, .help = _help, .kind = _kind } }
 #define DL(_m, _name, _help, _label, _values)					\
-	{ &b->_m, { .name = _name, .help = _help, .kind = KSERVE_COUNTER,		\
+	{ &b->_m, { .name = _name, .help = _help, .kind = PROM_COUNTER,		\
 		    .labels = { _label }, .values = _values, .nr_series = 2 } }
 	const struct {
-		struct kserve_metric **m;
-		struct kserve_desc d;
+		struct prom_metric **m;
+		struct prom_desc d;
 	} v[] = {
 		D(m_leader, "vskube_leader",
-		  "1 while this bridge leads (or runs without leader election).", KSERVE_GAUGE),
+		  "1 while this bridge leads (or runs without leader election).", PROM_GAUGE),
 		D(m_synced, "vskube_synced", "1 once vschedd holds what the API server listed.",
-		  KSERVE_GAUGE),
+		  PROM_GAUGE),
 		D(m_loads, "vskube_loads_total", "Loads of vschedd from fresh lists.",
-		  KSERVE_COUNTER),
-		D(m_batches, "vskube_batches_total", "Batches vschedd applied.", KSERVE_COUNTER),
+		  PROM_COUNTER),
+		D(m_batches, "vskube_batches_total", "Batches vschedd applied.", PROM_COUNTER),
 		D(m_sent, "vskube_messages_sent_total", "Requests vschedd applied.",
-		  KSERVE_COUNTER),
+		  PROM_COUNTER),
 		D(m_unchanged, "vskube_objects_unchanged_total",
-		  "Objects not sent: vschedd has them as they are.", KSERVE_COUNTER),
+		  "Objects not sent: vschedd has them as they are.", PROM_COUNTER),
 		DL(m_refused, "vskube_objects_refused_total", "Objects left out, by who refused "
 		   "them.", "by", by_what),
 		D(m_decisions, "vskube_decisions_total", "Bind and evict decisions read.",
-		  KSERVE_COUNTER),
+		  PROM_COUNTER),
 		DL(m_binds, "vskube_binds_total", "Binding POSTs, by result.", "result", results),
 		DL(m_evicts, "vskube_evictions_total",
 		   "Evictions (or deletions where refused), by result.", "result", results),
 		{ &b->m_status, { .name = "vskube_status_writes_total",
 				  .help = "Statuses written (PodGroup status, pod PodScheduled "
 					  "condition, queue allocated), by kind.",
-				  .kind = KSERVE_COUNTER, .labels = { "kind" },
+				  .kind = PROM_COUNTER, .labels = { "kind" },
 				  .values = status_kinds, .nr_series = 3 } },
 		D(m_status_failures, "vskube_status_write_failures_total",
-		  "Statuses and Events that could not be written.", KSERVE_COUNTER),
+		  "Statuses and Events that could not be written.", PROM_COUNTER),
 		DL(m_skipped, "vskube_status_writes_skipped_total",
 		   "Statuses not written: the API server has them already, or has no such "
 		   "PodGroup.", "why", skip_whys),
 		D(m_events, "vskube_events_total", "Events recorded on pods and PodGroups.",
-		  KSERVE_COUNTER),
+		  PROM_COUNTER),
 	};
 #undef D
 #undef DL
 
-	b->reg = kserve_reg_new();
+	b->reg = prom_reg_new();
 	if (!b->reg)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
-		*v[i].m = kserve_register(b->reg, &v[i].d, err);
+		*v[i].m = prom_register(b->reg, &v[i].d, err);
 		if (!*v[i].m)
 			return -EINVAL;
 	}
@@ -483,7 +483,7 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 }
 
 #define ADD_DELTA(m, series, now, seen)	do {					\
-	kserve_add((m), (series), (double)((now) - (seen)));			\
+	prom_add((m), (series), (double)((now) - (seen)));			\
 	(seen) = (now);								\
 } while (0)
 
@@ -494,8 +494,8 @@ static void metrics_update(struct bridge *b)
 	const struct ksync_stats *ss;
 	const struct kbind_stats *bs;
 
-	kserve_set(b->m_leader, 0, leading(b));
-	kserve_set(b->m_synced, 0, b->l.sync && ksync_synced(b->l.sync));
+	prom_set(b->m_leader, 0, leading(b));
+	prom_set(b->m_synced, 0, b->l.sync && ksync_synced(b->l.sync));
 	if (!b->l.sync)
 		return;
 	ss = ksync_stats(b->l.sync);
@@ -651,7 +651,7 @@ out:
 	link_drop(&b);
 	kle_free(b.le);
 	kserve_free(b.ks);
-	kserve_reg_free(b.reg);
+	prom_reg_free(b.reg);
 	return ret;
 }
 

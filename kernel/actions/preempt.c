@@ -248,6 +248,7 @@ static bool preempt_on_node(struct preempt_ctx *ctx, struct vs_statement *stmt,
 	if (ctx->err)
 		return false;
 	nr = vs_ssn_preemptable(ssn, preemptor, ctx->cands, nr);
+	ssn->sched->metrics.preemption_victims = nr;
 	if (!vs_victims_validate(preemptor, node, ctx->cands, nr)) {
 		vs_v(3, "No validated victims on Node <%s>", node->name);
 		return false;
@@ -265,6 +266,7 @@ static bool preempt_on_node(struct preempt_ctx *ctx, struct vs_statement *stmt,
 			break;
 		fits = fits_on_node(ssn, preemptor, node);
 	}
+	ssn->sched->metrics.preemption_attempts++;
 	if (fits) {
 		if (!nstmt && !(nstmt = vs_stmt_new(ssn)))
 			goto nomem;
@@ -282,6 +284,14 @@ nomem:
 	if (nstmt)
 		vs_stmt_discard(nstmt);
 	return false;
+}
+
+/* Commit @stmt, counted as Volcano's eviction transactions are. */
+static void commit(struct vs_session *ssn, struct vs_statement *stmt)
+{
+	if (vs_stmt_has_evictions(stmt))
+		ssn->sched->metrics.eviction_transactions[VS_EVICTION_PREEMPT]++;
+	vs_stmt_commit(stmt);
 }
 
 /* Volcano's preempt(): one preemptor, node by node, best first. */
@@ -393,7 +403,7 @@ static int between_jobs(struct preempt_ctx *ctx, struct queue_work *qw)
 				return ctx->err;
 		}
 		if (vs_ssn_job_pipelined(ssn, jw->job))
-			vs_stmt_commit(stmt);
+			commit(ssn, stmt);
 		else
 			vs_stmt_discard(stmt);
 	}
@@ -422,7 +432,7 @@ static int within_jobs(struct preempt_ctx *ctx, struct queue_work *qw)
 					return ctx->err;
 				break;
 			}
-			vs_stmt_commit(stmt);
+			commit(ssn, stmt);
 		}
 	}
 	return 0;

@@ -247,6 +247,7 @@ static void reclaim_job(struct reclaim_ctx *ctx, struct vs_statement *stmt,
 
 static int reclaim_execute(struct vs_session *ssn, const struct vs_args *args)
 {
+	struct vs_metrics *m = &ssn->sched->metrics;
 	struct reclaim_ctx ctx;
 	struct vs_pqueue queues;
 	int ret;
@@ -285,10 +286,13 @@ static int reclaim_execute(struct vs_session *ssn, const struct vs_args *args)
 			reclaim_job(&ctx, stmt, queue, jw);
 			if (ctx.err)
 				return ctx.err;
-			if (vs_ssn_job_pipelined(ssn, jw->job))
+			if (vs_ssn_job_pipelined(ssn, jw->job)) {
+				if (vs_stmt_has_evictions(stmt))
+					m->eviction_transactions[VS_EVICTION_RECLAIM]++;
 				vs_stmt_commit(stmt);
-			else
+			} else {
 				vs_stmt_discard(stmt);
+			}
 		}
 	}
 	return ret;

@@ -65,6 +65,27 @@ void vs_fres_from_res(struct vs_fres *f, const struct vs_res *r)
 	f->present = r->present;
 }
 
+static s64 double_to_res(double v)
+{
+	if (v >= (double)VS_RES_INF)
+		return VS_RES_INF;
+	if (v <= -(double)VS_RES_INF)
+		return -VS_RES_INF;
+	return (s64)llround(v);
+}
+
+void vs_fres_to_res(struct vs_res *r, const struct vs_fres *f)
+{
+	unsigned int d;
+	u32 m;
+
+	*r = (struct vs_res){ .present = f->present };
+	r->v[VS_RES_CPU] = double_to_res(f->v[VS_RES_CPU]);
+	r->v[VS_RES_MEMORY] = double_to_res(f->v[VS_RES_MEMORY]);
+	for_each_fdim(d, m, f->present)
+		r->v[d] = double_to_res(f->v[d]);
+}
+
 /* ---- arithmetic ---- */
 
 void vs_fres_add(struct vs_fres *r, const struct vs_fres *rr)

@@ -61,6 +61,8 @@ void vs_fres_set(struct vs_fres *r, unsigned int dim, double value);
 
 /* The same amounts in double precision; VS_RES_INF becomes VS_FRES_INF. */
 void vs_fres_from_res(struct vs_fres *f, const struct vs_res *r);
+/* Back, rounded to the nearest unit; infinities stay infinite. */
+void vs_fres_to_res(struct vs_res *r, const struct vs_fres *f);
 
 /* ---- arithmetic ---- */
 

@@ -70,6 +70,18 @@ struct vs_queue {
 	u32 status_digest;
 
 	u32 sidx;			/* index in the open session's queues */
+
+	/*
+	 * What the last cycle's proportion or capacity plugin made of it
+	 * (Volcano's queue_deserved_*, queue_share, queue_overused); zero
+	 * when it had no job then; cycle 0: no such cycle yet.
+	 */
+	struct vs_queue_seen {
+		struct vs_fres deserved;
+		double share;
+		bool overused;
+		u64 cycle;
+	} seen;
 };
 
 #endif /* VS_CORE_QUEUE_H */

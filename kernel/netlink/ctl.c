@@ -9,16 +9,20 @@
  * and layout included. A refused configuration leaves the one in force.
  */
 #include <libmnl/libmnl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "actions/actions.h"
 #include "netlink/ctl.h"
+#include "netlink/fill.h"
 #include "netlink/handlers.h"
 #include "netlink/parse.h"
 #include "netlink/writeback.h"
+#include "plugins/plugins.h"
 #include "sched/framework.h"
 #include "sched/session.h"
 #include "vsched/vsched.h"
@@ -69,17 +73,9 @@ u32 vs_nl_period_ms(const struct vs_nl_core *core)
 
 /* ---- cycles ---- */
 
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
-}
-
 u64 vs_nl_now_ns(const struct vs_nl_core *core)
 {
-	return core->clock_ns ? core->clock_ns() : now_ns();
+	return core->clock_ns ? core->clock_ns() : vs_mono_ns();
 }
 
 static u32 nr_pending(const struct vs_cluster *cl)
@@ -100,7 +96,7 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 	const struct vs_conf *conf;
 	struct vs_session *ssn;
 	struct vs_ctl ctl;
-	u64 start = now_ns();
+	u64 start = vs_mono_ns();
 	int ret;
 
 	if (!sched)
@@ -115,25 +111,18 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 	memset(cy, 0, sizeof(*cy));
 	cy->id = ssn->cycle;
 	conf = sched->conf;
-	/* vs_session_run_actions(), with a clock around each action. */
-	for (u32 i = 0; i < conf->nr_actions && !ret; i++) {
-		const char *name = conf->actions[i];
-		u64 t = now_ns();
+	ret = vs_session_run_actions(ssn, err);
+	/* The actions that ran: all of them, or up to the one that failed. */
+	for (u32 i = 0; i < ssn->nr_actions_run && i < VS_NL_CYCLE_ACTIONS; i++) {
+		struct vs_nl_action_stat *a = &cy->actions[cy->nr_actions++];
 
-		ret = vs_action_lookup(name)->execute(ssn, vs_conf_action_args(conf, name));
-		if (ret)
-			vs_err_set(err, ret, "action %s failed", name);
-		if (cy->nr_actions < VS_NL_CYCLE_ACTIONS) {
-			struct vs_nl_action_stat *a = &cy->actions[cy->nr_actions++];
-
-			snprintf(a->name, sizeof(a->name), "%s", name);
-			a->duration_ns = now_ns() - t;
-		}
+		snprintf(a->name, sizeof(a->name), "%s", conf->actions[i]);
+		a->duration_ns = ssn->action_ns[i];
 	}
 	vs_session_close(ssn);
 	vs_nl_events_cycle_end(core);
 	vs_nl_writeback_queues(core);
-	cy->duration_ns = now_ns() - start;
+	cy->duration_ns = vs_mono_ns() - start;
 	cy->binds = clamp_u32(sched->stats.binds - before.binds);
 	cy->evicts = clamp_u32(sched->stats.evicts - before.evicts);
 	/*
@@ -147,6 +136,10 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 	vs_nl_ctl_init(core, &ctl);
 	vs_ctl_after_cycle(&ctl, NULL);
 	cy->pending = nr_pending(sched->cl);	/* the tasks just made wait too */
+	core->ctl.recent[core->ctl.recent_next] = *cy;
+	core->ctl.recent_next = (core->ctl.recent_next + 1) % VS_NL_RECENT_CYCLES;
+	if (core->ctl.nr_recent < VS_NL_RECENT_CYCLES)
+		core->ctl.nr_recent++;
 	return ret;
 }
 
@@ -363,6 +356,113 @@ static bool put_pool(struct nlmsghdr *nlh, size_t room, const struct vs_pool *po
 	return true;
 }
 
+static bool put_kv(struct nlmsghdr *nlh, size_t room, const char *k, const char *v)
+{
+	struct nlattr *item = mnl_attr_nest_start_check(nlh, room, VS_LABELS_A_ITEM);
+
+	if (!item || !vs_nla_put_strz(nlh, room, VS_KV_A_KEY, k) ||
+	    !vs_nla_put_strz(nlh, room, VS_KV_A_VALUE, v))
+		return false;
+	mnl_attr_nest_end(nlh, item);
+	return true;
+}
+
+/*
+ * One histogram, with up to two labels (@k1 NULL: none); nothing when it
+ * has no observation, as a Prometheus vector shows no series it never saw.
+ */
+static bool put_hist(struct nlmsghdr *nlh, size_t room, const char *name,
+		     const struct vs_hist *h, const struct vs_hist_spec *spec,
+		     const char *k1, const char *v1, const char *k2, const char *v2)
+{
+	struct nlattr *nest, *labels;
+
+	if (!h->count)
+		return true;
+	nest = mnl_attr_nest_start_check(nlh, room, VS_STATS_A_HIST);
+	if (!nest || !vs_nla_put_strz(nlh, room, VS_HIST_A_NAME, name))
+		return false;
+	if (k1) {
+		labels = mnl_attr_nest_start_check(nlh, room, VS_HIST_A_LABELS);
+		if (!labels || !put_kv(nlh, room, k1, v1) || (k2 && !put_kv(nlh, room, k2, v2)))
+			return false;
+		mnl_attr_nest_end(nlh, labels);
+	}
+	if (!mnl_attr_put_u32_check(nlh, room, VS_HIST_A_MIN_US, spec->min_us) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_HIST_A_MAX_US, spec->max_us) ||
+	    !mnl_attr_put_u64_check(nlh, room, VS_HIST_A_COUNT, h->count) ||
+	    !mnl_attr_put_u64_check(nlh, room, VS_HIST_A_SUM_NS, h->sum_ns))
+		return false;
+	for (u32 i = 0; i <= spec->nr; i++)
+		if (!mnl_attr_put_u64_check(nlh, room, VS_HIST_A_BUCKET, h->bucket[i]))
+			return false;
+	mnl_attr_nest_end(nlh, nest);
+	return true;
+}
+
+/* Volcano's scheduler metrics. */
+static bool put_metrics(struct nlmsghdr *nlh, size_t room, const struct vs_metrics *m)
+{
+	static const struct {
+		u16 type;
+		size_t off;
+	} counters[] = {
+		{ VS_STATS_A_ATTEMPTS_SCHEDULED,
+		  offsetof(struct vs_metrics, attempts[VS_ATTEMPT_SCHEDULED]) },
+		{ VS_STATS_A_ATTEMPTS_UNSCHED,
+		  offsetof(struct vs_metrics, attempts[VS_ATTEMPT_UNSCHEDULABLE]) },
+		{ VS_STATS_A_PREEMPT_ATTEMPTS, offsetof(struct vs_metrics, preemption_attempts) },
+		{ VS_STATS_A_PREEMPT_VICTIMS, offsetof(struct vs_metrics, preemption_victims) },
+		{ VS_STATS_A_EVICT_TX_PREEMPT,
+		  offsetof(struct vs_metrics, eviction_transactions[VS_EVICTION_PREEMPT]) },
+		{ VS_STATS_A_EVICT_TX_RECLAIM,
+		  offsetof(struct vs_metrics, eviction_transactions[VS_EVICTION_RECLAIM]) },
+		{ VS_STATS_A_UNSCHED_JOBS, offsetof(struct vs_metrics, unschedulable_jobs) },
+		{ VS_STATS_A_UNSCHED_TASKS, offsetof(struct vs_metrics, unschedulable_tasks) },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(counters); i++) {
+		u64 v;
+
+		memcpy(&v, (const char *)m + counters[i].off, sizeof(v));
+		if (!mnl_attr_put_u64_check(nlh, room, counters[i].type, v))
+			return false;
+	}
+	if (!put_hist(nlh, room, "e2e_scheduling_latency_milliseconds", &m->e2e, &vs_hist_e2e,
+		      NULL, NULL, NULL, NULL) ||
+	    !put_hist(nlh, room, "open_session_duration_milliseconds", &m->open_session,
+		      &vs_hist_e2e, NULL, NULL, NULL, NULL))
+		return false;
+	for (u32 i = 0; vs_builtin_actions[i] && i < VS_METRICS_ACTIONS_MAX; i++)
+		if (!put_hist(nlh, room, "action_scheduling_latency_milliseconds", &m->action[i],
+			      &vs_hist_action, "action", vs_builtin_actions[i]->name, NULL, NULL))
+			return false;
+	for (u32 i = 0; vs_builtin_plugins[i] && i < VS_METRICS_PLUGINS_MAX; i++) {
+		const char *name = vs_builtin_plugins[i]->name;
+
+		if (!put_hist(nlh, room, "plugin_scheduling_latency_milliseconds",
+			      &m->plugin_open[i], &vs_hist_plugin, "plugin", name, "OnSession",
+			      "OnSessionOpen") ||
+		    !put_hist(nlh, room, "plugin_scheduling_latency_milliseconds",
+			      &m->plugin_close[i], &vs_hist_plugin, "plugin", name, "OnSession",
+			      "OnSessionClose"))
+			return false;
+	}
+	return true;
+}
+
+/* The nodes' allocatable and used, summed: what vsctl top shows as utilisation. */
+static bool put_usage(struct nlmsghdr *nlh, size_t room, const struct vs_cluster *cl)
+{
+	struct vs_res used = { .present = 0 };
+	const struct vs_node *n;
+
+	list_for_each_entry(n, &cl->nodes, list)
+		vs_res_add(&used, &n->used);
+	return vs_nl_put_res(nlh, room, VS_STATS_A_ALLOCATABLE, &cl->total_allocatable) &&
+	       vs_nl_put_res(nlh, room, VS_STATS_A_USED, &used);
+}
+
 static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core *core)
 {
 	const struct vs_cluster *cl = core->cl;
@@ -393,6 +493,15 @@ static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core
 		return false;
 	if (core->ctl.last_cycle.id &&
 	    !vs_nl_put_cycle(nlh, room, VS_STATS_A_LAST_CYCLE, &core->ctl.last_cycle))
+		return false;
+	for (u32 i = 0; i < core->ctl.nr_recent; i++) {
+		u32 k = (core->ctl.recent_next + VS_NL_RECENT_CYCLES - core->ctl.nr_recent + i) %
+			VS_NL_RECENT_CYCLES;
+
+		if (!vs_nl_put_cycle(nlh, room, VS_STATS_A_RECENT_CYCLE, &core->ctl.recent[k]))
+			return false;
+	}
+	if ((st && !put_metrics(nlh, room, &core->sched->metrics)) || !put_usage(nlh, room, cl))
 		return false;
 	for (unsigned int i = 0; i < ARRAY_SIZE(pools); i++)
 		if (!put_pool(nlh, room, pools[i]))

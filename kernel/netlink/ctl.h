@@ -17,6 +17,7 @@
 #define VS_NETLINK_CTL_H
 
 #include "netlink/family.h"
+#include "sched/session.h"
 
 struct vs_nl_core;
 
@@ -26,8 +27,10 @@ struct vs_nl_core;
 #define VS_NL_PERIOD_MAX_MS		86400000
 
 /* A cycle keeps the duration of its first VS_NL_CYCLE_ACTIONS actions. */
-#define VS_NL_CYCLE_ACTIONS		16
+#define VS_NL_CYCLE_ACTIONS		VS_SESSION_ACTIONS_TIMED
 #define VS_NL_ACTION_NAME_MAX		32
+/* VS_CMD_STATS_GET tells the last cycles, this many (vsctl top shows them). */
+#define VS_NL_RECENT_CYCLES		10
 
 struct vs_nl_action_stat {
 	char name[VS_NL_ACTION_NAME_MAX];	/* a copy: the configuration may change */
@@ -56,6 +59,9 @@ struct vs_nl_ctl {
 	bool on_request;
 	u64 bind_failures;		/* VS_CMD_BIND_RESULT with an error */
 	struct vs_nl_cycle last_cycle;	/* VS_STATS_A_LAST_CYCLE */
+	/* The last cycles, oldest first from recent_next (VS_STATS_A_RECENT_CYCLE). */
+	struct vs_nl_cycle recent[VS_NL_RECENT_CYCLES];
+	u32 nr_recent, recent_next;
 };
 
 /* The scheduling period in force, in milliseconds; 0: cycles only on request. */

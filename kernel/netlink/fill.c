@@ -7,6 +7,7 @@
  * a message never ends in half an object.
  */
 #include <libmnl/libmnl.h>
+#include <math.h>
 
 #include "netlink/fill.h"
 #include "netlink/msg.h"
@@ -298,6 +299,15 @@ static bool put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q
 	for (unsigned int p = 0; p < VS_PG_NR_PHASES; p++)
 		put_u32(&f, (u16)(p + 1), q->nr_jobs_by_phase[p]);
 	nest_end(&f, counts);
+	if (q->seen.cycle) {
+		struct vs_res deserved;
+		double ppm = q->seen.share * 1e6;
+
+		vs_fres_to_res(&deserved, &q->seen.deserved);
+		fill_res(&f, VS_QUEUE_A_CYCLE_DESERVED, &deserved);
+		put_u64(&f, VS_QUEUE_A_SHARE, ppm >= 0x1p63 ? INT64_MAX : (u64)llround(ppm));
+		put_u8(&f, VS_QUEUE_A_OVERUSED, q->seen.overused);
+	}
 	return finish(&f, obj);
 }
 

@@ -229,7 +229,10 @@ static const struct vs_nla_policy node_key_policy[VS_NODE_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_QUEUE_A_PARENT, "parent"),				\
 	VS_NLA_REJECTED(VS_QUEUE_A_ALLOCATED, "allocated"),			\
 	VS_NLA_REJECTED(VS_QUEUE_A_REQUEST, "request"),				\
-	VS_NLA_REJECTED(VS_QUEUE_A_NR_PODGROUPS, "nrPodGroups")
+	VS_NLA_REJECTED(VS_QUEUE_A_NR_PODGROUPS, "nrPodGroups"),		\
+	VS_NLA_REJECTED(VS_QUEUE_A_CYCLE_DESERVED, "cycleDeserved"),		\
+	VS_NLA_REJECTED(VS_QUEUE_A_SHARE, "sharePpm"),			\
+	VS_NLA_REJECTED(VS_QUEUE_A_OVERUSED, "overused")
 
 static const struct vs_nla_policy queue_policy[VS_QUEUE_A_MAX + 1] = {
 	VS_NLA_STR(VS_QUEUE_A_NAME, "name", VS_NAME_MAX, .flags = REQ),
@@ -245,6 +248,10 @@ static const struct vs_nla_policy queue_policy[VS_QUEUE_A_MAX + 1] = {
 	VS_NLA_NEST(VS_QUEUE_A_REQUEST, "request", res_policy, VS_RES_A_MAX, .flags = RO),
 	VS_NLA_NEST(VS_QUEUE_A_NR_PODGROUPS, "nrPodGroups", phase_counts_policy,
 		    VS_PG_PHASE_COMPLETED + 1, .flags = RO),
+	VS_NLA_NEST(VS_QUEUE_A_CYCLE_DESERVED, "cycleDeserved", res_policy, VS_RES_A_MAX,
+		    .flags = RO),
+	VS_NLA_INT(VS_QUEUE_A_SHARE, "sharePpm", VS_NLA_U64, .flags = RO),
+	BOOL(VS_QUEUE_A_OVERUSED, "overused", RO),
 };
 
 static const struct vs_nla_policy queue_key_policy[VS_QUEUE_A_MAX + 1] = {
@@ -536,6 +543,16 @@ static const struct vs_nla_policy pool_policy[VS_POOL_A_MAX + 1] = {
 	VS_NLA_INT(VS_POOL_A_BYTES, "bytes", VS_NLA_U64),
 };
 
+static const struct vs_nla_policy hist_policy[VS_HIST_A_MAX + 1] = {
+	VS_NLA_STR(VS_HIST_A_NAME, "name", VS_NAME_MAX),
+	VS_NLA_NEST(VS_HIST_A_LABELS, "labels", labels_policy, VS_LABELS_A_MAX),
+	VS_NLA_INT(VS_HIST_A_MIN_US, "minUs", VS_NLA_U32),
+	VS_NLA_INT(VS_HIST_A_MAX_US, "maxUs", VS_NLA_U32),
+	VS_NLA_INT(VS_HIST_A_COUNT, "count", VS_NLA_U64),
+	VS_NLA_INT(VS_HIST_A_SUM_NS, "sumNs", VS_NLA_U64),
+	VS_NLA_INT(VS_HIST_A_BUCKET, "buckets", VS_NLA_U64, .flags = MULTI),
+};
+
 static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_INT(VS_STATS_A_CYCLES, "cycles", VS_NLA_U64),
 	VS_NLA_INT(VS_STATS_A_BINDS, "binds", VS_NLA_U64),
@@ -551,6 +568,19 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_INT(VS_STATS_A_NR_VJOBS, "nrVolcanoJobs", VS_NLA_U32),
 	VS_NLA_INT(VS_STATS_A_NR_PRIOCLASSES, "nrPriorityClasses", VS_NLA_U32),
 	VS_NLA_INT(VS_STATS_A_DISCARDED_OPS, "discardedOps", VS_NLA_U64),
+	VS_NLA_NEST(VS_STATS_A_HIST, "histograms", hist_policy, VS_HIST_A_MAX, .flags = MULTI),
+	VS_NLA_INT(VS_STATS_A_ATTEMPTS_SCHEDULED, "attemptsScheduled", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_ATTEMPTS_UNSCHED, "attemptsUnschedulable", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_PREEMPT_ATTEMPTS, "preemptionAttempts", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_PREEMPT_VICTIMS, "preemptionVictims", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_EVICT_TX_PREEMPT, "evictionTransactionsPreempt", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_EVICT_TX_RECLAIM, "evictionTransactionsReclaim", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_UNSCHED_JOBS, "unschedulableJobs", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_UNSCHED_TASKS, "unschedulableTasks", VS_NLA_U64),
+	VS_NLA_NEST(VS_STATS_A_ALLOCATABLE, "allocatable", res_policy, VS_RES_A_MAX),
+	VS_NLA_NEST(VS_STATS_A_USED, "used", res_policy, VS_RES_A_MAX),
+	VS_NLA_NEST(VS_STATS_A_RECENT_CYCLE, "recentCycles", cycle_policy, VS_CYCLE_A_MAX,
+		    .flags = MULTI),
 };
 
 /* The upper bound is the daemon's (--rcvbuf-max): the handler says it. */

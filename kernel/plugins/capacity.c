@@ -937,6 +937,24 @@ static enum vs_vote capacity_reclaimable(struct vs_session *ssn, struct vs_plugi
 	return VS_VOTE_PERMIT;
 }
 
+/* What the cycle made of every queue; overused as Volcano's metric has it: share above 1. */
+static void capacity_close(struct vs_session *ssn, struct vs_plugin *p)
+{
+	if (ssn->inspect)
+		return;
+	for (u32 i = 0; i < ssn->nr_queues; i++) {
+		struct vs_queue *queue = ssn->queues[i];
+		const struct vs_capacity_queue *cq = vs_capacity_queue(p, queue);
+
+		queue->seen = (struct vs_queue_seen){ .cycle = ssn->cycle };
+		if (!cq)
+			continue;
+		queue->seen.deserved = cq->deserved;
+		queue->seen.share = cq->share;
+		queue->seen.overused = cq->share > 1;
+	}
+}
+
 const struct vs_capacity_queue *vs_capacity_queue(const struct vs_plugin *p,
 						  const struct vs_queue *queue)
 {
@@ -997,6 +1015,7 @@ const struct vs_plugin_ops vs_plugin_capacity = {
 	.name			= "capacity",
 	.check_conf		= capacity_check_conf,
 	.open			= capacity_open,
+	.close			= capacity_close,
 	.queue_order		= capacity_queue_order,
 	.victim_queue_order	= capacity_victim_queue_order,
 	.allocatable		= capacity_allocatable,

@@ -151,10 +151,15 @@ static u32 schedulable_num(const struct vs_job *job)
  */
 static void gang_close(struct vs_session *ssn, struct vs_plugin *p)
 {
+	struct vs_metrics *m = &ssn->sched->metrics;
 	char why[512], msg[640];
+	s64 unready;
 
 	if (ssn->inspect)
 		return;		/* a look writes no condition */
+	/* Volcano's unschedule_job_count and unschedule_task_count, summed. */
+	m->unschedulable_jobs = 0;
+	m->unschedulable_tasks = 0;
 	for (u32 i = 0; i < ssn->nr_jobs; i++) {
 		struct vs_job *job = ssn->jobs[i];
 
@@ -169,8 +174,11 @@ static void gang_close(struct vs_session *ssn, struct vs_plugin *p)
 		if (skip_for_releasing(job))
 			continue;
 		vs_job_fit_error(job, why, sizeof(why));
+		unready = (s64)job->min_member - schedulable_num(job);
+		m->unschedulable_jobs++;
+		m->unschedulable_tasks += unready > 0 ? (u64)unready : 0;
 		snprintf(msg, sizeof(msg), "%lld/%u tasks in gang unschedulable: %s",
-			 (long long)job->min_member - schedulable_num(job), job->nr_tasks, why);
+			 (long long)unready, job->nr_tasks, why);
 		vs_job_set_condition(job, VS_PG_COND_UNSCHEDULABLE, true, "NotEnoughResources", msg,
 				     ssn->cycle);
 	}

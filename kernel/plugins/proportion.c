@@ -379,6 +379,25 @@ static enum vs_vote proportion_reclaimable(struct vs_session *ssn, struct vs_plu
 	return VS_VOTE_PERMIT;
 }
 
+/* What the cycle made of every queue, kept for the metrics and vsctl top. */
+static void proportion_close(struct vs_session *ssn, struct vs_plugin *p)
+{
+	if (ssn->inspect)
+		return;
+	for (u32 i = 0; i < ssn->nr_queues; i++) {
+		struct vs_queue *queue = ssn->queues[i];
+		const struct vs_proportion_queue *pq = vs_proportion_queue(p, queue);
+
+		queue->seen = (struct vs_queue_seen){ .cycle = ssn->cycle };
+		if (!pq)
+			continue;
+		queue->seen.deserved = pq->deserved;
+		queue->seen.share = pq->share;
+		queue->seen.overused = vs_fres_less_equal(&pq->deserved, &pq->allocated,
+							  VS_DIM_ZERO);
+	}
+}
+
 const struct vs_proportion_queue *vs_proportion_queue(const struct vs_plugin *p,
 						      const struct vs_queue *queue)
 {
@@ -429,6 +448,7 @@ static void proportion_on_deallocate(struct vs_session *ssn, struct vs_plugin *p
 const struct vs_plugin_ops vs_plugin_proportion = {
 	.name			= "proportion",
 	.open			= proportion_open,
+	.close			= proportion_close,
 	.queue_order		= proportion_queue_order,
 	.overused		= proportion_overused,
 	.allocatable		= proportion_allocatable,

@@ -9,6 +9,7 @@
 
 #include "sched/explain.h"
 #include "sched/fiterr.h"
+#include "sched/metrics.h"
 #include "sched/session.h"
 #include "sched/statement.h"
 
@@ -96,11 +97,29 @@ static int build_ext_lists(struct vs_session *ssn)
 	return 0;
 }
 
+/* A plugin's OnSessionOpen or OnSessionClose took @ns: Volcano's plugin latency. */
+static void plugin_observe(struct vs_session *ssn, const struct vs_plugin *p, bool open, u64 ns)
+{
+	struct vs_metrics *m = &ssn->sched->metrics;
+	u32 i = vs_metrics_plugin_index(p->ops->name);
+
+	if (ssn->inspect || i >= VS_METRICS_PLUGINS_MAX)
+		return;
+	vs_hist_observe(open ? &m->plugin_open[i] : &m->plugin_close[i], &vs_hist_plugin, ns);
+}
+
 static void close_plugins(struct vs_session *ssn, u32 upto)
 {
-	for (u32 i = 0; i < upto; i++)
-		if (ssn->plugins[i].ops->close)
-			ssn->plugins[i].ops->close(ssn, &ssn->plugins[i]);
+	for (u32 i = 0; i < upto; i++) {
+		struct vs_plugin *p = &ssn->plugins[i];
+		u64 t;
+
+		if (!p->ops->close)
+			continue;
+		t = vs_mono_ns();
+		p->ops->close(ssn, p);
+		plugin_observe(ssn, p, false, vs_mono_ns() - t);
+	}
 }
 
 /*
@@ -196,9 +215,12 @@ static int build_views(struct vs_session *ssn)
 	return 0;
 }
 
-int vs_session_open(struct vs_sched *sched, struct vs_session **out, struct vs_err *err)
+/* A look (@inspect) counts no cycle and is not measured. */
+static int open_session(struct vs_sched *sched, bool inspect, struct vs_session **out,
+			struct vs_err *err)
 {
 	const struct vs_conf *conf = sched->conf;
+	u64 start = vs_mono_ns(), t0;
 	struct vs_session *ssn;
 	u32 n = 0;
 	int ret;
@@ -209,7 +231,10 @@ int vs_session_open(struct vs_sched *sched, struct vs_session **out, struct vs_e
 	ssn->sched = sched;
 	ssn->cl = sched->cl;
 	ssn->arena = &sched->arena;
-	ssn->cycle = ++sched->stats.cycles;
+	ssn->inspect = inspect;
+	ssn->opened_ns = start;
+	ssn->binds_at_open = sched->stats.binds;
+	ssn->cycle = inspect ? sched->stats.cycles + 1 : ++sched->stats.cycles;
 	ssn->nr_tiers = conf->nr_tiers;
 	ssn->total_resource = sched->cl->total_allocatable;
 	INIT_LIST_HEAD(&ssn->open_stmts);
@@ -244,7 +269,9 @@ int vs_session_open(struct vs_sched *sched, struct vs_session **out, struct vs_e
 
 		if (!p->ops->open)
 			continue;
+		t0 = vs_mono_ns();
 		ret = p->ops->open(ssn, p);
+		plugin_observe(ssn, p, true, vs_mono_ns() - t0);
 		if (ret) {
 			vs_err_set(err, ret, "plugin %s failed to open the session", p->ops->name);
 			close_plugins(ssn, i);
@@ -257,6 +284,8 @@ int vs_session_open(struct vs_sched *sched, struct vs_session **out, struct vs_e
 		close_plugins(ssn, ssn->nr_plugins);
 		goto out_reset;
 	}
+	if (!inspect)
+		vs_hist_observe(&sched->metrics.open_session, &vs_hist_e2e, vs_mono_ns() - start);
 	*out = ssn;
 	return 0;
 
@@ -289,16 +318,30 @@ static enum vs_pg_phase pg_phase(const struct vs_session *ssn, const struct vs_j
 	return job->phase;
 }
 
+int vs_session_open(struct vs_sched *sched, struct vs_session **out, struct vs_err *err)
+{
+	return open_session(sched, false, out, err);
+}
+
 int vs_session_open_inspect(struct vs_sched *sched, struct vs_session **out,
 			    struct vs_err *err)
 {
-	u64 cycles = sched->stats.cycles;
-	int ret = vs_session_open(sched, out, err);
+	return open_session(sched, true, out, err);
+}
 
-	sched->stats.cycles = cycles;	/* a look is no cycle */
-	if (!ret)
-		(*out)->inspect = true;
-	return ret;
+/*
+ * schedule_attempts_total: the tasks placed by what the session committed,
+ * and those it tried and left Pending with a fit error, once each.
+ */
+static void count_attempts(struct vs_session *ssn)
+{
+	struct vs_metrics *m = &ssn->sched->metrics;
+	const struct vs_task_note *n;
+
+	m->attempts[VS_ATTEMPT_SCHEDULED] += ssn->sched->stats.binds - ssn->binds_at_open;
+	for (n = ssn->notes; n; n = n->next)
+		m->attempts[VS_ATTEMPT_UNSCHEDULABLE] +=
+			n->fit && n->task->status == VS_TASK_PENDING;
 }
 
 void vs_session_close(struct vs_session *ssn)
@@ -334,6 +377,7 @@ void vs_session_close(struct vs_session *ssn)
 	/* What nobody committed vanishes, as Volcano's snapshot does. */
 	list_for_each_entry_safe(stmt, tmp, &ssn->open_stmts, node)
 		vs_stmt_discard(stmt);
+	count_attempts(ssn);
 	/* What the session found, kept on each job for vsctl explain. */
 	vs_explain_record(ssn);
 	vs_session_drop_notes(ssn);
@@ -346,6 +390,7 @@ void vs_session_close(struct vs_session *ssn)
 			ssn->jobs[i]->sidx = VS_SIDX_NONE;
 	}
 
+	vs_hist_observe(&ssn->sched->metrics.e2e, &vs_hist_e2e, vs_mono_ns() - ssn->opened_ns);
 	vs_arena_reset(ssn->arena);
 }
 
@@ -440,12 +485,21 @@ int vs_sched_set_conf(struct vs_sched *sched, struct vs_conf *conf, struct vs_er
 int vs_session_run_actions(struct vs_session *ssn, struct vs_err *err)
 {
 	const struct vs_conf *conf = ssn->sched->conf;
+	struct vs_metrics *m = &ssn->sched->metrics;
 
 	for (u32 i = 0; i < conf->nr_actions; i++) {
 		const char *name = conf->actions[i];
 		const struct vs_action_ops *action = vs_action_lookup(name);
+		u64 t = vs_mono_ns();
+		u32 k = vs_metrics_action_index(name);
 		int ret = action->execute(ssn, vs_conf_action_args(conf, name));
 
+		t = vs_mono_ns() - t;
+		ssn->nr_actions_run = i + 1;
+		if (i < VS_SESSION_ACTIONS_TIMED)
+			ssn->action_ns[i] = t;
+		if (!ssn->inspect && k < VS_METRICS_ACTIONS_MAX)
+			vs_hist_observe(&m->action[k], &vs_hist_action, t);
 		if (ret)
 			return vs_err_set(err, ret, "action %s failed", name);
 	}

@@ -25,6 +25,10 @@
 #include "sched/conf.h"
 #include "sched/fastpath.h"
 #include "sched/framework.h"
+#include "sched/metrics.h"
+
+/* A session keeps the duration of its first VS_SESSION_ACTIONS_TIMED actions. */
+#define VS_SESSION_ACTIONS_TIMED	16
 
 struct vs_statement;
 
@@ -64,6 +68,7 @@ struct vs_sched {
 	struct vs_arena arena;		/* the sessions' scratch memory */
 	struct vs_decision_sink sink;
 	struct vs_sched_stats stats;
+	struct vs_metrics metrics;	/* Volcano's scheduler metrics */
 	/*
 	 * The time of the cycle about to run (CLOCK_MONOTONIC, ns), set by
 	 * whoever runs it: Pending tasks backing off after a failed bind
@@ -140,6 +145,13 @@ struct vs_session {
 	/* Scratch for victim selection: two masks of victim_cap candidates. */
 	bool *victim_keep, *victim_acc;
 	u32 victim_cap;
+
+	/* For the metrics (sched/metrics.h): when it opened, the binds before it. */
+	u64 opened_ns;
+	u64 binds_at_open;
+	/* How long each configured action took, by its place in the configuration. */
+	u64 action_ns[VS_SESSION_ACTIONS_TIMED];
+	u32 nr_actions_run;		/* the failed one included */
 };
 
 /*

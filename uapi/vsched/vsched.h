@@ -394,6 +394,14 @@ enum vs_queue_attr {
 	VS_QUEUE_A_ALLOCATED,		/* nest: enum vs_res_attr */
 	VS_QUEUE_A_REQUEST,		/* nest: enum vs_res_attr */
 	VS_QUEUE_A_NR_PODGROUPS,	/* nest: u32 per phase, attribute = enum vs_pg_phase_uapi + 1 */
+	/*
+	 * What the last cycle's proportion or capacity plugin made of the
+	 * queue (Volcano's queue metrics); absent before one ran. Zero for a
+	 * queue with no job in that cycle.
+	 */
+	VS_QUEUE_A_CYCLE_DESERVED,	/* nest: enum vs_res_attr */
+	VS_QUEUE_A_SHARE,		/* u64: the share in millionths (1000000: all it deserves) */
+	VS_QUEUE_A_OVERUSED,		/* u8 0/1 */
 	__VS_QUEUE_A_MAX
 };
 #define VS_QUEUE_A_MAX (__VS_QUEUE_A_MAX - 1)
@@ -696,6 +704,19 @@ enum vs_stats_attr {
 	VS_STATS_A_NR_VJOBS,		/* u32 */
 	VS_STATS_A_NR_PRIOCLASSES,	/* u32 */
 	VS_STATS_A_DISCARDED_OPS,	/* u64: operations undone by Statement discards */
+	/* Volcano's scheduler metrics (Documentation/vsctl.md, "vsctl stats"): */
+	VS_STATS_A_HIST,		/* nest, repeated: enum vs_hist_attr */
+	VS_STATS_A_ATTEMPTS_SCHEDULED,	/* u64: tasks placed by a committed decision */
+	VS_STATS_A_ATTEMPTS_UNSCHED,	/* u64: tasks tried and left Pending, unschedulable */
+	VS_STATS_A_PREEMPT_ATTEMPTS,	/* u64: nodes preempt tried to free for a task */
+	VS_STATS_A_PREEMPT_VICTIMS,	/* u64: the last attempt's candidate victims */
+	VS_STATS_A_EVICT_TX_PREEMPT,	/* u64: preempt's committed transactions with evictions */
+	VS_STATS_A_EVICT_TX_RECLAIM,	/* u64: reclaim's */
+	VS_STATS_A_UNSCHED_JOBS,	/* u64: jobs the last cycle left not ready */
+	VS_STATS_A_UNSCHED_TASKS,	/* u64: what those jobs lack of minMember, summed */
+	VS_STATS_A_ALLOCATABLE,		/* nest: enum vs_res_attr, the nodes' sum */
+	VS_STATS_A_USED,		/* nest: enum vs_res_attr, the nodes' sum */
+	VS_STATS_A_RECENT_CYCLE,	/* nest, repeated: enum vs_cycle_attr, newest last */
 	__VS_STATS_A_MAX
 };
 #define VS_STATS_A_MAX (__VS_STATS_A_MAX - 1)
@@ -712,6 +733,26 @@ enum vs_pool_attr {
 	__VS_POOL_A_MAX
 };
 #define VS_POOL_A_MAX (__VS_POOL_A_MAX - 1)
+
+/*
+ * One latency histogram (VS_STATS_A_HIST), in milliseconds: Volcano's
+ * metric name without its "volcano_" prefix, its labels, and the number of
+ * observations per bucket. The bounds are Prometheus'
+ * ExponentialBucketsRange(MIN_US / 1000, MAX_US / 1000, n) for n buckets
+ * before the last, which counts what is above them all (+Inf).
+ */
+enum vs_hist_attr {
+	VS_HIST_A_UNSPEC,
+	VS_HIST_A_NAME,			/* string: "e2e_scheduling_latency_milliseconds" */
+	VS_HIST_A_LABELS,		/* nest: enum vs_labels_attr ("action": "allocate") */
+	VS_HIST_A_MIN_US,		/* u32 */
+	VS_HIST_A_MAX_US,		/* u32 */
+	VS_HIST_A_COUNT,		/* u64 */
+	VS_HIST_A_SUM_NS,		/* u64 */
+	VS_HIST_A_BUCKET,		/* u64, repeated: not cumulative, in order, +Inf last */
+	__VS_HIST_A_MAX
+};
+#define VS_HIST_A_MAX (__VS_HIST_A_MAX - 1)
 
 /* ---- explanations ---- */
 

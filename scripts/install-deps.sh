@@ -15,7 +15,8 @@ set -eu
 # libmicrohttpd-dev: the tests serve HTTP with it, the test API server
 # of selftests/kube/ among them; curl and jq: the end-to-end tests ask
 # the test API server with curl and read its request log with jq;
-# groff-base: selftests/manual-pages.sh formats the manual pages).
+# groff-base: selftests/manual-pages.sh formats the manual pages; tmux:
+# selftests/vsctl-top.sh reads the screen vsctl top draws in a terminal).
 PACKAGES="
 build-essential
 pkg-config
@@ -34,6 +35,7 @@ gnuplot-nox
 curl
 jq
 groff-base
+tmux
 "
 
 missing=""

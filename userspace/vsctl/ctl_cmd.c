@@ -6,7 +6,6 @@
  *	vsctl conf set FILE [--check]	a new volcano-scheduler.conf (or only check it)
  *	vsctl conf check FILE		check a file here, as the daemon would, without one
  *	vsctl cycle run			one scheduling cycle now
- *	vsctl stats show		counters, the last cycle, the object pools
  *	vsctl watch [GROUP...]		notifications as JSON lines (decisions, events, cycles, status)
  *	vsctl monitor [GROUP...]	the same as "ip monitor" shows them: a line each
  *
@@ -276,7 +275,7 @@ static void print_cycle_line(const json_t *cy)
 	       ms(json_object_get(cy, "durationNs")));
 }
 
-static void print_cycle(const json_t *cy)
+void vsctl_print_cycle(const json_t *cy)
 {
 	size_t i;
 	json_t *a;
@@ -307,77 +306,8 @@ int vsctl_cycle_run(int argc, char **argv)
 	} else if (o.json) {
 		ret = vsctl_print_json(cy);
 	} else {
-		print_cycle(cy);
+		vsctl_print_cycle(cy);
 	}
-out:
-	json_decref(reply);
-	return ret;
-}
-
-static char *fmt_ll(long long v)
-{
-	char *s;
-
-	return asprintf(&s, "%lld", v) < 0 ? NULL : s;
-}
-
-int vsctl_stats_show(int argc, char **argv)
-{
-	static const char usage[] = "[--socket PATH] [-o json | -j]";
-	static const char *const counters[] = {
-		"cycles", "binds", "evicts", "bindFailures",
-		"nrNodes", "nrQueues", "nrPodGroups", "nrTasks", "rssBytes",
-	};
-	json_t *reply = NULL, *st, *pool;
-	struct vsctl_table t;
-	struct common o;
-	size_t i;
-	int ret;
-
-	ret = parse_common(argc, argv, "o", &o);
-	if (ret || o.optind != argc)
-		return usage_or(ret, usage, argv[0]);
-	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_STATS_GET, 0), vsctl_keep_reply, &reply);
-	if (ret)
-		goto out;
-	st = json_object_get(reply, "stats");
-	if (!st) {
-		fprintf(stderr, "%s: the reply carries no statistics\n", argv[0]);
-		ret = 1;
-		goto out;
-	}
-	if (o.json) {
-		ret = vsctl_print_json(st);
-		goto out;
-	}
-	for (i = 0; i < ARRAY_SIZE(counters); i++) {
-		json_t *v = json_object_get(st, counters[i]);
-
-		if (v)
-			printf("%-14s %lld\n", counters[i], json_integer_value(v));
-	}
-	if (json_object_get(st, "lastCycle")) {
-		printf("last ");
-		print_cycle(json_object_get(st, "lastCycle"));
-	}
-	vsctl_table_init(&t);
-	vsctl_table_header(&t, "POOL");
-	vsctl_table_header(&t, "OBJSIZE");
-	vsctl_table_header(&t, "ACTIVE");
-	vsctl_table_header(&t, "TOTAL");
-	vsctl_table_header(&t, "SLABS");
-	json_array_foreach(json_object_get(st, "pools"), i, pool) {
-		vsctl_table_cell(&t, vsctl_render_cell(json_object_get(pool, "name")));
-		vsctl_table_cell(&t, fmt_ll(json_integer_value(json_object_get(pool, "objSize"))));
-		vsctl_table_cell(&t, fmt_ll(json_integer_value(json_object_get(pool, "active"))));
-		vsctl_table_cell(&t, fmt_ll(json_integer_value(json_object_get(pool, "total"))));
-		vsctl_table_cell(&t, fmt_ll(json_integer_value(json_object_get(pool, "slabs"))));
-	}
-	if (json_array_size(json_object_get(st, "pools"))) {
-		putchar('\n');
-		ret = vsctl_table_print(&t, stdout) ? 1 : 0;
-	}
-	vsctl_table_free(&t);
 out:
 	json_decref(reply);
 	return ret;

@@ -516,26 +516,6 @@ static int parse_opts(int argc, char **argv, const struct vsctl_kind *k, bool li
 
 /* ---- list ---- */
 
-struct collect {
-	const struct vsctl_kind *k;
-	json_t *items;
-};
-
-static int collect_one(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
-{
-	struct collect *col = arg;
-	json_t *msg = vsctl_render_msg(nlh), *obj;
-	const char *name = vs_genl_reply_policy[col->k->attr].name;
-
-	if (!msg)
-		return -ENOMEM;
-	obj = json_object_get(msg, name);
-	if (obj)
-		json_array_append(col->items, obj);
-	json_decref(msg);
-	return 0;
-}
-
 static void add_columns(struct vsctl_table *t, const struct vsctl_column *cols, const json_t *obj)
 {
 	for (const struct vsctl_column *c = cols; c && c->header; c++)
@@ -595,7 +575,7 @@ static void list_usage(FILE *out, const char *prog, const struct vsctl_kind *k, 
 int vsctl_obj_list(int argc, char **argv)
 {
 	const struct vsctl_kind *k = vsctl_kind_of(argv[0]);
-	struct collect col = { k, NULL };
+	json_t *items;
 	struct opts o;
 	struct nl_msg *m;
 	int ret;
@@ -618,16 +598,16 @@ int vsctl_obj_list(int argc, char **argv)
 		nlmsg_free(m);
 		m = NULL;
 	}
-	col.items = json_array();
-	if (!col.items) {
+	items = json_array();
+	if (!items) {
 		nlmsg_free(m);
 		return vsctl_fail(-ENOMEM, NULL);
 	}
-	ret = vsctl_request(o.socket, m, collect_one, &col);
+	ret = vsctl_dump(o.socket, m, vs_genl_reply_policy[k->attr].name, items);
 	if (!ret)
-		ret = o.output == OUT_JSON ? vsctl_print_json(col.items) :
-					     print_table(k, o.output == OUT_WIDE, col.items);
-	json_decref(col.items);
+		ret = o.output == OUT_JSON ? vsctl_print_json(items) :
+					     print_table(k, o.output == OUT_WIDE, items);
+	json_decref(items);
 	return ret;
 }
 
@@ -636,8 +616,8 @@ int vsctl_obj_list(int argc, char **argv)
 static int one_request(int argc, char **argv, bool del)
 {
 	const struct vsctl_kind *k = vsctl_kind_of(argv[0]);
-	struct collect col = { k, NULL };
 	struct vsctl_key key;
+	json_t *items;
 	struct nlattr *nest;
 	struct opts o;
 	struct nl_msg *m;
@@ -668,15 +648,15 @@ static int one_request(int argc, char **argv, bool del)
 		nlmsg_free(m);
 		m = NULL;
 	}
-	col.items = json_array();
-	if (!col.items) {
+	items = json_array();
+	if (!items) {
 		nlmsg_free(m);
 		return vsctl_fail(-ENOMEM, NULL);
 	}
-	ret = vsctl_request(o.socket, m, del ? NULL : collect_one, &col);
+	ret = vsctl_dump(o.socket, m, vs_genl_reply_policy[k->attr].name, items);
 	if (!ret && !del)
-		ret = vsctl_print_json(json_array_get(col.items, 0));
-	json_decref(col.items);
+		ret = vsctl_print_json(json_array_get(items, 0));
+	json_decref(items);
 	return ret;
 }
 

@@ -386,3 +386,15 @@ char *vsctl_render_cell(const json_t *v)
 		return s;
 	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
 }
+
+double vsctl_quantity(const json_t *res, const char *dim)
+{
+	const char *q = json_string_value(json_object_get(res, dim));
+	unsigned int milli = strcmp(dim, "memory") && strcmp(dim, "pods") ? 3 : 0;
+	struct vs_err err;
+	s64 v;
+
+	if (!q || vs_quantity_parse(q, strlen(q), milli, &v, &err))
+		return 0;
+	return (double)v;
+}

@@ -46,4 +46,12 @@ extern const char *const vsctl_task_events[VSCTL_NR_TASK_EVENTS];
  */
 char *vsctl_render_cell(const json_t *v);
 
+/*
+ * The quantity @dim of a resources object as the replies render them
+ * ("cpu": "500m"), back in the protocol's units: millicores and
+ * milli-units of the other resources, bytes of memory, pods; 0 when it is
+ * absent or not a quantity.
+ */
+double vsctl_quantity(const json_t *res, const char *dim);
+
 #endif /* VSCTL_RENDER_H */

@@ -58,3 +58,31 @@ int vsctl_keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	*out = vsctl_render_msg(nlh);
 	return *out ? 0 : -ENOMEM;
 }
+
+struct collect {
+	const char *key;
+	json_t *items;
+};
+
+static int collect_one(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct collect *col = arg;
+	json_t *msg = vsctl_render_msg(nlh), *obj;
+
+	if (!msg)
+		return -ENOMEM;
+	obj = json_object_get(msg, col->key);
+	if (obj && json_array_append(col->items, obj)) {
+		json_decref(msg);
+		return -ENOMEM;
+	}
+	json_decref(msg);
+	return 0;
+}
+
+int vsctl_dump(const char *socket, struct nl_msg *m, const char *key, json_t *items)
+{
+	struct collect col = { key, items };
+
+	return vsctl_request(socket, m, collect_one, &col);
+}

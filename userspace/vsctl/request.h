@@ -36,4 +36,10 @@ int vsctl_keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg);
 /* @v, indented, and a newline; 0, or 1 when it could not be written. */
 int vsctl_print_json(const json_t *v);
 
+/*
+ * vsctl_request() for a dump, @m (consumed): the @key object of every
+ * reply ("queue" for VS_A_QUEUE), as JSON, appended to the array @items.
+ */
+int vsctl_dump(const char *socket, struct nl_msg *m, const char *key, json_t *items);
+
 #endif /* VSCTL_REQUEST_H */

@@ -94,7 +94,9 @@ has NAME ACTIVE_OBJS NUM_OBJS OBJSIZE OBJPERSLAB NUM_SLABS BYTES
 # screen W H: start top in a W x H terminal; the pane stays once it exits.
 screen() {
 	$tmux kill-server 2>/dev/null || true
-	$tmux new-session -d -x "$1" -y "$2" "VSCHED_SOCKET=$sock $vsctl top -d 0.2"
+	rm -f "$dir/status"
+	$tmux new-session -d -x "$1" -y "$2" \
+		"VSCHED_SOCKET=$sock $vsctl top -d 0.2; echo \$? >$dir/status"
 	$tmux set-option -g remain-on-exit on >/dev/null
 	i=0
 	until $tmux capture-pane -p >"$out" 2>/dev/null && grep -q "^CYCLE" "$out"; do
@@ -124,12 +126,12 @@ until $tmux capture-pane -p >"$out" && grep -q "^3 " "$out"; do
 done
 $tmux send-keys q
 i=0
-until [ "$($tmux display-message -p '#{pane_dead}')" = 1 ]; do
+until [ -s "$dir/status" ]; do
 	i=$((i + 1))
-	[ "$i" -le 100 ] || fail "q did not quit top"
+	[ "$i" -le 100 ] || fail "q did not end top"
 	sleep 0.05
 done
-[ "$($tmux display-message -p '#{pane_dead_status}')" = 0 ] || fail "top did not exit 0"
+[ "$(cat "$dir/status")" = 0 ] || fail "top exited $(cat "$dir/status"), not 0"
 
 # A small terminal: lines cut at its width, the queues at its height.
 screen 60 20

@@ -448,12 +448,24 @@ static void place_task(struct alloc_ctx *ctx, struct vs_statement *stmt, struct 
 	struct vs_res future;
 
 	if (vs_res_less_equal(task->req, &node->idle, VS_DIM_ZERO)) {
+		vs_v(3, "Binding Task <%s/%s> to node <%s>", task->ns, task->name, node->name);
 		vs_stmt_allocate(stmt, task, node, NULL);
 		return;
 	}
+	vs_v(3, "Predicates failed in allocate for task <%s/%s> on node <%s> with limited "
+	     "resources", task->ns, task->name, node->name);
 	vs_node_future_idle(node, &future);
-	if (vs_res_less_equal(task->req, &future, VS_DIM_ZERO))
-		vs_stmt_pipeline(stmt, task, node, NULL);
+	if (!vs_res_less_equal(task->req, &future, VS_DIM_ZERO))
+		return;
+	if (vs_v_enabled(3)) {
+		char req[256], releasing[256];
+
+		vs_res_fmt(req, sizeof(req), task->req);
+		vs_res_fmt(releasing, sizeof(releasing), &node->releasing);
+		vs_v(3, "Pipelining Task <%s/%s> to node <%s> for <%s> on <%s>", task->ns,
+		     task->name, node->name, req, releasing);
+	}
+	vs_stmt_pipeline(stmt, task, node, NULL);
 }
 
 /*
@@ -471,6 +483,9 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		return NULL;
 	/* One cache per role, for this attempt at the job (Volcano's PredicateHelper). */
 	ctx->nr_caches = 0;
+	vs_v(3, "Try to allocate resource queue=\"%s\" job=\"%s/%s\" taskNum=%u", job->queue->name,
+	     job->ns, job->name, vs_pq_len(&jw->tasks));
+	vs_v(3, "There are <%u> nodes for Job <%s/%s>", ssn->nr_nodes, job->ns, job->name);
 
 	while (!vs_pq_empty(&jw->tasks)) {
 		struct vs_task *task = vs_pq_pop(&jw->tasks);
@@ -490,6 +505,8 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 			continue;
 		}
 		if (vs_ssn_pre_predicate(ssn, task, &fe)) {
+			vs_v(3, "PrePredicate for task %s/%s failed for: %s", task->ns, task->name,
+			     fe.reason);
 			record_fit_errors(ctx, task, fe.reason, NULL);
 			mark_role_failed(ctx, jw, task->role);
 			if (need_continue(jw, ssn->sched->now_ns))
@@ -561,8 +578,15 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 		bool valid;
 
 		if (job->phase == VS_PG_PENDING) {
-			if (enqueue_runs)
-				continue;	/* enqueue decides admission */
+			if (enqueue_runs) {
+				/* enqueue decides admission */
+				vs_v(4, "Job <%s/%s> Queue <%s> skip allocate, reason: job status is "
+				     "pending.", job->ns, job->name, job->queue->name);
+				continue;
+			}
+			vs_v(4, "Job <%s/%s> Queue <%s> status update from pending to inqueue, "
+			     "reason: no enqueue action is configured.", job->ns, job->name,
+			     job->queue->name);
 			vs_job_set_phase(ssn->cl, job, VS_PG_INQUEUE);
 		}
 		why.plugin = NULL;
@@ -571,6 +595,9 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 		valid = vs_ssn_job_valid(ssn, job, &vr);
 		ssn->why = NULL;
 		if (!valid) {
+			vs_v(4, "Job <%s/%s> Queue <%s> skip allocate, reason: %s, message %s",
+			     job->ns, job->name, job->queue->name, vr.reason ? vr.reason : "",
+			     vr.message);
 			t = vs_trace(ssn, job);
 			if (t) {
 				t->step = VS_WHY_INVALID;
@@ -609,6 +636,7 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 		}
 		if (vs_pq_push(&qw->jobs, jw))
 			return -ENOMEM;
+		vs_v(4, "Added Job <%s/%s> into Queue <%s>", job->ns, job->name, job->queue->name);
 	}
 	return 0;
 }
@@ -720,6 +748,7 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 	ret = build_worksheets(&ctx, &queues);
 	if (ret)
 		goto out;
+	vs_v(3, "Try to allocate resource to %u Queues", vs_pq_len(&queues));
 
 	while (!vs_pq_empty(&queues)) {
 		struct vs_queue *queue = vs_pq_pop(&queues);

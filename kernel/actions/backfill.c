@@ -9,6 +9,7 @@
  * allocated tasks once the job is ready.
  */
 #include "actions/actions.h"
+#include "core/log.h"
 #include "sched/fiterr.h"
 #include "sched/pqueue.h"
 #include "sched/statement.h"
@@ -72,6 +73,8 @@ static void backfill_task(struct vs_session *ssn, struct vs_task *task, struct v
 	u32 n = 0;
 
 	if (vs_ssn_pre_predicate(ssn, task, &fe)) {
+		vs_v(3, "PrePredicate for task %s/%s failed in backfill for: %s", task->ns,
+		     task->name, fe.reason);
 		errs = vs_fit_errors_new(ssn);
 		for (u32 i = 0; errs && i < nr_nodes; i++)
 			vs_fit_errors_add(ssn, errs, fe.reason);
@@ -98,8 +101,10 @@ static void backfill_task(struct vs_session *ssn, struct vs_task *task, struct v
 		return;
 	}
 	node = vs_select_best_node(ssn, task, fit, n, &score);
-	if (node)
-		vs_session_allocate(ssn, task, node, NULL);
+	if (!node)
+		return;
+	vs_v(3, "Binding Task <%s/%s> to node <%s>", task->ns, task->name, node->name);
+	vs_session_allocate(ssn, task, node, NULL);
 }
 
 static int backfill_execute(struct vs_session *ssn, const struct vs_args *args)

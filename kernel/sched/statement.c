@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/arena.h"
+#include "core/log.h"
 #include "sched/fiterr.h"
 #include "sched/session.h"
 #include "sched/statement.h"
@@ -68,6 +69,16 @@ static int place(struct vs_statement *stmt, struct vs_task *task, struct vs_node
 		return ret;
 	vs_ssn_on_allocate(stmt->ssn, task);
 	record(stmt, kind, task, node, NULL, VS_TASK_PENDING);
+	if (vs_v_enabled(3)) {
+		char idle[256], used[256], releasing[256];
+
+		vs_res_fmt(idle, sizeof(idle), &node->idle);
+		vs_res_fmt(used, sizeof(used), &node->used);
+		vs_res_fmt(releasing, sizeof(releasing), &node->releasing);
+		vs_v(3, "After %s Task <%s/%s> to Node <%s>: idle <%s>, used <%s>, releasing <%s>",
+		     kind == VS_OP_ALLOCATE ? "allocated" : "pipelined", task->ns, task->name,
+		     node->name, idle, used, releasing);
+	}
 	return 0;
 }
 
@@ -134,6 +145,7 @@ void vs_stmt_commit(struct vs_statement *stmt)
 {
 	struct vs_sched *sched = stmt->ssn->sched;
 
+	vs_v(3, "Committing operations ...");
 	for (u32 i = 0; i < stmt->nr; i++) {
 		struct vs_stmt_op *op = &stmt->ops[i];
 
@@ -178,6 +190,7 @@ void vs_stmt_discard(struct vs_statement *stmt)
 {
 	struct vs_session *ssn = stmt->ssn;
 
+	vs_v(3, "Discarding operations ...");
 	for (u32 i = stmt->nr; i-- > 0;) {
 		struct vs_stmt_op *op = &stmt->ops[i];
 

@@ -3,8 +3,11 @@
 #
 # The manual pages and the bash completions against the programs they
 # describe: every page formats without a warning; every long option a
-# program's --help lists is in its page and, for vschedd and vskube, every
-# option of the page's OPTIONS is one the program takes; --version answers;
+# program's --help lists is in its page (for vsbench, every command's
+# --help, each command with a section of the page) and, for vschedd and
+# vskube, every option of the page's OPTIONS is one the program takes (for
+# vsbench, every option the page's paragraphs are tagged with is one a
+# command takes); --version answers;
 # the completions offer every group, command and long option the programs'
 # --help lists, and vskube's the values of its enumerated options.
 #
@@ -27,7 +30,7 @@ for page in "$srctree"/Documentation/*.8; do
 	[ ! -s "$tmp/groff" ] || fail "$page: groff warns: $(cat "$tmp/groff")"
 	pages=$((pages + 1))
 done
-[ "$pages" -ge 3 ] || fail "only $pages manual pages in Documentation/"
+[ "$pages" -ge 4 ] || fail "only $pages manual pages in Documentation/"
 
 # The long options of a text, one per line ("\-" of roff read as "-").
 long_options() { sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z0-9-]*' | sort -u; }
@@ -55,6 +58,30 @@ for prog in vschedd vskube; do
 	"$objtree/$prog" --version >"$tmp/version" 2>&1 || fail "$prog --version failed"
 	grep -qx "$prog [0-9][0-9.]*" "$tmp/version" || fail "$prog --version: $(cat "$tmp/version")"
 done
+
+# vsbench: its commands are listed by "vsbench --help", their options by
+# "vsbench COMMAND --help". Each command has a section (.SS vsbench COMMAND),
+# each option is in the page, and each option a paragraph of the page is
+# tagged with (.TP) is taken by some command.
+page=$srctree/Documentation/vsbench.8
+[ -f "$page" ] || fail "vsbench has no manual page"
+"$objtree/vsbench" --help >"$tmp/help" 2>&1 || fail "vsbench --help failed"
+awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }' \
+	"$tmp/help" >"$tmp/commands"
+[ -s "$tmp/commands" ] || fail "vsbench --help lists no command"
+while read -r cmd; do
+	grep -qx "\.SS vsbench $cmd" "$page" || fail "vsbench.8 has no section for vsbench $cmd"
+	"$objtree/vsbench" "$cmd" --help >>"$tmp/help" 2>&1 || fail "vsbench $cmd --help failed"
+done <"$tmp/commands"
+long_options <"$tmp/help" >"$tmp/help.opts"
+[ -s "$tmp/help.opts" ] || fail "vsbench's commands list no option"
+long_options <"$page" >"$tmp/page.opts"
+missing=$(comm -23 "$tmp/help.opts" "$tmp/page.opts")
+[ -z "$missing" ] || fail "vsbench.8 does not document" $missing
+awk '/^\.TP/ { if ((getline line) > 0) print line }' "$page" | long_options >"$tmp/page.opts"
+[ -s "$tmp/page.opts" ] || fail "vsbench.8 tags no paragraph with an option"
+extra=$(comm -13 "$tmp/help.opts" "$tmp/page.opts")
+[ -z "$extra" ] || fail "vsbench.8 documents options no vsbench command lists:" $extra
 
 # Completion of a command line, the last word being completed: what it offers.
 complete_line() {
@@ -117,4 +144,4 @@ while read -r group cmd rest; do
 	[ -z "$missing" ] || fail "$* <TAB> does not offer" $missing
 done <"$tmp/commands"
 
-echo "manual-pages: $pages pages, options of vschedd, vsctl and vskube, completions: ok"
+echo "manual-pages: $pages pages, options of vschedd, vsctl, vskube and vsbench, completions: ok"

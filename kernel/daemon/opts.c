@@ -108,7 +108,7 @@ static void usage(FILE *out)
 "    argument.\n"
 "\n"
 "SEE ALSO\n"
-"    vsctl(1), Documentation/vschedd.md, Documentation/protocol.md\n",
+"    vsctl(8), Documentation/vschedd.md, Documentation/protocol.md\n",
 		VSCHED_SOCKET_ENV, VSCHED_SOCKET_DEFAULT, VSCHEDD_VERBOSITY_MAX,
 		VSCHED_SOCKET_ENV);
 }

@@ -398,3 +398,8 @@ double vsctl_quantity(const json_t *res, const char *dim)
 		return 0;
 	return (double)v;
 }
+
+u64 vsctl_u64(const json_t *obj, const char *key)
+{
+	return (u64)json_integer_value(json_object_get(obj, key));
+}

@@ -54,4 +54,7 @@ char *vsctl_render_cell(const json_t *v);
  */
 double vsctl_quantity(const json_t *res, const char *dim);
 
+/* The integer @key of @obj, 0 when it is absent or not an integer. */
+u64 vsctl_u64(const json_t *obj, const char *key);
+
 #endif /* VSCTL_RENDER_H */

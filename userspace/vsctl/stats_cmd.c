@@ -117,11 +117,6 @@ static int get_stats(const char *socket, const char *prog, json_t **reply, json_
 	return 0;
 }
 
-static u64 u64_of(const json_t *obj, const char *key)
-{
-	return (u64)json_integer_value(json_object_get(obj, key));
-}
-
 static char *fmt(const char *f, ...) __printf(1, 2);
 
 static char *fmt(const char *f, ...)
@@ -143,11 +138,19 @@ static bool hist_spec(const json_t *h, struct vs_hist_spec *spec)
 {
 	size_t n = json_array_size(json_object_get(h, "buckets"));
 
-	spec->min_us = (u32)u64_of(h, "minUs");
-	spec->max_us = (u32)u64_of(h, "maxUs");
+	spec->min_us = (u32)vsctl_u64(h, "minUs");
+	spec->max_us = (u32)vsctl_u64(h, "maxUs");
 	spec->nr = n ? (u32)n - 1 : 0;
 	return spec->nr >= 2 && spec->nr <= VS_HIST_BUCKETS_MAX && spec->min_us &&
 	       spec->max_us > spec->min_us;
+}
+
+/* Whether @h is a histogram of the family @name with bounds it can say (its @spec). */
+static bool hist_of(const json_t *h, const char *name, struct vs_hist_spec *spec)
+{
+	const char *n = json_string_value(json_object_get(h, "name"));
+
+	return n && !strcmp(n, name) && hist_spec(h, spec);
 }
 
 /*
@@ -157,7 +160,7 @@ static bool hist_spec(const json_t *h, struct vs_hist_spec *spec)
 static double hist_quantile(const json_t *h, const struct vs_hist_spec *spec, double q)
 {
 	const json_t *b = json_object_get(h, "buckets");
-	double count = (double)u64_of(h, "count"), rank = q * count, cum = 0;
+	double count = (double)vsctl_u64(h, "count"), rank = q * count, cum = 0;
 
 	if (!count)
 		return NAN;
@@ -180,7 +183,8 @@ static double hist_quantile(const json_t *h, const struct vs_hist_spec *spec, do
 static char *hist_series(const json_t *h)
 {
 	const json_t *labels = json_object_get(h, "labels"), *v;
-	char *s = fmt("%s", json_string_value(json_object_get(h, "name"))), *t;
+	const char *name = json_string_value(json_object_get(h, "name"));
+	char *s = fmt("%s", name ? name : "?"), *t;
 	const char *k, *sep = "{";
 
 	json_object_foreach((json_t *)labels, k, v) {
@@ -213,13 +217,13 @@ static void print_latencies(const json_t *st)
 	vsctl_table_header(&t, "P50");
 	vsctl_table_header(&t, "P99");
 	json_array_foreach(hists, i, h) {
-		double count = (double)u64_of(h, "count");
+		double count = (double)vsctl_u64(h, "count");
 
 		if (!hist_spec(h, &spec))
 			continue;
 		vsctl_table_cell(&t, hist_series(h));
 		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)count));
-		vsctl_table_cell(&t, fmt("%.3f", (double)u64_of(h, "sumNs") / 1e6 / count));
+		vsctl_table_cell(&t, fmt("%.3f", (double)vsctl_u64(h, "sumNs") / 1e6 / count));
 		vsctl_table_cell(&t, fmt("%.3f", hist_quantile(h, &spec, 0.5)));
 		vsctl_table_cell(&t, fmt("%.3f", hist_quantile(h, &spec, 0.99)));
 	}
@@ -246,18 +250,18 @@ static void print_stats(const json_t *st)
 	}
 	if (json_object_get(st, "attemptsScheduled")) {
 		printf("%-18s %llu scheduled, %llu unschedulable, %llu error\n", "scheduleAttempts",
-		       (unsigned long long)u64_of(st, "attemptsScheduled"),
-		       (unsigned long long)u64_of(st, "attemptsUnschedulable"),
-		       (unsigned long long)u64_of(st, "bindFailures"));
+		       (unsigned long long)vsctl_u64(st, "attemptsScheduled"),
+		       (unsigned long long)vsctl_u64(st, "attemptsUnschedulable"),
+		       (unsigned long long)vsctl_u64(st, "bindFailures"));
 		printf("%-18s %llu attempts, %llu victims in the last; %llu preempt and %llu "
 		       "reclaim transactions evicted\n", "preemption",
-		       (unsigned long long)u64_of(st, "preemptionAttempts"),
-		       (unsigned long long)u64_of(st, "preemptionVictims"),
-		       (unsigned long long)u64_of(st, "evictionTransactionsPreempt"),
-		       (unsigned long long)u64_of(st, "evictionTransactionsReclaim"));
+		       (unsigned long long)vsctl_u64(st, "preemptionAttempts"),
+		       (unsigned long long)vsctl_u64(st, "preemptionVictims"),
+		       (unsigned long long)vsctl_u64(st, "evictionTransactionsPreempt"),
+		       (unsigned long long)vsctl_u64(st, "evictionTransactionsReclaim"));
 		printf("%-18s %llu jobs, %llu tasks short of minMember\n", "unschedulable",
-		       (unsigned long long)u64_of(st, "unschedulableJobs"),
-		       (unsigned long long)u64_of(st, "unschedulableTasks"));
+		       (unsigned long long)vsctl_u64(st, "unschedulableJobs"),
+		       (unsigned long long)vsctl_u64(st, "unschedulableTasks"));
 	}
 	if (json_object_get(st, "lastCycle")) {
 		printf("last ");
@@ -318,16 +322,16 @@ int vsctl_stats_pools(int argc, char **argv)
 	vsctl_table_header(&t, "NUM_SLABS");
 	vsctl_table_header(&t, "BYTES");
 	json_array_foreach(pools, i, p) {
-		u64 slabs = u64_of(p, "slabs");
+		u64 slabs = vsctl_u64(p, "slabs");
 
 		vsctl_table_cell(&t, vsctl_render_cell(json_object_get(p, "name")));
-		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)u64_of(p, "active")));
-		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)u64_of(p, "total")));
-		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)u64_of(p, "objSize")));
+		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)vsctl_u64(p, "active")));
+		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)vsctl_u64(p, "total")));
+		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)vsctl_u64(p, "objSize")));
 		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)(slabs ?
-						  u64_of(p, "total") / slabs : 0)));
+						  vsctl_u64(p, "total") / slabs : 0)));
 		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)slabs));
-		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)u64_of(p, "bytes")));
+		vsctl_table_cell(&t, fmt("%llu", (unsigned long long)vsctl_u64(p, "bytes")));
 	}
 	ret = vsctl_table_print(&t, stdout) ? 1 : 0;
 	vsctl_table_free(&t);
@@ -465,7 +469,7 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 	int ret = 0;
 
 	json_array_foreach(hists, i, h) {
-		if (strcmp(json_string_value(json_object_get(h, "name")), name) || !hist_spec(h, &spec))
+		if (!hist_of(h, name, &spec))
 			continue;
 		nl = (u32)json_object_size(json_object_get(h, "labels"));
 		nr++;
@@ -478,7 +482,7 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 	json_array_foreach(hists, i, h) {
 		u32 l = 0;
 
-		if (strcmp(json_string_value(json_object_get(h, "name")), name) || !hist_spec(h, &spec))
+		if (!hist_of(h, name, &spec))
 			continue;
 		json_object_foreach((json_t *)json_object_get(h, "labels"), k, v) {
 			if (l < nl) {
@@ -508,12 +512,12 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 		u64 counts[VS_HIST_BUCKETS_MAX + 1];
 		struct vs_hist_spec hs;
 
-		if (strcmp(json_string_value(json_object_get(h, "name")), name) || !hist_spec(h, &hs))
+		if (!hist_of(h, name, &hs))
 			continue;
 		for (u32 b = 0; b <= hs.nr && b <= VS_HIST_BUCKETS_MAX; b++)
 			counts[b] = (u64)json_integer_value(json_array_get(json_object_get(h, "buckets"),
 									   b));
-		prom_hist_set(m, s++, counts, hs.nr + 1, (double)u64_of(h, "sumNs") / 1e6);
+		prom_hist_set(m, s++, counts, hs.nr + 1, (double)vsctl_u64(h, "sumNs") / 1e6);
 	}
 out:
 	free((char *)d.name);
@@ -592,13 +596,13 @@ static int put_queues(struct prom_reg *reg, const json_t *queues, struct vs_err 
 				    fam_add(scalar[x], vsctl_quantity(r, k), name, k))
 					goto nomem;
 		}
-		if ((seen && (fam_add(share, (double)u64_of(q, "sharePpm") / 1e6, name, NULL) ||
+		if ((seen && (fam_add(share, (double)vsctl_u64(q, "sharePpm") / 1e6, name, NULL) ||
 			      fam_add(overused, json_is_true(json_object_get(q, "overused")),
 				      name, NULL))) ||
-		    fam_add(weight, (double)u64_of(q, "weight"), name, NULL))
+		    fam_add(weight, (double)vsctl_u64(q, "weight"), name, NULL))
 			goto nomem;
 		for (u32 p = 0; p < ARRAY_SIZE(phases); p++)
-			if (!pg[p] || fam_add(pg[p], (double)u64_of(json_object_get(q, "nrPodGroups"),
+			if (!pg[p] || fam_add(pg[p], (double)vsctl_u64(json_object_get(q, "nrPodGroups"),
 							 phases[p]), name, NULL))
 				goto nomem;
 	}
@@ -649,13 +653,13 @@ static int put_stats_metrics(struct prom_reg *reg, const json_t *st, struct vs_e
 	int ret;
 
 	if (!attempts || !evictions ||
-	    fam_add(attempts, (double)u64_of(st, "attemptsScheduled"), "scheduled", NULL) ||
-	    fam_add(attempts, (double)u64_of(st, "attemptsUnschedulable"), "unschedulable",
+	    fam_add(attempts, (double)vsctl_u64(st, "attemptsScheduled"), "scheduled", NULL) ||
+	    fam_add(attempts, (double)vsctl_u64(st, "attemptsUnschedulable"), "unschedulable",
 		    NULL) ||
-	    fam_add(attempts, (double)u64_of(st, "bindFailures"), "error", NULL) ||
-	    fam_add(evictions, (double)u64_of(st, "evictionTransactionsPreempt"), "preempt",
+	    fam_add(attempts, (double)vsctl_u64(st, "bindFailures"), "error", NULL) ||
+	    fam_add(evictions, (double)vsctl_u64(st, "evictionTransactionsPreempt"), "preempt",
 		    NULL) ||
-	    fam_add(evictions, (double)u64_of(st, "evictionTransactionsReclaim"), "reclaim",
+	    fam_add(evictions, (double)vsctl_u64(st, "evictionTransactionsReclaim"), "reclaim",
 		    NULL)) {
 		fam_free(attempts);
 		fam_free(evictions);
@@ -678,16 +682,16 @@ static int put_stats_metrics(struct prom_reg *reg, const json_t *st, struct vs_e
 	fam_free(evictions);
 	return ret ?:
 	       put_one(reg, "volcano_total_preemption_attempts", "Nodes preempt tried to free "
-		       "for a task.", PROM_COUNTER, (double)u64_of(st, "preemptionAttempts"),
+		       "for a task.", PROM_COUNTER, (double)vsctl_u64(st, "preemptionAttempts"),
 		       err) ?:
 	       put_one(reg, "volcano_pod_preemption_victims", "Candidate victims of the last "
-		       "preemption attempt.", PROM_GAUGE, (double)u64_of(st, "preemptionVictims"),
+		       "preemption attempt.", PROM_GAUGE, (double)vsctl_u64(st, "preemptionVictims"),
 		       err) ?:
 	       put_one(reg, "volcano_unschedule_job_count", "Jobs the last cycle left not "
-		       "ready.", PROM_GAUGE, (double)u64_of(st, "unschedulableJobs"), err) ?:
+		       "ready.", PROM_GAUGE, (double)vsctl_u64(st, "unschedulableJobs"), err) ?:
 	       put_one(reg, "volcano_unschedule_task_count", "Tasks those jobs lack to reach "
 		       "minMember, summed over the jobs.", PROM_GAUGE,
-		       (double)u64_of(st, "unschedulableTasks"), err);
+		       (double)vsctl_u64(st, "unschedulableTasks"), err);
 }
 
 int vsctl_stats_prometheus(const char *socket, const char *prog)

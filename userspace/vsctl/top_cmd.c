@@ -91,11 +91,6 @@ static void out(struct top *t, const char *f, ...)
 	}
 }
 
-static u64 num(const json_t *obj, const char *key)
-{
-	return (u64)json_integer_value(json_object_get(obj, key));
-}
-
 static const char *qty(const json_t *res, const char *dim)
 {
 	const char *q = json_string_value(json_object_get(res, dim));
@@ -139,17 +134,17 @@ static void draw_queues(struct top *t, const json_t *queues, unsigned int room)
 		snprintf(d, sizeof(d), "%s/%s", qty(des, "cpu"), qty(des, "memory"));
 		snprintf(a, sizeof(a), "%s/%s", qty(all, "cpu"), qty(all, "memory"));
 		if (json_object_get(q, "sharePpm"))
-			snprintf(share, sizeof(share), "%.3f", (double)num(q, "sharePpm") / 1e6);
+			snprintf(share, sizeof(share), "%.3f", (double)vsctl_u64(q, "sharePpm") / 1e6);
 		else
 			snprintf(share, sizeof(share), "-");
 		out(t, "%-16s %6llu %-8s %18s %18s %7s %4s %7llu %7llu %7llu\n",
 		    json_string_value(json_object_get(q, "name")),
-		    (unsigned long long)num(q, "weight"),
+		    (unsigned long long)vsctl_u64(q, "weight"),
 		    json_string_value(json_object_get(q, "state")), d, a, share,
 		    !json_object_get(q, "overused") ? "-" :
 		    json_is_true(json_object_get(q, "overused")) ? "yes" : "no",
-		    (unsigned long long)num(pg, "Pending"), (unsigned long long)num(pg, "Inqueue"),
-		    (unsigned long long)num(pg, "Running"));
+		    (unsigned long long)vsctl_u64(pg, "Pending"), (unsigned long long)vsctl_u64(pg, "Inqueue"),
+		    (unsigned long long)vsctl_u64(pg, "Running"));
 	}
 }
 
@@ -163,12 +158,12 @@ static void draw_cycles(struct top *t, const json_t *st)
 	/* Newest first, as top sorts. */
 	for (i = json_array_size(cycles); i-- > 0;) {
 		cy = json_array_get(cycles, i);
-		out(t, "%-8llu %10.3f %6llu %6llu %8llu ", (unsigned long long)num(cy, "id"),
-		    (double)num(cy, "durationNs") / 1e6, (unsigned long long)num(cy, "binds"),
-		    (unsigned long long)num(cy, "evicts"), (unsigned long long)num(cy, "pending"));
+		out(t, "%-8llu %10.3f %6llu %6llu %8llu ", (unsigned long long)vsctl_u64(cy, "id"),
+		    (double)vsctl_u64(cy, "durationNs") / 1e6, (unsigned long long)vsctl_u64(cy, "binds"),
+		    (unsigned long long)vsctl_u64(cy, "evicts"), (unsigned long long)vsctl_u64(cy, "pending"));
 		json_array_foreach(json_object_get(cy, "actions"), k, a)
 			out(t, " %s %.3f", json_string_value(json_object_get(a, "name")),
-			    (double)num(a, "durationNs") / 1e6);
+			    (double)vsctl_u64(a, "durationNs") / 1e6);
 		out(t, "\n");
 	}
 	if (!json_array_size(cycles))
@@ -183,18 +178,18 @@ static void draw(struct top *t, const json_t *st, const json_t *queues)
 	if (t->tty)
 		fputs("\033[H", stdout);
 	out(t, "vsched top: %llu cycles, %llu nodes, %llu queues, %llu podgroups, %llu tasks, "
-	    "rss %.1f MiB\n", (unsigned long long)num(st, "cycles"),
-	    (unsigned long long)num(st, "nrNodes"), (unsigned long long)num(st, "nrQueues"),
-	    (unsigned long long)num(st, "nrPodGroups"), (unsigned long long)num(st, "nrTasks"),
-	    (double)num(st, "rssBytes") / (1 << 20));
+	    "rss %.1f MiB\n", (unsigned long long)vsctl_u64(st, "cycles"),
+	    (unsigned long long)vsctl_u64(st, "nrNodes"), (unsigned long long)vsctl_u64(st, "nrQueues"),
+	    (unsigned long long)vsctl_u64(st, "nrPodGroups"), (unsigned long long)vsctl_u64(st, "nrTasks"),
+	    (double)vsctl_u64(st, "rssBytes") / (1 << 20));
 	out(t, "binds %llu, evicts %llu, bind failures %llu; attempts %llu scheduled, %llu "
 	    "unschedulable; unschedulable now: %llu jobs, %llu tasks\n\n",
-	    (unsigned long long)num(st, "binds"), (unsigned long long)num(st, "evicts"),
-	    (unsigned long long)num(st, "bindFailures"),
-	    (unsigned long long)num(st, "attemptsScheduled"),
-	    (unsigned long long)num(st, "attemptsUnschedulable"),
-	    (unsigned long long)num(st, "unschedulableJobs"),
-	    (unsigned long long)num(st, "unschedulableTasks"));
+	    (unsigned long long)vsctl_u64(st, "binds"), (unsigned long long)vsctl_u64(st, "evicts"),
+	    (unsigned long long)vsctl_u64(st, "bindFailures"),
+	    (unsigned long long)vsctl_u64(st, "attemptsScheduled"),
+	    (unsigned long long)vsctl_u64(st, "attemptsUnschedulable"),
+	    (unsigned long long)vsctl_u64(st, "unschedulableJobs"),
+	    (unsigned long long)vsctl_u64(st, "unschedulableTasks"));
 	draw_usage(t, st);
 	/* The queues get what the cycles (a header and ten lines) leave of the screen. */
 	if (t->rows) {

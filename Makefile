@@ -146,8 +146,8 @@ kapiserver-ldlibs := -lmicrohttpd -ljansson
 
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
-# What the client and manifest tests exercise of vsctl, beside libvsnl.
-test-client-objs := userspace/vsctl/render.o userspace/kube/kfields.o userspace/kube/manifest.o
+# What the client and manifest tests exercise of vsctl (libvsnl aside).
+test-client-objs := userspace/kube/kfields.o userspace/kube/manifest.o
 test-bin := $(objtree)/selftests/vs-selftests
 
 $(foreach p,$(progs) $(test-progs),$(eval $(p)-objs := \

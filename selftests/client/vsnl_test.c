@@ -19,11 +19,11 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include "lib/render.h"
 #include "lib/vsnl.h"
 #include "netlink/family.h"
 #include "netlink/handlers.h"
 #include "netlink/msg.h"
-#include "vsctl/render.h"
 
 /* Small parts, so that a dump of a few dozen nodes takes several. */
 #define PART_SIZE	2048
@@ -127,7 +127,7 @@ static int new_node(struct vsnl *c, const char *name, long long mcpu, struct vsn
 /* Every reply rendered, appended to the array @arg. */
 static int collect(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	json_t *obj = vsctl_render_msg(nlh);
+	json_t *obj = vsnl_render_msg(nlh);
 
 	cr_assert_not_null(obj);
 	return json_array_append_new(arg, obj) ? -ENOMEM : 0;

@@ -30,9 +30,9 @@
 #include <netlink/msg.h>
 
 #include "controllers/pgctl.h"
-#include "lib/vsnl.h"
 #include "kube/manifest.h"
-#include "vsctl/render.h"
+#include "lib/render.h"
+#include "lib/vsnl.h"
 #include "vsctl/request.h"
 #include "vsctl/vsctl.h"
 
@@ -469,7 +469,7 @@ static int print_requests(struct apply *a)
 			json_decref(all);
 			return 1;
 		}
-		req = vsctl_render_msg(nlh);
+		req = vsnl_render_msg(nlh);
 		if (!req || json_object_set_new(req, "command",
 						json_string(a->deleting ? "delete" : "new")) ||
 		    json_array_append_new(all, req)) {

@@ -27,12 +27,12 @@
 #include <libmnl/libmnl.h>
 
 #include "core/file.h"
+#include "lib/render.h"
 #include "lib/vsnl.h"
 #include "netlink/family.h"
 #include "sched/conf.h"
 #include "sched/framework.h"
 #include "vsctl/objects.h"
-#include "vsctl/render.h"
 #include "vsctl/request.h"
 #include "vsctl/table.h"
 #include "vsctl/vsctl.h"
@@ -155,7 +155,7 @@ int vsctl_conf_show(int argc, char **argv)
 	ret = parse_common(argc, argv, "o", &o);
 	if (ret || o.optind != argc)
 		return usage_or(ret, usage, argv[0]);
-	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CONF_GET, 0), vsctl_keep_reply, &reply);
+	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CONF_GET, 0), vsnl_render_keep, &reply);
 	if (ret)
 		goto out;
 	if (o.json) {
@@ -296,7 +296,7 @@ int vsctl_cycle_run(int argc, char **argv)
 	ret = parse_common(argc, argv, "o", &o);
 	if (ret || o.optind != argc)
 		return usage_or(ret, usage, argv[0]);
-	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), vsctl_keep_reply, &reply);
+	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_CYCLE_RUN, 0), vsnl_render_keep, &reply);
 	if (ret)
 		goto out;
 	cy = json_object_get(reply, "cycle");
@@ -431,7 +431,7 @@ static int print_notification(const struct nlmsghdr *nlh, struct nlattr **tb, vo
 {
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
 	struct watch *w = arg;
-	json_t *obj = vsctl_render_msg(nlh);
+	json_t *obj = vsnl_render_msg(nlh);
 
 	if (!obj || json_object_set_new(obj, "notification",
 					json_string(notification_name(g->cmd)))) {

@@ -44,12 +44,12 @@
 #include "core/res.h"
 #include "core/task.h"
 #include "core/vjob.h"
+#include "lib/render.h"
 #include "lib/vsnl.h"
 #include "netlink/family.h"
 #include "netlink/fill.h"
 #include "netlink/parse.h"
 #include "vsctl/objects.h"
-#include "vsctl/render.h"
 #include "vsctl/request.h"
 #include "vsctl/vsctl.h"
 
@@ -1280,7 +1280,7 @@ int vsctl_task_status(int argc, char **argv)
 	ret = parse(argc, argv, &e, &v, &key, &event);
 	if (ret)
 		return edit_done(&e, ret);
-	ev = vs_enum_parse(vsctl_task_events, VSCTL_NR_TASK_EVENTS, event, "task event", &err);
+	ev = vs_enum_parse(vsnl_task_events, VSNL_NR_TASK_EVENTS, event, "task event", &err);
 	if (ev < 0) {
 		fprintf(stderr, "%s: %s\n", e.prog, err.msg);
 		return edit_done(&e, 2);

@@ -20,10 +20,10 @@
 #include <netlink/msg.h>
 
 #include "core/names.h"
+#include "lib/render.h"
 #include "lib/vsnl.h"
 #include "sched/explain.h"
 #include "vsctl/objects.h"
-#include "vsctl/render.h"
 #include "vsctl/request.h"
 #include "vsctl/vsctl.h"
 
@@ -189,7 +189,7 @@ int vsctl_explain(int argc, char **argv)
 		nlmsg_free(m);
 		m = NULL;
 	}
-	ret = vsctl_request(socket, m, vsctl_keep_reply, &reply);
+	ret = vsctl_request(socket, m, vsnl_render_keep, &reply);
 	if (ret)
 		goto out;
 	if (json) {

@@ -24,12 +24,12 @@
 #include <netlink/msg.h>
 
 #include "core/compiler.h"
-#include "core/task.h"
-#include "lib/vsnl.h"
 #include "core/names.h"
+#include "core/task.h"
+#include "lib/render.h"
+#include "lib/vsnl.h"
 #include "netlink/family.h"
 #include "vsctl/objects.h"
-#include "vsctl/render.h"
 #include "vsctl/request.h"
 #include "vsctl/table.h"
 #include "vsctl/vsctl.h"
@@ -65,7 +65,7 @@ static const json_t *at(const json_t *obj, const char *path)
 
 static char *str_of(const json_t *obj, const char *path)
 {
-	return vsctl_render_cell(at(obj, path));
+	return vsnl_render_cell(at(obj, path));
 }
 
 static char *pair(const json_t *obj, const char *a, const char *b)

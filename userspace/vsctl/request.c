@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vsctl/render.h"
+#include "lib/render.h"
 #include "vsctl/request.h"
 
 int vsctl_fail(int ret, const struct vsnl_err *err)
@@ -50,39 +50,9 @@ int vsctl_print_json(const json_t *v)
 	return 0;
 }
 
-int vsctl_keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
-{
-	json_t **out = arg;
-
-	json_decref(*out);
-	*out = vsctl_render_msg(nlh);
-	return *out ? 0 : -ENOMEM;
-}
-
-struct collect {
-	const char *key;
-	json_t *items;
-};
-
-static int collect_one(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
-{
-	struct collect *col = arg;
-	json_t *msg = vsctl_render_msg(nlh), *obj;
-
-	if (!msg)
-		return -ENOMEM;
-	obj = json_object_get(msg, col->key);
-	if (obj && json_array_append(col->items, obj)) {
-		json_decref(msg);
-		return -ENOMEM;
-	}
-	json_decref(msg);
-	return 0;
-}
-
 int vsctl_dump(const char *socket, struct nl_msg *m, const char *key, json_t *items)
 {
-	struct collect col = { key, items };
+	struct vsnl_collect col = { key, items };
 
-	return vsctl_request(socket, m, collect_one, &col);
+	return vsctl_request(socket, m, vsnl_render_collect, &col);
 }

@@ -30,15 +30,13 @@ struct vsnl *vsctl_connect(const char *socket);
  */
 int vsctl_request(const char *socket, struct nl_msg *m, vsnl_cb cb, void *arg);
 
-/* A vsnl_cb keeping the rendering of the (last) reply in *(json_t **)@arg. */
-int vsctl_keep_reply(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg);
-
 /* @v, indented, and a newline; 0, or 1 when it could not be written. */
 int vsctl_print_json(const json_t *v);
 
 /*
  * vsctl_request() for a dump, @m (consumed): the @key object of every
- * reply ("queue" for VS_A_QUEUE), as JSON, appended to the array @items.
+ * reply ("queue" for VS_A_QUEUE), as JSON, appended to the array @items
+ * (vsnl_render_collect()). A reply kept whole: vsnl_render_keep().
  */
 int vsctl_dump(const char *socket, struct nl_msg *m, const char *key, json_t *items);
 

@@ -32,6 +32,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
+#include "lib/render.h"
 #include "lib/vsnl.h"
 #include "netlink/fill.h"
 #include "vsctl/request.h"
@@ -682,7 +683,7 @@ static int read_explanations(struct scn_remote *r, const struct scenario *scn,
 			return vs_err_set(err, ENOMEM, "out of memory");
 		}
 		nla_nest_end(m, nest);
-		ret = vsnl_request(r->req, m, vsctl_keep_reply, &reply, &e);
+		ret = vsnl_request(r->req, m, vsnl_render_keep, &reply, &e);
 		if (!ret)
 			ret = scn_explain_add(res, key, json_object_get(reply, "explain"));
 		json_decref(reply);

@@ -33,8 +33,8 @@
 
 #include "core/compiler.h"
 #include "core/res.h"
+#include "lib/render.h"
 #include "vsctl/objects.h"
-#include "vsctl/render.h"
 #include "vsctl/request.h"
 #include "vsctl/vsctl.h"
 
@@ -106,7 +106,7 @@ static void draw_usage(struct top *t, const json_t *st)
 
 	out(t, "%-22s %14s %14s %7s\n", "RESOURCE", "ALLOCATABLE", "USED", "USE%");
 	json_object_foreach((json_t *)alloc, dim, v) {
-		double a = vsctl_quantity(alloc, dim), u = vsctl_quantity(used, dim);
+		double a = vsnl_quantity(alloc, dim), u = vsnl_quantity(used, dim);
 
 		out(t, "%-22s %14s %14s %6.1f%%\n", dim, qty(alloc, dim), qty(used, dim),
 		    a > 0 ? 100 * u / a : 0);
@@ -134,17 +134,17 @@ static void draw_queues(struct top *t, const json_t *queues, unsigned int room)
 		snprintf(d, sizeof(d), "%s/%s", qty(des, "cpu"), qty(des, "memory"));
 		snprintf(a, sizeof(a), "%s/%s", qty(all, "cpu"), qty(all, "memory"));
 		if (json_object_get(q, "sharePpm"))
-			snprintf(share, sizeof(share), "%.3f", (double)vsctl_u64(q, "sharePpm") / 1e6);
+			snprintf(share, sizeof(share), "%.3f", (double)vsnl_u64(q, "sharePpm") / 1e6);
 		else
 			snprintf(share, sizeof(share), "-");
 		out(t, "%-16s %6llu %-8s %18s %18s %7s %4s %7llu %7llu %7llu\n",
 		    json_string_value(json_object_get(q, "name")),
-		    (unsigned long long)vsctl_u64(q, "weight"),
+		    (unsigned long long)vsnl_u64(q, "weight"),
 		    json_string_value(json_object_get(q, "state")), d, a, share,
 		    !json_object_get(q, "overused") ? "-" :
 		    json_is_true(json_object_get(q, "overused")) ? "yes" : "no",
-		    (unsigned long long)vsctl_u64(pg, "Pending"), (unsigned long long)vsctl_u64(pg, "Inqueue"),
-		    (unsigned long long)vsctl_u64(pg, "Running"));
+		    (unsigned long long)vsnl_u64(pg, "Pending"), (unsigned long long)vsnl_u64(pg, "Inqueue"),
+		    (unsigned long long)vsnl_u64(pg, "Running"));
 	}
 }
 
@@ -158,12 +158,12 @@ static void draw_cycles(struct top *t, const json_t *st)
 	/* Newest first, as top sorts. */
 	for (i = json_array_size(cycles); i-- > 0;) {
 		cy = json_array_get(cycles, i);
-		out(t, "%-8llu %10.3f %6llu %6llu %8llu ", (unsigned long long)vsctl_u64(cy, "id"),
-		    (double)vsctl_u64(cy, "durationNs") / 1e6, (unsigned long long)vsctl_u64(cy, "binds"),
-		    (unsigned long long)vsctl_u64(cy, "evicts"), (unsigned long long)vsctl_u64(cy, "pending"));
+		out(t, "%-8llu %10.3f %6llu %6llu %8llu ", (unsigned long long)vsnl_u64(cy, "id"),
+		    (double)vsnl_u64(cy, "durationNs") / 1e6, (unsigned long long)vsnl_u64(cy, "binds"),
+		    (unsigned long long)vsnl_u64(cy, "evicts"), (unsigned long long)vsnl_u64(cy, "pending"));
 		json_array_foreach(json_object_get(cy, "actions"), k, a)
 			out(t, " %s %.3f", json_string_value(json_object_get(a, "name")),
-			    (double)vsctl_u64(a, "durationNs") / 1e6);
+			    (double)vsnl_u64(a, "durationNs") / 1e6);
 		out(t, "\n");
 	}
 	if (!json_array_size(cycles))
@@ -178,18 +178,18 @@ static void draw(struct top *t, const json_t *st, const json_t *queues)
 	if (t->tty)
 		fputs("\033[H", stdout);
 	out(t, "vsched top: %llu cycles, %llu nodes, %llu queues, %llu podgroups, %llu tasks, "
-	    "rss %.1f MiB\n", (unsigned long long)vsctl_u64(st, "cycles"),
-	    (unsigned long long)vsctl_u64(st, "nrNodes"), (unsigned long long)vsctl_u64(st, "nrQueues"),
-	    (unsigned long long)vsctl_u64(st, "nrPodGroups"), (unsigned long long)vsctl_u64(st, "nrTasks"),
-	    (double)vsctl_u64(st, "rssBytes") / (1 << 20));
+	    "rss %.1f MiB\n", (unsigned long long)vsnl_u64(st, "cycles"),
+	    (unsigned long long)vsnl_u64(st, "nrNodes"), (unsigned long long)vsnl_u64(st, "nrQueues"),
+	    (unsigned long long)vsnl_u64(st, "nrPodGroups"), (unsigned long long)vsnl_u64(st, "nrTasks"),
+	    (double)vsnl_u64(st, "rssBytes") / (1 << 20));
 	out(t, "binds %llu, evicts %llu, bind failures %llu; attempts %llu scheduled, %llu "
 	    "unschedulable; unschedulable now: %llu jobs, %llu tasks\n\n",
-	    (unsigned long long)vsctl_u64(st, "binds"), (unsigned long long)vsctl_u64(st, "evicts"),
-	    (unsigned long long)vsctl_u64(st, "bindFailures"),
-	    (unsigned long long)vsctl_u64(st, "attemptsScheduled"),
-	    (unsigned long long)vsctl_u64(st, "attemptsUnschedulable"),
-	    (unsigned long long)vsctl_u64(st, "unschedulableJobs"),
-	    (unsigned long long)vsctl_u64(st, "unschedulableTasks"));
+	    (unsigned long long)vsnl_u64(st, "binds"), (unsigned long long)vsnl_u64(st, "evicts"),
+	    (unsigned long long)vsnl_u64(st, "bindFailures"),
+	    (unsigned long long)vsnl_u64(st, "attemptsScheduled"),
+	    (unsigned long long)vsnl_u64(st, "attemptsUnschedulable"),
+	    (unsigned long long)vsnl_u64(st, "unschedulableJobs"),
+	    (unsigned long long)vsnl_u64(st, "unschedulableTasks"));
 	draw_usage(t, st);
 	/* The queues get what the cycles (a header and ten lines) leave of the screen. */
 	if (t->rows) {
@@ -225,7 +225,7 @@ static int refresh(struct top *t, const char *prog)
 
 	if (!queues)
 		return vsctl_fail(-ENOMEM, NULL);
-	ret = vsctl_request(t->socket, vsnl_msg_new(VS_CMD_STATS_GET, 0), vsctl_keep_reply,
+	ret = vsctl_request(t->socket, vsnl_msg_new(VS_CMD_STATS_GET, 0), vsnl_render_keep,
 			    &reply) ?:
 	      vsctl_dump(t->socket, vsnl_msg_new(VS_CMD_QUEUE_GET, NLM_F_DUMP), "queue", queues);
 	if (!ret) {

@@ -44,9 +44,6 @@ int vsctl_stats_show(int argc, char **argv);
 int vsctl_stats_pools(int argc, char **argv);
 int vsctl_top(int argc, char **argv);
 
-/* The daemon's statistics in Prometheus' text format on stdout; 0, or 1 once said. */
-int vsctl_stats_prometheus(const char *socket, const char *prog);
-
 /* "cycle 12: 40 binds, ..." and a line per action, from a VS_A_CYCLE as JSON. */
 void vsctl_print_cycle(const json_t *cy);
 int vsctl_watch(int argc, char **argv);

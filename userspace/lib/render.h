@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Replies of vsched's family as JSON, for "vsctl ... -o json" and for the
- * tables built from it.
+ * Replies of vsched's family as JSON: what "vsctl ... -o json" prints, what
+ * vsctl's tables and the Prometheus view of the scheduler's metrics
+ * (lib/schedprom.h, for vsctl stats and vskube's /metrics) are built from.
  *
  * The shape comes from the family's own attribute policies (the tables the
  * daemon validates with, kernel/netlink/policies.c), as the kernel's YNL
@@ -11,8 +12,8 @@
  * ({"cpu": "500m", "memory": "4Gi", "nvidia.com/gpu": "1"}), labels as a
  * map, enums by name ("Running"), booleans as true and false.
  */
-#ifndef VSCTL_RENDER_H
-#define VSCTL_RENDER_H
+#ifndef VSNL_RENDER_H
+#define VSNL_RENDER_H
 
 #include <jansson.h>
 #include <linux/netlink.h>
@@ -26,25 +27,41 @@
  * policy does not know are skipped, so that a newer daemon's replies still
  * render.
  */
-json_t *vsctl_render_msg(const struct nlmsghdr *nlh);
+json_t *vsnl_render_msg(const struct nlmsghdr *nlh);
 
 /* The attributes of @nest, whose set is @policy[0..@maxattr], as an object. */
-json_t *vsctl_render_nest(const struct nlattr *nest, const struct vs_nla_policy *policy,
+json_t *vsnl_render_nest(const struct nlattr *nest, const struct vs_nla_policy *policy,
 			  u16 maxattr);
+
+/*
+ * Callbacks for vsnl_request() (lib/vsnl.h) that keep what they render.
+ * vsnl_render_keep(): the rendering of the (last) reply, in *(json_t **)@arg.
+ * vsnl_render_collect(): the @key object of every reply ("queue" for
+ * VS_A_QUEUE, a dump's objects), appended to @items; @arg is a struct
+ * vsnl_collect.
+ */
+int vsnl_render_keep(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg);
+
+struct vsnl_collect {
+	const char *key;
+	json_t *items;
+};
+
+int vsnl_render_collect(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg);
 
 /*
  * The events of VS_CMD_TASK_STATUS (enum vs_task_event) by value, as they
  * are rendered and as "vsctl task status" reads them: "running"...
  */
-#define VSCTL_NR_TASK_EVENTS	(VS_TASK_EVENT_DELETED + 1)
-extern const char *const vsctl_task_events[VSCTL_NR_TASK_EVENTS];
+#define VSNL_NR_TASK_EVENTS	(VS_TASK_EVENT_DELETED + 1)
+extern const char *const vsnl_task_events[VSNL_NR_TASK_EVENTS];
 
 /*
  * A JSON value as text for a table cell: strings bare, "" for NULL, objects
  * of strings (resources, labels) as "cpu=2,memory=4Gi", other values as
  * compact JSON.
  */
-char *vsctl_render_cell(const json_t *v);
+char *vsnl_render_cell(const json_t *v);
 
 /*
  * The quantity @dim of a resources object as the replies render them
@@ -52,9 +69,9 @@ char *vsctl_render_cell(const json_t *v);
  * milli-units of the other resources, bytes of memory, pods; 0 when it is
  * absent or not a quantity.
  */
-double vsctl_quantity(const json_t *res, const char *dim);
+double vsnl_quantity(const json_t *res, const char *dim);
 
 /* The integer @key of @obj, 0 when it is absent or not an integer. */
-u64 vsctl_u64(const json_t *obj, const char *key);
+u64 vsnl_u64(const json_t *obj, const char *key);
 
-#endif /* VSCTL_RENDER_H */
+#endif /* VSNL_RENDER_H */

@@ -8,6 +8,7 @@
  * and enum attributes are named through the core's own name tables, found
  * by the attribute's id ("VS_TASK_A_STATUS").
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,9 @@
 #include "core/res.h"
 #include "core/task.h"
 #include "core/vjob.h"
+#include "lib/render.h"
 #include "netlink/family.h"
 #include "vsched/vsched.h"
-#include "vsctl/render.h"
 
 static const char *decision_kind_name(unsigned int v)
 {
@@ -41,7 +42,7 @@ static const char *event_kind_name(unsigned int v)
 	return v < ARRAY_SIZE(names) ? names[v] : "?";
 }
 
-const char *const vsctl_task_events[VSCTL_NR_TASK_EVENTS] = {
+const char *const vsnl_task_events[VSNL_NR_TASK_EVENTS] = {
 	[VS_TASK_EVENT_RUNNING] = "running",
 	[VS_TASK_EVENT_SUCCEEDED] = "succeeded",
 	[VS_TASK_EVENT_FAILED] = "failed",
@@ -51,7 +52,7 @@ const char *const vsctl_task_events[VSCTL_NR_TASK_EVENTS] = {
 
 static const char *task_event_name(unsigned int v)
 {
-	return vs_enum_name(vsctl_task_events, VSCTL_NR_TASK_EVENTS, v);
+	return vs_enum_name(vsnl_task_events, VSNL_NR_TASK_EVENTS, v);
 }
 
 /* Tolerations and affinity operators: "" means every effect, as in Kubernetes. */
@@ -272,7 +273,7 @@ static json_t *render_attr(const struct nlattr *a, const struct vs_nla_policy *p
 	case VS_NLA_FLAG:
 		return json_true();
 	case VS_NLA_NESTED:
-		return vsctl_render_nest(a, p->nested, p->maxattr);
+		return vsnl_render_nest(a, p->nested, p->maxattr);
 	default:
 		return render_int(a, p);
 	}
@@ -306,7 +307,7 @@ static bool renderable(const struct vs_nla_policy *policy, u16 maxattr, u16 type
 	       p->type != VS_NLA_REJECT && (p->type != VS_NLA_NESTED || p->nested);
 }
 
-json_t *vsctl_render_nest(const struct nlattr *nest, const struct vs_nla_policy *policy,
+json_t *vsnl_render_nest(const struct nlattr *nest, const struct vs_nla_policy *policy,
 			  u16 maxattr)
 {
 	const struct nlattr *a;
@@ -332,7 +333,7 @@ json_t *vsctl_render_nest(const struct nlattr *nest, const struct vs_nla_policy 
 	return obj;
 }
 
-json_t *vsctl_render_msg(const struct nlmsghdr *nlh)
+json_t *vsnl_render_msg(const struct nlmsghdr *nlh)
 {
 	const struct nlattr *a;
 	json_t *obj = json_object();
@@ -374,7 +375,7 @@ static char *string_map(const json_t *v)
 	return s;
 }
 
-char *vsctl_render_cell(const json_t *v)
+char *vsnl_render_cell(const json_t *v)
 {
 	char *s;
 
@@ -387,7 +388,7 @@ char *vsctl_render_cell(const json_t *v)
 	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
 }
 
-double vsctl_quantity(const json_t *res, const char *dim)
+double vsnl_quantity(const json_t *res, const char *dim)
 {
 	const char *q = json_string_value(json_object_get(res, dim));
 	unsigned int milli = strcmp(dim, "memory") && strcmp(dim, "pods") ? 3 : 0;
@@ -399,7 +400,31 @@ double vsctl_quantity(const json_t *res, const char *dim)
 	return (double)v;
 }
 
-u64 vsctl_u64(const json_t *obj, const char *key)
+u64 vsnl_u64(const json_t *obj, const char *key)
 {
 	return (u64)json_integer_value(json_object_get(obj, key));
+}
+
+int vsnl_render_keep(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	json_t **out = arg;
+
+	json_decref(*out);
+	*out = vsnl_render_msg(nlh);
+	return *out ? 0 : -ENOMEM;
+}
+
+int vsnl_render_collect(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct vsnl_collect *col = arg;
+	json_t *msg = vsnl_render_msg(nlh), *obj;
+	int ret = 0;
+
+	if (!msg)
+		return -ENOMEM;
+	obj = json_object_get(msg, col->key);
+	if (obj && json_array_append(col->items, obj))
+		ret = -ENOMEM;
+	json_decref(msg);
+	return ret;
 }

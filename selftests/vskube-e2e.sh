@@ -401,11 +401,36 @@ for want in 'vskube_leader 1' 'vskube_synced 1' 'vskube_loads_total 2' \
 	'vskube_binds_total{result="success"} 2' 'vskube_binds_total{result="error"} 0'; do
 	grep -qxF "$want" "$tmp/metrics" || { cp "$tmp/metrics" "$tmp/out"; fail "/metrics: no $want"; }
 done
+# and beside its own, the scheduler's under Volcano's names: the restarted
+# vschedd placed a6 alone, in cycles it timed
+for want in 'volcano_schedule_attempts_total{result="scheduled"} 1' \
+	'volcano_queue_weight{queue_name="default"} 1' \
+	'# TYPE volcano_e2e_scheduling_latency_milliseconds histogram' \
+	'vskube_scheduler_metrics_failures_total 0'; do
+	grep -qxF "$want" "$tmp/metrics" || { cp "$tmp/metrics" "$tmp/out"; fail "/metrics: no $want"; }
+done
+grep -q '^volcano_e2e_scheduling_latency_milliseconds_count [1-9]' "$tmp/metrics" &&
+	grep -q '^volcano_action_scheduling_latency_milliseconds_bucket{action="allocate",le="+Inf"} [1-9]' \
+		"$tmp/metrics" || { cp "$tmp/metrics" "$tmp/out"; fail "/metrics: no cycle observed"; }
+# A vschedd that does not answer costs a scrape its families, not the scrape.
+kill -STOP "$vs_pid"
+rc=0
+curl -fsS -m 20 "http://127.0.0.1:$port/metrics" >"$tmp/metrics" 2>&1 || rc=$?
+kill -CONT "$vs_pid"
+[ $rc -eq 0 ] || { cp "$tmp/metrics" "$tmp/out"; fail "GET /metrics while vschedd was stopped"; }
+grep -qxF 'vskube_leader 1' "$tmp/metrics" && ! grep -q '^volcano_' "$tmp/metrics" ||
+	{ cp "$tmp/metrics" "$tmp/out"; fail "/metrics while vschedd was stopped"; }
+grep -q "/metrics without the scheduler's metrics: vschedd did not answer within 2000 ms" \
+	"$tmp/vskube.log" || { cp "$tmp/vskube.log" "$tmp/out"; fail "vskube did not say why"; }
+curl -fsS "http://127.0.0.1:$port/metrics" >"$tmp/metrics" 2>&1 || fail "GET /metrics"
+grep -qxF 'vskube_scheduler_metrics_failures_total 1' "$tmp/metrics" &&
+	grep -q '^volcano_e2e_scheduling_latency_milliseconds_count [1-9]' "$tmp/metrics" ||
+	{ cp "$tmp/metrics" "$tmp/out"; fail "/metrics after vschedd went on"; }
 [ "$(curl -fsS "http://127.0.0.1:$port/healthz")" = ok ] || fail "/healthz is not ok"
 [ "$(curl -fsS "http://127.0.0.1:$port/readyz")" = ok ] || fail "/readyz is not ok"
 log_requests
 echo "vskube-e2e: watches dropped, a 410, a failed binding, a bridge and a vschedd restarted:" \
-	"every pod bound once; /metrics counts it"
+	"every pod bound once; /metrics counts it, the scheduler's metrics with it"
 
 # Statuses and Events, in Volcano's words: a gang of two pods that ask for
 # a label no node has waits, then runs once the node gets it.

@@ -36,6 +36,9 @@ struct probes {
 	struct probe health, ready;
 	u32 logged;
 	char last_log[256];
+	u32 gathered;			/* gather() calls */
+	int gather_ret;			/* what gather() answers */
+	const char *queue;		/* a series gather() adds, NULL for none */
 };
 
 static int check(struct probe *p, struct vs_err *why)
@@ -66,10 +69,31 @@ static void log_msg(void *ctx, const char *msg)
 	snprintf(p->last_log, sizeof(p->last_log), "%s", msg);
 }
 
+/* A family whose series exist only at the scrape, as the scheduler's queues. */
+static int gather(void *ctx, struct prom_reg *r)
+{
+	struct probes *p = ctx;
+	const struct prom_desc d = { .name = "volcano_queue_weight", .kind = PROM_GAUGE,
+				     .labels = { "queue_name" }, .values = &p->queue,
+				     .nr_series = 1 };
+	struct vs_err e = { { 0 } };
+	struct prom_metric *m;
+
+	p->gathered++;
+	if (!p->queue)
+		return p->gather_ret;
+	m = prom_register(r, &d, &e);
+	if (!m)
+		return -EINVAL;
+	prom_set(m, 0, p->gathered);
+	return p->gather_ret;
+}
+
 static const struct kserve_ops ops = {
 	.healthz = healthz,
 	.readyz = readyz,
 	.log = log_msg,
+	.gather = gather,
 };
 
 static struct probes probes;
@@ -597,6 +621,33 @@ Test(kserve, head_answers_the_headers_without_the_body)
 	cr_expect(!strncmp(resp, "HTTP/1.1 200 ", 13), "%s", resp);
 	cr_expect_str_eq(body_of(resp), "");
 	free(resp);
+}
+
+Test(kserve, metrics_gathered_at_the_scrape_follow_the_fixed_ones)
+{
+	static const struct prom_desc d = { .name = "up", .kind = PROM_GAUGE };
+
+	prom_set(must_register(&d), 0, 1);
+	probes.queue = "default";
+	/* A registry of its own each time: the same family registers again. */
+	expect_metrics("# TYPE up gauge\nup 1\n"
+		       "# TYPE volcano_queue_weight gauge\n"
+		       "volcano_queue_weight{queue_name=\"default\"} 1\n");
+	probes.queue = "research";
+	expect_metrics("# TYPE up gauge\nup 1\n"
+		       "# TYPE volcano_queue_weight gauge\n"
+		       "volcano_queue_weight{queue_name=\"research\"} 2\n");
+	/* A gather that fails is left out of that scrape; the fixed registry is served. */
+	probes.gather_ret = -EAGAIN;
+	expect_metrics("# TYPE up gauge\nup 1\n");
+	probes.gather_ret = 0;
+	expect_metrics("# TYPE up gauge\nup 1\n"
+		       "# TYPE volcano_queue_weight gauge\n"
+		       "volcano_queue_weight{queue_name=\"research\"} 4\n");
+	cr_expect_eq(probes.gathered, 4);
+	/* The probes gather nothing. */
+	expect("GET", "/healthz", 200, "ok");
+	cr_expect_eq(probes.gathered, 4);
 }
 
 Test(kserve, an_empty_registry_is_an_empty_page)

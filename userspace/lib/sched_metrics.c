@@ -223,14 +223,14 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 	}
 	s = 0;
 	json_array_foreach(hists, i, h) {
+		const json_t *in = json_object_get(h, "buckets");
 		u64 counts[VS_HIST_BUCKETS_MAX + 1];
 		struct vs_hist_spec hs;
 
 		if (!hist_of(h, name, &hs))
 			continue;
 		for (u32 b = 0; b <= hs.nr && b <= VS_HIST_BUCKETS_MAX; b++)
-			counts[b] = (u64)json_integer_value(json_array_get(json_object_get(h, "buckets"),
-									   b));
+			counts[b] = (u64)json_integer_value(json_array_get(in, b));
 		prom_hist_set(m, s++, counts, hs.nr + 1, (double)vsnl_u64(h, "sumNs") / 1e6);
 	}
 out:
@@ -263,7 +263,7 @@ static int put_queues(struct prom_reg *reg, const json_t *queues, struct vs_err 
 	};
 	struct fam *cpu[Q_NR] = { NULL }, *mem[Q_NR] = { NULL }, *scalar[Q_NR] = { NULL };
 	struct fam *share, *weight, *overused, *pg[ARRAY_SIZE(phases)] = { NULL };
-	const json_t *q, *r, *v;
+	const json_t *q, *r, *v, *by_phase;
 	const char *k;
 	size_t i;
 	int ret = 0;
@@ -312,9 +312,9 @@ static int put_queues(struct prom_reg *reg, const json_t *queues, struct vs_err 
 				      name, NULL))) ||
 		    fam_add(weight, (double)vsnl_u64(q, "weight"), name, NULL))
 			goto nomem;
+		by_phase = json_object_get(q, "nrPodGroups");
 		for (u32 p = 0; p < ARRAY_SIZE(phases); p++)
-			if (!pg[p] || fam_add(pg[p], (double)vsnl_u64(json_object_get(q, "nrPodGroups"),
-							 phases[p]), name, NULL))
+			if (!pg[p] || fam_add(pg[p], (double)vsnl_u64(by_phase, phases[p]), name, NULL))
 				goto nomem;
 	}
 	for (u32 x = 0; x < Q_NR && !ret; x++) {

@@ -219,14 +219,48 @@ static enum MHD_Result reply_text(struct MHD_Connection *conn, unsigned int stat
 		     "text/plain; charset=utf-8");
 }
 
+/* What the owner's gather() finds at this scrape, appended to @text; false when out of memory. */
+static bool append_gathered(struct kserve *ks, char **text, size_t *len)
+{
+	struct prom_reg *reg;
+	size_t more = 0;
+	char *extra = NULL, *all;
+	bool ok = true;
+
+	if (!ks->ops || !ks->ops->gather)
+		return true;
+	reg = prom_reg_new();
+	if (!reg)
+		return false;
+	if (!ks->ops->gather(ks->ctx, reg)) {
+		extra = prom_render(reg, 0, &more);
+		ok = extra;
+	}
+	if (more) {
+		all = realloc(*text, *len + more + 1);
+		if (all) {
+			memcpy(all + *len, extra, more + 1);
+			*text = all;
+			*len += more;
+		}
+		ok = all;
+	}
+	free(extra);
+	prom_reg_free(reg);
+	return ok;
+}
+
 static enum MHD_Result serve_metrics(struct kserve *ks, struct MHD_Connection *conn)
 {
 	size_t len = 0;
 	char *text = prom_render(ks->reg, ks->hint, &len);
 
-	if (!text)
+	if (text)
+		ks->hint = len;
+	if (!text || !append_gathered(ks, &text, &len)) {
+		free(text);
 		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
-	ks->hint = len;
+	}
 	return reply(conn, MHD_HTTP_OK, text, len, MHD_RESPMEM_MUST_FREE, PROM_CONTENT_TYPE);
 }
 

@@ -20,7 +20,8 @@
  *
  * The metrics are a registry (lib/prom.h) the caller fills at start and
  * updates with calls that only store numbers; every scrape renders it in
- * Prometheus' text format 0.0.4.
+ * Prometheus' text format 0.0.4, followed by what the caller's gather()
+ * puts in a registry made for that scrape.
  */
 #ifndef VSKUBE_KSERVE_H
 #define VSKUBE_KSERVE_H
@@ -64,6 +65,13 @@ struct kserve_ops {
 	int (*readyz)(void *ctx, struct vs_err *why);
 	/* libmicrohttpd's messages once serving (a client gone): NULL drops them. */
 	void (*log)(void *ctx, const char *msg);
+	/*
+	 * Metrics whose series are only known at the scrape (the scheduler's
+	 * queues): called on each GET or HEAD of /metrics with an empty
+	 * registry of its own to fill, rendered after the fixed one and freed
+	 * after the scrape. Non-zero leaves it out of that scrape. NULL: none.
+	 */
+	int (*gather)(void *ctx, struct prom_reg *reg);
 };
 
 /*

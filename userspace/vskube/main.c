@@ -16,9 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include "core/duration.h"
 #include "core/log.h"
+#include "lib/sched_metrics.h"
 #include "lib/vsnl.h"
 #include "vskube/informer.h"
 #include "vskube/kbind.h"
@@ -52,6 +55,13 @@ struct vskube_opts {
 
 /* How long a leader that stops waits for its Lease to be released. */
 #define VSKUBE_RELEASE_MS	5000u
+
+/*
+ * How long a scrape of /metrics waits for vschedd's statistics. vschedd
+ * answers between cycles; a scrape that finds it busier than this goes
+ * without the scheduler's families (vskube_scheduler_metrics_failures_total).
+ */
+#define VSKUBE_SCRAPE_TIMEOUT_MS	2000u
 
 static volatile sig_atomic_t stopping;
 
@@ -353,7 +363,7 @@ struct bridge {
 	struct kserve *ks;
 	struct prom_metric *m_leader, *m_synced, *m_loads, *m_batches, *m_sent, *m_unchanged,
 			     *m_refused, *m_decisions, *m_binds, *m_evicts, *m_status,
-			     *m_status_failures, *m_events, *m_skipped;
+			     *m_status_failures, *m_events, *m_skipped, *m_scrape_failures;
 	struct ksync_stats seen_sync;
 	struct kbind_stats seen_bind;
 	struct kstatus_stats seen_status;
@@ -419,7 +429,51 @@ static int readyz(void *ctx, struct vs_err *why)
 			  "not connected to vschedd");
 }
 
-static const struct kserve_ops serve_ops = { .healthz = healthz, .readyz = readyz };
+/*
+ * The scheduler's metrics under Volcano's names (lib/sched_metrics.h), as
+ * vschedd answers them now, on a connection of the scrape's own: a
+ * timeout leaves it in no state the link's requests could inherit. Only a
+ * bridge linked to its vschedd has them; a standby serves its own.
+ */
+static int gather(void *ctx, struct prom_reg *reg)
+{
+	const struct timeval tv = { .tv_sec = VSKUBE_SCRAPE_TIMEOUT_MS / 1000,
+				    .tv_usec = VSKUBE_SCRAPE_TIMEOUT_MS % 1000 * 1000 };
+	struct bridge *b = ctx;
+	struct vsnl_err err = { 0 };
+	struct vsnl *c;
+	int ret;
+
+	if (!b->l.nl)
+		return -ENOTCONN;
+	c = vsnl_open(b->o->socket, &err);
+	if (!c) {
+		ret = err.err ? err.err : -ENOTCONN;
+		goto fail;
+	}
+	if (setsockopt(vsnl_fd(c), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		ret = -errno;
+		snprintf(err.msg, sizeof(err.msg), "SO_RCVTIMEO: %s", strerror(errno));
+	} else {
+		ret = vsnl_sched_metrics(c, reg, &err);
+	}
+	vsnl_close(c);
+	if (!ret)
+		return 0;
+	if (ret == -EAGAIN || ret == -EWOULDBLOCK)
+		snprintf(err.msg, sizeof(err.msg), "vschedd did not answer within %u ms",
+			 VSKUBE_SCRAPE_TIMEOUT_MS);
+fail:
+	prom_inc(b->m_scrape_failures, 0);
+	vs_warn("/metrics without the scheduler's metrics: %s", err.msg);
+	return ret;
+}
+
+static const struct kserve_ops serve_ops = {
+	.healthz = healthz,
+	.readyz = readyz,
+	.gather = gather,
+};
 
 static const char *const by_what[] = { "reader", "vschedd" };
 static const char *const results[] = { "success", "error" };
@@ -467,6 +521,9 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 		   "PodGroup.", "why", skip_whys),
 		D(m_events, "vskube_events_total", "Events recorded on pods and PodGroups.",
 		  PROM_COUNTER),
+		D(m_scrape_failures, "vskube_scheduler_metrics_failures_total",
+		  "Scrapes served without the scheduler's metrics: vschedd not reached, or "
+		  "busy for longer than 2 s.", PROM_COUNTER),
 	};
 #undef D
 #undef DL

@@ -255,7 +255,8 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins)
 	$(Q)$(srctree)/selftests/vsctl-objects.sh $(objtree)
 	$(Q)$(srctree)/selftests/vsctl-top.sh $(objtree)
 	$(Q)$(srctree)/selftests/manual-pages.sh $(objtree) $(srctree)
-	$(Q)$(srctree)/selftests/getting-started.sh $(objtree) $(srctree)
+	$(Q)$(srctree)/selftests/doc-run.sh $(objtree) $(srctree) Documentation/getting-started.md
+	$(Q)$(srctree)/selftests/doc-run.sh $(objtree) $(srctree) Documentation/vsctl.md
 	$(Q)$(srctree)/selftests/scenarios-run.sh $(objtree)/vsctl $(srctree)/selftests/scenarios
 	$(Q)$(srctree)/selftests/scenarios-remote.sh $(objtree) $(srctree)/selftests
 	$(Q)$(srctree)/selftests/apply-equivalence.sh $(objtree) $(srctree)/selftests

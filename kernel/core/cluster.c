@@ -1762,6 +1762,78 @@ static int check_queue(const struct vs_queue *queue, struct vs_err *err)
 	return 0;
 }
 
+/* VolcanoJobs and PriorityClasses: listed, indexed and counted alike. */
+static int check_others(const struct vs_cluster *cl, struct vs_err *err)
+{
+	const struct vs_prioclass *pc;
+	const struct vs_vjob *vjob;
+	u32 vjobs = 0, pcs = 0;
+
+	list_for_each_entry(vjob, &cl->vjobs, list) {
+		if (vs_vjob_find(cl, vjob->ns, vjob->name) != vjob)
+			return vs_err_set(err, EIO, "job %s/%s is not indexed", vjob->ns,
+					  vjob->name);
+		vjobs++;
+	}
+	list_for_each_entry(pc, &cl->prioclasses, list) {
+		if (vs_prioclass_find(cl, pc->name) != pc)
+			return vs_err_set(err, EIO, "priorityclass %s is not indexed", pc->name);
+		pcs++;
+	}
+	if (vjobs != cl->nr_vjobs || pcs != cl->nr_prioclasses ||
+	    vs_htable_count(&cl->vjob_index) != vjobs ||
+	    vs_htable_count(&cl->prioclass_index) != pcs)
+		return vs_err_set(err, EIO, "%u jobs and %u priorityclasses listed, %u and %u "
+				  "counted, %zu and %zu indexed", vjobs, pcs, cl->nr_vjobs,
+				  cl->nr_prioclasses, vs_htable_count(&cl->vjob_index),
+				  vs_htable_count(&cl->prioclass_index));
+	return 0;
+}
+
+/* Each index whole: a name found above could still hide a broken chain. */
+static int check_indexes(const struct vs_cluster *cl, struct vs_err *err)
+{
+	const struct {
+		const char *what;
+		const struct vs_htable *t;
+	} idx[] = {
+		{ "node", &cl->node_index },
+		{ "queue", &cl->queue_index },
+		{ "podgroup", &cl->job_index },
+		{ "task", &cl->task_index },
+		{ "job", &cl->vjob_index },
+		{ "priorityclass", &cl->prioclass_index },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(idx); i++)
+		if (vs_htable_check(idx[i].t))
+			return vs_err_set(err, EIO, "the %s index is broken", idx[i].what);
+	return 0;
+}
+
+/* Every object of a pool is one the cluster holds: none leaked, none freed twice. */
+static int check_pools(const struct vs_cluster *cl, struct vs_err *err)
+{
+	const struct {
+		const struct vs_pool *pool;
+		u32 nr;
+	} pools[] = {
+		{ &cl->node_pool, cl->nr_nodes },
+		{ &cl->queue_pool, cl->nr_queues },
+		{ &cl->job_pool, cl->nr_jobs },
+		{ &cl->task_pool, cl->nr_tasks },
+		{ &cl->vjob_pool, cl->nr_vjobs },
+		{ &cl->prioclass_pool, cl->nr_prioclasses },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(pools); i++)
+		if (pools[i].pool->active_objs != pools[i].nr)
+			return vs_err_set(err, EIO, "pool %s has %zu objects in use for %u",
+					  pools[i].pool->name, pools[i].pool->active_objs,
+					  pools[i].nr);
+	return 0;
+}
+
 int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 {
 	const struct vs_node *node;
@@ -1882,5 +1954,5 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	    vs_htable_count(&cl->job_index) != jobs ||
 	    vs_htable_count(&cl->task_index) != tasks)
 		return vs_err_set(err, EIO, "an index holds objects that are not listed");
-	return 0;
+	return check_others(cl, err) ?: check_indexes(cl, err) ?: check_pools(cl, err);
 }

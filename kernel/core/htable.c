@@ -93,3 +93,21 @@ void vs_htable_del(struct vs_htable *t, struct hlist_node *node)
 	hlist_del_init(node);
 	t->count--;
 }
+
+int vs_htable_check(const struct vs_htable *t)
+{
+	u32 mask = (u32)((1ull << t->shift) - 1);
+	const struct hlist_node *pos;
+	size_t n = 0;
+
+	for (size_t bkt = 0; bkt < vs_htable_size(t); bkt++) {
+		struct hlist_node *const *link = &t->buckets[bkt].first;
+
+		for (pos = *link; pos; link = &pos->next, pos = pos->next) {
+			if (pos->pprev != link || (t->hashfn(pos) & mask) != bkt)
+				return -EIO;
+			n++;
+		}
+	}
+	return n == t->count ? 0 : -EIO;
+}

@@ -43,6 +43,13 @@ void vs_htable_add(struct vs_htable *t, struct hlist_node *node, u32 hash);
 /* Remove @node, which must be in @t. */
 void vs_htable_del(struct vs_htable *t, struct hlist_node *node);
 
+/*
+ * Whether the table is whole: every entry in the bucket its hash names,
+ * each chain's back links right, as many entries as counted. 0, or -EIO
+ * (for vs_cluster_check(): a walk of every entry, not for hot paths).
+ */
+int vs_htable_check(const struct vs_htable *t);
+
 static inline size_t vs_htable_count(const struct vs_htable *t)
 {
 	return t->count;

@@ -887,3 +887,30 @@ Test(cluster, nodes_with_a_prefer_no_schedule_taint_are_counted)
 	cr_assert_eq(vs_cluster_check(&cl, &e), -EIO);
 	cl.nr_prefer_no_schedule_nodes = 0;
 }
+
+Test(cluster, check_finds_leaked_pool_objects_and_wrong_counts_of_other_kinds)
+{
+	struct vs_prioclass_spec pcs = { .name = "high", .value = 1000 };
+	struct vs_err e = { { 0 } };
+	void *leak;
+
+	add_node("n1", 4000, 8 * GI);
+	cr_assert_eq(vs_prioclass_add(&cl, &pcs, NULL, &e), 0, "%s", e.msg);
+	check_all();
+	/* an object taken from a pool and never made part of the cluster */
+	leak = vs_pool_alloc(&cl.node_pool);
+	cr_assert_not_null(leak);
+	cr_assert_eq(vs_cluster_check(&cl, &e), -EIO);
+	cr_assert_str_eq(e.msg, "pool vs_node has 2 objects in use for 1");
+	vs_pool_free(&cl.node_pool, leak);
+	check_all();
+	/* a count of priority classes gone wrong */
+	e.msg[0] = '\0';
+	cl.nr_prioclasses++;
+	cr_assert_eq(vs_cluster_check(&cl, &e), -EIO);
+	cr_assert_str_eq(e.msg, "0 jobs and 1 priorityclasses listed, 0 and 2 counted, 0 and 1 "
+			 "indexed");
+	cl.nr_prioclasses--;
+	check_all();
+}
+

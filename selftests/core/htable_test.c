@@ -169,6 +169,44 @@ Test(htable, every_entry_is_in_its_bucket_after_doublings)
 	free(v);
 }
 
+Test(htable, check_finds_an_entry_out_of_place_a_broken_link_and_a_wrong_count)
+{
+	struct entry *v = make_entries(100);
+	struct vs_htable t;
+	struct hlist_head *home;
+	u32 hash;
+
+	cr_assert_eq(vs_htable_init(&t, 1, entry_hashfn), 0);
+	cr_assert_eq(vs_htable_check(&t), 0, "an empty table is whole");
+	for (size_t i = 0; i < 100; i++)
+		vs_htable_add(&t, &v[i].node, v[i].hash);
+	cr_assert_eq(vs_htable_check(&t), 0);
+
+	/* an entry moved to the bucket after its own */
+	hash = v[7].hash;
+	hlist_del(&v[7].node);
+	hlist_add_head(&v[7].node, vs_htable_bucket(&t, hash + 1));
+	cr_assert_eq(vs_htable_check(&t), -EIO);
+	hlist_del(&v[7].node);
+	home = vs_htable_bucket(&t, hash);
+	hlist_add_head(&v[7].node, home);
+	cr_assert_eq(vs_htable_check(&t), 0);
+
+	/* a back link that points elsewhere */
+	v[7].node.pprev = &v[8].node.next;
+	cr_assert_eq(vs_htable_check(&t), -EIO);
+	v[7].node.pprev = &home->first;
+	cr_assert_eq(vs_htable_check(&t), 0);
+
+	/* a count that says more than the chains hold */
+	t.count++;
+	cr_assert_eq(vs_htable_check(&t), -EIO);
+	t.count--;
+	cr_assert_eq(vs_htable_check(&t), 0);
+	vs_htable_destroy(&t);
+	free(v);
+}
+
 Test(htable, sequential_names_give_short_chains)
 {
 	struct entry *v = make_entries(NR_ENTRIES);

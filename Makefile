@@ -68,12 +68,20 @@ LIBS_ALLOC := -ljemalloc
 
 # make SANITIZE=1: AddressSanitizer and UndefinedBehaviorSanitizer, with the
 # system allocator so that ASan sees every allocation (jemalloc would hide them).
+# It is a debug build too.
 ifeq ($(SANITIZE),1)
+DEBUG ?= 1
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 KBUILD_CFLAGS := $(filter-out -O2,$(KBUILD_CFLAGS)) -O1 $(SAN_FLAGS)
 KBUILD_LDFLAGS += $(SAN_FLAGS)
 LIBS_ALLOC :=
+endif
+
+# make DEBUG=1: vschedd checks the whole core after every datagram of
+# requests and every cycle (--self-check by default; Documentation/core.md).
+ifeq ($(DEBUG),1)
+KBUILD_CFLAGS += -DVS_DEBUG_CHECKS
 endif
 
 # Extra flags from the command line, as the kernel takes KCFLAGS.
@@ -388,7 +396,8 @@ help:
 	@echo 'Variables (on the command line):'
 	@echo '  V=1          show full command lines'
 	@echo '  O=dir        build out of tree, into dir'
-	@echo '  SANITIZE=1   build with AddressSanitizer and UndefinedBehaviorSanitizer'
+	@echo '  SANITIZE=1   build with AddressSanitizer and UndefinedBehaviorSanitizer (and DEBUG=1)'
+	@echo '  DEBUG=1      vschedd checks the core after every operation (--self-check)'
 	@echo '  KCFLAGS=...  extra compiler flags'
 	@echo '  CHECK_ARGS=  extra arguments to the test binary (Criterion options,'
 	@echo '               e.g. CHECK_ARGS="--filter=rbtree/*")'

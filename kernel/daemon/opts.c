@@ -23,6 +23,9 @@
 
 #define VSCHEDD_VERBOSITY_MAX	10
 
+/* Long options without a short one. */
+enum { OPT_NO_SELF_CHECK = 0x100 };
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -32,7 +35,8 @@ static void usage(FILE *out)
 "SYNOPSIS\n"
 "    vschedd [--socket PATH] [--conf FILE] [--period DURATION]\n"
 "            [--binder auto|external] [--bind-timeout DURATION]\n"
-"            [--admin-group GROUP] [--rcvbuf-max SIZE] [--self-check] [-v N]\n"
+"            [--admin-group GROUP] [--rcvbuf-max SIZE]\n"
+"            [--self-check | --no-self-check] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
 "DESCRIPTION\n"
@@ -80,7 +84,10 @@ static void usage(FILE *out)
 "        releasing and pipelined resources against its tasks, each\n"
 "        PodGroup's and queue's counts and totals, the indexes) and abort,\n"
 "        saying what is wrong, if it does not hold. It costs a walk of the\n"
-"        cluster each time: for tests.\n"
+"        cluster each time: for tests. Off by default (on in a debug build,\n"
+"        make DEBUG=1 or SANITIZE=1).\n"
+"    --no-self-check\n"
+"        Do not: the default of a build that is not for debugging.\n"
 "    -v, --verbosity N\n"
 "        Log verbosity, as klog's -v: 0 (default) to %d.\n"
 "    -h, --help\n"
@@ -214,6 +221,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "admin-group", required_argument, NULL, 'g' },
 		{ "rcvbuf-max", required_argument, NULL, 'r' },
 		{ "self-check", no_argument, NULL, 'C' },
+		{ "no-self-check", no_argument, NULL, OPT_NO_SELF_CHECK },
 		{ "verbosity", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -230,6 +238,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 	o->period_ms = VS_NL_PERIOD_DEFAULT_MS;
 	o->bind_timeout_ms = VSCHEDD_BIND_TIMEOUT_DEFAULT_MS;
 	o->rcvbuf_max = VSCHEDD_RCVBUF_MAX_DEFAULT;
+	o->self_check = VSCHEDD_SELF_CHECK_DEFAULT;
 	optind = 0;		/* glibc: start over, as tests parse several command lines */
 	opterr = 0;		/* said here, with the flag's name */
 	while ((c = getopt_long(argc, argv, ":s:c:p:b:t:g:r:Cv:hV", longopts, NULL)) != -1) {
@@ -282,6 +291,9 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 			break;
 		case 'C':
 			o->self_check = true;
+			break;
+		case OPT_NO_SELF_CHECK:
+			o->self_check = false;
 			break;
 		case 'v':
 			if (!parse_verbosity(optarg, &o->verbosity, err))

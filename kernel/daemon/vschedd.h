@@ -128,6 +128,16 @@ enum vschedd_binder {
 	VSCHEDD_BINDER_EXTERNAL,	/* wait for VS_CMD_BIND_RESULT */
 };
 
+/*
+ * A debug build (make DEBUG=1, and SANITIZE=1, which implies it) checks the
+ * core after every operation unless told not to (--no-self-check).
+ */
+#ifdef VS_DEBUG_CHECKS
+#define VSCHEDD_SELF_CHECK_DEFAULT	true
+#else
+#define VSCHEDD_SELF_CHECK_DEFAULT	false
+#endif
+
 /* How long a bind waits for its result (--bind-timeout). */
 #define VSCHEDD_BIND_TIMEOUT_DEFAULT_MS	30000u
 #define VSCHEDD_BIND_TIMEOUT_MAX_MS	3600000u
@@ -145,7 +155,8 @@ struct vschedd_opts {
 	 * --self-check: vs_cluster_check() after every datagram of requests,
 	 * cycle and bind timeout, and abort() on a fault, for tests that must
 	 * know that no request, bind result or timeout ever left the
-	 * accounting wrong.
+	 * accounting wrong. On by default in a debug build
+	 * (VSCHEDD_SELF_CHECK_DEFAULT); --no-self-check turns it off.
 	 */
 	bool self_check;
 	/* --rcvbuf-max: the most VS_CMD_CONN_SET may ask for; 0: the default */

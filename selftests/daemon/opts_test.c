@@ -144,7 +144,12 @@ Test(vschedd_opts, every_flag_is_taken)
 	cr_assert_eq(o.period_ms, 0);
 	cr_assert_eq(o.binder, VSCHEDD_BINDER_AUTO);
 	cr_assert_eq(o.admin_gid, 0, "the group root by name");
-	cr_assert_not(o.self_check, "off unless asked");
+	cr_assert_eq(o.self_check, VSCHEDD_SELF_CHECK_DEFAULT, "on in debug builds only");
+	free(out);
+	free(err);
+	cr_assert_eq(PARSE(&o, &out, &err, "--self-check", "--no-self-check"), VSCHEDD_ARGS_RUN,
+		     "%s", err);
+	cr_assert_not(o.self_check, "the last word counts");
 	free(out);
 	free(err);
 	/* Sizes in bytes or powers of 1024. */

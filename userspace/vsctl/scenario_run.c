@@ -232,6 +232,9 @@ static int run_cycles(struct scenario *scn, struct vs_sched *sched, struct recor
 		vs_session_close(ssn);
 		if (!ret && rec->error)
 			ret = vs_err_set(err, rec->error, "out of memory recording decisions");
+		/* every cycle leaves the core whole, not only the last */
+		if (!ret && vs_cluster_check(&scn->cl, err))
+			ret = -EIO;
 		if (ret) {
 			vs_err_prefix(err, "cycle %u: ", c);
 			return ret;

@@ -73,11 +73,13 @@ static int parse_common(int argc, char **argv, const char *extra, struct common 
 			o->socket = optarg;
 			break;
 		case 'o':
-			if (!strchr(extra, 'o') || strcmp(optarg, "json")) {
-				fprintf(stderr, "%s: -o: \"%s\" is not an output here (json)\n",
+			if (!strchr(extra, 'o')) {
+				fprintf(stderr, "%s: -o: \"%s\" is not an output here\n",
 					argv[0], optarg);
 				return 2;
 			}
+			if (vsctl_json_output(argv[0], optarg))
+				return 2;
 			o->json = true;
 			break;
 		case 'j':

@@ -134,11 +134,8 @@ int vsctl_explain(int argc, char **argv)
 			break;
 		}
 		case 'o':
-			if (strcmp(optarg, "json")) {
-				fprintf(stderr, "%s: -o: \"%s\" is not an output here (json)\n",
-					argv[0], optarg);
+			if (vsctl_json_output(argv[0], optarg))
 				return 2;
-			}
 			/* fall through */
 		case 'j':
 			json = true;

@@ -42,6 +42,14 @@ int vsctl_request(const char *socket, struct nl_msg *m, vsnl_cb cb, void *arg)
 	return ret ? vsctl_fail(ret, &err) : 0;
 }
 
+int vsctl_json_output(const char *prog, const char *optarg)
+{
+	if (!strcmp(optarg, "json"))
+		return 0;
+	fprintf(stderr, "%s: -o: \"%s\" is not an output here (json)\n", prog, optarg);
+	return 2;
+}
+
 int vsctl_print_json(const json_t *v)
 {
 	if (!v || json_dumpf(v, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||

@@ -30,6 +30,12 @@ struct vsnl *vsctl_connect(const char *socket);
  */
 int vsctl_request(const char *socket, struct nl_msg *m, vsnl_cb cb, void *arg);
 
+/*
+ * The -o option of a command whose only output besides text is JSON (-j is
+ * the same): 0 for "-o json", else says so for @prog and returns 2.
+ */
+int vsctl_json_output(const char *prog, const char *optarg);
+
 /* @v, indented, and a newline; 0, or 1 when it could not be written. */
 int vsctl_print_json(const json_t *v);
 

@@ -60,11 +60,8 @@ static int parse(int argc, char **argv, bool show, struct stats_opts *o)
 			o->socket = optarg;
 			break;
 		case 'o':
-			if (strcmp(optarg, "json")) {
-				fprintf(stderr, "%s: -o: \"%s\" is not an output here (json)\n",
-					argv[0], optarg);
+			if (vsctl_json_output(argv[0], optarg))
 				return 2;
-			}
 			/* fall through */
 		case 'j':
 			o->json = true;

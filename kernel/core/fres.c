@@ -346,7 +346,7 @@ double vs_fshare(double l, double r)
 	return l / r;
 }
 
-static size_t fappend(char *buf, size_t len, size_t pos, const char *fmt, ...)
+static __printf(4, 5) size_t fappend(char *buf, size_t len, size_t pos, const char *fmt, ...)
 {
 	va_list ap;
 	int n;

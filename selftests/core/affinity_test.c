@@ -606,12 +606,12 @@ Test(affinity, node_affinity_validation_messages)
 	const struct vs_node_affinity_spec na_empty = { .required = &no_terms };
 	const struct vs_sel_req_spec bad = REQ0("zone", VS_SEL_IN);
 	const struct vs_sel_req_spec ok = REQ0("zone", VS_SEL_EXISTS);
-	const struct vs_node_pref_term_spec w0 = { .weight = 0, .preference = { &ok, 1 } };
+	const struct vs_node_pref_term_spec w0 = { .weight = 0, .preference = { &ok, 1, NULL, 0 } };
 	const struct vs_node_pref_term_spec w101[] = {
-		{ .weight = 100, .preference = { &ok, 1 } },
-		{ .weight = 101, .preference = { &ok, 1 } },
+		{ .weight = 100, .preference = { &ok, 1, NULL, 0 } },
+		{ .weight = 101, .preference = { &ok, 1, NULL, 0 } },
 	};
-	const struct vs_node_pref_term_spec pbad = { .weight = 1, .preference = { &bad, 1 } };
+	const struct vs_node_pref_term_spec pbad = { .weight = 1, .preference = { &bad, 1, NULL, 0 } };
 	const struct vs_node_affinity_spec na_w0 = { .preferred = &w0, .nr_preferred = 1 };
 	const struct vs_node_affinity_spec na_w101 = { .preferred = w101, .nr_preferred = 2 };
 	const struct vs_node_affinity_spec na_pbad = { .preferred = &pbad, .nr_preferred = 1 };

@@ -53,7 +53,7 @@ Test(err, null_carrier_is_accepted)
 	cr_assert_not(vs_err_is_set(NULL));
 }
 
-static int at(struct vs_err *err, u32 line, const char *fmt, ...)
+static __printf(3, 4) int at(struct vs_err *err, u32 line, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;

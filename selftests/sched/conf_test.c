@@ -542,12 +542,12 @@ Test(conf, plain_floats_resolve_as_yaml_style_float_and_parse_float)
 	expect_float(".5_0", 0.5);		/* Go's ParseFloat takes '_' between digits */
 	expect_float("99999999999999999999", 1e20);	/* beyond uint64 */
 	expect_float("1e-400", 0.0);		/* underflow is no error in Go */
-	expect_float(".inf", INFINITY);
-	expect_float(".Inf", INFINITY);
-	expect_float("+.INF", INFINITY);
-	expect_float("-.inf", -INFINITY);
-	expect_float(".nan", NAN);
-	expect_float(".NaN", NAN);
+	expect_float(".inf", (double)INFINITY);
+	expect_float(".Inf", (double)INFINITY);
+	expect_float("+.INF", (double)INFINITY);
+	expect_float("-.inf", -(double)INFINITY);
+	expect_float(".nan", (double)NAN);
+	expect_float(".NaN", (double)NAN);
 	expect_float("!!float 1", 1.0);
 	expect_float("!!float \"2.5\"", 2.5);
 }

@@ -456,7 +456,7 @@ Test(kserve, numbers_are_written_as_prometheus_go_clients_write_them)
 		"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k",
 	};
 	static const double v[] = {
-		1e6, 123456, 1234567, 0.1 + 0.2, 1e-5, 0.0001, -2.5, NAN, INFINITY, -INFINITY, 0,
+		1e6, 123456, 1234567, 0.1 + 0.2, 1e-5, 0.0001, -2.5, (double)NAN, (double)INFINITY, -(double)INFINITY, 0,
 	};
 	static const struct prom_desc d = {
 		.name = "g",
@@ -500,7 +500,7 @@ Test(kserve, updates_that_do_not_fit_are_ignored)
 
 	prom_add(c_total, 0, 5);
 	prom_add(c_total, 0, -1);		/* a counter never goes down */
-	prom_add(c_total, 0, NAN);
+	prom_add(c_total, 0, (double)NAN);
 	prom_set(c_total, 0, 0);		/* nor is it set */
 	prom_inc(c_total, 1);			/* no such series */
 	prom_observe(c_total, 0, 1);
@@ -515,7 +515,7 @@ Test(kserve, updates_that_do_not_fit_are_ignored)
 
 Test(kserve, a_histogram_with_a_last_inf_bound_has_one_inf_bucket)
 {
-	static const double b[] = { 1, INFINITY };
+	static const double b[] = { 1, (double)INFINITY };
 	static const struct prom_desc d = {
 		.name = "h", .kind = PROM_HISTOGRAM, .buckets = b, .nr_buckets = 2,
 	};

@@ -64,7 +64,7 @@ struct parser {
 };
 
 /* FILE:LINE: column NAME: what is wrong; always -1. */
-static int bad(const struct parser *p, enum trace_col c, const char *fmt, ...)
+static __printf(3, 4) int bad(const struct parser *p, enum trace_col c, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -182,7 +182,7 @@ static const struct field node_fields[] = {
 	{ "not-ready", F_FLAG, VS_NODE_A_READY, .min = 0, .help = "its Ready condition false" },
 	{ "ready", F_FLAG, VS_NODE_A_READY, .min = 1,
 	  .help = "its Ready condition true (the default)" },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct field queue_fields[] = {
@@ -200,7 +200,7 @@ static const struct field queue_fields[] = {
 	  .help = "its priority among queues" },
 	{ "parent", F_NAME, VS_QUEUE_A_PARENT, .arg = "QUEUE",
 	  .help = "its parent in a hierarchy of queues" },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct field pg_fields[] = {
@@ -212,7 +212,7 @@ static const struct field pg_fields[] = {
 	  .help = "what it needs to start, as cpu=4,memory=8Gi" },
 	{ "priority-class", F_NAME, VS_PG_A_PRIORITY_CLASS, .arg = "PC",
 	  .help = "its priority class" },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct field task_fields[] = {
@@ -240,7 +240,7 @@ static const struct field task_fields[] = {
 	  .help = "whether it may be preempted (volcano.sh/preemptable)" },
 	{ "preemption-policy", F_ENUM, VS_TASK_A_PREEMPTION_POLICY, .parse = parse_preemption,
 	  .arg = "POLICY", .help = "PreemptLowerPriority (the default) or Never" },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct field vjob_fields[] = {
@@ -257,7 +257,7 @@ static const struct field vjob_fields[] = {
 	  .help = "how many restarts before it fails (default 3)" },
 	{ "policy", F_POLICY, VS_VJOB_A_POLICY, .arg = "EVENT=ACTION",
 	  .help = "a lifecycle policy (PodFailed=RestartJob); repeat for more" },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct field pc_fields[] = {
@@ -269,17 +269,17 @@ static const struct field pc_fields[] = {
 	  .help = "the class of pods that name none" },
 	{ "no-global-default", F_FLAG, VS_PC_A_GLOBAL_DEFAULT, .min = 0,
 	  .help = "not the global default (the default)" },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct field exit_code_fields[] = {
 	{ "exit-code", F_S32, VS_TASK_A_EXIT_CODE, .min = S32_MIN, .max = S32_MAX, .arg = "N",
 	  .help = "with failed: the container's exit code, for the job's policies" },
-	{ NULL }
+	{ 0 }
 };
 
 static const struct field no_fields[] = {
-	{ NULL }
+	{ 0 }
 };
 
 /* The options of add and set, by the kind's top-level attribute. */

@@ -136,7 +136,7 @@ int vsctl_explain(int argc, char **argv)
 		case 'o':
 			if (vsctl_json_output(argv[0], optarg))
 				return 2;
-			/* fall through */
+			fallthrough;
 		case 'j':
 			json = true;
 			break;

@@ -62,7 +62,7 @@ static int parse(int argc, char **argv, bool show, struct stats_opts *o)
 		case 'o':
 			if (vsctl_json_output(argv[0], optarg))
 				return 2;
-			/* fall through */
+			fallthrough;
 		case 'j':
 			o->json = true;
 			break;
@@ -71,7 +71,7 @@ static int parse(int argc, char **argv, bool show, struct stats_opts *o)
 				o->prometheus = true;
 				break;
 			}
-			/* fall through */
+			fallthrough;
 		default:
 			goto usage;
 		case 'h':
@@ -142,7 +142,7 @@ static double hist_quantile(const json_t *h, const struct vs_hist_spec *spec, do
 	double count = (double)vsnl_u64(h, "count"), rank = q * count, cum = 0;
 
 	if (!count)
-		return NAN;
+		return (double)NAN;
 	for (u32 i = 0; i <= spec->nr; i++) {
 		double in = (double)json_integer_value(json_array_get(b, i));
 		double lo = i ? vs_hist_bound_ms(spec, i - 1) : 0;

@@ -641,22 +641,6 @@ int vs_res_fmt(char *buf, size_t len, const struct vs_res *r)
 /* ---- arithmetic ---- */
 
 /*
- * a + b, stuck at VS_RES_INF once either side is unlimited. Only unlimited
- * minus unlimited (-VS_RES_INF, from finite - INF) cancels to 0, as
- * -MaxFloat64 + MaxFloat64 does in Volcano.
- */
-static inline s64 sat_add(s64 a, s64 b)
-{
-	s64 s;
-
-	if (unlikely(a == VS_RES_INF || b == VS_RES_INF))
-		return a == -VS_RES_INF || b == -VS_RES_INF ? 0 : VS_RES_INF;
-	if (unlikely(__builtin_add_overflow(a, b, &s)))
-		return a > 0 ? VS_RES_INF : -VS_RES_INF;
-	return s;
-}
-
-/*
  * a - b as Volcano's float64 gives it: MaxFloat64 absorbs any finite amount
  * (INF - x = INF), MaxFloat64 - MaxFloat64 is 0, and x - MaxFloat64 is
  * -MaxFloat64 (-VS_RES_INF).
@@ -705,11 +689,11 @@ void vs_res_add(struct vs_res *r, const struct vs_res *rr)
 	unsigned int d;
 	u32 m;
 
-	r->v[VS_RES_CPU] = sat_add(r->v[VS_RES_CPU], rr->v[VS_RES_CPU]);
-	r->v[VS_RES_MEMORY] = sat_add(r->v[VS_RES_MEMORY], rr->v[VS_RES_MEMORY]);
+	r->v[VS_RES_CPU] = vs_res_sat_add(r->v[VS_RES_CPU], rr->v[VS_RES_CPU]);
+	r->v[VS_RES_MEMORY] = vs_res_sat_add(r->v[VS_RES_MEMORY], rr->v[VS_RES_MEMORY]);
 	/* r.ScalarResources[name] += q creates the entries r lacked */
 	for_each_dim(d, m, rr->present)
-		r->v[d] = sat_add(scalar_or(r, d, 0), rr->v[d]);
+		r->v[d] = vs_res_sat_add(scalar_or(r, d, 0), rr->v[d]);
 	r->present |= rr->present;
 }
 

@@ -119,6 +119,23 @@ static inline void vs_res_clear(struct vs_res *r)
 /* Volcano's InfiniteResource: cpu and memory unlimited, no scalars. */
 void vs_res_set_infinite(struct vs_res *r);
 
+/*
+ * a + b, stuck at VS_RES_INF once either side is unlimited, and at
+ * +-VS_RES_INF past the range of s64. Only unlimited minus unlimited
+ * (-VS_RES_INF, from finite - INF) cancels to 0, as -MaxFloat64 +
+ * MaxFloat64 does in Volcano.
+ */
+static inline s64 vs_res_sat_add(s64 a, s64 b)
+{
+	s64 s;
+
+	if (unlikely(a == VS_RES_INF || b == VS_RES_INF))
+		return a == -VS_RES_INF || b == -VS_RES_INF ? 0 : VS_RES_INF;
+	if (unlikely(__builtin_add_overflow(a, b, &s)))
+		return a > 0 ? VS_RES_INF : -VS_RES_INF;
+	return s;
+}
+
 static inline s64 vs_res_get(const struct vs_res *r, unsigned int dim)
 {
 	return r->v[dim];

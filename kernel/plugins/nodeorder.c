@@ -194,15 +194,25 @@ static void cpu_mem(const struct vs_task *task, const struct vs_node *node, bool
 	}
 	ar->alloc[0] = vs_res_get(&node->allocatable, VS_RES_CPU);
 	ar->alloc[1] = vs_res_get(&node->allocatable, VS_RES_MEMORY);
-	ar->req[0] = cpu + tcpu;
-	ar->req[1] = mem + tmem;
+	ar->req[0] = vs_res_sat_add(cpu, tcpu);
+	ar->req[1] = vs_res_sat_add(mem, tmem);
+}
+
+/*
+ * @part * MAX_NODE_SCORE / @whole (0 <= @part <= @whole), in 128 bits: a
+ * node's allocatable may be any quantity up to the largest int64, where the
+ * product would overflow (kube-scheduler's int64 wraps there).
+ */
+static s64 score_of(s64 part, s64 whole)
+{
+	return (s64)((__int128)part * MAX_NODE_SCORE / whole);
 }
 
 static s64 least_requested(s64 req, s64 alloc)
 {
 	if (req > alloc)
 		return 0;
-	return (alloc - req) * MAX_NODE_SCORE / alloc;
+	return score_of(alloc - req, alloc);
 }
 
 static s64 most_requested(s64 req, s64 alloc)
@@ -210,7 +220,7 @@ static s64 most_requested(s64 req, s64 alloc)
 	/* Defaults for pods without requests can take a node past its size. */
 	if (req > alloc)
 		req = alloc;
-	return req * MAX_NODE_SCORE / alloc;
+	return score_of(req, alloc);
 }
 
 /* kube-scheduler's weighted average over the resources the node has. */

@@ -383,10 +383,12 @@ static void tmpl_catch_up(struct vs_fastpath *fp, struct vs_session *ssn, struct
 {
 	struct vs_node_log *log = &ssn->cl->touched;
 	u64 end = vs_node_log_end(log);
-	const u32 *sidx = log->sidx - log->base;	/* by position */
+	const u32 *sidx;
 
+	/* Nothing logged since: the log may not even have its array yet. */
 	if (t->seen == end)
 		return;
+	sidx = log->sidx - log->base;	/* by position */
 	if (!++fp->replay) {
 		memset(fp->stamp, 0, fp->cap_stamp * sizeof(*fp->stamp));
 		fp->replay = 1;

@@ -129,11 +129,64 @@ DEFINE_NS_NAME_FIND(vs_vjob_find, vs_vjob, vjob_index)
 
 /* ---- the cluster ---- */
 
+/* ---- limits ---- */
+
+static const struct {
+	const char *kind;
+	size_t off;
+	const char *what;		/* in messages */
+} limit_kinds[] = {
+	{ "nodes", offsetof(struct vs_cluster_limits, nodes), "nodes" },
+	{ "queues", offsetof(struct vs_cluster_limits, queues), "queues" },
+	{ "podgroups", offsetof(struct vs_cluster_limits, podgroups), "podgroups" },
+	{ "tasks", offsetof(struct vs_cluster_limits, tasks), "pods" },
+	{ "vjobs", offsetof(struct vs_cluster_limits, vjobs), "jobs" },
+	{ "prioclasses", offsetof(struct vs_cluster_limits, prioclasses), "priority classes" },
+};
+
+int vs_cluster_limit_set(struct vs_cluster_limits *limits, const char *kind, u32 value,
+			 struct vs_err *err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(limit_kinds); i++) {
+		if (strcmp(kind, limit_kinds[i].kind))
+			continue;
+		if (!value)
+			return vs_err_set(err, EINVAL, "the limit of %s must be at least 1", kind);
+		*(u32 *)((char *)limits + limit_kinds[i].off) = value;
+		return 0;
+	}
+	return vs_err_set(err, EINVAL, "\"%s\" is no kind of object with a limit (nodes, queues, "
+			  "podgroups, tasks, vjobs, prioclasses)", kind);
+}
+
+/* ENOSPC when the cluster holds @nr objects of the kind of @off (in limits), its limit. */
+static int limit_check(const struct vs_cluster *cl, size_t off, u32 nr, struct vs_err *err)
+{
+	u32 max = *(const u32 *)((const char *)&cl->limits + off);
+
+	if (likely(nr < max))
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(limit_kinds); i++)
+		if (limit_kinds[i].off == off)
+			return vs_err_set(err, ENOSPC, "the cluster holds %u %s, its limit "
+					  "(vschedd --limit %s=N): delete some first", nr,
+					  limit_kinds[i].what, limit_kinds[i].kind);
+	return vs_err_set(err, ENOSPC, "limit reached");
+}
+
+#define LIMIT_CHECK(cl, kind, nr, err) \
+	limit_check((cl), offsetof(struct vs_cluster_limits, kind), (nr), (err))
+
 int vs_cluster_init(struct vs_cluster *cl)
 {
 	int ret;
 
 	memset(cl, 0, sizeof(*cl));
+	cl->limits = (struct vs_cluster_limits){
+		.nodes = VS_LIMIT_NODES, .queues = VS_LIMIT_QUEUES,
+		.podgroups = VS_LIMIT_PODGROUPS, .tasks = VS_LIMIT_TASKS,
+		.vjobs = VS_LIMIT_VJOBS, .prioclasses = VS_LIMIT_PRIOCLASSES,
+	};
 	INIT_LIST_HEAD(&cl->nodes);
 	INIT_LIST_HEAD(&cl->queues);
 	INIT_LIST_HEAD(&cl->jobs);
@@ -299,6 +352,9 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 		return ret;
 	if (vs_node_find(cl, spec->name))
 		return vs_err_set(err, EEXIST, "node %s already exists", spec->name);
+	ret = LIMIT_CHECK(cl, nodes, cl->nr_nodes, err);
+	if (ret)
+		return ret;
 	if (cl->nr_node_slots == cl->cap_node_slots) {
 		u32 cap = cl->cap_node_slots ? 2 * cl->cap_node_slots : 64;
 		struct vs_node **slot = realloc(cl->node_slot, cap * sizeof(*slot));
@@ -531,6 +587,9 @@ int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
 		return ret;
 	if (vs_queue_find(cl, spec->name))
 		return vs_err_set(err, EEXIST, "queue %s already exists", spec->name);
+	ret = LIMIT_CHECK(cl, queues, cl->nr_queues, err);
+	if (ret)
+		return ret;
 	ret = queue_spec_check(spec, err);
 	if (ret)
 		goto out_prefix;
@@ -933,6 +992,9 @@ int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
 	if (vs_job_find(cl, spec->ns, spec->name))
 		return vs_err_set(err, EEXIST, "podgroup %s/%s already exists", spec->ns,
 				  spec->name);
+	ret = LIMIT_CHECK(cl, podgroups, cl->nr_jobs, err);
+	if (ret)
+		return ret;
 	ret = job_attrs_build(cl, spec, &a, err);
 	if (ret)
 		goto out_prefix;
@@ -1346,6 +1408,9 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 		return ret;
 	if (vs_task_find(cl, spec->ns, spec->name))
 		return vs_err_set(err, EEXIST, "pod %s/%s already exists", spec->ns, spec->name);
+	ret = LIMIT_CHECK(cl, tasks, cl->nr_tasks, err);
+	if (ret)
+		return ret;
 	ret = task_spec_check(cl, spec, &job, &node, err);
 	if (ret)
 		goto out_prefix;
@@ -1464,6 +1529,9 @@ int vs_prioclass_add(struct vs_cluster *cl, const struct vs_prioclass_spec *spec
 		return ret;
 	if (vs_prioclass_find(cl, spec->name))
 		return vs_err_set(err, EEXIST, "priority class %s already exists", spec->name);
+	ret = LIMIT_CHECK(cl, prioclasses, cl->nr_prioclasses, err);
+	if (ret)
+		return ret;
 	ret = prioclass_spec_check(cl, NULL, spec, err);
 	if (ret)
 		goto out_prefix;
@@ -1576,7 +1644,8 @@ static struct vs_vjob_policy *policies_dup(const struct vs_vjob_policy *p, u32 n
 	return copy;
 }
 
-static int vjob_spec_check(const struct vs_vjob_spec *spec, struct vs_err *err)
+static int vjob_spec_check(const struct vs_cluster *cl, const struct vs_vjob_spec *spec,
+			   struct vs_err *err)
 {
 	u64 replicas = 0;
 	int ret;
@@ -1610,8 +1679,10 @@ static int vjob_spec_check(const struct vs_vjob_spec *spec, struct vs_err *err)
 	if (spec->has_min_available && spec->min_available > replicas)
 		return vs_err_set(err, EINVAL, "minAvailable %u is more than the %llu replicas",
 				  spec->min_available, (unsigned long long)replicas);
-	if (replicas > UINT32_MAX)
-		return vs_err_set(err, EINVAL, "too many replicas");
+	if (replicas > cl->limits.tasks)
+		return vs_err_set(err, ENOSPC, "%llu replicas: more pods than the cluster may hold "
+				  "(%u, vschedd --limit tasks=N)", (unsigned long long)replicas,
+				  cl->limits.tasks);
 	if (!empty(spec->priority_class)) {
 		ret = vs_check_dns_subdomain(spec->priority_class, strlen(spec->priority_class),
 					     "priority class name", err);
@@ -1640,7 +1711,9 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 		return ret;
 	if (vs_vjob_find(cl, spec->ns, spec->name))
 		return vs_err_set(err, EEXIST, "job %s/%s already exists", spec->ns, spec->name);
-	ret = vjob_spec_check(spec, err);
+	ret = LIMIT_CHECK(cl, vjobs, cl->nr_vjobs, err);
+	if (!ret)
+		ret = vjob_spec_check(cl, spec, err);
 	if (ret)
 		goto out_prefix;
 

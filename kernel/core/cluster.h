@@ -41,6 +41,40 @@
 #include "core/task.h"
 #include "core/vjob.h"
 
+/*
+ * The most objects of each kind a cluster holds, so that a client cannot
+ * make the process run out of memory with objects (one VolcanoJob of two
+ * billion replicas, say): an add past a limit is refused with ENOSPC and a
+ * message naming it, and changes nothing. vs_cluster_init() sets the
+ * defaults below, a few times what the largest clusters vsched is for hold
+ * (50,000 nodes, a million pods: Documentation/admin-guide.md, "Limits");
+ * vschedd's --limit KIND=N sets them. A VolcanoJob whose replicas alone
+ * pass the limit of tasks is refused at once.
+ */
+struct vs_cluster_limits {
+	u32 nodes;
+	u32 queues;
+	u32 podgroups;
+	u32 tasks;
+	u32 vjobs;
+	u32 prioclasses;
+};
+
+#define VS_LIMIT_NODES		200000
+#define VS_LIMIT_QUEUES		100000
+#define VS_LIMIT_PODGROUPS	2000000
+#define VS_LIMIT_TASKS		4000000
+#define VS_LIMIT_VJOBS		1000000
+#define VS_LIMIT_PRIOCLASSES	10000
+
+/*
+ * Set the limit of the kind @kind names ("nodes", "queues", "podgroups",
+ * "tasks", "vjobs", "prioclasses") to @value (at least 1); -EINVAL with
+ * the reason for another name or 0.
+ */
+int vs_cluster_limit_set(struct vs_cluster_limits *limits, const char *kind, u32 value,
+			 struct vs_err *err);
+
 struct vs_cluster {
 	struct vs_strtab strs;
 	struct vs_reqtab reqs;		/* the tasks' requests, interned */
@@ -69,6 +103,7 @@ struct vs_cluster {
 	struct list_head vjobs;
 	struct list_head prioclasses;
 
+	struct vs_cluster_limits limits;
 	u32 nr_nodes;
 	u32 nr_queues;
 	u32 nr_jobs;

@@ -363,6 +363,17 @@ static void listen_ready(struct vschedd_watch *w, u32 events)
 
 /* ---- the daemon ---- */
 
+/* The limits of the options over the defaults, but those left 0. */
+static void limits_set(struct vs_cluster_limits *l, const struct vs_cluster_limits *o)
+{
+	l->nodes = o->nodes ? o->nodes : l->nodes;
+	l->queues = o->queues ? o->queues : l->queues;
+	l->podgroups = o->podgroups ? o->podgroups : l->podgroups;
+	l->tasks = o->tasks ? o->tasks : l->tasks;
+	l->vjobs = o->vjobs ? o->vjobs : l->vjobs;
+	l->prioclasses = o->prioclasses ? o->prioclasses : l->prioclasses;
+}
+
 int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_err *err)
 {
 	struct vs_conf *conf;
@@ -379,6 +390,7 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 	ret = vs_cluster_init(&d->cl);
 	if (ret)
 		return vs_err_set(err, ret, "cannot make the cluster: %s", strerror(-ret));
+	limits_set(&d->cl.limits, &opts->limits);
 	ret = load_conf(opts, &conf, err);
 	if (ret)
 		goto out_cluster;

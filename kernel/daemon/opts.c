@@ -24,7 +24,7 @@
 #define VSCHEDD_VERBOSITY_MAX	10
 
 /* Long options without a short one. */
-enum { OPT_NO_SELF_CHECK = 0x100 };
+enum { OPT_NO_SELF_CHECK = 0x100, OPT_LIMIT };
 
 static void usage(FILE *out)
 {
@@ -36,7 +36,7 @@ static void usage(FILE *out)
 "    vschedd [--socket PATH] [--conf FILE] [--period DURATION]\n"
 "            [--binder auto|external] [--bind-timeout DURATION]\n"
 "            [--admin-group GROUP] [--rcvbuf-max SIZE]\n"
-"            [--self-check | --no-self-check] [-v N]\n"
+"            [--limit KIND=N]... [--self-check | --no-self-check] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
 "DESCRIPTION\n"
@@ -78,6 +78,13 @@ static void usage(FILE *out)
 "        receive queue); a larger request is refused. Each connection queues\n"
 "        16M until it asks. SIZE is bytes with an optional K, M or G (powers of\n"
 "        1024): default 256M, from 16M to 64G.\n"
+"    --limit KIND=N\n"
+"        The most objects of KIND the daemon holds: nodes (default %u),\n"
+"        queues (%u), podgroups (%u), tasks (%u), vjobs (%u) or\n"
+"        prioclasses (%u). A request that would make one more is refused\n"
+"        (ENOSPC, naming the limit) and changes nothing, and so is a\n"
+"        VolcanoJob whose replicas pass the limit of tasks. Repeat the flag\n"
+"        for several kinds.\n"
 "    -C, --self-check\n"
 "        After every datagram of requests, every cycle and every bind that\n"
 "        timed out, check the core's accounting (each node's used, idle,\n"
@@ -116,8 +123,9 @@ static void usage(FILE *out)
 "\n"
 "SEE ALSO\n"
 "    vsctl(8), Documentation/vschedd.md, Documentation/protocol.md\n",
-		VSCHED_SOCKET_ENV, VSCHED_SOCKET_DEFAULT, VSCHEDD_VERBOSITY_MAX,
-		VSCHED_SOCKET_ENV);
+		VSCHED_SOCKET_ENV, VSCHED_SOCKET_DEFAULT, VS_LIMIT_NODES, VS_LIMIT_QUEUES,
+		VS_LIMIT_PODGROUPS, VS_LIMIT_TASKS, VS_LIMIT_VJOBS, VS_LIMIT_PRIOCLASSES,
+		VSCHEDD_VERBOSITY_MAX, VSCHED_SOCKET_ENV);
 }
 
 /* ---- the other values ---- */
@@ -209,6 +217,34 @@ static bool parse_verbosity(const char *s, int *out, FILE *err)
 	return true;
 }
 
+/* --limit KIND=N */
+static bool parse_limit(const char *s, struct vs_cluster_limits *limits, FILE *err)
+{
+	struct vs_err e = { { 0 } };
+	const char *eq = strchr(s, '=');
+	char kind[32], *end;
+	unsigned long v;
+
+	if (!eq || (size_t)(eq - s) >= sizeof(kind)) {
+		fprintf(err, "vschedd: --limit: \"%s\" is not KIND=N (such as tasks=2000000)\n", s);
+		return false;
+	}
+	memcpy(kind, s, (size_t)(eq - s));
+	kind[eq - s] = '\0';
+	errno = 0;
+	v = strtoul(eq + 1, &end, 10);
+	if (!eq[1] || *end || errno || eq[1] == '-' || v > UINT32_MAX) {
+		fprintf(err, "vschedd: --limit: \"%s\" is not a count from 1 to %u\n", eq + 1,
+			UINT32_MAX);
+		return false;
+	}
+	if (vs_cluster_limit_set(limits, kind, (u32)v, &e)) {
+		fprintf(err, "vschedd: --limit: %s\n", e.msg);
+		return false;
+	}
+	return true;
+}
+
 enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts *o, FILE *out,
 				     FILE *err)
 {
@@ -222,6 +258,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "rcvbuf-max", required_argument, NULL, 'r' },
 		{ "self-check", no_argument, NULL, 'C' },
 		{ "no-self-check", no_argument, NULL, OPT_NO_SELF_CHECK },
+		{ "limit", required_argument, NULL, OPT_LIMIT },
 		{ "verbosity", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -294,6 +331,10 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 			break;
 		case OPT_NO_SELF_CHECK:
 			o->self_check = false;
+			break;
+		case OPT_LIMIT:
+			if (!parse_limit(optarg, &o->limits, err))
+				return VSCHEDD_ARGS_USAGE;
 			break;
 		case 'v':
 			if (!parse_verbosity(optarg, &o->verbosity, err))

@@ -161,6 +161,8 @@ struct vschedd_opts {
 	bool self_check;
 	/* --rcvbuf-max: the most VS_CMD_CONN_SET may ask for; 0: the default */
 	u64 rcvbuf_max;
+	/* --limit KIND=N: the most objects of each kind (core/cluster.h); 0: the default */
+	struct vs_cluster_limits limits;
 };
 
 /* The answers to the datagram being handled, in d->txbuf. */

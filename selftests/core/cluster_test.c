@@ -598,6 +598,73 @@ Test(cluster, volcano_job_specs_are_validated_and_defaulted)
 	cr_assert_eq(cl.nr_vjobs, 1);
 }
 
+Test(cluster, limits_refuse_one_object_past_them_and_change_nothing)
+{
+	struct vs_vjob_task_spec big = { .name = "worker", .replicas = 3000000000u };
+	struct vs_vjob_spec vspec;
+	struct vs_err e = { { 0 } };
+	struct vs_node_spec nspec;
+	struct vs_task *t;
+
+	cr_assert_eq(cl.limits.tasks, VS_LIMIT_TASKS, "the default");
+	cr_assert_eq(vs_cluster_limit_set(&cl.limits, "nodes", 2, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_cluster_limit_set(&cl.limits, "tasks", 3, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_cluster_limit_set(&cl.limits, "podgroups", 1, &e), 0, "%s", e.msg);
+	vs_err_clear(&e);
+	cr_assert_eq(vs_cluster_limit_set(&cl.limits, "pods", 3, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "\"pods\" is no kind of object with a limit"), "%s", e.msg);
+	vs_err_clear(&e);
+	cr_assert_eq(vs_cluster_limit_set(&cl.limits, "queues", 0, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "at least 1"), "%s", e.msg);
+	cr_assert_eq(cl.limits.queues, VS_LIMIT_QUEUES, "a refused limit changes nothing");
+
+	add_node("n1", 4000, 1 << 30);
+	add_node("n2", 4000, 1 << 30);
+	vs_node_spec_init(&nspec, "n3");
+	vs_err_clear(&e);
+	cr_assert_eq(vs_node_add(&cl, &nspec, NULL, &e), -ENOSPC);
+	cr_assert(strstr(e.msg, "the cluster holds 2 nodes, its limit (vschedd --limit nodes=N)"),
+		  "%s", e.msg);
+	vs_node_spec_init(&nspec, "n1");
+	vs_err_clear(&e);
+	cr_assert_eq(vs_node_add(&cl, &nspec, NULL, &e), -EEXIST, "a duplicate says so first");
+
+	add_queue("q");
+	add_job("pg", "q", 1);
+	{
+		struct vs_job_spec jspec;
+
+		vs_job_spec_init(&jspec, "ns", "pg2");
+		jspec.queue = "q";
+		vs_err_clear(&e);
+		cr_assert_eq(vs_job_add(&cl, &jspec, NULL, &e), -ENOSPC);
+		cr_assert(strstr(e.msg, "1 podgroups"), "%s", e.msg);
+	}
+	task_ok("t1", "pg", VS_TASK_RUNNING, "n1", 100, 1 << 20);
+	task_ok("t2", "pg", VS_TASK_PENDING, NULL, 100, 1 << 20);
+	task_ok("t3", "pg", VS_TASK_PENDING, NULL, 100, 1 << 20);
+	vs_err_clear(&e);
+	cr_assert_eq(add_task("t4", "pg", VS_TASK_PENDING, NULL, 100, 1 << 20, &t, &e), -ENOSPC);
+	cr_assert(strstr(e.msg, "the cluster holds 3 pods"), "%s", e.msg);
+	cr_assert_eq(cl.nr_tasks, 3);
+	check_all();
+
+	/* Deleting makes room again. */
+	vs_task_del(&cl, vs_task_find(&cl, "ns", "t3"));
+	task_ok("t4", "pg", VS_TASK_PENDING, NULL, 100, 1 << 20);
+
+	/* A job whose replicas alone pass the limit of pods is refused whole, at once. */
+	vs_vjob_spec_init(&vspec, "ns", "huge");
+	vspec.tasks = &big;
+	vspec.nr_tasks = 1;
+	vs_err_clear(&e);
+	cr_assert_eq(vs_vjob_add(&cl, &vspec, NULL, &e), -ENOSPC);
+	cr_assert(strstr(e.msg, "3000000000 replicas: more pods than the cluster may hold (3,"),
+		  "%s", e.msg);
+	cr_assert_eq(cl.nr_vjobs, 0);
+	check_all();
+}
+
 /* ---- a long random walk over every operation, checking all invariants ---- */
 
 static u64 rng_state;

@@ -165,6 +165,14 @@ Test(vschedd_opts, every_flag_is_taken)
 	cr_assert_eq(o.rcvbuf_max, 512 << 20);
 	free(out);
 	free(err);
+	/* Limits, one kind per flag; a kind not named keeps its default (0 here). */
+	cr_assert_eq(PARSE(&o, &out, &err, "--limit", "tasks=5000000", "--limit=nodes=10"),
+		     VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_eq(o.limits.tasks, 5000000);
+	cr_assert_eq(o.limits.nodes, 10);
+	cr_assert_eq(o.limits.queues, 0);
+	free(out);
+	free(err);
 }
 
 Test(vschedd_opts, a_bad_argument_says_what_and_where)
@@ -187,6 +195,11 @@ Test(vschedd_opts, a_bad_argument_says_what_and_where)
 		{ "--rcvbuf-max", "1T", "is not a size" },
 		{ "--rcvbuf-max", "-1G", "is not a size" },
 		{ "-v", "x", "is not a verbosity" },
+		{ "--limit", "tasks", "vschedd: --limit: \"tasks\" is not KIND=N" },
+		{ "--limit", "tasks=0", "vschedd: --limit: the limit of tasks must be at least 1" },
+		{ "--limit", "tasks=-5", "vschedd: --limit: \"-5\" is not a count from 1 to" },
+		{ "--limit", "tasks=5000000000", "is not a count from 1 to 4294967295" },
+		{ "--limit", "pods=5", "vschedd: --limit: \"pods\" is no kind of object with a limit" },
 		{ "--conf", "", "vschedd: --conf: the file name is empty" },
 		{ "--socket", "", "vschedd: --socket: the socket path is empty" },
 		{ "--socket", "/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"

@@ -128,6 +128,31 @@ static void timer_ready(struct vschedd_watch *w, u32 events)
 
 /* ---- signals ---- */
 
+/* SIGUSR1: what the daemon holds, in one line of the log. */
+static void log_state(const struct vschedd *d)
+{
+	const struct vs_cluster *cl = &d->cl;
+
+	vs_info("SIGUSR1: %u nodes, %u queues, %u PodGroups, %u tasks, %u VolcanoJobs, "
+		"%u priority classes; %u clients; %llu cycles, %llu binds, %llu evictions",
+		cl->nr_nodes, cl->nr_queues, cl->nr_jobs, cl->nr_tasks, cl->nr_vjobs,
+		cl->nr_prioclasses, d->nr_clients, (unsigned long long)d->sched.stats.cycles,
+		(unsigned long long)d->sched.stats.binds,
+		(unsigned long long)d->sched.stats.evicts);
+}
+
+/* SIGUSR2: the whole-core check once, on demand; a fault is logged, not fatal. */
+static void check_now(const struct vschedd *d)
+{
+	struct vs_err err = { { 0 } };
+
+	if (vs_cluster_check(&d->cl, &err))
+		vs_error("SIGUSR2: the core is not whole: %s", err.msg);
+	else
+		vs_info("SIGUSR2: the core is whole (%u nodes, %u tasks checked)", d->cl.nr_nodes,
+			d->cl.nr_tasks);
+}
+
 static void signal_ready(struct vschedd_watch *w, u32 events)
 {
 	struct vschedd *d = container_of(w, struct vschedd, sw);
@@ -149,6 +174,12 @@ static void signal_ready(struct vschedd_watch *w, u32 events)
 				vs_info("SIGHUP: configuration %s loaded",
 					d->opts.conf_path ? d->opts.conf_path : "(built in)");
 			break;
+		case SIGUSR1:
+			log_state(d);
+			break;
+		case SIGUSR2:
+			check_now(d);
+			break;
 		}
 	}
 }
@@ -162,6 +193,8 @@ static int take_signals(struct vschedd *d)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGUSR2);
 	if (sigprocmask(SIG_BLOCK, &mask, &d->old_mask))
 		return -errno;
 	/* Sends say MSG_NOSIGNAL; this is for anything else that writes. */

@@ -1185,6 +1185,39 @@ Test(vschedd, sighup_reads_the_file_again_and_keeps_the_old_one_on_error)
 	vsnl_close(c);
 }
 
+Test(vschedd, sigusr1_logs_the_state_and_sigusr2_checks_the_core)
+{
+	struct vsnl_err err = { 0 };
+	struct vsnl *c;
+
+	start(NULL);
+	c = conn();
+	cr_assert_eq(vsnl_request(c, node_new("n1", 4000), NULL, NULL, &err), 0, "%s", err.msg);
+	kill(t.pid, SIGUSR1);
+	cr_assert(dt_log_wait(&t, "SIGUSR1: 1 nodes, 0 queues, 0 PodGroups, 0 tasks"));
+	kill(t.pid, SIGUSR2);
+	cr_assert(dt_log_wait(&t, "SIGUSR2: the core is whole (1 nodes, 0 tasks checked)"));
+	/* Neither ends the daemon: it still answers, then stops cleanly. */
+	cr_assert_eq(vsnl_request(c, node_new("n2", 4000), NULL, NULL, &err), 0, "%s", err.msg);
+	vsnl_close(c);
+	cr_assert_eq(dt_stop(&t), 0);
+}
+
+Test(vschedd, a_limit_refuses_one_object_more_with_its_name)
+{
+	struct vschedd_opts o = { .limits = { .nodes = 1 } };
+	struct vsnl_err err = { 0 };
+	struct vsnl *c;
+
+	start(&o);
+	c = conn();
+	cr_assert_eq(vsnl_request(c, node_new("n1", 4000), NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_request(c, node_new("n2", 4000), NULL, NULL, &err), -ENOSPC);
+	cr_assert(strstr(err.msg, "the cluster holds 1 nodes, its limit (vschedd --limit nodes=N)"),
+		  "%s", err.msg);
+	vsnl_close(c);
+}
+
 Test(vschedd, sigterm_stops_cleanly_and_removes_the_socket)
 {
 	struct stat st;

@@ -339,6 +339,31 @@ static bool prefers_no_schedule(const struct vs_node *node)
 	return false;
 }
 
+/*
+ * The total allocatable is kept by adding and taking away each node's; a
+ * sum that saturated (nodes may be given quantities up to the largest
+ * int64) cannot be taken apart, and is counted again from the nodes
+ * instead, but @skip.
+ */
+static bool total_saturated(const struct vs_cluster *cl)
+{
+	for (unsigned int d = 0; d < VS_RES_MAX; d++)
+		if (cl->total_allocatable.v[d] == VS_RES_INF ||
+		    cl->total_allocatable.v[d] == -VS_RES_INF)
+			return true;
+	return false;
+}
+
+static void total_recount(struct vs_cluster *cl, const struct vs_node *skip)
+{
+	const struct vs_node *n;
+
+	vs_res_clear(&cl->total_allocatable);
+	list_for_each_entry(n, &cl->nodes, list)
+		if (n != skip)
+			vs_res_add(&cl->total_allocatable, &n->allocatable);
+}
+
 int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 		struct vs_node **out, struct vs_err *err)
 {
@@ -444,9 +469,14 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 	node->unschedulable = spec->unschedulable;
 	node->ready = spec->ready;
 
-	vs_res_sub(&cl->total_allocatable, &node->allocatable);
-	vs_node_set_allocatable(node, &spec->allocatable);
-	vs_res_add(&cl->total_allocatable, &node->allocatable);
+	if (total_saturated(cl)) {
+		vs_node_set_allocatable(node, &spec->allocatable);
+		total_recount(cl, NULL);
+	} else {
+		vs_res_sub(&cl->total_allocatable, &node->allocatable);
+		vs_node_set_allocatable(node, &spec->allocatable);
+		vs_res_add(&cl->total_allocatable, &node->allocatable);
+	}
 	/* Labels, taints, cordon and readiness are what predicates read. */
 	vs_node_touch(node);
 	return 0;
@@ -466,7 +496,10 @@ int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 	if (node->nr_tasks)
 		return vs_err_set(err, EBUSY, "node %s still holds %u tasks", node->name,
 				  node->nr_tasks);
-	vs_res_sub(&cl->total_allocatable, &node->allocatable);
+	if (total_saturated(cl))
+		total_recount(cl, node);
+	else
+		vs_res_sub(&cl->total_allocatable, &node->allocatable);
 	vs_htable_del(&cl->node_index, &node->hnode);
 	list_del(&node->list);
 	cl->nr_nodes--;

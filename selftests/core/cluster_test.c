@@ -665,6 +665,28 @@ Test(cluster, limits_refuse_one_object_past_them_and_change_nothing)
 	check_all();
 }
 
+Test(cluster, a_saturated_total_allocatable_comes_apart_again)
+{
+	const s64 huge = INT64_MAX - 1;
+	struct vs_node_spec spec;
+	struct vs_err e = { { 0 } };
+	struct vs_node *a;
+
+	a = add_node("a", huge, 1 << 30);
+	add_node("b", huge, 1 << 30);
+	cr_assert_eq(vs_res_get(&cl.total_allocatable, VS_RES_CPU), VS_RES_INF, "saturated");
+	check_all();
+	/* Changing a node, then deleting it, leaves the other's amounts exactly. */
+	vs_node_spec_init(&spec, "a");
+	spec.allocatable = res(2000, 1 << 30);
+	cr_assert_eq(vs_node_update(&cl, a, &spec, &e), 0, "%s", e.msg);
+	check_all();
+	cr_assert_eq(vs_res_get(&cl.total_allocatable, VS_RES_CPU), VS_RES_INF);
+	cr_assert_eq(vs_node_del(&cl, vs_node_find(&cl, "b"), &e), 0, "%s", e.msg);
+	check_all();
+	cr_assert_eq(vs_res_get(&cl.total_allocatable, VS_RES_CPU), 2000);
+}
+
 /* ---- a long random walk over every operation, checking all invariants ---- */
 
 static u64 rng_state;

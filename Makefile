@@ -45,6 +45,13 @@ quiet := quiet_
 Q := @
 endif
 
+# make FUZZ=1 (what "make fuzz" runs, in its own output tree): clang, with
+# libFuzzer's coverage and AddressSanitizer and UndefinedBehaviorSanitizer.
+ifeq ($(FUZZ),1)
+ifneq ($(origin CC),command line)
+CC := clang
+endif
+endif
 ifeq ($(origin CC),default)
 CC := gcc
 endif
@@ -75,6 +82,15 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 KBUILD_CFLAGS := $(filter-out -O2,$(KBUILD_CFLAGS)) -O1 $(SAN_FLAGS)
 KBUILD_LDFLAGS += $(SAN_FLAGS)
+LIBS_ALLOC :=
+endif
+
+ifeq ($(FUZZ),1)
+DEBUG ?= 1
+SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+KBUILD_CFLAGS := $(filter-out -O2,$(KBUILD_CFLAGS)) -O1 $(SAN_FLAGS)
+KBUILD_LDFLAGS += $(filter-out -fsanitize=fuzzer-no-link%,$(SAN_FLAGS)) -fsanitize=address,undefined
 LIBS_ALLOC :=
 endif
 
@@ -167,8 +183,28 @@ test-daemon-objs := $(filter-out kernel/daemon/main.o,$(vschedd-objs))
 # And of vskube (the readers come with test-client-objs).
 test-vskube-objs := $(filter-out userspace/vskube/main.o,$(call kbuild-objs,userspace/vskube/))
 
+# The fuzz targets (Documentation/fuzzing.md): selftests/fuzz/fuzz_NAME.c
+# holds LLVMFuzzerTestOneInput() of target NAME. make check links each with
+# replay.c, a driver that runs it over its corpus and mutants of it; make
+# fuzz links each with libFuzzer (FUZZ=1). What they read with besides the
+# libraries: the programs' objects but their main(), as an archive, so
+# that a target takes only what it calls.
+fuzz-targets := quantity netlink
+fuzz-replay-obj := selftests/fuzz/replay.o
+fuzz-target-objs := $(foreach t,$(fuzz-targets),selftests/fuzz/fuzz_$(t).o)
+fuzz-progs-objs := $(sort $(filter-out %/main.o,$(vsctl-objs) $(vskube-objs)))
+fuzz-progs-lib := $(objtree)/selftests/fuzz/libprogs.a
+fuzz-libs := $(fuzz-progs-lib) $(objtree)/libvsnl.a $(objtree)/libvscore.a
+fuzz-ldlibs := $(LIBS_VSKUBE) -lmicrohttpd -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
+fuzz-replay-bins := $(foreach t,$(fuzz-targets),$(objtree)/selftests/fuzz/replay-$(t))
+fuzz-bins := $(foreach t,$(fuzz-targets),$(objtree)/selftests/fuzz/fuzz-$(t))
+# The netlink target's seeds are written by a program, from manifests (make fuzz-seeds).
+fuzz-seeds-obj := selftests/fuzz/gen_netlink_seeds.o
+fuzz-seeds-bin := $(objtree)/selftests/fuzz/gen-netlink-seeds
+
 all-objs := $(core-objs) $(vsnl-objs) $(test-objs) \
-	$(foreach p,$(progs) $(test-progs),$($(p)-objs))
+	$(foreach p,$(progs) $(test-progs),$($(p)-objs)) \
+	$(call kbuild-objs,selftests/fuzz/)
 
 # Per-directory ccflags-y become target-specific flags of that directory's objects.
 $(foreach o,$(all-objs),$(eval $(objtree)/$(o): ccflags := $(__ccflags-$(dir $(o)))))
@@ -178,7 +214,7 @@ $(foreach o,$(all-objs),$(eval $(objtree)/$(o): ccflags := $(__ccflags-$(dir $(o
 
 PHONY := all
 all: $(objtree)/libvscore.a $(objtree)/libvsnl.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
-	$(test-prog-bins) $(objtree)/compile_commands.json
+	$(test-prog-bins) $(fuzz-replay-bins) $(fuzz-seeds-bin) $(objtree)/compile_commands.json
 
 # Short names for the outputs, as "make vmlinux" works in the kernel: the
 # real targets are paths in the output tree.
@@ -234,6 +270,23 @@ $(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs) $(test-dae
 		$(objtree)/libvsnl.a $(objtree)/libvscore.a FORCE
 	$(call if_changed,ld)
 
+$(fuzz-progs-lib): $(addprefix $(objtree)/,$(fuzz-progs-objs)) FORCE
+	$(call if_changed,ar)
+
+$(objtree)/selftests/fuzz/replay-%: ldlibs = $(fuzz-ldlibs) $(LIBS_ALLOC)
+$(objtree)/selftests/fuzz/replay-%: $(objtree)/$(fuzz-replay-obj) \
+		$(objtree)/selftests/fuzz/fuzz_%.o $(fuzz-libs) FORCE
+	$(call if_changed,ld)
+
+$(fuzz-seeds-bin): ldlibs = $(fuzz-ldlibs) $(LIBS_ALLOC)
+$(fuzz-seeds-bin): $(objtree)/$(fuzz-seeds-obj) $(fuzz-libs) FORCE
+	$(call if_changed,ld)
+
+# libFuzzer brings main(); only in a FUZZ=1 tree.
+$(objtree)/selftests/fuzz/fuzz-%: ldlibs = -fsanitize=fuzzer $(fuzz-ldlibs)
+$(objtree)/selftests/fuzz/fuzz-%: $(objtree)/selftests/fuzz/fuzz_%.o $(fuzz-libs) FORCE
+	$(call if_changed,ld)
+
 # compile_commands.json for editors and clang tools, from the saved commands.
 quiet_cmd_gen_cc_json = GEN     $(rel-target)
       cmd_gen_cc_json = $(srctree)/scripts/gen-compile-commands.sh \
@@ -254,7 +307,8 @@ check: unit-check
 
 # The smoke tests of the programs and the scenario suite run first, so
 # Criterion's summary closes the output.
-unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins)
+unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
+	$(Q)$(srctree)/selftests/fuzz-replay.sh $(objtree) $(srctree) $(fuzz-targets)
 	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsbench-run.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsbench-sweep.sh $(objtree)/vsbench
@@ -298,6 +352,30 @@ DEMO_ARGS ?= --nodes 500 --jobs 3000 --tasks-per-job 8
 PHONY += demo
 demo: $(objtree)/vschedd $(objtree)/vsbench $(objtree)/vsctl
 	$(Q)$(srctree)/scripts/demo.sh $(objtree) $(DEMO_ARGS)
+
+# ---------------------------------------------------------------------------
+# Fuzzing (Documentation/fuzzing.md): every target under libFuzzer for
+# FUZZ_TIME seconds, built with clang into $(objtree)/fuzz-build. What it
+# finds new goes to fuzz-build/corpus/NAME; a crash is written to
+# fuzz-build/crash/ and ends the run.
+FUZZ_TIME ?= 60
+FUZZ_TARGETS ?= $(fuzz-targets)
+fuzz-tree := $(objtree)/fuzz-build
+
+PHONY += fuzz fuzz-bins
+fuzz:
+	$(Q)$(MAKE) -f $(srctree)/Makefile O=$(fuzz-tree) FUZZ=1 fuzz-bins
+	$(Q)$(srctree)/selftests/fuzz-run.sh $(fuzz-tree) $(srctree) $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+fuzz-bins: $(fuzz-bins)
+
+# The netlink target's seeds again, after a change of the protocol or the manifests.
+PHONY += fuzz-seeds
+fuzz-seeds: $(fuzz-seeds-bin)
+	$(Q)rm -f $(srctree)/selftests/fuzz/corpus/netlink/seed-*
+	$(Q)mkdir -p $(srctree)/selftests/fuzz/corpus/netlink
+	$(Q)$(fuzz-seeds-bin) $(srctree)/selftests/fuzz/corpus/netlink \
+		$(srctree)/selftests/manifests/cluster.yaml $(srctree)/selftests/manifests/workloads.yaml
 
 # ---------------------------------------------------------------------------
 # What CI does not run: the fast path against the exhaustive scan, and
@@ -363,7 +441,8 @@ clean:
 		$(test-prog-bins) $(foreach b,$(test-prog-bins),$(dir $(b)).$(notdir $(b)).cmd) \
 		$(objtree)/compile_commands.json $(objtree)/.compile_commands.json.cmd \
 		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
-		$(objtree)/selftests/.vs-selftests.cmd
+		$(objtree)/selftests/.vs-selftests.cmd $(fuzz-progs-lib) $(fuzz-replay-bins) \
+		$(fuzz-bins) $(fuzz-seeds-bin) $(objtree)/selftests/fuzz/.*.cmd
 	$(Q)for o in $(all-objs); do \
 		rm -f $(objtree)/$$o $(objtree)/$$(dirname $$o)/.$$(basename $$o).cmd \
 			$(objtree)/$$(dirname $$o)/.$$(basename $$o).d; \
@@ -379,6 +458,9 @@ help:
 	@echo '  memcheck               - the tests and a scheduling run under valgrind (slow)'
 	@echo '  demo                   - vschedd standalone, a synthetic cluster loaded, scheduled and shown'
 	@echo '                           (DEMO_ARGS="..." passes vsbench load options)'
+	@echo '  fuzz                   - every fuzz target under libFuzzer (clang) for FUZZ_TIME'
+	@echo '                           seconds (60) each; FUZZ_TARGETS picks them (all)'
+	@echo '  fuzz-seeds             - write the netlink fuzz target'"'"'s seeds again from the test manifests'
 	@echo '  bench                  - the fast path against the exhaustive scan: BENCH_SEEDS'
 	@echo '                           random clusters, then BENCH_PRESETS ("1k 10k") both ways'
 	@echo '  bench-plot             - vsbench sweep of BENCH_PLOT_PRESETS ("tiny,1k,10k"): table,'
@@ -397,6 +479,7 @@ help:
 	@echo '  V=1          show full command lines'
 	@echo '  O=dir        build out of tree, into dir'
 	@echo '  SANITIZE=1   build with AddressSanitizer and UndefinedBehaviorSanitizer (and DEBUG=1)'
+	@echo '  FUZZ=1       build with clang for libFuzzer (what make fuzz does in fuzz-build/)'
 	@echo '  DEBUG=1      vschedd checks the core after every operation (--self-check)'
 	@echo '  KCFLAGS=...  extra compiler flags'
 	@echo '  CHECK_ARGS=  extra arguments to the test binary (Criterion options,'
@@ -407,6 +490,8 @@ help:
 
 saved-cmds := $(wildcard $(foreach t,$(all-objs) libvscore.a $(progs) \
 	$(foreach p,$(test-progs),$($(p)-path)) \
+	$(patsubst $(objtree)/%,%,$(fuzz-progs-lib) $(fuzz-replay-bins) $(fuzz-bins) \
+		$(fuzz-seeds-bin)) \
 	selftests/vs-selftests compile_commands.json,$(objtree)/$(dir $(t)).$(notdir $(t)).cmd))
 -include $(saved-cmds)
 

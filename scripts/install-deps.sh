@@ -16,7 +16,9 @@ set -eu
 # of selftests/kube/ among them; curl and jq: the end-to-end tests ask
 # the test API server with curl and read its request log with jq;
 # groff-base: selftests/manual-pages.sh formats the manual pages; tmux:
-# selftests/vsctl-top.sh reads the screen vsctl top draws in a terminal).
+# selftests/vsctl-top.sh reads the screen vsctl top draws in a terminal;
+# clang and libclang-rt-14-dev: "make fuzz" builds the fuzz targets with
+# clang and links them with libFuzzer, which that package holds).
 PACKAGES="
 build-essential
 pkg-config
@@ -36,6 +38,8 @@ curl
 jq
 groff-base
 tmux
+clang
+libclang-rt-14-dev
 "
 
 missing=""

@@ -127,6 +127,20 @@ Test(manifest, node_without_allocatable_takes_its_capacity_and_is_ready)
 	cr_assert_not(n->unschedulable);
 }
 
+Test(manifest, documents_split_right_after_non_ascii_text_and_cr_line_breaks)
+{
+	/* libyaml counts characters: an "é" before the second document once shifted its text. */
+	ok("# équipe de calcul\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+	   "status: {capacity: {cpu: 2}}\n---\napiVersion: v1\nkind: Node\n"
+	   "metadata: {name: n2, annotations: {note: \"ça\"}}\nstatus: {capacity: {cpu: 4}}\n");
+	cr_assert_eq(res(&vs_node_find(&set.cl, "n2")->allocatable, "cpu"), 4000);
+	mf_set_free(&set);
+	/* Old Mac line breaks (\r alone) are line breaks to libyaml, and so to the split. */
+	ok("apiVersion: v1\rkind: Node\rmetadata: {name: n1}\r---\rapiVersion: v1\r"
+	   "kind: Node\rmetadata: {name: n2}\r");
+	cr_assert_not_null(vs_node_find(&set.cl, "n2"));
+}
+
 Test(manifest, queue_reads_its_spec_with_the_webhook_defaults)
 {
 	struct vs_queue *q;

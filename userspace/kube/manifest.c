@@ -1489,12 +1489,34 @@ struct span {
 	u32 line;
 };
 
-/* The start of the line holding @off. */
-static size_t line_start(const char *text, size_t off)
+/*
+ * libyaml's marks count characters, not bytes, from after a UTF-8 byte
+ * order mark (which it skips uncounted): a walk through @text that turns
+ * them into byte offsets, on from where it last stopped.
+ */
+struct cursor {
+	size_t chars, bytes;
+};
+
+static void cursor_init(struct cursor *c, const char *text, size_t len)
 {
-	while (off && text[off - 1] != '\n')
-		off--;
-	return off;
+	c->chars = 0;
+	c->bytes = len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
+}
+
+/* The byte offset of character @chars: libyaml has read the text up to it as UTF-8. */
+static size_t byte_at(struct cursor *c, const char *text, size_t len, size_t chars)
+{
+	if (chars < c->chars)
+		cursor_init(c, text, len);
+	while (c->chars < chars && c->bytes < len) {
+		unsigned char b = (unsigned char)text[c->bytes];
+		size_t w = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+
+		c->bytes += w < len - c->bytes ? w : len - c->bytes;
+		c->chars++;
+	}
+	return c->bytes;
 }
 
 /*
@@ -1507,10 +1529,12 @@ static int find_docs(const char *text, size_t len, struct span **out, u32 *nr, b
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	struct span *v = NULL;
+	struct cursor cur;
 	u32 n = 0, cap = 0;
 	int ret = 0;
 
 	*broken = false;
+	cursor_init(&cur, text, len);
 	if (!yaml_parser_initialize(&parser))
 		return -ENOMEM;
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -1534,7 +1558,9 @@ static int find_docs(const char *text, size_t len, struct span **out, u32 *nr, b
 				}
 				v = bigger;
 			}
-			v[n].start = line_start(text, ev.start_mark.index);
+			/* the start of its line: libyaml's own line breaks, \r and NEL too */
+			v[n].start = byte_at(&cur, text, len,
+					     ev.start_mark.index - ev.start_mark.column);
 			v[n].line = (u32)ev.start_mark.line + 1;
 			n++;
 		}

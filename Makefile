@@ -189,7 +189,7 @@ test-vskube-objs := $(filter-out userspace/vskube/main.o,$(call kbuild-objs,user
 # fuzz links each with libFuzzer (FUZZ=1). What they read with besides the
 # libraries: the programs' objects but their main(), as an archive, so
 # that a target takes only what it calls.
-fuzz-targets := quantity netlink
+fuzz-targets := quantity conf netlink scenario manifest kube
 fuzz-replay-obj := selftests/fuzz/replay.o
 fuzz-target-objs := $(foreach t,$(fuzz-targets),selftests/fuzz/fuzz_$(t).o)
 fuzz-progs-objs := $(sort $(filter-out %/main.o,$(vsctl-objs) $(vskube-objs)))
@@ -308,7 +308,8 @@ check: unit-check
 # The smoke tests of the programs and the scenario suite run first, so
 # Criterion's summary closes the output.
 unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
-	$(Q)$(srctree)/selftests/fuzz-replay.sh $(objtree) $(srctree) $(fuzz-targets)
+	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp \
+		$(srctree)/selftests/fuzz-replay.sh $(objtree) $(srctree) $(fuzz-targets)
 	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsbench-run.sh $(objtree)/vsbench
 	$(Q)$(srctree)/selftests/vsbench-sweep.sh $(objtree)/vsbench

@@ -15,17 +15,20 @@ shift 2
 # Mutants per corpus input: a few seconds in all, under the sanitizers too.
 mutants() {
 	case $1 in
-	netlink) echo 300 ;;
-	scenario) echo 60 ;;
-	*) echo 200 ;;
+	scenario) echo 300 ;;
+	manifest) echo 500 ;;
+	*) echo 1000 ;;
 	esac
 }
 
 artifacts=$(mktemp -d)
 trap 'rm -rf "$artifacts"' EXIT
 for t in "$@"; do
+	# What the code under test logs (warnings of odd input) is shown on failure only.
 	if ! "$objtree/selftests/fuzz/replay-$t" -n "$(mutants "$t")" -a "$artifacts" \
-		"$srctree/selftests/fuzz/corpus/$t" >/dev/null; then
+		"$srctree/selftests/fuzz/corpus/$t" >/dev/null 2>"$artifacts/log"; then
+		tail -n 40 "$artifacts/log" >&2
+		rm -f "$artifacts/log"
 		echo "fuzz-replay: target $t failed; the input is kept in $objtree/fuzz-crash/" >&2
 		mkdir -p "$objtree/fuzz-crash"
 		cp "$artifacts"/* "$objtree/fuzz-crash/" 2>/dev/null || true

@@ -311,8 +311,8 @@ int main(int argc, char **argv)
 			errno = 0;
 			mutants = strtoul(optarg, &end, 10);
 			if (errno || *end || end == optarg || mutants > 1000000) {
-				fprintf(stderr, "%s: -n: \"%s\" is not a count of mutants (0..1000000)\n",
-					cur.prog, optarg);
+				fprintf(stderr, "%s: -n: \"%s\" is not a count of mutants "
+					"(0..1000000)\n", cur.prog, optarg);
 				return 2;
 			}
 			break;

@@ -99,6 +99,12 @@ struct scenario {
  * file and line; scenario_free() is due either way.
  */
 int scenario_load(struct scenario *scn, const char *file, struct vs_err *err);
+/*
+ * The same from the @len bytes of @text, read as the file @file (which
+ * messages name, and which must outlive @scn).
+ */
+int scenario_load_text(struct scenario *scn, const char *file, const char *text, size_t len,
+		       struct vs_err *err);
 void scenario_free(struct scenario *scn);
 
 /*

@@ -1078,25 +1078,24 @@ static int parse_root(struct ld *ld, struct vs_arg *root)
 	return ret ?: parse_expect(ld, in.expect);
 }
 
-int scenario_load(struct scenario *scn, const char *file, struct vs_err *err)
+static void scenario_init(struct scenario *scn, const char *file)
 {
-	struct ld ld = {
-		.kf = { .file = file, .msg = err->msg, .msg_size = sizeof(err->msg) },
-		.scn = scn, .file = file, .err = err,
-	};
-	struct vs_arg root;
-	char *text = NULL;
-	size_t len = 0;
-	int ret;
-
 	memset(scn, 0, sizeof(*scn));
 	scn->file = file;
 	scn->cycles = 1;
-	ret = vs_read_file(file, SCN_FILE_MAX, &text, &len, err);
-	if (ret)
-		return ret;
-	ld.text = text;
-	ld.len = len;
+}
+
+int scenario_load_text(struct scenario *scn, const char *file, const char *text, size_t len,
+		       struct vs_err *err)
+{
+	struct ld ld = {
+		.kf = { .file = file, .msg = err->msg, .msg_size = sizeof(err->msg) },
+		.scn = scn, .file = file, .text = text, .len = len, .err = err,
+	};
+	struct vs_arg root;
+	int ret;
+
+	scenario_init(scn, file);
 	ret = vs_yaml_parse(text, len, file, &root, err);
 	if (!ret) {
 		ret = vs_cluster_init(&scn->cl);
@@ -1111,6 +1110,20 @@ int scenario_load(struct scenario *scn, const char *file, struct vs_err *err)
 		vs_arena_destroy(&ld.kf.scratch);
 	}
 	vs_arg_free(&root);
+	return ret;
+}
+
+int scenario_load(struct scenario *scn, const char *file, struct vs_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	scenario_init(scn, file);
+	ret = vs_read_file(file, SCN_FILE_MAX, &text, &len, err);
+	if (ret)
+		return ret;
+	ret = scenario_load_text(scn, file, text, len, err);
 	free(text);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #ifndef VS_SELFTESTS_FUZZ_H
 #define VS_SELFTESTS_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,28 @@ static inline char *fuzz_strndup(const uint8_t *data, size_t size)
 		s[i] = (char)data[i];
 	s[size] = '\0';
 	return s;
+}
+
+/*
+ * The line breaks of @data as libyaml counts them (\n, \r, \r\n, NEL, LS,
+ * PS), and with @escapes each backslash too (a line break written as an
+ * escape in a quoted string): what bounds the line a message may name.
+ */
+static inline unsigned long fuzz_line_breaks(const uint8_t *data, size_t size, bool escapes)
+{
+	unsigned long n = 0;
+
+	for (size_t i = 0; i < size; i++) {
+		if (data[i] == '\n' || (escapes && data[i] == '\\') ||
+		    (data[i] == '\r' && (i + 1 == size || data[i + 1] != '\n')))
+			n++;
+		else if (i + 1 < size && data[i] == 0xc2 && data[i + 1] == 0x85)
+			n++;
+		else if (i + 2 < size && data[i] == 0xe2 && data[i + 1] == 0x80 &&
+			 (data[i + 2] == 0xa8 || data[i + 2] == 0xa9))
+			n++;
+	}
+	return n;
 }
 
 #endif /* VS_SELFTESTS_FUZZ_H */

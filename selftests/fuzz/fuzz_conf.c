@@ -26,24 +26,12 @@
 #define SOURCE	"fuzz.conf"
 
 /*
- * The last line a message about @data may name: one more per line break as
- * libyaml counts them (\n, \r, \r\n, NEL, LS, PS), and one after the last,
- * where libyaml ends a text that lacks its final line break.
+ * The last line a message about @data may name: one after the last line
+ * break, where libyaml ends a text that lacks its final one.
  */
 static unsigned long last_line(const uint8_t *data, size_t size)
 {
-	unsigned long n = 2;
-
-	for (size_t i = 0; i < size; i++) {
-		if (data[i] == '\n' || (data[i] == '\r' && (i + 1 == size || data[i + 1] != '\n')))
-			n++;
-		else if (i + 1 < size && data[i] == 0xc2 && data[i + 1] == 0x85)
-			n++;
-		else if (i + 2 < size && data[i] == 0xe2 && data[i + 1] == 0x80 &&
-			 (data[i + 2] == 0xa8 || data[i + 2] == 0xa9))
-			n++;
-	}
-	return n;
+	return 2 + fuzz_line_breaks(data, size, false);
 }
 
 /* A refusal names the file, and the line it names is one of the file's. */

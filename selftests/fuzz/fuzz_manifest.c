@@ -27,6 +27,7 @@
 #include "core/arena.h"
 #include "core/res.h"
 #include "fuzz.h"
+#include "fuzz_request.h"
 #include "kube/manifest.h"
 #include "lib/vsnl.h"
 #include "netlink/extack.h"
@@ -50,25 +51,12 @@ struct told {
 };
 
 /*
- * The last line a message about the input may name: one more per line break as
- * libyaml counts them (\n, \r, \r\n, NEL, LS, PS), and one after the last,
- * where libyaml ends a text that lacks its final line break.
+ * The last line a message about the input may name: one after the last
+ * line break, where libyaml ends a text that lacks its final one.
  */
 static unsigned long last_line(void)
 {
-	const uint8_t *d = in_data;
-	unsigned long n = 2;
-
-	for (size_t i = 0; i < in_size; i++) {
-		if (d[i] == '\n' || (d[i] == '\r' && (i + 1 == in_size || d[i + 1] != '\n')))
-			n++;
-		else if (i + 1 < in_size && d[i] == 0xc2 && d[i + 1] == 0x85)
-			n++;
-		else if (i + 2 < in_size && d[i] == 0xe2 && d[i + 1] == 0x80 &&
-			 (d[i + 2] == 0xa8 || d[i + 2] == 0xa9))
-			n++;
-	}
-	return n;
+	return 2 + fuzz_line_breaks(in_data, in_size, false);
 }
 
 /* A refusal says why, where: "FILE:LINE: ...", the line one of the file's. */
@@ -102,63 +90,6 @@ static void on_refused(void *arg, const struct mf_doc *doc, const char *msg)
 	check_where(msg);
 	if (!t->refused++)
 		snprintf(t->first, sizeof(t->first), "%s", msg);
-}
-
-/* The request passes what the daemon checks first, and its object reads back. */
-static void check_request(const struct mf_obj *o, const struct nlmsghdr *nlh, bool spec,
-			  struct vs_arena *arena)
-{
-	const struct mf_kind_info *k = mf_kind(o->kind);
-	const struct genlmsghdr *g = NLMSG_DATA(nlh);
-	const struct nlattr *tb[VS_A_MAX + 1];
-	const struct vs_genl_op *op;
-	struct vs_err err = { { 0 } };
-	struct vs_extack ext;
-	union {
-		struct vs_node_spec node;
-		struct vs_queue_spec queue;
-		struct vs_job_spec pg;
-		struct vs_task_spec task;
-		struct vs_vjob_spec vjob;
-		struct vs_prioclass_spec pc;
-	} s;
-	int ret = 0;
-
-	vs_extack_clear(&ext);
-	FUZZ_ASSERT(!vs_nl_msg_check(nlh, &ext), "%s", ext.err.msg);
-	op = vs_genl_op_find(&vs_genl_vsched, g->cmd);
-	FUZZ_ASSERT(op && op->maxattr <= VS_A_MAX, "command %u", g->cmd);
-	FUZZ_ASSERT(!vs_nla_validate(nlh, GENL_HDRLEN, op->policy, op->maxattr, tb, 0, &ext),
-		    "%s %s/%s: %s", op->name, o->ns ? o->ns : "", o->name, ext.err.msg);
-	FUZZ_ASSERT(tb[k->attr], "%s without its object", op->name);
-	if (!spec)
-		return;
-	memset(&s, 0, sizeof(s));
-	switch (o->kind) {
-	case MF_PRIOCLASS:
-		ret = vs_nl_parse_prioclass(tb[k->attr], arena, &s.pc, &err);
-		break;
-	case MF_QUEUE:
-		ret = vs_nl_parse_queue(tb[k->attr], arena, &s.queue, &err);
-		break;
-	case MF_NODE:
-		ret = vs_nl_parse_node(tb[k->attr], arena, &s.node, &err);
-		break;
-	case MF_PODGROUP:
-		ret = vs_nl_parse_podgroup(tb[k->attr], arena, &s.pg, &err);
-		break;
-	case MF_VJOB:
-		ret = vs_nl_parse_vjob(tb[k->attr], arena, &s.vjob, &err);
-		break;
-	case MF_POD:
-		ret = vs_nl_parse_task(tb[k->attr], arena, &s.task, &err);
-		break;
-	default:
-		FUZZ_ASSERT(0, "kind %d", o->kind);
-	}
-	FUZZ_ASSERT(!ret, "%s %s/%s does not read back: %s", op->name, o->ns ? o->ns : "",
-		    o->name, err.msg);
-	vs_arena_reset(arena);
 }
 
 static bool put(const struct mf_obj *o, struct nlmsghdr *nlh, size_t cap, bool spec)
@@ -219,7 +150,7 @@ static void check_put(const struct mf_obj *o, bool spec, struct vs_arena *arena)
 	FUZZ_ASSERT(!spec || o->obj, "a spec of nothing");
 	len = nlh->nlmsg_len;
 	FUZZ_ASSERT(len > hdr && len <= sizeof(big) && !(len & 3), "%zu bytes", len);
-	check_request(o, nlh, spec, arena);
+	fuzz_check_request(o, nlh, spec, arena);
 	put_exact(o, cmd, spec, nlh, len, 0x00);
 	put_exact(o, cmd, spec, nlh, len, 0xff);
 	put_exact(o, cmd, spec, nlh, len - 1, 0xa5);

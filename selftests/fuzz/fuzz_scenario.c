@@ -23,28 +23,15 @@
 #define SOURCE	"fuzz.yaml"
 
 /*
- * The last line a message about @data may name: one more per line break as
- * libyaml counts them (\n, \r, \r\n, NEL, LS, PS), and one after the last,
- * where libyaml ends a text that lacks its final line break. A "conf:"
+ * The last line a message about @data may name: one after the last line
+ * break, where libyaml ends a text that lacks its final one. A "conf:"
  * text is read with the scenario's lines (shifted to where it starts) and
  * may hold line breaks written as escapes: one more line per backslash,
  * and one after its own last line.
  */
 static unsigned long last_line(const uint8_t *data, size_t size)
 {
-	unsigned long n = 3;
-
-	for (size_t i = 0; i < size; i++) {
-		if (data[i] == '\n' || data[i] == '\\' ||
-		    (data[i] == '\r' && (i + 1 == size || data[i + 1] != '\n')))
-			n++;
-		else if (i + 1 < size && data[i] == 0xc2 && data[i + 1] == 0x85)
-			n++;
-		else if (i + 2 < size && data[i] == 0xe2 && data[i + 1] == 0x80 &&
-			 (data[i + 2] == 0xa8 || data[i + 2] == 0xa9))
-			n++;
-	}
-	return n;
+	return 3 + fuzz_line_breaks(data, size, true);
 }
 
 /* A refusal says why, and where: "FILE:LINE: ...", the line one of the file's. */

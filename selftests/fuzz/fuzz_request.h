@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What the manifest and kube fuzz targets check of the requests a
+ * manifest's objects make: that the daemon would take them as they are.
+ */
+#ifndef VS_SELFTESTS_FUZZ_REQUEST_H
+#define VS_SELFTESTS_FUZZ_REQUEST_H
+
+#include <linux/genetlink.h>
+#include <string.h>
+
+#include "core/arena.h"
+#include "fuzz.h"
+#include "kube/manifest.h"
+#include "netlink/extack.h"
+#include "netlink/family.h"
+#include "netlink/msg.h"
+#include "netlink/parse.h"
+#include "netlink/policy.h"
+#include "vsched/vsched.h"
+
+/*
+ * @o's request @nlh (its NEW with @spec, else its DEL) passes what the
+ * daemon checks first, framing and the command's attribute policy, and a
+ * NEW's object reads back with the daemon's parsers (in @arena, reset).
+ */
+static inline void fuzz_check_request(const struct mf_obj *o, const struct nlmsghdr *nlh,
+				      bool spec, struct vs_arena *arena)
+{
+	const struct mf_kind_info *k = mf_kind(o->kind);
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	const struct nlattr *tb[VS_A_MAX + 1];
+	const struct vs_genl_op *op;
+	struct vs_err err = { { 0 } };
+	struct vs_extack ext;
+	union {
+		struct vs_node_spec node;
+		struct vs_queue_spec queue;
+		struct vs_job_spec pg;
+		struct vs_task_spec task;
+		struct vs_vjob_spec vjob;
+		struct vs_prioclass_spec pc;
+	} s;
+	int ret = 0;
+
+	vs_extack_clear(&ext);
+	FUZZ_ASSERT(!vs_nl_msg_check(nlh, &ext), "%s", ext.err.msg);
+	op = vs_genl_op_find(&vs_genl_vsched, g->cmd);
+	FUZZ_ASSERT(op && op->maxattr <= VS_A_MAX, "command %u", g->cmd);
+	FUZZ_ASSERT(!vs_nla_validate(nlh, GENL_HDRLEN, op->policy, op->maxattr, tb, 0, &ext),
+		    "%s %s/%s: %s", op->name, o->ns ? o->ns : "", o->name, ext.err.msg);
+	FUZZ_ASSERT(tb[k->attr], "%s without its object", op->name);
+	if (!spec)
+		return;
+	memset(&s, 0, sizeof(s));
+	switch (o->kind) {
+	case MF_PRIOCLASS:
+		ret = vs_nl_parse_prioclass(tb[k->attr], arena, &s.pc, &err);
+		break;
+	case MF_QUEUE:
+		ret = vs_nl_parse_queue(tb[k->attr], arena, &s.queue, &err);
+		break;
+	case MF_NODE:
+		ret = vs_nl_parse_node(tb[k->attr], arena, &s.node, &err);
+		break;
+	case MF_PODGROUP:
+		ret = vs_nl_parse_podgroup(tb[k->attr], arena, &s.pg, &err);
+		break;
+	case MF_VJOB:
+		ret = vs_nl_parse_vjob(tb[k->attr], arena, &s.vjob, &err);
+		break;
+	case MF_POD:
+		ret = vs_nl_parse_task(tb[k->attr], arena, &s.task, &err);
+		break;
+	default:
+		FUZZ_ASSERT(0, "kind %d", o->kind);
+	}
+	FUZZ_ASSERT(!ret, "%s %s/%s does not read back: %s", op->name, o->ns ? o->ns : "",
+		    o->name, err.msg);
+	vs_arena_reset(arena);
+}
+
+#endif /* VS_SELFTESTS_FUZZ_REQUEST_H */

@@ -84,13 +84,13 @@ static enum vs_node_acct acct_for_status(enum vs_task_status status)
 void vs_node_requested(const struct vs_node *node, s64 *cpu, s64 *memory,
 		       s64 *nonzero_cpu, s64 *nonzero_memory)
 {
-	/* saturating: a node may hold quantities up to the largest int64 */
-	*cpu = vs_res_sat_add(vs_res_get(&node->used, VS_RES_CPU),
+	/* clamped: a node may hold quantities up to the largest int64 */
+	*cpu = vs_add_clamped(vs_res_get(&node->used, VS_RES_CPU),
 			      vs_res_get(&node->pipelined, VS_RES_CPU));
-	*memory = vs_res_sat_add(vs_res_get(&node->used, VS_RES_MEMORY),
+	*memory = vs_add_clamped(vs_res_get(&node->used, VS_RES_MEMORY),
 				 vs_res_get(&node->pipelined, VS_RES_MEMORY));
-	*nonzero_cpu = vs_res_sat_add(*cpu, (s64)node->nr_zero_cpu * VS_NONZERO_CPU);
-	*nonzero_memory = vs_res_sat_add(*memory, (s64)node->nr_zero_memory * VS_NONZERO_MEMORY);
+	*nonzero_cpu = vs_add_clamped(*cpu, (s64)node->nr_zero_cpu * VS_NONZERO_CPU);
+	*nonzero_memory = vs_add_clamped(*memory, (s64)node->nr_zero_memory * VS_NONZERO_MEMORY);
 }
 
 void vs_node_future_idle(const struct vs_node *node, struct vs_res *out)

@@ -136,6 +136,20 @@ static inline s64 vs_res_sat_add(s64 a, s64 b)
 	return s;
 }
 
+/*
+ * a + b, held at the ends of s64 instead of overflowing: for sums of
+ * amounts that are never unlimited, where vs_res_sat_add()'s checks of
+ * VS_RES_INF would cost on every node scored.
+ */
+static inline s64 vs_add_clamped(s64 a, s64 b)
+{
+	s64 s;
+
+	if (unlikely(__builtin_add_overflow(a, b, &s)))
+		return a > 0 ? INT64_MAX : INT64_MIN;
+	return s;
+}
+
 static inline s64 vs_res_get(const struct vs_res *r, unsigned int dim)
 {
 	return r->v[dim];

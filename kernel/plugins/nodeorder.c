@@ -194,17 +194,22 @@ static void cpu_mem(const struct vs_task *task, const struct vs_node *node, bool
 	}
 	ar->alloc[0] = vs_res_get(&node->allocatable, VS_RES_CPU);
 	ar->alloc[1] = vs_res_get(&node->allocatable, VS_RES_MEMORY);
-	ar->req[0] = vs_res_sat_add(cpu, tcpu);
-	ar->req[1] = vs_res_sat_add(mem, tmem);
+	ar->req[0] = vs_add_clamped(cpu, tcpu);
+	ar->req[1] = vs_add_clamped(mem, tmem);
 }
 
 /*
- * @part * MAX_NODE_SCORE / @whole (0 <= @part <= @whole), in 128 bits: a
- * node's allocatable may be any quantity up to the largest int64, where the
- * product would overflow (kube-scheduler's int64 wraps there).
+ * @part * MAX_NODE_SCORE / @whole (0 <= @part <= @whole), in 128 bits where
+ * 64 overflow: a node's allocatable may be any quantity up to the largest
+ * int64, where the product would overflow (kube-scheduler's int64 wraps).
  */
 static s64 score_of(s64 part, s64 whole)
 {
+	s64 prod;
+
+	/* 64 bits while they do: a 128-bit division is a libgcc call, on every node scored */
+	if (likely(!__builtin_mul_overflow(part, (s64)MAX_NODE_SCORE, &prod)))
+		return prod / whole;
 	return (s64)((__int128)part * MAX_NODE_SCORE / whole);
 }
 

@@ -142,22 +142,22 @@ progs := vsbench vsctl vschedd vskube
 
 vsbench-dirs := userspace/vsbench/
 vsbench-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
-vsbench-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
+vsbench-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lz -lm
 
 vsctl-dirs := userspace/vsctl/ userspace/kube/
 vsctl-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
-vsctl-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
+vsctl-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lz -lm
 
 # The daemon: kernel/daemon/ is not in kernel/Kbuild, so not in libvscore.a.
 vschedd-dirs := kernel/daemon/
 vschedd-libs := $(objtree)/libvscore.a
-vschedd-ldlibs := -lmnl -lyaml -lm
+vschedd-ldlibs := -lmnl -lyaml -lz -lm
 
 # The bridge to Kubernetes; the object readers are vsctl's.
 vskube-dirs := userspace/vskube/ userspace/kube/
 vskube-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
 LIBS_VSKUBE := -lcurl -lcrypto
-vskube-ldlibs := $(LIBS_VSKUBE) -lmicrohttpd -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
+vskube-ldlibs := $(LIBS_VSKUBE) -lmicrohttpd -ljansson $(LIBS_VSNL) -lmnl -lyaml -lz -lm
 # The tests serve HTTP to it with libmicrohttpd.
 LIBS_KUBE_TEST := -lmicrohttpd
 
@@ -195,7 +195,7 @@ fuzz-target-objs := $(foreach t,$(fuzz-targets),selftests/fuzz/fuzz_$(t).o)
 fuzz-progs-objs := $(sort $(filter-out %/main.o,$(vsctl-objs) $(vskube-objs)))
 fuzz-progs-lib := $(objtree)/selftests/fuzz/libprogs.a
 fuzz-libs := $(fuzz-progs-lib) $(objtree)/libvsnl.a $(objtree)/libvscore.a
-fuzz-ldlibs := $(LIBS_VSKUBE) -lmicrohttpd -ljansson $(LIBS_VSNL) -lmnl -lyaml -lm
+fuzz-ldlibs := $(LIBS_VSKUBE) -lmicrohttpd -ljansson $(LIBS_VSNL) -lmnl -lyaml -lz -lm
 fuzz-replay-bins := $(foreach t,$(fuzz-targets),$(objtree)/selftests/fuzz/replay-$(t))
 fuzz-bins := $(foreach t,$(fuzz-targets),$(objtree)/selftests/fuzz/fuzz-$(t))
 # The netlink target's seeds are written by a program, from manifests (make fuzz-seeds).
@@ -263,7 +263,7 @@ endef
 $(foreach p,$(test-progs),$(eval $(call test-prog-rule,$(p))))
 
 $(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml $(LIBS_VSKUBE) \
-	$(LIBS_KUBE_TEST) -lm \
+	$(LIBS_KUBE_TEST) -lz -lm \
 	$(LIBS_ALLOC)
 $(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs) $(test-daemon-objs) \
 		$(test-vskube-objs)) \

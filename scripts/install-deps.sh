@@ -17,6 +17,7 @@ set -eu
 # the test API server with curl and read its request log with jq;
 # groff-base: selftests/manual-pages.sh formats the manual pages; tmux:
 # selftests/vsctl-top.sh reads the screen vsctl top draws in a terminal;
+# zlib1g-dev: checkpoints are checksummed with zlib's crc32();
 # clang and libclang-rt-14-dev: "make fuzz" builds the fuzz targets with
 # clang and links them with libFuzzer, which that package holds).
 PACKAGES="
@@ -29,6 +30,7 @@ libjemalloc-dev
 libcriterion-dev
 libyaml-dev
 libjansson-dev
+zlib1g-dev
 libssl-dev
 libcurl4-openssl-dev
 libmicrohttpd-dev

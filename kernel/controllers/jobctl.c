@@ -765,6 +765,85 @@ void jc_kill(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep_finished,
 		remove_podgroup(ctl, vjob);
 }
 
+/* ---- a checkpoint's job ---- */
+
+/* Check one group's kept replicas against the job, and (@kept not NULL) mark them. */
+static int restore_kept(const struct vs_vjob *vjob, const struct vs_vjob_kept_spec *k,
+			u8 *kept, struct vs_err *err)
+{
+	const struct vs_vjob_task *vt = vtask_by_name(vjob, k->task);
+
+	if (!vt)
+		return vs_err_set(err, EINVAL, "state.kept: the job has no task %s", k->task);
+	for (u32 i = 0; i < k->nr_succeeded + k->nr_failed; i++) {
+		bool ok = i < k->nr_succeeded;
+		u32 idx = ok ? k->succeeded[i] : k->failed[i - k->nr_succeeded];
+
+		if (idx >= vt->replicas)
+			return vs_err_set(err, EINVAL, "state.kept: task %s has %u replicas, "
+					  "not a replica %u", k->task, vt->replicas, idx);
+		if (kept)
+			kept[idx] = ok ? VS_VJOB_KEPT_SUCCEEDED : VS_VJOB_KEPT_FAILED;
+	}
+	return 0;
+}
+
+int vs_jobctl_restore(struct vs_cluster *cl, struct vs_vjob *vjob, const struct vs_vjob_state *st,
+		      struct vs_err *err)
+{
+	struct vs_job *pg = NULL;
+	u8 **kept;
+	int ret = 0;
+
+	if (st->podgroup) {
+		pg = vs_job_find(cl, vjob->ns, vs_jobctl_podgroup_name(vjob));
+		if (!pg)
+			return vs_err_set(err, ENOENT, "state.podgroup: its podgroup %s/%s is not "
+					  "there (a checkpoint has it before the job)", vjob->ns,
+					  vs_jobctl_podgroup_name(vjob));
+		if (pg->vjob)
+			return vs_err_set(err, EEXIST, "state.podgroup: podgroup %s/%s belongs "
+					  "to job %s/%s", pg->ns, pg->name, pg->vjob->ns,
+					  pg->vjob->name);
+	}
+	for (u32 i = 0; i < st->nr_kept; i++) {
+		ret = restore_kept(vjob, &st->kept[i], NULL, err);
+		if (ret)
+			return ret;
+	}
+	/* Each group's array, made for all before any is kept. */
+	kept = calloc(vjob->nr_tasks, sizeof(*kept));
+	if (!kept)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	for (u32 i = 0; i < st->nr_kept; i++) {
+		struct vs_vjob_task *vt = vtask_by_name(vjob, st->kept[i].task);
+		u32 t = (u32)(vt - vjob->tasks);
+
+		if (!kept[t] && !vt->kept && !(kept[t] = calloc(vt->replicas, 1))) {
+			ret = vs_err_set(err, ENOMEM, "out of memory");
+			goto out;
+		}
+		restore_kept(vjob, &st->kept[i], kept[t] ? kept[t] : vt->kept, err);
+	}
+	for (u32 t = 0; t < vjob->nr_tasks; t++)
+		if (kept[t]) {
+			vjob->tasks[t].kept = kept[t];
+			kept[t] = NULL;
+		}
+	vjob->phase = st->phase;
+	vjob->retry_count = st->retry_count;
+	vjob->status = st->status;
+	if (pg) {
+		pg->vjob = vjob;
+		vjob->podgroup = pg;
+	}
+out:
+	for (u32 t = 0; t < vjob->nr_tasks; t++)
+		free(kept[t]);
+	free(kept);
+	return ret;
+}
+
 /* ---- the API ---- */
 
 int vs_jobctl_sync(struct vs_ctl *ctl, struct vs_vjob *vjob, struct vs_err *err)

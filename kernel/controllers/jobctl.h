@@ -91,6 +91,17 @@ void vs_jobctl_delete(struct vs_ctl *ctl, struct vs_vjob *vjob);
 void vs_jobctl_min_resources(const struct vs_vjob *vjob, const s32 *prio, struct vs_res *out);
 
 /* The PodGroup a VolcanoJob owns is named like the job. */
+/*
+ * A checkpoint's VolcanoJob: @vjob, just made from its spec without the
+ * controllers, takes the state @st: its phase, retries and status, the
+ * finished replicas a kill kept, and (st->podgroup) the PodGroup of its
+ * name, which must be there, restored before it, and no other job's.
+ * Checks everything before changing anything: 0, or a negative errno with
+ * the reason in @err and @vjob as it was.
+ */
+int vs_jobctl_restore(struct vs_cluster *cl, struct vs_vjob *vjob, const struct vs_vjob_state *st,
+		      struct vs_err *err);
+
 static inline const char *vs_jobctl_podgroup_name(const struct vs_vjob *vjob)
 {
 	return vjob->name;

@@ -118,6 +118,27 @@ struct vs_vjob_status {
 	u32 version;			/* bumped by every kill of the whole job */
 };
 
+/*
+ * What a checkpoint keeps of a VolcanoJob beyond its spec (VS_VJOB_A_STATE):
+ * vs_jobctl_restore() puts it back on a job just made from that spec.
+ */
+struct vs_vjob_kept_spec {
+	const char *task;		/* the task group's name */
+	const u32 *succeeded;		/* replica indexes */
+	u32 nr_succeeded;
+	const u32 *failed;
+	u32 nr_failed;
+};
+
+struct vs_vjob_state {
+	enum vs_vjob_phase phase;
+	u32 retry_count;
+	struct vs_vjob_status status;
+	bool podgroup;			/* it owns the PodGroup of its name */
+	const struct vs_vjob_kept_spec *kept;
+	u32 nr_kept;
+};
+
 struct vs_vjob {
 	const char *ns;			/* interned */
 	const char *name;		/* interned */

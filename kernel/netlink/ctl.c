@@ -212,54 +212,65 @@ static size_t conf_nest_len(size_t text_len, size_t source_len)
 	       NLA_HDRLEN + NLA_ALIGN(source_len + 1) + NLA_HDRLEN + NLA_ALIGN(sizeof(u32));
 }
 
-int vs_nl_conf_get_doit(struct vs_genl_info *info)
+int vs_nl_conf_put(const struct vs_nl_core *core, struct nlmsghdr *nlh, size_t cap,
+		   struct vs_err *err)
 {
-	struct vs_nl_core *core = core_of(info);
-	const struct vs_conf *conf;
-	const char *source, *text;
-	struct nlmsghdr *nlh;
+	const struct vs_conf *conf = core->sched->conf;
+	const char *source = conf->source ? conf->source : "", *text = conf->text;
 	struct nlattr *nest;
 	char *formatted = NULL;
-	size_t len, room;
+	size_t len;
 	int ret = 0;
 
-	if (!core->sched)
-		return no_sched(info);
-	conf = core->sched->conf;
-	source = conf->source ? conf->source : "";
-	text = conf->text;
 	if (!text) {
 		/* Built in code, not parsed: write it as YAML the parser reads back. */
 		len = vs_conf_format(conf, NULL, 0);
 		formatted = malloc(len + 1);
 		if (!formatted)
-			return vs_extack_fail(info->extack, ENOMEM, "out of memory");
+			return vs_err_set(err, ENOMEM, "out of memory");
 		vs_conf_format(conf, formatted, len + 1);
 		text = formatted;
 	}
 	len = strlen(text);
 	if (conf_nest_len(len, strlen(source)) > VS_NL_NEST_MAX) {
-		ret = vs_extack_fail(info->extack, EMSGSIZE,
-				     "the configuration in force (%zu bytes, from %s) is larger "
-				     "than VS_A_CONF holds (%u bytes)", len, source,
-				     VS_NL_NEST_MAX);
+		ret = vs_err_set(err, EMSGSIZE, "the configuration in force (%zu bytes, from %s) "
+				 "is larger than VS_A_CONF holds (%u bytes)", len, source,
+				 VS_NL_NEST_MAX);
 		goto out;
 	}
-	nlh = vs_genl_reply_put(info, 0);
-	room = nlh ? vs_nl_reply_room(info->reply, nlh) : 0;
-	nest = nlh ? mnl_attr_nest_start_check(nlh, room, VS_A_CONF) : NULL;
-	if (!nest || !vs_nla_put_strz(nlh, room, VS_CONF_A_TEXT, text) ||
-	    (*source && !vs_nla_put_strz(nlh, room, VS_CONF_A_SOURCE, source)) ||
-	    !mnl_attr_put_u32_check(nlh, room, VS_CONF_A_PERIOD_MS, vs_nl_period_ms(core))) {
-		ret = vs_extack_fail(info->extack, EMSGSIZE,
-				     "the configuration (%zu bytes) does not fit the reply", len);
+	nest = mnl_attr_nest_start_check(nlh, cap, VS_A_CONF);
+	if (!nest || !vs_nla_put_strz(nlh, cap, VS_CONF_A_TEXT, text) ||
+	    (*source && !vs_nla_put_strz(nlh, cap, VS_CONF_A_SOURCE, source)) ||
+	    !mnl_attr_put_u32_check(nlh, cap, VS_CONF_A_PERIOD_MS, vs_nl_period_ms(core))) {
+		if (nest)
+			mnl_attr_nest_cancel(nlh, nest);
+		ret = vs_err_set(err, EMSGSIZE, "the configuration (%zu bytes) does not fit the "
+				 "message", len);
 		goto out;
 	}
 	mnl_attr_nest_end(nlh, nest);
-	vs_nl_reply_finish(info->reply, nlh);
 out:
 	free(formatted);
 	return ret;
+}
+
+int vs_nl_conf_get_doit(struct vs_genl_info *info)
+{
+	struct vs_nl_core *core = core_of(info);
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (!core->sched)
+		return no_sched(info);
+	nlh = vs_genl_reply_put(info, 0);
+	if (!nlh)
+		return vs_extack_fail(info->extack, EMSGSIZE, "no room for the reply");
+	ret = vs_nl_conf_put(core, nlh, vs_nl_reply_room(info->reply, nlh),
+			     &info->extack->err);
+	if (ret)
+		return vs_extack_fail(info->extack, ret, "%s", info->extack->err.msg);
+	vs_nl_reply_finish(info->reply, nlh);
+	return 0;
 }
 
 int vs_nl_conf_set_doit(struct vs_genl_info *info)

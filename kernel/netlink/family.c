@@ -58,7 +58,8 @@ static int prepare(struct vs_genl_ctx *ctx, const struct nlmsghdr *nlh, bool dum
 	if (!dump && !(op->flags & VS_OP_DO))
 		return vs_extack_fail(ext, EOPNOTSUPP, "%s needs NLM_F_DUMP", op->name);
 	ret = vs_nla_validate(nlh, GENL_HDRLEN, dump && op->dump_policy ? op->dump_policy :
-			      op->policy, op->maxattr, tb, 0, ext);
+			      op->policy, op->maxattr, tb, ctx->restore ? VS_NLA_V_RESTORE : 0,
+			      ext);
 	if (ret)
 		return ret;
 	if (dump ? !op->dumpit : !op->doit)

@@ -28,6 +28,13 @@
 struct vs_genl_ctx {
 	u32 portid;			/* the client's: nlmsg_pid of its replies */
 	bool admin;			/* root or the admin group (SO_PEERCRED) */
+	/*
+	 * The daemon restoring a checkpoint (netlink/checkpoint.h): objects
+	 * are made as the checkpoint gives them, state included, without the
+	 * controllers, whose own state is in the checkpoint too. No client's
+	 * context is ever one.
+	 */
+	bool restore;
 	void *priv;			/* the daemon's state, for its handlers */
 };
 

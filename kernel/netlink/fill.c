@@ -48,6 +48,12 @@ static void put_u32(struct fill *f, u16 type, u32 v)
 		f->ok = false;
 }
 
+static void put_flag(struct fill *f, u16 type)
+{
+	if (f->ok && !mnl_attr_put_check(f->nlh, f->cap, type, 0, NULL))
+		f->ok = false;
+}
+
 static void put_s32(struct fill *f, u16 type, s32 v)
 {
 	put_u32(f, type, (u32)v);
@@ -524,7 +530,48 @@ static void fill_policies(struct fill *f, u16 type, const struct vs_vjob_policy 
 	}
 }
 
-static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, bool spec)
+/* The replicas of @vt a kill kept with status @which, as repeated u32 @type. */
+static void fill_kept_of(struct fill *f, u16 type, const struct vs_vjob_task *vt, u8 which)
+{
+	for (u32 i = 0; i < vt->replicas; i++)
+		if (vt->kept[i] == which)
+			put_u32(f, type, i);
+}
+
+/* What the job controller keeps beyond the spec, for a checkpoint (VS_VJOB_A_STATE). */
+static void fill_vjob_state(struct fill *f, const struct vs_vjob *v)
+{
+	struct nlattr *st = nest_start(f, VS_VJOB_A_STATE);
+
+	put_u32(f, VS_VJSTATE_A_PHASE, v->phase);
+	put_u32(f, VS_VJSTATE_A_RETRY_COUNT, v->retry_count);
+	put_u32(f, VS_VJSTATE_A_VERSION, v->status.version);
+	put_u32(f, VS_VJSTATE_A_MIN_AVAILABLE, v->status.min_available);
+	put_u32(f, VS_VJSTATE_A_PENDING, v->status.pending);
+	put_u32(f, VS_VJSTATE_A_RUNNING, v->status.running);
+	put_u32(f, VS_VJSTATE_A_SUCCEEDED, v->status.succeeded);
+	put_u32(f, VS_VJSTATE_A_FAILED, v->status.failed);
+	put_u32(f, VS_VJSTATE_A_TERMINATING, v->status.terminating);
+	put_u32(f, VS_VJSTATE_A_UNKNOWN, v->status.unknown);
+	if (v->podgroup)
+		put_flag(f, VS_VJSTATE_A_PODGROUP);
+	for (u32 t = 0; t < v->nr_tasks; t++) {
+		const struct vs_vjob_task *vt = &v->tasks[t];
+		struct nlattr *k;
+
+		if (!vt->kept)
+			continue;
+		k = nest_start(f, VS_VJSTATE_A_KEPT);
+		put_str(f, VS_KEPT_A_TASK, vt->name);
+		fill_kept_of(f, VS_KEPT_A_SUCCEEDED, vt, VS_VJOB_KEPT_SUCCEEDED);
+		fill_kept_of(f, VS_KEPT_A_FAILED, vt, VS_VJOB_KEPT_FAILED);
+		nest_end(f, k);
+	}
+	nest_end(f, st);
+}
+
+static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, bool spec,
+		     bool state)
 {
 	struct fill f = { nlh, cap, true, spec };
 	struct nlattr *obj = nest_start(&f, VS_A_VJOB);
@@ -555,15 +602,22 @@ static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, 
 		put_u32(&f, VS_VJOB_A_PHASE, v->phase);
 		put_u32(&f, VS_VJOB_A_RETRY_COUNT, v->retry_count);
 	}
+	if (state)
+		fill_vjob_state(&f, v);
 	return finish(&f, obj);
 }
 
 bool vs_nl_put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v)
 {
-	return put_vjob(nlh, cap, v, false);
+	return put_vjob(nlh, cap, v, false, false);
 }
 
 bool vs_nl_put_vjob_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v)
 {
-	return put_vjob(nlh, cap, v, true);
+	return put_vjob(nlh, cap, v, true, false);
+}
+
+bool vs_nl_put_vjob_checkpoint(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v)
+{
+	return put_vjob(nlh, cap, v, true, true);
 }

@@ -47,5 +47,7 @@ bool vs_nl_put_podgroup_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_j
 bool vs_nl_put_task_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_task *task);
 bool vs_nl_put_prioclass_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc);
 bool vs_nl_put_vjob_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *vjob);
+/* The spec and the state the job controller keeps (VS_VJOB_A_STATE): a checkpoint's. */
+bool vs_nl_put_vjob_checkpoint(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *vjob);
 
 #endif /* VS_NETLINK_FILL_H */

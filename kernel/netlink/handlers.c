@@ -110,8 +110,10 @@ int vs_nl_obj_new_doit(struct vs_genl_info *info)
 		return vs_extack_fail(info->extack, EINVAL, "%s: no object", info->op->name);
 	existed = core->events.on && find_quietly(ot, core->cl, nest);
 	vs_nl_ctl_init(core, &ctl);
-	ret = vs_nl_obj_new(ot, core->cl, &ctl, nest, info->nlh->nlmsg_flags & NLM_F_REPLACE,
-			    core->arena, &info->extack->err);
+	/* A checkpoint's objects are as they were: what the controllers did is in it. */
+	ret = vs_nl_obj_new(ot, core->cl, info->ctx->restore ? NULL : &ctl, nest,
+			    info->nlh->nlmsg_flags & NLM_F_REPLACE, core->arena,
+			    &info->extack->err);
 	if (ret)
 		vs_nl_events_rewind(&core->events, mark);
 	else

@@ -295,6 +295,33 @@ static void *find_vjob(struct vs_cluster *cl, const char *ns, const char *name)
 	return vs_vjob_find(cl, ns, name);
 }
 
+/*
+ * Without the controllers: the job as given, and, from a checkpoint, the
+ * state it was in (VS_VJOB_A_STATE, which validation let through only then).
+ */
+static int restore_vjob(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
+			const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_VJOB_A_MAX + 1];
+	struct vs_vjob_state st;
+	struct vs_vjob *vjob;
+	int ret;
+
+	vs_nl_nest_tb(nest, tb, VS_VJOB_A_MAX);
+	if (tb[VS_VJOB_A_STATE]) {
+		ret = vs_nl_parse_vjob_state(tb[VS_VJOB_A_STATE], arena, &st, err);
+		if (ret)
+			return ret;
+	}
+	ret = vs_vjob_add(cl, spec, &vjob, err);
+	if (ret || !tb[VS_VJOB_A_STATE])
+		return ret;
+	ret = vs_jobctl_restore(cl, vjob, &st, err);
+	if (ret)
+		vs_vjob_del(cl, vjob);
+	return ret;
+}
+
 static int apply_vjob(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
 		      const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
 {
@@ -311,7 +338,7 @@ static int apply_vjob(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool
 	if (ret)
 		return ret;
 	if (!ctl)
-		return vs_vjob_add(cl, &spec, NULL, err);
+		return restore_vjob(cl, &spec, nest, arena, err);
 	/* Volcano's admission webhook, the job, then its first sync: its PodGroup */
 	ret = vs_jobctl_admit(ctl, &spec, err);
 	if (!ret)

@@ -825,6 +825,80 @@ int vs_nl_parse_vjob(const struct nlattr *nest, struct vs_arena *arena,
 			      err);
 }
 
+/* The values of every @type attribute in @nest, into an array of @arena. */
+static int parse_u32s(const struct nlattr *nest, u16 type, struct vs_arena *arena,
+		      const u32 **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(nest, type), i = 0, *v;
+	const struct nlattr *a;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	v = vs_arena_calloc(arena, n, sizeof(*v));
+	if (!v)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, nest)
+		if (mnl_attr_get_type(a) == type)
+			v[i++] = mnl_attr_get_u32(a);
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+static u32 get_u32_or(const struct nlattr *a, u32 dflt)
+{
+	return a ? mnl_attr_get_u32(a) : dflt;
+}
+
+int vs_nl_parse_vjob_state(const struct nlattr *nest, struct vs_arena *arena,
+			   struct vs_vjob_state *st, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_VJSTATE_A_MAX + 1], *a;
+	u32 n = count_type(nest, VS_VJSTATE_A_KEPT), i = 0;
+	struct vs_vjob_kept_spec *kept;
+	int ret;
+
+	vs_nl_nest_tb(nest, tb, VS_VJSTATE_A_MAX);
+	memset(st, 0, sizeof(*st));
+	st->phase = (enum vs_vjob_phase)get_u32_or(tb[VS_VJSTATE_A_PHASE], VS_VJOB_PENDING);
+	st->retry_count = get_u32_or(tb[VS_VJSTATE_A_RETRY_COUNT], 0);
+	st->status.version = get_u32_or(tb[VS_VJSTATE_A_VERSION], 0);
+	st->status.min_available = get_u32_or(tb[VS_VJSTATE_A_MIN_AVAILABLE], 0);
+	st->status.pending = get_u32_or(tb[VS_VJSTATE_A_PENDING], 0);
+	st->status.running = get_u32_or(tb[VS_VJSTATE_A_RUNNING], 0);
+	st->status.succeeded = get_u32_or(tb[VS_VJSTATE_A_SUCCEEDED], 0);
+	st->status.failed = get_u32_or(tb[VS_VJSTATE_A_FAILED], 0);
+	st->status.terminating = get_u32_or(tb[VS_VJSTATE_A_TERMINATING], 0);
+	st->status.unknown = get_u32_or(tb[VS_VJSTATE_A_UNKNOWN], 0);
+	st->podgroup = tb[VS_VJSTATE_A_PODGROUP];
+	if (!n)
+		return 0;
+	kept = vs_arena_calloc(arena, n, sizeof(*kept));
+	if (!kept)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, nest) {
+		const struct nlattr *ktb[VS_KEPT_A_MAX + 1];
+
+		if (mnl_attr_get_type(a) != VS_VJSTATE_A_KEPT)
+			continue;
+		vs_nl_nest_tb(a, ktb, VS_KEPT_A_MAX);
+		kept[i].task = ktb[VS_KEPT_A_TASK] ? mnl_attr_get_str(ktb[VS_KEPT_A_TASK]) : "";
+		ret = parse_u32s(a, VS_KEPT_A_SUCCEEDED, arena, &kept[i].succeeded,
+				 &kept[i].nr_succeeded, err);
+		if (!ret)
+			ret = parse_u32s(a, VS_KEPT_A_FAILED, arena, &kept[i].failed,
+					 &kept[i].nr_failed, err);
+		if (ret)
+			return ret;
+		i++;
+	}
+	st->kept = kept;
+	st->nr_kept = n;
+	return 0;
+}
+
 /* ---- priority classes ---- */
 
 int vs_nl_parse_prioclass(const struct nlattr *nest, struct vs_arena *arena,

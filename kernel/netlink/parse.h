@@ -43,6 +43,12 @@ int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
 		     struct vs_task_spec *spec, struct vs_err *err);
 int vs_nl_parse_vjob(const struct nlattr *nest, struct vs_arena *arena,
 		     struct vs_vjob_spec *spec, struct vs_err *err);
+/*
+ * A checkpoint's VS_VJOB_A_STATE (validated): into @st, its arrays in
+ * @arena. What it says is checked against the job by vs_jobctl_restore().
+ */
+int vs_nl_parse_vjob_state(const struct nlattr *nest, struct vs_arena *arena,
+			   struct vs_vjob_state *st, struct vs_err *err);
 int vs_nl_parse_prioclass(const struct nlattr *nest, struct vs_arena *arena,
 			  struct vs_prioclass_spec *spec, struct vs_err *err);
 

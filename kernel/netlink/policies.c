@@ -419,7 +419,33 @@ static const struct vs_nla_policy vtask_policy[VS_VTASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_VJOB_A_TASK, "tasks"),				\
 	VS_NLA_REJECTED(VS_VJOB_A_POLICY, "policies"),				\
 	VS_NLA_REJECTED(VS_VJOB_A_PHASE, "phase"),				\
-	VS_NLA_REJECTED(VS_VJOB_A_RETRY_COUNT, "retryCount")
+	VS_NLA_REJECTED(VS_VJOB_A_RETRY_COUNT, "retryCount"),			\
+	VS_NLA_REJECTED(VS_VJOB_A_STATE, "state")
+
+static const struct vs_nla_policy kept_policy[VS_KEPT_A_MAX + 1] = {
+	VS_NLA_STR(VS_KEPT_A_TASK, "task", VS_NAME_MAX, .flags = REQ),
+	VS_NLA_RANGE(VS_KEPT_A_SUCCEEDED, "succeeded", VS_NLA_U32, 0, VS_INT32_MAX, MULTI),
+	VS_NLA_RANGE(VS_KEPT_A_FAILED, "failed", VS_NLA_U32, 0, VS_INT32_MAX, MULTI),
+};
+
+#define STATE_COUNT(_attr, _name) VS_NLA_RANGE(_attr, _name, VS_NLA_U32, 0, VS_INT32_MAX, 0)
+
+static const struct vs_nla_policy vjob_state_policy[VS_VJSTATE_A_MAX + 1] = {
+	ENUM(VS_VJSTATE_A_PHASE, "phase", VS_VJOB_PHASE_FAILED, REQ),
+	STATE_COUNT(VS_VJSTATE_A_RETRY_COUNT, "retryCount"),
+	VS_NLA_INT(VS_VJSTATE_A_VERSION, "version", VS_NLA_U32),
+	STATE_COUNT(VS_VJSTATE_A_MIN_AVAILABLE, "minAvailable"),
+	STATE_COUNT(VS_VJSTATE_A_PENDING, "pending"),
+	STATE_COUNT(VS_VJSTATE_A_RUNNING, "running"),
+	STATE_COUNT(VS_VJSTATE_A_SUCCEEDED, "succeeded"),
+	STATE_COUNT(VS_VJSTATE_A_FAILED, "failed"),
+	STATE_COUNT(VS_VJSTATE_A_TERMINATING, "terminating"),
+	STATE_COUNT(VS_VJSTATE_A_UNKNOWN, "unknown"),
+	VS_NLA_INT(VS_VJSTATE_A_PODGROUP, "podgroup", VS_NLA_FLAG),
+	VS_NLA_NEST(VS_VJSTATE_A_KEPT, "kept", kept_policy, VS_KEPT_A_MAX, .flags = MULTI),
+};
+
+#undef STATE_COUNT
 
 static const struct vs_nla_policy vjob_policy[VS_VJOB_A_MAX + 1] = {
 	VS_NLA_STR(VS_VJOB_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = REQ),
@@ -433,6 +459,8 @@ static const struct vs_nla_policy vjob_policy[VS_VJOB_A_MAX + 1] = {
 		    .flags = MULTI),
 	ENUM(VS_VJOB_A_PHASE, "phase", VS_VJOB_PHASE_FAILED, RO),
 	VS_NLA_INT(VS_VJOB_A_RETRY_COUNT, "retryCount", VS_NLA_U32, .flags = RO),
+	VS_NLA_NEST(VS_VJOB_A_STATE, "state", vjob_state_policy, VS_VJSTATE_A_MAX,
+		    .flags = VS_NLA_F_RESTORE),
 };
 
 static const struct vs_nla_policy vjob_key_policy[VS_VJOB_A_MAX + 1] = {

@@ -263,6 +263,8 @@ static int check_attr(struct vs_nla_walk *w, const struct nlattr *a,
 		return bad(w, a, pol, "not taken by this command");
 	if ((pol->flags & VS_NLA_F_RO) && !(w->mode & VS_NLA_V_REPLY))
 		return bad(w, a, pol, "read-only, not accepted in a request");
+	if ((pol->flags & VS_NLA_F_RESTORE) && !(w->mode & (VS_NLA_V_REPLY | VS_NLA_V_RESTORE)))
+		return bad(w, a, pol, "only a checkpoint being restored gives it");
 	if (a->nla_type & NLA_F_NET_BYTEORDER)
 		return bad(w, a, pol, "NLA_F_NET_BYTEORDER set: values are in host byte order");
 	if (pol->type == VS_NLA_NESTED && !nested_flag)

@@ -37,6 +37,11 @@ enum vs_nla_type {
 #define VS_NLA_F_MULTI		0x02	/* may repeat; otherwise a second one is refused */
 #define VS_NLA_F_RO		0x04	/* read-only: in replies only, refused in requests */
 #define VS_NLA_F_RANGE		0x08	/* integers: min <= value <= max */
+/*
+ * Restore-only: what a checkpoint carries beyond the spec (a VolcanoJob's
+ * state); refused in a request unless validated with VS_NLA_V_RESTORE.
+ */
+#define VS_NLA_F_RESTORE	0x10
 
 /* The most attributes a set may have: validation tracks them in a u64. */
 #define VS_NLA_SET_MAX		63
@@ -75,6 +80,7 @@ struct vs_nla_policy {
 
 /* Validation modes. */
 #define VS_NLA_V_REPLY		0x01	/* a reply: read-only allowed, nothing required */
+#define VS_NLA_V_RESTORE	0x02	/* a checkpoint's message: restore-only allowed */
 
 /*
  * Validate the attributes of the message @nlh that follow its payload's

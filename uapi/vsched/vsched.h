@@ -590,9 +590,45 @@ enum vs_vjob_attr {
 	/* read-only: */
 	VS_VJOB_A_PHASE,		/* u32: enum vs_vjob_phase_uapi */
 	VS_VJOB_A_RETRY_COUNT,		/* u32 */
+	/* restore-only: a checkpoint's, refused in a client's request */
+	VS_VJOB_A_STATE,		/* nest: enum vs_vjob_state_attr */
 	__VS_VJOB_A_MAX
 };
 #define VS_VJOB_A_MAX (__VS_VJOB_A_MAX - 1)
+
+/*
+ * What the job controller keeps of a VolcanoJob beyond its spec, as a
+ * checkpoint carries it (Documentation/admin-guide.md, "Checkpoints"): a
+ * job restored with it goes on where it was, its PodGroup and tasks
+ * (restored before it) its own again.
+ */
+enum vs_vjob_state_attr {
+	VS_VJSTATE_A_UNSPEC,
+	VS_VJSTATE_A_PHASE,		/* u32: enum vs_vjob_phase_uapi */
+	VS_VJSTATE_A_RETRY_COUNT,	/* u32 */
+	VS_VJSTATE_A_VERSION,		/* u32: bumped by each kill of the whole job */
+	VS_VJSTATE_A_MIN_AVAILABLE,	/* u32: the status' minAvailable */
+	VS_VJSTATE_A_PENDING,		/* u32: the status' task counts, */
+	VS_VJSTATE_A_RUNNING,		/* u32   as the controller last */
+	VS_VJSTATE_A_SUCCEEDED,		/* u32   wrote them */
+	VS_VJSTATE_A_FAILED,		/* u32 */
+	VS_VJSTATE_A_TERMINATING,	/* u32 */
+	VS_VJSTATE_A_UNKNOWN,		/* u32 */
+	VS_VJSTATE_A_PODGROUP,		/* flag: it owns the PodGroup of its name */
+	VS_VJSTATE_A_KEPT,		/* nest, repeated: enum vs_vjob_kept_attr */
+	__VS_VJSTATE_A_MAX
+};
+#define VS_VJSTATE_A_MAX (__VS_VJSTATE_A_MAX - 1)
+
+/* The finished replicas of one task group the controller took out with the PodGroup. */
+enum vs_vjob_kept_attr {
+	VS_KEPT_A_UNSPEC,
+	VS_KEPT_A_TASK,			/* string: the task group's name */
+	VS_KEPT_A_SUCCEEDED,		/* u32, repeated: a replica's index */
+	VS_KEPT_A_FAILED,		/* u32, repeated: a replica's index */
+	__VS_KEPT_A_MAX
+};
+#define VS_KEPT_A_MAX (__VS_KEPT_A_MAX - 1)
 
 /* ---- priority classes ---- */
 

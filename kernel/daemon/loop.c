@@ -444,6 +444,11 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 	d->core.ctl.period_ms = opts->period_ms;
 	d->core.ctl.on_request = !opts->period_ms;
 	d->self = (struct vs_genl_ctx) { .portid = 0, .admin = true, .priv = &d->core };
+	/* Before the socket: no client sees the core half restored. */
+	ret = vschedd_checkpoint_restore(d, err);
+	if (ret)
+		goto out_core;
+	d->core.ctl.on_request = !d->core.ctl.period_ms;
 
 	d->rxbuf = malloc(VS_MSG_MAX);
 	d->txbuf = malloc(VSCHEDD_REPLY_MAX);
@@ -482,6 +487,9 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 out_fds:
 	vschedd_destroy(d);
 	return ret;
+out_core:
+	vs_arena_destroy(&d->arena);
+	vs_sched_destroy(&d->sched);
 out_cluster:
 	vs_cluster_destroy(&d->cl);
 	return ret;
@@ -553,8 +561,11 @@ int vschedd_run(struct vschedd *d)
 			d->opts.socket_path, binder_name(d->opts.binder));
 	while (!d->stop) {
 		/* Binds past their timeout fail first; the wait ends at the next deadline. */
-		int timeout = vschedd_binds_expire(d);
+		int timeout = vschedd_binds_expire(d), due = vschedd_checkpoint_tick(d);
 		int n;
+
+		if (due >= 0 && (timeout < 0 || due < timeout))
+			timeout = due;
 
 		vschedd_notify_events(d);	/* of the binds that failed */
 		n = epoll_wait(d->epfd, evs, (int)ARRAY_SIZE(evs), timeout);
@@ -573,6 +584,8 @@ int vschedd_run(struct vschedd *d)
 		vschedd_client_reap(d);
 		follow_period(d);
 	}
+	if (d->opts.checkpoint_path && vschedd_checkpoint_write(d, "stop") && !ret)
+		ret = -EIO;
 	vs_info("vschedd stopped after %llu cycles",
 		(unsigned long long)d->sched.stats.cycles);
 	return ret;

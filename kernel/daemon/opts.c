@@ -24,7 +24,7 @@
 #define VSCHEDD_VERBOSITY_MAX	10
 
 /* Long options without a short one. */
-enum { OPT_NO_SELF_CHECK = 0x100, OPT_LIMIT };
+enum { OPT_NO_SELF_CHECK = 0x100, OPT_LIMIT, OPT_CHECKPOINT, OPT_CHECKPOINT_INTERVAL };
 
 static void usage(FILE *out)
 {
@@ -36,7 +36,9 @@ static void usage(FILE *out)
 "    vschedd [--socket PATH] [--conf FILE] [--period DURATION]\n"
 "            [--binder auto|external] [--bind-timeout DURATION]\n"
 "            [--admin-group GROUP] [--rcvbuf-max SIZE]\n"
-"            [--limit KIND=N]... [--self-check | --no-self-check] [-v N]\n"
+"            [--limit KIND=N]... [--checkpoint FILE]\n"
+"            [--checkpoint-interval DURATION]\n"
+"            [--self-check | --no-self-check] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
 "DESCRIPTION\n"
@@ -85,6 +87,17 @@ static void usage(FILE *out)
 "        (ENOSPC, naming the limit) and changes nothing, and so is a\n"
 "        VolcanoJob whose replicas pass the limit of tasks. Repeat the flag\n"
 "        for several kinds.\n"
+"    --checkpoint FILE\n"
+"        Keep the state in FILE (standalone mode): restored at start if FILE\n"
+"        exists, written every --checkpoint-interval and at a clean stop\n"
+"        (SIGTERM, SIGINT), each time whole under FILE.tmp, synced, then\n"
+"        renamed over FILE. A FILE that is damaged, truncated or refused\n"
+"        stops the daemon at start, saying why. The checkpoint's\n"
+"        configuration and period are restored unless --conf or --period is\n"
+"        given. Binds not yet confirmed are scheduled again.\n"
+"    --checkpoint-interval DURATION\n"
+"        How often to write the checkpoint (default 1m, at most 24h; 0: only\n"
+"        at a clean stop).\n"
 "    -C, --self-check\n"
 "        After every datagram of requests, every cycle and every bind that\n"
 "        timed out, check the core's accounting (each node's used, idle,\n"
@@ -110,7 +123,8 @@ static void usage(FILE *out)
 "    the admin group is its group or one of its supplementary groups.\n"
 "\n"
 "SIGNALS\n"
-"    SIGTERM, SIGINT  stop cleanly: clients are closed, the socket file removed.\n"
+"    SIGTERM, SIGINT  stop cleanly: clients are closed, the socket file removed,\n"
+"                     the checkpoint written (--checkpoint).\n"
 "    SIGHUP           read the configuration file again; a bad one is logged\n"
 "                     (FILE:LINE: reason) and the one in force stays.\n"
 "    SIGUSR1          log what the daemon holds: objects of each kind,\n"
@@ -263,6 +277,8 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "self-check", no_argument, NULL, 'C' },
 		{ "no-self-check", no_argument, NULL, OPT_NO_SELF_CHECK },
 		{ "limit", required_argument, NULL, OPT_LIMIT },
+		{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
+		{ "checkpoint-interval", required_argument, NULL, OPT_CHECKPOINT_INTERVAL },
 		{ "verbosity", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -280,6 +296,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 	o->bind_timeout_ms = VSCHEDD_BIND_TIMEOUT_DEFAULT_MS;
 	o->rcvbuf_max = VSCHEDD_RCVBUF_MAX_DEFAULT;
 	o->self_check = VSCHEDD_SELF_CHECK_DEFAULT;
+	o->checkpoint_interval_ms = VSCHEDD_CHECKPOINT_INTERVAL_DEFAULT_MS;
 	optind = 0;		/* glibc: start over, as tests parse several command lines */
 	opterr = 0;		/* said here, with the flag's name */
 	while ((c = getopt_long(argc, argv, ":s:c:p:b:t:g:r:Cv:hV", longopts, NULL)) != -1) {
@@ -294,6 +311,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 				return VSCHEDD_ARGS_USAGE;
 			}
 			o->conf_path = optarg;
+			o->conf_given = true;
 			break;
 		case 'p':
 			if (vs_parse_duration(optarg, VS_NL_PERIOD_MAX_MS, &o->period_ms, &why)) {
@@ -301,6 +319,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 					"24h, or 0: %s\n", optarg, why);
 				return VSCHEDD_ARGS_USAGE;
 			}
+			o->conf_given = true;
 			break;
 		case 'b':
 			if (!strcmp(optarg, "auto")) {
@@ -339,6 +358,21 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		case OPT_LIMIT:
 			if (!parse_limit(optarg, &o->limits, err))
 				return VSCHEDD_ARGS_USAGE;
+			break;
+		case OPT_CHECKPOINT:
+			if (!*optarg) {
+				fprintf(err, "vschedd: --checkpoint: the file name is empty\n");
+				return VSCHEDD_ARGS_USAGE;
+			}
+			o->checkpoint_path = optarg;
+			break;
+		case OPT_CHECKPOINT_INTERVAL:
+			if (vs_parse_duration(optarg, VSCHEDD_CHECKPOINT_INTERVAL_MAX_MS,
+					      &o->checkpoint_interval_ms, &why)) {
+				fprintf(err, "vschedd: --checkpoint-interval: \"%s\" is not an "
+					"interval from 1ms to 24h, or 0: %s\n", optarg, why);
+				return VSCHEDD_ARGS_USAGE;
+			}
 			break;
 		case 'v':
 			if (!parse_verbosity(optarg, &o->verbosity, err))

@@ -163,7 +163,20 @@ struct vschedd_opts {
 	u64 rcvbuf_max;
 	/* --limit KIND=N: the most objects of each kind (core/cluster.h); 0: the default */
 	struct vs_cluster_limits limits;
+	/*
+	 * --checkpoint FILE: restored at start, written every
+	 * checkpoint_interval_ms (0: only at a clean stop) and at a clean stop
+	 * (checkpoint.c). NULL: the state lives in memory only.
+	 */
+	const char *checkpoint_path;
+	u32 checkpoint_interval_ms;
+	/* --conf or --period was given: a checkpoint's configuration is not restored */
+	bool conf_given;
 };
+
+/* How often a checkpoint is written unless told (--checkpoint-interval). */
+#define VSCHEDD_CHECKPOINT_INTERVAL_DEFAULT_MS	60000u
+#define VSCHEDD_CHECKPOINT_INTERVAL_MAX_MS	86400000u
 
 /* The answers to the datagram being handled, in d->txbuf. */
 struct vschedd_tx {
@@ -219,6 +232,9 @@ struct vschedd {
 	struct vschedd_bind_wait *waits;
 	size_t waits_head, nr_waits, cap_waits;
 
+	/* The next periodic checkpoint (CLOCK_MONOTONIC, ns); 0: none is due. */
+	u64 checkpoint_due_ns;
+
 	/* The VS_CMD_DECISIONS message being filled during a cycle. */
 	struct vs_nl_reply dec;
 	struct nlmsghdr *dec_nlh;	/* NULL: none open */
@@ -261,6 +277,24 @@ int vschedd_reload(struct vschedd *d, struct vs_err *err);
 
 /* Ask epoll for @events on @w (EPOLLIN, EPOLLOUT), if that changes anything. */
 int vschedd_watch_set(struct vschedd *d, struct vschedd_watch *w, u32 events);
+
+/* ---- checkpoint.c ---- */
+
+/*
+ * At start, before the socket: the core from --checkpoint FILE, if there
+ * is one. A missing file is a first start (0); one that cannot be read,
+ * is damaged or is refused stops the daemon (its reason in @err).
+ */
+int vschedd_checkpoint_restore(struct vschedd *d, struct vs_err *err);
+
+/* Write the checkpoint now, atomically; @why is for the log. 0 or a negative errno. */
+int vschedd_checkpoint_write(struct vschedd *d, const char *why);
+
+/*
+ * The periodic checkpoint: written if due. Returns the milliseconds until
+ * the next one (an epoll timeout), or -1 when none is due.
+ */
+int vschedd_checkpoint_tick(struct vschedd *d);
 
 /* ---- client.c ---- */
 

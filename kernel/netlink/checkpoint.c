@@ -322,7 +322,7 @@ int vs_nl_checkpoint_fill(struct vs_nl_core *core, struct vs_ckpt_writer *w, str
 
 		if (!nlh)
 			return -EIO;
-		ret = vs_nl_conf_put(core, nlh, VS_CKPT_MSG_MAX, err);
+		ret = vs_nl_conf_put(core, nlh, VS_CKPT_MSG_MAX, true, err);
 		if (ret)
 			return ret;
 		vs_ckpt_writer_end(w, nlh);

@@ -213,8 +213,9 @@ static size_t conf_nest_len(size_t text_len, size_t source_len)
 }
 
 int vs_nl_conf_put(const struct vs_nl_core *core, struct nlmsghdr *nlh, size_t cap,
-		   struct vs_err *err)
+		   bool request, struct vs_err *err)
 {
+	u32 period = vs_nl_period_ms(core);
 	const struct vs_conf *conf = core->sched->conf;
 	const char *source = conf->source ? conf->source : "", *text = conf->text;
 	struct nlattr *nest;
@@ -241,7 +242,8 @@ int vs_nl_conf_put(const struct vs_nl_core *core, struct nlmsghdr *nlh, size_t c
 	nest = mnl_attr_nest_start_check(nlh, cap, VS_A_CONF);
 	if (!nest || !vs_nla_put_strz(nlh, cap, VS_CONF_A_TEXT, text) ||
 	    (*source && !vs_nla_put_strz(nlh, cap, VS_CONF_A_SOURCE, source)) ||
-	    !mnl_attr_put_u32_check(nlh, cap, VS_CONF_A_PERIOD_MS, vs_nl_period_ms(core))) {
+	    ((period || !request) &&
+	     !mnl_attr_put_u32_check(nlh, cap, VS_CONF_A_PERIOD_MS, period))) {
 		if (nest)
 			mnl_attr_nest_cancel(nlh, nest);
 		ret = vs_err_set(err, EMSGSIZE, "the configuration (%zu bytes) does not fit the "
@@ -265,7 +267,7 @@ int vs_nl_conf_get_doit(struct vs_genl_info *info)
 	nlh = vs_genl_reply_put(info, 0);
 	if (!nlh)
 		return vs_extack_fail(info->extack, EMSGSIZE, "no room for the reply");
-	ret = vs_nl_conf_put(core, nlh, vs_nl_reply_room(info->reply, nlh),
+	ret = vs_nl_conf_put(core, nlh, vs_nl_reply_room(info->reply, nlh), false,
 			     &info->extack->err);
 	if (ret)
 		return vs_extack_fail(info->extack, ret, "%s", info->extack->err.msg);

@@ -70,10 +70,12 @@ u32 vs_nl_period_ms(const struct vs_nl_core *core);
 /*
  * The configuration in force as VS_CMD_CONF_GET answers it (a VS_A_CONF
  * nest: its text, source and the period) into @nlh, a buffer of @cap
- * bytes; core->sched must be set. 0, or -EMSGSIZE / -ENOMEM with @err.
+ * bytes; core->sched must be set. As a @request (VS_CMD_CONF_SET), a
+ * period of 0 (cycles on request only), which no request sets, is left
+ * out. 0, or -EMSGSIZE / -ENOMEM with @err.
  */
 int vs_nl_conf_put(const struct vs_nl_core *core, struct nlmsghdr *nlh, size_t cap,
-		   struct vs_err *err);
+		   bool request, struct vs_err *err);
 
 /* Now on core->clock_ns, else CLOCK_MONOTONIC, in ns. */
 u64 vs_nl_now_ns(const struct vs_nl_core *core);

@@ -103,6 +103,9 @@ Test(vschedd_opts, defaults_are_volcanos_and_the_environment_names_the_socket)
 	cr_assert_null(o.conf_path);
 	cr_assert_not(o.have_admin_group);
 	cr_assert_eq(o.rcvbuf_max, 256 << 20);
+	cr_assert_null(o.checkpoint_path, "memory only");
+	cr_assert_eq(o.checkpoint_interval_ms, 60000);
+	cr_assert_not(o.conf_given);
 	free(out);
 	free(err);
 
@@ -173,6 +176,20 @@ Test(vschedd_opts, every_flag_is_taken)
 	cr_assert_eq(o.limits.queues, 0);
 	free(out);
 	free(err);
+	/* Checkpoints; --conf or --period keeps a checkpoint's configuration out. */
+	cr_assert_eq(PARSE(&o, &out, &err, "--checkpoint", "/var/lib/vsched/state",
+			   "--checkpoint-interval=30s"), VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_str_eq(o.checkpoint_path, "/var/lib/vsched/state");
+	cr_assert_eq(o.checkpoint_interval_ms, 30000);
+	cr_assert_not(o.conf_given);
+	free(out);
+	free(err);
+	cr_assert_eq(PARSE(&o, &out, &err, "--checkpoint-interval", "0", "--period", "2s"),
+		     VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_eq(o.checkpoint_interval_ms, 0);
+	cr_assert(o.conf_given);
+	free(out);
+	free(err);
 }
 
 Test(vschedd_opts, a_bad_argument_says_what_and_where)
@@ -201,6 +218,9 @@ Test(vschedd_opts, a_bad_argument_says_what_and_where)
 		{ "--limit", "tasks=5000000000", "is not a count from 1 to 4294967295" },
 		{ "--limit", "pods=5", "vschedd: --limit: \"pods\" is no kind of object with a limit" },
 		{ "--conf", "", "vschedd: --conf: the file name is empty" },
+		{ "--checkpoint", "", "vschedd: --checkpoint: the file name is empty" },
+		{ "--checkpoint-interval", "2d", "vschedd: --checkpoint-interval: \"2d\" is not an "
+						 "interval from 1ms to 24h, or 0" },
 		{ "--socket", "", "vschedd: --socket: the socket path is empty" },
 		{ "--socket", "/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 			      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.sock",

@@ -175,6 +175,8 @@ void vschedd_rcv(struct vschedd *d, struct vs_client *c, const void *buf, size_t
 
 void vschedd_dump_end(struct vs_client *c)
 {
+	if (c->dump_req)
+		vs_genl_dump_done(c->dump_req, &c->dump);
 	free(c->dump_req);
 	c->dump_req = NULL;
 }

@@ -122,6 +122,50 @@ int vs_ckpt_writer_open(struct vs_ckpt_writer *w, const char *path, struct vs_er
 	return 0;
 }
 
+int vs_ckpt_writer_open_mem(struct vs_ckpt_writer *w, struct vs_err *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->cap = VS_CKPT_BUF;
+	w->buf = malloc(w->cap);
+	if (!w->buf)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	w->len = sizeof(struct vs_ckpt_header);
+	memset(w->buf, 0, w->len);
+	return 0;
+}
+
+static void fill_header(struct vs_ckpt_header *h, u64 body_len, u64 nr_msgs, u32 crc)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, VS_CKPT_MAGIC, VS_CKPT_MAGIC_LEN);
+	h->version = VS_CKPT_VERSION;
+	h->header_len = sizeof(*h);
+	h->body_len = body_len;
+	h->nr_msgs = nr_msgs;
+	h->time_ns = realtime_ns();
+	h->body_crc = crc;
+	h->header_crc = header_crc(h);
+}
+
+void *vs_ckpt_writer_finish_mem(struct vs_ckpt_writer *w, size_t *len)
+{
+	size_t hdr = sizeof(struct vs_ckpt_header);
+	struct vs_ckpt_header h;
+	void *img = w->buf;
+
+	fill_header(&h, w->len - hdr, w->nr_msgs,
+		    crc_update((u32)crc32(0, NULL, 0), w->buf + hdr, w->len - hdr));
+	memcpy(w->buf, &h, hdr);
+	*len = w->len;
+	w->buf = NULL;
+	vs_ckpt_writer_abort(w);
+	return img;
+}
+
+/* Room for @n more bytes: in memory the buffer grows, on file what it holds goes. */
+static int writer_room(struct vs_ckpt_writer *w, size_t n, struct vs_err *err);
+
 /* What is buffered, to the file; the header's room is not the body's. */
 static int writer_flush(struct vs_ckpt_writer *w, struct vs_err *err)
 {
@@ -141,12 +185,30 @@ static int writer_flush(struct vs_ckpt_writer *w, struct vs_err *err)
 	return 0;
 }
 
+static int writer_room(struct vs_ckpt_writer *w, size_t n, struct vs_err *err)
+{
+	unsigned char *grown;
+	size_t cap;
+
+	if (!w->cap)
+		return w->len + n > VS_CKPT_BUF ? writer_flush(w, err) : 0;
+	if (w->len + n <= w->cap)
+		return 0;
+	cap = max_t(size_t, w->cap * 2, w->len + n);
+	grown = realloc(w->buf, cap);
+	if (!grown)
+		return vs_err_set(err, ENOMEM, "out of memory for a checkpoint of %zu bytes", cap);
+	w->buf = grown;
+	w->cap = cap;
+	return 0;
+}
+
 struct nlmsghdr *vs_ckpt_writer_msg(struct vs_ckpt_writer *w, u8 cmd, struct vs_err *err)
 {
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 
-	if (w->len + VS_CKPT_MSG_MAX > VS_CKPT_BUF && writer_flush(w, err))
+	if (writer_room(w, VS_CKPT_MSG_MAX, err))
 		return NULL;
 	nlh = mnl_nlmsg_put_header(w->buf + w->len);
 	nlh->nlmsg_type = VSCHED_GENL_ID;
@@ -171,7 +233,7 @@ int vs_ckpt_writer_add(struct vs_ckpt_writer *w, const struct nlmsghdr *nlh, str
 	if (nlh->nlmsg_len < NLMSG_HDRLEN || n > VS_CKPT_MSG_MAX)
 		return vs_err_set(err, EINVAL, "a message of %u bytes: not one a checkpoint holds",
 				  nlh->nlmsg_len);
-	if (w->len + n > VS_CKPT_BUF && writer_flush(w, err))
+	if (writer_room(w, n, err))
 		return -EIO;
 	memcpy(w->buf + w->len, nlh, nlh->nlmsg_len);
 	memset(w->buf + w->len + nlh->nlmsg_len, 0, n - nlh->nlmsg_len);
@@ -208,15 +270,7 @@ int vs_ckpt_writer_commit(struct vs_ckpt_writer *w, struct vs_ckpt_info *info,
 	ret = writer_flush(w, err);
 	if (ret)
 		goto fail;
-	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, VS_CKPT_MAGIC, VS_CKPT_MAGIC_LEN);
-	h.version = VS_CKPT_VERSION;
-	h.header_len = sizeof(h);
-	h.body_len = w->body_len;
-	h.nr_msgs = w->nr_msgs;
-	h.time_ns = realtime_ns();
-	h.body_crc = w->crc;
-	h.header_crc = header_crc(&h);
+	fill_header(&h, w->body_len, w->nr_msgs, w->crc);
 	ret = write_all(w->fd, &h, sizeof(h), &at);
 	if (!ret && fsync(w->fd))
 		ret = -errno;
@@ -349,6 +403,97 @@ int vs_nl_checkpoint_save(struct vs_nl_core *core, const char *path, struct vs_c
 		return ret;
 	}
 	return vs_ckpt_writer_commit(&w, info, err);
+}
+
+/* ---- VS_CMD_DUMP ---- */
+
+/* What a dump holds between its parts: its image, and how far it went. */
+struct dump_image {
+	struct vs_nl_core *core;
+	unsigned char *buf;
+	size_t len;
+	size_t off;
+};
+
+void vs_nl_dump_done(struct vs_genl_dump *dump)
+{
+	struct dump_image *img = (void *)(uintptr_t)dump->pos[0];
+
+	if (!img)
+		return;
+	img->core->ctl.dumping = false;
+	free(img->buf);
+	free(img);
+	dump->pos[0] = 0;
+}
+
+/* The image, taken whole now: later parts see the core as it was at the start. */
+static struct dump_image *dump_start(struct vs_genl_info *info, int *ret)
+{
+	struct vs_nl_core *core = info->ctx->priv;
+	struct vs_err *err = &info->extack->err;
+	struct vs_ckpt_writer w;
+	struct dump_image *img;
+
+	if (core->ctl.dumping) {
+		*ret = vs_extack_fail(info->extack, EBUSY, "another client's VS_CMD_DUMP is "
+				      "under way: one at a time");
+		return NULL;
+	}
+	img = calloc(1, sizeof(*img));
+	if (!img) {
+		*ret = vs_extack_fail(info->extack, ENOMEM, "out of memory");
+		return NULL;
+	}
+	*ret = vs_ckpt_writer_open_mem(&w, err);
+	if (!*ret)
+		*ret = vs_nl_checkpoint_fill(core, &w, err);
+	if (*ret) {
+		vs_ckpt_writer_abort(&w);
+		free(img);
+		*ret = vs_extack_fail(info->extack, *ret, "%s", err->msg);
+		return NULL;
+	}
+	img->core = core;
+	img->buf = vs_ckpt_writer_finish_mem(&w, &img->len);
+	img->off = sizeof(struct vs_ckpt_header);
+	core->ctl.dumping = true;
+	info->dump->pos[0] = (uintptr_t)img;
+	return img;
+}
+
+int vs_nl_dump_dumpit(struct vs_genl_info *info)
+{
+	struct dump_image *img = (void *)(uintptr_t)info->dump->pos[0];
+	int ret;
+
+	if (!img && !(img = dump_start(info, &ret)))
+		return ret;
+	while (img->off < img->len) {
+		const struct nlmsghdr *m = (const void *)(img->buf + img->off);
+		size_t attrs = m->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+		struct nlmsghdr *nlh = vs_genl_reply_put(info, NLM_F_MULTI);
+		struct genlmsghdr *g;
+
+		/* An open message not finished is dropped with the part. */
+		if (!nlh || vs_nl_reply_room(info->reply, nlh) < NLMSG_ALIGN(nlh->nlmsg_len) +
+		    NLMSG_ALIGN(attrs)) {
+			if (info->reply->len)
+				return 1;	/* the next part goes on from this one */
+			vs_nl_dump_done(info->dump);
+			return vs_extack_fail(info->extack, EMSGSIZE, "a message of %u bytes "
+					      "does not fit a part", m->nlmsg_len);
+		}
+		g = mnl_nlmsg_get_payload(nlh);
+		g->cmd = ((const struct genlmsghdr *)mnl_nlmsg_get_payload(m))->cmd;
+		memcpy(mnl_nlmsg_get_payload_tail(nlh),
+		       (const char *)mnl_nlmsg_get_payload(m) + GENL_HDRLEN, attrs);
+		nlh->nlmsg_len += (u32)NLMSG_ALIGN(attrs);
+		vs_nl_reply_finish(info->reply, nlh);
+		img->off += NLMSG_ALIGN(m->nlmsg_len);
+	}
+	vs_nl_dump_done(info->dump);
+	return 0;
 }
 
 /* ---- reading ---- */

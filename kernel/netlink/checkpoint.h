@@ -40,10 +40,17 @@ struct vs_ckpt_writer {
 	u64 nr_msgs;
 	u32 crc;
 	bool flushed;			/* the header's room has gone to the file */
+	size_t cap;			/* in memory (vs_ckpt_writer_open_mem()): buf's size */
 };
 
 /* Open @path.tmp (mode 0600, truncated) for a checkpoint to be @path. */
 int vs_ckpt_writer_open(struct vs_ckpt_writer *w, const char *path, struct vs_err *err);
+
+/* A checkpoint made in memory, whole in w->buf; vs_ckpt_writer_finish_mem() gives it. */
+int vs_ckpt_writer_open_mem(struct vs_ckpt_writer *w, struct vs_err *err);
+
+/* The header written: the image (free() it) of *@len bytes. The writer is closed. */
+void *vs_ckpt_writer_finish_mem(struct vs_ckpt_writer *w, size_t *len);
 
 /*
  * The next message, a request of @cmd with its genetlink header, at the
@@ -87,6 +94,10 @@ int vs_ckpt_check(const void *buf, size_t len, struct vs_ckpt_info *info, struct
 int vs_ckpt_for_each(const void *buf, size_t len,
 		     int (*fn)(const struct nlmsghdr *nlh, u64 index, u64 offset, void *arg),
 		     void *arg);
+
+/* VS_CMD_DUMP: the checkpoint's requests, from an image taken when the dump starts. */
+int vs_nl_dump_dumpit(struct vs_genl_info *info);
+void vs_nl_dump_done(struct vs_genl_dump *dump);
 
 /* Skip the checkpoint's configuration message: the one in force stays. */
 #define VS_CKPT_KEEP_CONF	0x1

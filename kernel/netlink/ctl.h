@@ -62,6 +62,8 @@ struct vs_nl_ctl {
 	/* The last cycles, oldest first from recent_next (VS_STATS_A_RECENT_CYCLE). */
 	struct vs_nl_cycle recent[VS_NL_RECENT_CYCLES];
 	u32 nr_recent, recent_next;
+	/* A VS_CMD_DUMP holds its image (checkpoint.c): one at a time. */
+	bool dumping;
 };
 
 /* The scheduling period in force, in milliseconds; 0: cycles only on request. */

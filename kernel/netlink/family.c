@@ -28,6 +28,18 @@ struct nlmsghdr *vs_genl_reply_put(struct vs_genl_info *info, u16 flags)
 				info->family->version);
 }
 
+void vs_genl_dump_done(const struct nlmsghdr *nlh, struct vs_genl_dump *dump)
+{
+	const struct genlmsghdr *g = (const void *)((const char *)nlh + NLMSG_HDRLEN);
+	const struct vs_genl_op *op;
+
+	if (nlh->nlmsg_type != VSCHED_GENL_ID || nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return;
+	op = vs_genl_op_find(&vs_genl_vsched, g->cmd);
+	if (op && op->done)
+		op->done(dump);
+}
+
 /* Everything up to the handler: the op, with @info and @tb filled, or an error. */
 static int prepare(struct vs_genl_ctx *ctx, const struct nlmsghdr *nlh, bool dump,
 		   struct vs_genl_info *info, const struct nlattr **tb, struct vs_extack *ext)

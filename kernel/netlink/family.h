@@ -84,6 +84,12 @@ struct vs_genl_op {
 	 * with NLMSG_DONE), or a negative errno.
 	 */
 	int (*dumpit)(struct vs_genl_info *info);
+	/*
+	 * A dump that holds something between parts lets it go: called when
+	 * the dump is abandoned (the client went), after its last part, or
+	 * both, so it must be idempotent. NULL: nothing held.
+	 */
+	void (*done)(struct vs_genl_dump *dump);
 };
 
 struct vs_genl_family {
@@ -127,6 +133,12 @@ int vs_genl_rcv_msg(struct vs_genl_ctx *ctx, const struct nlmsghdr *nlh,
 /* The next part of a dump vs_genl_rcv_msg() started: the same returns. */
 int vs_genl_dump_next(struct vs_genl_ctx *ctx, const struct nlmsghdr *nlh,
 		      struct vs_nl_reply *reply, struct vs_genl_dump *dump, struct vs_extack *ext);
+
+/*
+ * The dump of the request @nlh is over or abandoned: what its op's done()
+ * lets go. Safe to call more than once, and for any request.
+ */
+void vs_genl_dump_done(const struct nlmsghdr *nlh, struct vs_genl_dump *dump);
 
 /* For handlers: open a reply message of the request's family and command. */
 struct nlmsghdr *vs_genl_reply_put(struct vs_genl_info *info, u16 flags);

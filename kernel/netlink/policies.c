@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "netlink/batch.h"
+#include "netlink/checkpoint.h"
 #include "netlink/ctl.h"
 #include "netlink/family.h"
 #include "netlink/handlers.h"
@@ -908,6 +909,8 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .doit = vs_nl_conn_doit },
 	[VS_CMD_CONN_SET]	= { OP(VS_CMD_CONN_SET, VS_OP_DO), .policy = conn_set_attrs,
 				    .doit = vs_nl_conn_doit },
+	[VS_CMD_DUMP]		= { OP(VS_CMD_DUMP, VS_OP_DUMP | VS_OP_ADMIN), .policy = no_attrs,
+				    .dumpit = vs_nl_dump_dumpit, .done = vs_nl_dump_done },
 };
 
 static const char *const vs_mcgrp_names[VS_MCGRP_MAX + 1] = {

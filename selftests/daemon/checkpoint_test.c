@@ -179,3 +179,92 @@ Test(checkpoint_daemon, a_kill_9_at_any_moment_leaves_a_whole_checkpoint)
 		cr_assert_eq(whole(), nodes + 1, "round %u: the checkpoint left is whole", round);
 	}
 }
+
+/* Ask for VS_CMD_DUMP on @fd. */
+static void ask_dump(int fd, u32 seq)
+{
+	struct dt_dgram g;
+	struct nlmsghdr *nlh;
+
+	dt_dgram_init(&g, 4096);
+	nlh = dt_msg(&g, VS_CMD_DUMP, NLM_F_DUMP, seq);
+	dt_msg_end(&g, nlh);
+	dt_send(fd, &g);
+	free(g.buf);
+}
+
+/* Read the dump on @fd to its end: its messages, each a checkpoint's request. */
+static unsigned int read_dump(int fd, u8 *first_cmd)
+{
+	static char rx[VSCHEDD_REPLY_MAX];
+	unsigned int n = 0;
+
+	for (;;) {
+		ssize_t len = dt_recv(fd, rx, sizeof(rx), DT_TIMEOUT_MS);
+		struct nlmsghdr *nlh;
+		int left = (int)len;
+
+		cr_assert_gt(len, 0, "the dump goes on");
+		for (nlh = (struct nlmsghdr *)rx; mnl_nlmsg_ok(nlh, left);
+		     nlh = mnl_nlmsg_next(nlh, &left)) {
+			const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+
+			const char *msg = "";
+
+			if (nlh->nlmsg_type == NLMSG_DONE)
+				return n;
+			if (nlh->nlmsg_type == NLMSG_ERROR)
+				cr_assert_fail("an error: %d %s", dt_error(nlh, &msg), msg);
+			cr_assert_eq(nlh->nlmsg_type, VSCHED_GENL_ID);
+			cr_assert(nlh->nlmsg_flags & NLM_F_MULTI);
+			if (!n++)
+				*first_cmd = g->cmd;
+		}
+	}
+}
+
+/*
+ * VS_CMD_DUMP holds an image of the whole state while its client reads it:
+ * one at a time, and let go when the client goes half way.
+ */
+Test(checkpoint_daemon, a_dump_holds_its_image_until_its_client_reads_it_or_goes)
+{
+	static char rx[VSCHEDD_REPLY_MAX];
+	struct vschedd_opts o;
+	const struct nlmsghdr *nlh;
+	const char *msg;
+	int a, b;
+	u8 cmd = 0;
+
+	opts(&o, 0);
+	o.checkpoint_path = NULL;
+	dt_start(&t, &o);
+	make_nodes_from(0, 10000);	/* more than the socket buffers: parts are left to read */
+	a = dt_connect(t.path);
+	b = dt_connect(t.path);
+	ask_dump(a, 1);
+	cr_assert_gt(dt_recv(a, rx, sizeof(rx), DT_TIMEOUT_MS), 0, "the first part");
+	ask_dump(b, 2);
+	cr_assert_gt(dt_recv(b, rx, sizeof(rx), DT_TIMEOUT_MS), 0);
+	nlh = (const struct nlmsghdr *)rx;
+	cr_assert_eq(nlh->nlmsg_type, NLMSG_ERROR);
+	cr_assert_eq(dt_error(nlh, &msg), -EBUSY);
+	cr_assert(strstr(msg, "one at a time"), "%s", msg);
+	/* a goes half way: its image is let go, and b may dump */
+	close(a);
+	for (int i = 0;; i++) {
+		ask_dump(b, 3);
+		cr_assert_gt(dt_recv(b, rx, sizeof(rx), DT_TIMEOUT_MS), 0);
+		nlh = (const struct nlmsghdr *)rx;
+		if (nlh->nlmsg_type != NLMSG_ERROR)
+			break;
+		cr_assert_lt(i, 100, "the abandoned dump's image was never let go");
+		usleep(10000);
+	}
+	close(b);
+	b = dt_connect(t.path);
+	ask_dump(b, 4);
+	cr_assert_eq(read_dump(b, &cmd), 10001, "the configuration and every node");
+	cr_assert_eq(cmd, VS_CMD_CONF_SET);
+	close(b);
+}

@@ -181,6 +181,16 @@ enum vs_cmd {
 	 */
 	VS_CMD_STATUS,
 
+	/*
+	 * NLM_F_DUMP only, admin only: the state as a checkpoint holds it
+	 * (checkpoint.h), taken whole when the dump starts. Each part's
+	 * messages are the checkpoint's requests as they are (their own
+	 * command, VS_CMD_CONF_SET, VS_CMD_NODE_NEW...), with NLM_F_MULTI:
+	 * written one after the other under a struct vs_ckpt_header, they are
+	 * a checkpoint ("vsctl dump"). One such dump at a time (EBUSY).
+	 */
+	VS_CMD_DUMP,
+
 	__VS_CMD_MAX
 };
 #define VS_CMD_MAX (__VS_CMD_MAX - 1)

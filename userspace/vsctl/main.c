@@ -105,6 +105,9 @@ static const struct vsctl_cmd commands[] = {
 		  "Prometheus' text format)" },
 	{ .group = "stats", .name = "pools", .fn = vsctl_stats_pools, .args = "[-o json | -j]",
 	  .help = "the object pools, as /proc/slabinfo shows caches" },
+	{ .group = "dump", .fn = vsctl_dump_cmd, .args = "[--socket PATH] FILE",
+	  .help = "the daemon's state as a checkpoint in FILE (vschedd --checkpoint FILE restores "
+		  "it)" },
 	{ .group = "top", .fn = vsctl_top,
 	  .args = "[--delay SECONDS] [--iterations N] [--batch]",
 	  .help = "a live view of queues, utilisation and the last cycles, refreshed each second" },

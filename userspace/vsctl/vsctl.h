@@ -42,6 +42,7 @@ int vsctl_conf_check(int argc, char **argv);
 int vsctl_cycle_run(int argc, char **argv);
 int vsctl_stats_show(int argc, char **argv);
 int vsctl_stats_pools(int argc, char **argv);
+int vsctl_dump_cmd(int argc, char **argv);
 int vsctl_top(int argc, char **argv);
 
 /* "cycle 12: 40 binds, ..." and a line per action, from a VS_A_CYCLE as JSON. */

@@ -79,15 +79,23 @@ int vs_res_dim_lookup(const char *name, size_t len)
 	return -ENOENT;
 }
 
-void vs_res_dims_reset(void)
+void vs_res_dims_rewind(unsigned int mark)
 {
 	unsigned int d;
 
-	for (d = VS_RES_PODS + 1; d < VS_RES_MAX; d++) {
+	if (mark < VS_RES_PODS + 1)
+		mark = VS_RES_PODS + 1;
+	for (d = mark; d < dims.n; d++) {
 		dims.len[d] = 0;
 		dims.name[d][0] = '\0';
 	}
-	dims.n = VS_RES_PODS + 1;
+	if (mark < dims.n)
+		dims.n = mark;
+}
+
+void vs_res_dims_reset(void)
+{
+	vs_res_dims_rewind(VS_RES_PODS + 1);
 }
 
 unsigned int vs_res_dim_milli(unsigned int dim)

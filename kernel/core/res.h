@@ -75,6 +75,13 @@ int vs_res_dim_get(const char *name, size_t len, struct vs_err *err);
 /* Forget every scalar registered after pods; for tests that need a clean table. */
 void vs_res_dims_reset(void);
 
+/*
+ * Forget the scalars registered since vs_res_ndims() was @mark: a request
+ * refused, which made nothing that could hold them, gives back the names
+ * it brought, so that refused requests cannot fill the table.
+ */
+void vs_res_dims_rewind(unsigned int mark);
+
 /* ---- quantities ---- */
 
 /*

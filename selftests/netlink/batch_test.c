@@ -827,3 +827,58 @@ Test(batch, what_the_job_controller_would_do_cannot_be_in_a_batch)
 	ct_put_event(m, "v-w-0", VS_TASK_EVENT_FAILED);
 	CT_OK(m);
 }
+
+/* A node named @name with one unit of the scalar resource @res. */
+static void put_node_with(struct nlmsghdr *nlh, const char *name, const char *res, s64 cpu)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_NODE), *r, *s;
+
+	mnl_attr_put_strz(nlh, VS_NODE_A_NAME, name);
+	r = mnl_attr_nest_start(nlh, VS_NODE_A_ALLOCATABLE);
+	mnl_attr_put_u64(nlh, VS_RES_A_CPU, (u64)cpu);
+	s = mnl_attr_nest_start(nlh, VS_RES_A_SCALAR);
+	mnl_attr_put_strz(nlh, VS_SCALAR_A_NAME, res);
+	mnl_attr_put_u64(nlh, VS_SCALAR_A_VALUE, 1000);
+	mnl_attr_nest_end(nlh, s);
+	mnl_attr_nest_end(nlh, r);
+	mnl_attr_nest_end(nlh, n);
+}
+
+/*
+ * The resource names are a table of VS_RES_MAX for the whole process: a
+ * refused request, or a batch undone, must give back the names it brought,
+ * or a client could fill the table with requests that change nothing.
+ */
+Test(batch, refused_requests_and_undone_batches_keep_no_resource_name)
+{
+	unsigned int before = vs_res_ndims();
+	struct nlmsghdr *first, *m;
+	char res[32];
+
+	/* far more refusals than the table holds: each one a new name */
+	for (unsigned int i = 0; i < 3 * VS_RES_MAX; i++) {
+		snprintf(res, sizeof(res), "example.com/r%u", i);
+		m = ct_req(VS_CMD_NODE_NEW, 0);
+		put_node_with(m, "", res, 1000);	/* no name: refused */
+		cr_assert_lt(ct_send(m), 0);
+	}
+	cr_assert_eq(vs_res_ndims(), before);
+
+	/* a batch whose second message fails: its first node, and its name, are undone */
+	first = ct_req(VS_CMD_BATCH_BEGIN, 0);
+	m = ct_next(first, VS_CMD_NODE_NEW, 0, 2);
+	put_node_with(m, "nb", "example.com/batch", 1000);
+	m = ct_next(m, VS_CMD_NODE_DEL, 0, 3);
+	ct_put_key(m, VS_A_NODE, NULL, "no-such-node");
+	m = ct_next(m, VS_CMD_BATCH_END, 0, 4);
+	cr_assert_lt(ct_send_dgram(first, ct_len(first, m)), 0);
+	cr_assert_null(vs_node_find(&ct.cl, "nb"));
+	cr_assert_eq(vs_res_ndims(), before);
+
+	/* what is made keeps its name */
+	m = ct_req(VS_CMD_NODE_NEW, 0);
+	put_node_with(m, "n-fpga", "example.com/fpga", 1000);
+	CT_OK(m);
+	cr_assert_eq(vs_res_ndims(), before + 1);
+	cr_assert_geq(vs_res_dim_lookup("example.com/fpga", strlen("example.com/fpga")), 0);
+}

@@ -55,25 +55,6 @@ TestSuite(checkpoint, .init = setup, .fini = teardown);
 		CT_OK(__n);							\
 	} while (0)
 
-static void cycle(void)
-{
-	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
-}
-
-static void report(const char *name, enum vs_task_event event, s32 exit_code)
-{
-	struct nlmsghdr *nlh = ct_req(VS_CMD_TASK_STATUS, 0);
-	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_TASK);
-
-	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
-	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, name);
-	mnl_attr_put_u32(nlh, VS_TASK_A_EVENT, event);
-	if (exit_code)
-		mnl_attr_put_u32(nlh, VS_TASK_A_EXIT_CODE, (u32)exit_code);
-	mnl_attr_nest_end(nlh, n);
-	CT_OK(nlh);
-}
-
 /* Every Binding task of the cluster is bound, then runs. */
 static void bind_and_run(void)
 {
@@ -88,7 +69,8 @@ static void bind_and_run(void)
 				snprintf(names[n++], sizeof(names[0]), "%s", t->name);
 	for (unsigned int i = 0; i < n; i++) {
 		SEND_OK(VS_CMD_BIND_RESULT, ct_put_bind(__n, names[i], NULL, 0, NULL));
-		report(names[i], VS_TASK_EVENT_RUNNING, 0);
+		cr_assert_eq(ct_report(names[i], VS_TASK_EVENT_RUNNING, 0), 0, "%s",
+			     ct.ext.err.msg);
 	}
 }
 
@@ -162,20 +144,20 @@ static void build_cluster(void)
 
 	vjob("again", "PodFailed", "RestartJob");
 	vjob("done", NULL, NULL);
-	cycle();		/* their PodGroups admitted, their tasks made */
-	cycle();		/* and placed */
+	ct_cycle();		/* their PodGroups admitted, their tasks made */
+	ct_cycle();		/* and placed */
 	bind_and_run();
 	cr_assert_eq(phase_of("again"), VS_VJOB_PHASE_RUNNING);
-	report("again-worker-1", VS_TASK_EVENT_FAILED, 1);
+	cr_assert_eq(ct_report("again-worker-1", VS_TASK_EVENT_FAILED, 1), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(phase_of("again"), VS_VJOB_PHASE_RESTARTING);
-	cycle();
-	cycle();
-	cycle();
+	ct_cycle();
+	ct_cycle();
+	ct_cycle();
 	bind_and_run();
 	cr_assert_eq(phase_of("again"), VS_VJOB_PHASE_RUNNING);
 	cr_assert_eq(vs_vjob_find(&ct.cl, "ns", "again")->retry_count, 1);
 
-	report("done-ps-0", VS_TASK_EVENT_SUCCEEDED, 0);
+	cr_assert_eq(ct_report("done-ps-0", VS_TASK_EVENT_SUCCEEDED, 0), 0, "%s", ct.ext.err.msg);
 	job_command("done", VS_ACTION_COMPLETE_JOB);
 	cr_assert_eq(phase_of("done"), VS_VJOB_PHASE_COMPLETING);
 	cr_assert_not_null(vs_vjob_find(&ct.cl, "ns", "done")->tasks[0].kept);
@@ -288,7 +270,7 @@ Test(checkpoint, a_restored_cluster_is_the_cluster_that_was_written)
 	build_cluster();
 	save();
 	first = slurp(path, &n1);
-	cycle();
+	ct_cycle();
 	look(&before);
 
 	restart();
@@ -328,7 +310,7 @@ Test(checkpoint, a_restored_cluster_is_the_cluster_that_was_written)
 	free(first);
 	free(second);
 
-	cycle();
+	ct_cycle();
 	look(&after);
 	for (unsigned int i = 0; i < 3; i++) {
 		cr_assert_eq(before.len[i], after.len[i], "dump %u: %zu bytes, then %zu", i,
@@ -350,8 +332,8 @@ Test(checkpoint, a_bind_in_flight_comes_back_pending)
 	SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 0));
 	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", NULL, 1));
 	SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "pg-0", "pg", 500, NULL, 0));
-	cycle();
-	cycle();
+	ct_cycle();
+	ct_cycle();
 	cr_assert_eq(ct_task("pg-0")->status, VS_TASK_BINDING);
 	save();
 	restart();
@@ -360,7 +342,7 @@ Test(checkpoint, a_bind_in_flight_comes_back_pending)
 	cr_assert_eq(t->status, VS_TASK_PENDING, "an unconfirmed bind is made again");
 	cr_assert_null(t->node);
 	cr_assert_eq(vs_res_get(&vs_node_find(&ct.cl, "n1")->used, VS_RES_CPU), 0);
-	cycle();
+	ct_cycle();
 	cr_assert_eq(ct_task("pg-0")->status, VS_TASK_BINDING);
 }
 

@@ -140,26 +140,6 @@ static struct nlmsghdr *vjob_req(const char *name, const char *queue, u32 worker
 		ct_send(__n);							\
 	})
 
-static void cycle(void)
-{
-	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
-}
-
-/* A VS_CMD_TASK_STATUS of ns/@name: @event, and @exit_code when not 0. */
-static int report(const char *name, enum vs_task_event event, s32 exit_code)
-{
-	struct nlmsghdr *nlh = ct_req(VS_CMD_TASK_STATUS, 0);
-	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_TASK);
-
-	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
-	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, name);
-	mnl_attr_put_u32(nlh, VS_TASK_A_EVENT, event);
-	if (exit_code)
-		mnl_attr_put_u32(nlh, VS_TASK_A_EXIT_CODE, (u32)exit_code);
-	mnl_attr_nest_end(nlh, n);
-	return ct_send(nlh);
-}
-
 /* The binder and the kubelet: every Binding task of PodGroup ns/@pg is bound, then runs. */
 static unsigned int bind_and_run(const char *pg)
 {
@@ -174,7 +154,8 @@ static unsigned int bind_and_run(const char *pg)
 			snprintf(names[n++], sizeof(names[0]), "%s", task->name);
 	for (unsigned int i = 0; i < n; i++) {
 		SEND_OK(VS_CMD_BIND_RESULT, ct_put_bind(__n, names[i], NULL, 0, NULL));
-		cr_assert_eq(report(names[i], VS_TASK_EVENT_RUNNING, 0), 0, "%s", ct.ext.err.msg);
+		cr_assert_eq(ct_report(names[i], VS_TASK_EVENT_RUNNING, 0), 0, "%s",
+			     ct.ext.err.msg);
 	}
 	return n;
 }
@@ -290,8 +271,8 @@ static void cluster_with_job(u32 workers, const char *event, const char *action)
 static void running_job(u32 workers, const char *event, const char *action)
 {
 	cluster_with_job(workers, event, action);
-	cycle();	/* enqueue admits the PodGroup; the job controller makes the tasks */
-	cycle();	/* allocate binds them */
+	ct_cycle();	/* enqueue admits the PodGroup; the job controller makes the tasks */
+	ct_cycle();	/* allocate binds them */
 	cr_assert_eq(bind_and_run("tf"), 1 + workers);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RUNNING);
 }
@@ -314,7 +295,7 @@ Test(wired, a_volcano_job_gets_its_podgroup_then_its_tasks_and_runs)
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_PENDING);
 
 	/* the first cycle admits the PodGroup; the job controller then makes the tasks */
-	cycle();
+	ct_cycle();
 	cr_assert_eq(pg->phase, VS_PG_INQUEUE);
 	cr_assert_str_eq(tasks_of("tf"), "tf-ps-0 tf-worker-0 tf-worker-1");
 	cr_assert_eq(heard.task_added, 3);
@@ -322,12 +303,12 @@ Test(wired, a_volcano_job_gets_its_podgroup_then_its_tasks_and_runs)
 	cr_assert_str_eq(ct_task("tf-worker-1")->role, "worker");
 
 	/* the next one places them; their pods run and the job follows */
-	cycle();
+	ct_cycle();
 	cr_assert_eq(ct_task("tf-ps-0")->status, VS_TASK_BINDING);
 	cr_assert_eq(bind_and_run("tf"), 3);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RUNNING);
 	cr_assert_eq(vs_vjob_find(&ct.cl, "ns", "tf")->status.running, 3);
-	cycle();
+	ct_cycle();
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RUNNING, "a cycle keeps it Running");
 	cr_assert(heard.vjob_changed > 0);
 }
@@ -335,25 +316,25 @@ Test(wired, a_volcano_job_gets_its_podgroup_then_its_tasks_and_runs)
 Test(wired, tasks_that_succeed_complete_the_job)
 {
 	running_job(1, NULL, NULL);
-	cr_assert_eq(report("tf-ps-0", VS_TASK_EVENT_SUCCEEDED, 0), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_report("tf-ps-0", VS_TASK_EVENT_SUCCEEDED, 0), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RUNNING);
-	cr_assert_eq(report("tf-worker-0", VS_TASK_EVENT_SUCCEEDED, 0), 0, "%s",
+	cr_assert_eq(ct_report("tf-worker-0", VS_TASK_EVENT_SUCCEEDED, 0), 0, "%s",
 		     ct.ext.err.msg);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_COMPLETED);
-	cycle();
+	ct_cycle();
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_COMPLETED);
 }
 
 Test(wired, a_killed_job_settles_after_the_next_cycle)
 {
 	running_job(1, NULL, NULL);
-	cr_assert_eq(report("tf-ps-0", VS_TASK_EVENT_SUCCEEDED, 0), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_report("tf-ps-0", VS_TASK_EVENT_SUCCEEDED, 0), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(job_command("tf", VS_ACTION_COMPLETE_JOB, NULL, NULL), 0, "%s",
 		     ct.ext.err.msg);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_COMPLETING);
 	cr_assert_eq(ct.cl.nr_tasks, 0, "the finished task went with the PodGroup");
 	/* the sync after the cycle stands in for the pods' deletion events */
-	cycle();
+	ct_cycle();
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_COMPLETED);
 	cr_assert_eq(vs_vjob_find(&ct.cl, "ns", "tf")->status.succeeded, 1);
 }
@@ -363,7 +344,7 @@ Test(wired, a_failed_task_with_a_restart_policy_restarts_the_job_and_counts_a_re
 	running_job(2, "PodFailed", "RestartJob");
 	cr_assert_eq(vjob_u32("tf", VS_VJOB_A_RETRY_COUNT), 0);
 
-	cr_assert_eq(report("tf-worker-1", VS_TASK_EVENT_FAILED, 1), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_report("tf-worker-1", VS_TASK_EVENT_FAILED, 1), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RESTARTING);
 	cr_assert_eq(vjob_u32("tf", VS_VJOB_A_RETRY_COUNT), 1);
 	/* KillJob: its tasks and PodGroup are gone, their node freed */
@@ -373,13 +354,13 @@ Test(wired, a_failed_task_with_a_restart_policy_restarts_the_job_and_counts_a_re
 	cr_assert_eq(heard.task_removing, 3);
 
 	/* the next cycles make it again: a PodGroup, then once admitted its tasks */
-	cycle();
+	ct_cycle();
 	cr_assert_str_eq(podgroups(), "tf");
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RESTARTING);
-	cycle();
+	ct_cycle();
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_PENDING);
 	cr_assert_str_eq(tasks_of("tf"), "tf-ps-0 tf-worker-0 tf-worker-1");
-	cycle();
+	ct_cycle();
 	cr_assert_eq(bind_and_run("tf"), 3);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RUNNING);
 	cr_assert_eq(vjob_u32("tf", VS_VJOB_A_RETRY_COUNT), 1);
@@ -389,12 +370,12 @@ Test(wired, a_failure_exit_code_reaches_the_policies)
 {
 	running_job(1, NULL, NULL);
 	/* exit code 1 matches nothing: SyncJob, the job runs on */
-	cr_assert_eq(report("tf-worker-0", VS_TASK_EVENT_FAILED, 1), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_report("tf-worker-0", VS_TASK_EVENT_FAILED, 1), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RUNNING);
 	/* 137 is the job's AbortJob */
-	cr_assert_eq(report("tf-ps-0", VS_TASK_EVENT_FAILED, 137), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_report("tf-ps-0", VS_TASK_EVENT_FAILED, 137), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_ABORTING);
-	cycle();
+	ct_cycle();
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_ABORTED);
 }
 
@@ -402,13 +383,13 @@ Test(wired, a_deleted_task_is_an_eviction_and_is_made_again)
 {
 	running_job(1, NULL, NULL);
 	/* PodEvicted, no policy: SyncJob, and the PodGroup is admitted: made again at once */
-	cr_assert_eq(report("tf-worker-0", VS_TASK_EVENT_DELETED, 0), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_report("tf-worker-0", VS_TASK_EVENT_DELETED, 0), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(ct_task("tf-worker-0")->status, VS_TASK_PENDING);
 	cr_assert_eq(heard.task_added, 3);
 	SEND_OK(VS_CMD_TASK_DEL, ct_put_key(__n, VS_A_TASK, "ns", "tf-ps-0"));
 	cr_assert_eq(ct_task("tf-ps-0")->status, VS_TASK_PENDING);
 	cr_assert_str_eq(tasks_of("tf"), "tf-worker-0 tf-ps-0");
-	cycle();
+	ct_cycle();
 	cr_assert_eq(bind_and_run("tf"), 2);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RUNNING);
 }
@@ -460,14 +441,14 @@ Test(wired, job_commands_reach_the_job_controller)
 	cr_assert_null(ct_task("tf-worker-1"));
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_RESTARTING);
 	cr_assert_eq(vjob_u32("tf", VS_VJOB_A_RETRY_COUNT), 1);
-	cycle();
+	ct_cycle();
 	cr_assert_not_null(ct_task("tf-worker-1"), "made again");
 
 	cr_assert_eq(job_command("tf", VS_ACTION_ABORT_JOB, NULL, NULL), 0, "%s",
 		     ct.ext.err.msg);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_ABORTING);
 	cr_assert_eq(ct.cl.nr_tasks, 0, "nothing had finished: nothing is kept");
-	cycle();
+	ct_cycle();
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_ABORTED);
 	cr_assert_eq(job_command("tf", VS_ACTION_RESUME_JOB, NULL, NULL), 0, "%s",
 		     ct.ext.err.msg);
@@ -649,14 +630,14 @@ Test(wired, a_bare_task_gets_a_podgroup_of_its_own)
 	cr_assert_str_eq(ct_task("p2")->job->queue->name, "default");
 
 	/* scheduled as any PodGroup of one */
-	cycle();
-	cycle();
+	ct_cycle();
+	ct_cycle();
 	cr_assert_eq(ct_task("p0")->status, VS_TASK_BINDING);
 
 	/* it goes with its task, deleted or reported gone */
 	SEND_OK(VS_CMD_TASK_DEL, ct_put_key(__n, VS_A_TASK, "ns", "p0"));
 	cr_assert_null(vs_job_find(&ct.cl, "ns", "podgroup-p0"));
-	cr_assert_eq(report("p1", VS_TASK_EVENT_DELETED, 0), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_report("p1", VS_TASK_EVENT_DELETED, 0), 0, "%s", ct.ext.err.msg);
 	cr_assert_str_eq(podgroups(), "pg");
 	cr_assert_eq(heard.pg_removing, 2);
 }
@@ -677,7 +658,7 @@ Test(wired, a_bare_task_in_a_closed_queue_is_refused_and_leaves_nothing)
 Test(wired, reset_forgets_the_controllers_state_with_the_objects)
 {
 	running_job(1, "PodFailed", "RestartJob");
-	cr_assert_eq(report("tf-worker-0", VS_TASK_EVENT_FAILED, 0), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_report("tf-worker-0", VS_TASK_EVENT_FAILED, 0), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(vjob_u32("tf", VS_VJOB_A_RETRY_COUNT), 1);
 	CT_OK(ct_req(VS_CMD_RESET, 0));
 	cr_assert_eq(ct.cl.nr_vjobs + ct.cl.nr_jobs + ct.cl.nr_tasks + ct.cl.nr_queues, 0);
@@ -686,6 +667,6 @@ Test(wired, reset_forgets_the_controllers_state_with_the_objects)
 	cluster_with_job(1, NULL, NULL);
 	cr_assert_eq(vjob_phase("tf"), VS_VJOB_PHASE_PENDING);
 	cr_assert_eq(vjob_u32("tf", VS_VJOB_A_RETRY_COUNT), 0);
-	cycle();
+	ct_cycle();
 	cr_assert_str_eq(tasks_of("tf"), "tf-ps-0 tf-worker-0");
 }

@@ -292,6 +292,27 @@ static inline char *ct_take_notes(struct vs_nl_events *ev, ct_describe_fn descri
 /* Send one request that must succeed. */
 #define CT_OK(_nlh)	cr_assert_eq(ct_send(_nlh), 0, "%s", ct.ext.err.msg)
 
+/* One cycle now, as VS_CMD_CYCLE_RUN runs it. */
+static inline void ct_cycle(void)
+{
+	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
+}
+
+/* A VS_CMD_TASK_STATUS of ns/@name: @event, and @exit_code when not 0; what it returns. */
+static inline int ct_report(const char *name, enum vs_task_event event, s32 exit_code)
+{
+	struct nlmsghdr *nlh = ct_req(VS_CMD_TASK_STATUS, 0);
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_TASK);
+
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, name);
+	mnl_attr_put_u32(nlh, VS_TASK_A_EVENT, event);
+	if (exit_code)
+		mnl_attr_put_u32(nlh, VS_TASK_A_EXIT_CODE, (u32)exit_code);
+	mnl_attr_nest_end(nlh, n);
+	return ct_send(nlh);
+}
+
 /* ---- replies ---- */
 
 /* The @n-th message (from 0) of the reply, or NULL. */

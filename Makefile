@@ -94,6 +94,11 @@ KBUILD_LDFLAGS += $(filter-out -fsanitize=fuzzer-no-link%,$(SAN_FLAGS)) -fsaniti
 LIBS_ALLOC :=
 endif
 
+# The heap count of core/mem.c comes from jemalloc when it is linked.
+ifneq ($(LIBS_ALLOC),)
+KBUILD_CFLAGS += -DVS_HAVE_JEMALLOC
+endif
+
 # make DEBUG=1: vschedd checks the whole core after every datagram of
 # requests and every cycle (--self-check by default; Documentation/core.md).
 ifeq ($(DEBUG),1)

@@ -219,6 +219,7 @@ struct vs_client *vschedd_client_new(struct vschedd *d, int fd, const struct ucr
 	if (!d->next_portid)
 		d->next_portid = 1;	/* 0 is the daemon's own */
 	c->ctx.admin = vschedd_peer_admin(&d->opts, cred->uid, cred->gid, groups, nr_groups);
+	c->ctx.mem = &d->mem_cap;
 	c->ctx.priv = &d->core;
 	/* Room for a few reply datagrams in flight; the kernel caps it at wmem_max. */
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));

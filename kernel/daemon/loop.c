@@ -134,11 +134,13 @@ static void log_state(const struct vschedd *d)
 	const struct vs_cluster *cl = &d->cl;
 
 	vs_info("SIGUSR1: %u nodes, %u queues, %u PodGroups, %u tasks, %u VolcanoJobs, "
-		"%u priority classes; %u clients; %llu cycles, %llu binds, %llu evictions",
-		cl->nr_nodes, cl->nr_queues, cl->nr_jobs, cl->nr_tasks, cl->nr_vjobs,
-		cl->nr_prioclasses, d->nr_clients, (unsigned long long)d->sched.stats.cycles,
+		"%u priority classes; %u clients; %llu cycles, %llu binds, %llu evictions; "
+		"heap %llu MiB", cl->nr_nodes, cl->nr_queues, cl->nr_jobs, cl->nr_tasks,
+		cl->nr_vjobs, cl->nr_prioclasses, d->nr_clients,
+		(unsigned long long)d->sched.stats.cycles,
 		(unsigned long long)d->sched.stats.binds,
-		(unsigned long long)d->sched.stats.evicts);
+		(unsigned long long)d->sched.stats.evicts,
+		(unsigned long long)(vs_mem_allocated() >> 20));
 }
 
 /* SIGUSR2: the whole-core check once, on demand; a fault is logged, not fatal. */
@@ -396,6 +398,22 @@ static void listen_ready(struct vschedd_watch *w, u32 events)
 
 /* ---- the daemon ---- */
 
+/*
+ * The memory cap (--max-memory) for the clients' requests, refused when
+ * nothing counts the heap here: a cap that cannot hold is not kept quiet.
+ */
+static int mem_cap_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_err *err)
+{
+	const char *source, *why;
+
+	d->mem_cap = (struct vs_mem_cap){ .max = opts->max_memory };
+	if (!opts->max_memory || vs_mem_counted(&source))
+		return 0;
+	why = source ? "the allocator counts nothing here (under valgrind, which replaces it?)" :
+		       "this vschedd is built without an allocator that counts its heap (jemalloc)";
+	return vs_err_set(err, EINVAL, "--max-memory: %s, so the cap cannot be kept", why);
+}
+
 /* The limits of the options over the defaults, but those left 0. */
 static void limits_set(struct vs_cluster_limits *l, const struct vs_cluster_limits *o)
 {
@@ -444,10 +462,29 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 	d->core.ctl.period_ms = opts->period_ms;
 	d->core.ctl.on_request = !opts->period_ms;
 	d->self = (struct vs_genl_ctx) { .portid = 0, .admin = true, .priv = &d->core };
-	/* Before the socket: no client sees the core half restored. */
+	ret = mem_cap_init(d, opts, err);
+	if (ret)
+		goto out_core;
+	/*
+	 * Before the socket: no client sees the core half restored. The cap
+	 * does not hold a checkpoint back: what was kept comes back whole.
+	 */
 	ret = vschedd_checkpoint_restore(d, err);
 	if (ret)
 		goto out_core;
+	if (d->mem_cap.max) {
+		u64 held = vs_mem_allocated();
+
+		if (held >= d->mem_cap.max)
+			vs_warn("memory cap %llu MiB: %llu MiB held already; requests that add "
+				"to the state are refused until deletes bring it under",
+				(unsigned long long)(d->mem_cap.max >> 20),
+				(unsigned long long)(held >> 20));
+		else
+			vs_info("memory cap %llu MiB, %llu MiB held",
+				(unsigned long long)(d->mem_cap.max >> 20),
+				(unsigned long long)(held >> 20));
+	}
 	d->core.ctl.on_request = !d->core.ctl.period_ms;
 
 	d->rxbuf = malloc(VS_MSG_MAX);

@@ -24,7 +24,10 @@
 #define VSCHEDD_VERBOSITY_MAX	10
 
 /* Long options without a short one. */
-enum { OPT_NO_SELF_CHECK = 0x100, OPT_LIMIT, OPT_CHECKPOINT, OPT_CHECKPOINT_INTERVAL };
+enum {
+	OPT_NO_SELF_CHECK = 0x100, OPT_LIMIT, OPT_MAX_MEMORY, OPT_CHECKPOINT,
+	OPT_CHECKPOINT_INTERVAL,
+};
 
 static void usage(FILE *out)
 {
@@ -36,8 +39,8 @@ static void usage(FILE *out)
 "    vschedd [--socket PATH] [--conf FILE] [--period DURATION]\n"
 "            [--binder auto|external] [--bind-timeout DURATION]\n"
 "            [--admin-group GROUP] [--rcvbuf-max SIZE]\n"
-"            [--limit KIND=N]... [--checkpoint FILE]\n"
-"            [--checkpoint-interval DURATION]\n"
+"            [--limit KIND=N]... [--max-memory SIZE]\n"
+"            [--checkpoint FILE] [--checkpoint-interval DURATION]\n"
 "            [--self-check | --no-self-check] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
@@ -78,8 +81,8 @@ static void usage(FILE *out)
 "        The most notifications a client may have the daemon queue for its\n"
 "        connection (VS_CMD_CONN_SET, as SO_RCVBUF sizes a netlink socket's\n"
 "        receive queue); a larger request is refused. Each connection queues\n"
-"        16M until it asks. SIZE is bytes with an optional K, M or G (powers of\n"
-"        1024): default 256M, from 16M to 64G.\n"
+"        16M until it asks. SIZE is bytes with an optional K, M, G or T (powers\n"
+"        of 1024): default 256M, from 16M to 64G.\n"
 "    --limit KIND=N\n"
 "        The most objects of KIND the daemon holds: nodes (default %u),\n"
 "        queues (%u), podgroups (%u), tasks (%u), vjobs (%u) or\n"
@@ -87,6 +90,15 @@ static void usage(FILE *out)
 "        (ENOSPC, naming the limit) and changes nothing, and so is a\n"
 "        VolcanoJob whose replicas pass the limit of tasks. Repeat the flag\n"
 "        for several kinds.\n"
+"    --max-memory SIZE\n"
+"        The most heap the daemon holds, as its allocator counts it (what the\n"
+"        objects, their indexes and the held batches take; the resident set\n"
+"        runs somewhat above it). Past it, a request that adds or changes\n"
+"        objects (NEW, SET, the configuration, VolcanoJob commands) is refused\n"
+"        with ENOMEM, saying so, and changes nothing; deletes, task status,\n"
+"        bind results, reads, dumps and cycles go on, so that the daemon can\n"
+"        get back under it. SIZE as for --rcvbuf-max, from 64M to 64T\n"
+"        (default: no cap).\n"
 "    --checkpoint FILE\n"
 "        Keep the state in FILE (standalone mode): restored at start if FILE\n"
 "        exists, written every --checkpoint-interval and at a clean stop\n"
@@ -185,15 +197,20 @@ static bool parse_group(const char *s, gid_t *gid, FILE *err)
 	return false;
 }
 
-/* A size in bytes, with an optional K, M or G (Ki, Mi, Gi alike): powers of 1024. */
-static bool parse_rcvbuf_max(const char *s, u64 *out, FILE *err)
+/*
+ * A size in bytes, with an optional K, M, G or T (Ki, Mi, Gi, Ti alike:
+ * powers of 1024), from @min to @max; else false, said with @opt and
+ * @range ("16M to 64G").
+ */
+static bool parse_size(const char *opt, const char *s, u64 min, u64 max, const char *range,
+		       u64 *out, FILE *err)
 {
 	static const struct {
 		const char *suffix;
 		unsigned int shift;
 	} units[] = {
 		{ "", 0 }, { "K", 10 }, { "Ki", 10 }, { "M", 20 }, { "Mi", 20 },
-		{ "G", 30 }, { "Gi", 30 },
+		{ "G", 30 }, { "Gi", 30 }, { "T", 40 }, { "Ti", 40 },
 	};
 	unsigned long long v;
 	char *end;
@@ -205,17 +222,17 @@ static bool parse_rcvbuf_max(const char *s, u64 *out, FILE *err)
 	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(end, units[i].suffix))
 			continue;
-		if (v > VSCHEDD_RCVBUF_MAX_LIMIT >> units[i].shift)
+		if (v > max >> units[i].shift)
 			goto bad;
 		v <<= units[i].shift;
-		if (v < VSCHEDD_OUTQ_MAX)
+		if (v < min)
 			goto bad;
 		*out = v;
 		return true;
 	}
 bad:
-	fprintf(err, "vschedd: --rcvbuf-max: \"%s\" is not a size from 16M to 64G (bytes, or "
-		"with K, M or G)\n", s);
+	fprintf(err, "vschedd: %s: \"%s\" is not a size from %s (bytes, or with K, M, G or "
+		"T)\n", opt, s, range);
 	return false;
 }
 
@@ -277,6 +294,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "self-check", no_argument, NULL, 'C' },
 		{ "no-self-check", no_argument, NULL, OPT_NO_SELF_CHECK },
 		{ "limit", required_argument, NULL, OPT_LIMIT },
+		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
 		{ "checkpoint-interval", required_argument, NULL, OPT_CHECKPOINT_INTERVAL },
 		{ "verbosity", required_argument, NULL, 'v' },
@@ -346,7 +364,8 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 			o->have_admin_group = true;
 			break;
 		case 'r':
-			if (!parse_rcvbuf_max(optarg, &o->rcvbuf_max, err))
+			if (!parse_size("--rcvbuf-max", optarg, VSCHEDD_OUTQ_MAX,
+					VSCHEDD_RCVBUF_MAX_LIMIT, "16M to 64G", &o->rcvbuf_max, err))
 				return VSCHEDD_ARGS_USAGE;
 			break;
 		case 'C':
@@ -357,6 +376,12 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 			break;
 		case OPT_LIMIT:
 			if (!parse_limit(optarg, &o->limits, err))
+				return VSCHEDD_ARGS_USAGE;
+			break;
+		case OPT_MAX_MEMORY:
+			if (!parse_size("--max-memory", optarg, VSCHEDD_MAX_MEMORY_MIN,
+					VSCHEDD_MAX_MEMORY_LIMIT, "64M to 64T", &o->max_memory,
+					err))
 				return VSCHEDD_ARGS_USAGE;
 			break;
 		case OPT_CHECKPOINT:

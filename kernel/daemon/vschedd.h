@@ -64,6 +64,11 @@
  */
 #define VSCHEDD_RCVBUF_MAX_DEFAULT	(256ull << 20)
 #define VSCHEDD_RCVBUF_MAX_LIMIT	(64ull << 30)
+
+/* --max-memory: from what an empty daemon holds, with room, to far past any machine. */
+#define VSCHEDD_MAX_MEMORY_MIN		(64ull << 20)
+#define VSCHEDD_MAX_MEMORY_LIMIT	(64ull << 40)
+
 /* Datagrams read from one client, and dump parts made for it, per wake-up. */
 #define VSCHEDD_BURST		16
 
@@ -163,6 +168,8 @@ struct vschedd_opts {
 	u64 rcvbuf_max;
 	/* --limit KIND=N: the most objects of each kind (core/cluster.h); 0: the default */
 	struct vs_cluster_limits limits;
+	/* --max-memory: the cap on the heap (core/mem.h), bytes; 0: none */
+	u64 max_memory;
 	/*
 	 * --checkpoint FILE: restored at start, written every
 	 * checkpoint_interval_ms (0: only at a clean stop) and at a clean stop
@@ -193,6 +200,7 @@ struct vschedd {
 	struct vs_arena arena;		/* request scratch */
 	struct vs_nl_core core;		/* what the handlers act on */
 	struct vs_genl_ctx self;	/* the daemon's own requests (standalone binds) */
+	struct vs_mem_cap mem_cap;	/* --max-memory, for the clients' requests */
 
 	int epfd;
 	struct vschedd_watch lw, tw, sw;	/* the listening socket, timer, signals */

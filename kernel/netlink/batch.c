@@ -111,6 +111,8 @@ static const struct vs_genl_op *check(const struct vs_genl_ctx *ctx, const struc
 	}
 	if (vs_nla_validate(nlh, GENL_HDRLEN, op->policy, op->maxattr, tb, 0, ext))
 		return NULL;
+	if (vs_genl_mem_check(ctx, op, ext))
+		return NULL;
 	return op;
 }
 
@@ -1304,11 +1306,14 @@ static int commit(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, struct vs_exta
 		 * the policy again cost a twentieth of a load's time.
 		 */
 		vs_nla_tb(nlh, GENL_HDRLEN, op->maxattr, tb);
-		ret = journal(&c, op, nlh, tb, &undo[done], &mext.err);
-		if (ret)
-			vs_extack_fail(&mext, ret, "cannot be undone");
-		else
-			ret = apply(ctx, op, nlh, tb, &mext);
+		ret = vs_genl_mem_check(ctx, op, &mext);
+		if (!ret) {
+			ret = journal(&c, op, nlh, tb, &undo[done], &mext.err);
+			if (ret)
+				vs_extack_fail(&mext, ret, "cannot be undone");
+			else
+				ret = apply(ctx, op, nlh, tb, &mext);
+		}
 		if (ret)
 			ret = failed(ext, nlh, op, tb, &mext, rollback(&c, undo, done));
 		else

@@ -476,7 +476,8 @@ static bool put_usage(struct nlmsghdr *nlh, size_t room, const struct vs_cluster
 	       vs_nl_put_res(nlh, room, VS_STATS_A_USED, &used);
 }
 
-static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core *core)
+static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core *core,
+		      const struct vs_mem_cap *cap)
 {
 	const struct vs_cluster *cl = core->cl;
 	const struct vs_pool *pools[] = {
@@ -521,6 +522,11 @@ static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core
 			return false;
 	if (rss_bytes(&rss) && !mnl_attr_put_u64_check(nlh, room, VS_STATS_A_RSS_BYTES, rss))
 		return false;
+	if (vs_mem_counted(NULL) &&
+	    !mnl_attr_put_u64_check(nlh, room, VS_STATS_A_HEAP_BYTES, vs_mem_allocated()))
+		return false;
+	if (cap && cap->max && !mnl_attr_put_u64_check(nlh, room, VS_STATS_A_MAX_MEMORY, cap->max))
+		return false;
 	mnl_attr_nest_end(nlh, nest);
 	return true;
 }
@@ -530,7 +536,8 @@ int vs_nl_stats_get_doit(struct vs_genl_info *info)
 	struct nlmsghdr *nlh = vs_genl_reply_put(info, 0);
 
 	/* On failure the dispatcher takes back the message begun. */
-	if (!nlh || !put_stats(nlh, vs_nl_reply_room(info->reply, nlh), core_of(info)))
+	if (!nlh || !put_stats(nlh, vs_nl_reply_room(info->reply, nlh), core_of(info),
+			       info->ctx->mem))
 		return vs_extack_fail(info->extack, EMSGSIZE,
 				      "the statistics do not fit the reply");
 	vs_nl_reply_finish(info->reply, nlh);

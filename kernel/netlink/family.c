@@ -41,6 +41,19 @@ void vs_genl_dump_done(const struct nlmsghdr *nlh, struct vs_genl_dump *dump)
 		op->done(dump);
 }
 
+int vs_genl_mem_check(const struct vs_genl_ctx *ctx, const struct vs_genl_op *op,
+		      struct vs_extack *ext)
+{
+	u64 used;
+
+	if (!(op->flags & VS_OP_GROWS) || !vs_mem_cap_reached(ctx->mem, &used))
+		return 0;
+	return vs_extack_fail(ext, ENOMEM, "%s refused: vschedd holds %llu MiB, its memory "
+			      "cap is %llu MiB (vschedd --max-memory); delete objects first",
+			      op->name, (unsigned long long)(used >> 20),
+			      (unsigned long long)(ctx->mem->max >> 20));
+}
+
 /* Everything up to the handler: the op, with @info and @tb filled, or an error. */
 static int prepare(struct vs_genl_ctx *ctx, const struct nlmsghdr *nlh, bool dump,
 		   struct vs_genl_info *info, const struct nlattr **tb, struct vs_extack *ext)
@@ -77,6 +90,9 @@ static int prepare(struct vs_genl_ctx *ctx, const struct nlmsghdr *nlh, bool dum
 		return ret;
 	if (dump ? !op->dumpit : !op->doit)
 		return vs_extack_fail(ext, EOPNOTSUPP, "%s: not implemented yet", op->name);
+	ret = vs_genl_mem_check(ctx, op, ext);
+	if (ret)
+		return ret;
 	*info = (struct vs_genl_info) {
 		.ctx = ctx,
 		.family = family,

@@ -15,6 +15,7 @@
 #ifndef VS_NETLINK_FAMILY_H
 #define VS_NETLINK_FAMILY_H
 
+#include "core/mem.h"
 #include "netlink/msg.h"
 #include "netlink/policy.h"
 
@@ -23,6 +24,7 @@
 #define VS_OP_DUMP	0x02	/* takes NLM_F_DUMP */
 #define VS_OP_ADMIN	0x04	/* needs the admin permission, as GENL_ADMIN_PERM */
 #define VS_OP_NOTIFY	0x08	/* a notification: sent by the daemon, never a request */
+#define VS_OP_GROWS	0x10	/* adds to the core: refused past the memory cap */
 
 /* Who sent the request, from the daemon's client state. */
 struct vs_genl_ctx {
@@ -35,6 +37,12 @@ struct vs_genl_ctx {
 	 * context is ever one.
 	 */
 	bool restore;
+	/*
+	 * The daemon's memory cap (vschedd --max-memory): past it, ops with
+	 * VS_OP_GROWS are refused with ENOMEM. NULL: none (the daemon's own
+	 * requests, a checkpoint being restored, tests).
+	 */
+	const struct vs_mem_cap *mem;
 	void *priv;			/* the daemon's state, for its handlers */
 };
 
@@ -115,6 +123,15 @@ extern const struct vs_nla_policy vs_genl_reply_policy[];
 
 /* The op of @cmd in @family, or NULL. */
 const struct vs_genl_op *vs_genl_op_find(const struct vs_genl_family *family, u8 cmd);
+
+/*
+ * 0, or -ENOMEM with @ext saying why when @op adds to the core
+ * (VS_OP_GROWS) and the memory cap of @ctx is reached. The dispatcher
+ * asks before every handler; a batch asks as it holds a message and
+ * again as it applies it, the batch itself having grown the core.
+ */
+int vs_genl_mem_check(const struct vs_genl_ctx *ctx, const struct vs_genl_op *op,
+		      struct vs_extack *ext);
 
 /*
  * Handle one request (a message from vs_nl_iter_next()) and put all of its

@@ -610,6 +610,8 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_NEST(VS_STATS_A_USED, "used", res_policy, VS_RES_A_MAX),
 	VS_NLA_NEST(VS_STATS_A_RECENT_CYCLE, "recentCycles", cycle_policy, VS_CYCLE_A_MAX,
 		    .flags = MULTI),
+	VS_NLA_INT(VS_STATS_A_HEAP_BYTES, "heapBytes", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_MAX_MEMORY, "maxMemoryBytes", VS_NLA_U64),
 };
 
 /* The upper bound is the daemon's (--rcvbuf-max): the handler says it. */
@@ -804,12 +806,13 @@ const struct vs_nla_policy vs_genl_reply_policy[VS_A_MAX + 1] = {
 	.cmd = (_cmd), .name = #_cmd, .flags = (_flags), .maxattr = VS_A_MAX
 
 #define ADMIN_DO		(VS_OP_DO | VS_OP_ADMIN)
+#define ADMIN_GROW		(VS_OP_DO | VS_OP_ADMIN | VS_OP_GROWS)
 #define GET			(VS_OP_DO | VS_OP_DUMP)
 
 static const struct vs_genl_op vs_genl_ops[] = {
-	[VS_CMD_NODE_NEW]	= { OP(VS_CMD_NODE_NEW, ADMIN_DO), .policy = node_new_attrs,
+	[VS_CMD_NODE_NEW]	= { OP(VS_CMD_NODE_NEW, ADMIN_GROW), .policy = node_new_attrs,
 				    .doit = vs_nl_obj_new_doit },
-	[VS_CMD_NODE_SET]	= { OP(VS_CMD_NODE_SET, ADMIN_DO), .policy = node_new_attrs,
+	[VS_CMD_NODE_SET]	= { OP(VS_CMD_NODE_SET, ADMIN_GROW), .policy = node_new_attrs,
 				    .doit = vs_nl_obj_set_doit },
 	[VS_CMD_NODE_DEL]	= { OP(VS_CMD_NODE_DEL, ADMIN_DO), .policy = node_key_attrs,
 				    .doit = vs_nl_obj_del_doit },
@@ -817,9 +820,9 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .dump_policy = no_attrs,
 				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
-	[VS_CMD_QUEUE_NEW]	= { OP(VS_CMD_QUEUE_NEW, ADMIN_DO), .policy = queue_new_attrs,
+	[VS_CMD_QUEUE_NEW]	= { OP(VS_CMD_QUEUE_NEW, ADMIN_GROW), .policy = queue_new_attrs,
 				    .doit = vs_nl_obj_new_doit },
-	[VS_CMD_QUEUE_SET]	= { OP(VS_CMD_QUEUE_SET, ADMIN_DO), .policy = queue_new_attrs,
+	[VS_CMD_QUEUE_SET]	= { OP(VS_CMD_QUEUE_SET, ADMIN_GROW), .policy = queue_new_attrs,
 				    .doit = vs_nl_obj_set_doit },
 	[VS_CMD_QUEUE_DEL]	= { OP(VS_CMD_QUEUE_DEL, ADMIN_DO), .policy = queue_key_attrs,
 				    .doit = vs_nl_obj_del_doit },
@@ -827,9 +830,9 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .dump_policy = no_attrs,
 				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
-	[VS_CMD_PODGROUP_NEW]	= { OP(VS_CMD_PODGROUP_NEW, ADMIN_DO), .policy = pg_new_attrs,
+	[VS_CMD_PODGROUP_NEW]	= { OP(VS_CMD_PODGROUP_NEW, ADMIN_GROW), .policy = pg_new_attrs,
 				    .doit = vs_nl_obj_new_doit },
-	[VS_CMD_PODGROUP_SET]	= { OP(VS_CMD_PODGROUP_SET, ADMIN_DO), .policy = pg_new_attrs,
+	[VS_CMD_PODGROUP_SET]	= { OP(VS_CMD_PODGROUP_SET, ADMIN_GROW), .policy = pg_new_attrs,
 				    .doit = vs_nl_obj_set_doit },
 	[VS_CMD_PODGROUP_DEL]	= { OP(VS_CMD_PODGROUP_DEL, ADMIN_DO), .policy = pg_key_attrs,
 				    .doit = vs_nl_obj_del_doit },
@@ -837,9 +840,9 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .dump_policy = pg_dump_attrs,
 				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
-	[VS_CMD_TASK_NEW]	= { OP(VS_CMD_TASK_NEW, ADMIN_DO), .policy = task_new_attrs,
+	[VS_CMD_TASK_NEW]	= { OP(VS_CMD_TASK_NEW, ADMIN_GROW), .policy = task_new_attrs,
 				    .doit = vs_nl_obj_new_doit },
-	[VS_CMD_TASK_SET]	= { OP(VS_CMD_TASK_SET, ADMIN_DO), .policy = task_new_attrs,
+	[VS_CMD_TASK_SET]	= { OP(VS_CMD_TASK_SET, ADMIN_GROW), .policy = task_new_attrs,
 				    .doit = vs_nl_obj_set_doit },
 	[VS_CMD_TASK_DEL]	= { OP(VS_CMD_TASK_DEL, ADMIN_DO), .policy = task_key_attrs,
 				    .doit = vs_nl_obj_del_doit },
@@ -847,9 +850,9 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .dump_policy = task_dump_attrs,
 				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
-	[VS_CMD_VJOB_NEW]	= { OP(VS_CMD_VJOB_NEW, ADMIN_DO), .policy = vjob_new_attrs,
+	[VS_CMD_VJOB_NEW]	= { OP(VS_CMD_VJOB_NEW, ADMIN_GROW), .policy = vjob_new_attrs,
 				    .doit = vs_nl_obj_new_doit },
-	[VS_CMD_VJOB_SET]	= { OP(VS_CMD_VJOB_SET, ADMIN_DO), .policy = vjob_new_attrs,
+	[VS_CMD_VJOB_SET]	= { OP(VS_CMD_VJOB_SET, ADMIN_GROW), .policy = vjob_new_attrs,
 				    .doit = vs_nl_obj_set_doit },
 	[VS_CMD_VJOB_DEL]	= { OP(VS_CMD_VJOB_DEL, ADMIN_DO), .policy = vjob_key_attrs,
 				    .doit = vs_nl_obj_del_doit },
@@ -857,9 +860,9 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .dump_policy = vjob_dump_attrs,
 				    .doit = vs_nl_obj_get_doit, .dumpit = vs_nl_obj_get_dumpit },
 
-	[VS_CMD_PRIOCLASS_NEW]	= { OP(VS_CMD_PRIOCLASS_NEW, ADMIN_DO), .policy = pc_new_attrs,
+	[VS_CMD_PRIOCLASS_NEW]	= { OP(VS_CMD_PRIOCLASS_NEW, ADMIN_GROW), .policy = pc_new_attrs,
 				    .doit = vs_nl_obj_new_doit },
-	[VS_CMD_PRIOCLASS_SET]	= { OP(VS_CMD_PRIOCLASS_SET, ADMIN_DO), .policy = pc_new_attrs,
+	[VS_CMD_PRIOCLASS_SET]	= { OP(VS_CMD_PRIOCLASS_SET, ADMIN_GROW), .policy = pc_new_attrs,
 				    .doit = vs_nl_obj_set_doit },
 	[VS_CMD_PRIOCLASS_DEL]	= { OP(VS_CMD_PRIOCLASS_DEL, ADMIN_DO), .policy = pc_key_attrs,
 				    .doit = vs_nl_obj_del_doit },
@@ -873,7 +876,7 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .policy = bind_result_attrs, .doit = vs_nl_bind_result_doit },
 	[VS_CMD_CONF_GET]	= { OP(VS_CMD_CONF_GET, VS_OP_DO), .policy = no_attrs,
 				    .doit = vs_nl_conf_get_doit },
-	[VS_CMD_CONF_SET]	= { OP(VS_CMD_CONF_SET, ADMIN_DO), .policy = conf_set_attrs,
+	[VS_CMD_CONF_SET]	= { OP(VS_CMD_CONF_SET, ADMIN_GROW), .policy = conf_set_attrs,
 				    .doit = vs_nl_conf_set_doit },
 	[VS_CMD_CYCLE_RUN]	= { OP(VS_CMD_CYCLE_RUN, ADMIN_DO), .policy = no_attrs,
 				    .doit = vs_nl_cycle_run_doit },
@@ -897,7 +900,7 @@ static const struct vs_genl_op vs_genl_ops[] = {
 	[VS_CMD_STATUS]		= { OP(VS_CMD_STATUS, VS_OP_NOTIFY) },
 	[VS_CMD_CYCLE]		= { OP(VS_CMD_CYCLE, VS_OP_NOTIFY) },
 
-	[VS_CMD_VJOB_COMMAND]	= { OP(VS_CMD_VJOB_COMMAND, ADMIN_DO),
+	[VS_CMD_VJOB_COMMAND]	= { OP(VS_CMD_VJOB_COMMAND, ADMIN_GROW),
 				    .policy = vjob_command_attrs,
 				    .doit = vs_nl_vjob_command_doit },
 	[VS_CMD_QUEUE_COMMAND]	= { OP(VS_CMD_QUEUE_COMMAND, ADMIN_DO),

@@ -1218,6 +1218,124 @@ Test(vschedd, a_limit_refuses_one_object_more_with_its_name)
 	vsnl_close(c);
 }
 
+/*
+ * A node of 512 labels whose values no other node has: tens of kilobytes of
+ * the daemon's heap, so that a few hundred fill the cap (the daemon checks
+ * its whole core after each request here).
+ */
+static struct nl_msg *fat_node_new(u32 i)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_NODE_NEW, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_NODE), *labels, *kv;
+	char name[32], value[64];
+
+	snprintf(name, sizeof(name), "fat-%06u", i);
+	nla_put_string(m, VS_NODE_A_NAME, name);
+	put_res(m, VS_NODE_A_ALLOCATABLE, 4000, 8ULL << 30, 110);
+	labels = nla_nest_start(m, VS_NODE_A_LABELS);
+	for (u32 k = 0; k < 512; k++) {
+		kv = nla_nest_start(m, VS_LABELS_A_ITEM);
+		snprintf(name, sizeof(name), "example.com/label-%03u", k);
+		snprintf(value, sizeof(value), "value-%06u-%03u-abcdefghijklmnopqrstuvwxyz", i, k);
+		nla_put_string(m, VS_KV_A_KEY, name);
+		nla_put_string(m, VS_KV_A_VALUE, value);
+		nla_nest_end(m, kv);
+	}
+	nla_nest_end(m, labels);
+	nla_nest_end(m, n);
+	return m;
+}
+
+struct mem_stats {
+	u64 heap, max;
+	u32 nodes;
+};
+
+static int read_mem_stats(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a[VS_STATS_A_MAX + 1];
+	struct mem_stats *ms = arg;
+
+	cr_assert_not_null(tb[VS_A_STATS]);
+	vsnl_parse_nested(a, VS_STATS_A_MAX, tb[VS_A_STATS]);
+	cr_assert_not_null(a[VS_STATS_A_HEAP_BYTES]);
+	ms->heap = nla_get_u64(a[VS_STATS_A_HEAP_BYTES]);
+	ms->max = a[VS_STATS_A_MAX_MEMORY] ? nla_get_u64(a[VS_STATS_A_MAX_MEMORY]) : 0;
+	ms->nodes = nla_get_u32(a[VS_STATS_A_NR_NODES]);
+	return 0;
+}
+
+static struct mem_stats mem_stats(struct vsnl *c)
+{
+	struct mem_stats ms = { 0 };
+	struct vsnl_err err = { 0 };
+
+	cr_assert_eq(vsnl_request(c, vsnl_msg_new(VS_CMD_STATS_GET, 0), read_mem_stats, &ms, &err),
+		     0, "%s", err.msg);
+	return ms;
+}
+
+Test(vschedd, past_the_memory_cap_what_adds_is_refused_until_deletes_make_room)
+{
+	struct vschedd_opts o = { .max_memory = VSCHEDD_MAX_MEMORY_MIN };
+	struct vsnl_err err = { 0 };
+	struct mem_stats ms;
+	char name[32];
+	struct vsnl *c;
+	u32 n;
+	int ret;
+
+	if (!vs_mem_counted(NULL))
+		cr_skip_test("the allocator counts nothing here (valgrind replaces it)");
+	start(&o);
+	c = conn();
+	for (n = 0;; n++) {
+		ret = req(c, fat_node_new(n), NULL, NULL, &err);
+		if (ret)
+			break;
+		cr_assert_lt(n, 1000000u, "the cap never came");
+	}
+	cr_assert_eq(ret, -ENOMEM, "%s", err.msg);
+	cr_assert(strstr(err.msg, "VS_CMD_NODE_NEW refused: vschedd holds 64 MiB, its memory cap "
+			 "is 64 MiB (vschedd --max-memory); delete objects first"), "%s", err.msg);
+	ms = mem_stats(c);
+	cr_assert_eq(ms.nodes, n, "the refused node was made");
+	cr_assert_eq(ms.max, VSCHEDD_MAX_MEMORY_MIN);
+	cr_assert_geq(ms.heap, ms.max);
+	cr_assert_gt(n, 100u, "%u nodes filled 64 MiB", n);
+
+	/* Anything that adds is refused, and the daemon goes on answering. */
+	cr_assert_eq(req(c, queue_new("q"), NULL, NULL, &err), -ENOMEM);
+	cr_assert(strstr(err.msg, "VS_CMD_QUEUE_NEW refused"), "%s", err.msg);
+
+	/* Deletes make room: a tenth of the nodes, and NEW works again. */
+	for (u32 i = 0; i < n / 10; i++) {
+		struct nl_msg *m = vsnl_msg_new(VS_CMD_NODE_DEL, 0);
+		struct nlattr *k = nla_nest_start(m, VS_A_NODE);
+
+		snprintf(name, sizeof(name), "fat-%06u", i);
+		nla_put_string(m, VS_NODE_A_NAME, name);
+		nla_nest_end(m, k);
+		ok(c, m);
+	}
+	ms = mem_stats(c);
+	cr_assert_lt(ms.heap, ms.max, "%u nodes deleted, %llu bytes held", n / 10,
+		     (unsigned long long)ms.heap);
+	ok(c, queue_new("q"));
+	vsnl_close(c);
+	cr_assert_eq(dt_stop(&t), 0);
+}
+
+Test(vschedd, a_memory_cap_without_a_count_stops_the_start)
+{
+	struct vschedd_opts o = { .max_memory = VSCHEDD_MAX_MEMORY_MIN };
+
+	if (vs_mem_counted(NULL))
+		cr_skip_test("the allocator counts its heap here: the cap starts");
+	cr_assert_eq(dt_try_start(&t, &o), -EINVAL);
+	cr_assert(strstr(t.error, "--max-memory: "), "%s", t.error);
+}
+
 Test(vschedd, sigterm_stops_cleanly_and_removes_the_socket)
 {
 	struct stat st;

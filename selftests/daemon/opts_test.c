@@ -168,6 +168,16 @@ Test(vschedd_opts, every_flag_is_taken)
 	cr_assert_eq(o.rcvbuf_max, 512 << 20);
 	free(out);
 	free(err);
+	/* The memory cap: none unless given. */
+	cr_assert_eq(o.max_memory, 0);
+	cr_assert_eq(PARSE(&o, &out, &err, "--max-memory", "6G"), VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_eq(o.max_memory, 6ull << 30);
+	free(out);
+	free(err);
+	cr_assert_eq(PARSE(&o, &out, &err, "--max-memory=1Ti"), VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_eq(o.max_memory, 1ull << 40);
+	free(out);
+	free(err);
 	/* Limits, one kind per flag; a kind not named keeps its default (0 here). */
 	cr_assert_eq(PARSE(&o, &out, &err, "--limit", "tasks=5000000", "--limit=nodes=10"),
 		     VSCHEDD_ARGS_RUN, "%s", err);
@@ -207,11 +217,16 @@ Test(vschedd_opts, a_bad_argument_says_what_and_where)
 							 "\"no-such-group-here\"" },
 		{ "-v", "11", "vschedd: -v: \"11\" is not a verbosity from 0 to 10" },
 		{ "--rcvbuf-max", "15M", "vschedd: --rcvbuf-max: \"15M\" is not a size from 16M to "
-					 "64G (bytes, or with K, M or G)" },
+					 "64G (bytes, or with K, M, G or T)" },
 		{ "--rcvbuf-max", "65G", "is not a size from 16M to 64G" },
 		{ "--rcvbuf-max", "1T", "is not a size" },
 		{ "--rcvbuf-max", "-1G", "is not a size" },
 		{ "-v", "x", "is not a verbosity" },
+		{ "--max-memory", "63M", "vschedd: --max-memory: \"63M\" is not a size from 64M to "
+					 "64T (bytes, or with K, M, G or T)" },
+		{ "--max-memory", "65T", "is not a size from 64M to 64T" },
+		{ "--max-memory", "4GB", "is not a size" },
+		{ "--max-memory", "", "is not a size" },
 		{ "--limit", "tasks", "vschedd: --limit: \"tasks\" is not KIND=N" },
 		{ "--limit", "tasks=0", "vschedd: --limit: the limit of tasks must be at least 1" },
 		{ "--limit", "tasks=-5", "vschedd: --limit: \"-5\" is not a count from 1 to" },

@@ -763,6 +763,8 @@ enum vs_stats_attr {
 	VS_STATS_A_ALLOCATABLE,		/* nest: enum vs_res_attr, the nodes' sum */
 	VS_STATS_A_USED,		/* nest: enum vs_res_attr, the nodes' sum */
 	VS_STATS_A_RECENT_CYCLE,	/* nest, repeated: enum vs_cycle_attr, newest last */
+	VS_STATS_A_HEAP_BYTES,		/* u64: the heap held, as the allocator counts it */
+	VS_STATS_A_MAX_MEMORY,		/* u64: the cap on it (vschedd --max-memory); absent: none */
 	__VS_STATS_A_MAX
 };
 #define VS_STATS_A_MAX (__VS_STATS_A_MAX - 1)

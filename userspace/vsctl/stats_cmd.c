@@ -249,7 +249,7 @@ static void print_stats(const json_t *st)
 	static const char *const counters[] = {
 		"cycles", "binds", "evicts", "bindFailures", "discardedOps",
 		"nrNodes", "nrQueues", "nrPodGroups", "nrTasks", "nrVolcanoJobs",
-		"nrPriorityClasses", "rssBytes",
+		"nrPriorityClasses", "rssBytes", "heapBytes", "maxMemoryBytes",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(counters); i++) {

@@ -10,6 +10,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include "dreq.h"
 #include "dtest.h"
 #include "lib/vsnl.h"
 
@@ -55,66 +56,6 @@ static void ok(struct vsnl *c, struct nl_msg *m)
 	cr_assert_eq(vsnl_request(c, m, NULL, NULL, &err), 0, "%s", err.msg);
 }
 
-/* Resources; @pods only for a node's (a task's request counts its pod itself). */
-static void put_res(struct nl_msg *m, int type, u64 mcpu, u64 mem, u64 pods)
-{
-	struct nlattr *res = nla_nest_start(m, type);
-
-	nla_put_u64(m, VS_RES_A_CPU, mcpu);
-	nla_put_u64(m, VS_RES_A_MEMORY, mem);
-	if (pods)
-		nla_put_u64(m, VS_RES_A_PODS, pods);
-	nla_nest_end(m, res);
-}
-
-static struct nl_msg *node_new(const char *name, u64 mcpu)
-{
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_NODE_NEW, 0);
-	struct nlattr *n = nla_nest_start(m, VS_A_NODE);
-
-	nla_put_string(m, VS_NODE_A_NAME, name);
-	put_res(m, VS_NODE_A_ALLOCATABLE, mcpu, 8ULL << 30, 110);
-	nla_nest_end(m, n);
-	return m;
-}
-
-static struct nl_msg *queue_new(const char *name)
-{
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_QUEUE_NEW, 0);
-	struct nlattr *n = nla_nest_start(m, VS_A_QUEUE);
-
-	nla_put_string(m, VS_QUEUE_A_NAME, name);
-	nla_put_u32(m, VS_QUEUE_A_WEIGHT, 1);
-	nla_nest_end(m, n);
-	return m;
-}
-
-static struct nl_msg *pg_new(const char *ns, const char *name, const char *queue, u32 min)
-{
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_PODGROUP_NEW, 0);
-	struct nlattr *n = nla_nest_start(m, VS_A_PODGROUP);
-
-	nla_put_string(m, VS_PG_A_NAMESPACE, ns);
-	nla_put_string(m, VS_PG_A_NAME, name);
-	nla_put_string(m, VS_PG_A_QUEUE, queue);
-	nla_put_u32(m, VS_PG_A_MIN_MEMBER, min);
-	nla_nest_end(m, n);
-	return m;
-}
-
-static struct nl_msg *task_new(const char *ns, const char *name, const char *pg, u64 mcpu)
-{
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_NEW, 0);
-	struct nlattr *n = nla_nest_start(m, VS_A_TASK);
-
-	nla_put_string(m, VS_TASK_A_NAMESPACE, ns);
-	nla_put_string(m, VS_TASK_A_NAME, name);
-	nla_put_string(m, VS_TASK_A_PODGROUP, pg);
-	put_res(m, VS_TASK_A_REQUEST, mcpu, 1ULL << 30, 0);
-	nla_nest_end(m, n);
-	return m;
-}
-
 static struct nl_msg *task_get(const char *ns, const char *name)
 {
 	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_GET, 0);
@@ -129,11 +70,11 @@ static struct nl_msg *task_get(const char *ns, const char *name)
 /* A queue, a node of 4 cpus, a PodGroup ns/pg of two tasks ns/t0 and ns/t1 of 1 cpu. */
 static void small_cluster(struct vsnl *c)
 {
-	ok(c, queue_new("q1"));
-	ok(c, node_new("n1", 4000));
-	ok(c, pg_new("ns", "pg", "q1", 2));
-	ok(c, task_new("ns", "t0", "pg", 1000));
-	ok(c, task_new("ns", "t1", "pg", 1000));
+	ok(c, dr_queue_new("q1"));
+	ok(c, dr_node_new("n1", 4000));
+	ok(c, dr_pg_new("ns", "pg", "q1", 2));
+	ok(c, dr_task_new("ns", "t0", "pg", 1000));
+	ok(c, dr_task_new("ns", "t1", "pg", 1000));
 }
 
 struct task_state {
@@ -649,7 +590,7 @@ Test(vschedd, a_status_subscriber_hears_what_a_cycle_writes_back)
 	c = conn();
 	bridge = conn();
 	small_cluster(c);
-	ok(c, task_new("ns", "big", "pg", 8000));
+	ok(c, dr_task_new("ns", "big", "pg", 8000));
 	cr_assert_eq(vsnl_subscribe(bridge, VS_MCGRP_STATUS, &err), 0, "%s", err.msg);
 	cr_assert_eq(vsnl_subscribe(bridge, VS_MCGRP_CYCLES, &err), 0, "%s", err.msg);
 	cr_assert_eq(cycle_run(c), 2);
@@ -699,7 +640,7 @@ static struct nl_msg *task_prio(const char *name, const char *pg, s32 prio, cons
 	nla_put_string(m, VS_TASK_A_NAMESPACE, "ns");
 	nla_put_string(m, VS_TASK_A_NAME, name);
 	nla_put_string(m, VS_TASK_A_PODGROUP, pg);
-	put_res(m, VS_TASK_A_REQUEST, 1000, 1ULL << 30, 0);
+	dr_put_res(m, VS_TASK_A_REQUEST, 1000, 1ULL << 30, 0);
 	nla_put_s32(m, VS_TASK_A_PRIORITY, prio);
 	if (node) {
 		nla_put_string(m, VS_TASK_A_NODE, node);
@@ -722,12 +663,12 @@ static void preempt_cluster(struct vsnl *c)
 	nla_put_string(m, VS_CONF_A_TEXT, conf_preempt);
 	nla_nest_end(m, n);
 	ok(c, m);
-	ok(c, queue_new("q1"));
-	ok(c, node_new("n1", 2000));
-	ok(c, pg_new("ns", "low", "q1", 1));
+	ok(c, dr_queue_new("q1"));
+	ok(c, dr_node_new("n1", 2000));
+	ok(c, dr_pg_new("ns", "low", "q1", 1));
 	ok(c, task_prio("l0", "low", 1, "n1"));
 	ok(c, task_prio("l1", "low", 1, "n1"));
-	ok(c, pg_new("ns", "high", "q1", 1));
+	ok(c, dr_pg_new("ns", "high", "q1", 1));
 	ok(c, task_prio("h0", "high", 100, NULL));
 }
 
@@ -991,8 +932,8 @@ Test(vschedd, a_batch_through_the_daemon_is_applied_whole)
 	start(NULL);
 	c = conn();
 	ok(c, vsnl_msg_new(VS_CMD_BATCH_BEGIN, 0));
-	ok(c, node_new("b1", 1000));
-	ok(c, node_new("b2", 1000));
+	ok(c, dr_node_new("b1", 1000));
+	ok(c, dr_node_new("b2", 1000));
 	ok(c, vsnl_msg_new(VS_CMD_BATCH_END, 0));
 	cr_assert_eq(req(c, vsnl_msg_new(VS_CMD_NODE_GET, NLM_F_DUMP), count_msgs, &n, NULL), 0);
 	cr_assert_eq(n, 2);
@@ -1055,7 +996,7 @@ static int as_user(gid_t gid, const gid_t *groups, int nr, uid_t uid)
 		c = vsnl_open(t.path, &err);
 		if (!c)
 			_exit(0x40);
-		ret = vsnl_request(c, node_new("by-user", 1000), NULL, NULL, &err);
+		ret = vsnl_request(c, dr_node_new("by-user", 1000), NULL, NULL, &err);
 		/* Made, or found made by an admin before: either way it was let through. */
 		if (!ret || ret == -EEXIST)
 			res |= USER_CHANGED;
@@ -1192,13 +1133,13 @@ Test(vschedd, sigusr1_logs_the_state_and_sigusr2_checks_the_core)
 
 	start(NULL);
 	c = conn();
-	cr_assert_eq(vsnl_request(c, node_new("n1", 4000), NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_request(c, dr_node_new("n1", 4000), NULL, NULL, &err), 0, "%s", err.msg);
 	kill(t.pid, SIGUSR1);
 	cr_assert(dt_log_wait(&t, "SIGUSR1: 1 nodes, 0 queues, 0 PodGroups, 0 tasks"));
 	kill(t.pid, SIGUSR2);
 	cr_assert(dt_log_wait(&t, "SIGUSR2: the core is whole (1 nodes, 0 tasks checked)"));
 	/* Neither ends the daemon: it still answers, then stops cleanly. */
-	cr_assert_eq(vsnl_request(c, node_new("n2", 4000), NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_request(c, dr_node_new("n2", 4000), NULL, NULL, &err), 0, "%s", err.msg);
 	vsnl_close(c);
 	cr_assert_eq(dt_stop(&t), 0);
 }
@@ -1211,8 +1152,8 @@ Test(vschedd, a_limit_refuses_one_object_more_with_its_name)
 
 	start(&o);
 	c = conn();
-	cr_assert_eq(vsnl_request(c, node_new("n1", 4000), NULL, NULL, &err), 0, "%s", err.msg);
-	cr_assert_eq(vsnl_request(c, node_new("n2", 4000), NULL, NULL, &err), -ENOSPC);
+	cr_assert_eq(vsnl_request(c, dr_node_new("n1", 4000), NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_request(c, dr_node_new("n2", 4000), NULL, NULL, &err), -ENOSPC);
 	cr_assert(strstr(err.msg, "the cluster holds 1 nodes, its limit (vschedd --limit nodes=N)"),
 		  "%s", err.msg);
 	vsnl_close(c);
@@ -1231,7 +1172,7 @@ static struct nl_msg *fat_node_new(u32 i)
 
 	snprintf(name, sizeof(name), "fat-%06u", i);
 	nla_put_string(m, VS_NODE_A_NAME, name);
-	put_res(m, VS_NODE_A_ALLOCATABLE, 4000, 8ULL << 30, 110);
+	dr_put_res(m, VS_NODE_A_ALLOCATABLE, 4000, 8ULL << 30, 110);
 	labels = nla_nest_start(m, VS_NODE_A_LABELS);
 	for (u32 k = 0; k < 512; k++) {
 		kv = nla_nest_start(m, VS_LABELS_A_ITEM);
@@ -1305,7 +1246,7 @@ Test(vschedd, past_the_memory_cap_what_adds_is_refused_until_deletes_make_room)
 	cr_assert_gt(n, 100u, "%u nodes filled 64 MiB", n);
 
 	/* Anything that adds is refused, and the daemon goes on answering. */
-	cr_assert_eq(req(c, queue_new("q"), NULL, NULL, &err), -ENOMEM);
+	cr_assert_eq(req(c, dr_queue_new("q"), NULL, NULL, &err), -ENOMEM);
 	cr_assert(strstr(err.msg, "VS_CMD_QUEUE_NEW refused"), "%s", err.msg);
 
 	/* Deletes make room: a tenth of the nodes, and NEW works again. */
@@ -1321,7 +1262,7 @@ Test(vschedd, past_the_memory_cap_what_adds_is_refused_until_deletes_make_room)
 	ms = mem_stats(c);
 	cr_assert_lt(ms.heap, ms.max, "%u nodes deleted, %llu bytes held", n / 10,
 		     (unsigned long long)ms.heap);
-	ok(c, queue_new("q"));
+	ok(c, dr_queue_new("q"));
 	vsnl_close(c);
 	cr_assert_eq(dt_stop(&t), 0);
 }

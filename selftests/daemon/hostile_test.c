@@ -3,9 +3,11 @@
  * Clients that misbehave, against a real daemon on its socket: one that
  * goes away in the middle of a batch, one that floods the daemon with
  * requests. What they do must leave no trace in the core and must not
- * keep the scheduler from its period. (A subscriber that never reads is
- * cut off with ENOBUFS: client_test.c, at the connection's queue.)
+ * keep the scheduler from its period; one that subscribes and never reads,
+ * which must cost the others nothing and be told, once it reads, that it
+ * lost notifications (client_test.c tests the connection's queue alone).
  */
+#include "dreq.h"
 #include "dtest.h"
 
 static struct dtest t;
@@ -178,4 +180,145 @@ Test(vschedd_hostile, a_flood_of_requests_does_not_starve_the_period)
 	cr_assert_geq(after - before, 5, "%llu cycles in 1.5 s of 50 ms periods under a flood "
 		      "of %lu requests", after - before, sent);
 	close(fd);
+}
+
+/* A batch of @n tasks of 100m in PodGroup ns/@pg of queue q, each its own gang of one. */
+static void load_tasks(struct vsnl *c, const char *pg, u32 n)
+{
+	struct vsnl_err err = { 0 };
+	char name[32];
+
+	cr_assert_eq(vsnl_batch_begin(c, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_batch_add(c, dr_pg_new("ns", pg, "q", 1), NULL, &err), 0, "%s",
+		     err.msg);
+	for (u32 i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s-%04u", pg, i);
+		cr_assert_eq(vsnl_batch_add(c, dr_task_new("ns", name, pg, 100), NULL, &err), 0,
+			     "%s", err.msg);
+	}
+	cr_assert_eq(vsnl_batch_end(c, &err), 0, "%s", err.msg);
+}
+
+/* And delete them, in a batch: more events for the subscriber. */
+static void unload_tasks(struct vsnl *c, const char *pg, u32 n)
+{
+	struct vsnl_err err = { 0 };
+	char name[32];
+
+	cr_assert_eq(vsnl_batch_begin(c, &err), 0, "%s", err.msg);
+	for (u32 i = 0; i < n; i++) {
+		struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_DEL, 0);
+		struct nlattr *k = nla_nest_start(m, VS_A_TASK);
+
+		snprintf(name, sizeof(name), "%s-%04u", pg, i);
+		nla_put_string(m, VS_TASK_A_NAMESPACE, "ns");
+		nla_put_string(m, VS_TASK_A_NAME, name);
+		nla_nest_end(m, k);
+		cr_assert_eq(vsnl_batch_add(c, m, NULL, &err), 0, "%s", err.msg);
+	}
+	cr_assert_eq(vsnl_batch_end(c, &err), 0, "%s", err.msg);
+}
+
+static int count_decisions(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	const struct genlmsghdr *g = nlmsg_data(nlh);
+
+	if (g->cmd == VS_CMD_DECISIONS)
+		++*(unsigned int *)arg;
+	return 0;
+}
+
+static int count_tasks(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	if (tb[VS_A_TASK])
+		++*(unsigned int *)arg;
+	return 0;
+}
+
+/* Wait for the tasks of ns/@pg to be bound: the cycles ran while the subscriber slept. */
+static void wait_bound(struct vsnl *c, const char *pg, u32 n)
+{
+	struct vsnl_err err = { 0 };
+
+	for (int i = 0; i < DT_TIMEOUT_MS / 20; i++) {
+		struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_GET, NLM_F_DUMP);
+		unsigned int running = 0;
+
+		nla_put_string(m, VS_A_FILTER_PODGROUP, pg);
+		nla_put_u32(m, VS_A_FILTER_STATUS, 1u << VS_TASK_STATUS_RUNNING);
+		cr_assert_eq(vsnl_request(c, m, count_tasks, &running, &err), 0, "%s", err.msg);
+		if (running == n)
+			return;
+		usleep(20000);
+	}
+	cr_assert_fail("the tasks of %s were not all bound", pg);
+}
+
+Test(vschedd_hostile, a_subscriber_that_never_reads_costs_the_others_nothing_and_is_told)
+{
+	struct vschedd_opts o = { .period_ms = 20, .binder = VSCHEDD_BINDER_AUTO };
+	struct vsnl_err err = { 0 };
+	unsigned long long before, after;
+	unsigned int seen = 0;
+	struct vsnl *c, *deaf;
+	char pg[16];
+	int ret;
+
+	dt_start(&t, &o);
+	c = vsnl_open(t.path, &err);
+	cr_assert_not_null(c, "%s", err.msg);
+	deaf = vsnl_open(t.path, &err);
+	cr_assert_not_null(deaf, "%s", err.msg);
+	/* The smallest queue a connection may have, and every group: it fills fast. */
+	cr_assert_eq(vsnl_set_rcvbuf(deaf, VS_CONN_RCVBUF_MIN, &err), 0, "%s", err.msg);
+	for (int g = VS_MCGRP_DECISIONS; g <= VS_MCGRP_MAX; g++)
+		cr_assert_eq(vsnl_subscribe(deaf, g, &err), 0, "%s", err.msg);
+
+	cr_assert_eq(vsnl_request(c, dr_queue_new("q"), NULL, NULL, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 20; i++) {
+		char name[16];
+
+		struct nl_msg *m = vsnl_msg_new(VS_CMD_NODE_NEW, 0);
+		struct nlattr *n = nla_nest_start(m, VS_A_NODE);
+
+		snprintf(name, sizeof(name), "n%02d", i);
+		nla_put_string(m, VS_NODE_A_NAME, name);
+		dr_put_res(m, VS_NODE_A_ALLOCATABLE, 64000, 1ULL << 40, 200);
+		nla_nest_end(m, n);
+		cr_assert_eq(vsnl_request(c, m, NULL, NULL, &err), 0, "%s", err.msg);
+	}
+	/*
+	 * Ten rounds of 1000 tasks made, bound and deleted, each some 100 kB
+	 * of decisions, events and status for a connection that holds 64 kB
+	 * and reads nothing: the binds go on at the period, and the other
+	 * client is answered.
+	 */
+	before = cycles_now();
+	for (int r = 0; r < 10; r++) {
+		snprintf(pg, sizeof(pg), "pg%d", r);
+		load_tasks(c, pg, 1000);
+		wait_bound(c, pg, 1000);
+		unload_tasks(c, pg, 1000);
+	}
+	after = cycles_now();
+	cr_assert_geq(after - before, 10, "%llu cycles", after - before);
+
+	/* The first thing it reads past what was queued: ENOBUFS, then it hears again. */
+	do
+		ret = vsnl_recv_notifications(deaf, DT_TIMEOUT_MS, NULL, NULL, &err);
+	while (ret > 0);
+	cr_assert_eq(ret, -ENOBUFS, "%d: %s", ret, err.msg);
+	cr_assert(strstr(err.msg, "notifications were dropped"), "%s", err.msg);
+	load_tasks(c, "after", 10);
+	wait_bound(c, "after", 10);
+	for (int i = 0; i < 100 && !seen; i++) {
+		ret = vsnl_recv_notifications(deaf, DT_TIMEOUT_MS, count_decisions, &seen, &err);
+		cr_assert_geq(ret, 0, "%s", err.msg);
+	}
+	cr_assert_gt(seen, 0, "no decision reached the subscriber after ENOBUFS");
+	kill(t.pid, SIGUSR2);
+	cr_assert(dt_log_wait(&t, "SIGUSR2: the core is whole (20 nodes, 10 tasks checked)"));
+	vsnl_close(deaf);
+	vsnl_close(c);
+	cr_assert_eq(dt_stop(&t), 0);
 }

@@ -98,7 +98,12 @@ int vs_ckpt_writer_open(struct vs_ckpt_writer *w, const char *path, struct vs_er
 	w->fd = -1;
 	w->path = strdup(path);
 	w->tmp = malloc(n + sizeof(".tmp"));
-	w->buf = malloc(VS_CKPT_BUF);
+	/*
+	 * Zeroed, and zeroed again as it is flushed: libmnl (1.0.4) leaves an
+	 * attribute's padding as it was, and a checkpoint holds no byte the
+	 * writer did not mean.
+	 */
+	w->buf = calloc(1, VS_CKPT_BUF);
 	if (!w->path || !w->tmp || !w->buf) {
 		vs_ckpt_writer_abort(w);
 		return vs_err_set(err, ENOMEM, "out of memory");
@@ -118,7 +123,6 @@ int vs_ckpt_writer_open(struct vs_ckpt_writer *w, const char *path, struct vs_er
 	w->crc = (u32)crc32(0, NULL, 0);
 	/* The header's room: written for real by the commit. */
 	w->len = sizeof(struct vs_ckpt_header);
-	memset(w->buf, 0, w->len);
 	return 0;
 }
 
@@ -127,11 +131,10 @@ int vs_ckpt_writer_open_mem(struct vs_ckpt_writer *w, struct vs_err *err)
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
 	w->cap = VS_CKPT_BUF;
-	w->buf = malloc(w->cap);
+	w->buf = calloc(1, w->cap);
 	if (!w->buf)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	w->len = sizeof(struct vs_ckpt_header);
-	memset(w->buf, 0, w->len);
 	return 0;
 }
 
@@ -180,6 +183,7 @@ static int writer_flush(struct vs_ckpt_writer *w, struct vs_err *err)
 	if (ret)
 		return vs_err_set(err, ret, "%s: %s", w->tmp, strerror(-ret));
 	w->body_len += w->len - skip;
+	memset(w->buf, 0, w->len);
 	w->len = 0;
 	w->flushed = true;
 	return 0;
@@ -198,6 +202,7 @@ static int writer_room(struct vs_ckpt_writer *w, size_t n, struct vs_err *err)
 	grown = realloc(w->buf, cap);
 	if (!grown)
 		return vs_err_set(err, ENOMEM, "out of memory for a checkpoint of %zu bytes", cap);
+	memset(grown + w->cap, 0, cap - w->cap);
 	w->buf = grown;
 	w->cap = cap;
 	return 0;

@@ -168,10 +168,15 @@ LIBS_KUBE_TEST := -lmicrohttpd
 
 # Programs the tests run and nothing installs: the test Kubernetes API
 # server (Documentation/kube-test-apiserver.md), at $(objtree)/selftests/kube/.
-test-progs := kapiserver
+test-progs := kapiserver vssoak
 kapiserver-path := selftests/kube/kapiserver
 kapiserver-dirs := selftests/kube/
 kapiserver-ldlibs := -lmicrohttpd -ljansson
+# The soak of a real daemon (Documentation/fuzzing.md, "The soak").
+vssoak-path := selftests/soak/vssoak
+vssoak-dirs := selftests/soak/
+vssoak-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
+vssoak-ldlibs := $(LIBS_VSNL) -lmnl -lz -lm
 
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
@@ -262,7 +267,7 @@ $(foreach p,$(progs),$(eval $(call prog-rule,$(p))))
 
 define test-prog-rule
 $(objtree)/$($(1)-path): ldlibs = $($(1)-ldlibs) $(LIBS_ALLOC)
-$(objtree)/$($(1)-path): $(addprefix $(objtree)/,$($(1)-objs)) FORCE
+$(objtree)/$($(1)-path): $(addprefix $(objtree)/,$($(1)-objs)) $($(1)-libs) FORCE
 	$$(call if_changed,ld)
 endef
 $(foreach p,$(test-progs),$(eval $(call test-prog-rule,$(p))))
@@ -333,20 +338,47 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fu
 	$(Q)$(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube
 	$(Q)$(srctree)/selftests/vskube-e2e.sh $(objtree) $(srctree)/selftests
 	$(Q)$(srctree)/selftests/vskube-scale.sh $(objtree)
+	$(Q)$(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds $(SOAK_CHECK_TIME)
 	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp $(test-bin) --jobs=2 $(CHECK_ARGS)
+
+# The soak (Documentation/hardening.md): make check runs it for
+# SOAK_CHECK_TIME seconds, make soak for SOAK_TIME with SOAK_WORKERS clients.
+SOAK_CHECK_TIME ?= 10
+SOAK_TIME ?= 600
+SOAK_WORKERS ?= 16
+
+PHONY += soak
+soak: $(objtree)/vschedd $(objtree)/selftests/soak/vssoak
+	$(Q)$(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds $(SOAK_TIME) \
+		--workers $(SOAK_WORKERS) -v
 
 # The unit tests and a scheduling run under valgrind's memcheck. jemalloc
 # replaces malloc, so memcheck is told where the allocator lives; Criterion
-# runs each test in a child process, so children are traced. Slow: minutes.
-MEMCHECK := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+# runs each test in a child process, so children are traced, and a child
+# exits at its first error: Criterion takes no notice of a test's exit
+# status once it passed. Slow: tens of minutes.
+MEMCHECK := valgrind -q --error-exitcode=1 --exit-on-first-error=yes --leak-check=full \
+	--show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	--soname-synonyms=somalloc=*jemalloc* --trace-children=yes
 
-PHONY += memcheck
+# What CI runs under memcheck (Documentation/hardening.md): the suites that
+# face the socket, and a short soak, whose daemons must exit 0.
+MEMCHECK_CI_SUITES := batch checkpoint checkpoint_daemon ctl family msg policy objects \
+	handlers memcap vschedd_hostile vschedd_input
+MEMCHECK_CI_FILTER := @($(subst $(space),|,$(strip $(MEMCHECK_CI_SUITES))))/*
+
+PHONY += memcheck memcheck-ci
 memcheck: $(test-bin) $(objtree)/vsbench $(objtree)/vsctl $(test-prog-bins)
 	$(Q)$(MEMCHECK) $(objtree)/vsbench cycle -n 50 -j 200 -t 6 -c 2 >/dev/null
 	$(Q)$(MEMCHECK) $(objtree)/vsctl scenario run -o json $(srctree)/selftests/vsctl/pass-*.yaml \
 		>/dev/null
 	$(Q)$(MEMCHECK) $(test-bin) --jobs=1 $(CHECK_ARGS)
+
+memcheck-ci: $(test-bin) $(objtree)/vsbench $(objtree)/vschedd $(test-prog-bins)
+	$(Q)$(MEMCHECK) $(objtree)/vsbench cycle -n 50 -j 200 -t 6 -c 2 >/dev/null
+	$(Q)$(MEMCHECK) $(test-bin) --jobs=2 --filter '$(MEMCHECK_CI_FILTER)'
+	$(Q)$(MEMCHECK) $(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds 5 \
+		--workers 4
 
 # ---------------------------------------------------------------------------
 # The demo the README opens with: the most useful thing vsched can show today.
@@ -462,6 +494,10 @@ help:
 	@echo '                           and compile_commands.json'
 	@echo '  check                  - build and run every test'
 	@echo '  memcheck               - the tests and a scheduling run under valgrind (slow)'
+	@echo '  memcheck-ci            - what CI runs under valgrind: the suites that face the'
+	@echo '                           socket, a scheduling run, a short soak'
+	@echo '  soak                   - vssoak for SOAK_TIME seconds (600) with SOAK_WORKERS'
+	@echo '                           clients (16): churn, subscribers, a restart half way'
 	@echo '  demo                   - vschedd standalone, a synthetic cluster loaded, scheduled and shown'
 	@echo '                           (DEMO_ARGS="..." passes vsbench load options)'
 	@echo '  fuzz                   - every fuzz target under libFuzzer (clang) for FUZZ_TIME'

@@ -43,6 +43,7 @@
 #include <unistd.h>
 #include <netlink/genl/genl.h>
 
+#include "../daemon/dreq.h"
 #include "core/compiler.h"
 #include "lib/vsnl.h"
 
@@ -135,17 +136,6 @@ static void request(struct vsnl *c, struct nl_msg *m, vsnl_cb cb, void *arg, con
 		die("%s: %s", what, err.msg);
 }
 
-static void put_res(struct nl_msg *m, int type, u64 mcpu, u64 mem, u64 pods)
-{
-	struct nlattr *res = nla_nest_start(m, type);
-
-	nla_put_u64(m, VS_RES_A_CPU, mcpu);
-	nla_put_u64(m, VS_RES_A_MEMORY, mem);
-	if (pods)
-		nla_put_u64(m, VS_RES_A_PODS, pods);
-	nla_nest_end(m, res);
-}
-
 static struct nl_msg *task_del(const char *ns, const char *name)
 {
 	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_DEL, 0);
@@ -164,32 +154,6 @@ static struct nl_msg *pg_del(const char *ns, const char *name)
 
 	nla_put_string(m, VS_PG_A_NAMESPACE, ns);
 	nla_put_string(m, VS_PG_A_NAME, name);
-	nla_nest_end(m, n);
-	return m;
-}
-
-static struct nl_msg *pg_new(const char *ns, const char *name, const char *queue, u32 min)
-{
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_PODGROUP_NEW, 0);
-	struct nlattr *n = nla_nest_start(m, VS_A_PODGROUP);
-
-	nla_put_string(m, VS_PG_A_NAMESPACE, ns);
-	nla_put_string(m, VS_PG_A_NAME, name);
-	nla_put_string(m, VS_PG_A_QUEUE, queue);
-	nla_put_u32(m, VS_PG_A_MIN_MEMBER, min);
-	nla_nest_end(m, n);
-	return m;
-}
-
-static struct nl_msg *task_new(const char *ns, const char *name, const char *pg, u64 mcpu)
-{
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_NEW, 0);
-	struct nlattr *n = nla_nest_start(m, VS_A_TASK);
-
-	nla_put_string(m, VS_TASK_A_NAMESPACE, ns);
-	nla_put_string(m, VS_TASK_A_NAME, name);
-	nla_put_string(m, VS_TASK_A_PODGROUP, pg);
-	put_res(m, VS_TASK_A_REQUEST, mcpu, 256ULL << 20, 0);
 	nla_nest_end(m, n);
 	return m;
 }
@@ -450,10 +414,10 @@ static void __attribute__((noreturn)) worker_run(struct worker *w, int created_f
 
 		snprintf(pg, sizeof(pg), "g%06llu", (unsigned long long)i);
 		batch_begin(c);
-		batch_add(c, pg_new(ns, pg, queue, m));
+		batch_add(c, dr_pg_new(ns, pg, queue, m));
 		for (u32 j = 0; j < m; j++) {
 			snprintf(name, sizeof(name), "t%06llu-%u", (unsigned long long)i, j);
-			batch_add(c, task_new(ns, name, pg, mcpu));
+			batch_add(c, dr_task_new(ns, name, pg, mcpu));
 		}
 		batch_end(c, "a PodGroup and its tasks");
 		wait_running(c, ns, pg, m, &s);
@@ -601,10 +565,10 @@ static void abandon_batch(unsigned int i)
 	if (!gone)
 		return;		/* the daemon restarting */
 	if (!vsnl_batch_begin(gone, &err)) {
-		vsnl_batch_add(gone, pg_new("ghost", "g", "q0", 1), NULL, &err);
+		vsnl_batch_add(gone, dr_pg_new("ghost", "g", "q0", 1), NULL, &err);
 		for (int j = 0; j < 50; j++) {
 			snprintf(name, sizeof(name), "t%u-%d", i, j);
-			vsnl_batch_add(gone, task_new("ghost", name, "g", 100), NULL, &err);
+			vsnl_batch_add(gone, dr_task_new("ghost", name, "g", 100), NULL, &err);
 		}
 	}
 	vsnl_close(gone);
@@ -843,10 +807,10 @@ static void burst(struct vsnl *c, int created_fd)
 
 	for (int r = 0; r < 2; r++) {
 		batch_begin(c);
-		batch_add(c, pg_new("burst", "g", "q0", 1));
+		batch_add(c, dr_pg_new("burst", "g", "q0", 1));
 		for (int i = 0; i < 3000; i++) {
 			snprintf(name, sizeof(name), "t%d-%04d", r, i);
-			batch_add(c, task_new("burst", name, "g", 100));
+			batch_add(c, dr_task_new("burst", name, "g", 100));
 		}
 		batch_end(c, "the burst");
 		wait_running(c, "burst", "g", 3000, &s);
@@ -969,14 +933,8 @@ int main(int argc, char **argv)
 	daemon_start();
 	admin = connect_retry();
 	for (int q = 0; q < SOAK_QUEUES; q++) {
-		struct nl_msg *m = vsnl_msg_new(VS_CMD_QUEUE_NEW, 0);
-		struct nlattr *n = nla_nest_start(m, VS_A_QUEUE);
-
 		snprintf(name, sizeof(name), "q%d", q);
-		nla_put_string(m, VS_QUEUE_A_NAME, name);
-		nla_put_u32(m, VS_QUEUE_A_WEIGHT, 1);
-		nla_nest_end(m, n);
-		request(admin, m, NULL, NULL, "a queue");
+		request(admin, dr_queue_new(name), NULL, NULL, "a queue");
 	}
 	for (int i = 0; i < SOAK_NODES; i++) {
 		struct nl_msg *m = vsnl_msg_new(VS_CMD_NODE_NEW, 0);
@@ -984,7 +942,7 @@ int main(int argc, char **argv)
 
 		snprintf(name, sizeof(name), "n%02d", i);
 		nla_put_string(m, VS_NODE_A_NAME, name);
-		put_res(m, VS_NODE_A_ALLOCATABLE, 64000, 256ULL << 30, 256);
+		dr_put_res(m, VS_NODE_A_ALLOCATABLE, 64000, 256ULL << 30, 256);
 		nla_nest_end(m, n);
 		request(admin, m, NULL, NULL, "a node");
 	}

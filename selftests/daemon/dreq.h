@@ -73,4 +73,28 @@ static inline struct nl_msg *dr_task_new(const char *ns, const char *name, const
 	return m;
 }
 
+/* A request of @cmd that names task @ns/@name and nothing else (GET, DEL). */
+static inline struct nl_msg *dr_task_key(u8 cmd, const char *ns, const char *name)
+{
+	struct nl_msg *m = vsnl_msg_new(cmd, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_TASK);
+
+	nla_put_string(m, VS_TASK_A_NAMESPACE, ns);
+	nla_put_string(m, VS_TASK_A_NAME, name);
+	nla_nest_end(m, n);
+	return m;
+}
+
+/* The same for PodGroup @ns/@name. */
+static inline struct nl_msg *dr_pg_key(u8 cmd, const char *ns, const char *name)
+{
+	struct nl_msg *m = vsnl_msg_new(cmd, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_PODGROUP);
+
+	nla_put_string(m, VS_PG_A_NAMESPACE, ns);
+	nla_put_string(m, VS_PG_A_NAME, name);
+	nla_nest_end(m, n);
+	return m;
+}
+
 #endif /* VS_SELFTESTS_DREQ_H */

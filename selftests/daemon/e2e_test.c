@@ -56,17 +56,6 @@ static void ok(struct vsnl *c, struct nl_msg *m)
 	cr_assert_eq(vsnl_request(c, m, NULL, NULL, &err), 0, "%s", err.msg);
 }
 
-static struct nl_msg *task_get(const char *ns, const char *name)
-{
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_GET, 0);
-	struct nlattr *n = nla_nest_start(m, VS_A_TASK);
-
-	nla_put_string(m, VS_TASK_A_NAMESPACE, ns);
-	nla_put_string(m, VS_TASK_A_NAME, name);
-	nla_nest_end(m, n);
-	return m;
-}
-
 /* A queue, a node of 4 cpus, a PodGroup ns/pg of two tasks ns/t0 and ns/t1 of 1 cpu. */
 static void small_cluster(struct vsnl *c)
 {
@@ -111,8 +100,8 @@ static struct task_state task_state(struct vsnl *c, const char *ns, const char *
 	struct task_state st = { 0 };
 	struct vsnl_err err = { 0 };
 
-	cr_assert_eq(vsnl_request(c, task_get(ns, name), read_task, &st, &err), 0, "%s",
-		     err.msg);
+	cr_assert_eq(vsnl_request(c, dr_task_key(VS_CMD_TASK_GET, ns, name), read_task, &st,
+				  &err), 0, "%s", err.msg);
 	cr_assert_eq(st.seen, 1);
 	return st;
 }
@@ -235,7 +224,7 @@ Test(vschedd, a_bad_request_is_answered_with_the_reason_and_the_attribute)
 	cr_assert(err.has_offset);
 	/* Refused, it changed nothing. */
 	memset(&err, 0, sizeof(err));
-	cr_assert_eq(req(c, task_get("ns", "nope"), NULL, NULL, &err), -ENOENT);
+	cr_assert_eq(req(c, dr_task_key(VS_CMD_TASK_GET, "ns", "nope"), NULL, NULL, &err), -ENOENT);
 	cr_assert(strstr(err.msg, "ns/nope"), "message: %s", err.msg);
 	vsnl_close(c);
 }
@@ -676,7 +665,8 @@ static int task_gone(struct vsnl *c, const char *name)
 {
 	struct vsnl_err err = { 0 };
 
-	return vsnl_request(c, task_get("ns", name), NULL, NULL, &err) == -ENOENT;
+	return vsnl_request(c, dr_task_key(VS_CMD_TASK_GET, "ns", name), NULL, NULL,
+			    &err) == -ENOENT;
 }
 
 Test(vschedd, a_standalone_daemon_carries_out_its_evictions)

@@ -207,14 +207,9 @@ static void unload_tasks(struct vsnl *c, const char *pg, u32 n)
 
 	cr_assert_eq(vsnl_batch_begin(c, &err), 0, "%s", err.msg);
 	for (u32 i = 0; i < n; i++) {
-		struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_DEL, 0);
-		struct nlattr *k = nla_nest_start(m, VS_A_TASK);
-
 		snprintf(name, sizeof(name), "%s-%04u", pg, i);
-		nla_put_string(m, VS_TASK_A_NAMESPACE, "ns");
-		nla_put_string(m, VS_TASK_A_NAME, name);
-		nla_nest_end(m, k);
-		cr_assert_eq(vsnl_batch_add(c, m, NULL, &err), 0, "%s", err.msg);
+		cr_assert_eq(vsnl_batch_add(c, dr_task_key(VS_CMD_TASK_DEL, "ns", name), NULL,
+					    &err), 0, "%s", err.msg);
 	}
 	cr_assert_eq(vsnl_batch_end(c, &err), 0, "%s", err.msg);
 }

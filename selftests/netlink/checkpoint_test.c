@@ -47,13 +47,6 @@ TestSuite(checkpoint, .init = setup, .fini = teardown);
 
 /* ---- a cluster ---- */
 
-#define SEND_OK(_cmd, ...)							\
-	do {									\
-		struct nlmsghdr *__n = ct_req(_cmd, 0);				\
-										\
-		__VA_ARGS__;							\
-		CT_OK(__n);							\
-	} while (0)
 
 /* Every Binding task of the cluster is bound, then runs. */
 static void bind_and_run(void)
@@ -68,7 +61,7 @@ static void bind_and_run(void)
 			if (n < ARRAY_SIZE(names))
 				snprintf(names[n++], sizeof(names[0]), "%s", t->name);
 	for (unsigned int i = 0; i < n; i++) {
-		SEND_OK(VS_CMD_BIND_RESULT, ct_put_bind(__n, names[i], NULL, 0, NULL));
+		CT_SEND_OK(VS_CMD_BIND_RESULT, ct_put_bind(__n, names[i], NULL, 0, NULL));
 		cr_assert_eq(ct_report(names[i], VS_TASK_EVENT_RUNNING, 0), 0, "%s",
 			     ct.ext.err.msg);
 	}
@@ -134,13 +127,14 @@ static void build_cluster(void)
 	mnl_attr_put_u32(nlh, VS_PC_A_VALUE, 1000);
 	mnl_attr_nest_end(nlh, n);
 	CT_OK(nlh);
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 16000));
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n2", 4000));
-	SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 0));
-	SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "q2", 3));
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", "q2", 1));
-	SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "pg-0", "pg", 500, "n2", VS_TASK_STATUS_RUNNING));
-	SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "pg-1", "pg", 500, NULL, 0));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 16000));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n2", 4000));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 0));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "q2", 3));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", "q2", 1));
+	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "pg-0", "pg", 500, "n2",
+		   VS_TASK_STATUS_RUNNING));
+	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "pg-1", "pg", 500, NULL, 0));
 
 	vjob("again", "PodFailed", "RestartJob");
 	vjob("done", NULL, NULL);
@@ -328,10 +322,10 @@ Test(checkpoint, a_bind_in_flight_comes_back_pending)
 	struct vs_err e = { { 0 } };
 	struct vs_task *t;
 
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 4000));
-	SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 0));
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", NULL, 1));
-	SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "pg-0", "pg", 500, NULL, 0));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 4000));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 0));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", NULL, 1));
+	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "pg-0", "pg", 500, NULL, 0));
 	ct_cycle();
 	ct_cycle();
 	cr_assert_eq(ct_task("pg-0")->status, VS_TASK_BINDING);
@@ -507,11 +501,11 @@ Test(checkpoint, a_failed_write_leaves_the_checkpoint_there_was)
 	unsigned char *before, *after;
 	size_t n1, n2;
 
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 4000));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 4000));
 	save();
 	before = slurp(path, &n1);
 	/* a writer given up half way: the old file stands, its temporary is gone */
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n2", 4000));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n2", 4000));
 	cr_assert_eq(vs_ckpt_writer_open(&w, path, &e), 0, "%s", e.msg);
 	cr_assert_eq(vs_nl_checkpoint_fill(&ct.core, &w, &e), 0, "%s", e.msg);
 	vs_ckpt_writer_abort(&w);
@@ -534,7 +528,7 @@ Test(checkpoint, only_a_restore_gives_a_jobs_state)
 	struct nlmsghdr *nlh;
 	struct nlattr *v, *t, *s;
 
-	SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 0));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 0));
 	nlh = ct_req(VS_CMD_VJOB_NEW, 0);
 	v = mnl_attr_nest_start(nlh, VS_A_VJOB);
 	mnl_attr_put_strz(nlh, VS_VJOB_A_NAMESPACE, "ns");

@@ -69,17 +69,10 @@ TestSuite(wired, .init = setup, .fini = teardown);
 
 /* ---- requests ---- */
 
-#define SEND_OK(_cmd, ...)							\
-	do {									\
-		struct nlmsghdr *__n = ct_req(_cmd, 0);				\
-										\
-		__VA_ARGS__;							\
-		CT_OK(__n);							\
-	} while (0)
 
 static void node(const char *name, s64 mcpu)
 {
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, name, mcpu));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, name, mcpu));
 }
 
 static void queue_new(const char *name, const char *parent)
@@ -153,7 +146,7 @@ static unsigned int bind_and_run(const char *pg)
 		if (n < ARRAY_SIZE(names))
 			snprintf(names[n++], sizeof(names[0]), "%s", task->name);
 	for (unsigned int i = 0; i < n; i++) {
-		SEND_OK(VS_CMD_BIND_RESULT, ct_put_bind(__n, names[i], NULL, 0, NULL));
+		CT_SEND_OK(VS_CMD_BIND_RESULT, ct_put_bind(__n, names[i], NULL, 0, NULL));
 		cr_assert_eq(ct_report(names[i], VS_TASK_EVENT_RUNNING, 0), 0, "%s",
 			     ct.ext.err.msg);
 	}
@@ -386,7 +379,7 @@ Test(wired, a_deleted_task_is_an_eviction_and_is_made_again)
 	cr_assert_eq(ct_report("tf-worker-0", VS_TASK_EVENT_DELETED, 0), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(ct_task("tf-worker-0")->status, VS_TASK_PENDING);
 	cr_assert_eq(heard.task_added, 3);
-	SEND_OK(VS_CMD_TASK_DEL, ct_put_key(__n, VS_A_TASK, "ns", "tf-ps-0"));
+	CT_SEND_OK(VS_CMD_TASK_DEL, ct_put_key(__n, VS_A_TASK, "ns", "tf-ps-0"));
 	cr_assert_eq(ct_task("tf-ps-0")->status, VS_TASK_PENDING);
 	cr_assert_str_eq(tasks_of("tf"), "tf-worker-0 tf-ps-0");
 	ct_cycle();
@@ -397,7 +390,7 @@ Test(wired, a_deleted_task_is_an_eviction_and_is_made_again)
 Test(wired, deleting_a_volcano_job_takes_its_tasks_and_podgroup)
 {
 	running_job(1, NULL, NULL);
-	SEND_OK(VS_CMD_VJOB_DEL, ct_put_key(__n, VS_A_VJOB, "ns", "tf"));
+	CT_SEND_OK(VS_CMD_VJOB_DEL, ct_put_key(__n, VS_A_VJOB, "ns", "tf"));
 	cr_assert_eq(ct.cl.nr_vjobs + ct.cl.nr_jobs + ct.cl.nr_tasks, 0);
 	cr_assert_eq(vs_res_get(&vs_node_find(&ct.cl, "n1")->used, VS_RES_CPU), 0);
 	cr_assert_eq(heard.pg_removing, 1);
@@ -515,7 +508,7 @@ Test(wired, queue_commands_open_and_close_queues)
 	queue_new("default", NULL);
 	queue_new("q1", NULL);
 	queue_new("q1a", "q1");
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", "q1a", 1));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", "q1a", 1));
 
 	/* closing: the children too; one with PodGroups is Closing until they go */
 	cr_assert_eq(queue_command("q1", VS_ACTION_CLOSE_QUEUE), 0, "%s", ct.ext.err.msg);
@@ -534,7 +527,7 @@ Test(wired, queue_commands_open_and_close_queues)
 
 	/* a queue with PodGroups cannot go; its last PodGroup going closes it */
 	cr_assert_eq(SEND(VS_CMD_QUEUE_DEL, ct_put_key(__n, VS_A_QUEUE, NULL, "q1a")), -EBUSY);
-	SEND_OK(VS_CMD_PODGROUP_DEL, ct_put_key(__n, VS_A_PODGROUP, "ns", "pg"));
+	CT_SEND_OK(VS_CMD_PODGROUP_DEL, ct_put_key(__n, VS_A_PODGROUP, "ns", "pg"));
 	cr_assert_eq(queue_state("q1a"), VS_QUEUE_CLOSED);
 
 	/* a new child of a closed queue is closed with it */
@@ -547,7 +540,7 @@ Test(wired, queue_commands_open_and_close_queues)
 	cr_assert_eq(queue_state("q1"), VS_QUEUE_OPEN);
 	cr_assert_eq(queue_state("q1a"), VS_QUEUE_OPEN);
 	cr_assert_eq(queue_state("q1b"), VS_QUEUE_OPEN);
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg2", "q1a", 1));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg2", "q1a", 1));
 }
 
 Test(wired, queue_commands_are_refused_with_a_reason)
@@ -625,7 +618,7 @@ Test(wired, a_bare_task_gets_a_podgroup_of_its_own)
 	cr_assert_eq(heard.pg_added, 2);
 
 	/* a task that names its PodGroup keeps it; the queue annotation is not read then */
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", NULL, 1));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "pg", NULL, 1));
 	cr_assert_eq(bare_task("p2", "pg", "q1"), 0, "%s", ct.ext.err.msg);
 	cr_assert_str_eq(ct_task("p2")->job->queue->name, "default");
 
@@ -635,7 +628,7 @@ Test(wired, a_bare_task_gets_a_podgroup_of_its_own)
 	cr_assert_eq(ct_task("p0")->status, VS_TASK_BINDING);
 
 	/* it goes with its task, deleted or reported gone */
-	SEND_OK(VS_CMD_TASK_DEL, ct_put_key(__n, VS_A_TASK, "ns", "p0"));
+	CT_SEND_OK(VS_CMD_TASK_DEL, ct_put_key(__n, VS_A_TASK, "ns", "p0"));
 	cr_assert_null(vs_job_find(&ct.cl, "ns", "podgroup-p0"));
 	cr_assert_eq(ct_report("p1", VS_TASK_EVENT_DELETED, 0), 0, "%s", ct.ext.err.msg);
 	cr_assert_str_eq(podgroups(), "pg");

@@ -292,6 +292,18 @@ static inline char *ct_take_notes(struct vs_nl_events *ev, ct_describe_fn descri
 /* Send one request that must succeed. */
 #define CT_OK(_nlh)	cr_assert_eq(ct_send(_nlh), 0, "%s", ct.ext.err.msg)
 
+/*
+ * A request of @_cmd, filled by the statements that follow (which see it
+ * as __n), sent, and asserted to succeed.
+ */
+#define CT_SEND_OK(_cmd, ...)							\
+	do {									\
+		struct nlmsghdr *__n = ct_req(_cmd, 0);				\
+										\
+		__VA_ARGS__;							\
+		CT_OK(__n);							\
+	} while (0)
+
 /* One cycle now, as VS_CMD_CYCLE_RUN runs it. */
 static inline void ct_cycle(void)
 {

@@ -118,27 +118,20 @@ static char *take(void)
 
 #define EXPECT(...)	cr_assert_str_eq(take(), __VA_ARGS__)
 
-#define SEND_OK(_cmd, ...)							\
-	({									\
-		struct nlmsghdr *__n = ct_req(_cmd, 0);				\
-										\
-		__VA_ARGS__;							\
-		cr_assert_eq(ct_send(__n), 0, "%s", ct.ext.err.msg);		\
-	})
 
 /* A node of 2 cpus; "fits" (one task of 1 cpu) and "big" (four, minMember 4) in q1. */
 static void two_gangs(void)
 {
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 2000));
-	SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "q1", 1));
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "fits", "q1", 1));
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "big", "q1", 4));
-	SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "a", "fits", 1000, NULL, 0));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 2000));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "q1", 1));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "fits", "q1", 1));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "big", "q1", 4));
+	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "a", "fits", 1000, NULL, 0));
 	for (unsigned int i = 0; i < 4; i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "b%u", i);
-		SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, name, "big", 1000, NULL, 0));
+		CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, name, "big", 1000, NULL, 0));
 	}
 }
 
@@ -170,16 +163,16 @@ Test(writeback, a_cycle_tells_what_volcano_writes_back_and_then_only_what_change
 	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
 	EXPECT("");
 	/* Bound: Running, and no FitError once the PodGroup is not waiting. */
-	SEND_OK(VS_CMD_BIND_RESULT, ct_put_bind(__n, "a", "n1", 0, NULL));
+	CT_SEND_OK(VS_CMD_BIND_RESULT, ct_put_bind(__n, "a", "n1", 0, NULL));
 	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
 	EXPECT("podgroup ns/fits Running running=0; Scheduled=True tasks in gang are ready to be "
 	       "scheduled\n");
-	SEND_OK(VS_CMD_TASK_STATUS, ct_put_event(__n, "a", VS_TASK_EVENT_RUNNING));
+	CT_SEND_OK(VS_CMD_TASK_STATUS, ct_put_event(__n, "a", VS_TASK_EVENT_RUNNING));
 	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
 	EXPECT("podgroup ns/fits Running running=1; Scheduled=True tasks in gang are ready to be "
 	       "scheduled\n");
 	/* Room for b1: two of big's tasks have a node now, on n1 and n2. */
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n2", 1000));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n2", 1000));
 	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
 	EXPECT("podgroup ns/big Inqueue running=0; Unschedulable=True NotEnoughResources\n"
 	       "  pod group is not ready, 4 Pending, 4 minAvailable; Pending: 2 Schedulable, "
@@ -194,11 +187,12 @@ Test(writeback, a_cycle_tells_what_volcano_writes_back_and_then_only_what_change
 
 Test(writeback, a_gang_short_of_a_task_while_others_run_is_unknown)
 {
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 2000));
-	SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "q1", 1));
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "g", "q1", 2));
-	SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "r1", "g", 1000, "n1", VS_TASK_STATUS_RUNNING));
-	SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "r2", "g", 1500, NULL, 0));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 2000));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "q1", 1));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "g", "q1", 2));
+	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "r1", "g", 1000, "n1",
+		   VS_TASK_STATUS_RUNNING));
+	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "r2", "g", 1500, NULL, 0));
 	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
 	/* As Volcano's getPodGroupPhase: running tasks and unschedulable this session. */
 	EXPECT("podgroup ns/g Unknown running=1; Unschedulable=True NotEnoughResources\n"
@@ -230,11 +224,11 @@ static void put_selective_task(struct nlmsghdr *nlh)
 
 Test(writeback, a_pod_that_no_node_takes_has_kube_schedulers_fit_error)
 {
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 4000));
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n2", 4000));
-	SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "q1", 1));
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "sel", "q1", 1));
-	SEND_OK(VS_CMD_TASK_NEW, put_selective_task(__n));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 4000));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n2", 4000));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "q1", 1));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "sel", "q1", 1));
+	CT_SEND_OK(VS_CMD_TASK_NEW, put_selective_task(__n));
 	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
 	/* The pod's own message; the PodGroup's FitError names it as the origin. */
 	EXPECT("podgroup ns/sel Inqueue running=0; Unschedulable=True NotEnoughResources\n"
@@ -258,22 +252,24 @@ static void put_child_queue(struct nlmsghdr *nlh, const char *name, const char *
 
 Test(writeback, a_parent_counts_its_childrens_allocated_under_root)
 {
-	SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 4000));
-	SEND_OK(VS_CMD_QUEUE_NEW, put_child_queue(__n, "root", NULL));
-	SEND_OK(VS_CMD_QUEUE_NEW, put_child_queue(__n, "p", "root"));
-	SEND_OK(VS_CMD_QUEUE_NEW, put_child_queue(__n, "c", "p"));
-	SEND_OK(VS_CMD_QUEUE_NEW, put_child_queue(__n, "s", NULL));
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "in-c", "c", 1));
-	SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "in-s", "s", 1));
-	SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "t1", "in-c", 1000, "n1", VS_TASK_STATUS_RUNNING));
-	SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "t2", "in-s", 500, "n1", VS_TASK_STATUS_RUNNING));
+	CT_SEND_OK(VS_CMD_NODE_NEW, ct_put_node(__n, "n1", 4000));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, put_child_queue(__n, "root", NULL));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, put_child_queue(__n, "p", "root"));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, put_child_queue(__n, "c", "p"));
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, put_child_queue(__n, "s", NULL));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "in-c", "c", 1));
+	CT_SEND_OK(VS_CMD_PODGROUP_NEW, ct_put_pg(__n, "in-s", "s", 1));
+	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "t1", "in-c", 1000, "n1",
+		   VS_TASK_STATUS_RUNNING));
+	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "t2", "in-s", 500, "n1",
+		   VS_TASK_STATUS_RUNNING));
 	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
 	cr_assert(strstr(take(), "queue root allocated cpu=1500 memory=1500Mi pods=2\n"
 			 "queue p allocated cpu=1000 memory=1000Mi pods=1\n"
 			 "queue c allocated cpu=1000 memory=1000Mi pods=1\n"
 			 "queue s allocated cpu=500 memory=500Mi pods=1\n"));
 	/* Without a root, each its own. */
-	SEND_OK(VS_CMD_QUEUE_DEL, ct_put_key(__n, VS_A_QUEUE, NULL, "root"));
+	CT_SEND_OK(VS_CMD_QUEUE_DEL, ct_put_key(__n, VS_A_QUEUE, NULL, "root"));
 	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));
 	EXPECT("queue p allocated cpu=0 memory=0Mi\n");
 }

@@ -136,28 +136,6 @@ static void request(struct vsnl *c, struct nl_msg *m, vsnl_cb cb, void *arg, con
 		die("%s: %s", what, err.msg);
 }
 
-static struct nl_msg *task_del(const char *ns, const char *name)
-{
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_DEL, 0);
-	struct nlattr *n = nla_nest_start(m, VS_A_TASK);
-
-	nla_put_string(m, VS_TASK_A_NAMESPACE, ns);
-	nla_put_string(m, VS_TASK_A_NAME, name);
-	nla_nest_end(m, n);
-	return m;
-}
-
-static struct nl_msg *pg_del(const char *ns, const char *name)
-{
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_PODGROUP_DEL, 0);
-	struct nlattr *n = nla_nest_start(m, VS_A_PODGROUP);
-
-	nla_put_string(m, VS_PG_A_NAMESPACE, ns);
-	nla_put_string(m, VS_PG_A_NAME, name);
-	nla_nest_end(m, n);
-	return m;
-}
-
 static struct nl_msg *task_status(const char *ns, const char *name, u32 event)
 {
 	struct nl_msg *m = vsnl_msg_new(VS_CMD_TASK_STATUS, 0);
@@ -450,9 +428,9 @@ static void __attribute__((noreturn)) worker_run(struct worker *w, int created_f
 			snprintf(name, sizeof(name), "t%06llu-%u", (unsigned long long)i, j);
 			if (succeed)
 				batch_add(c, task_status(ns, name, VS_TASK_EVENT_SUCCEEDED));
-			batch_add(c, task_del(ns, name));
+			batch_add(c, dr_task_key(VS_CMD_TASK_DEL, ns, name));
 		}
-		batch_add(c, pg_del(ns, pg));
+		batch_add(c, dr_pg_key(VS_CMD_PODGROUP_DEL, ns, pg));
 		batch_end(c, "the end of a PodGroup");
 		n.podgroups++;
 		n.tasks += m;
@@ -820,9 +798,9 @@ static void burst(struct vsnl *c, int created_fd)
 		batch_begin(c);
 		for (int i = 0; i < 3000; i++) {
 			snprintf(name, sizeof(name), "t%d-%04d", r, i);
-			batch_add(c, task_del("burst", name));
+			batch_add(c, dr_task_key(VS_CMD_TASK_DEL, "burst", name));
 		}
-		batch_add(c, pg_del("burst", "g"));
+		batch_add(c, dr_pg_key(VS_CMD_PODGROUP_DEL, "burst", "g"));
 		batch_end(c, "the end of the burst");
 	}
 }

@@ -235,9 +235,12 @@ void vschedd_sink_init(struct vschedd *d)
 /* A request of @cmd with its nest of @nest_type opened. */
 static struct nlmsghdr *self_msg(void *buf, u8 cmd, u16 nest_type, struct nlattr **nest)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 
+	/* libmnl 1.0.4 leaves attributes' padding as it finds it (msg.h, vs_nla_put()). */
+	memset(buf, 0, SELF_MSG_MAX);
+	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = VSCHED_GENL_ID;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));

@@ -617,7 +617,7 @@ int vs_nl_conn_doit(struct vs_genl_info *info)
 	if (!nest || !mnl_attr_put_u64_check(nlh, room, VS_CONN_A_RCVBUF, conn.rcvbuf) ||
 	    !mnl_attr_put_u64_check(nlh, room, VS_CONN_A_RCVBUF_MAX, conn.rcvbuf_max) ||
 	    !mnl_attr_put_u32_check(nlh, room, VS_CONN_A_PORTID, conn.portid) ||
-	    !mnl_attr_put_u8_check(nlh, room, VS_CONN_A_HOLD, conn.hold))
+	    !vs_nla_put_u8(nlh, room, VS_CONN_A_HOLD, conn.hold))
 		goto nospace;
 	mnl_attr_nest_end(nlh, nest);
 	vs_nl_reply_finish(info->reply, nlh);

@@ -223,6 +223,7 @@ struct conn_answer {
 	u64 rcvbuf, rcvbuf_max;
 	u32 portid;
 	u8 hold;
+	bool hold_padded;		/* VS_CONN_A_HOLD's three bytes of padding are zero */
 };
 
 /*
@@ -279,8 +280,12 @@ static void conn_request(u8 cmd, u64 rcvbuf, struct conn_answer *ans, u32 *attr_
 				ans->rcvbuf_max = mnl_attr_get_u64(b);
 			else if (mnl_attr_get_type(b) == VS_CONN_A_PORTID)
 				ans->portid = mnl_attr_get_u32(b);
-			else if (mnl_attr_get_type(b) == VS_CONN_A_HOLD)
-				ans->hold = mnl_attr_get_u8(b);
+			else if (mnl_attr_get_type(b) == VS_CONN_A_HOLD) {
+				const u8 *p = mnl_attr_get_payload(b);
+
+				ans->hold = p[0];
+				ans->hold_padded = !p[1] && !p[2] && !p[3];
+			}
 		}
 	}
 }
@@ -303,9 +308,12 @@ Test(vschedd_parts, a_connection_reads_its_receive_queue_and_the_maximum)
 {
 	struct conn_answer ans;
 
+	/* What earlier answers left in the reply buffer never reaches a client. */
+	memset(d.txbuf, 0xa5, VSCHEDD_REPLY_MAX);
 	conn_request(VS_CMD_CONN_GET, 0, &ans, NULL);
 	cr_assert_eq(ans.error, 0, "%s", ans.msg);
 	cr_assert(ans.have_conn);
+	cr_assert(ans.hold_padded, "a u8's padding is zeroed");
 	cr_assert_eq(ans.rcvbuf, VSCHEDD_OUTQ_MAX, "16 MiB until it asks");
 	cr_assert_eq(ans.rcvbuf_max, VSCHEDD_RCVBUF_MAX_DEFAULT);
 	cr_assert_eq(ans.portid, c->ctx.portid);

@@ -352,33 +352,40 @@ soak: $(objtree)/vschedd $(objtree)/selftests/soak/vssoak
 	$(Q)$(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds $(SOAK_TIME) \
 		--workers $(SOAK_WORKERS) -v
 
-# The unit tests and a scheduling run under valgrind's memcheck. jemalloc
-# replaces malloc, so memcheck is told where the allocator lives; Criterion
-# runs each test in a child process, so children are traced, and a child
-# exits at its first error: Criterion takes no notice of a test's exit
-# status once it passed. Slow: tens of minutes.
+# Under valgrind's memcheck: a scheduling run, the scenarios, the fuzz
+# corpus, every unit test and a short soak (Documentation/build.md).
+# jemalloc replaces malloc, so memcheck is told where the allocator lives;
+# Criterion runs each test in a child process, so children are traced, each
+# writing its own log; a process exits at its first error, which fails its
+# test; and every log must be empty in the end (scripts/memcheck-logs.sh):
+# a leak in a test's process surfaces as it exits, when Criterion no longer
+# looks. CI runs it.
+MEMCHECK_LOGS := $(objtree)/memcheck
 MEMCHECK := valgrind -q --error-exitcode=1 --exit-on-first-error=yes --leak-check=full \
 	--show-leak-kinds=definite --errors-for-leak-kinds=definite \
-	--soname-synonyms=somalloc=*jemalloc* --trace-children=yes
+	--soname-synonyms=somalloc=*jemalloc* --trace-children=yes --vgdb=no \
+	--suppressions=$(srctree)/selftests/valgrind.supp --log-file=$(MEMCHECK_LOGS)/%p.log
 
-# What CI runs under memcheck (Documentation/hardening.md): the suites that
-# face the socket, and a short soak, whose daemons must exit 0.
-MEMCHECK_CI_SUITES := batch checkpoint checkpoint_daemon ctl family msg policy objects \
-	handlers memcap vschedd_hostile vschedd_input
-MEMCHECK_CI_FILTER := @($(subst $(space),|,$(strip $(MEMCHECK_CI_SUITES))))/*
+# Mutants of each fuzz corpus input replayed under memcheck (make check: 300 to 1000).
+MEMCHECK_MUTANTS := 100
 
-PHONY += memcheck memcheck-ci
-memcheck: $(test-bin) $(objtree)/vsbench $(objtree)/vsctl $(test-prog-bins)
+PHONY += memcheck
+memcheck: $(test-bin) $(objtree)/vsbench $(objtree)/vsctl $(objtree)/vschedd $(test-prog-bins) \
+		$(fuzz-replay-bins)
+	$(Q)rm -rf $(MEMCHECK_LOGS) && mkdir -p $(MEMCHECK_LOGS)
 	$(Q)$(MEMCHECK) $(objtree)/vsbench cycle -n 50 -j 200 -t 6 -c 2 >/dev/null
-	$(Q)$(MEMCHECK) $(objtree)/vsctl scenario run -o json $(srctree)/selftests/vsctl/pass-*.yaml \
-		>/dev/null
-	$(Q)$(MEMCHECK) $(test-bin) --jobs=1 $(CHECK_ARGS)
-
-memcheck-ci: $(test-bin) $(objtree)/vsbench $(objtree)/vschedd $(test-prog-bins)
-	$(Q)$(MEMCHECK) $(objtree)/vsbench cycle -n 50 -j 200 -t 6 -c 2 >/dev/null
-	$(Q)$(MEMCHECK) $(test-bin) --jobs=2 --filter '$(MEMCHECK_CI_FILTER)'
-	$(Q)$(MEMCHECK) $(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds 5 \
-		--workers 4
+	$(Q)$(MEMCHECK) $(objtree)/vsctl scenario run -o json \
+		$(srctree)/selftests/vsctl/pass-*.yaml >/dev/null
+	$(Q)for t in $(fuzz-targets); do \
+		$(MEMCHECK) $(objtree)/selftests/fuzz/replay-$$t -n $(MEMCHECK_MUTANTS) \
+			$(srctree)/selftests/fuzz/corpus/$$t >/dev/null \
+			2>$(MEMCHECK_LOGS)/replay-$$t.err || \
+		{ tail -n 20 $(MEMCHECK_LOGS)/replay-$$t.err >&2; exit 1; }; \
+	done
+	$(Q)$(MEMCHECK) $(test-bin) --jobs=2 $(CHECK_ARGS)
+	$(Q)$(MEMCHECK) $(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd \
+		--seconds 5 --workers 4
+	$(Q)$(srctree)/scripts/memcheck-logs.sh $(MEMCHECK_LOGS)
 
 # ---------------------------------------------------------------------------
 # The demo the README opens with: the most useful thing vsched can show today.
@@ -493,9 +500,8 @@ help:
 	@echo '  all (default)          - libvscore.a, the programs ($(progs)), the unit tests'
 	@echo '                           and compile_commands.json'
 	@echo '  check                  - build and run every test'
-	@echo '  memcheck               - the tests and a scheduling run under valgrind (slow)'
-	@echo '  memcheck-ci            - what CI runs under valgrind: the suites that face the'
-	@echo '                           socket, a scheduling run, a short soak'
+	@echo '  memcheck               - every test, the scenarios, a scheduling run and a'
+	@echo '                           short soak under valgrind (CI runs it; ~15 minutes)'
 	@echo '  soak                   - vssoak for SOAK_TIME seconds (600) with SOAK_WORKERS'
 	@echo '                           clients (16): churn, subscribers, a restart half way'
 	@echo '  demo                   - vschedd standalone, a synthetic cluster loaded, scheduled and shown'

@@ -353,7 +353,8 @@ soak: $(objtree)/vschedd $(objtree)/selftests/soak/vssoak
 		--workers $(SOAK_WORKERS) -v
 
 # Under valgrind's memcheck: a scheduling run, the scenarios, the fuzz
-# corpus, every unit test and a short soak (Documentation/build.md).
+# corpus, the documents' examples, every unit test and a short soak
+# (Documentation/build.md).
 # jemalloc replaces malloc, so memcheck is told where the allocator lives;
 # Criterion runs each test in a child process, so children are traced, each
 # writing its own log; a process exits at its first error, which fails its
@@ -370,8 +371,7 @@ MEMCHECK := valgrind -q --error-exitcode=1 --exit-on-first-error=yes --leak-chec
 MEMCHECK_MUTANTS := 100
 
 PHONY += memcheck
-memcheck: $(test-bin) $(objtree)/vsbench $(objtree)/vsctl $(objtree)/vschedd $(test-prog-bins) \
-		$(fuzz-replay-bins)
+memcheck: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
 	$(Q)rm -rf $(MEMCHECK_LOGS) && mkdir -p $(MEMCHECK_LOGS)
 	$(Q)$(MEMCHECK) $(objtree)/vsbench cycle -n 50 -j 200 -t 6 -c 2 >/dev/null
 	$(Q)$(MEMCHECK) $(objtree)/vsctl scenario run -o json \
@@ -381,6 +381,10 @@ memcheck: $(test-bin) $(objtree)/vsbench $(objtree)/vsctl $(objtree)/vschedd $(t
 			$(srctree)/selftests/fuzz/corpus/$$t >/dev/null \
 			2>$(MEMCHECK_LOGS)/replay-$$t.err || \
 		{ tail -n 20 $(MEMCHECK_LOGS)/replay-$$t.err >&2; exit 1; }; \
+	done
+	$(Q)for d in getting-started vsctl; do \
+		DOC_RUN_WRAP='$(MEMCHECK)' $(srctree)/selftests/doc-run.sh $(objtree) $(srctree) \
+			Documentation/$$d.md || exit 1; \
 	done
 	$(Q)$(MEMCHECK) $(test-bin) --jobs=2 $(CHECK_ARGS)
 	$(Q)$(MEMCHECK) $(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd \
@@ -500,8 +504,9 @@ help:
 	@echo '  all (default)          - libvscore.a, the programs ($(progs)), the unit tests'
 	@echo '                           and compile_commands.json'
 	@echo '  check                  - build and run every test'
-	@echo '  memcheck               - every test, the scenarios, a scheduling run and a'
-	@echo '                           short soak under valgrind (CI runs it; ~15 minutes)'
+	@echo '  memcheck               - every test, the fuzz corpus, the scenarios, the'
+	@echo '                           documents'"'"' examples, a scheduling run and a short soak'
+	@echo '                           under valgrind (CI runs it; ~16 minutes)'
 	@echo '  soak                   - vssoak for SOAK_TIME seconds (600) with SOAK_WORKERS'
 	@echo '                           clients (16): churn, subscribers, a restart half way'
 	@echo '  demo                   - vschedd standalone, a synthetic cluster loaded, scheduled and shown'

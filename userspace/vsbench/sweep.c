@@ -310,13 +310,42 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 }
 
 /*
- * Run @path (searched in PATH when @search) with @argv, in directory @cwd
- * when not NULL, its stdout read into *@out (malloc'd, NUL-terminated)
- * when @out is not NULL; its stderr is ours. The wait status, or a
- * negative errno when it could not be started (-ENOENT: no such program).
+ * Program @name found in PATH as execvp() would find it (an empty entry is
+ * the current directory), its absolute path in @buf (PATH_MAX bytes): 0, or
+ * -ENOENT. Looked up here rather than left to posix_spawnp(), whose failure
+ * to exec reaches the parent only when the child shares its memory: under
+ * valgrind the child is a plain fork that exits 127.
  */
-static int spawn(const char *path, const char *const argv[], bool search, const char *cwd,
-		 char **out, size_t *len)
+static int find_program(const char *name, char *buf)
+{
+	const char *p = getenv("PATH"), *end;
+	char cand[PATH_MAX];
+	struct stat st;
+
+	if (!p)
+		p = "/bin:/usr/bin";
+	for (;; p = end + 1) {
+		int n;
+
+		end = strchrnul(p, ':');
+		n = snprintf(cand, sizeof(cand), "%.*s%s%s", (int)(end - p), p,
+			     end > p ? "/" : "./", name);
+		if (n > 0 && (size_t)n < sizeof(cand) && !stat(cand, &st) && S_ISREG(st.st_mode) &&
+		    !access(cand, X_OK) && realpath(cand, buf))
+			return 0;
+		if (!*end)
+			return -ENOENT;
+	}
+}
+
+/*
+ * Run @path with @argv, in directory @cwd when not NULL, its stdout read
+ * into *@out (malloc'd, NUL-terminated) when @out is not NULL; its stderr
+ * is ours. The wait status, or a negative errno when it could not be
+ * started.
+ */
+static int spawn(const char *path, const char *const argv[], const char *cwd, char **out,
+		 size_t *len)
 {
 	posix_spawn_file_actions_t fa;
 	int pipefd[2] = { -1, -1 };
@@ -342,8 +371,7 @@ static int spawn(const char *path, const char *const argv[], bool search, const 
 		if (ret)
 			goto out_pipe;
 	}
-	ret = (search ? posix_spawnp : posix_spawn)(&pid, path, &fa, NULL, (char *const *)argv,
-						    environ);
+	ret = posix_spawn(&pid, path, &fa, NULL, (char *const *)argv, environ);
 	if (ret)
 		goto out_pipe;
 	if (out) {
@@ -429,7 +457,7 @@ static int run_preset(struct sweep *sw, const char *preset, struct sweep_run *r)
 	snprintf(cycles, sizeof(cycles), "%lu", sw->o.cycles);
 	fprintf(stderr, "vsbench sweep: running preset %s (%lu nodes)\n", preset,
 		vsbench_preset_nodes(preset));
-	status = spawn(sw->self, argv, false, NULL, &buf, &len);
+	status = spawn(sw->self, argv, NULL, &buf, &len);
 	if (status < 0) {
 		fprintf(stderr, "vsbench sweep: preset %s: cannot run %s: %s\n", preset, sw->self,
 			strerror(-status));
@@ -813,12 +841,14 @@ static int write_gp(const struct sweep *sw)
  */
 static int plot(const struct sweep *sw, const char *format)
 {
-	char fmt[32], why[64];
+	char fmt[32], why[64], path[PATH_MAX];
 	const char *argv[] = { "gnuplot", "-e", fmt, "sweep.gp", NULL };
 	int status;
 
 	snprintf(fmt, sizeof(fmt), "format=\"%s\"", format);
-	status = spawn("gnuplot", argv, true, sw->o.out, NULL, NULL);
+	status = find_program("gnuplot", path);
+	if (!status)
+		status = spawn(path, argv, sw->o.out, NULL, NULL);
 	if (status == -ENOENT) {
 		fprintf(stderr, "vsbench sweep: gnuplot not found in PATH: the plots were not made "
 			"(install gnuplot-nox: scripts/install-deps.sh); the data is in %s/sweep.dat, "

@@ -11,9 +11,6 @@
 # fails is shown with what it printed; the document must also stop every
 # process it started.
 #
-# With DOC_RUN_WRAP set (make memcheck sets it to its valgrind command), the
-# programs on PATH run under that command instead.
-#
 # Usage: selftests/doc-run.sh OBJTREE SRCTREE DOCUMENT
 set -eu
 
@@ -41,14 +38,7 @@ for f in "$srctree"/* "$srctree"/.[!.]*; do
 	ln -s "$f" "$tmp/tree/${f##*/}"
 done
 for p in $progs; do
-	if [ -z "${DOC_RUN_WRAP:-}" ]; then
-		ln -s "$objtree/$p" "$tmp/tree/$p"
-		continue
-	fi
-	# The command's words are split but not globbed (valgrind's *jemalloc*).
-	printf '#!/bin/sh\nset -f\nexec %s "%s" "$@"\n' "$DOC_RUN_WRAP" "$objtree/$p" \
-		>"$tmp/tree/$p"
-	chmod +x "$tmp/tree/$p"
+	ln -s "$objtree/$p" "$tmp/tree/$p"
 done
 
 # The blocks, one file each: the lines between "```sh" and the next "```",

@@ -76,6 +76,7 @@ int vs_pgctl_task_add(struct vs_ctl *ctl, const struct vs_task_spec *spec, const
 		pod_request(spec, &js.min_resources);
 		js.has_min_resources = true;
 		js.priority_class = spec->priority_class;
+		js.created = spec->created;	/* made when the pod was seen */
 		ret = vs_job_add(cl, &js, &pg, err);
 		if (ret)
 			goto out_prefix;

@@ -638,6 +638,7 @@ int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
 		goto out_prefix;
 	}
 	queue->seq = cl->seq++;
+	queue->created = vs_created_take(cl, spec->created);
 	INIT_LIST_HEAD(&queue->jobs);
 	vs_res_clear(&queue->allocated);
 	vs_res_clear(&queue->request);
@@ -1058,6 +1059,7 @@ int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
 		goto out_prefix;
 	}
 	job->seq = cl->seq++;
+	job->created = vs_created_take(cl, spec->created);
 	job_attrs_apply(job, spec, &a);
 	job->phase = spec->phase;
 	INIT_LIST_HEAD(&job->tasks);
@@ -1493,6 +1495,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	}
 
 	task->seq = cl->seq++;
+	task->created = vs_created_take(cl, spec->created);
 	task->name_index = vs_task_name_index(task->name);
 	list_add_tail(&task->job_node, &job->tasks);
 	job->nr_tasks++;

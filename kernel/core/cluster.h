@@ -119,6 +119,7 @@ struct vs_cluster {
 	u32 nr_prefer_no_schedule_nodes;
 
 	u64 seq;			/* the next creation sequence number */
+	u64 created_max;		/* the latest creation time given */
 	struct vs_res total_allocatable;	/* sum over every node */
 
 	/*
@@ -197,6 +198,36 @@ void vs_cluster_compact_nodes(struct vs_cluster *cl);
  */
 void vs_cluster_renumber_nodes(struct vs_cluster *cl);
 
+/*
+ * Creation order, as Volcano's fallbacks order queues, jobs and tasks the
+ * plugins leave equal: the metadata.creationTimestamp (whole seconds, as
+ * Kubernetes keeps it), then the order the objects reached the cluster
+ * (@ls, @rs: their seq), which stands for the UID Volcano compares last.
+ * A client that loads an existing cluster from the API server's lists
+ * (in name order) thus gets the order its objects were made in.
+ */
+static inline int vs_created_cmp(u64 lc, u64 ls, u64 rc, u64 rs)
+{
+	if (lc != rc)
+		return lc < rc ? -1 : 1;
+	return ls < rs ? -1 : ls > rs;
+}
+
+/*
+ * The creation time of an object given @created (0: none): that, which
+ * the cluster then counts as the latest it knows if it is; or, for none,
+ * the latest (an object made by the daemon's controllers, or sent without
+ * one, is newer than every object it was given), 0 while none was.
+ */
+static inline u64 vs_created_take(struct vs_cluster *cl, u64 created)
+{
+	if (!created)
+		return cl->created_max;
+	if (created > cl->created_max)
+		cl->created_max = created;
+	return created;
+}
+
 /* ---- queues ---- */
 
 struct vs_queue_spec {
@@ -211,6 +242,7 @@ struct vs_queue_spec {
 	s32 priority;
 	enum vs_queue_state state;
 	const char *parent;		/* NULL or "" for none */
+	u64 created;			/* see vs_created_cmp(); 0: unknown */
 };
 
 /* Volcano's defaults: weight 1, reclaimable, Open, no limits. */
@@ -258,6 +290,7 @@ struct vs_job_spec {
 	/* status.conditions: taken by vs_job_add() and vs_job_update() */
 	const struct vs_pg_condition_spec *cond;
 	u32 nr_cond;
+	u64 created;			/* see vs_created_cmp(); 0: unknown */
 };
 
 /* Volcano's defaults: minMember 1, queue "default", phase Pending. */
@@ -336,6 +369,7 @@ struct vs_task_spec {
 	const struct vs_toleration_spec *tolerations;
 	u32 nr_tolerations;
 	const struct vs_affinity_spec *affinity;	/* NULL: none */
+	u64 created;			/* see vs_created_cmp(); 0: unknown */
 };
 
 /*

@@ -89,6 +89,7 @@ struct vs_job {
 	const char *ns;			/* interned */
 	const char *name;		/* interned */
 	u64 seq;
+	u64 created;			/* s since 1970 (vs_created_cmp()), 0: unknown */
 	struct hlist_node hnode;	/* cluster job index, by ns/name */
 	struct list_head list;		/* cluster->jobs, creation order */
 

@@ -44,6 +44,7 @@ int vs_pg_phase_parse(const char *s, enum vs_pg_phase *out, struct vs_err *err);
 struct vs_queue {
 	const char *name;		/* interned */
 	u64 seq;
+	u64 created;			/* s since 1970 (vs_created_cmp()), 0: unknown */
 	struct hlist_node hnode;	/* cluster queue index */
 	struct list_head list;		/* cluster->queues, creation order */
 

@@ -99,7 +99,8 @@ s64 vs_task_name_index(const char *name);
 struct vs_task {
 	const char *ns;			/* interned */
 	const char *name;		/* interned */
-	u64 seq;			/* creation order (CreationTimestamp, then UID) */
+	u64 seq;			/* arrival order: stands for the UID */
+	u64 created;			/* s since 1970 (vs_created_cmp()), 0: unknown */
 	s64 name_index;			/* N of a name "a-b-N", else VS_NO_NAME_INDEX (-1) */
 	struct hlist_node hnode;	/* cluster task index, by ns/name */
 

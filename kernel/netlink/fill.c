@@ -297,6 +297,8 @@ static bool put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q
 	put_u32(&f, VS_QUEUE_A_STATE, q->state);
 	if (q->parent)
 		put_str(&f, VS_QUEUE_A_PARENT, q->parent);
+	if (q->created)
+		put_u64(&f, VS_QUEUE_A_CREATED, q->created);
 	if (f.spec)
 		return finish(&f, obj);
 	fill_res(&f, VS_QUEUE_A_ALLOCATED, &q->allocated);
@@ -399,6 +401,8 @@ static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *
 	if (j->priority_class)
 		put_str(&f, VS_PG_A_PRIORITY_CLASS, j->priority_class);
 	put_u32(&f, VS_PG_A_PHASE, j->phase);
+	if (j->created)
+		put_u64(&f, VS_PG_A_CREATED, j->created);
 	if (f.spec) {
 		fill_pg_conditions(&f, j);
 		return finish(&f, obj);
@@ -455,6 +459,8 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 	vs_res_set(&req, VS_RES_PODS, vs_res_get(&req, VS_RES_PODS) - 1);
 	fill_res(&f, VS_TASK_A_REQUEST, &req);
 	put_s32(&f, VS_TASK_A_PRIORITY, t->priority);
+	if (t->created)
+		put_u64(&f, VS_TASK_A_CREATED, t->created);
 	if (t->priority_class)
 		put_str(&f, VS_TASK_A_PRIORITY_CLASS, t->priority_class);
 	put_u8(&f, VS_TASK_A_PREEMPTABLE, t->preemptable);

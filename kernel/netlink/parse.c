@@ -262,6 +262,8 @@ int vs_nl_parse_queue(const struct nlattr *nest, struct vs_arena *arena,
 		spec->state = (enum vs_queue_state)mnl_attr_get_u32(tb[VS_QUEUE_A_STATE]);
 	if (tb[VS_QUEUE_A_PARENT])
 		spec->parent = mnl_attr_get_str(tb[VS_QUEUE_A_PARENT]);
+	if (tb[VS_QUEUE_A_CREATED])
+		spec->created = mnl_attr_get_u64(tb[VS_QUEUE_A_CREATED]);
 	return 0;
 }
 
@@ -278,6 +280,7 @@ void vs_nl_queue_spec_of(const struct vs_queue *q, struct vs_queue_spec *spec)
 	spec->priority = q->priority;
 	spec->state = q->state;
 	spec->parent = q->parent;
+	spec->created = q->created;
 }
 /* status.conditions, each a given one (policies.c has checked the attributes). */
 static int parse_pg_conditions(const struct nlattr *nest, struct vs_job_spec *spec,
@@ -364,6 +367,8 @@ int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
 		spec->priority_class = mnl_attr_get_str(tb[VS_PG_A_PRIORITY_CLASS]);
 	if (tb[VS_PG_A_PHASE])
 		spec->phase = (enum vs_pg_phase)mnl_attr_get_u32(tb[VS_PG_A_PHASE]);
+	if (tb[VS_PG_A_CREATED])
+		spec->created = mnl_attr_get_u64(tb[VS_PG_A_CREATED]);
 	if (tb[VS_PG_A_CONDITION])
 		return parse_pg_conditions(nest, spec, arena, err);
 	return 0;
@@ -379,6 +384,7 @@ int vs_nl_podgroup_spec_of(const struct vs_job *job, struct vs_arena *arena,
 	spec->has_min_resources = job->has_min_resources;
 	spec->priority_class = job->priority_class;
 	spec->phase = job->phase;
+	spec->created = job->created;
 	if (job->nr_min_task_member) {
 		struct vs_role_min_spec *rm;
 
@@ -677,6 +683,8 @@ int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
 		spec->priority = (s32)mnl_attr_get_u32(tb[VS_TASK_A_PRIORITY]);
 	if (tb[VS_TASK_A_PRIORITY_CLASS])
 		spec->priority_class = mnl_attr_get_str(tb[VS_TASK_A_PRIORITY_CLASS]);
+	if (tb[VS_TASK_A_CREATED])
+		spec->created = mnl_attr_get_u64(tb[VS_TASK_A_CREATED]);
 	if (tb[VS_TASK_A_PREEMPTABLE])
 		spec->preemptable = mnl_attr_get_u8(tb[VS_TASK_A_PREEMPTABLE]);
 	if (tb[VS_TASK_A_PREEMPTION_POLICY])

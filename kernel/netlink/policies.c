@@ -233,7 +233,8 @@ static const struct vs_nla_policy node_key_policy[VS_NODE_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_QUEUE_A_NR_PODGROUPS, "nrPodGroups"),		\
 	VS_NLA_REJECTED(VS_QUEUE_A_CYCLE_DESERVED, "cycleDeserved"),		\
 	VS_NLA_REJECTED(VS_QUEUE_A_SHARE, "sharePpm"),			\
-	VS_NLA_REJECTED(VS_QUEUE_A_OVERUSED, "overused")
+	VS_NLA_REJECTED(VS_QUEUE_A_OVERUSED, "overused"),			\
+	VS_NLA_REJECTED(VS_QUEUE_A_CREATED, "creationTimestamp")
 
 static const struct vs_nla_policy queue_policy[VS_QUEUE_A_MAX + 1] = {
 	VS_NLA_STR(VS_QUEUE_A_NAME, "name", VS_NAME_MAX, .flags = REQ),
@@ -253,6 +254,7 @@ static const struct vs_nla_policy queue_policy[VS_QUEUE_A_MAX + 1] = {
 		    .flags = RO),
 	VS_NLA_INT(VS_QUEUE_A_SHARE, "sharePpm", VS_NLA_U64, .flags = RO),
 	BOOL(VS_QUEUE_A_OVERUSED, "overused", RO),
+	VS_NLA_INT(VS_QUEUE_A_CREATED, "creationTimestamp", VS_NLA_U64),
 };
 
 static const struct vs_nla_policy queue_key_policy[VS_QUEUE_A_MAX + 1] = {
@@ -289,7 +291,8 @@ static const struct vs_nla_policy cond_policy[VS_COND_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_PG_A_CONDITION, "conditions"),			\
 	VS_NLA_REJECTED(VS_PG_A_NR_TASKS, "nrTasks"),				\
 	VS_NLA_REJECTED(VS_PG_A_ALLOCATED, "allocated"),			\
-	VS_NLA_REJECTED(VS_PG_A_FIT_ERROR, "fitError")
+	VS_NLA_REJECTED(VS_PG_A_FIT_ERROR, "fitError"),				\
+	VS_NLA_REJECTED(VS_PG_A_CREATED, "creationTimestamp")
 
 static const struct vs_nla_policy pg_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_STR(VS_PG_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = REQ),
@@ -306,6 +309,7 @@ static const struct vs_nla_policy pg_policy[VS_PG_A_MAX + 1] = {
 		    VS_TASK_STATUS_UNKNOWN + 1, .flags = RO),
 	VS_NLA_NEST(VS_PG_A_ALLOCATED, "allocated", res_policy, VS_RES_A_MAX, .flags = RO),
 	VS_NLA_STR(VS_PG_A_FIT_ERROR, "fitError", 0, .flags = RO),
+	VS_NLA_INT(VS_PG_A_CREATED, "creationTimestamp", VS_NLA_U64),
 };
 
 static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
@@ -339,7 +343,8 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_BIND_ERROR, "bindError"),			\
 	VS_NLA_REJECTED(VS_TASK_A_QUEUE, "queue"),				\
 	VS_NLA_REJECTED(VS_TASK_A_SCHED_REASON, "schedReason"),			\
-	VS_NLA_REJECTED(VS_TASK_A_SCHED_MESSAGE, "schedMessage")
+	VS_NLA_REJECTED(VS_TASK_A_SCHED_MESSAGE, "schedMessage"),		\
+	VS_NLA_REJECTED(VS_TASK_A_CREATED, "creationTimestamp")
 
 /*
  * A task's spec; EVENT and EXIT_CODE belong to VS_CMD_TASK_STATUS alone. A
@@ -369,7 +374,8 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_INT(VS_TASK_A_BIND_FAILURES, "bindFailures", VS_NLA_U32, .flags = RO),	\
 	VS_NLA_STR(VS_TASK_A_BIND_ERROR, "bindError", VS_ERR_MSG_MAX, .flags = RO),	\
 	VS_NLA_STR(VS_TASK_A_SCHED_REASON, "schedReason", VS_NAME_MAX, .flags = RO),	\
-	VS_NLA_STR(VS_TASK_A_SCHED_MESSAGE, "schedMessage", 0, .flags = RO)
+	VS_NLA_STR(VS_TASK_A_SCHED_MESSAGE, "schedMessage", 0, .flags = RO),	\
+	VS_NLA_INT(VS_TASK_A_CREATED, "creationTimestamp", VS_NLA_U64)
 
 static const struct vs_nla_policy task_policy[VS_TASK_A_MAX + 1] = {
 	TASK_SPEC,

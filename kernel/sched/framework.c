@@ -158,7 +158,7 @@ int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struc
 	if (c)
 		return c;
 	/* CreationTimestamp, then UID: creation order. */
-	return l->seq < r->seq ? -1 : l->seq > r->seq;
+	return vs_created_cmp(l->created, l->seq, r->created, r->seq);
 }
 
 int vs_ssn_queue_order(struct vs_session *ssn, const struct vs_queue *l,
@@ -171,7 +171,7 @@ int vs_ssn_queue_order(struct vs_session *ssn, const struct vs_queue *l,
 	for_each_ext(ssn, VS_EXT_QUEUE_ORDER, i, p)
 		if ((c = p->ops->queue_order(ssn, p, l, r)))
 			return c;
-	return l->seq < r->seq ? -1 : l->seq > r->seq;
+	return vs_created_cmp(l->created, l->seq, r->created, r->seq);
 }
 
 int vs_ssn_task_order(struct vs_session *ssn, const struct vs_task *l,
@@ -191,7 +191,7 @@ int vs_ssn_task_order(struct vs_session *ssn, const struct vs_task *l,
 	if (l->name_index != VS_NO_NAME_INDEX && r->name_index != VS_NO_NAME_INDEX &&
 	    l->name_index != r->name_index)
 		return l->name_index < r->name_index ? -1 : 1;
-	return l->seq < r->seq ? -1 : l->seq > r->seq;
+	return vs_created_cmp(l->created, l->seq, r->created, r->seq);
 }
 
 /*

@@ -118,6 +118,27 @@ static u32 phase_of(const char *name)
  * knows: "again" restarted once (a retry, a new version), "done" completing
  * with a finished replica it took out with its PodGroup (kept).
  */
+/* A PodGroup and its task given creation times (2026-11-23T10:00:00Z and a second later). */
+static void timed(void)
+{
+	struct nlmsghdr *nlh = ct_req(VS_CMD_PODGROUP_NEW, 0);
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_PODGROUP);
+
+	mnl_attr_put_strz(nlh, VS_PG_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_PG_A_NAME, "timed");
+	mnl_attr_put_u64(nlh, VS_PG_A_CREATED, 1795428000);
+	mnl_attr_nest_end(nlh, n);
+	CT_OK(nlh);
+	nlh = ct_req(VS_CMD_TASK_NEW, 0);
+	n = mnl_attr_nest_start(nlh, VS_A_TASK);
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, "timed-0");
+	mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "timed");
+	mnl_attr_put_u64(nlh, VS_TASK_A_CREATED, 1795428001);
+	mnl_attr_nest_end(nlh, n);
+	CT_OK(nlh);
+}
+
 static void build_cluster(void)
 {
 	struct nlmsghdr *nlh = ct_req(VS_CMD_PRIOCLASS_NEW, 0);
@@ -135,6 +156,7 @@ static void build_cluster(void)
 	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "pg-0", "pg", 500, "n2",
 		   VS_TASK_STATUS_RUNNING));
 	CT_SEND_OK(VS_CMD_TASK_NEW, ct_put_task(__n, "pg-1", "pg", 500, NULL, 0));
+	timed();
 
 	vjob("again", "PodFailed", "RestartJob");
 	vjob("done", NULL, NULL);
@@ -271,6 +293,11 @@ Test(checkpoint, a_restored_cluster_is_the_cluster_that_was_written)
 	cr_assert_eq(ct.cl.nr_tasks, 0);
 	cr_assert_eq(load(0, &e), 0, "%s", e.msg);
 	cr_assert_eq(vs_cluster_check(&ct.cl, &e), 0, "%s", e.msg);
+	/* creation times, given and taken: the latest for objects made after without one */
+	cr_assert_eq(vs_job_find(&ct.cl, "ns", "timed")->created, 1795428000);
+	cr_assert_eq(vs_task_find(&ct.cl, "ns", "timed-0")->created, 1795428001);
+	cr_assert_eq(vs_job_find(&ct.cl, "ns", "pg")->created, 0);
+	cr_assert_eq(vs_vjob_find(&ct.cl, "ns", "again")->podgroup->created, 1795428001);
 	/* the job controller's own state */
 	v = vs_vjob_find(&ct.cl, "ns", "again");
 	cr_assert_eq(v->retry_count, 1);

@@ -235,6 +235,77 @@ Test(framework, job_order_takes_the_first_plugin_that_tells_jobs_apart)
 	vs_session_close(ssn);
 }
 
+/*
+ * Jobs the plugins leave equal go by creationTimestamp before the order
+ * they arrived in: a client that loads a cluster from the API server's
+ * lists (in name order) sends an old job after a new one.
+ */
+Test(framework, equal_jobs_go_by_creation_time_then_arrival)
+{
+	struct vs_job_spec js;
+	struct vs_job *newer, *older, *untimed, *same;
+
+	vs_job_spec_init(&js, "ns", "a-newer");
+	js.created = 2000;
+	cr_assert_eq(vs_job_add(&cl, &js, &newer, NULL), 0);
+	vs_job_spec_init(&js, "ns", "b-older");
+	js.created = 1000;
+	cr_assert_eq(vs_job_add(&cl, &js, &older, NULL), 0);
+	vs_job_spec_init(&js, "ns", "c-same");
+	js.created = 1000;
+	cr_assert_eq(vs_job_add(&cl, &js, &same, NULL), 0);
+	/* none given: the latest the cluster was given, and after it by arrival */
+	vs_job_spec_init(&js, "ns", "d-untimed");
+	cr_assert_eq(vs_job_add(&cl, &js, &untimed, NULL), 0);
+	cr_assert_eq(untimed->created, 2000);
+	open_with(two_tiers);
+
+	cr_assert_lt(vs_ssn_job_order(ssn, older, newer), 0, "older first, arrived later");
+	cr_assert_gt(vs_ssn_job_order(ssn, newer, older), 0);
+	cr_assert_lt(vs_ssn_job_order(ssn, older, same), 0, "the same second: arrival");
+	cr_assert_lt(vs_ssn_job_order(ssn, newer, untimed), 0);
+	/* a plugin that tells them apart still decides */
+	mocks[0].order = 1;
+	cr_assert_gt(vs_ssn_job_order(ssn, older, newer), 0);
+	vs_session_close(ssn);
+}
+
+Test(framework, equal_tasks_and_queues_go_by_creation_time_then_arrival)
+{
+	struct vs_queue_spec qs;
+	struct vs_task_spec ts;
+	struct vs_queue *qnew, *qold;
+	struct vs_task *t2new, *t1old, *plain_new, *plain_old;
+
+	vs_queue_spec_init(&qs, "q-new");
+	qs.created = 50;
+	cr_assert_eq(vs_queue_add(&cl, &qs, &qnew, NULL), 0);
+	vs_queue_spec_init(&qs, "q-old");
+	qs.created = 40;
+	cr_assert_eq(vs_queue_add(&cl, &qs, &qold, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "j-w-2", "j");
+	ts.created = 300;
+	cr_assert_eq(vs_task_add(&cl, &ts, &t2new, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "j-w-1", "j");
+	ts.created = 100;
+	cr_assert_eq(vs_task_add(&cl, &ts, &t1old, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "plain-new", "j");
+	ts.created = 300;
+	cr_assert_eq(vs_task_add(&cl, &ts, &plain_new, NULL), 0);
+	vs_task_spec_init(&ts, "ns", "plain-old", "j");
+	ts.created = 200;
+	cr_assert_eq(vs_task_add(&cl, &ts, &plain_old, NULL), 0);
+	open_with(two_tiers);
+
+	cr_assert_lt(vs_ssn_queue_order(ssn, qold, qnew), 0);
+	cr_assert_gt(vs_ssn_queue_order(ssn, qnew, qold), 0);
+	/* the pod index comes first, then the creation time */
+	cr_assert_lt(vs_ssn_task_order(ssn, t1old, t2new), 0);
+	cr_assert_lt(vs_ssn_task_order(ssn, plain_old, plain_new), 0, "older, arrived later");
+	cr_assert_lt(vs_ssn_task_order(ssn, t1old, plain_old), 0, "no index: by time");
+	vs_session_close(ssn);
+}
+
 Test(framework, a_rejecting_vote_wins_anywhere)
 {
 	open_with(two_tiers);

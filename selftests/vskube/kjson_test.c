@@ -19,7 +19,8 @@ static const char yaml[] =
 	"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\n"
 	"value: 1000\n"
 	"---\n"
-	"apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: q1}\n"
+	"apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\n"
+	"metadata: {name: q1, creationTimestamp: '2026-11-23T10:00:00Z'}\n"
 	"spec:\n  weight: 3\n  capability: {cpu: '16', memory: 64Gi}\n"
 	"---\n"
 	"apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"
@@ -29,7 +30,7 @@ static const char yaml[] =
 	"  conditions: [{type: Ready, status: 'True'}]\n"
 	"---\n"
 	"apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\n"
-	"metadata: {name: pg1, namespace: team}\n"
+	"metadata: {name: pg1, namespace: team, creationTimestamp: '2026-11-23T10:00:01Z'}\n"
 	"spec: {minMember: 2, queue: q1, priorityClassName: high}\n"
 	"status:\n  phase: Pending\n  conditions:\n"
 	"  - {type: Unschedulable, status: 'True', reason: NotEnoughResources,\n"
@@ -38,6 +39,7 @@ static const char yaml[] =
 	"  - {type: SomethingElse, status: 'True'}\n"
 	"---\n"
 	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p1\n  namespace: team\n"
+	"  creationTimestamp: null\n"
 	"  annotations: {scheduling.k8s.io/group-name: pg1, volcano.sh/task-spec: worker}\n"
 	"spec:\n  schedulerName: volcano\n  priorityClassName: high\n"
 	"  nodeSelector: {zone: a}\n"
@@ -60,7 +62,8 @@ static const char *const json[] = {
 	"{\"cpu\":\"8\",\"memory\":\"32Gi\",\"pods\":\"110\"},\"conditions\":[{\"type\":\"Ready\","
 	"\"status\":\"True\",\"lastHeartbeatTime\":\"2026-11-23T10:00:00Z\"}]}}",
 	"{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\",\"metadata\":"
-	"{\"name\":\"pg1\",\"namespace\":\"team\"},\"spec\":{\"minMember\":2,\"queue\":\"q1\","
+	"{\"name\":\"pg1\",\"namespace\":\"team\",\"creationTimestamp\":"
+	"\"2026-11-23T11:00:01+01:00\"},\"spec\":{\"minMember\":2,\"queue\":\"q1\","
 	"\"priorityClassName\":\"high\"},\"status\":{\"phase\":\"Pending\",\"conditions\":"
 	"[{\"type\":\"Unschedulable\",\"status\":\"True\",\"reason\":\"NotEnoughResources\","
 	"\"message\":\"2/2 tasks in gang unschedulable\",\"transitionID\":\"6b1e-uuid\","
@@ -153,7 +156,12 @@ Test(kjson, objects_from_the_api_server_are_the_manifests_objects)
 		cr_assert_eq(vs_res_get(t->req, VS_RES_CPU), 2000);
 		cr_assert_eq(vs_res_get(t->req, VS_RES_MEMORY), 1LL << 30);
 		cr_assert_eq(vs_res_get(t->req, VS_RES_PODS), 1);
+		/* Without a creationTimestamp: the latest the set was given, its PodGroup's. */
+		cr_assert_eq(t->created, 1795428001);
 	}
+	/* metadata.creationTimestamp is each object's creation time, offset or not. */
+	cr_assert_eq(vs_queue_find(&b.cl, "q1")->created, 1795428000);
+	cr_assert_eq(vs_job_find(&b.cl, "team", "pg1")->created, 1795428001);
 	/* The PodGroup's Unschedulable condition is kept as given; other types are left out. */
 	{
 		struct vs_job *j = vs_job_find(&b.cl, "team", "pg1");

@@ -412,6 +412,13 @@ enum vs_queue_attr {
 	VS_QUEUE_A_CYCLE_DESERVED,	/* nest: enum vs_res_attr */
 	VS_QUEUE_A_SHARE,		/* u64: the share in millionths (1000000: all it deserves) */
 	VS_QUEUE_A_OVERUSED,		/* u8 0/1 */
+	/*
+	 * u64: metadata.creationTimestamp, s since 1970. It orders queues, jobs
+	 * and tasks that the plugins leave equal (then the order they reached
+	 * the daemon); absent or 0: the latest the daemon has been given.
+	 * Taken by NEW only.
+	 */
+	VS_QUEUE_A_CREATED,
 	__VS_QUEUE_A_MAX
 };
 #define VS_QUEUE_A_MAX (__VS_QUEUE_A_MAX - 1)
@@ -474,6 +481,7 @@ enum vs_pg_attr {
 	 * Unschedulable. Origin reason is p0: 0/4 nodes are unavailable: ...").
 	 */
 	VS_PG_A_FIT_ERROR,
+	VS_PG_A_CREATED,		/* u64: as VS_QUEUE_A_CREATED */
 	__VS_PG_A_MAX
 };
 #define VS_PG_A_MAX (__VS_PG_A_MAX - 1)
@@ -543,6 +551,7 @@ enum vs_task_attr {
 	 */
 	VS_TASK_A_SCHED_REASON,		/* string */
 	VS_TASK_A_SCHED_MESSAGE,	/* string */
+	VS_TASK_A_CREATED,		/* u64: as VS_QUEUE_A_CREATED */
 	__VS_TASK_A_MAX
 };
 #define VS_TASK_A_MAX (__VS_TASK_A_MAX - 1)

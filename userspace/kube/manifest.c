@@ -118,6 +118,7 @@ struct meta_in {
 	struct kf_kvs labels, annotations;
 	struct kf_items owners;
 	bool deleting;
+	u64 created;			/* creationTimestamp, s since 1970; 0: none */
 };
 
 static const struct kf_field meta_fields[] = {
@@ -128,6 +129,7 @@ static const struct kf_field meta_fields[] = {
 	KF_FIELD("uid", kf_str, struct meta_in, uid),
 	KF_FIELD("ownerReferences", p_owners, struct meta_in, owners),
 	KF_FIELD("deletionTimestamp", p_present, struct meta_in, deleting),
+	KF_FIELD("creationTimestamp", kf_time, struct meta_in, created),
 	KF_OPEN,
 };
 
@@ -453,6 +455,8 @@ static int pod_group(struct build *b, struct mf_doc *doc, struct pod_in *in,
 		return 0;
 	vs_job_spec_init(&js, spec->ns, name);
 	js.min_member = 1;
+	/* made when the pod was seen: no earlier than it */
+	js.created = spec->created;
 	if (ours) {
 		js.queue = kf_kvs_get(&in->meta.annotations, MF_QUEUE_NAME);
 		js.priority_class = spec->priority_class;
@@ -501,6 +505,7 @@ static int build_pod(struct build *b, struct mf_doc *doc)
 	if (ret)
 		return ret;
 	vs_task_spec_init(&spec, doc_ns(&in.meta), in.meta.name, NULL);
+	spec.created = in.meta.created;
 	ours = !in.spec.scheduler || !*in.spec.scheduler ||
 	       !strcmp(in.spec.scheduler, b->set->scheduler);
 	if (!ours && !(in.spec.node && *in.spec.node)) {
@@ -692,6 +697,7 @@ static int build_podgroup(struct build *b, struct mf_doc *doc)
 	spec.has_min_resources = HAS(pg_spec_fields, in.spec.seen, "minResources");
 	spec.queue = in.spec.queue;
 	spec.priority_class = in.spec.class;
+	spec.created = in.meta.created;
 	if (HAS(pg_status_fields, in.status.seen, "phase"))
 		spec.phase = in.status.phase;
 	ret = pg_conditions(b, &in.status.conds, &spec);
@@ -778,6 +784,7 @@ static int build_queue(struct build *b, struct mf_doc *doc)
 		return ret;
 	seen = in.spec.seen;
 	vs_queue_spec_init(&spec, in.meta.name);
+	spec.created = in.meta.created;
 	/* Volcano's admission webhook: weight 0 becomes 1, reclaimable defaults to true */
 	if (in.spec.weight)
 		spec.weight = in.spec.weight;

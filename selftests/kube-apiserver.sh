@@ -433,7 +433,7 @@ cat >"$dir/load.json" <<'EOF'
 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"r1","namespace":"big","uid":"11111111-2222-3333-4444-555555555555"},"spec":{"schedulerName":"volcano","nodeName":"m1","containers":[{"name":"c","image":"i"}]},"status":{"phase":"Running"}}
 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"w1","namespace":"big"},"spec":{"schedulerName":"volcano","containers":[{"name":"c","image":"i"}]}}
 EOF
-"$server" --port-file "$dir/port2" --load "$dir/load.json" >"$dir/log" 2>&1 &
+"$server" --port-file "$dir/port2" --load "$dir/load.json" --creation-step 5 >"$dir/log" 2>&1 &
 pid=$!
 i=0
 while [ ! -s "$dir/port2" ]; do
@@ -453,12 +453,24 @@ got=$(k2 get podgroups.scheduling.volcano.sh g1 -n big -o jsonpath='{.status.pha
 [ "$got" = "Running 1" ] || fail "--load: the PodGroup's status was not kept: $got"
 k2 get nodes m1 -o jsonpath='{.metadata.creationTimestamp}' | grep -q '^20[0-9][0-9]-' ||
 	fail "--load: no creationTimestamp"
+# --creation-step 5: two objects made at once are stamped 5 s apart, in order
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: s%s}\n---\n' 1 2 |
+	k2 create -f - >"$dir/out" 2>&1 || fail "--creation-step: kubectl create: $(cat "$dir/out")"
+t1=$(k2 get namespace s1 -o jsonpath='{.metadata.creationTimestamp}')
+t2=$(k2 get namespace s2 -o jsonpath='{.metadata.creationTimestamp}')
+[ $(($(date -u -d "$t2" +%s) - $(date -u -d "$t1" +%s))) -ge 5 ] ||
+	fail "--creation-step 5: s1 made at $t1, s2 at $t2"
 kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
 pid=
 [ "$rc" = 0 ] || fail "kapiserver --load exited $rc on SIGTERM"
 ! grep -q 'Sanitizer\|runtime error' "$dir/log" || fail "the sanitizers spoke"
+
+rc=0
+"$server" --creation-step soon >"$dir/log" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -qF 'invalid value "soon"' "$dir/log" ||
+	fail "--creation-step soon: exit $rc, $(cat "$dir/log")"
 
 # A bad file: the server does not start, and says which line and why.
 load_refused() {
@@ -483,4 +495,4 @@ load_refused '["a list"]' '1: not a JSON object'
 
 echo "kube-apiserver: kubectl create, get, get -w, patch, replace (409), delete;" \
 	"binding, eviction, status, pages, selectors, bookmarks, 410 Gone, dropped watches," \
-	"bad input refused with nothing changed; --load"
+	"bad input refused with nothing changed; --load, --creation-step"

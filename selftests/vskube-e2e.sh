@@ -6,7 +6,11 @@
 # Part 1, the same decisions: each cluster of selftests/equivalence/ is
 # created with "kubectl create -f NAME.manifests.yaml" (and, as a kubelet
 # and Volcano's controllers would, the statuses the manifests give are put
-# through the status subresource). Once vschedd holds the scenario's
+# through the status subresource). The bridge watches every other cluster
+# being made, and lists the others once made (it is started after them):
+# either way vschedd must take the objects in the order they were made,
+# which the API server stamps a second apart (--creation-step 1), as the
+# scenario lists them; a list comes in name order. Once vschedd holds the scenario's
 # starting state, the scenario's cycles are run ("vsctl cycle run", vschedd
 # on --period 0); after each, the bridge's bindings and evictions are
 # waited for. Then the API server's pods (their spec.nodeName, and which
@@ -83,7 +87,7 @@ until_ok() {
 
 start_api() {
 	"$objtree/selftests/kube/kapiserver" --port-file "$tmp/port" --bookmark-interval 300 \
-		>"$tmp/kapi.log" 2>&1 &
+		--creation-step 1 >"$tmp/kapi.log" 2>&1 &
 	api_pid=$!
 	since=0
 	until_ok test -s "$tmp/port" || fail "kapiserver did not start"
@@ -259,7 +263,8 @@ for scn in "$@"; do
 
 	start_api
 	start_vschedd "$tmp/conf" 0
-	start_vskube
+	# every other cluster is watched being made; the others, listed once made
+	[ $((nclusters % 2)) -eq 0 ] || start_vskube
 	namespaces_of "$man" | k create -f - >"$tmp/out" 2>&1 || fail "$name: the namespaces"
 	k create -f "$man" >"$tmp/out" 2>&1 || fail "$name: kubectl create -f $man"
 	with_status "$man" >"$tmp/status.yaml"
@@ -267,6 +272,7 @@ for scn in "$@"; do
 		k replace --subresource=status -f "$tmp/status.yaml" >"$tmp/out" 2>&1 ||
 			fail "$name: kubectl replace --subresource=status"
 	fi
+	[ $((nclusters % 2)) -eq 1 ] || start_vskube
 	{ pods_of "$scn"; podgroups_of "$scn"; } | sort >"$tmp/want"
 	until_ok daemon_is ||
 		{ diff -u "$tmp/want" "$tmp/have" >"$tmp/out"; fail "$name: vschedd never held the cluster"; }

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <jansson.h>
 #include <microhttpd.h>
@@ -148,6 +149,7 @@ struct kapi_options {
 	unsigned int port;
 	unsigned int bookmark_ms;	/* between BOOKMARK events */
 	size_t history;			/* events kept for watches */
+	unsigned int creation_step;	/* --creation-step S: s between creations, 0: none */
 	bool verbose;
 };
 
@@ -184,6 +186,7 @@ struct kapi_server {
 	char *fail_message;
 	struct kapi_log_entry log[KAPI_LOG_SIZE];	/* by seq % KAPI_LOG_SIZE */
 	uint64_t log_seq;				/* the last one given */
+	time_t last_created;				/* the last creationTimestamp given */
 };
 
 /* One request: its body is gathered over several calls of the handler. */
@@ -254,6 +257,8 @@ enum MHD_Result kapi_testctl(struct kapi_req *req, const char *what);
 
 /* Helpers (util.c). */
 void kapi_timestamp(char *buf, size_t len);
+/* A created object's creationTimestamp: now, or with --creation-step, later (util.c). */
+void kapi_creation_timestamp(struct kapi_server *srv, char *buf, size_t len);
 void kapi_uid(char *buf, size_t len);
 void kapi_random_suffix(char *buf, size_t n);
 /* Apply an RFC 7386 merge patch (or a strategic one, util.c) to a copy of target. */

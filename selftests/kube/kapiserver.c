@@ -27,13 +27,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: kapiserver [--port N] [--port-file PATH] [--bookmark-interval MS]\n"
-		"                  [--history N] [--load FILE] [-v]\n"
+		"                  [--history N] [--load FILE] [--creation-step S] [-v]\n"
 		"A test Kubernetes API server on 127.0.0.1, plain HTTP, for the tests.\n"
 		"  --port N               listen on N (default 0: any free port)\n"
 		"  --port-file PATH       write the port there once listening\n"
 		"  --bookmark-interval MS between BOOKMARK events of a watch (default 1000)\n"
 		"  --history N            events kept for watches to replay (default 10000)\n"
 		"  --load FILE            start with these objects, one JSON object a line\n"
+		"  --creation-step S      stamp each created object at least S seconds after the\n"
+		"                         one before (default 0: the clock)\n"
 		"  -v, --verbose          log every request on standard error\n");
 }
 
@@ -54,6 +56,7 @@ static int parse_opts(int argc, char **argv, struct kapi_options *o)
 		{ "bookmark-interval", required_argument, NULL, 'b' },
 		{ "history", required_argument, NULL, 'H' },
 		{ "load", required_argument, NULL, 'l' },
+		{ "creation-step", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -63,7 +66,7 @@ static int parse_opts(int argc, char **argv, struct kapi_options *o)
 
 	o->bookmark_ms = 1000;
 	o->history = 10000;
-	while ((c = getopt_long(argc, argv, "p:f:b:H:l:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:f:b:H:l:c:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_uint(optarg, 65535, &v))
@@ -85,6 +88,11 @@ static int parse_opts(int argc, char **argv, struct kapi_options *o)
 			break;
 		case 'l':
 			o->load = optarg;
+			break;
+		case 'c':
+			if (parse_uint(optarg, 86400, &v))
+				goto bad;
+			o->creation_step = (unsigned int)v;
 			break;
 		case 'v':
 			o->verbose = true;

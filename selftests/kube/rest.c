@@ -484,7 +484,7 @@ static enum MHD_Result do_create(struct kapi_req *req, const struct kapi_resourc
 	}
 	/* What the server owns: whatever the client sent there is replaced. */
 	kapi_uid(uid, sizeof(uid));
-	kapi_timestamp(ts, sizeof(ts));
+	kapi_creation_timestamp(req->srv, ts, sizeof(ts));
 	json_object_set_new(meta, "uid", json_string(uid));
 	json_object_set_new(meta, "creationTimestamp", json_string(ts));
 	json_object_del(meta, "deletionTimestamp");

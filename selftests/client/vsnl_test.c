@@ -165,6 +165,30 @@ Test(vsnl, an_object_made_through_the_socket_renders_as_vsctl_shows_it)
 	vsnl_close(c);
 }
 
+Test(vsnl, a_creation_time_renders_as_kubernetes_writes_it)
+{
+	struct vsnl_err err = { 0 };
+	struct vsnl *c = connect_ok();
+	json_t *got = json_array(), *queue;
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_QUEUE_NEW, 0);
+	struct nlattr *q = nla_nest_start(m, VS_A_QUEUE);
+
+	nla_put_string(m, VS_QUEUE_A_NAME, "timed");
+	nla_put_u64(m, VS_QUEUE_A_CREATED, 1795428000);
+	nla_nest_end(m, q);
+	cr_assert_eq(vsnl_request(c, m, NULL, NULL, &err), 0, "%s", err.msg);
+	m = vsnl_msg_new(VS_CMD_QUEUE_GET, 0);
+	q = nla_nest_start(m, VS_A_QUEUE);
+	nla_put_string(m, VS_QUEUE_A_NAME, "timed");
+	nla_nest_end(m, q);
+	cr_assert_eq(vsnl_request(c, m, collect, got, &err), 0, "%s", err.msg);
+	queue = json_object_get(json_array_get(got, 0), "queue");
+	cr_assert_str_eq(json_string_value(json_object_get(queue, "creationTimestamp")),
+			 "2026-11-23T10:00:00Z");
+	json_decref(got);
+	vsnl_close(c);
+}
+
 Test(vsnl, an_error_comes_back_with_the_daemons_words)
 {
 	struct vsnl_err err = { 0 };

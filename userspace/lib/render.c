@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
@@ -125,6 +126,33 @@ static const struct {
 	{ "VS_DECISION_A_KIND", decision_kind_name },
 	{ "VS_A_EVENT_KIND", event_kind_name },
 };
+
+/* Times in seconds since 1970, shown as Kubernetes writes them (RFC 3339, UTC). */
+static const char *const time_ids[] = {
+	"VS_QUEUE_A_CREATED", "VS_PG_A_CREATED", "VS_TASK_A_CREATED", "VS_COND_A_TIME",
+};
+
+static bool is_time(const struct vs_nla_policy *p)
+{
+	if (!p->id)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(time_ids); i++)
+		if (!strcmp(time_ids[i], p->id))
+			return true;
+	return false;
+}
+
+static json_t *render_time(u64 secs)
+{
+	time_t t = (time_t)secs;
+	char buf[32];
+	struct tm tm;
+
+	if (secs > (u64)INT64_MAX || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return json_integer((json_int_t)secs);
+	return json_string(buf);
+}
 
 static const char *(*enum_of(const struct vs_nla_policy *p))(unsigned int)
 {
@@ -257,9 +285,12 @@ static json_t *render_int(const struct nlattr *a, const struct vs_nla_policy *p)
 		return attr_ok(a, MNL_TYPE_U32) ? json_integer((s32)mnl_attr_get_u32(a)) : json_null();
 	case VS_NLA_U64:
 	case VS_NLA_S64:
+		if (!attr_ok(a, MNL_TYPE_U64))
+			return json_null();
+		if (is_time(p))
+			return render_time(mnl_attr_get_u64(a));
 		/* json_int_t is long long: a u64 past INT64_MAX shows negative, as no value does today */
-		return attr_ok(a, MNL_TYPE_U64) ? json_integer((json_int_t)mnl_attr_get_u64(a)) :
-						  json_null();
+		return json_integer((json_int_t)mnl_attr_get_u64(a));
 	}
 	return json_null();
 }

@@ -10,7 +10,8 @@
  * a repeated one becomes an array, a nest an object. A few sets read better
  * in Kubernetes' words and are rendered so: resources as quantities
  * ({"cpu": "500m", "memory": "4Gi", "nvidia.com/gpu": "1"}), labels as a
- * map, enums by name ("Running"), booleans as true and false.
+ * map, enums by name ("Running"), booleans as true and false, times
+ * (creationTimestamp, lastTransitionTime) as RFC 3339 ("2026-11-23T10:00:00Z").
  */
 #ifndef VSNL_RENDER_H
 #define VSNL_RENDER_H

@@ -91,6 +91,18 @@ grep -Eq "^vs_task +$tasks " "$out" || fail "vs_task's active objects are not th
 has NAME ACTIVE_OBJS NUM_OBJS OBJSIZE OBJPERSLAB NUM_SLABS BYTES
 
 # ---- top in a terminal ----
+# shows ERE MSG: wait (5 s at most) until the screen has a line matching
+# ERE, else fail with MSG. A screen is read while top may still draw it
+# (slowly under valgrind): each part is waited for.
+shows() {
+	i=0
+	until $tmux capture-pane -p >"$out" 2>/dev/null && grep -Eq -- "$1" "$out"; do
+		i=$((i + 1))
+		[ "$i" -le 100 ] || fail "$2"
+		sleep 0.05
+	done
+}
+
 # screen W H: start top in a W x H terminal; the pane stays once it exits.
 screen() {
 	$tmux kill-server 2>/dev/null || true
@@ -98,12 +110,7 @@ screen() {
 	$tmux new-session -d -x "$1" -y "$2" \
 		"VSCHED_SOCKET=$sock $vsctl top -d 0.2; echo \$? >$dir/status"
 	$tmux set-option -g remain-on-exit on >/dev/null
-	i=0
-	until $tmux capture-pane -p >"$out" 2>/dev/null && grep -q "^CYCLE" "$out"; do
-		i=$((i + 1))
-		[ "$i" -le 100 ] || fail "top drew no screen in ${1}x$2"
-		sleep 0.05
-	done
+	shows "^CYCLE" "top drew no screen in ${1}x$2"
 }
 
 screen 120 40
@@ -112,18 +119,14 @@ has "vsched top: 2 cycles, 6 nodes, 12 queues, 24 podgroups" "RESOURCE" "USE%" \
 grep -Eq '^cpu +[0-9]' "$out" || fail "no cpu utilisation line"
 grep -Eq '^queue-0 +1 Open ' "$out" || fail "no line for queue-0"
 grep -Eq '^queue-11 ' "$out" || fail "not every queue fits 40 lines"
+shows '^1 +[0-9.]+ +[0-9]+ +0 +[0-9]+ +enqueue [0-9.]+ allocate' "no line for cycle 1"
 grep -Eq '^2 +[0-9.]+ +[0-9]+ +0 +[0-9]+ +enqueue [0-9.]+ allocate' "$out" ||
 	fail "no line for cycle 2"
 [ "$(grep -n '^2 ' "$out" | cut -d: -f1)" -lt "$(grep -n '^1 ' "$out" | cut -d: -f1)" ] ||
 	fail "cycles are not newest first"
 # A cycle run now shows on the next refresh.
 "$vsctl" cycle run >/dev/null
-i=0
-until $tmux capture-pane -p >"$out" && grep -q "^3 " "$out"; do
-	i=$((i + 1))
-	[ "$i" -le 100 ] || fail "cycle 3 never showed"
-	sleep 0.05
-done
+shows "^3 " "cycle 3 never showed"
 $tmux send-keys q
 i=0
 until [ -s "$dir/status" ]; do

@@ -151,13 +151,44 @@ int vs_ssn_job_compare(struct vs_session *ssn, const struct vs_job *l, const str
 	return 0;
 }
 
+/* "@a1/@a2" against "@b1/@b2", byte by byte, as Go compares strings. */
+static int cmp_ns_name(const char *a1, const char *a2, const char *b1, const char *b2)
+{
+	const unsigned char *a = (const unsigned char *)a1, *b = (const unsigned char *)b1;
+	int ia = 0, ib = 0;
+
+	for (;;) {
+		int ca = *a ? *a : ia ? 0 : '/', cb = *b ? *b : ib ? 0 : '/';
+
+		if (ca != cb)
+			return ca < cb ? -1 : 1;
+		if (!ca)
+			return 0;
+		if (*a)
+			a++;
+		else
+			a = (const unsigned char *)a2, ia = 1;
+		if (*b)
+			b++;
+		else
+			b = (const unsigned char *)b2, ib = 1;
+	}
+}
+
 int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r)
 {
 	int c = vs_ssn_job_compare(ssn, l, r);
 
 	if (c)
 		return c;
-	/* CreationTimestamp, then UID: creation order. */
+	/*
+	 * CreationTimestamp, then UID: creation order. A PodGroup's job has
+	 * the UID "namespace/name" in Volcano, which decides between jobs
+	 * made in the same second; without a creation time, arrival does.
+	 */
+	if (l->created && l->created == r->created &&
+	    (c = cmp_ns_name(l->ns, l->name, r->ns, r->name)))
+		return c;
 	return vs_created_cmp(l->created, l->seq, r->created, r->seq);
 }
 
@@ -171,6 +202,9 @@ int vs_ssn_queue_order(struct vs_session *ssn, const struct vs_queue *l,
 	for_each_ext(ssn, VS_EXT_QUEUE_ORDER, i, p)
 		if ((c = p->ops->queue_order(ssn, p, l, r)))
 			return c;
+	/* a queue's UID is its name */
+	if (l->created && l->created == r->created && (c = strcmp(l->name, r->name)))
+		return c < 0 ? -1 : 1;
 	return vs_created_cmp(l->created, l->seq, r->created, r->seq);
 }
 

@@ -238,12 +238,13 @@ Test(framework, job_order_takes_the_first_plugin_that_tells_jobs_apart)
 /*
  * Jobs the plugins leave equal go by creationTimestamp before the order
  * they arrived in: a client that loads a cluster from the API server's
- * lists (in name order) sends an old job after a new one.
+ * lists (in name order) sends an old job after a new one. Within a second,
+ * by Volcano's UID of a PodGroup's job, "namespace/name".
  */
 Test(framework, equal_jobs_go_by_creation_time_then_arrival)
 {
 	struct vs_job_spec js;
-	struct vs_job *newer, *older, *untimed, *same;
+	struct vs_job *newer, *older, *untimed, *same, *first, *x1, *x2, *u1, *u2;
 
 	vs_job_spec_init(&js, "ns", "a-newer");
 	js.created = 2000;
@@ -254,16 +255,37 @@ Test(framework, equal_jobs_go_by_creation_time_then_arrival)
 	vs_job_spec_init(&js, "ns", "c-same");
 	js.created = 1000;
 	cr_assert_eq(vs_job_add(&cl, &js, &same, NULL), 0);
-	/* none given: the latest the cluster was given, and after it by arrival */
+	/* none given: the latest the cluster was given */
 	vs_job_spec_init(&js, "ns", "d-untimed");
 	cr_assert_eq(vs_job_add(&cl, &js, &untimed, NULL), 0);
 	cr_assert_eq(untimed->created, 2000);
+	vs_job_spec_init(&js, "ns", "a-same");
+	js.created = 1000;
+	cr_assert_eq(vs_job_add(&cl, &js, &first, NULL), 0);
+	/* "ns-b/x" before "ns/x": '-' is below '/', as Go compares the strings */
+	vs_job_spec_init(&js, "ns", "x");
+	js.created = 3000;
+	cr_assert_eq(vs_job_add(&cl, &js, &x1, NULL), 0);
+	vs_job_spec_init(&js, "ns-b", "x");
+	js.created = 3000;
+	cr_assert_eq(vs_job_add(&cl, &js, &x2, NULL), 0);
+	/* without creation times (a cluster never given one): arrival, whatever the names */
+	vs_job_spec_init(&js, "z", "z");
+	cr_assert_eq(vs_job_add(&cl, &js, &u1, NULL), 0);
+	vs_job_spec_init(&js, "a", "a");
+	cr_assert_eq(vs_job_add(&cl, &js, &u2, NULL), 0);
+	cr_assert_eq(u1->created, 3000, "the latest given");
+	u1->created = u2->created = 0;
 	open_with(two_tiers);
 
 	cr_assert_lt(vs_ssn_job_order(ssn, older, newer), 0, "older first, arrived later");
 	cr_assert_gt(vs_ssn_job_order(ssn, newer, older), 0);
-	cr_assert_lt(vs_ssn_job_order(ssn, older, same), 0, "the same second: arrival");
-	cr_assert_lt(vs_ssn_job_order(ssn, newer, untimed), 0);
+	cr_assert_lt(vs_ssn_job_order(ssn, older, same), 0, "the same second: by name");
+	cr_assert_lt(vs_ssn_job_order(ssn, first, older), 0, "by name, though it arrived last");
+	cr_assert_gt(vs_ssn_job_order(ssn, older, first), 0);
+	cr_assert_lt(vs_ssn_job_order(ssn, x2, x1), 0, "ns-b/x before ns/x");
+	cr_assert_lt(vs_ssn_job_order(ssn, newer, untimed), 0, "the same second: by name");
+	cr_assert_lt(vs_ssn_job_order(ssn, u1, u2), 0, "no time: z/z arrived first");
 	/* a plugin that tells them apart still decides */
 	mocks[0].order = 1;
 	cr_assert_gt(vs_ssn_job_order(ssn, older, newer), 0);
@@ -299,6 +321,8 @@ Test(framework, equal_tasks_and_queues_go_by_creation_time_then_arrival)
 
 	cr_assert_lt(vs_ssn_queue_order(ssn, qold, qnew), 0);
 	cr_assert_gt(vs_ssn_queue_order(ssn, qnew, qold), 0);
+	qold->created = qnew->created;
+	cr_assert_gt(vs_ssn_queue_order(ssn, qold, qnew), 0, "the same second: q-new by name");
 	/* the pod index comes first, then the creation time */
 	cr_assert_lt(vs_ssn_task_order(ssn, t1old, t2new), 0);
 	cr_assert_lt(vs_ssn_task_order(ssn, plain_old, plain_new), 0, "older, arrived later");

@@ -151,28 +151,24 @@ int vs_ssn_job_compare(struct vs_session *ssn, const struct vs_job *l, const str
 	return 0;
 }
 
-/* "@a1/@a2" against "@b1/@b2", byte by byte, as Go compares strings. */
-static int cmp_ns_name(const char *a1, const char *a2, const char *b1, const char *b2)
+/*
+ * "@ans/@an" against "@bns/@bn", byte by byte, as Go compares strings.
+ * A namespace holds no '/': where two differ, the shorter one's '/' is
+ * compared with the other's next byte; equal ones leave the names.
+ */
+static int cmp_ns_name(const char *ans, const char *an, const char *bns, const char *bn)
 {
-	const unsigned char *a = (const unsigned char *)a1, *b = (const unsigned char *)b1;
-	int ia = 0, ib = 0;
+	size_t i = 0;
+	int c;
 
-	for (;;) {
-		int ca = *a ? *a : ia ? 0 : '/', cb = *b ? *b : ib ? 0 : '/';
-
-		if (ca != cb)
-			return ca < cb ? -1 : 1;
-		if (!ca)
-			return 0;
-		if (*a)
-			a++;
-		else
-			a = (const unsigned char *)a2, ia = 1;
-		if (*b)
-			b++;
-		else
-			b = (const unsigned char *)b2, ib = 1;
+	while (ans[i] && ans[i] == bns[i])
+		i++;
+	if (ans[i] != bns[i]) {
+		c = ans[i] ? (unsigned char)ans[i] : '/';
+		return c < (bns[i] ? (unsigned char)bns[i] : '/') ? -1 : 1;
 	}
+	c = strcmp(an, bn);
+	return c < 0 ? -1 : c > 0;
 }
 
 int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r)

@@ -235,6 +235,40 @@ Test(framework, job_order_takes_the_first_plugin_that_tells_jobs_apart)
 	vs_session_close(ssn);
 }
 
+/* A job, queue or task made with creation time @created (0: none given). */
+static struct vs_job *timed_job(const char *ns, const char *name, u64 created)
+{
+	struct vs_job_spec js;
+	struct vs_job *j;
+
+	vs_job_spec_init(&js, ns, name);
+	js.created = created;
+	cr_assert_eq(vs_job_add(&cl, &js, &j, NULL), 0);
+	return j;
+}
+
+static struct vs_queue *timed_queue(const char *name, u64 created)
+{
+	struct vs_queue_spec qs;
+	struct vs_queue *q;
+
+	vs_queue_spec_init(&qs, name);
+	qs.created = created;
+	cr_assert_eq(vs_queue_add(&cl, &qs, &q, NULL), 0);
+	return q;
+}
+
+static struct vs_task *timed_task(const char *name, u64 created)
+{
+	struct vs_task_spec ts;
+	struct vs_task *t;
+
+	vs_task_spec_init(&ts, "ns", name, "j");
+	ts.created = created;
+	cr_assert_eq(vs_task_add(&cl, &ts, &t, NULL), 0);
+	return t;
+}
+
 /*
  * Jobs the plugins leave equal go by creationTimestamp before the order
  * they arrived in: a client that loads a cluster from the API server's
@@ -243,37 +277,18 @@ Test(framework, job_order_takes_the_first_plugin_that_tells_jobs_apart)
  */
 Test(framework, equal_jobs_go_by_creation_time_then_arrival)
 {
-	struct vs_job_spec js;
-	struct vs_job *newer, *older, *untimed, *same, *first, *x1, *x2, *u1, *u2;
-
-	vs_job_spec_init(&js, "ns", "a-newer");
-	js.created = 2000;
-	cr_assert_eq(vs_job_add(&cl, &js, &newer, NULL), 0);
-	vs_job_spec_init(&js, "ns", "b-older");
-	js.created = 1000;
-	cr_assert_eq(vs_job_add(&cl, &js, &older, NULL), 0);
-	vs_job_spec_init(&js, "ns", "c-same");
-	js.created = 1000;
-	cr_assert_eq(vs_job_add(&cl, &js, &same, NULL), 0);
+	struct vs_job *newer = timed_job("ns", "a-newer", 2000);
+	struct vs_job *older = timed_job("ns", "b-older", 1000);
+	struct vs_job *same = timed_job("ns", "c-same", 1000);
 	/* none given: the latest the cluster was given */
-	vs_job_spec_init(&js, "ns", "d-untimed");
-	cr_assert_eq(vs_job_add(&cl, &js, &untimed, NULL), 0);
-	cr_assert_eq(untimed->created, 2000);
-	vs_job_spec_init(&js, "ns", "a-same");
-	js.created = 1000;
-	cr_assert_eq(vs_job_add(&cl, &js, &first, NULL), 0);
+	struct vs_job *untimed = timed_job("ns", "d-untimed", 0);
+	struct vs_job *first = timed_job("ns", "a-same", 1000);
 	/* "ns-b/x" before "ns/x": '-' is below '/', as Go compares the strings */
-	vs_job_spec_init(&js, "ns", "x");
-	js.created = 3000;
-	cr_assert_eq(vs_job_add(&cl, &js, &x1, NULL), 0);
-	vs_job_spec_init(&js, "ns-b", "x");
-	js.created = 3000;
-	cr_assert_eq(vs_job_add(&cl, &js, &x2, NULL), 0);
+	struct vs_job *x1 = timed_job("ns", "x", 3000), *x2 = timed_job("ns-b", "x", 3000);
 	/* without creation times (a cluster never given one): arrival, whatever the names */
-	vs_job_spec_init(&js, "z", "z");
-	cr_assert_eq(vs_job_add(&cl, &js, &u1, NULL), 0);
-	vs_job_spec_init(&js, "a", "a");
-	cr_assert_eq(vs_job_add(&cl, &js, &u2, NULL), 0);
+	struct vs_job *u1 = timed_job("z", "z", 0), *u2 = timed_job("a", "a", 0);
+
+	cr_assert_eq(untimed->created, 2000);
 	cr_assert_eq(u1->created, 3000, "the latest given");
 	u1->created = u2->created = 0;
 	open_with(two_tiers);
@@ -294,29 +309,11 @@ Test(framework, equal_jobs_go_by_creation_time_then_arrival)
 
 Test(framework, equal_tasks_and_queues_go_by_creation_time_then_arrival)
 {
-	struct vs_queue_spec qs;
-	struct vs_task_spec ts;
-	struct vs_queue *qnew, *qold;
-	struct vs_task *t2new, *t1old, *plain_new, *plain_old;
+	struct vs_queue *qnew = timed_queue("q-new", 50), *qold = timed_queue("q-old", 40);
+	struct vs_task *t2new = timed_task("j-w-2", 300), *t1old = timed_task("j-w-1", 100);
+	struct vs_task *plain_new = timed_task("plain-new", 300);
+	struct vs_task *plain_old = timed_task("plain-old", 200);
 
-	vs_queue_spec_init(&qs, "q-new");
-	qs.created = 50;
-	cr_assert_eq(vs_queue_add(&cl, &qs, &qnew, NULL), 0);
-	vs_queue_spec_init(&qs, "q-old");
-	qs.created = 40;
-	cr_assert_eq(vs_queue_add(&cl, &qs, &qold, NULL), 0);
-	vs_task_spec_init(&ts, "ns", "j-w-2", "j");
-	ts.created = 300;
-	cr_assert_eq(vs_task_add(&cl, &ts, &t2new, NULL), 0);
-	vs_task_spec_init(&ts, "ns", "j-w-1", "j");
-	ts.created = 100;
-	cr_assert_eq(vs_task_add(&cl, &ts, &t1old, NULL), 0);
-	vs_task_spec_init(&ts, "ns", "plain-new", "j");
-	ts.created = 300;
-	cr_assert_eq(vs_task_add(&cl, &ts, &plain_new, NULL), 0);
-	vs_task_spec_init(&ts, "ns", "plain-old", "j");
-	ts.created = 200;
-	cr_assert_eq(vs_task_add(&cl, &ts, &plain_old, NULL), 0);
 	open_with(two_tiers);
 
 	cr_assert_lt(vs_ssn_queue_order(ssn, qold, qnew), 0);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/file.h"
 #include "core/task.h"
 #include "netlink/checkpoint.h"
 #include "netlink/ctl.h"
@@ -110,11 +111,10 @@ int vs_ckpt_writer_open(struct vs_ckpt_writer *w, const char *path, struct vs_er
 	}
 	memcpy(w->tmp, path, n);
 	memcpy(w->tmp + n, ".tmp", sizeof(".tmp"));
-	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	w->fd = vs_open_regular(w->tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600, err);
 	if (w->fd < 0) {
-		int ret = -errno;
+		int ret = w->fd;
 
-		vs_err_set(err, ret, "%s: %s", w->tmp, strerror(-ret));
 		free(w->tmp);
 		w->tmp = NULL;	/* not ours to remove */
 		vs_ckpt_writer_abort(w);
@@ -633,16 +633,12 @@ static int restore_one(const struct nlmsghdr *nlh, u64 index, u64 offset, void *
 static int map_file(const char *path, void **buf, size_t *len, struct vs_err *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	int fd = vs_open_regular(path, O_RDONLY, 0, err), ret = 0;
 
 	if (fd < 0)
-		return vs_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		return fd;
 	if (fstat(fd, &st)) {
-		ret = vs_err_set(err, -errno, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = vs_err_set(err, EINVAL, "%s: not a regular file", path);
+		ret = vs_err_set(err, errno, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	*len = (size_t)st.st_size;
@@ -651,7 +647,7 @@ static int map_file(const char *path, void **buf, size_t *len, struct vs_err *er
 		*buf = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (*buf == MAP_FAILED) {
 			*buf = NULL;
-			ret = vs_err_set(err, -errno, "%s: %s", path, strerror(errno));
+			ret = vs_err_set(err, errno, "%s: %s", path, strerror(errno));
 		}
 	}
 out:

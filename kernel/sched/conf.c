@@ -1409,7 +1409,7 @@ int vs_conf_load_file(const char *path, const struct vs_conf_names *names,
 	int ret;
 
 	*out = NULL;
-	ret = vs_read_file(path, CONF_FILE_MAX, &buf, &len, err);
+	ret = vs_read_regular_file(path, CONF_FILE_MAX, &buf, &len, err);
 	if (ret)
 		return ret;
 	ret = vs_conf_parse(buf, len, path, names, VS_CONF_FLAGS_DEFAULT_ON, out, err);

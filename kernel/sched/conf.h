@@ -199,7 +199,11 @@ int vs_conf_parse(const char *text, size_t len, const char *source,
 		  const struct vs_conf_names *names, enum vs_conf_flag_default def,
 		  struct vs_conf **out, struct vs_err *err);
 
-/* Read @path and parse it with flags defaulting on. Errors name the path. */
+/*
+ * Read @path and parse it with flags defaulting on. Errors name the path.
+ * A configuration is a regular file: a FIFO or a device is refused at once
+ * (vs_read_regular_file()), never waited on.
+ */
 int vs_conf_load_file(const char *path, const struct vs_conf_names *names,
 		      struct vs_conf **out, struct vs_err *err);
 

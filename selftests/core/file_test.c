@@ -3,12 +3,15 @@
  * Tests for whole-file reads (core/file.h): the bytes and a NUL after them,
  * the bound (a file of exactly the bound passes, one byte more is EFBIG,
  * whatever the file reports as its size), a pipe read to its end, and
- * errors that name the file.
+ * errors that name the file; and the daemon's files, regular or refused
+ * at once, whichever way they are opened.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
 
@@ -111,5 +114,39 @@ Test(file, errors_name_the_file)
 	vs_err_clear(&err);
 	cr_assert_eq(vs_read_file("/tmp", 10, &buf, &len, &err), -EISDIR);
 	cr_assert_str_eq(err.msg, "/tmp: Is a directory");
+	cr_assert_null(buf);
+}
+
+/* A FIFO nobody opens: refused at once to be read or written, never waited on. */
+Test(file, only_a_regular_file_is_opened_and_a_fifo_never_waited_on, .timeout = 10)
+{
+	struct vs_err err = { { 0 } };
+	char fifo[80], want[128];
+	char *buf = NULL;
+	size_t len;
+	int fd;
+
+	fill(5);
+	cr_assert_eq(vs_read_regular_file(path, 64, &buf, &len, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(buf, "abcde");
+	free(buf);
+	buf = NULL;
+	fd = vs_open_regular(path, O_WRONLY | O_CREAT | O_TRUNC, 0600, &err);
+	cr_assert_geq(fd, 0, "%s", err.msg);
+	cr_assert_eq(fcntl(fd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+	close(fd);
+
+	snprintf(fifo, sizeof(fifo), "%s.fifo", path);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	snprintf(want, sizeof(want), "%s: a FIFO, not a regular file", fifo);
+	cr_assert_eq(vs_read_regular_file(fifo, 64, &buf, &len, &err), -EINVAL);
+	cr_assert_str_eq(err.msg, want);
+	vs_err_clear(&err);
+	cr_assert_eq(vs_open_regular(fifo, O_WRONLY | O_CREAT | O_TRUNC, 0600, &err), -EINVAL);
+	cr_assert_str_eq(err.msg, want);
+	unlink(fifo);
+	vs_err_clear(&err);
+	cr_assert_eq(vs_read_regular_file("/tmp", 64, &buf, &len, &err), -EISDIR);
+	cr_assert_str_eq(err.msg, "/tmp: a directory, not a regular file");
 	cr_assert_null(buf);
 }

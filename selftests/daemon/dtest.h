@@ -160,6 +160,47 @@ static inline bool dt_log_wait(const struct dtest *t, const char *what)
 	return false;
 }
 
+/* Milliseconds since some fixed moment (CLOCK_MONOTONIC). */
+static inline long long dt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * In @ms, a writer opens the FIFO @path and closes it again: a daemon
+ * that waits in open() for one (which a test checks it never does) is let
+ * go, so that the test fails instead of hanging. Kill and reap the
+ * returned process when done.
+ */
+static inline pid_t dt_fifo_writer_after(const char *path, unsigned int ms)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		int fd;
+
+		usleep(ms * 1000);
+		/* Opens only if a reader waits; then the reader sees the end of the file. */
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		_exit(0);
+	}
+	return pid;
+}
+
+static inline void dt_reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 /* ---- a raw client ---- */
 
 static inline int dt_connect(const char *path)

@@ -1080,6 +1080,17 @@ static void conf_text(struct vsnl *c, char *buf)
 		     "%s", err.msg);
 }
 
+/* A daemon started with --conf @path (of the test's directory) holding conf_a; a client. */
+static struct vsnl *start_with_conf(struct vschedd_opts *o, char *path, size_t cap)
+{
+	dt_paths(&t);
+	snprintf(path, cap, "%s/volcano-scheduler.conf", t.dir);
+	write_file(path, conf_a);
+	o->conf_path = path;
+	start(o);
+	return conn();
+}
+
 Test(vschedd, sighup_reads_the_file_again_and_keeps_the_old_one_on_error)
 {
 	struct vschedd_opts o = { 0 };
@@ -1087,12 +1098,7 @@ Test(vschedd, sighup_reads_the_file_again_and_keeps_the_old_one_on_error)
 	struct vsnl *c;
 	int i;
 
-	dt_paths(&t);
-	snprintf(path, sizeof(path), "%s/volcano-scheduler.conf", t.dir);
-	write_file(path, conf_a);
-	o.conf_path = path;
-	start(&o);
-	c = conn();
+	c = start_with_conf(&o, path, sizeof(path));
 	conf_text(c, text);
 	cr_assert_str_eq(text, conf_a);
 
@@ -1114,6 +1120,42 @@ Test(vschedd, sighup_reads_the_file_again_and_keeps_the_old_one_on_error)
 	}
 	cr_assert_str_eq(text, conf_b);
 	vsnl_close(c);
+}
+
+/*
+ * A FIFO at the configuration's path is refused at once, never waited on:
+ * on SIGHUP the configuration in force stays and the daemon goes on
+ * serving; at start the daemon does not start, saying why.
+ */
+Test(vschedd, a_fifo_at_the_configuration_path_is_refused_at_once)
+{
+	struct vschedd_opts o = { 0 };
+	char path[128], text[4096];
+	long long t0;
+	pid_t writer;
+	struct vsnl *c;
+
+	c = start_with_conf(&o, path, sizeof(path));
+	cr_assert_eq(unlink(path), 0);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	writer = dt_fifo_writer_after(path, 10000);
+	t0 = dt_now_ms();
+	kill(t.pid, SIGHUP);
+	cr_assert(dt_log_wait(&t, "a FIFO, not a regular file; the configuration in force stays"));
+	conf_text(c, text);
+	cr_assert_lt(dt_now_ms() - t0, 5000, "refused at once, not when a writer came");
+	dt_reap(writer);
+	cr_assert_str_eq(text, conf_a, "the configuration in force stays");
+	vsnl_close(c);
+	cr_assert_eq(dt_stop(&t), 0);
+
+	writer = dt_fifo_writer_after(path, 10000);
+	t0 = dt_now_ms();
+	cr_assert_neq(dt_try_start(&t, &o), 0, "a FIFO is no configuration to start with");
+	cr_assert_lt(dt_now_ms() - t0, 5000, "refused at once, not when a writer came");
+	dt_reap(writer);
+	cr_assert(strstr(t.error, path) && strstr(t.error, "a FIFO, not a regular file"), "%s",
+		  t.error);
 }
 
 Test(vschedd, sigusr1_logs_the_state_and_sigusr2_checks_the_core)

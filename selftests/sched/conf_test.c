@@ -1235,7 +1235,33 @@ Test(conf, load_file_errors_name_the_path_and_the_reason)
 	cr_assert_str_eq(e.msg, "/nonexistent/vsched.conf: No such file or directory");
 	vs_err_clear(&e);
 	cr_assert_eq(vs_conf_load_file("/", &names, &c, &e), -EISDIR);
-	cr_assert_str_eq(e.msg, "/: Is a directory");
+	cr_assert_str_eq(e.msg, "/: a directory, not a regular file");
+}
+
+/*
+ * What is not a regular file is refused at once, never waited on: opened
+ * to be read, a FIFO nobody writes holds the reader (the daemon on SIGHUP,
+ * with every client) until a writer comes. The test's timeout bounds a
+ * loader that waits.
+ */
+Test(conf, load_file_refuses_a_fifo_or_a_device_at_once, .timeout = 10)
+{
+	char dir[] = "/tmp/vsched-conf-XXXXXX", fifo[64], want[96];
+	struct vs_conf *c = (void *)1;
+	struct vs_err e = { { 0 } };
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/volcano-scheduler.conf", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	cr_assert_eq(vs_conf_load_file(fifo, &names, &c, &e), -EINVAL);
+	cr_assert_null(c);
+	snprintf(want, sizeof(want), "%s: a FIFO, not a regular file", fifo);
+	cr_assert_str_eq(e.msg, want);
+	vs_err_clear(&e);
+	cr_assert_eq(vs_conf_load_file("/dev/null", &names, &c, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "/dev/null: a character device, not a regular file");
+	unlink(fifo);
+	rmdir(dir);
 }
 
 Test(conf, load_file_takes_4_mib_and_refuses_a_byte_more)

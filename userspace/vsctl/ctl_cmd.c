@@ -196,7 +196,7 @@ int vsctl_conf_set(int argc, char **argv)
 	ret = parse_common(argc, argv, "c", &o);
 	if (ret || o.optind != argc - 1)
 		return usage_or(ret, usage, argv[0]);
-	if (vs_read_file(argv[o.optind], max, &text, &len, &err)) {
+	if (vs_read_regular_file(argv[o.optind], max, &text, &len, &err)) {
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 1;
 	}

@@ -10,6 +10,7 @@
  * Documentation/admin-guide.md gives the measured cost.
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "core/log.h"
@@ -28,14 +29,26 @@ int vschedd_checkpoint_restore(struct vschedd *d, struct vs_err *err)
 	start = vs_nl_now_ns(&d->core);
 	ret = vs_nl_checkpoint_load(&d->self, path, d->opts.conf_given ? VS_CKPT_KEEP_CONF : 0,
 				    &info, err);
-	if (ret == -ENOENT) {
+	if (ret == VS_CKPT_NONE) {
 		vs_info("checkpoint %s: none yet, starting empty", path);
-		vs_err_clear(err);
 		return 0;
 	}
 	if (ret) {
+		/*
+		 * Whatever the error, ENOENT of a message too: the file is
+		 * there and holds a state this daemon would lose. Starting
+		 * empty would write over it at the first checkpoint.
+		 */
 		vs_err_prefix(err, "checkpoint not restored: ");
-		return ret;
+		if (!d->opts.set_aside_bad_checkpoint) {
+			vs_error("checkpoint %s: left as it is, never written over; to start "
+				 "empty, give --set-aside-bad-checkpoint, which renames it to "
+				 "%s.bad-TIME", path, path);
+			return ret;
+		}
+		vs_error("%s", err->msg);
+		vs_err_clear(err);
+		return VSCHEDD_CKPT_SET_ASIDE;
 	}
 	vschedd_self_check(d, "the checkpoint's restore");
 	vs_info("checkpoint %s restored: %llu requests, %llu bytes in %llu ms: %u nodes, "
@@ -44,6 +57,22 @@ int vschedd_checkpoint_restore(struct vschedd *d, struct vs_err *err)
 		(unsigned long long)((vs_nl_now_ns(&d->core) - start) / 1000000), d->cl.nr_nodes,
 		d->cl.nr_queues, d->cl.nr_jobs, d->cl.nr_tasks, d->cl.nr_vjobs,
 		d->opts.conf_given ? "; the configuration given on the command line stays" : "");
+	return 0;
+}
+
+int vschedd_checkpoint_set_aside(struct vschedd *d, struct vs_err *err)
+{
+	const char *path = d->opts.checkpoint_path;
+	char aside[PATH_MAX];
+	int ret;
+
+	ret = vs_ckpt_set_aside(path, aside, sizeof(aside), err);
+	if (ret) {
+		vs_err_prefix(err, "checkpoint not restored, and not set aside: ");
+		return ret;
+	}
+	vs_warn("checkpoint %s NOT RESTORED: set aside as %s (--set-aside-bad-checkpoint); "
+		"STARTING EMPTY, without anything it held", path, aside);
 	return 0;
 }
 

@@ -425,18 +425,12 @@ static void limits_set(struct vs_cluster_limits *l, const struct vs_cluster_limi
 	l->prioclasses = o->prioclasses ? o->prioclasses : l->prioclasses;
 }
 
-int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_err *err)
+/* The core as a first start has it: the cluster empty, the configuration of the options. */
+static int core_init(struct vschedd *d, struct vs_err *err)
 {
+	const struct vschedd_opts *opts = &d->opts;
 	struct vs_conf *conf;
 	int ret;
-
-	memset(d, 0, sizeof(*d));
-	d->opts = *opts;
-	d->epfd = d->lw.fd = d->tw.fd = d->sw.fd = -1;
-	d->next_portid = 1;
-	d->outq_max = VSCHEDD_OUTQ_MAX;
-	d->rcvbuf_max = opts->rcvbuf_max ? opts->rcvbuf_max : VSCHEDD_RCVBUF_MAX_DEFAULT;
-	INIT_LIST_HEAD(&d->clients);
 
 	ret = vs_cluster_init(&d->cl);
 	if (ret)
@@ -462,6 +456,37 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 	d->core.ctl.period_ms = opts->period_ms;
 	d->core.ctl.on_request = !opts->period_ms;
 	d->self = (struct vs_genl_ctx) { .portid = 0, .admin = true, .priv = &d->core };
+	return 0;
+
+out_cluster:
+	vs_cluster_destroy(&d->cl);
+	return ret;
+}
+
+static void core_destroy(struct vschedd *d)
+{
+	vs_nl_events_release(&d->core.events);
+	vs_nl_events_release(&d->core.status);
+	vs_arena_destroy(&d->arena);
+	vs_sched_destroy(&d->sched);
+	vs_cluster_destroy(&d->cl);
+}
+
+int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_err *err)
+{
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->opts = *opts;
+	d->epfd = d->lw.fd = d->tw.fd = d->sw.fd = -1;
+	d->next_portid = 1;
+	d->outq_max = VSCHEDD_OUTQ_MAX;
+	d->rcvbuf_max = opts->rcvbuf_max ? opts->rcvbuf_max : VSCHEDD_RCVBUF_MAX_DEFAULT;
+	INIT_LIST_HEAD(&d->clients);
+
+	ret = core_init(d, err);
+	if (ret)
+		return ret;
 	ret = mem_cap_init(d, opts, err);
 	if (ret)
 		goto out_core;
@@ -470,6 +495,14 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 	 * does not hold a checkpoint back: what was kept comes back whole.
 	 */
 	ret = vschedd_checkpoint_restore(d, err);
+	if (ret == VSCHEDD_CKPT_SET_ASIDE) {
+		/* It made part of the file: thrown away whole, the core starts again empty. */
+		core_destroy(d);
+		ret = core_init(d, err);
+		if (ret)
+			return ret;
+		ret = vschedd_checkpoint_set_aside(d, err);
+	}
 	if (ret)
 		goto out_core;
 	if (d->mem_cap.max) {
@@ -525,10 +558,7 @@ out_fds:
 	vschedd_destroy(d);
 	return ret;
 out_core:
-	vs_arena_destroy(&d->arena);
-	vs_sched_destroy(&d->sched);
-out_cluster:
-	vs_cluster_destroy(&d->cl);
+	core_destroy(d);
 	return ret;
 }
 
@@ -565,11 +595,7 @@ void vschedd_destroy(struct vschedd *d)
 	d->waits = NULL;
 	d->rxbuf = d->txbuf = d->notebuf = NULL;
 	d->binds = NULL;
-	vs_nl_events_release(&d->core.events);
-	vs_nl_events_release(&d->core.status);
-	vs_arena_destroy(&d->arena);
-	vs_sched_destroy(&d->sched);
-	vs_cluster_destroy(&d->cl);
+	core_destroy(d);
 }
 
 static const char *binder_name(enum vschedd_binder binder)

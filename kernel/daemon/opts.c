@@ -26,7 +26,7 @@
 /* Long options without a short one. */
 enum {
 	OPT_NO_SELF_CHECK = 0x100, OPT_LIMIT, OPT_MAX_MEMORY, OPT_CHECKPOINT,
-	OPT_CHECKPOINT_INTERVAL,
+	OPT_CHECKPOINT_INTERVAL, OPT_SET_ASIDE_BAD_CHECKPOINT,
 };
 
 static void usage(FILE *out)
@@ -41,6 +41,7 @@ static void usage(FILE *out)
 "            [--admin-group GROUP] [--rcvbuf-max SIZE]\n"
 "            [--limit KIND=N]... [--max-memory SIZE]\n"
 "            [--checkpoint FILE] [--checkpoint-interval DURATION]\n"
+"            [--set-aside-bad-checkpoint]\n"
 "            [--self-check | --no-self-check] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
@@ -104,13 +105,21 @@ static void usage(FILE *out)
 "        Keep the state in FILE (standalone mode): restored at start if FILE\n"
 "        exists, written every --checkpoint-interval and at a clean stop\n"
 "        (SIGTERM, SIGINT), each time whole under FILE.tmp, synced, then\n"
-"        renamed over FILE. A FILE that is damaged, truncated or refused\n"
-"        stops the daemon at start, saying why. The checkpoint's\n"
-"        configuration and period are restored unless --conf or --period is\n"
-"        given. Binds not yet confirmed are scheduled again.\n"
+"        renamed over FILE. A restore is whole or nothing: a FILE that is\n"
+"        not a regular file, damaged, truncated, or has a request refused\n"
+"        (its index and byte are named) stops the daemon at start, saying\n"
+"        why, and is left as it is. Only a FILE that is not there is a first\n"
+"        start, empty. The checkpoint's configuration and period are\n"
+"        restored unless --conf or --period is given. Binds not yet confirmed\n"
+"        are scheduled again.\n"
 "    --checkpoint-interval DURATION\n"
 "        How often to write the checkpoint (default 1m, at most 24h; 0: only\n"
 "        at a clean stop).\n"
+"    --set-aside-bad-checkpoint\n"
+"        When the --checkpoint FILE cannot be restored, rename it to\n"
+"        FILE.bad-YYYYMMDDTHHMMSSZ (UTC) and start empty instead of not\n"
+"        starting, saying so in the log. What FILE held is not in the\n"
+"        daemon. A FILE that restores is restored as without the flag.\n"
 "    -C, --self-check\n"
 "        After every datagram of requests, every cycle and every bind that\n"
 "        timed out, check the core's accounting (each node's used, idle,\n"
@@ -298,6 +307,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
 		{ "checkpoint-interval", required_argument, NULL, OPT_CHECKPOINT_INTERVAL },
+		{ "set-aside-bad-checkpoint", no_argument, NULL, OPT_SET_ASIDE_BAD_CHECKPOINT },
 		{ "verbosity", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -400,6 +410,9 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 				return VSCHEDD_ARGS_USAGE;
 			}
 			break;
+		case OPT_SET_ASIDE_BAD_CHECKPOINT:
+			o->set_aside_bad_checkpoint = true;
+			break;
 		case 'v':
 			if (!parse_verbosity(optarg, &o->verbosity, err))
 				return VSCHEDD_ARGS_USAGE;
@@ -423,6 +436,11 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 	if (optind < argc) {
 		fprintf(err, "vschedd: unexpected argument \"%s\": vschedd takes only options "
 			"(see vschedd --help)\n", argv[optind]);
+		return VSCHEDD_ARGS_USAGE;
+	}
+	if (o->set_aside_bad_checkpoint && !o->checkpoint_path) {
+		fprintf(err, "vschedd: --set-aside-bad-checkpoint: there is no checkpoint to set "
+			"aside without --checkpoint FILE\n");
 		return VSCHEDD_ARGS_USAGE;
 	}
 	if (!socket_path_ok(from_flag ? "--socket" : "$" VSCHED_SOCKET_ENV, o->socket_path, err))

@@ -177,6 +177,11 @@ struct vschedd_opts {
 	 */
 	const char *checkpoint_path;
 	u32 checkpoint_interval_ms;
+	/*
+	 * --set-aside-bad-checkpoint: a checkpoint that cannot be restored is
+	 * renamed aside and the daemon starts empty, instead of not starting.
+	 */
+	bool set_aside_bad_checkpoint;
 	/* --conf or --period was given: a checkpoint's configuration is not restored */
 	bool conf_given;
 };
@@ -288,12 +293,22 @@ int vschedd_watch_set(struct vschedd *d, struct vschedd_watch *w, u32 events);
 
 /* ---- checkpoint.c ---- */
 
+/* vschedd_checkpoint_restore(): not restored, and --set-aside-bad-checkpoint was given. */
+#define VSCHEDD_CKPT_SET_ASIDE	1
+
 /*
  * At start, before the socket: the core from --checkpoint FILE, if there
- * is one. A missing file is a first start (0); one that cannot be read,
- * is damaged or is refused stops the daemon (its reason in @err).
+ * is one, whole or not at all. A missing file is a first start (0); one
+ * that cannot be read, is damaged or is refused, at any message, stops the
+ * daemon (its reason in @err) and is left as it is, never written over.
+ * With --set-aside-bad-checkpoint such a file is VSCHEDD_CKPT_SET_ASIDE
+ * instead (its reason logged): the caller makes the core again, empty,
+ * then calls vschedd_checkpoint_set_aside().
  */
 int vschedd_checkpoint_restore(struct vschedd *d, struct vs_err *err);
+
+/* The checkpoint that was not restored, renamed to FILE.bad-TIME; said loudly. */
+int vschedd_checkpoint_set_aside(struct vschedd *d, struct vs_err *err);
 
 /* Write the checkpoint now, atomically; @why is for the log. 0 or a negative errno. */
 int vschedd_checkpoint_write(struct vschedd *d, const char *why);

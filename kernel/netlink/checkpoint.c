@@ -629,12 +629,26 @@ static int restore_one(const struct nlmsghdr *nlh, u64 index, u64 offset, void *
 	return ret;
 }
 
-/* The whole file @path, mapped; -ENOENT when it is not there. */
+/*
+ * The whole file @path, mapped; VS_CKPT_NONE when nothing is there. A
+ * name that is there but leads nowhere (a symbolic link to a missing file)
+ * is no first start: a checkpoint written through it would replace the
+ * link, and the state it pointed to would never come back.
+ */
 static int map_file(const char *path, void **buf, size_t *len, struct vs_err *err)
 {
 	struct stat st;
 	int fd = vs_open_regular(path, O_RDONLY, 0, err), ret = 0;
 
+	if (fd == -ENOENT) {
+		if (lstat(path, &st) && errno == ENOENT) {
+			vs_err_clear(err);
+			return VS_CKPT_NONE;
+		}
+		vs_err_clear(err);
+		return vs_err_set(err, ENOENT, "%s: a name that leads to no file (a symbolic "
+				  "link to nothing?)", path);
+	}
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st)) {
@@ -666,7 +680,7 @@ int vs_nl_checkpoint_load(struct vs_genl_ctx *ctx, const char *path, unsigned in
 
 	ret = map_file(path, &buf, &len, err);
 	if (ret)
-		return ret;
+		return ret;	/* VS_CKPT_NONE too */
 	ret = vs_ckpt_check(buf, len, info, err);
 	if (ret) {
 		vs_err_prefix(err, "%s: ", path);
@@ -691,4 +705,29 @@ out:
 	if (buf)
 		munmap(buf, len);
 	return ret;
+}
+
+int vs_ckpt_set_aside(const char *path, char *aside, size_t cap, struct vs_err *err)
+{
+	char stamp[sizeof("20261201T151205Z")];
+	struct tm tm;
+	time_t now = time(NULL);
+	int n;
+
+	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm))
+		return vs_err_set(err, EINVAL, "%s: no time to name it by", path);
+	/* Never over another file: one set aside in the same second gets a number. */
+	for (unsigned int i = 1; i <= 100; i++) {
+		n = i == 1 ? snprintf(aside, cap, "%s.bad-%s", path, stamp) :
+			     snprintf(aside, cap, "%s.bad-%s-%u", path, stamp, i);
+		if (n < 0 || (size_t)n >= cap)
+			return vs_err_set(err, ENAMETOOLONG, "%s: the name to set it aside by "
+					  "is too long", path);
+		if (!renameat2(AT_FDCWD, path, AT_FDCWD, aside, RENAME_NOREPLACE))
+			return sync_dir(aside, err);
+		if (errno != EEXIST)
+			return vs_err_set(err, errno, "%s: cannot be renamed to %s: %s", path, aside,
+					  strerror(errno));
+	}
+	return vs_err_set(err, EEXIST, "%s: set aside 100 times this second already", path);
 }

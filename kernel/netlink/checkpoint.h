@@ -102,14 +102,29 @@ void vs_nl_dump_done(struct vs_genl_dump *dump);
 /* Skip the checkpoint's configuration message: the one in force stays. */
 #define VS_CKPT_KEEP_CONF	0x1
 
+/* vs_nl_checkpoint_load(): no checkpoint at the path, nothing done (a first start). */
+#define VS_CKPT_NONE		1
+
 /*
  * Read the checkpoint @path and replay it into @ctx's core (@ctx->priv),
- * which holds no object yet, as the admin in restore mode. -ENOENT when
- * there is no file; otherwise 0, or a negative errno with the file, the
- * message and what was wrong in @err: the core then holds part of it and
- * must be thrown away.
+ * which holds no object yet, as the admin in restore mode. 0 when it was
+ * restored whole; VS_CKPT_NONE when there is no file at @path (and no
+ * name leading nowhere either); otherwise a negative errno, with the file,
+ * the message (index and byte offset) and what was wrong in @err. That
+ * errno is the failing handler's own: a task whose PodGroup is not there
+ * is -ENOENT, which says nothing of the file. A restore that fails has
+ * made part of the checkpoint, and the core must be thrown away whole:
+ * the daemon does not start (or starts again from an empty core when told
+ * to set the file aside). The file is only read.
  */
 int vs_nl_checkpoint_load(struct vs_genl_ctx *ctx, const char *path, unsigned int flags,
 			  struct vs_ckpt_info *info, struct vs_err *err);
+
+/*
+ * Move the checkpoint @path out of the way, to "@path.bad-YYYYMMDDTHHMMSSZ"
+ * (UTC; "-2", "-3"... appended when that name is taken: nothing is ever
+ * renamed over), and sync the directory. The new name in @aside.
+ */
+int vs_ckpt_set_aside(const char *path, char *aside, size_t cap, struct vs_err *err);
 
 #endif /* VS_NETLINK_CHECKPOINT_H */

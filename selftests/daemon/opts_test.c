@@ -192,6 +192,12 @@ Test(vschedd_opts, every_flag_is_taken)
 	cr_assert_str_eq(o.checkpoint_path, "/var/lib/vsched/state");
 	cr_assert_eq(o.checkpoint_interval_ms, 30000);
 	cr_assert_not(o.conf_given);
+	cr_assert_not(o.set_aside_bad_checkpoint, "a bad checkpoint stops the daemon");
+	free(out);
+	free(err);
+	cr_assert_eq(PARSE(&o, &out, &err, "--checkpoint", "/var/lib/vsched/state",
+			   "--set-aside-bad-checkpoint"), VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert(o.set_aside_bad_checkpoint);
 	free(out);
 	free(err);
 	cr_assert_eq(PARSE(&o, &out, &err, "--checkpoint-interval", "0", "--period", "2s"),
@@ -263,6 +269,11 @@ Test(vschedd_opts, a_bad_argument_says_what_and_where)
 	free(err);
 	cr_assert_eq(PARSE(&o, &out, &err, "--period"), VSCHEDD_ARGS_USAGE);
 	cr_assert(strstr(err, "--period needs a value"), "%s", err);
+	free(out);
+	free(err);
+	cr_assert_eq(PARSE(&o, &out, &err, "--set-aside-bad-checkpoint"), VSCHEDD_ARGS_USAGE);
+	cr_assert(strstr(err, "vschedd: --set-aside-bad-checkpoint: there is no checkpoint to set "
+			 "aside without --checkpoint FILE"), "%s", err);
 	free(out);
 	free(err);
 

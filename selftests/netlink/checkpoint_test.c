@@ -478,13 +478,7 @@ Test(checkpoint, a_damaged_or_truncated_checkpoint_is_refused_whole)
 	}
 }
 
-Test(checkpoint, a_missing_checkpoint_is_enoent)
-{
-	struct vs_err e = { { 0 } };
 
-	cr_assert_eq(load(0, &e), -ENOENT);
-	cr_assert(strstr(e.msg, path));
-}
 
 /* A checkpoint of hand-made messages: a node, then @bad. */
 static void write_with(struct nlmsghdr *bad)
@@ -499,6 +493,48 @@ static void write_with(struct nlmsghdr *bad)
 	vs_ckpt_writer_end(&w, nlh);
 	cr_assert_eq(vs_ckpt_writer_add(&w, bad, &e), 0, "%s", e.msg);
 	cr_assert_eq(vs_ckpt_writer_commit(&w, NULL, &e), 0, "%s", e.msg);
+}
+
+/*
+ * No file is a first start, told apart from every failure: a restore that
+ * fails with ENOENT (a task whose PodGroup is not there) is an error.
+ */
+Test(checkpoint, a_missing_checkpoint_is_none_and_a_failing_one_an_error)
+{
+	struct vs_err e = { { 0 } };
+	struct nlmsghdr *nlh;
+
+	cr_assert_eq(load(0, &e), VS_CKPT_NONE);
+	cr_assert_str_empty(e.msg);
+	nlh = ct_req(VS_CMD_TASK_NEW, 0);
+	ct_put_task(nlh, "t", "nowhere", 100, NULL, 0);
+	write_with(nlh);
+	cr_assert_eq(load(0, &e), -ENOENT, "the handler's own errno");
+	cr_assert(strstr(e.msg, path), "%s", e.msg);
+	cr_assert(strstr(e.msg, "message 1 (VS_CMD_TASK_NEW) at byte"), "%s", e.msg);
+}
+
+/* Set aside twice (in the same second, as often as not): two files, neither over the other. */
+Test(checkpoint, a_checkpoint_set_aside_is_never_renamed_over_another)
+{
+	char first[192], second[192];
+	struct vs_err e = { { 0 } };
+	unsigned char *buf;
+	size_t len;
+
+	spit(path, "one", 3);
+	cr_assert_eq(vs_ckpt_set_aside(path, first, sizeof(first), &e), 0, "%s", e.msg);
+	spit(path, "two", 3);
+	cr_assert_eq(vs_ckpt_set_aside(path, second, sizeof(second), &e), 0, "%s", e.msg);
+	cr_assert_str_neq(first, second);
+	cr_assert(!strncmp(first, path, strlen(path)) && strstr(first, ".bad-"), "%s", first);
+	cr_assert_neq(access(path, F_OK), 0, "the checkpoint's name is free");
+	buf = slurp(first, &len);
+	cr_assert(len == 3 && !memcmp(buf, "one", 3));
+	free(buf);
+	buf = slurp(second, &len);
+	cr_assert(len == 3 && !memcmp(buf, "two", 3));
+	free(buf);
 }
 
 Test(checkpoint, a_message_that_cannot_be_restored_is_named)

@@ -168,7 +168,7 @@ LIBS_KUBE_TEST := -lmicrohttpd
 
 # Programs the tests run and nothing installs: the test Kubernetes API
 # server (Documentation/kube-test-apiserver.md), at $(objtree)/selftests/kube/.
-test-progs := kapiserver vssoak
+test-progs := kapiserver vssoak vsmutate
 kapiserver-path := selftests/kube/kapiserver
 kapiserver-dirs := selftests/kube/
 kapiserver-ldlibs := -lmicrohttpd -ljansson
@@ -177,6 +177,12 @@ vssoak-path := selftests/soak/vssoak
 vssoak-dirs := selftests/soak/
 vssoak-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
 vssoak-ldlibs := $(LIBS_VSNL) -lmnl -lz -lm
+# The mutation fuzzer of a real daemon (Documentation/fuzzing.md); it reads
+# checkpoints with the core's reader.
+vsmutate-path := selftests/mutate/vsmutate
+vsmutate-dirs := selftests/mutate/
+vsmutate-libs := $(objtree)/libvscore.a
+vsmutate-ldlibs := -lmnl -lyaml -lz -lm
 
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
@@ -345,6 +351,8 @@ unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fu
 	$(call smoke-tests,$(objtree))
 	$(Q)$(srctree)/selftests/vskube-scale.sh $(objtree)
 	$(Q)$(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds $(SOAK_CHECK_TIME)
+	$(Q)$(srctree)/selftests/vsmutate.sh $(objtree) $(srctree) $(MUTATE_CHECK_COUNT) \
+		$(MUTATE_CHECK_SEED)
 	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp $(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # The soak (Documentation/hardening.md): make check runs it for
@@ -357,6 +365,21 @@ PHONY += soak
 soak: $(objtree)/vschedd $(objtree)/selftests/soak/vssoak
 	$(Q)$(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds $(SOAK_TIME) \
 		--workers $(SOAK_WORKERS) -v
+
+# The mutation fuzzer of a real daemon (Documentation/fuzzing.md): make
+# check tests it and sends MUTATE_CHECK_COUNT mutants of MUTATE_CHECK_SEED
+# (the same every time), make mutate runs it for MUTATE_TIME seconds;
+# MUTATE_SEED fixes its seed (else one from the clock, printed).
+MUTATE_CHECK_COUNT ?= 10000
+MUTATE_CHECK_SEED ?= 1
+MUTATE_TIME ?= 600
+MUTATE_SEED ?=
+mutate-corpus := $(srctree)/selftests/fuzz/corpus/netlink
+
+PHONY += mutate
+mutate: $(objtree)/vschedd $(objtree)/selftests/mutate/vsmutate
+	$(Q)$(objtree)/selftests/mutate/vsmutate --vschedd $(objtree)/vschedd \
+		--corpus $(mutate-corpus) --seconds $(MUTATE_TIME) $(if $(MUTATE_SEED),--seed $(MUTATE_SEED))
 
 # Under valgrind's memcheck (Documentation/build.md): the fuzz corpus, the
 # smoke tests, every unit test and a short soak.
@@ -413,7 +436,9 @@ demo: $(objtree)/vschedd $(objtree)/vsbench $(objtree)/vsctl
 # Fuzzing (Documentation/fuzzing.md): every target under libFuzzer for
 # FUZZ_TIME seconds, built with clang into $(objtree)/fuzz-build. What it
 # finds new goes to fuzz-build/corpus/NAME; a crash is written to
-# fuzz-build/crash/ and ends the run.
+# fuzz-build/crash/ and ends the run. Then the mutation fuzzer as long,
+# against that tree's daemon (AddressSanitizer, UBSan); a failure's
+# reproducer goes to fuzz-build/mutate/.
 FUZZ_TIME ?= 60
 FUZZ_TARGETS ?= $(fuzz-targets)
 fuzz-tree := $(objtree)/fuzz-build
@@ -422,8 +447,12 @@ PHONY += fuzz fuzz-bins
 fuzz:
 	$(Q)$(MAKE) -f $(srctree)/Makefile O=$(fuzz-tree) FUZZ=1 fuzz-bins
 	$(Q)$(srctree)/selftests/fuzz-run.sh $(fuzz-tree) $(srctree) $(FUZZ_TIME) $(FUZZ_TARGETS)
+	$(Q)rm -rf $(fuzz-tree)/mutate
+	$(Q)$(fuzz-tree)/selftests/mutate/vsmutate --vschedd $(fuzz-tree)/vschedd \
+		--corpus $(mutate-corpus) --seconds $(FUZZ_TIME) --out $(fuzz-tree)/mutate \
+		$(if $(MUTATE_SEED),--seed $(MUTATE_SEED))
 
-fuzz-bins: $(fuzz-bins)
+fuzz-bins: $(fuzz-bins) $(objtree)/vschedd $(objtree)/selftests/mutate/vsmutate
 
 # The netlink target's seeds again, after a change of the protocol or the manifests.
 PHONY += fuzz-seeds

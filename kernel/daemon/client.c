@@ -269,11 +269,22 @@ void vschedd_client_subscribe(struct vschedd *d, struct vs_client *c, unsigned i
 		d->nr_subscribers[group]++;
 	else
 		d->nr_subscribers[group]--;
+	/*
+	 * Only an admin's subscription to decisions makes it a binder: a
+	 * reader may listen, but never changes who confirms the binds.
+	 */
+	if (group == VS_MCGRP_DECISIONS && c->ctx.admin) {
+		if (join)
+			d->nr_binders++;
+		else
+			d->nr_binders--;
+	}
 	/* Events are made only while somebody listens. */
 	d->core.events.on = d->nr_subscribers[VS_MCGRP_EVENTS] > 0;
 	d->core.status.on = d->nr_subscribers[VS_MCGRP_STATUS] > 0;
-	vs_v(1, "client %u %s %s", c->ctx.portid, join ? "joined" : "left",
-	     vs_genl_vsched.mcgrps[group]);
+	vs_v(1, "client %u %s %s%s", c->ctx.portid, join ? "joined" : "left",
+	     vs_genl_vsched.mcgrps[group],
+	     group == VS_MCGRP_DECISIONS && c->ctx.admin ? " (a binder)" : "");
 }
 
 void vschedd_client_hold(struct vschedd *d, struct vs_client *c, bool hold)

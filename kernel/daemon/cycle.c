@@ -6,9 +6,10 @@
  * decisions to the decisions group, the standalone binder, the cycle to
  * the cycles group.
  *
- * The standalone binder (--binder=auto, or by default while nobody
- * subscribes to decisions) plays the cluster's part for each bind: it
- * answers VS_CMD_BIND_RESULT "bound", as a binder would, then
+ * The standalone binder (--binder=auto, or by default while no connection
+ * with the admin permission subscribes to decisions: a reader's
+ * subscription listens and changes nothing) plays the cluster's part for
+ * each bind: it answers VS_CMD_BIND_RESULT "bound", as a binder would, then
  * VS_CMD_TASK_STATUS "running", as the kubelet's report would come; and
  * for each eviction VS_CMD_TASK_STATUS "deleted", as the pod's going
  * would be reported once its kubelet stopped it. All are real requests of
@@ -49,7 +50,7 @@ bool vschedd_binder_auto(const struct vschedd *d)
 	case VSCHEDD_BINDER_DEFAULT:
 		break;
 	}
-	return !d->nr_subscribers[VS_MCGRP_DECISIONS];
+	return !d->nr_binders;
 }
 
 /* ---- tasks to act on later ---- */

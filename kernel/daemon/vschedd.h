@@ -128,7 +128,7 @@ struct vs_client {
 };
 
 enum vschedd_binder {
-	VSCHEDD_BINDER_DEFAULT,		/* auto while nobody subscribes to decisions */
+	VSCHEDD_BINDER_DEFAULT,		/* auto while no admin subscribes to decisions */
 	VSCHEDD_BINDER_AUTO,		/* confirm every bind itself (standalone) */
 	VSCHEDD_BINDER_EXTERNAL,	/* wait for VS_CMD_BIND_RESULT */
 };
@@ -222,6 +222,7 @@ struct vschedd {
 	u32 nr_clients;
 	u32 next_portid;
 	u32 nr_subscribers[VS_MCGRP_MAX + 1];
+	u32 nr_binders;			/* admin connections subscribed to decisions */
 	u32 nr_holds;			/* connections holding periodic cycles */
 	size_t outq_max;		/* a connection's queue: VSCHEDD_OUTQ_MAX; tests lower it */
 	u64 rcvbuf_max;			/* opts.rcvbuf_max, or its default */
@@ -415,7 +416,7 @@ void vschedd_binds_forget(struct vschedd *d);
  */
 void vschedd_self_check(const struct vschedd *d, const char *what);
 
-/* Whether the daemon confirms its own binds now (--binder, and the subscribers). */
+/* Whether the daemon confirms its own binds now (--binder, and the admins subscribed). */
 bool vschedd_binder_auto(const struct vschedd *d);
 
 /* The decision sink of d->sched. */

@@ -571,7 +571,7 @@ int vs_nl_subscribe_doit(struct vs_genl_info *info)
  * the daemon's maximum is refused rather than cut down to it, so that a
  * client never believes it has a queue it does not have. A connection
  * may also hold periodic cycles while it loads a cluster in several
- * batches.
+ * batches, if it has the admin permission.
  */
 int vs_nl_conn_doit(struct vs_genl_info *info)
 {
@@ -604,9 +604,19 @@ int vs_nl_conn_doit(struct vs_genl_info *info)
 					    "bytes (vschedd --rcvbuf-max)",
 					    (unsigned long long)rcvbuf,
 					    (unsigned long long)conn.rcvbuf_max);
+		/*
+		 * The queue is the connection's own; a hold stops the periodic
+		 * cycles of every client, so it is the admin's, as the
+		 * commands that change state are.
+		 */
+		a = tb[VS_CONN_A_HOLD];
+		if (a && !info->ctx->admin)
+			return vs_nl_refuse(info, a, EPERM, "conn.hold (VS_CONN_A_HOLD): holding "
+					    "periodic cycles needs the admin permission (root or "
+					    "the admin group)");
 		conn.rcvbuf = rcvbuf;
-		if (tb[VS_CONN_A_HOLD])
-			conn.hold = mnl_attr_get_u8(tb[VS_CONN_A_HOLD]);
+		if (a)
+			conn.hold = mnl_attr_get_u8(a);
 		return core->host->conn_set(core, info, &conn);
 	}
 	nlh = vs_genl_reply_put(info, 0);

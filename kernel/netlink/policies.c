@@ -913,7 +913,7 @@ static const struct vs_genl_op vs_genl_ops[] = {
 				    .policy = queue_command_attrs,
 				    .doit = vs_nl_queue_command_doit },
 
-	/* A connection's own, as SO_RCVBUF is a socket's: no admin permission. */
+	/* A connection's own, as SO_RCVBUF is a socket's; a hold needs the admin (ctl.c). */
 	[VS_CMD_CONN_GET]	= { OP(VS_CMD_CONN_GET, VS_OP_DO), .policy = no_attrs,
 				    .doit = vs_nl_conn_doit },
 	[VS_CMD_CONN_SET]	= { OP(VS_CMD_CONN_SET, VS_OP_DO), .policy = conn_set_attrs,

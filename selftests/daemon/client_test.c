@@ -63,9 +63,16 @@ Test(vschedd_parts, the_admin_permission_is_roots_or_the_admin_groups)
 	cr_assert_neq(c->ctx.portid, 0);
 }
 
-Test(vschedd_parts, the_binder_is_auto_until_someone_subscribes_to_decisions)
+Test(vschedd_parts, the_binder_is_auto_until_an_admin_subscribes_to_decisions)
 {
 	cr_assert(vschedd_binder_auto(&d));
+	/* A reader hears the decisions, and the daemon still confirms them. */
+	vschedd_client_subscribe(&d, c, VS_MCGRP_DECISIONS, true);
+	cr_assert_eq(d.nr_subscribers[VS_MCGRP_DECISIONS], 1);
+	cr_assert(vschedd_binder_auto(&d), "a reader's subscription made it the binder");
+	vschedd_client_subscribe(&d, c, VS_MCGRP_DECISIONS, false);
+	/* As a client of root's or the admin group's would be. */
+	c->ctx.admin = true;
 	vschedd_client_subscribe(&d, c, VS_MCGRP_DECISIONS, true);
 	vschedd_client_subscribe(&d, c, VS_MCGRP_DECISIONS, true);	/* twice is once */
 	cr_assert_eq(d.nr_subscribers[VS_MCGRP_DECISIONS], 1);

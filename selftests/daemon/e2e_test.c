@@ -106,6 +106,19 @@ static struct task_state task_state(struct vsnl *c, const char *ns, const char *
 	return st;
 }
 
+/* Wait for ns/t1 to run, as periodic cycles and the standalone binder make it: @why if not. */
+static void wait_t1_running(struct vsnl *c, const char *why)
+{
+	int i;
+
+	for (i = 0; i < DT_TIMEOUT_MS / 10; i++) {
+		if (task_state(c, "ns", "t1").status == VS_TASK_STATUS_RUNNING)
+			break;
+		usleep(10000);
+	}
+	cr_assert_lt(i, DT_TIMEOUT_MS / 10, "%s", why);
+}
+
 static int read_cycle(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	struct nlattr *a[VS_CYCLE_A_MAX + 1];
@@ -849,17 +862,11 @@ Test(vschedd, periodic_cycles_schedule_without_a_request)
 {
 	struct vschedd_opts o = { .period_ms = 20 };
 	struct vsnl *c;
-	int i;
 
 	start(&o);
 	c = conn();
 	small_cluster(c);
-	for (i = 0; i < DT_TIMEOUT_MS / 10; i++) {
-		if (task_state(c, "ns", "t1").status == VS_TASK_STATUS_RUNNING)
-			break;
-		usleep(10000);
-	}
-	cr_assert_lt(i, DT_TIMEOUT_MS / 10, "no periodic cycle scheduled the tasks");
+	wait_t1_running(c, "no periodic cycle scheduled the tasks");
 	vsnl_close(c);
 }
 
@@ -868,7 +875,6 @@ Test(vschedd, a_connection_that_holds_cycles_keeps_periodic_cycles_off_until_it_
 	struct vschedd_opts o = { .period_ms = 20 };
 	struct vsnl_err err = { 0 };
 	struct vsnl *holder, *c;
-	int i;
 
 	start(&o);
 	holder = conn();
@@ -881,12 +887,7 @@ Test(vschedd, a_connection_that_holds_cycles_keeps_periodic_cycles_off_until_it_
 	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_PENDING);
 	/* The holder goes without letting go: its hold goes with it. */
 	vsnl_close(holder);
-	for (i = 0; i < DT_TIMEOUT_MS / 10; i++) {
-		if (task_state(c, "ns", "t1").status == VS_TASK_STATUS_RUNNING)
-			break;
-		usleep(10000);
-	}
-	cr_assert_lt(i, DT_TIMEOUT_MS / 10, "no periodic cycle after the hold went");
+	wait_t1_running(c, "no periodic cycle after the hold went");
 	vsnl_close(c);
 }
 
@@ -895,7 +896,6 @@ Test(vschedd, a_hold_lets_go_on_request_and_cycles_on_request_still_run)
 	struct vschedd_opts o = { .period_ms = 20 };
 	struct vsnl_err err = { 0 };
 	struct vsnl *c;
-	int i;
 
 	start(&o);
 	c = conn();
@@ -905,12 +905,7 @@ Test(vschedd, a_hold_lets_go_on_request_and_cycles_on_request_still_run)
 	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_PENDING);
 	cr_assert_eq(cycle_run(c), 2, "a cycle asked for runs, held or not");
 	cr_assert_eq(vsnl_set_hold(c, false, &err), 0, "%s", err.msg);
-	for (i = 0; i < DT_TIMEOUT_MS / 10; i++) {
-		if (task_state(c, "ns", "t1").status == VS_TASK_STATUS_RUNNING)
-			break;
-		usleep(10000);
-	}
-	cr_assert_lt(i, DT_TIMEOUT_MS / 10, "no periodic cycle after the hold was let go");
+	wait_t1_running(c, "no periodic cycle after the hold was let go");
 	vsnl_close(c);
 }
 
@@ -1031,6 +1026,82 @@ Test(vschedd, the_admin_group_grants_the_admin_permission)
 	cr_assert_eq(as_user(4242, NULL, 0, 65534), USER_CHANGED | USER_READ, "its group");
 	cr_assert_eq(chmod(t.path, 0666), 0);
 	cr_assert_eq(as_user(65534, NULL, 0, 65534), USER_REFUSED | USER_READ, "no group");
+}
+
+/*
+ * A connection whose peer is @uid:@gid: SO_PEERCRED tells the effective
+ * ids at connect time, so the test takes them for the connect alone and
+ * keeps the connection, deaf if it likes, beside its own.
+ */
+static struct vsnl *conn_as(uid_t uid, gid_t gid)
+{
+	struct vsnl_err err = { 0 };
+	struct vsnl *c;
+
+	cr_assert_eq(setegid(gid), 0);
+	cr_assert_eq(seteuid(uid), 0);
+	c = vsnl_open(t.path, &err);
+	cr_assert_eq(seteuid(0), 0);
+	cr_assert_eq(setegid(0), 0);
+	cr_assert_not_null(c, "%s", err.msg);
+	return c;
+}
+
+Test(vschedd, a_reader_may_size_its_queue_but_not_hold_periodic_cycles)
+{
+	struct vschedd_opts o = { .period_ms = 20 };
+	struct vsnl_err err = { 0 };
+	struct vsnl *reader, *c;
+
+	if (geteuid())
+		cr_skip_test("needs root to take another user's credentials");
+	start(&o);
+	cr_assert_eq(chmod(t.path, 0666), 0);
+	reader = conn_as(65534, 65534);
+	cr_assert_eq(vsnl_set_rcvbuf(reader, VS_CONN_RCVBUF_MIN, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_set_hold(reader, true, &err), -EPERM);
+	cr_assert_str_eq(err.msg, "conn.hold (VS_CONN_A_HOLD): holding periodic cycles needs "
+			 "the admin permission (root or the admin group)");
+	cr_assert(err.has_offset, "the refusal points at VS_CONN_A_HOLD");
+	/* The periodic cycles go on for everybody. */
+	c = conn();
+	small_cluster(c);
+	wait_t1_running(c, "no periodic cycle while a reader asked to hold");
+	vsnl_close(reader);
+	vsnl_close(c);
+}
+
+Test(vschedd, a_readers_deaf_decisions_subscription_leaves_the_binds_to_the_daemon)
+{
+	struct decisions dec = { 0 };
+	struct vsnl_err err = { 0 };
+	struct vsnl *reader, *binder, *c;
+
+	if (geteuid())
+		cr_skip_test("needs root to take another user's credentials");
+	start(NULL);
+	cr_assert_eq(chmod(t.path, 0666), 0);
+	reader = conn_as(65534, 65534);
+	cr_assert_eq(vsnl_subscribe(reader, VS_MCGRP_DECISIONS, &err), 0, "%s", err.msg);
+	c = conn();
+	small_cluster(c);
+	/* The reader reads nothing: the daemon confirms its binds all the same. */
+	cr_assert_eq(cycle_run(c), 2);
+	cr_assert_eq(task_state(c, "ns", "t0").status, VS_TASK_STATUS_RUNNING);
+	cr_assert_eq(task_state(c, "ns", "t1").status, VS_TASK_STATUS_RUNNING);
+	/* What it listened to was told all the same. */
+	cr_assert_gt(vsnl_recv_notifications(reader, DT_TIMEOUT_MS, read_notification, &dec,
+					     &err), 0, "%s", err.msg);
+	cr_assert_eq(dec.binds, 2);
+	/* An admin's subscription still makes it the binder: the next bind waits for it. */
+	binder = conn();
+	cr_assert_eq(vsnl_subscribe(binder, VS_MCGRP_DECISIONS, &err), 0, "%s", err.msg);
+	ok(c, dr_task_new("ns", "t2", "pg", 1000));
+	cr_assert_eq(cycle_run(c), 1);
+	cr_assert_eq(task_state(c, "ns", "t2").status, VS_TASK_STATUS_BINDING);
+	vsnl_close(binder);
+	vsnl_close(reader);
+	vsnl_close(c);
 }
 
 /* ---- signals and the socket file ---- */

@@ -20,7 +20,7 @@
  * Corners decided here, all refused with FILE:LINE rather than guessed at:
  * aliases and merge keys (<<), tags other than !!str, !!int, !!float, !!bool,
  * !!map, !!seq and "!", a second YAML document, nesting deeper than
- * CONF_DEPTH_MAX, a NUL byte in a string, non-scalar mapping keys, and an
+ * VS_YAML_DEPTH_MAX, a NUL byte in a string, non-scalar mapping keys, and an
  * unsigned integer above INT64_MAX (yaml.v2's uint64, which no Volcano getter
  * accepts and struct vs_arg cannot hold). Plain null keys (~, null, empty)
  * read as "", as yaml.v2 decodes them into a string. Numbers are parsed and
@@ -37,8 +37,6 @@
 #include "sched/conf.h"
 
 #define CONF_FILE_MAX	(4u << 20)
-/* Volcano's files nest 7 deep at most; 64 leaves arguments plenty of room. */
-#define CONF_DEPTH_MAX	64
 
 BUILD_BUG_ON(VS_EN_NR > 32);	/* flags_set and flags_on are u32 */
 
@@ -183,7 +181,7 @@ static void ynode_free(struct ynode *n)
 {
 	if (!n)
 		return;
-	/* Recursion is bounded by CONF_DEPTH_MAX: the loader refuses deeper. */
+	/* Recursion is bounded by VS_YAML_DEPTH_MAX: the loader refuses deeper. */
 	for (u32 i = 0; i < n->nr; i++)
 		ynode_free(n->kids[i]);
 	free(n->kids);
@@ -468,7 +466,7 @@ static int scalar_value(struct parse *ps, const struct ynode *n, struct rval *v)
 struct loader {
 	struct parse *ps;
 	struct ynode *root;
-	struct ynode *open[CONF_DEPTH_MAX];	/* collections not yet ended */
+	struct ynode *open[VS_YAML_DEPTH_MAX];	/* collections not yet ended */
 	int depth;
 	bool document;
 };
@@ -599,8 +597,8 @@ static int open_collection(struct loader *ld, const char *tag, enum ykind kind, 
 	u8 res;
 	int ret;
 
-	if (ld->depth == CONF_DEPTH_MAX)
-		return fail(ld->ps, line, "nested more than %d levels deep", CONF_DEPTH_MAX);
+	if (ld->depth == VS_YAML_DEPTH_MAX)
+		return fail(ld->ps, line, "nested more than %d levels deep", VS_YAML_DEPTH_MAX);
 	ret = tag_res(ld->ps, line, tag, kind, &res);
 	if (ret)
 		return ret;

@@ -208,6 +208,14 @@ int vs_conf_load_file(const char *path, const struct vs_conf_names *names,
 		      struct vs_conf **out, struct vs_err *err);
 
 /*
+ * The deepest a YAML file read by vs_yaml_parse() may nest: Volcano's files
+ * nest 7 deep at most, and 64 leaves arguments plenty of room. Readers that
+ * walk libyaml's events for themselves stop at it too, since libyaml's
+ * scanner takes time quadratic in the depth of flow collections.
+ */
+#define VS_YAML_DEPTH_MAX	64
+
+/*
  * Parse one YAML document of @len bytes into @out, every value typed as
  * "arguments" are (yaml.v2 into interface{}) and carrying its line, with the
  * loader's refusals (aliases, merge keys, duplicate keys, a second

@@ -923,3 +923,26 @@ Test(manifest, yaml_errors_name_their_line_in_the_file)
 		"m.yaml:7:1: did not find expected ',' or ']' (while parsing a flow sequence on "
 		"line 6)");
 }
+
+/*
+ * A document nested 200,000 levels deep in flow style is refused at the
+ * readers' depth limit as soon as it gets there: libyaml's scanner is
+ * quadratic in the depth of flow collections, and a walk to the end of the
+ * file took over a minute (the timeout stands for that).
+ */
+Test(manifest, a_deep_document_is_refused_at_the_depth_limit, .timeout = 10)
+{
+	static const char head[] = "apiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
+				   "---\n"
+				   "apiVersion: v1\nkind: Node\nmetadata: ";
+	const size_t depth = 200000, hlen = strlen(head);
+	char *text = malloc(hlen + 2 * depth + 2);
+
+	cr_assert_not_null(text);
+	memcpy(text, head, hlen);
+	memset(text + hlen, '[', depth);
+	memset(text + hlen + depth, ']', depth);
+	strcpy(text + hlen + 2 * depth, "\n");
+	refused(text, "m.yaml:7: nested more than 64 levels deep");
+	free(text);
+}

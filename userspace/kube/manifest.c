@@ -1529,7 +1529,11 @@ static size_t byte_at(struct cursor *c, const char *text, size_t len, size_t cha
 /*
  * Where each document of @text starts, by libyaml's events. A syntax error
  * stops the walk with the documents found so far and *@broken set: the last
- * of them holds the error.
+ * of them holds the error. So does a collection opened deeper than
+ * vs_yaml_parse() reads, as it opens: libyaml's scanner takes time
+ * quadratic in the depth of flow collections, and a walk to the end of a
+ * file nested 200,000 levels deep would take minutes before the document's
+ * reader refused it.
  */
 static int find_docs(const char *text, size_t len, struct span **out, u32 *nr, bool *broken)
 {
@@ -1537,7 +1541,7 @@ static int find_docs(const char *text, size_t len, struct span **out, u32 *nr, b
 	yaml_event_t ev;
 	struct span *v = NULL;
 	struct cursor cur;
-	u32 n = 0, cap = 0;
+	u32 n = 0, cap = 0, depth = 0;
 	int ret = 0;
 
 	*broken = false;
@@ -1571,8 +1575,17 @@ static int find_docs(const char *text, size_t len, struct span **out, u32 *nr, b
 			v[n].line = (u32)ev.start_mark.line + 1;
 			n++;
 		}
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT)
+			depth++;
+		else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT)
+			depth--;
 		end = ev.type == YAML_STREAM_END_EVENT;
 		yaml_event_delete(&ev);
+		if (depth > VS_YAML_DEPTH_MAX) {
+			/* the document's reader says so, with its line */
+			*broken = true;
+			break;
+		}
 		if (end)
 			break;
 	}

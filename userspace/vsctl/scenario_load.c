@@ -35,6 +35,7 @@ struct ld {
 	const char *text;		/* the file, for the conf: block's position */
 	size_t len;
 	struct vs_err *err;
+	const struct vs_arg *missing_queues;	/* missingQueues:, a list of strings, or NULL */
 };
 
 __printf(3, 4)
@@ -262,12 +263,21 @@ struct pg_in {
 	struct vs_job_spec spec;
 	const char *name, *ns;
 	struct kf_role_mins mins;
+	struct vs_arg_kv *queue_kv;
 };
+
+static int p_pg_queue(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	struct pg_in *in = container_of(slot, struct pg_in, spec.queue);
+
+	in->queue_kv = kv;
+	return kf_str(kf, kv, slot);
+}
 
 static const struct kf_field pg_fields[] = {
 	KF_FIELD("name", kf_str, struct pg_in, name),
 	KF_FIELD("namespace", kf_str, struct pg_in, ns),
-	KF_FIELD("queue", kf_str, struct pg_in, spec.queue),
+	KF_FIELD("queue", p_pg_queue, struct pg_in, spec.queue),
 	KF_FIELD("minMember", kf_u32, struct pg_in, spec.min_member),
 	KF_FIELD("minTaskMember", kf_role_mins, struct pg_in, mins),
 	KF_FIELD("minResources", kf_res, struct pg_in, spec.min_resources),
@@ -277,6 +287,40 @@ static const struct kf_field pg_fields[] = {
 
 /* Kubernetes' namespace when none is written. */
 #define SCN_DEFAULT_NS	"default"
+/* Volcano's queue for a PodGroup that names none. */
+#define SCN_DEFAULT_QUEUE	"default"
+
+static bool queue_missing(const struct ld *ld, const char *name)
+{
+	const struct vs_arg *list = ld->missing_queues;
+
+	for (u32 i = 0; list && i < list->seq.nr; i++)
+		if (!strcmp(list->seq.items[i].s, name))
+			return true;
+	return false;
+}
+
+/*
+ * The core keeps a PodGroup whose queue is not there (a bridge may see it
+ * before its queue, or after the queue went), and a cycle skips it. A file
+ * lists every queue at once, so a queue it does not list is a slip unless
+ * the file says it leaves the queue out on purpose (missingQueues:):
+ * otherwise the run would go on with the PodGroup silently out of it.
+ */
+static int pg_queue(struct ld *ld, struct vs_arg *item, const char *what,
+		    const struct pg_in *in)
+{
+	bool named = in->spec.queue && *in->spec.queue;
+	const char *queue = named ? in->spec.queue : SCN_DEFAULT_QUEUE;
+
+	if (vs_queue_find(&ld->scn->cl, queue) || queue_missing(ld, queue))
+		return 0;
+	if (named)
+		return lerr(ld, in->queue_kv->line, "queue: %s is neither in queues nor in "
+			    "missingQueues", queue);
+	return lerr(ld, item->line, "%s: its queue, %s when none is named, is neither in "
+		    "queues nor in missingQueues", what, queue);
+}
 
 static int add_podgroup(struct ld *ld, struct vs_arg *item, u32 idx, const char *list)
 {
@@ -289,7 +333,8 @@ static int add_podgroup(struct ld *ld, struct vs_arg *item, u32 idx, const char 
 	memset(&in, 0, sizeof(in));
 	vs_job_spec_init(&in.spec, NULL, NULL);
 	ret = kf_walk(&ld->kf, item, what, pg_fields, ARRAY_SIZE(pg_fields), &in, &seen) ?:
-	      need_name(ld, item, what, in.name);
+	      need_name(ld, item, what, in.name) ?:
+	      pg_queue(ld, item, what, &in);
 	if (ret)
 		return ret;
 	in.spec.ns = in.ns && *in.ns ? in.ns : SCN_DEFAULT_NS;
@@ -1012,7 +1057,8 @@ static int parse_expect(struct ld *ld, struct vs_arg_kv *kv)
 
 struct top_in {
 	struct vs_arg_kv *source, *commit, *cycles, *actions, *plugins, *action_args, *conf;
-	struct vs_arg_kv *queues, *nodes, *podgroups, *pods, *prioclasses, *expect;
+	struct vs_arg_kv *queues, *missing_queues, *nodes, *podgroups, *pods, *prioclasses;
+	struct vs_arg_kv *expect;
 };
 
 static const struct kf_field top_fields[] = {
@@ -1024,12 +1070,36 @@ static const struct kf_field top_fields[] = {
 	KF_FIELD("actionArguments", kf_keep, struct top_in, action_args),
 	KF_FIELD("conf", kf_keep, struct top_in, conf),
 	KF_FIELD("queues", kf_keep, struct top_in, queues),
+	KF_FIELD("missingQueues", kf_keep, struct top_in, missing_queues),
 	KF_FIELD("nodes", kf_keep, struct top_in, nodes),
 	KF_FIELD("podgroups", kf_keep, struct top_in, podgroups),
 	KF_FIELD("pods", kf_keep, struct top_in, pods),
 	KF_FIELD("priorityClasses", kf_keep, struct top_in, prioclasses),
 	KF_FIELD("expect", kf_keep, struct top_in, expect),
 };
+
+/*
+ * missingQueues: the queues podgroups may name that the file leaves out on
+ * purpose (one deleted, one never made), so that a test of what Volcano
+ * does with such a PodGroup is told from a typo. None may be listed too.
+ */
+static int missing_queues(struct ld *ld, struct vs_arg_kv *kv)
+{
+	struct kf_strs names;
+	int ret;
+
+	if (!kv || kv->val.type == VS_ARG_NULL)
+		return 0;
+	ret = kf_strs(&ld->kf, kv, &names);
+	for (u32 i = 0; !ret && i < names.nr; i++)
+		if (vs_queue_find(&ld->scn->cl, names.s[i]))
+			ret = lerr(ld, kv->val.seq.items[i].line,
+				   "missingQueues: %s is listed in queues", names.s[i]);
+	vs_arena_reset(&ld->kf.scratch);
+	if (!ret)
+		ld->missing_queues = &kv->val;
+	return ret;
+}
 
 /* Keys whose null is not a default: an empty "actions:" is kept as "no actions". */
 static struct vs_arg_kv *find_kv(struct vs_arg *root, const char *key)
@@ -1058,6 +1128,7 @@ static int parse_root(struct ld *ld, struct vs_arg *root)
 
 	ret = add_each(ld, in.prioclasses, add_prioclass) ?:
 	      add_each(ld, in.queues, add_queue) ?:
+	      missing_queues(ld, in.missing_queues) ?:
 	      add_each(ld, in.nodes, add_node) ?:
 	      add_each(ld, in.podgroups, add_podgroup) ?:
 	      add_each(ld, in.pods, add_pod);

@@ -4,7 +4,8 @@
 # The manual pages and the bash completions against the programs they
 # describe: every page formats without a warning; every long option a
 # program's --help lists is in its page (for vsbench, every command's
-# --help, each command with a section of the page) and, for vschedd and
+# --help, each command with a section of the page, and each explaining
+# every option its usage names) and, for vschedd and
 # vskube, every option of the page's OPTIONS is one the program takes (for
 # vsbench, every option the page's paragraphs are tagged with is one a
 # command takes); --version answers;
@@ -75,6 +76,16 @@ while read -r cmd; do
 done <"$tmp/commands"
 long_options <"$tmp/help" >"$tmp/help.opts"
 [ -s "$tmp/help.opts" ] || fail "vsbench's commands list no option"
+# Each command's --help explains, on a line of its own, every option its usage names.
+while read -r cmd; do
+	"$objtree/vsbench" "$cmd" --help >"$tmp/cmd.help" 2>&1
+	sed '/^$/q' "$tmp/cmd.help" | grep -oE -- '(^|[][ (|])--?[a-zA-Z][a-zA-Z0-9-]*' |
+		sed 's/^[][ (|]//' | sort -u >"$tmp/named"
+	grep -E '^ +-' "$tmp/cmd.help" | sed -E 's/^ +//; s/ {2,}.*//' |
+		grep -oE -- '--?[a-zA-Z][a-zA-Z0-9-]*' | sort -u >"$tmp/explained"
+	missing=$(comm -23 "$tmp/named" "$tmp/explained")
+	[ -z "$missing" ] || fail "vsbench $cmd --help names options it does not explain:" $missing
+done <"$tmp/commands"
 long_options <"$page" >"$tmp/page.opts"
 missing=$(comm -23 "$tmp/help.opts" "$tmp/page.opts")
 [ -z "$missing" ] || fail "vsbench.8 does not document" $missing

@@ -26,19 +26,20 @@ struct opts {
 	unsigned long show;
 };
 
+static const struct vsbench_shape cluster_shape = {
+	.nodes = 1000, .queues = 4, .jobs = 1000, .tasks_per_job = 10, .running_pct = 50,
+	.seed = 1,
+};
+
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: vsbench cluster [OPTIONS]\n"
 		"\n"
 		"Build a synthetic cluster in-process and report time and memory.\n"
-		"\n"
-		"  -n, --nodes N          nodes (default 1000)\n"
-		"  -q, --queues N         queues (default 4)\n"
-		"  -j, --jobs N           podgroups (default 1000)\n"
-		"  -t, --tasks-per-job N  tasks in each podgroup (default 10)\n"
-		"  -r, --running PCT      percent of tasks already running (default 50)\n"
-		"  -s, --seed N           generator seed (default 1)\n"
+		"\n");
+	vsbench_shape_usage(out, &cluster_shape);
+	fprintf(out,
 		"      --show N           print the first N nodes' accounting (default 10)\n"
 		"  -h, --help             this text\n");
 }
@@ -54,8 +55,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	int c, ret;
 
 	*o = (struct opts){
-		.shape = { .nodes = 1000, .queues = 4, .jobs = 1000, .tasks_per_job = 10,
-			   .running_pct = 50, .seed = 1 },
+		.shape = cluster_shape,
 		.show = 10,
 	};
 	optind = 1;

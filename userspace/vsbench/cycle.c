@@ -52,19 +52,20 @@ void vsbench_binder_confirm(struct vsbench_binder *b, struct vs_cluster *cl)
 	b->nr = 0;
 }
 
+static const struct vsbench_shape cycle_shape = {
+	.nodes = 1000, .queues = 4, .jobs = 2000, .tasks_per_job = 8, .running_pct = 0,
+	.seed = 1,
+};
+
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: vsbench cycle [OPTIONS]\n"
 		"\n"
 		"Schedule a synthetic cluster in-process and report each cycle.\n"
-		"\n"
-		"  -n, --nodes N          nodes (default 1000)\n"
-		"  -q, --queues N         queues (default 4)\n"
-		"  -j, --jobs N           podgroups (default 2000)\n"
-		"  -t, --tasks-per-job N  tasks in each podgroup (default 8)\n"
-		"  -r, --running PCT      percent of tasks already running (default 0)\n"
-		"  -s, --seed N           generator seed (default 1)\n"
+		"\n");
+	vsbench_shape_usage(out, &cycle_shape);
+	fprintf(out,
 		"      --selectors PCT    percent of podgroups whose tasks select a zone (default 0)\n"
 		"      --tainted PCT      percent of nodes tainted dedicated=infra:NoSchedule\n"
 		"                         (default 0)\n"
@@ -93,8 +94,7 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 	int c, ret;
 
 	*o = (struct cycle_opts){
-		.shape = { .nodes = 1000, .queues = 4, .jobs = 2000, .tasks_per_job = 8,
-			   .running_pct = 0, .seed = 1 },
+		.shape = cycle_shape,
 		.cycles = 3,
 	};
 	optind = 1;

@@ -282,6 +282,19 @@ int vsbench_shape_opt(const char *cmd, int c, const char *arg, struct vsbench_sh
 	return 1;
 }
 
+void vsbench_shape_usage(FILE *out, const struct vsbench_shape *def)
+{
+	fprintf(out,
+		"  -n, --nodes N          nodes (default %lu)\n"
+		"  -q, --queues N         queues (default %lu)\n"
+		"  -j, --jobs N           podgroups (default %lu)\n"
+		"  -t, --tasks-per-job N  tasks in each podgroup (default %lu)\n"
+		"  -r, --running PCT      percent of tasks already running (default %lu)\n"
+		"  -s, --seed N           generator seed (default %llu)\n",
+		def->nodes, def->queues, def->jobs, def->tasks_per_job, def->running_pct,
+		def->seed);
+}
+
 int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape)
 {
 	if (shape->gangs && shape->gangs->tasks > 50000000UL) {

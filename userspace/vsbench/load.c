@@ -259,6 +259,10 @@ int vsbench_load_cluster(struct vsbench_loader *l, const struct vs_cluster *cl)
 	return vsbench_loader_flush(l);
 }
 
+static const struct vsbench_shape load_shape = {
+	.nodes = 100, .queues = 4, .jobs = 200, .tasks_per_job = 8, .running_pct = 0, .seed = 1,
+};
+
 static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
@@ -269,10 +273,14 @@ static void usage(FILE *out, const char *prog)
 		"batches applied all or nothing; report objects per second. The first\n"
 		"refusal stops the load (exit status 1) and names the object; the batches\n"
 		"before it stay applied.\n"
-		"  --socket PATH          the daemon's socket (default $VSCHED_SOCKET, else %s)\n"
+		"\n"
+		"      --socket PATH      the daemon's socket (default $VSCHED_SOCKET, else\n"
+		"                         %s)\n"
 		"  -b, --batch N          objects per batch (default %u, at most %u); 0 or 1: one\n"
 		"                         request per object, each acknowledged before the next\n",
 		prog, VSCHED_SOCKET_DEFAULT, LOAD_BATCH_DEFAULT, LOAD_BATCH_MAX);
+	vsbench_shape_usage(out, &load_shape);
+	fprintf(out, "  -h, --help             this text\n");
 }
 
 enum { OPT_SOCKET = 0x100 };
@@ -292,9 +300,7 @@ int vsbench_load(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct vsbench_shape shape = {
-		.nodes = 100, .queues = 4, .jobs = 200, .tasks_per_job = 8, .seed = 1,
-	};
+	struct vsbench_shape shape = load_shape;
 	unsigned long batch = LOAD_BATCH_DEFAULT;
 	struct vsnl_err err = { 0 };
 	struct vsbench_loader l;

@@ -59,6 +59,9 @@ int vsbench_parse_ulong(const char *cmd, const char *opt, const char *s, unsigne
  */
 int vsbench_shape_opt(const char *cmd, int c, const char *arg, struct vsbench_shape *shape);
 
+/* The shape options' lines of a command's --help, with its defaults @def. */
+void vsbench_shape_usage(FILE *out, const struct vsbench_shape *def);
+
 /* Refuse shapes too large to build (more than 50 million tasks). */
 int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape);
 

@@ -12,10 +12,11 @@
  * overflowed; a client over the bound is not read from until it drains, so
  * that its own requests cannot grow the queue without end either.
  *
- * A client whose peer is gone (EPIPE) becomes deaf: what would go to it is
- * discarded, but the requests it sent before it went are still read and
- * applied, as netlink applies a request when it is sent; the client is
- * freed at end of file.
+ * A client whose peer is gone (EPIPE, or ECONNRESET when it left answers
+ * unread) becomes deaf: what would go to it is discarded, but the requests
+ * it sent before it went are still read and applied, as netlink applies a
+ * request when it is sent, and a batch whose END arrived is applied whole;
+ * the client is freed at end of file, with a batch left open dropped.
  */
 #include <errno.h>
 #include <stdalign.h>
@@ -73,7 +74,7 @@ static void outq_free(struct vs_client *c)
 	c->outq_bytes = 0;
 }
 
-/* The peer is gone (@errnum from send): nothing more goes to it. */
+/* The peer is gone (@errnum from send or recv): nothing more goes to it. */
 static void client_deaf(struct vschedd *d, struct vs_client *c, int errnum)
 {
 	vs_v(1, "client %u (pid %d): %s: its answers are discarded", c->ctx.portid,
@@ -169,6 +170,18 @@ static void client_read(struct vschedd *d, struct vs_client *c)
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 				return;
+			/*
+			 * A peer that closed with answers unread leaves
+			 * ECONNRESET pending: the first recv or send reports
+			 * it once and the datagrams it sent are still queued
+			 * behind it. They are read to end of file, as any
+			 * gone peer's are.
+			 */
+			if (errno == ECONNRESET) {
+				if (!c->deaf)
+					client_deaf(d, c, errno);
+				continue;
+			}
 			vs_v(1, "client %u (pid %d): %s", c->ctx.portid, (int)c->pid,
 			     strerror(errno));
 			vschedd_client_kill(d, c);

@@ -302,23 +302,35 @@ static inline void dt_send_synced(int fd, struct dt_dgram *g)
 	}
 }
 
+/*
+ * Add NEWs of @n nodes "@prefix-NNNNN" to @g, without acks and sequence
+ * numbers from @seq, sending each datagram that fills up to @fd: the last
+ * is left in @g.
+ */
+static inline void dt_put_nodes(int fd, struct dt_dgram *g, const char *prefix, unsigned int n,
+				u32 seq)
+{
+	struct nlmsghdr *nlh;
+	char name[32];
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (g->len + 4096 > g->cap)
+			dt_send(fd, g);
+		snprintf(name, sizeof(name), "%s-%05u", prefix, i);
+		nlh = dt_msg(g, VS_CMD_NODE_NEW, 0, seq + i);
+		dt_put_node(nlh, name);
+		dt_msg_end(g, nlh);
+	}
+}
+
 /* Make @n nodes "node-NNNNN" in as few datagrams as they take, without acks. */
 static inline void dt_make_nodes(int fd, unsigned int n)
 {
 	struct dt_dgram g;
-	struct nlmsghdr *nlh;
-	char name[32];
 
 	/* A Unix socket's datagram must fit its send buffer (208 KiB by default). */
 	dt_dgram_init(&g, 128 << 10);
-	for (unsigned int i = 0; i < n; i++) {
-		if (g.len + 4096 > g.cap)
-			dt_send(fd, &g);
-		snprintf(name, sizeof(name), "node-%05u", i);
-		nlh = dt_msg(&g, VS_CMD_NODE_NEW, 0, i + 1);
-		dt_put_node(nlh, name);
-		dt_msg_end(&g, nlh);
-	}
+	dt_put_nodes(fd, &g, "node", n, 1);
 	dt_send_synced(fd, &g);
 }
 

@@ -7,6 +7,8 @@
  * what a cycle sends, standalone binds, signals, the socket file.
  */
 #include <grp.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
@@ -950,6 +952,88 @@ Test(vschedd, requests_sent_before_the_client_went_are_still_applied)
 	cr_assert_eq(req(c, vsnl_msg_new(VS_CMD_NODE_GET, NLM_F_DUMP), count_msgs, &n, NULL), 0);
 	cr_assert_eq(n, 50);
 	vsnl_close(c);
+}
+
+/*
+ * A batch of @nodes NEWs in datagrams (BEGIN acked, the rest silent), the
+ * client gone without reading the BEGIN's ack, its last datagram still
+ * queued at the daemon when it closes: the peer's close leaves ECONNRESET
+ * pending on the daemon's end. With @end the batch is terminated. The
+ * daemon is left to read everything (its log says the client went).
+ */
+static void batch_then_close_unread(unsigned int nodes, bool end)
+{
+	struct pollfd pfd;
+	struct dt_dgram g;
+	int fd;
+
+	fd = dt_connect(t.path);
+	dt_dgram_init(&g, 128 << 10);
+	dt_msg_end(&g, dt_msg(&g, VS_CMD_BATCH_BEGIN, NLM_F_ACK, 1));
+	dt_send(fd, &g);
+	/* Its ack waits in our receive queue, unread. */
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	cr_assert_eq(poll(&pfd, 1, DT_TIMEOUT_MS), 1);
+	dt_put_nodes(fd, &g, "unread", nodes, 2);
+	/*
+	 * The last datagram is still queued at the daemon when the client
+	 * goes: the daemon has read the others (nothing of ours is left
+	 * in flight), then it is stopped until the client is gone.
+	 */
+	for (int i = 0, q = 1; q; i++) {
+		cr_assert_eq(ioctl(fd, SIOCOUTQ, &q), 0);
+		cr_assert_lt(i, DT_TIMEOUT_MS, "the daemon does not read");
+		if (q)
+			usleep(1000);
+	}
+	kill(t.pid, SIGSTOP);
+	if (end)
+		dt_msg_end(&g, dt_msg(&g, VS_CMD_BATCH_END, 0, nodes + 2));
+	dt_send(fd, &g);
+	free(g.buf);
+	close(fd);
+	kill(t.pid, SIGCONT);
+	cr_assert(dt_log_wait(&t, "client 1 (pid"), "the daemon did not see the client");
+	cr_assert(dt_log_wait(&t, ") gone"), "the daemon did not see the client go");
+}
+
+/* The nodes a dump lists, on a connection of its own. */
+static unsigned int nodes_now(void)
+{
+	struct vsnl *c = conn();
+	unsigned int n = 0;
+
+	cr_assert_eq(req(c, vsnl_msg_new(VS_CMD_NODE_GET, NLM_F_DUMP), count_msgs, &n, NULL), 0);
+	vsnl_close(c);
+	return n;
+}
+
+Test(vschedd, a_batch_sent_whole_is_applied_though_the_client_left_a_reply_unread)
+{
+	struct vschedd_opts o = { .verbosity = 1 };
+	unsigned int n;
+	char *log;
+
+	start(&o);
+	batch_then_close_unread(10000, true);
+	n = nodes_now();
+	cr_assert_eq(n, 10000, "%u of the batch's 10000 nodes were applied", n);
+	log = dt_log(&t);
+	cr_assert(strstr(log, "Connection reset by peer: its answers are discarded"), "%s", log);
+	free(log);
+	cr_assert_eq(dt_stop(&t), 0);
+}
+
+Test(vschedd, a_batch_without_its_end_is_dropped_when_the_client_leaves_a_reply_unread)
+{
+	struct vschedd_opts o = { .verbosity = 1 };
+	unsigned int n;
+
+	start(&o);
+	batch_then_close_unread(1000, false);
+	n = nodes_now();
+	cr_assert_eq(n, 0, "%u nodes of a batch never ended were applied", n);
+	cr_assert_eq(dt_stop(&t), 0);
 }
 
 /* ---- permissions ---- */

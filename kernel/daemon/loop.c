@@ -365,6 +365,94 @@ static gid_t *peer_groups(struct vschedd *d, int fd, pid_t pid, gid_t *small, si
 	return small;
 }
 
+/* ---- out of descriptors ---- */
+
+/* The descriptor kept to be given up when accept() finds none (listen_ready()). */
+static int spare_open(void)
+{
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/*
+ * A failed accept() in the log at most once per VSCHEDD_ACCEPT_LOG_MS,
+ * with the connections refused since the line before: a flood of clients
+ * against a full descriptor table must not become a flood of log lines.
+ */
+static void accept_note(struct vschedd *d, int errnum, bool refused)
+{
+	u64 now = vs_nl_now_ns(&d->core);
+
+	if (refused) {
+		d->core.ctl.conn_refused++;
+		d->refused_unlogged++;
+	}
+	if (now < d->accept_log_ns)
+		return;
+	d->accept_log_ns = now + VSCHEDD_ACCEPT_LOG_MS * 1000000ull;
+	vs_warn("accept: %s: %llu connection(s) refused since the last report, %llu in all "
+		"(said at most every %u s)", strerror(errnum),
+		(unsigned long long)d->refused_unlogged,
+		(unsigned long long)d->core.ctl.conn_refused, VSCHEDD_ACCEPT_LOG_MS / 1000);
+	d->refused_unlogged = 0;
+}
+
+/*
+ * accept() failed and left the connection queued: epoll reports the
+ * listener ready again at once, and trying again at once would spin. Out
+ * of descriptors, the spare is given up for the connection, which is
+ * closed at once (its client reads end of file and may come back), and
+ * taken again; otherwise (out of memory, or no spare to be had) the
+ * listener is not watched for VSCHEDD_ACCEPT_BACKOFF_MS and the
+ * connections wait in the backlog.
+ */
+static void accept_failed(struct vschedd *d, int errnum)
+{
+	int fd;
+
+	if ((errnum == EMFILE || errnum == ENFILE) && d->spare_fd >= 0) {
+		close(d->spare_fd);
+		fd = accept4(d->lw.fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		else
+			errnum = errno;
+		d->spare_fd = spare_open();
+		if (fd >= 0) {
+			accept_note(d, errnum, true);
+			return;
+		}
+		if (errnum == EAGAIN || errnum == EWOULDBLOCK || errnum == EINTR ||
+		    errnum == ECONNABORTED)
+			return;
+	}
+	d->listen_resume_ns = vs_nl_now_ns(&d->core) + VSCHEDD_ACCEPT_BACKOFF_MS * 1000000ull;
+	if (vschedd_watch_set(d, &d->lw, 0))
+		vs_error("the listening socket: epoll: %s", strerror(errno));
+	accept_note(d, errnum, false);
+}
+
+/*
+ * The listener rested long enough: watched again, with its spare taken
+ * again if it was lost. The milliseconds until then, or -1 when it is
+ * watched (an epoll timeout).
+ */
+static int listen_tick(struct vschedd *d)
+{
+	u64 now;
+
+	if (!d->listen_resume_ns)
+		return -1;
+	now = vs_nl_now_ns(&d->core);
+	if (now < d->listen_resume_ns)
+		return (int)((d->listen_resume_ns - now + 999999) / 1000000);
+	d->listen_resume_ns = 0;
+	if (d->spare_fd < 0)
+		d->spare_fd = spare_open();
+	if (vschedd_watch_set(d, &d->lw, EPOLLIN))
+		vs_error("the listening socket: epoll: %s", strerror(errno));
+	return -1;
+}
+
 static void listen_ready(struct vschedd_watch *w, u32 events)
 {
 	struct vschedd *d = container_of(w, struct vschedd, lw);
@@ -379,7 +467,7 @@ static void listen_ready(struct vschedd_watch *w, u32 events)
 		if (fd < 0) {
 			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
 			    errno != ECONNABORTED)
-				vs_warn("accept: %s", strerror(errno));
+				accept_failed(d, errno);
 			return;
 		}
 		len = sizeof(cred);
@@ -478,7 +566,7 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 
 	memset(d, 0, sizeof(*d));
 	d->opts = *opts;
-	d->epfd = d->lw.fd = d->tw.fd = d->sw.fd = -1;
+	d->epfd = d->lw.fd = d->tw.fd = d->sw.fd = d->spare_fd = -1;
 	d->next_portid = 1;
 	d->outq_max = VSCHEDD_OUTQ_MAX;
 	d->rcvbuf_max = opts->rcvbuf_max ? opts->rcvbuf_max : VSCHEDD_RCVBUF_MAX_DEFAULT;
@@ -541,6 +629,12 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 	ret = listen_on(d, err);
 	if (ret)
 		goto out_fds;
+	d->spare_fd = spare_open();
+	if (d->spare_fd < 0) {
+		ret = vs_err_set(err, errno, "cannot keep a spare descriptor (/dev/null): %s",
+				 strerror(errno));
+		goto out_fds;
+	}
 	ret = watch_add(d, &d->lw, listen_ready);
 	if (!ret)
 		ret = watch_add(d, &d->tw, timer_ready);
@@ -571,6 +665,9 @@ void vschedd_destroy(struct vschedd *d)
 	vschedd_client_reap(d);
 	if (d->lw.fd >= 0)
 		close(d->lw.fd);
+	if (d->spare_fd >= 0)
+		close(d->spare_fd);
+	d->spare_fd = -1;
 	unlink_socket(d);
 	if (d->tw.fd >= 0)
 		close(d->tw.fd);
@@ -625,10 +722,13 @@ int vschedd_run(struct vschedd *d)
 	while (!d->stop) {
 		/* Binds past their timeout fail first; the wait ends at the next deadline. */
 		int timeout = vschedd_binds_expire(d), due = vschedd_checkpoint_tick(d);
+		int resume = listen_tick(d);
 		int n;
 
 		if (due >= 0 && (timeout < 0 || due < timeout))
 			timeout = due;
+		if (resume >= 0 && (timeout < 0 || resume < timeout))
+			timeout = resume;
 
 		vschedd_notify_events(d);	/* of the binds that failed */
 		n = epoll_wait(d->epfd, evs, (int)ARRAY_SIZE(evs), timeout);

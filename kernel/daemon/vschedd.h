@@ -72,6 +72,14 @@
 /* Datagrams read from one client, and dump parts made for it, per wake-up. */
 #define VSCHEDD_BURST		16
 
+/*
+ * Out of descriptors or memory at accept(): how long the listener is left
+ * unwatched when no spare descriptor can refuse the connection (loop.c),
+ * and how often the refusals are logged.
+ */
+#define VSCHEDD_ACCEPT_BACKOFF_MS	100u
+#define VSCHEDD_ACCEPT_LOG_MS		10000u
+
 /* Something epoll watches: the daemon's descriptors and each client. */
 struct vschedd_watch {
 	int fd;
@@ -217,6 +225,18 @@ struct vschedd {
 	bool signals_taken;
 	u32 armed_ms;			/* the timer's period; 0: disarmed */
 	bool stop;
+
+	/*
+	 * Out of descriptors (loop.c, listen_ready()): the spare given up to
+	 * accept a connection and close it (-1: none now), when the listener
+	 * is watched again (CLOCK_MONOTONIC ns; 0: it is), when the next log
+	 * line may come and the refusals it has to tell. The count of all is
+	 * core.ctl.conn_refused.
+	 */
+	int spare_fd;
+	u64 listen_resume_ns;
+	u64 accept_log_ns;
+	u64 refused_unlogged;
 
 	struct list_head clients;
 	u32 nr_clients;

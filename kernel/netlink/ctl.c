@@ -498,6 +498,7 @@ static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core
 					   st->discarded_ops)))
 		return false;
 	if (!mnl_attr_put_u64_check(nlh, room, VS_STATS_A_BIND_FAILURES, core->ctl.bind_failures) ||
+	    !mnl_attr_put_u64_check(nlh, room, VS_STATS_A_CONN_REFUSED, core->ctl.conn_refused) ||
 	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_NODES, cl->nr_nodes) ||
 	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_QUEUES, cl->nr_queues) ||
 	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_PODGROUPS, cl->nr_jobs) ||

@@ -58,6 +58,7 @@ struct vs_nl_ctl {
 	u32 period_ms;
 	bool on_request;
 	u64 bind_failures;		/* VS_CMD_BIND_RESULT with an error */
+	u64 conn_refused;		/* the daemon's connections refused at accept */
 	struct vs_nl_cycle last_cycle;	/* VS_STATS_A_LAST_CYCLE */
 	/* The last cycles, oldest first from recent_next (VS_STATS_A_RECENT_CYCLE). */
 	struct vs_nl_cycle recent[VS_NL_RECENT_CYCLES];

@@ -618,6 +618,7 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 		    .flags = MULTI),
 	VS_NLA_INT(VS_STATS_A_HEAP_BYTES, "heapBytes", VS_NLA_U64),
 	VS_NLA_INT(VS_STATS_A_MAX_MEMORY, "maxMemoryBytes", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_CONN_REFUSED, "connectionsRefused", VS_NLA_U64),
 };
 
 /* The upper bound is the daemon's (--rcvbuf-max): the handler says it. */

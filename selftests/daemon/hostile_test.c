@@ -5,8 +5,12 @@
  * requests. What they do must leave no trace in the core and must not
  * keep the scheduler from its period; one that subscribes and never reads,
  * which must cost the others nothing and be told, once it reads, that it
- * lost notifications (client_test.c tests the connection's queue alone).
+ * lost notifications (client_test.c tests the connection's queue alone);
+ * clients that come when the daemon has no descriptor left for them.
  */
+#include <dirent.h>
+#include <sys/resource.h>
+
 #include "dreq.h"
 #include "dtest.h"
 
@@ -314,6 +318,147 @@ Test(vschedd_hostile, a_subscriber_that_never_reads_costs_the_others_nothing_and
 	kill(t.pid, SIGUSR2);
 	cr_assert(dt_log_wait(&t, "SIGUSR2: the core is whole (20 nodes, 10 tasks checked)"));
 	vsnl_close(deaf);
+	vsnl_close(c);
+	cr_assert_eq(dt_stop(&t), 0);
+}
+
+/* The daemon's CPU time so far (user and system), in clock ticks. */
+static unsigned long long daemon_cpu(void)
+{
+	unsigned long long user = 0, sys = 0;
+	char path[64], buf[1024], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)t.pid);
+	f = fopen(path, "re");
+	cr_assert_not_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	cr_assert_not_null(p);
+	cr_assert_eq(sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			    &user, &sys), 2, "%s", buf);
+	return user + sys;
+}
+
+/* The highest descriptor the daemon holds. */
+static int daemon_max_fd(void)
+{
+	char path[64];
+	struct dirent *e;
+	int max = -1;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)t.pid);
+	dir = opendir(path);
+	cr_assert_not_null(dir);
+	while ((e = readdir(dir)))
+		if (e->d_name[0] != '.' && atoi(e->d_name) > max)
+			max = atoi(e->d_name);
+	closedir(dir);
+	return max;
+}
+
+static int read_refused(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a[VS_STATS_A_MAX + 1];
+
+	cr_assert_not_null(tb[VS_A_STATS]);
+	vsnl_parse_nested(a, VS_STATS_A_MAX, tb[VS_A_STATS]);
+	cr_assert_not_null(a[VS_STATS_A_CONN_REFUSED]);
+	*(u64 *)arg = nla_get_u64(a[VS_STATS_A_CONN_REFUSED]);
+	return 0;
+}
+
+/* Lines of the daemon's log that say @what. */
+static unsigned int log_count(const char *what)
+{
+	char *log = dt_log(&t), *p = log;
+	unsigned int n = 0;
+
+	while ((p = strstr(p, what))) {
+		n++;
+		p += strlen(what);
+	}
+	free(log);
+	return n;
+}
+
+Test(vschedd_hostile, out_of_descriptors_connections_are_refused_without_a_spin)
+{
+	struct vschedd_opts o = { .period_ms = 0 };
+	static char rx[VSCHEDD_REPLY_MAX];
+	unsigned int answered = 0, closed = 0;
+	unsigned long long cpu;
+	struct rlimit low, old;
+	struct vsnl_err err = { 0 };
+	int fds[40];
+	struct vsnl *c;
+	u64 refused = ~0ull;
+
+	dt_start(&t, &o);
+	c = vsnl_open(t.path, &err);
+	cr_assert_not_null(c, "%s", err.msg);
+	/* Not one descriptor more for the daemon: every new connection finds none. */
+	low.rlim_cur = (rlim_t)daemon_max_fd() + 1;
+	low.rlim_max = RLIM_INFINITY;
+	cr_assert_eq(prlimit(t.pid, RLIMIT_NOFILE, NULL, &old), 0, "%s", strerror(errno));
+	low.rlim_max = old.rlim_max;
+	cr_assert_eq(prlimit(t.pid, RLIMIT_NOFILE, &low, NULL), 0, "%s", strerror(errno));
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(fds); i++) {
+		struct dt_dgram g;
+
+		fds[i] = dt_connect(t.path);
+		dt_dgram_init(&g, 4096);
+		dt_msg_end(&g, dt_msg(&g, VS_CMD_STATS_GET, 0, 1));
+		/* A client refused may be gone before its request goes. */
+		send(fds[i], g.buf, g.len, MSG_NOSIGNAL);
+		free(g.buf);
+	}
+	/* Each is answered (a descriptor was free) or closed at once; none is left waiting. */
+	for (unsigned int i = 0; i < ARRAY_SIZE(fds); i++) {
+		struct pollfd pfd = { .fd = fds[i], .events = POLLIN };
+		ssize_t n;
+
+		/* Answers come at once: two seconds for the first, a moment for the others. */
+		if (poll(&pfd, 1, i ? 50 : 2000) != 1)
+			continue;
+		n = recv(fds[i], rx, sizeof(rx), MSG_DONTWAIT);
+		if (n > 0)
+			answered++;
+		else if (!n || errno == ECONNRESET)
+			closed++;
+	}
+	cr_assert_eq(answered + closed, ARRAY_SIZE(fds), "%u answered, %u closed, %zu waiting",
+		     answered, closed, ARRAY_SIZE(fds) - answered - closed);
+	cr_assert_gt(closed, 0, "no connection was refused: the limit did not hold");
+
+	/* The loop rests: a second of no work costs no CPU, and the log stays short. */
+	cpu = daemon_cpu();
+	usleep(1000000);
+	cpu = daemon_cpu() - cpu;
+	cr_assert_leq(cpu, (unsigned long long)sysconf(_SC_CLK_TCK) / 5,
+		      "%llu ticks of CPU in a second of refusals", cpu);
+	cr_assert_leq(log_count("accept: "), 1, "the refusals flood the log");
+
+	/* The connected client is served, and the statistics count the refused. */
+	cr_assert_eq(vsnl_request(c, vsnl_msg_new(VS_CMD_STATS_GET, 0), read_refused, &refused,
+				  &err), 0, "%s", err.msg);
+	cr_assert_eq(refused, closed);
+	cr_assert_eq(log_count("accept: Too many open files: 1 connection(s) refused"), 1);
+
+	/* With descriptors again, new clients are served. */
+	cr_assert_eq(prlimit(t.pid, RLIMIT_NOFILE, &old, NULL), 0, "%s", strerror(errno));
+	for (unsigned int i = 0; i < ARRAY_SIZE(fds); i++)
+		close(fds[i]);
+	vsnl_close(c);
+	c = vsnl_open(t.path, &err);
+	cr_assert_not_null(c, "%s", err.msg);
+	cr_assert_eq(vsnl_request(c, vsnl_msg_new(VS_CMD_STATS_GET, 0), read_refused, &refused,
+				  &err), 0, "%s", err.msg);
 	vsnl_close(c);
 	cr_assert_eq(dt_stop(&t), 0);
 }

@@ -774,6 +774,7 @@ enum vs_stats_attr {
 	VS_STATS_A_RECENT_CYCLE,	/* nest, repeated: enum vs_cycle_attr, newest last */
 	VS_STATS_A_HEAP_BYTES,		/* u64: the heap held, as the allocator counts it */
 	VS_STATS_A_MAX_MEMORY,		/* u64: the cap on it (vschedd --max-memory); absent: none */
+	VS_STATS_A_CONN_REFUSED,	/* u64: connections closed at accept, out of descriptors */
 	__VS_STATS_A_MAX
 };
 #define VS_STATS_A_MAX (__VS_STATS_A_MAX - 1)

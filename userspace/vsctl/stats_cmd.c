@@ -250,6 +250,7 @@ static void print_stats(const json_t *st)
 		"cycles", "binds", "evicts", "bindFailures", "discardedOps",
 		"nrNodes", "nrQueues", "nrPodGroups", "nrTasks", "nrVolcanoJobs",
 		"nrPriorityClasses", "rssBytes", "heapBytes", "maxMemoryBytes",
+		"connectionsRefused",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(counters); i++) {

@@ -32,6 +32,12 @@ bool vs_mem_counted(const char **source);
 struct vs_mem_cap {
 	u64 max;			/* bytes; 0: no cap */
 	u64 (*used)(void);		/* the count; NULL: vs_mem_allocated() (tests step theirs) */
+	/*
+	 * Heap held for others and bounded on its own (vschedd: the
+	 * connections' out-queues, as a socket's receive queue is charged
+	 * to the socket), taken off the count; NULL: none.
+	 */
+	const u64 *charged;
 };
 
 /* Whether @cap is reached (NULL or max 0: never), with the count in *@used. */
@@ -40,6 +46,8 @@ static inline bool vs_mem_cap_reached(const struct vs_mem_cap *cap, u64 *used)
 	if (!cap || !cap->max)
 		return false;
 	*used = cap->used ? cap->used() : vs_mem_allocated();
+	if (cap->charged)
+		*used -= *cap->charged < *used ? *cap->charged : *used;
 	return *used >= cap->max;
 }
 

@@ -10,7 +10,12 @@
  * for another, as SO_RCVBUF sizes a netlink socket's) and the client gets ENOBUFS once it has read
  * what was queued, as netlink tells a listener its receive queue
  * overflowed; a client over the bound is not read from until it drains, so
- * that its own requests cannot grow the queue without end either.
+ * that its own requests cannot grow the queue without end either. What
+ * waits is charged to its connection, as a socket's receive queue is: the
+ * memory cap (--max-memory) does not count it, and the connections without
+ * the admin permission, which anyone may open, share one more bound
+ * (--unpriv-queue-max) past which what would wait for them is dropped the
+ * same way.
  *
  * A client whose peer is gone (EPIPE, or ECONNRESET when it left answers
  * unread) becomes deaf: what would go to it is discarded, but the requests
@@ -19,6 +24,7 @@
  * the client is freed at end of file, with a batch left open dropped.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,14 +70,37 @@ static void client_update(struct vschedd *d, struct vs_client *c)
 		vs_warn("client %u: epoll: %s", c->ctx.portid, strerror(errno));
 }
 
-static void outq_free(struct vs_client *c)
+/*
+ * @m waits for @c: charged to the connection, and to the daemon's totals
+ * (the heap it takes, which the memory cap does not count; the bytes
+ * waiting for readers without the admin permission).
+ */
+static void outq_add(struct vschedd *d, struct vs_client *c, struct vs_outmsg *m)
+{
+	m->charge = malloc_usable_size(m);
+	list_add_tail(&m->node, &c->outq);
+	c->outq_bytes += m->len;
+	d->queued += m->charge;
+	if (!c->ctx.admin)
+		d->queued_unpriv += m->len;
+}
+
+static void outq_del(struct vschedd *d, struct vs_client *c, struct vs_outmsg *m)
+{
+	list_del(&m->node);
+	c->outq_bytes -= m->len;
+	d->queued -= m->charge;
+	if (!c->ctx.admin)
+		d->queued_unpriv -= m->len;
+	free(m);
+}
+
+static void outq_free(struct vschedd *d, struct vs_client *c)
 {
 	struct vs_outmsg *m, *tmp;
 
 	list_for_each_entry_safe(m, tmp, &c->outq, node)
-		free(m);
-	INIT_LIST_HEAD(&c->outq);
-	c->outq_bytes = 0;
+		outq_del(d, c, m);
 }
 
 /* The peer is gone (@errnum from send or recv): nothing more goes to it. */
@@ -81,7 +110,7 @@ static void client_deaf(struct vschedd *d, struct vs_client *c, int errnum)
 	     (int)c->pid, strerror(errnum));
 	c->deaf = true;
 	c->overrun = false;
-	outq_free(c);
+	outq_free(d, c);
 	vschedd_dump_end(c);
 	client_update(d, c);
 }
@@ -118,6 +147,17 @@ int vschedd_send(struct vschedd *d, struct vs_client *c, const void *buf, size_t
 		c->overrun = true;
 		return -ENOBUFS;
 	}
+	/* Readers anyone may open share one bound: they cannot take the state's memory. */
+	if (!c->ctx.admin && d->queued_unpriv + len > d->unpriv_queue_max) {
+		if (!c->overrun)
+			vs_v(1, "client %u (pid %d): the connections without the admin "
+			     "permission have %llu bytes waiting: its %s dropped, ENOBUFS "
+			     "follows", c->ctx.portid, (int)c->pid,
+			     (unsigned long long)d->queued_unpriv,
+			     notification ? "notifications" : "replies");
+		c->overrun = true;
+		return -ENOBUFS;
+	}
 	m = malloc(sizeof(*m) + len);
 	if (!m) {
 		c->overrun = true;	/* lost: the client must resynchronise */
@@ -126,8 +166,7 @@ int vschedd_send(struct vschedd *d, struct vs_client *c, const void *buf, size_t
 	}
 	m->len = len;
 	memcpy(m->data, buf, len);
-	list_add_tail(&m->node, &c->outq);
-	c->outq_bytes += len;
+	outq_add(d, c, m);
 	client_update(d, c);
 	return 0;
 }
@@ -146,9 +185,7 @@ static void client_writable(struct vschedd *d, struct vs_client *c)
 				client_deaf(d, c, errno);
 			return;
 		}
-		c->outq_bytes -= m->len;
-		list_del(&m->node);
-		free(m);
+		outq_del(d, c, m);
 	}
 	if (c->overrun) {
 		c->overrun = false;
@@ -324,7 +361,7 @@ void vschedd_client_kill(struct vschedd *d, struct vs_client *c)
 	epoll_ctl(d->epfd, EPOLL_CTL_DEL, c->w.fd, NULL);
 	close(c->w.fd);
 	c->w.fd = -1;
-	outq_free(c);
+	outq_free(d, c);
 	vschedd_dump_end(c);
 	/* A batch left open is dropped, never applied. */
 	vs_nl_batch_release(&c->batch);

@@ -494,7 +494,7 @@ static int mem_cap_init(struct vschedd *d, const struct vschedd_opts *opts, stru
 {
 	const char *source, *why;
 
-	d->mem_cap = (struct vs_mem_cap){ .max = opts->max_memory };
+	d->mem_cap = (struct vs_mem_cap){ .max = opts->max_memory, .charged = &d->queued };
 	if (!opts->max_memory || vs_mem_counted(&source))
 		return 0;
 	why = source ? "the allocator counts nothing here (under valgrind, which replaces it?)" :
@@ -570,6 +570,8 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 	d->next_portid = 1;
 	d->outq_max = VSCHEDD_OUTQ_MAX;
 	d->rcvbuf_max = opts->rcvbuf_max ? opts->rcvbuf_max : VSCHEDD_RCVBUF_MAX_DEFAULT;
+	d->unpriv_queue_max = opts->unpriv_queue_max ? opts->unpriv_queue_max :
+			      VSCHEDD_UNPRIV_QUEUE_MAX_DEFAULT;
 	INIT_LIST_HEAD(&d->clients);
 
 	ret = core_init(d, err);

@@ -26,7 +26,7 @@
 /* Long options without a short one. */
 enum {
 	OPT_NO_SELF_CHECK = 0x100, OPT_LIMIT, OPT_MAX_MEMORY, OPT_CHECKPOINT,
-	OPT_CHECKPOINT_INTERVAL, OPT_SET_ASIDE_BAD_CHECKPOINT,
+	OPT_CHECKPOINT_INTERVAL, OPT_SET_ASIDE_BAD_CHECKPOINT, OPT_UNPRIV_QUEUE_MAX,
 };
 
 static void usage(FILE *out)
@@ -39,6 +39,7 @@ static void usage(FILE *out)
 "    vschedd [--socket PATH] [--conf FILE] [--period DURATION]\n"
 "            [--binder auto|external] [--bind-timeout DURATION]\n"
 "            [--admin-group GROUP] [--rcvbuf-max SIZE]\n"
+"            [--unpriv-queue-max SIZE]\n"
 "            [--limit KIND=N]... [--max-memory SIZE]\n"
 "            [--checkpoint FILE] [--checkpoint-interval DURATION]\n"
 "            [--set-aside-bad-checkpoint]\n"
@@ -86,6 +87,14 @@ static void usage(FILE *out)
 "        receive queue); a larger request is refused. Each connection queues\n"
 "        16M until it asks. SIZE is bytes with an optional K, M, G or T (powers\n"
 "        of 1024): default 256M, from 16M to 64G.\n"
+"    --unpriv-queue-max SIZE\n"
+"        The most the connections without the admin permission may have\n"
+"        waiting for them together (notifications and replies their sockets\n"
+"        have not taken yet). Past it, what would wait for one of them is\n"
+"        dropped and that connection gets ENOBUFS; nobody else is affected.\n"
+"        The admin's connections are bounded by their own queue alone. No\n"
+"        connection's queue counts against --max-memory. SIZE as for\n"
+"        --rcvbuf-max: default 64M, from 16M to 64G.\n"
 "    --limit KIND=N\n"
 "        The most objects of KIND the daemon holds: nodes (default %u),\n"
 "        queues (%u), podgroups (%u), tasks (%u), vjobs (%u) or\n"
@@ -96,12 +105,13 @@ static void usage(FILE *out)
 "    --max-memory SIZE\n"
 "        The most heap the daemon holds, as its allocator counts it (what the\n"
 "        objects, their indexes and the held batches take; the resident set\n"
-"        runs somewhat above it). Past it, a request that adds or changes\n"
-"        objects (NEW, SET, the configuration, VolcanoJob commands) is refused\n"
-"        with ENOMEM, saying so, and changes nothing; deletes, task status,\n"
-"        bind results, reads, dumps and cycles go on, so that the daemon can\n"
-"        get back under it. SIZE as for --rcvbuf-max, from 64M to 64T\n"
-"        (default: no cap).\n"
+"        runs somewhat above it; what waits in the connections' out-queues is\n"
+"        not counted, it has its own bounds). Past it, a request that adds or\n"
+"        changes objects (NEW, SET, the configuration, VolcanoJob commands)\n"
+"        is refused with ENOMEM, saying so, and changes nothing; deletes, task\n"
+"        status, bind results, reads, dumps and cycles go on, so that the\n"
+"        daemon can get back under it. SIZE as for --rcvbuf-max, from 64M to\n"
+"        64T (default: no cap).\n"
 "    --checkpoint FILE\n"
 "        Keep the state in FILE (standalone mode): restored at start if FILE\n"
 "        exists, written every --checkpoint-interval and at a clean stop\n"
@@ -303,6 +313,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "bind-timeout", required_argument, NULL, 't' },
 		{ "admin-group", required_argument, NULL, 'g' },
 		{ "rcvbuf-max", required_argument, NULL, 'r' },
+		{ "unpriv-queue-max", required_argument, NULL, OPT_UNPRIV_QUEUE_MAX },
 		{ "self-check", no_argument, NULL, 'C' },
 		{ "no-self-check", no_argument, NULL, OPT_NO_SELF_CHECK },
 		{ "limit", required_argument, NULL, OPT_LIMIT },
@@ -326,6 +337,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 	o->period_ms = VS_NL_PERIOD_DEFAULT_MS;
 	o->bind_timeout_ms = VSCHEDD_BIND_TIMEOUT_DEFAULT_MS;
 	o->rcvbuf_max = VSCHEDD_RCVBUF_MAX_DEFAULT;
+	o->unpriv_queue_max = VSCHEDD_UNPRIV_QUEUE_MAX_DEFAULT;
 	o->self_check = VSCHEDD_SELF_CHECK_DEFAULT;
 	o->checkpoint_interval_ms = VSCHEDD_CHECKPOINT_INTERVAL_DEFAULT_MS;
 	optind = 0;		/* glibc: start over, as tests parse several command lines */
@@ -379,6 +391,12 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		case 'r':
 			if (!parse_size("--rcvbuf-max", optarg, VSCHEDD_OUTQ_MAX,
 					VSCHEDD_RCVBUF_MAX_LIMIT, "16M to 64G", &o->rcvbuf_max, err))
+				return VSCHEDD_ARGS_USAGE;
+			break;
+		case OPT_UNPRIV_QUEUE_MAX:
+			if (!parse_size("--unpriv-queue-max", optarg, VSCHEDD_OUTQ_MAX,
+					VSCHEDD_RCVBUF_MAX_LIMIT, "16M to 64G",
+					&o->unpriv_queue_max, err))
 				return VSCHEDD_ARGS_USAGE;
 			break;
 		case 'C':

@@ -65,6 +65,17 @@
 #define VSCHEDD_RCVBUF_MAX_DEFAULT	(256ull << 20)
 #define VSCHEDD_RCVBUF_MAX_LIMIT	(64ull << 30)
 
+/*
+ * What the connections without the admin permission may have waiting in
+ * their out-queues together (--unpriv-queue-max): past it what would wait
+ * for one of them is dropped and it gets ENOBUFS, so that readers anyone
+ * may open cannot take the memory the state needs. Four connections'
+ * default queues; the admin's connections are bounded by their own queue
+ * alone. Out-queues are charged to their connections, not to the state:
+ * they do not count against --max-memory.
+ */
+#define VSCHEDD_UNPRIV_QUEUE_MAX_DEFAULT	(4 * (u64)VSCHEDD_OUTQ_MAX)
+
 /* --max-memory: from what an empty daemon holds, with room, to far past any machine. */
 #define VSCHEDD_MAX_MEMORY_MIN		(64ull << 20)
 #define VSCHEDD_MAX_MEMORY_LIMIT	(64ull << 40)
@@ -108,6 +119,7 @@ struct vschedd_bind_wait {
 struct vs_outmsg {
 	struct list_head node;		/* vs_client.outq, oldest first */
 	size_t len;
+	size_t charge;			/* the heap it takes, in vschedd.queued */
 	unsigned char data[];
 };
 
@@ -174,6 +186,8 @@ struct vschedd_opts {
 	bool self_check;
 	/* --rcvbuf-max: the most VS_CMD_CONN_SET may ask for; 0: the default */
 	u64 rcvbuf_max;
+	/* --unpriv-queue-max: what unprivileged connections queue together; 0: the default */
+	u64 unpriv_queue_max;
 	/* --limit KIND=N: the most objects of each kind (core/cluster.h); 0: the default */
 	struct vs_cluster_limits limits;
 	/* --max-memory: the cap on the heap (core/mem.h), bytes; 0: none */
@@ -246,6 +260,15 @@ struct vschedd {
 	u32 nr_holds;			/* connections holding periodic cycles */
 	size_t outq_max;		/* a connection's queue: VSCHEDD_OUTQ_MAX; tests lower it */
 	u64 rcvbuf_max;			/* opts.rcvbuf_max, or its default */
+	/*
+	 * The out-queues: the heap all of them hold (charged to the
+	 * connections, and taken off what the memory cap counts), and the
+	 * bytes waiting for connections without the admin permission, at
+	 * most unpriv_queue_max (opts', or its default).
+	 */
+	u64 queued;
+	u64 queued_unpriv;
+	u64 unpriv_queue_max;
 
 	struct vschedd_tx tx;
 

@@ -179,6 +179,92 @@ Test(vschedd_parts, notifications_past_the_bound_are_dropped_then_enobufs_tells_
 	cr_assert_eq(s.enobufs, 0);
 }
 
+/* Another client of @uid on a socketpair: its end in *@end. */
+static struct vs_client *client_of(uid_t uid, int *end)
+{
+	struct ucred cred = { .pid = getpid(), .uid = uid, .gid = uid };
+	struct vs_client *x;
+	int sv[2];
+
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+	x = vschedd_client_new(&d, sv[0], &cred, NULL, 0);
+	cr_assert_not_null(x);
+	*end = sv[1];
+	return x;
+}
+
+/* Cycle notifications to everyone in the cycles group until @c has @bytes waiting (or @most went). */
+static u32 notify_until(const struct vs_client *x, size_t bytes, u32 most)
+{
+	struct vs_nl_cycle cy = { 0 };
+	u32 i;
+
+	for (i = 1; i <= most && x->outq_bytes < bytes; i++) {
+		cy.id = i;
+		vschedd_notify_cycle(&d, &cy);
+	}
+	return i - 1;
+}
+
+Test(vschedd_parts, unprivileged_readers_queue_no_more_than_their_bound_together)
+{
+	struct cycles_seen s = { .next = 1 };
+	struct vs_client *other, *admin;
+	int other_end, admin_end;
+	u32 n;
+
+	d.unpriv_queue_max = 64 << 10;
+	other = client_of(1001, &other_end);
+	admin = client_of(0, &admin_end);
+	cr_assert(admin->ctx.admin);
+	/* Each asks for a large queue, and reads nothing. */
+	for (struct vs_client *x = c;; x = x == c ? other : admin) {
+		vschedd_client_set_rcvbuf(&d, x, 16 << 20);
+		vschedd_client_subscribe(&d, x, VS_MCGRP_CYCLES, true);
+		if (x == admin)
+			break;
+	}
+	n = notify_until(admin, 256 << 10, 100000);
+	cr_assert_geq(admin->outq_bytes, 256 << 10, "%u notifications", n);
+	/* The two readers share the bound, and are told; the admin's queue is its own. */
+	cr_assert_leq(c->outq_bytes + other->outq_bytes, 64 << 10);
+	cr_assert_eq(d.queued_unpriv, c->outq_bytes + other->outq_bytes);
+	cr_assert_geq(d.queued, c->outq_bytes + other->outq_bytes + admin->outq_bytes);
+	cr_assert(c->overrun && other->overrun);
+	cr_assert_not(admin->overrun);
+	/* What was kept comes in order, then ENOBUFS. */
+	drain(see_cycle, &s);
+	cr_assert_eq(s.enobufs, -ENOBUFS);
+	cr_assert_not(s.after_enobufs);
+	cr_assert_eq(s.gaps, 0);
+	/* What a reader read makes room again: the bytes charged follow the queues. */
+	cr_assert_eq(d.queued_unpriv, other->outq_bytes);
+	vschedd_client_kill(&d, other);
+	vschedd_client_kill(&d, admin);
+	cr_assert_eq(d.queued_unpriv, 0);
+	cr_assert_eq(d.queued, 0);
+	close(other_end);
+	close(admin_end);
+}
+
+Test(vschedd_parts, what_waits_for_readers_does_not_count_against_the_memory_cap)
+{
+	u64 used;
+
+	if (!vs_mem_counted(NULL))
+		cr_skip_test("the allocator counts nothing here (valgrind replaces it)");
+	vschedd_client_set_rcvbuf(&d, c, 16 << 20);
+	vschedd_client_subscribe(&d, c, VS_MCGRP_CYCLES, true);
+	d.mem_cap.max = vs_mem_allocated() + (1 << 20);
+	notify_until(c, 4 << 20, 1000000);
+	cr_assert_geq(c->outq_bytes, 4 << 20);
+	cr_assert_geq(vs_mem_allocated(), d.mem_cap.max, "the queue is in the heap");
+	/* The writers' view: the state alone, under its cap. */
+	cr_assert_not(vs_mem_cap_reached(c->ctx.mem, &used), "%llu bytes counted",
+		      (unsigned long long)used);
+	cr_assert_lt(used, d.mem_cap.max);
+}
+
 Test(vschedd_parts, replies_are_kept_past_the_bound_and_dropped_past_the_hard_one)
 {
 	static char buf[VSCHEDD_REPLY_MAX];

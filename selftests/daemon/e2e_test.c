@@ -9,6 +9,7 @@
 #include <grp.h>
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
@@ -1450,6 +1451,118 @@ Test(vschedd, past_the_memory_cap_what_adds_is_refused_until_deletes_make_room)
 	cr_assert_lt(ms.heap, ms.max, "%u nodes deleted, %llu bytes held", n / 10,
 		     (unsigned long long)ms.heap);
 	ok(c, dr_queue_new("q"));
+	vsnl_close(c);
+	cr_assert_eq(dt_stop(&t), 0);
+}
+
+/*
+ * In a child of uid and gid 65534: @n connections, each with a queue of
+ * 256 MiB (the most it may ask for) and in the events group, reading
+ * nothing. Once they are set up it writes to the pipe @ready; once the
+ * pipe @go is written to (or the test is gone), the first reads what waits
+ * for it. Its exit status: 0 when that ended with ENOBUFS.
+ */
+static pid_t deaf_readers(unsigned int n, const int ready[2], const int go[2])
+{
+	struct vsnl_err err = { 0 };
+	struct vsnl *conns[32];
+	char byte = 0;
+	pid_t pid;
+	int ret;
+
+	cr_assert_leq(n, ARRAY_SIZE(conns));
+	fflush(NULL);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid)
+		return pid;
+	close(ready[0]);
+	close(go[1]);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || setgroups(0, NULL) || setgid(65534) ||
+	    setuid(65534))
+		_exit(0x80);
+	for (unsigned int i = 0; i < n; i++) {
+		conns[i] = vsnl_open(t.path, &err);
+		if (!conns[i] || vsnl_set_rcvbuf(conns[i], 256ull << 20, &err) ||
+		    vsnl_subscribe(conns[i], VS_MCGRP_EVENTS, &err))
+			_exit(0x40);
+	}
+	if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1)
+		_exit(0x20);
+	do
+		ret = vsnl_recv_notifications(conns[0], DT_TIMEOUT_MS, NULL, NULL, &err);
+	while (ret > 0);
+	_exit(ret == -ENOBUFS ? 0 : 1);
+}
+
+/* @pairs NEW and DEL of one node, no acks: two events each, the state as it was. */
+static void churn(int fd, unsigned int pairs)
+{
+	struct dt_dgram g;
+	struct nlmsghdr *nlh;
+	struct nlattr *k;
+
+	dt_dgram_init(&g, 128 << 10);
+	for (unsigned int i = 0; i < pairs; i++) {
+		if (g.len + 8192 > g.cap)
+			dt_send(fd, &g);
+		nlh = dt_msg(&g, VS_CMD_NODE_NEW, 0, 2 * i + 1);
+		dt_put_node(nlh, "churn");
+		dt_msg_end(&g, nlh);
+		nlh = dt_msg(&g, VS_CMD_NODE_DEL, 0, 2 * i + 2);
+		k = mnl_attr_nest_start(nlh, VS_A_NODE);
+		mnl_attr_put_strz(nlh, VS_NODE_A_NAME, "churn");
+		mnl_attr_nest_end(nlh, k);
+		dt_msg_end(&g, nlh);
+	}
+	/* Any of them refused would be answered, and fail here. */
+	dt_send_synced(fd, &g);
+}
+
+Test(vschedd, readers_that_never_read_cannot_take_the_memory_of_the_writers)
+{
+	struct vschedd_opts o = { .max_memory = VSCHEDD_MAX_MEMORY_MIN };
+	int ready[2], go[2], status, fd;
+	struct mem_stats ms;
+	struct vsnl *c;
+	char byte = 0;
+	pid_t readers;
+
+	if (geteuid())
+		cr_skip_test("needs root to take another user's credentials");
+	if (!vs_mem_counted(NULL))
+		cr_skip_test("the allocator counts nothing here (valgrind replaces it)");
+	start(&o);
+	c = conn();
+	cr_assert_eq(pipe(ready), 0);
+	cr_assert_eq(pipe(go), 0);
+	/* Let everybody connect: the permission is the daemon's to refuse. */
+	cr_assert_eq(chmod(t.path, 0666), 0);
+	readers = deaf_readers(24, ready, go);
+	close(ready[1]);
+	close(go[0]);
+	cr_assert_eq(read(ready[0], &byte, 1), 1, "the readers did not connect");
+
+	/*
+	 * Some 80,000 events for each of 24 readers, 6 MiB each when queued:
+	 * more than the cap, which the writers never see.
+	 */
+	fd = dt_connect(t.path);
+	churn(fd, 40000);
+	close(fd);
+	ok(c, dr_node_new("after", 1000));
+	ms = mem_stats(c);
+	cr_assert_eq(ms.nodes, 1);
+	/* The state, the 64 MiB the readers share, and the allocator's rounding. */
+	cr_assert_lt(ms.heap, VSCHEDD_MAX_MEMORY_MIN + VSCHEDD_UNPRIV_QUEUE_MAX_DEFAULT +
+			      (32ull << 20), "%llu MiB held", (unsigned long long)(ms.heap >> 20));
+
+	/* A reader that reads is told what it lost. */
+	cr_assert_eq(write(go[1], &byte, 1), 1);
+	cr_assert_eq(waitpid(readers, &status, 0), readers);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "the reader: status %#x", status);
+	close(ready[0]);
+	close(go[1]);
 	vsnl_close(c);
 	cr_assert_eq(dt_stop(&t), 0);
 }

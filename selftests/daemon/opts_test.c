@@ -168,6 +168,17 @@ Test(vschedd_opts, every_flag_is_taken)
 	cr_assert_eq(o.rcvbuf_max, 512 << 20);
 	free(out);
 	free(err);
+	/* What unprivileged connections queue together: 64M unless given, 16M at least. */
+	cr_assert_eq(o.unpriv_queue_max, 64 << 20);
+	cr_assert_eq(PARSE(&o, &out, &err, "--unpriv-queue-max", "32M"), VSCHEDD_ARGS_RUN, "%s",
+		     err);
+	cr_assert_eq(o.unpriv_queue_max, 32 << 20);
+	free(out);
+	free(err);
+	cr_assert_eq(PARSE(&o, &out, &err, "--unpriv-queue-max=1M"), VSCHEDD_ARGS_USAGE);
+	cr_assert(strstr(err, "--unpriv-queue-max"), "%s", err);
+	free(out);
+	free(err);
 	/* The memory cap: none unless given. */
 	cr_assert_eq(o.max_memory, 0);
 	cr_assert_eq(PARSE(&o, &out, &err, "--max-memory", "6G"), VSCHEDD_ARGS_RUN, "%s", err);

@@ -389,6 +389,12 @@ static void accept_note(struct vschedd *d, int errnum, bool refused)
 	if (now < d->accept_log_ns)
 		return;
 	d->accept_log_ns = now + VSCHEDD_ACCEPT_LOG_MS * 1000000ull;
+	if (!refused) {
+		vs_warn("accept: %s: new connections wait in the backlog, %u ms at a time "
+			"(said at most every %u s)", strerror(errnum), VSCHEDD_ACCEPT_BACKOFF_MS,
+			VSCHEDD_ACCEPT_LOG_MS / 1000);
+		return;
+	}
 	vs_warn("accept: %s: %llu connection(s) refused since the last report, %llu in all "
 		"(said at most every %u s)", strerror(errnum),
 		(unsigned long long)d->refused_unlogged,

@@ -7,6 +7,7 @@
  * bounded size.
  */
 #include <sys/epoll.h>
+#include <sys/resource.h>
 
 #include "dtest.h"
 #include "netlink/policy.h"
@@ -706,4 +707,37 @@ Test(vschedd_parts, the_self_check_aborts_on_a_broken_count, .signal = SIGABRT)
 	d.opts.self_check = true;
 	d.cl.nr_tasks++;	/* a task counted that no PodGroup holds */
 	vschedd_self_check(&d, "a broken count");
+}
+
+Test(vschedd_parts, out_of_descriptors_without_a_spare_the_listener_rests)
+{
+	struct rlimit low, old;
+	char *log;
+	int fd;
+
+	/* The spare lost (to another process, under ENFILE): nothing to refuse on. */
+	close(d.spare_fd);
+	d.spare_fd = -1;
+	fd = dt_connect(t.path);
+	cr_assert_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	/* No descriptor free below the limit: it stops at the first hole. */
+	for (low.rlim_cur = 0; fcntl((int)low.rlim_cur, F_GETFD) >= 0; low.rlim_cur++)
+		;
+	cr_assert_eq(setrlimit(RLIMIT_NOFILE, &low), 0, "%s", strerror(errno));
+	d.lw.ready(&d.lw, EPOLLIN);
+	d.lw.ready(&d.lw, EPOLLIN);
+	cr_assert_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
+	/* Not watched for a while, the connection left waiting, nothing counted as refused. */
+	cr_assert_eq(d.lw.events, 0);
+	cr_assert_gt(d.listen_resume_ns, 0);
+	cr_assert_eq(d.core.ctl.conn_refused, 0);
+	cr_assert_eq(d.nr_clients, 1);
+	fflush(vs_log_file);
+	log = dt_log(&t);
+	cr_assert(strstr(log, "accept: Too many open files: new connections wait in the backlog, "
+			 "100 ms at a time"), "%s", log);
+	cr_assert_null(strstr(strstr(log, "accept: ") + 1, "accept: "), "said twice: %s", log);
+	free(log);
+	close(fd);
 }

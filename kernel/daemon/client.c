@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <malloc.h>
+#include <poll.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,20 @@ static void client_writable(struct vschedd *d, struct vs_client *c)
 	vschedd_dump_continue(d, c);
 }
 
+/*
+ * Whether a recv() of 0 bytes was the end of the stream. On SOCK_SEQPACKET
+ * an empty datagram reads as 0 bytes too, and only the peer's shutdown
+ * (POLLRDHUP) tells them apart. A peer that sent empty datagrams and then
+ * closed at once has its empty datagrams read as its end, which loses
+ * nothing it sent but what follows them.
+ */
+static bool client_closed(const struct vs_client *c)
+{
+	struct pollfd pfd = { .fd = c->w.fd, .events = POLLRDHUP };
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
 static void client_read(struct vschedd *d, struct vs_client *c)
 {
 	for (int i = 0; i < VSCHEDD_BURST && !c->dead; i++) {
@@ -224,10 +239,12 @@ static void client_read(struct vschedd *d, struct vs_client *c)
 			vschedd_client_kill(d, c);
 			return;
 		}
-		if (!n) {
-			vschedd_client_kill(d, c);	/* the peer closed */
+		if (!n && client_closed(c)) {
+			vschedd_client_kill(d, c);
 			return;
 		}
+		if (!n)
+			continue;	/* an empty datagram: nothing to do, as netlink ignores it */
 		vschedd_rcv(d, c, d->rxbuf, (size_t)n);
 	}
 }

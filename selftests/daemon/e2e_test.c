@@ -1009,6 +1009,34 @@ static unsigned int nodes_now(void)
 	return n;
 }
 
+Test(vschedd, an_empty_datagram_is_ignored_and_the_connection_goes_on)
+{
+	static char rx[VSCHEDD_REPLY_MAX];
+	struct nlmsghdr *nlh;
+	struct dt_dgram g;
+	const char *msg;
+	ssize_t len;
+	int fd;
+
+	start(NULL);
+	fd = dt_connect(t.path);
+	cr_assert_eq(send(fd, "", 0, 0), 0);
+	dt_dgram_init(&g, 4096);
+	nlh = dt_msg(&g, VS_CMD_NODE_NEW, NLM_F_ACK, 7);
+	dt_put_node(nlh, "after-empty");
+	dt_msg_end(&g, nlh);
+	dt_send(fd, &g);
+	free(g.buf);
+	len = dt_recv(fd, rx, sizeof(rx), DT_TIMEOUT_MS);
+	cr_assert_gt(len, 0, "the connection was closed after an empty datagram");
+	nlh = (struct nlmsghdr *)rx;
+	cr_assert_eq(nlh->nlmsg_type, NLMSG_ERROR);
+	cr_assert_eq(nlh->nlmsg_seq, 7);
+	cr_assert_eq(dt_error(nlh, &msg), 0, "NODE_NEW after an empty datagram: %s", msg);
+	close(fd);
+	cr_assert_eq(nodes_now(), 1);
+}
+
 Test(vschedd, a_batch_sent_whole_is_applied_though_the_client_left_a_reply_unread)
 {
 	struct vschedd_opts o = { .verbosity = 1 };

@@ -1055,10 +1055,57 @@ static int parse_expect(struct ld *ld, struct vs_arg_kv *kv)
 
 /* ---- the file ---- */
 
+/*
+ * conformance: {known: REASON, keys: [KEY...]} marks the file as a known
+ * departure from Volcano's own scheduler (scripts/conformance.sh,
+ * Documentation/conformance.md), in the decisions named by keys (all of them
+ * without). The oracle reads it; vsched only checks that it says why and
+ * names decisions that exist.
+ */
+struct conformance_in {
+	const char *known;
+	struct vs_arg_kv *keys;
+};
+
+static const struct kf_field conformance_fields[] = {
+	KF_FIELD("known", kf_str, struct conformance_in, known),
+	KF_FIELD("keys", kf_keep, struct conformance_in, keys),
+};
+
+static int conformance_mark(struct ld *ld, struct vs_arg_kv *kv)
+{
+	struct conformance_in in = { 0 };
+	struct kf_strs keys = { 0 };
+	int ret;
+
+	if (!kv)
+		return 0;
+	ret = kf_walk_kv(&ld->kf, kv, conformance_fields, ARRAY_SIZE(conformance_fields), &in,
+			 NULL);
+	if (!ret && (!in.known || !*in.known))
+		ret = lerr(ld, kv->line, "conformance: known must give the reason of the departure");
+	if (ret || !in.keys)
+		return ret;
+	ret = kf_strs(&ld->kf, in.keys, &keys);
+	for (u32 i = 0; !ret && i < keys.nr; i++) {
+		u32 k;
+
+		for (k = 0; k < SCN_EXPLAIN; k++)
+			if (!strcmp(keys.s[i], key_names[k]))
+				break;
+		if (k == SCN_EXPLAIN)
+			ret = lerr(ld, in.keys->val.seq.items[i].line,
+				   "conformance: keys: \"%s\" is no decision the oracle gives "
+				   "(binds, bindCount, evicts, evictCount, pipelined, podgroupPhase, "
+				   "nodeScores)", keys.s[i]);
+	}
+	return ret;
+}
+
 struct top_in {
 	struct vs_arg_kv *source, *commit, *cycles, *actions, *plugins, *action_args, *conf;
 	struct vs_arg_kv *queues, *missing_queues, *nodes, *podgroups, *pods, *prioclasses;
-	struct vs_arg_kv *expect;
+	struct vs_arg_kv *expect, *conformance;
 };
 
 static const struct kf_field top_fields[] = {
@@ -1076,6 +1123,7 @@ static const struct kf_field top_fields[] = {
 	KF_FIELD("pods", kf_keep, struct top_in, pods),
 	KF_FIELD("priorityClasses", kf_keep, struct top_in, prioclasses),
 	KF_FIELD("expect", kf_keep, struct top_in, expect),
+	KF_FIELD("conformance", kf_keep, struct top_in, conformance),
 };
 
 /*
@@ -1123,6 +1171,9 @@ static int parse_root(struct ld *ld, struct vs_arg *root)
 	if (ret)
 		return ret;
 	if (in.cycles && (ret = kf_get_int(&ld->kf, in.cycles, 1, SCN_CYCLES_MAX, &cycles)))
+		return ret;
+	ret = conformance_mark(ld, in.conformance);
+	if (ret)
 		return ret;
 	scn->cycles = (u32)cycles;
 

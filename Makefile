@@ -497,6 +497,29 @@ bench-kube: $(addprefix $(objtree)/,$(progs)) $(test-prog-bins)
 	$(Q)$(srctree)/selftests/vskube-scale.sh $(objtree) $(BENCH_KUBE)
 
 # ---------------------------------------------------------------------------
+# Volcano's own scheduler as the conformance oracle (Documentation/conformance.md):
+# a Go test program linking the Volcano release pinned in its go.mod, built only
+# when asked. Go's caches live in the build tree ($(objtree)/go, scripts/go-env.sh);
+# the program is rebuilt when its go.mod, go.sum or sources change.
+oracle-src := $(srctree)/selftests/oracle/volcano
+oracle-bin := $(objtree)/selftests/oracle/volcano-oracle
+
+quiet_cmd_go_build = GO      $(rel-target)
+      cmd_go_build = cd $(oracle-src) && $(srctree)/scripts/go-env.sh $(objtree) \
+		go build -p 2 -o $@ .
+
+$(oracle-bin): $(oracle-src)/go.mod $(oracle-src)/go.sum $(wildcard $(oracle-src)/*.go)
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_build) $(cmd_go_build)
+
+PHONY += oracle conformance
+oracle: $(oracle-bin)
+
+# Every scenario of selftests/scenarios/ through vsched and through the oracle.
+conformance: $(objtree)/vsctl $(oracle-bin)
+	$(Q)VSCTL=$(objtree)/vsctl ORACLE=$(oracle-bin) $(srctree)/scripts/conformance.sh
+
+# ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
 # DESTDIR for staging, PREFIX (default /usr/local) for the layout.
 
@@ -527,7 +550,7 @@ clean:
 		$(objtree)/compile_commands.json $(objtree)/.compile_commands.json.cmd \
 		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
 		$(objtree)/selftests/.vs-selftests.cmd $(fuzz-progs-lib) $(fuzz-replay-bins) \
-		$(fuzz-bins) $(fuzz-seeds-bin) $(objtree)/selftests/fuzz/.*.cmd
+		$(fuzz-bins) $(fuzz-seeds-bin) $(objtree)/selftests/fuzz/.*.cmd $(oracle-bin)
 	$(Q)for o in $(all-objs); do \
 		rm -f $(objtree)/$$o $(objtree)/$$(dirname $$o)/.$$(basename $$o).cmd \
 			$(objtree)/$$(dirname $$o)/.$$(basename $$o).d; \
@@ -557,6 +580,9 @@ help:
 	@echo '                           ($$(O)/bench)'
 	@echo '  bench-kube             - vskube at scale: BENCH_KUBE ("50000 1000000 10000": nodes,'
 	@echo '                           running and pending pods) through the test API server'
+	@echo '  oracle                 - the conformance oracle: Volcano'"'"'s scheduler, pinned in'
+	@echo '                           selftests/oracle/volcano/go.mod (needs Go, fetches modules)'
+	@echo '  conformance            - every scenario through vsched and the oracle, compared'
 	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  install                - the programs, manual pages and bash completion'

@@ -14,7 +14,8 @@ set -eu
 # libcurl4-openssl-dev: vskube talks to the API server with libcurl;
 # libmicrohttpd-dev: the tests serve HTTP with it, the test API server
 # of selftests/kube/ among them; curl and jq: the end-to-end tests ask
-# the test API server with curl and read its request log with jq;
+# the test API server with curl and read its request log with jq, and
+# scripts/conformance.sh compares decisions with jq;
 # groff-base: selftests/manual-pages.sh formats the manual pages; tmux:
 # selftests/vsctl-top.sh reads the screen vsctl top draws in a terminal;
 # zlib1g-dev: checkpoints are checksummed with zlib's crc32();
@@ -43,6 +44,13 @@ tmux
 clang
 libclang-rt-14-dev
 "
+
+# Go is no Debian package here: only the conformance oracle (make oracle,
+# Documentation/conformance.md) needs it, so its absence is reported, never
+# installed, and fails nothing else.
+if [ "${1:-}" = "--check" ] && ! command -v go >/dev/null 2>&1; then
+	echo "optional, for make oracle: go (Go 1.22 or later, https://go.dev/dl/)" >&2
+fi
 
 missing=""
 for p in $PACKAGES; do

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+#
+# Run a Go command the way vsched builds its Go test programs (the conformance
+# oracle, Documentation/conformance.md): Go's module and build caches in the
+# build tree (OBJTREE/go/mod, OBJTREE/go/cache), never in $HOME; the Go that is
+# installed, never a downloaded toolchain; modules from the machine's GOPROXY;
+# at a low priority, since the machines are shared.
+#
+# Usage: scripts/go-env.sh OBJTREE COMMAND [ARG...]
+#   e.g. scripts/go-env.sh . go build -p 2 -o volcano-oracle .
+set -eu
+
+if [ $# -lt 2 ]; then
+	echo "usage: scripts/go-env.sh OBJTREE COMMAND [ARG...]" >&2
+	exit 2
+fi
+objtree=$1
+shift
+
+if ! command -v go >/dev/null 2>&1; then
+	echo "scripts/go-env.sh: go is not installed: the conformance oracle needs Go 1.22 or later" \
+	     "(https://go.dev/dl/); nothing else in vsched does" >&2
+	exit 1
+fi
+
+GOMODCACHE="$(cd "$objtree" && pwd)/go/mod"
+GOCACHE="$(cd "$objtree" && pwd)/go/cache"
+GOTOOLCHAIN=local
+# -modcacherw: the module cache is in the build tree, and "make clean" or rm -r
+# must be able to delete it (Go makes it read-only otherwise).
+GOFLAGS="-modcacherw -buildvcs=false${GOFLAGS:+ $GOFLAGS}"
+export GOMODCACHE GOCACHE GOTOOLCHAIN GOFLAGS
+
+exec nice -n 10 "$@"

@@ -90,9 +90,10 @@ JQ
 passed=0
 failed=0
 known=0
-for f in "$@"; do
-	"$VSCTL" scenario run -o json "$f" >"$tmp/v.json" 2>"$tmp/v.err"
-	"$ORACLE" "$f" >"$tmp/o.json" 2>"$tmp/o.err"
+for path in "$@"; do
+	f=${path#"$srctree"/}	# files of the tree as the tree names them
+	"$VSCTL" scenario run -o json "$path" >"$tmp/v.json" 2>"$tmp/v.err"
+	"$ORACLE" "$path" >"$tmp/o.json" 2>"$tmp/o.err"
 	if ! diff=$(jq -r -n --slurpfile v "$tmp/v.json" --slurpfile o "$tmp/o.json" \
 		-f "$tmp/compare.jq" 2>"$tmp/jq.err"); then
 		diff="cannot read the decisions: $(head -n 1 "$tmp/jq.err")"

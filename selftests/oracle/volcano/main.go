@@ -75,6 +75,12 @@ func writeDecisions(buf *bytes.Buffer, d *decisions, indent string) {
 	sortedMap(buf, d.pipelined)
 	buf.WriteString(",\n" + indent + "\"podgroupPhase\": ")
 	sortedMap(buf, d.phases)
+	if d.scores != nil {
+		// encoding/json writes map keys sorted and floats as Go's shortest form
+		sj, _ := json.Marshal(d.scores)
+		buf.WriteString(",\n" + indent + "\"nodeScores\": ")
+		buf.Write(sj)
+	}
 }
 
 // canonical is the decisions as vsctl's comparison sees them: binds and evictions as sets.
@@ -159,6 +165,14 @@ func runFile(file string, runs int) (*conformanceMark, []*decisions, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	var scores map[string]map[string]float64
+	tasks, err := scoredTasks(scn)
+	if err == nil && len(tasks) > 0 {
+		scores, err = scoreNodes(scn, text, tasks)
+	}
+	if err != nil {
+		return scn.Conformance, nil, err
+	}
 	var outcomes []*decisions
 	seen := map[string]bool{}
 	for i := 0; i < runs; i++ {
@@ -174,6 +188,7 @@ func runFile(file string, runs int) (*conformanceMark, []*decisions, error) {
 		if err != nil {
 			return scn.Conformance, nil, err
 		}
+		d.scores = scores
 		if key := canonical(d); !seen[key] {
 			seen[key] = true
 			outcomes = append(outcomes, d)

@@ -29,6 +29,7 @@ type decisions struct {
 	evicts    []string
 	pipelined map[string]string
 	phases    map[string]string
+	scores    map[string]map[string]float64 // expect.nodeScores' tasks on every node
 }
 
 // recordingBinder is the cache's Binder: every bind succeeds, and is remembered in order.

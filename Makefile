@@ -336,6 +336,7 @@ define smoke-tests
 	$(Q)$(srctree)/selftests/doc-run.sh $(1) $(srctree) Documentation/getting-started.md
 	$(Q)$(srctree)/selftests/doc-run.sh $(1) $(srctree) Documentation/vsctl.md
 	$(Q)$(srctree)/selftests/scenarios-run.sh $(1)/vsctl $(srctree)/selftests/scenarios
+	$(Q)$(srctree)/selftests/conformance-compare.sh $(1) $(srctree)
 	$(Q)$(srctree)/selftests/scenarios-remote.sh $(1) $(srctree)/selftests
 	$(Q)$(srctree)/selftests/apply-equivalence.sh $(1) $(srctree)/selftests
 	$(Q)$(srctree)/selftests/demo-smoke.sh $(1) $(srctree)

@@ -20,7 +20,7 @@ shift
 
 if ! command -v go >/dev/null 2>&1; then
 	echo "scripts/go-env.sh: go is not installed: the conformance oracle needs Go 1.22 or later" \
-	     "(https://go.dev/dl/); nothing else in vsched does" >&2
+	     "(the machines of this project have it installed); nothing else in vsched does" >&2
 	exit 1
 fi
 

@@ -49,7 +49,7 @@ libclang-rt-14-dev
 # Documentation/conformance.md) needs it, so its absence is reported, never
 # installed, and fails nothing else.
 if [ "${1:-}" = "--check" ] && ! command -v go >/dev/null 2>&1; then
-	echo "optional, for make oracle: go (Go 1.22 or later, https://go.dev/dl/)" >&2
+	echo "optional, for make oracle: go (Go 1.22 or later)" >&2
 fi
 
 missing=""

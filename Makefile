@@ -331,6 +331,7 @@ define smoke-tests
 	$(Q)$(srctree)/selftests/vsbench-sim.sh $(1)/vsbench $(srctree)/selftests/vsbench
 	$(Q)$(srctree)/selftests/vsctl-smoke.sh $(1)/vsctl $(srctree)/selftests/vsctl
 	$(Q)$(srctree)/selftests/vsctl-objects.sh $(1)
+	$(Q)$(srctree)/selftests/accounting-extremes.sh $(1)
 	$(Q)$(srctree)/selftests/vsctl-top.sh $(1)
 	$(Q)$(srctree)/selftests/manual-pages.sh $(1) $(srctree)
 	$(Q)$(srctree)/selftests/doc-run.sh $(1) $(srctree) Documentation/getting-started.md

@@ -345,15 +345,6 @@ static bool prefers_no_schedule(const struct vs_node *node)
  * int64) cannot be taken apart, and is counted again from the nodes
  * instead, but @skip.
  */
-static bool total_saturated(const struct vs_cluster *cl)
-{
-	for (unsigned int d = 0; d < VS_RES_MAX; d++)
-		if (cl->total_allocatable.v[d] == VS_RES_INF ||
-		    cl->total_allocatable.v[d] == -VS_RES_INF)
-			return true;
-	return false;
-}
-
 static void total_recount(struct vs_cluster *cl, const struct vs_node *skip)
 {
 	const struct vs_node *n;
@@ -469,7 +460,7 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 	node->unschedulable = spec->unschedulable;
 	node->ready = spec->ready;
 
-	if (total_saturated(cl)) {
+	if (vs_res_saturated(&cl->total_allocatable)) {
 		vs_node_set_allocatable(node, &spec->allocatable);
 		total_recount(cl, NULL);
 	} else {
@@ -496,7 +487,7 @@ int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 	if (node->nr_tasks)
 		return vs_err_set(err, EBUSY, "node %s still holds %u tasks", node->name,
 				  node->nr_tasks);
-	if (total_saturated(cl))
+	if (vs_res_saturated(&cl->total_allocatable))
 		total_recount(cl, node);
 	else
 		vs_res_sub(&cl->total_allocatable, &node->allocatable);
@@ -734,13 +725,33 @@ void vs_job_rest(struct vs_cluster *cl, struct vs_job *job)
 	if (job->resting || !may_rest(job))
 		return;
 	vs_job_contrib(job, &c);
-	if (!vs_job_contrib_finite(&c))
-		return;		/* it could not be taken out again: it stays in view */
 	vs_queue_rest_add(&job->queue->rest, &c);
 	job->resting = true;
 	job->sidx = VS_SIDX_NONE;
 	list_del_init(&job->active_node);
 	cl->nr_active_jobs--;
+}
+
+/*
+ * A queue's totals taken afresh from its jobs' (which are current): for
+ * the check, and to count saturated ones again (core/res.h).
+ */
+static void queue_sums(const struct vs_queue *queue, struct vs_res *allocated,
+		       struct vs_res *request)
+{
+	const struct vs_job *job;
+
+	vs_res_clear(allocated);
+	vs_res_clear(request);
+	list_for_each_entry(job, &queue->jobs, queue_node) {
+		vs_res_add(allocated, &job->allocated);
+		vs_res_add(request, &job->total_request);
+	}
+}
+
+static bool queue_saturated(const struct vs_queue *queue)
+{
+	return vs_res_saturated(&queue->allocated) || vs_res_saturated(&queue->request);
 }
 
 static void job_queue_attach(struct vs_cluster *cl, struct vs_job *job, struct vs_queue *queue)
@@ -768,8 +779,12 @@ static void job_queue_detach(struct vs_cluster *cl, struct vs_job *job)
 	cl->nr_active_jobs--;
 	queue->nr_jobs--;
 	queue->nr_jobs_by_phase[job->phase]--;
-	vs_res_sub(&queue->allocated, &job->allocated);
-	vs_res_sub(&queue->request, &job->total_request);
+	if (queue_saturated(queue)) {
+		queue_sums(queue, &queue->allocated, &queue->request);
+	} else {
+		vs_res_sub(&queue->allocated, &job->allocated);
+		vs_res_sub(&queue->request, &job->total_request);
+	}
 	job->queue = NULL;
 }
 
@@ -1192,12 +1207,23 @@ static void job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_tas
 		list_del_init(&task->status_node);
 		job->nr_by_status[task->status]--;
 		job->nr_pending_best_effort -= best_effort;
-		vs_res_sub(&job->total_request, task->req);
-		if (queue)
+		/* a saturated total is counted again without the task (core/res.h) */
+		if (unlikely(vs_res_saturated_by(&job->total_request, task->req) ||
+			     (allocated && vs_res_saturated_by(&job->allocated, task->req)))) {
+			vs_job_sums(job, task, &job->total_request, &job->allocated);
+		} else {
+			vs_res_sub(&job->total_request, task->req);
+			if (allocated)
+				vs_res_sub(&job->allocated, task->req);
+		}
+		if (!queue)
+			return;
+		if (unlikely(vs_res_saturated_by(&queue->request, task->req) ||
+			     (allocated && vs_res_saturated_by(&queue->allocated, task->req)))) {
+			queue_sums(queue, &queue->allocated, &queue->request);
+		} else {
 			vs_res_sub(&queue->request, task->req);
-		if (allocated) {
-			vs_res_sub(&job->allocated, task->req);
-			if (queue)
+			if (allocated)
 				vs_res_sub(&queue->allocated, task->req);
 		}
 	}
@@ -1836,8 +1862,6 @@ static int check_queue(const struct vs_queue *queue, struct vs_err *err)
 	const struct vs_job *job;
 	u32 n = 0, phases[VS_PG_NR_PHASES] = { 0 };
 
-	vs_res_clear(&allocated);
-	vs_res_clear(&request);
 	list_for_each_entry(job, &queue->jobs, queue_node) {
 		if (job->queue != queue)
 			return vs_err_set(err, EIO, "queue %s lists podgroup %s/%s of another queue",
@@ -1849,8 +1873,6 @@ static int check_queue(const struct vs_queue *queue, struct vs_err *err)
 			vs_job_contrib(job, &c);
 			vs_queue_rest_add(&rest, &c);
 		}
-		vs_res_add(&allocated, &job->allocated);
-		vs_res_add(&request, &job->total_request);
 		phases[job->phase]++;
 		n++;
 	}
@@ -1860,6 +1882,7 @@ static int check_queue(const struct vs_queue *queue, struct vs_err *err)
 	if (memcmp(phases, queue->nr_jobs_by_phase, sizeof(phases)))
 		return vs_err_set(err, EIO, "queue %s: podgroup counts by phase are wrong",
 				  queue->name);
+	queue_sums(queue, &allocated, &request);
 	if (memcmp(allocated.v, queue->allocated.v, sizeof(allocated.v)) ||
 	    memcmp(request.v, queue->request.v, sizeof(request.v)))
 		return vs_err_set(err, EIO, "queue %s: totals differ from its podgroups'",

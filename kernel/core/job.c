@@ -92,6 +92,22 @@ void vs_job_inqueue_resource(const struct vs_job *job, struct vs_res *out)
 	}
 }
 
+void vs_job_sums(const struct vs_job *job, const struct vs_task *skip,
+		 struct vs_res *total, struct vs_res *allocated)
+{
+	const struct vs_task *task;
+
+	vs_res_clear(total);
+	vs_res_clear(allocated);
+	list_for_each_entry(task, &job->tasks, job_node) {
+		if (task == skip)
+			continue;
+		vs_res_add(total, task->req);
+		if (vs_task_status_allocated(task->status))
+			vs_res_add(allocated, task->req);
+	}
+}
+
 int vs_job_check(const struct vs_job *job, struct vs_err *err)
 {
 	struct vs_res total, allocated;
@@ -99,15 +115,10 @@ int vs_job_check(const struct vs_job *job, struct vs_err *err)
 	u32 nr[VS_TASK_NR_STATUS] = { 0 };
 	u32 n = 0, best_effort = 0;
 
-	vs_res_clear(&total);
-	vs_res_clear(&allocated);
 	list_for_each_entry(task, &job->tasks, job_node) {
 		if (task->job != job)
 			return vs_err_set(err, EIO, "job %s/%s lists task %s/%s of another job",
 					  job->ns, job->name, task->ns, task->name);
-		vs_res_add(&total, task->req);
-		if (vs_task_status_allocated(task->status))
-			vs_res_add(&allocated, task->req);
 		if (task->status == VS_TASK_PENDING && task->best_effort)
 			best_effort++;
 		nr[task->status]++;
@@ -138,6 +149,7 @@ int vs_job_check(const struct vs_job *job, struct vs_err *err)
 	if (best_effort != job->nr_pending_best_effort)
 		return vs_err_set(err, EIO, "job %s/%s: %u pending best-effort tasks, counts %u",
 				  job->ns, job->name, best_effort, job->nr_pending_best_effort);
+	vs_job_sums(job, NULL, &total, &allocated);
 	if (memcmp(total.v, job->total_request.v, sizeof(total.v)))
 		return vs_err_set(err, EIO, "job %s/%s: total request differs from its tasks'",
 				  job->ns, job->name);
@@ -151,14 +163,13 @@ void vs_job_contrib(const struct vs_job *job, struct vs_job_contrib *c)
 {
 	bool holds_min = job->phase == VS_PG_RUNNING &&
 			 vs_job_allocated_task_num(job) >= job->min_member;
-	struct vs_fres min, dec;
-	struct vs_res need;
+	struct vs_res min, dec;
 
 	memset(c, 0, sizeof(*c));
-	vs_fres_from_res(&c->allocated, &job->allocated);
+	c->allocated = job->allocated;
 	if (!job->has_min_resources) {
-		vs_fres_clear(&min);
-		vs_fres_diff(&c->allocated, &min, VS_DIM_ZERO, &c->elastic, &dec);
+		vs_res_clear(&min);
+		vs_res_diff(&c->allocated, &min, VS_DIM_ZERO, &c->elastic, &dec);
 		return;
 	}
 	/*
@@ -168,12 +179,10 @@ void vs_job_contrib(const struct vs_job *job, struct vs_job_contrib *c)
 	 * tasks placed.
 	 */
 	if (job->phase == VS_PG_INQUEUE || holds_min) {
-		vs_job_inqueue_resource(job, &need);
+		vs_job_inqueue_resource(job, &c->inqueue);
 		c->has_inqueue = true;
-		vs_fres_from_res(&c->inqueue, &need);
 		c->has_oc_inqueue = true;
-		c->oc_inqueue = job->phase == VS_PG_INQUEUE ? job->min_resources : need;
+		c->oc_inqueue = job->phase == VS_PG_INQUEUE ? job->min_resources : c->inqueue;
 	}
-	vs_fres_from_res(&min, &job->min_resources);
-	vs_fres_diff(&c->allocated, &min, VS_DIM_ZERO, &c->elastic, &dec);
+	vs_res_diff(&c->allocated, &job->min_resources, VS_DIM_ZERO, &c->elastic, &dec);
 }

@@ -10,6 +10,9 @@
  *   total_request == sum of req over every task
  *   allocated     == sum of req over tasks in an AllocatedStatus
  *
+ * (past INT64_MAX - 1, VS_RES_INF: a saturated total is counted again
+ * from the tasks when one leaves it, core/res.h).
+ *
  * A job may name a queue that does not exist yet; it is then on the
  * cluster's list of orphans (queue == NULL) and joins the queue when one of
  * that name is created. The cycle skips it, as Volcano does.
@@ -237,6 +240,13 @@ static inline u32 vs_job_allocated_task_num(const struct vs_job *job)
 
 /* The minTaskMember of @role (interned), or 0 when the job sets none for it. */
 u32 vs_job_role_min(const struct vs_job *job, const char *role);
+
+/*
+ * Both totals taken afresh from the task list, but @skip (may be NULL):
+ * for the check, and to count a saturated total again (core/res.h).
+ */
+void vs_job_sums(const struct vs_job *job, const struct vs_task *skip,
+		 struct vs_res *total, struct vs_res *allocated);
 
 /*
  * Check the status index and both totals against the task list; 0, or

@@ -100,6 +100,54 @@ void vs_node_future_idle(const struct vs_node *node, struct vs_res *out)
 	vs_res_sub(out, &node->pipelined);
 }
 
+/* What @node's tasks but @skip (may be NULL) use, release and have pipelined, taken afresh. */
+static void node_sums(const struct vs_node *node, const struct vs_task *skip,
+		      struct vs_res *used, struct vs_res *releasing, struct vs_res *pipelined)
+{
+	const struct vs_task *task;
+
+	vs_res_clear(used);
+	vs_res_clear(releasing);
+	vs_res_clear(pipelined);
+	list_for_each_entry(task, &node->tasks, node_node) {
+		if (task == skip)
+			continue;
+		switch (task->acct) {
+		case VS_ACCT_RELEASING:
+			vs_res_add(releasing, task->req);
+			fallthrough;
+		case VS_ACCT_USED:
+			vs_res_add(used, task->req);
+			break;
+		case VS_ACCT_PIPELINED:
+			vs_res_add(pipelined, task->req);
+			break;
+		case VS_ACCT_NONE:
+			break;
+		}
+	}
+}
+
+/* Whether taking @req out of @node's totals needs them counted again. */
+static bool node_saturated_by(const struct vs_node *node, const struct vs_res *req)
+{
+	return vs_res_saturated_by(&node->used, req) ||
+	       vs_res_saturated_by(&node->releasing, req) ||
+	       vs_res_saturated_by(&node->pipelined, req);
+}
+
+/*
+ * Count the node's totals again from its tasks but @skip: they saturated
+ * (core/res.h), and a subtraction cannot take them apart. idle is then
+ * allocatable - used, as vs_node_set_allocatable() makes it.
+ */
+static void node_recount(struct vs_node *node, const struct vs_task *skip)
+{
+	node_sums(node, skip, &node->used, &node->releasing, &node->pipelined);
+	node->idle = node->allocatable;
+	vs_res_sub(&node->idle, &node->used);
+}
+
 /* Count @req on @node the way @acct says; the inverse is uncount(). */
 static void count(struct vs_node *node, const struct vs_res *req, enum vs_node_acct acct)
 {
@@ -109,8 +157,14 @@ static void count(struct vs_node *node, const struct vs_res *req, enum vs_node_a
 		/* a releasing task still uses its resources */
 		fallthrough;
 	case VS_ACCT_USED:
-		vs_res_sub(&node->idle, req);
 		vs_res_add(&node->used, req);
+		/* idle is allocatable - used, with used as it reads once saturated */
+		if (unlikely(vs_res_saturated_by(&node->used, req))) {
+			node->idle = node->allocatable;
+			vs_res_sub(&node->idle, &node->used);
+		} else {
+			vs_res_sub(&node->idle, req);
+		}
 		break;
 	case VS_ACCT_PIPELINED:
 		vs_res_add(&node->pipelined, req);
@@ -120,8 +174,15 @@ static void count(struct vs_node *node, const struct vs_res *req, enum vs_node_a
 	}
 }
 
-static void uncount(struct vs_node *node, const struct vs_res *req, enum vs_node_acct acct)
+/* Take @task's request out of @node's totals, counted as @acct. */
+static void uncount(struct vs_node *node, const struct vs_task *task, enum vs_node_acct acct)
 {
+	const struct vs_res *req = task->req;
+
+	if (unlikely(node_saturated_by(node, req))) {
+		node_recount(node, task);
+		return;
+	}
 	switch (acct) {
 	case VS_ACCT_RELEASING:
 		vs_res_sub(&node->releasing, req);
@@ -180,7 +241,7 @@ int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *
 
 void vs_node_remove_task(struct vs_node *node, struct vs_task *task)
 {
-	uncount(node, task->req, task->acct);
+	uncount(node, task, task->acct);
 	list_del_init(&task->node_node);
 	node->nr_tasks--;
 	node->nr_zero_cpu -= vs_res_get(task->req, VS_RES_CPU) == 0;
@@ -196,7 +257,7 @@ void vs_node_update_task(struct vs_node *node, struct vs_task *task)
 
 	if (acct == task->acct)
 		return;		/* Binding to Bound to Running: nothing moves */
-	uncount(node, task->req, task->acct);
+	uncount(node, task, task->acct);
 	count(node, task->req, acct);
 	task->acct = acct;
 	vs_node_touch(node);
@@ -240,9 +301,6 @@ int vs_node_check(const struct vs_node *node, struct vs_err *err)
 	u32 n = 0, zero_cpu = 0, zero_memory = 0;
 	int ret;
 
-	vs_res_clear(&used);
-	vs_res_clear(&releasing);
-	vs_res_clear(&pipelined);
 	list_for_each_entry(task, &node->tasks, node_node) {
 		if (task->node != node)
 			return vs_err_set(err, EIO, "node %s lists task %s/%s which is not on it",
@@ -252,21 +310,9 @@ int vs_node_check(const struct vs_node *node, struct vs_err *err)
 					  "node %s counts task %s/%s as if it were not %s",
 					  node->name, task->ns, task->name,
 					  vs_task_status_name(task->status));
-		switch (task->acct) {
-		case VS_ACCT_RELEASING:
-			vs_res_add(&releasing, task->req);
-			vs_res_add(&used, task->req);
-			break;
-		case VS_ACCT_USED:
-			vs_res_add(&used, task->req);
-			break;
-		case VS_ACCT_PIPELINED:
-			vs_res_add(&pipelined, task->req);
-			break;
-		case VS_ACCT_NONE:
+		if (task->acct == VS_ACCT_NONE)
 			return vs_err_set(err, EIO, "node %s lists task %s/%s that it does not count",
 					  node->name, task->ns, task->name);
-		}
 		zero_cpu += vs_res_get(task->req, VS_RES_CPU) == 0;
 		zero_memory += vs_res_get(task->req, VS_RES_MEMORY) == 0;
 		n++;
@@ -279,6 +325,7 @@ int vs_node_check(const struct vs_node *node, struct vs_err *err)
 		return vs_err_set(err, EIO, "node %s has %u tasks but counts %u",
 				  node->name, n, node->nr_tasks);
 
+	node_sums(node, NULL, &used, &releasing, &pipelined);
 	idle = node->allocatable;
 	vs_res_sub(&idle, &used);
 	ret = res_differs(node, "used", &node->used, &used, err);

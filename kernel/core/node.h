@@ -17,6 +17,9 @@
  * FutureIdle = idle + releasing - pipelined is derived, never stored.
  * Idle can go negative only when the outside world reports more running
  * work on a node than it has room for, which Volcano also tolerates.
+ * A sum past INT64_MAX - 1 reads as VS_RES_INF (then idle is allocatable
+ * less that) and is counted again from the tasks when one leaves it
+ * (core/res.h): the sums are always what vs_node_check() computes.
  */
 #ifndef VS_CORE_NODE_H
 #define VS_CORE_NODE_H

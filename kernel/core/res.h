@@ -21,6 +21,20 @@
  *
  * VS_RES_INF stands for an unlimited amount (Volcano's MaxFloat64): arithmetic
  * saturates at it, and INF - x stays INF.
+ *
+ * The core's totals (a job's total_request and allocated, a queue's allocated
+ * and request, a node's used, releasing and pipelined, the cluster's
+ * allocatable) are vs_res too, kept by adding each member when it comes and
+ * taking it out when it goes. They stay s64, not wider, because every hot
+ * path reads them as vs_res (predicates compare requests with idle on every
+ * node tried). Their overflow is defined: a true total past INT64_MAX - 1
+ * reads as VS_RES_INF (saturation, what a sum taken afresh with vs_res_add()
+ * gives), and since a saturated total has lost what it held, taking a member
+ * out of one (vs_res_saturated()) counts it again from its members instead
+ * of subtracting: exact below the limit, the same as a fresh sum past it,
+ * and a walk of the members only past 8 EiB. The sums that must stay exact
+ * past the limit (a queue's resting jobs, a session's float attributes) are
+ * struct vs_sum (core/sum.h).
  */
 #ifndef VS_CORE_RES_H
 #define VS_CORE_RES_H
@@ -155,6 +169,37 @@ static inline s64 vs_add_clamped(s64 a, s64 b)
 	if (unlikely(__builtin_add_overflow(a, b, &s)))
 		return a > 0 ? INT64_MAX : INT64_MIN;
 	return s;
+}
+
+/*
+ * Whether some dimension of @r is at +-VS_RES_INF: a total that saturated,
+ * which a subtraction cannot take apart (see the top of this file).
+ */
+static inline bool vs_res_saturated(const struct vs_res *r)
+{
+	bool sat = false;
+
+	for (unsigned int d = 0; d < VS_RES_MAX; d++)
+		sat |= r->v[d] == VS_RES_INF || r->v[d] == -VS_RES_INF;
+	return sat;
+}
+
+/*
+ * The same over the dimensions @by has (cpu, memory, its scalars): the
+ * only ones a subtraction of @by changes, so the only ones that decide
+ * whether @r can take it exactly. On every task that moves: kept short.
+ */
+static inline bool vs_res_saturated_by(const struct vs_res *r, const struct vs_res *by)
+{
+	bool sat = r->v[VS_RES_CPU] == VS_RES_INF || r->v[VS_RES_CPU] == -VS_RES_INF ||
+		   r->v[VS_RES_MEMORY] == VS_RES_INF || r->v[VS_RES_MEMORY] == -VS_RES_INF;
+
+	for (u32 m = by->present; m; m &= m - 1) {
+		s64 v = r->v[__builtin_ctz(m)];
+
+		sat |= v == VS_RES_INF || v == -VS_RES_INF;
+	}
+	return sat;
 }
 
 static inline s64 vs_res_get(const struct vs_res *r, unsigned int dim)

@@ -22,56 +22,53 @@
 #ifndef VS_CORE_REST_H
 #define VS_CORE_REST_H
 
-#include "core/fres.h"
+#include "core/sum.h"
 
-/* A sum of float vectors that knows which contributions have each scalar. */
-struct vs_fsum {
-	struct vs_fres f;
-	u32 nr[VS_RES_MAX];
-};
-
-/* The same for integer vectors. */
+/*
+ * An exact sum (core/sum.h) that knows which contributions have each
+ * scalar: a scalar is present while a member has it.
+ */
 struct vs_rsum {
-	struct vs_res r;
+	struct vs_sum s;
 	u32 nr[VS_RES_MAX];
 };
 
-void vs_fsum_add(struct vs_fsum *s, const struct vs_fres *f);
-void vs_fsum_sub(struct vs_fsum *s, const struct vs_fres *f);
 void vs_rsum_add(struct vs_rsum *s, const struct vs_res *r);
 void vs_rsum_sub(struct vs_rsum *s, const struct vs_res *r);
 
 /*
  * What a job gives the session's queue attributes (Volcano's proportion
  * plugin: allocated, inqueue, elastic; overcommit: inqueue), from its
- * state alone. A resting job's request equals its allocated (it has
- * nothing pending).
+ * state alone, in exact integers: the plugins take doubles from them (or
+ * from their sums) where Volcano computes in float64. A resting job's
+ * request equals its allocated (it has nothing pending).
  */
 struct vs_job_contrib {
-	struct vs_fres allocated;	/* its AllocatedStatus tasks' requests */
+	struct vs_res allocated;	/* its AllocatedStatus tasks' requests */
 	bool has_inqueue;
-	struct vs_fres inqueue;		/* proportion: the minResources it still reserves */
-	struct vs_fres elastic;		/* what it holds beyond its minResources */
+	struct vs_res inqueue;		/* proportion: the minResources it still reserves */
+	struct vs_res elastic;		/* what it holds beyond its minResources */
 	bool has_oc_inqueue;
 	struct vs_res oc_inqueue;	/* overcommit: minResources, or the part still reserved */
 };
 
-/* A queue's sums over its resting jobs. */
+/*
+ * A queue's sums over its resting jobs. Exact: adding a job when it rests
+ * and taking it out when it wakes leaves what a sum taken afresh over the
+ * jobs still resting gives, whatever the amounts and the order.
+ */
 struct vs_queue_rest {
 	u32 nr_jobs;
-	struct vs_fsum allocated;
-	struct vs_fsum inqueue;
-	struct vs_fsum elastic;
+	struct vs_rsum allocated;
+	struct vs_rsum inqueue;
+	struct vs_rsum elastic;
 	struct vs_rsum oc_inqueue;
 };
 
 void vs_queue_rest_add(struct vs_queue_rest *qr, const struct vs_job_contrib *c);
 void vs_queue_rest_sub(struct vs_queue_rest *qr, const struct vs_job_contrib *c);
 
-/* Whether every amount of @c is finite (an infinite one could not be taken out again). */
-bool vs_job_contrib_finite(const struct vs_job_contrib *c);
-
-/* Whether two sums agree (tests and vs_cluster_check()): counts exactly, amounts to 1e-9. */
+/* Whether two sums agree (tests and vs_cluster_check()): exactly. */
 bool vs_queue_rest_equal(const struct vs_queue_rest *a, const struct vs_queue_rest *b);
 
 #endif /* VS_CORE_REST_H */

@@ -10,6 +10,7 @@
  * vsched refuses an overcommit-factor below 1 when the configuration is
  * loaded; Volcano logs it and uses the default.
  */
+#include "core/sum.h"
 #include "plugins/plugins.h"
 #include "sched/session.h"
 
@@ -41,7 +42,7 @@ static int overcommit_open(struct vs_session *ssn, struct vs_plugin *p)
 {
 	struct overcommit *oc = vs_arena_zalloc(ssn->arena, sizeof(*oc));
 	double factor = OVERCOMMIT_FACTOR_DEFAULT;
-	struct vs_res used;
+	struct vs_res used, rest;
 
 	if (!oc)
 		return -ENOMEM;
@@ -64,9 +65,15 @@ static int overcommit_open(struct vs_session *ssn, struct vs_plugin *p)
 	}
 
 	vs_res_clear(&oc->inqueue);
-	/* A sparse session's resting jobs are in their queues' sums (core/rest.h). */
-	for (u32 i = 0; ssn->sparse && i < ssn->nr_queues; i++)
-		vs_res_add(&oc->inqueue, &ssn->queues[i]->rest.oc_inqueue.r);
+	/*
+	 * A sparse session's resting jobs are in their queues' sums
+	 * (core/rest.h). The amounts only grow here, so the saturating
+	 * vs_res_add() gives what it would give adding the jobs one by one.
+	 */
+	for (u32 i = 0; ssn->sparse && i < ssn->nr_queues; i++) {
+		vs_sum_to_res(&rest, &ssn->queues[i]->rest.oc_inqueue.s);
+		vs_res_add(&oc->inqueue, &rest);
+	}
 	for (u32 i = 0; i < ssn->nr_jobs; i++) {
 		struct vs_job_contrib c;
 

@@ -19,7 +19,13 @@
  * These amounts are fractional (4 cpu between weights 1 and 2 is 1333.33
  * and 2666.67 millicores), and Volcano keeps them in float64; so does this
  * file (struct vs_fres), so that every comparison with a deserved amount
- * comes out as Volcano's does.
+ * comes out as Volcano's does. The sums the attributes start from
+ * (allocated, request, inqueue, elastic) are kept exactly (struct vs_sum)
+ * and read as the nearest double: allocated goes up and down with every
+ * allocation, and a float64 sum that rounded a small amount away beside a
+ * huge one would not come back to what the queue holds. Wherever Volcano's
+ * float64 sums are exact (every amount and sum below 2^53), the doubles
+ * are the ones it computes.
  *
  * Extension points: QueueOrder (priority, then the lower share), Overused
  * (deserved <= allocated), Allocatable and Preemptive (the queue is open and
@@ -33,12 +39,22 @@
  */
 #include "core/fres.h"
 #include "core/log.h"
+#include "core/sum.h"
 #include "plugins/plugins.h"
 #include "plugins/proportion.h"
 #include "sched/session.h"
 
+/* The exact sums a queue's float attributes are read from. */
+struct proportion_sums {
+	struct vs_sum allocated;
+	struct vs_sum request;
+	struct vs_sum inqueue;
+	struct vs_sum elastic;
+};
+
 struct proportion {
 	struct vs_proportion_queue *queues;	/* by queue sidx */
+	struct proportion_sums *sums;		/* by queue sidx */
 	u32 nr_queues;
 	struct vs_fres total;
 	struct vs_fres total_guarantee;
@@ -86,37 +102,34 @@ static void init_queue(struct proportion *prop, struct vs_proportion_queue *pq,
 	vs_fres_min_dimension(&pq->real_capability, &cap, VS_DIM_INFINITY);
 }
 
-/* Add @job's tasks and admission state to its queue's attributes. */
-static void account_job(struct vs_proportion_queue *pq, const struct vs_job *job)
+/* Add @job's tasks and admission state to its queue's sums. */
+static void account_job(struct proportion_sums *ps, const struct vs_job *job)
 {
 	struct vs_job_contrib c;
 	const struct vs_task *task;
-	struct vs_fres f;
 
 	/* the core keeps job->allocated as the sum over AllocatedStatus tasks */
 	vs_job_contrib(job, &c);
-	vs_fres_add(&pq->allocated, &c.allocated);
-	vs_fres_add(&pq->request, &c.allocated);
-	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
-		vs_fres_from_res(&f, task->req);
-		vs_fres_add(&pq->request, &f);
-	}
+	vs_sum_add(&ps->allocated, &c.allocated);
+	vs_sum_add(&ps->request, &c.allocated);
+	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node)
+		vs_sum_add(&ps->request, task->req);
 	/*
 	 * Admitted jobs reserve the part of minResources they have not been
 	 * given yet; a running job only while it has minMember tasks placed.
 	 */
 	if (c.has_inqueue)
-		vs_fres_add(&pq->inqueue, &c.inqueue);
-	vs_fres_add(&pq->elastic, &c.elastic);
+		vs_sum_add(&ps->inqueue, &c.inqueue);
+	vs_sum_add(&ps->elastic, &c.elastic);
 }
 
 /* Add the queue's resting jobs (core/rest.h): what account_job() would have added for them. */
-static void account_rest(struct vs_proportion_queue *pq, const struct vs_queue_rest *rest)
+static void account_rest(struct proportion_sums *ps, const struct vs_queue_rest *rest)
 {
-	vs_fres_add(&pq->allocated, &rest->allocated.f);
-	vs_fres_add(&pq->request, &rest->allocated.f);	/* nothing pending */
-	vs_fres_add(&pq->inqueue, &rest->inqueue.f);
-	vs_fres_add(&pq->elastic, &rest->elastic.f);
+	vs_sum_add_sum(&ps->allocated, &rest->allocated.s);
+	vs_sum_add_sum(&ps->request, &rest->allocated.s);	/* nothing pending */
+	vs_sum_add_sum(&ps->inqueue, &rest->inqueue.s);
+	vs_sum_add_sum(&ps->elastic, &rest->elastic.s);
 }
 
 /* One round of water-filling; false when the rounds are over. */
@@ -188,6 +201,9 @@ static int proportion_open(struct vs_session *ssn, struct vs_plugin *p)
 	if (!prop->queues)
 		return -ENOMEM;
 	prop->nr_queues = ssn->nr_queues;
+	prop->sums = vs_arena_calloc(ssn->arena, ssn->nr_queues + 1, sizeof(*prop->sums));
+	if (!prop->sums)
+		return -ENOMEM;
 
 	vs_fres_from_res(&prop->total, &ssn->total_resource);
 	/* every queue's guarantee, whether or not it has jobs */
@@ -203,7 +219,7 @@ static int proportion_open(struct vs_session *ssn, struct vs_plugin *p)
 		if (!ssn->queues[i]->rest.nr_jobs)
 			continue;
 		init_queue(prop, pq, ssn->queues[i]);
-		account_rest(pq, &ssn->queues[i]->rest);
+		account_rest(&prop->sums[i], &ssn->queues[i]->rest);
 	}
 	for (u32 i = 0; i < ssn->nr_jobs; i++) {
 		const struct vs_job *job = ssn->jobs[i];
@@ -211,7 +227,17 @@ static int proportion_open(struct vs_session *ssn, struct vs_plugin *p)
 
 		if (!pq->active)
 			init_queue(prop, pq, job->queue);
-		account_job(pq, job);
+		account_job(&prop->sums[job->queue->sidx], job);
+	}
+	for (u32 i = 0; i < ssn->nr_queues; i++) {
+		struct vs_proportion_queue *pq = &prop->queues[i];
+
+		if (!pq->active)
+			continue;
+		vs_sum_to_fres(&pq->allocated, &prop->sums[i].allocated);
+		vs_sum_to_fres(&pq->request, &prop->sums[i].request);
+		vs_sum_to_fres(&pq->inqueue, &prop->sums[i].inqueue);
+		vs_sum_to_fres(&pq->elastic, &prop->sums[i].elastic);
 	}
 
 	remaining = prop->total;
@@ -330,12 +356,12 @@ static void proportion_job_enqueued(struct vs_session *ssn, struct vs_plugin *p,
 				    const struct vs_job *job)
 {
 	struct proportion *prop = p->priv;
-	struct vs_fres min;
+	u32 i = job->queue ? job->queue->sidx : 0;
 
-	if (!job->has_min_resources || !job->queue || !prop->queues[job->queue->sidx].active)
+	if (!job->has_min_resources || !job->queue || !prop->queues[i].active)
 		return;
-	vs_fres_from_res(&min, &job->min_resources);
-	vs_fres_add(&prop->queues[job->queue->sidx].inqueue, &min);
+	vs_sum_add(&prop->sums[i].inqueue, &job->min_resources);
+	vs_sum_to_fres(&prop->queues[i].inqueue, &prop->sums[i].inqueue);
 }
 
 /*
@@ -408,41 +434,37 @@ const struct vs_proportion_queue *vs_proportion_queue(const struct vs_plugin *p,
 	return prop->queues[queue->sidx].active ? &prop->queues[queue->sidx] : NULL;
 }
 
-/* The attributes of @task's queue, or NULL when proportion does not know it. */
-static struct vs_proportion_queue *task_queue(struct vs_plugin *p, const struct vs_task *task)
+/*
+ * @task's request in (@add) or out of its queue's allocated: the exact sum
+ * moves, and the float attribute and the share are read from it again.
+ */
+static void account(struct vs_plugin *p, const struct vs_task *task, bool add)
 {
 	struct proportion *prop = p->priv;
 	const struct vs_queue *queue = task->job->queue;
+	struct vs_sum *sum;
 
 	if (!queue || !prop->queues[queue->sidx].active)
-		return NULL;
-	return &prop->queues[queue->sidx];
+		return;
+	sum = &prop->sums[queue->sidx].allocated;
+	if (add)
+		vs_sum_add(sum, task->req);
+	else
+		vs_sum_sub(sum, task->req);
+	vs_sum_to_fres(&prop->queues[queue->sidx].allocated, sum);
+	update_share(&prop->queues[queue->sidx]);
 }
 
 static void proportion_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
 				   struct vs_task *task)
 {
-	struct vs_proportion_queue *pq = task_queue(p, task);
-	struct vs_fres req;
-
-	if (!pq)
-		return;
-	vs_fres_from_res(&req, task->req);
-	vs_fres_add(&pq->allocated, &req);
-	update_share(pq);
+	account(p, task, true);
 }
 
 static void proportion_on_deallocate(struct vs_session *ssn, struct vs_plugin *p,
 				     struct vs_task *task)
 {
-	struct vs_proportion_queue *pq = task_queue(p, task);
-	struct vs_fres req;
-
-	if (!pq)
-		return;
-	vs_fres_from_res(&req, task->req);
-	vs_fres_sub(&pq->allocated, &req);
-	update_share(pq);
+	account(p, task, false);
 }
 
 const struct vs_plugin_ops vs_plugin_proportion = {

@@ -1003,3 +1003,113 @@ Test(cluster, check_finds_leaked_pool_objects_and_wrong_counts_of_other_kinds)
 	check_all();
 }
 
+
+/* ---- totals at the edges of the quantity range (core/res.h) ---- */
+
+#define QMAX	(VS_RES_INF - 1)	/* the largest amount a quantity parses to */
+#define EI	(1LL << 60)
+
+/*
+ * A job's and a queue's totals past INT64_MAX read as unlimited; once
+ * tasks leave, they are what the tasks left make them, exactly.
+ */
+Test(cluster, job_and_queue_totals_come_back_from_past_int64_max)
+{
+	struct vs_task *t[8];
+	struct vs_job *j;
+	struct vs_queue *q = add_queue("q1");
+	struct vs_err e = { { 0 } };
+	char name[16];
+
+	add_node("n1", 8000, 7 * EI);
+	j = add_job("j", "q1", 1);
+	for (int i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "t%d", i);
+		t[i] = task_ok(name, "j", i < 2 ? VS_TASK_RUNNING : VS_TASK_PENDING,
+			       i < 2 ? "n1" : NULL, 1, i == 7 ? 1000003 : QMAX);
+	}
+	cr_assert_eq(vs_res_get(&j->total_request, VS_RES_MEMORY), VS_RES_INF);
+	cr_assert_eq(vs_res_get(&q->allocated, VS_RES_MEMORY), VS_RES_INF);
+	check_all();
+
+	/* out of order, through a status change and deletions */
+	cr_assert_eq(vs_task_set_status(&cl, t[0], VS_TASK_SUCCEEDED, &e), 0, "%s", e.msg);
+	check_all();
+	cr_assert_eq(vs_res_get(&j->allocated, VS_RES_MEMORY), QMAX);
+	cr_assert_eq(vs_res_get(&q->allocated, VS_RES_MEMORY), QMAX);
+	for (int i = 6; i >= 0; i--) {
+		if (i == 2)
+			continue;
+		vs_task_del(&cl, t[i]);
+		check_all();
+	}
+	/* left: t2 (QMAX) and t7 (1000003), still past INT64_MAX together */
+	cr_assert_eq(vs_res_get(&j->total_request, VS_RES_MEMORY), VS_RES_INF);
+	vs_task_del(&cl, t[2]);
+	check_all();
+	cr_assert_eq(vs_res_get(&j->total_request, VS_RES_MEMORY), 1000003);
+	cr_assert_eq(vs_res_get(&q->request, VS_RES_MEMORY), 1000003);
+	cr_assert_eq(vs_res_get(&q->allocated, VS_RES_MEMORY), 0);
+}
+
+/* A job leaving a queue whose totals saturated leaves the others' exactly. */
+Test(cluster, a_queue_past_int64_max_loses_a_job_exactly)
+{
+	struct vs_queue *q1 = add_queue("q1"), *q2 = add_queue("q2");
+	struct vs_err e = { { 0 } };
+	struct vs_job_spec spec;
+	struct vs_job *big;
+
+	add_job("small", "q1", 1);
+	add_job("big0", "q1", 1);
+	big = add_job("big1", "q1", 1);
+	task_ok("s", "small", VS_TASK_PENDING, NULL, 1, 1000003);
+	task_ok("b0", "big0", VS_TASK_PENDING, NULL, 1, 5 * EI);
+	task_ok("b1", "big1", VS_TASK_PENDING, NULL, 1, 5 * EI);
+	cr_assert_eq(vs_res_get(&q1->request, VS_RES_MEMORY), VS_RES_INF);
+
+	vs_job_spec_init(&spec, "ns", "big1");
+	spec.queue = "q2";
+	cr_assert_eq(vs_job_update(&cl, big, &spec, &e), 0, "%s", e.msg);
+	check_all();
+	cr_assert_eq(vs_res_get(&q1->request, VS_RES_MEMORY), 5 * EI + 1000003);
+	cr_assert_eq(vs_res_get(&q2->request, VS_RES_MEMORY), 5 * EI);
+}
+
+/*
+ * A node whose used memory passes INT64_MAX: idle is allocatable less what
+ * used reads, and every task that leaves, or moves between used, releasing
+ * and pipelined, leaves the totals its tasks make.
+ */
+Test(cluster, node_totals_come_back_from_past_int64_max)
+{
+	struct vs_node *n = add_node("n1", 8000, 7 * EI);
+	struct vs_err e = { { 0 } };
+	struct vs_task *a, *b, *c;
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	a = task_ok("a", "j", VS_TASK_RUNNING, "n1", 1000, 5 * EI);
+	b = task_ok("b", "j", VS_TASK_RUNNING, "n1", 1000, 5 * EI);
+	c = task_ok("c", "j", VS_TASK_PIPELINED, "n1", 1000, QMAX);
+	check_all();
+	cr_assert_eq(vs_res_get(&n->used, VS_RES_MEMORY), VS_RES_INF);
+	task_ok("d", "j", VS_TASK_PIPELINED, "n1", 1000, QMAX);
+	cr_assert_eq(vs_res_get(&n->pipelined, VS_RES_MEMORY), VS_RES_INF);
+	check_all();
+
+	cr_assert_eq(vs_task_set_status(&cl, a, VS_TASK_RELEASING, &e), 0, "%s", e.msg);
+	check_all();
+	cr_assert_eq(vs_task_set_status(&cl, a, VS_TASK_SUCCEEDED, &e), 0, "%s", e.msg);
+	check_all();
+	cr_assert_eq(vs_res_get(&n->used, VS_RES_MEMORY), 5 * EI);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_MEMORY), 2 * EI);
+	vs_task_del(&cl, c);
+	check_all();
+	cr_assert_eq(vs_res_get(&n->pipelined, VS_RES_MEMORY), QMAX);
+	vs_task_del(&cl, b);
+	check_all();
+	cr_assert_eq(vs_res_get(&n->used, VS_RES_MEMORY), 0);
+	cr_assert_eq(vs_res_get(&n->idle, VS_RES_MEMORY), 7 * EI);
+	cr_assert_eq(vs_res_get(&n->used, VS_RES_CPU), 0);
+}

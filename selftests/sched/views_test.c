@@ -308,14 +308,14 @@ Test(views, a_job_rests_until_it_changes)
 	cr_assert_eq(job->phase, VS_PG_RUNNING);
 	cr_assert_eq(cl.nr_active_jobs, 0);
 	cr_assert_eq(job->queue->rest.nr_jobs, 1);
-	cr_assert_eq(job->queue->rest.allocated.f.v[VS_RES_CPU], 1000);
+	cr_assert_eq(vs_sum_get(&job->queue->rest.allocated.s, VS_RES_CPU), 1000);
 	cr_assert_eq(vs_cluster_check(&cl, &e), 0, "%s", e.msg);
 
 	/* its task finishes: it wakes, and the session sees it complete */
 	cr_assert_eq(vs_task_set_status(&cl, task, VS_TASK_SUCCEEDED, &e), 0, "%s", e.msg);
 	cr_assert_not(job->resting);
 	cr_assert_eq(job->queue->rest.nr_jobs, 0);
-	cr_assert_eq(job->queue->rest.allocated.f.v[VS_RES_CPU], 0);
+	cr_assert_eq(vs_sum_get(&job->queue->rest.allocated.s, VS_RES_CPU), 0);
 	cr_assert_eq(cl.nr_active_jobs, 1);
 	cr_assert_eq(vs_sched_run_cycle(&sched, &e), 0, "%s", e.msg);
 	cr_assert_eq(job->phase, VS_PG_COMPLETED);
@@ -327,6 +327,52 @@ Test(views, a_job_rests_until_it_changes)
 	cr_assert_eq(vs_task_add(&cl, &ts, &task, &e), 0, "%s", e.msg);
 	cr_assert_not(job->resting);
 	cr_assert_eq(vs_cluster_check(&cl, &e), 0, "%s", e.msg);
+	vs_sched_destroy(&sched);
+	vs_cluster_destroy(&cl);
+}
+
+/*
+ * The resting sums stay exact beside a huge job: 4 EiB resting with
+ * 1000003 bytes in another job of the queue; the huge one goes, and the
+ * sum over the one left resting must be its 1000003 (a float64 sum kept
+ * 1000448).
+ */
+Test(views, resting_sums_stay_exact_beside_a_huge_job)
+{
+	static const struct { const char *pg, *task; s64 mem; } jobs[] = {
+		{ "small", "small-0", 1000003 },
+		{ "huge", "huge-0", 4LL << 60 },
+	};
+	struct vs_task *tasks[2];
+	struct vs_cluster cl;
+	struct vs_sched sched;
+	struct vs_err e = { { 0 } };
+	struct vs_queue_spec qs;
+	struct vs_job_spec js;
+	struct vs_task_spec ts;
+
+	cr_assert_eq(vs_cluster_init(&cl), 0);
+	st_node(&cl, "n1", 8000, 7LL << 60, 110);
+	vs_queue_spec_init(&qs, "q1");
+	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, &e), 0, "%s", e.msg);
+	for (int i = 0; i < 2; i++) {
+		vs_job_spec_init(&js, "ns", jobs[i].pg);
+		js.queue = "q1";
+		js.phase = VS_PG_RUNNING;
+		cr_assert_eq(vs_job_add(&cl, &js, NULL, &e), 0, "%s", e.msg);
+		vs_task_spec_init(&ts, "ns", jobs[i].task, jobs[i].pg);
+		ts.req = st_res(0, jobs[i].mem);
+		ts.status = VS_TASK_RUNNING;
+		ts.node = "n1";
+		cr_assert_eq(vs_task_add(&cl, &ts, &tasks[i], &e), 0, "%s", e.msg);
+	}
+	start(&sched, &cl);
+	cr_assert_eq(vs_sched_run_cycle(&sched, &e), 0, "%s", e.msg);
+	cr_assert(tasks[0]->job->resting && tasks[1]->job->resting, "the jobs do not rest");
+
+	vs_task_del(&cl, tasks[1]);
+	cr_assert_eq(vs_cluster_check(&cl, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sum_get(&tasks[0]->job->queue->rest.allocated.s, VS_RES_MEMORY), 1000003);
 	vs_sched_destroy(&sched);
 	vs_cluster_destroy(&cl);
 }

@@ -48,12 +48,17 @@
  * The amounts are integers in Volcano's units, but Volcano keeps them in
  * float64 and divides for the share; so does this file (struct vs_fres),
  * with Volcano's comparisons, so that every decision comes out as its does.
+ * A queue's allocated, which the events add to and take from, is read from
+ * an exact sum (core/sum.h): a float64 one that rounded a small amount away
+ * beside a huge one would not come back to what the queue holds. Where
+ * Volcano's float64 sums are exact (below 2^53) the doubles are its.
  */
 #include <string.h>
 
 #include "actions/actions.h"
 #include "core/fres.h"
 #include "core/log.h"
+#include "core/sum.h"
 #include "plugins/capacity.h"
 #include "plugins/plugins.h"
 #include "sched/session.h"
@@ -64,6 +69,7 @@
 
 struct capacity {
 	struct vs_capacity_queue *queues;	/* by queue sidx */
+	struct vs_sum *allocated;		/* queues[i].allocated, exactly */
 	u32 nr_queues;
 	struct vs_fres total;
 	struct vs_fres total_guarantee;
@@ -153,6 +159,7 @@ static void flat_attr(struct capacity *cap, struct vs_capacity_queue *cq,
 
 /* What @job adds to its queue's attributes. */
 struct job_part {
+	const struct vs_res *allocated_res;	/* exact, for the allocated sums */
 	struct vs_fres allocated, request, inqueue, elastic;
 };
 
@@ -163,6 +170,7 @@ static void job_part(struct job_part *jp, const struct vs_job *job)
 	struct vs_res need;
 
 	/* the core keeps job->allocated as the sum over AllocatedStatus tasks */
+	jp->allocated_res = &job->allocated;
 	vs_fres_from_res(&jp->allocated, &job->allocated);
 	jp->request = jp->allocated;
 	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
@@ -193,9 +201,12 @@ static void job_part(struct job_part *jp, const struct vs_job *job)
  * ancestor; the amounts are integers, so adding the job's part to each is
  * the same to the bit, and the scalars present come out the same too.
  */
-static void account_part(struct vs_capacity_queue *cq, const struct job_part *jp)
+static void account_part(struct capacity *cap, u32 sidx, const struct job_part *jp)
 {
-	vs_fres_add(&cq->allocated, &jp->allocated);
+	struct vs_capacity_queue *cq = &cap->queues[sidx];
+
+	vs_sum_add(&cap->allocated[sidx], jp->allocated_res);
+	vs_sum_to_fres(&cq->allocated, &cap->allocated[sidx]);
 	vs_fres_add(&cq->request, &jp->request);
 	vs_fres_add(&cq->inqueue, &jp->inqueue);
 	vs_fres_add(&cq->elastic, &jp->elastic);
@@ -235,7 +246,7 @@ static void build_flat(struct vs_session *ssn, struct capacity *cap)
 
 		cq->active = true;
 		job_part(&jp, job);
-		account_part(cq, &jp);
+		account_part(cap, job->queue->sidx, &jp);
 	}
 	for (u32 i = 0; i < ssn->nr_queues; i++) {
 		struct vs_capacity_queue *cq = &cap->queues[i];
@@ -408,9 +419,9 @@ static int build_hierarchy(struct vs_session *ssn, struct capacity *cap)
 			return 0;
 		}
 		job_part(&jp, job);
-		account_part(cq, &jp);
+		account_part(cap, job->queue->sidx, &jp);
 		for (u32 k = 0; k < cq->nr_ancestors; k++)
-			account_part(&cap->queues[cq->ancestors[k]], &jp);
+			account_part(cap, cq->ancestors[k], &jp);
 	}
 
 	if (t.root == NO_QUEUE) {
@@ -475,7 +486,8 @@ static int capacity_open(struct vs_session *ssn, struct vs_plugin *p)
 		cap->level = 0;
 	vs_victim_queue_init(&cap->victims, ssn);
 	cap->anc = vs_arena_alloc(ssn->arena, (ssn->nr_queues + 1) * sizeof(*cap->anc));
-	if (!cap->anc)
+	cap->allocated = vs_arena_calloc(ssn->arena, ssn->nr_queues + 1, sizeof(*cap->allocated));
+	if (!cap->anc || !cap->allocated)
 		return -ENOMEM;
 
 	vs_fres_from_res(&cap->total, &ssn->total_resource);
@@ -987,16 +999,20 @@ static void account(struct vs_plugin *p, struct vs_task *task, bool add)
 {
 	struct capacity *cap = p->priv;
 	struct vs_capacity_queue *cq = task_queue(p, task);
-	void (*op)(struct vs_fres *, const struct vs_fres *) = add ? vs_fres_add : vs_fres_sub;
-	struct vs_fres req;
+	void (*op)(struct vs_sum *, const struct vs_res *) = add ? vs_sum_add : vs_sum_sub;
+	u32 sidx;
 
 	if (!cq)
 		return;
-	vs_fres_from_res(&req, task->req);
-	op(&cq->allocated, &req);
+	sidx = task->job->queue->sidx;
+	op(&cap->allocated[sidx], task->req);
+	vs_sum_to_fres(&cq->allocated, &cap->allocated[sidx]);
 	update_share(cq);
-	for (u32 k = cap->hierarchy ? cq->nr_ancestors : 0; k > 0; k--)
-		op(&cap->queues[cq->ancestors[k - 1]].allocated, &req);
+	for (u32 k = cap->hierarchy ? cq->nr_ancestors : 0; k > 0; k--) {
+		sidx = cq->ancestors[k - 1];
+		op(&cap->allocated[sidx], task->req);
+		vs_sum_to_fres(&cap->queues[sidx].allocated, &cap->allocated[sidx]);
+	}
 }
 
 static void capacity_on_allocate(struct vs_session *ssn, struct vs_plugin *p,

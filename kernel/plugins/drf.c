@@ -6,17 +6,23 @@
  * share follows every allocation and deallocation of the session (pipelined
  * tasks included, as Volcano's event handlers count them).
  *
+ * A job's allocated is an exact sum (core/sum.h) that the events add to and
+ * take from, and the share is computed from it: a saturating or rounding
+ * sum would not come back to what the job holds once a huge task is
+ * allocated and discarded.
+ *
  * Hierarchical DRF (enableHierarchy) is not implemented yet: a configuration
  * that asks for it is refused when it is loaded, rather than scheduled
  * differently from Volcano.
  */
 #include <math.h>
 
+#include "core/sum.h"
 #include "plugins/plugins.h"
 #include "sched/session.h"
 
 struct drf_job {
-	struct vs_res allocated;
+	struct vs_sum allocated;
 	double share;
 };
 
@@ -24,7 +30,7 @@ struct drf {
 	struct drf_job *jobs;		/* by job sidx */
 
 	/* Preemptable's running allocations, by job sidx, made on first use. */
-	struct vs_res *left;
+	struct vs_sum *left;
 	u32 *stamp;			/* left[i] is valid when stamp[i] == epoch */
 	u32 epoch;
 };
@@ -44,7 +50,26 @@ static int drf_check_conf(const struct vs_conf_plugin *cp, struct vs_err *err)
 
 static void update_share(struct vs_session *ssn, struct drf_job *dj)
 {
-	dj->share = vs_res_dominant_share(&dj->allocated, &ssn->total_resource);
+	dj->share = vs_sum_dominant_share(&dj->allocated, &ssn->total_resource);
+}
+
+/*
+ * The core keeps job->allocated as the sum over AllocatedStatus tasks,
+ * which Volcano sums too; past INT64_MAX it reads as unlimited
+ * (core/res.h), and the tasks are summed again exactly.
+ */
+static void job_allocated(struct vs_sum *s, const struct vs_job *job)
+{
+	const struct vs_task *task;
+
+	vs_sum_clear(s);
+	if (likely(!vs_res_saturated(&job->allocated))) {
+		vs_sum_add(s, &job->allocated);
+		return;
+	}
+	list_for_each_entry(task, &job->tasks, job_node)
+		if (vs_task_status_allocated(task->status))
+			vs_sum_add(s, task->req);
 }
 
 static int drf_open(struct vs_session *ssn, struct vs_plugin *p)
@@ -56,9 +81,8 @@ static int drf_open(struct vs_session *ssn, struct vs_plugin *p)
 	drf->jobs = vs_arena_calloc(ssn->arena, ssn->nr_jobs + 1, sizeof(*drf->jobs));
 	if (!drf->jobs)
 		return -ENOMEM;
-	/* A job's allocated total is kept by the core: Volcano sums the same tasks. */
 	for (u32 i = 0; i < ssn->nr_jobs; i++) {
-		drf->jobs[i].allocated = ssn->jobs[i]->allocated;
+		job_allocated(&drf->jobs[i].allocated, ssn->jobs[i]);
 		update_share(ssn, &drf->jobs[i]);
 	}
 	p->priv = drf;
@@ -89,7 +113,7 @@ static void drf_on_allocate(struct vs_session *ssn, struct vs_plugin *p, struct 
 	if (!dj)
 		return;
 
-	vs_res_add(&dj->allocated, task->req);
+	vs_sum_add(&dj->allocated, task->req);
 	update_share(ssn, dj);
 }
 
@@ -100,7 +124,7 @@ static void drf_on_deallocate(struct vs_session *ssn, struct vs_plugin *p, struc
 	if (!dj)
 		return;
 
-	vs_res_sub(&dj->allocated, task->req);
+	vs_sum_sub(&dj->allocated, task->req);
 	update_share(ssn, dj);
 }
 
@@ -116,7 +140,7 @@ static enum vs_vote drf_preemptable(struct vs_session *ssn, struct vs_plugin *p,
 {
 	struct drf *drf = p->priv;
 	struct drf_job *lj = drf_job(drf, evictor->job);
-	struct vs_res lalloc;
+	struct vs_sum lalloc;
 	double ls;
 
 	if (!lj)
@@ -130,8 +154,8 @@ static enum vs_vote drf_preemptable(struct vs_session *ssn, struct vs_plugin *p,
 		}
 	}
 	lalloc = lj->allocated;
-	vs_res_add(&lalloc, evictor->req);
-	ls = vs_res_dominant_share(&lalloc, &ssn->total_resource);
+	vs_sum_add(&lalloc, evictor->req);
+	ls = vs_sum_dominant_share(&lalloc, &ssn->total_resource);
 	drf->epoch++;
 	for (u32 i = 0; i < nr; i++) {
 		const struct vs_job *job = cands[i]->job;
@@ -143,8 +167,8 @@ static enum vs_vote drf_preemptable(struct vs_session *ssn, struct vs_plugin *p,
 			drf->stamp[job->sidx] = drf->epoch;
 			drf->left[job->sidx] = drf->jobs[job->sidx].allocated;
 		}
-		vs_res_sub(&drf->left[job->sidx], cands[i]->req);
-		rs = vs_res_dominant_share(&drf->left[job->sidx], &ssn->total_resource);
+		vs_sum_sub(&drf->left[job->sidx], cands[i]->req);
+		rs = vs_sum_dominant_share(&drf->left[job->sidx], &ssn->total_resource);
 		keep[i] = ls < rs || fabs(ls - rs) <= DRF_SHARE_DELTA;
 	}
 	return VS_VOTE_PERMIT;

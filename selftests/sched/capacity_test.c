@@ -293,6 +293,30 @@ Test(capacity, events_move_allocated_and_share)
 	vs_session_close(ssn);
 }
 
+/*
+ * 4 EiB allocated beside the 1000003 bytes a queue holds, then discarded:
+ * its allocated is the 1000003 again (a float64 sum kept 1000448).
+ */
+Test(capacity, a_discard_beside_a_huge_allocation_leaves_allocated_exact)
+{
+	struct vs_res d = st_res(2000, 2 * GI);
+	struct vs_node *n = st_node(&cl, "n", 4000, 7LL << 60, 10);
+	struct vs_queue *q = queue("q", &d, NULL, NULL);
+	struct vs_statement *stmt;
+	struct vs_task *t;
+
+	job("a", "q", VS_PG_RUNNING);
+	task("small", "a", 0, 1000003, VS_TASK_RUNNING, n);
+	t = task("huge", "a", 0, 4LL << 60, VS_TASK_PENDING, NULL);
+	st_open(&sched, &cl, conf_all, &ssn);
+	assert_fres(&attr(q)->allocated, 0, 1000003);
+	stmt = vs_stmt_new(ssn);
+	cr_assert_eq(vs_stmt_allocate(stmt, t, n, NULL), 0);
+	vs_stmt_discard(stmt);
+	cr_assert_eq(attr(q)->allocated.v[VS_RES_MEMORY], 1000003.0);
+	vs_session_close(ssn);
+}
+
 Test(capacity, allocatable_up_to_real_capability_not_deserved)
 {
 	struct vs_res d = st_res(1000, GI), c = st_res(4000, 0);

@@ -240,6 +240,48 @@ Test(plugins, drf_orders_jobs_by_dominant_share_as_the_session_allocates)
 	vs_session_close(ssn);
 }
 
+/*
+ * A job's allocated in DRF past INT64_MAX, then a discard: its share must
+ * come back to what it holds (a saturated total stayed "unlimited").
+ */
+Test(plugins, drf_share_comes_back_after_a_discard_past_int64_max)
+{
+	struct vs_node_spec spec;
+	struct vs_task_spec ts;
+	struct vs_job *a, *b;
+	struct vs_task *t[3];
+	struct vs_statement *stmt;
+	struct vs_node *n;
+	static const struct { const char *name, *job; s64 mem; } tasks[] = {
+		{ "a0", "a", 6LL << 60 }, { "b0", "b", 5LL << 60 }, { "b1", "b", 5LL << 60 },
+	};
+
+	vs_node_spec_init(&spec, "n");
+	spec.allocatable = res(8000, 7LL << 60);
+	vs_res_set(&spec.allocatable, VS_RES_PODS, 110);
+	cr_assert_eq(vs_node_add(&cl, &spec, &n, NULL), 0);
+	a = job("a", false, 0);
+	b = job("b", false, 0);
+	for (int i = 0; i < 3; i++) {
+		vs_task_spec_init(&ts, "ns", tasks[i].name, tasks[i].job);
+		ts.req = res(0, tasks[i].mem);
+		cr_assert_eq(vs_task_add(&cl, &ts, &t[i], NULL), 0);
+	}
+	/* more than the node has, as a kubelet may report it */
+	cr_assert_eq(vs_task_place(&cl, t[0], n, VS_TASK_RUNNING, NULL), 0);
+	cr_assert_eq(vs_task_place(&cl, t[1], n, VS_TASK_RUNNING, NULL), 0);
+	open_with("actions: allocate\ntiers:\n- plugins:\n  - name: drf\n");
+
+	/* a holds 6 of 7 EiB, b 5: b first */
+	cr_assert_gt(vs_ssn_job_order(ssn, a, b), 0);
+	stmt = vs_stmt_new(ssn);
+	cr_assert_eq(vs_stmt_allocate(stmt, t[2], n, NULL), 0);
+	cr_assert_lt(vs_ssn_job_order(ssn, a, b), 0, "b holds 10 EiB: a first");
+	vs_stmt_discard(stmt);
+	cr_assert_gt(vs_ssn_job_order(ssn, a, b), 0, "the discard gave b's share back");
+	vs_session_close(ssn);
+}
+
 Test(plugins, drf_refuses_hierarchy_until_it_is_supported)
 {
 	static const char text[] = "actions: allocate\ntiers:\n- plugins:\n  - name: drf\n"

@@ -75,5 +75,13 @@ grep -q "reproduce with: .* --replay $dir/repro" "$dir/f" || fail "no reproducer
 grep -q '^vsmutate: replayed [1-9][0-9]* datagrams: no failure$' "$dir/g" ||
 	fail "the replay: $(cat "$dir/g")"
 
+# What the fuzzer found, cut down by hand, replayed: each directory of
+# regress/ is a reproducer (a checkpoint and the datagrams sent after it)
+# that once made the daemon fail.
+for r in "$srctree"/selftests/mutate/regress/*/; do
+	"$mutate" --vschedd "$vschedd" --replay "$r" >"$dir/r" 2>&1 ||
+		fail "regress/$(basename "$r") fails again: $(tail -n 20 "$dir/r")"
+done
+
 # The run; a failure keeps its directory, the reproducer in it.
 TMPDIR=$tmpdir "$mutate" --vschedd "$vschedd" --corpus "$corpus" --count "$count" --seed "$seed"

@@ -522,6 +522,60 @@ conformance: $(objtree)/vsctl $(oracle-bin)
 	$(Q)VSCTL=$(objtree)/vsctl ORACLE=$(oracle-bin) $(srctree)/scripts/conformance.sh
 
 # ---------------------------------------------------------------------------
+# The real peers (Documentation/kube-test-apiserver.md, "The real
+# kube-apiserver"): kube-apiserver from the Kubernetes release pinned in
+# selftests/peers/go.mod, a single-member etcd launcher on etcd's embed
+# package, and Volcano's CRDs from the Volcano release the oracle pins. Built
+# only when asked, into $(objtree)/selftests/peers/; rebuilt when the pins or
+# the launcher's sources change. GO_JOBS bounds Go's parallel compiles.
+GO_JOBS ?= 2
+peers-src := $(srctree)/selftests/peers
+peers-dir := $(objtree)/selftests/peers
+peers-apiserver := $(peers-dir)/kube-apiserver
+peers-etcd := $(peers-dir)/etcd-embed
+peers-crds := $(peers-dir)/crd/.volcano
+# The version kube-apiserver reports (/version, kubectl version): without it
+# a build from the module says v0.0.0-master.
+peers-k8s-version = $(shell sed -n 's/^\tk8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' \
+	$(peers-src)/go.mod)
+peers-k8s-words = $(subst ., ,$(peers-k8s-version:v%=%))
+peers-ldflags = -s -w -X k8s.io/component-base/version.gitVersion=$(peers-k8s-version) \
+	-X k8s.io/component-base/version.gitMajor=$(word 1,$(peers-k8s-words)) \
+	-X k8s.io/component-base/version.gitMinor=$(word 2,$(peers-k8s-words))
+
+quiet_cmd_go_peer = GO      $(rel-target)
+      cmd_go_peer = cd $(peers-src) && $(srctree)/scripts/go-env.sh $(objtree) \
+		go build -p $(GO_JOBS) -ldflags='$(peers-ldflags)' -o $@ $(peer-pkg)
+
+$(peers-apiserver): peer-pkg := k8s.io/kubernetes/cmd/kube-apiserver
+$(peers-apiserver): $(peers-src)/go.mod $(peers-src)/go.sum
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_peer) $(cmd_go_peer)
+
+$(peers-etcd): peer-pkg := ./cmd/etcd-embed
+$(peers-etcd): $(peers-src)/go.mod $(peers-src)/go.sum $(wildcard $(peers-src)/cmd/etcd-embed/*.go)
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_peer) $(cmd_go_peer)
+
+# Volcano's CRDs (PodGroup, Queue, Job, Command, Numatopology), copied out of
+# the module the oracle's go.mod pins, so that the API server and the oracle
+# speak of the same Volcano.
+quiet_cmd_volcano_crds = GEN     $(rel-target)
+      cmd_volcano_crds = dir=$$(cd $(oracle-src) && $(srctree)/scripts/go-env.sh $(objtree) \
+		go mod download -json volcano.sh/volcano | \
+		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p') && \
+	test -d "$$dir/config/crd/volcano/bases" && \
+	rm -rf $(dir $@) && mkdir -p $(dir $@) && \
+	cp "$$dir"/config/crd/volcano/bases/*.yaml $(dir $@) && \
+	chmod u+w $(dir $@)*.yaml && basename "$$dir" >$@
+
+$(peers-crds): $(oracle-src)/go.mod $(oracle-src)/go.sum
+	@$(call echo-cmd,volcano_crds) $(cmd_volcano_crds)
+
+PHONY += peers
+peers: $(peers-apiserver) $(peers-etcd) $(peers-crds)
+
+# ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
 # DESTDIR for staging, PREFIX (default /usr/local) for the layout.
 
@@ -553,6 +607,7 @@ clean:
 		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
 		$(objtree)/selftests/.vs-selftests.cmd $(fuzz-progs-lib) $(fuzz-replay-bins) \
 		$(fuzz-bins) $(fuzz-seeds-bin) $(objtree)/selftests/fuzz/.*.cmd $(oracle-bin)
+	$(Q)rm -rf $(peers-apiserver) $(peers-etcd) $(dir $(peers-crds))
 	$(Q)for o in $(all-objs); do \
 		rm -f $(objtree)/$$o $(objtree)/$$(dirname $$o)/.$$(basename $$o).cmd \
 			$(objtree)/$$(dirname $$o)/.$$(basename $$o).d; \
@@ -585,6 +640,9 @@ help:
 	@echo '  oracle                 - the conformance oracle: Volcano'"'"'s scheduler, pinned in'
 	@echo '                           selftests/oracle/volcano/go.mod (needs Go, fetches modules)'
 	@echo '  conformance            - every scenario through vsched and the oracle, compared'
+	@echo '  peers                  - kube-apiserver and etcd pinned in selftests/peers/go.mod,'
+	@echo '                           and Volcano'"'"'s CRDs, for selftests/real-apiserver.sh'
+	@echo '                           (needs Go, fetches modules; GO_JOBS=2 parallel compiles)'
 	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  install                - the programs, manual pages and bash completion'

@@ -1,0 +1,327 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+#
+# A real Kubernetes API server on loopback for the bridge's tests
+# (Documentation/kube-test-apiserver.md, "The real kube-apiserver"): etcd
+# (selftests/peers/cmd/etcd-embed) and kube-apiserver, both built by `make peers`
+# from the releases pinned in selftests/peers/go.mod, with Volcano's CRDs
+# installed from the Volcano release the oracle pins.
+#
+#   selftests/real-apiserver.sh start DIR [OBJTREE]
+#   selftests/real-apiserver.sh stop DIR
+#
+# start makes DIR (which must not hold a running server), generates with
+# openssl a CA, the serving certificate for 127.0.0.1 and localhost, an admin
+# client certificate (group system:masters) and the service-account signing
+# keys, and a bearer token for the user "vsched-test" (no groups: RBAC grants
+# it nothing until a test binds a role to it). It starts etcd and
+# kube-apiserver on free loopback ports, waits for /readyz, installs the
+# CRDs and waits for them to be Established, and writes:
+#   DIR/admin.kubeconfig   the admin, by client certificate, CA verified
+#   DIR/token.kubeconfig   the user vsched-test, by bearer token, CA verified
+#   DIR/env                SERVER, TOKEN, ETCD, the ports and the two kubeconfigs
+# Every step is bounded and logged in DIR/real-apiserver.log; the servers log
+# to DIR/etcd.log and DIR/kube-apiserver.log. A start that fails stops what it
+# started and exits 1 with the end of the logs.
+#
+# stop sends SIGTERM to kube-apiserver, then etcd, waits up to STOP_TIMEOUT
+# seconds (10) for each, then SIGKILL; nothing it started is left running.
+#
+# READY_TIMEOUT (120) bounds each wait of start, in seconds.
+set -eu
+
+srctree=$(cd "$(dirname "$0")/.." && pwd)
+READY_TIMEOUT=${READY_TIMEOUT:-120}
+STOP_TIMEOUT=${STOP_TIMEOUT:-10}
+
+usage() {
+	echo "usage: selftests/real-apiserver.sh start DIR [OBJTREE] | stop DIR" >&2
+	exit 2
+}
+
+[ $# -ge 2 ] || usage
+cmd=$1
+dir=$2
+
+case $READY_TIMEOUT$STOP_TIMEOUT in
+*[!0-9]*)
+	echo "real-apiserver: READY_TIMEOUT and STOP_TIMEOUT are whole seconds" \
+	     "(got '$READY_TIMEOUT', '$STOP_TIMEOUT')" >&2
+	exit 2 ;;
+esac
+
+log() {
+	echo "$(date -u +%H:%M:%S.%N | cut -c1-12) $*" >>"$dir/real-apiserver.log"
+}
+
+say() {
+	log "$*"
+	echo "real-apiserver: $*" >&2
+}
+
+# The pid in DIR/NAME.pid, if that process is still the program started
+# under that name (a pid may be reused once the process is gone).
+live_pid() {
+	pf=$dir/$1.pid
+	[ -s "$pf" ] || return 1
+	p=$(cat "$pf")
+	case $p in '' | *[!0-9]*) return 1 ;; esac
+	[ -r "/proc/$p/cmdline" ] || return 1
+	tr '\0' ' ' <"/proc/$p/cmdline" | grep -q -- "$1" || return 1
+	echo "$p"
+}
+
+stop_one() {
+	name=$1
+	if ! p=$(live_pid "$name"); then
+		rm -f "$dir/$name.pid"
+		return 0
+	fi
+	log "stop: SIGTERM to $name ($p)"
+	kill -TERM "$p" 2>/dev/null || true
+	w0=$(now_ms)
+	deadline=$((w0 + STOP_TIMEOUT * 1000))
+	while kill -0 "$p" 2>/dev/null; do
+		# A zombie has exited: only its parent's wait is missing.
+		case $(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null) in Z | '') break ;; esac
+		if [ "$(now_ms)" -ge "$deadline" ]; then
+			say "stop: $name ($p) still running after ${STOP_TIMEOUT}s: SIGKILL"
+			kill -KILL "$p" 2>/dev/null || true
+			break
+		fi
+		sleep 0.1
+	done
+	log "stop: $name ($p) stopped after $(since "$w0")s"
+	rm -f "$dir/$name.pid"
+}
+
+stop_all() {
+	stop_one kube-apiserver
+	stop_one etcd-embed
+}
+
+# A loopback port nobody listens on. Another process may take it before the
+# server does: the start then fails, saying so in the logs, and is retried
+# by the caller.
+free_port() {
+	while :; do
+		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 30000 + 20000 ))
+		case " $taken " in *" $p "*) continue ;; esac
+		if [ -z "$(ss -Htln "sport = :$p" 2>/dev/null)" ]; then
+			taken="$taken $p"
+			echo "$p"
+			return
+		fi
+	done
+}
+
+fail() {
+	say "FAIL: $*"
+	for f in etcd.log kube-apiserver.log kubectl.log; do
+		[ -s "$dir/$f" ] || continue
+		echo "--- last lines of $dir/$f" >&2
+		tail -n 15 "$dir/$f" | cut -c1-300 >&2
+	done
+	stop_all
+	exit 1
+}
+
+now_ms() {
+	date +%s%3N
+}
+
+# Seconds since T0 (from now_ms), to a tenth.
+since() {
+	awk "BEGIN { printf \"%.1f\", ($(now_ms) - $1) / 1000 }"
+}
+
+# Poll until CONDITION (a command) succeeds, the process NAME dies, or
+# READY_TIMEOUT seconds pass.
+wait_for() {
+	what=$1
+	name=$2
+	shift 2
+	w0=$(now_ms)
+	deadline=$((w0 + READY_TIMEOUT * 1000))
+	while ! "$@" >/dev/null 2>&1; do
+		live_pid "$name" >/dev/null || fail "$name exited while waiting for $what"
+		[ "$(now_ms)" -lt "$deadline" ] || fail "no $what after ${READY_TIMEOUT}s"
+		sleep 0.2
+	done
+	log "$what after $(since "$w0")s"
+}
+
+# Certificates: a CA, the serving certificate, the admin's client
+# certificate, and the service-account key pair. P-256 keys: generated in
+# milliseconds, and Go's TLS takes them everywhere.
+make_pki() {
+	pki=$dir/pki
+	mkdir -p "$pki"
+	o() { openssl "$@" >>"$dir/openssl.log" 2>&1 || fail "openssl $1 failed (see $dir/openssl.log)"; }
+	o req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 7 \
+		-keyout "$pki/ca.key" -out "$pki/ca.crt" -subj "/CN=vsched-test-ca"
+	cert() { # NAME SUBJECT EXTENSIONS
+		o req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+			-keyout "$pki/$1.key" -out "$pki/$1.csr" -subj "$2"
+		printf '%s\n' "$3" >"$pki/$1.ext"
+		o x509 -req -in "$pki/$1.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" \
+			-CAcreateserial -days 7 -out "$pki/$1.crt" -extfile "$pki/$1.ext"
+	}
+	cert apiserver "/CN=kube-apiserver" "basicConstraints=CA:FALSE
+keyUsage=digitalSignature,keyEncipherment
+extendedKeyUsage=serverAuth
+subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc"
+	cert admin "/O=system:masters/CN=vsched-admin" "basicConstraints=CA:FALSE
+keyUsage=digitalSignature,keyEncipherment
+extendedKeyUsage=clientAuth"
+	o genpkey -algorithm EC -pkeyopt ec_paramgen_curve:prime256v1 -out "$pki/sa.key"
+	o pkey -in "$pki/sa.key" -pubout -out "$pki/sa.pub"
+	chmod 600 "$pki"/*.key
+}
+
+kubeconfig() { # FILE USER-LINES
+	cat >"$1" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: real-apiserver
+  cluster:
+    server: $server
+    certificate-authority: $dir/pki/ca.crt
+users:
+- name: user
+  user:
+$2
+contexts:
+- name: real-apiserver
+  context:
+    cluster: real-apiserver
+    user: user
+current-context: real-apiserver
+EOF
+}
+
+start() {
+	peers=$objtree/selftests/peers
+	for f in kube-apiserver etcd-embed crd/.volcano; do
+		[ -e "$peers/$f" ] || {
+			echo "real-apiserver: no $peers/$f: run 'make peers' (O=$objtree) first" >&2
+			exit 1
+		}
+	done
+	command -v kubectl >/dev/null 2>&1 || { echo "real-apiserver: kubectl is not installed" >&2; exit 1; }
+	mkdir -p "$dir"
+	dir=$(cd "$dir" && pwd)
+	for name in kube-apiserver etcd-embed; do
+		if p=$(live_pid "$name"); then
+			echo "real-apiserver: $dir already has a running $name ($p): stop it first" >&2
+			exit 1
+		fi
+	done
+	rm -rf "$dir/etcd" "$dir/pki" "$dir"/*.log "$dir"/*.kubeconfig "$dir/env" "$dir/tokens.csv"
+	t0=$(now_ms)
+	log "start: peers from $peers (Volcano $(cat "$peers/crd/.volcano"))"
+
+	make_pki
+	token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+	printf '%s,vsched-test,vsched-test-uid\n' "$token" >"$dir/tokens.csv"
+	chmod 600 "$dir/tokens.csv"
+	log "certificates and token made"
+
+	taken=
+	etcd_port=$(free_port)
+	etcd_peer_port=$(free_port)
+	port=$(free_port)
+	etcd=http://127.0.0.1:$etcd_port
+	server=https://127.0.0.1:$port
+
+	"$peers/etcd-embed" --data-dir "$dir/etcd" --client-port "$etcd_port" \
+		--peer-port "$etcd_peer_port" --ready-timeout "${READY_TIMEOUT}s" \
+		--log "$dir/etcd.log" </dev/null >>"$dir/etcd.log" 2>&1 &
+	echo $! >"$dir/etcd-embed.pid"
+	log "etcd-embed ($!) on $etcd"
+	wait_for "etcd ready" etcd-embed grep -q '^etcd-embed: ready' "$dir/etcd.log"
+
+	# No controller manager runs: the ServiceAccount admission plugin would
+	# refuse every pod for want of the "default" ServiceAccount it creates.
+	# The endpoint reconciler would publish 127.0.0.1, which Endpoints
+	# refuse. Tokens of ServiceAccounts (kubectl create token) still work.
+	"$peers/kube-apiserver" \
+		--etcd-servers="$etcd" \
+		--bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$port" \
+		--tls-cert-file="$dir/pki/apiserver.crt" --tls-private-key-file="$dir/pki/apiserver.key" \
+		--client-ca-file="$dir/pki/ca.crt" \
+		--token-auth-file="$dir/tokens.csv" \
+		--authorization-mode=Node,RBAC \
+		--service-account-issuer="$server" \
+		--service-account-key-file="$dir/pki/sa.pub" \
+		--service-account-signing-key-file="$dir/pki/sa.key" \
+		--service-cluster-ip-range=10.96.0.0/24 \
+		--disable-admission-plugins=ServiceAccount \
+		--endpoint-reconciler-type=none \
+		--profiling=false \
+		</dev/null >>"$dir/kube-apiserver.log" 2>&1 &
+	echo $! >"$dir/kube-apiserver.pid"
+	log "kube-apiserver ($!) on $server"
+
+	kubeconfig "$dir/admin.kubeconfig" "    client-certificate: $dir/pki/admin.crt
+    client-key: $dir/pki/admin.key"
+	kubeconfig "$dir/token.kubeconfig" "    token: $token"
+	chmod 600 "$dir/admin.kubeconfig" "$dir/token.kubeconfig"
+
+	ready() {
+		[ "$(curl -s --max-time 5 --cacert "$dir/pki/ca.crt" --cert "$dir/pki/admin.crt" \
+			--key "$dir/pki/admin.key" "$server/readyz")" = ok ]
+	}
+	wait_for "kube-apiserver /readyz" kube-apiserver ready
+
+	k() { kubectl --kubeconfig "$dir/admin.kubeconfig" --request-timeout=30s "$@" >>"$dir/kubectl.log" 2>&1; }
+	# create, not apply: the Job CRD is larger than apply's annotation.
+	k create -f "$peers/crd/" || fail "kubectl create -f $peers/crd/ failed"
+	log "CRDs created: $(cd "$peers/crd" && echo *.yaml)"
+	w0=$(now_ms)
+	k wait --for=condition=Established --timeout="${READY_TIMEOUT}s" -f "$peers/crd/" ||
+		fail "the CRDs were not Established within ${READY_TIMEOUT}s"
+	log "CRDs Established after $(since "$w0")s"
+	# Established is the CRD's condition; discovery may lag it by a moment.
+	wait_for "Volcano's resources in discovery" kube-apiserver \
+		kubectl --kubeconfig "$dir/admin.kubeconfig" get queues.scheduling.volcano.sh,podgroups.scheduling.volcano.sh,jobs.batch.volcano.sh -A
+
+	cat >"$dir/env" <<EOF
+SERVER=$server
+ETCD=$etcd
+PORT=$port
+ETCD_PORT=$etcd_port
+TOKEN=$token
+TOKEN_USER=vsched-test
+ADMIN_KUBECONFIG=$dir/admin.kubeconfig
+TOKEN_KUBECONFIG=$dir/token.kubeconfig
+CA=$dir/pki/ca.crt
+EOF
+	say "ready in $(since "$t0")s: $server (KUBECONFIG=$dir/admin.kubeconfig)"
+}
+
+case $cmd in
+start)
+	[ $# -le 3 ] || usage
+	if [ ! -d "${3:-$srctree}" ]; then
+		echo "real-apiserver: OBJTREE ${3:-$srctree}: no such directory" >&2
+		exit 1
+	fi
+	objtree=$(cd "${3:-$srctree}" && pwd)
+	start "$@"
+	;;
+stop)
+	[ $# -eq 2 ] || usage
+	if [ ! -d "$dir" ]; then
+		echo "real-apiserver: $dir: no such directory" >&2
+		exit 1
+	fi
+	dir=$(cd "$dir" && pwd)
+	stop_all
+	say "stopped"
+	;;
+*)
+	usage
+	;;
+esac

@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <sys/resource.h>
+#include <valgrind/valgrind.h>
 
 #include "dreq.h"
 #include "dtest.h"
@@ -398,6 +399,13 @@ Test(vschedd_hostile, out_of_descriptors_connections_are_refused_without_a_spin)
 	struct vsnl *c;
 	u64 refused = ~0ull;
 
+	/*
+	 * Valgrind keeps descriptors of its own above the daemon's and checks
+	 * the daemon's against the limit it read at start: a limit set from
+	 * outside does not reach what the daemon may open.
+	 */
+	if (RUNNING_ON_VALGRIND)
+		cr_skip_test("under valgrind, a descriptor limit set from outside does not hold");
 	dt_start(&t, &o);
 	c = vsnl_open(t.path, &err);
 	cr_assert_not_null(c, "%s", err.msg);

@@ -51,6 +51,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include "../daemon/dspawn.h"
 #include "core/compiler.h"
 #include "netlink/checkpoint.h"
 #include "sched/metrics.h"
@@ -1044,22 +1045,14 @@ static int conn_open(void)
 
 static void daemon_start(void)
 {
-	int fd;
+	/* No period: what it holds follows from what it was sent. */
+	const char *const argv[] = { opt.vschedd, "--socket", sock_path, "--period", "0",
+			 "--binder", "auto", "--checkpoint", ckpt_path, "--checkpoint-interval",
+			 "1s", "--self-check", NULL };
 
-	fflush(NULL);
-	daemon_pid = fork();
+	daemon_pid = dspawn_logged(log_path, argv);
 	if (daemon_pid < 0)
 		die("fork: %s", strerror(errno));
-	if (!daemon_pid) {
-		fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
-			_exit(127);
-		/* No period: what it holds follows from what it was sent. */
-		execl(opt.vschedd, opt.vschedd, "--socket", sock_path, "--period", "0",
-		      "--binder", "auto", "--checkpoint", ckpt_path, "--checkpoint-interval",
-		      "1s", "--self-check", (char *)NULL);
-		_exit(127);
-	}
 }
 
 /* SIGTERM: it must write its checkpoint and exit 0 in time; -1 said otherwise. */

@@ -44,6 +44,7 @@
 #include <netlink/genl/genl.h>
 
 #include "../daemon/dreq.h"
+#include "../daemon/dspawn.h"
 #include "core/compiler.h"
 #include "lib/vsnl.h"
 
@@ -295,22 +296,14 @@ static struct stats get_stats(struct vsnl *c)
 
 static void daemon_start(void)
 {
+	const char *const argv[] = { opt.vschedd, "--socket", sock_path, "--period", "20ms",
+			 "--binder", "auto", "--checkpoint", ckpt_path, "--checkpoint-interval",
+			 "500ms", "--self-check", "-v", "1", NULL };
 	struct vsnl *c;
-	int fd;
 
-	fflush(NULL);
-	daemon_pid = fork();
+	daemon_pid = dspawn_logged(log_path, argv);
 	if (daemon_pid < 0)
 		die("fork: %s", strerror(errno));
-	if (!daemon_pid) {
-		fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
-			_exit(127);
-		execl(opt.vschedd, opt.vschedd, "--socket", sock_path, "--period", "20ms",
-		      "--binder", "auto", "--checkpoint", ckpt_path, "--checkpoint-interval",
-		      "500ms", "--self-check", "-v", "1", (char *)NULL);
-		_exit(127);
-	}
 	c = connect_retry();
 	vsnl_close(c);
 }

@@ -34,10 +34,13 @@ type scenarioFile struct {
 	Conformance     *conformanceMark `json:"conformance"`
 	PriorityClasses []prioClassIn    `json:"priorityClasses"`
 	Queues          []queueIn        `json:"queues"`
-	Nodes           []nodeIn         `json:"nodes"`
-	PodGroups       []podGroupIn     `json:"podgroups"`
-	Pods            []podIn          `json:"pods"`
-	Expect          json.RawMessage  `json:"expect"`
+	// MissingQueues names queues the file leaves out on purpose; vsctl checks it, and
+	// here, as in Volcano, a queue not made is simply not there.
+	MissingQueues []string        `json:"missingQueues"`
+	Nodes         []nodeIn        `json:"nodes"`
+	PodGroups     []podGroupIn    `json:"podgroups"`
+	Pods          []podIn         `json:"pods"`
+	Expect        json.RawMessage `json:"expect"`
 }
 
 // conformanceMark is vsched's key for a known departure from this oracle: why, and in which

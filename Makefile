@@ -500,15 +500,21 @@ bench-kube: $(addprefix $(objtree)/,$(progs)) $(test-prog-bins)
 
 # ---------------------------------------------------------------------------
 # Volcano's own scheduler as the conformance oracle (Documentation/conformance.md):
-# a Go test program linking the Volcano release pinned in its go.mod, built only
-# when asked. Go's caches live in the build tree ($(objtree)/go, scripts/go-env.sh);
-# the program is rebuilt when its go.mod, go.sum or sources change.
+# a Go test program linking the Volcano release pinned in its go.mod. Go's
+# module and build caches and the Go programs live in GO_DIR (scripts/go-env.sh):
+# they do not depend on the C build's flags, so every output tree (O=build-san)
+# shares the one of the source tree, and a first build happens once. The
+# program is rebuilt when its go.mod, go.sum or sources change.
+# GO_JOBS bounds Go's parallel compiles.
+GO_DIR ?= $(srctree)/go
+GO_JOBS ?= 2
+override GO_DIR := $(abspath $(GO_DIR))
 oracle-src := $(srctree)/selftests/oracle/volcano
-oracle-bin := $(objtree)/selftests/oracle/volcano-oracle
+oracle-bin := $(GO_DIR)/bin/volcano-oracle
 
 quiet_cmd_go_build = GO      $(rel-target)
-      cmd_go_build = cd $(oracle-src) && $(srctree)/scripts/go-env.sh $(objtree) \
-		go build -p 2 -o $@ .
+      cmd_go_build = cd $(oracle-src) && $(srctree)/scripts/go-env.sh $(GO_DIR) \
+		go build -p $(GO_JOBS) -o $@ .
 
 $(oracle-bin): $(oracle-src)/go.mod $(oracle-src)/go.sum $(wildcard $(oracle-src)/*.go)
 	$(Q)mkdir -p $(dir $@)
@@ -526,11 +532,10 @@ conformance: $(objtree)/vsctl $(oracle-bin)
 # kube-apiserver"): kube-apiserver from the Kubernetes release pinned in
 # selftests/peers/go.mod, a single-member etcd launcher on etcd's embed
 # package, and Volcano's CRDs from the Volcano release the oracle pins. Built
-# only when asked, into $(objtree)/selftests/peers/; rebuilt when the pins or
-# the launcher's sources change. GO_JOBS bounds Go's parallel compiles.
-GO_JOBS ?= 2
+# only when asked, into $(GO_DIR)/peers/; rebuilt when the pins or
+# the launcher's sources change.
 peers-src := $(srctree)/selftests/peers
-peers-dir := $(objtree)/selftests/peers
+peers-dir := $(GO_DIR)/peers
 peers-apiserver := $(peers-dir)/kube-apiserver
 peers-etcd := $(peers-dir)/etcd-embed
 peers-crds := $(peers-dir)/crd/.volcano
@@ -544,7 +549,7 @@ peers-ldflags = -s -w -X k8s.io/component-base/version.gitVersion=$(peers-k8s-ve
 	-X k8s.io/component-base/version.gitMinor=$(word 2,$(peers-k8s-words))
 
 quiet_cmd_go_peer = GO      $(rel-target)
-      cmd_go_peer = cd $(peers-src) && $(srctree)/scripts/go-env.sh $(objtree) \
+      cmd_go_peer = cd $(peers-src) && $(srctree)/scripts/go-env.sh $(GO_DIR) \
 		go build -p $(GO_JOBS) -ldflags='$(peers-ldflags)' -o $@ $(peer-pkg)
 
 $(peers-apiserver): peer-pkg := k8s.io/kubernetes/cmd/kube-apiserver
@@ -561,7 +566,7 @@ $(peers-etcd): $(peers-src)/go.mod $(peers-src)/go.sum $(wildcard $(peers-src)/c
 # the module the oracle's go.mod pins, so that the API server and the oracle
 # speak of the same Volcano.
 quiet_cmd_volcano_crds = GEN     $(rel-target)
-      cmd_volcano_crds = dir=$$(cd $(oracle-src) && $(srctree)/scripts/go-env.sh $(objtree) \
+      cmd_volcano_crds = dir=$$(cd $(oracle-src) && $(srctree)/scripts/go-env.sh $(GO_DIR) \
 		go mod download -json volcano.sh/volcano | \
 		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p') && \
 	test -d "$$dir/config/crd/volcano/bases" && \

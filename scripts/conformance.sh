@@ -20,7 +20,7 @@ set -u
 
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 VSCTL=${VSCTL:-$srctree/vsctl}
-ORACLE=${ORACLE:-$srctree/selftests/oracle/volcano-oracle}
+ORACLE=${ORACLE:-$srctree/go/bin/volcano-oracle}
 
 case "${1:-}" in
 -h|--help)

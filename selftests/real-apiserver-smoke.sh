@@ -9,11 +9,11 @@
 # role grants after, and still refused what it does not grant; TLS checked
 # against the generated CA; stop, and nothing it started left running.
 #
-# Usage: selftests/real-apiserver-smoke.sh [OBJTREE]   (after make peers)
+# Usage: selftests/real-apiserver-smoke.sh [PEERS]   (after make peers; PEERS: go/peers)
 set -eu
 
 srctree=$(cd "$(dirname "$0")/.." && pwd)
-objtree=$(cd "${1:-$srctree}" && pwd)
+peers=${1:-$srctree/go/peers}
 launcher=$srctree/selftests/real-apiserver.sh
 dir=$(mktemp -d /tmp/real-apiserver-XXXXXX)
 keep=
@@ -38,7 +38,7 @@ ok() {
 	echo "real-apiserver-smoke: ok: $*"
 }
 
-"$launcher" start "$dir" "$objtree" || { keep=1; exit 1; }
+"$launcher" start "$dir" "$peers" || { keep=1; exit 1; }
 . "$dir/env"
 admin() { kubectl --kubeconfig "$ADMIN_KUBECONFIG" "$@"; }
 user() { kubectl --kubeconfig "$TOKEN_KUBECONFIG" "$@"; }

@@ -7,7 +7,7 @@
 # from the releases pinned in selftests/peers/go.mod, with Volcano's CRDs
 # installed from the Volcano release the oracle pins.
 #
-#   selftests/real-apiserver.sh start DIR [OBJTREE]
+#   selftests/real-apiserver.sh start DIR [PEERS]
 #   selftests/real-apiserver.sh stop DIR
 #
 # start makes DIR (which must not hold a running server), generates with
@@ -24,6 +24,9 @@
 # to DIR/etcd.log and DIR/kube-apiserver.log. A start that fails stops what it
 # started and exits 1 with the end of the logs.
 #
+# PEERS is where `make peers` put the programs and the CRDs: GO_DIR/peers,
+# by default go/peers in the source tree.
+#
 # stop sends SIGTERM to kube-apiserver, then etcd, waits up to STOP_TIMEOUT
 # seconds (10) for each, then SIGKILL; nothing it started is left running.
 #
@@ -35,7 +38,7 @@ READY_TIMEOUT=${READY_TIMEOUT:-120}
 STOP_TIMEOUT=${STOP_TIMEOUT:-10}
 
 usage() {
-	echo "usage: selftests/real-apiserver.sh start DIR [OBJTREE] | stop DIR" >&2
+	echo "usage: selftests/real-apiserver.sh start DIR [PEERS] | stop DIR" >&2
 	exit 2
 }
 
@@ -202,10 +205,9 @@ EOF
 }
 
 start() {
-	peers=$objtree/selftests/peers
 	for f in kube-apiserver etcd-embed crd/.volcano; do
 		[ -e "$peers/$f" ] || {
-			echo "real-apiserver: no $peers/$f: run 'make peers' (O=$objtree) first" >&2
+			echo "real-apiserver: no $peers/$f: run 'make peers' first" >&2
 			exit 1
 		}
 	done
@@ -304,11 +306,12 @@ EOF
 case $cmd in
 start)
 	[ $# -le 3 ] || usage
-	if [ ! -d "${3:-$srctree}" ]; then
-		echo "real-apiserver: OBJTREE ${3:-$srctree}: no such directory" >&2
+	if [ ! -d "${3:-$srctree/go/peers}" ]; then
+		echo "real-apiserver: PEERS ${3:-$srctree/go/peers}: no such directory:" \
+		     "run 'make peers' first" >&2
 		exit 1
 	fi
-	objtree=$(cd "${3:-$srctree}" && pwd)
+	peers=$(cd "${3:-$srctree/go/peers}" && pwd)
 	start "$@"
 	;;
 stop)

@@ -235,11 +235,38 @@ static bool need_continue(const struct job_ws *jw, u64 now_ns)
 }
 
 /*
+ * Whether @role's error cache can refuse a task a node it would pass itself:
+ * the cache holds every node that refused a task of the role in this attempt
+ * at the job, and the next task skips them. When the role's pending tasks are
+ * all of one template and none has affinity, a node that refused one refuses
+ * the next (while a job is tried, a node's Idle and FutureIdle only shrink),
+ * so the cache changes nothing and the fast path may serve; otherwise only the
+ * scan, run for every task of the role, decides as Volcano does.
+ */
+static bool role_mixed(const struct vs_job *job, const char *role)
+{
+	const struct vs_task *t, *first = NULL;
+
+	list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node) {
+		if (t->role != role || t->best_effort)
+			continue;
+		if (t->affinity)
+			return true;
+		if (!first)
+			first = t;
+		else if (!vs_fastpath_same_tmpl(first, t))
+			return true;
+	}
+	return false;
+}
+
+/*
  * The cache of @role for the job being tried. The caches are reused from
  * job to job (cleared, not reallocated): a session tries many jobs, and
  * each cache is a byte per node.
  */
-static struct vs_fp_role_cache *role_cache_get(struct alloc_ctx *ctx, const char *role)
+static struct vs_fp_role_cache *role_cache_get(struct alloc_ctx *ctx, const struct vs_job *job,
+					       const char *role)
 {
 	struct vs_fp_role_cache *c;
 	size_t size = ctx->nr_nodes ? ctx->nr_nodes : 1;
@@ -262,6 +289,7 @@ static struct vs_fp_role_cache *role_cache_get(struct alloc_ctx *ctx, const char
 		return NULL;
 	memset(c->failed, 0, size);
 	c->role = role;
+	c->mixed = ctx->error_cache && *role && role_mixed(job, role);
 	ctx->nr_caches++;
 	return c;
 }
@@ -492,6 +520,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		struct vs_fit_error fe = { .reason = { 0 } };
 		struct vs_fp_role_cache *cache = NULL;
 		struct vs_node *best;
+		bool fast;
 		u32 nr_fit;
 
 		if (!allocatable(ctx, jw, task))
@@ -513,7 +542,9 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 				continue;
 			break;
 		}
-		best = fast_task(ctx, task) ? fast_best(ctx, task) : NULL;
+		cache = role_cache_get(ctx, job, task->role);
+		fast = fast_task(ctx, task) && !(cache && cache->mixed);
+		best = fast ? fast_best(ctx, task) : NULL;
 		if (best) {
 			ssn->sched->stats.fast_placements++;
 			place_task(ctx, stmt, task, best);
@@ -522,7 +553,6 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 			continue;
 		}
 		/* The scan: what the index does not serve, and the reasons no node will do. */
-		cache = role_cache_get(ctx, task->role);
 		nr_fit = predicate_nodes(ctx, task, cache);
 		if (!nr_fit) {
 			record_fit_errors(ctx, task, NULL, NULL);
@@ -535,7 +565,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		if (!best)
 			continue;
 		/* The index found no node where the scan does: a fault of the fast path. */
-		if (fast_task(ctx, task) && ctx->fp->nr_tmpls)
+		if (fast && ctx->fp->nr_tmpls)
 			ssn->sched->stats.fast_misses++;
 		place_task(ctx, stmt, task, best);
 		if (vs_ssn_job_ready(ssn, job))

@@ -115,6 +115,30 @@ static bool of_tmpl(const struct vs_fp_tmpl *t, const struct vs_task *task)
 	return true;
 }
 
+bool vs_fastpath_same_tmpl(const struct vs_task *a, const struct vs_task *b)
+{
+	const struct vs_labels *sa = a->node_selector, *sb = b->node_selector;
+	const struct vs_tolerations *ta = a->tolerations, *tb = b->tolerations;
+	u32 nr_sel = vs_labels_count(sa), nr_tols = ta ? ta->nr : 0;
+
+	/* interned requests: equal exactly when the pointers are */
+	if (a->req != b->req || nr_sel != vs_labels_count(sb) || nr_tols != (tb ? tb->nr : 0))
+		return false;
+	for (u32 i = 0; i < nr_sel; i++)
+		if (!str_eq(sa->kv[i].key, sb->kv[i].key) ||
+		    !str_eq(sa->kv[i].value, sb->kv[i].value))
+			return false;
+	for (u32 i = 0; i < nr_tols; i++) {
+		const struct vs_toleration *x = &ta->t[i], *y = &tb->t[i];
+
+		if (!str_eq(x->key, y->key) || !str_eq(x->value, y->value) || x->op != y->op ||
+		    x->effect != y->effect || x->has_seconds != y->has_seconds ||
+		    x->seconds != y->seconds)
+			return false;
+	}
+	return true;
+}
+
 static void tmpl_free(struct vs_fastpath *fp, struct vs_fp_tmpl *t)
 {
 	if (t->built) {

@@ -35,6 +35,12 @@ struct vs_fp_tmpl;
 struct vs_fp_role_cache {
 	const char *role;		/* interned; meaningful during one job only */
 	u8 *failed;			/* cache_bytes */
+	/*
+	 * The role's pending tasks are not all of one template, or some have
+	 * affinity: the scan serves every one of them, so that the cache holds
+	 * what Volcano's does (allocate.c, role_mixed()).
+	 */
+	bool mixed;
 };
 
 struct vs_fastpath {
@@ -79,6 +85,12 @@ int vs_fastpath_begin(struct vs_fastpath *fp, struct vs_session *ssn);
  */
 struct vs_nidx *vs_fastpath_index(struct vs_fastpath *fp, struct vs_session *ssn,
 				  const struct vs_task *task);
+
+/*
+ * Whether @a and @b are of one template (the request, the node selector and
+ * the tolerations, as a template is matched), affinity aside.
+ */
+bool vs_fastpath_same_tmpl(const struct vs_task *a, const struct vs_task *b);
 
 /* The allocate ends: forget the log entries every index has taken in. */
 void vs_fastpath_end(struct vs_fastpath *fp, struct vs_session *ssn);

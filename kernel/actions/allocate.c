@@ -55,6 +55,9 @@ struct reasons {
 	char (*text)[sizeof(((struct vs_fit_error *)0)->reason)];
 	u32 nr, cap;
 	u32 count[REASONS_MAX + 1];	/* this task's histogram, by reason */
+	bool unresolvable[REASONS_MAX + 1];	/* by reason: no eviction resolves it */
+	u8 *refused;			/* this task's scan: a byte per node, unresolvable */
+	bool any_refused;
 };
 
 /* What allocate tracks for a job during one run. */
@@ -103,8 +106,10 @@ struct alloc_ctx {
 };
 
 /* The number (1..255) of @reason in the job's table. */
-static u8 reason_id(struct reasons *rs, const char *reason)
+static u8 reason_id(struct reasons *rs, const struct vs_fit_error *fe)
 {
+	const char *reason = fe->reason;
+
 	for (u32 i = 0; i < rs->nr; i++)
 		if (!strcmp(rs->text[i], reason))
 			return (u8)(i + 1);
@@ -120,6 +125,8 @@ static u8 reason_id(struct reasons *rs, const char *reason)
 		rs->cap = cap;
 	}
 	snprintf(rs->text[rs->nr], sizeof(rs->text[0]), "%s", reason);
+	/* a reason's words say whether eviction could resolve it */
+	rs->unresolvable[rs->nr + 1] = fe->unresolvable;
 	return (u8)++rs->nr;
 }
 
@@ -147,6 +154,11 @@ static void record_fit_errors(struct alloc_ctx *ctx, struct vs_task *task, const
 			for (u32 c = rs->count[id]; c; c--)
 				vs_fit_errors_add(ssn, fe,
 						  id <= rs->nr ? rs->text[id - 1] : REASON_OTHER);
+		if (rs->any_refused) {
+			fe->unresolvable = vs_arena_alloc(ssn->arena, ctx->nr_nodes);
+			if (fe->unresolvable)
+				memcpy(fe->unresolvable, rs->refused, ctx->nr_nodes);
+		}
 	}
 	vs_session_set_fit_errors(ssn, task, fe);
 }
@@ -303,25 +315,32 @@ static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
 	u32 n = 0;
 
 	memset(rs->count, 0, sizeof(rs->count));
+	if (rs->refused)
+		memset(rs->refused, 0, ctx->nr_nodes);
+	rs->any_refused = false;
 	for (u32 i = 0; i < ctx->nr_nodes; i++) {
 		struct vs_fit_error fe = { .reason = { 0 } };
 		u8 id;
 
 		if (use_cache && cache->failed[i]) {
-			rs->count[cache->failed[i]]++;	/* the error it gave before */
-			continue;
-		}
-		if (vs_allocate_predicate(ctx->ssn, task, ctx->nodes[i], &fe)) {
-			id = reason_id(rs, fe.reason);
-			rs->count[id]++;
+			id = cache->failed[i];	/* the error it gave before */
+		} else if (vs_allocate_predicate(ctx->ssn, task, ctx->nodes[i], &fe)) {
+			id = reason_id(rs, &fe);
 			if (cache)
 				cache->failed[i] = id;
+		} else {
+			ctx->fit[n++] = ctx->nodes[i];
 			continue;
 		}
-		ctx->fit[n++] = ctx->nodes[i];
+		rs->count[id]++;
+		if (rs->refused && rs->unresolvable[id]) {
+			rs->refused[i] = 1;
+			rs->any_refused = true;
+		}
 	}
 	return n;
 }
+
 
 /* The Idle gradient first, then FutureIdle: the best node of the first that has any. */
 static struct vs_node *prioritize(struct alloc_ctx *ctx, const struct vs_task *task, u32 nr_fit)
@@ -702,6 +721,8 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
 	}
 	ctx->cache_bytes = ctx->fp->cache_bytes;
 	ctx->fit = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->fit));
+	/* without it the fit errors only lose which nodes refused for good */
+	ctx->reasons.refused = vs_arena_alloc(ssn->arena, n);
 	ctx->idle = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->idle));
 	ctx->future = vs_arena_alloc(ssn->arena, n * sizeof(*ctx->future));
 	ctx->qws = vs_arena_calloc(ssn->arena, ssn->nr_queues ? ssn->nr_queues : 1,

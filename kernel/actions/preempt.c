@@ -45,6 +45,7 @@
 
 #include "actions/actions.h"
 #include "core/log.h"
+#include "sched/fiterr.h"
 #include "sched/statement.h"
 
 /* A preemptor job and the tasks it has left to try between jobs. */
@@ -124,18 +125,24 @@ static struct role_cache *role_cache_new(struct preempt_ctx *ctx, const struct v
 /*
  * PredicateNodes with PredicateForPreemptAction. As in Volcano, the cache
  * serves only a task that has a role: tasks without one share a group and
- * must not refuse each other's nodes.
+ * must not refuse each other's nodes. The nodes allocate found refusing the
+ * task for good are left out before (FilterOutUnschedulableAndUnresolvable-
+ * NodesForTask): never predicated here, they leave nothing in the cache, so
+ * another task of the role may still take them.
  */
 static u32 predicate_nodes(struct preempt_ctx *ctx, const struct vs_task *task)
 {
 	struct vs_session *ssn = ctx->ssn;
 	bool use_cache = ctx->error_cache && *task->role;
 	struct role_cache *cache = use_cache ? role_cache_find(ctx, task) : NULL;
+	const u8 *refused = task->note && task->note->fit ? task->note->fit->unresolvable : NULL;
 	u32 n = 0;
 
 	for (u32 i = 0; i < ssn->nr_nodes; i++) {
 		struct vs_fit_error fe = { .reason = { 0 } };
 
+		if (refused && refused[i])
+			continue;
 		if (cache && (cache->failed[i / 8] & (1u << (i % 8))))
 			continue;
 		if (vs_preempt_predicate(ssn, task, ssn->nodes[i], &fe)) {

@@ -37,6 +37,13 @@ struct vs_fit_errors {
 	struct vs_fit_reason *reasons;
 	const char *err;		/* SetError's text; NULL: "0/<nodes> nodes are unavailable" */
 	bool pre_predicate;		/* PrePredicate refused the task (every node's reason) */
+	/*
+	 * A byte per session node (ssn->nodes order), true where the node
+	 * refused for good (UnschedulableAndUnresolvable): preempt does not try
+	 * those nodes again (Volcano's FilterOutUnschedulableAndUnresolvable-
+	 * NodesForTask). NULL when none did or nodes were not told apart.
+	 */
+	u8 *unresolvable;
 };
 
 struct vs_task_note {

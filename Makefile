@@ -318,8 +318,9 @@ compile_commands.json: $(objtree)/compile_commands.json
 # Tests.
 
 # Criterion runs every suite in one binary and closes with its summary line.
+# conformance-check (Volcano's scheduler on the fuzzer's fixed seeds) needs Go.
 PHONY += check unit-check
-check: unit-check
+check: unit-check conformance-check
 
 # The smoke tests of the programs, the scenario suite and the documents'
 # examples, given the directory the programs are in: make memcheck runs them
@@ -520,12 +521,27 @@ $(oracle-bin): $(oracle-src)/go.mod $(oracle-src)/go.sum $(wildcard $(oracle-src
 	$(Q)mkdir -p $(dir $@)
 	@$(call echo-cmd,go_build) $(cmd_go_build)
 
-PHONY += oracle conformance
+PHONY += oracle conformance conformance-fuzz conformance-check
 oracle: $(oracle-bin)
 
 # Every scenario of selftests/scenarios/ through vsched and through the oracle.
 conformance: $(objtree)/vsctl $(oracle-bin)
 	$(Q)VSCTL=$(objtree)/vsctl ORACLE=$(oracle-bin) $(srctree)/scripts/conformance.sh
+
+# Differential testing: random scenarios from FUZZ_SEED on, for FUZZ_TIME
+# seconds, through both; each difference is shrunk and saved in FUZZ_SAVE.
+FUZZ_SEED ?= $(shell date +%s)
+FUZZ_SAVE ?= $(objtree)/conformance-fuzz
+oracle-fuzz = $(oracle-bin) fuzz -vsctl $(objtree)/vsctl \
+	-verdict $(srctree)/scripts/conformance-verdict.jq
+conformance-fuzz: $(objtree)/vsctl $(oracle-bin)
+	$(Q)mkdir -p $(FUZZ_SAVE)
+	$(Q)$(oracle-fuzz) -seed $(FUZZ_SEED) -time $(FUZZ_TIME) -save $(FUZZ_SAVE)
+
+# The fixed seeds make check runs: every one must agree.
+CONFORMANCE_SEEDS ?= 300
+conformance-check: $(objtree)/vsctl $(oracle-bin)
+	$(Q)$(oracle-fuzz) -seed 1 -cases $(CONFORMANCE_SEEDS) -no-shrink
 
 # ---------------------------------------------------------------------------
 # The real peers (Documentation/kube-test-apiserver.md, "The real
@@ -624,7 +640,7 @@ help:
 	@echo ''
 	@echo '  all (default)          - libvscore.a, the programs ($(progs)), the unit tests'
 	@echo '                           and compile_commands.json'
-	@echo '  check                  - build and run every test'
+	@echo '  check                  - build and run every test (with conformance-check: needs Go)'
 	@echo '  memcheck               - every unit test, the fuzz corpus, the smoke tests'
 	@echo '                           and a short soak under valgrind (CI runs it; ~23'
 	@echo '                           minutes)'
@@ -645,6 +661,11 @@ help:
 	@echo '  oracle                 - the conformance oracle: Volcano'"'"'s scheduler, pinned in'
 	@echo '                           selftests/oracle/volcano/go.mod (needs Go, fetches modules)'
 	@echo '  conformance            - every scenario through vsched and the oracle, compared'
+	@echo '  conformance-fuzz       - random scenarios through both for FUZZ_TIME seconds (60)'
+	@echo '                           from FUZZ_SEED (the time); differences shrunk into'
+	@echo '                           FUZZ_SAVE ($$(O)/conformance-fuzz)'
+	@echo '  conformance-check      - the fixed seeds 1..CONFORMANCE_SEEDS (300) through both,'
+	@echo '                           all must agree (part of check)'
 	@echo '  peers                  - kube-apiserver and etcd pinned in selftests/peers/go.mod,'
 	@echo '                           and Volcano'"'"'s CRDs, for selftests/real-apiserver.sh'
 	@echo '                           (needs Go, fetches modules; GO_JOBS=2 parallel compiles)'

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"sort"
@@ -23,6 +24,7 @@ import (
 
 func usage() {
 	fmt.Fprintf(os.Stderr, "usage: volcano-oracle [-v N] [-runs N] FILE\n"+
+		"       volcano-oracle fuzz [options]    (volcano-oracle fuzz -h)\n"+
 		"Run one scenario file through Volcano's scheduler; print its decisions as JSON.\n"+
 		"  -runs N  runs of the file (20); every distinct outcome is printed\n"+
 		"  -v N     Volcano's log level, logs on standard error\n")
@@ -101,7 +103,7 @@ func canonical(d *decisions) string {
 
 // printResult prints the first outcome as vsctl prints a file's decisions; the other
 // outcomes Volcano gave for the same file, if any, follow under "alternatives".
-func printResult(file string, mark *conformanceMark, outcomes []*decisions, runs int,
+func printResult(w io.Writer, file string, mark *conformanceMark, outcomes []*decisions, runs int,
 	runErr error) {
 	var buf bytes.Buffer
 	fj, _ := json.Marshal(file)
@@ -123,7 +125,7 @@ func printResult(file string, mark *conformanceMark, outcomes []*decisions, runs
 		buf.WriteString(", \"result\": \"fail\", \"error\": ")
 		buf.Write(ej)
 		buf.WriteString("}\n]\n")
-		os.Stdout.Write(buf.Bytes())
+		w.Write(buf.Bytes())
 		return
 	}
 	fmt.Fprintf(&buf, ", \"result\": \"ran\", \"runs\": %d, \"outcomes\": %d,\n", runs,
@@ -142,7 +144,7 @@ func printResult(file string, mark *conformanceMark, outcomes []*decisions, runs
 		buf.WriteString("]")
 	}
 	buf.WriteString("}\n]\n")
-	os.Stdout.Write(buf.Bytes())
+	w.Write(buf.Bytes())
 }
 
 // volcanoVersion is the version of Volcano linked in, as go.mod pinned it.
@@ -201,22 +203,34 @@ func main() {
 	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(klogFlags)
 	flag.Usage = usage
+	fuzzing := len(os.Args) > 1 && os.Args[1] == "fuzz"
+	if fuzzing {
+		// Volcano's logs, thousands of cases of them, would bury the report
+		klogFlags.Set("logtostderr", "false")
+		klogFlags.Set("stderrthreshold", "FATAL")
+		klog.SetOutput(io.Discard)
+	}
 	verbosity := flag.Int("v", 0, "Volcano's log level (klog -v), logs on standard error")
 	runs := flag.Int("runs", 20, "run the file this many times and report every distinct outcome")
-	flag.Parse()
-	if flag.NArg() != 1 || *runs < 1 {
-		usage()
+	if !fuzzing {
+		flag.Parse()
+		if flag.NArg() != 1 || *runs < 1 {
+			usage()
+		}
+		klogFlags.Set("logtostderr", "true")
+		klogFlags.Set("v", fmt.Sprint(*verbosity))
 	}
-	klogFlags.Set("logtostderr", "true")
-	klogFlags.Set("v", fmt.Sprint(*verbosity))
 	// vc-scheduler's options as its command line defaults them (feasible nodes to find,
 	// priority classes on...): the actions read them
 	opts := options.NewServerOption()
 	opts.AddFlags(pflag.NewFlagSet("vc-scheduler", pflag.ContinueOnError))
 	opts.RegisterOptions()
 
+	if fuzzing {
+		os.Exit(fuzzMain(os.Args[2:]))
+	}
 	mark, outcomes, err := runFile(flag.Arg(0), *runs)
-	printResult(flag.Arg(0), mark, outcomes, *runs, err)
+	printResult(os.Stdout, flag.Arg(0), mark, outcomes, *runs, err)
 	if err != nil {
 		os.Exit(1)
 	}

@@ -22,90 +22,91 @@ import (
 
 // What the file says, decoded strictly: a key the oracle does not know is an error, so that a
 // scenario feature it ignores cannot pass unnoticed. The configuration keys are read again,
-// with Volcano's own YAML library, by conf.go.
+// with Volcano's own YAML library, by conf.go. The fuzzer (fuzz.go) writes its cases from
+// the same types: omitempty leaves out what it did not set.
 type scenarioFile struct {
-	Source          string           `json:"source"`
-	Commit          string           `json:"commit"`
-	Cycles          int              `json:"cycles"`
-	Actions         json.RawMessage  `json:"actions"`
-	Plugins         json.RawMessage  `json:"plugins"`
-	ActionArguments json.RawMessage  `json:"actionArguments"`
-	Conf            string           `json:"conf"`
-	Conformance     *conformanceMark `json:"conformance"`
-	PriorityClasses []prioClassIn    `json:"priorityClasses"`
-	Queues          []queueIn        `json:"queues"`
+	Source          string           `json:"source,omitempty"`
+	Commit          string           `json:"commit,omitempty"`
+	Cycles          int              `json:"cycles,omitempty"`
+	Actions         json.RawMessage  `json:"actions,omitempty"`
+	Plugins         json.RawMessage  `json:"plugins,omitempty"`
+	ActionArguments json.RawMessage  `json:"actionArguments,omitempty"`
+	Conf            string           `json:"conf,omitempty"`
+	Conformance     *conformanceMark `json:"conformance,omitempty"`
+	PriorityClasses []prioClassIn    `json:"priorityClasses,omitempty"`
+	Queues          []queueIn        `json:"queues,omitempty"`
 	// MissingQueues names queues the file leaves out on purpose; vsctl checks it, and
 	// here, as in Volcano, a queue not made is simply not there.
-	MissingQueues []string        `json:"missingQueues"`
-	Nodes         []nodeIn        `json:"nodes"`
-	PodGroups     []podGroupIn    `json:"podgroups"`
-	Pods          []podIn         `json:"pods"`
-	Expect        json.RawMessage `json:"expect"`
+	MissingQueues []string        `json:"missingQueues,omitempty"`
+	Nodes         []nodeIn        `json:"nodes,omitempty"`
+	PodGroups     []podGroupIn    `json:"podgroups,omitempty"`
+	Pods          []podIn         `json:"pods,omitempty"`
+	Expect        json.RawMessage `json:"expect,omitempty"`
 }
 
 // conformanceMark is vsched's key for a known departure from this oracle: why, and in which
 // decisions (all of them when Keys is empty).
 type conformanceMark struct {
-	Known string   `json:"known"`
-	Keys  []string `json:"keys"`
+	Known string   `json:"known,omitempty"`
+	Keys  []string `json:"keys,omitempty"`
 }
 
 type prioClassIn struct {
-	Name             string               `json:"name"`
-	Value            int32                `json:"value"`
-	GlobalDefault    bool                 `json:"globalDefault"`
-	PreemptionPolicy *v1.PreemptionPolicy `json:"preemptionPolicy"`
+	Name             string               `json:"name,omitempty"`
+	Value            int32                `json:"value,omitempty"`
+	GlobalDefault    bool                 `json:"globalDefault,omitempty"`
+	PreemptionPolicy *v1.PreemptionPolicy `json:"preemptionPolicy,omitempty"`
 }
 
 type queueIn struct {
-	Name        string          `json:"name"`
-	Weight      *int32          `json:"weight"`
-	Capability  v1.ResourceList `json:"capability"`
-	Guarantee   v1.ResourceList `json:"guarantee"`
-	Deserved    v1.ResourceList `json:"deserved"`
-	Reclaimable *bool           `json:"reclaimable"`
-	Priority    int32           `json:"priority"`
-	State       string          `json:"state"`
-	Parent      string          `json:"parent"`
+	Name        string          `json:"name,omitempty"`
+	Weight      *int32          `json:"weight,omitempty"`
+	Capability  v1.ResourceList `json:"capability,omitempty"`
+	Guarantee   v1.ResourceList `json:"guarantee,omitempty"`
+	Deserved    v1.ResourceList `json:"deserved,omitempty"`
+	Reclaimable *bool           `json:"reclaimable,omitempty"`
+	Priority    int32           `json:"priority,omitempty"`
+	State       string          `json:"state,omitempty"`
+	Parent      string          `json:"parent,omitempty"`
 }
 
 type nodeIn struct {
-	Name          string            `json:"name"`
-	Allocatable   v1.ResourceList   `json:"allocatable"`
-	Labels        map[string]string `json:"labels"`
-	Taints        []v1.Taint        `json:"taints"`
-	Unschedulable bool              `json:"unschedulable"`
-	Ready         *bool             `json:"ready"`
+	Name          string            `json:"name,omitempty"`
+	Allocatable   v1.ResourceList   `json:"allocatable,omitempty"`
+	Labels        map[string]string `json:"labels,omitempty"`
+	Taints        []v1.Taint        `json:"taints,omitempty"`
+	Unschedulable bool              `json:"unschedulable,omitempty"`
+	Ready         *bool             `json:"ready,omitempty"`
 }
 
 type podGroupIn struct {
-	Name          string           `json:"name"`
-	Namespace     string           `json:"namespace"`
-	Queue         string           `json:"queue"`
-	MinMember     *int32           `json:"minMember"`
-	MinTaskMember map[string]int32 `json:"minTaskMember"`
-	MinResources  v1.ResourceList  `json:"minResources"`
-	Phase         string           `json:"phase"`
-	PriorityClass string           `json:"priorityClass"`
+	Name          string           `json:"name,omitempty"`
+	Namespace     string           `json:"namespace,omitempty"`
+	Queue         string           `json:"queue,omitempty"`
+	MinMember     *int32           `json:"minMember,omitempty"`
+	MinTaskMember map[string]int32 `json:"minTaskMember,omitempty"`
+	MinResources  v1.ResourceList  `json:"minResources,omitempty"`
+	Phase         string           `json:"phase,omitempty"`
+	PriorityClass string           `json:"priorityClass,omitempty"`
 }
 
 type podIn struct {
-	Name             string               `json:"name"`
-	Namespace        string               `json:"namespace"`
-	PodGroup         string               `json:"podgroup"`
-	Phase            string               `json:"phase"`
-	Node             string               `json:"node"`
-	Request          v1.ResourceList      `json:"request"`
-	Priority         *int32               `json:"priority"`
-	PriorityClass    string               `json:"priorityClass"`
-	Role             string               `json:"role"`
-	Preemptable      *bool                `json:"preemptable"`
-	Labels           map[string]string    `json:"labels"`
-	NodeSelector     map[string]string    `json:"nodeSelector"`
-	Tolerations      []v1.Toleration      `json:"tolerations"`
-	Affinity         *v1.Affinity         `json:"affinity"`
-	PreemptionPolicy *v1.PreemptionPolicy `json:"preemptionPolicy"`
-	PipelinedTo      string               `json:"pipelinedTo"`
+	Name             string               `json:"name,omitempty"`
+	Namespace        string               `json:"namespace,omitempty"`
+	PodGroup         string               `json:"podgroup,omitempty"`
+	Phase            string               `json:"phase,omitempty"`
+	Node             string               `json:"node,omitempty"`
+	Request          v1.ResourceList      `json:"request,omitempty"`
+	Priority         *int32               `json:"priority,omitempty"`
+	PriorityClass    string               `json:"priorityClass,omitempty"`
+	Role             string               `json:"role,omitempty"`
+	Preemptable      *bool                `json:"preemptable,omitempty"`
+	Labels           map[string]string    `json:"labels,omitempty"`
+	NodeSelector     map[string]string    `json:"nodeSelector,omitempty"`
+	Tolerations      []v1.Toleration      `json:"tolerations,omitempty"`
+	Affinity         *v1.Affinity         `json:"affinity,omitempty"`
+	PreemptionPolicy *v1.PreemptionPolicy `json:"preemptionPolicy,omitempty"`
+	PipelinedTo      string               `json:"pipelinedTo,omitempty"`
 }
 
 // A pipeline the first session makes before its actions (pipelinedTo).

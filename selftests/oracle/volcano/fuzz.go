@@ -396,7 +396,7 @@ func fuzzMain(args []string) int {
 	seed := fs.Int64("seed", 1, "the first case's seed; case i has seed+i")
 	cases := fs.Int("cases", 0, "stop after this many cases (0: no limit)")
 	secs := fs.Float64("time", 0, "stop after this many seconds (0: no limit)")
-	vsctl := fs.String("vsctl", "vsctl", "the vsctl program")
+	vsctl := fs.String("vsctl", "./vsctl", "the vsctl program")
 	verdictJq := fs.String("verdict", "scripts/conformance-verdict.jq", "the comparison")
 	runs := fs.Int("runs", 8, "Volcano's runs of each case (its distinct outcomes count)")
 	save := fs.String("save", "", "write each shrunk difference into this directory")
@@ -418,6 +418,12 @@ func fuzzMain(args []string) int {
 		return 2
 	}
 	defer os.RemoveAll(dir)
+	for _, prog := range []string{*vsctl, *verdictJq} {
+		if _, err := os.Stat(prog); err != nil {
+			fmt.Fprintln(os.Stderr, "volcano-oracle fuzz:", err)
+			return 2
+		}
+	}
 	f := &fuzzer{vsctl: *vsctl, verdict: *verdictJq, runs: *runs, dir: dir, save: *save}
 	if err := f.startJq(); err != nil {
 		fmt.Fprintln(os.Stderr, "volcano-oracle fuzz:", err)

@@ -172,11 +172,23 @@ func (c *fuzzCase) departure() string {
 		}
 		alike[p.PodGroup] = t
 	}
+	pending := map[string]int{}
+	for _, p := range c.scn.Pods {
+		if p.Node == "" && p.PipelinedTo == "" {
+			pending[p.PodGroup]++
+		}
+	}
 	for _, pg := range c.scn.PodGroups {
 		// v1.10.0's reclaim takes every job with pending tasks, not only the starving
 		// ones (PR #3951, v1.11.0): with minMember at the job's size they are the same
 		if c.has("reclaim") && pg.MinMember != nil && *pg.MinMember < pods[pg.Name] {
 			return "reclaim with a job that may have pending tasks and not starve"
+		}
+		// v1.10.0's reclaim evicts through the session, for good, even when the job
+		// is not pipelined in the end; since PR #4794 (v1.14.0) through a Statement:
+		// the same when the one pending task's reclaim pipelines the job
+		if c.has("reclaim") && pending[pg.Name] > 1 {
+			return "reclaim for a job with more than one pending task"
 		}
 	}
 	req := c.queueRequests()
@@ -405,10 +417,6 @@ func genWorkload(r *rand.Rand, c *fuzzCase, room []nodeRoom) {
 			}
 			c.scn.Pods = append(c.scn.Pods, p)
 		}
-		if c.has("reclaim") {
-			min = int32(ntasks)
-			pg.MinMember = &min
-		}
 		// role-less pending tasks of one job alike, else roles for all (departure())
 		for i := first + 1; i < len(c.scn.Pods); i++ {
 			p := &c.scn.Pods[i]
@@ -432,6 +440,23 @@ func genWorkload(r *rand.Rand, c *fuzzCase, room []nodeRoom) {
 			for i := first; i < len(c.scn.Pods); i++ {
 				c.scn.Pods[i].PipelinedTo = ""
 			}
+		}
+		if c.has("reclaim") {
+			// one pending task a job at most (departure())
+			kept := c.scn.Pods[:first]
+			seen := false
+			for _, p := range c.scn.Pods[first:] {
+				if p.Node == "" && p.PipelinedTo == "" {
+					if seen {
+						continue
+					}
+					seen = true
+				}
+				kept = append(kept, p)
+			}
+			c.scn.Pods = kept
+			min = int32(len(kept) - first)
+			pg.MinMember = &min
 		}
 		c.scn.PodGroups = append(c.scn.PodGroups, pg)
 	}

@@ -7,7 +7,8 @@
 # DIFF for each kind of decision, KNOWN for a whole-file mark and for a mark
 # scoped by keys (a difference outside the keys is still a DIFF), several
 # outcomes of which one agrees, an oracle that could not run the file, the
-# summary line and the exit status.
+# summary line and the exit status; and the comparison as the fuzzer runs it,
+# over a stream of pairs.
 #
 # Usage: selftests/conformance-compare.sh OBJTREE SRCTREE
 set -eu
@@ -80,4 +81,17 @@ has "SAME $name (Volcano: 2 outcomes in 20 runs)"
 run '{file, result: "fail", error: "cannot run it"}' 1
 has "DIFF $name: the oracle could not run it: cannot run it"
 
-echo "conformance-compare: 13 cases as expected"
+# The fuzzer's way in (volcano-oracle fuzz): the same program over a stream of
+# [vsched, oracle] pairs, one verdict a line as JSON.
+"$objtree/vsctl" scenario run -o json "$file" >"$tmp/v.json"
+jq '[.[0] | del(.result, .differences) | .result = "ran"]' "$tmp/v.json" >"$tmp/o.json"
+jq '[.[0] | del(.result, .differences) | .result = "ran" | .bindCount = 9]' "$tmp/v.json" \
+	>"$tmp/o2.json"
+for o in o o2; do
+	jq -c -n --slurpfile v "$tmp/v.json" --slurpfile o "$tmp/$o.json" '[$v[0], $o[0]]'
+done | jq -c --arg out json -f "$srctree/scripts/conformance-verdict.jq" >"$tmp/out"
+[ "$(sed -n 1p "$tmp/out" | jq -r .verdict)" = SAME ] || fail "stream: first pair not SAME"
+[ "$(sed -n 2p "$tmp/out" | jq -r '.verdict + " " + .diffs[0]')" = \
+	"DIFF bindCount: vsched 2, volcano 9" ] || fail "stream: second pair not a DIFF in bindCount"
+
+echo "conformance-compare: 15 cases as expected"

@@ -317,45 +317,63 @@ compile_commands.json: $(objtree)/compile_commands.json
 # ---------------------------------------------------------------------------
 # Tests.
 
-# Criterion runs every suite in one binary and closes with its summary line.
-# conformance-check (Volcano's scheduler on the fuzzer's fixed seeds) needs Go.
+# make check: the fuzz corpus replayed, the shell tests, a short soak and
+# mutation run, then every Criterion suite in one binary, which closes the
+# output with its summary line. Each shell test is a target of its own, so
+# that make -j runs them side by side (each makes its own temporary directory
+# and socket); --output-sync keeps each one's lines together. Volcano's
+# scheduler judges vsched too: every scenario (conformance) and the
+# differential fuzzer's fixed seeds (conformance-check); they need Go.
+MAKEFLAGS += --output-sync=target
 PHONY += check unit-check
-check: unit-check conformance-check
+check: unit-check
 
 # The smoke tests of the programs, the scenario suite and the documents'
-# examples, given the directory the programs are in: make memcheck runs them
-# with a tree whose programs run under valgrind.
-define smoke-tests
-	$(Q)$(srctree)/selftests/vsbench-smoke.sh $(1)/vsbench
-	$(Q)$(srctree)/selftests/vsbench-run.sh $(1)/vsbench
-	$(Q)$(srctree)/selftests/vsbench-sweep.sh $(1)/vsbench
-	$(Q)$(srctree)/selftests/vsbench-sim.sh $(1)/vsbench $(srctree)/selftests/vsbench
-	$(Q)$(srctree)/selftests/vsctl-smoke.sh $(1)/vsctl $(srctree)/selftests/vsctl
-	$(Q)$(srctree)/selftests/vsctl-objects.sh $(1)
-	$(Q)$(srctree)/selftests/accounting-extremes.sh $(1)
-	$(Q)$(srctree)/selftests/vsctl-top.sh $(1)
-	$(Q)$(srctree)/selftests/manual-pages.sh $(1) $(srctree)
-	$(Q)$(srctree)/selftests/doc-run.sh $(1) $(srctree) Documentation/getting-started.md
-	$(Q)$(srctree)/selftests/doc-run.sh $(1) $(srctree) Documentation/vsctl.md
-	$(Q)$(srctree)/selftests/scenarios-run.sh $(1)/vsctl $(srctree)/selftests/scenarios
-	$(Q)$(srctree)/selftests/conformance-compare.sh $(1) $(srctree)
-	$(Q)$(srctree)/selftests/scenarios-remote.sh $(1) $(srctree)/selftests
-	$(Q)$(srctree)/selftests/apply-equivalence.sh $(1) $(srctree)/selftests
-	$(Q)$(srctree)/selftests/demo-smoke.sh $(1) $(srctree)
-	$(Q)$(srctree)/selftests/vjob-lifecycle.sh $(1)
-	$(Q)$(srctree)/selftests/vskube-e2e.sh $(1) $(srctree)/selftests
-endef
+# examples, each given the directory the programs are in ($(1)): make check
+# runs them on the output tree, make memcheck on a tree whose programs run
+# under valgrind.
+smoke-tests := vsbench-smoke vsbench-run vsbench-sweep vsbench-sim vsctl-smoke \
+	vsctl-objects accounting-extremes vsctl-top manual-pages doc-getting-started \
+	doc-vsctl scenarios-run conformance-compare scenarios-remote apply-equivalence \
+	demo-smoke vjob-lifecycle vskube-e2e
+smoke-vsbench-smoke = $(srctree)/selftests/vsbench-smoke.sh $(1)/vsbench
+smoke-vsbench-run = $(srctree)/selftests/vsbench-run.sh $(1)/vsbench
+smoke-vsbench-sweep = $(srctree)/selftests/vsbench-sweep.sh $(1)/vsbench
+smoke-vsbench-sim = $(srctree)/selftests/vsbench-sim.sh $(1)/vsbench $(srctree)/selftests/vsbench
+smoke-vsctl-smoke = $(srctree)/selftests/vsctl-smoke.sh $(1)/vsctl $(srctree)/selftests/vsctl
+smoke-vsctl-objects = $(srctree)/selftests/vsctl-objects.sh $(1)
+smoke-accounting-extremes = $(srctree)/selftests/accounting-extremes.sh $(1)
+smoke-vsctl-top = $(srctree)/selftests/vsctl-top.sh $(1)
+smoke-manual-pages = $(srctree)/selftests/manual-pages.sh $(1) $(srctree)
+smoke-doc-getting-started = $(srctree)/selftests/doc-run.sh $(1) $(srctree) \
+	Documentation/getting-started.md
+smoke-doc-vsctl = $(srctree)/selftests/doc-run.sh $(1) $(srctree) Documentation/vsctl.md
+smoke-scenarios-run = $(srctree)/selftests/scenarios-run.sh $(1)/vsctl $(srctree)/selftests/scenarios
+smoke-conformance-compare = $(srctree)/selftests/conformance-compare.sh $(1) $(srctree)
+smoke-scenarios-remote = $(srctree)/selftests/scenarios-remote.sh $(1) $(srctree)/selftests
+smoke-apply-equivalence = $(srctree)/selftests/apply-equivalence.sh $(1) $(srctree)/selftests
+smoke-demo-smoke = $(srctree)/selftests/demo-smoke.sh $(1) $(srctree)
+smoke-vjob-lifecycle = $(srctree)/selftests/vjob-lifecycle.sh $(1)
+smoke-vskube-e2e = $(srctree)/selftests/vskube-e2e.sh $(1) $(srctree)/selftests
 
-# Those run first, so Criterion's summary closes the output.
-unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
-	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp \
-		$(srctree)/selftests/fuzz-replay.sh $(objtree) $(srctree) $(fuzz-targets)
-	$(Q)$(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube
-	$(call smoke-tests,$(objtree))
-	$(Q)$(srctree)/selftests/vskube-scale.sh $(objtree)
-	$(Q)$(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds $(SOAK_CHECK_TIME)
-	$(Q)$(srctree)/selftests/vsmutate.sh $(objtree) $(srctree) $(MUTATE_CHECK_COUNT) \
-		$(MUTATE_CHECK_SEED)
+check-progs := $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
+
+# The steps before Criterion, each a target (check-STEP).
+check-steps := fuzz-replay kube-apiserver $(smoke-tests) vskube-scale soak mutate
+check-fuzz-replay = LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp \
+	$(srctree)/selftests/fuzz-replay.sh $(objtree) $(srctree) $(fuzz-targets)
+check-kube-apiserver = $(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube
+$(foreach t,$(smoke-tests),$(eval check-$(t) = $$(call smoke-$(t),$$(objtree))))
+check-vskube-scale = $(srctree)/selftests/vskube-scale.sh $(objtree)
+check-soak = $(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds $(SOAK_CHECK_TIME)
+check-mutate = $(srctree)/selftests/vsmutate.sh $(objtree) $(srctree) $(MUTATE_CHECK_COUNT) \
+	$(MUTATE_CHECK_SEED)
+
+PHONY += $(addprefix check-,$(check-steps))
+$(addprefix check-,$(check-steps)): check-%: $(check-progs)
+	$(Q)$(check-$*)
+
+unit-check: $(addprefix check-,$(check-steps)) conformance conformance-check
 	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp $(test-bin) --jobs=2 $(CHECK_ARGS)
 
 # The soak (Documentation/hardening.md): make check runs it for
@@ -407,21 +425,36 @@ MEMCHECK := valgrind -q --error-exitcode=1 --exit-on-first-error=yes --leak-chec
 # Mutants of each fuzz corpus input replayed under memcheck (make check: 300 to 1000).
 MEMCHECK_MUTANTS := 100
 
-PHONY += memcheck
-memcheck: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
+# memcheck's steps: the logs' directory and the tree first; then the corpus
+# of each fuzz target and each smoke test, side by side under make -j; then
+# the unit tests and the soak; the logs are checked last.
+PHONY += memcheck memcheck-prepare memcheck-unit memcheck-soak
+memcheck-prepare: $(check-progs)
 	$(Q)rm -rf $(MEMCHECK_LOGS) && mkdir -p $(MEMCHECK_LOGS) && chmod 1777 $(MEMCHECK_LOGS)
-	$(Q)for t in $(fuzz-targets); do \
-		$(MEMCHECK) $(objtree)/selftests/fuzz/replay-$$t -n $(MEMCHECK_MUTANTS) \
-			$(srctree)/selftests/fuzz/corpus/$$t >/dev/null \
-			2>$(MEMCHECK_LOGS)/replay-$$t.err || \
-		{ tail -n 20 $(MEMCHECK_LOGS)/replay-$$t.err >&2; exit 1; }; \
-	done
 	$(Q)$(srctree)/scripts/memcheck-tree.sh $(objtree) $(MEMCHECK_LOGS)/tree '$(progs)' \
 		'$(MEMCHECK)'
-	$(call smoke-tests,$(MEMCHECK_LOGS)/tree)
+
+PHONY += $(addprefix memcheck-replay-,$(fuzz-targets))
+$(addprefix memcheck-replay-,$(fuzz-targets)): memcheck-replay-%: memcheck-prepare
+	$(Q)$(MEMCHECK) $(objtree)/selftests/fuzz/replay-$* -n $(MEMCHECK_MUTANTS) \
+		$(srctree)/selftests/fuzz/corpus/$* >/dev/null 2>$(MEMCHECK_LOGS)/replay-$*.err || \
+		{ tail -n 20 $(MEMCHECK_LOGS)/replay-$*.err >&2; exit 1; }
+
+PHONY += $(addprefix memcheck-,$(smoke-tests))
+$(addprefix memcheck-,$(smoke-tests)): memcheck-%: memcheck-prepare
+	$(Q)$(call smoke-$*,$(MEMCHECK_LOGS)/tree)
+
+memcheck-steps := $(addprefix memcheck-replay-,$(fuzz-targets)) $(addprefix memcheck-,$(smoke-tests))
+
+# Criterion runs two tests at a time itself: it starts when the rest is done.
+memcheck-unit: $(memcheck-steps)
 	$(Q)$(MEMCHECK) $(test-bin) --jobs=2 $(CHECK_ARGS)
+
+memcheck-soak: memcheck-prepare
 	$(Q)$(MEMCHECK) $(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd \
 		--seconds 5 --workers 4
+
+memcheck: memcheck-unit memcheck-soak
 	$(Q)$(srctree)/scripts/memcheck-logs.sh $(MEMCHECK_LOGS)
 
 # ---------------------------------------------------------------------------

@@ -272,8 +272,13 @@ expect 200 '"phase":"Running"' PATCH /api/v1/namespaces/default/pods/p1/status \
 expect 200 '"phase":"Running"' PATCH /api/v1/namespaces/default/pods/p1 \
 	'{"status":{"phase":"Failed"}}' application/strategic-merge-patch+json
 k_is Running get pod p1 -o jsonpath='{.status.phase}'
-expect 200 '"phase":"Inqueue"' PATCH \
+# Volcano's PodGroup CRD has no status subresource: the object's status is
+# written with it.
+expect 404 'the server could not find the requested resource' PATCH \
 	/apis/scheduling.volcano.sh/v1beta1/namespaces/default/podgroups/pg1/status \
+	'{"status":{"phase":"Pending"}}' application/merge-patch+json
+expect 200 '"phase":"Inqueue"' PATCH \
+	/apis/scheduling.volcano.sh/v1beta1/namespaces/default/podgroups/pg1 \
 	'{"status":{"phase":"Inqueue"}}' application/merge-patch+json
 k_is "Inqueue 3" get pg pg1 -o jsonpath='{.status.phase} {.spec.minMember}'
 

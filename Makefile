@@ -342,14 +342,18 @@ define smoke-tests
 	$(Q)$(srctree)/selftests/apply-equivalence.sh $(1) $(srctree)/selftests
 	$(Q)$(srctree)/selftests/demo-smoke.sh $(1) $(srctree)
 	$(Q)$(srctree)/selftests/vjob-lifecycle.sh $(1)
-	$(Q)$(srctree)/selftests/vskube-e2e.sh $(1) $(srctree)/selftests
+	$(Q)$(srctree)/selftests/vskube-e2e.sh $(1) $(srctree)/selftests $(peers-dir)
+	$(Q)$(srctree)/selftests/vskube-faults.sh $(1) $(peers-dir)
 endef
 
 # Those run first, so Criterion's summary closes the output.
-unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
+# The bridge's end-to-end test runs against the real kube-apiserver, with the
+# kubectl of the same release: make peers builds them (once; Go's caches in GO_DIR).
+unit-check: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins) \
+		peers
 	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp \
 		$(srctree)/selftests/fuzz-replay.sh $(objtree) $(srctree) $(fuzz-targets)
-	$(Q)$(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube
+	$(Q)$(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube $(peers-dir)
 	$(call smoke-tests,$(objtree))
 	$(Q)$(srctree)/selftests/vskube-scale.sh $(objtree)
 	$(Q)$(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds $(SOAK_CHECK_TIME)
@@ -407,7 +411,7 @@ MEMCHECK := valgrind -q --error-exitcode=1 --exit-on-first-error=yes --leak-chec
 MEMCHECK_MUTANTS := 100
 
 PHONY += memcheck
-memcheck: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
+memcheck: $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins) peers
 	$(Q)rm -rf $(MEMCHECK_LOGS) && mkdir -p $(MEMCHECK_LOGS) && chmod 1777 $(MEMCHECK_LOGS)
 	$(Q)for t in $(fuzz-targets); do \
 		$(MEMCHECK) $(objtree)/selftests/fuzz/replay-$$t -n $(MEMCHECK_MUTANTS) \
@@ -537,6 +541,7 @@ conformance: $(objtree)/vsctl $(oracle-bin)
 peers-src := $(srctree)/selftests/peers
 peers-dir := $(GO_DIR)/peers
 peers-apiserver := $(peers-dir)/kube-apiserver
+peers-kubectl := $(peers-dir)/kubectl
 peers-etcd := $(peers-dir)/etcd-embed
 peers-crds := $(peers-dir)/crd/.volcano
 # The version kube-apiserver reports (/version, kubectl version): without it
@@ -554,6 +559,13 @@ quiet_cmd_go_peer = GO      $(rel-target)
 
 $(peers-apiserver): peer-pkg := k8s.io/kubernetes/cmd/kube-apiserver
 $(peers-apiserver): $(peers-src)/go.mod $(peers-src)/go.sum
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_peer) $(cmd_go_peer)
+
+# kubectl from the same release: the real-server tests drive the cluster with
+# it, never with whatever kubectl the machine may have.
+$(peers-kubectl): peer-pkg := k8s.io/kubernetes/cmd/kubectl
+$(peers-kubectl): $(peers-src)/go.mod $(peers-src)/go.sum
 	$(Q)mkdir -p $(dir $@)
 	@$(call echo-cmd,go_peer) $(cmd_go_peer)
 
@@ -578,7 +590,7 @@ $(peers-crds): $(oracle-src)/go.mod $(oracle-src)/go.sum
 	@$(call echo-cmd,volcano_crds) $(cmd_volcano_crds)
 
 PHONY += peers
-peers: $(peers-apiserver) $(peers-etcd) $(peers-crds)
+peers: $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(peers-crds)
 
 # ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
@@ -612,7 +624,7 @@ clean:
 		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
 		$(objtree)/selftests/.vs-selftests.cmd $(fuzz-progs-lib) $(fuzz-replay-bins) \
 		$(fuzz-bins) $(fuzz-seeds-bin) $(objtree)/selftests/fuzz/.*.cmd $(oracle-bin)
-	$(Q)rm -rf $(peers-apiserver) $(peers-etcd) $(dir $(peers-crds))
+	$(Q)rm -rf $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(dir $(peers-crds))
 	$(Q)for o in $(all-objs); do \
 		rm -f $(objtree)/$$o $(objtree)/$$(dirname $$o)/.$$(basename $$o).cmd \
 			$(objtree)/$$(dirname $$o)/.$$(basename $$o).d; \
@@ -624,7 +636,8 @@ help:
 	@echo ''
 	@echo '  all (default)          - libvscore.a, the programs ($(progs)), the unit tests'
 	@echo '                           and compile_commands.json'
-	@echo '  check                  - build and run every test'
+	@echo '  check                  - build and run every test (builds peers first: the'
+	@echo '                           bridge is tested against the real kube-apiserver)'
 	@echo '  memcheck               - every unit test, the fuzz corpus, the smoke tests'
 	@echo '                           and a short soak under valgrind (CI runs it; ~23'
 	@echo '                           minutes)'
@@ -645,9 +658,10 @@ help:
 	@echo '  oracle                 - the conformance oracle: Volcano'"'"'s scheduler, pinned in'
 	@echo '                           selftests/oracle/volcano/go.mod (needs Go, fetches modules)'
 	@echo '  conformance            - every scenario through vsched and the oracle, compared'
-	@echo '  peers                  - kube-apiserver and etcd pinned in selftests/peers/go.mod,'
-	@echo '                           and Volcano'"'"'s CRDs, for selftests/real-apiserver.sh'
-	@echo '                           (needs Go, fetches modules; GO_JOBS=2 parallel compiles)'
+	@echo '  peers                  - kube-apiserver, kubectl and etcd pinned in'
+	@echo '                           selftests/peers/go.mod, and Volcano'"'"'s CRDs, for'
+	@echo '                           selftests/real-apiserver.sh and vskube-e2e.sh (needs Go,'
+	@echo '                           fetches modules; GO_JOBS=2 parallel compiles; ~15 min cold)'
 	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  install                - the programs, manual pages and bash completion'

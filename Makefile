@@ -331,11 +331,13 @@ check: unit-check
 # The smoke tests of the programs, the scenario suite and the documents'
 # examples, each given the directory the programs are in ($(1)): make check
 # runs them on the output tree, make memcheck on a tree whose programs run
-# under valgrind.
+# under valgrind. The bridge's end-to-end test runs against the real
+# kube-apiserver, with the kubectl of the same release: make peers builds them
+# (once; Go's caches in GO_DIR).
 smoke-tests := vsbench-smoke vsbench-run vsbench-sweep vsbench-sim vsctl-smoke \
 	vsctl-objects accounting-extremes vsctl-top manual-pages doc-getting-started \
 	doc-vsctl scenarios-run conformance-compare scenarios-remote apply-equivalence \
-	demo-smoke vjob-lifecycle vskube-e2e
+	demo-smoke vjob-lifecycle vskube-e2e vskube-faults
 smoke-vsbench-smoke = $(srctree)/selftests/vsbench-smoke.sh $(1)/vsbench
 smoke-vsbench-run = $(srctree)/selftests/vsbench-run.sh $(1)/vsbench
 smoke-vsbench-sweep = $(srctree)/selftests/vsbench-sweep.sh $(1)/vsbench
@@ -354,15 +356,20 @@ smoke-scenarios-remote = $(srctree)/selftests/scenarios-remote.sh $(1) $(srctree
 smoke-apply-equivalence = $(srctree)/selftests/apply-equivalence.sh $(1) $(srctree)/selftests
 smoke-demo-smoke = $(srctree)/selftests/demo-smoke.sh $(1) $(srctree)
 smoke-vjob-lifecycle = $(srctree)/selftests/vjob-lifecycle.sh $(1)
-smoke-vskube-e2e = $(srctree)/selftests/vskube-e2e.sh $(1) $(srctree)/selftests
+smoke-vskube-e2e = $(srctree)/selftests/vskube-e2e.sh $(1) $(srctree)/selftests $(peers-dir)
+smoke-vskube-faults = $(srctree)/selftests/vskube-faults.sh $(1) $(peers-dir)
 
 check-progs := $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
+# The tests that need kube-apiserver or kubectl wait for the peers; the rest
+# run while Go compiles them.
+peers-tests := kube-apiserver vskube-e2e vskube-faults
 
 # The steps before Criterion, each a target (check-STEP).
 check-steps := fuzz-replay kube-apiserver $(smoke-tests) vskube-scale soak mutate
 check-fuzz-replay = LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp \
 	$(srctree)/selftests/fuzz-replay.sh $(objtree) $(srctree) $(fuzz-targets)
-check-kube-apiserver = $(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube
+check-kube-apiserver = $(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube \
+	$(peers-dir)
 $(foreach t,$(smoke-tests),$(eval check-$(t) = $$(call smoke-$(t),$$(objtree))))
 check-vskube-scale = $(srctree)/selftests/vskube-scale.sh $(objtree)
 check-soak = $(objtree)/selftests/soak/vssoak --vschedd $(objtree)/vschedd --seconds $(SOAK_CHECK_TIME)
@@ -372,6 +379,7 @@ check-mutate = $(srctree)/selftests/vsmutate.sh $(objtree) $(srctree) $(MUTATE_C
 PHONY += $(addprefix check-,$(check-steps))
 $(addprefix check-,$(check-steps)): check-%: $(check-progs)
 	$(Q)$(check-$*)
+$(addprefix check-,$(peers-tests)) $(addprefix memcheck-,$(filter $(smoke-tests),$(peers-tests))): peers
 
 unit-check: $(addprefix check-,$(check-steps)) conformance conformance-check
 	$(Q)LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp $(test-bin) --jobs=2 $(CHECK_ARGS)
@@ -586,6 +594,7 @@ conformance-check: $(objtree)/vsctl $(oracle-bin)
 peers-src := $(srctree)/selftests/peers
 peers-dir := $(GO_DIR)/peers
 peers-apiserver := $(peers-dir)/kube-apiserver
+peers-kubectl := $(peers-dir)/kubectl
 peers-etcd := $(peers-dir)/etcd-embed
 peers-crds := $(peers-dir)/crd/.volcano
 # The version kube-apiserver reports (/version, kubectl version): without it
@@ -603,6 +612,13 @@ quiet_cmd_go_peer = GO      $(rel-target)
 
 $(peers-apiserver): peer-pkg := k8s.io/kubernetes/cmd/kube-apiserver
 $(peers-apiserver): $(peers-src)/go.mod $(peers-src)/go.sum
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_peer) $(cmd_go_peer)
+
+# kubectl from the same release: the real-server tests drive the cluster with
+# it, never with whatever kubectl the machine may have.
+$(peers-kubectl): peer-pkg := k8s.io/kubernetes/cmd/kubectl
+$(peers-kubectl): $(peers-src)/go.mod $(peers-src)/go.sum
 	$(Q)mkdir -p $(dir $@)
 	@$(call echo-cmd,go_peer) $(cmd_go_peer)
 
@@ -627,7 +643,7 @@ $(peers-crds): $(oracle-src)/go.mod $(oracle-src)/go.sum
 	@$(call echo-cmd,volcano_crds) $(cmd_volcano_crds)
 
 PHONY += peers
-peers: $(peers-apiserver) $(peers-etcd) $(peers-crds)
+peers: $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(peers-crds)
 
 # ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
@@ -661,7 +677,7 @@ clean:
 		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
 		$(objtree)/selftests/.vs-selftests.cmd $(fuzz-progs-lib) $(fuzz-replay-bins) \
 		$(fuzz-bins) $(fuzz-seeds-bin) $(objtree)/selftests/fuzz/.*.cmd $(oracle-bin)
-	$(Q)rm -rf $(peers-apiserver) $(peers-etcd) $(dir $(peers-crds))
+	$(Q)rm -rf $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(dir $(peers-crds))
 	$(Q)for o in $(all-objs); do \
 		rm -f $(objtree)/$$o $(objtree)/$$(dirname $$o)/.$$(basename $$o).cmd \
 			$(objtree)/$$(dirname $$o)/.$$(basename $$o).d; \
@@ -673,7 +689,8 @@ help:
 	@echo ''
 	@echo '  all (default)          - libvscore.a, the programs ($(progs)), the unit tests'
 	@echo '                           and compile_commands.json'
-	@echo '  check                  - build and run every test (with conformance-check: needs Go)'
+	@echo '  check                  - build and run every test (needs Go: builds the oracle and'
+	@echo '                           the peers first, the bridge is tested against kube-apiserver)'
 	@echo '  memcheck               - every unit test, the fuzz corpus, the smoke tests'
 	@echo '                           and a short soak under valgrind (CI runs it; ~23'
 	@echo '                           minutes)'
@@ -699,9 +716,10 @@ help:
 	@echo '                           FUZZ_SAVE ($$(O)/conformance-fuzz)'
 	@echo '  conformance-check      - the fixed seeds 1..CONFORMANCE_SEEDS (300) through both,'
 	@echo '                           all must agree (part of check)'
-	@echo '  peers                  - kube-apiserver and etcd pinned in selftests/peers/go.mod,'
-	@echo '                           and Volcano'"'"'s CRDs, for selftests/real-apiserver.sh'
-	@echo '                           (needs Go, fetches modules; GO_JOBS=2 parallel compiles)'
+	@echo '  peers                  - kube-apiserver, kubectl and etcd pinned in'
+	@echo '                           selftests/peers/go.mod, and Volcano'"'"'s CRDs, for'
+	@echo '                           selftests/real-apiserver.sh and vskube-e2e.sh (needs Go,'
+	@echo '                           fetches modules; GO_JOBS=2 parallel compiles; ~15 min cold)'
 	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  install                - the programs, manual pages and bash completion'

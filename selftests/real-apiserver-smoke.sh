@@ -40,6 +40,7 @@ ok() {
 
 "$launcher" start "$dir" "$peers" || { keep=1; exit 1; }
 . "$dir/env"
+PATH=$PEERS:$PATH	# the kubectl make peers built
 admin() { kubectl --kubeconfig "$ADMIN_KUBECONFIG" "$@"; }
 user() { kubectl --kubeconfig "$TOKEN_KUBECONFIG" "$@"; }
 # The HTTP status of GET PATH as the token user.

@@ -9,26 +9,41 @@
 #
 #   selftests/real-apiserver.sh start DIR [PEERS]
 #   selftests/real-apiserver.sh stop DIR
+#   selftests/real-apiserver.sh restart-apiserver DIR [compact]
+#   selftests/real-apiserver.sh compact DIR
 #
 # start makes DIR (which must not hold a running server), generates with
 # openssl a CA, the serving certificate for 127.0.0.1 and localhost, an admin
-# client certificate (group system:masters) and the service-account signing
-# keys, and a bearer token for the user "vsched-test" (no groups: RBAC grants
-# it nothing until a test binds a role to it). It starts etcd and
+# client certificate (group system:masters), a client certificate for the
+# user "vsched-bridge" and the service-account signing keys, and a bearer
+# token for the user "vsched-test" (the two users have no groups: RBAC grants
+# them nothing until a test binds a role to them). It starts etcd and
 # kube-apiserver on free loopback ports, waits for /readyz, installs the
 # CRDs and waits for them to be Established, and writes:
 #   DIR/admin.kubeconfig   the admin, by client certificate, CA verified
 #   DIR/token.kubeconfig   the user vsched-test, by bearer token, CA verified
-#   DIR/env                SERVER, TOKEN, ETCD, the ports and the two kubeconfigs
+#   DIR/bridge.kubeconfig  the user vsched-bridge, by client certificate
+#   DIR/env                SERVER, TOKEN, ETCD, the ports, the kubeconfigs,
+#                          PEERS and KUBECTL (the kubectl of PEERS)
 # Every step is bounded and logged in DIR/real-apiserver.log; the servers log
-# to DIR/etcd.log and DIR/kube-apiserver.log. A start that fails stops what it
-# started and exits 1 with the end of the logs.
+# to DIR/etcd.log and DIR/kube-apiserver.log, and every request of a user
+# outside system:masters is in DIR/audit.log. A start that fails stops what
+# it started and exits 1 with the end of the logs.
 #
-# PEERS is where `make peers` put the programs and the CRDs: GO_DIR/peers,
-# by default go/peers in the source tree.
+# PEERS is where `make peers` put the programs (kube-apiserver, kubectl,
+# etcd-embed) and the CRDs: GO_DIR/peers, by default go/peers in the source
+# tree. The kubectl there is the one used, never the machine's.
 #
 # stop sends SIGTERM to kube-apiserver, then etcd, waits up to STOP_TIMEOUT
 # seconds (10) for each, then SIGKILL; nothing it started is left running.
+#
+# restart-apiserver stops kube-apiserver (its watches end) and starts it
+# again on the same port and etcd, and waits for /readyz; with "compact",
+# etcd is compacted while it is down. compact writes a key outside
+# /registry/ to etcd and compacts etcd's history up to it, printing the
+# revision: a list resumed with an older continue token is 410 Gone, and
+# after a restart so is every watch resumed from before (kube-apiserver's
+# watch cache starts at etcd's revision, past what any client has seen).
 #
 # READY_TIMEOUT (120) bounds each wait of start, in seconds.
 set -eu
@@ -38,7 +53,8 @@ READY_TIMEOUT=${READY_TIMEOUT:-120}
 STOP_TIMEOUT=${STOP_TIMEOUT:-10}
 
 usage() {
-	echo "usage: selftests/real-apiserver.sh start DIR [PEERS] | stop DIR" >&2
+	echo "usage: selftests/real-apiserver.sh start DIR [PEERS] | stop DIR |" \
+	     "restart-apiserver DIR [compact] | compact DIR" >&2
 	exit 2
 }
 
@@ -177,6 +193,10 @@ subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,
 	cert admin "/O=system:masters/CN=vsched-admin" "basicConstraints=CA:FALSE
 keyUsage=digitalSignature,keyEncipherment
 extendedKeyUsage=clientAuth"
+	# a user of no group: RBAC grants it what a test binds to it
+	cert bridge "/CN=vsched-bridge" "basicConstraints=CA:FALSE
+keyUsage=digitalSignature,keyEncipherment
+extendedKeyUsage=clientAuth"
 	o genpkey -algorithm EC -pkeyopt ec_paramgen_curve:prime256v1 -out "$pki/sa.key"
 	o pkey -in "$pki/sa.key" -pubout -out "$pki/sa.pub"
 	chmod 600 "$pki"/*.key
@@ -204,14 +224,53 @@ current-context: real-apiserver
 EOF
 }
 
+# kube-apiserver on $port against $etcd, in the background, its pid in
+# DIR/kube-apiserver.pid. No controller manager runs: the ServiceAccount
+# admission plugin would refuse every pod for want of the "default"
+# ServiceAccount it creates, and TaintNodesByCondition would leave every
+# node tainted not-ready, a taint only the node lifecycle controller takes
+# away once the kubelet says Ready. The endpoint reconciler would publish
+# 127.0.0.1, which Endpoints refuse. Tokens of ServiceAccounts (kubectl
+# create token) still work. Every request but those of system:masters (the
+# server itself, the admin) goes to DIR/audit.log, a JSON line each: what
+# the bridge asked, as RBAC saw it.
+apiserver_run() {
+	printf '%s\n' 'apiVersion: audit.k8s.io/v1' 'kind: Policy' \
+		'omitStages: [RequestReceived]' 'rules:' \
+		'- {level: None, userGroups: ["system:masters"]}' '- {level: Metadata}' \
+		>"$dir/audit-policy.yaml"
+	"$peers/kube-apiserver" \
+		--etcd-servers="$etcd" \
+		--bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$port" \
+		--tls-cert-file="$dir/pki/apiserver.crt" --tls-private-key-file="$dir/pki/apiserver.key" \
+		--client-ca-file="$dir/pki/ca.crt" \
+		--token-auth-file="$dir/tokens.csv" \
+		--authorization-mode=Node,RBAC \
+		--service-account-issuer="$server" \
+		--service-account-key-file="$dir/pki/sa.pub" \
+		--service-account-signing-key-file="$dir/pki/sa.key" \
+		--service-cluster-ip-range=10.96.0.0/24 \
+		--disable-admission-plugins=ServiceAccount,TaintNodesByCondition \
+		--endpoint-reconciler-type=none \
+		--audit-policy-file="$dir/audit-policy.yaml" \
+		--audit-log-path="$dir/audit.log" --audit-log-format=json --audit-log-mode=blocking \
+		--profiling=false \
+		</dev/null >>"$dir/kube-apiserver.log" 2>&1 &
+	echo $! >"$dir/kube-apiserver.pid"
+}
+
+apiserver_ready() {
+	[ "$(curl -s --max-time 5 --cacert "$dir/pki/ca.crt" --cert "$dir/pki/admin.crt" \
+		--key "$dir/pki/admin.key" "$server/readyz")" = ok ]
+}
+
 start() {
-	for f in kube-apiserver etcd-embed crd/.volcano; do
+	for f in kube-apiserver kubectl etcd-embed crd/.volcano; do
 		[ -e "$peers/$f" ] || {
 			echo "real-apiserver: no $peers/$f: run 'make peers' first" >&2
 			exit 1
 		}
 	done
-	command -v kubectl >/dev/null 2>&1 || { echo "real-apiserver: kubectl is not installed" >&2; exit 1; }
 	mkdir -p "$dir"
 	dir=$(cd "$dir" && pwd)
 	for name in kube-apiserver etcd-embed; do
@@ -244,38 +303,17 @@ start() {
 	log "etcd-embed ($!) on $etcd"
 	wait_for "etcd ready" etcd-embed grep -q '^etcd-embed: ready' "$dir/etcd.log"
 
-	# No controller manager runs: the ServiceAccount admission plugin would
-	# refuse every pod for want of the "default" ServiceAccount it creates.
-	# The endpoint reconciler would publish 127.0.0.1, which Endpoints
-	# refuse. Tokens of ServiceAccounts (kubectl create token) still work.
-	"$peers/kube-apiserver" \
-		--etcd-servers="$etcd" \
-		--bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$port" \
-		--tls-cert-file="$dir/pki/apiserver.crt" --tls-private-key-file="$dir/pki/apiserver.key" \
-		--client-ca-file="$dir/pki/ca.crt" \
-		--token-auth-file="$dir/tokens.csv" \
-		--authorization-mode=Node,RBAC \
-		--service-account-issuer="$server" \
-		--service-account-key-file="$dir/pki/sa.pub" \
-		--service-account-signing-key-file="$dir/pki/sa.key" \
-		--service-cluster-ip-range=10.96.0.0/24 \
-		--disable-admission-plugins=ServiceAccount \
-		--endpoint-reconciler-type=none \
-		--profiling=false \
-		</dev/null >>"$dir/kube-apiserver.log" 2>&1 &
-	echo $! >"$dir/kube-apiserver.pid"
-	log "kube-apiserver ($!) on $server"
+	apiserver_run
+	log "kube-apiserver ($(cat "$dir/kube-apiserver.pid")) on $server"
 
 	kubeconfig "$dir/admin.kubeconfig" "    client-certificate: $dir/pki/admin.crt
     client-key: $dir/pki/admin.key"
 	kubeconfig "$dir/token.kubeconfig" "    token: $token"
-	chmod 600 "$dir/admin.kubeconfig" "$dir/token.kubeconfig"
+	kubeconfig "$dir/bridge.kubeconfig" "    client-certificate: $dir/pki/bridge.crt
+    client-key: $dir/pki/bridge.key"
+	chmod 600 "$dir"/*.kubeconfig
 
-	ready() {
-		[ "$(curl -s --max-time 5 --cacert "$dir/pki/ca.crt" --cert "$dir/pki/admin.crt" \
-			--key "$dir/pki/admin.key" "$server/readyz")" = ok ]
-	}
-	wait_for "kube-apiserver /readyz" kube-apiserver ready
+	wait_for "kube-apiserver /readyz" kube-apiserver apiserver_ready
 
 	k() { kubectl --kubeconfig "$dir/admin.kubeconfig" --request-timeout=30s "$@" >>"$dir/kubectl.log" 2>&1; }
 	# create, not apply: the Job CRD is larger than apply's annotation.
@@ -290,6 +328,8 @@ start() {
 		kubectl --kubeconfig "$dir/admin.kubeconfig" get queues.scheduling.volcano.sh,podgroups.scheduling.volcano.sh,jobs.batch.volcano.sh -A
 
 	cat >"$dir/env" <<EOF
+PEERS=$peers
+KUBECTL=$peers/kubectl
 SERVER=$server
 ETCD=$etcd
 PORT=$port
@@ -298,9 +338,47 @@ TOKEN=$token
 TOKEN_USER=vsched-test
 ADMIN_KUBECONFIG=$dir/admin.kubeconfig
 TOKEN_KUBECONFIG=$dir/token.kubeconfig
+CERT_USER=vsched-bridge
+CERT_KUBECONFIG=$dir/bridge.kubeconfig
 CA=$dir/pki/ca.crt
 EOF
 	say "ready in $(since "$t0")s: $server (KUBECONFIG=$dir/admin.kubeconfig)"
+}
+
+# kube-apiserver stopped (SIGTERM: its watches end) and started again on
+# the same port with the same etcd, waited for. Its watch cache starts
+# over at etcd's revision: a watch resumed from before is 410 Gone if etcd
+# was written in between (compact does).
+restart_apiserver() {
+	t0=$(now_ms)
+	stop_one kube-apiserver
+	[ -z "$1" ] || compact >/dev/null
+	apiserver_run
+	log "kube-apiserver ($(cat "$dir/kube-apiserver.pid")) started again on $server"
+	wait_for "kube-apiserver /readyz again" kube-apiserver apiserver_ready
+	say "kube-apiserver restarted in $(since "$t0")s"
+}
+
+# etcd through its JSON gateway: POST /v3/kv/API with BODY; the answer.
+etcd_call() {
+	curl -fsS --max-time 10 -X POST -d "$2" "$etcd/v3/kv/$1"
+}
+
+# etcd's revision moved on (a key outside /registry/, which kube-apiserver
+# never reads, written) and its history compacted up to there: every
+# resourceVersion handed out before is older than etcd keeps. Prints the
+# revision.
+compact() {
+	key=$(printf 'vsched-test/compact' | base64)
+	val=$(date +%s%N | base64)
+	ans=$(etcd_call put "{\"key\":\"$key\",\"value\":\"$val\"}") ||
+		{ say "compact: etcd refused the put: $ans"; exit 1; }
+	rev=$(printf '%s' "$ans" | sed -n 's/.*"revision":"\([0-9]*\)".*/\1/p')
+	[ -n "$rev" ] || { say "compact: no revision in etcd's answer: $ans"; exit 1; }
+	ans=$(etcd_call compaction "{\"revision\":\"$rev\",\"physical\":true}") ||
+		{ say "compact: etcd refused the compaction at $rev: $ans"; exit 1; }
+	log "etcd compacted at revision $rev"
+	echo "$rev"
 }
 
 case $cmd in
@@ -312,7 +390,17 @@ start)
 		exit 1
 	fi
 	peers=$(cd "${3:-$srctree/go/peers}" && pwd)
+	# kubectl of the same release, never whatever the machine has
+	PATH=$peers:$PATH
 	start "$@"
+	;;
+restart-apiserver | compact)
+	[ $# -eq 2 ] || { [ $# -eq 3 ] && [ "$cmd $3" = "restart-apiserver compact" ]; } || usage
+	[ -s "$dir/env" ] || { echo "real-apiserver: $dir: no server started there" >&2; exit 1; }
+	dir=$(cd "$dir" && pwd)
+	. "$dir/env"
+	peers=$PEERS server=$SERVER etcd=$ETCD port=$PORT
+	if [ "$cmd" = compact ]; then compact; else restart_apiserver "${3:-}"; fi
 	;;
 stop)
 	[ $# -eq 2 ] || usage

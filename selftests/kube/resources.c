@@ -58,7 +58,11 @@ const struct kapi_resource kapi_resources[] = {
 		.group = "scheduling.volcano.sh", .version = "v1beta1", .plural = "podgroups",
 		.singular = "podgroup", .kind = "PodGroup", .list_kind = "PodGroupList",
 		.short_names = (const char *const[]){ "pg", "podgroup-v1beta1", NULL },
-		.subs = KAPI_SUB_STATUS, .namespaced = true, .create_status = "",
+		/*
+		 * Volcano's CRD declares no status subresource: the status
+		 * is the object's, kept by a create and changed by a write.
+		 */
+		.namespaced = true,
 	},
 	{
 		.group = "scheduling.volcano.sh", .version = "v1beta1", .plural = "queues",

@@ -263,8 +263,13 @@ static bool start(struct kstatus *s, struct kst_work *w)
 
 	switch (w->kind) {
 	case KSTATUS_PODGROUP:
+		/*
+		 * Volcano's PodGroup CRD has no status subresource (its
+		 * status is written with the object, as Volcano's scheduler
+		 * does with Update): .../podgroups/NAME/status is 404.
+		 */
 		snprintf(path, sizeof(path), "/apis/scheduling.volcano.sh/v1beta1/namespaces/%s/"
-			 "podgroups/%s/status", w->ns, w->name);
+			 "podgroups/%s", w->ns, w->name);
 		break;
 	case KSTATUS_POD:
 		snprintf(path, sizeof(path), "/api/v1/namespaces/%s/pods/%s/status", w->ns,

@@ -5,9 +5,10 @@
  * scheduler writes it when a session closes, with the Events its recorder
  * makes beside:
  *
- * - a PodGroup's status: PATCH .../podgroups/NAME/status (a merge patch of
- *   phase, conditions, running, succeeded, failed; the conditions' list is
- *   replaced whole, as Volcano's UpdateStatus replaces it), then an Event
+ * - a PodGroup's status: PATCH .../podgroups/NAME (a merge patch of the
+ *   status's phase, conditions, running, succeeded, failed; the conditions'
+ *   list is replaced whole, as Volcano's Update replaces it: Volcano's
+ *   PodGroup CRD has no status subresource), then an Event
  *   on the PodGroup: Warning "Unschedulable" "N/M tasks in gang
  *   unschedulable: <FitError>" while it is Pending, Inqueue or Unknown,
  *   else Normal "Scheduled" "pod group is ready";

@@ -580,6 +580,12 @@ static void metrics_update(struct bridge *b)
 
 static void link_drop(struct bridge *b)
 {
+	/*
+	 * The link's stats go with it: what it did since the last update
+	 * (a bind whose result vschedd, just gone, was not told) is
+	 * counted first.
+	 */
+	metrics_update(b);
 	link_close(&b->l);
 	memset(&b->seen_sync, 0, sizeof(b->seen_sync));
 	memset(&b->seen_bind, 0, sizeof(b->seen_bind));

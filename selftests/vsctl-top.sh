@@ -15,7 +15,13 @@ dir=$(mktemp -d /tmp/vsctl-top-XXXXXX)
 sock=$dir/vs.sock
 out=$dir/out
 export VSCHED_SOCKET="$sock"
-tmux="tmux -L vsctl-top-$$ -f /dev/null"
+# Each screen gets a tmux server of its own, on a socket in $dir: a server
+# just killed may still hold its socket for a moment, and a client that
+# meets it there reads "server exited unexpectedly". remain-on-exit is in
+# the configuration, so the pane stays even if top exits at once.
+printf 'set-option -g remain-on-exit on\n' >"$dir/tmux.conf"
+screens=0
+tmux="tmux -S $dir/tmux-0 -f $dir/tmux.conf"
 pid=
 
 cleanup() {
@@ -91,14 +97,15 @@ grep -Eq "^vs_task +$tasks " "$out" || fail "vs_task's active objects are not th
 has NAME ACTIVE_OBJS NUM_OBJS OBJSIZE OBJPERSLAB NUM_SLABS BYTES
 
 # ---- top in a terminal ----
-# shows ERE MSG: wait (5 s at most) until the screen has a line matching
+# shows ERE MSG: wait (20 s at most: vsctl may run under valgrind on a busy
+# machine) until the screen has a line matching
 # ERE, else fail with MSG. A screen is read while top may still draw it
 # (slowly under valgrind): each part is waited for.
 shows() {
 	i=0
 	until $tmux capture-pane -p >"$out" 2>/dev/null && grep -Eq -- "$1" "$out"; do
 		i=$((i + 1))
-		[ "$i" -le 100 ] || fail "$2"
+		[ "$i" -le 400 ] || fail "$2 (top's exit status: $(cat "$dir/status" 2>/dev/null || echo none))"
 		sleep 0.05
 	done
 }
@@ -106,10 +113,11 @@ shows() {
 # screen W H: start top in a W x H terminal; the pane stays once it exits.
 screen() {
 	$tmux kill-server 2>/dev/null || true
+	screens=$((screens + 1))
+	tmux="tmux -S $dir/tmux-$screens -f $dir/tmux.conf"
 	rm -f "$dir/status"
 	$tmux new-session -d -x "$1" -y "$2" \
 		"VSCHED_SOCKET=$sock $vsctl top -d 0.2; echo \$? >$dir/status"
-	$tmux set-option -g remain-on-exit on >/dev/null
 	shows "^CYCLE" "top drew no screen in ${1}x$2"
 }
 
@@ -131,7 +139,7 @@ $tmux send-keys q
 i=0
 until [ -s "$dir/status" ]; do
 	i=$((i + 1))
-	[ "$i" -le 100 ] || fail "q did not end top"
+	[ "$i" -le 400 ] || fail "q did not end top"
 	sleep 0.05
 done
 [ "$(cat "$dir/status")" = 0 ] || fail "top exited $(cat "$dir/status"), not 0"

@@ -151,6 +151,19 @@ long=$(awk 'length > 60' "$out" | wc -l)
 has "more queues" "CYCLE"
 [ "$(wc -l <"$out")" -le 20 ] || fail "more lines than the 20 rows"
 
+# A terminal that closes (SIGHUP to top, the pane's shell child) ends top
+# cleanly, as q does: exit status 0, not a death by the signal (129).
+top_pid=$(pgrep -P "$($tmux display-message -p '#{pane_pid}')") ||
+	fail "no top process in the pane"
+kill -HUP "$top_pid"
+i=0
+until [ -s "$dir/status" ]; do
+	i=$((i + 1))
+	[ "$i" -le 400 ] || fail "SIGHUP did not end top"
+	sleep 0.05
+done
+[ "$(cat "$dir/status")" = 0 ] || fail "top exited $(cat "$dir/status") on SIGHUP, not 0"
+
 # ---- top without a terminal ----
 "$vsctl" top -b -n 2 -d 0.1 >"$out" || fail "top -b"
 [ "$(grep -c '^vsched top:' "$out")" = 2 ] || fail "not two blocks for -n 2"

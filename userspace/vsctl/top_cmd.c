@@ -328,8 +328,13 @@ int vsctl_top(int argc, char **argv)
 		return usage(argv[0], false);
 	}
 	t.tty = !t.batch && isatty(STDOUT_FILENO);
+	/*
+	 * A closed terminal (SIGHUP) ends top as q does: the connection of a
+	 * refresh under way is closed, not dropped by a default-action death.
+	 */
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
 	if (t.tty) {
 		signal(SIGWINCH, on_winch);
 		winsize(&t);

@@ -332,12 +332,13 @@ check: unit-check
 # examples, each given the directory the programs are in ($(1)): make check
 # runs them on the output tree, make memcheck on a tree whose programs run
 # under valgrind.
-smoke-tests := vsbench-smoke vsbench-run vsbench-sweep vsbench-sim vsctl-smoke \
+smoke-tests := vsbench-smoke vsbench-run vsbench-export vsbench-sweep vsbench-sim vsctl-smoke \
 	vsctl-objects accounting-extremes vsctl-top manual-pages doc-getting-started \
 	doc-vsctl scenarios-run conformance-compare scenarios-remote apply-equivalence \
 	demo-smoke vjob-lifecycle vskube-e2e
 smoke-vsbench-smoke = $(srctree)/selftests/vsbench-smoke.sh $(1)/vsbench
 smoke-vsbench-run = $(srctree)/selftests/vsbench-run.sh $(1)/vsbench
+smoke-vsbench-export = $(srctree)/selftests/vsbench-export.sh $(1)
 smoke-vsbench-sweep = $(srctree)/selftests/vsbench-sweep.sh $(1)/vsbench
 smoke-vsbench-sim = $(srctree)/selftests/vsbench-sim.sh $(1)/vsbench $(srctree)/selftests/vsbench
 smoke-vsctl-smoke = $(srctree)/selftests/vsctl-smoke.sh $(1)/vsctl $(srctree)/selftests/vsctl

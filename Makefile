@@ -576,6 +576,7 @@ conformance-fuzz: $(objtree)/vsctl $(oracle-bin)
 CONFORMANCE_SEEDS ?= 300
 conformance-check: $(objtree)/vsctl $(oracle-bin)
 	$(Q)$(oracle-fuzz) -seed 1 -cases $(CONFORMANCE_SEEDS) -no-shrink
+	$(Q)$(srctree)/selftests/oracle-session.sh $(oracle-bin) $(objtree)/vsctl
 
 # ---------------------------------------------------------------------------
 # The real peers (Documentation/kube-test-apiserver.md, "The real

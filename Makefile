@@ -558,6 +558,20 @@ $(oracle-bin): $(oracle-src)/go.mod $(oracle-src)/go.sum $(wildcard $(oracle-src
 PHONY += oracle conformance conformance-fuzz conformance-check
 oracle: $(oracle-bin)
 
+# Volcano in process beside vsched, on the clusters of vsbench's presets, in
+# one run (Documentation/benchmarks.md, "Volcano in process"): vsched's fast
+# path and exhaustive scan, and the oracle timing Volcano's session on the
+# exported cluster, with the binds compared. BENCH_INPROC_ALL_NODES: the
+# presets Volcano also schedules searching every node, as vsched does.
+BENCH_INPROC_PRESETS ?= tiny 1k
+BENCH_INPROC_ALL_NODES ?= tiny
+
+PHONY += bench-inproc
+bench-inproc: $(objtree)/vsbench $(objtree)/vsctl $(oracle-bin)
+	$(Q)VSBENCH=$(objtree)/vsbench VSCTL=$(objtree)/vsctl ORACLE=$(oracle-bin) \
+		ALL_NODES="$(BENCH_INPROC_ALL_NODES)" \
+		$(srctree)/scripts/bench-inproc.sh $(BENCH_INPROC_PRESETS)
+
 # Every scenario of selftests/scenarios/ through vsched and through the oracle.
 conformance: $(objtree)/vsctl $(oracle-bin)
 	$(Q)VSCTL=$(objtree)/vsctl ORACLE=$(oracle-bin) $(srctree)/scripts/conformance.sh
@@ -691,6 +705,8 @@ help:
 	@echo '  bench-plot             - vsbench sweep of BENCH_PLOT_PRESETS ("tiny,1k,10k"): table,'
 	@echo '                           data and SVG plots against cluster size in BENCH_PLOT_DIR'
 	@echo '                           ($$(O)/bench)'
+	@echo '  bench-inproc           - Volcano'"'"'s session (the oracle) beside vsched'"'"'s fast path and'
+	@echo '                           exhaustive scan on BENCH_INPROC_PRESETS ("tiny 1k"), one table'
 	@echo '  bench-kube             - vskube at scale: BENCH_KUBE ("50000 1000000 10000": nodes,'
 	@echo '                           running and pending pods) through the test API server'
 	@echo '  oracle                 - the conformance oracle: Volcano'"'"'s scheduler, pinned in'

@@ -334,12 +334,13 @@ check: unit-check
 # under valgrind. The bridge's end-to-end test runs against the real
 # kube-apiserver, with the kubectl of the same release: make peers builds them
 # (once; Go's caches in GO_DIR).
-smoke-tests := vsbench-smoke vsbench-run vsbench-sweep vsbench-sim vsctl-smoke \
+smoke-tests := vsbench-smoke vsbench-run vsbench-export vsbench-sweep vsbench-sim vsctl-smoke \
 	vsctl-objects accounting-extremes vsctl-top manual-pages doc-getting-started \
 	doc-vsctl scenarios-run conformance-compare scenarios-remote apply-equivalence \
 	demo-smoke vjob-lifecycle vskube-e2e vskube-faults
 smoke-vsbench-smoke = $(srctree)/selftests/vsbench-smoke.sh $(1)/vsbench
 smoke-vsbench-run = $(srctree)/selftests/vsbench-run.sh $(1)/vsbench
+smoke-vsbench-export = $(srctree)/selftests/vsbench-export.sh $(1)
 smoke-vsbench-sweep = $(srctree)/selftests/vsbench-sweep.sh $(1)/vsbench
 smoke-vsbench-sim = $(srctree)/selftests/vsbench-sim.sh $(1)/vsbench $(srctree)/selftests/vsbench
 smoke-vsctl-smoke = $(srctree)/selftests/vsctl-smoke.sh $(1)/vsctl $(srctree)/selftests/vsctl
@@ -565,6 +566,20 @@ $(oracle-bin): $(oracle-src)/go.mod $(oracle-src)/go.sum $(wildcard $(oracle-src
 PHONY += oracle conformance conformance-fuzz conformance-check
 oracle: $(oracle-bin)
 
+# Volcano in process beside vsched, on the clusters of vsbench's presets, in
+# one run (Documentation/benchmarks.md, "Volcano in process"): vsched's fast
+# path and exhaustive scan, and the oracle timing Volcano's session on the
+# exported cluster, with the binds compared. BENCH_INPROC_ALL_NODES: the
+# presets Volcano also schedules searching every node, as vsched does.
+BENCH_INPROC_PRESETS ?= tiny
+BENCH_INPROC_ALL_NODES ?= tiny
+
+PHONY += bench-inproc
+bench-inproc: $(objtree)/vsbench $(objtree)/vsctl $(oracle-bin)
+	$(Q)VSBENCH=$(objtree)/vsbench VSCTL=$(objtree)/vsctl ORACLE=$(oracle-bin) \
+		ALL_NODES="$(BENCH_INPROC_ALL_NODES)" \
+		$(srctree)/scripts/bench-inproc.sh $(BENCH_INPROC_PRESETS)
+
 # Every scenario of selftests/scenarios/ through vsched and through the oracle.
 conformance: $(objtree)/vsctl $(oracle-bin)
 	$(Q)VSCTL=$(objtree)/vsctl ORACLE=$(oracle-bin) $(srctree)/scripts/conformance.sh
@@ -583,6 +598,7 @@ conformance-fuzz: $(objtree)/vsctl $(oracle-bin)
 CONFORMANCE_SEEDS ?= 300
 conformance-check: $(objtree)/vsctl $(oracle-bin)
 	$(Q)$(oracle-fuzz) -seed 1 -cases $(CONFORMANCE_SEEDS) -no-shrink
+	$(Q)$(srctree)/selftests/oracle-session.sh $(oracle-bin) $(objtree)/vsctl
 
 # ---------------------------------------------------------------------------
 # The real peers (Documentation/kube-test-apiserver.md, "The real
@@ -706,6 +722,8 @@ help:
 	@echo '  bench-plot             - vsbench sweep of BENCH_PLOT_PRESETS ("tiny,1k,10k"): table,'
 	@echo '                           data and SVG plots against cluster size in BENCH_PLOT_DIR'
 	@echo '                           ($$(O)/bench)'
+	@echo '  bench-inproc           - Volcano'"'"'s session (the oracle) beside vsched'"'"'s fast path and'
+	@echo '                           exhaustive scan on BENCH_INPROC_PRESETS ("tiny"), one table'
 	@echo '  bench-kube             - vskube at scale: BENCH_KUBE ("50000 1000000 10000": nodes,'
 	@echo '                           running and pending pods) through the test API server'
 	@echo '  oracle                 - the conformance oracle: Volcano'"'"'s scheduler, pinned in'

@@ -72,6 +72,8 @@ struct run_opts {
 	bool compare;			/* the exhaustive scan too, for speedup and exactness */
 	bool socket;			/* --mode socket: a running vschedd schedules */
 	const char *socket_path;	/* --socket; NULL: $VSCHED_SOCKET, else the default */
+	const char *export_file;	/* --export-scenario: the cluster as a scenario file */
+	const char *binds_file;		/* --binds-out: every bind, a line each */
 };
 
 /* One cycle's figures; times in seconds. */
@@ -129,6 +131,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: vsbench run --preset NAME [--mode inproc|socket] [--socket PATH]\n"
 		"                   [--seed N] [--cycles N] [--json] [--compare]\n"
+		"                   [--export-scenario FILE] [--binds-out FILE]\n"
 		"\n"
 		"Build a preset cluster in-process, schedule it with the built-in\n"
 		"configuration until a cycle places nothing or --cycles ran, and report\n"
@@ -153,6 +156,14 @@ static void usage(FILE *out)
 		"                         path's oracle): report the speed-up and whether\n"
 		"                         every bind was the same (exact; exit 1 if\n"
 		"                         not); slow at 10k; inproc only\n"
+		"      --export-scenario FILE\n"
+		"                         write the cluster, as built, before any cycle,\n"
+		"                         as a scenario file of --cycles cycles for\n"
+		"                         vsctl scenario run and the conformance oracle\n"
+		"                         (Volcano's scheduler); inproc only\n"
+		"      --binds-out FILE   write every bind of the run (the fast path's\n"
+		"                         with --compare), \"NS/NAME NODE\" a line, in\n"
+		"                         order; inproc only\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"presets (gangs of 1 to 64 tasks, minMember their size; queue weights 1-4):\n");
@@ -192,7 +203,7 @@ void vsbench_preset_names(FILE *out)
 		fprintf(out, "%s%s", i ? ", " : "", presets[i].name);
 }
 
-enum { OPT_SOCKET = 0x100 };
+enum { OPT_SOCKET = 0x100, OPT_EXPORT, OPT_BINDS };
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
@@ -204,6 +215,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "compare", no_argument, NULL, 'x' },
+		{ "export-scenario", required_argument, NULL, OPT_EXPORT },
+		{ "binds-out", required_argument, NULL, OPT_BINDS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -244,6 +257,21 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			if (vsbench_parse_ulong("run", "cycles", optarg, 0, 1000000, &o->cycles))
 				return -1;
 			break;
+		case OPT_EXPORT:
+			if (!*optarg) {
+				fprintf(stderr, "vsbench run: --export-scenario: the file name is "
+					"empty\n");
+				return -1;
+			}
+			o->export_file = optarg;
+			break;
+		case OPT_BINDS:
+			if (!*optarg) {
+				fprintf(stderr, "vsbench run: --binds-out: the file name is empty\n");
+				return -1;
+			}
+			o->binds_file = optarg;
+			break;
 		case 'j':
 			o->json = true;
 			break;
@@ -273,6 +301,13 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		fprintf(stderr, "vsbench run: --compare runs in-process only: it is refused "
 			"with --mode socket (--mode inproc --compare gives the fast path's "
 			"speed-up)\n");
+		return -1;
+	}
+	/* The socket run builds its cluster for the daemon; the file is the in-process one's. */
+	if (o->socket && (o->export_file || o->binds_file)) {
+		fprintf(stderr, "vsbench run: --%s is for --mode inproc: the cluster and the "
+			"binds written are the in-process run's\n",
+			o->export_file ? "export-scenario" : "binds-out");
 		return -1;
 	}
 	if (o->socket_path && !o->socket) {
@@ -618,10 +653,11 @@ static u64 peak_rss(void)
 	return (u64)ru.ru_maxrss * 1024;	/* Linux reports KiB */
 }
 
-/* The binder sink, with every bind folded into r->trace as it comes. */
+/* The binder sink, with every bind folded into r->trace as it comes, and written to @out. */
 struct tracing_binder {
 	struct vsbench_binder binder;
 	u64 *trace;
+	FILE *out;			/* --binds-out, or NULL */
 };
 
 static void tracing_bind(void *ctx, struct vs_task *task, struct vs_node *node)
@@ -631,13 +667,16 @@ static void tracing_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 	vsbench_fold(tb->trace, task->ns);
 	vsbench_fold(tb->trace, task->name);
 	vsbench_fold(tb->trace, node->name);
+	if (tb->out)
+		fprintf(tb->out, "%s/%s %s\n", task->ns, task->name, node->name);
 	vsbench_binder_bind(&tb->binder, task, node);
 }
 
 static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct run_opts *o,
-		    struct run_result *r)
+		    struct run_result *r, FILE *binds_out)
 {
-	struct tracing_binder tb = { .binder = { NULL, 0, 0, 0 }, .trace = &r->trace };
+	struct tracing_binder tb = { .binder = { NULL, 0, 0, 0 }, .trace = &r->trace,
+				     .out = binds_out };
 	struct vsbench_binder *b = &tb.binder;
 	struct vs_err err = { { 0 } };
 	u32 nr_actions = sched->conf->nr_actions;
@@ -768,7 +807,7 @@ static int compare(const struct run_opts *o, const struct vsbench_shape *shape,
 	if (open_preset(shape, conf, &cl, &sched, &running, NULL))
 		return 1;
 	ox.cycles = r->nr_cycles;
-	ret = schedule(&cl, &sched, &ox, &x);
+	ret = schedule(&cl, &sched, &ox, &x, NULL);
 	if (!ret) {
 		r->compared = true;
 		r->exhaustive_sched = x.sched;
@@ -914,6 +953,7 @@ int vsbench_run(int argc, char **argv)
 	struct vs_cluster cl;
 	struct vs_sched sched;
 	struct vs_conf *conf;
+	FILE *binds_out = NULL;
 	struct run_opts o;
 	int ret;
 
@@ -942,7 +982,31 @@ int vsbench_run(int argc, char **argv)
 	r.jobs = cl.nr_jobs;
 	r.tasks = cl.nr_tasks;
 
-	ret = schedule(&cl, &sched, &o, &r);
+	if (o.export_file) {
+		char source[96];
+
+		snprintf(source, sizeof(source), "vsbench run --preset %s --seed %llu",
+			 o.preset->name, o.seed);
+		ret = vsbench_export_scenario(&cl, o.export_file, source, o.cycles);
+		if (ret) {
+			ret = ret < 0 ? 2 : 1;
+			goto out_sched;
+		}
+	}
+	if (o.binds_file) {
+		binds_out = fopen(o.binds_file, "w");
+		if (!binds_out) {
+			fprintf(stderr, "vsbench run: --binds-out %s: %s\n", o.binds_file,
+				strerror(errno));
+			ret = 2;
+			goto out_sched;
+		}
+	}
+	ret = schedule(&cl, &sched, &o, &r, binds_out);
+	if (binds_out && (ferror(binds_out) | fclose(binds_out))) {
+		fprintf(stderr, "vsbench run: --binds-out %s: write failed\n", o.binds_file);
+		ret = 1;
+	}
 	if (!ret && vs_cluster_check(&cl, &err)) {
 		fprintf(stderr, "vsbench run: invariant check: %s\n", err.msg);
 		ret = 1;
@@ -971,5 +1035,5 @@ out_sched:
 	if (r.cycles)
 		free(r.cycles[0].actions);
 	free(r.cycles);
-	return ret ? 1 : 0;
+	return ret == 2 ? 2 : ret ? 1 : 0;
 }

@@ -69,6 +69,15 @@ int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape);
 int vsbench_build(struct vs_cluster *cl, const struct vsbench_shape *shape,
 		  unsigned long *running);
 
+/*
+ * @cl, as built, into the scenario file @file (export.c) of @cycles cycles
+ * and the default configuration, @source its "source:". 0; -1 when @file
+ * cannot be created (a bad path); 1 when the cluster holds what the file
+ * would not carry, or the write failed; each said on stderr.
+ */
+int vsbench_export_scenario(const struct vs_cluster *cl, const char *file, const char *source,
+			    unsigned long cycles);
+
 /* ---- what the reports share (stats.c) ---- */
 
 void vsbench_sort_doubles(double *v, size_t n);

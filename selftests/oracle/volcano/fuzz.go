@@ -133,7 +133,7 @@ func (f *fuzzer) runOracle(file string) (mark *conformanceMark, outcomes []*deci
 			err = fmt.Errorf("%s%v", panicked, p)
 		}
 	}()
-	return runFile(file, f.runs)
+	return runFile(file, f.runs, false)
 }
 
 func (c *fuzzCase) clone() *fuzzCase {

@@ -12,6 +12,9 @@ import (
 	"os"
 	"runtime/debug"
 	"sort"
+	"strconv"
+	"syscall"
+	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/klog/v2"
@@ -23,10 +26,19 @@ import (
 )
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: volcano-oracle [-v N] [-runs N] FILE\n"+
+	fmt.Fprintf(os.Stderr, "usage: volcano-oracle [-v N] [-runs N] [-time-session]\n"+
+		"                      [-percentage-nodes-to-find N] FILE\n"+
 		"       volcano-oracle fuzz [options]    (volcano-oracle fuzz -h)\n"+
 		"Run one scenario file through Volcano's scheduler; print its decisions as JSON.\n"+
-		"  -runs N  runs of the file (20); every distinct outcome is printed\n"+
+		"  -runs N  runs of the file (20; 1 with -time-session); every distinct\n"+
+		"           outcome is printed\n"+
+		"  -time-session\n"+
+		"           one run, timed: each cycle's OpenSession, each action's Execute\n"+
+		"           and CloseSession, as \"session\" in the JSON\n"+
+		"  -percentage-nodes-to-find N\n"+
+		"           vc-scheduler's --percentage-nodes-to-find, 0 to 100 (0, its\n"+
+		"           default: a share of the nodes that shrinks as clusters grow;\n"+
+		"           100: every node, as vsched)\n"+
 		"  -v N     Volcano's log level, logs on standard error\n")
 	os.Exit(2)
 }
@@ -85,6 +97,39 @@ func writeDecisions(buf *bytes.Buffer, d *decisions, indent string) {
 	}
 }
 
+// writeTiming writes -time-session's figures: the cycles' times in milliseconds, the Go
+// collector's setting and this process's peak resident set.
+func writeTiming(buf *bytes.Buffer, d *decisions) {
+	ms := func(t time.Duration) string {
+		return strconv.FormatFloat(float64(t.Nanoseconds())/1e6, 'f', 3, 64)
+	}
+	// SetGCPercent returns the setting it replaces: GOGC's, 100 when unset
+	gcPercent := debug.SetGCPercent(100)
+	debug.SetGCPercent(gcPercent)
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	fmt.Fprintf(buf, ",\n   \"session\": {\"gcPercent\": %d, \"buildMs\": %s, "+
+		"\"maxRssBytes\": %d, \"cycles\": [", gcPercent, ms(d.build), ru.Maxrss*1024)
+	for i, ct := range d.timing {
+		total := ct.open + ct.close
+		var acts bytes.Buffer
+		for a, t := range ct.actions {
+			total += t
+			if a > 0 {
+				acts.WriteString(", ")
+			}
+			fmt.Fprintf(&acts, "%q: %s", d.actionNames[a], ms(t))
+		}
+		if i > 0 {
+			buf.WriteString(",")
+		}
+		fmt.Fprintf(buf, "\n    {\"cycle\": %d, \"binds\": %d, \"openMs\": %s, "+
+			"\"actionsMs\": {%s}, \"closeMs\": %s, \"totalMs\": %s, \"gcs\": %d}",
+			i+1, ct.binds, ms(ct.open), acts.String(), ms(ct.close), ms(total), ct.gcs)
+	}
+	buf.WriteString("]}")
+}
+
 // canonical is the decisions as vsctl's comparison sees them: binds and evictions as sets.
 func canonical(d *decisions) string {
 	binds := map[string]string{}
@@ -131,6 +176,9 @@ func printResult(w io.Writer, file string, mark *conformanceMark, outcomes []*de
 	fmt.Fprintf(&buf, ", \"result\": \"ran\", \"runs\": %d, \"outcomes\": %d,\n", runs,
 		len(outcomes))
 	writeDecisions(&buf, outcomes[0], "   ")
+	if outcomes[0].timing != nil {
+		writeTiming(&buf, outcomes[0])
+	}
 	if len(outcomes) > 1 {
 		buf.WriteString(",\n   \"alternatives\": [")
 		for i, d := range outcomes[1:] {
@@ -161,8 +209,9 @@ func volcanoVersion() string {
 
 // runFile runs the file @runs times, each on a fresh cache: where Volcano's choice depends on
 // the order of a Go map (reclaim's and preempt's victims, among others) runs differ, and every
-// distinct outcome is kept, in the order first seen.
-func runFile(file string, runs int) (*conformanceMark, []*decisions, error) {
+// distinct outcome is kept, in the order first seen. @timed: each run's cycles are timed
+// (-time-session), and the building of its cache too, apart.
+func runFile(file string, runs int, timed bool) (*conformanceMark, []*decisions, error) {
 	scn, text, err := readScenario(file)
 	if err != nil {
 		return nil, nil, err
@@ -178,6 +227,7 @@ func runFile(file string, runs int) (*conformanceMark, []*decisions, error) {
 	var outcomes []*decisions
 	seen := map[string]bool{}
 	for i := 0; i < runs; i++ {
+		t0 := time.Now()
 		cl, err := buildCluster(scn)
 		if err != nil {
 			return scn.Conformance, nil, err
@@ -186,11 +236,18 @@ func runFile(file string, runs int) (*conformanceMark, []*decisions, error) {
 		if err != nil {
 			return scn.Conformance, nil, err
 		}
-		d, err := newOracle(cl, sc).run(scn.Cycles)
+		o := newOracle(cl, sc)
+		o.timed = timed
+		build := time.Since(t0)
+		d, err := o.run(scn.Cycles)
 		if err != nil {
 			return scn.Conformance, nil, err
 		}
 		d.scores = scores
+		d.build = build
+		for _, a := range sc.actions {
+			d.actionNames = append(d.actionNames, a.Name())
+		}
 		if key := canonical(d); !seen[key] {
 			seen[key] = true
 			outcomes = append(outcomes, d)
@@ -212,10 +269,28 @@ func main() {
 	}
 	verbosity := flag.Int("v", 0, "Volcano's log level (klog -v), logs on standard error")
 	runs := flag.Int("runs", 20, "run the file this many times and report every distinct outcome")
+	timed := flag.Bool("time-session", false, "one run, each cycle's session timed")
+	nodesToFind := flag.Int("percentage-nodes-to-find", 0,
+		"vc-scheduler's --percentage-nodes-to-find (0 to 100)")
 	if !fuzzing {
 		flag.Parse()
 		if flag.NArg() != 1 || *runs < 1 {
 			usage()
+		}
+		runsSet := false
+		flag.Visit(func(f *flag.Flag) { runsSet = runsSet || f.Name == "runs" })
+		if *timed && runsSet && *runs != 1 {
+			fmt.Fprintf(os.Stderr, "volcano-oracle: -time-session times one run: "+
+				"-runs %d is refused (-runs 1, or leave it out)\n", *runs)
+			os.Exit(2)
+		}
+		if *timed {
+			*runs = 1
+		}
+		if *nodesToFind < 0 || *nodesToFind > 100 {
+			fmt.Fprintf(os.Stderr, "volcano-oracle: -percentage-nodes-to-find: %d is "+
+				"not a percentage from 0 to 100\n", *nodesToFind)
+			os.Exit(2)
 		}
 		klogFlags.Set("logtostderr", "true")
 		klogFlags.Set("v", fmt.Sprint(*verbosity))
@@ -223,13 +298,17 @@ func main() {
 	// vc-scheduler's options as its command line defaults them (feasible nodes to find,
 	// priority classes on...): the actions read them
 	opts := options.NewServerOption()
-	opts.AddFlags(pflag.NewFlagSet("vc-scheduler", pflag.ContinueOnError))
+	vcFlags := pflag.NewFlagSet("vc-scheduler", pflag.ContinueOnError)
+	opts.AddFlags(vcFlags)
+	if *nodesToFind != 0 {
+		vcFlags.Set("percentage-nodes-to-find", strconv.Itoa(*nodesToFind))
+	}
 	opts.RegisterOptions()
 
 	if fuzzing {
 		os.Exit(fuzzMain(os.Args[2:]))
 	}
-	mark, outcomes, err := runFile(flag.Arg(0), *runs)
+	mark, outcomes, err := runFile(flag.Arg(0), *runs, *timed)
 	printResult(os.Stdout, flag.Arg(0), mark, outcomes, *runs, err)
 	if err != nil {
 		os.Exit(1)

@@ -8,7 +8,9 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
@@ -25,11 +27,32 @@ import (
 const schedulerName = "volcano"
 
 type decisions struct {
-	binds     [][2]string // ns/name, node: in the order they were committed
-	evicts    []string
-	pipelined map[string]string
-	phases    map[string]string
-	scores    map[string]map[string]float64 // expect.nodeScores' tasks on every node
+	binds       [][2]string // ns/name, node: in the order they were committed
+	evicts      []string
+	pipelined   map[string]string
+	phases      map[string]string
+	scores      map[string]map[string]float64 // expect.nodeScores' tasks on every node
+	timing      []cycleTiming                 // -time-session: each cycle's, in order
+	build       time.Duration                 // the cache built from the file, not timed in cycles
+	actionNames []string                      // the configured actions, in order
+}
+
+// cycleTiming is one cycle's wall time as Scheduler.runOnce spends it: OpenSession, each
+// action's Execute, CloseSession. Handing the committed binds to the binder, settling the
+// cluster between cycles and building the cache from the file are not in it.
+type cycleTiming struct {
+	open, close time.Duration
+	actions     []time.Duration // one per configured action, in order
+	binds       int             // binds committed in the cycle
+	gcs         uint32          // Go garbage collections that ran during the cycle
+}
+
+// numGC is the count of completed garbage collections; read outside the timed spans, as
+// ReadMemStats stops the world.
+func numGC() uint32 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.NumGC
 }
 
 // recordingBinder is the cache's Binder: every bind succeeds, and is remembered in order.
@@ -104,6 +127,7 @@ type oracle struct {
 	status  *statusWriter
 	pods    map[string]*v1.Pod // the cluster's current pods, by ns/name
 	groups  map[string]*vcv1beta1.PodGroup
+	timed   bool // -time-session: record each cycle's cycleTiming
 }
 
 func newOracle(cl *cluster, sc *schedConf) *oracle {
@@ -238,8 +262,15 @@ func (o *oracle) run(cycles int) (*decisions, error) {
 		conf.EnabledActionMap[a.Name()] = true
 	}
 	for c := 1; c <= cycles; c++ {
+		var ct cycleTiming
+		var gc0 uint32
+		if o.timed {
+			gc0 = numGC()
+		}
 		o.cache.evicted = nil
+		t0 := time.Now()
 		ssn := framework.OpenSession(o.cache, tiers, o.sc.configs)
+		ct.open = time.Since(t0)
 		if c == 1 {
 			if err := o.pipeline(ssn); err != nil {
 				framework.CloseSession(ssn)
@@ -248,7 +279,9 @@ func (o *oracle) run(cycles int) (*decisions, error) {
 		}
 		for _, a := range o.sc.actions {
 			a.Initialize()
+			t := time.Now()
 			a.Execute(ssn)
+			ct.actions = append(ct.actions, time.Since(t))
 			a.UnInitialize()
 		}
 		// a pipeline ends with its session: read them before it closes
@@ -259,9 +292,16 @@ func (o *oracle) run(cycles int) (*decisions, error) {
 				}
 			}
 		}
+		t := time.Now()
 		framework.CloseSession(ssn)
+		ct.close = time.Since(t)
 
 		bound := o.drainBinds()
+		if o.timed {
+			ct.binds = len(bound)
+			ct.gcs = numGC() - gc0
+			d.timing = append(d.timing, ct)
+		}
 		evicted := o.cache.evicted
 		for range evicted {
 			<-o.evictor.done

@@ -1,0 +1,80 @@
+#!/bin/sh
+# volcano-oracle -time-session and -percentage-nodes-to-find: a timed run
+# reports one entry per cycle of the file (open, each action, close, their
+# total, binds) and decides what the untimed run decides; on 1000 nodes
+# where only the last is empty, searching every node (100) places the pod
+# there, as vsched does, where vc-scheduler's default search does not reach
+# it; bad values exit 2 with a message.
+# Usage: selftests/oracle-session.sh ORACLE VSCTL
+set -eu
+oracle=$1
+vsctl=$2
+dir=$(mktemp -d /tmp/oracle-session-XXXXXX)
+trap 'rm -rf "$dir"' EXIT INT TERM
+fail() { echo "oracle-session: FAIL: $*" >&2; exit 1; }
+
+# 1000 nodes of 4 cpus, each but the last running a pod of 1; one pod to place.
+f=$dir/wide.yaml
+{
+	echo 'cycles: 2'
+	echo 'conf: |'
+	echo '  actions: "enqueue, allocate"'
+	echo '  tiers:'
+	echo '  - plugins:'
+	echo '    - name: gang'
+	echo '    - name: predicates'
+	echo '    - name: proportion'
+	echo '    - name: nodeorder'
+	echo 'queues:'
+	echo '  - {name: q1}'
+	echo 'nodes:'
+	awk 'BEGIN { for (i = 1; i <= 1000; i++)
+		printf "  - {name: n%04d, allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n", i }'
+	echo 'podgroups:'
+	echo '  - {name: busy, namespace: ns, queue: q1, minMember: 1, phase: Running}'
+	echo '  - {name: pg, namespace: ns, queue: q1, minMember: 1, phase: Inqueue}'
+	echo 'pods:'
+	awk 'BEGIN { for (i = 1; i < 1000; i++)
+		printf "  - {name: b%04d, namespace: ns, podgroup: busy, request: {cpu: \"1\", memory: 1Gi}, phase: Running, node: n%04d}\n", i, i }'
+	echo '  - {name: p, namespace: ns, podgroup: pg, request: {cpu: "1", memory: 1Gi}}'
+} >"$f"
+
+"$vsctl" scenario run -o json "$f" >"$dir/v.json" || fail "vsctl scenario run exited $?"
+[ "$(jq -r '.[0].binds["ns/p"]' "$dir/v.json")" = n1000 ] || fail "vsched did not place p on n1000"
+
+"$oracle" -time-session -percentage-nodes-to-find 100 "$f" >"$dir/o.json" 2>"$dir/o.err" ||
+	fail "the oracle exited $?: $(cat "$dir/o.err")"
+[ "$(jq -r '.[0].binds["ns/p"]' "$dir/o.json")" = n1000 ] ||
+	fail "searching every node, Volcano placed p on $(jq -r '.[0].binds["ns/p"]' "$dir/o.json")"
+[ "$(jq '.[0].session.cycles | length' "$dir/o.json")" = 2 ] || fail "not one timing per cycle"
+jq -e '.[0].session | .gcPercent > 0 and .buildMs >= 0 and .maxRssBytes > 0' "$dir/o.json" \
+	>/dev/null || fail "session: gcPercent, buildMs or maxRssBytes missing"
+jq -e '.[0].session.cycles | map(.binds) == [1, 0]' "$dir/o.json" >/dev/null ||
+	fail "the cycles' binds are not 1 then 0"
+# each total is the sum of its parts, to the printed 0.001 ms
+jq -e '.[0].session.cycles | all(.openMs + .closeMs + (.actionsMs | add) - .totalMs | fabs < 0.01)' \
+	"$dir/o.json" >/dev/null || fail "a cycle's total is not open + actions + close"
+jq -e '.[0].session.cycles | all(.actionsMs | keys == ["allocate", "enqueue"])' "$dir/o.json" \
+	>/dev/null || fail "the actions timed are not the file's"
+# vc-scheduler's default searches 420 of the 1000 nodes, from the first
+"$oracle" -runs 1 "$f" >"$dir/d.json" 2>/dev/null || fail "the oracle at its default exited $?"
+[ "$(jq -r '.[0].binds["ns/p"]' "$dir/d.json")" != n1000 ] ||
+	fail "at its default search Volcano reached n1000: -percentage-nodes-to-find tests nothing"
+"$oracle" -runs 1 -percentage-nodes-to-find 100 "$f" >"$dir/u.json" 2>/dev/null ||
+	fail "the untimed oracle exited $?"
+jq -e --slurpfile u "$dir/u.json" '.[0] | del(.session) == $u[0][0]' "$dir/o.json" >/dev/null ||
+	fail "the timed run decided otherwise than the untimed one"
+
+bad() {
+	rc=0
+	"$oracle" "$@" "$f" >"$dir/err" 2>&1 || rc=$?
+	[ "$rc" = 2 ] || fail "volcano-oracle $* exited $rc, not 2"
+	grep -q -- "$want" "$dir/err" || { cat "$dir/err" >&2; fail "volcano-oracle $*: no \"$want\""; }
+}
+want='-time-session times one run: -runs 3 is refused'
+bad -time-session -runs 3
+want='-percentage-nodes-to-find: 101 is not a percentage from 0 to 100'
+bad -percentage-nodes-to-find 101
+want='-percentage-nodes-to-find: -1 is not a percentage'
+bad -percentage-nodes-to-find -1
+echo "oracle-session: ok"

@@ -110,6 +110,17 @@ shows() {
 	done
 }
 
+# ended_cleanly WHAT: top, told to end by WHAT, exits (20 s at most) with 0.
+ended_cleanly() {
+	i=0
+	until [ -s "$dir/status" ]; do
+		i=$((i + 1))
+		[ "$i" -le 400 ] || fail "$1 did not end top"
+		sleep 0.05
+	done
+	[ "$(cat "$dir/status")" = 0 ] || fail "top exited $(cat "$dir/status") on $1, not 0"
+}
+
 # screen W H: start top in a W x H terminal; the pane stays once it exits.
 screen() {
 	$tmux kill-server 2>/dev/null || true
@@ -136,13 +147,7 @@ grep -Eq '^2 +[0-9.]+ +[0-9]+ +0 +[0-9]+ +enqueue [0-9.]+ allocate' "$out" ||
 "$vsctl" cycle run >/dev/null
 shows "^3 " "cycle 3 never showed"
 $tmux send-keys q
-i=0
-until [ -s "$dir/status" ]; do
-	i=$((i + 1))
-	[ "$i" -le 400 ] || fail "q did not end top"
-	sleep 0.05
-done
-[ "$(cat "$dir/status")" = 0 ] || fail "top exited $(cat "$dir/status"), not 0"
+ended_cleanly "q"
 
 # A small terminal: lines cut at its width, the queues at its height.
 screen 60 20
@@ -156,13 +161,7 @@ has "more queues" "CYCLE"
 top_pid=$(pgrep -P "$($tmux display-message -p '#{pane_pid}')") ||
 	fail "no top process in the pane"
 kill -HUP "$top_pid"
-i=0
-until [ -s "$dir/status" ]; do
-	i=$((i + 1))
-	[ "$i" -le 400 ] || fail "SIGHUP did not end top"
-	sleep 0.05
-done
-[ "$(cat "$dir/status")" = 0 ] || fail "top exited $(cat "$dir/status") on SIGHUP, not 0"
+ended_cleanly "SIGHUP"
 
 # ---- top without a terminal ----
 "$vsctl" top -b -n 2 -d 0.1 >"$out" || fail "top -b"

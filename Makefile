@@ -661,6 +661,42 @@ $(peers-crds): $(oracle-src)/go.mod $(oracle-src)/go.sum
 PHONY += peers
 peers: $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(peers-crds)
 
+# The schedulers make bench-peers runs beside vsched on the real API server
+# (Documentation/benchmarks.md, "The peers side by side"), and its load
+# generator; built only for it, never by make check. kube-scheduler from the
+# same Kubernetes pin (a tool of selftests/peers/go.mod); Volcano's
+# vc-scheduler from the Volcano release the oracle pins, in a module of its
+# own (selftests/peers/volcano/go.mod says why).
+peers-volcano-src := $(peers-src)/volcano
+peers-scheduler := $(peers-dir)/kube-scheduler
+peers-vc-scheduler := $(peers-dir)/vc-scheduler
+peers-load := $(peers-dir)/peers-load
+peers-volcano-version = $(shell sed -n 's/^\tvolcano.sh\/volcano \(v[0-9.]*\).*/\1/p' \
+	$(peers-volcano-src)/go.mod)
+
+$(peers-scheduler): peer-pkg := k8s.io/kubernetes/cmd/kube-scheduler
+$(peers-scheduler): $(peers-src)/go.mod $(peers-src)/go.sum
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_peer) $(cmd_go_peer)
+
+$(peers-load): peer-pkg := ./cmd/peers-load
+$(peers-load): $(peers-src)/go.mod $(peers-src)/go.sum $(wildcard $(peers-src)/cmd/peers-load/*.go)
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_peer) $(cmd_go_peer)
+
+quiet_cmd_go_vc_scheduler = GO      $(rel-target)
+      cmd_go_vc_scheduler = cd $(peers-volcano-src) && $(srctree)/scripts/go-env.sh $(GO_DIR) \
+		go build -p $(GO_JOBS) \
+		-ldflags='-s -w -X volcano.sh/volcano/pkg/version.Version=$(peers-volcano-version)' \
+		-o $@ volcano.sh/volcano/cmd/scheduler
+
+$(peers-vc-scheduler): $(peers-volcano-src)/go.mod $(peers-volcano-src)/go.sum
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_vc_scheduler) $(cmd_go_vc_scheduler)
+
+PHONY += bench-peers-progs
+bench-peers-progs: peers $(peers-scheduler) $(peers-vc-scheduler) $(peers-load)
+
 # ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
 # DESTDIR for staging, PREFIX (default /usr/local) for the layout.
@@ -693,7 +729,8 @@ clean:
 		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
 		$(objtree)/selftests/.vs-selftests.cmd $(fuzz-progs-lib) $(fuzz-replay-bins) \
 		$(fuzz-bins) $(fuzz-seeds-bin) $(objtree)/selftests/fuzz/.*.cmd $(oracle-bin)
-	$(Q)rm -rf $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(dir $(peers-crds))
+	$(Q)rm -rf $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(dir $(peers-crds)) \
+		$(peers-scheduler) $(peers-vc-scheduler) $(peers-load)
 	$(Q)for o in $(all-objs); do \
 		rm -f $(objtree)/$$o $(objtree)/$$(dirname $$o)/.$$(basename $$o).cmd \
 			$(objtree)/$$(dirname $$o)/.$$(basename $$o).d; \

@@ -697,6 +697,19 @@ $(peers-vc-scheduler): $(peers-volcano-src)/go.mod $(peers-volcano-src)/go.sum
 PHONY += bench-peers-progs
 bench-peers-progs: peers $(peers-scheduler) $(peers-vc-scheduler) $(peers-load)
 
+# kube-scheduler, Volcano's scheduler and vsched side by side on the real API
+# server (Documentation/benchmarks.md, "The peers side by side"): for each
+# NODES:PODS of BENCH_PEERS_SIZES, each of BENCH_PEERS_SCHEDULERS on a fresh
+# server; the table on stdout, the data and the plots in BENCH_PEERS_DIR.
+BENCH_PEERS_SIZES ?= 1000:10000
+BENCH_PEERS_SCHEDULERS ?= kube-scheduler volcano vsched
+BENCH_PEERS_DIR ?= $(objtree)/bench-peers
+
+PHONY += bench-peers
+bench-peers: $(objtree)/vschedd $(objtree)/vskube bench-peers-progs
+	$(Q)PEERS=$(peers-dir) OBJTREE=$(objtree) OUT=$(BENCH_PEERS_DIR) \
+		SIZES="$(BENCH_PEERS_SIZES)" $(srctree)/scripts/bench-peers.sh $(BENCH_PEERS_SCHEDULERS)
+
 # ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
 # DESTDIR for staging, PREFIX (default /usr/local) for the layout.
@@ -763,6 +776,12 @@ help:
 	@echo '                           exhaustive scan on BENCH_INPROC_PRESETS ("tiny"), one table'
 	@echo '  bench-kube             - vskube at scale: BENCH_KUBE ("50000 1000000 10000": nodes,'
 	@echo '                           running and pending pods) through the test API server'
+	@echo '  bench-peers            - kube-scheduler, Volcano'"'"'s vc-scheduler and vsched, each on a'
+	@echo '                           fresh real kube-apiserver, on BENCH_PEERS_SIZES ("1000:10000":'
+	@echo '                           NODES:PODS pairs): throughput, p50/p99 latency, CPU and peak'
+	@echo '                           RSS; table, data and plots in BENCH_PEERS_DIR ($$(O)/bench-peers)'
+	@echo '  bench-peers-progs      - what bench-peers runs: the peers, kube-scheduler, vc-scheduler'
+	@echo '                           and peers-load, into $$(GO_DIR)/peers (not built by check)'
 	@echo '  oracle                 - the conformance oracle: Volcano'"'"'s scheduler, pinned in'
 	@echo '                           selftests/oracle/volcano/go.mod (needs Go, fetches modules)'
 	@echo '  conformance            - every scenario through vsched and the oracle, compared'

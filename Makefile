@@ -661,6 +661,55 @@ $(peers-crds): $(oracle-src)/go.mod $(oracle-src)/go.sum
 PHONY += peers
 peers: $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(peers-crds)
 
+# The schedulers make bench-peers runs beside vsched on the real API server
+# (Documentation/benchmarks.md, "The peers side by side"), and its load
+# generator; built only for it, never by make check. kube-scheduler from the
+# same Kubernetes pin (a tool of selftests/peers/go.mod); Volcano's
+# vc-scheduler from the Volcano release the oracle pins, in a module of its
+# own (selftests/peers/volcano/go.mod says why).
+peers-volcano-src := $(peers-src)/volcano
+peers-scheduler := $(peers-dir)/kube-scheduler
+peers-vc-scheduler := $(peers-dir)/vc-scheduler
+peers-load := $(peers-dir)/peers-load
+peers-volcano-version = $(shell sed -n 's/^\tvolcano.sh\/volcano \(v[0-9.]*\).*/\1/p' \
+	$(peers-volcano-src)/go.mod)
+
+$(peers-scheduler): peer-pkg := k8s.io/kubernetes/cmd/kube-scheduler
+$(peers-scheduler): $(peers-src)/go.mod $(peers-src)/go.sum
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_peer) $(cmd_go_peer)
+
+$(peers-load): peer-pkg := ./cmd/peers-load
+$(peers-load): $(peers-src)/go.mod $(peers-src)/go.sum $(wildcard $(peers-src)/cmd/peers-load/*.go)
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_peer) $(cmd_go_peer)
+
+quiet_cmd_go_vc_scheduler = GO      $(rel-target)
+      cmd_go_vc_scheduler = cd $(peers-volcano-src) && $(srctree)/scripts/go-env.sh $(GO_DIR) \
+		go build -p $(GO_JOBS) \
+		-ldflags='-s -w -X volcano.sh/volcano/pkg/version.Version=$(peers-volcano-version)' \
+		-o $@ volcano.sh/volcano/cmd/scheduler
+
+$(peers-vc-scheduler): $(peers-volcano-src)/go.mod $(peers-volcano-src)/go.sum
+	$(Q)mkdir -p $(dir $@)
+	@$(call echo-cmd,go_vc_scheduler) $(cmd_go_vc_scheduler)
+
+PHONY += bench-peers-progs
+bench-peers-progs: peers $(peers-scheduler) $(peers-vc-scheduler) $(peers-load)
+
+# kube-scheduler, Volcano's scheduler and vsched side by side on the real API
+# server (Documentation/benchmarks.md, "The peers side by side"): for each
+# NODES:PODS of BENCH_PEERS_SIZES, each of BENCH_PEERS_SCHEDULERS on a fresh
+# server; the table on stdout, the data and the plots in BENCH_PEERS_DIR.
+BENCH_PEERS_SIZES ?= 1000:10000
+BENCH_PEERS_SCHEDULERS ?= kube-scheduler volcano vsched
+BENCH_PEERS_DIR ?= $(objtree)/bench-peers
+
+PHONY += bench-peers
+bench-peers: $(objtree)/vschedd $(objtree)/vskube bench-peers-progs
+	$(Q)PEERS=$(peers-dir) OBJTREE=$(objtree) OUT=$(BENCH_PEERS_DIR) \
+		SIZES="$(BENCH_PEERS_SIZES)" $(srctree)/scripts/bench-peers.sh $(BENCH_PEERS_SCHEDULERS)
+
 # ---------------------------------------------------------------------------
 # Installation: the programs, their manual pages and the bash completion.
 # DESTDIR for staging, PREFIX (default /usr/local) for the layout.
@@ -693,7 +742,8 @@ clean:
 		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
 		$(objtree)/selftests/.vs-selftests.cmd $(fuzz-progs-lib) $(fuzz-replay-bins) \
 		$(fuzz-bins) $(fuzz-seeds-bin) $(objtree)/selftests/fuzz/.*.cmd $(oracle-bin)
-	$(Q)rm -rf $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(dir $(peers-crds))
+	$(Q)rm -rf $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(dir $(peers-crds)) \
+		$(peers-scheduler) $(peers-vc-scheduler) $(peers-load)
 	$(Q)for o in $(all-objs); do \
 		rm -f $(objtree)/$$o $(objtree)/$$(dirname $$o)/.$$(basename $$o).cmd \
 			$(objtree)/$$(dirname $$o)/.$$(basename $$o).d; \
@@ -726,6 +776,12 @@ help:
 	@echo '                           exhaustive scan on BENCH_INPROC_PRESETS ("tiny"), one table'
 	@echo '  bench-kube             - vskube at scale: BENCH_KUBE ("50000 1000000 10000": nodes,'
 	@echo '                           running and pending pods) through the test API server'
+	@echo '  bench-peers            - kube-scheduler, Volcano'"'"'s vc-scheduler and vsched, each on a'
+	@echo '                           fresh real kube-apiserver, on BENCH_PEERS_SIZES ("1000:10000":'
+	@echo '                           NODES:PODS pairs): throughput, p50/p99 latency, CPU and peak'
+	@echo '                           RSS; table, data and plots in BENCH_PEERS_DIR ($$(O)/bench-peers)'
+	@echo '  bench-peers-progs      - what bench-peers runs: the peers, kube-scheduler, vc-scheduler'
+	@echo '                           and peers-load, into $$(GO_DIR)/peers (not built by check)'
 	@echo '  oracle                 - the conformance oracle: Volcano'"'"'s scheduler, pinned in'
 	@echo '                           selftests/oracle/volcano/go.mod (needs Go, fetches modules)'
 	@echo '  conformance            - every scenario through vsched and the oracle, compared'

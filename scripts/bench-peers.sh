@@ -25,8 +25,8 @@
 #   5. everything stopped.
 # Then one table (peers-load's throughput and latencies, the CPU and peak
 # RSS of the scheduler's processes, kube-apiserver and etcd), the data in
-# OUT/peers.dat, and, if gnuplot is installed, OUT/throughput.svg and
-# OUT/latency.svg against the number of pods.
+# OUT/peers.dat, and, if gnuplot is installed, OUT/throughput.svg,
+# OUT/latency.svg and OUT/cpu.svg against the number of pods.
 #
 # Usage: scripts/bench-peers.sh [SCHEDULER...]   (kube-scheduler volcano vsched)
 #   SIZES="1000:10000"   NODES:PODS pairs, run in turn
@@ -39,6 +39,9 @@
 #   KUBE_SCHEDULER_ARGS  extra options (default: --kube-api-qps=5000
 #                        --kube-api-burst=5000, as scheduler_perf sets its
 #                        client; kube-scheduler's own default is 50 and 100)
+#   VOLCANO_ARGS         extra vc-scheduler options (default: none)
+#   VSCHEDD_ARGS         extra vschedd options (default: none)
+#   VSKUBE_ARGS          extra vskube options (default: none; --bind-workers N)
 #   LOAD_ARGS            extra peers-load options (--pod-cpu 500m, ...)
 # Exit status 1 when a step fails or a scheduler leaves pods unbound, 2 on
 # a usage error.
@@ -53,6 +56,9 @@ GROUP=${GROUP:-10}
 QUEUES=${QUEUES:-4}
 TIMEOUT=${TIMEOUT:-600}
 KUBE_SCHEDULER_ARGS=${KUBE_SCHEDULER_ARGS---kube-api-qps=5000 --kube-api-burst=5000}
+VOLCANO_ARGS=${VOLCANO_ARGS:-}
+VSCHEDD_ARGS=${VSCHEDD_ARGS:-}
+VSKUBE_ARGS=${VSKUBE_ARGS:-}
 LOAD_ARGS=${LOAD_ARGS:-}
 launcher=$srctree/selftests/real-apiserver.sh
 
@@ -184,19 +190,22 @@ start_scheduler() {
 		;;
 	volcano)
 		mkdir -p "$run/klog"
+		# shellcheck disable=SC2086 # VOLCANO_ARGS is a list of options
 		DEBUG_SOCKET_DIR=$run/klog "$PEERS/vc-scheduler" --kubeconfig "$ADMIN_KUBECONFIG" \
-			--leader-elect=false >"$run/scheduler.log" 2>&1 &
+			--leader-elect=false $VOLCANO_ARGS >"$run/scheduler.log" 2>&1 &
 		sched_pids=$!
 		wait_ready sh -c "ls '$run/klog' | grep -q ."
 		;;
 	vsched)
 		port=$(free_port)
+		# shellcheck disable=SC2086 # VSCHEDD_ARGS is a list of options
 		"$OBJTREE/vschedd" --socket "$run/vs.sock" --period 1s --binder external \
-			--admin-group "$(id -g)" >"$run/vschedd.log" 2>&1 &
+			--admin-group "$(id -g)" $VSCHEDD_ARGS >"$run/vschedd.log" 2>&1 &
 		sched_pids=$!
 		wait_ready test -S "$run/vs.sock"
+		# shellcheck disable=SC2086 # VSKUBE_ARGS is a list of options
 		"$OBJTREE/vskube" --kubeconfig "$ADMIN_KUBECONFIG" --socket "$run/vs.sock" \
-			--listen-address "127.0.0.1:$port" >"$run/vskube.log" 2>&1 &
+			--listen-address "127.0.0.1:$port" $VSKUBE_ARGS >"$run/vskube.log" 2>&1 &
 		sched_pids="$sched_pids $!"
 		wait_ready readyz "http://127.0.0.1:$port/readyz"
 		;;
@@ -301,9 +310,13 @@ set ylabel "p99 creation to bind, ms"
 set logscale y
 plot for [s in "kube-scheduler volcano vsched"] "peers.dat" \
 	using ($3):(strcol(1) eq s ? $7 : 1/0) with linespoints title s
+set output "cpu.svg"
+set ylabel "scheduler CPU seconds"
+plot for [s in "kube-scheduler volcano vsched"] "peers.dat" \
+	using ($3):(strcol(1) eq s ? $8 : 1/0) with linespoints title s
 EOF
 	if (cd "$out" && gnuplot peers.gp) >"$out/gnuplot.log" 2>&1; then
-		echo "bench-peers: plots in $out/throughput.svg and $out/latency.svg" >&2
+		echo "bench-peers: plots in $out/throughput.svg, latency.svg and cpu.svg" >&2
 	else
 		echo "bench-peers: gnuplot failed (see $out/gnuplot.log)" >&2
 		status=1

@@ -74,7 +74,7 @@ for s in kube-scheduler volcano vsched; do
 		"$out/$s-20-100/load.json" >/dev/null || fail "$s: load.json incomplete"
 done
 if command -v gnuplot >/dev/null; then
-	for f in throughput.svg latency.svg; do
+	for f in throughput.svg latency.svg cpu.svg; do
 		grep -q '<svg' "$out/$f" || fail "no plot $f"
 	done
 fi

@@ -274,14 +274,14 @@ static bool role_mixed(const struct vs_job *job, const char *role)
 
 /*
  * The cache of @role for the job being tried. The caches are reused from
- * job to job (cleared, not reallocated): a session tries many jobs, and
- * each cache is a byte per node.
+ * job to job (not reallocated): a session tries many jobs, and each cache is
+ * a byte per node, cleared only when a scan is about to read it
+ * (predicate_nodes()): the tasks the fast path places never touch it.
  */
 static struct vs_fp_role_cache *role_cache_get(struct alloc_ctx *ctx, const struct vs_job *job,
 					       const char *role)
 {
 	struct vs_fp_role_cache *c;
-	size_t size = ctx->nr_nodes ? ctx->nr_nodes : 1;
 
 	for (u32 i = 0; i < ctx->nr_caches; i++)
 		if (ctx->caches[i].role == role)
@@ -299,7 +299,7 @@ static struct vs_fp_role_cache *role_cache_get(struct alloc_ctx *ctx, const stru
 	c = &ctx->caches[ctx->nr_caches];
 	if (!c->failed && !(c->failed = malloc(ctx->cache_bytes)))
 		return NULL;
-	memset(c->failed, 0, size);
+	c->stale = true;
 	c->role = role;
 	c->mixed = ctx->error_cache && *role && role_mixed(job, role);
 	ctx->nr_caches++;
@@ -314,6 +314,10 @@ static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
 	struct reasons *rs = &ctx->reasons;
 	u32 n = 0;
 
+	if (use_cache && cache->stale) {
+		memset(cache->failed, 0, ctx->nr_nodes);
+		cache->stale = false;
+	}
 	memset(rs->count, 0, sizeof(rs->count));
 	if (rs->refused)
 		memset(rs->refused, 0, ctx->nr_nodes);
@@ -326,7 +330,7 @@ static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
 			id = cache->failed[i];	/* the error it gave before */
 		} else if (vs_allocate_predicate(ctx->ssn, task, ctx->nodes[i], &fe)) {
 			id = reason_id(rs, &fe);
-			if (cache)
+			if (use_cache)
 				cache->failed[i] = id;
 		} else {
 			ctx->fit[n++] = ctx->nodes[i];

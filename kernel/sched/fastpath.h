@@ -41,6 +41,8 @@ struct vs_fp_role_cache {
 	 * what Volcano's does (allocate.c, role_mixed()).
 	 */
 	bool mixed;
+	/* failed[] holds errors of an earlier job: clear it before the scan reads it */
+	bool stale;
 };
 
 struct vs_fastpath {

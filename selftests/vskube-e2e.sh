@@ -400,10 +400,6 @@ node_of() {
 	k get pod "$1" -o jsonpath='{.spec.nodeName}'
 }
 
-bound() {
-	[ -n "$(node_of "$1")" ]
-}
-
 # The bridge's requests in kube-apiserver's audit log, after its line @1:
 # "VERB GROUP RESOURCE[/SUBRESOURCE] CODE NAME ID" (GROUP "" for the core),
 # once each (a watch is logged as it starts and as it ends).
@@ -426,21 +422,7 @@ audit_lines() {
 : >"$tmp/vskube.log"
 start_vschedd "$tmp/conf" 100ms
 start_vskube "$tmp/sa.kubeconfig"
-cat >"$tmp/cluster.yaml" <<EOF
-apiVersion: scheduling.volcano.sh/v1beta1
-kind: Queue
-metadata: {name: default}
-spec: {weight: 1}
----
-apiVersion: v1
-kind: Node
-metadata: {name: w1}
-status:
-  allocatable: {cpu: "8", memory: 16Gi, pods: "110"}
-  conditions: [{type: Ready, status: "True"}]
----
-EOF
-pod a1 >>"$tmp/cluster.yaml"
+one_node_cluster a1 >"$tmp/cluster.yaml"
 k create -f "$tmp/cluster.yaml" >"$tmp/out" 2>&1 || fail "kubectl create -f cluster.yaml"
 until_ok bound a1 || fail "a pod made with kubectl was not bound"
 

@@ -78,27 +78,7 @@ until_ok test -S "$tmp/vs.sock" || fail "vschedd did not start"
 	--listen-address 127.0.0.1:0 >"$tmp/vskube.log" 2>&1 &
 vk_pid=$!
 
-bound() {
-	[ -n "$(k get pod "$1" -o jsonpath='{.spec.nodeName}')" ]
-}
-
-{
-	cat <<EOF
-apiVersion: scheduling.volcano.sh/v1beta1
-kind: Queue
-metadata: {name: default}
-spec: {weight: 1}
----
-apiVersion: v1
-kind: Node
-metadata: {name: w1}
-status:
-  allocatable: {cpu: "8", memory: 16Gi, pods: "110"}
-  conditions: [{type: Ready, status: "True"}]
----
-EOF
-	pod a1
-} >"$tmp/cluster.yaml"
+one_node_cluster a1 >"$tmp/cluster.yaml"
 k create -f "$tmp/cluster.yaml" >"$tmp/out" 2>&1 || fail "kubectl create -f cluster.yaml"
 until_ok bound a1 || fail "a pod made with kubectl was not bound"
 

@@ -45,6 +45,31 @@ spec:
 POD
 }
 
+# The first cluster the bridge binds in: the queue default, the Ready node w1
+# (8 cpu, 16Gi) and the pod NAME.
+one_node_cluster() {
+	cat <<CLUSTER
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: default}
+spec: {weight: 1}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: w1}
+status:
+  allocatable: {cpu: "8", memory: 16Gi, pods: "110"}
+  conditions: [{type: Ready, status: "True"}]
+---
+CLUSTER
+	pod "$1"
+}
+
+# Whether the pod NAME has a node (k: the caller's kubectl).
+bound() {
+	[ -n "$(k get pod "$1" -o jsonpath='{.spec.nodeName}')" ]
+}
+
 # The conf of the clusters that cycle by themselves.
 cycling_conf() {
 	cat <<CONF

@@ -2,7 +2,7 @@
 /*
  * Replies of vsched's family as JSON: what "vsctl ... -o json" prints, what
  * vsctl's tables and the Prometheus view of the scheduler's metrics
- * (lib/schedprom.h, for vsctl stats and vskube's /metrics) are built from.
+ * (lib/sched_metrics.h, for vsctl stats and vskube's /metrics) are built from.
  *
  * The shape comes from the family's own attribute policies (the tables the
  * daemon validates with, kernel/netlink/policies.c), as the kernel's YNL

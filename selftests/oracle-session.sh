@@ -4,7 +4,8 @@
 # total, binds) and decides what the untimed run decides; on 1000 nodes
 # where only the last is empty, searching every node (100) places the pod
 # there, as vsched does, where vc-scheduler's default search does not reach
-# it; bad values exit 2 with a message.
+# it; a session that commits more binds than Volcano's bind channel holds
+# ends; bad values exit 2 with a message.
 # Usage: selftests/oracle-session.sh ORACLE VSCTL
 set -eu
 oracle=$1
@@ -64,6 +65,35 @@ jq -e '.[0].session.cycles | all(.actionsMs | keys == ["allocate", "enqueue"])' 
 	fail "the untimed oracle exited $?"
 jq -e --slurpfile u "$dir/u.json" '.[0] | del(.session) == $u[0][0]' "$dir/o.json" >/dev/null ||
 	fail "the timed run decided otherwise than the untimed one"
+
+# More binds in one session than the cache's BindFlowChannel holds (5,000): 51 gangs of 100
+# on 6 nodes. vc-scheduler drains the channel while it schedules; so must the oracle, or it
+# waits forever in the Statement's commit.
+g=$dir/many.yaml
+{
+	echo 'conf: |'
+	echo '  actions: "enqueue, allocate"'
+	echo '  tiers:'
+	echo '  - plugins:'
+	echo '    - name: gang'
+	echo '    - name: predicates'
+	echo '    - name: proportion'
+	echo 'queues:'
+	echo '  - {name: q1}'
+	echo 'nodes:'
+	awk 'BEGIN { for (i = 1; i <= 6; i++)
+		printf "  - {name: n%d, allocatable: {cpu: \"1000\", memory: 1000Gi, pods: \"1000\"}}\n", i }'
+	echo 'podgroups:'
+	awk 'BEGIN { for (g = 1; g <= 51; g++)
+		printf "  - {name: g%02d, namespace: ns, queue: q1, minMember: 100, phase: Inqueue}\n", g }'
+	echo 'pods:'
+	awk 'BEGIN { for (g = 1; g <= 51; g++) for (i = 1; i <= 100; i++)
+		printf "  - {name: g%02d-%03d, namespace: ns, podgroup: g%02d, request: {cpu: 100m, memory: 1Gi}}\n", g, i, g }'
+} >"$g"
+timeout 120 "$oracle" -runs 1 "$g" >"$dir/many.json" 2>"$dir/many.err" ||
+	fail "5,100 binds in one session: the oracle exited $? (124: it hung): $(tail -n 3 "$dir/many.err")"
+[ "$(jq '.[0].binds | length' "$dir/many.json")" = 5100 ] ||
+	fail "5,100 binds in one session: the oracle bound $(jq '.[0].binds | length' "$dir/many.json")"
 
 bad() {
 	rc=0

@@ -189,23 +189,54 @@ func (o *oracle) pipeline(ssn *framework.Session) error {
 	return nil
 }
 
-// drainBinds hands the binds the session committed to the cache's binder, in commit order,
-// synchronously: no bind goroutine runs, so the record is complete when this returns.
-func (o *oracle) drainBinds() []*api.TaskInfo {
-	var tasks []*api.TaskInfo
-	for {
-		select {
-		case t := <-o.cache.BindFlowChannel:
-			tasks = append(tasks, t)
-			continue
-		default:
+// bindCollector takes the binds the session's Statements commit off the cache's
+// BindFlowChannel while the session runs, as vc-scheduler's processBindTask does every 20 ms.
+// The channel holds 5,000 (cache.go): a session that commits more blocks in AddBindTask until
+// someone reads it, and with nobody reading, the run never ends.
+type bindCollector struct {
+	stop chan struct{}
+	done chan []*api.TaskInfo
+}
+
+func collectBinds(ch chan *api.TaskInfo) *bindCollector {
+	c := &bindCollector{stop: make(chan struct{}), done: make(chan []*api.TaskInfo, 1)}
+	go func() {
+		var tasks []*api.TaskInfo
+		for {
+			select {
+			case t := <-ch:
+				tasks = append(tasks, t)
+			case <-c.stop:
+				for {
+					select {
+					case t := <-ch:
+						tasks = append(tasks, t)
+						continue
+					default:
+					}
+					break
+				}
+				c.done <- tasks
+				return
+			}
 		}
-		break
-	}
+	}()
+	return c
+}
+
+// finish returns the binds committed since collectBinds, in commit order; call it once the
+// session has closed, when no Statement sends any more.
+func (c *bindCollector) finish() []*api.TaskInfo {
+	close(c.stop)
+	return <-c.done
+}
+
+// bind hands the binds a session committed to the cache's binder, in commit order,
+// synchronously: no bind goroutine runs, so the record is complete when this returns.
+func (o *oracle) bind(tasks []*api.TaskInfo) {
 	if len(tasks) > 0 {
 		o.cache.Bind(tasks)
 	}
-	return tasks
 }
 
 // settle is the cluster's answer between cycles, as scenario_run.c's settle(): each bound pod
@@ -268,12 +299,14 @@ func (o *oracle) run(cycles int) (*decisions, error) {
 			gc0 = numGC()
 		}
 		o.cache.evicted = nil
+		binds := collectBinds(o.cache.BindFlowChannel)
 		t0 := time.Now()
 		ssn := framework.OpenSession(o.cache, tiers, o.sc.configs)
 		ct.open = time.Since(t0)
 		if c == 1 {
 			if err := o.pipeline(ssn); err != nil {
 				framework.CloseSession(ssn)
+				binds.finish()
 				return nil, fmt.Errorf("cycle %d: %v", c, err)
 			}
 		}
@@ -296,7 +329,8 @@ func (o *oracle) run(cycles int) (*decisions, error) {
 		framework.CloseSession(ssn)
 		ct.close = time.Since(t)
 
-		bound := o.drainBinds()
+		bound := binds.finish()
+		o.bind(bound)
 		if o.timed {
 			ct.binds = len(bound)
 			ct.gcs = numGC() - gc0

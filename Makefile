@@ -249,8 +249,27 @@ c_flags = $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(ccflags)
 quiet_cmd_cc_o_c = CC      $(rel-target)
       cmd_cc_o_c = $(CC) $(c_flags) -MMD -MP -MF $(depfile) -c -o $@ $<
 
-$(objtree)/%.o: $(srctree)/%.c FORCE | deps
+$(objtree)/%.o: $(srctree)/%.c FORCE | deps $(vsnl-outputs)
 	$(call if_changed_dep,cc_o_c)
+
+# The protocol, written once (Documentation/protocol.md, "The spec"): the
+# uapi header, the policy tables and the protocol's tables are made from the
+# spec by scripts/vsnl-gen.py. They are committed, so that a build runs the
+# generator only when the spec or the generator is newer than they are; every
+# object waits for them.
+vsnl-spec := $(srctree)/Documentation/netlink/vsched.yaml
+vsnl-gen := $(srctree)/scripts/vsnl-gen.py
+vsnl-outputs := $(srctree)/uapi/vsched/vsched.h $(srctree)/kernel/netlink/policies.c \
+	$(srctree)/Documentation/protocol.md
+
+quiet_cmd_vsnl_gen = GEN     $(patsubst $(srctree)/%,%,$(vsnl-outputs))
+      cmd_vsnl_gen = python3 $(vsnl-gen) --srctree $(srctree)
+
+$(vsnl-outputs) &: $(vsnl-spec) $(vsnl-gen) | deps
+	$(Q)$(call echo-cmd,vsnl_gen) $(cmd_vsnl_gen)
+
+PHONY += protocol
+protocol: $(vsnl-outputs)
 
 quiet_cmd_ar = AR      $(rel-target)
       cmd_ar = rm -f $@; $(AR) rcs $@ $(real-prereqs)
@@ -766,6 +785,8 @@ help:
 	@echo '                           (DEMO_ARGS="..." passes vsbench load options)'
 	@echo '  fuzz                   - every fuzz target under libFuzzer (clang) for FUZZ_TIME'
 	@echo '                           seconds (60) each; FUZZ_TARGETS picks them (all)'
+	@echo '  protocol               - the uapi header, the policies and protocol.md'"'"'s tables from'
+	@echo '                           Documentation/netlink/vsched.yaml (make does it when it changes)'
 	@echo '  fuzz-seeds             - write the netlink fuzz target'"'"'s seeds again from the test manifests'
 	@echo '  bench                  - the fast path against the exhaustive scan: BENCH_SEEDS'
 	@echo '                           random clusters, then BENCH_PRESETS ("1k 10k") both ways'

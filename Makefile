@@ -256,7 +256,8 @@ $(objtree)/%.o: $(srctree)/%.c FORCE | deps $(vsnl-outputs)
 # uapi header, the policy tables and the protocol's tables are made from the
 # spec by scripts/vsnl-gen.py. They are committed, so that a build runs the
 # generator only when the spec or the generator is newer than they are; every
-# object waits for them.
+# object waits for them, and check-protocol-spec fails when they differ from
+# what the spec makes.
 vsnl-spec := $(srctree)/Documentation/netlink/vsched.yaml
 vsnl-gen := $(srctree)/scripts/vsnl-gen.py
 vsnl-outputs := $(srctree)/uapi/vsched/vsched.h $(srctree)/kernel/netlink/policies.c \
@@ -356,7 +357,7 @@ check: unit-check
 smoke-tests := vsbench-smoke vsbench-run vsbench-export vsbench-sweep vsbench-sim vsctl-smoke \
 	vsctl-objects accounting-extremes vsctl-top manual-pages doc-getting-started \
 	doc-vsctl scenarios-run conformance-compare scenarios-remote apply-equivalence \
-	demo-smoke vjob-lifecycle vskube-e2e vskube-faults
+	demo-smoke vjob-lifecycle vskube-e2e vskube-faults protocol-spec
 smoke-vsbench-smoke = $(srctree)/selftests/vsbench-smoke.sh $(1)/vsbench
 smoke-vsbench-run = $(srctree)/selftests/vsbench-run.sh $(1)/vsbench
 smoke-vsbench-export = $(srctree)/selftests/vsbench-export.sh $(1)
@@ -378,6 +379,7 @@ smoke-demo-smoke = $(srctree)/selftests/demo-smoke.sh $(1) $(srctree)
 smoke-vjob-lifecycle = $(srctree)/selftests/vjob-lifecycle.sh $(1)
 smoke-vskube-e2e = $(srctree)/selftests/vskube-e2e.sh $(1) $(srctree)/selftests $(peers-dir)
 smoke-vskube-faults = $(srctree)/selftests/vskube-faults.sh $(1) $(peers-dir)
+smoke-protocol-spec = $(srctree)/selftests/protocol-spec.sh $(srctree)
 
 check-progs := $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
 # The tests that need kube-apiserver or kubectl wait for the peers; the rest

@@ -253,17 +253,18 @@ $(objtree)/%.o: $(srctree)/%.c FORCE | deps $(vsnl-outputs)
 	$(call if_changed_dep,cc_o_c)
 
 # The protocol, written once (Documentation/protocol.md, "The spec"): the
-# uapi header, the policy tables and the protocol's tables are made from the
-# spec by scripts/vsnl-gen.py. They are committed, so that a build runs the
-# generator only when the spec or the generator is newer than they are; every
-# object waits for them, and check-protocol-spec fails when they differ from
-# what the spec makes.
+# uapi header, the policy tables, the protocol's tables and the userspace
+# codec are made from the spec by scripts/vsnl-gen.py. They are committed, so
+# that a build runs the generator only when the spec or the generator is newer
+# than they are; every object waits for them, and check-protocol-spec fails
+# when they differ from what the spec makes.
 vsnl-spec := $(srctree)/Documentation/netlink/vsched.yaml
 vsnl-gen := $(srctree)/scripts/vsnl-gen.py
 vsnl-outputs := $(srctree)/uapi/vsched/vsched.h $(srctree)/kernel/netlink/policies.c \
-	$(srctree)/Documentation/protocol.md
+	$(srctree)/Documentation/protocol.md $(srctree)/userspace/lib/codec_gen.h \
+	$(srctree)/userspace/lib/codec_gen.c
 
-quiet_cmd_vsnl_gen = GEN     $(patsubst $(srctree)/%,%,$(vsnl-outputs))
+quiet_cmd_vsnl_gen = GEN     $(patsubst $(srctree)/%,%,$(vsnl-spec))
       cmd_vsnl_gen = python3 $(vsnl-gen) --srctree $(srctree)
 
 $(vsnl-outputs) &: $(vsnl-spec) $(vsnl-gen) | deps
@@ -787,7 +788,7 @@ help:
 	@echo '                           (DEMO_ARGS="..." passes vsbench load options)'
 	@echo '  fuzz                   - every fuzz target under libFuzzer (clang) for FUZZ_TIME'
 	@echo '                           seconds (60) each; FUZZ_TARGETS picks them (all)'
-	@echo '  protocol               - the uapi header, the policies and protocol.md'"'"'s tables from'
+	@echo '  protocol               - the uapi header, the policies, protocol.md'"'"'s tables and the codec from'
 	@echo '                           Documentation/netlink/vsched.yaml (make does it when it changes)'
 	@echo '  fuzz-seeds             - write the netlink fuzz target'"'"'s seeds again from the test manifests'
 	@echo '  bench                  - the fast path against the exhaustive scan: BENCH_SEEDS'

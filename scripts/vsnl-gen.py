@@ -12,6 +12,10 @@ Linux's YNL specs) and writes what follows from it:
                                 tables), the ops table with each command's
                                 policy, permission and handlers, the family
   Documentation/protocol.md     the tables between the "vsnl-gen" markers
+  userspace/lib/codec_gen.[ch]  the typed userspace codec: per attribute set
+                                the same policy as a table, a parse into the
+                                attributes and a checked put and a getter per
+                                attribute (userspace/lib/codec.h)
 
 Usage: vsnl-gen.py [--srctree DIR] [--spec FILE] [--out DIR] [--check]
   (none)      write the outputs under the source tree
@@ -37,6 +41,8 @@ except ImportError:
 OUT_HEADER = 'uapi/vsched/vsched.h'
 OUT_POLICIES = 'kernel/netlink/policies.c'
 OUT_DOC = 'Documentation/protocol.md'
+OUT_CODEC_H = 'userspace/lib/codec_gen.h'
+OUT_CODEC_C = 'userspace/lib/codec_gen.c'
 SPEC_DEFAULT = 'Documentation/netlink/vsched.yaml'
 DOC_BEGIN = '<!-- vsnl-gen: begin attribute tables (generated from Documentation/netlink/vsched.yaml: edit the spec) -->'
 DOC_END = '<!-- vsnl-gen: end attribute tables -->'
@@ -273,7 +279,7 @@ class Spec:
             if a['cname']:
                 self.claim_cname(a, a['cname'], awhat)
             a['path'] = a.get('path-name') or camel(an)
-            self.check_attr(a, awhat, full=True)
+            self.check_attr(a, awhat)
             s['by-name'][an] = a
             s['by-value'][v] = a
         s['max'] = max(s['by-value']) if s['by-value'] else 0
@@ -304,7 +310,7 @@ class Spec:
                     m[k] = val
             m['path'] = m.get('path-name') or camel(an)
             m['__line__'] = a.get('__line__', s.get('__line__'))
-            self.check_attr(m, awhat, full=False)
+            self.check_attr(m, awhat)
             out[an] = m
         return out
 
@@ -325,7 +331,7 @@ class Spec:
             return c['value'], c['cname']
         self.err(node, "%s: bound '%s' is no entry of its enum and no integer definition" % (what, val))
 
-    def check_attr(self, a, what, full):
+    def check_attr(self, a, what):
         t = self.need(a, 'type', what)
         if t not in NLA_TYPES:
             self.err(a, "%s: unknown type '%s' (%s)" % (what, t, ', '.join(NLA_TYPES)))
@@ -451,6 +457,12 @@ def camel(name):
     return p[0] + ''.join(x[:1].upper() + x[1:] for x in p[1:])
 
 
+def set_maxattr(s):
+    """The highest attribute of a set or subset, as C has it."""
+    p = s['parent'] or s
+    return '%sMAX' % p['prefix'] if p['has-enum'] else str(p['max'])
+
+
 def cident(name):
     return name.replace('-', '_')
 
@@ -472,12 +484,7 @@ def c_block(text, indent=''):
 def tab_to(text, col):
     """text followed by tabs up to column col (tabs of 8), at least one."""
     width = len(text.expandtabs(8))
-    if width >= col:
-        return text + '\t'
-    n = (col - width + 7) // 8
-    if width % 8:
-        n = (col - (width - width % 8) + 7) // 8
-    return text + '\t' * max(1, n)
+    return text + '\t' * max(1, (col - (width - width % 8) + 7) // 8)
 
 
 def entry_lines(text, doc, indent, col):
@@ -575,10 +582,6 @@ class Tables:
         self.by_key = {}        # content -> cname
         self.set_table = {}     # set name -> cname
 
-    def maxattr(self, s):
-        s = s['parent'] or s
-        return '%sMAX' % s['prefix'] if s['has-enum'] else str(s['max'])
-
     def rows(self, s):
         """(value, entry or None for refused, parent entry) of every attribute of s's table."""
         parent = s['parent'] or s
@@ -597,7 +600,7 @@ class Tables:
                 out.append((v, None, base))
         return out
 
-    def entry(self, parent, v, a, base):
+    def entry(self, v, a, base):
         idx = base['cname'] or str(v)
         path = base['path'] if a is None else a['path']
         if a is None:
@@ -616,7 +619,7 @@ class Tables:
         if t == 'nest':
             ns = self.sp.sets[a['nested-attributes']]
             tn = self.table(ns)
-            return 'VS_NLA_NEST(%s, "%s", %s, %s%s),' % (idx, path, tn, self.maxattr(ns),
+            return 'VS_NLA_NEST(%s, "%s", %s, %s%s),' % (idx, path, tn, set_maxattr(ns),
                                                         ', .flags = ' + fl if fl else '')
         if 'min' in rng or 'max' in rng:
             return 'VS_NLA_RANGE(%s, "%s", %s, %s, %s, %s),' % (idx, path, NLA_TYPES[t], c_num(rng['min']),
@@ -624,8 +627,7 @@ class Tables:
         return 'VS_NLA_INT(%s, "%s", %s%s),' % (idx, path, NLA_TYPES[t], ', .flags = ' + fl if fl else '')
 
     def build(self, s):
-        parent = s['parent'] or s
-        return [self.entry(parent, v, a, base) for v, a, base in self.rows(s)]
+        return [self.entry(v, a, base) for v, a, base in self.rows(s)]
 
     def table(self, s):
         if s['name'] in self.set_table:
@@ -747,7 +749,7 @@ def gen_policies(sp):
             o += (c_block(d['doc']) if d.get('doc') else []) + [text]
     for cname, s, lines, exported in tb.order:
         o.append('')
-        size = '%s + 1' % tb.maxattr(s)
+        size = '%s + 1' % set_maxattr(s)
         o.append('%sconst struct vs_nla_policy %s[%s] = {' % ('' if exported else 'static ', cname, size))
         o += [wrap('\t' + l) for l in lines]
         o.append('};')
@@ -852,7 +854,9 @@ def gen_doc_tables(sp):
                                      else '') if e]
                 items.append('`%s`%s' % (an, ' (%s)' % '; '.join(extra) if extra else ''))
             rest = 'the rest kept when read-only' if x.get('unlisted') == 'keep-read-only' else 'the rest refused'
-            o.append('- subset **%s**: %s; %s.' % (x['name'], ', '.join(items) or 'nothing', rest))
+            doc = md(x.get('doc'))
+            o.append('- subset **%s**: %s%s; %s.' % (x['name'], doc + ' Takes ' if doc else '',
+                                                    ', '.join(items) or 'nothing', rest))
         o.append('')
     o.append('#### Commands')
     o.append('')
@@ -888,6 +892,178 @@ def gen_doc(sp, old, docpath):
 
 
 # ---------------------------------------------------------------------------
+# userspace/lib/codec_gen.h, codec_gen.c
+
+CODEC_TYPES = {
+    'u8': 'VSNL_CODEC_U8', 'u16': 'VSNL_CODEC_U16', 'u32': 'VSNL_CODEC_U32', 's32': 'VSNL_CODEC_S32',
+    'u64': 'VSNL_CODEC_U64', 's64': 'VSNL_CODEC_S64', 'flag': 'VSNL_CODEC_FLAG',
+    'string': 'VSNL_CODEC_STRING', 'nest': 'VSNL_CODEC_NESTED',
+}
+CODEC_FLAGS = (('required', 'VSNL_CODEC_F_REQUIRED'), ('multi-attr', 'VSNL_CODEC_F_MULTI'),
+               ('read-only', 'VSNL_CODEC_F_RO'), ('restore-only', 'VSNL_CODEC_F_RESTORE'))
+C_INT = {'u8': 'uint8_t', 'u16': 'uint16_t', 'u32': 'uint32_t', 's32': 'int32_t', 'u64': 'uint64_t',
+         's64': 'int64_t'}
+
+
+def codec_num(sp, r):
+    """A bound in userspace: a uapi name where there is one, else the number."""
+    v, sym = r
+    uapi = {d['cname'] for d in sp.consts.values() if d.get('scope', 'uapi') == 'uapi' and not d.get('header')}
+    uapi |= {e['cname'] for en in sp.enums.values() for e in en['ents']}
+    if sym and (sym in uapi or sym.startswith('(1 << (')):
+        return sym
+    return c_num((v, None))
+
+
+def gen_codec_c(sp):
+    tb = Tables(sp)
+    o = ['// SPDX-License-Identifier: Apache-2.0',
+         '/* Generated by scripts/vsnl-gen.py from Documentation/netlink/vsched.yaml: edit the spec. */',
+         '/*',
+         " * The daemon's policies for clients (userspace/lib/codec.h): every attribute",
+         ' * set and subset of the spec as a table, the rows kernel/netlink/policies.c',
+         ' * has for it, so that what the codec puts and takes is what the daemon does.',
+         ' */',
+         '#include <stdint.h>',
+         '',
+         '#include "lib/codec_gen.h"']
+    for s in sp.set_list:
+        rows = []
+        for v, a, base in tb.rows(s):
+            idx = base['cname'] or str(v)
+            if a is None:
+                rows.append('[%s] = { .type = VSNL_CODEC_REJECT, .name = "%s" },' % (idx, base['path']))
+                continue
+            f = [c for k, c in CODEC_FLAGS if a.get(k)]
+            parts = ['.type = %s' % CODEC_TYPES[a['type']]]
+            r = a['rng']
+            if 'min' in r or 'max' in r:
+                f.append('VSNL_CODEC_F_RANGE')
+            if f:
+                parts.append('.flags = %s' % ' | '.join(f))
+            if 'max-len' in r:
+                parts.append('.len = %s' % codec_num(sp, r['max-len']))
+            parts.append('.name = "%s"' % a['path'])
+            if a['type'] == 'nest':
+                parts.append('.nested = &vsnl_codec_%s' % cident(a['nested-attributes']))
+            if 'min' in r or 'max' in r:
+                parts.append('.min = %s' % codec_num(sp, r['min']))
+                parts.append('.max = %s' % codec_num(sp, r['max']))
+            rows.append('[%s] = { %s },' % (idx, ', '.join(parts)))
+        cn = cident(s['name'])
+        o += ['', 'static const struct vsnl_codec_attr %s_attrs[%s + 1] = {' % (cn, set_maxattr(s))]
+        o += [wrap('\t' + r) for r in rows]
+        o += ['};', '',
+              'const struct vsnl_codec_set vsnl_codec_%s = {' % cn,
+              '\t.name = "%s",' % s['name'],
+              '\t.maxattr = %s,' % set_maxattr(s),
+              '\t.attrs = %s_attrs,' % cn,
+              '};']
+    return '\n'.join(o) + '\n'
+
+
+def gen_codec_h(sp):
+    o = ['/* SPDX-License-Identifier: Apache-2.0 */',
+         '/* Generated by scripts/vsnl-gen.py from Documentation/netlink/vsched.yaml: edit the spec. */',
+         '/*',
+         ' * The typed codec of every attribute set (userspace/lib/codec.h). For a set',
+         ' * such as node:',
+         ' *   vsnl_codec_node                  the policy, as the daemon has it;',
+         ' *   struct vsnl_node_tb              the last attribute of each type;',
+         ' *   vsnl_node_parse(nest, tb, ...)   checks a nest and fills tb (a subset',
+         ' *                                    such as node-key: vsnl_node_key_parse);',
+         ' *   vsnl_node_put_NAME(nlh, cap, v)  puts an attribute the policy takes;',
+         ' *   vsnl_node_start_NAME(nlh, cap)   starts a nest (mnl_attr_nest_end ends it);',
+         ' *   vsnl_node_get_NAME(tb, ...)      reads a parsed attribute.',
+         ' */',
+         '#ifndef VSNL_CODEC_GEN_H',
+         '#define VSNL_CODEC_GEN_H',
+         '',
+         '#include <stdbool.h>',
+         '#include <stdint.h>',
+         '',
+         '#include <libmnl/libmnl.h>',
+         '',
+         '#include "lib/codec.h"',
+         '#include "vsched/vsched.h"',
+         '']
+    for s in sp.set_list:
+        o.append('extern const struct vsnl_codec_set vsnl_codec_%s;' % cident(s['name']))
+    for s in sp.set_list:
+        if s['parent'] is None:
+            o += ['', 'struct vsnl_%s_tb {' % cident(s['name']),
+                  '\tconst struct nlattr *attr[%s + 1];' % set_maxattr(s), '};']
+    for s in sp.set_list:
+        cn = cident(s['name'])
+        main = s['parent'] or s
+        mn = cident(main['name'])
+        o.append('')
+        o += ['static inline int vsnl_%s_parse(const struct nlattr *nest, struct vsnl_%s_tb *tb,' % (cn, mn),
+              '\t\tunsigned int mode, struct vsnl_err *err)',
+              '{',
+              '\treturn vsnl_codec_parse(&vsnl_codec_%s, nest, tb->attr, mode, err);' % cn,
+              '}']
+        if s['parent'] is not None or not s['has-enum']:
+            continue
+        for v in sorted(s['by-value']):
+            a = s['by-value'][v]
+            an = cident(a['name'])
+            fn = 'vsnl_%s_%%s_%s' % (cn, an)
+            at = 'tb->attr[%s]' % a['cname']
+            t = a['type']
+            o.append('')
+            if t in C_INT:
+                ct = C_INT[t]
+                put = 'vsnl_codec_put_int' if t[0] == 's' else 'vsnl_codec_put_uint'
+                o += ['static inline int %s(struct nlmsghdr *nlh, size_t cap, %s v,' % (fn % 'put', ct),
+                      '\t\tstruct vsnl_err *err)',
+                      '{',
+                      '\treturn %s(nlh, cap, &vsnl_codec_%s, %s, v, err);' % (put, cn, a['cname']),
+                      '}', '',
+                      'static inline bool %s(const struct vsnl_%s_tb *tb, %s *v)' % (fn % 'get', cn, ct),
+                      '{',
+                      '\tif (!%s)' % at,
+                      '\t\treturn false;',
+                      '\t*v = (%s)mnl_attr_get_u%d(%s);' % (ct, {'u8': 8, 'u16': 16, 'u32': 32, 's32': 32,
+                                                             'u64': 64, 's64': 64}[t], at),
+                      '\treturn true;',
+                      '}']
+            elif t == 'string':
+                o += ['static inline int %s(struct nlmsghdr *nlh, size_t cap, const char *v,' % (fn % 'put'),
+                      '\t\tstruct vsnl_err *err)',
+                      '{',
+                      '\treturn vsnl_codec_put_str(nlh, cap, &vsnl_codec_%s, %s, v, err);' % (cn, a['cname']),
+                      '}', '',
+                      'static inline const char *%s(const struct vsnl_%s_tb *tb)' % (fn % 'get', cn),
+                      '{',
+                      '\treturn %s ? mnl_attr_get_str(%s) : NULL;' % (at, at),
+                      '}']
+            elif t == 'flag':
+                o += ['static inline int %s(struct nlmsghdr *nlh, size_t cap, struct vsnl_err *err)' % (fn % 'put'),
+                      '{',
+                      '\treturn vsnl_codec_put_flag(nlh, cap, &vsnl_codec_%s, %s, err);' % (cn, a['cname']),
+                      '}', '',
+                      'static inline bool %s(const struct vsnl_%s_tb *tb)' % (fn % 'get', cn),
+                      '{',
+                      '\treturn %s;' % at,
+                      '}']
+            else:
+                o += ['static inline struct nlattr *%s(struct nlmsghdr *nlh, size_t cap,' % (fn % 'start'),
+                      '\t\tstruct vsnl_err *err)',
+                      '{',
+                      '\treturn vsnl_codec_nest_start(nlh, cap, &vsnl_codec_%s, %s, err);' % (cn, a['cname']),
+                      '}', '',
+                      '/* The last one; vsnl_%s_parse() checks and reads it. */' %
+                      cident(a['nested-attributes']),
+                      'static inline const struct nlattr *%s(const struct vsnl_%s_tb *tb)' % (fn % 'get', cn),
+                      '{',
+                      '\treturn %s;' % at,
+                      '}']
+    o += ['', '#endif /* VSNL_CODEC_GEN_H */']
+    return '\n'.join(wrap(l) if l.startswith('\t') else l for l in o) + '\n'
+
+
+# ---------------------------------------------------------------------------
 
 def main():
     ap = argparse.ArgumentParser(description='Generate vsched\'s protocol files from its spec.')
@@ -913,7 +1089,8 @@ def main():
         with open(doc) as f:
             old_doc = f.read()
         outputs = {OUT_HEADER: gen_header(sp), OUT_POLICIES: gen_policies(sp),
-                   OUT_DOC: gen_doc(sp, old_doc, OUT_DOC)}
+                   OUT_DOC: gen_doc(sp, old_doc, OUT_DOC), OUT_CODEC_H: gen_codec_h(sp),
+                   OUT_CODEC_C: gen_codec_c(sp)}
     except SpecError as e:
         sys.exit('vsnl-gen: %s' % e)
     if args.check:

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # The protocol, written once (Documentation/protocol.md, "The spec"): the
-# committed uapi header, policy tables and protocol tables are exactly what
-# scripts/vsnl-gen.py makes from Documentation/netlink/vsched.yaml, so that
-# none is edited by hand or left stale; the check itself sees a hand edit;
+# committed uapi header, policy tables, protocol tables and userspace codec
+# are exactly what scripts/vsnl-gen.py makes from
+# Documentation/netlink/vsched.yaml, so that none is edited by hand or left
+# stale; the check itself sees a hand edit;
 # and the generator refuses a bad spec (an unknown type, a duplicate value,
 # a nest of no set, a bound of no enum entry) with the file, the line and
 # the item, writing nothing.
@@ -30,7 +31,8 @@ python3 "$gen" --srctree "$srctree" --out "$tmp/out" || fail "vsnl-gen.py --out 
 python3 "$gen" --srctree "$srctree" --out "$tmp/out" --check || fail "a fresh copy does not pass --check"
 # (protocol.md: in its generated tables; the prose around them is hand-written.)
 for edit in uapi/vsched/vsched.h:VS_NAME_MAX kernel/netlink/policies.c:VS_NAME_MAX \
-	    "Documentation/protocol.md:#### Attribute set res"; do
+	    "Documentation/protocol.md:#### Attribute set res" userspace/lib/codec_gen.h:VS_A_NODE \
+	    userspace/lib/codec_gen.c:VS_NAME_MAX; do
 	f=${edit%%:*} what=${edit#*:}
 	cp "$tmp/out/$f" "$tmp/saved"
 	sed -i "0,/$what/s//$what edited/" "$tmp/out/$f"

@@ -758,7 +758,8 @@ enum vs_bind_result_attr {
 	VS_BIND_A_NAMESPACE,		/* string */
 	VS_BIND_A_NAME,			/* string */
 	VS_BIND_A_NODE,			/* string: the node of the decision */
-	VS_BIND_A_ERROR,		/* s32: 0 bound, else a negative errno */
+	/* s32: 0 bound, else a negative errno (the kernel's end at 4095) */
+	VS_BIND_A_ERROR,
 	VS_BIND_A_MESSAGE,		/* string: why it failed */
 	__VS_BIND_A_MAX
 };

@@ -249,8 +249,29 @@ c_flags = $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(ccflags)
 quiet_cmd_cc_o_c = CC      $(rel-target)
       cmd_cc_o_c = $(CC) $(c_flags) -MMD -MP -MF $(depfile) -c -o $@ $<
 
-$(objtree)/%.o: $(srctree)/%.c FORCE | deps
+$(objtree)/%.o: $(srctree)/%.c FORCE | deps $(vsnl-outputs)
 	$(call if_changed_dep,cc_o_c)
+
+# The protocol, written once (Documentation/protocol.md, "The spec"): the
+# uapi header, the policy tables, the protocol's tables and the userspace
+# codec are made from the spec by scripts/vsnl-gen.py. They are committed, so
+# that a build runs the generator only when the spec or the generator is newer
+# than they are; every object waits for them, and check-protocol-spec fails
+# when they differ from what the spec makes.
+vsnl-spec := $(srctree)/Documentation/netlink/vsched.yaml
+vsnl-gen := $(srctree)/scripts/vsnl-gen.py
+vsnl-outputs := $(srctree)/uapi/vsched/vsched.h $(srctree)/kernel/netlink/policies.c \
+	$(srctree)/Documentation/protocol.md $(srctree)/userspace/lib/codec_gen.h \
+	$(srctree)/userspace/lib/codec_gen.c
+
+quiet_cmd_vsnl_gen = GEN     $(patsubst $(srctree)/%,%,$(vsnl-spec))
+      cmd_vsnl_gen = python3 $(vsnl-gen) --srctree $(srctree)
+
+$(vsnl-outputs) &: $(vsnl-spec) $(vsnl-gen) | deps
+	$(Q)$(call echo-cmd,vsnl_gen) $(cmd_vsnl_gen)
+
+PHONY += protocol
+protocol: $(vsnl-outputs)
 
 quiet_cmd_ar = AR      $(rel-target)
       cmd_ar = rm -f $@; $(AR) rcs $@ $(real-prereqs)
@@ -337,7 +358,7 @@ check: unit-check
 smoke-tests := vsbench-smoke vsbench-run vsbench-export vsbench-sweep vsbench-sim vsctl-smoke \
 	vsctl-objects accounting-extremes vsctl-top manual-pages doc-getting-started \
 	doc-vsctl scenarios-run conformance-compare scenarios-remote apply-equivalence \
-	demo-smoke vjob-lifecycle vskube-e2e vskube-faults
+	demo-smoke vjob-lifecycle vskube-e2e vskube-faults protocol-spec
 smoke-vsbench-smoke = $(srctree)/selftests/vsbench-smoke.sh $(1)/vsbench
 smoke-vsbench-run = $(srctree)/selftests/vsbench-run.sh $(1)/vsbench
 smoke-vsbench-export = $(srctree)/selftests/vsbench-export.sh $(1)
@@ -359,6 +380,7 @@ smoke-demo-smoke = $(srctree)/selftests/demo-smoke.sh $(1) $(srctree)
 smoke-vjob-lifecycle = $(srctree)/selftests/vjob-lifecycle.sh $(1)
 smoke-vskube-e2e = $(srctree)/selftests/vskube-e2e.sh $(1) $(srctree)/selftests $(peers-dir)
 smoke-vskube-faults = $(srctree)/selftests/vskube-faults.sh $(1) $(peers-dir)
+smoke-protocol-spec = $(srctree)/selftests/protocol-spec.sh $(srctree)
 
 check-progs := $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
 # The tests that need kube-apiserver or kubectl wait for the peers; the rest
@@ -766,6 +788,8 @@ help:
 	@echo '                           (DEMO_ARGS="..." passes vsbench load options)'
 	@echo '  fuzz                   - every fuzz target under libFuzzer (clang) for FUZZ_TIME'
 	@echo '                           seconds (60) each; FUZZ_TARGETS picks them (all)'
+	@echo '  protocol               - the uapi header, the policies, protocol.md'"'"'s tables and the codec from'
+	@echo '                           Documentation/netlink/vsched.yaml (make does it when it changes)'
 	@echo '  fuzz-seeds             - write the netlink fuzz target'"'"'s seeds again from the test manifests'
 	@echo '  bench                  - the fast path against the exhaustive scan: BENCH_SEEDS'
 	@echo '                           random clusters, then BENCH_PRESETS ("1k 10k") both ways'

@@ -20,7 +20,9 @@ set -eu
 # selftests/vsctl-top.sh reads the screen vsctl top draws in a terminal;
 # zlib1g-dev: checkpoints are checksummed with zlib's crc32();
 # clang and libclang-rt-14-dev: "make fuzz" builds the fuzz targets with
-# clang and links them with libFuzzer, which that package holds).
+# clang and links them with libFuzzer, which that package holds; python3 and
+# python3-yaml: scripts/vsnl-gen.py makes the protocol's header, policies and
+# tables from Documentation/netlink/vsched.yaml, and make check compares).
 PACKAGES="
 build-essential
 pkg-config
@@ -43,6 +45,8 @@ groff-base
 tmux
 clang
 libclang-rt-14-dev
+python3
+python3-yaml
 "
 
 # Go is no Debian package here: only the conformance oracle (make oracle,

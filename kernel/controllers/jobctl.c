@@ -164,7 +164,7 @@ static void kept_count(const struct vs_vjob *vjob, const struct vs_vjob_task *on
 	}
 }
 
-u32 jc_task_succeeded(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, bool *seen)
+u32 vs_jc_task_succeeded(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, bool *seen)
 {
 	const struct vs_task *task;
 	u32 ok, failed;
@@ -201,7 +201,7 @@ static bool task_completed(const struct vs_vjob *vjob, const struct vs_vjob_task
 
 /* ---- the status ---- */
 
-static void status_of(const struct vs_vjob *vjob, struct jc_status *st)
+static void status_of(const struct vs_vjob *vjob, struct vs_jc_status *st)
 {
 	st->phase = vjob->phase;
 	st->retry_count = vjob->retry_count;
@@ -209,7 +209,7 @@ static void status_of(const struct vs_vjob *vjob, struct jc_status *st)
 }
 
 /* The counters an operation computes afresh (min_available and version stay). */
-static void status_recount(struct jc_status *st)
+static void status_recount(struct vs_jc_status *st)
 {
 	st->s.pending = 0;
 	st->s.running = 0;
@@ -219,7 +219,7 @@ static void status_recount(struct jc_status *st)
 	st->s.unknown = 0;
 }
 
-static void status_write(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct jc_status *st)
+static void status_write(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs_jc_status *st)
 {
 	enum vs_vjob_phase old = vjob->phase;
 
@@ -510,7 +510,7 @@ static int create_task(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs
 /* ---- SyncJob ---- */
 
 /* Remove what is in the PodGroup but is no replica of the job. */
-static void remove_strays(struct vs_ctl *ctl, struct vs_vjob *vjob, struct jc_status *st)
+static void remove_strays(struct vs_ctl *ctl, struct vs_vjob *vjob, struct vs_jc_status *st)
 {
 	struct vs_task *task, *tmp;
 
@@ -536,7 +536,7 @@ static void remove_strays(struct vs_ctl *ctl, struct vs_vjob *vjob, struct jc_st
  * made is skipped and the first error returned, as Volcano creates what it
  * can; a kept replica that cannot be made stays kept and counted.
  */
-static int sync_replicas(struct vs_ctl *ctl, struct vs_vjob *vjob, struct jc_status *st,
+static int sync_replicas(struct vs_ctl *ctl, struct vs_vjob *vjob, struct vs_jc_status *st,
 			 struct vs_err *err)
 {
 	struct vs_cluster *cl = ctl->cl;
@@ -597,14 +597,14 @@ static int sync_replicas(struct vs_ctl *ctl, struct vs_vjob *vjob, struct jc_sta
 }
 
 /* The counts from the PodGroup's index, when every replica is there. */
-static bool count_fast(const struct vs_vjob *vjob, struct jc_status *st)
+static bool count_fast(const struct vs_vjob *vjob, struct vs_jc_status *st)
 {
 	const struct vs_job *pg = vjob->podgroup;
 	const u32 *nr = pg->nr_by_status;
 	u32 ok, failed;
 
 	kept_count(vjob, NULL, &ok, &failed);
-	if ((u64)pg->nr_tasks + ok + failed != jc_total_replicas(vjob))
+	if ((u64)pg->nr_tasks + ok + failed != vs_jc_total_replicas(vjob))
 		return false;
 	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
 		count(&st->s, pod_phase((enum vs_task_status)s), nr[s]);
@@ -613,11 +613,11 @@ static bool count_fast(const struct vs_vjob *vjob, struct jc_status *st)
 	return true;
 }
 
-int jc_sync(struct vs_ctl *ctl, struct vs_vjob *vjob, enum jc_update update,
-	    struct vs_err *err)
+int vs_jc_sync(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_jc_update update,
+	       struct vs_err *err)
 {
 	struct vs_queue *queue = vs_queue_find(ctl->cl, vjob->queue_name);
-	struct jc_status st;
+	struct vs_jc_status st;
 	bool adopted;
 	int ret;
 
@@ -635,12 +635,12 @@ int jc_sync(struct vs_ctl *ctl, struct vs_vjob *vjob, enum jc_update update,
 	if (vjob->podgroup->phase == VS_PG_PENDING) {
 		/* an adopted PodGroup holds only the job's replicas from now on */
 		if (adopted) {
-			struct jc_status scratch = st;
+			struct vs_jc_status scratch = st;
 
 			remove_strays(ctl, vjob, &scratch);
 		}
 		/* not admitted yet: no tasks made, the phase moves on the counts it had */
-		jc_update_status(vjob, update, &st);
+		vs_jc_update_status(vjob, update, &st);
 		status_write(ctl, vjob, &st);
 		return 0;
 	}
@@ -653,7 +653,7 @@ int jc_sync(struct vs_ctl *ctl, struct vs_vjob *vjob, enum jc_update update,
 		if (ret)
 			goto out_prefix;
 	}
-	jc_update_status(vjob, update, &st);
+	vs_jc_update_status(vjob, update, &st);
 	status_write(ctl, vjob, &st);
 	return 0;
 
@@ -664,8 +664,8 @@ out_prefix:
 
 /* ---- KillJob and KillTarget ---- */
 
-static void kill_target(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct jc_target *tg,
-			struct jc_status *st)
+static void kill_target(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs_jc_target *tg,
+			struct vs_jc_status *st)
 {
 	struct vs_vjob_task *vt = tg->vt;
 	struct vs_job *pg = vjob->podgroup;
@@ -707,7 +707,7 @@ static void kill_target(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct j
  * Kill the whole job: every task but, when @keep, the finished ones. At the
  * last retry the finished tasks are kept whatever was asked, as in Volcano.
  */
-static void kill_all(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep, struct jc_status *st)
+static void kill_all(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep, struct vs_jc_status *st)
 {
 	struct vs_task *task, *tmp;
 
@@ -739,10 +739,10 @@ static void kill_all(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep, struct
 	}
 }
 
-void jc_kill(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep_finished,
-	     const struct jc_target *target, enum jc_update update)
+void vs_jc_kill(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep_finished,
+	     const struct vs_jc_target *target, enum vs_jc_update update)
 {
-	struct jc_status st;
+	struct vs_jc_status st;
 
 	status_of(vjob, &st);
 	status_recount(&st);
@@ -759,7 +759,7 @@ void jc_kill(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep_finished,
 		st.s.version++;
 		kill_all(ctl, vjob, keep_finished || last_retry, &st);
 	}
-	jc_update_status(vjob, update, &st);
+	vs_jc_update_status(vjob, update, &st);
 	status_write(ctl, vjob, &st);
 	if (!target && vjob->podgroup)
 		remove_podgroup(ctl, vjob);
@@ -848,7 +848,7 @@ out:
 
 int vs_jobctl_sync(struct vs_ctl *ctl, struct vs_vjob *vjob, struct vs_err *err)
 {
-	return jc_execute(ctl, vjob, VS_ACT_SYNC_JOB, NULL, err);
+	return vs_jc_execute(ctl, vjob, VS_ACT_SYNC_JOB, NULL, err);
 }
 
 /* A finished job whose PodGroup is gone has nothing left to do. */
@@ -913,7 +913,7 @@ int vs_jobctl_task_updated(struct vs_ctl *ctl, struct vs_task *task, enum vs_tas
 			   s32 exit_code, struct vs_err *err)
 {
 	struct vs_vjob *vjob = task->job->vjob;
-	struct jc_target target;
+	struct vs_jc_target target;
 	enum vs_vjob_event event;
 	enum vs_vjob_action action;
 
@@ -927,26 +927,26 @@ int vs_jobctl_task_updated(struct vs_ctl *ctl, struct vs_task *task, enum vs_tas
 		return 0;	/* not made from a template: Volcano skips such pods */
 	target.pod = task->name;
 	event = event_of(vjob, target.vt, task->status, old);
-	action = jc_policy_action(vjob, target.vt, event,
-				  event == VS_EV_POD_FAILED ? exit_code : 0);
+	action = vs_jc_policy_action(vjob, target.vt, event,
+				     event == VS_EV_POD_FAILED ? exit_code : 0);
 	vs_v(3, "Task <%s/%s> is %s: event %s, action %s", task->ns, task->name,
 	     vs_task_status_name(task->status), vs_vjob_event_name(event),
 	     vs_vjob_action_name(action));
-	return jc_execute(ctl, vjob, action, &target, err);
+	return vs_jc_execute(ctl, vjob, action, &target, err);
 }
 
 int vs_jobctl_task_deleted(struct vs_ctl *ctl, struct vs_vjob *vjob, const char *role,
 			   const char *name, struct vs_err *err)
 {
-	struct jc_target target = { vtask_by_name(vjob, role), name };
+	struct vs_jc_target target = { vtask_by_name(vjob, role), name };
 	enum vs_vjob_action action;
 
 	if (!target.vt)
 		return 0;
-	action = jc_policy_action(vjob, target.vt, VS_EV_POD_EVICTED, 0);
+	action = vs_jc_policy_action(vjob, target.vt, VS_EV_POD_EVICTED, 0);
 	vs_v(3, "Task <%s/%s> was deleted: event PodEvicted, action %s", vjob->ns, name,
 	     vs_vjob_action_name(action));
-	return jc_execute(ctl, vjob, action, &target, err);
+	return vs_jc_execute(ctl, vjob, action, &target, err);
 }
 
 static bool empty(const char *s)
@@ -957,7 +957,7 @@ static bool empty(const char *s)
 int vs_jobctl_command(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_vjob_action action,
 		      const char *task, const char *pod, struct vs_err *err)
 {
-	struct jc_target target = { NULL, NULL };
+	struct vs_jc_target target = { NULL, NULL };
 	int ret = 0;
 
 	if ((unsigned int)action >= VS_ACT_NR)
@@ -1000,7 +1000,7 @@ int vs_jobctl_command(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_vjob_act
 	}
 	vs_v(3, "Start to execute command %s on Job <%s/%s>", vs_vjob_action_name(action),
 	     vjob->ns, vjob->name);
-	return jc_execute(ctl, vjob, action, &target, err);
+	return vs_jc_execute(ctl, vjob, action, &target, err);
 }
 
 void vs_jobctl_delete(struct vs_ctl *ctl, struct vs_vjob *vjob)

@@ -38,8 +38,8 @@ static bool first_match(const struct vs_vjob_policy *p, u32 nr, enum vs_vjob_eve
 	return false;
 }
 
-enum vs_vjob_action jc_policy_action(const struct vs_vjob *vjob, const struct vs_vjob_task *vt,
-				     enum vs_vjob_event event, s32 exit_code)
+enum vs_vjob_action vs_jc_policy_action(const struct vs_vjob *vjob, const struct vs_vjob_task *vt,
+					enum vs_vjob_event event, s32 exit_code)
 {
 	enum vs_vjob_action action = VS_ACT_SYNC_JOB;
 

@@ -54,8 +54,8 @@ static void add_replicas(struct vs_res *out, const struct vs_vjob_task *vt, u32 
 	vs_res_add(out, &sum);
 }
 
-void jc_calc_first_count(const struct vs_vjob *vjob, const s32 *prio, u32 count,
-			 struct vs_res *out)
+void vs_jc_calc_first_count(const struct vs_vjob *vjob, const s32 *prio, u32 count,
+			    struct vs_res *out)
 {
 	int i;
 
@@ -72,7 +72,7 @@ void jc_calc_first_count(const struct vs_vjob *vjob, const s32 *prio, u32 count,
 	}
 }
 
-void jc_calc_pg_min(const struct vs_vjob *vjob, const s32 *prio, u32 count, struct vs_res *out)
+void vs_jc_calc_pg_min(const struct vs_vjob *vjob, const s32 *prio, u32 count, struct vs_res *out)
 {
 	u32 have = 0, left;
 	int i;
@@ -116,7 +116,7 @@ void vs_jobctl_min_resources(const struct vs_vjob *vjob, const s32 *prio, struct
 	for (u32 t = 0; t < vjob->nr_tasks; t++)
 		task_min += vjob->tasks[t].min_available;
 	if (vjob->min_available < task_min)
-		jc_calc_first_count(vjob, prio, vjob->min_available, out);
+		vs_jc_calc_first_count(vjob, prio, vjob->min_available, out);
 	else
-		jc_calc_pg_min(vjob, prio, vjob->min_available, out);
+		vs_jc_calc_pg_min(vjob, prio, vjob->min_available, out);
 }

@@ -22,7 +22,7 @@
 #include "controllers/jobstate.h"
 #include "core/log.h"
 
-static void step(struct jc_step *s, enum jc_op op, bool keep, enum jc_update update)
+static void step(struct vs_jc_step *s, enum vs_jc_op op, bool keep, enum vs_jc_update update)
 {
 	s->op = op;
 	s->keep_finished = keep;
@@ -30,73 +30,73 @@ static void step(struct jc_step *s, enum jc_op op, bool keep, enum jc_update upd
 }
 
 /* Pending and Running differ only in what their SyncJob checks. */
-static void pending_or_running(enum vs_vjob_action action, enum jc_update sync_update,
-			       struct jc_step *s)
+static void pending_or_running(enum vs_vjob_action action, enum vs_jc_update sync_update,
+			       struct vs_jc_step *s)
 {
 	switch (action) {
 	case VS_ACT_RESTART_JOB:
-		step(s, JC_KILL, false, JC_UPD_RESTART);
+		step(s, VS_JC_KILL, false, VS_JC_UPD_RESTART);
 		break;
 	case VS_ACT_RESTART_TASK:
 	case VS_ACT_RESTART_POD:
-		step(s, JC_KILL_TARGET, false, JC_UPD_RESTART);
+		step(s, VS_JC_KILL_TARGET, false, VS_JC_UPD_RESTART);
 		break;
 	case VS_ACT_ABORT_JOB:
-		step(s, JC_KILL, true, JC_UPD_ABORT);
+		step(s, VS_JC_KILL, true, VS_JC_UPD_ABORT);
 		break;
 	case VS_ACT_COMPLETE_JOB:
-		step(s, JC_KILL, true, JC_UPD_COMPLETE);
+		step(s, VS_JC_KILL, true, VS_JC_UPD_COMPLETE);
 		break;
 	case VS_ACT_TERMINATE_JOB:
-		step(s, JC_KILL, true, JC_UPD_TERMINATE);
+		step(s, VS_JC_KILL, true, VS_JC_UPD_TERMINATE);
 		break;
 	default:
-		step(s, JC_SYNC, false, sync_update);
+		step(s, VS_JC_SYNC, false, sync_update);
 		break;
 	}
 }
 
-void jc_step_of(enum vs_vjob_phase phase, enum vs_vjob_action action, struct jc_step *s)
+void vs_jc_step_of(enum vs_vjob_phase phase, enum vs_vjob_action action, struct vs_jc_step *s)
 {
 	switch (phase) {
 	case VS_VJOB_RUNNING:
-		pending_or_running(action, JC_UPD_RUNNING, s);
+		pending_or_running(action, VS_JC_UPD_RUNNING, s);
 		break;
 	case VS_VJOB_RESTARTING:
 		if (action == VS_ACT_SYNC_JOB)
-			step(s, JC_SYNC, false, JC_UPD_RESTARTING);
+			step(s, VS_JC_SYNC, false, VS_JC_UPD_RESTARTING);
 		else if (action == VS_ACT_RESTART_TASK || action == VS_ACT_RESTART_POD)
-			step(s, JC_KILL_TARGET, false, JC_UPD_RESTARTING);
+			step(s, VS_JC_KILL_TARGET, false, VS_JC_UPD_RESTARTING);
 		else
-			step(s, JC_KILL, false, JC_UPD_RESTARTING);
+			step(s, VS_JC_KILL, false, VS_JC_UPD_RESTARTING);
 		break;
 	case VS_VJOB_ABORTING:
-		step(s, JC_KILL, true,
-		     action == VS_ACT_RESUME_JOB ? JC_UPD_RESTART : JC_UPD_ABORTING);
+		step(s, VS_JC_KILL, true,
+		     action == VS_ACT_RESUME_JOB ? VS_JC_UPD_RESTART : VS_JC_UPD_ABORTING);
 		break;
 	case VS_VJOB_ABORTED:
-		step(s, JC_KILL, true, action == VS_ACT_RESUME_JOB ? JC_UPD_RESTART : JC_UPD_NONE);
+		step(s, VS_JC_KILL, true, action == VS_ACT_RESUME_JOB ? VS_JC_UPD_RESTART : VS_JC_UPD_NONE);
 		break;
 	case VS_VJOB_COMPLETING:
-		step(s, JC_KILL, true, JC_UPD_COMPLETING);
+		step(s, VS_JC_KILL, true, VS_JC_UPD_COMPLETING);
 		break;
 	case VS_VJOB_TERMINATING:
-		step(s, JC_KILL, true, JC_UPD_TERMINATING);
+		step(s, VS_JC_KILL, true, VS_JC_UPD_TERMINATING);
 		break;
 	case VS_VJOB_COMPLETED:
 	case VS_VJOB_TERMINATED:
 	case VS_VJOB_FAILED:
-		step(s, JC_KILL, true, JC_UPD_NONE);
+		step(s, VS_JC_KILL, true, VS_JC_UPD_NONE);
 		break;
 	case VS_VJOB_PENDING:
 	default:
 		/* Volcano's NewState: an unknown phase is Pending. */
-		pending_or_running(action, JC_UPD_PENDING, s);
+		pending_or_running(action, VS_JC_UPD_PENDING, s);
 		break;
 	}
 }
 
-u32 jc_total_replicas(const struct vs_vjob *vjob)
+u32 vs_jc_total_replicas(const struct vs_vjob *vjob)
 {
 	u32 n = 0;
 
@@ -105,7 +105,7 @@ u32 jc_total_replicas(const struct vs_vjob *vjob)
 	return n;
 }
 
-static bool set_phase(struct jc_status *st, enum vs_vjob_phase phase)
+static bool set_phase(struct vs_jc_status *st, enum vs_vjob_phase phase)
 {
 	st->phase = phase;
 	return true;
@@ -119,9 +119,9 @@ static bool set_phase(struct jc_status *st, enum vs_vjob_phase phase)
  * completes when minAvailable tasks succeeded. A job that has more pending
  * tasks than it can spare goes back to Pending.
  */
-static bool running_update(const struct vs_vjob *vjob, struct jc_status *st)
+static bool running_update(const struct vs_vjob *vjob, struct vs_jc_status *st)
 {
-	s64 replicas = jc_total_replicas(vjob), task_min = 0;
+	s64 replicas = vs_jc_total_replicas(vjob), task_min = 0;
 
 	if (!replicas)
 		return false;
@@ -133,7 +133,7 @@ static bool running_update(const struct vs_vjob *vjob, struct jc_status *st)
 			for (u32 i = 0; i < vjob->nr_tasks; i++) {
 				const struct vs_vjob_task *vt = &vjob->tasks[i];
 				bool seen;
-				u32 ok = jc_task_succeeded(vjob, vt, &seen);
+				u32 ok = vs_jc_task_succeeded(vjob, vt, &seen);
 
 				if (seen && ok < vt->min_available)
 					return set_phase(st, VS_VJOB_FAILED);
@@ -148,77 +148,78 @@ static bool running_update(const struct vs_vjob *vjob, struct jc_status *st)
 }
 
 /* Restarting's function: out of retries fails; else Pending once enough are back. */
-static bool restarting_update(const struct vs_vjob *vjob, struct jc_status *st)
+static bool restarting_update(const struct vs_vjob *vjob, struct vs_jc_status *st)
 {
 	if (st->retry_count >= vjob->max_retry)
 		return set_phase(st, VS_VJOB_FAILED);
-	if ((s64)jc_total_replicas(vjob) - st->s.terminating >= (s64)st->s.min_available)
+	if ((s64)vs_jc_total_replicas(vjob) - st->s.terminating >= (s64)st->s.min_available)
 		return set_phase(st, VS_VJOB_PENDING);
 	return false;
 }
 
 /* Aborting's, Completing's and Terminating's: done once no task is alive. */
-static bool settle(struct jc_status *st, enum vs_vjob_phase done)
+static bool settle(struct vs_jc_status *st, enum vs_vjob_phase done)
 {
 	if (st->s.terminating || st->s.pending || st->s.running)
 		return false;
 	return set_phase(st, done);
 }
 
-bool jc_update_status(const struct vs_vjob *vjob, enum jc_update update, struct jc_status *st)
+bool vs_jc_update_status(const struct vs_vjob *vjob, enum vs_jc_update update,
+			 struct vs_jc_status *st)
 {
 	switch (update) {
-	case JC_UPD_NONE:
+	case VS_JC_UPD_NONE:
 		return false;
-	case JC_UPD_PENDING:
+	case VS_JC_UPD_PENDING:
 		if (vjob->min_available <= (u64)st->s.running + st->s.succeeded + st->s.failed)
 			return set_phase(st, VS_VJOB_RUNNING);
 		return false;
-	case JC_UPD_RUNNING:
+	case VS_JC_UPD_RUNNING:
 		return running_update(vjob, st);
-	case JC_UPD_RESTARTING:
+	case VS_JC_UPD_RESTARTING:
 		return restarting_update(vjob, st);
-	case JC_UPD_RESTART:
+	case VS_JC_UPD_RESTART:
 		st->retry_count++;
 		return set_phase(st, VS_VJOB_RESTARTING);
-	case JC_UPD_ABORT:
+	case VS_JC_UPD_ABORT:
 		return set_phase(st, VS_VJOB_ABORTING);
-	case JC_UPD_COMPLETE:
+	case VS_JC_UPD_COMPLETE:
 		return set_phase(st, VS_VJOB_COMPLETING);
-	case JC_UPD_TERMINATE:
+	case VS_JC_UPD_TERMINATE:
 		return set_phase(st, VS_VJOB_TERMINATING);
-	case JC_UPD_ABORTING:
+	case VS_JC_UPD_ABORTING:
 		return settle(st, VS_VJOB_ABORTED);
-	case JC_UPD_COMPLETING:
+	case VS_JC_UPD_COMPLETING:
 		return settle(st, VS_VJOB_COMPLETED);
-	case JC_UPD_TERMINATING:
+	case VS_JC_UPD_TERMINATING:
 		return settle(st, VS_VJOB_TERMINATED);
 	}
 	return false;
 }
 
-int jc_execute(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_vjob_action action,
-	       const struct jc_target *target, struct vs_err *err)
+int vs_jc_execute(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_vjob_action action,
+		  const struct vs_jc_target *target, struct vs_err *err)
 {
-	struct jc_target tg = { NULL, NULL };
-	struct jc_step s;
+	struct vs_jc_target tg = { NULL, NULL };
+	struct vs_jc_step s;
 
-	jc_step_of(vjob->phase, action, &s);
+	vs_jc_step_of(vjob->phase, action, &s);
 	vs_v(3, "Execute <%s> on Job <%s/%s> in <%s>", vs_vjob_action_name(action),
 	     vjob->ns, vjob->name, vs_vjob_phase_name(vjob->phase));
 	switch (s.op) {
-	case JC_SYNC:
-		return jc_sync(ctl, vjob, s.update, err);
-	case JC_KILL:
-		jc_kill(ctl, vjob, s.keep_finished, NULL, s.update);
+	case VS_JC_SYNC:
+		return vs_jc_sync(ctl, vjob, s.update, err);
+	case VS_JC_KILL:
+		vs_jc_kill(ctl, vjob, s.keep_finished, NULL, s.update);
 		return 0;
-	case JC_KILL_TARGET:
+	case VS_JC_KILL_TARGET:
 		/* GetStateAction: RestartTask aims at the group, RestartPod at one task */
 		if (target) {
 			tg.vt = target->vt;
 			tg.pod = action == VS_ACT_RESTART_POD ? target->pod : NULL;
 		}
-		jc_kill(ctl, vjob, false, &tg, s.update);
+		vs_jc_kill(ctl, vjob, false, &tg, s.update);
 		return 0;
 	}
 	return 0;

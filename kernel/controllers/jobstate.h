@@ -10,74 +10,75 @@
 #include "controllers/jobctl.h"
 
 /* What a (phase, action) pair runs: Volcano's SyncJob, KillJob, KillTarget. */
-enum jc_op {
-	JC_SYNC,
-	JC_KILL,
-	JC_KILL_TARGET,
+enum vs_jc_op {
+	VS_JC_SYNC,
+	VS_JC_KILL,
+	VS_JC_KILL_TARGET,
 };
 
 /*
  * Volcano's UpdateStatusFn closures, by what they do to the status the
  * operation computed.
  */
-enum jc_update {
-	JC_UPD_NONE,		/* nil: the phase stays */
-	JC_UPD_PENDING,		/* Running once minAvailable tasks run or finished */
-	JC_UPD_RUNNING,		/* Completed or Failed when all finished; back to Pending */
-	JC_UPD_RESTARTING,	/* Failed past maxRetry; Pending when enough are not terminating */
-	JC_UPD_RESTART,		/* -> Restarting, one more retry */
-	JC_UPD_ABORT,		/* -> Aborting */
-	JC_UPD_COMPLETE,	/* -> Completing */
-	JC_UPD_TERMINATE,	/* -> Terminating */
-	JC_UPD_ABORTING,	/* -> Aborted when nothing is alive */
-	JC_UPD_COMPLETING,	/* -> Completed when nothing is alive */
-	JC_UPD_TERMINATING,	/* -> Terminated when nothing is alive */
+enum vs_jc_update {
+	VS_JC_UPD_NONE,		/* nil: the phase stays */
+	VS_JC_UPD_PENDING,	/* Running once minAvailable tasks run or finished */
+	VS_JC_UPD_RUNNING,	/* Completed or Failed when all finished; back to Pending */
+	VS_JC_UPD_RESTARTING,	/* Failed past maxRetry; Pending when enough are not terminating */
+	VS_JC_UPD_RESTART,	/* -> Restarting, one more retry */
+	VS_JC_UPD_ABORT,	/* -> Aborting */
+	VS_JC_UPD_COMPLETE,	/* -> Completing */
+	VS_JC_UPD_TERMINATE,	/* -> Terminating */
+	VS_JC_UPD_ABORTING,	/* -> Aborted when nothing is alive */
+	VS_JC_UPD_COMPLETING,	/* -> Completed when nothing is alive */
+	VS_JC_UPD_TERMINATING,	/* -> Terminated when nothing is alive */
 };
 
-struct jc_step {
-	enum jc_op op;
+struct vs_jc_step {
+	enum vs_jc_op op;
 	bool keep_finished;	/* KillJob: PodRetainPhaseSoft, else PodRetainPhaseNone */
-	enum jc_update update;
+	enum vs_jc_update update;
 };
 
 /* The state table: what @action does to a job in @phase. */
-void jc_step_of(enum vs_vjob_phase phase, enum vs_vjob_action action, struct jc_step *step);
+void vs_jc_step_of(enum vs_vjob_phase phase, enum vs_vjob_action action, struct vs_jc_step *step);
 
 /* A status being computed: the job's phase, retry count and counters. */
-struct jc_status {
+struct vs_jc_status {
 	enum vs_vjob_phase phase;
 	u32 retry_count;
 	struct vs_vjob_status s;
 };
 
 /* Run @update on @st; true when it moved the phase. */
-bool jc_update_status(const struct vs_vjob *vjob, enum jc_update update, struct jc_status *st);
+bool vs_jc_update_status(const struct vs_vjob *vjob, enum vs_jc_update update,
+			 struct vs_jc_status *st);
 
 /* The target of KillTarget: a task group, and optionally one of its tasks. */
-struct jc_target {
+struct vs_jc_target {
 	struct vs_vjob_task *vt;	/* NULL: no such task group, nothing is killed */
 	const char *pod;		/* NULL: every task of the group */
 };
 
 /* Run @action on @vjob by the table; @target is for RestartTask and RestartPod. */
-int jc_execute(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_vjob_action action,
-	       const struct jc_target *target, struct vs_err *err);
+int vs_jc_execute(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_vjob_action action,
+		  const struct vs_jc_target *target, struct vs_err *err);
 
 /* The operations of jobctl.c that the table calls. */
-int jc_sync(struct vs_ctl *ctl, struct vs_vjob *vjob, enum jc_update update,
-	    struct vs_err *err);
-void jc_kill(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep_finished,
-	     const struct jc_target *target, enum jc_update update);
+int vs_jc_sync(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_jc_update update,
+	       struct vs_err *err);
+void vs_jc_kill(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep_finished,
+		const struct vs_jc_target *target, enum vs_jc_update update);
 
 /*
  * Volcano's TaskStatusCount[task].Phase[Succeeded], read where the Running
  * function needs it: how many tasks of @vt succeeded; *@seen is false when
  * the job holds no task of that group that is not terminating.
  */
-u32 jc_task_succeeded(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, bool *seen);
+u32 vs_jc_task_succeeded(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, bool *seen);
 
 /* The sum of the task groups' replicas (Volcano's TotalTasks). */
-u32 jc_total_replicas(const struct vs_vjob *vjob);
+u32 vs_jc_total_replicas(const struct vs_vjob *vjob);
 
 /*
  * The two halves of calcPGMinResources, into @out: the first @count replicas
@@ -85,16 +86,16 @@ u32 jc_total_replicas(const struct vs_vjob *vjob);
  * groups' sum), and each group's minAvailable then spare replicas up to
  * @count (CalcPGMinResources). Groups go by @prio, higher first.
  */
-void jc_calc_first_count(const struct vs_vjob *vjob, const s32 *prio, u32 count,
-			 struct vs_res *out);
-void jc_calc_pg_min(const struct vs_vjob *vjob, const s32 *prio, u32 count, struct vs_res *out);
+void vs_jc_calc_first_count(const struct vs_vjob *vjob, const s32 *prio, u32 count,
+			    struct vs_res *out);
+void vs_jc_calc_pg_min(const struct vs_vjob *vjob, const s32 *prio, u32 count, struct vs_res *out);
 
 /*
  * applyPolicies: the action for @event on a task of @vt (NULL for a job
  * event), with the exit code of a failed container. Task policies first,
  * then the job's; SyncJob when none matches or the event is internal.
  */
-enum vs_vjob_action jc_policy_action(const struct vs_vjob *vjob, const struct vs_vjob_task *vt,
-				     enum vs_vjob_event event, s32 exit_code);
+enum vs_vjob_action vs_jc_policy_action(const struct vs_vjob *vjob, const struct vs_vjob_task *vt,
+					enum vs_vjob_event event, s32 exit_code);
 
 #endif /* VS_CONTROLLERS_JOBSTATE_H */

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Jobs (PodGroups): role minimums and the self-check of the status index
- * and resource totals. Creation, status changes and deletion are in
- * cluster.c, which also keeps the index current.
+ * Jobs (PodGroups): created, changed and destroyed in the cluster, their
+ * membership in a queue (or among the orphans waiting for one), phases,
+ * resting, role minimums, and the self-check of the status index and
+ * resource totals. The index itself follows the tasks' statuses in
+ * task.c; the conditions are in condition.c.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "core/job.h"
 
 u32 vs_job_role_min(const struct vs_job *job, const char *role)
@@ -186,3 +190,352 @@ void vs_job_contrib(const struct vs_job *job, struct vs_job_contrib *c)
 	}
 	vs_res_diff(&c->allocated, &job->min_resources, VS_DIM_ZERO, &c->elastic, &dec);
 }
+
+/* ---- the job in the cluster ---- */
+
+void vs_job_spec_init(struct vs_job_spec *spec, const char *ns, const char *name)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->ns = ns;
+	spec->name = name;
+	spec->min_member = 1;
+	spec->phase = VS_PG_PENDING;
+}
+
+/* ---- resting (core/rest.h) ---- */
+
+void vs_job_wake_resting(struct vs_cluster *cl, struct vs_job *job)
+{
+	struct vs_job_contrib c;
+
+	vs_job_contrib(job, &c);
+	vs_queue_rest_sub(&job->queue->rest, &c);
+	job->resting = false;
+	list_add_tail(&job->active_node, &cl->active_jobs);
+	cl->nr_active_jobs++;
+}
+
+void vs_job_rest(struct vs_cluster *cl, struct vs_job *job)
+{
+	struct vs_job_contrib c;
+
+	if (job->resting || !vs_job_may_rest(job))
+		return;
+	vs_job_contrib(job, &c);
+	vs_queue_rest_add(&job->queue->rest, &c);
+	job->resting = true;
+	job->sidx = VS_SIDX_NONE;
+	list_del_init(&job->active_node);
+	cl->nr_active_jobs--;
+}
+
+/* ---- its queue, or the orphans waiting for one ---- */
+
+static bool queue_saturated(const struct vs_queue *queue)
+{
+	return vs_res_saturated(&queue->allocated) || vs_res_saturated(&queue->request);
+}
+
+void vs_job_queue_attach(struct vs_cluster *cl, struct vs_job *job, struct vs_queue *queue)
+{
+	job->queue = queue;
+	list_add_tail(&job->active_node, &cl->active_jobs);
+	cl->nr_active_jobs++;
+	list_add_tail(&job->queue_node, &queue->jobs);
+	queue->nr_jobs++;
+	queue->nr_jobs_by_phase[job->phase]++;
+	vs_res_add(&queue->allocated, &job->allocated);
+	vs_res_add(&queue->request, &job->total_request);
+}
+
+/* Leave the queue (or the orphan list); the job is then on no list, and awake. */
+static void job_queue_detach(struct vs_cluster *cl, struct vs_job *job)
+{
+	struct vs_queue *queue = job->queue;
+
+	list_del_init(&job->queue_node);
+	if (!queue)
+		return;
+	vs_job_wake(cl, job);
+	list_del_init(&job->active_node);
+	cl->nr_active_jobs--;
+	queue->nr_jobs--;
+	queue->nr_jobs_by_phase[job->phase]--;
+	if (queue_saturated(queue)) {
+		vs_queue_sums(queue, &queue->allocated, &queue->request);
+	} else {
+		vs_res_sub(&queue->allocated, &job->allocated);
+		vs_res_sub(&queue->request, &job->total_request);
+	}
+	job->queue = NULL;
+}
+
+/* Join the queue named job->queue_name, or the orphans if there is none. */
+static void job_queue_join(struct vs_cluster *cl, struct vs_job *job)
+{
+	struct vs_queue *queue = vs_queue_find(cl, job->queue_name);
+
+	if (queue)
+		vs_job_queue_attach(cl, job, queue);
+	else
+		list_add_tail(&job->queue_node, &cl->orphan_jobs);
+}
+
+/* ---- add, update, delete ---- */
+
+/* The parts of a job spec that are built before anything changes. */
+struct job_attrs {
+	const char *queue_name;
+	const char *priority_class;
+	struct vs_role_min *roles;
+	u32 nr_roles;
+};
+
+static void job_attrs_free(struct vs_cluster *cl, struct job_attrs *a)
+{
+	for (u32 i = 0; i < a->nr_roles; i++)
+		vs_str_put(&cl->strs, a->roles[i].role);
+	free(a->roles);
+	vs_str_put(&cl->strs, a->queue_name);
+	vs_str_put(&cl->strs, a->priority_class);
+	memset(a, 0, sizeof(*a));
+}
+
+static int job_attrs_build(struct vs_cluster *cl, const struct vs_job_spec *spec,
+			   struct job_attrs *a, struct vs_err *err)
+{
+	const char *qname = vs_queue_name_or_default(spec->queue);
+	int ret = 0;
+
+	memset(a, 0, sizeof(*a));
+	ret = vs_check_dns_subdomain(qname, strlen(qname), "queue name", err);
+	if (ret)
+		return ret;
+	if (!vs_str_empty(spec->priority_class)) {
+		ret = vs_check_dns_subdomain(spec->priority_class, strlen(spec->priority_class),
+					     "priority class name", err);
+		if (ret)
+			return ret;
+	}
+	if ((unsigned int)spec->phase >= VS_PG_NR_PHASES)
+		return vs_err_set(err, EINVAL, "bad phase %d", spec->phase);
+	if (spec->has_min_resources) {
+		ret = vs_res_check_amounts(&spec->min_resources, "minResources", err);
+		if (ret)
+			return ret;
+	}
+	for (u32 i = 0; i < spec->nr_min_task_member; i++) {
+		const char *role = spec->min_task_member[i].role;
+
+		if (!vs_str_empty(role)) {
+			ret = vs_check_label_value(role, strlen(role), "minTaskMember role", err);
+			if (ret)
+				return ret;
+		}
+		for (u32 j = 0; j < i; j++) {
+			const char *other = spec->min_task_member[j].role;
+
+			if (!strcmp(role ? role : "", other ? other : ""))
+				return vs_err_set(err, EINVAL, "minTaskMember role \"%s\" given twice",
+						  role ? role : "");
+		}
+	}
+
+	a->queue_name = vs_str_get_cstr(&cl->strs, qname);
+	a->priority_class = vs_cluster_intern_opt(cl, spec->priority_class, &ret);
+	if (spec->nr_min_task_member) {
+		a->roles = calloc(spec->nr_min_task_member, sizeof(*a->roles));
+		if (!a->roles)
+			ret = -ENOMEM;
+	}
+	for (u32 i = 0; a->roles && i < spec->nr_min_task_member; i++) {
+		const char *role = spec->min_task_member[i].role;
+
+		a->roles[i].role = vs_str_get_cstr(&cl->strs, role ? role : "");
+		a->roles[i].min = spec->min_task_member[i].min;
+		a->nr_roles++;
+		if (!a->roles[i].role) {
+			a->nr_roles--;
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	if (ret || !a->queue_name) {
+		job_attrs_free(cl, a);
+		return vs_err_set(err, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Take the attributes into @job (whose old ones the caller released). */
+static void job_attrs_apply(struct vs_job *job, const struct vs_job_spec *spec,
+			    struct job_attrs *a)
+{
+	job->queue_name = a->queue_name;
+	job->priority_class = a->priority_class;
+	job->min_task_member = a->roles;
+	job->nr_min_task_member = a->nr_roles;
+	job->min_member = spec->min_member;
+	job->has_min_resources = spec->has_min_resources;
+	if (spec->has_min_resources)
+		job->min_resources = spec->min_resources;
+	else
+		vs_res_clear(&job->min_resources);
+}
+
+/* The conditions of @spec, each a given one unless a cycle set its type. */
+static int take_conditions(struct vs_job *job, const struct vs_job_spec *spec)
+{
+	int ret = 0;
+
+	for (u32 i = 0; i < spec->nr_cond && !ret; i++)
+		ret = vs_job_take_condition(job, &spec->cond[i]);
+	return ret;
+}
+
+int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
+	       struct vs_job **out, struct vs_err *err)
+{
+	struct job_attrs a;
+	struct vs_job *job;
+	int ret;
+
+	ret = vs_check_dns_label(spec->ns, spec->ns ? strlen(spec->ns) : 0, "namespace", err);
+	if (!ret)
+		ret = vs_check_dns_subdomain(spec->name, spec->name ? strlen(spec->name) : 0,
+					     "podgroup name", err);
+	if (ret)
+		return ret;
+	if (vs_job_find(cl, spec->ns, spec->name))
+		return vs_err_set(err, EEXIST, "podgroup %s/%s already exists", spec->ns,
+				  spec->name);
+	ret = VS_LIMIT_CHECK(cl, podgroups, cl->nr_jobs, err);
+	if (ret)
+		return ret;
+	ret = job_attrs_build(cl, spec, &a, err);
+	if (ret)
+		goto out_prefix;
+
+	job = vs_pool_zalloc(&cl->job_pool);
+	if (job) {
+		job->ns = vs_str_get_cstr(&cl->strs, spec->ns);
+		job->name = vs_str_get_cstr(&cl->strs, spec->name);
+	}
+	if (!job || !job->ns || !job->name) {
+		if (job) {
+			vs_str_put(&cl->strs, job->ns);
+			vs_str_put(&cl->strs, job->name);
+		}
+		vs_pool_free(&cl->job_pool, job);
+		job_attrs_free(cl, &a);
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
+	}
+	if (take_conditions(job, spec)) {
+		for (int i = 0; i < VS_PG_COND_NR; i++)
+			free(job->cond[i].text);
+		vs_str_put(&cl->strs, job->ns);
+		vs_str_put(&cl->strs, job->name);
+		vs_pool_free(&cl->job_pool, job);
+		job_attrs_free(cl, &a);
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
+	}
+	job->seq = cl->seq++;
+	job->created = vs_created_take(cl, spec->created);
+	job_attrs_apply(job, spec, &a);
+	job->phase = spec->phase;
+	INIT_LIST_HEAD(&job->tasks);
+	INIT_LIST_HEAD(&job->active_node);
+	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
+		INIT_LIST_HEAD(&job->by_status[s]);
+	vs_res_clear(&job->total_request);
+	vs_res_clear(&job->allocated);
+
+	vs_htable_add(&cl->job_index, &job->hnode, vs_ns_name_hash(job->ns, job->name));
+	list_add_tail(&job->list, &cl->jobs);
+	cl->nr_jobs++;
+	job_queue_join(cl, job);
+	if (out)
+		*out = job;
+	return 0;
+
+out_prefix:
+	vs_err_prefix(err, "podgroup %s/%s: ", spec->ns, spec->name);
+	return ret;
+}
+
+int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
+		  const struct vs_job_spec *spec, struct vs_err *err)
+{
+	struct job_attrs a, old = {
+		.queue_name = job->queue_name,
+		.priority_class = job->priority_class,
+		.roles = job->min_task_member,
+		.nr_roles = job->nr_min_task_member,
+	};
+	int ret;
+
+	ret = job_attrs_build(cl, spec, &a, err);
+	if (!ret && take_conditions(job, spec)) {
+		/* Out of memory, conditions may be partly taken: a batch's undo puts them back. */
+		job_attrs_free(cl, &a);
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+	}
+	if (ret) {
+		vs_err_prefix(err, "podgroup %s/%s: ", job->ns, job->name);
+		return ret;
+	}
+	job_queue_detach(cl, job);
+	job_attrs_apply(job, spec, &a);
+	job_attrs_free(cl, &old);
+	/* The phase counts of the queue follow the job when it moves. */
+	job->phase = spec->phase;
+	job_queue_join(cl, job);
+	return 0;
+}
+
+void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phase phase)
+{
+	if (phase != job->phase)
+		vs_job_wake(cl, job);
+	if (job->queue) {
+		job->queue->nr_jobs_by_phase[job->phase]--;
+		job->queue->nr_jobs_by_phase[phase]++;
+	}
+	job->phase = phase;
+}
+
+void vs_job_free(struct vs_cluster *cl, struct vs_job *job)
+{
+	struct job_attrs a = {
+		.queue_name = job->queue_name,
+		.priority_class = job->priority_class,
+		.roles = job->min_task_member,
+		.nr_roles = job->nr_min_task_member,
+	};
+
+	if (job->vjob)
+		job->vjob->podgroup = NULL;
+	job_attrs_free(cl, &a);
+	for (int i = 0; i < VS_PG_COND_NR; i++)
+		free(job->cond[i].text);
+	free(job->why);		/* sched/explain.h: one block */
+	vs_str_put(&cl->strs, job->ns);
+	vs_str_put(&cl->strs, job->name);
+	vs_pool_free(&cl->job_pool, job);
+}
+
+int vs_job_del(struct vs_cluster *cl, struct vs_job *job, struct vs_err *err)
+{
+	if (job->nr_tasks)
+		return vs_err_set(err, EBUSY, "podgroup %s/%s still has %u tasks", job->ns,
+				  job->name, job->nr_tasks);
+	job_queue_detach(cl, job);
+	vs_htable_del(&cl->job_index, &job->hnode);
+	list_del(&job->list);
+	cl->nr_jobs--;
+	vs_job_free(cl, job);
+	return 0;
+}
+

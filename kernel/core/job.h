@@ -261,4 +261,95 @@ int vs_job_check(const struct vs_job *job, struct vs_err *err);
  */
 void vs_job_contrib(const struct vs_job *job, struct vs_job_contrib *c);
 
+/* ---- the job in the cluster (job.c) ---- */
+
+struct vs_cluster;
+
+struct vs_role_min_spec {
+	const char *role;		/* NULL or "" for tasks without a role */
+	u32 min;
+};
+
+/* A PodGroup condition as a message gives it. */
+struct vs_pg_condition_spec {
+	enum vs_pg_cond_type type;
+	bool status;			/* ConditionTrue */
+	const char *reason;		/* NULL: "" */
+	const char *message;		/* NULL: "" */
+	const char *transition_id;	/* NULL: "" */
+	u64 time;			/* lastTransitionTime, s since 1970; 0: none */
+};
+
+struct vs_job_spec {
+	const char *ns;
+	const char *name;
+	const char *queue;		/* NULL or "": the "default" queue */
+	u32 min_member;
+	const struct vs_role_min_spec *min_task_member;
+	u32 nr_min_task_member;
+	struct vs_res min_resources;
+	bool has_min_resources;
+	const char *priority_class;	/* NULL or "" for none */
+	enum vs_pg_phase phase;
+	/* status.conditions: taken by vs_job_add() and vs_job_update() */
+	const struct vs_pg_condition_spec *cond;
+	u32 nr_cond;
+	u64 created;			/* see vs_created_cmp(); 0: unknown */
+};
+
+/* Volcano's defaults: minMember 1, queue "default", phase Pending. */
+void vs_job_spec_init(struct vs_job_spec *spec, const char *ns, const char *name);
+
+int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
+	       struct vs_job **out, struct vs_err *err);
+
+/* Change the spec; the job moves to another queue if it names one. */
+int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
+		  const struct vs_job_spec *spec, struct vs_err *err);
+
+/* Set the PodGroup phase, keeping the queue's counts by phase. */
+void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phase phase);
+
+/*
+ * Let @job rest (core/rest.h) if it may: it has a queue, nothing pending,
+ * allocated or pipelined, and a phase other than Pending. Its contribution
+ * joins its queue's sums, it leaves the active jobs, and its sidx becomes
+ * VS_SIDX_NONE. Any change to the job wakes it first. Session close calls
+ * it for the jobs in view, after the job updater.
+ */
+void vs_job_rest(struct vs_cluster *cl, struct vs_job *job);
+
+/* -EBUSY while it has tasks. */
+int vs_job_del(struct vs_cluster *cl, struct vs_job *job, struct vs_err *err);
+
+struct vs_job *vs_job_find(const struct vs_cluster *cl, const char *ns, const char *name);
+
+/* ---- PodGroup conditions (condition.c) ---- */
+
+/*
+ * Set the PodGroup condition of @type as a cycle's own (replacing the one
+ * before, as Volcano keeps one per type). @reason must be static; @message
+ * is copied.
+ * -ENOMEM leaves the old condition in place.
+ */
+int vs_job_set_condition(struct vs_job *job, enum vs_pg_cond_type type, bool status,
+			 const char *reason, const char *message, u64 transition);
+
+/*
+ * Take a condition given by a message (the PodGroup's status as the API
+ * server has it): it replaces a given one of its type, never a cycle's own.
+ * 0 when taken or left; -ENOMEM leaves the old condition in place.
+ */
+int vs_job_take_condition(struct vs_job *job, const struct vs_pg_condition_spec *spec);
+
+/* Make @job's condition of @type a copy of @from (set or not): an undo. */
+int vs_job_copy_condition(struct vs_job *job, enum vs_pg_cond_type type,
+			  const struct vs_pg_condition *from);
+
+/* The size of @c's texts (text's used part), 0 when it has none. */
+size_t vs_pg_cond_text_size(const struct vs_pg_condition *c);
+
+/* "Unschedulable", "Scheduled". */
+const char *vs_pg_cond_type_name(enum vs_pg_cond_type type);
+
 #endif /* VS_CORE_JOB_H */

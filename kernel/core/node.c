@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Node resource accounting, after Volcano's NodeInfo: how each task status
- * moves a node's idle, used, releasing and pipelined resources, and the
- * check that recomputes all of it from the node's tasks. See node.h.
+ * Nodes: their life in the cluster (add, update, delete, with the
+ * cluster's total allocatable and node slots), and their resource
+ * accounting after Volcano's NodeInfo: how each task status moves a node's
+ * idle, used, releasing and pipelined resources, and the check that
+ * recomputes all of it from the node's tasks. See node.h.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "core/node.h"
 #include "core/task.h"
 
@@ -336,4 +339,201 @@ int vs_node_check(const struct vs_node *node, struct vs_err *err)
 	if (!ret)
 		ret = res_differs(node, "idle", &node->idle, &idle, err);
 	return ret;
+}
+
+/* ---- the node in the cluster ---- */
+
+void vs_node_spec_init(struct vs_node_spec *spec, const char *name)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->name = name;
+	spec->ready = true;
+}
+
+/* The parts of a node spec that are built before anything changes. */
+struct node_attrs {
+	struct vs_labels *labels;
+	struct vs_taints *taints;
+};
+
+static int node_attrs_build(struct vs_cluster *cl, const struct vs_node_spec *spec,
+			    struct node_attrs *a, struct vs_err *err)
+{
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	ret = vs_res_check_amounts(&spec->allocatable, "allocatable", err);
+	if (!ret)
+		ret = vs_labels_new(&cl->strs, spec->labels, spec->nr_labels, "label",
+				    &a->labels, err);
+	if (!ret)
+		ret = vs_taints_new(&cl->strs, spec->taints, spec->nr_taints, &a->taints, err);
+	if (ret) {
+		vs_labels_free(&cl->strs, a->labels);
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * The total allocatable is kept by adding and taking away each node's; a
+ * sum that saturated (nodes may be given quantities up to the largest
+ * int64) cannot be taken apart, and is counted again from the nodes
+ * instead, but @skip.
+ */
+static void total_recount(struct vs_cluster *cl, const struct vs_node *skip)
+{
+	const struct vs_node *n;
+
+	vs_res_clear(&cl->total_allocatable);
+	list_for_each_entry(n, &cl->nodes, list)
+		if (n != skip)
+			vs_res_add(&cl->total_allocatable, &n->allocatable);
+}
+
+int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
+		struct vs_node **out, struct vs_err *err)
+{
+	struct node_attrs a;
+	struct vs_node *node;
+	int ret;
+
+	ret = vs_check_dns_subdomain(spec->name, spec->name ? strlen(spec->name) : 0,
+				     "node name", err);
+	if (ret)
+		return ret;
+	if (vs_node_find(cl, spec->name))
+		return vs_err_set(err, EEXIST, "node %s already exists", spec->name);
+	ret = VS_LIMIT_CHECK(cl, nodes, cl->nr_nodes, err);
+	if (ret)
+		return ret;
+	if (cl->nr_node_slots == cl->cap_node_slots) {
+		u32 cap = cl->cap_node_slots ? 2 * cl->cap_node_slots : 64;
+		struct vs_node **slot = realloc(cl->node_slot, cap * sizeof(*slot));
+
+		if (!slot) {
+			ret = vs_err_set(err, ENOMEM, "out of memory");
+			goto out_prefix;
+		}
+		cl->node_slot = slot;
+		cl->cap_node_slots = cap;
+	}
+	ret = node_attrs_build(cl, spec, &a, err);
+	if (ret)
+		goto out_prefix;
+
+	node = vs_pool_zalloc(&cl->node_pool);
+	if (node)
+		node->name = vs_str_get_cstr(&cl->strs, spec->name);
+	if (!node || !node->name ||
+	    vs_node_class_get(&cl->classes, &cl->strs, a.labels, a.taints, spec->unschedulable,
+			      spec->ready, &node->cls)) {
+		if (node)
+			vs_str_put(&cl->strs, node->name);
+		vs_pool_free(&cl->node_pool, node);
+		vs_labels_free(&cl->strs, a.labels);
+		vs_taints_free(&cl->strs, a.taints);
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
+	}
+	node->seq = cl->seq++;
+	node->labels = a.labels;
+	node->taints = a.taints;
+	node->unschedulable = spec->unschedulable;
+	node->ready = spec->ready;
+	INIT_LIST_HEAD(&node->tasks);
+	vs_res_clear(&node->used);
+	vs_res_clear(&node->releasing);
+	vs_res_clear(&node->pipelined);
+	vs_node_set_allocatable(node, &spec->allocatable);
+
+	/* A new generation: not logged, nothing kept by sidx knows the slot. */
+	node->sidx = cl->nr_node_slots;
+	cl->node_slot[cl->nr_node_slots++] = node;
+	cl->node_gen++;
+	node->log = &cl->touched;
+	vs_htable_add(&cl->node_index, &node->hnode, vs_str_hash(node->name));
+	list_add_tail(&node->list, &cl->nodes);
+	cl->nr_nodes++;
+	cl->nr_prefer_no_schedule_nodes += vs_node_prefers_no_schedule(node);
+	vs_res_add(&cl->total_allocatable, &node->allocatable);
+	if (out)
+		*out = node;
+	return 0;
+
+out_prefix:
+	vs_err_prefix(err, "node %s: ", spec->name);
+	return ret;
+}
+
+int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
+		   const struct vs_node_spec *spec, struct vs_err *err)
+{
+	struct node_attrs a;
+	int ret;
+
+	struct vs_node_class *cls;
+
+	ret = node_attrs_build(cl, spec, &a, err);
+	if (!ret && vs_node_class_get(&cl->classes, &cl->strs, a.labels, a.taints,
+				      spec->unschedulable, spec->ready, &cls)) {
+		vs_labels_free(&cl->strs, a.labels);
+		vs_taints_free(&cl->strs, a.taints);
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+	}
+	if (ret) {
+		vs_err_prefix(err, "node %s: ", node->name);
+		return ret;
+	}
+	cl->nr_prefer_no_schedule_nodes -= vs_node_prefers_no_schedule(node);
+	vs_node_class_put(&cl->classes, &cl->strs, node->cls);
+	node->cls = cls;
+	vs_labels_free(&cl->strs, node->labels);
+	vs_taints_free(&cl->strs, node->taints);
+	node->labels = a.labels;
+	node->taints = a.taints;
+	cl->nr_prefer_no_schedule_nodes += vs_node_prefers_no_schedule(node);
+	node->unschedulable = spec->unschedulable;
+	node->ready = spec->ready;
+
+	if (vs_res_saturated(&cl->total_allocatable)) {
+		vs_node_set_allocatable(node, &spec->allocatable);
+		total_recount(cl, NULL);
+	} else {
+		vs_res_sub(&cl->total_allocatable, &node->allocatable);
+		vs_node_set_allocatable(node, &spec->allocatable);
+		vs_res_add(&cl->total_allocatable, &node->allocatable);
+	}
+	/* Labels, taints, cordon and readiness are what predicates read. */
+	vs_node_touch(node);
+	return 0;
+}
+
+void vs_node_free(struct vs_cluster *cl, struct vs_node *node)
+{
+	vs_node_class_put(&cl->classes, &cl->strs, node->cls);
+	vs_labels_free(&cl->strs, node->labels);
+	vs_taints_free(&cl->strs, node->taints);
+	vs_str_put(&cl->strs, node->name);
+	vs_pool_free(&cl->node_pool, node);
+}
+
+int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
+{
+	if (node->nr_tasks)
+		return vs_err_set(err, EBUSY, "node %s still holds %u tasks", node->name,
+				  node->nr_tasks);
+	if (vs_res_saturated(&cl->total_allocatable))
+		total_recount(cl, node);
+	else
+		vs_res_sub(&cl->total_allocatable, &node->allocatable);
+	vs_htable_del(&cl->node_index, &node->hnode);
+	list_del(&node->list);
+	cl->nr_nodes--;
+	cl->nr_prefer_no_schedule_nodes -= vs_node_prefers_no_schedule(node);
+	cl->node_slot[node->sidx] = NULL;
+	cl->nr_node_holes++;
+	cl->node_gen++;
+	vs_node_free(cl, node);
+	return 0;
 }

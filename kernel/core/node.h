@@ -158,4 +158,35 @@ void vs_node_set_allocatable(struct vs_node *node, const struct vs_res *allocata
 /* Check every invariant above against the node's task list; 0 or -EIO with why. */
 int vs_node_check(const struct vs_node *node, struct vs_err *err);
 
+/* ---- the node in the cluster (node.c) ---- */
+
+struct vs_cluster;
+
+struct vs_node_spec {
+	const char *name;
+	struct vs_res allocatable;
+	const struct vs_kv_spec *labels;
+	u32 nr_labels;
+	const struct vs_taint_spec *taints;
+	u32 nr_taints;
+	bool unschedulable;
+	bool ready;
+};
+
+/* A spec with Kubernetes' defaults: ready, schedulable, nothing allocatable. */
+void vs_node_spec_init(struct vs_node_spec *spec, const char *name);
+
+/* -EEXIST for a name in use; -EINVAL for a bad spec. */
+int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
+		struct vs_node **out, struct vs_err *err);
+
+/* Replace the node's spec (name excepted); accounting follows the new allocatable. */
+int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
+		   const struct vs_node_spec *spec, struct vs_err *err);
+
+/* -EBUSY while tasks are counted on it. */
+int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err);
+
+struct vs_node *vs_node_find(const struct vs_cluster *cl, const char *name);
+
 #endif /* VS_CORE_NODE_H */

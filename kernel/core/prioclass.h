@@ -25,4 +25,26 @@ struct vs_prioclass {
 	enum vs_preemption_policy preemption_policy;
 };
 
+/* ---- the priority class in the cluster (prioclass.c) ---- */
+
+struct vs_cluster;
+
+struct vs_prioclass_spec {
+	const char *name;
+	s32 value;
+	bool global_default;
+	enum vs_preemption_policy preemption_policy;
+};
+
+/* A second global default is refused, as Kubernetes refuses it. */
+int vs_prioclass_add(struct vs_cluster *cl, const struct vs_prioclass_spec *spec,
+		     struct vs_prioclass **out, struct vs_err *err);
+int vs_prioclass_update(struct vs_cluster *cl, struct vs_prioclass *pc,
+			const struct vs_prioclass_spec *spec, struct vs_err *err);
+void vs_prioclass_del(struct vs_cluster *cl, struct vs_prioclass *pc);
+struct vs_prioclass *vs_prioclass_find(const struct vs_cluster *cl, const char *name);
+
+/* The global default class, or NULL. */
+struct vs_prioclass *vs_prioclass_default(const struct vs_cluster *cl);
+
 #endif /* VS_CORE_PRIOCLASS_H */

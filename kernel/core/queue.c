@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Queue states and PodGroup phases as text. Queues are created, changed and
- * destroyed in cluster.c.
+ * Queues: created, changed and destroyed in the cluster (a new queue adopts
+ * the PodGroups that waited for it), their totals counted afresh, and queue
+ * states and PodGroup phases as text.
  */
+#include <string.h>
+
 #include "core/enum.h"
+#include "core/internal.h"
 #include "core/queue.h"
 
 static const char *const state_names[VS_QUEUE_NR_STATES] = {
@@ -60,3 +64,165 @@ int vs_pg_phase_parse(const char *s, enum vs_pg_phase *out, struct vs_err *err)
 	*out = (enum vs_pg_phase)v;
 	return 0;
 }
+
+/* ---- the queue in the cluster ---- */
+
+void vs_queue_spec_init(struct vs_queue_spec *spec, const char *name)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->name = name;
+	spec->weight = 1;
+	spec->reclaimable = true;
+	spec->state = VS_QUEUE_OPEN;
+}
+
+static int queue_spec_check(const struct vs_queue_spec *spec, struct vs_err *err)
+{
+	int ret;
+
+	if (spec->weight < 1)
+		return vs_err_set(err, EINVAL, "weight must be at least 1");
+	if ((unsigned int)spec->state >= VS_QUEUE_NR_STATES)
+		return vs_err_set(err, EINVAL, "bad state %d", spec->state);
+	if (!vs_str_empty(spec->parent)) {
+		ret = vs_check_dns_subdomain(spec->parent, strlen(spec->parent),
+					     "parent queue name", err);
+		if (ret)
+			return ret;
+		if (!strcmp(spec->parent, spec->name))
+			return vs_err_set(err, EINVAL, "a queue cannot be its own parent");
+	}
+	ret = vs_res_check_amounts(&spec->capability, "capability", err);
+	if (!ret)
+		ret = vs_res_check_amounts(&spec->guarantee, "guarantee", err);
+	if (!ret)
+		ret = vs_res_check_amounts(&spec->deserved, "deserved", err);
+	return ret;
+}
+
+/* Apply a checked spec; only the parent string can fail to be interned. */
+static int queue_apply(struct vs_cluster *cl, struct vs_queue *queue,
+		       const struct vs_queue_spec *spec)
+{
+	int ret = 0;
+	const char *parent = vs_cluster_intern_opt(cl, spec->parent, &ret);
+
+	if (ret)
+		return ret;
+	vs_str_put(&cl->strs, queue->parent);
+	queue->parent = parent;
+	queue->weight = spec->weight;
+	queue->capability = spec->capability;
+	queue->has_capability = spec->has_capability;
+	queue->guarantee = spec->guarantee;
+	queue->deserved = spec->deserved;
+	queue->has_deserved = spec->has_deserved;
+	queue->reclaimable = spec->reclaimable;
+	queue->priority = spec->priority;
+	queue->state = spec->state;
+	return 0;
+}
+
+int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
+		 struct vs_queue **out, struct vs_err *err)
+{
+	struct vs_queue *queue;
+	struct vs_job *job, *tmp;
+	int ret;
+
+	ret = vs_check_dns_subdomain(spec->name, spec->name ? strlen(spec->name) : 0,
+				     "queue name", err);
+	if (ret)
+		return ret;
+	if (vs_queue_find(cl, spec->name))
+		return vs_err_set(err, EEXIST, "queue %s already exists", spec->name);
+	ret = VS_LIMIT_CHECK(cl, queues, cl->nr_queues, err);
+	if (ret)
+		return ret;
+	ret = queue_spec_check(spec, err);
+	if (ret)
+		goto out_prefix;
+
+	queue = vs_pool_zalloc(&cl->queue_pool);
+	if (queue)
+		queue->name = vs_str_get_cstr(&cl->strs, spec->name);
+	if (!queue || !queue->name || queue_apply(cl, queue, spec)) {
+		if (queue)
+			vs_str_put(&cl->strs, queue->name);
+		vs_pool_free(&cl->queue_pool, queue);
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
+	}
+	queue->seq = cl->seq++;
+	queue->created = vs_created_take(cl, spec->created);
+	INIT_LIST_HEAD(&queue->jobs);
+	vs_res_clear(&queue->allocated);
+	vs_res_clear(&queue->request);
+	vs_htable_add(&cl->queue_index, &queue->hnode, vs_str_hash(queue->name));
+	list_add_tail(&queue->list, &cl->queues);
+	cl->nr_queues++;
+
+	/* Jobs that were waiting for this queue join it, keeping their order. */
+	list_for_each_entry_safe(job, tmp, &cl->orphan_jobs, queue_node) {
+		if (job->queue_name == queue->name) {
+			list_del(&job->queue_node);
+			vs_job_queue_attach(cl, job, queue);
+		}
+	}
+	if (out)
+		*out = queue;
+	return 0;
+
+out_prefix:
+	vs_err_prefix(err, "queue %s: ", spec->name);
+	return ret;
+}
+
+int vs_queue_update(struct vs_cluster *cl, struct vs_queue *queue,
+		    const struct vs_queue_spec *spec, struct vs_err *err)
+{
+	int ret = queue_spec_check(spec, err);
+
+	if (!ret && queue_apply(cl, queue, spec))
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+	if (ret)
+		vs_err_prefix(err, "queue %s: ", queue->name);
+	return ret;
+}
+
+void vs_queue_free(struct vs_cluster *cl, struct vs_queue *queue)
+{
+	vs_str_put(&cl->strs, queue->parent);
+	vs_str_put(&cl->strs, queue->name);
+	vs_pool_free(&cl->queue_pool, queue);
+}
+
+int vs_queue_del(struct vs_cluster *cl, struct vs_queue *queue, struct vs_err *err)
+{
+	if (queue->nr_jobs)
+		return vs_err_set(err, EBUSY, "queue %s still has %u podgroups", queue->name,
+				  queue->nr_jobs);
+	vs_htable_del(&cl->queue_index, &queue->hnode);
+	list_del(&queue->list);
+	cl->nr_queues--;
+	vs_queue_free(cl, queue);
+	return 0;
+}
+
+/*
+ * A queue's totals taken afresh from its jobs' (which are current): for
+ * the check, and to count saturated ones again (core/res.h).
+ */
+void vs_queue_sums(const struct vs_queue *queue, struct vs_res *allocated,
+		       struct vs_res *request)
+{
+	const struct vs_job *job;
+
+	vs_res_clear(allocated);
+	vs_res_clear(request);
+	list_for_each_entry(job, &queue->jobs, queue_node) {
+		vs_res_add(allocated, &job->allocated);
+		vs_res_add(request, &job->total_request);
+	}
+}
+

@@ -85,4 +85,37 @@ struct vs_queue {
 	} seen;
 };
 
+/* ---- the queue in the cluster (queue.c) ---- */
+
+struct vs_cluster;
+
+struct vs_queue_spec {
+	const char *name;
+	u32 weight;
+	struct vs_res capability;
+	bool has_capability;
+	struct vs_res guarantee;
+	struct vs_res deserved;
+	bool has_deserved;
+	bool reclaimable;
+	s32 priority;
+	enum vs_queue_state state;
+	const char *parent;		/* NULL or "" for none */
+	u64 created;			/* see vs_created_cmp(); 0: unknown */
+};
+
+/* Volcano's defaults: weight 1, reclaimable, Open, no limits. */
+void vs_queue_spec_init(struct vs_queue_spec *spec, const char *name);
+
+/* Creating a queue adopts the orphan jobs that name it. */
+int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
+		 struct vs_queue **out, struct vs_err *err);
+int vs_queue_update(struct vs_cluster *cl, struct vs_queue *queue,
+		    const struct vs_queue_spec *spec, struct vs_err *err);
+
+/* -EBUSY while PodGroups are in it (close it and let them finish first). */
+int vs_queue_del(struct vs_cluster *cl, struct vs_queue *queue, struct vs_err *err);
+
+struct vs_queue *vs_queue_find(const struct vs_cluster *cl, const char *name);
+
 #endif /* VS_CORE_QUEUE_H */

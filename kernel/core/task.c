@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Task statuses and preemption policies as text, and pod indexes in names.
- * The status changes themselves live in cluster.c, where the job, node and
- * queue are at hand.
+ * Tasks (Pods): created and destroyed in the cluster, and the one place
+ * where a task's status changes are applied to its job (status index and
+ * totals), its node (accounting) and its queue (totals) together,
+ * including the bind pipeline's outcomes; statuses and preemption policies
+ * as text, and pod indexes in names.
  */
 #include <string.h>
 
 #include "core/enum.h"
+#include "core/internal.h"
 #include "core/task.h"
 
 /*
@@ -106,4 +109,373 @@ u64 vs_bind_backoff_ns(u32 failures)
 	for (u32 i = 1; i < failures && ns < VS_BIND_BACKOFF_MAX_NS; i++)
 		ns *= 2;
 	return min_t(u64, ns, VS_BIND_BACKOFF_MAX_NS);
+}
+
+/* ---- task status: the job's index and totals, and the queue's ---- */
+
+/* Count the task into (or, with @sign -1, out of) its job's index and totals. */
+static void job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_task *task, int sign)
+{
+	bool allocated = vs_task_status_allocated(task->status);
+	bool best_effort = task->status == VS_TASK_PENDING && task->best_effort;
+	struct vs_queue *queue = job->queue;
+
+	vs_job_wake(cl, job);
+	if (sign > 0) {
+		list_add_tail(&task->status_node, &job->by_status[task->status]);
+		job->nr_by_status[task->status]++;
+		job->nr_pending_best_effort += best_effort;
+		vs_res_add(&job->total_request, task->req);
+		if (queue)
+			vs_res_add(&queue->request, task->req);
+		if (allocated) {
+			vs_res_add(&job->allocated, task->req);
+			if (queue)
+				vs_res_add(&queue->allocated, task->req);
+		}
+	} else {
+		list_del_init(&task->status_node);
+		job->nr_by_status[task->status]--;
+		job->nr_pending_best_effort -= best_effort;
+		/* a saturated total is counted again without the task (core/res.h) */
+		if (unlikely(vs_res_saturated_by(&job->total_request, task->req) ||
+			     (allocated && vs_res_saturated_by(&job->allocated, task->req)))) {
+			vs_job_sums(job, task, &job->total_request, &job->allocated);
+		} else {
+			vs_res_sub(&job->total_request, task->req);
+			if (allocated)
+				vs_res_sub(&job->allocated, task->req);
+		}
+		if (!queue)
+			return;
+		if (unlikely(vs_res_saturated_by(&queue->request, task->req) ||
+			     (allocated && vs_res_saturated_by(&queue->allocated, task->req)))) {
+			vs_queue_sums(queue, &queue->allocated, &queue->request);
+		} else {
+			vs_res_sub(&queue->request, task->req);
+			if (allocated)
+				vs_res_sub(&queue->allocated, task->req);
+		}
+	}
+}
+
+/* Volcano's UpdateTaskStatus: out of the index under the old status, in under the new. */
+static void job_move_task(struct vs_cluster *cl, struct vs_job *job, struct vs_task *task,
+			  enum vs_task_status status)
+{
+	job_account(cl, job, task, -1);
+	task->status = status;
+	job_account(cl, job, task, +1);
+}
+
+static bool status_valid(enum vs_task_status status)
+{
+	return (unsigned int)status < VS_TASK_NR_STATUS;
+}
+
+/* Statuses that put a task on a node (Releasing may also be nodeless). */
+static bool status_needs_node(enum vs_task_status status)
+{
+	return status != VS_TASK_RELEASING && (VS_TASK_ON_NODE_MASK & VS_TASK_BIT(status));
+}
+
+int vs_task_set_status(struct vs_cluster *cl, struct vs_task *task,
+		       enum vs_task_status status, struct vs_err *err)
+{
+	if (!status_valid(status))
+		return vs_err_set(err, EINVAL, "bad task status %d", status);
+	if (!task->node) {
+		if (status_needs_node(status))
+			return vs_err_set(err, EINVAL, "task %s/%s has no node: it cannot be %s",
+					  task->ns, task->name, vs_task_status_name(status));
+		job_move_task(cl, task->job, task, status);
+		return 0;
+	}
+	if (status == VS_TASK_PENDING || status == VS_TASK_UNKNOWN)
+		return vs_err_set(err, EINVAL, "task %s/%s is on node %s: it cannot be %s",
+				  task->ns, task->name, task->node->name,
+				  vs_task_status_name(status));
+
+	job_move_task(cl, task->job, task, status);
+	if (vs_task_status_terminal(status))
+		vs_node_remove_task(task->node, task);	/* a finished task holds nothing */
+	else
+		vs_node_update_task(task->node, task);
+	return 0;
+}
+
+int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *node,
+		  enum vs_task_status status, struct vs_err *err)
+{
+	enum vs_task_status old = task->status;
+	int ret;
+
+	if (task->node)
+		return vs_err_set(err, EEXIST, "task %s/%s is already on node %s",
+				  task->ns, task->name, task->node->name);
+	if (!status_valid(status) || !(VS_TASK_ON_NODE_MASK & VS_TASK_BIT(status)))
+		return vs_err_set(err, EINVAL, "task %s/%s cannot be placed as %s",
+				  task->ns, task->name,
+				  status_valid(status) ? vs_task_status_name(status) : "?");
+
+	/* The node decides under the new status; on refusal nothing moved. */
+	task->status = status;
+	ret = vs_node_add_task(node, task, err);
+	task->status = old;
+	if (ret)
+		return ret;
+	job_move_task(cl, task->job, task, status);
+	return 0;
+}
+
+int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
+		    enum vs_task_status status, struct vs_err *err)
+{
+	if (!task->node)
+		return vs_err_set(err, EINVAL, "task %s/%s is on no node", task->ns, task->name);
+	if (!status_valid(status) || status_needs_node(status) ||
+	    status == VS_TASK_RELEASING)
+		return vs_err_set(err, EINVAL, "task %s/%s cannot leave its node as %s",
+				  task->ns, task->name,
+				  status_valid(status) ? vs_task_status_name(status) : "?");
+	vs_node_remove_task(task->node, task);
+	job_move_task(cl, task->job, task, status);
+	return 0;
+}
+
+/* ---- the bind pipeline's outcomes ---- */
+
+int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err)
+{
+	int ret;
+
+	if (task->status != VS_TASK_BINDING)
+		return vs_err_set(err, EINVAL, "task %s/%s is %s, not Binding", task->ns,
+				  task->name, vs_task_status_name(task->status));
+	ret = vs_task_set_status(cl, task, VS_TASK_BOUND, err);
+	if (ret)
+		return ret;
+	task->bind_failures = 0;
+	task->retry_after_ns = 0;
+	vs_str_put(&cl->strs, task->bind_error);
+	task->bind_error = NULL;
+	return 0;
+}
+
+int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
+			const char *why, struct vs_err *err)
+{
+	const char *error;
+	int ret;
+
+	if (task->status != VS_TASK_BINDING)
+		return vs_err_set(err, EINVAL, "task %s/%s is %s, not Binding", task->ns,
+				  task->name, vs_task_status_name(task->status));
+	error = vs_str_get_cstr(&cl->strs, why);
+	if (!error)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	ret = vs_task_unplace(cl, task, VS_TASK_PENDING, err);
+	if (ret) {
+		vs_str_put(&cl->strs, error);
+		return ret;
+	}
+	vs_str_put(&cl->strs, task->bind_error);
+	task->bind_error = error;
+	if (task->bind_failures < UINT16_MAX)
+		task->bind_failures++;
+	task->retry_after_ns = now_ns + vs_bind_backoff_ns(task->bind_failures);
+	return 0;
+}
+
+/* ---- the task in the cluster ---- */
+
+void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *name,
+		       const char *job)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->ns = ns;
+	spec->name = name;
+	spec->job = job;
+	spec->status = VS_TASK_PENDING;
+	spec->priority = 1;
+	spec->preemptable = true;
+	spec->preemption_policy = VS_PREEMPT_LOWER_PRIORITY;
+}
+
+void vs_task_free(struct vs_cluster *cl, struct vs_task *task)
+{
+	vs_labels_free(&cl->strs, task->labels);
+	vs_labels_free(&cl->strs, task->node_selector);
+	vs_tolerations_free(&cl->strs, task->tolerations);
+	vs_affinity_free(&cl->strs, task->affinity);
+	vs_str_put(&cl->strs, task->ns);
+	vs_str_put(&cl->strs, task->name);
+	vs_str_put(&cl->strs, task->role);
+	vs_str_put(&cl->strs, task->priority_class);
+	vs_str_put(&cl->strs, task->bind_error);
+	vs_req_put(&cl->reqs, task->req);
+	vs_pool_free(&cl->task_pool, task);
+}
+
+/*
+ * Volcano's GetPodResourceRequest, which NewTaskInfo uses for both Resreq and
+ * InitResreq: the larger of the containers' and the init containers'
+ * requests, plus the one pod the task is.
+ */
+static void task_request(struct vs_res *req, const struct vs_task_spec *spec)
+{
+	*req = spec->req;
+	if (spec->has_init_req)
+		vs_res_set_max(req, &spec->init_req);
+	vs_res_set(req, VS_RES_PODS, vs_res_get(req, VS_RES_PODS) + 1);
+}
+
+static int task_spec_check(struct vs_cluster *cl, const struct vs_task_spec *spec,
+			   struct vs_job **job, struct vs_node **node, struct vs_err *err)
+{
+	int ret;
+
+	*job = NULL;
+	*node = NULL;
+	if (!status_valid(spec->status))
+		return vs_err_set(err, EINVAL, "bad status %d", spec->status);
+	if (vs_str_empty(spec->job))
+		return vs_err_set(err, EINVAL, "no podgroup given");
+	*job = vs_job_find(cl, spec->ns, spec->job);
+	if (!*job)
+		return vs_err_set(err, ENOENT, "podgroup %s/%s does not exist", spec->ns,
+				  spec->job);
+	if (!vs_str_empty(spec->role)) {
+		ret = vs_check_label_value(spec->role, strlen(spec->role), "role", err);
+		if (ret)
+			return ret;
+	}
+	if (!vs_str_empty(spec->priority_class)) {
+		ret = vs_check_dns_subdomain(spec->priority_class, strlen(spec->priority_class),
+					     "priority class name", err);
+		if (ret)
+			return ret;
+	}
+	if ((unsigned int)spec->preemption_policy > VS_PREEMPT_NEVER)
+		return vs_err_set(err, EINVAL, "bad preemption policy %d",
+				  spec->preemption_policy);
+	ret = vs_res_check_amounts(&spec->req, "request", err);
+	if (!ret && spec->has_init_req)
+		ret = vs_res_check_amounts(&spec->init_req, "init request", err);
+	if (ret)
+		return ret;
+
+	if (!vs_str_empty(spec->node) && !vs_task_status_terminal(spec->status)) {
+		if (spec->status == VS_TASK_PENDING || spec->status == VS_TASK_UNKNOWN)
+			return vs_err_set(err, EINVAL, "a %s task cannot be on node %s",
+					  vs_task_status_name(spec->status), spec->node);
+		*node = vs_node_find(cl, spec->node);
+		if (!*node)
+			return vs_err_set(err, ENOENT, "node %s does not exist", spec->node);
+	} else if (vs_str_empty(spec->node) && status_needs_node(spec->status)) {
+		return vs_err_set(err, EINVAL, "a %s task needs a node",
+				  vs_task_status_name(spec->status));
+	}
+	return 0;
+}
+
+int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
+		struct vs_task **out, struct vs_err *err)
+{
+	struct vs_job *job;
+	struct vs_node *node;
+	struct vs_task *task;
+	struct vs_res req;
+	int ret = 0;
+
+	ret = vs_check_dns_label(spec->ns, spec->ns ? strlen(spec->ns) : 0, "namespace", err);
+	if (!ret)
+		ret = vs_check_dns_subdomain(spec->name, spec->name ? strlen(spec->name) : 0,
+					     "pod name", err);
+	if (ret)
+		return ret;
+	if (vs_task_find(cl, spec->ns, spec->name))
+		return vs_err_set(err, EEXIST, "pod %s/%s already exists", spec->ns, spec->name);
+	ret = VS_LIMIT_CHECK(cl, tasks, cl->nr_tasks, err);
+	if (ret)
+		return ret;
+	ret = task_spec_check(cl, spec, &job, &node, err);
+	if (ret)
+		goto out_prefix;
+
+	task = vs_pool_zalloc(&cl->task_pool);
+	if (!task) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
+	}
+	INIT_LIST_HEAD(&task->node_node);
+	ret = vs_labels_new(&cl->strs, spec->labels, spec->nr_labels, "label",
+			    &task->labels, err);
+	if (!ret)
+		ret = vs_labels_new(&cl->strs, spec->node_selector, spec->nr_node_selector,
+				    "nodeSelector", &task->node_selector, err);
+	if (!ret)
+		ret = vs_tolerations_new(&cl->strs, spec->tolerations, spec->nr_tolerations,
+					 &task->tolerations, err);
+	if (!ret)
+		ret = vs_affinity_new(&cl->strs, spec->affinity, &task->affinity, err);
+	if (ret)
+		goto out_free;
+	task->ns = vs_str_get_cstr(&cl->strs, spec->ns);
+	task->name = vs_str_get_cstr(&cl->strs, spec->name);
+	task->role = vs_str_get_cstr(&cl->strs, spec->role ? spec->role : "");
+	task->priority_class = vs_cluster_intern_opt(cl, spec->priority_class, &ret);
+	if (ret || !task->ns || !task->name || !task->role) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_free;
+	}
+	task_request(&req, spec);
+	task->req = vs_req_get(&cl->reqs, &req);
+	if (!task->req) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_free;
+	}
+	task->best_effort = vs_res_is_empty(task->req);	/* pods do not count */
+	task->preemptable = spec->preemptable;
+	task->preemption_policy = spec->preemption_policy;
+	task->priority = spec->priority;
+	task->job = job;
+	task->status = spec->status;
+	if (node) {
+		ret = vs_node_add_task(node, task, err);
+		if (ret)
+			goto out_free;
+	}
+
+	task->seq = cl->seq++;
+	task->created = vs_created_take(cl, spec->created);
+	task->name_index = vs_task_name_index(task->name);
+	list_add_tail(&task->job_node, &job->tasks);
+	job->nr_tasks++;
+	job_account(cl, job, task, +1);
+	vs_htable_add(&cl->task_index, &task->hnode, vs_ns_name_hash(task->ns, task->name));
+	cl->nr_tasks++;
+	cl->nr_pod_affinity_tasks += vs_task_has_pod_terms(task);
+	if (out)
+		*out = task;
+	return 0;
+
+out_free:
+	vs_task_free(cl, task);
+out_prefix:
+	vs_err_prefix(err, "pod %s/%s: ", spec->ns, spec->name);
+	return ret;
+}
+
+void vs_task_del(struct vs_cluster *cl, struct vs_task *task)
+{
+	if (task->node)
+		vs_node_remove_task(task->node, task);
+	job_account(cl, task->job, task, -1);
+	list_del(&task->job_node);
+	task->job->nr_tasks--;
+	vs_htable_del(&cl->task_index, &task->hnode);
+	cl->nr_tasks--;
+	cl->nr_pod_affinity_tasks -= vs_task_has_pod_terms(task);
+	vs_task_free(cl, task);
 }

@@ -9,9 +9,9 @@
  *   Pending -> Pipelined (waits for resources being released on a node)
  *   Running -> Releasing (evicted or deleted, still holding its resources)
  *
- * The status is changed only through vs_task_set_status() and friends in
- * cluster.h, which keep the job's status index, the node's accounting and
- * the queue's totals in step in one place.
+ * The status is changed only through vs_task_set_status() and friends
+ * below (task.c), which keep the job's status index, the node's accounting
+ * and the queue's totals in step in one place.
  */
 #ifndef VS_CORE_TASK_H
 #define VS_CORE_TASK_H
@@ -170,5 +170,89 @@ static inline bool vs_task_backing_off(const struct vs_task *task, u64 now_ns)
 {
 	return now_ns && task->retry_after_ns > now_ns;
 }
+
+/* ---- the task in the cluster (task.c) ---- */
+
+struct vs_cluster;
+
+struct vs_task_spec {
+	const char *ns;
+	const char *name;
+	const char *job;		/* the PodGroup's name, in the same namespace */
+	const char *role;		/* NULL or "" for none */
+	enum vs_task_status status;
+	const char *node;		/* required for statuses that hold a node */
+	struct vs_res req;		/* the sum of its containers' requests */
+	struct vs_res init_req;		/* the init containers' effective request */
+	bool has_init_req;		/* the task's request is the larger, + 1 pod */
+	s32 priority;
+	const char *priority_class;
+	bool preemptable;
+	enum vs_preemption_policy preemption_policy;
+	const struct vs_kv_spec *labels;
+	u32 nr_labels;
+	const struct vs_kv_spec *node_selector;
+	u32 nr_node_selector;
+	const struct vs_toleration_spec *tolerations;
+	u32 nr_tolerations;
+	const struct vs_affinity_spec *affinity;	/* NULL: none */
+	u64 created;			/* see vs_created_cmp(); 0: unknown */
+};
+
+/*
+ * Defaults: Pending, no node, no request, PreemptLowerPriority, priority 1,
+ * which Volcano gives a task whose pod has no priority, and preemptable, as
+ * Volcano's GetPodPreemptable answers for a pod without the
+ * volcano.sh/preemptable annotation or label.
+ */
+void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *name,
+		       const char *job);
+
+/*
+ * Create a task in its job (which must exist). A task whose status holds a
+ * node (Allocated, Pipelined, Binding, Bound, Running, and Releasing if a
+ * node is given) is counted on that node at once; a Binding task that does
+ * not fit is refused. Pending and Unknown tasks may not name a node, and a
+ * finished task's node is not kept: it holds nothing.
+ */
+int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
+		struct vs_task **out, struct vs_err *err);
+
+/* Remove the task from its node, job and indexes, and free it. */
+void vs_task_del(struct vs_cluster *cl, struct vs_task *task);
+
+struct vs_task *vs_task_find(const struct vs_cluster *cl, const char *ns, const char *name);
+
+/*
+ * Change a task's status in place. A task on a node is re-counted there;
+ * a task that finishes (Succeeded, Failed) leaves its node. A task without a
+ * node cannot take a status that needs one (-EINVAL): use vs_task_place().
+ */
+int vs_task_set_status(struct vs_cluster *cl, struct vs_task *task,
+		       enum vs_task_status status, struct vs_err *err);
+
+/*
+ * Put a task that has no node on @node with @status (Allocated, Pipelined,
+ * Binding, Bound, Running, Releasing). Fails, changing nothing, if the node
+ * refuses it (a Binding task that does not fit).
+ */
+int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *node,
+		  enum vs_task_status status, struct vs_err *err);
+
+/* Take a task off its node and give it @status (Pending, or a final one). */
+int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
+		    enum vs_task_status status, struct vs_err *err);
+
+/*
+ * The bind pipeline's outcomes for a Binding task. A bind that succeeded
+ * moves it to Bound and clears its failures. A bind that failed (@why:
+ * the binder's message, or the timeout) forgets the assumption: the task
+ * leaves its node, is Pending again, counts one more failure, keeps @why
+ * for explanations, and is not scheduled again before @now_ns plus
+ * vs_bind_backoff_ns(failures), as kube-scheduler backs a pod off.
+ */
+int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err);
+int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
+			const char *why, struct vs_err *err);
 
 #endif /* VS_CORE_TASK_H */

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * VolcanoJob phases, policy events and actions as text, with Volcano's
- * spelling. VolcanoJobs are created and destroyed in cluster.c.
+ * VolcanoJobs: created (checked as Volcano's admission webhook checks them)
+ * and destroyed in the cluster; phases, policy events and actions as text,
+ * with Volcano's spelling. The job controller (kernel/controllers/) runs
+ * them.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/enum.h"
+#include "core/internal.h"
 #include "core/vjob.h"
 
 static const char *const phase_names[VS_VJOB_NR_PHASES] = {
@@ -82,3 +88,206 @@ int vs_vjob_action_parse(const char *s, enum vs_vjob_action *out, struct vs_err 
 	*out = (enum vs_vjob_action)v;
 	return 0;
 }
+
+/* ---- the VolcanoJob in the cluster ---- */
+
+void vs_vjob_spec_init(struct vs_vjob_spec *spec, const char *ns, const char *name)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->ns = ns;
+	spec->name = name;
+}
+
+void vs_vjob_free(struct vs_cluster *cl, struct vs_vjob *vjob)
+{
+	for (u32 i = 0; vjob->tasks && i < vjob->nr_tasks; i++) {
+		struct vs_vjob_task *t = &vjob->tasks[i];
+
+		vs_str_put(&cl->strs, t->name);
+		vs_labels_free(&cl->strs, t->labels);
+		vs_labels_free(&cl->strs, t->node_selector);
+		vs_tolerations_free(&cl->strs, t->tolerations);
+		free(t->policies);
+		free(t->kept);
+	}
+	if (vjob->podgroup)
+		vjob->podgroup->vjob = NULL;
+	free(vjob->tasks);
+	free(vjob->policies);
+	vs_str_put(&cl->strs, vjob->ns);
+	vs_str_put(&cl->strs, vjob->name);
+	vs_str_put(&cl->strs, vjob->queue_name);
+	vs_str_put(&cl->strs, vjob->priority_class);
+	vs_pool_free(&cl->vjob_pool, vjob);
+}
+
+static int policies_check(const struct vs_vjob_policy *p, u32 nr, struct vs_err *err)
+{
+	for (u32 i = 0; i < nr; i++) {
+		if ((unsigned int)p[i].event >= VS_EV_NR ||
+		    (unsigned int)p[i].action >= VS_ACT_NR)
+			return vs_err_set(err, EINVAL, "policy %u: bad event or action", i);
+		if (p[i].has_exit_code && p[i].exit_code == 0)
+			return vs_err_set(err, EINVAL, "policy %u: exitCode 0 is not a failure", i);
+	}
+	return 0;
+}
+
+static struct vs_vjob_policy *policies_dup(const struct vs_vjob_policy *p, u32 nr)
+{
+	struct vs_vjob_policy *copy;
+
+	if (!nr)
+		return NULL;
+	copy = calloc(nr, sizeof(*copy));
+	if (copy)
+		memcpy(copy, p, nr * sizeof(*copy));
+	return copy;
+}
+
+static int vjob_spec_check(const struct vs_cluster *cl, const struct vs_vjob_spec *spec,
+			   struct vs_err *err)
+{
+	u64 replicas = 0;
+	int ret;
+
+	if (!spec->nr_tasks)
+		return vs_err_set(err, EINVAL, "no tasks specified");
+	for (u32 i = 0; i < spec->nr_tasks; i++) {
+		const struct vs_vjob_task_spec *t = &spec->tasks[i];
+
+		ret = vs_check_dns_label(t->name, t->name ? strlen(t->name) : 0, "task name", err);
+		if (ret)
+			return ret;
+		for (u32 j = 0; j < i; j++)
+			if (!strcmp(spec->tasks[j].name, t->name))
+				return vs_err_set(err, EINVAL, "task name \"%s\" given twice", t->name);
+		if (!t->replicas)
+			return vs_err_set(err, EINVAL, "task %s: replicas must be at least 1", t->name);
+		if (t->has_min_available && t->min_available > t->replicas)
+			return vs_err_set(err, EINVAL,
+					  "task %s: minAvailable %u is more than its %u replicas",
+					  t->name, t->min_available, t->replicas);
+		ret = vs_res_check_amounts(&t->req, "request", err);
+		if (!ret)
+			ret = policies_check(t->policies, t->nr_policies, err);
+		if (ret) {
+			vs_err_prefix(err, "task %s: ", t->name);
+			return ret;
+		}
+		replicas += t->replicas;
+	}
+	if (spec->has_min_available && spec->min_available > replicas)
+		return vs_err_set(err, EINVAL, "minAvailable %u is more than the %llu replicas",
+				  spec->min_available, (unsigned long long)replicas);
+	if (replicas > cl->limits.tasks)
+		return vs_err_set(err, ENOSPC, "%llu replicas: more pods than the cluster may hold "
+				  "(%u, vschedd --limit tasks=N)", (unsigned long long)replicas,
+				  cl->limits.tasks);
+	if (!vs_str_empty(spec->priority_class)) {
+		ret = vs_check_dns_subdomain(spec->priority_class, strlen(spec->priority_class),
+					     "priority class name", err);
+		if (ret)
+			return ret;
+	}
+	ret = vs_check_dns_subdomain(vs_queue_name_or_default(spec->queue),
+				     strlen(vs_queue_name_or_default(spec->queue)), "queue name", err);
+	if (ret)
+		return ret;
+	return policies_check(spec->policies, spec->nr_policies, err);
+}
+
+int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
+		struct vs_vjob **out, struct vs_err *err)
+{
+	struct vs_vjob *vjob;
+	u32 task_min = 0;
+	int ret = 0;
+
+	ret = vs_check_dns_label(spec->ns, spec->ns ? strlen(spec->ns) : 0, "namespace", err);
+	if (!ret)
+		ret = vs_check_dns_subdomain(spec->name, spec->name ? strlen(spec->name) : 0,
+					     "job name", err);
+	if (ret)
+		return ret;
+	if (vs_vjob_find(cl, spec->ns, spec->name))
+		return vs_err_set(err, EEXIST, "job %s/%s already exists", spec->ns, spec->name);
+	ret = VS_LIMIT_CHECK(cl, vjobs, cl->nr_vjobs, err);
+	if (!ret)
+		ret = vjob_spec_check(cl, spec, err);
+	if (ret)
+		goto out_prefix;
+
+	vjob = vs_pool_zalloc(&cl->vjob_pool);
+	if (!vjob) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
+	}
+	vjob->ns = vs_str_get_cstr(&cl->strs, spec->ns);
+	vjob->name = vs_str_get_cstr(&cl->strs, spec->name);
+	vjob->queue_name = vs_str_get_cstr(&cl->strs, vs_queue_name_or_default(spec->queue));
+	vjob->priority_class = vs_cluster_intern_opt(cl, spec->priority_class, &ret);
+	vjob->tasks = calloc(spec->nr_tasks, sizeof(*vjob->tasks));
+	vjob->policies = policies_dup(spec->policies, spec->nr_policies);
+	if (ret || !vjob->ns || !vjob->name || !vjob->queue_name || !vjob->tasks ||
+	    (spec->nr_policies && !vjob->policies)) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_free;
+	}
+	vjob->nr_policies = spec->nr_policies;
+	for (u32 i = 0; i < spec->nr_tasks; i++) {
+		const struct vs_vjob_task_spec *ts = &spec->tasks[i];
+		struct vs_vjob_task *t = &vjob->tasks[i];
+
+		vjob->nr_tasks++;
+		t->name = vs_str_get_cstr(&cl->strs, ts->name);
+		t->replicas = ts->replicas;
+		t->min_available = ts->has_min_available ? ts->min_available : ts->replicas;
+		t->req = ts->req;
+		t->policies = policies_dup(ts->policies, ts->nr_policies);
+		t->nr_policies = t->policies ? ts->nr_policies : 0;
+		ret = vs_labels_new(&cl->strs, ts->labels, ts->nr_labels, "label",
+				    &t->labels, err);
+		if (!ret)
+			ret = vs_labels_new(&cl->strs, ts->node_selector, ts->nr_node_selector,
+					    "nodeSelector", &t->node_selector, err);
+		if (!ret)
+			ret = vs_tolerations_new(&cl->strs, ts->tolerations, ts->nr_tolerations,
+						 &t->tolerations, err);
+		if (!ret && (!t->name || (ts->nr_policies && !t->policies)))
+			ret = vs_err_set(err, ENOMEM, "out of memory");
+		if (ret) {
+			vs_err_prefix(err, "task %s: ", ts->name);
+			goto out_free;
+		}
+		task_min += t->min_available;
+	}
+	/* Volcano's mutating webhook: an unset or zero minAvailable takes the tasks' sum. */
+	vjob->min_available = spec->has_min_available && spec->min_available ?
+			      spec->min_available : task_min;
+	vjob->status.min_available = vjob->min_available;
+	vjob->max_retry = spec->max_retry ? spec->max_retry : 3;
+	vjob->phase = VS_VJOB_PENDING;
+	vjob->seq = cl->seq++;
+	vs_htable_add(&cl->vjob_index, &vjob->hnode, vs_ns_name_hash(vjob->ns, vjob->name));
+	list_add_tail(&vjob->list, &cl->vjobs);
+	cl->nr_vjobs++;
+	if (out)
+		*out = vjob;
+	return 0;
+
+out_free:
+	vs_vjob_free(cl, vjob);
+out_prefix:
+	vs_err_prefix(err, "job %s/%s: ", spec->ns, spec->name);
+	return ret;
+}
+
+void vs_vjob_del(struct vs_cluster *cl, struct vs_vjob *vjob)
+{
+	vs_htable_del(&cl->vjob_index, &vjob->hnode);
+	list_del(&vjob->list);
+	cl->nr_vjobs--;
+	vs_vjob_free(cl, vjob);
+}
+

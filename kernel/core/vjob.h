@@ -162,4 +162,53 @@ struct vs_vjob {
 	struct vs_job *podgroup;	/* made by the job controller, or NULL */
 };
 
+/* ---- the VolcanoJob in the cluster (vjob.c) ---- */
+
+struct vs_cluster;
+
+struct vs_vjob_task_spec {
+	const char *name;
+	u32 replicas;
+	u32 min_available;
+	bool has_min_available;		/* else min_available = replicas */
+	struct vs_res req;
+	const struct vs_kv_spec *labels;
+	u32 nr_labels;
+	const struct vs_kv_spec *node_selector;
+	u32 nr_node_selector;
+	const struct vs_toleration_spec *tolerations;
+	u32 nr_tolerations;
+	const struct vs_vjob_policy *policies;
+	u32 nr_policies;
+};
+
+struct vs_vjob_spec {
+	const char *ns;
+	const char *name;
+	const char *queue;		/* NULL or "": "default" */
+	const char *priority_class;
+	u32 min_available;
+	bool has_min_available;		/* else (or if 0) the sum of the tasks' minAvailable */
+	u32 max_retry;			/* 0 takes Volcano's default of 3 */
+	const struct vs_vjob_task_spec *tasks;
+	u32 nr_tasks;
+	const struct vs_vjob_policy *policies;
+	u32 nr_policies;
+};
+
+void vs_vjob_spec_init(struct vs_vjob_spec *spec, const char *ns, const char *name);
+
+/*
+ * Refuses what Volcano's admission webhook refuses: no tasks, duplicate or
+ * invalid task names, zero replicas, minAvailable above the replicas, a
+ * task minAvailable above its replicas.
+ */
+int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
+		struct vs_vjob **out, struct vs_err *err);
+
+/* The PodGroup it made is kept, without its owner. */
+void vs_vjob_del(struct vs_cluster *cl, struct vs_vjob *vjob);
+
+struct vs_vjob *vs_vjob_find(const struct vs_cluster *cl, const char *ns, const char *name);
+
 #endif /* VS_CORE_VJOB_H */

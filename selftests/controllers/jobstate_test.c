@@ -155,12 +155,12 @@ static struct vs_vjob *table_job(enum vs_vjob_phase phase, enum fixture f, u32 r
 
 static void run_action(struct vs_vjob *v, enum vs_vjob_action action)
 {
-	struct jc_target target = { &v->tasks[0], NULL };
+	struct vs_jc_target target = { &v->tasks[0], NULL };
 	struct vs_err e = { { 0 } };
 
 	if (action == VS_ACT_RESTART_POD)
 		target.pod = "j-t-0";
-	cr_assert_eq(jc_execute(&ctl, v, action, &target, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_jc_execute(&ctl, v, action, &target, &e), 0, "%s", e.msg);
 }
 
 Test(jobstate, every_phase_and_action_of_the_table)
@@ -254,7 +254,7 @@ static void execute(struct vs_vjob *v, enum vs_vjob_action action)
 {
 	struct vs_err e = { { 0 } };
 
-	cr_assert_eq(jc_execute(&ctl, v, action, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_jc_execute(&ctl, v, action, NULL, &e), 0, "%s", e.msg);
 	ct_check();
 }
 
@@ -481,9 +481,9 @@ static struct vs_vjob *two_groups(void)
 Test(jobstate, kill_target_task_kills_that_group_only)
 {
 	struct vs_vjob *v = two_groups();
-	struct jc_target tg = { &v->tasks[0], NULL };
+	struct vs_jc_target tg = { &v->tasks[0], NULL };
 
-	jc_kill(&ctl, v, false, &tg, JC_UPD_NONE);
+	vs_jc_kill(&ctl, v, false, &tg, VS_JC_UPD_NONE);
 	cr_assert_null(ct_task("job1-task1-0"));
 	cr_assert_null(ct_task("job1-task1-1"));
 	cr_assert_not_null(ct_task("job1-task2-0"));
@@ -495,9 +495,9 @@ Test(jobstate, kill_target_task_kills_that_group_only)
 Test(jobstate, kill_target_pod_kills_that_task_only)
 {
 	struct vs_vjob *v = two_groups();
-	struct jc_target tg = { &v->tasks[0], "job1-task1-0" };
+	struct vs_jc_target tg = { &v->tasks[0], "job1-task1-0" };
 
-	jc_kill(&ctl, v, false, &tg, JC_UPD_NONE);
+	vs_jc_kill(&ctl, v, false, &tg, VS_JC_UPD_NONE);
 	cr_assert_null(ct_task("job1-task1-0"));
 	cr_assert_not_null(ct_task("job1-task1-1"));
 	cr_assert_eq(cl.nr_tasks, 2);
@@ -507,10 +507,10 @@ Test(jobstate, kill_target_pod_kills_that_task_only)
 Test(jobstate, kill_target_of_no_group_or_no_pod_kills_nothing)
 {
 	struct vs_vjob *v = two_groups();
-	struct jc_target none = { NULL, NULL }, nopod = { &v->tasks[0], "job1-task1-7" };
+	struct vs_jc_target none = { NULL, NULL }, nopod = { &v->tasks[0], "job1-task1-7" };
 
-	jc_kill(&ctl, v, false, &none, JC_UPD_NONE);
-	jc_kill(&ctl, v, false, &nopod, JC_UPD_NONE);
+	vs_jc_kill(&ctl, v, false, &none, VS_JC_UPD_NONE);
+	vs_jc_kill(&ctl, v, false, &nopod, VS_JC_UPD_NONE);
 	cr_assert_eq(cl.nr_tasks, 3);
 	cr_assert_eq(v->status.terminating, 0);
 }
@@ -519,7 +519,7 @@ Test(jobstate, a_kill_of_the_whole_job_deletes_the_podgroup)
 {
 	struct vs_vjob *v = two_groups();
 
-	jc_kill(&ctl, v, false, NULL, JC_UPD_NONE);
+	vs_jc_kill(&ctl, v, false, NULL, VS_JC_UPD_NONE);
 	cr_assert_null(v->podgroup);
 	cr_assert_null(vs_job_find(&cl, "ns", "job1"));
 	cr_assert_eq(cl.nr_tasks, 0);
@@ -553,9 +553,9 @@ Test(jobstate, internal_events_ignore_the_policies)
 	};
 	struct vs_vjob *v = policy_job(any, 2, any, 2);
 
-	cr_assert_eq(jc_policy_action(v, &v->tasks[0], VS_EV_OUT_OF_SYNC, 0), VS_ACT_SYNC_JOB);
-	cr_assert_eq(jc_policy_action(v, &v->tasks[0], VS_EV_POD_RUNNING, 0), VS_ACT_SYNC_JOB);
-	cr_assert_eq(jc_policy_action(v, NULL, VS_EV_COMMAND_ISSUED, 0), VS_ACT_SYNC_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, &v->tasks[0], VS_EV_OUT_OF_SYNC, 0), VS_ACT_SYNC_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, &v->tasks[0], VS_EV_POD_RUNNING, 0), VS_ACT_SYNC_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, NULL, VS_EV_COMMAND_ISSUED, 0), VS_ACT_SYNC_JOB);
 }
 
 Test(jobstate, task_policies_come_before_the_job_policies)
@@ -566,11 +566,11 @@ Test(jobstate, task_policies_come_before_the_job_policies)
 					       .action = VS_ACT_RESTART_TASK } };
 	struct vs_vjob *v = policy_job(jp, 1, tp, 1);
 
-	cr_assert_eq(jc_policy_action(v, &v->tasks[0], VS_EV_POD_FAILED, 1), VS_ACT_RESTART_TASK);
-	cr_assert_eq(jc_policy_action(v, &v->tasks[1], VS_EV_POD_FAILED, 1), VS_ACT_ABORT_JOB,
+	cr_assert_eq(vs_jc_policy_action(v, &v->tasks[0], VS_EV_POD_FAILED, 1), VS_ACT_RESTART_TASK);
+	cr_assert_eq(vs_jc_policy_action(v, &v->tasks[1], VS_EV_POD_FAILED, 1), VS_ACT_ABORT_JOB,
 		     "task2 has no policy of its own");
-	cr_assert_eq(jc_policy_action(v, NULL, VS_EV_POD_FAILED, 1), VS_ACT_ABORT_JOB);
-	cr_assert_eq(jc_policy_action(v, &v->tasks[0], VS_EV_POD_EVICTED, 0), VS_ACT_SYNC_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, NULL, VS_EV_POD_FAILED, 1), VS_ACT_ABORT_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, &v->tasks[0], VS_EV_POD_EVICTED, 0), VS_ACT_SYNC_JOB);
 }
 
 Test(jobstate, the_first_matching_policy_wins)
@@ -582,10 +582,10 @@ Test(jobstate, the_first_matching_policy_wins)
 	};
 	struct vs_vjob *v = policy_job(jp, 3, NULL, 0);
 
-	cr_assert_eq(jc_policy_action(v, NULL, VS_EV_POD_FAILED, 137), VS_ACT_RESTART_JOB);
-	cr_assert_eq(jc_policy_action(v, NULL, VS_EV_POD_FAILED, 1), VS_ACT_TERMINATE_JOB);
-	cr_assert_eq(jc_policy_action(v, NULL, VS_EV_TASK_COMPLETED, 0), VS_ACT_TERMINATE_JOB);
-	cr_assert_eq(jc_policy_action(v, NULL, VS_EV_JOB_UNKNOWN, 0), VS_ACT_TERMINATE_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, NULL, VS_EV_POD_FAILED, 137), VS_ACT_RESTART_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, NULL, VS_EV_POD_FAILED, 1), VS_ACT_TERMINATE_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, NULL, VS_EV_TASK_COMPLETED, 0), VS_ACT_TERMINATE_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, NULL, VS_EV_JOB_UNKNOWN, 0), VS_ACT_TERMINATE_JOB);
 }
 
 Test(jobstate, an_exit_code_policy_matches_only_its_code)
@@ -595,9 +595,9 @@ Test(jobstate, an_exit_code_policy_matches_only_its_code)
 	};
 	struct vs_vjob *v = policy_job(NULL, 0, tp, 1);
 
-	cr_assert_eq(jc_policy_action(v, &v->tasks[0], VS_EV_POD_FAILED, 3), VS_ACT_RESTART_TASK);
-	cr_assert_eq(jc_policy_action(v, &v->tasks[0], VS_EV_POD_FAILED, 4), VS_ACT_SYNC_JOB);
-	cr_assert_eq(jc_policy_action(v, &v->tasks[0], VS_EV_POD_EVICTED, 0), VS_ACT_SYNC_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, &v->tasks[0], VS_EV_POD_FAILED, 3), VS_ACT_RESTART_TASK);
+	cr_assert_eq(vs_jc_policy_action(v, &v->tasks[0], VS_EV_POD_FAILED, 4), VS_ACT_SYNC_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, &v->tasks[0], VS_EV_POD_EVICTED, 0), VS_ACT_SYNC_JOB);
 }
 
 /* Volcano honours PodPending only with a timeout, which vsched does not carry. */
@@ -609,7 +609,7 @@ Test(jobstate, a_pod_pending_policy_without_timeout_never_matches)
 	};
 	struct vs_vjob *v = policy_job(jp, 2, NULL, 0);
 
-	cr_assert_eq(jc_policy_action(v, &v->tasks[0], VS_EV_POD_PENDING, 0), VS_ACT_SYNC_JOB);
+	cr_assert_eq(vs_jc_policy_action(v, &v->tasks[0], VS_EV_POD_PENDING, 0), VS_ACT_SYNC_JOB);
 }
 
 /* ---- minResources (TestTaskPriority_CalcPGMin, TestCalcPGMinResources) ---- */
@@ -653,7 +653,7 @@ static void min_case(const struct min_case *c, int i, bool direct)
 	spec.min_available = c->job_min;
 	cr_assert_eq(vs_vjob_add(&cl, &spec, &v, &e), 0, "%s", e.msg);
 	if (direct)
-		jc_calc_pg_min(v, prio, v->min_available, &r);
+		vs_jc_calc_pg_min(v, prio, v->min_available, &r);
 	else
 		vs_jobctl_min_resources(v, prio, &r);
 	cr_expect_eq(vs_res_get(&r, VS_RES_CPU), c->want_mcpu, "case %d: cpu %lldm, want %lldm",

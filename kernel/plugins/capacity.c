@@ -55,7 +55,7 @@
  */
 #include <string.h>
 
-#include "actions/actions.h"
+#include "sched/victims.h"
 #include "core/fres.h"
 #include "core/log.h"
 #include "core/sum.h"

@@ -388,7 +388,9 @@ check-progs := $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $
 peers-tests := kube-apiserver vskube-e2e vskube-faults
 
 # The steps before Criterion, each a target (check-STEP).
-check-steps := fuzz-replay kube-apiserver $(smoke-tests) vskube-scale soak mutate
+check-steps := layers fuzz-replay kube-apiserver $(smoke-tests) vskube-scale soak mutate
+# kernel/ keeps its layers (scripts/check-layers.sh; Documentation/architecture.md)
+check-layers = $(srctree)/selftests/check-layers.sh $(srctree)
 check-fuzz-replay = LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp \
 	$(srctree)/selftests/fuzz-replay.sh $(objtree) $(srctree) $(fuzz-targets)
 check-kube-apiserver = $(srctree)/selftests/kube-apiserver.sh $(objtree) $(srctree)/selftests/kube \

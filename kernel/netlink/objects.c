@@ -21,7 +21,7 @@
 
 struct vs_nl_objtype {
 	u16 attr;			/* VS_A_NODE... */
-	u8 cmd_new;			/* VS_CMD_NODE_NEW...: NEW, SET, DEL and GET follow in order */
+	u8 cmd[VS_NL_NR_VERBS];		/* by verb: VS_CMD_NODE_NEW, _SET, _DEL, _GET */
 	const char *what;		/* "node", for messages */
 	u16 ns_type;			/* the namespace attribute, 0 for cluster-scoped */
 	u16 name_type;
@@ -422,21 +422,49 @@ static void *next_prioclass(struct vs_cluster *cl, void *prev)
 	return list_next(&cl->prioclasses, prev, offsetof(struct vs_prioclass, list));
 }
 
+/* The four commands of an object type, by verb. */
+#define OBJ_CMDS(T) {						\
+	[VS_NL_NEW] = VS_CMD_##T##_NEW, [VS_NL_SET] = VS_CMD_##T##_SET,	\
+	[VS_NL_DEL] = VS_CMD_##T##_DEL, [VS_NL_GET] = VS_CMD_##T##_GET,	\
+}
+
 static const struct vs_nl_objtype objtypes[] = {
-	{ VS_A_NODE, VS_CMD_NODE_NEW, "node", 0, VS_NODE_A_NAME,
-	  find_node, apply_node, del_node, put_node, put_node_spec, next_node },
-	{ VS_A_QUEUE, VS_CMD_QUEUE_NEW, "queue", 0, VS_QUEUE_A_NAME,
-	  find_queue, apply_queue, del_queue, put_queue, put_queue_spec, next_queue },
-	{ VS_A_PODGROUP, VS_CMD_PODGROUP_NEW, "podgroup", VS_PG_A_NAMESPACE, VS_PG_A_NAME,
-	  find_podgroup, apply_podgroup, del_podgroup, put_podgroup, put_podgroup_spec,
-	  next_podgroup },
-	{ VS_A_TASK, VS_CMD_TASK_NEW, "task", VS_TASK_A_NAMESPACE, VS_TASK_A_NAME,
-	  find_task, apply_task, del_task, put_task, put_task_spec, next_task },
-	{ VS_A_VJOB, VS_CMD_VJOB_NEW, "vjob", VS_VJOB_A_NAMESPACE, VS_VJOB_A_NAME,
-	  find_vjob, apply_vjob, del_vjob, put_vjob, put_vjob_spec, next_vjob },
-	{ VS_A_PRIOCLASS, VS_CMD_PRIOCLASS_NEW, "priorityclass", 0, VS_PC_A_NAME,
-	  find_prioclass, apply_prioclass, del_prioclass, put_prioclass, put_prioclass_spec,
-	  next_prioclass },
+	{
+		.attr = VS_A_NODE, .cmd = OBJ_CMDS(NODE), .what = "node",
+		.name_type = VS_NODE_A_NAME,
+		.find = find_node, .apply = apply_node, .del = del_node,
+		.put = put_node, .put_spec = put_node_spec, .next = next_node,
+	},
+	{
+		.attr = VS_A_QUEUE, .cmd = OBJ_CMDS(QUEUE), .what = "queue",
+		.name_type = VS_QUEUE_A_NAME,
+		.find = find_queue, .apply = apply_queue, .del = del_queue,
+		.put = put_queue, .put_spec = put_queue_spec, .next = next_queue,
+	},
+	{
+		.attr = VS_A_PODGROUP, .cmd = OBJ_CMDS(PODGROUP), .what = "podgroup",
+		.ns_type = VS_PG_A_NAMESPACE, .name_type = VS_PG_A_NAME,
+		.find = find_podgroup, .apply = apply_podgroup, .del = del_podgroup,
+		.put = put_podgroup, .put_spec = put_podgroup_spec, .next = next_podgroup,
+	},
+	{
+		.attr = VS_A_TASK, .cmd = OBJ_CMDS(TASK), .what = "task",
+		.ns_type = VS_TASK_A_NAMESPACE, .name_type = VS_TASK_A_NAME,
+		.find = find_task, .apply = apply_task, .del = del_task,
+		.put = put_task, .put_spec = put_task_spec, .next = next_task,
+	},
+	{
+		.attr = VS_A_VJOB, .cmd = OBJ_CMDS(VJOB), .what = "vjob",
+		.ns_type = VS_VJOB_A_NAMESPACE, .name_type = VS_VJOB_A_NAME,
+		.find = find_vjob, .apply = apply_vjob, .del = del_vjob,
+		.put = put_vjob, .put_spec = put_vjob_spec, .next = next_vjob,
+	},
+	{
+		.attr = VS_A_PRIOCLASS, .cmd = OBJ_CMDS(PRIOCLASS), .what = "priorityclass",
+		.name_type = VS_PC_A_NAME,
+		.find = find_prioclass, .apply = apply_prioclass, .del = del_prioclass,
+		.put = put_prioclass, .put_spec = put_prioclass_spec, .next = next_prioclass,
+	},
 };
 
 /* ---- the commands ---- */
@@ -452,14 +480,19 @@ const struct vs_nl_objtype *vs_nl_objtype(u16 attr)
 const struct vs_nl_objtype *vs_nl_objtype_cmd(u8 cmd)
 {
 	for (unsigned int i = 0; i < ARRAY_SIZE(objtypes); i++)
-		if (cmd >= objtypes[i].cmd_new && cmd <= objtypes[i].cmd_new + VS_NL_GET)
+		if (vs_nl_obj_verb(&objtypes[i], cmd) != VS_NL_NR_VERBS)
 			return &objtypes[i];
 	return NULL;
 }
 
 enum vs_nl_verb vs_nl_obj_verb(const struct vs_nl_objtype *ot, u8 cmd)
 {
-	return (enum vs_nl_verb)(cmd - ot->cmd_new);
+	enum vs_nl_verb v;
+
+	for (v = VS_NL_NEW; v < VS_NL_NR_VERBS; v++)
+		if (ot->cmd[v] == cmd)
+			break;
+	return v;
 }
 
 const char *vs_nl_objtype_what(const struct vs_nl_objtype *ot)

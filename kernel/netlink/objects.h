@@ -28,12 +28,13 @@ enum vs_nl_verb {
 	VS_NL_SET,
 	VS_NL_DEL,
 	VS_NL_GET,
+	VS_NL_NR_VERBS
 };
 
 /* The type of an object command (VS_CMD_NODE_NEW ... VS_CMD_PRIOCLASS_GET), or NULL. */
 const struct vs_nl_objtype *vs_nl_objtype_cmd(u8 cmd);
 
-/* What @cmd, a command of @ot's, does. */
+/* What @cmd, a command of @ot's, does; VS_NL_NR_VERBS if it is none of @ot's. */
 enum vs_nl_verb vs_nl_obj_verb(const struct vs_nl_objtype *ot, u8 cmd);
 
 /* "node", "task"...: the type's name in messages. */

@@ -137,3 +137,40 @@ Test(objects, a_task_spec_never_changes)
 	cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, obj, true, &arena, &e), -EOPNOTSUPP);
 	cr_assert_eq(cl.nr_tasks, 1);
 }
+
+/* Each type's four commands, by verb, and no other command: the table names them all. */
+Test(objects, each_type_knows_its_four_commands_by_verb)
+{
+	static const struct {
+		u16 attr;
+		u8 cmd[VS_NL_NR_VERBS];
+	} want[] = {
+		{ VS_A_NODE, { VS_CMD_NODE_NEW, VS_CMD_NODE_SET, VS_CMD_NODE_DEL, VS_CMD_NODE_GET } },
+		{ VS_A_QUEUE, { VS_CMD_QUEUE_NEW, VS_CMD_QUEUE_SET, VS_CMD_QUEUE_DEL,
+				VS_CMD_QUEUE_GET } },
+		{ VS_A_PODGROUP, { VS_CMD_PODGROUP_NEW, VS_CMD_PODGROUP_SET, VS_CMD_PODGROUP_DEL,
+				   VS_CMD_PODGROUP_GET } },
+		{ VS_A_TASK, { VS_CMD_TASK_NEW, VS_CMD_TASK_SET, VS_CMD_TASK_DEL, VS_CMD_TASK_GET } },
+		{ VS_A_VJOB, { VS_CMD_VJOB_NEW, VS_CMD_VJOB_SET, VS_CMD_VJOB_DEL, VS_CMD_VJOB_GET } },
+		{ VS_A_PRIOCLASS, { VS_CMD_PRIOCLASS_NEW, VS_CMD_PRIOCLASS_SET,
+				    VS_CMD_PRIOCLASS_DEL, VS_CMD_PRIOCLASS_GET } },
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct vs_nl_objtype *ot = vs_nl_objtype(want[i].attr);
+
+		cr_assert_not_null(ot, "type %u", want[i].attr);
+		for (enum vs_nl_verb v = VS_NL_NEW; v < VS_NL_NR_VERBS; v++) {
+			cr_expect_eq(vs_nl_objtype_cmd(want[i].cmd[v]), ot, "command %u",
+				     want[i].cmd[v]);
+			cr_expect_eq(vs_nl_obj_verb(ot, want[i].cmd[v]), v, "command %u",
+				     want[i].cmd[v]);
+		}
+		/* another type's command is none of this one's */
+		cr_expect_eq(vs_nl_obj_verb(ot, want[(i + 1) % ARRAY_SIZE(want)].cmd[VS_NL_GET]),
+			     VS_NL_NR_VERBS);
+	}
+	cr_expect_null(vs_nl_objtype_cmd(VS_CMD_TASK_STATUS));
+	cr_expect_null(vs_nl_objtype_cmd(VS_CMD_BIND_RESULT));
+	cr_expect_null(vs_nl_objtype_cmd(VS_CMD_CONF_SET));
+}

@@ -1012,7 +1012,7 @@ static int edit_done(struct edit *e, int ret)
 static int read_back(struct edit *e, int argc, char **argv, const struct verb *v,
 		     const struct vsctl_key *key)
 {
-	struct nl_msg *m = vsnl_msg_new(vsctl_cmd_get(e->k), 0);
+	struct nl_msg *m = vsnl_msg_new(e->k->cmd_get, 0);
 	struct nlattr *nest = m ? vsctl_key_put(m, e->k, key) : NULL;
 	struct vsctl_key again;
 	int ret;
@@ -1079,7 +1079,7 @@ static int add_or_set(int argc, char **argv, const struct verb *v)
 	replace = false;
 	for (u16 a = 1; v->set && a < NR_SLOTS; a++)
 		replace |= e.slot[a].shape == SH_TAINTS && !e.slot[a].nr;
-	ret = vsctl_request(e.socket, object_msg(&e, v->set && !replace ? vsctl_cmd_set(e.k) :
+	ret = vsctl_request(e.socket, object_msg(&e, v->set && !replace ? e.k->cmd_set :
 						 e.k->cmd_new, &key, replace), NULL, NULL);
 	return edit_done(&e, ret);
 }
@@ -1116,7 +1116,7 @@ static int cordon(int argc, char **argv, bool on)
 	if (ret)
 		return edit_done(&e, ret);
 	e.slot[VS_NODE_A_UNSCHEDULABLE] = (struct slot){ .shape = SH_U8, .num = on };
-	ret = vsctl_request(e.socket, object_msg(&e, vsctl_cmd_set(e.k), &key, false), NULL, NULL);
+	ret = vsctl_request(e.socket, object_msg(&e, e.k->cmd_set, &key, false), NULL, NULL);
 	return edit_done(&e, ret);
 }
 

@@ -22,26 +22,11 @@ struct vsctl_kind {
 	const char *group;		/* "node", as on the command line */
 	const char *what;		/* "node", in messages */
 	u16 attr;			/* VS_A_NODE */
-	u8 cmd_new;			/* VS_CMD_NODE_NEW; SET, DEL and GET follow it */
+	u8 cmd_new, cmd_set, cmd_del, cmd_get;	/* VS_CMD_NODE_NEW... */
 	u16 a_ns, a_name;		/* the key; a_ns 0 for cluster-wide objects */
 	const struct vsctl_column *cols;	/* the table, NULL-terminated */
 	const struct vsctl_column *wide;	/* added by -o wide */
 };
-
-static inline u8 vsctl_cmd_set(const struct vsctl_kind *k)
-{
-	return k->cmd_new + 1;
-}
-
-static inline u8 vsctl_cmd_del(const struct vsctl_kind *k)
-{
-	return k->cmd_new + 2;
-}
-
-static inline u8 vsctl_cmd_get(const struct vsctl_kind *k)
-{
-	return k->cmd_new + 3;
-}
 
 /* The kind a command is for, by its argv[0] ("vsctl node add"); NULL if none. */
 const struct vsctl_kind *vsctl_kind_of(const char *argv0);

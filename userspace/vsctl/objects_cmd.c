@@ -302,19 +302,47 @@ static const struct vsctl_column vjob_wide[] = {
 	{ NULL, NULL, NULL }
 };
 
+#define KIND_CMDS(T)							\
+	.cmd_new = VS_CMD_##T##_NEW, .cmd_set = VS_CMD_##T##_SET,		\
+	.cmd_del = VS_CMD_##T##_DEL, .cmd_get = VS_CMD_##T##_GET
+
 static const struct vsctl_kind kinds[] = {
-	{ "node", "node", VS_A_NODE, VS_CMD_NODE_NEW,
-	  0, VS_NODE_A_NAME, node_cols, node_wide },
-	{ "queue", "queue", VS_A_QUEUE, VS_CMD_QUEUE_NEW,
-	  0, VS_QUEUE_A_NAME, queue_cols, queue_wide },
-	{ "podgroup", "PodGroup", VS_A_PODGROUP, VS_CMD_PODGROUP_NEW,
-	  VS_PG_A_NAMESPACE, VS_PG_A_NAME, pg_cols, pg_wide },
-	{ "task", "task", VS_A_TASK, VS_CMD_TASK_NEW,
-	  VS_TASK_A_NAMESPACE, VS_TASK_A_NAME, task_cols, task_wide },
-	{ "job", "VolcanoJob", VS_A_VJOB, VS_CMD_VJOB_NEW,
-	  VS_VJOB_A_NAMESPACE, VS_VJOB_A_NAME, vjob_cols, vjob_wide },
-	{ "prioclass", "priority class", VS_A_PRIOCLASS, VS_CMD_PRIOCLASS_NEW,
-	  0, VS_PC_A_NAME, pc_cols, NULL },
+	{
+		.group = "node", .what = "node",
+		.attr = VS_A_NODE, KIND_CMDS(NODE),
+		.a_name = VS_NODE_A_NAME,
+		.cols = node_cols, .wide = node_wide,
+	},
+	{
+		.group = "queue", .what = "queue",
+		.attr = VS_A_QUEUE, KIND_CMDS(QUEUE),
+		.a_name = VS_QUEUE_A_NAME,
+		.cols = queue_cols, .wide = queue_wide,
+	},
+	{
+		.group = "podgroup", .what = "PodGroup",
+		.attr = VS_A_PODGROUP, KIND_CMDS(PODGROUP),
+		.a_ns = VS_PG_A_NAMESPACE, .a_name = VS_PG_A_NAME,
+		.cols = pg_cols, .wide = pg_wide,
+	},
+	{
+		.group = "task", .what = "task",
+		.attr = VS_A_TASK, KIND_CMDS(TASK),
+		.a_ns = VS_TASK_A_NAMESPACE, .a_name = VS_TASK_A_NAME,
+		.cols = task_cols, .wide = task_wide,
+	},
+	{
+		.group = "job", .what = "VolcanoJob",
+		.attr = VS_A_VJOB, KIND_CMDS(VJOB),
+		.a_ns = VS_VJOB_A_NAMESPACE, .a_name = VS_VJOB_A_NAME,
+		.cols = vjob_cols, .wide = vjob_wide,
+	},
+	{
+		.group = "prioclass", .what = "priority class",
+		.attr = VS_A_PRIOCLASS, KIND_CMDS(PRIOCLASS),
+		.a_name = VS_PC_A_NAME,
+		.cols = pc_cols,
+	},
 };
 
 const struct vsctl_kind *vsctl_kind_of(const char *argv0)
@@ -589,7 +617,7 @@ int vsctl_obj_list(int argc, char **argv)
 		fprintf(stderr, "%s: unexpected argument \"%s\"\n", argv[0], argv[o.optind]);
 		return 2;
 	}
-	m = vsnl_msg_new(vsctl_cmd_get(k), NLM_F_DUMP);
+	m = vsnl_msg_new(k->cmd_get, NLM_F_DUMP);
 	if (m && ((o.ns && nla_put_string(m, VS_A_FILTER_NAMESPACE, o.ns)) ||
 		  (o.queue && nla_put_string(m, VS_A_FILTER_QUEUE, o.queue)) ||
 		  (o.podgroup && nla_put_string(m, VS_A_FILTER_PODGROUP, o.podgroup)) ||
@@ -640,7 +668,7 @@ static int one_request(int argc, char **argv, bool del)
 	}
 	if (vsctl_key_parse(argv[0], k, o.ns, argv[o.optind], &key))
 		return 2;
-	m = vsnl_msg_new(del ? vsctl_cmd_del(k) : vsctl_cmd_get(k), 0);
+	m = vsnl_msg_new(del ? k->cmd_del : k->cmd_get, 0);
 	nest = m ? vsctl_key_put(m, k, &key) : NULL;
 	if (nest) {
 		nla_nest_end(m, nest);

@@ -90,6 +90,19 @@ live_pid() {
 	echo "$p"
 }
 
+# Whether the process started as NAME is still there: its pid exists and has
+# not exited (a zombie has). Not live_pid: between the fork and the exec the
+# child's command line is still this script's, and under load a server is
+# looked at in that moment.
+running() {
+	pf=$dir/$1.pid
+	[ -s "$pf" ] || return 1
+	p=$(cat "$pf")
+	case $p in '' | *[!0-9]*) return 1 ;; esac
+	st=$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
 stop_one() {
 	name=$1
 	if ! p=$(live_pid "$name"); then
@@ -119,15 +132,15 @@ stop_all() {
 	stop_one etcd-embed
 }
 
-# A loopback port nobody listens on. Another process may take it before the
-# server does: the start then fails, saying so in the logs, and is retried
-# by the caller.
+# A loopback port nobody listens on, none of the ports given (those chosen
+# before: each call runs in a subshell of its own, which remembers nothing).
+# Another process may take it before the server does: the start then fails,
+# saying so in the logs, and is retried by the caller.
 free_port() {
 	while :; do
 		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 30000 + 20000 ))
-		case " $taken " in *" $p "*) continue ;; esac
+		case " $* " in *" $p "*) continue ;; esac
 		if [ -z "$(ss -Htln "sport = :$p" 2>/dev/null)" ]; then
-			taken="$taken $p"
 			echo "$p"
 			return
 		fi
@@ -163,7 +176,7 @@ wait_for() {
 	w0=$(now_ms)
 	deadline=$((w0 + READY_TIMEOUT * 1000))
 	while ! "$@" >/dev/null 2>&1; do
-		live_pid "$name" >/dev/null || fail "$name exited while waiting for $what"
+		running "$name" || fail "$name exited while waiting for $what"
 		[ "$(now_ms)" -lt "$deadline" ] || fail "no $what after ${READY_TIMEOUT}s"
 		sleep 0.2
 	done
@@ -289,10 +302,9 @@ start() {
 	chmod 600 "$dir/tokens.csv"
 	log "certificates and token made"
 
-	taken=
 	etcd_port=$(free_port)
-	etcd_peer_port=$(free_port)
-	port=$(free_port)
+	etcd_peer_port=$(free_port "$etcd_port")
+	port=$(free_port "$etcd_port" "$etcd_peer_port")
 	etcd=http://127.0.0.1:$etcd_port
 	server=https://127.0.0.1:$port
 

@@ -76,6 +76,19 @@ for f in kube-apiserver kubectl etcd-embed crd/.volcano; do
 	fi
 done
 peers=$(cd "$peers" && pwd)
+# The servers through a directory of links, etcd-embed through a script that
+# waits a second before it becomes etcd-embed: the launcher must take a child
+# it looks at before its exec for a live one (it once took it for dead).
+mkdir "$tmp/peers"
+for f in kube-apiserver kubectl crd; do
+	ln -s "$peers/$f" "$tmp/peers/$f"
+done
+cat >"$tmp/peers/etcd-embed" <<SLOW
+#!/bin/sh
+exec env E="$peers/etcd-embed" sh -c 'sleep 1; exec "\$E" "\$@"' sh "\$@"
+SLOW
+chmod +x "$tmp/peers/etcd-embed"
+peers=$tmp/peers
 # kubectl of the pinned release, never the machine's
 PATH=$peers:$PATH
 export PATH

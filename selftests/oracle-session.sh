@@ -14,20 +14,25 @@ dir=$(mktemp -d /tmp/oracle-session-XXXXXX)
 trap 'rm -rf "$dir"' EXIT INT TERM
 fail() { echo "oracle-session: FAIL: $*" >&2; exit 1; }
 
-# 1000 nodes of 4 cpus, each but the last running a pod of 1; one pod to place.
-f=$dir/wide.yaml
-{
-	echo 'cycles: 2'
+# The head of these files: enqueue and allocate with the plugins given, in one
+# tier, and the queue q1.
+conf_and_queue() {
 	echo 'conf: |'
 	echo '  actions: "enqueue, allocate"'
 	echo '  tiers:'
 	echo '  - plugins:'
-	echo '    - name: gang'
-	echo '    - name: predicates'
-	echo '    - name: proportion'
-	echo '    - name: nodeorder'
+	for p in "$@"; do
+		echo "    - name: $p"
+	done
 	echo 'queues:'
 	echo '  - {name: q1}'
+}
+
+# 1000 nodes of 4 cpus, each but the last running a pod of 1; one pod to place.
+f=$dir/wide.yaml
+{
+	echo 'cycles: 2'
+	conf_and_queue gang predicates proportion nodeorder
 	echo 'nodes:'
 	awk 'BEGIN { for (i = 1; i <= 1000; i++)
 		printf "  - {name: n%04d, allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n", i }'
@@ -71,15 +76,7 @@ jq -e --slurpfile u "$dir/u.json" '.[0] | del(.session) == $u[0][0]' "$dir/o.jso
 # waits forever in the Statement's commit.
 g=$dir/many.yaml
 {
-	echo 'conf: |'
-	echo '  actions: "enqueue, allocate"'
-	echo '  tiers:'
-	echo '  - plugins:'
-	echo '    - name: gang'
-	echo '    - name: predicates'
-	echo '    - name: proportion'
-	echo 'queues:'
-	echo '  - {name: q1}'
+	conf_and_queue gang predicates proportion
 	echo 'nodes:'
 	awk 'BEGIN { for (i = 1; i <= 6; i++)
 		printf "  - {name: n%d, allocatable: {cpu: \"1000\", memory: 1000Gi, pods: \"1000\"}}\n", i }'

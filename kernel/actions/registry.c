@@ -3,6 +3,7 @@
  * The table of built-in actions.
  */
 #include "actions/actions.h"
+#include "sched/metrics.h"
 
 const struct vs_action_ops *const vs_builtin_actions[] = {
 	&vs_action_enqueue,
@@ -12,3 +13,6 @@ const struct vs_action_ops *const vs_builtin_actions[] = {
 	&vs_action_reclaim,
 	NULL,
 };
+
+_Static_assert(ARRAY_SIZE(vs_builtin_actions) - 1 <= VS_METRICS_ACTIONS_MAX,
+	       "a latency histogram for every built-in action");

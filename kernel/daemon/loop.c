@@ -26,6 +26,7 @@
 
 #include "core/log.h"
 #include "daemon/vschedd.h"
+#include "registry/builtin.h"
 #include "sched/framework.h"
 
 #define VSCHEDD_BACKLOG		128
@@ -58,7 +59,7 @@ static int load_conf(const struct vschedd_opts *o, struct vs_conf **conf, struct
 {
 	struct vs_conf_names names;
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_builtin_registry(), &names);
 	if (!o->conf_path)
 		return vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text),
 				     "the built-in configuration", &names,
@@ -533,7 +534,7 @@ static int core_init(struct vschedd *d, struct vs_err *err)
 	ret = load_conf(opts, &conf, err);
 	if (ret)
 		goto out_cluster;
-	ret = vs_sched_init(&d->sched, &d->cl, conf, err);	/* takes conf */
+	ret = vs_sched_init(&d->sched, &d->cl, vs_builtin_registry(), conf, err); /* takes conf */
 	if (ret)
 		goto out_cluster;
 	vschedd_sink_init(d);

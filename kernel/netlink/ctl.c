@@ -16,13 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "actions/actions.h"
 #include "netlink/ctl.h"
 #include "netlink/fill.h"
 #include "netlink/handlers.h"
 #include "netlink/parse.h"
 #include "netlink/writeback.h"
-#include "plugins/plugins.h"
 #include "sched/framework.h"
 #include "sched/session.h"
 #include "vsched/vsched.h"
@@ -314,12 +312,12 @@ int vs_nl_conf_set_doit(struct vs_genl_info *info)
 				    "conf.text (VS_CONF_A_TEXT): %zu bytes with the source %s "
 				    "leave VS_CMD_CONF_GET no room to answer (a VS_A_CONF nest "
 				    "holds %u bytes)", len, source, VS_NL_NEST_MAX);
-	vs_framework_names(&names);
+	vs_registry_names(core->sched->reg, &names);
 	ret = vs_conf_parse(text, len, source, &names, VS_CONF_FLAGS_DEFAULT_ON, &conf, err);
 	if (ret)
 		return vs_nl_refuse(info, tb[VS_CONF_A_TEXT], ret, "%s: refused", source);
 	if (check_only) {
-		ret = vs_framework_check_conf(conf, err);
+		ret = vs_registry_check_conf(core->sched->reg, conf, err);
 		vs_conf_free(conf);
 	} else {
 		ret = vs_sched_set_conf(core->sched, conf, err);	/* takes conf */
@@ -414,7 +412,8 @@ static bool put_hist(struct nlmsghdr *nlh, size_t room, const char *name,
 }
 
 /* Volcano's scheduler metrics. */
-static bool put_metrics(struct nlmsghdr *nlh, size_t room, const struct vs_metrics *m)
+static bool put_metrics(struct nlmsghdr *nlh, size_t room, const struct vs_metrics *m,
+			const struct vs_registry *reg)
 {
 	static const struct {
 		u16 type;
@@ -446,12 +445,12 @@ static bool put_metrics(struct nlmsghdr *nlh, size_t room, const struct vs_metri
 	    !put_hist(nlh, room, "open_session_duration_milliseconds", &m->open_session,
 		      &vs_hist_e2e, NULL, NULL, NULL, NULL))
 		return false;
-	for (u32 i = 0; vs_builtin_actions[i] && i < VS_METRICS_ACTIONS_MAX; i++)
+	for (u32 i = 0; i < reg->nr_actions && i < VS_METRICS_ACTIONS_MAX; i++)
 		if (!put_hist(nlh, room, "action_scheduling_latency_milliseconds", &m->action[i],
-			      &vs_hist_action, "action", vs_builtin_actions[i]->name, NULL, NULL))
+			      &vs_hist_action, "action", reg->actions[i]->name, NULL, NULL))
 			return false;
-	for (u32 i = 0; vs_builtin_plugins[i] && i < VS_METRICS_PLUGINS_MAX; i++) {
-		const char *name = vs_builtin_plugins[i]->name;
+	for (u32 i = 0; i < reg->nr_plugins && i < VS_METRICS_PLUGINS_MAX; i++) {
+		const char *name = reg->plugins[i]->name;
 
 		if (!put_hist(nlh, room, "plugin_scheduling_latency_milliseconds",
 			      &m->plugin_open[i], &vs_hist_plugin, "plugin", name, "OnSession",
@@ -516,7 +515,8 @@ static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core
 		if (!vs_nl_put_cycle(nlh, room, VS_STATS_A_RECENT_CYCLE, &core->ctl.recent[k]))
 			return false;
 	}
-	if ((st && !put_metrics(nlh, room, &core->sched->metrics)) || !put_usage(nlh, room, cl))
+	if ((st && !put_metrics(nlh, room, &core->sched->metrics, core->sched->reg)) ||
+	    !put_usage(nlh, room, cl))
 		return false;
 	for (unsigned int i = 0; i < ARRAY_SIZE(pools); i++)
 		if (!put_pool(nlh, room, pools[i]))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The built-in plugins. Each is one file in kernel/plugins/ defining its
- * const struct vs_plugin_ops; vs_builtin_plugins lists them all for the
- * framework's registry (a table, not constructors: an object nobody
+ * const struct vs_plugin_ops; vs_builtin_plugins lists them all for
+ * registry/builtin.c (a table, not constructors: an object nobody
  * references would not be linked out of libvscore.a).
  */
 #ifndef VS_PLUGINS_H

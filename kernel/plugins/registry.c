@@ -3,6 +3,7 @@
  * The table of built-in plugins, in the order "vsctl" lists them.
  */
 #include "plugins/plugins.h"
+#include "sched/metrics.h"
 
 const struct vs_plugin_ops *const vs_builtin_plugins[] = {
 	&vs_plugin_binpack,
@@ -17,3 +18,6 @@ const struct vs_plugin_ops *const vs_builtin_plugins[] = {
 	&vs_plugin_proportion,
 	NULL,
 };
+
+_Static_assert(ARRAY_SIZE(vs_builtin_plugins) - 1 <= VS_METRICS_PLUGINS_MAX,
+	       "a latency histogram for every built-in plugin");

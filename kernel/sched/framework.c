@@ -1,107 +1,95 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The framework: the plugin and action registries, the check of a
- * configuration against them, and the calls into each extension point with
+ * The framework: the registry of plugins and actions, the check of a
+ * configuration against it, and the calls into each extension point with
  * Volcano's rules for combining plugins across tiers (see framework.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "actions/actions.h"
-#include "plugins/plugins.h"
 #include "sched/framework.h"
 #include "sched/session.h"
 
-/* ---- registries ---- */
+/* ---- the registry ---- */
 
-/*
- * The built-in plugins and actions are listed in kernel/plugins/registry.c
- * and kernel/actions/registry.c; others (tests, experiments) register at
- * run time into the tables below.
- */
-#define VS_REGISTRY_MAX	64
-
-static const struct vs_plugin_ops *plugin_registry[VS_REGISTRY_MAX];
-static unsigned int nr_plugin_registry;
-static const struct vs_action_ops *action_registry[VS_REGISTRY_MAX];
-static unsigned int nr_action_registry;
-
-int vs_framework_register_plugin(const struct vs_plugin_ops *ops)
+int vs_registry_add_plugin(struct vs_registry *reg, const struct vs_plugin_ops *ops)
 {
-	if (vs_plugin_lookup(ops->name))
+	if (vs_registry_plugin(reg, ops->name))
 		return -EEXIST;
-	if (nr_plugin_registry == VS_REGISTRY_MAX)
+	if (reg->nr_plugins == VS_REGISTRY_MAX)
 		return -ENOSPC;
-	plugin_registry[nr_plugin_registry++] = ops;
+	reg->plugin_names[reg->nr_plugins] = ops->name;
+	reg->plugins[reg->nr_plugins++] = ops;
 	return 0;
 }
 
-int vs_framework_register_action(const struct vs_action_ops *ops)
+int vs_registry_add_action(struct vs_registry *reg, const struct vs_action_ops *ops)
 {
-	if (vs_action_lookup(ops->name))
+	if (vs_registry_action(reg, ops->name))
 		return -EEXIST;
-	if (nr_action_registry == VS_REGISTRY_MAX)
+	if (reg->nr_actions == VS_REGISTRY_MAX)
 		return -ENOSPC;
-	action_registry[nr_action_registry++] = ops;
+	reg->action_names[reg->nr_actions] = ops->name;
+	reg->actions[reg->nr_actions++] = ops;
 	return 0;
 }
 
-const struct vs_plugin_ops *vs_plugin_lookup(const char *name)
+u32 vs_registry_plugin_index(const struct vs_registry *reg, const char *name)
 {
-	for (unsigned int i = 0; vs_builtin_plugins[i]; i++)
-		if (!strcmp(vs_builtin_plugins[i]->name, name))
-			return vs_builtin_plugins[i];
-	for (unsigned int i = 0; i < nr_plugin_registry; i++)
-		if (!strcmp(plugin_registry[i]->name, name))
-			return plugin_registry[i];
-	return NULL;
+	u32 i;
+
+	for (i = 0; i < reg->nr_plugins; i++)
+		if (!strcmp(reg->plugins[i]->name, name))
+			break;
+	return i;
 }
 
-const struct vs_action_ops *vs_action_lookup(const char *name)
+u32 vs_registry_action_index(const struct vs_registry *reg, const char *name)
 {
-	for (unsigned int i = 0; vs_builtin_actions[i]; i++)
-		if (!strcmp(vs_builtin_actions[i]->name, name))
-			return vs_builtin_actions[i];
-	for (unsigned int i = 0; i < nr_action_registry; i++)
-		if (!strcmp(action_registry[i]->name, name))
-			return action_registry[i];
-	return NULL;
+	u32 i;
+
+	for (i = 0; i < reg->nr_actions; i++)
+		if (!strcmp(reg->actions[i]->name, name))
+			break;
+	return i;
 }
 
-void vs_framework_names(struct vs_conf_names *names)
+const struct vs_plugin_ops *vs_registry_plugin(const struct vs_registry *reg, const char *name)
 {
-	/* Built-ins and run-time registrations together; both are bounded. */
-	static const char *plugin_names[2 * VS_REGISTRY_MAX];
-	static const char *action_names[2 * VS_REGISTRY_MAX];
-	u32 np = 0, na = 0;
+	u32 i = vs_registry_plugin_index(reg, name);
 
-	for (unsigned int i = 0; vs_builtin_plugins[i] && np < VS_REGISTRY_MAX; i++)
-		plugin_names[np++] = vs_builtin_plugins[i]->name;
-	for (unsigned int i = 0; i < nr_plugin_registry; i++)
-		plugin_names[np++] = plugin_registry[i]->name;
-	for (unsigned int i = 0; vs_builtin_actions[i] && na < VS_REGISTRY_MAX; i++)
-		action_names[na++] = vs_builtin_actions[i]->name;
-	for (unsigned int i = 0; i < nr_action_registry; i++)
-		action_names[na++] = action_registry[i]->name;
-	names->plugins = plugin_names;
-	names->nr_plugins = np;
-	names->actions = action_names;
-	names->nr_actions = na;
+	return i < reg->nr_plugins ? reg->plugins[i] : NULL;
 }
 
-int vs_framework_check_conf(const struct vs_conf *conf, struct vs_err *err)
+const struct vs_action_ops *vs_registry_action(const struct vs_registry *reg, const char *name)
+{
+	u32 i = vs_registry_action_index(reg, name);
+
+	return i < reg->nr_actions ? reg->actions[i] : NULL;
+}
+
+void vs_registry_names(const struct vs_registry *reg, struct vs_conf_names *names)
+{
+	names->plugins = reg->plugin_names;
+	names->nr_plugins = reg->nr_plugins;
+	names->actions = reg->action_names;
+	names->nr_actions = reg->nr_actions;
+}
+
+int vs_registry_check_conf(const struct vs_registry *reg, const struct vs_conf *conf,
+			   struct vs_err *err)
 {
 	int ret;
 
 	for (u32 i = 0; i < conf->nr_actions; i++)
-		if (!vs_action_lookup(conf->actions[i]))
+		if (!vs_registry_action(reg, conf->actions[i]))
 			return vs_err_set(err, EINVAL, "%s: unknown action \"%s\"",
 					  conf->source, conf->actions[i]);
 	for (u32 t = 0; t < conf->nr_tiers; t++) {
 		for (u32 i = 0; i < conf->tiers[t].nr; i++) {
 			const struct vs_conf_plugin *cp = &conf->tiers[t].plugins[i];
-			const struct vs_plugin_ops *ops = vs_plugin_lookup(cp->name);
+			const struct vs_plugin_ops *ops = vs_registry_plugin(reg, cp->name);
 
 			if (!ops)
 				return vs_err_set(err, EINVAL, "%s:%u: unknown plugin \"%s\"",
@@ -117,7 +105,7 @@ int vs_framework_check_conf(const struct vs_conf *conf, struct vs_err *err)
 	}
 	for (u32 i = 0; i < conf->nr_configurations; i++) {
 		const struct vs_conf_action *ca = &conf->configurations[i];
-		const struct vs_action_ops *ops = vs_action_lookup(ca->name);
+		const struct vs_action_ops *ops = vs_registry_action(reg, ca->name);
 
 		if (!ops)
 			return vs_err_set(err, EINVAL, "%s:%u: configuration for unknown action \"%s\"",

@@ -247,26 +247,43 @@ struct vs_action_ops {
 	int (*execute)(struct vs_session *ssn, const struct vs_args *args);
 };
 
-/* The registries: every plugin and action vsched knows, by name. */
-const struct vs_plugin_ops *vs_plugin_lookup(const char *name);
-const struct vs_action_ops *vs_action_lookup(const char *name);
+/*
+ * The plugins and actions a scheduler may be configured with, by name. The
+ * program fills one and hands it to vs_sched_init(): the built-ins come from
+ * kernel/registry/ (above actions/ and plugins/, which this layer does not
+ * know), tests add their own. A scheduler only reads its registry.
+ */
+#define VS_REGISTRY_MAX	64
+
+struct vs_registry {
+	const struct vs_plugin_ops *plugins[VS_REGISTRY_MAX];
+	const struct vs_action_ops *actions[VS_REGISTRY_MAX];
+	const char *plugin_names[VS_REGISTRY_MAX];	/* for vs_registry_names() */
+	const char *action_names[VS_REGISTRY_MAX];
+	u32 nr_plugins, nr_actions;
+};
+
+/* -EEXIST for a name taken, -ENOSPC when the registry is full. */
+int vs_registry_add_plugin(struct vs_registry *reg, const struct vs_plugin_ops *ops);
+int vs_registry_add_action(struct vs_registry *reg, const struct vs_action_ops *ops);
+
+/* By name; NULL if @reg has none of that name. */
+const struct vs_plugin_ops *vs_registry_plugin(const struct vs_registry *reg, const char *name);
+const struct vs_action_ops *vs_registry_action(const struct vs_registry *reg, const char *name);
+
+/* The place of @name in @reg, in the order added (the metrics' index); the count if none. */
+u32 vs_registry_plugin_index(const struct vs_registry *reg, const char *name);
+u32 vs_registry_action_index(const struct vs_registry *reg, const char *name);
+
+/* The names, for the configuration loader's checks; they point into @reg. */
+void vs_registry_names(const struct vs_registry *reg, struct vs_conf_names *names);
 
 /*
- * Add a plugin or an action to the registry: each built-in one registers
- * itself when the program starts, tests add their own. -EEXIST for a name
- * taken, -ENOSPC when the registry is full.
+ * Check a parsed configuration against @reg: every action and plugin exists
+ * and accepts its arguments. Errors name the file and line.
  */
-int vs_framework_register_plugin(const struct vs_plugin_ops *ops);
-int vs_framework_register_action(const struct vs_action_ops *ops);
-
-/* The names, for the configuration loader's checks. */
-void vs_framework_names(struct vs_conf_names *names);
-
-/*
- * Check a parsed configuration against the registries: every action and
- * plugin exists and accepts its arguments. Errors name the file and line.
- */
-int vs_framework_check_conf(const struct vs_conf *conf, struct vs_err *err);
+int vs_registry_check_conf(const struct vs_registry *reg, const struct vs_conf *conf,
+			   struct vs_err *err);
 
 /* ---- calling the extension points, with the tier rules above ---- */
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Volcano's scheduler metrics: histogram bounds and observations, and the
- * places in the registries that index the per-action and per-plugin ones.
+ * Volcano's scheduler metrics: histogram bounds and observations. The
+ * per-action and per-plugin ones are indexed by the place of each in the
+ * scheduler's registry (vs_registry_action_index()).
  */
 #include <math.h>
 #include <string.h>
 
-#include "actions/actions.h"
-#include "plugins/plugins.h"
 #include "sched/metrics.h"
 
 /* As pkg/scheduler/metrics/metrics.go declares them. */
@@ -35,28 +34,4 @@ void vs_hist_observe(struct vs_hist *h, const struct vs_hist_spec *spec, u64 ns)
 	h->bucket[i]++;
 	h->count++;
 	h->sum_ns += ns;
-}
-
-_Static_assert(VS_METRICS_ACTIONS_MAX >= 5 && VS_METRICS_PLUGINS_MAX >= 10,
-	       "a histogram for every built-in action and plugin");
-
-/* Actions and plugins registered at run time (tests) get none: VS_METRICS_*_MAX. */
-u32 vs_metrics_action_index(const char *name)
-{
-	u32 i;
-
-	for (i = 0; vs_builtin_actions[i] && i < VS_METRICS_ACTIONS_MAX; i++)
-		if (!strcmp(vs_builtin_actions[i]->name, name))
-			return i;
-	return VS_METRICS_ACTIONS_MAX;
-}
-
-u32 vs_metrics_plugin_index(const char *name)
-{
-	u32 i;
-
-	for (i = 0; vs_builtin_plugins[i] && i < VS_METRICS_PLUGINS_MAX; i++)
-		if (!strcmp(vs_builtin_plugins[i]->name, name))
-			return i;
-	return VS_METRICS_PLUGINS_MAX;
 }

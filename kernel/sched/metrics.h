@@ -23,8 +23,8 @@
 #include "core/compiler.h"
 
 #define VS_HIST_BUCKETS_MAX	30	/* bounds of one histogram, +Inf aside */
-#define VS_METRICS_ACTIONS_MAX	8	/* entries of vs_builtin_actions[] */
-#define VS_METRICS_PLUGINS_MAX	16	/* entries of vs_builtin_plugins[] */
+#define VS_METRICS_ACTIONS_MAX	8	/* the first actions of the scheduler's registry */
+#define VS_METRICS_PLUGINS_MAX	16	/* the first plugins of its registry */
 
 /* The bounds of a histogram: ExponentialBucketsRange(min_us / 1000, max_us / 1000, nr). */
 struct vs_hist_spec {
@@ -65,7 +65,7 @@ enum vs_eviction_action {
 struct vs_metrics {
 	struct vs_hist e2e;			/* open, actions and close of a cycle */
 	struct vs_hist open_session;
-	/* By index in vs_builtin_actions[] and vs_builtin_plugins[]. */
+	/* By place in the scheduler's registry (vs_registry_action_index()...). */
 	struct vs_hist action[VS_METRICS_ACTIONS_MAX];
 	struct vs_hist plugin_open[VS_METRICS_PLUGINS_MAX];
 	struct vs_hist plugin_close[VS_METRICS_PLUGINS_MAX];
@@ -80,9 +80,6 @@ struct vs_metrics {
 	u64 unschedulable_tasks;		/* summed over those jobs: minMember short */
 };
 
-/* The index of an action or a plugin in its registry, for the arrays above. */
-u32 vs_metrics_action_index(const char *name);
-u32 vs_metrics_plugin_index(const char *name);
 
 static inline u64 vs_mono_ns(void)
 {

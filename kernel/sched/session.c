@@ -101,7 +101,7 @@ static int build_ext_lists(struct vs_session *ssn)
 static void plugin_observe(struct vs_session *ssn, const struct vs_plugin *p, bool open, u64 ns)
 {
 	struct vs_metrics *m = &ssn->sched->metrics;
-	u32 i = vs_metrics_plugin_index(p->ops->name);
+	u32 i = vs_registry_plugin_index(ssn->sched->reg, p->ops->name);
 
 	if (ssn->inspect || i >= VS_METRICS_PLUGINS_MAX)
 		return;
@@ -258,7 +258,7 @@ static int open_session(struct vs_sched *sched, bool inspect, struct vs_session 
 			struct vs_plugin *p = &ssn->plugins[n++];
 
 			p->conf = &conf->tiers[t].plugins[i];
-			p->ops = vs_plugin_lookup(p->conf->name);	/* checked at load */
+			p->ops = vs_registry_plugin(ssn->sched->reg, p->conf->name); /* checked */
 			p->tier = t;
 		}
 	}
@@ -441,10 +441,10 @@ s32 vs_session_job_priority(const struct vs_session *ssn, const struct vs_job *j
 
 /* ---- the scheduler ---- */
 
-int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, struct vs_conf *conf,
-		  struct vs_err *err)
+int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, const struct vs_registry *reg,
+		  struct vs_conf *conf, struct vs_err *err)
 {
-	int ret = vs_framework_check_conf(conf, err);
+	int ret = vs_registry_check_conf(reg, conf, err);
 
 	/* Even a refused configuration leaves a scheduler vs_sched_destroy() takes. */
 	memset(sched, 0, sizeof(*sched));
@@ -454,6 +454,7 @@ int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, struct vs_conf 
 		return ret;
 	}
 	sched->cl = cl;
+	sched->reg = reg;
 	sched->conf = conf;
 	return 0;
 }
@@ -469,7 +470,7 @@ void vs_sched_destroy(struct vs_sched *sched)
 
 int vs_sched_set_conf(struct vs_sched *sched, struct vs_conf *conf, struct vs_err *err)
 {
-	int ret = vs_framework_check_conf(conf, err);
+	int ret = vs_registry_check_conf(sched->reg, conf, err);
 
 	if (ret) {
 		vs_conf_free(conf);
@@ -489,9 +490,9 @@ int vs_session_run_actions(struct vs_session *ssn, struct vs_err *err)
 
 	for (u32 i = 0; i < conf->nr_actions; i++) {
 		const char *name = conf->actions[i];
-		const struct vs_action_ops *action = vs_action_lookup(name);
+		const struct vs_action_ops *action = vs_registry_action(ssn->sched->reg, name);
 		u64 t = vs_mono_ns();
-		u32 k = vs_metrics_action_index(name);
+		u32 k = vs_registry_action_index(ssn->sched->reg, name);
 		int ret = action->execute(ssn, vs_conf_action_args(conf, name));
 
 		t = vs_mono_ns() - t;

@@ -64,6 +64,7 @@ struct vs_sched_stats {
 
 struct vs_sched {
 	struct vs_cluster *cl;
+	const struct vs_registry *reg;	/* the plugins and actions conf may name */
 	struct vs_conf *conf;		/* owned */
 	struct vs_arena arena;		/* the sessions' scratch memory */
 	struct vs_decision_sink sink;
@@ -156,10 +157,11 @@ struct vs_session {
 
 /*
  * Take @conf (owned from now on, also on failure) after checking it against
- * the registries. The sink may be changed later through sched->sink.
+ * @reg, which must outlive the scheduler. The sink may be changed later
+ * through sched->sink.
  */
-int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, struct vs_conf *conf,
-		  struct vs_err *err);
+int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, const struct vs_registry *reg,
+		  struct vs_conf *conf, struct vs_err *err);
 void vs_sched_destroy(struct vs_sched *sched);
 
 /* Replace the configuration; on error the old one stays in force. */

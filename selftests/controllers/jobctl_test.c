@@ -6,6 +6,7 @@
  * by policies and commands; admission, deletion, naming, priorities.
  */
 #include "ctltest.h"
+#include "../sched/testreg.h"
 #include "sched/session.h"
 
 static struct vs_sched sched;
@@ -23,11 +24,11 @@ static void start(void)
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text),
 				   "default.conf", &names, VS_CONF_FLAGS_DEFAULT_ON, &conf, &e),
 		     0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 	sched.sink = (struct vs_decision_sink){ .bind = sink_bind };
 	sched_up = true;
 }

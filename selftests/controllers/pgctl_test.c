@@ -5,6 +5,7 @@
  * task goes; all or nothing; then scheduled by a real cycle.
  */
 #include "ctltest.h"
+#include "../sched/testreg.h"
 #include "core/names.h"
 #include "sched/session.h"
 
@@ -196,10 +197,10 @@ Test(pgctl, a_bare_task_is_scheduled_by_a_cycle)
 
 	ct_node("n1", 4000);
 	cr_assert_eq(add_bare("web", NULL, &task, &e), 0, "%s", e.msg);
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text), "d.conf",
 				   &names, VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 	cr_assert_eq(vs_sched_run_cycle(&sched, &e), 0, "%s", e.msg);
 	cr_assert_eq(vs_ctl_after_cycle(&ctl, &e), 0, "%s", e.msg);
 	vs_sched_destroy(&sched);

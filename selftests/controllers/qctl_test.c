@@ -6,6 +6,7 @@
  * queue's work staying unadmitted through a real cycle.
  */
 #include "ctltest.h"
+#include "../sched/testreg.h"
 #include "sched/session.h"
 
 TestSuite(qctl, .init = ct_setup, .fini = ct_teardown);
@@ -243,10 +244,10 @@ Test(qctl, a_closing_queue_admits_no_more_work_through_a_cycle)
 	run(q, VS_ACT_CLOSE_QUEUE);
 	cr_assert_eq(q->state, VS_QUEUE_CLOSING);
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text), "d.conf",
 				   &names, VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 	for (int i = 0; i < 2; i++) {
 		cr_assert_eq(vs_sched_run_cycle(&sched, &e), 0, "%s", e.msg);
 		cr_assert_eq(vs_ctl_after_cycle(&ctl, &e), 0, "%s", e.msg);

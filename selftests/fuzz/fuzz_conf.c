@@ -19,6 +19,7 @@
 
 #include "core/cluster.h"
 #include "fuzz.h"
+#include "registry/builtin.h"
 #include "sched/conf.h"
 #include "sched/framework.h"
 #include "sched/session.h"
@@ -97,6 +98,7 @@ static char *format(const struct vs_conf *conf, size_t *len)
 static void round_trip(const struct vs_conf_names *names, const struct vs_conf *conf,
 		       const char *text, size_t len, enum vs_conf_flag_default def)
 {
+	const struct vs_registry *reg = vs_builtin_registry();
 	struct vs_err err = { { 0 } };
 	struct vs_conf *again;
 	size_t n;
@@ -107,7 +109,7 @@ static void round_trip(const struct vs_conf_names *names, const struct vs_conf *
 	text2 = format(again, &n);
 	FUZZ_ASSERT(n == len && !memcmp(text, text2, n), "printed again differently:\n%s\n%s",
 		    text, text2);
-	FUZZ_ASSERT(!vs_framework_check_conf(conf, &err) == !vs_framework_check_conf(again, &err),
+	FUZZ_ASSERT(!vs_registry_check_conf(reg, conf, &err) == !vs_registry_check_conf(reg, again, &err),
 		    "the framework takes only one of two equal configurations: %s\n%s", err.msg,
 		    text);
 	free(text2);
@@ -125,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text;
 	int ret;
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_builtin_registry(), &names);
 	ret = vs_conf_parse((const char *)data, size, SOURCE, &names, VS_CONF_FLAGS_DEFAULT_ON,
 			    &conf, &err);
 	if (ret) {
@@ -144,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	FUZZ_ASSERT(!vs_cluster_init(&cl), "cluster");
 	/* the scheduler owns the configuration from here, accepted or not */
-	ret = vs_sched_init(&sched, &cl, conf, &err);
+	ret = vs_sched_init(&sched, &cl, vs_builtin_registry(), conf, &err);
 	if (ret) {
 		FUZZ_ASSERT(ret < 0 && err.msg[0], "refused (%d) without a reason", ret);
 		check_where(err.msg, data, size);

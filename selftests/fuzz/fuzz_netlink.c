@@ -23,6 +23,7 @@
 #include "netlink/events.h"
 #include "netlink/handlers.h"
 #include "netlink/msg.h"
+#include "registry/builtin.h"
 #include "sched/conf.h"
 #include "sched/framework.h"
 #include "sched/session.h"
@@ -102,11 +103,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.vjobs = 1000, .prioclasses = 100,
 	};
 	vs_arena_init(&arena, 4096);
-	vs_framework_names(&names);
+	vs_registry_names(vs_builtin_registry(), &names);
 	FUZZ_ASSERT(!vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text),
 				   "default.conf", &names, VS_CONF_FLAGS_DEFAULT_ON, &conf, &err),
 		    "%s", err.msg);
-	FUZZ_ASSERT(!vs_sched_init(&sched, &cl, conf, &err), "%s", err.msg);
+	FUZZ_ASSERT(!vs_sched_init(&sched, &cl, vs_builtin_registry(), conf, &err), "%s", err.msg);
 	core.cl = &cl;
 	core.arena = &arena;
 	core.sched = &sched;

@@ -16,6 +16,7 @@
 
 #include "core/cluster.h"
 #include "fuzz.h"
+#include "registry/builtin.h"
 #include "sched/conf.h"
 #include "sched/framework.h"
 #include "vsctl/scenario.h"
@@ -71,7 +72,7 @@ static void check_scenario(const struct scenario *scn)
 	FUZZ_ASSERT(scn->conf, "accepted without a configuration");
 	FUZZ_ASSERT(scn->cycles >= 1 && scn->cycles <= 1000, "%u cycles", scn->cycles);
 	FUZZ_ASSERT(!vs_cluster_check(&scn->cl, &err), "%s", err.msg);
-	ret = vs_framework_check_conf(scn->conf, &err);
+	ret = vs_registry_check_conf(vs_builtin_registry(), scn->conf, &err);
 	FUZZ_ASSERT(ret <= 0 && (!ret || err.msg[0]), "configuration refused (%d) without a reason",
 		    ret);
 	for (u32 i = 0; i < scn->nr_pipelines; i++) {

@@ -10,6 +10,7 @@
 #define VS_SELFTESTS_CTLTEST_H
 
 #include "nltest.h"
+#include "../sched/testreg.h"
 #include "netlink/batch.h"
 #include "netlink/ctl.h"
 #include "netlink/events.h"
@@ -48,11 +49,11 @@ static inline void ct_setup(bool sched)
 		struct vs_conf_names names;
 		struct vs_conf *conf;
 
-		vs_framework_names(&names);
+		vs_registry_names(vs_test_registry(), &names);
 		cr_assert_eq(vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text),
 					   "default.conf", &names, VS_CONF_FLAGS_DEFAULT_ON, &conf,
 					   &e), 0, "%s", e.msg);
-		cr_assert_eq(vs_sched_init(&ct.sched, &ct.cl, conf, &e), 0, "%s", e.msg);
+		cr_assert_eq(vs_sched_init(&ct.sched, &ct.cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 		ct.core.sched = &ct.sched;
 	}
 	ct.ctx = (struct vs_genl_ctx){ .portid = 7, .admin = true, .priv = &ct.core };

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
+#include "testreg.h"
 #include "sched/fiterr.h"
 #include "sched/session.h"
 
@@ -42,10 +43,10 @@ static void start(const char *conf_text)
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(conf_text, strlen(conf_text), "test.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 	sched.sink = (struct vs_decision_sink){ .bind = sink_bind };
 }
 
@@ -194,10 +195,10 @@ Test(actions, allocate_refuses_a_mistyped_argument_at_load)
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), -EINVAL);
 	cr_assert_str_eq(e.msg, "action allocate: t.conf:7: argument \"exhaustive\": "
 			 "expected true or false, got \"always\"");
 }

@@ -16,6 +16,7 @@
 #include <criterion/criterion.h>
 
 #include "schedtest.h"
+#include "testreg.h"
 #include "plugins/capacity.h"
 #include "sched/statement.h"
 
@@ -710,10 +711,10 @@ static int load(const char *text, struct vs_err *e)
 	struct vs_conf_names names;
 	struct vs_conf *conf;
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
-	return vs_sched_init(&sched, &cl, conf, e);
+	return vs_sched_init(&sched, &cl, vs_test_registry(), conf, e);
 }
 
 Test(capacity, arguments_are_typed_at_load)

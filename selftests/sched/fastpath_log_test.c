@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "testreg.h"
 #include "core/log.h"
 #include "schedtest.h"
 
@@ -29,10 +30,10 @@ static void setup(void)
 	cr_assert_eq(vs_cluster_init(&cl), 0);
 	vs_queue_spec_init(&qs, "default");
 	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, &e), 0, "%s", e.msg);
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text), "default",
 				   &names, VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 }
 
 static void teardown(void)

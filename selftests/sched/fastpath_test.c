@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testreg.h"
 #include "core/log.h"
 #include "schedtest.h"
 
@@ -275,10 +276,10 @@ static void schedule(struct run *r, const char *conf)
 	struct vs_conf *c;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(conf, strlen(conf), "t.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &c, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&r->sched, &r->cl, c, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&r->sched, &r->cl, vs_test_registry(), c, &e), 0, "%s", e.msg);
 	r->sched.sink = (struct vs_decision_sink){
 		.bind = on_bind, .evict = on_evict, .pipeline = on_pipeline, .ctx = r,
 	};

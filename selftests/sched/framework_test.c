@@ -11,6 +11,8 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
+#include "registry/builtin.h"
+#include "testreg.h"
 #include "sched/framework.h"
 #include "sched/session.h"
 
@@ -156,9 +158,9 @@ static struct vs_job *job;
 static void register_mocks(void)
 {
 	for (int i = 0; i < NR_MOCKS; i++)
-		vs_framework_register_plugin(&mock_ops[i]);
-	vs_framework_register_plugin(&batch_ops);
-	vs_framework_register_action(&noop_action);
+		vs_registry_add_plugin(vs_test_registry(), &mock_ops[i]);
+	vs_registry_add_plugin(vs_test_registry(), &batch_ops);
+	vs_registry_add_action(vs_test_registry(), &noop_action);
 }
 
 static void setup(void)
@@ -191,10 +193,10 @@ static void open_with(const char *conf_text)
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(conf_text, strlen(conf_text), "test.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_OFF, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
 }
 
@@ -566,10 +568,10 @@ Test(framework, a_failing_open_closes_the_plugins_opened_before)
 	struct vs_err e = { { 0 } };
 
 	mocks[1].open_ret = -EIO;
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(two_tiers, strlen(two_tiers), "t", &names,
 				   VS_CONF_FLAGS_DEFAULT_OFF, &conf, NULL), 0);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, NULL), 0);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, NULL), 0);
 	cr_assert_eq(vs_session_open(&sched, &ssn, &e), -EIO);
 	cr_assert(strstr(e.msg, "plugin mock-b failed to open"), "%s", e.msg);
 	cr_assert_eq(mocks[0].closes, 1);
@@ -589,8 +591,52 @@ Test(framework, unknown_plugins_and_actions_are_refused_with_the_line)
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
 	free(conf->tiers[0].plugins[0].name);
 	conf->tiers[0].plugins[0].name = strdup("mock-z");
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), -EINVAL);
 	cr_assert_str_eq(e.msg, "t.conf:4: unknown plugin \"mock-z\"");
+}
+
+/* A scheduler knows the plugins of the registry it was handed, and no other. */
+Test(framework, a_scheduler_knows_only_the_registry_it_is_handed)
+{
+	static const struct vs_plugin_ops only_here = { .name = "only-here" };
+	static const char text[] = "actions: allocate\ntiers:\n- plugins:\n  - name: only-here\n";
+	static struct vs_registry reg;
+	struct vs_sched other;
+	struct vs_conf *conf;
+	struct vs_err e = { { 0 } };
+
+	vs_registry_builtin(&reg);
+	cr_assert_eq(vs_registry_add_plugin(&reg, &only_here), 0);
+	cr_assert_eq(vs_registry_add_plugin(&reg, &only_here), -EEXIST);
+	cr_assert_null(vs_registry_plugin(vs_builtin_registry(), "only-here"));
+
+	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", NULL, VS_CONF_FLAGS_DEFAULT_ON,
+				   &conf, NULL), 0);
+	cr_assert_eq(vs_sched_init(&other, &cl, vs_builtin_registry(), conf, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "t.conf:4: unknown plugin \"only-here\"");
+	vs_sched_destroy(&other);
+
+	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", NULL, VS_CONF_FLAGS_DEFAULT_ON,
+				   &conf, NULL), 0);
+	cr_assert_eq(vs_sched_init(&sched, &cl, &reg, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_run_cycle(&sched, &e), 0, "%s", e.msg);
+}
+
+Test(framework, a_registry_holds_at_most_its_size)
+{
+	static struct vs_plugin_ops ops[VS_REGISTRY_MAX + 1];
+	static char names[VS_REGISTRY_MAX + 1][16];
+	static struct vs_registry reg;
+
+	for (u32 i = 0; i <= VS_REGISTRY_MAX; i++) {
+		snprintf(names[i], sizeof(names[i]), "p%u", i);
+		ops[i].name = names[i];
+	}
+	for (u32 i = 0; i < VS_REGISTRY_MAX; i++)
+		cr_assert_eq(vs_registry_add_plugin(&reg, &ops[i]), 0);
+	cr_assert_eq(vs_registry_add_plugin(&reg, &ops[VS_REGISTRY_MAX]), -ENOSPC);
+	cr_assert_eq(vs_registry_plugin_index(&reg, "p7"), 7);
+	cr_assert_eq(vs_registry_plugin_index(&reg, "nope"), VS_REGISTRY_MAX);
 }
 
 Test(framework, job_priority_comes_from_its_class_or_the_default)

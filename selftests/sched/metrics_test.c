@@ -10,6 +10,7 @@
  */
 #include <math.h>
 
+#include "testreg.h"
 #include "sched/metrics.h"
 #include "victimtest.h"
 
@@ -74,9 +75,11 @@ static u64 buckets(const struct vs_hist *h, const struct vs_hist_spec *spec)
 Test(metrics, a_cycle_is_observed_once_everywhere)
 {
 	const struct vs_metrics *m = &vt_sched.metrics;
-	u32 alloc = vs_metrics_action_index("allocate");
-	u32 gang = vs_metrics_plugin_index("gang");
-	u32 binpack = vs_metrics_plugin_index("binpack");
+	const struct vs_registry *reg = vs_test_registry();
+	u32 alloc = vs_registry_action_index(reg, "allocate");
+	u32 reclaim = vs_registry_action_index(reg, "reclaim");
+	u32 gang = vs_registry_plugin_index(reg, "gang");
+	u32 binpack = vs_registry_plugin_index(reg, "binpack");
 
 	vt_start(conf);
 	vt_node("n1", 4000, 10);
@@ -89,11 +92,12 @@ Test(metrics, a_cycle_is_observed_once_everywhere)
 	cr_assert_eq(m->open_session.count, 2);
 	cr_assert_lt(alloc, VS_METRICS_ACTIONS_MAX);
 	cr_assert_eq(m->action[alloc].count, 2);
-	cr_assert_eq(m->action[vs_metrics_action_index("reclaim")].count, 0, "not configured");
+	cr_assert_lt(reclaim, VS_METRICS_ACTIONS_MAX);
+	cr_assert_eq(m->action[reclaim].count, 0, "not configured");
 	cr_assert_eq(m->plugin_open[gang].count, 2);
 	cr_assert_eq(m->plugin_close[gang].count, 2);
 	cr_assert_eq(m->plugin_open[binpack].count, 0, "not configured");
-	cr_assert_eq(vs_metrics_action_index("nosuch"), VS_METRICS_ACTIONS_MAX);
+	cr_assert_eq(vs_registry_action_index(reg, "nosuch"), reg->nr_actions, "no such action");
 }
 
 Test(metrics, attempts_count_placed_and_unschedulable_tasks)

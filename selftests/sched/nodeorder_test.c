@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "schedtest.h"
+#include "testreg.h"
 #include "sched/statement.h"
 
 #define MI (1024LL * 1024)
@@ -467,10 +468,10 @@ Test(nodeorder, bad_weights_are_refused_at_load)
 
 		snprintf(text, sizeof(text), "actions: allocate\ntiers:\n- plugins:\n"
 			 "  - name: nodeorder\n    arguments: %s\n", bad[i]);
-		vs_framework_names(&names);
+		vs_registry_names(vs_test_registry(), &names);
 		cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
 					   VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-		cr_assert_neq(vs_sched_init(&s, &cl, conf, &e), 0, "%s accepted", bad[i]);
+		cr_assert_neq(vs_sched_init(&s, &cl, vs_test_registry(), conf, &e), 0, "%s accepted", bad[i]);
 		cr_assert(strstr(e.msg, "expected an integer"), "%s", e.msg);
 		cr_assert(strstr(e.msg, "t.conf:5"), "%s", e.msg);
 	}

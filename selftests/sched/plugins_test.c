@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "schedtest.h"
+#include "testreg.h"
 #include "sched/statement.h"
 
 #define GI (1024LL * 1024 * 1024)
@@ -205,10 +206,10 @@ Test(plugins, predicates_refuse_a_mistyped_argument_at_load)
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), -EINVAL);
 	cr_assert_str_eq(e.msg, "plugin predicates: t.conf:5: argument \"predicate.CacheEnable\": "
 			 "expected true or false, got \"sometimes\"");
 }
@@ -290,10 +291,10 @@ Test(plugins, drf_refuses_hierarchy_until_it_is_supported)
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EOPNOTSUPP);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), -EOPNOTSUPP);
 	cr_assert(strstr(e.msg, "t.conf:4: enableHierarchy"), "%s", e.msg);
 }
 
@@ -326,10 +327,10 @@ Test(plugins, overcommit_factor_is_read_and_checked)
 
 	node("n", NULL, 0, NULL, 0, 110);
 	j = job("j", true, 15000);
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(bad, strlen(bad), "t.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), -EINVAL);
 	cr_assert_str_eq(e.msg, "plugin overcommit: t.conf:5: overcommit-factor 0.5 cannot be less than 1");
 	vs_sched_destroy(&sched);
 
@@ -429,10 +430,10 @@ Test(plugins, binpack_refuses_mistyped_weights_at_load)
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, NULL), 0);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), -EINVAL);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), -EINVAL);
 	cr_assert(strstr(e.msg, "argument \"binpack.resources.a.b/c\": expected an integer"), "%s",
 		  e.msg);
 }

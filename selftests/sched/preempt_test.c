@@ -9,6 +9,7 @@
  * job, the refusal of topology-aware preemption, and the preemptor bound in
  * the next cycle once its victim is gone.
  */
+#include "testreg.h"
 #include "actions/actions.h"
 #include "sched/statement.h"
 #include "victimtest.h"
@@ -113,7 +114,7 @@ Test(preempt, predicates_are_asked_again_after_each_eviction)
 		"  - name: priority\n"
 		"  - name: device-fit\n";
 
-	vs_framework_register_plugin(&device_ops);
+	vs_registry_add_plugin(vs_test_registry(), &device_ops);
 	vt_start(conf);
 	vt_node("n1", 2000, 10);
 	vt_job("pg-low", "default", 1, VS_PG_INQUEUE, "low");
@@ -139,7 +140,7 @@ Test(preempt, evictions_on_a_node_that_cannot_take_the_preemptor_are_undone)
 	struct vs_task *held, *free_one;
 	u64 discarded;
 
-	vs_framework_register_plugin(&device_ops);
+	vs_registry_add_plugin(vs_test_registry(), &device_ops);
 	vt_start(conf);
 	vt_node("n1", 1500, 10);
 	vt_node("n2", 1000, 10);
@@ -312,7 +313,7 @@ static int n2_calls_for(const char *cache_arg, const char *role)
 		 "  - name: priority\n"
 		 "  - name: refuse-n2\n"
 		 "%s", cache_arg);
-	vs_framework_register_plugin(&refuse_n2_ops);
+	vs_registry_add_plugin(vs_test_registry(), &refuse_n2_ops);
 	vt_start(conf);
 	vt_node("n1", 1000, 10);
 	vt_node("n2", 1000, 10);

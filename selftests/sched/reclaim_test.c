@@ -152,7 +152,7 @@ Test(reclaim, nodes_are_tried_in_creation_order_not_by_score)
 	struct vs_session *ssn;
 	struct vs_task *b0;
 
-	vs_framework_register_plugin(&prefer_n2_ops);
+	vs_registry_add_plugin(vs_test_registry(), &prefer_n2_ops);
 	vt_start(conf);
 	vt_queue("q1", 1, true);
 	vt_queue("q2", 1, true);
@@ -182,7 +182,7 @@ Test(reclaim, the_predicates_are_not_asked_again_after_the_evictions)
 		"  - name: proportion\n"
 		"  - name: always-busy\n";
 
-	vs_framework_register_plugin(&always_busy_ops);
+	vs_registry_add_plugin(vs_test_registry(), &always_busy_ops);
 	vt_start(conf);
 	two_queues(true);
 	vt_task("b-0", "b", 1000, NULL);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
+#include "testreg.h"
 #include "sched/session.h"
 
 /* Flags not written in @text are on, as in a volcano-scheduler.conf. */
@@ -20,10 +21,10 @@ static inline void st_open(struct vs_sched *sched, struct vs_cluster *cl, const 
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(sched, cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(sched, cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 	cr_assert_eq(vs_session_open(sched, ssn, &e), 0, "%s", e.msg);
 }
 

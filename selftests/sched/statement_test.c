@@ -10,6 +10,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
+#include "testreg.h"
 #include "sched/session.h"
 #include "sched/statement.h"
 
@@ -113,8 +114,8 @@ static void setup(void)
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_register_plugin(&tracker_ops);
-	vs_framework_register_action(&noop_action);
+	vs_registry_add_plugin(vs_test_registry(), &tracker_ops);
+	vs_registry_add_action(vs_test_registry(), &noop_action);
 	cr_assert_eq(vs_cluster_init(&cl), 0);
 	vs_queue_spec_init(&qs, "default");
 	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, NULL), 0);
@@ -124,10 +125,10 @@ static void setup(void)
 	n1 = add_node("n1");
 	n2 = add_node("n2");
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(text, strlen(text), "t", &names, VS_CONF_FLAGS_DEFAULT_ON,
 				   &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(&sched, &cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&sched, &cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 	sched.sink = (struct vs_decision_sink){ .bind = sink_bind, .evict = sink_evict };
 	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
 	tracked_cpu = 0;

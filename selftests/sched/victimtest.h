@@ -13,6 +13,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 
+#include "testreg.h"
 #include "sched/session.h"
 
 #define VT_MI		(1024LL * 1024)
@@ -72,10 +73,10 @@ static inline int vt_try_start(const char *text, struct vs_err *e)
 	struct vs_conf *conf;
 	int ret;
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
 				   VS_CONF_FLAGS_DEFAULT_ON, &conf, e), 0, "%s", e->msg);
-	ret = vs_sched_init(&vt_sched, &vt_cl, conf, e);
+	ret = vs_sched_init(&vt_sched, &vt_cl, vs_test_registry(), conf, e);
 	if (ret)
 		return ret;
 	vt_started = true;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testreg.h"
 #include "core/log.h"
 #include "schedtest.h"
 
@@ -71,10 +72,10 @@ static void start(struct vs_sched *sched, struct vs_cluster *cl)
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text), "default",
 				   &names, VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
-	cr_assert_eq(vs_sched_init(sched, cl, conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(sched, cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
 }
 
 /* A job of 1 to 6 tasks of one request, some Running already (@start), maybe with minResources. */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "registry/builtin.h"
 #include "sched/session.h"
 #include "vsbench/vsbench.h"
 
@@ -134,7 +135,7 @@ int vsbench_conf_load(const char *file, struct vs_conf **conf, struct vs_err *er
 {
 	struct vs_conf_names names;
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_builtin_registry(), &names);
 	if (file)
 		return vs_conf_load_file(file, &names, conf, err);
 	return vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text), "built-in", &names,
@@ -181,7 +182,7 @@ int vsbench_cycle(int argc, char **argv)
 		vs_conf_free(conf);
 		goto out_cluster;
 	}
-	if (vs_sched_init(&sched, &cl, conf, &err)) {
+	if (vs_sched_init(&sched, &cl, vs_builtin_registry(), conf, &err)) {
 		fprintf(stderr, "vsbench cycle: %s\n", err.msg);
 		vs_sched_destroy(&sched);
 		ret = 1;

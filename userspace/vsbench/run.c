@@ -34,6 +34,7 @@
 #include <sys/resource.h>
 
 #include "lib/vsnl.h"
+#include "registry/builtin.h"
 #include "sched/session.h"
 #include "vsbench/vsbench.h"
 
@@ -338,7 +339,7 @@ static int run_cycle(struct vs_sched *sched, struct run_cycle *rc, struct vs_err
 		return ret;
 	for (u32 i = 0; i < conf->nr_actions; i++) {
 		const char *name = conf->actions[i];
-		const struct vs_action_ops *action = vs_action_lookup(name);
+		const struct vs_action_ops *action = vs_registry_action(vs_builtin_registry(), name);
 		double ta = t;
 
 		ret = action->execute(ssn, vs_conf_action_args(conf, name));
@@ -742,7 +743,7 @@ static int exhaustive_conf(struct vs_conf **conf, struct vs_err *err)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	memcpy(text, vs_conf_default_text, len);
 	memcpy(text + len, tail, sizeof(tail));
-	vs_framework_names(&names);
+	vs_registry_names(vs_builtin_registry(), &names);
 	ret = vs_conf_parse(text, strlen(text), "the built-in configuration, exhaustive",
 			    &names, VS_CONF_FLAGS_DEFAULT_ON, conf, err);
 	free(text);
@@ -775,7 +776,7 @@ static int open_preset(const struct vsbench_shape *shape, struct vs_conf *conf,
 	}
 	if (build)
 		*build = vsbench_now() - t0;
-	if (vs_sched_init(sched, cl, conf, &err)) {
+	if (vs_sched_init(sched, cl, vs_builtin_registry(), conf, &err)) {
 		fprintf(stderr, "vsbench run: %s\n", err.msg);
 		vs_cluster_destroy(cl);
 		return 1;

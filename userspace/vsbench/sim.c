@@ -37,6 +37,7 @@
 #include "controllers/controllers.h"
 #include "core/names.h"
 #include "plugins/proportion.h"
+#include "registry/builtin.h"
 #include "sched/session.h"
 #include "vsbench/vsbench.h"
 
@@ -909,7 +910,7 @@ static int setup(struct sim *s, struct vs_conf *conf, struct vs_err *err)
 		vs_conf_free(conf);
 		return vs_err_set(err, EINVAL, "the generator failed");
 	}
-	ret = vs_sched_init(&s->sched, &s->cl, conf, err);
+	ret = vs_sched_init(&s->sched, &s->cl, vs_builtin_registry(), conf, err);
 	if (ret)
 		return ret;
 	s->sched.sink = (struct vs_decision_sink){ .bind = sim_bind, .evict = sim_evict,

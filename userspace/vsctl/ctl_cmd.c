@@ -25,6 +25,7 @@
 #include <linux/genetlink.h>
 
 #include "core/compiler.h"
+#include "registry/builtin.h"
 #include <libmnl/libmnl.h>
 
 #include "core/file.h"
@@ -244,10 +245,10 @@ int vsctl_conf_check(int argc, char **argv)
 	}
 	if (ret || o.optind != argc - 1)
 		return usage_or(ret, usage, argv[0]);
-	vs_framework_names(&names);
+	vs_registry_names(vs_builtin_registry(), &names);
 	ret = vs_conf_load_file(argv[o.optind], &names, &conf, &err);
 	if (!ret)
-		ret = vs_framework_check_conf(conf, &err);
+		ret = vs_registry_check_conf(vs_builtin_registry(), conf, &err);
 	if (ret) {
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		vs_conf_free(conf);

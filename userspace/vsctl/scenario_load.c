@@ -21,8 +21,9 @@
 
 #include "core/arena.h"
 #include "core/file.h"
-#include "sched/framework.h"
 #include "kube/kfields.h"
+#include "registry/builtin.h"
+#include "sched/framework.h"
 #include "vsctl/scenario.h"
 
 #define SCN_FILE_MAX	(4u << 20)
@@ -732,7 +733,7 @@ static int conf_explicit(struct ld *ld, struct vs_arg_kv *actions, struct vs_arg
 	struct vs_conf *conf;
 	int ret;
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_builtin_registry(), &names);
 	conf = calloc(1, sizeof(*conf));
 	if (!conf || !(conf->source = strdup(ld->file))) {
 		free(conf);
@@ -796,7 +797,7 @@ static int conf_text(struct ld *ld, struct vs_arg_kv *kv)
 		return loom(ld);
 	memset(text, '\n', pad);
 	memcpy(text + pad, kv->val.s, len + 1);
-	vs_framework_names(&names);
+	vs_registry_names(vs_builtin_registry(), &names);
 	ret = vs_conf_parse(text, pad + len, ld->file, &names, VS_CONF_FLAGS_DEFAULT_ON,
 			    &ld->scn->conf, ld->err);
 	free(text);
@@ -807,7 +808,7 @@ static int conf_default(struct ld *ld)
 {
 	struct vs_conf_names names;
 
-	vs_framework_names(&names);
+	vs_registry_names(vs_builtin_registry(), &names);
 	return vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text),
 			     "the default configuration", &names, VS_CONF_FLAGS_DEFAULT_ON,
 			     &ld->scn->conf, ld->err);

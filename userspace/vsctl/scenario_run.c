@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "registry/builtin.h"
 #include "sched/explain.h"
 #include "sched/session.h"
 #include "sched/statement.h"
@@ -332,7 +333,7 @@ int scenario_run(struct scenario *scn, struct scn_result *res, struct vs_err *er
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	ret = vs_sched_init(&sched, &scn->cl, scn->conf, err);
+	ret = vs_sched_init(&sched, &scn->cl, vs_builtin_registry(), scn->conf, err);
 	scn->conf = NULL;	/* the scheduler's now, also on failure */
 	if (ret)
 		goto out;

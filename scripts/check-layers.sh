@@ -28,12 +28,6 @@ root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 # FILE:DIRECTORY it includes from, one a word, each with its reason above it.
 # CHECK_LAYERS_KNOWN replaces the list (the script's own test).
 known_breaks=$(sed 's/#.*//' <<'EOF_KNOWN'
-# libvsnl's renderer names the replies' attributes by the daemon's policy
-# tables and formats their enums and quantities with the core's name tables;
-# it is to render from the generated codec's sets (userspace/lib/codec_gen.h).
-userspace/lib/render.c:core
-userspace/lib/render.c:netlink
-userspace/lib/render.h:netlink
 # The manifest reader builds Kubernetes objects into a private in-process
 # cluster with the core's YAML reader, specs, defaulting and fills; it is to
 # make protocol messages through the generated codec and leave defaulting and

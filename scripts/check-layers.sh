@@ -42,20 +42,15 @@ userspace/kube/manifest.h:sched
 # vskube: its generic helpers (lists, hashes, logging, the error carrier)
 # and its reading of the API server's JSON into manifests (kube/ above) are
 # still the core's.
-userspace/vskube/informer.h:core
 userspace/vskube/kbind.c:core
 userspace/vskube/kbind.c:netlink
-userspace/vskube/kbind.h:core
 userspace/vskube/kclient.c:core
 userspace/vskube/kclient.h:core
 userspace/vskube/kjson.h:sched
-userspace/vskube/kserve.c:core
 userspace/vskube/kserve.h:core
 userspace/vskube/kstatus.c:core
-userspace/vskube/kstatus.h:core
 userspace/vskube/ksync.c:core
 userspace/vskube/ksync.c:netlink
-userspace/vskube/ksync.h:core
 userspace/vskube/kubeconfig.c:core
 userspace/vskube/kubeconfig.c:sched
 userspace/vskube/kubeconfig.h:core

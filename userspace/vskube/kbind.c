@@ -9,14 +9,14 @@
 #include <jansson.h>
 #include <libmnl/libmnl.h>
 #include <netlink/genl/genl.h>
+#include <netlink/list.h>
 
-#include "core/list.h"
 #include "core/log.h"
 #include "netlink/msg.h"
 #include "vskube/kbind.h"
 
 struct kwork {
-	struct list_head link;		/* kbind.waiting or kbind.running */
+	struct nl_list_head link;		/* kbind.waiting or kbind.running */
 	struct kbind *b;
 	struct kcl_req *req;		/* while running */
 	u32 kind;			/* enum vs_decision_kind */
@@ -29,14 +29,14 @@ struct kbind {
 	struct ksync *s;
 	struct kstatus *status;
 	u32 inflight, nr_running, nr_waiting;
-	struct list_head waiting, running;
+	struct nl_list_head waiting, running;
 	struct kbind_stats st;
 	u64 msg[512];			/* a bind result: 4 KiB, aligned */
 };
 
 static void work_free(struct kwork *w)
 {
-	list_del(&w->link);
+	nl_list_del(&w->link);
 	free(w->ns);
 	free(w->name);
 	free(w->node);
@@ -130,7 +130,8 @@ static void done(struct kcl_req *r, long status, const char *body, size_t len, c
 		api_message(status, body, why, msg, sizeof(msg));
 		vs_v(2, "eviction of pod <%s/%s> refused (%s): deleting it", w->ns, w->name, msg);
 		w->deleting = true;
-		list_move_tail(&w->link, &b->waiting);
+		nl_list_del(&w->link);
+		nl_list_add_tail(&w->link, &b->waiting);
 		b->nr_waiting++;
 		start_more(b);
 		return;
@@ -177,10 +178,11 @@ static bool start(struct kbind *b, struct kwork *w)
 
 static void start_more(struct kbind *b)
 {
-	while (!list_empty(&b->waiting) && b->nr_running < b->inflight) {
-		struct kwork *w = list_first_entry(&b->waiting, struct kwork, link);
+	while (!nl_list_empty(&b->waiting) && b->nr_running < b->inflight) {
+		struct kwork *w = nl_list_first_entry(&b->waiting, struct kwork, link);
 
-		list_move_tail(&w->link, &b->running);
+		nl_list_del(&w->link);
+		nl_list_add_tail(&w->link, &b->running);
 		b->nr_waiting--;
 		if (!start(b, w)) {
 			vs_error("pods %s/%s: out of memory: its decision is dropped", w->ns,
@@ -208,7 +210,7 @@ static int queue_decision(struct kbind *b, const struct nlattr *nest)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	INIT_LIST_HEAD(&w->link);
+	NL_INIT_LIST_HEAD(&w->link);
 	w->b = b;
 	w->kind = kind;
 	w->ns = strdup(nla_get_string(a[VS_DECISION_A_NAMESPACE]));
@@ -219,7 +221,7 @@ static int queue_decision(struct kbind *b, const struct nlattr *nest)
 		return -ENOMEM;
 	}
 	b->st.decisions++;
-	list_add_tail(&w->link, &b->waiting);
+	nl_list_add_tail(&w->link, &b->waiting);
 	b->nr_waiting++;
 	return 0;
 }
@@ -280,8 +282,8 @@ struct kbind *kbind_new(struct kcl *c, struct ksync *s, struct kstatus *status, 
 	b->s = s;
 	b->status = status;
 	b->inflight = inflight ? inflight : KBIND_INFLIGHT_DEFAULT;
-	INIT_LIST_HEAD(&b->waiting);
-	INIT_LIST_HEAD(&b->running);
+	NL_INIT_LIST_HEAD(&b->waiting);
+	NL_INIT_LIST_HEAD(&b->running);
 	return b;
 }
 
@@ -291,11 +293,11 @@ void kbind_free(struct kbind *b)
 
 	if (!b)
 		return;
-	list_for_each_entry_safe(w, tmp, &b->running, link) {
+	nl_list_for_each_entry_safe(w, tmp, &b->running, link) {
 		kcl_cancel(w->req);
 		work_free(w);
 	}
-	list_for_each_entry_safe(w, tmp, &b->waiting, link)
+	nl_list_for_each_entry_safe(w, tmp, &b->waiting, link)
 		work_free(w);
 	free(b);
 }

@@ -80,8 +80,6 @@ userspace/vsctl/scenario_load.c:sched
 userspace/vsctl/scenario_remote.c:netlink
 userspace/vsctl/scenario_run.c:registry
 userspace/vsctl/scenario_run.c:sched
-userspace/vsctl/stats_cmd.c:core
-userspace/vsctl/stats_cmd.c:sched
 userspace/vsctl/top_cmd.c:core
 # vsbench: its in-process mode runs the core; it moves to userspace/harness/,
 # and its socket mode builds requests with the core's fills.

@@ -7,7 +7,7 @@
  *						Volcano's metric names and the queues' gauges
  *	vsctl stats pools [-o json | -j]	the object pools, as /proc/slabinfo shows caches
  *
- * The daemon keeps the histograms as bucket counts (kernel/sched/metrics.h);
+ * The daemon keeps the histograms as bucket counts (VS_STATS_A_HIST);
  * the quantiles printed here are Prometheus' histogram_quantile() over
  * them, so they say which bucket a latency fell in, not its exact value.
  * The Prometheus view is lib/sched_metrics.h's, the one vskube serves.
@@ -20,11 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/compiler.h"
+#include "lib/compiler.h"
 #include "lib/prom.h"
 #include "lib/render.h"
 #include "lib/sched_metrics.h"
-#include "sched/metrics.h"
 #include "vsctl/objects.h"
 #include "vsctl/request.h"
 #include "vsctl/table.h"

@@ -43,14 +43,12 @@ userspace/kube/manifest.h:sched
 # and its reading of the API server's JSON into manifests (kube/ above) are
 # still the core's.
 userspace/vskube/kbind.c:core
-userspace/vskube/kbind.c:netlink
 userspace/vskube/kclient.c:core
 userspace/vskube/kclient.h:core
 userspace/vskube/kjson.h:sched
 userspace/vskube/kserve.h:core
 userspace/vskube/kstatus.c:core
 userspace/vskube/ksync.c:core
-userspace/vskube/ksync.c:netlink
 userspace/vskube/kubeconfig.c:core
 userspace/vskube/kubeconfig.c:sched
 userspace/vskube/kubeconfig.h:core

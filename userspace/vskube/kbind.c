@@ -12,7 +12,7 @@
 #include <netlink/list.h>
 
 #include "core/log.h"
-#include "netlink/msg.h"
+#include "lib/codec_gen.h"
 #include "vskube/kbind.h"
 
 struct kwork {
@@ -84,18 +84,24 @@ static int errno_of(long status)
 
 static void bind_result(struct kbind *b, struct kwork *w, int error, const char *msg)
 {
-	struct nlmsghdr *nlh = vsnl_msg_put(b->msg, sizeof(b->msg), VS_CMD_BIND_RESULT, 0);
-	struct nlattr *nest = mnl_attr_nest_start(nlh, VS_A_BIND_RESULT);
+	const size_t cap = sizeof(b->msg);
+	struct nlmsghdr *nlh = vsnl_msg_put(b->msg, cap, VS_CMD_BIND_RESULT, 0);
+	struct vsnl_err err = { 0 };
+	struct nlattr *nest;
 	char what[320];
 
-	vs_nla_put_strz(nlh, sizeof(b->msg), VS_BIND_A_NAMESPACE, w->ns);
-	vs_nla_put_strz(nlh, sizeof(b->msg), VS_BIND_A_NAME, w->name);
-	vs_nla_put_strz(nlh, sizeof(b->msg), VS_BIND_A_NODE, w->node);
-	mnl_attr_put_u32(nlh, VS_BIND_A_ERROR, (u32)error);
-	if (error)
-		mnl_attr_put_strz_check(nlh, sizeof(b->msg), VS_BIND_A_MESSAGE, msg);
-	mnl_attr_nest_end(nlh, nest);
 	snprintf(what, sizeof(what), "bind result of pods %s/%s", w->ns, w->name);
+	/* Names come from vschedd's decision, the message from a 512-byte buffer: all fit. */
+	nest = vsnl_vsched_start_bind_result(nlh, cap, &err);
+	if (!nest || vsnl_bind_result_put_namespace(nlh, cap, w->ns, &err) ||
+	    vsnl_bind_result_put_name(nlh, cap, w->name, &err) ||
+	    vsnl_bind_result_put_node(nlh, cap, w->node, &err) ||
+	    vsnl_bind_result_put_error(nlh, cap, error, &err) ||
+	    (error && vsnl_bind_result_put_message(nlh, cap, msg, &err))) {
+		vs_error("%s: %s: the bind times out in vschedd instead", what, err.msg);
+		return;
+	}
+	mnl_attr_nest_end(nlh, nest);
 	if (ksync_queue(b->s, nlh, what))
 		vs_error("%s: out of memory: the bind times out in vschedd instead", what);
 }

@@ -136,7 +136,8 @@ found=$(find kernel userspace -name '*.[ch]' | sort | xargs grep -n '^#include "
 				seen[file ":" inc] = 1
 				next
 			}
-			printf "BAD %s:%s: includes kernel/%s/ from userspace/ (outside userspace/harness/)\n", file, line, inc
+			printf "BAD %s:%s: includes kernel/%s/ from userspace/ (outside userspace/harness/)\n",
+			       file, line, inc
 			next
 		}
 		if (inc in user) {

@@ -119,7 +119,8 @@ Test(vsnl_render, quantities_render_and_read_back_as_the_core_does)
 			mnl_attr_nest_end(nlh, nest);
 			obj = vsnl_render_nest(nest, &vsnl_codec_res);
 			got = json_string_value(json_object_get(obj, dims[d].dim));
-			vs_quantity_fmt(want, sizeof(want), values[i], dims[d].milli, dims[d].binary);
+			vs_quantity_fmt(want, sizeof(want), values[i], dims[d].milli,
+					dims[d].binary);
 			cr_assert_not_null(got);
 			cr_expect_str_eq(got, want, "%s %lld", dims[d].dim, (long long)values[i]);
 			if (vs_quantity_parse(got, strlen(got), dims[d].milli, &back, &err))

@@ -76,7 +76,7 @@ static int gather(void *ctx, struct prom_reg *r)
 	const struct prom_desc d = { .name = "volcano_queue_weight", .kind = PROM_GAUGE,
 				     .labels = { "queue_name" }, .values = &p->queue,
 				     .nr_series = 1 };
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct prom_metric *m;
 
 	p->gathered++;
@@ -305,7 +305,7 @@ static const char *body_of(const char *resp)
 
 static struct prom_metric *must_register(const struct prom_desc *d)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct prom_metric *m = prom_register(reg, d, &e);
 
 	cr_assert_not_null(m, "%s", e.msg);
@@ -537,7 +537,7 @@ Test(kserve, a_histogram_with_a_last_inf_bound_has_one_inf_bucket)
 
 static void refused(const struct prom_desc *d, const char *msg)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 
 	cr_expect_null(prom_register(reg, d, &e), "%s registered", d->name);
 	cr_expect_str_eq(e.msg, msg);

@@ -15,11 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/list.h"
+#include <netlink/list.h>
+
 #include "lib/prom.h"
 
 struct prom_metric {
-	struct list_head node;
+	struct nl_list_head node;
 	enum prom_kind kind;
 	char *name;
 	char *help;
@@ -34,7 +35,7 @@ struct prom_metric {
 };
 
 struct prom_reg {
-	struct list_head metrics;
+	struct nl_list_head metrics;
 };
 
 /* ------------------------------------------------------------------------- */
@@ -45,7 +46,7 @@ struct prom_reg *prom_reg_new(void)
 	struct prom_reg *reg = calloc(1, sizeof(*reg));
 
 	if (reg)
-		INIT_LIST_HEAD(&reg->metrics);
+		NL_INIT_LIST_HEAD(&reg->metrics);
 	return reg;
 }
 
@@ -73,8 +74,8 @@ void prom_reg_free(struct prom_reg *reg)
 
 	if (!reg)
 		return;
-	list_for_each_entry_safe(m, n, &reg->metrics, node) {
-		list_del(&m->node);
+	nl_list_for_each_entry_safe(m, n, &reg->metrics, node) {
+		nl_list_del(&m->node);
 		metric_free(m);
 	}
 	free(reg);
@@ -121,7 +122,7 @@ static const struct prom_metric *name_taken(const struct prom_reg *reg,
 	const struct prom_metric *m;
 	char name[256 + 8];
 
-	list_for_each_entry(m, &reg->metrics, node) {
+	nl_list_for_each_entry(m, &reg->metrics, node) {
 		if (metric_uses(m, d->name))
 			return m;
 		if (d->kind != PROM_HISTOGRAM)
@@ -135,7 +136,7 @@ static const struct prom_metric *name_taken(const struct prom_reg *reg,
 	return NULL;
 }
 
-static int check_labels(const struct prom_desc *d, u32 *nr, struct vs_err *err)
+static int check_labels(const struct prom_desc *d, u32 *nr, struct vsnl_err *err)
 {
 	u32 n = 0;
 
@@ -145,29 +146,29 @@ static int check_labels(const struct prom_desc *d, u32 *nr, struct vs_err *err)
 		const char *l = d->labels[i];
 
 		if (!valid_name(l, false))
-			return vs_err_set(err, EINVAL, "label \"%s\": not a label name", l);
+			return vsnl_err_set(err, EINVAL, "label \"%s\": not a label name", l);
 		if (!strncmp(l, "__", 2))
-			return vs_err_set(err, EINVAL,
+			return vsnl_err_set(err, EINVAL,
 					  "label %s: names that begin with __ are Prometheus'", l);
 		if (d->kind == PROM_HISTOGRAM && !strcmp(l, "le"))
-			return vs_err_set(err, EINVAL, "label le: a histogram's buckets use it");
+			return vsnl_err_set(err, EINVAL, "label le: a histogram's buckets use it");
 		for (u32 j = 0; j < i; j++)
 			if (!strcmp(l, d->labels[j]))
-				return vs_err_set(err, EINVAL, "label %s: given twice", l);
+				return vsnl_err_set(err, EINVAL, "label %s: given twice", l);
 	}
 	if (!n && (d->nr_series || d->values))
-		return vs_err_set(err, EINVAL, "series given without labels");
+		return vsnl_err_set(err, EINVAL, "series given without labels");
 	if (n && (!d->nr_series || !d->values))
-		return vs_err_set(err, EINVAL, "labels without series");
+		return vsnl_err_set(err, EINVAL, "labels without series");
 	if (d->nr_series > PROM_SERIES_MAX)
-		return vs_err_set(err, EINVAL, "%u series: at most %u", d->nr_series,
+		return vsnl_err_set(err, EINVAL, "%u series: at most %u", d->nr_series,
 				  PROM_SERIES_MAX);
 	for (u32 s = 0; s < d->nr_series; s++) {
 		const char *const *row = d->values + (size_t)s * n;
 
 		for (u32 i = 0; i < n; i++)
 			if (!row[i])
-				return vs_err_set(err, EINVAL, "series %u: no value for %s", s,
+				return vsnl_err_set(err, EINVAL, "series %u: no value for %s", s,
 						  d->labels[i]);
 		for (u32 t = 0; t < s; t++) {
 			const char *const *other = d->values + (size_t)t * n;
@@ -176,7 +177,7 @@ static int check_labels(const struct prom_desc *d, u32 *nr, struct vs_err *err)
 			while (i < n && !strcmp(row[i], other[i]))
 				i++;
 			if (i == n)
-				return vs_err_set(err, EINVAL,
+				return vsnl_err_set(err, EINVAL,
 						  "series %u: the same labels as series %u", s, t);
 		}
 	}
@@ -185,27 +186,27 @@ static int check_labels(const struct prom_desc *d, u32 *nr, struct vs_err *err)
 }
 
 /* Increasing finite bounds; a last +Inf is dropped, as the +Inf bucket is always there. */
-static int check_buckets(const struct prom_desc *d, u32 *nr, struct vs_err *err)
+static int check_buckets(const struct prom_desc *d, u32 *nr, struct vsnl_err *err)
 {
 	u32 n = d->nr_buckets;
 
 	if (d->kind != PROM_HISTOGRAM) {
 		if (n || d->buckets)
-			return vs_err_set(err, EINVAL, "buckets given to a counter or a gauge");
+			return vsnl_err_set(err, EINVAL, "buckets given to a counter or a gauge");
 		*nr = 0;
 		return 0;
 	}
 	if (n && !d->buckets)
-		return vs_err_set(err, EINVAL, "%u buckets but no bounds", n);
+		return vsnl_err_set(err, EINVAL, "%u buckets but no bounds", n);
 	if (n && isinf(d->buckets[n - 1]) && d->buckets[n - 1] > 0)
 		n--;
 	if (n > PROM_BUCKETS_MAX)
-		return vs_err_set(err, EINVAL, "%u buckets: at most %u", n, PROM_BUCKETS_MAX);
+		return vsnl_err_set(err, EINVAL, "%u buckets: at most %u", n, PROM_BUCKETS_MAX);
 	for (u32 i = 0; i < n; i++) {
 		if (isnan(d->buckets[i]) || isinf(d->buckets[i]))
-			return vs_err_set(err, EINVAL, "bucket %u: not a finite number", i);
+			return vsnl_err_set(err, EINVAL, "bucket %u: not a finite number", i);
 		if (i && !(d->buckets[i] > d->buckets[i - 1]))
-			return vs_err_set(err, EINVAL, "bucket %u: %g is not above %g", i,
+			return vsnl_err_set(err, EINVAL, "bucket %u: %g is not above %g", i,
 					  d->buckets[i], d->buckets[i - 1]);
 	}
 	*nr = n;
@@ -213,32 +214,32 @@ static int check_buckets(const struct prom_desc *d, u32 *nr, struct vs_err *err)
 }
 
 static int check_desc(const struct prom_reg *reg, const struct prom_desc *d, u32 *nr_labels,
-		      u32 *nr_buckets, struct vs_err *err)
+		      u32 *nr_buckets, struct vsnl_err *err)
 {
 	const struct prom_metric *other;
 
 	if (!valid_name(d->name, true))
-		return vs_err_set(err, EINVAL, "metric \"%s\": not a metric name",
+		return vsnl_err_set(err, EINVAL, "metric \"%s\": not a metric name",
 				  d->name ? d->name : "");
 	if (strlen(d->name) > 255)
-		return vs_err_set(err, EINVAL, "metric %.32s...: longer than 255 bytes", d->name);
+		return vsnl_err_set(err, EINVAL, "metric %.32s...: longer than 255 bytes", d->name);
 	if (d->kind != PROM_COUNTER && d->kind != PROM_GAUGE && d->kind != PROM_HISTOGRAM)
-		return vs_err_set(err, EINVAL,
+		return vsnl_err_set(err, EINVAL,
 				  "metric %s: kind %d is none of counter, gauge, histogram",
 				  d->name, (int)d->kind);
 	other = name_taken(reg, d);
 	if (other)
-		return vs_err_set(err, EEXIST, "metric %s: its name is taken by %s", d->name,
+		return vsnl_err_set(err, EEXIST, "metric %s: its name is taken by %s", d->name,
 				  other->name);
 	if (check_labels(d, nr_labels, err) || check_buckets(d, nr_buckets, err)) {
-		vs_err_prefix(err, "metric %s: ", d->name);
+		vsnl_err_prefix(err, "metric %s: ", d->name);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 struct prom_metric *prom_register(struct prom_reg *reg, const struct prom_desc *d,
-				      struct vs_err *err)
+				      struct vsnl_err *err)
 {
 	struct prom_metric *m;
 	u32 nr_labels = 0, nr_buckets = 0, nr_series;
@@ -277,12 +278,12 @@ struct prom_metric *prom_register(struct prom_reg *reg, const struct prom_desc *
 		if (nr_buckets)
 			memcpy(m->bounds, d->buckets, nr_buckets * sizeof(*m->bounds));
 	}
-	list_add_tail(&m->node, &reg->metrics);
+	nl_list_add_tail(&m->node, &reg->metrics);
 	return m;
 
 out_nomem:
 	metric_free(m);
-	vs_err_set(err, ENOMEM, "metric %s: out of memory", d->name);
+	vsnl_err_set(err, ENOMEM, "metric %s: out of memory", d->name);
 	return NULL;
 }
 
@@ -525,7 +526,7 @@ char *prom_render(const struct prom_reg *reg, size_t hint, size_t *len)
 	b.cap = hint + 1;
 	b.p[0] = '\0';
 	if (reg)
-		list_for_each_entry(m, &reg->metrics, node)
+		nl_list_for_each_entry(m, &reg->metrics, node)
 			put_metric(&b, m);
 	if (b.nomem) {
 		free(b.p);

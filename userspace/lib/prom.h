@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 
-#include "core/compiler.h"
-#include "core/err.h"
+#include "lib/compiler.h"
+#include "lib/vsnl.h"
 
 enum prom_kind {
 	PROM_COUNTER,
@@ -67,7 +67,7 @@ void prom_reg_free(struct prom_reg *reg);
  * order they were registered.
  */
 struct prom_metric *prom_register(struct prom_reg *reg, const struct prom_desc *d,
-				      struct vs_err *err);
+				      struct vsnl_err *err);
 
 /*
  * Updates. They allocate nothing and never fail: a NULL @m, a @series out

@@ -9,6 +9,7 @@
  * by the attribute's id ("VS_TASK_A_STATUS").
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +17,17 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
-#include "core/affinity.h"
-#include "core/cluster.h"
-#include "core/enum.h"
-#include "core/labels.h"
-#include "core/queue.h"
-#include "core/res.h"
-#include "core/task.h"
-#include "core/vjob.h"
+#include "lib/codec_gen.h"
 #include "lib/render.h"
-#include "netlink/family.h"
 #include "vsched/vsched.h"
+
+/* The name of @v in @names, "?" past its end or for a hole. */
+static const char *name_in(const char *const *names, unsigned int nr, unsigned int v)
+{
+	return v < nr && names[v] ? names[v] : "?";
+}
+
+#define NAME_IN(names, v)	name_in(names, ARRAY_SIZE(names), v)
 
 static const char *decision_kind_name(unsigned int v)
 {
@@ -53,91 +54,173 @@ const char *const vsnl_task_events[VSNL_NR_TASK_EVENTS] = {
 
 static const char *task_event_name(unsigned int v)
 {
-	return vs_enum_name(vsnl_task_events, VSNL_NR_TASK_EVENTS, v);
+	return name_in(vsnl_task_events, VSNL_NR_TASK_EVENTS, v);
 }
 
-/* Tolerations and affinity operators: "" means every effect, as in Kubernetes. */
-static const char *tol_effect_name(unsigned int v)
-{
-	return v == VS_TAINT_EFFECT_ANY ? "" : vs_taint_effect_name(v);
-}
-
+/*
+ * The enums in Kubernetes' and Volcano's words, by the protocol's values
+ * (uapi/vsched/vsched.h). The core names them the same way for its own
+ * messages and files; these are the client's, for what it prints.
+ */
 static const char *taint_effect_name(unsigned int v)
 {
-	return vs_taint_effect_name(v);
+	/* VS_TAINT_EFFECT_ANY, "" in a toleration: every effect, as in Kubernetes */
+	static const char *const names[] = {
+		[VS_TAINT_EFFECT_NO_SCHEDULE] = "NoSchedule",
+		[VS_TAINT_EFFECT_PREFER_NO_SCHEDULE] = "PreferNoSchedule",
+		[VS_TAINT_EFFECT_NO_EXECUTE] = "NoExecute",
+		[VS_TAINT_EFFECT_ANY] = "",
+	};
+
+	return NAME_IN(names, v);
 }
 
 static const char *tol_op_name(unsigned int v)
 {
-	return vs_toleration_op_name(v);
+	return v == VS_TOLERATION_OP_EXISTS ? "Exists" : "Equal";
 }
 
 static const char *sel_op_name(unsigned int v)
 {
-	return vs_sel_op_name(v);
+	static const char *const names[] = {
+		[VS_SEL_OP_IN] = "In",
+		[VS_SEL_OP_NOT_IN] = "NotIn",
+		[VS_SEL_OP_EXISTS] = "Exists",
+		[VS_SEL_OP_DOES_NOT_EXIST] = "DoesNotExist",
+		[VS_SEL_OP_GT] = "Gt",
+		[VS_SEL_OP_LT] = "Lt",
+	};
+
+	return NAME_IN(names, v);
 }
 
 static const char *queue_state_name(unsigned int v)
 {
-	return vs_queue_state_name(v);
+	static const char *const names[] = {
+		[VS_QUEUE_STATE_OPEN] = "Open",
+		[VS_QUEUE_STATE_CLOSING] = "Closing",
+		[VS_QUEUE_STATE_CLOSED] = "Closed",
+		[VS_QUEUE_STATE_UNKNOWN] = "Unknown",
+	};
+
+	return NAME_IN(names, v);
 }
 
 static const char *pg_phase_name(unsigned int v)
 {
-	return vs_pg_phase_name(v);
+	static const char *const names[] = {
+		[VS_PG_PHASE_PENDING] = "Pending",
+		[VS_PG_PHASE_RUNNING] = "Running",
+		[VS_PG_PHASE_UNKNOWN] = "Unknown",
+		[VS_PG_PHASE_INQUEUE] = "Inqueue",
+		[VS_PG_PHASE_COMPLETED] = "Completed",
+	};
+
+	return NAME_IN(names, v);
 }
 
 static const char *cond_type_name(unsigned int v)
 {
-	return vs_pg_cond_type_name(v);
+	static const char *const names[] = {
+		[VS_PG_COND_TYPE_UNSCHEDULABLE] = "Unschedulable",
+		[VS_PG_COND_TYPE_SCHEDULED] = "Scheduled",
+	};
+
+	return NAME_IN(names, v);
 }
 
 static const char *task_status_name(unsigned int v)
 {
-	return vs_task_status_name(v);
+	static const char *const names[] = {
+		[VS_TASK_STATUS_PENDING] = "Pending",
+		[VS_TASK_STATUS_ALLOCATED] = "Allocated",
+		[VS_TASK_STATUS_PIPELINED] = "Pipelined",
+		[VS_TASK_STATUS_BINDING] = "Binding",
+		[VS_TASK_STATUS_BOUND] = "Bound",
+		[VS_TASK_STATUS_RUNNING] = "Running",
+		[VS_TASK_STATUS_RELEASING] = "Releasing",
+		[VS_TASK_STATUS_SUCCEEDED] = "Succeeded",
+		[VS_TASK_STATUS_FAILED] = "Failed",
+		[VS_TASK_STATUS_UNKNOWN] = "Unknown",
+	};
+
+	return NAME_IN(names, v);
 }
 
 static const char *preemption_policy_name(unsigned int v)
 {
-	return vs_preemption_policy_name(v);
+	static const char *const names[] = {
+		[VS_PREEMPTION_LOWER_PRIORITY] = "PreemptLowerPriority",
+		[VS_PREEMPTION_NEVER] = "Never",
+	};
+
+	return NAME_IN(names, v);
 }
 
 static const char *vjob_phase_name(unsigned int v)
 {
-	return vs_vjob_phase_name(v);
+	static const char *const names[] = {
+		[VS_VJOB_PHASE_PENDING] = "Pending",
+		[VS_VJOB_PHASE_ABORTING] = "Aborting",
+		[VS_VJOB_PHASE_ABORTED] = "Aborted",
+		[VS_VJOB_PHASE_RUNNING] = "Running",
+		[VS_VJOB_PHASE_RESTARTING] = "Restarting",
+		[VS_VJOB_PHASE_COMPLETING] = "Completing",
+		[VS_VJOB_PHASE_COMPLETED] = "Completed",
+		[VS_VJOB_PHASE_TERMINATING] = "Terminating",
+		[VS_VJOB_PHASE_TERMINATED] = "Terminated",
+		[VS_VJOB_PHASE_FAILED] = "Failed",
+	};
+
+	return NAME_IN(names, v);
 }
 
+/*
+ * The attributes rendered by name, and those that are times, by set and
+ * type: a set's subsets (task-spec of task) are sets of their own.
+ */
 static const struct {
-	const char *id;
+	const struct vsnl_codec_set *set;
+	u16 type;
 	const char *(*name)(unsigned int v);
 } enum_names[] = {
-	{ "VS_TAINT_A_EFFECT", taint_effect_name },
-	{ "VS_TOL_A_EFFECT", tol_effect_name },
-	{ "VS_TOL_A_OPERATOR", tol_op_name },
-	{ "VS_SELREQ_A_OP", sel_op_name },
-	{ "VS_QUEUE_A_STATE", queue_state_name },
-	{ "VS_PG_A_PHASE", pg_phase_name },
-	{ "VS_COND_A_TYPE", cond_type_name },
-	{ "VS_TASK_A_STATUS", task_status_name },
-	{ "VS_TASK_A_PREEMPTION_POLICY", preemption_policy_name },
-	{ "VS_PC_A_PREEMPTION_POLICY", preemption_policy_name },
-	{ "VS_TASK_A_EVENT", task_event_name },
-	{ "VS_VJOB_A_PHASE", vjob_phase_name },
-	{ "VS_DECISION_A_KIND", decision_kind_name },
-	{ "VS_A_EVENT_KIND", event_kind_name },
+	{ &vsnl_codec_taint, VS_TAINT_A_EFFECT, taint_effect_name },
+	{ &vsnl_codec_toleration, VS_TOL_A_EFFECT, taint_effect_name },
+	{ &vsnl_codec_toleration, VS_TOL_A_OPERATOR, tol_op_name },
+	{ &vsnl_codec_selreq, VS_SELREQ_A_OP, sel_op_name },
+	{ &vsnl_codec_selfield, VS_SELREQ_A_OP, sel_op_name },
+	{ &vsnl_codec_queue, VS_QUEUE_A_STATE, queue_state_name },
+	{ &vsnl_codec_podgroup, VS_PG_A_PHASE, pg_phase_name },
+	{ &vsnl_codec_cond, VS_COND_A_TYPE, cond_type_name },
+	{ &vsnl_codec_task, VS_TASK_A_STATUS, task_status_name },
+	{ &vsnl_codec_task_spec, VS_TASK_A_STATUS, task_status_name },
+	{ &vsnl_codec_task, VS_TASK_A_PREEMPTION_POLICY, preemption_policy_name },
+	{ &vsnl_codec_task_spec, VS_TASK_A_PREEMPTION_POLICY, preemption_policy_name },
+	{ &vsnl_codec_prioclass, VS_PC_A_PREEMPTION_POLICY, preemption_policy_name },
+	{ &vsnl_codec_task, VS_TASK_A_EVENT, task_event_name },
+	{ &vsnl_codec_task_status, VS_TASK_A_EVENT, task_event_name },
+	{ &vsnl_codec_vjob, VS_VJOB_A_PHASE, vjob_phase_name },
+	{ &vsnl_codec_decision, VS_DECISION_A_KIND, decision_kind_name },
+	{ &vsnl_codec_vsched, VS_A_EVENT_KIND, event_kind_name },
+	{ &vsnl_codec_reply, VS_A_EVENT_KIND, event_kind_name },
 };
 
 /* Times in seconds since 1970, shown as Kubernetes writes them (RFC 3339, UTC). */
-static const char *const time_ids[] = {
-	"VS_QUEUE_A_CREATED", "VS_PG_A_CREATED", "VS_TASK_A_CREATED", "VS_COND_A_TIME",
+static const struct {
+	const struct vsnl_codec_set *set;
+	u16 type;
+} time_attrs[] = {
+	{ &vsnl_codec_queue, VS_QUEUE_A_CREATED },
+	{ &vsnl_codec_podgroup, VS_PG_A_CREATED },
+	{ &vsnl_codec_task, VS_TASK_A_CREATED },
+	{ &vsnl_codec_task_spec, VS_TASK_A_CREATED },
+	{ &vsnl_codec_cond, VS_COND_A_TIME },
 };
 
-static bool is_time(const struct vs_nla_policy *p)
+static bool is_time(const struct vsnl_codec_set *set, u16 type)
 {
-	if (!p->id)
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(time_ids); i++)
-		if (!strcmp(time_ids[i], p->id))
+	for (size_t i = 0; i < ARRAY_SIZE(time_attrs); i++)
+		if (time_attrs[i].set == set && time_attrs[i].type == type)
 			return true;
 	return false;
 }
@@ -154,27 +237,63 @@ static json_t *render_time(u64 secs)
 	return json_string(buf);
 }
 
-static const char *(*enum_of(const struct vs_nla_policy *p))(unsigned int)
+static const char *(*enum_of(const struct vsnl_codec_set *set, u16 type))(unsigned int)
 {
-	if (!p->id)
-		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(enum_names); i++)
-		if (!strcmp(enum_names[i].id, p->id))
+		if (enum_names[i].set == set && enum_names[i].type == type)
 			return enum_names[i].name;
 	return NULL;
 }
 
-/* Is @policy the set whose entry @type has the id @id? (How sets are recognised.) */
-static bool set_is(const struct vs_nla_policy *policy, u16 maxattr, u16 type, const char *id)
+/*
+ * Quantities as Kubernetes' canonical form writes them: "500m", "2",
+ * "4Gi" (binary suffixes for bytes), "1k". The daemon counts an unlimited
+ * amount (Volcano's MaxFloat64) as INT64_MAX.
+ */
+static const char bin_sfx[][3] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+static const char dec_sfx[][2] = { "", "k", "M", "G", "T", "P", "E" };
+
+static u64 pow_u64(u64 base, unsigned int n)
 {
-	return type <= maxattr && policy[type].id && !strcmp(policy[type].id, id);
+	u64 p = 1;
+
+	while (n--)
+		p *= base;
+	return p;
 }
 
 static json_t *quantity(s64 v, unsigned int milli, bool binary)
 {
+	const char *sign = v < 0 ? "-" : "";
+	u64 m = v < 0 ? -(u64)v : (u64)v;
 	char buf[32];
+	unsigned int k;
 
-	vs_quantity_fmt(buf, sizeof(buf), v, milli, binary);
+	if (v == INT64_MAX)
+		return json_string("unlimited");
+	if (milli) {
+		/* millicores and milli-units: the protocol's only fractional unit */
+		if (m % 1000 == 0)
+			snprintf(buf, sizeof(buf), "%s%" PRIu64, sign, m / 1000);
+		else
+			snprintf(buf, sizeof(buf), "%s%" PRIu64 "m", sign, m);
+		return json_string(buf);
+	}
+	snprintf(buf, sizeof(buf), "%s%" PRIu64, sign, m);
+	if (!m)
+		return json_string(buf);
+	for (k = ARRAY_SIZE(bin_sfx) - 1; binary && k > 0; k--)
+		if (m % ((u64)1 << (10 * k)) == 0) {
+			snprintf(buf, sizeof(buf), "%s%" PRIu64 "%s", sign, m >> (10 * k),
+				 bin_sfx[k]);
+			return json_string(buf);
+		}
+	for (k = ARRAY_SIZE(dec_sfx) - 1; k > 0; k--)
+		if (m % pow_u64(1000, k) == 0) {
+			snprintf(buf, sizeof(buf), "%s%" PRIu64 "%s", sign, m / pow_u64(1000, k),
+				 dec_sfx[k]);
+			break;
+		}
 	return json_string(buf);
 }
 
@@ -263,31 +382,32 @@ static json_t *render_labels(const struct nlattr *nest)
 	return obj;
 }
 
-static json_t *render_int(const struct nlattr *a, const struct vs_nla_policy *p)
+static json_t *render_int(const struct nlattr *a, const struct vsnl_codec_set *set, u16 type)
 {
-	const char *(*name)(unsigned int) = enum_of(p);
-	bool is_bool = (p->flags & VS_NLA_F_RANGE) && p->min == 0 && p->max == 1;
+	const struct vsnl_codec_attr *p = &set->attrs[type];
+	const char *(*name)(unsigned int) = enum_of(set, type);
+	bool is_bool = (p->flags & VSNL_CODEC_F_RANGE) && p->min == 0 && p->max == 1;
 
 	switch (p->type) {
-	case VS_NLA_U8:
+	case VSNL_CODEC_U8:
 		if (!attr_ok(a, MNL_TYPE_U8))
 			return json_null();
 		return is_bool ? json_boolean(mnl_attr_get_u8(a)) : json_integer(mnl_attr_get_u8(a));
-	case VS_NLA_U16:
+	case VSNL_CODEC_U16:
 		return attr_ok(a, MNL_TYPE_U16) ? json_integer(mnl_attr_get_u16(a)) : json_null();
-	case VS_NLA_U32:
+	case VSNL_CODEC_U32:
 		if (!attr_ok(a, MNL_TYPE_U32))
 			return json_null();
 		if (name)
 			return json_string(name(mnl_attr_get_u32(a)));
 		return json_integer(mnl_attr_get_u32(a));
-	case VS_NLA_S32:
+	case VSNL_CODEC_S32:
 		return attr_ok(a, MNL_TYPE_U32) ? json_integer((s32)mnl_attr_get_u32(a)) : json_null();
-	case VS_NLA_U64:
-	case VS_NLA_S64:
+	case VSNL_CODEC_U64:
+	case VSNL_CODEC_S64:
 		if (!attr_ok(a, MNL_TYPE_U64))
 			return json_null();
-		if (is_time(p))
+		if (is_time(set, type))
 			return render_time(mnl_attr_get_u64(a));
 		/* json_int_t is long long: a u64 past INT64_MAX shows negative, as no value does today */
 		return json_integer((json_int_t)mnl_attr_get_u64(a));
@@ -295,29 +415,31 @@ static json_t *render_int(const struct nlattr *a, const struct vs_nla_policy *p)
 	return json_null();
 }
 
-static json_t *render_attr(const struct nlattr *a, const struct vs_nla_policy *p)
+static json_t *render_attr(const struct nlattr *a, const struct vsnl_codec_set *set, u16 type)
 {
+	const struct vsnl_codec_attr *p = &set->attrs[type];
+
 	switch (p->type) {
-	case VS_NLA_STRING:
+	case VSNL_CODEC_STRING:
 		return attr_ok(a, MNL_TYPE_NUL_STRING) ? json_string(mnl_attr_get_str(a)) :
 							 json_null();
-	case VS_NLA_FLAG:
+	case VSNL_CODEC_FLAG:
 		return json_true();
-	case VS_NLA_NESTED:
-		return vsnl_render_nest(a, p->nested, p->maxattr);
+	case VSNL_CODEC_NESTED:
+		return vsnl_render_nest(a, p->nested);
 	default:
-		return render_int(a, p);
+		return render_int(a, set, type);
 	}
 }
 
 /* Add one attribute's value under its name, as an array element when it repeats. */
-static int add(json_t *obj, const struct vs_nla_policy *p, json_t *v)
+static int add(json_t *obj, const struct vsnl_codec_attr *p, json_t *v)
 {
 	json_t *arr;
 
 	if (!v)
 		return -1;
-	if (!(p->flags & VS_NLA_F_MULTI))
+	if (!(p->flags & VSNL_CODEC_F_MULTI))
 		return json_object_set_new(obj, p->name, v);
 	arr = json_object_get(obj, p->name);
 	if (!arr) {
@@ -330,33 +452,41 @@ static int add(json_t *obj, const struct vs_nla_policy *p, json_t *v)
 	return json_array_append_new(arr, v);
 }
 
-static bool renderable(const struct vs_nla_policy *policy, u16 maxattr, u16 type)
+static bool renderable(const struct vsnl_codec_set *set, u16 type)
 {
-	const struct vs_nla_policy *p = &policy[type];
+	const struct vsnl_codec_attr *p;
 
-	return type && type <= maxattr && p->name && p->type != VS_NLA_UNSPEC &&
-	       p->type != VS_NLA_REJECT && (p->type != VS_NLA_NESTED || p->nested);
+	if (!type || type > set->maxattr)
+		return false;
+	p = &set->attrs[type];
+	return p->name && p->type != VSNL_CODEC_UNSPEC && p->type != VSNL_CODEC_REJECT &&
+	       (p->type != VSNL_CODEC_NESTED || p->nested);
 }
 
-json_t *vsnl_render_nest(const struct nlattr *nest, const struct vs_nla_policy *policy,
-			  u16 maxattr)
+/* Add @a to @obj if @set knows it; attributes it does not know are skipped. */
+static int render_into(json_t *obj, const struct vsnl_codec_set *set, const struct nlattr *a)
+{
+	u16 type = mnl_attr_get_type(a);
+
+	if (!renderable(set, type))
+		return 0;
+	return add(obj, &set->attrs[type], render_attr(a, set, type));
+}
+
+json_t *vsnl_render_nest(const struct nlattr *nest, const struct vsnl_codec_set *set)
 {
 	const struct nlattr *a;
 	json_t *obj;
 
-	if (set_is(policy, maxattr, VS_RES_A_CPU, "VS_RES_A_CPU"))
+	if (set == &vsnl_codec_res)
 		return render_res(nest);
-	if (set_is(policy, maxattr, VS_LABELS_A_ITEM, "VS_LABELS_A_ITEM"))
+	if (set == &vsnl_codec_labels)
 		return render_labels(nest);
 	obj = json_object();
 	if (!obj)
 		return NULL;
 	mnl_attr_for_each_nested(a, nest) {
-		u16 type = mnl_attr_get_type(a);
-
-		if (!renderable(policy, maxattr, type))
-			continue;
-		if (add(obj, &policy[type], render_attr(a, &policy[type]))) {
+		if (render_into(obj, set, a)) {
 			json_decref(obj);
 			return NULL;
 		}
@@ -372,12 +502,7 @@ json_t *vsnl_render_msg(const struct nlmsghdr *nlh)
 	if (!obj)
 		return NULL;
 	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		u16 type = mnl_attr_get_type(a);
-
-		if (!renderable(vs_genl_reply_policy, VS_A_MAX, type))
-			continue;
-		if (add(obj, &vs_genl_reply_policy[type],
-			render_attr(a, &vs_genl_reply_policy[type]))) {
+		if (render_into(obj, &vsnl_codec_reply, a)) {
 			json_decref(obj);
 			return NULL;
 		}
@@ -419,16 +544,41 @@ char *vsnl_render_cell(const json_t *v)
 	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
 }
 
+/*
+ * A quantity as quantity() writes it, back in the protocol's units: digits
+ * and a suffix of bin_sfx, dec_sfx or "m", exact up to INT64_MAX - 1.
+ * Anything else ("unlimited", a value past that) is 0.
+ */
 double vsnl_quantity(const json_t *res, const char *dim)
 {
-	const char *q = json_string_value(json_object_get(res, dim));
+	const char *q = json_string_value(json_object_get(res, dim)), *sfx;
 	unsigned int milli = strcmp(dim, "memory") && strcmp(dim, "pods") ? 3 : 0;
-	struct vs_err err;
-	s64 v;
+	unsigned __int128 v = 0, mult = 0;
+	size_t k;
 
-	if (!q || vs_quantity_parse(q, strlen(q), milli, &v, &err))
+	if (!q || *q < '0' || *q > '9')
 		return 0;
-	return (double)v;
+	/* each step stays below 2^128: v < 2^67, then < 2^63 times at most 2^60 */
+	for (sfx = q; *sfx >= '0' && *sfx <= '9' && v <= INT64_MAX; sfx++)
+		v = v * 10 + (unsigned int)(*sfx - '0');
+	if (v >= INT64_MAX)
+		return 0;
+	if (!*sfx)
+		mult = 1;
+	for (k = 1; !mult && k < ARRAY_SIZE(bin_sfx); k++)
+		if (!strcmp(sfx, bin_sfx[k]))
+			mult = (u64)1 << (10 * k);
+	for (k = 1; !mult && k < ARRAY_SIZE(dec_sfx); k++)
+		if (!strcmp(sfx, dec_sfx[k]))
+			mult = pow_u64(1000, k);
+	if (mult) {
+		v *= mult;
+		v *= v < INT64_MAX && milli ? 1000 : 1;
+	} else if (!strcmp(sfx, "m"))
+		v = milli ? v : (v + 999) / 1000;	/* rounded up, as Value() does */
+	else
+		return 0;
+	return v < INT64_MAX ? (double)(u64)v : 0;
 }
 
 u64 vsnl_u64(const json_t *obj, const char *key)

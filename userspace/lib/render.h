@@ -4,9 +4,10 @@
  * vsctl's tables and the Prometheus view of the scheduler's metrics
  * (lib/sched_metrics.h, for vsctl stats and vskube's /metrics) are built from.
  *
- * The shape comes from the family's own attribute policies (the tables the
- * daemon validates with, kernel/netlink/policies.c), as the kernel's YNL
- * renders from its specs: every attribute is named as the policy names it,
+ * The shape comes from the family's own attribute policies, as the
+ * generated codec has them (lib/codec_gen.h, made from the spec the
+ * daemon's policies are made from), as the kernel's YNL renders from its
+ * specs: every attribute is named as the policy names it,
  * a repeated one becomes an array, a nest an object. A few sets read better
  * in Kubernetes' words and are rendered so: resources as quantities
  * ({"cpu": "500m", "memory": "4Gi", "nvidia.com/gpu": "1"}), labels as a
@@ -19,7 +20,8 @@
 #include <jansson.h>
 #include <linux/netlink.h>
 
-#include "netlink/policy.h"
+#include "lib/codec.h"
+#include "lib/compiler.h"
 #include "vsched/vsched.h"
 
 /*
@@ -30,9 +32,8 @@
  */
 json_t *vsnl_render_msg(const struct nlmsghdr *nlh);
 
-/* The attributes of @nest, whose set is @policy[0..@maxattr], as an object. */
-json_t *vsnl_render_nest(const struct nlattr *nest, const struct vs_nla_policy *policy,
-			  u16 maxattr);
+/* The attributes of @nest, whose attribute set is @set, as an object. */
+json_t *vsnl_render_nest(const struct nlattr *nest, const struct vsnl_codec_set *set);
 
 /*
  * Callbacks for vsnl_request() (lib/vsnl.h) that keep what they render.

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/compiler.h"
+#include <math.h>
+
+#include "lib/compiler.h"
 #include "lib/render.h"
 #include "lib/sched_metrics.h"
 
@@ -23,29 +25,34 @@ int vsnl_stats_get(struct vsnl *c, json_t **stats, struct vsnl_err *err)
 	*stats = NULL;
 	if (!ret) {
 		*stats = json_incref(json_object_get(reply, "stats"));
-		if (!*stats) {
-			err->err = -EPROTO;
-			snprintf(err->msg, sizeof(err->msg), "the reply carries no statistics");
-			ret = -EPROTO;
-		}
+		if (!*stats)
+			ret = vsnl_err_set(err, EPROTO, "the reply carries no statistics");
 	}
 	json_decref(reply);
 	return ret;
 }
 
-bool vsnl_hist_spec(const json_t *h, struct vs_hist_spec *spec)
+/* ExponentialBucketsRange, as the protocol defines the bounds (uapi: enum vs_hist_attr). */
+double vsnl_hist_bound_ms(const struct vsnl_hist_spec *spec, u32 i)
+{
+	double min = spec->min_us / 1000.0, max = spec->max_us / 1000.0;
+
+	return min * pow(pow(max / min, 1.0 / (double)(spec->nr - 1)), (double)i);
+}
+
+bool vsnl_hist_spec(const json_t *h, struct vsnl_hist_spec *spec)
 {
 	size_t n = json_array_size(json_object_get(h, "buckets"));
 
 	spec->min_us = (u32)vsnl_u64(h, "minUs");
 	spec->max_us = (u32)vsnl_u64(h, "maxUs");
 	spec->nr = n ? (u32)n - 1 : 0;
-	return spec->nr >= 2 && spec->nr <= VS_HIST_BUCKETS_MAX && spec->min_us &&
+	return spec->nr >= 2 && spec->nr <= PROM_BUCKETS_MAX && spec->min_us &&
 	       spec->max_us > spec->min_us;
 }
 
 /* Whether @h is a histogram of the family @name with bounds it can say (its @spec). */
-static bool hist_of(const json_t *h, const char *name, struct vs_hist_spec *spec)
+static bool hist_of(const json_t *h, const char *name, struct vsnl_hist_spec *spec)
 {
 	const char *n = json_string_value(json_object_get(h, "name"));
 
@@ -112,7 +119,7 @@ static int fam_add(struct fam *f, double v, const char *v1, const char *v2)
 }
 
 /* Register @f (freed) with its series; a labelled family without one is left out. */
-static int fam_register(struct prom_reg *reg, struct fam *f, struct vs_err *err)
+static int fam_register(struct prom_reg *reg, struct fam *f, struct vsnl_err *err)
 {
 	struct prom_desc d = { .name = f->name, .help = f->help, .kind = f->kind };
 	const char **rows = NULL;
@@ -127,7 +134,7 @@ static int fam_register(struct prom_reg *reg, struct fam *f, struct vs_err *err)
 		/* The rows as the registry reads them: nr_labels values each. */
 		rows = calloc((size_t)f->nr * f->nr_labels, sizeof(*rows));
 		if (!rows) {
-			ret = vs_err_set(err, ENOMEM, "out of memory");
+			ret = vsnl_err_set(err, ENOMEM, "out of memory");
 			goto out;
 		}
 		for (u32 i = 0; i < f->nr; i++)
@@ -154,25 +161,25 @@ out:
 
 /* One unlabelled counter or gauge. */
 static int put_one(struct prom_reg *reg, const char *name, const char *help,
-		   enum prom_kind kind, double v, struct vs_err *err)
+		   enum prom_kind kind, double v, struct vsnl_err *err)
 {
 	struct fam *f = fam_new(name, help, kind, NULL, NULL);
 
 	if (!f || fam_add(f, v, NULL, NULL)) {
 		fam_free(f);
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	}
 	return fam_register(reg, f, err);
 }
 
 /* Every histogram of the reply named @name, as one family. */
 static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char *name,
-			   const char *help, struct vs_err *err)
+			   const char *help, struct vsnl_err *err)
 {
 	struct prom_desc d = { .kind = PROM_HISTOGRAM, .help = help };
 	const char **rows = NULL;
-	struct vs_hist_spec spec = { 0, 0, 0 };
-	double bounds[VS_HIST_BUCKETS_MAX];
+	struct vsnl_hist_spec spec = { 0, 0, 0 };
+	double bounds[PROM_BUCKETS_MAX];
 	char full[128];
 	struct prom_metric *m;
 	const json_t *h, *v;
@@ -191,7 +198,7 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 		return 0;
 	rows = calloc((size_t)nr * (nl ? nl : 1), sizeof(*rows));
 	if (!rows)
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	json_array_foreach(hists, i, h) {
 		u32 l = 0;
 
@@ -207,7 +214,7 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 		s++;
 	}
 	for (u32 b = 0; b < spec.nr; b++)
-		bounds[b] = vs_hist_bound_ms(&spec, b);
+		bounds[b] = vsnl_hist_bound_ms(&spec, b);
 	snprintf(full, sizeof(full), "volcano_%s", name);
 	d.name = full;
 	d.buckets = bounds;
@@ -224,12 +231,12 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 	s = 0;
 	json_array_foreach(hists, i, h) {
 		const json_t *in = json_object_get(h, "buckets");
-		u64 counts[VS_HIST_BUCKETS_MAX + 1];
-		struct vs_hist_spec hs;
+		u64 counts[PROM_BUCKETS_MAX + 1];
+		struct vsnl_hist_spec hs;
 
 		if (!hist_of(h, name, &hs))
 			continue;
-		for (u32 b = 0; b <= hs.nr && b <= VS_HIST_BUCKETS_MAX; b++)
+		for (u32 b = 0; b <= hs.nr && b <= PROM_BUCKETS_MAX; b++)
 			counts[b] = (u64)json_integer_value(json_array_get(in, b));
 		prom_hist_set(m, s++, counts, hs.nr + 1, (double)vsnl_u64(h, "sumNs") / 1e6);
 	}
@@ -240,7 +247,7 @@ out:
 
 enum { Q_ALLOCATED, Q_REQUEST, Q_DESERVED, Q_CAPACITY, Q_NR };
 
-static int put_queues(struct prom_reg *reg, const json_t *queues, struct vs_err *err)
+static int put_queues(struct prom_reg *reg, const json_t *queues, struct vsnl_err *err)
 {
 #define QRES(_key, _what)	{ _key, "volcano_queue_" _what "_milli_cpu",		\
 				  "volcano_queue_" _what "_memory_bytes",		\
@@ -334,7 +341,7 @@ static int put_queues(struct prom_reg *reg, const json_t *queues, struct vs_err 
 	}
 	goto out;
 nomem:
-	ret = vs_err_set(err, ENOMEM, "out of memory");
+	ret = vsnl_err_set(err, ENOMEM, "out of memory");
 out:
 	for (u32 x = 0; x < Q_NR; x++) {
 		fam_free(cpu[x]);
@@ -350,7 +357,7 @@ out:
 }
 
 /* The metrics of VS_A_STATS under Volcano's names. */
-static int put_stats_metrics(struct prom_reg *reg, const json_t *st, struct vs_err *err)
+static int put_stats_metrics(struct prom_reg *reg, const json_t *st, struct vsnl_err *err)
 {
 	const json_t *hists = json_object_get(st, "histograms");
 	struct fam *attempts = fam_new("volcano_schedule_attempts_total", "Tasks the scheduler "
@@ -371,7 +378,7 @@ static int put_stats_metrics(struct prom_reg *reg, const json_t *st, struct vs_e
 		    NULL)) {
 		fam_free(attempts);
 		fam_free(evictions);
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	}
 	ret = put_hist_family(reg, hists, "e2e_scheduling_latency_milliseconds",
 			      "A whole cycle, from opening the session to closing it, in "
@@ -406,26 +413,14 @@ int vsnl_sched_metrics(struct vsnl *c, struct prom_reg *reg, struct vsnl_err *er
 {
 	json_t *stats = NULL, *queues = json_array();
 	struct vsnl_collect col = { "queue", queues };
-	struct vs_err e = { { 0 } };
 	int ret;
 
-	if (!queues) {
-		ret = -ENOMEM;
-		goto fail;
-	}
+	if (!queues)
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	ret = vsnl_stats_get(c, &stats, err) ?:
 	      vsnl_request(c, vsnl_msg_new(VS_CMD_QUEUE_GET, NLM_F_DUMP), vsnl_render_collect,
-			   &col, err);
-	if (ret)
-		goto out;
-	ret = put_stats_metrics(reg, stats, &e) ?: put_queues(reg, queues, &e);
-	if (ret)
-		goto fail;
-	goto out;
-fail:
-	err->err = ret;
-	snprintf(err->msg, sizeof(err->msg), "%s", e.msg[0] ? e.msg : "out of memory");
-out:
+			   &col, err) ?:
+	      put_stats_metrics(reg, stats, err) ?: put_queues(reg, queues, err);
 	json_decref(stats);
 	json_decref(queues);
 	return ret;

@@ -24,7 +24,6 @@
 
 #include "lib/prom.h"
 #include "lib/vsnl.h"
-#include "sched/metrics.h"
 
 /*
  * VS_CMD_STATS_GET on @c: the daemon's VS_A_STATS as JSON (lib/render.h)
@@ -44,10 +43,24 @@ int vsnl_stats_get(struct vsnl *c, json_t **stats, struct vsnl_err *err);
 int vsnl_sched_metrics(struct vsnl *c, struct prom_reg *reg, struct vsnl_err *err);
 
 /*
+ * A histogram's buckets as the protocol describes them (VS_HIST_A_MIN_US,
+ * VS_HIST_A_MAX_US and the number of buckets before +Inf), and bound @i of
+ * them in milliseconds: Prometheus' ExponentialBucketsRange, the formula
+ * the daemon counts by (kernel/sched/metrics.c keeps its own: the two
+ * sides share only uapi/, and the formula is the protocol's).
+ */
+struct vsnl_hist_spec {
+	u32 min_us, max_us;
+	u32 nr;			/* 2..PROM_BUCKETS_MAX */
+};
+
+double vsnl_hist_bound_ms(const struct vsnl_hist_spec *spec, u32 i);
+
+/*
  * The bounds of one histogram of the statistics ({"name", "labels",
  * "minUs", "maxUs", "count", "sumNs", "buckets"}) in @spec; false when the
- * object describes none the core could have kept.
+ * object describes none the registry can hold.
  */
-bool vsnl_hist_spec(const json_t *h, struct vs_hist_spec *spec);
+bool vsnl_hist_spec(const json_t *h, struct vsnl_hist_spec *spec);
 
 #endif /* VSNL_SCHED_METRICS_H */

@@ -37,8 +37,7 @@ struct vsnl {
 	uint32_t end_seq;
 };
 
-__attribute__((format(printf, 3, 4)))
-static int fail(struct vsnl_err *err, int errnum, const char *fmt, ...)
+int vsnl_err_set(struct vsnl_err *err, int errnum, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -51,6 +50,27 @@ static int fail(struct vsnl_err *err, int errnum, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -abs(errnum);
+}
+
+void vsnl_err_prefix(struct vsnl_err *err, const char *fmt, ...)
+{
+	/* Room for both whole; the message keeps what fits of them, prefix first. */
+	char both[2 * sizeof(err->msg)];
+	va_list ap;
+	int n;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(both, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(err->msg))
+		n = sizeof(err->msg) - 1;
+	memcpy(both + n, err->msg, strnlen(err->msg, sizeof(err->msg) - 1) + 1);
+	both[sizeof(err->msg) - 1] = '\0';
+	memcpy(err->msg, both, sizeof(err->msg));
 }
 
 const char *vsnl_default_path(void)
@@ -68,7 +88,7 @@ struct vsnl *vsnl_open(const char *path, struct vsnl_err *err)
 	if (!path)
 		path = vsnl_default_path();
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		fail(err, ENAMETOOLONG, "socket path %s is too long", path);
+		vsnl_err_set(err, ENAMETOOLONG, "socket path %s is too long", path);
 		return NULL;
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
@@ -77,14 +97,14 @@ struct vsnl *vsnl_open(const char *path, struct vsnl_err *err)
 		c->rx = malloc(VS_MSG_MAX);
 	if (!c || !c->rx) {
 		free(c);
-		fail(err, ENOMEM, "out of memory");
+		vsnl_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	c->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		int e = errno;
 
-		fail(err, e, "cannot reach vschedd at %s: %s", path, strerror(e));
+		vsnl_err_set(err, e, "cannot reach vschedd at %s: %s", path, strerror(e));
 		if (c->fd >= 0)
 			close(c->fd);
 		free(c->rx);
@@ -155,7 +175,7 @@ static int parse_error(const struct nlmsghdr *nlh, struct vsnl_err *err)
 	size_t off = sizeof(*e);
 
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
-		return fail(err, EPROTO, "vschedd sent a truncated error");
+		return vsnl_err_set(err, EPROTO, "vschedd sent a truncated error");
 	if (!e->error)
 		return 0;
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
@@ -164,10 +184,10 @@ static int parse_error(const struct nlmsghdr *nlh, struct vsnl_err *err)
 		nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)e + NLMSG_ALIGN(off)),
 			  (int)(nlh->nlmsg_len - NLMSG_LENGTH(NLMSG_ALIGN(off))), NULL);
 	if (tb[NLMSGERR_ATTR_MSG])
-		fail(err, e->error, "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
+		vsnl_err_set(err, e->error, "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
 		     (const char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
 	else
-		fail(err, e->error, "%s", strerror(-e->error));
+		vsnl_err_set(err, e->error, "%s", strerror(-e->error));
 	if (err && tb[NLMSGERR_ATTR_OFFS]) {
 		err->offset = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
 		err->has_offset = true;
@@ -183,7 +203,7 @@ static int deliver(const struct nlmsghdr *nlh, vsnl_cb cb, void *arg, struct vsn
 	if (!cb)
 		return 0;
 	if (genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, VS_A_MAX, NULL) < 0)
-		return fail(err, EPROTO, "vschedd sent a malformed message");
+		return vsnl_err_set(err, EPROTO, "vschedd sent a malformed message");
 	return cb(nlh, tb, arg);
 }
 
@@ -196,16 +216,16 @@ int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,
 	int ret = 0;
 
 	if (!msg)
-		return fail(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	if (c->batch) {
 		nlmsg_free(msg);
-		return fail(err, EBUSY, "a batch is open: only vsnl_batch_add() and "
+		return vsnl_err_set(err, EBUSY, "a batch is open: only vsnl_batch_add() and "
 			    "vsnl_batch_end() may follow vsnl_batch_begin()");
 	}
 	/* Its answer would be passed over as another request's. */
 	if (c->end_pending) {
 		nlmsg_free(msg);
-		return fail(err, EBUSY, "a batch's END is not answered yet: "
+		return vsnl_err_set(err, EBUSY, "a batch's END is not answered yet: "
 			    "vsnl_batch_end_wait() first");
 	}
 	req = nlmsg_hdr(msg);
@@ -213,7 +233,7 @@ int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,
 	req->nlmsg_seq = seq = ++c->seq;
 	dump = (req->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 	if (send(c->fd, req, req->nlmsg_len, MSG_NOSIGNAL) < 0) {
-		ret = fail(err, errno, "cannot send to vschedd: %s", strerror(errno));
+		ret = vsnl_err_set(err, errno, "cannot send to vschedd: %s", strerror(errno));
 		nlmsg_free(msg);
 		return ret;
 	}
@@ -227,10 +247,10 @@ int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return fail(err, errno, "cannot read from vschedd: %s", strerror(errno));
+			return vsnl_err_set(err, errno, "cannot read from vschedd: %s", strerror(errno));
 		}
 		if (n == 0)
-			return fail(err, ECONNRESET, "vschedd closed the connection");
+			return vsnl_err_set(err, ECONNRESET, "vschedd closed the connection");
 		for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
 			if (nlh->nlmsg_seq != seq)
 				continue;	/* a notification, or an answer to someone else */
@@ -240,7 +260,7 @@ int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,
 			case NLMSG_DONE:
 				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)) &&
 				    *(int *)nlmsg_data(nlh) < 0)
-					return fail(err, *(int *)nlmsg_data(nlh), "the dump failed: %s",
+					return vsnl_err_set(err, *(int *)nlmsg_data(nlh), "the dump failed: %s",
 						    strerror(-*(int *)nlmsg_data(nlh)));
 				if (dump)
 					return ret;
@@ -309,15 +329,15 @@ int vsnl_recv_notifications(struct vsnl *c, int timeout_ms, vsnl_cb cb, void *ar
 
 	ret = poll(&pfd, 1, timeout_ms);
 	if (ret < 0)
-		return errno == EINTR ? 0 : fail(err, errno, "poll: %s", strerror(errno));
+		return errno == EINTR ? 0 : vsnl_err_set(err, errno, "poll: %s", strerror(errno));
 	if (!ret)
 		return 0;
 	n = recv(c->fd, c->rx, VS_MSG_MAX, MSG_DONTWAIT);
 	if (n < 0)
-		return errno == EAGAIN ? 0 : fail(err, errno, "cannot read from vschedd: %s",
+		return errno == EAGAIN ? 0 : vsnl_err_set(err, errno, "cannot read from vschedd: %s",
 						  strerror(errno));
 	if (n == 0)
-		return fail(err, ECONNRESET, "vschedd closed the connection");
+		return vsnl_err_set(err, ECONNRESET, "vschedd closed the connection");
 	len = (int)n;
 	for (struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx; nlmsg_ok(nlh, len);
 	     nlh = nlmsg_next(nlh, &len)) {
@@ -355,9 +375,9 @@ static int batch_drain(struct vsnl *c, struct vsnl_err *err)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return 0;
 		if (n < 0)
-			return fail(err, errno, "cannot read from vschedd: %s", strerror(errno));
+			return vsnl_err_set(err, errno, "cannot read from vschedd: %s", strerror(errno));
 		if (n == 0)
-			return fail(err, ECONNRESET, "vschedd closed the connection");
+			return vsnl_err_set(err, ECONNRESET, "vschedd closed the connection");
 		for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
 			if (nlh->nlmsg_type != NLMSG_ERROR || c->refused.err ||
 			    nlh->nlmsg_seq - c->batch_first > c->seq - c->batch_first)
@@ -385,12 +405,12 @@ static int batch_flush(struct vsnl *c, bool last, struct vsnl_err *err)
 			break;
 		}
 		if (errno == EMSGSIZE)
-			return fail(err, EMSGSIZE, "a datagram of %zu bytes does not fit the "
+			return vsnl_err_set(err, EMSGSIZE, "a datagram of %zu bytes does not fit the "
 				    "socket's send buffer", c->tx_len);
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-			return fail(err, errno, "cannot send to vschedd: %s", strerror(errno));
+			return vsnl_err_set(err, errno, "cannot send to vschedd: %s", strerror(errno));
 		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
-			return fail(err, errno, "poll: %s", strerror(errno));
+			return vsnl_err_set(err, errno, "poll: %s", strerror(errno));
 		ret = batch_drain(c, err);
 		if (ret)
 			return ret;
@@ -410,10 +430,10 @@ static int batch_room(struct vsnl *c, size_t len, struct vsnl_err *err)
 		return ret;
 	/* One message larger than a datagram of ours: it goes alone, in a bigger one. */
 	if (len > VS_MSG_MAX)
-		return fail(err, EMSGSIZE, "a message of %zu bytes is larger than %u", len,
+		return vsnl_err_set(err, EMSGSIZE, "a message of %zu bytes is larger than %u", len,
 			    VS_MSG_MAX);
 	if (setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &(int){ (int)len * 2 }, sizeof(int)))
-		return fail(err, errno, "SO_SNDBUF: %s", strerror(errno));
+		return vsnl_err_set(err, errno, "SO_SNDBUF: %s", strerror(errno));
 	return 0;
 }
 
@@ -422,9 +442,9 @@ int vsnl_batch_begin(struct vsnl *c, struct vsnl_err *err)
 	int ret;
 
 	if (c->batch)
-		return fail(err, EBUSY, "a batch is open already");
+		return vsnl_err_set(err, EBUSY, "a batch is open already");
 	if (!c->tx && !(c->tx = malloc(VS_MSG_MAX)))
-		return fail(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	/* Acked before anything follows: refused, nothing would be held. */
 	ret = vsnl_request(c, vsnl_msg_new(VS_CMD_BATCH_BEGIN, 0), NULL, NULL, err);
 	if (ret)
@@ -444,9 +464,9 @@ int vsnl_batch_add_nlh(struct vsnl *c, const struct nlmsghdr *nlh, uint32_t *seq
 	int ret;
 
 	if (!c->batch)
-		return fail(err, EINVAL, "no batch is open");
+		return vsnl_err_set(err, EINVAL, "no batch is open");
 	if (nlh->nlmsg_len < NLMSG_HDRLEN)
-		return fail(err, EINVAL, "a message of %u bytes is shorter than its header",
+		return vsnl_err_set(err, EINVAL, "a message of %u bytes is shorter than its header",
 			    nlh->nlmsg_len);
 	if (seq)
 		*seq = c->seq + 1;
@@ -470,7 +490,7 @@ int vsnl_batch_add(struct vsnl *c, struct nl_msg *msg, uint32_t *seq, struct vsn
 	int ret;
 
 	if (!msg)
-		return fail(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	ret = vsnl_batch_add_nlh(c, nlmsg_hdr(msg), seq, err);
 	nlmsg_free(msg);
 	return ret;
@@ -494,10 +514,10 @@ int vsnl_batch_end_send(struct vsnl *c, struct vsnl_err *err)
 	int ret;
 
 	if (!c->batch)
-		return fail(err, EINVAL, "no batch is open");
+		return vsnl_err_set(err, EINVAL, "no batch is open");
 	end = vsnl_msg_new(VS_CMD_BATCH_END, NLM_F_ACK);
 	if (!end)
-		return fail(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	/* END follows the held messages, in their datagram if there is room. */
 	ret = batch_room(c, nlmsg_hdr(end)->nlmsg_len, err);
 	if (!ret) {
@@ -521,7 +541,7 @@ int vsnl_batch_end_wait(struct vsnl *c, struct vsnl_err *err)
 	int ret;
 
 	if (!c->end_pending)
-		return fail(err, EINVAL, "no batch's END waits for its answer");
+		return vsnl_err_set(err, EINVAL, "no batch's END waits for its answer");
 	c->end_pending = false;
 	for (;;) {
 		ssize_t n = recv(c->fd, c->rx, VS_MSG_MAX, 0);
@@ -531,9 +551,9 @@ int vsnl_batch_end_wait(struct vsnl *c, struct vsnl_err *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return fail(err, errno, "cannot read from vschedd: %s", strerror(errno));
+			return vsnl_err_set(err, errno, "cannot read from vschedd: %s", strerror(errno));
 		if (n == 0)
-			return fail(err, ECONNRESET, "vschedd closed the connection");
+			return vsnl_err_set(err, ECONNRESET, "vschedd closed the connection");
 		for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
 			if (nlh->nlmsg_type != NLMSG_ERROR)
 				continue;

@@ -37,6 +37,17 @@ struct vsnl_err {
 };
 
 /*
+ * Set @err (NULL: ignored) to @errnum, negated if positive, and the
+ * message; returns the negative errno, so that "return vsnl_err_set(err,
+ * EINVAL, ...)" reads naturally. vsnl_err_prefix() puts context ("metric
+ * m: ") before the message already there.
+ */
+__attribute__((format(printf, 3, 4)))
+int vsnl_err_set(struct vsnl_err *err, int errnum, const char *fmt, ...);
+__attribute__((format(printf, 2, 3)))
+void vsnl_err_prefix(struct vsnl_err *err, const char *fmt, ...);
+
+/*
  * Connect to the daemon at @path; NULL means $VSCHED_SOCKET, else
  * VSCHED_SOCKET_DEFAULT. NULL on failure, with @err saying why.
  */

@@ -7,7 +7,7 @@
  *						Volcano's metric names and the queues' gauges
  *	vsctl stats pools [-o json | -j]	the object pools, as /proc/slabinfo shows caches
  *
- * The daemon keeps the histograms as bucket counts (kernel/sched/metrics.h);
+ * The daemon keeps the histograms as bucket counts (VS_STATS_A_HIST);
  * the quantiles printed here are Prometheus' histogram_quantile() over
  * them, so they say which bucket a latency fell in, not its exact value.
  * The Prometheus view is lib/sched_metrics.h's, the one vskube serves.
@@ -20,11 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/compiler.h"
+#include "lib/compiler.h"
 #include "lib/prom.h"
 #include "lib/render.h"
 #include "lib/sched_metrics.h"
-#include "sched/metrics.h"
 #include "vsctl/objects.h"
 #include "vsctl/request.h"
 #include "vsctl/table.h"
@@ -136,7 +135,7 @@ static char *fmt(const char *f, ...)
  * Prometheus' histogram_quantile() on one series: the bucket where the
  * rank falls, interpolated linearly; past the last bound, that bound.
  */
-static double hist_quantile(const json_t *h, const struct vs_hist_spec *spec, double q)
+static double hist_quantile(const json_t *h, const struct vsnl_hist_spec *spec, double q)
 {
 	const json_t *b = json_object_get(h, "buckets");
 	double count = (double)vsnl_u64(h, "count"), rank = q * count, cum = 0;
@@ -145,17 +144,17 @@ static double hist_quantile(const json_t *h, const struct vs_hist_spec *spec, do
 		return (double)NAN;
 	for (u32 i = 0; i <= spec->nr; i++) {
 		double in = (double)json_integer_value(json_array_get(b, i));
-		double lo = i ? vs_hist_bound_ms(spec, i - 1) : 0;
+		double lo = i ? vsnl_hist_bound_ms(spec, i - 1) : 0;
 
 		if (cum + in < rank || !in) {
 			cum += in;
 			continue;
 		}
 		if (i == spec->nr)
-			return vs_hist_bound_ms(spec, spec->nr - 1);
-		return lo + (vs_hist_bound_ms(spec, i) - lo) * (rank - cum) / in;
+			return vsnl_hist_bound_ms(spec, spec->nr - 1);
+		return lo + (vsnl_hist_bound_ms(spec, i) - lo) * (rank - cum) / in;
 	}
-	return vs_hist_bound_ms(spec, spec->nr - 1);
+	return vsnl_hist_bound_ms(spec, spec->nr - 1);
 }
 
 /* "action_scheduling_latency_milliseconds{action=\"allocate\"}" */
@@ -183,7 +182,7 @@ static char *hist_series(const json_t *h)
 static void print_latencies(const json_t *st)
 {
 	const json_t *hists = json_object_get(st, "histograms"), *h;
-	struct vs_hist_spec spec;
+	struct vsnl_hist_spec spec;
 	struct vsctl_table t;
 	size_t i;
 

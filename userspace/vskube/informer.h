@@ -22,7 +22,7 @@
 
 #include <jansson.h>
 
-#include "core/compiler.h"
+#include "lib/compiler.h"
 #include "vskube/kclient.h"
 
 enum kinf_event {

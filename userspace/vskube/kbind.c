@@ -9,14 +9,14 @@
 #include <jansson.h>
 #include <libmnl/libmnl.h>
 #include <netlink/genl/genl.h>
+#include <netlink/list.h>
 
-#include "core/list.h"
 #include "core/log.h"
-#include "netlink/msg.h"
+#include "lib/codec_gen.h"
 #include "vskube/kbind.h"
 
 struct kwork {
-	struct list_head link;		/* kbind.waiting or kbind.running */
+	struct nl_list_head link;		/* kbind.waiting or kbind.running */
 	struct kbind *b;
 	struct kcl_req *req;		/* while running */
 	u32 kind;			/* enum vs_decision_kind */
@@ -29,14 +29,14 @@ struct kbind {
 	struct ksync *s;
 	struct kstatus *status;
 	u32 inflight, nr_running, nr_waiting;
-	struct list_head waiting, running;
+	struct nl_list_head waiting, running;
 	struct kbind_stats st;
 	u64 msg[512];			/* a bind result: 4 KiB, aligned */
 };
 
 static void work_free(struct kwork *w)
 {
-	list_del(&w->link);
+	nl_list_del(&w->link);
 	free(w->ns);
 	free(w->name);
 	free(w->node);
@@ -84,18 +84,24 @@ static int errno_of(long status)
 
 static void bind_result(struct kbind *b, struct kwork *w, int error, const char *msg)
 {
-	struct nlmsghdr *nlh = vsnl_msg_put(b->msg, sizeof(b->msg), VS_CMD_BIND_RESULT, 0);
-	struct nlattr *nest = mnl_attr_nest_start(nlh, VS_A_BIND_RESULT);
+	const size_t cap = sizeof(b->msg);
+	struct nlmsghdr *nlh = vsnl_msg_put(b->msg, cap, VS_CMD_BIND_RESULT, 0);
+	struct vsnl_err err = { 0 };
+	struct nlattr *nest;
 	char what[320];
 
-	vs_nla_put_strz(nlh, sizeof(b->msg), VS_BIND_A_NAMESPACE, w->ns);
-	vs_nla_put_strz(nlh, sizeof(b->msg), VS_BIND_A_NAME, w->name);
-	vs_nla_put_strz(nlh, sizeof(b->msg), VS_BIND_A_NODE, w->node);
-	mnl_attr_put_u32(nlh, VS_BIND_A_ERROR, (u32)error);
-	if (error)
-		mnl_attr_put_strz_check(nlh, sizeof(b->msg), VS_BIND_A_MESSAGE, msg);
-	mnl_attr_nest_end(nlh, nest);
 	snprintf(what, sizeof(what), "bind result of pods %s/%s", w->ns, w->name);
+	/* Names come from vschedd's decision, the message from a 512-byte buffer: all fit. */
+	nest = vsnl_vsched_start_bind_result(nlh, cap, &err);
+	if (!nest || vsnl_bind_result_put_namespace(nlh, cap, w->ns, &err) ||
+	    vsnl_bind_result_put_name(nlh, cap, w->name, &err) ||
+	    vsnl_bind_result_put_node(nlh, cap, w->node, &err) ||
+	    vsnl_bind_result_put_error(nlh, cap, error, &err) ||
+	    (error && vsnl_bind_result_put_message(nlh, cap, msg, &err))) {
+		vs_error("%s: %s: the bind times out in vschedd instead", what, err.msg);
+		return;
+	}
+	mnl_attr_nest_end(nlh, nest);
 	if (ksync_queue(b->s, nlh, what))
 		vs_error("%s: out of memory: the bind times out in vschedd instead", what);
 }
@@ -130,7 +136,8 @@ static void done(struct kcl_req *r, long status, const char *body, size_t len, c
 		api_message(status, body, why, msg, sizeof(msg));
 		vs_v(2, "eviction of pod <%s/%s> refused (%s): deleting it", w->ns, w->name, msg);
 		w->deleting = true;
-		list_move_tail(&w->link, &b->waiting);
+		nl_list_del(&w->link);
+		nl_list_add_tail(&w->link, &b->waiting);
 		b->nr_waiting++;
 		start_more(b);
 		return;
@@ -177,10 +184,11 @@ static bool start(struct kbind *b, struct kwork *w)
 
 static void start_more(struct kbind *b)
 {
-	while (!list_empty(&b->waiting) && b->nr_running < b->inflight) {
-		struct kwork *w = list_first_entry(&b->waiting, struct kwork, link);
+	while (!nl_list_empty(&b->waiting) && b->nr_running < b->inflight) {
+		struct kwork *w = nl_list_first_entry(&b->waiting, struct kwork, link);
 
-		list_move_tail(&w->link, &b->running);
+		nl_list_del(&w->link);
+		nl_list_add_tail(&w->link, &b->running);
 		b->nr_waiting--;
 		if (!start(b, w)) {
 			vs_error("pods %s/%s: out of memory: its decision is dropped", w->ns,
@@ -208,7 +216,7 @@ static int queue_decision(struct kbind *b, const struct nlattr *nest)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	INIT_LIST_HEAD(&w->link);
+	NL_INIT_LIST_HEAD(&w->link);
 	w->b = b;
 	w->kind = kind;
 	w->ns = strdup(nla_get_string(a[VS_DECISION_A_NAMESPACE]));
@@ -219,7 +227,7 @@ static int queue_decision(struct kbind *b, const struct nlattr *nest)
 		return -ENOMEM;
 	}
 	b->st.decisions++;
-	list_add_tail(&w->link, &b->waiting);
+	nl_list_add_tail(&w->link, &b->waiting);
 	b->nr_waiting++;
 	return 0;
 }
@@ -280,8 +288,8 @@ struct kbind *kbind_new(struct kcl *c, struct ksync *s, struct kstatus *status, 
 	b->s = s;
 	b->status = status;
 	b->inflight = inflight ? inflight : KBIND_INFLIGHT_DEFAULT;
-	INIT_LIST_HEAD(&b->waiting);
-	INIT_LIST_HEAD(&b->running);
+	NL_INIT_LIST_HEAD(&b->waiting);
+	NL_INIT_LIST_HEAD(&b->running);
 	return b;
 }
 
@@ -291,11 +299,11 @@ void kbind_free(struct kbind *b)
 
 	if (!b)
 		return;
-	list_for_each_entry_safe(w, tmp, &b->running, link) {
+	nl_list_for_each_entry_safe(w, tmp, &b->running, link) {
 		kcl_cancel(w->req);
 		work_free(w);
 	}
-	list_for_each_entry_safe(w, tmp, &b->waiting, link)
+	nl_list_for_each_entry_safe(w, tmp, &b->waiting, link)
 		work_free(w);
 	free(b);
 }

@@ -22,7 +22,7 @@
 #ifndef VSKUBE_KBIND_H
 #define VSKUBE_KBIND_H
 
-#include "core/compiler.h"
+#include "lib/compiler.h"
 #include "lib/vsnl.h"
 #include "vskube/kclient.h"
 #include "vskube/kstatus.h"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <netlink/list.h>
 
-#include "core/list.h"
 #include "core/log.h"
 #include "vskube/kclient.h"
 
@@ -24,13 +24,13 @@ struct kcl {
 	CURLM *multi;
 	struct curl_slist *connect_to;	/* tls-server-name: the name in the URL, the host to reach */
 	char *base;			/* scheme://host[:port][/path], the host as TLS should see it */
-	struct list_head reqs;
+	struct nl_list_head reqs;
 	u32 nr;
 };
 
 struct kcl_req {
 	struct kcl *c;
-	struct list_head node;
+	struct nl_list_head node;
 	CURL *easy;
 	struct curl_slist *headers;
 	char errbuf[CURL_ERROR_SIZE];
@@ -144,7 +144,7 @@ struct kcl *kcl_new(struct kc_config *cfg, struct vs_err *err)
 	}
 	c->cfg = cfg;
 	c->token_read_ms = clock_ms();
-	INIT_LIST_HEAD(&c->reqs);
+	NL_INIT_LIST_HEAD(&c->reqs);
 	c->multi = curl_multi_init();
 	if (!c->multi) {
 		vs_err_set(err, ENOMEM, "out of memory");
@@ -162,7 +162,7 @@ static void req_free(struct kcl_req *r)
 {
 	struct kcl *c = r->c;
 
-	list_del(&r->node);
+	nl_list_del(&r->node);
 	c->nr--;
 	if (r->easy) {
 		curl_multi_remove_handle(c->multi, r->easy);
@@ -179,7 +179,7 @@ void kcl_free(struct kcl *c)
 
 	if (!c)
 		return;
-	list_for_each_entry_safe(r, tmp, &c->reqs, node)
+	nl_list_for_each_entry_safe(r, tmp, &c->reqs, node)
 		req_free(r);
 	if (c->multi)
 		curl_multi_cleanup(c->multi);
@@ -274,7 +274,7 @@ static struct kcl_req *req_new(struct kcl *c, const char *method, const char *pa
 	token_refresh(c);
 	r->c = c;
 	r->watch = watch;
-	list_add_tail(&r->node, &c->reqs);
+	nl_list_add_tail(&r->node, &c->reqs);
 	c->nr++;
 	r->easy = curl_easy_init();
 	if (!r->easy || asprintf(&url, "%s%s", c->base, path) < 0) {

@@ -25,7 +25,6 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-#include "core/list.h"
 #include "vskube/kserve.h"
 
 /* What messages call the address when the caller names no flag. */
@@ -172,7 +171,8 @@ static int resolve(const struct kserve_addr *a, const char *flag, const char *te
 	}
 	/* An IPv4 or IPv6 address: either fits. */
 	if (pick)
-		memcpy(out, pick->ai_addr, min_t(size_t, pick->ai_addrlen, sizeof(*out)));
+		memcpy(out, pick->ai_addr,
+		       pick->ai_addrlen < sizeof(*out) ? pick->ai_addrlen : sizeof(*out));
 	freeaddrinfo(res);
 	if (!pick)
 		return vs_err_set(err, EINVAL, "%s \"%.64s\": %s has no IP address", flag,

@@ -47,7 +47,7 @@
 #include <linux/netlink.h>
 #include <jansson.h>
 
-#include "core/compiler.h"
+#include "lib/compiler.h"
 #include "vskube/kclient.h"
 
 struct kstatus;

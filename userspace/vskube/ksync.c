@@ -20,7 +20,7 @@
 #include "core/hash.h"
 #include "core/log.h"
 #include "kube/manifest.h"
-#include "netlink/msg.h"
+#include "lib/codec_gen.h"
 #include "vskube/informer.h"
 #include "vskube/kjson.h"
 #include "vskube/kstatus.h"
@@ -546,17 +546,22 @@ static void obj_what(const struct mf_obj *o, char *buf, size_t size)
 		 o->name);
 }
 
+/* A VS_CMD_TASK_STATUS; NULL (with a warning naming @what) when the policy refuses it. */
 static struct nlmsghdr *task_report(struct ksync *s, const char *ns, const char *name, u32 event,
-				    s32 exit_code)
+				    s32 exit_code, const char *what)
 {
 	struct nlmsghdr *nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, VS_CMD_TASK_STATUS, 0);
-	struct nlattr *nest = mnl_attr_nest_start(nlh, VS_A_TASK);
+	struct vsnl_err err = { 0 };
+	struct nlattr *nest = vsnl_vsched_start_task(nlh, VS_MSG_MAX, &err);
 
-	vs_nla_put_strz(nlh, VS_MSG_MAX, VS_TASK_A_NAMESPACE, ns);
-	vs_nla_put_strz(nlh, VS_MSG_MAX, VS_TASK_A_NAME, name);
-	mnl_attr_put_u32(nlh, VS_TASK_A_EVENT, event);
-	if (event == VS_TASK_EVENT_FAILED && exit_code)
-		mnl_attr_put_u32(nlh, VS_TASK_A_EXIT_CODE, (u32)exit_code);
+	if (!nest || vsnl_task_put_namespace(nlh, VS_MSG_MAX, ns, &err) ||
+	    vsnl_task_put_name(nlh, VS_MSG_MAX, name, &err) ||
+	    vsnl_task_put_event(nlh, VS_MSG_MAX, event, &err) ||
+	    (event == VS_TASK_EVENT_FAILED && exit_code &&
+	     vsnl_task_put_exit_code(nlh, VS_MSG_MAX, exit_code, &err))) {
+		vs_warn("%s: %s: its status is not reported", what, err.msg);
+		return NULL;
+	}
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
 }
@@ -577,7 +582,10 @@ static int emit_dels(struct ksync *s)
 				continue;
 			obj_what(&o, what, sizeof(what));
 			if (d->kind == MF_POD) {
-				nlh = task_report(s, d->ns, d->name, VS_TASK_EVENT_DELETED, 0);
+				nlh = task_report(s, d->ns, d->name, VS_TASK_EVENT_DELETED, 0,
+						  what);
+				if (!nlh)
+					continue;
 			} else {
 				nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, ki->cmd_del, 0);
 				if (!mf_put_key(&o, nlh, VS_MSG_MAX))
@@ -641,7 +649,9 @@ static int emit_pod(struct ksync *s, const struct mf_obj *o, const char *what)
 		if (ev < 0)
 			return kmap_put(&s->sent, key, val);
 		nlh = task_report(s, o->ns, o->name, (u32)ev,
-				  s->exit_codes[o->doc - s->set.docs]);
+				  s->exit_codes[o->doc - s->set.docs], what);
+		if (!nlh)
+			return 0;
 	}
 	m = emit(s, nlh, what);
 	if (!m)

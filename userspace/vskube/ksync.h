@@ -37,7 +37,7 @@
 #ifndef VSKUBE_KSYNC_H
 #define VSKUBE_KSYNC_H
 
-#include "core/compiler.h"
+#include "lib/compiler.h"
 #include "lib/vsnl.h"
 #include "vskube/kclient.h"
 #include "vskube/kstatus.h"

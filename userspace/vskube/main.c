@@ -528,13 +528,15 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 #undef D
 #undef DL
 
+	struct vsnl_err pe = { 0 };
+
 	b->reg = prom_reg_new();
 	if (!b->reg)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
-		*v[i].m = prom_register(b->reg, &v[i].d, err);
+		*v[i].m = prom_register(b->reg, &v[i].d, &pe);
 		if (!*v[i].m)
-			return -EINVAL;
+			return vs_err_set(err, pe.err, "%s", pe.msg);
 	}
 	return 0;
 }

@@ -141,6 +141,9 @@ struct vs_cluster {
 	struct vs_node_log touched;
 	/* The nodes' classes (core/nodeclass.h). */
 	struct vs_node_classes classes;
+	/* The open transaction, or NULL (core/txn.h); @txn_gen numbers them. */
+	struct vs_txn *txn;
+	u32 txn_gen;
 };
 
 int vs_cluster_init(struct vs_cluster *cl);

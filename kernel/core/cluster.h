@@ -170,13 +170,6 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err);
 void vs_cluster_compact_nodes(struct vs_cluster *cl);
 
 /*
- * Give the nodes their slots again in the order of cl->nodes, for who
- * moved a node in that list (a batch's undo puts a node made again back
- * at its place in creation order). A new node generation.
- */
-void vs_cluster_renumber_nodes(struct vs_cluster *cl);
-
-/*
  * Creation order, as Volcano's fallbacks order queues, jobs and tasks the
  * plugins leave equal: the metadata.creationTimestamp (whole seconds, as
  * Kubernetes keeps it), then the order the objects reached the cluster

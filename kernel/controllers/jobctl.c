@@ -20,6 +20,7 @@
 #include "controllers/qctl.h"
 #include "core/log.h"
 #include "core/names.h"
+#include "core/txn.h"
 
 /* "<job>-<task>-<index>": a DNS subdomain, a DNS label, a u32, two dashes. */
 #define POD_NAME_BUF	(VS_DNS_SUBDOMAIN_MAX + VS_DNS_LABEL_MAX + 16)
@@ -226,6 +227,7 @@ static void status_write(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct 
 	if (old == st->phase && vjob->retry_count == st->retry_count &&
 	    !memcmp(&vjob->status, &st->s, sizeof(st->s)))
 		return;
+	vs_vjob_journal(ctl->cl, vjob);
 	vjob->phase = st->phase;
 	vjob->retry_count = st->retry_count;
 	vjob->status = st->s;
@@ -299,8 +301,7 @@ static int ensure_podgroup(struct vs_ctl *ctl, struct vs_vjob *vjob, struct vs_q
 			return vs_err_set(err, EEXIST, "podgroup %s/%s belongs to another job",
 					  pg->ns, pg->name);
 		if (pg) {
-			pg->vjob = vjob;
-			vjob->podgroup = pg;
+			vs_vjob_link(ctl->cl, vjob, pg);
 			*adopted = true;
 			vs_v(3, "Job <%s/%s> takes the existing PodGroup <%s>", vjob->ns,
 			     vjob->name, pg->name);
@@ -315,8 +316,7 @@ static int ensure_podgroup(struct vs_ctl *ctl, struct vs_vjob *vjob, struct vs_q
 			ret = vs_job_add(ctl->cl, &w.spec, &pg, err);
 		if (ret)
 			goto out;
-		pg->vjob = vjob;
-		vjob->podgroup = pg;
+		vs_vjob_link(ctl->cl, vjob, pg);
 		vs_v(3, "Created PodGroup <%s/%s> for Job <%s/%s>", pg->ns, pg->name, vjob->ns,
 		     vjob->name);
 		vs_ctl_podgroup_added(ctl, pg);
@@ -345,6 +345,7 @@ static void remove_podgroup(struct vs_ctl *ctl, struct vs_vjob *vjob)
 	struct vs_job *pg = vjob->podgroup;
 	struct vs_task *task, *tmp;
 
+	vs_vjob_journal(ctl->cl, vjob);		/* its kept replicas */
 	list_for_each_entry_safe(task, tmp, &pg->tasks, job_node) {
 		struct vs_vjob_task *vt;
 		enum pod_phase p = pod_phase(task->status);
@@ -621,6 +622,8 @@ int vs_jc_sync(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_jc_update updat
 	bool adopted;
 	int ret;
 
+	/* A transaction's undo puts back what the sync changes of the job's status. */
+	vs_vjob_journal(ctl->cl, vjob);
 	vs_v(4, "Starting to sync up Job <%s/%s>, current version %u", vjob->ns, vjob->name,
 	     vjob->status.version);
 	if (!queue) {
@@ -744,6 +747,7 @@ void vs_jc_kill(struct vs_ctl *ctl, struct vs_vjob *vjob, bool keep_finished,
 {
 	struct vs_jc_status st;
 
+	vs_vjob_journal(ctl->cl, vjob);		/* a kill's marks on the kept replicas */
 	status_of(vjob, &st);
 	status_recount(&st);
 	if (target) {

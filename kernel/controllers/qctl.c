@@ -13,6 +13,7 @@
 
 #include "controllers/qctl.h"
 #include "core/log.h"
+#include "core/txn.h"
 
 static bool closed_or_closing(enum vs_queue_state s)
 {
@@ -30,6 +31,7 @@ static void set_state(struct vs_ctl *ctl, struct vs_queue *queue, enum vs_queue_
 
 	if (old == state)
 		return;
+	vs_queue_journal_state(ctl->cl, queue);
 	queue->state = state;
 	vs_v(2, "Queue <%s> is %s, was %s (%u podgroups)", queue->name,
 	     vs_queue_state_name(state), vs_queue_state_name(old), queue->nr_jobs);
@@ -60,6 +62,7 @@ static int follow_parent(struct vs_ctl *ctl, struct vs_queue *queue, struct vs_e
 	if (closed_or_closing(parent->state) && !closed_or_closing(queue->state)) {
 		vs_v(3, "Closing queue %s because its parent queue %s is closing or closed.",
 		     queue->name, parent->name);
+		vs_queue_journal_state(ctl->cl, queue);
 		queue->closed_by_parent = true;
 		return vs_qctl_execute(ctl, queue, VS_ACT_CLOSE_QUEUE, err);
 	}
@@ -97,6 +100,7 @@ static int open_queue(struct vs_ctl *ctl, struct vs_queue *queue, struct vs_err 
 					  "first", queue->name, parent->name);
 	}
 	set_state(ctl, queue, VS_QUEUE_OPEN);
+	vs_queue_journal_state(ctl->cl, queue);
 	queue->closed_by_parent = false;
 	list_for_each_entry(child, &ctl->cl->queues, list) {
 		int r;

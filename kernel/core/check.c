@@ -106,12 +106,13 @@ static int check_pools(const struct vs_cluster *cl, struct vs_err *err)
 		const struct vs_pool *pool;
 		u32 nr;
 	} pools[] = {
-		{ &cl->node_pool, cl->nr_nodes },
-		{ &cl->queue_pool, cl->nr_queues },
-		{ &cl->job_pool, cl->nr_jobs },
-		{ &cl->task_pool, cl->nr_tasks },
-		{ &cl->vjob_pool, cl->nr_vjobs },
-		{ &cl->prioclass_pool, cl->nr_prioclasses },
+		/* and those an open transaction deleted, kept whole until it ends */
+		{ &cl->node_pool, cl->nr_nodes + vs_txn_kept(cl, VS_TXN_DEL_NODE) },
+		{ &cl->queue_pool, cl->nr_queues + vs_txn_kept(cl, VS_TXN_DEL_QUEUE) },
+		{ &cl->job_pool, cl->nr_jobs + vs_txn_kept(cl, VS_TXN_DEL_JOB) },
+		{ &cl->task_pool, cl->nr_tasks + vs_txn_kept(cl, VS_TXN_DEL_TASK) },
+		{ &cl->vjob_pool, cl->nr_vjobs + vs_txn_kept(cl, VS_TXN_DEL_VJOB) },
+		{ &cl->prioclass_pool, cl->nr_prioclasses + vs_txn_kept(cl, VS_TXN_DEL_PRIOCLASS) },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(pools); i++)
@@ -169,7 +170,10 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 			classes++;
 			refs += c->nr_nodes;
 		}
-		if (i == cl->classes.nr_ids && (classes != cl->classes.nr || refs != nodes))
+		/* the nodes a transaction deleted or changed keep theirs until it ends */
+		if (i == cl->classes.nr_ids && (classes != cl->classes.nr ||
+						refs != nodes + vs_txn_kept(cl, VS_TXN_DEL_NODE) +
+						       vs_txn_kept(cl, VS_TXN_NODE_SPEC)))
 			return vs_err_set(err, EIO, "%u node classes of %u nodes; %u and %u counted",
 					  cl->classes.nr, nodes, classes, refs);
 	}
@@ -222,6 +226,14 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 			tasks++;
 		}
 		jobs++;
+	}
+	/* the tasks an open transaction deleted hold their requests until it ends */
+	for (const struct vs_txn_ent *ent = cl->txn ? cl->txn->last : NULL; ent; ent = ent->prev) {
+		if (ent->kind != VS_TXN_DEL_TASK)
+			continue;
+		ret = vs_reqtab_audit_ref(&cl->reqs, ((const struct vs_task *)ent->obj)->req, err);
+		if (ret)
+			return ret;
 	}
 	ret = vs_reqtab_audit_end(&cl->reqs, err);
 	if (ret)

@@ -257,20 +257,3 @@ void vs_cluster_compact_nodes(struct vs_cluster *cl)
 	cl->node_gen++;
 	vs_node_log_reset(&cl->touched);
 }
-
-void vs_cluster_renumber_nodes(struct vs_cluster *cl)
-{
-	struct vs_node *node;
-	u32 n = 0;
-
-	/* Every node has a slot, so there are at least as many slots as nodes. */
-	list_for_each_entry(node, &cl->nodes, list) {
-		node->sidx = n;
-		cl->node_slot[n++] = node;
-	}
-	cl->nr_node_slots = n;
-	cl->nr_node_holes = 0;
-	cl->node_gen++;
-	vs_node_log_reset(&cl->touched);
-}
-

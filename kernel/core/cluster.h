@@ -141,6 +141,9 @@ struct vs_cluster {
 	struct vs_node_log touched;
 	/* The nodes' classes (core/nodeclass.h). */
 	struct vs_node_classes classes;
+	/* The open transaction, or NULL (core/txn.h); @txn_gen numbers them. */
+	struct vs_txn *txn;
+	u32 txn_gen;
 };
 
 int vs_cluster_init(struct vs_cluster *cl);
@@ -165,13 +168,6 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err);
  * moved; the touch log, whose entries name slots, starts over then.
  */
 void vs_cluster_compact_nodes(struct vs_cluster *cl);
-
-/*
- * Give the nodes their slots again in the order of cl->nodes, for who
- * moved a node in that list (a batch's undo puts a node made again back
- * at its place in creation order). A new node generation.
- */
-void vs_cluster_renumber_nodes(struct vs_cluster *cl);
 
 /*
  * Creation order, as Volcano's fallbacks order queues, jobs and tasks the

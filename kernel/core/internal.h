@@ -16,6 +16,7 @@
 #include "core/cluster.h"
 #include "core/hash.h"
 #include "core/names.h"
+#include "core/txn.h"
 
 static inline bool vs_str_empty(const char *s)
 {
@@ -79,6 +80,161 @@ static inline int vs_cluster_limit_check(const struct vs_cluster *cl, size_t off
 
 #define VS_LIMIT_CHECK(cl, kind, nr, err) \
 	vs_cluster_limit_check((cl), offsetof(struct vs_cluster_limits, kind), (nr), (err))
+
+/* ---- transactions (txn.c, core/txn.h) ---- */
+
+enum vs_txn_kind {
+	/* An object made: undone by deleting it. */
+	VS_TXN_ADD_NODE,
+	VS_TXN_ADD_QUEUE,
+	VS_TXN_ADD_JOB,
+	VS_TXN_ADD_TASK,
+	VS_TXN_ADD_VJOB,
+	VS_TXN_ADD_PRIOCLASS,
+	/* An object taken out of every list and index, kept whole: linked back, or freed. */
+	VS_TXN_DEL_NODE,
+	VS_TXN_DEL_QUEUE,
+	VS_TXN_DEL_JOB,
+	VS_TXN_DEL_TASK,
+	VS_TXN_DEL_VJOB,
+	VS_TXN_DEL_PRIOCLASS,
+	/* A spec replaced: the old one saved, what it held kept until the commit. */
+	VS_TXN_NODE_SPEC,
+	VS_TXN_QUEUE_SPEC,
+	VS_TXN_JOB_SPEC,
+	VS_TXN_PRIOCLASS_SPEC,
+	/* Status. */
+	VS_TXN_JOB_PHASE,
+	VS_TXN_TASK_MOVE,		/* a task's status or node */
+	VS_TXN_TASK_BIND,		/* what the bind pipeline keeps on a task */
+	VS_TXN_QUEUE_STATE,
+	VS_TXN_VJOB_STATE,
+	VS_TXN_VJOB_LINK,
+	/* The sums of an object, the first time the transaction touches them. */
+	VS_TXN_SUMS_NODE,
+	VS_TXN_SUMS_JOB,
+	VS_TXN_SUMS_QUEUE,
+};
+
+/*
+ * Where an object was: what came before it on each list it was on (a
+ * pointer, valid again when the entry is undone), and what it was with.
+ */
+struct vs_txn_place {
+	struct list_head *list;		/* its cluster list; a task: its job's tasks */
+	struct list_head *queue_node;	/* a PodGroup: its queue's, or the orphans */
+	struct list_head *status_node;	/* a task: its job's of its status */
+	struct list_head *node_node;	/* a task: its node's */
+	struct vs_node *node;		/* a task's node */
+	void *link;			/* a PodGroup's VolcanoJob, a VolcanoJob's PodGroup */
+	enum vs_task_status status;	/* a task's */
+};
+
+struct vs_txn_ent {
+	struct vs_txn_ent *prev;
+	enum vs_txn_kind kind;
+	void *obj;
+	union {
+		struct vs_txn_place place;	/* DEL_*, TASK_MOVE, JOB_SPEC */
+		struct {			/* ADD_QUEUE: the orphans it adopted */
+			struct list_head **prev;
+			u32 nr;
+		} adopt;
+		enum vs_pg_phase phase;		/* JOB_PHASE */
+		struct {			/* TASK_BIND */
+			const char *error;	/* a reference the entry holds */
+			u64 retry_after_ns;
+			u32 failures;
+		} bind;
+		struct {			/* QUEUE_STATE */
+			enum vs_queue_state state;
+			bool closed_by_parent;
+		} qstate;
+		struct {			/* VJOB_LINK: what both pointed to */
+			struct vs_job *pg;
+			struct vs_vjob *vjob;
+		} link;
+	};
+	void *saved;			/* *_SPEC, SUMS_*, VJOB_STATE: a copy, in the arena */
+};
+
+/*
+ * The entry for a change about to be made to @obj, @extra bytes of saved
+ * room with it: *@out, NULL when no transaction is open; -ENOMEM (and
+ * nothing journalled) when there is no room. vs_txn_push() journals it
+ * once the change is made; a change refused after all is not pushed.
+ */
+int vs_txn_prep_open(struct vs_cluster *cl, enum vs_txn_kind kind, void *obj, size_t extra,
+		     struct vs_txn_ent **out);
+
+/* Inline: outside transactions, every change pays a test and nothing else. */
+static inline int vs_txn_prep(struct vs_cluster *cl, enum vs_txn_kind kind, void *obj,
+			      size_t extra, struct vs_txn_ent **out)
+{
+	if (likely(!cl->txn)) {
+		*out = NULL;
+		return 0;
+	}
+	return vs_txn_prep_open(cl, kind, obj, extra, out);
+}
+void vs_txn_push(struct vs_cluster *cl, struct vs_txn_ent *ent);
+
+/*
+ * vs_txn_prep() for a change that cannot be refused: out of memory breaks
+ * the transaction (vs_txn_broken()) and journals nothing.
+ */
+struct vs_txn_ent *vs_txn_prep_nofail(struct vs_cluster *cl, enum vs_txn_kind kind, void *obj,
+				      size_t extra);
+
+/* Prepare and push at once, for changes that cannot be refused (out of memory breaks the txn). */
+struct vs_txn_ent *vs_txn_note(struct vs_cluster *cl, enum vs_txn_kind kind, void *obj,
+			       size_t extra);
+
+/* vs_txn_prep() with a copy of the @size bytes of @obj as they are, to put back. */
+int vs_txn_prep_copy(struct vs_cluster *cl, enum vs_txn_kind kind, void *obj, size_t size,
+		     struct vs_txn_ent **out);
+
+/* Make the conditions @cond (a saved copy of a job's) hold their texts in the journal. */
+int vs_txn_save_conditions(struct vs_cluster *cl, struct vs_pg_condition *cond);
+
+/* Save the sums of an object before a change to them, once per transaction. */
+void vs_txn_save_node(struct vs_cluster *cl, struct vs_node *node);
+void vs_txn_save_job(struct vs_cluster *cl, struct vs_job *job);
+void vs_txn_save_queue(struct vs_cluster *cl, struct vs_queue *queue);
+
+static inline void vs_txn_touch_node(struct vs_cluster *cl, struct vs_node *node)
+{
+	if (unlikely(cl->txn))
+		vs_txn_save_node(cl, node);
+}
+
+static inline void vs_txn_touch_job(struct vs_cluster *cl, struct vs_job *job)
+{
+	if (unlikely(cl->txn))
+		vs_txn_save_job(cl, job);
+}
+
+static inline void vs_txn_touch_queue(struct vs_cluster *cl, struct vs_queue *queue)
+{
+	if (unlikely(cl->txn))
+		vs_txn_save_queue(cl, queue);
+}
+
+/* A task's places, before a change of its status or node, or its deletion. */
+void vs_txn_task_place(const struct vs_task *task, struct vs_txn_place *p);
+
+/*
+ * The entries of @kind the open transaction holds, 0 for none: for the
+ * check, the objects it keeps (DEL_*) and the node classes they and the
+ * old specs (NODE_SPEC) hold.
+ */
+u32 vs_txn_kept(const struct vs_cluster *cl, enum vs_txn_kind kind);
+
+/* The pieces of an object's bookkeeping the undo of its change redoes. */
+void vs_job_queue_detach(struct vs_cluster *cl, struct vs_job *job);
+void vs_job_queue_join(struct vs_cluster *cl, struct vs_job *job);
+void vs_job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_task *task, int sign);
+void vs_node_link_task(struct vs_node *node, struct vs_task *task);
 
 /* Free an object that is on no list and in no index, with what it holds. */
 void vs_node_free(struct vs_cluster *cl, struct vs_node *node);

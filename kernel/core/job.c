@@ -238,6 +238,7 @@ static bool queue_saturated(const struct vs_queue *queue)
 
 void vs_job_queue_attach(struct vs_cluster *cl, struct vs_job *job, struct vs_queue *queue)
 {
+	vs_txn_touch_queue(cl, queue);
 	job->queue = queue;
 	list_add_tail(&job->active_node, &cl->active_jobs);
 	cl->nr_active_jobs++;
@@ -249,13 +250,14 @@ void vs_job_queue_attach(struct vs_cluster *cl, struct vs_job *job, struct vs_qu
 }
 
 /* Leave the queue (or the orphan list); the job is then on no list, and awake. */
-static void job_queue_detach(struct vs_cluster *cl, struct vs_job *job)
+void vs_job_queue_detach(struct vs_cluster *cl, struct vs_job *job)
 {
 	struct vs_queue *queue = job->queue;
 
 	list_del_init(&job->queue_node);
 	if (!queue)
 		return;
+	vs_txn_touch_queue(cl, queue);
 	vs_job_wake(cl, job);
 	list_del_init(&job->active_node);
 	cl->nr_active_jobs--;
@@ -271,7 +273,7 @@ static void job_queue_detach(struct vs_cluster *cl, struct vs_job *job)
 }
 
 /* Join the queue named job->queue_name, or the orphans if there is none. */
-static void job_queue_join(struct vs_cluster *cl, struct vs_job *job)
+void vs_job_queue_join(struct vs_cluster *cl, struct vs_job *job)
 {
 	struct vs_queue *queue = vs_queue_find(cl, job->queue_name);
 
@@ -396,6 +398,7 @@ static int take_conditions(struct vs_job *job, const struct vs_job_spec *spec)
 int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
 	       struct vs_job **out, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
 	struct job_attrs a;
 	struct vs_job *job;
 	int ret;
@@ -412,6 +415,10 @@ int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
 	ret = VS_LIMIT_CHECK(cl, podgroups, cl->nr_jobs, err);
 	if (ret)
 		return ret;
+	if (vs_txn_prep(cl, VS_TXN_ADD_JOB, NULL, 0, &ent)) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
+	}
 	ret = job_attrs_build(cl, spec, &a, err);
 	if (ret)
 		goto out_prefix;
@@ -455,7 +462,11 @@ int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
 	vs_htable_add(&cl->job_index, &job->hnode, vs_ns_name_hash(job->ns, job->name));
 	list_add_tail(&job->list, &cl->jobs);
 	cl->nr_jobs++;
-	job_queue_join(cl, job);
+	vs_job_queue_join(cl, job);
+	if (ent) {
+		ent->obj = job;
+		vs_txn_push(cl, ent);
+	}
 	if (out)
 		*out = job;
 	return 0;
@@ -474,11 +485,24 @@ int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
 		.roles = job->min_task_member,
 		.nr_roles = job->nr_min_task_member,
 	};
+	struct vs_txn_ent *ent = NULL;
 	int ret;
 
+	/* The journal keeps the old attributes, and copies of the conditions. */
+	if (vs_txn_prep_copy(cl, VS_TXN_JOB_SPEC, job, sizeof(*job), &ent) ||
+	    (ent && vs_txn_save_conditions(cl, ((struct vs_job *)ent->saved)->cond))) {
+		vs_err_set(err, ENOMEM, "out of memory");
+		vs_err_prefix(err, "podgroup %s/%s: ", job->ns, job->name);
+		return -ENOMEM;
+	}
+	if (ent)
+		ent->place.queue_node = job->queue_node.prev;
 	ret = job_attrs_build(cl, spec, &a, err);
 	if (!ret && take_conditions(job, spec)) {
-		/* Out of memory, conditions may be partly taken: a batch's undo puts them back. */
+		/* Out of memory, conditions may be partly taken: a transaction puts them back. */
+		for (u32 i = 0; ent && i < VS_PG_COND_NR; i++)
+			vs_job_copy_condition(job, (enum vs_pg_cond_type)i,
+					      &((struct vs_job *)ent->saved)->cond[i]);
 		job_attrs_free(cl, &a);
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 	}
@@ -486,17 +510,23 @@ int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
 		vs_err_prefix(err, "podgroup %s/%s: ", job->ns, job->name);
 		return ret;
 	}
-	job_queue_detach(cl, job);
+	vs_job_queue_detach(cl, job);
 	job_attrs_apply(job, spec, &a);
-	job_attrs_free(cl, &old);
+	if (!ent)
+		job_attrs_free(cl, &old);
 	/* The phase counts of the queue follow the job when it moves. */
 	job->phase = spec->phase;
-	job_queue_join(cl, job);
+	vs_job_queue_join(cl, job);
+	vs_txn_push(cl, ent);		/* after the sums it touched */
 	return 0;
 }
 
 void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phase phase)
 {
+	struct vs_txn_ent *ent = cl->txn ? vs_txn_note(cl, VS_TXN_JOB_PHASE, job, 0) : NULL;
+
+	if (ent)
+		ent->phase = job->phase;
 	if (phase != job->phase)
 		vs_job_wake(cl, job);
 	if (job->queue) {
@@ -528,14 +558,31 @@ void vs_job_free(struct vs_cluster *cl, struct vs_job *job)
 
 int vs_job_del(struct vs_cluster *cl, struct vs_job *job, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
+
 	if (job->nr_tasks)
 		return vs_err_set(err, EBUSY, "podgroup %s/%s still has %u tasks", job->ns,
 				  job->name, job->nr_tasks);
-	job_queue_detach(cl, job);
+	if (vs_txn_prep(cl, VS_TXN_DEL_JOB, job, 0, &ent))
+		return vs_err_set(err, ENOMEM, "podgroup %s/%s: out of memory", job->ns,
+				  job->name);
+	if (ent) {
+		ent->place.list = job->list.prev;
+		ent->place.queue_node = job->queue_node.prev;
+		/* kept whole until the commit: the VolcanoJob lets go of it now */
+		ent->place.link = job->vjob;
+		if (job->vjob)
+			job->vjob->podgroup = NULL;
+		job->vjob = NULL;
+	}
+	vs_job_queue_detach(cl, job);
 	vs_htable_del(&cl->job_index, &job->hnode);
 	list_del(&job->list);
 	cl->nr_jobs--;
-	vs_job_free(cl, job);
+	if (ent)
+		vs_txn_push(cl, ent);
+	else
+		vs_job_free(cl, job);
 	return 0;
 }
 

@@ -128,6 +128,7 @@ struct vs_job {
 	 */
 	struct list_head active_node;
 	bool resting;
+	u32 txn_gen;			/* its sums saved by that transaction (core/txn.h) */
 
 	u32 sidx;			/* index in the open session's jobs, see session.h */
 	/*

@@ -231,6 +231,15 @@ int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *
 		}
 	}
 
+	vs_node_link_task(node, task);
+	return 0;
+}
+
+/* vs_node_add_task() past its checks: an undo puts back what was there. */
+void vs_node_link_task(struct vs_node *node, struct vs_task *task)
+{
+	enum vs_node_acct acct = acct_for_status(task->status);
+
 	count(node, task->req, acct);
 	task->node = node;
 	task->acct = acct;
@@ -239,7 +248,6 @@ int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *
 	node->nr_zero_cpu += vs_res_get(task->req, VS_RES_CPU) == 0;
 	node->nr_zero_memory += vs_res_get(task->req, VS_RES_MEMORY) == 0;
 	vs_node_touch(node);
-	return 0;
 }
 
 void vs_node_remove_task(struct vs_node *node, struct vs_task *task)
@@ -394,6 +402,7 @@ static void total_recount(struct vs_cluster *cl, const struct vs_node *skip)
 int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 		struct vs_node **out, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
 	struct node_attrs a;
 	struct vs_node *node;
 	int ret;
@@ -417,6 +426,10 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 		}
 		cl->node_slot = slot;
 		cl->cap_node_slots = cap;
+	}
+	if (vs_txn_prep(cl, VS_TXN_ADD_NODE, NULL, 0, &ent)) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
 	}
 	ret = node_attrs_build(cl, spec, &a, err);
 	if (ret)
@@ -457,6 +470,10 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 	cl->nr_nodes++;
 	cl->nr_prefer_no_schedule_nodes += vs_node_prefers_no_schedule(node);
 	vs_res_add(&cl->total_allocatable, &node->allocatable);
+	if (ent) {
+		ent->obj = node;
+		vs_txn_push(cl, ent);
+	}
 	if (out)
 		*out = node;
 	return 0;
@@ -469,11 +486,15 @@ out_prefix:
 int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 		   const struct vs_node_spec *spec, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
 	struct node_attrs a;
 	int ret;
 
 	struct vs_node_class *cls;
 
+	/* The old attributes stay the journal's until the transaction ends. */
+	if (vs_txn_prep_copy(cl, VS_TXN_NODE_SPEC, node, sizeof(*node), &ent))
+		return vs_err_set(err, ENOMEM, "node %s: out of memory", node->name);
 	ret = node_attrs_build(cl, spec, &a, err);
 	if (!ret && vs_node_class_get(&cl->classes, &cl->strs, a.labels, a.taints,
 				      spec->unschedulable, spec->ready, &cls)) {
@@ -486,10 +507,14 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 		return ret;
 	}
 	cl->nr_prefer_no_schedule_nodes -= vs_node_prefers_no_schedule(node);
-	vs_node_class_put(&cl->classes, &cl->strs, node->cls);
+	vs_txn_touch_node(cl, node);
+	vs_txn_push(cl, ent);
+	if (!ent) {
+		vs_node_class_put(&cl->classes, &cl->strs, node->cls);
+		vs_labels_free(&cl->strs, node->labels);
+		vs_taints_free(&cl->strs, node->taints);
+	}
 	node->cls = cls;
-	vs_labels_free(&cl->strs, node->labels);
-	vs_taints_free(&cl->strs, node->taints);
 	node->labels = a.labels;
 	node->taints = a.taints;
 	cl->nr_prefer_no_schedule_nodes += vs_node_prefers_no_schedule(node);
@@ -520,9 +545,15 @@ void vs_node_free(struct vs_cluster *cl, struct vs_node *node)
 
 int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
+
 	if (node->nr_tasks)
 		return vs_err_set(err, EBUSY, "node %s still holds %u tasks", node->name,
 				  node->nr_tasks);
+	if (vs_txn_prep(cl, VS_TXN_DEL_NODE, node, 0, &ent))
+		return vs_err_set(err, ENOMEM, "node %s: out of memory", node->name);
+	if (ent)
+		ent->place.list = node->list.prev;
 	if (vs_res_saturated(&cl->total_allocatable))
 		total_recount(cl, node);
 	else
@@ -534,6 +565,9 @@ int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 	cl->node_slot[node->sidx] = NULL;
 	cl->nr_node_holes++;
 	cl->node_gen++;
-	vs_node_free(cl, node);
+	if (ent)
+		vs_txn_push(cl, ent);	/* kept whole, freed by the commit */
+	else
+		vs_node_free(cl, node);
 	return 0;
 }

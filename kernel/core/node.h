@@ -102,6 +102,7 @@ struct vs_node {
 	 * generation, cluster->node_gen).
 	 */
 	u32 sidx;
+	u32 txn_gen;			/* its sums saved by that transaction (core/txn.h) */
 	struct vs_node_log *log;	/* the cluster's touch log, or NULL */
 	u64 logged;			/* 1 + the position of its last entry, 0: none */
 };

@@ -35,6 +35,7 @@ static int prioclass_spec_check(const struct vs_cluster *cl, const struct vs_pri
 int vs_prioclass_add(struct vs_cluster *cl, const struct vs_prioclass_spec *spec,
 		     struct vs_prioclass **out, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
 	struct vs_prioclass *pc;
 	int ret;
 
@@ -48,6 +49,8 @@ int vs_prioclass_add(struct vs_cluster *cl, const struct vs_prioclass_spec *spec
 	if (ret)
 		return ret;
 	ret = prioclass_spec_check(cl, NULL, spec, err);
+	if (!ret && vs_txn_prep(cl, VS_TXN_ADD_PRIOCLASS, NULL, 0, &ent))
+		ret = vs_err_set(err, ENOMEM, "out of memory");
 	if (ret)
 		goto out_prefix;
 	pc = vs_pool_zalloc(&cl->prioclass_pool);
@@ -65,6 +68,10 @@ int vs_prioclass_add(struct vs_cluster *cl, const struct vs_prioclass_spec *spec
 	vs_htable_add(&cl->prioclass_index, &pc->hnode, vs_str_hash(pc->name));
 	list_add_tail(&pc->list, &cl->prioclasses);
 	cl->nr_prioclasses++;
+	if (ent) {
+		ent->obj = pc;
+		vs_txn_push(cl, ent);
+	}
 	if (out)
 		*out = pc;
 	return 0;
@@ -78,7 +85,10 @@ int vs_prioclass_update(struct vs_cluster *cl, struct vs_prioclass *pc,
 			const struct vs_prioclass_spec *spec, struct vs_err *err)
 {
 	int ret = prioclass_spec_check(cl, pc, spec, err);
+	struct vs_txn_ent *ent = NULL;
 
+	if (!ret && vs_txn_prep_copy(cl, VS_TXN_PRIOCLASS_SPEC, pc, sizeof(*pc), &ent))
+		ret = vs_err_set(err, ENOMEM, "out of memory");
 	if (ret) {
 		vs_err_prefix(err, "priority class %s: ", pc->name);
 		return ret;
@@ -86,6 +96,7 @@ int vs_prioclass_update(struct vs_cluster *cl, struct vs_prioclass *pc,
 	pc->value = spec->value;
 	pc->global_default = spec->global_default;
 	pc->preemption_policy = spec->preemption_policy;
+	vs_txn_push(cl, ent);
 	return 0;
 }
 
@@ -97,9 +108,16 @@ void vs_prioclass_free(struct vs_cluster *cl, struct vs_prioclass *pc)
 
 void vs_prioclass_del(struct vs_cluster *cl, struct vs_prioclass *pc)
 {
+	struct vs_txn_ent *ent = vs_txn_prep_nofail(cl, VS_TXN_DEL_PRIOCLASS, pc, 0);
+
+	if (ent)
+		ent->place.list = pc->list.prev;
 	vs_htable_del(&cl->prioclass_index, &pc->hnode);
 	list_del(&pc->list);
 	cl->nr_prioclasses--;
-	vs_prioclass_free(cl, pc);
+	if (ent)
+		vs_txn_push(cl, ent);	/* kept whole, freed by the commit */
+	else
+		vs_prioclass_free(cl, pc);
 }
 

@@ -128,6 +128,8 @@ int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
 {
 	struct vs_queue *queue;
 	struct vs_job *job, *tmp;
+	struct vs_txn_ent *ent;
+	u32 nr_orphans = 0;
 	int ret;
 
 	ret = vs_check_dns_subdomain(spec->name, spec->name ? strlen(spec->name) : 0,
@@ -142,6 +144,15 @@ int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
 	ret = queue_spec_check(spec, err);
 	if (ret)
 		goto out_prefix;
+	/* Its undo sends the orphans it adopts back where they were. */
+	if (cl->txn)
+		list_for_each_entry(job, &cl->orphan_jobs, queue_node)
+			nr_orphans += !strcmp(job->queue_name, spec->name);
+	if (vs_txn_prep(cl, VS_TXN_ADD_QUEUE, NULL, nr_orphans * sizeof(struct list_head *),
+			&ent)) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
+	}
 
 	queue = vs_pool_zalloc(&cl->queue_pool);
 	if (queue)
@@ -162,12 +173,23 @@ int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
 	list_add_tail(&queue->list, &cl->queues);
 	cl->nr_queues++;
 
+	/* New in the transaction: its sums need no saving, it goes whole. */
+	if (ent)
+		queue->txn_gen = cl->txn->gen;
 	/* Jobs that were waiting for this queue join it, keeping their order. */
 	list_for_each_entry_safe(job, tmp, &cl->orphan_jobs, queue_node) {
 		if (job->queue_name == queue->name) {
+			if (ent)
+				((struct list_head **)ent->saved)[ent->adopt.nr++] =
+					job->queue_node.prev;
 			list_del(&job->queue_node);
 			vs_job_queue_attach(cl, job, queue);
 		}
+	}
+	if (ent) {
+		ent->obj = queue;
+		ent->adopt.prev = ent->saved;
+		vs_txn_push(cl, ent);
 	}
 	if (out)
 		*out = queue;
@@ -182,12 +204,23 @@ int vs_queue_update(struct vs_cluster *cl, struct vs_queue *queue,
 		    const struct vs_queue_spec *spec, struct vs_err *err)
 {
 	int ret = queue_spec_check(spec, err);
+	struct vs_txn_ent *ent = NULL;
 
-	if (!ret && queue_apply(cl, queue, spec))
+	/* The journal holds a reference to the old parent, which queue_apply() puts. */
+	if (!ret && (vs_txn_prep_copy(cl, VS_TXN_QUEUE_SPEC, queue, sizeof(*queue), &ent) ||
+		     (ent && queue->parent && !vs_str_get_cstr(&cl->strs, queue->parent))))
 		ret = vs_err_set(err, ENOMEM, "out of memory");
-	if (ret)
+	if (!ret && queue_apply(cl, queue, spec)) {
+		if (ent)
+			vs_str_put(&cl->strs, queue->parent);
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+	}
+	if (ret) {
 		vs_err_prefix(err, "queue %s: ", queue->name);
-	return ret;
+		return ret;
+	}
+	vs_txn_push(cl, ent);
+	return 0;
 }
 
 void vs_queue_free(struct vs_cluster *cl, struct vs_queue *queue)
@@ -199,13 +232,22 @@ void vs_queue_free(struct vs_cluster *cl, struct vs_queue *queue)
 
 int vs_queue_del(struct vs_cluster *cl, struct vs_queue *queue, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
+
 	if (queue->nr_jobs)
 		return vs_err_set(err, EBUSY, "queue %s still has %u podgroups", queue->name,
 				  queue->nr_jobs);
+	if (vs_txn_prep(cl, VS_TXN_DEL_QUEUE, queue, 0, &ent))
+		return vs_err_set(err, ENOMEM, "queue %s: out of memory", queue->name);
+	if (ent)
+		ent->place.list = queue->list.prev;
 	vs_htable_del(&cl->queue_index, &queue->hnode);
 	list_del(&queue->list);
 	cl->nr_queues--;
-	vs_queue_free(cl, queue);
+	if (ent)
+		vs_txn_push(cl, ent);	/* kept whole, freed by the commit */
+	else
+		vs_queue_free(cl, queue);
 	return 0;
 }
 

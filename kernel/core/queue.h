@@ -58,6 +58,7 @@ struct vs_queue {
 	s32 priority;
 	enum vs_queue_state state;
 	bool closed_by_parent;		/* the queue controller closed it with its parent */
+	u32 txn_gen;			/* its sums saved by that transaction (core/txn.h) */
 	const char *parent;		/* interned parent queue name, NULL for root's children */
 
 	struct list_head jobs;		/* PodGroups in this queue, creation order */

@@ -114,12 +114,13 @@ u64 vs_bind_backoff_ns(u32 failures)
 /* ---- task status: the job's index and totals, and the queue's ---- */
 
 /* Count the task into (or, with @sign -1, out of) its job's index and totals. */
-static void job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_task *task, int sign)
+void vs_job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_task *task, int sign)
 {
 	bool allocated = vs_task_status_allocated(task->status);
 	bool best_effort = task->status == VS_TASK_PENDING && task->best_effort;
 	struct vs_queue *queue = job->queue;
 
+	vs_txn_touch_job(cl, job);
 	vs_job_wake(cl, job);
 	if (sign > 0) {
 		list_add_tail(&task->status_node, &job->by_status[task->status]);
@@ -163,9 +164,9 @@ static void job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_tas
 static void job_move_task(struct vs_cluster *cl, struct vs_job *job, struct vs_task *task,
 			  enum vs_task_status status)
 {
-	job_account(cl, job, task, -1);
+	vs_job_account(cl, job, task, -1);
 	task->status = status;
-	job_account(cl, job, task, +1);
+	vs_job_account(cl, job, task, +1);
 }
 
 static bool status_valid(enum vs_task_status status)
@@ -179,16 +180,41 @@ static bool status_needs_node(enum vs_task_status status)
 	return status != VS_TASK_RELEASING && (VS_TASK_ON_NODE_MASK & VS_TASK_BIT(status));
 }
 
+/*
+ * Journal a change of @task's status or node about to be made (and save
+ * the sums of its node, which vs_job_account() does not see); -ENOMEM when
+ * it cannot be.
+ */
+static int task_journal(struct vs_cluster *cl, struct vs_task *task, struct vs_node *to,
+			struct vs_txn_ent **ent, struct vs_err *err)
+{
+	if (vs_txn_prep(cl, VS_TXN_TASK_MOVE, task, 0, ent))
+		return vs_err_set(err, ENOMEM, "task %s/%s: out of memory", task->ns, task->name);
+	if (!*ent)
+		return 0;
+	vs_txn_task_place(task, &(*ent)->place);
+	if (task->node)
+		vs_txn_touch_node(cl, task->node);
+	if (to)
+		vs_txn_touch_node(cl, to);
+	return 0;
+}
+
 int vs_task_set_status(struct vs_cluster *cl, struct vs_task *task,
 		       enum vs_task_status status, struct vs_err *err)
 {
+	struct vs_txn_ent *ent = NULL;
+
 	if (!status_valid(status))
 		return vs_err_set(err, EINVAL, "bad task status %d", status);
 	if (!task->node) {
 		if (status_needs_node(status))
 			return vs_err_set(err, EINVAL, "task %s/%s has no node: it cannot be %s",
 					  task->ns, task->name, vs_task_status_name(status));
+		if (task_journal(cl, task, NULL, &ent, err))
+			return -ENOMEM;
 		job_move_task(cl, task->job, task, status);
+		vs_txn_push(cl, ent);
 		return 0;
 	}
 	if (status == VS_TASK_PENDING || status == VS_TASK_UNKNOWN)
@@ -196,11 +222,14 @@ int vs_task_set_status(struct vs_cluster *cl, struct vs_task *task,
 				  task->ns, task->name, task->node->name,
 				  vs_task_status_name(status));
 
+	if (task_journal(cl, task, NULL, &ent, err))
+		return -ENOMEM;
 	job_move_task(cl, task->job, task, status);
 	if (vs_task_status_terminal(status))
 		vs_node_remove_task(task->node, task);	/* a finished task holds nothing */
 	else
 		vs_node_update_task(task->node, task);
+	vs_txn_push(cl, ent);
 	return 0;
 }
 
@@ -208,6 +237,7 @@ int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *n
 		  enum vs_task_status status, struct vs_err *err)
 {
 	enum vs_task_status old = task->status;
+	struct vs_txn_ent *ent;
 	int ret;
 
 	if (task->node)
@@ -218,6 +248,8 @@ int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *n
 				  task->ns, task->name,
 				  status_valid(status) ? vs_task_status_name(status) : "?");
 
+	if (task_journal(cl, task, node, &ent, err))
+		return -ENOMEM;
 	/* The node decides under the new status; on refusal nothing moved. */
 	task->status = status;
 	ret = vs_node_add_task(node, task, err);
@@ -225,12 +257,15 @@ int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *n
 	if (ret)
 		return ret;
 	job_move_task(cl, task->job, task, status);
+	vs_txn_push(cl, ent);
 	return 0;
 }
 
 int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 		    enum vs_task_status status, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
+
 	if (!task->node)
 		return vs_err_set(err, EINVAL, "task %s/%s is on no node", task->ns, task->name);
 	if (!status_valid(status) || status_needs_node(status) ||
@@ -238,26 +273,58 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 		return vs_err_set(err, EINVAL, "task %s/%s cannot leave its node as %s",
 				  task->ns, task->name,
 				  status_valid(status) ? vs_task_status_name(status) : "?");
+	if (task_journal(cl, task, NULL, &ent, err))
+		return -ENOMEM;
 	vs_node_remove_task(task->node, task);
 	job_move_task(cl, task->job, task, status);
+	vs_txn_push(cl, ent);
 	return 0;
 }
 
 /* ---- the bind pipeline's outcomes ---- */
 
+/*
+ * Journal what the bind pipeline keeps on @task, before it changes: the
+ * journal takes over the reference to its error.
+ */
+static int bind_journal(struct vs_cluster *cl, struct vs_task *task, struct vs_txn_ent **ent,
+			struct vs_err *err)
+{
+	if (vs_txn_prep(cl, VS_TXN_TASK_BIND, task, 0, ent))
+		return vs_err_set(err, ENOMEM, "task %s/%s: out of memory", task->ns, task->name);
+	if (*ent) {
+		(*ent)->bind.error = task->bind_error;
+		(*ent)->bind.failures = task->bind_failures;
+		(*ent)->bind.retry_after_ns = task->retry_after_ns;
+	}
+	return 0;
+}
+
+/* The bind error @task had goes: into the journal, or away. */
+static void bind_error_drop(struct vs_cluster *cl, struct vs_task *task, struct vs_txn_ent *ent)
+{
+	if (ent)
+		vs_txn_push(cl, ent);
+	else
+		vs_str_put(&cl->strs, task->bind_error);
+}
+
 int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
 	int ret;
 
 	if (task->status != VS_TASK_BINDING)
 		return vs_err_set(err, EINVAL, "task %s/%s is %s, not Binding", task->ns,
 				  task->name, vs_task_status_name(task->status));
-	ret = vs_task_set_status(cl, task, VS_TASK_BOUND, err);
+	ret = bind_journal(cl, task, &ent, err);
+	if (!ret)
+		ret = vs_task_set_status(cl, task, VS_TASK_BOUND, err);
 	if (ret)
 		return ret;
 	task->bind_failures = 0;
 	task->retry_after_ns = 0;
-	vs_str_put(&cl->strs, task->bind_error);
+	bind_error_drop(cl, task, ent);
 	task->bind_error = NULL;
 	return 0;
 }
@@ -265,6 +332,7 @@ int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct v
 int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
 			const char *why, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
 	const char *error;
 	int ret;
 
@@ -274,12 +342,14 @@ int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
 	error = vs_str_get_cstr(&cl->strs, why);
 	if (!error)
 		return vs_err_set(err, ENOMEM, "out of memory");
-	ret = vs_task_unplace(cl, task, VS_TASK_PENDING, err);
+	ret = bind_journal(cl, task, &ent, err);
+	if (!ret)
+		ret = vs_task_unplace(cl, task, VS_TASK_PENDING, err);
 	if (ret) {
 		vs_str_put(&cl->strs, error);
 		return ret;
 	}
-	vs_str_put(&cl->strs, task->bind_error);
+	bind_error_drop(cl, task, ent);
 	task->bind_error = error;
 	if (task->bind_failures < UINT16_MAX)
 		task->bind_failures++;
@@ -384,6 +454,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 {
 	struct vs_job *job;
 	struct vs_node *node;
+	struct vs_txn_ent *ent;
 	struct vs_task *task;
 	struct vs_res req;
 	int ret = 0;
@@ -402,6 +473,10 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	ret = task_spec_check(cl, spec, &job, &node, err);
 	if (ret)
 		goto out_prefix;
+	if (vs_txn_prep(cl, VS_TXN_ADD_TASK, NULL, 0, &ent)) {
+		ret = vs_err_set(err, ENOMEM, "out of memory");
+		goto out_prefix;
+	}
 
 	task = vs_pool_zalloc(&cl->task_pool);
 	if (!task) {
@@ -442,6 +517,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	task->job = job;
 	task->status = spec->status;
 	if (node) {
+		vs_txn_touch_node(cl, node);
 		ret = vs_node_add_task(node, task, err);
 		if (ret)
 			goto out_free;
@@ -452,10 +528,14 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	task->name_index = vs_task_name_index(task->name);
 	list_add_tail(&task->job_node, &job->tasks);
 	job->nr_tasks++;
-	job_account(cl, job, task, +1);
+	vs_job_account(cl, job, task, +1);
 	vs_htable_add(&cl->task_index, &task->hnode, vs_ns_name_hash(task->ns, task->name));
 	cl->nr_tasks++;
 	cl->nr_pod_affinity_tasks += vs_task_has_pod_terms(task);
+	if (ent) {
+		ent->obj = task;
+		vs_txn_push(cl, ent);
+	}
 	if (out)
 		*out = task;
 	return 0;
@@ -469,13 +549,24 @@ out_prefix:
 
 void vs_task_del(struct vs_cluster *cl, struct vs_task *task)
 {
+	/* kept whole until the commit, with its places to go back to */
+	struct vs_txn_ent *ent = vs_txn_prep_nofail(cl, VS_TXN_DEL_TASK, task, 0);
+
+	if (ent) {
+		vs_txn_task_place(task, &ent->place);
+		if (task->node)
+			vs_txn_touch_node(cl, task->node);
+	}
 	if (task->node)
 		vs_node_remove_task(task->node, task);
-	job_account(cl, task->job, task, -1);
+	vs_job_account(cl, task->job, task, -1);
 	list_del(&task->job_node);
 	task->job->nr_tasks--;
 	vs_htable_del(&cl->task_index, &task->hnode);
 	cl->nr_tasks--;
 	cl->nr_pod_affinity_tasks -= vs_task_has_pod_terms(task);
-	vs_task_free(cl, task);
+	if (ent)
+		vs_txn_push(cl, ent);
+	else
+		vs_task_free(cl, task);
 }

@@ -200,6 +200,7 @@ static int vjob_spec_check(const struct vs_cluster *cl, const struct vs_vjob_spe
 int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 		struct vs_vjob **out, struct vs_err *err)
 {
+	struct vs_txn_ent *ent;
 	struct vs_vjob *vjob;
 	u32 task_min = 0;
 	int ret = 0;
@@ -215,6 +216,8 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 	ret = VS_LIMIT_CHECK(cl, vjobs, cl->nr_vjobs, err);
 	if (!ret)
 		ret = vjob_spec_check(cl, spec, err);
+	if (!ret && vs_txn_prep(cl, VS_TXN_ADD_VJOB, NULL, 0, &ent))
+		ret = vs_err_set(err, ENOMEM, "out of memory");
 	if (ret)
 		goto out_prefix;
 
@@ -272,6 +275,10 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 	vs_htable_add(&cl->vjob_index, &vjob->hnode, vs_ns_name_hash(vjob->ns, vjob->name));
 	list_add_tail(&vjob->list, &cl->vjobs);
 	cl->nr_vjobs++;
+	if (ent) {
+		ent->obj = vjob;
+		vs_txn_push(cl, ent);
+	}
 	if (out)
 		*out = vjob;
 	return 0;
@@ -285,9 +292,22 @@ out_prefix:
 
 void vs_vjob_del(struct vs_cluster *cl, struct vs_vjob *vjob)
 {
+	struct vs_txn_ent *ent = vs_txn_prep_nofail(cl, VS_TXN_DEL_VJOB, vjob, 0);
+
+	if (ent) {
+		/* kept whole until the commit: its PodGroup lets go of it now */
+		ent->place.list = vjob->list.prev;
+		ent->place.link = vjob->podgroup;
+		if (vjob->podgroup)
+			vjob->podgroup->vjob = NULL;
+		vjob->podgroup = NULL;
+	}
 	vs_htable_del(&cl->vjob_index, &vjob->hnode);
 	list_del(&vjob->list);
 	cl->nr_vjobs--;
-	vs_vjob_free(cl, vjob);
+	if (ent)
+		vs_txn_push(cl, ent);
+	else
+		vs_vjob_free(cl, vjob);
 }
 

@@ -160,6 +160,7 @@ struct vs_vjob {
 	u32 nr_policies;
 
 	struct vs_job *podgroup;	/* made by the job controller, or NULL */
+	u32 txn_gen;			/* its status saved by that transaction (core/txn.h) */
 };
 
 /* ---- the VolcanoJob in the cluster (vjob.c) ---- */

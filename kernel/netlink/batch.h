@@ -3,9 +3,10 @@
  * Batches, as nftables applies them: the messages a client sends between
  * VS_CMD_BATCH_BEGIN and VS_CMD_BATCH_END, in one datagram or several, are
  * checked as they arrive (framing, command, permission, policy) and held,
- * copied; END applies them in order, all or none. When one of them fails,
- * an undo journal puts back everything the batch changed before it, down
- * to the objects' creation order, and END's error names the message by its
+ * copied; END applies them in order, all or none, in one transaction of
+ * the core (core/txn.h). When one of them fails, the transaction is
+ * aborted, which puts back everything the batch changed before it, down to
+ * the objects' creation order, and END's error names the message by its
  * sequence number and the object by its key.
  *
  * A batch belongs to one connection: the daemon keeps a struct vs_nl_batch
@@ -13,8 +14,8 @@
  * instead of vs_genl_rcv_msg(), and calls vs_nl_batch_release() when the
  * client goes (a batch left open is dropped, never applied).
  *
- * In a batch: NEW, SET and DEL of nodes, queues, PodGroups, tasks and
- * priority classes, NEW of VolcanoJobs, VS_CMD_TASK_STATUS and
+ * In a batch: NEW, SET and DEL of nodes, queues, PodGroups, tasks,
+ * VolcanoJobs and priority classes, VS_CMD_TASK_STATUS and
  * VS_CMD_BIND_RESULT. Anything else is refused (Documentation/protocol.md,
  * "Batches").
  */

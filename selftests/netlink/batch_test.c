@@ -512,7 +512,6 @@ Test(batch, what_cannot_be_in_a_batch_is_refused)
 		VS_CMD_CONF_GET, VS_CMD_STATS_GET, VS_CMD_CYCLE_RUN, VS_CMD_RESET,
 		VS_CMD_BATCH_BEGIN,
 	};
-	struct nlmsghdr *m;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(refused); i++) {
 		CT_OK(ct_req(VS_CMD_BATCH_BEGIN, 0));
@@ -522,15 +521,6 @@ Test(batch, what_cannot_be_in_a_batch_is_refused)
 	CT_OK(ct_req(VS_CMD_BATCH_BEGIN, 0));
 	cr_assert_eq(ct_send(ct_req(VS_CMD_BATCH_BEGIN, 0)), -EINVAL);
 	cr_assert_str_eq(ct.ext.err.msg, "a batch is open already (begun by message seq 42)");
-	vs_nl_batch_release(&ct.batch);
-
-	/* a VolcanoJob's controller state could not be put back */
-	CT_OK(ct_req(VS_CMD_BATCH_BEGIN, 0));
-	m = ct_req(VS_CMD_VJOB_DEL, 0);
-	ct_put_key(m, VS_A_VJOB, "ns", "v1");
-	cr_assert_eq(ct_send(m), -EINVAL);
-	cr_assert_str_eq(ct.ext.err.msg, "VS_CMD_VJOB_DEL cannot be in a batch: a VolcanoJob "
-			 "deleted in a batch could not be restored");
 	vs_nl_batch_release(&ct.batch);
 
 	/* dumps */
@@ -766,16 +756,14 @@ Test(batch, what_the_queue_and_podgroup_controllers_did_is_undone)
 	cr_assert_eq(ct.cl.nr_jobs, 1, "only pg");
 }
 
-Test(batch, what_the_job_controller_would_do_cannot_be_in_a_batch)
+/* A VolcanoJob v whose PodGroup a cycle admitted, with its task v-w-0 made by a sync. */
+static void controlled_job(void)
 {
-	struct nlmsghdr *first, *m;
+	struct nlmsghdr *m;
 	struct nlattr *n;
-	size_t before_len;
-	char *before;
 
 	NEW(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 1));
 	NEW(VS_CMD_VJOB_NEW, put_vjob(__n, "v", 1));
-	/* as if a cycle admitted its PodGroup: a sync makes its task */
 	NEW(VS_CMD_PODGROUP_SET, put_pg_phase(__n, "v", VS_PG_PHASE_INQUEUE));
 	m = ct_req(VS_CMD_VJOB_COMMAND, 0);
 	n = mnl_attr_nest_start(m, VS_A_COMMAND);
@@ -785,47 +773,66 @@ Test(batch, what_the_job_controller_would_do_cannot_be_in_a_batch)
 	mnl_attr_nest_end(m, n);
 	CT_OK(m);
 	cr_assert_not_null(ct_task("v-w-0"));
-	before = state(&before_len);
+}
 
-	/* a report or a deletion of the job's task: its reaction reaches the whole job */
-	first = ct_req(VS_CMD_BATCH_BEGIN, 0);
-	m = ct_next(first, VS_CMD_PODGROUP_NEW, 0, 1);
+static struct nlmsghdr *job_task_fails(struct nlmsghdr *m)
+{
+	m = ct_next(m, VS_CMD_PODGROUP_NEW, 0, 101);
 	ct_put_pg(m, "pg", NULL, 1);
-	m = ct_next(m, VS_CMD_TASK_STATUS, 0, 2);
+	m = ct_next(m, VS_CMD_TASK_STATUS, 0, 102);	/* the job's policy reacts */
 	ct_put_event(m, "v-w-0", VS_TASK_EVENT_FAILED);
-	m = ct_next(m, VS_CMD_BATCH_END, 0, 3);
-	cr_assert_eq(ct_send_dgram(first, ct_len(first, m)), -EINVAL);
-	cr_assert_str_eq(ct.ext.err.msg, "batch not applied: message seq 2 (VS_CMD_TASK_STATUS "
-			 "task ns/v-w-0) failed: task ns/v-w-0 belongs to job ns/v: what the job "
-			 "controller does then cannot be undone, so it cannot be in a batch");
-	assert_same_state(before, before_len);
+	return m;
+}
 
-	first = ct_req(VS_CMD_BATCH_BEGIN, 0);
-	m = ct_next(first, VS_CMD_TASK_DEL, 0, 1);
+static struct nlmsghdr *job_task_goes(struct nlmsghdr *m)
+{
+	m = ct_next(m, VS_CMD_TASK_DEL, 0, 101);	/* the job's sync makes it again */
 	ct_put_key(m, VS_A_TASK, "ns", "v-w-0");
-	m = ct_next(m, VS_CMD_BATCH_END, 0, 2);
-	cr_assert_eq(ct_send_dgram(first, ct_len(first, m)), -EINVAL);
-	cr_assert_not_null(strstr(ct.ext.err.msg, "task ns/v-w-0 belongs to job ns/v"));
-	assert_same_state(before, before_len);
+	return m;
+}
 
-	/* a job that would take over a PodGroup made before it, in the batch or not */
-	first = ct_req(VS_CMD_BATCH_BEGIN, 0);
-	m = ct_next(first, VS_CMD_PODGROUP_NEW, 0, 1);
+static struct nlmsghdr *job_takes_podgroup(struct nlmsghdr *m)
+{
+	m = ct_next(m, VS_CMD_PODGROUP_NEW, 0, 101);
 	ct_put_pg(m, "w2", NULL, 1);
-	m = ct_next(m, VS_CMD_VJOB_NEW, 0, 2);
+	m = ct_next(m, VS_CMD_VJOB_NEW, 0, 102);	/* takes over the PodGroup w2 */
 	put_vjob(m, "w2", 1);
-	m = ct_next(m, VS_CMD_BATCH_END, 0, 3);
-	cr_assert_eq(ct_send_dgram(first, ct_len(first, m)), -EINVAL);
-	cr_assert_str_eq(ct.ext.err.msg, "batch not applied: message seq 2 (VS_CMD_VJOB_NEW "
-			 "vjob ns/w2) failed: job ns/w2 would take the existing podgroup ns/w2, "
-			 "which cannot be undone, so it cannot be in a batch");
-	assert_same_state(before, before_len);
-	free(before);
+	return m;
+}
 
-	/* alone, they are the job controller's */
-	m = ct_req(VS_CMD_TASK_STATUS, 0);
-	ct_put_event(m, "v-w-0", VS_TASK_EVENT_FAILED);
-	CT_OK(m);
+static struct nlmsghdr *job_goes(struct nlmsghdr *m)
+{
+	m = ct_next(m, VS_CMD_VJOB_DEL, 0, 101);	/* its task and PodGroup with it */
+	ct_put_key(m, VS_A_VJOB, "ns", "v");
+	return m;
+}
+
+Test(batch, what_the_job_controller_does_in_a_batch_is_undone)
+{
+	controlled_job();
+	assert_undone(job_task_fails);
+	assert_undone(job_task_goes);
+	assert_undone(job_takes_podgroup);
+	assert_undone(job_goes);
+	cr_assert_eq(vs_vjob_find(&ct.cl, "ns", "v")->podgroup, vs_job_find(&ct.cl, "ns", "v"));
+	cr_assert_eq(ct_task("v-w-0")->job->vjob, vs_vjob_find(&ct.cl, "ns", "v"));
+}
+
+Test(batch, what_the_job_controller_does_in_a_batch_is_applied)
+{
+	struct vs_err e = { { 0 } };
+
+	controlled_job();
+	cr_assert_eq(ct_send_dgram(ct.req, batch_of(job_task_fails, false)), 0, "%s",
+		     ct.ext.err.msg);
+	cr_assert_eq(ct_send_dgram(ct.req, batch_of(job_takes_podgroup, false)), 0, "%s",
+		     ct.ext.err.msg);
+	cr_assert_eq(vs_job_find(&ct.cl, "ns", "w2")->vjob, vs_vjob_find(&ct.cl, "ns", "w2"));
+	cr_assert_eq(ct_send_dgram(ct.req, batch_of(job_goes, false)), 0, "%s", ct.ext.err.msg);
+	cr_assert_null(vs_vjob_find(&ct.cl, "ns", "v"));
+	cr_assert_null(vs_job_find(&ct.cl, "ns", "v"));
+	cr_assert_null(vs_task_find(&ct.cl, "ns", "v-w-0"));
+	cr_assert_eq(vs_cluster_check(&ct.cl, &e), 0, "%s", e.msg);
 }
 
 /* A node named @name with one unit of the scalar resource @res. */

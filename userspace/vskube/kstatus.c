@@ -17,7 +17,7 @@
 #include "core/hash.h"
 #include "core/htable.h"
 #include "core/list.h"
-#include "core/log.h"
+#include "lib/log.h"
 #include "core/res.h"
 #include "lib/vsnl.h"
 #include "vsched/vsched.h"
@@ -137,7 +137,7 @@ static void event_done(struct kcl_req *r, long status, const char *body, size_t 
 		s->st.events++;
 	} else {
 		s->st.failures++;
-		vs_v(2, "recording an Event failed: %s", status ? body : why);
+		vsnl_v(2, "recording an Event failed: %s", status ? body : why);
 	}
 	list_del(&e->link);
 	s->nr_events--;
@@ -184,8 +184,8 @@ static void record(struct kstatus *s, const struct kst_work *w, json_t *obj)
 	if (!e) {
 		free(body);
 		s->st.failures++;
-		vs_error("out of memory recording an Event on %s %s/%s", kind_names[w->kind],
-			 w->ns, w->name);
+		vsnl_error("out of memory recording an Event on %s %s/%s", kind_names[w->kind],
+			   w->ns, w->name);
 		return;
 	}
 	e->s = s;
@@ -222,25 +222,25 @@ static void done(struct kcl_req *r, long status, const char *body, size_t len, c
 		s->st.podgroups += w->kind == KSTATUS_PODGROUP;
 		s->st.pods += w->kind == KSTATUS_POD;
 		s->st.queues += w->kind == KSTATUS_QUEUE;
-		vs_v(4, "Updated the status of %s %s%s%s", kind_names[w->kind], ns, slash, w->name);
+		vsnl_v(4, "Updated the status of %s %s%s%s", kind_names[w->kind], ns, slash, w->name);
 		record(s, w, obj);
 		json_decref(obj);
 	} else if (status == 404) {
 		s->st.gone++;
-		vs_v(4, "%s %s%s%s is not in the API server: its status is not written",
-		     kind_names[w->kind], ns, slash, w->name);
+		vsnl_v(4, "%s %s%s%s is not in the API server: its status is not written",
+		       kind_names[w->kind], ns, slash, w->name);
 	} else if ((!status || status == 429 || status >= 500) && ++w->tries < TRIES &&
 		   !w->has_next) {
-		vs_v(2, "writing the status of %s %s%s%s failed (%s): trying again",
-		     kind_names[w->kind], ns, slash, w->name, status ? "an error" : why);
+		vsnl_v(2, "writing the status of %s %s%s%s failed (%s): trying again",
+		       kind_names[w->kind], ns, slash, w->name, status ? "an error" : why);
 		list_move_tail(&w->link, &s->waiting);
 		s->nr_waiting++;
 		start_more(s);
 		return;
 	} else {
 		s->st.failures++;
-		vs_error("Failed to update the status of %s %s%s%s: %s", kind_names[w->kind], ns,
-			 slash, w->name, status ? body : why);
+		vsnl_error("Failed to update the status of %s %s%s%s: %s", kind_names[w->kind], ns,
+			   slash, w->name, status ? body : why);
 	}
 	if (w->has_next) {
 		/* what came meanwhile goes next */
@@ -295,8 +295,8 @@ static void start_more(struct kstatus *s)
 		s->nr_waiting--;
 		if (!start(s, w)) {
 			s->st.failures++;
-			vs_error("%s %s: out of memory: its status is not written",
-				 kind_names[w->kind], w->name);
+			vsnl_error("%s %s: out of memory: its status is not written",
+				   kind_names[w->kind], w->name);
 			work_free(w);
 			continue;
 		}

@@ -131,3 +131,30 @@ Test(vsnl_render, quantities_render_and_read_back_as_the_core_does)
 		}
 	}
 }
+
+/* vskube writes quantities into the API server's objects with it (kstatus.c). */
+Test(vsnl_render, the_quantity_writer_writes_what_the_core_writes)
+{
+	static const s64 values[] = {
+		0, 1, -1, 7, 500, -1500, 999, 1000, 1001, 1024, 2048, 3000, 1000000, 1048576,
+		1536ll << 20, 4ll << 30, 5ll << 40, 1000000000, 123456789, 7ll << 60,
+		INT64_MIN + 1, INT64_MAX - 1, INT64_MAX,
+	};
+	static const struct {
+		unsigned int milli;
+		bool binary;
+	} units[] = { { 3, false }, { 0, true }, { 0, false } };
+
+	for (size_t u = 0; u < ARRAY_SIZE(units); u++) {
+		for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
+			char mine[32], core[32];
+			int n = vsnl_quantity_fmt(mine, sizeof(mine), values[i], units[u].milli,
+						  units[u].binary);
+
+			cr_expect_eq(n, vs_quantity_fmt(core, sizeof(core), values[i],
+							units[u].milli, units[u].binary));
+			cr_expect_str_eq(mine, core, "milli %u binary %d: %lld", units[u].milli,
+					 units[u].binary, (long long)values[i]);
+		}
+	}
+}

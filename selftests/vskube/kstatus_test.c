@@ -204,3 +204,70 @@ Test(kstatus, a_kept_condition_is_written_with_its_own_id_and_time, .timeout = 6
 	kapi_fini(&api);
 	kc_config_free(&cfg);
 }
+
+/* A VS_CMD_STATUS of one PodGroup (@ns set) or one Queue (@ns NULL) named @name. */
+static struct nlmsghdr *status_msg(void *buf, size_t cap, const char *ns, const char *name)
+{
+	struct nlmsghdr *nlh = vsnl_msg_put(buf, cap, VS_CMD_STATUS, 0);
+	struct nlattr *nest;
+
+	cr_assert_not_null(nlh);
+	if (ns) {
+		nest = mnl_attr_nest_start(nlh, VS_A_PODGROUP);
+		mnl_attr_put_strz(nlh, VS_PG_A_NAMESPACE, ns);
+		mnl_attr_put_strz(nlh, VS_PG_A_NAME, name);
+		mnl_attr_put_u32(nlh, VS_PG_A_PHASE, VS_PG_PHASE_RUNNING);
+	} else {
+		nest = mnl_attr_nest_start(nlh, VS_A_QUEUE);
+		mnl_attr_put_strz(nlh, VS_QUEUE_A_NAME, name);
+	}
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
+/*
+ * kstatus keeps one piece of work per object, found by kind, namespace and
+ * name: a newer status of an object still waiting replaces the older one,
+ * one of an object being written waits for that write; objects of the same
+ * name in another namespace or of another kind are other objects.
+ */
+Test(kstatus, a_waiting_status_is_replaced_by_its_objects_next_and_by_no_other, .timeout = 60)
+{
+	static unsigned char buf[1024] __attribute__((aligned(8)));
+	static const struct {
+		const char *ns, *name;
+		u64 coalesced;
+		u32 pending;
+	} notes[] = {
+		{ "a", "g", 0, 1 },	/* written at once: inflight is 1 */
+		{ "b", "g", 0, 2 },	/* another namespace: waits */
+		{ NULL, "g", 0, 3 },	/* a Queue g: waits */
+		{ "a", "h", 0, 4 },
+		{ "b", "g", 1, 4 },	/* replaces b/g's waiting status */
+		{ NULL, "g", 2, 4 },	/* replaces the Queue's */
+		{ "a", "g", 2, 4 },	/* a/g is being written: next after it */
+		{ "a", "g", 3, 4 },	/* replaces that next */
+	};
+	struct kc_config cfg = { 0 };
+	struct vs_err e = { { 0 } };
+	struct kstatus *ks;
+	struct kapi api;
+	struct kcl *c;
+
+	kapi_init(&api, "kstatus-test");
+	kapi_start(&api, 100, &cfg.server);
+	c = kcl_new(&cfg, &e);
+	cr_assert_not_null(c, "%s", e.msg);
+	ks = kstatus_new(c, "volcano", 1);
+	cr_assert_not_null(ks);
+	for (size_t i = 0; i < ARRAY_SIZE(notes); i++) {
+		cr_assert_eq(kstatus_note(ks, status_msg(buf, sizeof(buf), notes[i].ns,
+							 notes[i].name)), 0, "note %zu", i);
+		cr_assert_eq(kstatus_stats(ks)->coalesced, notes[i].coalesced, "note %zu", i);
+		cr_assert_eq(kstatus_pending(ks), notes[i].pending, "note %zu", i);
+	}
+	kstatus_free(ks);
+	kcl_free(c);
+	kapi_fini(&api);
+	kc_config_free(&cfg);
+}

@@ -262,38 +262,38 @@ static u64 pow_u64(u64 base, unsigned int n)
 	return p;
 }
 
-static json_t *quantity(s64 v, unsigned int milli, bool binary)
+int vsnl_quantity_fmt(char *buf, size_t len, s64 v, unsigned int milli, bool binary)
 {
 	const char *sign = v < 0 ? "-" : "";
 	u64 m = v < 0 ? -(u64)v : (u64)v;
-	char buf[32];
 	unsigned int k;
 
 	if (v == INT64_MAX)
-		return json_string("unlimited");
+		return snprintf(buf, len, "unlimited");
 	if (milli) {
 		/* millicores and milli-units: the protocol's only fractional unit */
 		if (m % 1000 == 0)
-			snprintf(buf, sizeof(buf), "%s%" PRIu64, sign, m / 1000);
-		else
-			snprintf(buf, sizeof(buf), "%s%" PRIu64 "m", sign, m);
-		return json_string(buf);
+			return snprintf(buf, len, "%s%" PRIu64, sign, m / 1000);
+		return snprintf(buf, len, "%s%" PRIu64 "m", sign, m);
 	}
-	snprintf(buf, sizeof(buf), "%s%" PRIu64, sign, m);
 	if (!m)
-		return json_string(buf);
+		return snprintf(buf, len, "0");
 	for (k = ARRAY_SIZE(bin_sfx) - 1; binary && k > 0; k--)
-		if (m % ((u64)1 << (10 * k)) == 0) {
-			snprintf(buf, sizeof(buf), "%s%" PRIu64 "%s", sign, m >> (10 * k),
-				 bin_sfx[k]);
-			return json_string(buf);
-		}
+		if (m % ((u64)1 << (10 * k)) == 0)
+			return snprintf(buf, len, "%s%" PRIu64 "%s", sign, m >> (10 * k),
+					bin_sfx[k]);
 	for (k = ARRAY_SIZE(dec_sfx) - 1; k > 0; k--)
-		if (m % pow_u64(1000, k) == 0) {
-			snprintf(buf, sizeof(buf), "%s%" PRIu64 "%s", sign, m / pow_u64(1000, k),
-				 dec_sfx[k]);
-			break;
-		}
+		if (m % pow_u64(1000, k) == 0)
+			return snprintf(buf, len, "%s%" PRIu64 "%s", sign, m / pow_u64(1000, k),
+					dec_sfx[k]);
+	return snprintf(buf, len, "%s%" PRIu64, sign, m);
+}
+
+static json_t *quantity(s64 v, unsigned int milli, bool binary)
+{
+	char buf[32];
+
+	vsnl_quantity_fmt(buf, sizeof(buf), v, milli, binary);
 	return json_string(buf);
 }
 

@@ -66,6 +66,14 @@ extern const char *const vsnl_task_events[VSNL_NR_TASK_EVENTS];
 char *vsnl_render_cell(const json_t *v);
 
 /*
+ * @v in the canonical form of a Kubernetes quantity, as the replies render
+ * it: @milli 3 for millicores and milli-units ("500m"), 0 for whole units,
+ * with binary suffixes ("4Gi") when @binary and they fit, decimal ones
+ * ("2k") else; INT64_MAX is "unlimited". Returns the length snprintf would.
+ */
+int vsnl_quantity_fmt(char *buf, size_t len, s64 v, unsigned int milli, bool binary);
+
+/*
  * The quantity @dim of a resources object as the replies render them
  * ("cpu": "500m"), back in the protocol's units: millicores and
  * milli-units of the other resources, bytes of memory, pods; 0 when it is

@@ -11,7 +11,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/list.h>
 
-#include "core/log.h"
+#include "lib/log.h"
 #include "lib/codec_gen.h"
 #include "vskube/kbind.h"
 
@@ -98,12 +98,12 @@ static void bind_result(struct kbind *b, struct kwork *w, int error, const char 
 	    vsnl_bind_result_put_node(nlh, cap, w->node, &err) ||
 	    vsnl_bind_result_put_error(nlh, cap, error, &err) ||
 	    (error && vsnl_bind_result_put_message(nlh, cap, msg, &err))) {
-		vs_error("%s: %s: the bind times out in vschedd instead", what, err.msg);
+		vsnl_error("%s: %s: the bind times out in vschedd instead", what, err.msg);
 		return;
 	}
 	mnl_attr_nest_end(nlh, nest);
 	if (ksync_queue(b->s, nlh, what))
-		vs_error("%s: out of memory: the bind times out in vschedd instead", what);
+		vsnl_error("%s: out of memory: the bind times out in vschedd instead", what);
 }
 
 static void done(struct kcl_req *r, long status, const char *body, size_t len, const char *why,
@@ -118,23 +118,23 @@ static void done(struct kcl_req *r, long status, const char *body, size_t len, c
 	if (w->kind == VS_DECISION_BIND) {
 		if (status == 201 || status == 200) {
 			b->st.binds++;
-			vs_v(3, "Bound pod <%s/%s> to node <%s>", w->ns, w->name, w->node);
+			vsnl_v(3, "Bound pod <%s/%s> to node <%s>", w->ns, w->name, w->node);
 			bind_result(b, w, 0, NULL);
 		} else {
 			api_message(status, body, why, msg, sizeof(msg));
 			b->st.bind_failures++;
-			vs_warn("Failed to bind pod <%s/%s> to node <%s>: %s", w->ns, w->name,
-				w->node, msg);
+			vsnl_warn("Failed to bind pod <%s/%s> to node <%s>: %s", w->ns, w->name,
+				  w->node, msg);
 			bind_result(b, w, errno_of(status), msg);
 		}
 	} else if (status == 200 || status == 201 || status == 404) {
 		/* evicted or deleted; a pod already gone is what was wanted */
 		b->st.evictions++;
 		b->st.evict_deletes += w->deleting;
-		vs_v(3, "Evicted pod <%s/%s> from node <%s>", w->ns, w->name, w->node);
+		vsnl_v(3, "Evicted pod <%s/%s> from node <%s>", w->ns, w->name, w->node);
 	} else if (!w->deleting && status != 0 && status != 401 && status != 403) {
 		api_message(status, body, why, msg, sizeof(msg));
-		vs_v(2, "eviction of pod <%s/%s> refused (%s): deleting it", w->ns, w->name, msg);
+		vsnl_v(2, "eviction of pod <%s/%s> refused (%s): deleting it", w->ns, w->name, msg);
 		w->deleting = true;
 		nl_list_del(&w->link);
 		nl_list_add_tail(&w->link, &b->waiting);
@@ -144,7 +144,7 @@ static void done(struct kcl_req *r, long status, const char *body, size_t len, c
 	} else {
 		api_message(status, body, why, msg, sizeof(msg));
 		b->st.evict_failures++;
-		vs_warn("Failed to evict pod <%s/%s>: %s", w->ns, w->name, msg);
+		vsnl_warn("Failed to evict pod <%s/%s>: %s", w->ns, w->name, msg);
 	}
 	work_free(w);
 	start_more(b);
@@ -191,8 +191,8 @@ static void start_more(struct kbind *b)
 		nl_list_add_tail(&w->link, &b->running);
 		b->nr_waiting--;
 		if (!start(b, w)) {
-			vs_error("pods %s/%s: out of memory: its decision is dropped", w->ns,
-				 w->name);
+			vsnl_error("pods %s/%s: out of memory: its decision is dropped", w->ns,
+				   w->name);
 			work_free(w);
 			continue;
 		}
@@ -242,7 +242,7 @@ static int on_note(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	if (g->cmd == VS_CMD_STATUS && b->status) {
 		ret = kstatus_note(b->status, nlh);
 		if (ret == -EPROTO)
-			vs_warn("vschedd sent a status without what it must carry: ignored");
+			vsnl_warn("vschedd sent a status without what it must carry: ignored");
 		return ret == -EPROTO ? 0 : ret;
 	}
 	if (g->cmd != VS_CMD_DECISIONS)
@@ -252,7 +252,7 @@ static int on_note(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 			continue;
 		ret = queue_decision(b, a);
 		if (ret == -EPROTO)
-			vs_warn("vschedd sent a decision without its task or node: ignored");
+			vsnl_warn("vschedd sent a decision without its task or node: ignored");
 		else if (ret)
 			return ret;
 	}
@@ -268,9 +268,9 @@ int kbind_read(struct kbind *b, struct vsnl *dec, struct vsnl_err *err)
 		if (ret == -ENOBUFS) {
 			/* the binds lost time out in vschedd and are tried again */
 			b->st.lost++;
-			vs_warn("vschedd dropped notifications for this bridge (its queue "
-				"overflowed): the binds lost time out and are retried; statuses lost "
-				"are written when they change again");
+			vsnl_warn("vschedd dropped notifications for this bridge (its queue "
+				  "overflowed): the binds lost time out and are retried; statuses lost "
+				  "are written when they change again");
 			ret = 1;
 		}
 	} while (ret > 0);

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <netlink/list.h>
 
-#include "core/log.h"
+#include "lib/log.h"
 #include "vskube/kclient.h"
 
 #define KCL_CONNECT_MS	10000
@@ -121,7 +121,7 @@ static void token_refresh(struct kcl *c)
 	if (!c->token_stale && now - c->token_read_ms < KCL_TOKEN_MAX_AGE_MS)
 		return;
 	if (kc_reload_token(c->cfg, &e))
-		vs_error("unable to rotate the token: %s", e.msg);
+		vsnl_error("unable to rotate the token: %s", e.msg);
 	c->token_read_ms = now;
 	c->token_stale = false;
 }

@@ -5,6 +5,7 @@
  * s->inflight requests at a time.
  */
 #include <errno.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,11 @@
 #include <jansson.h>
 #include <libmnl/libmnl.h>
 #include <netlink/genl/genl.h>
+#include <netlink/hash.h>
+#include <netlink/list.h>
 
-#include "core/hash.h"
-#include "core/htable.h"
-#include "core/list.h"
-#include "core/log.h"
-#include "core/res.h"
+#include "lib/log.h"
+#include "lib/render.h"
 #include "lib/vsnl.h"
 #include "vsched/vsched.h"
 #include "vskube/kstatus.h"
@@ -36,14 +36,12 @@ struct kst_write {
 };
 
 struct kst_work {
-	struct hlist_node hnode;		/* kstatus.index, by kind and key */
-	struct list_head link;			/* waiting or running */
+	struct nl_list_head link;		/* waiting or running */
 	struct kstatus *s;
 	struct kcl_req *req;
 	enum kstatus_kind kind;
 	bool running, has_next;
 	u32 tries;
-	u32 hash;
 	char *ns, *name;			/* ns NULL for a queue */
 	struct kst_write w;
 	struct kst_write next;			/* arrived while w was being written */
@@ -51,7 +49,7 @@ struct kst_work {
 
 /* An Event being recorded: not an object's work, nothing waits for it. */
 struct kst_event {
-	struct list_head link;			/* kstatus.events */
+	struct nl_list_head link;		/* kstatus.events */
 	struct kstatus *s;
 	struct kcl_req *req;
 };
@@ -60,8 +58,13 @@ struct kstatus {
 	struct kcl *c;
 	char *component, *host;
 	u32 inflight, nr_running, nr_waiting, nr_events;
-	struct list_head waiting, running, events;
-	struct vs_htable index;
+	struct nl_list_head waiting, running, events;
+	/*
+	 * Every work, by kind and key (a tsearch() tree). A work lives only
+	 * while it waits or runs, so this holds what is queued, not every
+	 * object, and a tree's log n compares cost nothing beside a request.
+	 */
+	void *index;
 	struct kstatus_stats st;
 	kstatus_lookup_fn lookup;
 	void *lookup_ctx;
@@ -69,28 +72,28 @@ struct kstatus {
 
 static const char *const kind_names[] = { "podgroups", "pods", "queues" };
 
-static u32 key_hash(enum kstatus_kind kind, const char *ns, const char *name)
+/* The index's order: by kind, then namespace (none first), then name. */
+static int work_cmp(const void *pa, const void *pb)
 {
-	u32 h = vs_hash_bytes(name, strlen(name), kind);
+	const struct kst_work *a = pa, *b = pb;
+	int r;
 
-	return ns ? vs_hash_bytes(ns, strlen(ns), h) : h;
-}
-
-static u32 work_hash(const struct hlist_node *n)
-{
-	return hlist_entry(n, struct kst_work, hnode)->hash;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (!a->ns || !b->ns)
+		r = !!a->ns - !!b->ns;
+	else
+		r = strcmp(a->ns, b->ns);
+	return r ? r : strcmp(a->name, b->name);
 }
 
 static struct kst_work *find(struct kstatus *s, enum kstatus_kind kind, const char *ns,
-			     const char *name, u32 hash)
+			     const char *name)
 {
-	struct kst_work *w;
+	struct kst_work key = { .kind = kind, .ns = (char *)ns, .name = (char *)name };
+	struct kst_work **w = tfind(&key, &s->index, work_cmp);
 
-	hlist_for_each_entry(w, vs_htable_bucket(&s->index, hash), hnode)
-		if (w->kind == kind && !strcmp(w->name, name) &&
-		    (ns ? w->ns && !strcmp(w->ns, ns) : !w->ns))
-			return w;
-	return NULL;
+	return w ? *w : NULL;
 }
 
 static void write_free(struct kst_write *w)
@@ -102,8 +105,8 @@ static void write_free(struct kst_write *w)
 
 static void work_free(struct kst_work *w)
 {
-	vs_htable_del(&w->s->index, &w->hnode);
-	list_del(&w->link);
+	tdelete(w, &w->s->index, work_cmp);
+	nl_list_del(&w->link);
 	write_free(&w->w);
 	write_free(&w->next);
 	free(w->ns);
@@ -137,9 +140,9 @@ static void event_done(struct kcl_req *r, long status, const char *body, size_t 
 		s->st.events++;
 	} else {
 		s->st.failures++;
-		vs_v(2, "recording an Event failed: %s", status ? body : why);
+		vsnl_v(2, "recording an Event failed: %s", status ? body : why);
 	}
-	list_del(&e->link);
+	nl_list_del(&e->link);
 	s->nr_events--;
 	free(e);
 }
@@ -184,8 +187,8 @@ static void record(struct kstatus *s, const struct kst_work *w, json_t *obj)
 	if (!e) {
 		free(body);
 		s->st.failures++;
-		vs_error("out of memory recording an Event on %s %s/%s", kind_names[w->kind],
-			 w->ns, w->name);
+		vsnl_error("out of memory recording an Event on %s %s/%s", kind_names[w->kind],
+			   w->ns, w->name);
 		return;
 	}
 	e->s = s;
@@ -198,7 +201,7 @@ static void record(struct kstatus *s, const struct kst_work *w, json_t *obj)
 		s->st.failures++;
 		return;
 	}
-	list_add_tail(&e->link, &s->events);
+	nl_list_add_tail(&e->link, &s->events);
 	s->nr_events++;
 }
 
@@ -222,25 +225,26 @@ static void done(struct kcl_req *r, long status, const char *body, size_t len, c
 		s->st.podgroups += w->kind == KSTATUS_PODGROUP;
 		s->st.pods += w->kind == KSTATUS_POD;
 		s->st.queues += w->kind == KSTATUS_QUEUE;
-		vs_v(4, "Updated the status of %s %s%s%s", kind_names[w->kind], ns, slash, w->name);
+		vsnl_v(4, "Updated the status of %s %s%s%s", kind_names[w->kind], ns, slash, w->name);
 		record(s, w, obj);
 		json_decref(obj);
 	} else if (status == 404) {
 		s->st.gone++;
-		vs_v(4, "%s %s%s%s is not in the API server: its status is not written",
-		     kind_names[w->kind], ns, slash, w->name);
+		vsnl_v(4, "%s %s%s%s is not in the API server: its status is not written",
+		       kind_names[w->kind], ns, slash, w->name);
 	} else if ((!status || status == 429 || status >= 500) && ++w->tries < TRIES &&
 		   !w->has_next) {
-		vs_v(2, "writing the status of %s %s%s%s failed (%s): trying again",
-		     kind_names[w->kind], ns, slash, w->name, status ? "an error" : why);
-		list_move_tail(&w->link, &s->waiting);
+		vsnl_v(2, "writing the status of %s %s%s%s failed (%s): trying again",
+		       kind_names[w->kind], ns, slash, w->name, status ? "an error" : why);
+		nl_list_del(&w->link);
+		nl_list_add_tail(&w->link, &s->waiting);
 		s->nr_waiting++;
 		start_more(s);
 		return;
 	} else {
 		s->st.failures++;
-		vs_error("Failed to update the status of %s %s%s%s: %s", kind_names[w->kind], ns,
-			 slash, w->name, status ? body : why);
+		vsnl_error("Failed to update the status of %s %s%s%s: %s", kind_names[w->kind], ns,
+			   slash, w->name, status ? body : why);
 	}
 	if (w->has_next) {
 		/* what came meanwhile goes next */
@@ -249,7 +253,8 @@ static void done(struct kcl_req *r, long status, const char *body, size_t len, c
 		memset(&w->next, 0, sizeof(w->next));
 		w->has_next = false;
 		w->tries = 0;
-		list_move_tail(&w->link, &s->waiting);
+		nl_list_del(&w->link);
+		nl_list_add_tail(&w->link, &s->waiting);
 		s->nr_waiting++;
 	} else {
 		work_free(w);
@@ -288,15 +293,16 @@ static bool start(struct kstatus *s, struct kst_work *w)
 
 static void start_more(struct kstatus *s)
 {
-	while (!list_empty(&s->waiting) && s->nr_running < s->inflight) {
-		struct kst_work *w = list_first_entry(&s->waiting, struct kst_work, link);
+	while (!nl_list_empty(&s->waiting) && s->nr_running < s->inflight) {
+		struct kst_work *w = nl_list_first_entry(&s->waiting, struct kst_work, link);
 
-		list_move_tail(&w->link, &s->running);
+		nl_list_del(&w->link);
+		nl_list_add_tail(&w->link, &s->running);
 		s->nr_waiting--;
 		if (!start(s, w)) {
 			s->st.failures++;
-			vs_error("%s %s: out of memory: its status is not written",
-				 kind_names[w->kind], w->name);
+			vsnl_error("%s %s: out of memory: its status is not written",
+				   kind_names[w->kind], w->name);
 			work_free(w);
 			continue;
 		}
@@ -309,8 +315,7 @@ static void start_more(struct kstatus *s)
 static int submit(struct kstatus *s, enum kstatus_kind kind, const char *ns, const char *name,
 		  struct kst_write *wr)
 {
-	u32 hash = key_hash(kind, ns, name);
-	struct kst_work *w = find(s, kind, ns, name, hash);
+	struct kst_work *w = find(s, kind, ns, name);
 
 	if (w && !w->running) {
 		write_free(&w->w);
@@ -332,18 +337,16 @@ static int submit(struct kstatus *s, enum kstatus_kind kind, const char *ns, con
 		goto nomem;
 	w->s = s;
 	w->kind = kind;
-	w->hash = hash;
 	w->ns = ns ? strdup(ns) : NULL;
 	w->name = strdup(name);
-	if ((ns && !w->ns) || !w->name) {
+	if ((ns && !w->ns) || !w->name || !tsearch(w, &s->index, work_cmp)) {
 		free(w->ns);
 		free(w->name);
 		free(w);
 		goto nomem;
 	}
 	w->w = *wr;
-	vs_htable_add(&s->index, &w->hnode, hash);
-	list_add_tail(&w->link, &s->waiting);
+	nl_list_add_tail(&w->link, &s->waiting);
 	s->nr_waiting++;
 	start_more(s);
 	return 0;
@@ -364,8 +367,8 @@ static void dig_str(struct dig *d, const char *str)
 	size_t len = str ? strlen(str) + 1 : 1;
 
 	str = str ? str : "";
-	d->a = vs_hash_bytes(str, len, d->a);
-	d->b = vs_hash_bytes(str, len, d->b ^ 0x9e3779b9);
+	d->a = nl_hash_any(str, len, d->a);
+	d->b = nl_hash_any(str, len, d->b ^ 0x9e3779b9);
 }
 
 static void dig_int(struct dig *d, json_int_t v)
@@ -453,7 +456,7 @@ static bool already_there(struct kstatus *s, enum kstatus_kind kind, const char 
 		return true;
 	}
 	if (r != 1 || api != digest || event_due ||
-	    find(s, kind, ns, name, key_hash(kind, ns, name)))
+	    find(s, kind, ns, name))
 		return false;
 	s->st.unchanged++;
 	return true;
@@ -639,23 +642,23 @@ static json_t *resource_list(struct nlattr *res)
 		switch (nla_type(x)) {
 		case VS_RES_A_CPU:
 			name = "cpu";
-			vs_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 3, false);
+			vsnl_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 3, false);
 			break;
 		case VS_RES_A_MEMORY:
 			name = "memory";
-			vs_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 0, true);
+			vsnl_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 0, true);
 			break;
 		case VS_RES_A_PODS:
 			name = "pods";
-			vs_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 0, false);
+			vsnl_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 0, false);
 			break;
 		case VS_RES_A_SCALAR:
 			if (vsnl_parse_nested(sc, VS_SCALAR_A_MAX, x) < 0 || !sc[VS_SCALAR_A_NAME] ||
 			    !sc[VS_SCALAR_A_VALUE])
 				continue;
 			name = nla_get_string(sc[VS_SCALAR_A_NAME]);
-			vs_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(sc[VS_SCALAR_A_VALUE]), 3,
-					false);
+			vsnl_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(sc[VS_SCALAR_A_VALUE]),
+					  3, false);
 			break;
 		}
 		if (name && json_object_set_new(l, name, json_string(q))) {
@@ -719,10 +722,10 @@ struct kstatus *kstatus_new(struct kcl *c, const char *component, u32 inflight)
 	s->inflight = inflight ? inflight : KSTATUS_INFLIGHT_DEFAULT;
 	s->component = strdup(component);
 	s->host = strdup(host);
-	INIT_LIST_HEAD(&s->waiting);
-	INIT_LIST_HEAD(&s->running);
-	INIT_LIST_HEAD(&s->events);
-	if (!s->component || !s->host || vs_htable_init(&s->index, 0, work_hash)) {
+	NL_INIT_LIST_HEAD(&s->waiting);
+	NL_INIT_LIST_HEAD(&s->running);
+	NL_INIT_LIST_HEAD(&s->events);
+	if (!s->component || !s->host) {
 		free(s->component);
 		free(s->host);
 		free(s);
@@ -738,17 +741,17 @@ void kstatus_free(struct kstatus *s)
 
 	if (!s)
 		return;
-	list_for_each_entry_safe(w, tmp, &s->running, link) {
+	nl_list_for_each_entry_safe(w, tmp, &s->running, link) {
 		kcl_cancel(w->req);
 		work_free(w);
 	}
-	list_for_each_entry_safe(w, tmp, &s->waiting, link)
+	nl_list_for_each_entry_safe(w, tmp, &s->waiting, link)
 		work_free(w);
-	list_for_each_entry_safe(e, etmp, &s->events, link) {
+	nl_list_for_each_entry_safe(e, etmp, &s->events, link) {
 		kcl_cancel(e->req);
 		free(e);
 	}
-	vs_htable_destroy(&s->index);
+	/* work_free() took each work out of the index: it is empty */
 	free(s->component);
 	free(s->host);
 	free(s);

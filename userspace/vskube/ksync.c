@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #include "core/hash.h"
-#include "core/log.h"
+#include "lib/log.h"
 #include "kube/manifest.h"
 #include "lib/codec_gen.h"
 #include "vskube/informer.h"
@@ -342,7 +342,7 @@ static void refused_read(void *arg, const struct mf_doc *doc, const char *msg)
 	struct ksync *s = arg;
 
 	s->st.refused_read++;
-	vs_warn("%s: left out: %s", doc->file, msg);
+	vsnl_warn("%s: left out: %s", doc->file, msg);
 }
 
 static int round_open(struct ksync *s)
@@ -363,7 +363,7 @@ static int round_open(struct ksync *s)
 	for (u32 i = 0; i < s->nr_classes; i++) {
 		ret = mf_set_add_prioclass(&s->set, &s->classes[i], &err);
 		if (ret) {
-			vs_error("priority class %s: %s", s->classes[i].name, err.msg);
+			vsnl_error("priority class %s: %s", s->classes[i].name, err.msg);
 			return ret;
 		}
 	}
@@ -436,7 +436,7 @@ static int round_add(struct ksync *s, const struct kfeed_info *fi, json_t *obj,
 
 	if (!name) {
 		s->st.refused_read++;
-		vs_warn("%s: an object without metadata.name: left out", fi->resource);
+		vsnl_warn("%s: an object without metadata.name: left out", fi->resource);
 		return 0;
 	}
 	ret = round_key(s, key_of(fi->kind, ns, name), err) ?: round_open(s);
@@ -458,7 +458,7 @@ static int round_add(struct ksync *s, const struct kfeed_info *fi, json_t *obj,
 		return ret;
 	if (ret) {
 		s->st.refused_read++;
-		vs_warn("%s: left out: %s", source, merr.msg);
+		vsnl_warn("%s: left out: %s", source, merr.msg);
 		return 0;
 	}
 	if (fi->kind == MF_POD) {
@@ -559,7 +559,7 @@ static struct nlmsghdr *task_report(struct ksync *s, const char *ns, const char 
 	    vsnl_task_put_event(nlh, VS_MSG_MAX, event, &err) ||
 	    (event == VS_TASK_EVENT_FAILED && exit_code &&
 	     vsnl_task_put_exit_code(nlh, VS_MSG_MAX, exit_code, &err))) {
-		vs_warn("%s: %s: its status is not reported", what, err.msg);
+		vsnl_warn("%s: %s: its status is not reported", what, err.msg);
 		return NULL;
 	}
 	mnl_attr_nest_end(nlh, nest);
@@ -636,7 +636,7 @@ static int emit_pod(struct ksync *s, const struct mf_obj *o, const char *what)
 	if (!known) {
 		nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, mf_kind(MF_POD)->cmd_new, 0);
 		if (!mf_put_spec(o, nlh, VS_MSG_MAX)) {
-			vs_warn("%s: does not fit in a message: left out", what);
+			vsnl_warn("%s: does not fit in a message: left out", what);
 			return 0;
 		}
 	} else {
@@ -681,7 +681,7 @@ static int emit_obj(struct ksync *s, const struct mf_obj *o)
 		return 0;
 	nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, mf_kind(o->kind)->cmd_new, NLM_F_REPLACE);
 	if (!mf_put_spec(o, nlh, VS_MSG_MAX)) {
-		vs_warn("%s: does not fit in a message: left out", what);
+		vsnl_warn("%s: does not fit in a message: left out", what);
 		return 0;
 	}
 	dg = digest(nlh);
@@ -740,7 +740,7 @@ static void refused(struct ksync *s, struct kmsg *m, const struct vsnl_err *err)
 {
 	m->refused = true;
 	s->st.refused_core++;
-	vs_warn("%s: vschedd refused it: %s", m->what, err->msg);
+	vsnl_warn("%s: vschedd refused it: %s", m->what, err->msg);
 	if (m->report)
 		s->resync = true;
 }
@@ -859,7 +859,7 @@ static int flush_round(struct ksync *s, struct vsnl_err *err)
 	if (!ret && s->set_live) {
 		ret = mf_set_build(&s->set, &merr);
 		if (ret)
-			vs_error("%s", merr.msg);
+			vsnl_error("%s", merr.msg);
 		for (u32 i = 0; !ret && i < s->set.nr_objs; i++) {
 			ret = emit_obj(s, &s->set.objs[i]);
 			if (!ret && s->out.len >= KSYNC_BATCH_BYTES)
@@ -953,8 +953,8 @@ static void feed_synced(struct kinf *inf, void *ctx)
 {
 	struct kfeed *f = ctx;
 
-	vs_v(1, "%s: listed, %zu objects at resourceVersion %s", f->info->resource,
-	     kinf_count(inf), kinf_rv(inf));
+	vsnl_v(1, "%s: listed, %zu objects at resourceVersion %s", f->info->resource,
+	       kinf_count(inf), kinf_rv(inf));
 	f->listed = true;
 }
 
@@ -962,7 +962,7 @@ static void feed_trouble(struct kinf *inf, const char *what, void *ctx)
 {
 	struct kfeed *f = ctx;
 
-	vs_warn("%s: %s", f->info->resource, what);
+	vsnl_warn("%s: %s", f->info->resource, what);
 }
 
 static const struct kinf_ops feed_ops = {
@@ -1053,7 +1053,7 @@ int ksync_load(struct ksync *s, struct vsnl_err *err)
 	s->loading = true;
 	s->last_load_ms = kinf_clock_ms();
 	s->st.loads++;
-	vs_info("loading vschedd from the API server's lists");
+	vsnl_info("loading vschedd from the API server's lists");
 	/* Hold cycles first: after the reset, no cycle may see the cluster half loaded. */
 	ret = vsnl_set_hold(s->nl, true, err) ?:
 	      vsnl_request(s->nl, vsnl_msg_new(VS_CMD_RESET, 0), NULL, NULL, err);
@@ -1090,8 +1090,8 @@ int ksync_flush(struct ksync *s, struct vsnl_err *err)
 		return s->fatal;
 	}
 	if (s->resync && !s->loading && kinf_clock_ms() >= s->last_load_ms + KSYNC_RESYNC_MIN_MS) {
-		vs_warn("vschedd refused what a pod reported: it and the API server have parted; "
-			"loading again");
+		vsnl_warn("vschedd refused what a pod reported: it and the API server have parted; "
+			  "loading again");
 		return ksync_load(s, err);
 	}
 	if (s->nr_round || s->nr_dels || s->ext.nr) {
@@ -1107,8 +1107,8 @@ int ksync_flush(struct ksync *s, struct vsnl_err *err)
 			ret = vsnl_set_hold(s->nl, false, err);
 			if (ret)
 				return ret;
-			vs_info("vschedd loaded: %zu nodes, %zu pods; cycles go on",
-				kinf_count(s->feeds[2].inf), kinf_count(s->feeds[4].inf));
+			vsnl_info("vschedd loaded: %zu nodes, %zu pods; cycles go on",
+				  kinf_count(s->feeds[2].inf), kinf_count(s->feeds[4].inf));
 			break;
 		}
 		ret = feed_start(s, s->stage);

@@ -21,6 +21,7 @@
 
 #include "core/duration.h"
 #include "core/log.h"
+#include "lib/log.h"
 #include "lib/sched_metrics.h"
 #include "lib/vsnl.h"
 #include "vskube/informer.h"
@@ -383,8 +384,8 @@ static void le_started(struct kle *le, void *ctx)
 {
 	const struct bridge *b = ctx;
 
-	vs_info("successfully acquired lease %s/%s as %s", b->o->le.ns, b->o->le.name,
-		kle_identity(le));
+	vsnl_info("successfully acquired lease %s/%s as %s", b->o->le.ns, b->o->le.name,
+		  kle_identity(le));
 }
 
 static void le_stopped(struct kle *le, bool released, void *ctx)
@@ -392,19 +393,19 @@ static void le_stopped(struct kle *le, bool released, void *ctx)
 	struct bridge *b = ctx;
 
 	if (!released) {
-		vs_error("leaderelection lost");
+		vsnl_error("leaderelection lost");
 		b->lost = true;
 	}
 }
 
 static void le_new_leader(struct kle *le, const char *identity, void *ctx)
 {
-	vs_info("new leader elected: %s", identity);
+	vsnl_info("new leader elected: %s", identity);
 }
 
 static void le_trouble(struct kle *le, const char *what, void *ctx)
 {
-	vs_warn("leader election: %s", what);
+	vsnl_warn("leader election: %s", what);
 }
 
 static const struct kle_ops le_ops = {
@@ -465,7 +466,7 @@ static int gather(void *ctx, struct prom_reg *reg)
 			 VSKUBE_SCRAPE_TIMEOUT_MS);
 fail:
 	prom_inc(b->m_scrape_failures, 0);
-	vs_warn("/metrics without the scheduler's metrics: %s", err.msg);
+	vsnl_warn("/metrics without the scheduler's metrics: %s", err.msg);
 	return ret;
 }
 
@@ -607,15 +608,15 @@ static int step(struct bridge *b, u64 *backoff)
 
 	if (leading(b) && !b->l.nl) {
 		if (link_open(&b->l, b->c, o, &err)) {
-			vs_error("vschedd at %s: %s; trying again in %llu ms",
-				 o->socket ? o->socket : vsnl_default_path(), err.msg,
-				 (unsigned long long)*backoff);
+			vsnl_error("vschedd at %s: %s; trying again in %llu ms",
+				   o->socket ? o->socket : vsnl_default_path(), err.msg,
+				   (unsigned long long)*backoff);
 			next = kinf_clock_ms() + *backoff;
 			*backoff = *backoff * 2 > VSKUBE_RECONNECT_MAX_MS ?
 				   VSKUBE_RECONNECT_MAX_MS : *backoff * 2;
 		} else {
-			vs_info("connected to vschedd at %s",
-				o->socket ? o->socket : vsnl_default_path());
+			vsnl_info("connected to vschedd at %s",
+				  o->socket ? o->socket : vsnl_default_path());
 			*backoff = VSKUBE_RECONNECT_MIN_MS;
 		}
 	}
@@ -642,14 +643,14 @@ static int step(struct bridge *b, u64 *backoff)
 						  .events = CURL_WAIT_POLLIN };
 	}
 	if (kcl_poll(b->c, fds, nr, timeout, &e)) {
-		vs_error("the API client failed: %s", e.msg);
+		vsnl_error("the API client failed: %s", e.msg);
 		return -EIO;
 	}
 	if (b->ks && kserve_run(b->ks, &e))
-		vs_warn("%s", e.msg);
+		vsnl_warn("%s", e.msg);
 	if (b->l.nl && (kbind_read(b->l.bind, b->l.dec, &err) < 0 ||
 			ksync_flush(b->l.sync, &err))) {
-		vs_error("vschedd: %s: connecting again, then loading it again", err.msg);
+		vsnl_error("vschedd: %s: connecting again, then loading it again", err.msg);
 		link_drop(b);
 	}
 	metrics_update(b);
@@ -684,14 +685,14 @@ static int run(const struct vskube_opts *o, struct kcl *c)
 		b.ks = kserve_new("--listen-address", o->listen, b.reg, &serve_ops, &b, &e);
 		if (!b.ks)
 			goto fail;
-		vs_info("serving /metrics, /healthz and /readyz on port %u", kserve_port(b.ks));
+		vsnl_info("serving /metrics, /healthz and /readyz on port %u", kserve_port(b.ks));
 	}
 	if (o->leader_elect) {
 		b.le = kle_new(c, &o->le, &le_ops, &b, &e);
 		if (!b.le)
 			goto fail;
-		vs_info("attempting to acquire leader lease %s/%s as %s...", o->le.ns, o->le.name,
-			kle_identity(b.le));
+		vsnl_info("attempting to acquire leader lease %s/%s as %s...", o->le.ns, o->le.name,
+			  kle_identity(b.le));
 		kle_start(b.le);
 	}
 	while (!stopping && !b.lost) {
@@ -703,14 +704,14 @@ static int run(const struct vskube_opts *o, struct kcl *c)
 			break;
 	}
 	if (stopping)
-		vs_info("signal %d: stopping", (int)stopping);
+		vsnl_info("signal %d: stopping", (int)stopping);
 	if (b.lost)
 		ret = 1;
 	else if (b.le && kle_is_leader(b.le))
 		release(&b);
 	goto out;
 fail:
-	vs_error("vskube cannot start: %s", e.msg);
+	vsnl_error("vskube cannot start: %s", e.msg);
 	ret = 1;
 out:
 	link_drop(&b);
@@ -733,20 +734,22 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret == 1 ? 0 : 2;
+	/* the core that the manifest reader still links logs at the same -v */
+	vsnl_log_verbosity = o.verbosity;
 	vs_log_verbosity = o.verbosity;
 	kc_env_default(&env);
 	if (kc_load(o.kubeconfig, o.context, &env, &cfg, &err)) {
-		vs_error("vskube cannot start: %s", err.msg);
+		vsnl_error("vskube cannot start: %s", err.msg);
 		return 1;
 	}
 	if (o.master) {
 		free(cfg.server);
 		cfg.server = strdup(o.master);
 	}
-	vs_info("API server %s (%s)", cfg.server, cfg.origin);
+	vsnl_info("API server %s (%s)", cfg.server, cfg.origin);
 	c = kcl_new(&cfg, &err);
 	if (!c) {
-		vs_error("vskube cannot start: %s", err.msg);
+		vsnl_error("vskube cannot start: %s", err.msg);
 		kc_config_free(&cfg);
 		return 1;
 	}

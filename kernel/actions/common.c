@@ -44,8 +44,7 @@ static void insufficient(struct vs_fit_error *fe, vs_resmask_t dims)
 {
 	for (unsigned int d = 0; d < VS_RES_MAX; d++)
 		if (dims & VS_RES_BIT(d)) {
-			snprintf(fe->reason, sizeof(fe->reason), "Insufficient %s",
-				 vs_res_dim_name(d));
+			vs_fit_say(fe, "Insufficient ", vs_res_dim_name(d));
 			return;
 		}
 }

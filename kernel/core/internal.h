@@ -177,7 +177,14 @@ static inline int vs_txn_prep(struct vs_cluster *cl, enum vs_txn_kind kind, void
 	}
 	return vs_txn_prep_open(cl, kind, obj, extra, out);
 }
-void vs_txn_push(struct vs_cluster *cl, struct vs_txn_ent *ent);
+void vs_txn_link(struct vs_cluster *cl, struct vs_txn_ent *ent);
+
+/* Journal @ent (from vs_txn_prep()) now that its change is made; NULL: none. */
+static inline void vs_txn_push(struct vs_cluster *cl, struct vs_txn_ent *ent)
+{
+	if (ent)
+		vs_txn_link(cl, ent);
+}
 
 /*
  * vs_txn_prep() for a change that cannot be refused: out of memory breaks

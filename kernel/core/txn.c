@@ -42,10 +42,8 @@ int vs_txn_prep_open(struct vs_cluster *cl, enum vs_txn_kind kind, void *obj, si
 	return 0;
 }
 
-void vs_txn_push(struct vs_cluster *cl, struct vs_txn_ent *ent)
+void vs_txn_link(struct vs_cluster *cl, struct vs_txn_ent *ent)
 {
-	if (!ent)
-		return;
 	ent->prev = cl->txn->last;
 	cl->txn->last = ent;
 	cl->txn->nr++;

@@ -373,7 +373,7 @@ static int predicates_pre_predicate(struct vs_session *ssn, struct vs_plugin *p,
 
 	if (!st->pod_affinity || !ipa_prepare(ssn, st, task))
 		return 0;
-	snprintf(fe->reason, sizeof(fe->reason), "out of memory in InterPodAffinity PreFilter");
+	vs_fit_say(fe, "out of memory in InterPodAffinity PreFilter", NULL);
 	fe->unresolvable = false;
 	return -EINVAL;
 }
@@ -445,8 +445,8 @@ static int taint_filter(const struct predicates *st, const struct vs_task *task,
 {
 	if (!node->ready &&
 	    !tolerates_synthetic(task, st->not_ready_key, st->empty, VS_TAINT_NO_SCHEDULE)) {
-		snprintf(fe->reason, sizeof(fe->reason),
-			 "node(s) had untolerated taint {node.kubernetes.io/not-ready: }");
+		vs_fit_say(fe, "node(s) had untolerated taint {node.kubernetes.io/not-ready: }",
+			   NULL);
 		fe->unresolvable = true;
 		return -EINVAL;
 	}
@@ -473,14 +473,13 @@ static int class_filter(const struct predicates *st, const struct vs_task *task,
 {
 	if (node->unschedulable &&
 	    !tolerates_synthetic(task, st->unschedulable_key, st->empty, VS_TAINT_NO_SCHEDULE)) {
-		snprintf(fe->reason, sizeof(fe->reason), "node(s) were unschedulable");
+		vs_fit_say(fe, "node(s) were unschedulable", NULL);
 		fe->unresolvable = true;
 		return -EINVAL;
 	}
 	if (st->node_affinity && (!vs_labels_match(node->labels, task->node_selector) ||
 				  !vs_node_affinity_required_match(task->affinity, node))) {
-		snprintf(fe->reason, sizeof(fe->reason),
-			 "node(s) didn't match Pod's node affinity/selector");
+		vs_fit_say(fe, "node(s) didn't match Pod's node affinity/selector", NULL);
 		fe->unresolvable = true;
 		return -EINVAL;
 	}
@@ -512,7 +511,7 @@ static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 	int ret;
 
 	if (max_pods <= (s64)node->nr_tasks - st->evicted_on[node->sidx]) {
-		snprintf(fe->reason, sizeof(fe->reason), "node(s) pod number exceeded");
+		vs_fit_say(fe, "node(s) pod number exceeded", NULL);
 		fe->unresolvable = false;
 		return -EINVAL;
 	}
@@ -522,13 +521,12 @@ static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 		return 0;
 	/* PrePredicate gathered the sets for the task last asked about; else gather now. */
 	if (st->ipa_task != task && ipa_prepare(ssn, st, task)) {
-		snprintf(fe->reason, sizeof(fe->reason),
-			 "out of memory in InterPodAffinity PreFilter");
+		vs_fit_say(fe, "out of memory in InterPodAffinity PreFilter", NULL);
 		fe->unresolvable = false;
 		return -EINVAL;
 	}
 	if ((why = ipa_filter(st, task, node, &fe->unresolvable))) {
-		snprintf(fe->reason, sizeof(fe->reason), "%s", why);
+		vs_fit_say(fe, why, NULL);
 		return -EINVAL;
 	}
 	return 0;

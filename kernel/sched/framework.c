@@ -11,6 +11,20 @@
 #include "sched/framework.h"
 #include "sched/session.h"
 
+/* ---- a predicate's words ---- */
+
+void vs_fit_say(struct vs_fit_error *fe, const char *words, const char *name)
+{
+	size_t room = sizeof(fe->reason) - 1;
+	size_t n = strnlen(words, room);
+	size_t m = name ? strnlen(name, room - n) : 0;
+
+	memcpy(fe->reason, words, n);
+	if (m)
+		memcpy(fe->reason + n, name, m);
+	fe->reason[n + m] = '\0';
+}
+
 /* ---- the registry ---- */
 
 int vs_registry_add_plugin(struct vs_registry *reg, const struct vs_plugin_ops *ops)

@@ -96,6 +96,13 @@ struct vs_fit_error {
 };
 
 /*
+ * Set @fe's reason to @words followed by @name (NULL: nothing), cut to fit.
+ * Predicates refuse nodes by the hundred thousand a cycle: this is what
+ * they say it with, not snprintf, which costs ten times more.
+ */
+void vs_fit_say(struct vs_fit_error *fe, const char *words, const char *name);
+
+/*
  * Who refused, and in what words, when a caller of an extension point asked
  * (ssn->why, sched/explain.h): the first plugin that refuses names itself;
  * one that has words for it gives them with vs_ssn_why().

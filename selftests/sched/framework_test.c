@@ -677,3 +677,25 @@ Test(framework, tasks_fall_back_to_pod_index_then_creation_order)
 	cr_assert_lt(vs_ssn_task_order(ssn, w2, other), 0, "equal indexes: creation order");
 	vs_session_close(ssn);
 }
+
+Test(framework, a_predicates_words_are_joined_and_cut_to_the_reason)
+{
+	struct vs_fit_error fe;
+	char longname[200];
+
+	memset(fe.reason, 'x', sizeof(fe.reason));
+	vs_fit_say(&fe, "Insufficient ", "nvidia.com/gpu");
+	cr_assert_str_eq(fe.reason, "Insufficient nvidia.com/gpu");
+	vs_fit_say(&fe, "node(s) were unschedulable", NULL);
+	cr_assert_str_eq(fe.reason, "node(s) were unschedulable");
+
+	/* A name past the room is cut, and the reason still ends. */
+	memset(longname, 'n', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	vs_fit_say(&fe, "Insufficient ", longname);
+	cr_assert_eq(strlen(fe.reason), sizeof(fe.reason) - 1);
+	cr_assert(!strncmp(fe.reason, "Insufficient nnn", 16));
+	vs_fit_say(&fe, longname, "cpu");
+	cr_assert_eq(strlen(fe.reason), sizeof(fe.reason) - 1);
+	cr_assert_eq(fe.reason[0], 'n');
+}

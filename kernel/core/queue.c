@@ -159,6 +159,7 @@ int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
 	vs_res_clear(&queue->allocated);
 	vs_res_clear(&queue->request);
 	vs_htable_add(&cl->queue_index, &queue->hnode, vs_str_hash(queue->name));
+	vs_name_tree_add(&cl->queue_names, queue);
 	list_add_tail(&queue->list, &cl->queues);
 	cl->nr_queues++;
 
@@ -203,6 +204,7 @@ int vs_queue_del(struct vs_cluster *cl, struct vs_queue *queue, struct vs_err *e
 		return vs_err_set(err, EBUSY, "queue %s still has %u podgroups", queue->name,
 				  queue->nr_jobs);
 	vs_htable_del(&cl->queue_index, &queue->hnode);
+	vs_name_tree_del(&cl->queue_names, queue);
 	list_del(&queue->list);
 	cl->nr_queues--;
 	vs_queue_free(cl, queue);

@@ -78,24 +78,32 @@ static int check_others(const struct vs_cluster *cl, struct vs_err *err)
 	return 0;
 }
 
-/* Each index whole: a name found above could still hide a broken chain. */
+/*
+ * Each index whole: a name found above could still hide a broken chain.
+ * Each name tree in order and holding every object of its kind once.
+ */
 static int check_indexes(const struct vs_cluster *cl, struct vs_err *err)
 {
 	const struct {
 		const char *what;
 		const struct vs_htable *t;
+		const struct vs_name_tree *names;
+		u32 count;
 	} idx[] = {
-		{ "node", &cl->node_index },
-		{ "queue", &cl->queue_index },
-		{ "podgroup", &cl->job_index },
-		{ "task", &cl->task_index },
-		{ "job", &cl->vjob_index },
-		{ "priorityclass", &cl->prioclass_index },
+		{ "node", &cl->node_index, &cl->node_names, cl->nr_nodes },
+		{ "queue", &cl->queue_index, &cl->queue_names, cl->nr_queues },
+		{ "podgroup", &cl->job_index, &cl->job_names, cl->nr_jobs },
+		{ "task", &cl->task_index, &cl->task_names, cl->nr_tasks },
+		{ "job", &cl->vjob_index, &cl->vjob_names, cl->nr_vjobs },
+		{ "priorityclass", &cl->prioclass_index, &cl->prioclass_names, cl->nr_prioclasses },
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(idx); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(idx); i++) {
 		if (vs_htable_check(idx[i].t))
 			return vs_err_set(err, EIO, "the %s index is broken", idx[i].what);
+		if (vs_name_tree_check(idx[i].names, idx[i].count))
+			return vs_err_set(err, EIO, "the %s name order is broken", idx[i].what);
+	}
 	return 0;
 }
 

@@ -154,6 +154,12 @@ int vs_cluster_init(struct vs_cluster *cl)
 	INIT_LIST_HEAD(&cl->active_jobs);
 	INIT_LIST_HEAD(&cl->vjobs);
 	INIT_LIST_HEAD(&cl->prioclasses);
+	cl->node_names = VS_NAME_TREE_CLUSTER(struct vs_node, byname, name);
+	cl->queue_names = VS_NAME_TREE_CLUSTER(struct vs_queue, byname, name);
+	cl->job_names = VS_NAME_TREE(struct vs_job, byname, ns, name);
+	cl->task_names = VS_NAME_TREE(struct vs_task, byname, ns, name);
+	cl->vjob_names = VS_NAME_TREE(struct vs_vjob, byname, ns, name);
+	cl->prioclass_names = VS_NAME_TREE_CLUSTER(struct vs_prioclass, byname, name);
 
 	ret = vs_strtab_init(&cl->strs);
 	if (ret)
@@ -237,6 +243,38 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 }
 
 /* ---- node slots ---- */
+
+void vs_cluster_keep_names(struct vs_cluster *cl)
+{
+	struct vs_prioclass *pc;
+	struct vs_queue *queue;
+	struct vs_vjob *vjob;
+	struct vs_node *node;
+	struct vs_task *task;
+	struct vs_job *job;
+
+	if (cl->node_names.kept)	/* all six are kept together */
+		return;
+	vs_name_tree_keep(&cl->node_names);
+	vs_name_tree_keep(&cl->queue_names);
+	vs_name_tree_keep(&cl->job_names);
+	vs_name_tree_keep(&cl->task_names);
+	vs_name_tree_keep(&cl->vjob_names);
+	vs_name_tree_keep(&cl->prioclass_names);
+	list_for_each_entry(node, &cl->nodes, list)
+		vs_name_tree_add(&cl->node_names, node);
+	list_for_each_entry(queue, &cl->queues, list)
+		vs_name_tree_add(&cl->queue_names, queue);
+	list_for_each_entry(job, &cl->jobs, list) {
+		vs_name_tree_add(&cl->job_names, job);
+		list_for_each_entry(task, &job->tasks, job_node)
+			vs_name_tree_add(&cl->task_names, task);
+	}
+	list_for_each_entry(vjob, &cl->vjobs, list)
+		vs_name_tree_add(&cl->vjob_names, vjob);
+	list_for_each_entry(pc, &cl->prioclasses, list)
+		vs_name_tree_add(&cl->prioclass_names, pc);
+}
 
 void vs_cluster_compact_nodes(struct vs_cluster *cl)
 {

@@ -4,8 +4,9 @@
  *
  * The cluster allocates every object from its per-type pools, interns their
  * strings, indexes them by name (nodes, queues and priority classes by name;
- * jobs, tasks and VolcanoJobs by namespace/name) and keeps them on lists in
- * creation order, which is the stable order ties are broken by.
+ * jobs, tasks and VolcanoJobs by namespace/name), keeps them in name order
+ * for listings (core/nametree.h) and on lists in creation order, which is
+ * the stable order ties are broken by.
  *
  * Task requests are interned as strings are (core/reqtab.h): tasks that ask
  * for the same resources share one immutable copy.
@@ -32,6 +33,7 @@
 #include "core/job.h"
 #include "core/labels.h"
 #include "core/list.h"
+#include "core/nametree.h"
 #include "core/node.h"
 #include "core/nodeclass.h"
 #include "core/pool.h"
@@ -94,6 +96,13 @@ struct vs_cluster {
 	struct vs_htable task_index;
 	struct vs_htable vjob_index;
 	struct vs_htable prioclass_index;
+	/* The same objects in name order (core/nametree.h) once listed. */
+	struct vs_name_tree node_names;
+	struct vs_name_tree queue_names;
+	struct vs_name_tree job_names;
+	struct vs_name_tree task_names;
+	struct vs_name_tree vjob_names;
+	struct vs_name_tree prioclass_names;
 
 	struct list_head nodes;		/* creation order */
 	struct list_head queues;
@@ -158,6 +167,13 @@ void vs_cluster_destroy(struct vs_cluster *cl);
  * -EIO with the first violation. For tests and for "vsctl check".
  */
 int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err);
+
+/*
+ * Keep the name trees (core/nametree.h) from now on, made at the first
+ * call from every object there is: for who lists the objects in name
+ * order (the dumps). O(n log n) once, then O(log n) per add and delete.
+ */
+void vs_cluster_keep_names(struct vs_cluster *cl);
 
 /* ---- node slots and creation order ---- */
 

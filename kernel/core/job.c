@@ -460,6 +460,7 @@ int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
 	vs_res_clear(&job->allocated);
 
 	vs_htable_add(&cl->job_index, &job->hnode, vs_ns_name_hash(job->ns, job->name));
+	vs_name_tree_add(&cl->job_names, job);
 	list_add_tail(&job->list, &cl->jobs);
 	cl->nr_jobs++;
 	vs_job_queue_join(cl, job);
@@ -577,6 +578,7 @@ int vs_job_del(struct vs_cluster *cl, struct vs_job *job, struct vs_err *err)
 	}
 	vs_job_queue_detach(cl, job);
 	vs_htable_del(&cl->job_index, &job->hnode);
+	vs_name_tree_del(&cl->job_names, job);
 	list_del(&job->list);
 	cl->nr_jobs--;
 	if (ent)

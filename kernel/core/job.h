@@ -24,6 +24,7 @@
 
 #include "core/compiler.h"
 #include "core/list.h"
+#include "core/rbtree.h"
 #include "core/queue.h"
 #include "core/res.h"
 #include "core/task.h"
@@ -136,6 +137,8 @@ struct vs_job {
 	 * one heap block, or NULL when there was nothing to explain.
 	 */
 	struct vs_job_why *why;
+	/* Last, out of the way of the fields scheduling reads: only listings walk it. */
+	struct rb_node byname;		/* cluster->job_names */
 };
 
 /* The sidx of a job the session leaves out (its queue does not exist, or it rests). */

@@ -466,6 +466,7 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 	cl->node_gen++;
 	node->log = &cl->touched;
 	vs_htable_add(&cl->node_index, &node->hnode, vs_str_hash(node->name));
+	vs_name_tree_add(&cl->node_names, node);
 	list_add_tail(&node->list, &cl->nodes);
 	cl->nr_nodes++;
 	cl->nr_prefer_no_schedule_nodes += vs_node_prefers_no_schedule(node);
@@ -559,6 +560,7 @@ int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 	else
 		vs_res_sub(&cl->total_allocatable, &node->allocatable);
 	vs_htable_del(&cl->node_index, &node->hnode);
+	vs_name_tree_del(&cl->node_names, node);
 	list_del(&node->list);
 	cl->nr_nodes--;
 	cl->nr_prefer_no_schedule_nodes -= vs_node_prefers_no_schedule(node);

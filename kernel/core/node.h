@@ -28,6 +28,7 @@
 #include "core/err.h"
 #include "core/labels.h"
 #include "core/list.h"
+#include "core/rbtree.h"
 #include "core/res.h"
 
 struct vs_task;
@@ -105,6 +106,8 @@ struct vs_node {
 	u32 txn_gen;			/* its sums saved by that transaction (core/txn.h) */
 	struct vs_node_log *log;	/* the cluster's touch log, or NULL */
 	u64 logged;			/* 1 + the position of its last entry, 0: none */
+	/* Last, out of the way of the fields scheduling reads: only listings walk it. */
+	struct rb_node byname;		/* cluster->node_names */
 };
 
 /*

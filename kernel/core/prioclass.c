@@ -66,6 +66,7 @@ int vs_prioclass_add(struct vs_cluster *cl, const struct vs_prioclass_spec *spec
 	pc->global_default = spec->global_default;
 	pc->preemption_policy = spec->preemption_policy;
 	vs_htable_add(&cl->prioclass_index, &pc->hnode, vs_str_hash(pc->name));
+	vs_name_tree_add(&cl->prioclass_names, pc);
 	list_add_tail(&pc->list, &cl->prioclasses);
 	cl->nr_prioclasses++;
 	if (ent) {
@@ -113,6 +114,7 @@ void vs_prioclass_del(struct vs_cluster *cl, struct vs_prioclass *pc)
 	if (ent)
 		ent->place.list = pc->list.prev;
 	vs_htable_del(&cl->prioclass_index, &pc->hnode);
+	vs_name_tree_del(&cl->prioclass_names, pc);
 	list_del(&pc->list);
 	cl->nr_prioclasses--;
 	if (ent)

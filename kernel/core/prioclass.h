@@ -9,6 +9,7 @@
 
 #include "core/compiler.h"
 #include "core/list.h"
+#include "core/rbtree.h"
 #include "core/task.h"
 
 /* Kubernetes reserves values above this for system classes. */
@@ -18,6 +19,7 @@ struct vs_prioclass {
 	const char *name;		/* interned */
 	u64 seq;
 	struct hlist_node hnode;
+	struct rb_node byname;	/* cluster->prioclass_names */
 	struct list_head list;		/* cluster->prioclasses */
 
 	s32 value;

@@ -170,6 +170,7 @@ int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
 	vs_res_clear(&queue->allocated);
 	vs_res_clear(&queue->request);
 	vs_htable_add(&cl->queue_index, &queue->hnode, vs_str_hash(queue->name));
+	vs_name_tree_add(&cl->queue_names, queue);
 	list_add_tail(&queue->list, &cl->queues);
 	cl->nr_queues++;
 
@@ -242,6 +243,7 @@ int vs_queue_del(struct vs_cluster *cl, struct vs_queue *queue, struct vs_err *e
 	if (ent)
 		ent->place.list = queue->list.prev;
 	vs_htable_del(&cl->queue_index, &queue->hnode);
+	vs_name_tree_del(&cl->queue_names, queue);
 	list_del(&queue->list);
 	cl->nr_queues--;
 	if (ent)

@@ -14,6 +14,7 @@
 
 #include "core/compiler.h"
 #include "core/list.h"
+#include "core/rbtree.h"
 #include "core/res.h"
 #include "core/rest.h"
 
@@ -46,6 +47,7 @@ struct vs_queue {
 	u64 seq;
 	u64 created;			/* s since 1970 (vs_created_cmp()), 0: unknown */
 	struct hlist_node hnode;	/* cluster queue index */
+	struct rb_node byname;	/* cluster->queue_names */
 	struct list_head list;		/* cluster->queues, creation order */
 
 	u32 weight;			/* >= 1; Volcano's default is 1 */

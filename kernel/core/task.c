@@ -541,6 +541,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	job->nr_tasks++;
 	vs_job_account(cl, job, task, +1);
 	vs_htable_add(&cl->task_index, &task->hnode, vs_ns_name_hash(task->ns, task->name));
+	vs_name_tree_add(&cl->task_names, task);
 	cl->nr_tasks++;
 	cl->nr_pod_affinity_tasks += vs_task_has_pod_terms(task);
 	if (ent) {
@@ -574,6 +575,7 @@ void vs_task_del(struct vs_cluster *cl, struct vs_task *task)
 	list_del(&task->job_node);
 	task->job->nr_tasks--;
 	vs_htable_del(&cl->task_index, &task->hnode);
+	vs_name_tree_del(&cl->task_names, task);
 	cl->nr_tasks--;
 	cl->nr_pod_affinity_tasks -= vs_task_has_pod_terms(task);
 	if (ent)

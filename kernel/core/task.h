@@ -20,6 +20,7 @@
 #include "core/compiler.h"
 #include "core/labels.h"
 #include "core/list.h"
+#include "core/rbtree.h"
 #include "core/res.h"
 
 struct vs_job;
@@ -158,6 +159,8 @@ struct vs_task {
 	 */
 	u64 retry_after_ns;
 	const char *bind_error;		/* interned: why the last bind failed, or NULL */
+	/* Last, out of the way of the fields scheduling reads: only listings walk it. */
+	struct rb_node byname;		/* cluster->task_names */
 };
 
 /* The backoff after @failures failed binds in a row: 1 s, doubling, at most 10 s. */

@@ -273,6 +273,7 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 	vjob->phase = VS_VJOB_PENDING;
 	vjob->seq = cl->seq++;
 	vs_htable_add(&cl->vjob_index, &vjob->hnode, vs_ns_name_hash(vjob->ns, vjob->name));
+	vs_name_tree_add(&cl->vjob_names, vjob);
 	list_add_tail(&vjob->list, &cl->vjobs);
 	cl->nr_vjobs++;
 	if (ent) {
@@ -303,6 +304,7 @@ void vs_vjob_del(struct vs_cluster *cl, struct vs_vjob *vjob)
 		vjob->podgroup = NULL;
 	}
 	vs_htable_del(&cl->vjob_index, &vjob->hnode);
+	vs_name_tree_del(&cl->vjob_names, vjob);
 	list_del(&vjob->list);
 	cl->nr_vjobs--;
 	if (ent)

@@ -12,6 +12,7 @@
 #include "core/compiler.h"
 #include "core/labels.h"
 #include "core/list.h"
+#include "core/rbtree.h"
 #include "core/res.h"
 
 struct vs_job;
@@ -144,6 +145,7 @@ struct vs_vjob {
 	const char *name;		/* interned */
 	u64 seq;
 	struct hlist_node hnode;	/* cluster VolcanoJob index */
+	struct rb_node byname;	/* cluster->vjob_names */
 	struct list_head list;		/* cluster->vjobs */
 
 	const char *queue_name;		/* interned */

@@ -531,6 +531,8 @@ static int core_init(struct vschedd *d, struct vs_err *err)
 	if (ret)
 		return vs_err_set(err, ret, "cannot make the cluster: %s", strerror(-ret));
 	limits_set(&d->cl.limits, &opts->limits);
+	/* Its clients list: the order is kept from the start, never built in one go. */
+	vs_cluster_keep_names(&d->cl);
 	ret = load_conf(opts, &conf, err);
 	if (ret)
 		goto out_cluster;

@@ -18,6 +18,7 @@
 #include "core/mem.h"
 #include "netlink/msg.h"
 #include "netlink/policy.h"
+#include "vsched/vsched.h"
 
 /* Op flags. */
 #define VS_OP_DO	0x01	/* takes requests without NLM_F_DUMP */
@@ -49,10 +50,14 @@ struct vs_genl_ctx {
 /*
  * Where a dump is between parts. The dispatcher zeroes it when the dump
  * starts; the handler keeps its position in pos[] (as netlink_callback's
- * args[]); the daemon keeps it, and the request, until the dump is over.
+ * args[]), or in key_ns/key_name the key of the last object it sent (a
+ * dump of objects in name order: "" before the first); the daemon keeps
+ * it, and the request, until the dump is over.
  */
 struct vs_genl_dump {
 	u64 pos[4];
+	char key_ns[VS_NAME_MAX];
+	char key_name[VS_NAME_MAX];
 	unsigned int parts;		/* parts answered so far */
 };
 

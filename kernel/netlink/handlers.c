@@ -3,12 +3,16 @@
  * The object commands and the users' commands as generic netlink handlers:
  * see handlers.h.
  *
- * Dumps resume by creation order: a part remembers the creation sequence
- * of the last object it carried (and, for tasks, of that task's PodGroup),
- * and the next part starts after it. Objects deleted between parts are
- * simply not there; objects created meanwhile come at the end.
+ * Dumps list objects in name order (namespace, then name), as kubectl
+ * does, and resume by key: a part remembers the key of the last object it
+ * carried and the next part starts at the first key after it, found in the
+ * cluster's name tree in O(log n). Objects deleted between parts are
+ * simply not there, objects created meanwhile come where their names sort
+ * (in this dump if after the key), and no other object is skipped or sent
+ * twice for them.
  */
 #include <libmnl/libmnl.h>
+#include <stdio.h>
 
 #include "controllers/jobctl.h"
 #include "controllers/qctl.h"
@@ -188,15 +192,22 @@ int vs_nl_obj_get_dumpit(struct vs_genl_info *info)
 {
 	const struct vs_nl_objtype *ot = objtype_of(info);
 	struct vs_cluster *cl = core_of(info)->cl;
+	const struct vs_name_tree *names = vs_nl_obj_names(ot, cl);
 	struct vs_genl_dump *d = info->dump;
 	unsigned int n = 0;
-	void *obj = NULL;
+	void *obj;
 
-	while ((obj = vs_nl_obj_next(ot, cl, obj))) {
+	vs_cluster_keep_names(cl);
+
+	/*
+	 * From the key of the last object sent, not from a place: what was
+	 * added or deleted between the parts moves no other object past it.
+	 */
+	obj = vs_name_tree_after(names, d->key_ns, d->key_name[0] ? d->key_name : NULL);
+	for (; obj; obj = vs_name_tree_next(names, obj)) {
+		const char *ns, *name;
 		struct nlmsghdr *nlh;
 
-		if (d->pos[2] && !vs_nl_obj_after(ot, obj, d->pos))
-			continue;
 		if (!vs_nl_obj_match(ot, obj, info->attrs))
 			continue;
 		nlh = vs_genl_reply_put(info, NLM_F_MULTI);
@@ -207,8 +218,10 @@ int vs_nl_obj_get_dumpit(struct vs_genl_info *info)
 			return 1;	/* the rest in the next part */
 		}
 		vs_nl_reply_finish(info->reply, nlh);
-		vs_nl_obj_pos(ot, obj, d->pos);
-		d->pos[2] = 1;
+		/* Names the core accepted: DNS labels and subdomains, which fit. */
+		vs_name_tree_key(names, obj, &ns, &name);
+		snprintf(d->key_ns, sizeof(d->key_ns), "%s", ns ? ns : "");
+		snprintf(d->key_name, sizeof(d->key_name), "%s", name);
 		n++;
 	}
 	return 0;

@@ -37,6 +37,7 @@ struct vs_nl_objtype {
 	bool (*put)(struct nlmsghdr *nlh, size_t cap, const void *obj);
 	bool (*put_spec)(struct nlmsghdr *nlh, size_t cap, const void *obj);
 	void *(*next)(struct vs_cluster *cl, void *prev);
+	size_t names;			/* offsetof(struct vs_cluster, its name tree) */
 };
 
 /* ---- per type ---- */
@@ -434,36 +435,42 @@ static const struct vs_nl_objtype objtypes[] = {
 		.name_type = VS_NODE_A_NAME,
 		.find = find_node, .apply = apply_node, .del = del_node,
 		.put = put_node, .put_spec = put_node_spec, .next = next_node,
+		.names = offsetof(struct vs_cluster, node_names),
 	},
 	{
 		.attr = VS_A_QUEUE, .cmd = OBJ_CMDS(QUEUE), .what = "queue",
 		.name_type = VS_QUEUE_A_NAME,
 		.find = find_queue, .apply = apply_queue, .del = del_queue,
 		.put = put_queue, .put_spec = put_queue_spec, .next = next_queue,
+		.names = offsetof(struct vs_cluster, queue_names),
 	},
 	{
 		.attr = VS_A_PODGROUP, .cmd = OBJ_CMDS(PODGROUP), .what = "podgroup",
 		.ns_type = VS_PG_A_NAMESPACE, .name_type = VS_PG_A_NAME,
 		.find = find_podgroup, .apply = apply_podgroup, .del = del_podgroup,
 		.put = put_podgroup, .put_spec = put_podgroup_spec, .next = next_podgroup,
+		.names = offsetof(struct vs_cluster, job_names),
 	},
 	{
 		.attr = VS_A_TASK, .cmd = OBJ_CMDS(TASK), .what = "task",
 		.ns_type = VS_TASK_A_NAMESPACE, .name_type = VS_TASK_A_NAME,
 		.find = find_task, .apply = apply_task, .del = del_task,
 		.put = put_task, .put_spec = put_task_spec, .next = next_task,
+		.names = offsetof(struct vs_cluster, task_names),
 	},
 	{
 		.attr = VS_A_VJOB, .cmd = OBJ_CMDS(VJOB), .what = "vjob",
 		.ns_type = VS_VJOB_A_NAMESPACE, .name_type = VS_VJOB_A_NAME,
 		.find = find_vjob, .apply = apply_vjob, .del = del_vjob,
 		.put = put_vjob, .put_spec = put_vjob_spec, .next = next_vjob,
+		.names = offsetof(struct vs_cluster, vjob_names),
 	},
 	{
 		.attr = VS_A_PRIOCLASS, .cmd = OBJ_CMDS(PRIOCLASS), .what = "priorityclass",
 		.name_type = VS_PC_A_NAME,
 		.find = find_prioclass, .apply = apply_prioclass, .del = del_prioclass,
 		.put = put_prioclass, .put_spec = put_prioclass_spec, .next = next_prioclass,
+		.names = offsetof(struct vs_cluster, prioclass_names),
 	},
 };
 
@@ -669,14 +676,10 @@ void vs_nl_obj_pos(const struct vs_nl_objtype *ot, const void *obj, u64 *pos)
 	}
 }
 
-bool vs_nl_obj_after(const struct vs_nl_objtype *ot, const void *obj, const u64 *pos)
+const struct vs_name_tree *vs_nl_obj_names(const struct vs_nl_objtype *ot,
+					   const struct vs_cluster *cl)
 {
-	u64 here[2] = { 0, 0 };
-
-	vs_nl_obj_pos(ot, obj, here);
-	if (ot->attr != VS_A_TASK)
-		return here[0] > pos[0];
-	return here[0] > pos[0] || (here[0] == pos[0] && here[1] > pos[1]);
+	return (const void *)((const char *)cl + ot->names);
 }
 
 static bool str_is(const struct nlattr *a, const char *s)

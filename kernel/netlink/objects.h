@@ -84,8 +84,9 @@ bool vs_nl_obj_put_spec(const struct vs_nl_objtype *ot, struct nlmsghdr *nlh, si
 			const void *obj);
 
 /*
- * Walk the objects of a type in creation order, for dumps: the first
- * object after @prev (NULL: the first of all).
+ * Walk the objects of a type in creation order, for checkpoints (which
+ * must make them again in that order): the first object after @prev
+ * (NULL: the first of all).
  */
 void *vs_nl_obj_next(const struct vs_nl_objtype *ot, struct vs_cluster *cl, void *prev);
 
@@ -93,12 +94,19 @@ void *vs_nl_obj_next(const struct vs_nl_objtype *ot, struct vs_cluster *cl, void
 u16 vs_nl_objtype_attr(const struct vs_nl_objtype *ot);
 
 /*
- * Where a dump stands: vs_nl_obj_pos() writes the position of @obj into
- * pos[0..1], vs_nl_obj_after() says whether @obj comes after it in the
- * walk (creation sequences, of the PodGroup first for tasks).
+ * The creation sequences of @obj into pos[0..1] (of the PodGroup first for
+ * tasks): where it stands in the walk of vs_nl_obj_next().
  */
 void vs_nl_obj_pos(const struct vs_nl_objtype *ot, const void *obj, u64 *pos);
-bool vs_nl_obj_after(const struct vs_nl_objtype *ot, const void *obj, const u64 *pos);
+
+/*
+ * The objects of a type in name order (namespace, then name), as kubectl
+ * lists them (core/nametree.h), for listings. A dump keeps the key of the
+ * last object it sent and resumes at the first after it, so objects added
+ * or deleted between its parts make it neither skip nor repeat another.
+ */
+const struct vs_name_tree *vs_nl_obj_names(const struct vs_nl_objtype *ot,
+					   const struct vs_cluster *cl);
 
 /*
  * Whether @obj passes a dump's filters (VS_A_FILTER_*, NULL where not

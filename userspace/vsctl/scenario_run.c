@@ -200,12 +200,15 @@ static int record_pipelined(struct vs_cluster *cl, struct scn_result *res)
 	return 0;
 }
 
-static int record_phases(const struct list_head *jobs, struct scn_result *res)
+/* In name order, as the daemon lists them (a run over --socket reads them so). */
+static int record_phases(struct vs_cluster *cl, struct scn_result *res)
 {
 	const struct vs_job *job;
 	char key[512];
 
-	list_for_each_entry(job, jobs, list) {
+	vs_cluster_keep_names(cl);
+	for (job = vs_name_tree_after(&cl->job_names, NULL, NULL); job;
+	     job = vs_name_tree_next(&cl->job_names, job)) {
 		snprintf(key, sizeof(key), "%s/%s", job->ns, job->name);
 		if (scn_set_add(&res->phases, key, vs_pg_phase_name(job->phase), 0, 0))
 			return -ENOMEM;
@@ -343,7 +346,7 @@ int scenario_run(struct scenario *scn, struct scn_result *res, struct vs_err *er
 		ret = score_initial(scn, &sched, res, err);
 	if (!ret)
 		ret = run_cycles(scn, &sched, &rec, err);
-	if (!ret && record_phases(&scn->cl.jobs, res))
+	if (!ret && record_phases(&scn->cl, res))
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 	if (!ret && record_explanations(scn, &sched, res))
 		ret = vs_err_set(err, ENOMEM, "out of memory");

@@ -311,18 +311,21 @@ static void undo_del(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		cl->node_slot[node->sidx] = node;
 		cl->nr_node_holes--;
 		cl->node_gen++;
+		vs_name_tree_add(&cl->node_names, node);
 		break;
 	case VS_TXN_DEL_QUEUE:
 		queue = ent->obj;
 		vs_htable_add(&cl->queue_index, &queue->hnode, vs_str_hash(queue->name));
 		list_add(&queue->list, p->list);
 		cl->nr_queues++;
+		vs_name_tree_add(&cl->queue_names, queue);
 		break;
 	case VS_TXN_DEL_JOB:
 		job = ent->obj;
 		vs_htable_add(&cl->job_index, &job->hnode, vs_ns_name_hash(job->ns, job->name));
 		list_add(&job->list, p->list);
 		cl->nr_jobs++;
+		vs_name_tree_add(&cl->job_names, job);
 		job_rejoin(cl, job, p->queue_node);
 		if (p->link) {
 			job->vjob = p->link;
@@ -340,12 +343,14 @@ static void undo_del(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		vs_htable_add(&cl->task_index, &task->hnode, vs_ns_name_hash(task->ns, task->name));
 		cl->nr_tasks++;
 		cl->nr_pod_affinity_tasks += vs_task_has_pod_terms(task);
+		vs_name_tree_add(&cl->task_names, task);
 		break;
 	case VS_TXN_DEL_VJOB:
 		vjob = ent->obj;
 		vs_htable_add(&cl->vjob_index, &vjob->hnode, vs_ns_name_hash(vjob->ns, vjob->name));
 		list_add(&vjob->list, p->list);
 		cl->nr_vjobs++;
+		vs_name_tree_add(&cl->vjob_names, vjob);
 		if (p->link) {
 			vjob->podgroup = p->link;
 			vjob->podgroup->vjob = vjob;
@@ -356,6 +361,7 @@ static void undo_del(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		vs_htable_add(&cl->prioclass_index, &pc->hnode, vs_str_hash(pc->name));
 		list_add(&pc->list, p->list);
 		cl->nr_prioclasses++;
+		vs_name_tree_add(&cl->prioclass_names, pc);
 		break;
 	default:
 		break;

@@ -4,7 +4,8 @@
  * where a task's status changes are applied to its job (status index and
  * totals), its node (accounting) and its queue (totals) together,
  * including the bind pipeline's outcomes; statuses and preemption policies
- * as text, and pod indexes in names.
+ * as text, pod indexes in names, and references that find a task again
+ * later.
  */
 #include <string.h>
 
@@ -478,4 +479,27 @@ void vs_task_del(struct vs_cluster *cl, struct vs_task *task)
 	cl->nr_tasks--;
 	cl->nr_pod_affinity_tasks -= vs_task_has_pod_terms(task);
 	vs_task_free(cl, task);
+}
+
+/* ---- references to a task ---- */
+
+void vs_task_ref_take(struct vs_task_ref *r, const struct vs_task *task)
+{
+	r->ns = vs_str_ref(task->ns);
+	r->name = vs_str_ref(task->name);
+	r->seq = task->seq;
+}
+
+void vs_task_ref_put(struct vs_cluster *cl, struct vs_task_ref *r)
+{
+	vs_str_put(&cl->strs, r->ns);
+	vs_str_put(&cl->strs, r->name);
+}
+
+struct vs_task *vs_task_ref_find(const struct vs_cluster *cl, const struct vs_task_ref *r,
+				 enum vs_task_status status)
+{
+	struct vs_task *task = vs_task_find(cl, r->ns, r->name);
+
+	return task && task->seq == r->seq && task->status == status ? task : NULL;
 }

@@ -255,4 +255,22 @@ int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct v
 int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
 			const char *why, struct vs_err *err);
 
+/*
+ * A task named by its key and creation number, so that it is found again
+ * only if it is still the same task: what is acted on later may be gone by
+ * then (a controller's restart deletes tasks). A reference holds its
+ * strings until it is put.
+ */
+struct vs_task_ref {
+	const char *ns;			/* interned, a reference held */
+	const char *name;		/* interned, a reference held */
+	u64 seq;
+};
+
+void vs_task_ref_take(struct vs_task_ref *r, const struct vs_task *task);
+void vs_task_ref_put(struct vs_cluster *cl, struct vs_task_ref *r);
+/* The task @r names if it is still the same one and in @status, else NULL. */
+struct vs_task *vs_task_ref_find(const struct vs_cluster *cl, const struct vs_task_ref *r,
+				 enum vs_task_status status);
+
 #endif /* VS_CORE_TASK_H */

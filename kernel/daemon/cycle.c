@@ -55,42 +55,19 @@ bool vschedd_binder_auto(const struct vschedd *d)
 
 /* ---- tasks to act on later ---- */
 
-static void ref_take(struct vschedd_task_ref *r, const struct vs_task *task)
-{
-	r->ns = vs_str_ref(task->ns);
-	r->name = vs_str_ref(task->name);
-	r->seq = task->seq;
-}
-
-static void ref_put(struct vschedd *d, struct vschedd_task_ref *r)
-{
-	vs_str_put(&d->cl.strs, r->ns);
-	vs_str_put(&d->cl.strs, r->name);
-}
-
-/* The task @r names if it is still the same one and in @status, else NULL. */
-static struct vs_task *ref_find(struct vschedd *d, const struct vschedd_task_ref *r,
-				enum vs_task_status status)
-{
-	struct vs_task *task = vs_task_find(&d->cl, r->ns, r->name);
-
-	return task && task->seq == r->seq && task->status == status ? task : NULL;
-}
-
 /* Keep @task in @v for after the cycle. */
-static int ref_push(struct vschedd_task_ref **v, size_t *nr, size_t *cap,
-		    const struct vs_task *task)
+static int ref_push(struct vs_task_ref **v, size_t *nr, size_t *cap, const struct vs_task *task)
 {
 	if (*nr == *cap) {
 		size_t n = *cap ? 2 * *cap : 1024;
-		struct vschedd_task_ref *p = realloc(*v, n * sizeof(*p));
+		struct vs_task_ref *p = realloc(*v, n * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
 		*v = p;
 		*cap = n;
 	}
-	ref_take(&(*v)[(*nr)++], task);
+	vs_task_ref_take(&(*v)[(*nr)++], task);
 	return 0;
 }
 
@@ -135,13 +112,13 @@ static void wait_for_result(struct vschedd *d, const struct vs_task *task)
 		return;
 	}
 	w = wait_at(d, d->nr_waits++);
-	ref_take(&w->task, task);
+	vs_task_ref_take(&w->task, task);
 	w->deadline_ns = vs_nl_now_ns(&d->core) + bind_timeout_ns(d);
 }
 
 static void wait_pop(struct vschedd *d)
 {
-	ref_put(d, &wait_at(d, 0)->task);
+	vs_task_ref_put(&d->cl, &wait_at(d, 0)->task);
 	d->waits_head = (d->waits_head + 1) % d->cap_waits;
 	d->nr_waits--;
 }
@@ -165,7 +142,7 @@ int vschedd_binds_expire(struct vschedd *d)
 		if (w->deadline_ns > now)
 			return (int)min_t(u64, (w->deadline_ns - now + 999999) / 1000000, INT32_MAX);
 		/* Still Binding: its result never came. */
-		task = ref_find(d, &w->task, VS_TASK_BINDING);
+		task = vs_task_ref_find(&d->cl, &w->task, VS_TASK_BINDING);
 		if (task) {
 			fail_bind(d, task);
 			vschedd_self_check(d, "a bind that timed out");
@@ -343,11 +320,12 @@ static void confirm_evicts(struct vschedd *d)
 
 	for (size_t i = 0; i < d->nr_evicts; i++) {
 		/* Still Releasing: what a controller did meanwhile may have changed that. */
-		const struct vs_task *task = ref_find(d, &d->evicts[i], VS_TASK_RELEASING);
+		const struct vs_task *task = vs_task_ref_find(&d->cl, &d->evicts[i],
+							      VS_TASK_RELEASING);
 
 		if (task && !confirm_evict(d, task))
 			n++;
-		ref_put(d, &d->evicts[i]);
+		vs_task_ref_put(&d->cl, &d->evicts[i]);
 	}
 	if (n)
 		vs_v(2, "standalone binder: %zu evicted tasks stopped and gone", n);
@@ -360,11 +338,12 @@ static void confirm_binds(struct vschedd *d)
 
 	for (size_t i = 0; i < d->nr_binds; i++) {
 		/* Evicted in the same cycle, or gone: no bind to confirm any more. */
-		const struct vs_task *task = ref_find(d, &d->binds[i], VS_TASK_BINDING);
+		const struct vs_task *task = vs_task_ref_find(&d->cl, &d->binds[i],
+							      VS_TASK_BINDING);
 
 		if (task && !confirm_bind(d, task))
 			n++;
-		ref_put(d, &d->binds[i]);
+		vs_task_ref_put(&d->cl, &d->binds[i]);
 	}
 	if (n)
 		vs_v(2, "standalone binder: %zu binds confirmed, their tasks run", n);

@@ -98,20 +98,9 @@ struct vschedd_watch {
 	void (*ready)(struct vschedd_watch *w, u32 events);
 };
 
-/*
- * A task named by its key and creation number, so that it is found again
- * only if it is still the same task: what the daemon acts on after a
- * cycle may be gone by then (a controller's restart deletes tasks).
- */
-struct vschedd_task_ref {
-	const char *ns;			/* interned, a reference held */
-	const char *name;		/* interned, a reference held */
-	u64 seq;
-};
-
 /* A bind decision waiting for its result. */
 struct vschedd_bind_wait {
-	struct vschedd_task_ref task;
+	struct vs_task_ref task;
 	u64 deadline_ns;		/* CLOCK_MONOTONIC */
 };
 
@@ -276,9 +265,9 @@ struct vschedd {
 	 * The binds and evictions of the running cycle, which the standalone
 	 * binder carries out after it.
 	 */
-	struct vschedd_task_ref *binds;
+	struct vs_task_ref *binds;
 	size_t nr_binds, cap_binds;
-	struct vschedd_task_ref *evicts;
+	struct vs_task_ref *evicts;
 	size_t nr_evicts, cap_evicts;
 
 	/*

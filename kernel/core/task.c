@@ -2,10 +2,9 @@
 /*
  * Tasks (Pods): created and destroyed in the cluster, and the one place
  * where a task's status changes are applied to its job (status index and
- * totals), its node (accounting) and its queue (totals) together,
- * including the bind pipeline's outcomes; statuses and preemption policies
- * as text, pod indexes in names, and references that find a task again
- * later.
+ * totals), its node (accounting) and its queue (totals) together;
+ * statuses and preemption policies as text, pod indexes in names, and
+ * references that find a task again later.
  */
 #include <string.h>
 
@@ -101,15 +100,6 @@ s64 vs_task_name_index(const char *name)
 			return VS_NO_NAME_INDEX;	/* Atoi's range error */
 	}
 	return (s64)v;
-}
-
-u64 vs_bind_backoff_ns(u32 failures)
-{
-	u64 ns = VS_BIND_BACKOFF_INITIAL_NS;
-
-	for (u32 i = 1; i < failures && ns < VS_BIND_BACKOFF_MAX_NS; i++)
-		ns *= 2;
-	return min_t(u64, ns, VS_BIND_BACKOFF_MAX_NS);
 }
 
 /* ---- task status: the job's index and totals, and the queue's ---- */
@@ -241,50 +231,6 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 				  status_valid(status) ? vs_task_status_name(status) : "?");
 	vs_node_remove_task(task->node, task);
 	job_move_task(cl, task->job, task, status);
-	return 0;
-}
-
-/* ---- the bind pipeline's outcomes ---- */
-
-int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err)
-{
-	int ret;
-
-	if (task->status != VS_TASK_BINDING)
-		return vs_err_set(err, EINVAL, "task %s/%s is %s, not Binding", task->ns,
-				  task->name, vs_task_status_name(task->status));
-	ret = vs_task_set_status(cl, task, VS_TASK_BOUND, err);
-	if (ret)
-		return ret;
-	task->bind_failures = 0;
-	task->retry_after_ns = 0;
-	vs_str_put(&cl->strs, task->bind_error);
-	task->bind_error = NULL;
-	return 0;
-}
-
-int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
-			const char *why, struct vs_err *err)
-{
-	const char *error;
-	int ret;
-
-	if (task->status != VS_TASK_BINDING)
-		return vs_err_set(err, EINVAL, "task %s/%s is %s, not Binding", task->ns,
-				  task->name, vs_task_status_name(task->status));
-	error = vs_str_get_cstr(&cl->strs, why);
-	if (!error)
-		return vs_err_set(err, ENOMEM, "out of memory");
-	ret = vs_task_unplace(cl, task, VS_TASK_PENDING, err);
-	if (ret) {
-		vs_str_put(&cl->strs, error);
-		return ret;
-	}
-	vs_str_put(&cl->strs, task->bind_error);
-	task->bind_error = error;
-	if (task->bind_failures < UINT16_MAX)
-		task->bind_failures++;
-	task->retry_after_ns = now_ns + vs_bind_backoff_ns(task->bind_failures);
 	return 0;
 }
 

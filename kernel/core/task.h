@@ -153,17 +153,13 @@ struct vs_task {
 
 	/*
 	 * After a failed bind the task is Pending again but not scheduled
-	 * before this time (CLOCK_MONOTONIC, ns): the backoff of
-	 * vs_task_bind_failed(). 0: no backoff.
+	 * before this time (ns, on the clock of whoever runs the bind
+	 * pipeline): the backoff of vs_bind_failed() (bind/bind.h). 0: no
+	 * backoff.
 	 */
 	u64 retry_after_ns;
 	const char *bind_error;		/* interned: why the last bind failed, or NULL */
 };
-
-/* The backoff after @failures failed binds in a row: 1 s, doubling, at most 10 s. */
-#define VS_BIND_BACKOFF_INITIAL_NS	1000000000ULL
-#define VS_BIND_BACKOFF_MAX_NS		10000000000ULL
-u64 vs_bind_backoff_ns(u32 failures);
 
 /* Whether @task waits out a bind backoff at @now_ns (0: no clock, nothing waits). */
 static inline bool vs_task_backing_off(const struct vs_task *task, u64 now_ns)
@@ -242,18 +238,6 @@ int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *n
 /* Take a task off its node and give it @status (Pending, or a final one). */
 int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 		    enum vs_task_status status, struct vs_err *err);
-
-/*
- * The bind pipeline's outcomes for a Binding task. A bind that succeeded
- * moves it to Bound and clears its failures. A bind that failed (@why:
- * the binder's message, or the timeout) forgets the assumption: the task
- * leaves its node, is Pending again, counts one more failure, keeps @why
- * for explanations, and is not scheduled again before @now_ns plus
- * vs_bind_backoff_ns(failures), as kube-scheduler backs a pod off.
- */
-int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err);
-int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
-			const char *why, struct vs_err *err);
 
 /*
  * A task named by its key and creation number, so that it is found again

@@ -20,8 +20,9 @@
  * An external binder has --bind-timeout to answer each bind: a bind left
  * without a result past it fails as a failed VS_CMD_BIND_RESULT does (a
  * request of the daemon's own, error ETIMEDOUT), so the task leaves its
- * node and is retried after its backoff. The binds wait in a ring in
- * decision order, which is deadline order since the timeout is one.
+ * node and is retried after its backoff. The binds wait in the bind
+ * pipeline's ring (bind/bind.h), on CLOCK_MONOTONIC (vs_nl_now_ns()); it
+ * is the daemon's only in how a timed-out bind is failed and told.
  */
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -30,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind/bind.h"
 #include "core/log.h"
 #include "daemon/vschedd.h"
 #include "netlink/writeback.h"
@@ -73,83 +75,18 @@ static int ref_push(struct vs_task_ref **v, size_t *nr, size_t *cap, const struc
 
 /* ---- binds waiting for their result ---- */
 
-static u64 bind_timeout_ns(const struct vschedd *d)
-{
-	return (u64)d->opts.bind_timeout_ms * 1000000ULL;
-}
-
-static struct vschedd_bind_wait *wait_at(struct vschedd *d, size_t i)
-{
-	return &d->waits[(d->waits_head + i) % d->cap_waits];
-}
-
-/* The ring doubled, its entries in order from index 0. */
-static int waits_grow(struct vschedd *d)
-{
-	size_t cap = d->cap_waits ? 2 * d->cap_waits : 1024;
-	struct vschedd_bind_wait *w = malloc(cap * sizeof(*w));
-
-	if (!w)
-		return -ENOMEM;
-	for (size_t i = 0; i < d->nr_waits; i++)
-		w[i] = *wait_at(d, i);
-	free(d->waits);
-	d->waits = w;
-	d->cap_waits = cap;
-	d->waits_head = 0;
-	return 0;
-}
-
-static void wait_for_result(struct vschedd *d, const struct vs_task *task)
-{
-	struct vschedd_bind_wait *w;
-
-	if (!d->opts.bind_timeout_ms)
-		return;
-	if (d->nr_waits == d->cap_waits && waits_grow(d)) {
-		vs_error("out of memory: the bind of task %s/%s has no timeout; it stays "
-			 "Binding until its result comes", task->ns, task->name);
-		return;
-	}
-	w = wait_at(d, d->nr_waits++);
-	vs_task_ref_take(&w->task, task);
-	w->deadline_ns = vs_nl_now_ns(&d->core) + bind_timeout_ns(d);
-}
-
-static void wait_pop(struct vschedd *d)
-{
-	vs_task_ref_put(&d->cl, &wait_at(d, 0)->task);
-	d->waits_head = (d->waits_head + 1) % d->cap_waits;
-	d->nr_waits--;
-}
-
-void vschedd_binds_forget(struct vschedd *d)
-{
-	while (d->nr_waits)
-		wait_pop(d);
-}
-
 static int fail_bind(struct vschedd *d, const struct vs_task *task);
 
 int vschedd_binds_expire(struct vschedd *d)
 {
 	u64 now = vs_nl_now_ns(&d->core);
+	struct vs_task *task;
 
-	while (d->nr_waits) {
-		struct vschedd_bind_wait *w = wait_at(d, 0);
-		struct vs_task *task;
-
-		if (w->deadline_ns > now)
-			return (int)min_t(u64, (w->deadline_ns - now + 999999) / 1000000, INT32_MAX);
-		/* Still Binding: its result never came. */
-		task = vs_task_ref_find(&d->cl, &w->task, VS_TASK_BINDING);
-		if (task) {
-			fail_bind(d, task);
-			vschedd_self_check(d, "a bind that timed out");
-		}
-		wait_pop(d);
+	while ((task = vs_binds_next_expired(&d->waits, now))) {
+		fail_bind(d, task);
+		vschedd_self_check(d, "a bind that timed out");
 	}
-	return -1;
+	return vs_binds_next_ms(&d->waits, now);
 }
 
 /* ---- the decision sink ---- */
@@ -162,7 +99,9 @@ static void sink_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 	vs_nl_event(&d->core, VS_EVENT_STATUS, VS_A_TASK, task);
 	/* Subscriptions change only between requests: the binder's mode holds for the cycle. */
 	if (!vschedd_binder_auto(d)) {
-		wait_for_result(d, task);
+		if (vs_binds_wait(&d->waits, task, vs_nl_now_ns(&d->core)))
+			vs_error("out of memory: the bind of task %s/%s has no timeout; it stays "
+				 "Binding until its result comes", task->ns, task->name);
 		return;
 	}
 	if (ref_push(&d->binds, &d->nr_binds, &d->cap_binds, task))
@@ -279,7 +218,7 @@ static int fail_bind(struct vschedd *d, const struct vs_task *task)
 	char msg[SELF_TEXT_MAX];
 	int ret;
 
-	snprintf(msg, sizeof(msg), "no bind result within %u ms", d->opts.bind_timeout_ms);
+	vs_binds_timeout_msg(&d->waits, msg, sizeof(msg));
 	nlh = self_msg(buf, VS_CMD_BIND_RESULT, VS_A_BIND_RESULT, &nest);
 	mnl_attr_put_strz(nlh, VS_BIND_A_NAMESPACE, task->ns);
 	mnl_attr_put_strz(nlh, VS_BIND_A_NAME, task->name);

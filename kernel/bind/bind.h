@@ -65,17 +65,23 @@ size_t vs_bind_confirm_all(struct vs_cluster *cl, struct vs_task *const *tasks, 
 
 /* ---- binds waiting for their result (waits.c) ---- */
 
-/* A bind handed to an outside binder, and when it stops waiting. */
+/*
+ * A bind handed to an outside binder, and when it stops waiting. The
+ * task's failures in a row when it was dispatched tell this bind from a
+ * later one of the same task: a failed bind counts one more, and only a
+ * failure (not a success) brings a task back to Binding.
+ */
 struct vs_bind_wait {
 	struct vs_task_ref task;
 	u64 deadline_ns;		/* on the caller's clock */
+	u16 failures;			/* task->bind_failures at dispatch */
 };
 
 /*
  * The binds waiting for their result, oldest first: a ring in dispatch
  * order, which is deadline order since the timeout is one. An entry whose
- * task moved on (its result came, it was deleted) is dropped when its
- * deadline comes.
+ * bind is over (its result came, its task was deleted or bound again
+ * after a failure) is dropped when its deadline comes.
  */
 struct vs_binds {
 	struct vs_cluster *cl;

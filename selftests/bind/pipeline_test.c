@@ -170,6 +170,34 @@ Test(bind_pipeline, answered_bind_leaves_nothing_to_expire)
 	done();
 }
 
+Test(bind_pipeline, failed_bind_wait_does_not_expire_the_next_bind)
+{
+	struct vs_task *task = one_task();
+	struct vs_err e = { { 0 } };
+	u64 t0 = caller.now_ns;
+
+	/* The binder fails the first bind a second in; the task backs off 1 s. */
+	cr_assert_eq(cycle(), 1);
+	caller.now_ns = t0 + SEC;
+	cr_assert_eq(vs_bind_failed(&cl, task, caller.now_ns, -EIO, "node busy", &e), 0, "%s",
+		     e.msg);
+	caller.now_ns = t0 + 2 * SEC;
+	cr_assert_eq(cycle(), 1);
+	cr_assert_eq(task->status, VS_TASK_BINDING);
+
+	/* The first bind's deadline is not the second's: that one has its full timeout. */
+	caller.now_ns = t0 + TIMEOUT_NS;
+	expire();
+	cr_assert_eq(task->status, VS_TASK_BINDING, "the second bind timed out with the first's "
+		     "deadline");
+	cr_assert_eq(task->bind_failures, 1);
+	caller.now_ns = t0 + 2 * SEC + TIMEOUT_NS;
+	expire();
+	cr_assert_eq(task->status, VS_TASK_PENDING);
+	cr_assert_eq(task->bind_failures, 2);
+	done();
+}
+
 Test(bind_pipeline, no_timeout_leaves_binds_waiting)
 {
 	struct vs_task *task = one_task();

@@ -5,8 +5,8 @@
 # a directory includes only from its own layer's directory and the layers
 # below it, never from a sibling of its layer, and never from userspace/:
 #
-#   0 core   1 sched   2 actions, plugins   3 registry, controllers   4 netlink
-#   5 daemon
+#   0 core   1 sched, controllers, bind   2 actions, plugins   3 registry
+#   4 netlink   5 daemon
 #
 # In userspace/, no file includes a header of kernel/: the programs link
 # libvsnl and include uapi/ and userspace/ alone. The one exception is
@@ -105,8 +105,8 @@ kdirs=$(find kernel -mindepth 1 -maxdepth 1 -type d | sed 's|^kernel/||' | sort 
 found=$(find kernel userspace -name '*.[ch]' | sort | xargs grep -n '^#include "' /dev/null |
 	awk -v known="$KNOWN" -v kdirs="$kdirs" '
 	BEGIN {
-		split("core sched actions plugins registry controllers netlink daemon", d, " ")
-		split("0 1 2 2 3 3 4 5", r, " ")
+		split("core sched controllers bind actions plugins registry netlink daemon", d, " ")
+		split("0 1 1 1 2 2 3 4 5", r, " ")
 		for (i in d)
 			rank[d[i]] = r[i]
 		split("lib kube vsctl vskube vsbench harness", u, " ")

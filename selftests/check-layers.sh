@@ -41,6 +41,10 @@ echo '#include "actions/actions.h"' >>"$tmp/t/kernel/plugins/gang.c"
 refused "a plugin including actions" "includes actions/ (a sibling of its layer) from plugins/"
 
 fresh
+echo '#include "sched/session.h"' >>"$tmp/t/kernel/bind/waits.c"
+refused "the bind pipeline including sched" "includes sched/ (a sibling of its layer) from bind/"
+
+fresh
 echo '#include "lib/vsnl.h"' >>"$tmp/t/kernel/daemon/loop.c"
 refused "the daemon including libvsnl" "includes lib/ (userspace) from kernel/"
 

@@ -2,9 +2,9 @@
 /*
  * Tasks (Pods): created and destroyed in the cluster, and the one place
  * where a task's status changes are applied to its job (status index and
- * totals), its node (accounting) and its queue (totals) together,
- * including the bind pipeline's outcomes; statuses and preemption policies
- * as text, and pod indexes in names.
+ * totals), its node (accounting) and its queue (totals) together;
+ * statuses and preemption policies as text, pod indexes in names, and
+ * references that find a task again later.
  */
 #include <string.h>
 
@@ -100,15 +100,6 @@ s64 vs_task_name_index(const char *name)
 			return VS_NO_NAME_INDEX;	/* Atoi's range error */
 	}
 	return (s64)v;
-}
-
-u64 vs_bind_backoff_ns(u32 failures)
-{
-	u64 ns = VS_BIND_BACKOFF_INITIAL_NS;
-
-	for (u32 i = 1; i < failures && ns < VS_BIND_BACKOFF_MAX_NS; i++)
-		ns *= 2;
-	return min_t(u64, ns, VS_BIND_BACKOFF_MAX_NS);
 }
 
 /* ---- task status: the job's index and totals, and the queue's ---- */
@@ -292,79 +283,27 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 	return 0;
 }
 
-/* ---- the bind pipeline's outcomes ---- */
+/* ---- what the bind pipeline keeps on a task ---- */
 
-/*
- * Journal what the bind pipeline keeps on @task, before it changes: the
- * journal takes over the reference to its error.
- */
-static int bind_journal(struct vs_cluster *cl, struct vs_task *task, struct vs_txn_ent **ent,
-			struct vs_err *err)
+int vs_task_set_bind_state(struct vs_cluster *cl, struct vs_task *task, const char *error,
+			   u16 failures, u64 retry_after_ns, struct vs_err *err)
 {
-	if (vs_txn_prep(cl, VS_TXN_TASK_BIND, task, 0, ent))
+	struct vs_txn_ent *ent;
+
+	if (vs_txn_prep(cl, VS_TXN_TASK_BIND, task, 0, &ent))
 		return vs_err_set(err, ENOMEM, "task %s/%s: out of memory", task->ns, task->name);
-	if (*ent) {
-		(*ent)->bind.error = task->bind_error;
-		(*ent)->bind.failures = task->bind_failures;
-		(*ent)->bind.retry_after_ns = task->retry_after_ns;
-	}
-	return 0;
-}
-
-/* The bind error @task had goes: into the journal, or away. */
-static void bind_error_drop(struct vs_cluster *cl, struct vs_task *task, struct vs_txn_ent *ent)
-{
-	if (ent)
+	if (ent) {
+		/* the journal takes over the reference to the error it had */
+		ent->bind.error = task->bind_error;
+		ent->bind.failures = task->bind_failures;
+		ent->bind.retry_after_ns = task->retry_after_ns;
 		vs_txn_push(cl, ent);
-	else
+	} else {
 		vs_str_put(&cl->strs, task->bind_error);
-}
-
-int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err)
-{
-	struct vs_txn_ent *ent;
-	int ret;
-
-	if (task->status != VS_TASK_BINDING)
-		return vs_err_set(err, EINVAL, "task %s/%s is %s, not Binding", task->ns,
-				  task->name, vs_task_status_name(task->status));
-	ret = bind_journal(cl, task, &ent, err);
-	if (!ret)
-		ret = vs_task_set_status(cl, task, VS_TASK_BOUND, err);
-	if (ret)
-		return ret;
-	task->bind_failures = 0;
-	task->retry_after_ns = 0;
-	bind_error_drop(cl, task, ent);
-	task->bind_error = NULL;
-	return 0;
-}
-
-int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
-			const char *why, struct vs_err *err)
-{
-	struct vs_txn_ent *ent;
-	const char *error;
-	int ret;
-
-	if (task->status != VS_TASK_BINDING)
-		return vs_err_set(err, EINVAL, "task %s/%s is %s, not Binding", task->ns,
-				  task->name, vs_task_status_name(task->status));
-	error = vs_str_get_cstr(&cl->strs, why);
-	if (!error)
-		return vs_err_set(err, ENOMEM, "out of memory");
-	ret = bind_journal(cl, task, &ent, err);
-	if (!ret)
-		ret = vs_task_unplace(cl, task, VS_TASK_PENDING, err);
-	if (ret) {
-		vs_str_put(&cl->strs, error);
-		return ret;
 	}
-	bind_error_drop(cl, task, ent);
 	task->bind_error = error;
-	if (task->bind_failures < UINT16_MAX)
-		task->bind_failures++;
-	task->retry_after_ns = now_ns + vs_bind_backoff_ns(task->bind_failures);
+	task->bind_failures = failures;
+	task->retry_after_ns = retry_after_ns;
 	return 0;
 }
 
@@ -582,4 +521,27 @@ void vs_task_del(struct vs_cluster *cl, struct vs_task *task)
 		vs_txn_push(cl, ent);
 	else
 		vs_task_free(cl, task);
+}
+
+/* ---- references to a task ---- */
+
+void vs_task_ref_take(struct vs_task_ref *r, const struct vs_task *task)
+{
+	r->ns = vs_str_ref(task->ns);
+	r->name = vs_str_ref(task->name);
+	r->seq = task->seq;
+}
+
+void vs_task_ref_put(struct vs_cluster *cl, struct vs_task_ref *r)
+{
+	vs_str_put(&cl->strs, r->ns);
+	vs_str_put(&cl->strs, r->name);
+}
+
+struct vs_task *vs_task_ref_find(const struct vs_cluster *cl, const struct vs_task_ref *r,
+				 enum vs_task_status status)
+{
+	struct vs_task *task = vs_task_find(cl, r->ns, r->name);
+
+	return task && task->seq == r->seq && task->status == status ? task : NULL;
 }

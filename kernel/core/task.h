@@ -154,19 +154,15 @@ struct vs_task {
 
 	/*
 	 * After a failed bind the task is Pending again but not scheduled
-	 * before this time (CLOCK_MONOTONIC, ns): the backoff of
-	 * vs_task_bind_failed(). 0: no backoff.
+	 * before this time (ns, on the clock of whoever runs the bind
+	 * pipeline): the backoff of vs_bind_failed() (bind/bind.h). 0: no
+	 * backoff.
 	 */
 	u64 retry_after_ns;
 	const char *bind_error;		/* interned: why the last bind failed, or NULL */
 	/* Last, out of the way of the fields scheduling reads: only listings walk it. */
 	struct rb_node byname;		/* cluster->task_names */
 };
-
-/* The backoff after @failures failed binds in a row: 1 s, doubling, at most 10 s. */
-#define VS_BIND_BACKOFF_INITIAL_NS	1000000000ULL
-#define VS_BIND_BACKOFF_MAX_NS		10000000000ULL
-u64 vs_bind_backoff_ns(u32 failures);
 
 /* Whether @task waits out a bind backoff at @now_ns (0: no clock, nothing waits). */
 static inline bool vs_task_backing_off(const struct vs_task *task, u64 now_ns)
@@ -247,15 +243,31 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 		    enum vs_task_status status, struct vs_err *err);
 
 /*
- * The bind pipeline's outcomes for a Binding task. A bind that succeeded
- * moves it to Bound and clears its failures. A bind that failed (@why:
- * the binder's message, or the timeout) forgets the assumption: the task
- * leaves its node, is Pending again, counts one more failure, keeps @why
- * for explanations, and is not scheduled again before @now_ns plus
- * vs_bind_backoff_ns(failures), as kube-scheduler backs a pod off.
+ * Set what the bind pipeline (kernel/bind/) keeps on @task: the reason of
+ * its last failed bind (@error, interned, a reference @task takes over;
+ * NULL: none), its failures in a row and when it may be tried again. In a
+ * transaction the old values are journalled: -ENOMEM, nothing changed and
+ * @error still the caller's, when there is no room for them.
  */
-int vs_task_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err);
-int vs_task_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns,
-			const char *why, struct vs_err *err);
+int vs_task_set_bind_state(struct vs_cluster *cl, struct vs_task *task, const char *error,
+			   u16 failures, u64 retry_after_ns, struct vs_err *err);
+
+/*
+ * A task named by its key and creation number, so that it is found again
+ * only if it is still the same task: what is acted on later may be gone by
+ * then (a controller's restart deletes tasks). A reference holds its
+ * strings until it is put.
+ */
+struct vs_task_ref {
+	const char *ns;			/* interned, a reference held */
+	const char *name;		/* interned, a reference held */
+	u64 seq;
+};
+
+void vs_task_ref_take(struct vs_task_ref *r, const struct vs_task *task);
+void vs_task_ref_put(struct vs_cluster *cl, struct vs_task_ref *r);
+/* The task @r names if it is still the same one and in @status, else NULL. */
+struct vs_task *vs_task_ref_find(const struct vs_cluster *cl, const struct vs_task_ref *r,
+				 enum vs_task_status status);
 
 #endif /* VS_CORE_TASK_H */

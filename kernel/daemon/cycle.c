@@ -20,8 +20,9 @@
  * An external binder has --bind-timeout to answer each bind: a bind left
  * without a result past it fails as a failed VS_CMD_BIND_RESULT does (a
  * request of the daemon's own, error ETIMEDOUT), so the task leaves its
- * node and is retried after its backoff. The binds wait in a ring in
- * decision order, which is deadline order since the timeout is one.
+ * node and is retried after its backoff. The binds wait in the bind
+ * pipeline's ring (bind/bind.h), on CLOCK_MONOTONIC (vs_nl_now_ns()); it
+ * is the daemon's only in how a timed-out bind is failed and told.
  */
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -30,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind/bind.h"
 #include "core/log.h"
 #include "daemon/vschedd.h"
 #include "netlink/writeback.h"
@@ -55,124 +57,36 @@ bool vschedd_binder_auto(const struct vschedd *d)
 
 /* ---- tasks to act on later ---- */
 
-static void ref_take(struct vschedd_task_ref *r, const struct vs_task *task)
-{
-	r->ns = vs_str_ref(task->ns);
-	r->name = vs_str_ref(task->name);
-	r->seq = task->seq;
-}
-
-static void ref_put(struct vschedd *d, struct vschedd_task_ref *r)
-{
-	vs_str_put(&d->cl.strs, r->ns);
-	vs_str_put(&d->cl.strs, r->name);
-}
-
-/* The task @r names if it is still the same one and in @status, else NULL. */
-static struct vs_task *ref_find(struct vschedd *d, const struct vschedd_task_ref *r,
-				enum vs_task_status status)
-{
-	struct vs_task *task = vs_task_find(&d->cl, r->ns, r->name);
-
-	return task && task->seq == r->seq && task->status == status ? task : NULL;
-}
-
 /* Keep @task in @v for after the cycle. */
-static int ref_push(struct vschedd_task_ref **v, size_t *nr, size_t *cap,
-		    const struct vs_task *task)
+static int ref_push(struct vs_task_ref **v, size_t *nr, size_t *cap, const struct vs_task *task)
 {
 	if (*nr == *cap) {
 		size_t n = *cap ? 2 * *cap : 1024;
-		struct vschedd_task_ref *p = realloc(*v, n * sizeof(*p));
+		struct vs_task_ref *p = realloc(*v, n * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
 		*v = p;
 		*cap = n;
 	}
-	ref_take(&(*v)[(*nr)++], task);
+	vs_task_ref_take(&(*v)[(*nr)++], task);
 	return 0;
 }
 
 /* ---- binds waiting for their result ---- */
-
-static u64 bind_timeout_ns(const struct vschedd *d)
-{
-	return (u64)d->opts.bind_timeout_ms * 1000000ULL;
-}
-
-static struct vschedd_bind_wait *wait_at(struct vschedd *d, size_t i)
-{
-	return &d->waits[(d->waits_head + i) % d->cap_waits];
-}
-
-/* The ring doubled, its entries in order from index 0. */
-static int waits_grow(struct vschedd *d)
-{
-	size_t cap = d->cap_waits ? 2 * d->cap_waits : 1024;
-	struct vschedd_bind_wait *w = malloc(cap * sizeof(*w));
-
-	if (!w)
-		return -ENOMEM;
-	for (size_t i = 0; i < d->nr_waits; i++)
-		w[i] = *wait_at(d, i);
-	free(d->waits);
-	d->waits = w;
-	d->cap_waits = cap;
-	d->waits_head = 0;
-	return 0;
-}
-
-static void wait_for_result(struct vschedd *d, const struct vs_task *task)
-{
-	struct vschedd_bind_wait *w;
-
-	if (!d->opts.bind_timeout_ms)
-		return;
-	if (d->nr_waits == d->cap_waits && waits_grow(d)) {
-		vs_error("out of memory: the bind of task %s/%s has no timeout; it stays "
-			 "Binding until its result comes", task->ns, task->name);
-		return;
-	}
-	w = wait_at(d, d->nr_waits++);
-	ref_take(&w->task, task);
-	w->deadline_ns = vs_nl_now_ns(&d->core) + bind_timeout_ns(d);
-}
-
-static void wait_pop(struct vschedd *d)
-{
-	ref_put(d, &wait_at(d, 0)->task);
-	d->waits_head = (d->waits_head + 1) % d->cap_waits;
-	d->nr_waits--;
-}
-
-void vschedd_binds_forget(struct vschedd *d)
-{
-	while (d->nr_waits)
-		wait_pop(d);
-}
 
 static int fail_bind(struct vschedd *d, const struct vs_task *task);
 
 int vschedd_binds_expire(struct vschedd *d)
 {
 	u64 now = vs_nl_now_ns(&d->core);
+	struct vs_task *task;
 
-	while (d->nr_waits) {
-		struct vschedd_bind_wait *w = wait_at(d, 0);
-		struct vs_task *task;
-
-		if (w->deadline_ns > now)
-			return (int)min_t(u64, (w->deadline_ns - now + 999999) / 1000000, INT32_MAX);
-		/* Still Binding: its result never came. */
-		task = ref_find(d, &w->task, VS_TASK_BINDING);
-		if (task) {
-			fail_bind(d, task);
-			vschedd_self_check(d, "a bind that timed out");
-		}
-		wait_pop(d);
+	while ((task = vs_binds_next_expired(&d->waits, now))) {
+		fail_bind(d, task);
+		vschedd_self_check(d, "a bind that timed out");
 	}
-	return -1;
+	return vs_binds_next_ms(&d->waits, now);
 }
 
 /* ---- the decision sink ---- */
@@ -185,7 +99,9 @@ static void sink_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 	vs_nl_event(&d->core, VS_EVENT_STATUS, VS_A_TASK, task);
 	/* Subscriptions change only between requests: the binder's mode holds for the cycle. */
 	if (!vschedd_binder_auto(d)) {
-		wait_for_result(d, task);
+		if (vs_binds_wait(&d->waits, task, vs_nl_now_ns(&d->core)))
+			vs_error("out of memory: the bind of task %s/%s has no timeout; it stays "
+				 "Binding until its result comes", task->ns, task->name);
 		return;
 	}
 	if (ref_push(&d->binds, &d->nr_binds, &d->cap_binds, task))
@@ -302,7 +218,7 @@ static int fail_bind(struct vschedd *d, const struct vs_task *task)
 	char msg[SELF_TEXT_MAX];
 	int ret;
 
-	snprintf(msg, sizeof(msg), "no bind result within %u ms", d->opts.bind_timeout_ms);
+	vs_binds_timeout_msg(&d->waits, msg, sizeof(msg));
 	nlh = self_msg(buf, VS_CMD_BIND_RESULT, VS_A_BIND_RESULT, &nest);
 	mnl_attr_put_strz(nlh, VS_BIND_A_NAMESPACE, task->ns);
 	mnl_attr_put_strz(nlh, VS_BIND_A_NAME, task->name);
@@ -343,11 +259,12 @@ static void confirm_evicts(struct vschedd *d)
 
 	for (size_t i = 0; i < d->nr_evicts; i++) {
 		/* Still Releasing: what a controller did meanwhile may have changed that. */
-		const struct vs_task *task = ref_find(d, &d->evicts[i], VS_TASK_RELEASING);
+		const struct vs_task *task = vs_task_ref_find(&d->cl, &d->evicts[i],
+							      VS_TASK_RELEASING);
 
 		if (task && !confirm_evict(d, task))
 			n++;
-		ref_put(d, &d->evicts[i]);
+		vs_task_ref_put(&d->cl, &d->evicts[i]);
 	}
 	if (n)
 		vs_v(2, "standalone binder: %zu evicted tasks stopped and gone", n);
@@ -360,11 +277,12 @@ static void confirm_binds(struct vschedd *d)
 
 	for (size_t i = 0; i < d->nr_binds; i++) {
 		/* Evicted in the same cycle, or gone: no bind to confirm any more. */
-		const struct vs_task *task = ref_find(d, &d->binds[i], VS_TASK_BINDING);
+		const struct vs_task *task = vs_task_ref_find(&d->cl, &d->binds[i],
+							      VS_TASK_BINDING);
 
 		if (task && !confirm_bind(d, task))
 			n++;
-		ref_put(d, &d->binds[i]);
+		vs_task_ref_put(&d->cl, &d->binds[i]);
 	}
 	if (n)
 		vs_v(2, "standalone binder: %zu binds confirmed, their tasks run", n);

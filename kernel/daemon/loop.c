@@ -582,6 +582,7 @@ int vschedd_init(struct vschedd *d, const struct vschedd_opts *opts, struct vs_e
 	d->unpriv_queue_max = opts->unpriv_queue_max ? opts->unpriv_queue_max :
 			      VSCHEDD_UNPRIV_QUEUE_MAX_DEFAULT;
 	INIT_LIST_HEAD(&d->clients);
+	vs_binds_init(&d->waits, &d->cl, (u64)opts->bind_timeout_ms * 1000000ULL);
 
 	ret = core_init(d, err);
 	if (ret)
@@ -698,9 +699,7 @@ void vschedd_destroy(struct vschedd *d)
 	free(d->binds);
 	free(d->evicts);
 	d->evicts = NULL;
-	vschedd_binds_forget(d);
-	free(d->waits);
-	d->waits = NULL;
+	vs_binds_destroy(&d->waits);
 	d->rxbuf = d->txbuf = d->notebuf = NULL;
 	d->binds = NULL;
 	core_destroy(d);

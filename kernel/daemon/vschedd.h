@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include "bind/bind.h"
 #include "core/arena.h"
 #include "core/cluster.h"
 #include "core/list.h"
@@ -96,23 +97,6 @@ struct vschedd_watch {
 	int fd;
 	u32 events;			/* what epoll is asked for now */
 	void (*ready)(struct vschedd_watch *w, u32 events);
-};
-
-/*
- * A task named by its key and creation number, so that it is found again
- * only if it is still the same task: what the daemon acts on after a
- * cycle may be gone by then (a controller's restart deletes tasks).
- */
-struct vschedd_task_ref {
-	const char *ns;			/* interned, a reference held */
-	const char *name;		/* interned, a reference held */
-	u64 seq;
-};
-
-/* A bind decision waiting for its result. */
-struct vschedd_bind_wait {
-	struct vschedd_task_ref task;
-	u64 deadline_ns;		/* CLOCK_MONOTONIC */
 };
 
 /* A reply or notification waiting for the client's socket to take it. */
@@ -276,18 +260,17 @@ struct vschedd {
 	 * The binds and evictions of the running cycle, which the standalone
 	 * binder carries out after it.
 	 */
-	struct vschedd_task_ref *binds;
+	struct vs_task_ref *binds;
 	size_t nr_binds, cap_binds;
-	struct vschedd_task_ref *evicts;
+	struct vs_task_ref *evicts;
 	size_t nr_evicts, cap_evicts;
 
 	/*
-	 * The binds waiting for an external binder's result, oldest first (a
-	 * ring): one past its deadline fails with ETIMEDOUT, as a failed
-	 * VS_CMD_BIND_RESULT would. Entries whose task moved on are skipped.
+	 * The binds waiting for an external binder's result, on
+	 * CLOCK_MONOTONIC, with opts.bind_timeout_ms: one past its deadline
+	 * fails with ETIMEDOUT, as a failed VS_CMD_BIND_RESULT would.
 	 */
-	struct vschedd_bind_wait *waits;
-	size_t waits_head, nr_waits, cap_waits;
+	struct vs_binds waits;
 
 	/* The next periodic checkpoint (CLOCK_MONOTONIC, ns); 0: none is due. */
 	u64 checkpoint_due_ns;
@@ -449,9 +432,6 @@ int vschedd_cycle(struct vschedd *d, struct vs_err *err);
  * milliseconds until the next deadline, or -1 when none waits.
  */
 int vschedd_binds_expire(struct vschedd *d);
-
-/* Forget every bind waiting for its result (at exit, and when the objects were reset). */
-void vschedd_binds_forget(struct vschedd *d);
 
 /*
  * With --self-check: the core's invariants hold after @what (a datagram of

@@ -2,7 +2,8 @@
 /*
  * What the outside world reports about tasks: VS_CMD_TASK_STATUS (a pod
  * runs, finished, is being deleted, is gone) and VS_CMD_BIND_RESULT (the
- * answer to a bind decision). See ctl.h.
+ * answer to a bind decision, applied by the bind pipeline, bind/bind.h).
+ * See ctl.h.
  *
  * The task statuses follow Volcano's getTaskStatus() from a pod's phase:
  * a pod being deleted is Releasing unless it finished, a finished pod holds
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bind/bind.h"
 #include "controllers/controllers.h"
 #include "core/log.h"
 #include "netlink/ctl.h"
@@ -149,8 +151,7 @@ int vs_nl_bind_result_doit(struct vs_genl_info *info)
 {
 	const struct nlattr *nest = info->attrs[VS_A_BIND_RESULT], *tb[VS_BIND_A_MAX + 1];
 	struct vs_nl_core *core = core_of(info);
-	const char *ns, *name, *msg, *node;
-	char why[VS_ERR_MSG_MAX];
+	const char *ns, *name, *msg;
 	struct vs_task *task;
 	s32 error;
 	int ret;
@@ -177,27 +178,17 @@ int vs_nl_bind_result_doit(struct vs_genl_info *info)
 				    "node %s, not %s: the result is stale", ns, name,
 				    task->node->name, mnl_attr_get_str(tb[VS_BIND_A_NODE]));
 	if (!error) {
-		ret = vs_task_bind_succeeded(core->cl, task, &info->extack->err);
+		ret = vs_bind_succeeded(core->cl, task, &info->extack->err);
 		if (ret)
 			return vs_nl_refuse(info, nest, ret, "bind result refused");
 		vs_nl_event(core, VS_EVENT_STATUS, VS_A_TASK, task);
 		return 0;
 	}
-	/*
-	 * Forget the assumption: the node gets its resources back, and the
-	 * task is Pending again, retried after its backoff, with the reason
-	 * kept on it for explanations.
-	 */
-	node = task->node->name;	/* interned: the node holds it */
-	snprintf(why, sizeof(why), "binding to node %s failed: %s (error %d)", node,
-		 *msg ? msg : "no reason given", error);
-	ret = vs_task_bind_failed(core->cl, task, vs_nl_now_ns(core), why, &info->extack->err);
+	/* Retried after its backoff, with the reason kept on it for explanations. */
+	ret = vs_bind_failed(core->cl, task, vs_nl_now_ns(core), error, msg, &info->extack->err);
 	if (ret)
 		return vs_nl_refuse(info, nest, ret, "bind result refused");
 	vs_nl_event(core, VS_EVENT_STATUS, VS_A_TASK, task);
-	vs_warn("Failed to bind task <%s/%s> to node <%s>: %s (error %d): back to Pending, "
-		"retried in %llu ms", ns, name, node, *msg ? msg : "no reason given", error,
-		(unsigned long long)(vs_bind_backoff_ns(task->bind_failures) / 1000000));
 	core->ctl.bind_failures++;
 	return 0;
 }

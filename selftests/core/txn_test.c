@@ -15,6 +15,7 @@
 
 #include "core/cluster.h"
 #include "core/txn.h"
+#include "bind/bind.h"
 
 static struct vs_cluster cl;
 
@@ -428,9 +429,9 @@ static void task_place(struct vs_cluster *c)
 
 static void task_bind(struct vs_cluster *c)
 {
-	OK(vs_task_bind_failed(c, task_of(c, "a-2"), 1000, "node went away", err));
+	OK(vs_bind_failed(c, task_of(c, "a-2"), 1000, -EIO, "node went away", err));
 	OK(vs_task_place(c, task_of(c, "a-2"), vs_node_find(c, "n1"), VS_TASK_BINDING, err));
-	OK(vs_task_bind_succeeded(c, task_of(c, "a-2"), err));
+	OK(vs_bind_succeeded(c, task_of(c, "a-2"), err));
 }
 
 static void task_del(struct vs_cluster *c)

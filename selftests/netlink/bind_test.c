@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "ctltest.h"
+#include "bind/bind.h"
 
 TestSuite(bind, .init = ct_setup_sched, .fini = ct_teardown);
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "testreg.h"
+#include "bind/bind.h"
 #include "core/log.h"
 #include "schedtest.h"
 
@@ -292,7 +293,7 @@ static void schedule(struct run *r, const char *conf)
 		list_for_each_entry(job, &r->cl.jobs, list)
 			list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_BINDING],
 						 status_node)
-				cr_assert_eq(vs_task_bind_succeeded(&r->cl, t, &e), 0, "%s", e.msg);
+				cr_assert_eq(vs_bind_succeeded(&r->cl, t, &e), 0, "%s", e.msg);
 		if (r->cycle < 3)
 			churn(r);
 	}
@@ -465,7 +466,7 @@ Test(fastpath, a_steady_cycle_allocates_nothing_from_the_heap)
 		placed = fast.sched.stats.fast_placements - p;
 		list_for_each_entry(job, &fast.cl.jobs, list)
 			list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_BINDING], status_node)
-				cr_assert_eq(vs_task_bind_succeeded(&fast.cl, t, &e), 0, "%s", e.msg);
+				cr_assert_eq(vs_bind_succeeded(&fast.cl, t, &e), 0, "%s", e.msg);
 	}
 	cr_assert_gt(placed, 0, "the indexes placed nothing in the last cycle");
 	for (u32 i = 0; i < 2; i++) {

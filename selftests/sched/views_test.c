@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "testreg.h"
+#include "bind/bind.h"
 #include "core/log.h"
 #include "schedtest.h"
 
@@ -175,7 +176,7 @@ static void world(struct run *r, unsigned long long seed)
 				cr_assert_eq(vs_task_set_status(&r->cl, t, VS_TASK_RUNNING, &e), 0,
 					     "%s", e.msg);
 		list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_BINDING], status_node)
-			cr_assert_eq(vs_task_bind_succeeded(&r->cl, t, &e), 0, "%s", e.msg);
+			cr_assert_eq(vs_bind_succeeded(&r->cl, t, &e), 0, "%s", e.msg);
 		list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_RUNNING], status_node)
 			if (!rnd(5))
 				cr_assert_eq(vs_task_set_status(&r->cl, t, VS_TASK_SUCCEEDED, &e), 0,
@@ -302,7 +303,7 @@ Test(views, a_job_rests_until_it_changes)
 	/* waiting for its bind, it has nothing for a session to do */
 	cr_assert(job->resting, "a job with nothing pending does not rest");
 	cr_assert_eq(job->sidx, VS_SIDX_NONE);
-	cr_assert_eq(vs_task_bind_succeeded(&cl, task, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_bind_succeeded(&cl, task, &e), 0, "%s", e.msg);
 	cr_assert_not(job->resting, "the bind's result did not wake its job");
 	cr_assert_eq(vs_sched_run_cycle(&sched, &e), 0, "%s", e.msg);
 	cr_assert(job->resting, "a running job with nothing pending does not rest");

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind/bind.h"
 #include "registry/builtin.h"
 #include "sched/session.h"
 #include "vsbench/vsbench.h"
@@ -39,17 +40,13 @@ void vsbench_binder_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 }
 
 /*
- * The cluster's answer between cycles: every bound task runs, unless it
- * is no longer Binding (evicted since, in a simulation).
+ * The cluster's answer between cycles, the bind pipeline's standalone
+ * binder's: every bound task runs, unless it is no longer Binding (evicted
+ * since, in a simulation).
  */
 void vsbench_binder_confirm(struct vsbench_binder *b, struct vs_cluster *cl)
 {
-	for (size_t i = 0; i < b->nr; i++) {
-		if (b->bound[i]->status != VS_TASK_BINDING)
-			continue;
-		vs_task_set_status(cl, b->bound[i], VS_TASK_BOUND, NULL);
-		vs_task_set_status(cl, b->bound[i], VS_TASK_RUNNING, NULL);
-	}
+	vs_bind_confirm_all(cl, b->bound, b->nr);
 	b->nr = 0;
 }
 

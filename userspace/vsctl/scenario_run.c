@@ -7,7 +7,8 @@
  * the comparison with "expect".
  *
  * Between cycles the cluster answers as a real one would, and as vsbench's
- * binder does: every task sent to bind is confirmed and runs. An evicted
+ * binder does: every task sent to bind is confirmed and runs (the bind
+ * pipeline's standalone binder, bind/bind.h). An evicted
  * task's pod is deleted (its kubelet stops it and it goes away), so that
  * what it held is free in the next cycle.
  */
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind/bind.h"
 #include "registry/builtin.h"
 #include "sched/explain.h"
 #include "sched/session.h"
@@ -82,12 +84,7 @@ static void rec_evict(void *ctx, struct vs_task *task, const char *reason)
  */
 static void settle(struct recorder *r, struct vs_cluster *cl)
 {
-	for (u32 i = 0; i < r->nr_bound; i++) {
-		if (r->bound[i]->status != VS_TASK_BINDING)
-			continue;
-		vs_task_set_status(cl, r->bound[i], VS_TASK_BOUND, NULL);
-		vs_task_set_status(cl, r->bound[i], VS_TASK_RUNNING, NULL);
-	}
+	vs_bind_confirm_all(cl, r->bound, r->nr_bound);
 	for (u32 i = 0; i < r->nr_evicted; i++)
 		if (r->evicted[i]->status == VS_TASK_RELEASING)
 			vs_task_del(cl, r->evicted[i]);

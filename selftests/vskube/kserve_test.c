@@ -70,22 +70,22 @@ static void log_msg(void *ctx, const char *msg)
 }
 
 /* A family whose series exist only at the scrape, as the scheduler's queues. */
-static int gather(void *ctx, struct prom_reg *r)
+static int gather(void *ctx, struct vsnl_prom_reg *r)
 {
 	struct probes *p = ctx;
-	const struct prom_desc d = { .name = "volcano_queue_weight", .kind = PROM_GAUGE,
+	const struct vsnl_prom_desc d = { .name = "volcano_queue_weight", .kind = VSNL_PROM_GAUGE,
 				     .labels = { "queue_name" }, .values = &p->queue,
 				     .nr_series = 1 };
 	struct vsnl_err e = { 0 };
-	struct prom_metric *m;
+	struct vsnl_prom_metric *m;
 
 	p->gathered++;
 	if (!p->queue)
 		return p->gather_ret;
-	m = prom_register(r, &d, &e);
+	m = vsnl_prom_register(r, &d, &e);
 	if (!m)
 		return -EINVAL;
-	prom_set(m, 0, p->gathered);
+	vsnl_prom_set(m, 0, p->gathered);
 	return p->gather_ret;
 }
 
@@ -97,7 +97,7 @@ static const struct kserve_ops ops = {
 };
 
 static struct probes probes;
-static struct prom_reg *reg;
+static struct vsnl_prom_reg *reg;
 static struct kserve *ks;
 static struct kc_config cfg;
 static struct kcl *c;
@@ -116,7 +116,7 @@ static void setup(void)
 	char server[64];
 
 	memset(&probes, 0, sizeof(probes));
-	reg = prom_reg_new();
+	reg = vsnl_prom_reg_new();
 	cr_assert_not_null(reg);
 	ks = kserve_new("--listen-address", "127.0.0.1:0", reg, &ops, &probes, &e);
 	cr_assert_not_null(ks, "%s", e.msg);
@@ -134,7 +134,7 @@ static void teardown(void)
 	kcl_free(c);
 	kc_config_free(&cfg);
 	kserve_free(ks);
-	prom_reg_free(reg);
+	vsnl_prom_reg_free(reg);
 }
 
 TestSuite(kserve, .init = setup, .fini = teardown, .timeout = 60);
@@ -303,10 +303,10 @@ static const char *body_of(const char *resp)
 	return end + 4;
 }
 
-static struct prom_metric *must_register(const struct prom_desc *d)
+static struct vsnl_prom_metric *must_register(const struct vsnl_prom_desc *d)
 {
 	struct vsnl_err e = { 0 };
-	struct prom_metric *m = prom_register(reg, d, &e);
+	struct vsnl_prom_metric *m = vsnl_prom_register(reg, d, &e);
 
 	cr_assert_not_null(m, "%s", e.msg);
 	return m;
@@ -318,48 +318,48 @@ static const double latency_buckets[] = { 0.005, 0.1, 1, 2.5 };
 
 Test(kserve, metrics_renders_each_kind_exactly)
 {
-	static const struct prom_desc cycles = {
+	static const struct vsnl_prom_desc cycles = {
 		.name = "vskube_cycles_total",
 		.help = "Scheduling cycles run.",
-		.kind = PROM_COUNTER,
+		.kind = VSNL_PROM_COUNTER,
 	};
-	static const struct prom_desc binds = {
+	static const struct vsnl_prom_desc binds = {
 		.name = "vskube_binds_total",
 		.help = "Pods bound, by result.",
-		.kind = PROM_COUNTER,
+		.kind = VSNL_PROM_COUNTER,
 		.labels = { "result" },
 		.values = results,
 		.nr_series = ARRAY_SIZE(results),
 	};
-	static const struct prom_desc pending = {
+	static const struct vsnl_prom_desc pending = {
 		.name = "vskube_pending_pods",
 		.help = "Pods waiting for a node.",
-		.kind = PROM_GAUGE,
+		.kind = VSNL_PROM_GAUGE,
 	};
-	static const struct prom_desc latency = {
+	static const struct vsnl_prom_desc latency = {
 		.name = "vskube_bind_seconds",
 		.help = "Time to bind, from the decision.",
-		.kind = PROM_HISTOGRAM,
+		.kind = VSNL_PROM_HISTOGRAM,
 		.buckets = latency_buckets,
 		.nr_buckets = ARRAY_SIZE(latency_buckets),
 	};
-	struct prom_metric *m_cycles = must_register(&cycles);
-	struct prom_metric *m_binds = must_register(&binds);
-	struct prom_metric *m_pending = must_register(&pending);
-	struct prom_metric *m_latency = must_register(&latency);
+	struct vsnl_prom_metric *m_cycles = must_register(&cycles);
+	struct vsnl_prom_metric *m_binds = must_register(&binds);
+	struct vsnl_prom_metric *m_pending = must_register(&pending);
+	struct vsnl_prom_metric *m_latency = must_register(&latency);
 
-	prom_inc(m_cycles, 0);
-	prom_add(m_cycles, 0, 2);
-	prom_add(m_binds, 0, 40);
-	prom_inc(m_binds, 1);
-	prom_set(m_pending, 0, 12);
-	prom_add(m_pending, 0, -4.5);
+	vsnl_prom_inc(m_cycles, 0);
+	vsnl_prom_add(m_cycles, 0, 2);
+	vsnl_prom_add(m_binds, 0, 40);
+	vsnl_prom_inc(m_binds, 1);
+	vsnl_prom_set(m_pending, 0, 12);
+	vsnl_prom_add(m_pending, 0, -4.5);
 	/* On a bound counts in that bucket (le); above the last, in +Inf only. */
-	prom_observe(m_latency, 0, 0.005);
-	prom_observe(m_latency, 0, 0.05);
-	prom_observe(m_latency, 0, 0.1);
-	prom_observe(m_latency, 0, 2);
-	prom_observe(m_latency, 0, 7.25);
+	vsnl_prom_observe(m_latency, 0, 0.005);
+	vsnl_prom_observe(m_latency, 0, 0.05);
+	vsnl_prom_observe(m_latency, 0, 0.1);
+	vsnl_prom_observe(m_latency, 0, 2);
+	vsnl_prom_observe(m_latency, 0, 7.25);
 	expect_metrics("# HELP vskube_cycles_total Scheduling cycles run.\n"
 		       "# TYPE vskube_cycles_total counter\n"
 		       "vskube_cycles_total 3\n"
@@ -389,23 +389,23 @@ Test(kserve, a_labelled_histogram_puts_le_last)
 		"preempt", "success",
 	};
 	static const double buckets[] = { 1, 10 };
-	static const struct prom_desc d = {
+	static const struct vsnl_prom_desc d = {
 		.name = "action_seconds",
-		.kind = PROM_HISTOGRAM,
+		.kind = VSNL_PROM_HISTOGRAM,
 		.labels = { "action", "result" },
 		.values = values,
 		.nr_series = 3,
 		.buckets = buckets,
 		.nr_buckets = ARRAY_SIZE(buckets),
 	};
-	struct prom_metric *m = must_register(&d);
+	struct vsnl_prom_metric *m = must_register(&d);
 	size_t len;
 	char *text;
 
-	prom_observe(m, 1, 0.5);
-	prom_observe(m, 1, 20);
-	prom_observe(m, 2, 10);
-	text = prom_render(reg, 0, &len);
+	vsnl_prom_observe(m, 1, 0.5);
+	vsnl_prom_observe(m, 1, 20);
+	vsnl_prom_observe(m, 2, 10);
+	text = vsnl_prom_render(reg, 0, &len);
 	cr_assert_not_null(text);
 	cr_expect_str_eq(text,
 		"# TYPE action_seconds histogram\n"
@@ -431,17 +431,17 @@ Test(kserve, a_labelled_histogram_puts_le_last)
 Test(kserve, label_values_and_help_are_escaped)
 {
 	static const char *const odd[] = { "say \"hi\"", "C:\\dir", "two\nlines" };
-	static const struct prom_desc d = {
+	static const struct vsnl_prom_desc d = {
 		.name = "odd_total",
 		.help = "Help with a \\ and a\nnewline, and \"quotes\" left alone.",
-		.kind = PROM_COUNTER,
+		.kind = VSNL_PROM_COUNTER,
 		.labels = { "v" },
 		.values = odd,
 		.nr_series = ARRAY_SIZE(odd),
 	};
-	struct prom_metric *m = must_register(&d);
+	struct vsnl_prom_metric *m = must_register(&d);
 
-	prom_inc(m, 2);
+	vsnl_prom_inc(m, 2);
 	expect_metrics("# HELP odd_total Help with a \\\\ and a\\nnewline, "
 		       "and \"quotes\" left alone.\n"
 		       "# TYPE odd_total counter\n"
@@ -458,20 +458,20 @@ Test(kserve, numbers_are_written_as_prometheus_go_clients_write_them)
 	static const double v[] = {
 		1e6, 123456, 1234567, 0.1 + 0.2, 1e-5, 0.0001, -2.5, (double)NAN, (double)INFINITY, -(double)INFINITY, 0,
 	};
-	static const struct prom_desc d = {
+	static const struct vsnl_prom_desc d = {
 		.name = "g",
-		.kind = PROM_GAUGE,
+		.kind = VSNL_PROM_GAUGE,
 		.labels = { "n" },
 		.values = names,
 		.nr_series = ARRAY_SIZE(names),
 	};
-	struct prom_metric *m = must_register(&d);
+	struct vsnl_prom_metric *m = must_register(&d);
 	size_t len;
 	char *text;
 
 	for (u32 i = 0; i < ARRAY_SIZE(v); i++)
-		prom_set(m, i, v[i]);
-	text = prom_render(reg, 16, &len);
+		vsnl_prom_set(m, i, v[i]);
+	text = vsnl_prom_render(reg, 16, &len);
 	cr_assert_not_null(text);
 	cr_expect_str_eq(text,
 		"# TYPE g gauge\n"
@@ -491,40 +491,40 @@ Test(kserve, numbers_are_written_as_prometheus_go_clients_write_them)
 
 Test(kserve, updates_that_do_not_fit_are_ignored)
 {
-	static const struct prom_desc counter = { .name = "c_total", .kind = PROM_COUNTER };
-	static const struct prom_desc hist = {
-		.name = "h", .kind = PROM_HISTOGRAM, .buckets = latency_buckets, .nr_buckets = 1,
+	static const struct vsnl_prom_desc counter = { .name = "c_total", .kind = VSNL_PROM_COUNTER };
+	static const struct vsnl_prom_desc hist = {
+		.name = "h", .kind = VSNL_PROM_HISTOGRAM, .buckets = latency_buckets, .nr_buckets = 1,
 	};
-	struct prom_metric *c_total = must_register(&counter);
-	struct prom_metric *h = must_register(&hist);
+	struct vsnl_prom_metric *c_total = must_register(&counter);
+	struct vsnl_prom_metric *h = must_register(&hist);
 
-	prom_add(c_total, 0, 5);
-	prom_add(c_total, 0, -1);		/* a counter never goes down */
-	prom_add(c_total, 0, (double)NAN);
-	prom_set(c_total, 0, 0);		/* nor is it set */
-	prom_inc(c_total, 1);			/* no such series */
-	prom_observe(c_total, 0, 1);
-	prom_add(h, 0, 1);
-	prom_inc(NULL, 0);
-	prom_observe(NULL, 0, 1);
-	prom_observe(h, 0, 0.5);
-	cr_expect_eq(prom_value(c_total, 0), 5);
-	cr_expect_eq(prom_value(h, 0), 0.5);
-	cr_expect_eq(prom_value(h, 7), 0);
+	vsnl_prom_add(c_total, 0, 5);
+	vsnl_prom_add(c_total, 0, -1);		/* a counter never goes down */
+	vsnl_prom_add(c_total, 0, (double)NAN);
+	vsnl_prom_set(c_total, 0, 0);		/* nor is it set */
+	vsnl_prom_inc(c_total, 1);			/* no such series */
+	vsnl_prom_observe(c_total, 0, 1);
+	vsnl_prom_add(h, 0, 1);
+	vsnl_prom_inc(NULL, 0);
+	vsnl_prom_observe(NULL, 0, 1);
+	vsnl_prom_observe(h, 0, 0.5);
+	cr_expect_eq(vsnl_prom_value(c_total, 0), 5);
+	cr_expect_eq(vsnl_prom_value(h, 0), 0.5);
+	cr_expect_eq(vsnl_prom_value(h, 7), 0);
 }
 
 Test(kserve, a_histogram_with_a_last_inf_bound_has_one_inf_bucket)
 {
 	static const double b[] = { 1, (double)INFINITY };
-	static const struct prom_desc d = {
-		.name = "h", .kind = PROM_HISTOGRAM, .buckets = b, .nr_buckets = 2,
+	static const struct vsnl_prom_desc d = {
+		.name = "h", .kind = VSNL_PROM_HISTOGRAM, .buckets = b, .nr_buckets = 2,
 	};
-	struct prom_metric *m = must_register(&d);
+	struct vsnl_prom_metric *m = must_register(&d);
 	size_t len;
 	char *text;
 
-	prom_observe(m, 0, 3);
-	text = prom_render(reg, 0, &len);
+	vsnl_prom_observe(m, 0, 3);
+	text = vsnl_prom_render(reg, 0, &len);
 	cr_assert_not_null(text);
 	cr_expect_str_eq(text,
 		"# TYPE h histogram\n"
@@ -535,11 +535,11 @@ Test(kserve, a_histogram_with_a_last_inf_bound_has_one_inf_bucket)
 	free(text);
 }
 
-static void refused(const struct prom_desc *d, const char *msg)
+static void refused(const struct vsnl_prom_desc *d, const char *msg)
 {
 	struct vsnl_err e = { 0 };
 
-	cr_expect_null(prom_register(reg, d, &e), "%s registered", d->name);
+	cr_expect_null(vsnl_prom_register(reg, d, &e), "%s registered", d->name);
 	cr_expect_str_eq(e.msg, msg);
 }
 
@@ -548,55 +548,55 @@ Test(kserve, bad_families_are_refused_with_the_reason)
 	static const char *const twice[] = { "a", "a" };
 	static const char *const one[] = { "x" };
 	static const double down[] = { 1, 0.5 };
-	static const struct prom_desc h = {
-		.name = "lat", .kind = PROM_HISTOGRAM, .buckets = down, .nr_buckets = 1,
+	static const struct vsnl_prom_desc h = {
+		.name = "lat", .kind = VSNL_PROM_HISTOGRAM, .buckets = down, .nr_buckets = 1,
 	};
 
 	must_register(&h);
-	refused(&(struct prom_desc){ .name = "1abc", .kind = PROM_GAUGE },
+	refused(&(struct vsnl_prom_desc){ .name = "1abc", .kind = VSNL_PROM_GAUGE },
 		"metric \"1abc\": not a metric name");
-	refused(&(struct prom_desc){ .name = "a-b", .kind = PROM_GAUGE },
+	refused(&(struct vsnl_prom_desc){ .name = "a-b", .kind = VSNL_PROM_GAUGE },
 		"metric \"a-b\": not a metric name");
-	refused(&(struct prom_desc){ .name = "lat", .kind = PROM_GAUGE },
+	refused(&(struct vsnl_prom_desc){ .name = "lat", .kind = VSNL_PROM_GAUGE },
 		"metric lat: its name is taken by lat");
-	refused(&(struct prom_desc){ .name = "lat_count", .kind = PROM_COUNTER },
+	refused(&(struct vsnl_prom_desc){ .name = "lat_count", .kind = VSNL_PROM_COUNTER },
 		"metric lat_count: its name is taken by lat");
-	refused(&(struct prom_desc){ .name = "x", .kind = 7 },
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = 7 },
 		"metric x: kind 7 is none of counter, gauge, histogram");
-	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = VSNL_PROM_COUNTER,
 				       .labels = { "a:b" }, .values = one, .nr_series = 1 },
 		"metric x: label \"a:b\": not a label name");
-	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = VSNL_PROM_COUNTER,
 				       .labels = { "__name" }, .values = one, .nr_series = 1 },
 		"metric x: label __name: names that begin with __ are Prometheus'");
-	refused(&(struct prom_desc){ .name = "x", .kind = PROM_HISTOGRAM,
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = VSNL_PROM_HISTOGRAM,
 				       .labels = { "le" }, .values = one, .nr_series = 1 },
 		"metric x: label le: a histogram's buckets use it");
-	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = VSNL_PROM_COUNTER,
 				       .labels = { "a", "a" }, .values = twice, .nr_series = 1 },
 		"metric x: label a: given twice");
-	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = VSNL_PROM_COUNTER,
 				       .labels = { "a" }, .values = twice, .nr_series = 2 },
 		"metric x: series 1: the same labels as series 0");
-	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER,
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = VSNL_PROM_COUNTER,
 				       .values = one, .nr_series = 1 },
 		"metric x: series given without labels");
-	refused(&(struct prom_desc){ .name = "x", .kind = PROM_COUNTER, .labels = { "a" } },
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = VSNL_PROM_COUNTER, .labels = { "a" } },
 		"metric x: labels without series");
-	refused(&(struct prom_desc){ .name = "x", .kind = PROM_HISTOGRAM, .buckets = down,
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = VSNL_PROM_HISTOGRAM, .buckets = down,
 				       .nr_buckets = 2 },
 		"metric x: bucket 1: 0.5 is not above 1");
-	refused(&(struct prom_desc){ .name = "x", .kind = PROM_GAUGE, .buckets = down,
+	refused(&(struct vsnl_prom_desc){ .name = "x", .kind = VSNL_PROM_GAUGE, .buckets = down,
 				       .nr_buckets = 2 },
 		"metric x: buckets given to a counter or a gauge");
 }
 
 Test(kserve, metrics_is_served_with_the_exposition_content_type)
 {
-	static const struct prom_desc d = { .name = "up", .kind = PROM_GAUGE };
+	static const struct vsnl_prom_desc d = { .name = "up", .kind = VSNL_PROM_GAUGE };
 	char *resp, buf[128];
 
-	prom_set(must_register(&d), 0, 1);
+	vsnl_prom_set(must_register(&d), 0, 1);
 	resp = raw(AF_INET, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 	cr_expect(!strncmp(resp, "HTTP/1.1 200 ", 13), "%s", resp);
 	cr_expect_str_eq(header(resp, "Content-Type", buf, sizeof(buf)),
@@ -608,7 +608,7 @@ Test(kserve, metrics_is_served_with_the_exposition_content_type)
 
 Test(kserve, head_answers_the_headers_without_the_body)
 {
-	static const struct prom_desc d = { .name = "up", .kind = PROM_GAUGE };
+	static const struct vsnl_prom_desc d = { .name = "up", .kind = VSNL_PROM_GAUGE };
 	char *resp, buf[128];
 
 	must_register(&d);
@@ -625,9 +625,9 @@ Test(kserve, head_answers_the_headers_without_the_body)
 
 Test(kserve, metrics_gathered_at_the_scrape_follow_the_fixed_ones)
 {
-	static const struct prom_desc d = { .name = "up", .kind = PROM_GAUGE };
+	static const struct vsnl_prom_desc d = { .name = "up", .kind = VSNL_PROM_GAUGE };
 
-	prom_set(must_register(&d), 0, 1);
+	vsnl_prom_set(must_register(&d), 0, 1);
 	probes.queue = "default";
 	/* A registry of its own each time: the same family registers again. */
 	expect_metrics("# TYPE up gauge\nup 1\n"

@@ -19,45 +19,45 @@
 
 #include "lib/prom.h"
 
-struct prom_metric {
+struct vsnl_prom_metric {
 	struct nl_list_head node;
-	enum prom_kind kind;
+	enum vsnl_prom_kind kind;
 	char *name;
 	char *help;
 	u32 nr_labels;
 	u32 nr_series;			/* 1 without labels */
 	u32 nr_buckets;			/* finite bounds; the +Inf bucket follows them */
-	char *labels[PROM_LABELS_MAX];
+	char *labels[VSNL_PROM_LABELS_MAX];
 	char **values;			/* nr_series x nr_labels */
 	double *bounds;
 	double *value;			/* per series: the value; a histogram's sum */
 	u64 *counts;			/* per series, nr_buckets + 1: a histogram's buckets */
 };
 
-struct prom_reg {
+struct vsnl_prom_reg {
 	struct nl_list_head metrics;
 };
 
 /* ------------------------------------------------------------------------- */
 /* The registry. */
 
-struct prom_reg *prom_reg_new(void)
+struct vsnl_prom_reg *vsnl_prom_reg_new(void)
 {
-	struct prom_reg *reg = calloc(1, sizeof(*reg));
+	struct vsnl_prom_reg *reg = calloc(1, sizeof(*reg));
 
 	if (reg)
 		NL_INIT_LIST_HEAD(&reg->metrics);
 	return reg;
 }
 
-static void metric_free(struct prom_metric *m)
+static void metric_free(struct vsnl_prom_metric *m)
 {
 	if (!m)
 		return;
 	if (m->values)
 		for (u32 i = 0; i < m->nr_series * m->nr_labels; i++)
 			free(m->values[i]);
-	for (u32 i = 0; i < PROM_LABELS_MAX; i++)
+	for (u32 i = 0; i < VSNL_PROM_LABELS_MAX; i++)
 		free(m->labels[i]);
 	free(m->values);
 	free(m->bounds);
@@ -68,9 +68,9 @@ static void metric_free(struct prom_metric *m)
 	free(m);
 }
 
-void prom_reg_free(struct prom_reg *reg)
+void vsnl_prom_reg_free(struct vsnl_prom_reg *reg)
 {
-	struct prom_metric *m, *n;
+	struct vsnl_prom_metric *m, *n;
 
 	if (!reg)
 		return;
@@ -101,13 +101,13 @@ static bool valid_name(const char *s, bool colon)
 static const char *const hist_suffixes[] = { "_bucket", "_sum", "_count" };
 
 /* Whether @m's lines use the name @name (a histogram's lines carry suffixes). */
-static bool metric_uses(const struct prom_metric *m, const char *name)
+static bool metric_uses(const struct vsnl_prom_metric *m, const char *name)
 {
 	size_t len = strlen(m->name);
 
 	if (!strcmp(m->name, name))
 		return true;
-	if (m->kind != PROM_HISTOGRAM || strncmp(m->name, name, len))
+	if (m->kind != VSNL_PROM_HISTOGRAM || strncmp(m->name, name, len))
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(hist_suffixes); i++)
 		if (!strcmp(name + len, hist_suffixes[i]))
@@ -116,16 +116,16 @@ static bool metric_uses(const struct prom_metric *m, const char *name)
 }
 
 /* Two families whose lines share a name would read as one to Prometheus. */
-static const struct prom_metric *name_taken(const struct prom_reg *reg,
-					      const struct prom_desc *d)
+static const struct vsnl_prom_metric *name_taken(const struct vsnl_prom_reg *reg,
+					      const struct vsnl_prom_desc *d)
 {
-	const struct prom_metric *m;
+	const struct vsnl_prom_metric *m;
 	char name[256 + 8];
 
 	nl_list_for_each_entry(m, &reg->metrics, node) {
 		if (metric_uses(m, d->name))
 			return m;
-		if (d->kind != PROM_HISTOGRAM)
+		if (d->kind != VSNL_PROM_HISTOGRAM)
 			continue;
 		for (size_t i = 0; i < ARRAY_SIZE(hist_suffixes); i++) {
 			snprintf(name, sizeof(name), "%s%s", d->name, hist_suffixes[i]);
@@ -136,11 +136,11 @@ static const struct prom_metric *name_taken(const struct prom_reg *reg,
 	return NULL;
 }
 
-static int check_labels(const struct prom_desc *d, u32 *nr, struct vsnl_err *err)
+static int check_labels(const struct vsnl_prom_desc *d, u32 *nr, struct vsnl_err *err)
 {
 	u32 n = 0;
 
-	while (n < PROM_LABELS_MAX && d->labels[n])
+	while (n < VSNL_PROM_LABELS_MAX && d->labels[n])
 		n++;
 	for (u32 i = 0; i < n; i++) {
 		const char *l = d->labels[i];
@@ -150,7 +150,7 @@ static int check_labels(const struct prom_desc *d, u32 *nr, struct vsnl_err *err
 		if (!strncmp(l, "__", 2))
 			return vsnl_err_set(err, EINVAL,
 					  "label %s: names that begin with __ are Prometheus'", l);
-		if (d->kind == PROM_HISTOGRAM && !strcmp(l, "le"))
+		if (d->kind == VSNL_PROM_HISTOGRAM && !strcmp(l, "le"))
 			return vsnl_err_set(err, EINVAL, "label le: a histogram's buckets use it");
 		for (u32 j = 0; j < i; j++)
 			if (!strcmp(l, d->labels[j]))
@@ -160,9 +160,9 @@ static int check_labels(const struct prom_desc *d, u32 *nr, struct vsnl_err *err
 		return vsnl_err_set(err, EINVAL, "series given without labels");
 	if (n && (!d->nr_series || !d->values))
 		return vsnl_err_set(err, EINVAL, "labels without series");
-	if (d->nr_series > PROM_SERIES_MAX)
+	if (d->nr_series > VSNL_PROM_SERIES_MAX)
 		return vsnl_err_set(err, EINVAL, "%u series: at most %u", d->nr_series,
-				  PROM_SERIES_MAX);
+				  VSNL_PROM_SERIES_MAX);
 	for (u32 s = 0; s < d->nr_series; s++) {
 		const char *const *row = d->values + (size_t)s * n;
 
@@ -186,11 +186,11 @@ static int check_labels(const struct prom_desc *d, u32 *nr, struct vsnl_err *err
 }
 
 /* Increasing finite bounds; a last +Inf is dropped, as the +Inf bucket is always there. */
-static int check_buckets(const struct prom_desc *d, u32 *nr, struct vsnl_err *err)
+static int check_buckets(const struct vsnl_prom_desc *d, u32 *nr, struct vsnl_err *err)
 {
 	u32 n = d->nr_buckets;
 
-	if (d->kind != PROM_HISTOGRAM) {
+	if (d->kind != VSNL_PROM_HISTOGRAM) {
 		if (n || d->buckets)
 			return vsnl_err_set(err, EINVAL, "buckets given to a counter or a gauge");
 		*nr = 0;
@@ -200,8 +200,8 @@ static int check_buckets(const struct prom_desc *d, u32 *nr, struct vsnl_err *er
 		return vsnl_err_set(err, EINVAL, "%u buckets but no bounds", n);
 	if (n && isinf(d->buckets[n - 1]) && d->buckets[n - 1] > 0)
 		n--;
-	if (n > PROM_BUCKETS_MAX)
-		return vsnl_err_set(err, EINVAL, "%u buckets: at most %u", n, PROM_BUCKETS_MAX);
+	if (n > VSNL_PROM_BUCKETS_MAX)
+		return vsnl_err_set(err, EINVAL, "%u buckets: at most %u", n, VSNL_PROM_BUCKETS_MAX);
 	for (u32 i = 0; i < n; i++) {
 		if (isnan(d->buckets[i]) || isinf(d->buckets[i]))
 			return vsnl_err_set(err, EINVAL, "bucket %u: not a finite number", i);
@@ -213,17 +213,17 @@ static int check_buckets(const struct prom_desc *d, u32 *nr, struct vsnl_err *er
 	return 0;
 }
 
-static int check_desc(const struct prom_reg *reg, const struct prom_desc *d, u32 *nr_labels,
-		      u32 *nr_buckets, struct vsnl_err *err)
+static int check_desc(const struct vsnl_prom_reg *reg, const struct vsnl_prom_desc *d,
+		      u32 *nr_labels, u32 *nr_buckets, struct vsnl_err *err)
 {
-	const struct prom_metric *other;
+	const struct vsnl_prom_metric *other;
 
 	if (!valid_name(d->name, true))
 		return vsnl_err_set(err, EINVAL, "metric \"%s\": not a metric name",
 				  d->name ? d->name : "");
 	if (strlen(d->name) > 255)
 		return vsnl_err_set(err, EINVAL, "metric %.32s...: longer than 255 bytes", d->name);
-	if (d->kind != PROM_COUNTER && d->kind != PROM_GAUGE && d->kind != PROM_HISTOGRAM)
+	if (d->kind != VSNL_PROM_COUNTER && d->kind != VSNL_PROM_GAUGE && d->kind != VSNL_PROM_HISTOGRAM)
 		return vsnl_err_set(err, EINVAL,
 				  "metric %s: kind %d is none of counter, gauge, histogram",
 				  d->name, (int)d->kind);
@@ -238,10 +238,10 @@ static int check_desc(const struct prom_reg *reg, const struct prom_desc *d, u32
 	return 0;
 }
 
-struct prom_metric *prom_register(struct prom_reg *reg, const struct prom_desc *d,
-				      struct vsnl_err *err)
+struct vsnl_prom_metric *vsnl_prom_register(struct vsnl_prom_reg *reg,
+					    const struct vsnl_prom_desc *d, struct vsnl_err *err)
 {
-	struct prom_metric *m;
+	struct vsnl_prom_metric *m;
 	u32 nr_labels = 0, nr_buckets = 0, nr_series;
 
 	if (check_desc(reg, d, &nr_labels, &nr_buckets, err))
@@ -270,7 +270,7 @@ struct prom_metric *prom_register(struct prom_reg *reg, const struct prom_desc *
 			if (!(m->values[i] = strdup(d->values[i])))
 				goto out_nomem;
 	}
-	if (d->kind == PROM_HISTOGRAM) {
+	if (d->kind == VSNL_PROM_HISTOGRAM) {
 		m->bounds = calloc(nr_buckets ? nr_buckets : 1, sizeof(*m->bounds));
 		m->counts = calloc((size_t)nr_series * (nr_buckets + 1), sizeof(*m->counts));
 		if (!m->bounds || !m->counts)
@@ -287,27 +287,27 @@ out_nomem:
 	return NULL;
 }
 
-void prom_add(struct prom_metric *m, u32 series, double v)
+void vsnl_prom_add(struct vsnl_prom_metric *m, u32 series, double v)
 {
-	if (!m || series >= m->nr_series || m->kind == PROM_HISTOGRAM)
+	if (!m || series >= m->nr_series || m->kind == VSNL_PROM_HISTOGRAM)
 		return;
 	/* A counter only goes up (or starts again with the process). */
-	if (m->kind == PROM_COUNTER && !(v >= 0))
+	if (m->kind == VSNL_PROM_COUNTER && !(v >= 0))
 		return;
 	m->value[series] += v;
 }
 
-void prom_set(struct prom_metric *m, u32 series, double v)
+void vsnl_prom_set(struct vsnl_prom_metric *m, u32 series, double v)
 {
-	if (m && series < m->nr_series && m->kind == PROM_GAUGE)
+	if (m && series < m->nr_series && m->kind == VSNL_PROM_GAUGE)
 		m->value[series] = v;
 }
 
-void prom_observe(struct prom_metric *m, u32 series, double v)
+void vsnl_prom_observe(struct vsnl_prom_metric *m, u32 series, double v)
 {
 	u32 lo = 0, hi;
 
-	if (!m || series >= m->nr_series || m->kind != PROM_HISTOGRAM)
+	if (!m || series >= m->nr_series || m->kind != VSNL_PROM_HISTOGRAM)
 		return;
 	/* The first bound at or above @v (le: less or equal); NaN falls in +Inf. */
 	hi = m->nr_buckets;
@@ -325,15 +325,16 @@ void prom_observe(struct prom_metric *m, u32 series, double v)
 	m->value[series] += v;
 }
 
-void prom_hist_set(struct prom_metric *m, u32 series, const u64 *counts, u32 nr, double sum)
+void vsnl_prom_hist_set(struct vsnl_prom_metric *m, u32 series, const u64 *counts, u32 nr,
+			double sum)
 {
-	if (!m || series >= m->nr_series || m->kind != PROM_HISTOGRAM || nr != m->nr_buckets + 1)
+	if (!m || series >= m->nr_series || m->kind != VSNL_PROM_HISTOGRAM || nr != m->nr_buckets + 1)
 		return;
 	memcpy(&m->counts[(size_t)series * nr], counts, nr * sizeof(*counts));
 	m->value[series] = sum;
 }
 
-double prom_value(const struct prom_metric *m, u32 series)
+double vsnl_prom_value(const struct vsnl_prom_metric *m, u32 series)
 {
 	return m && series < m->nr_series ? m->value[series] : 0;
 }
@@ -341,13 +342,13 @@ double prom_value(const struct prom_metric *m, u32 series)
 /* ------------------------------------------------------------------------- */
 /* The text exposition format. */
 
-struct prom_buf {
+struct vsnl_prom_buf {
 	char *p;
 	size_t len, cap;
 	bool nomem;			/* one check at the end instead of one per write */
 };
 
-static void buf_put(struct prom_buf *b, const char *s, size_t n)
+static void buf_put(struct vsnl_prom_buf *b, const char *s, size_t n)
 {
 	if (b->nomem)
 		return;
@@ -370,7 +371,7 @@ static void buf_put(struct prom_buf *b, const char *s, size_t n)
 	b->p[b->len] = '\0';
 }
 
-static void buf_puts(struct prom_buf *b, const char *s)
+static void buf_puts(struct vsnl_prom_buf *b, const char *s)
 {
 	buf_put(b, s, strlen(s));
 }
@@ -379,7 +380,7 @@ static void buf_puts(struct prom_buf *b, const char *s)
  * @s escaped as the format wants: backslash and newline in HELP text,
  * and the double quote too in a label value.
  */
-static void buf_put_escaped(struct prom_buf *b, const char *s, bool quote)
+static void buf_put_escaped(struct vsnl_prom_buf *b, const char *s, bool quote)
 {
 	const char *run = s;
 
@@ -433,8 +434,8 @@ static void format_float(char *out, size_t len, double v)
 }
 
 /* NAME[SUFFIX][{l="v",...[,le="LE"]}] VALUE */
-static void put_sample(struct prom_buf *b, const struct prom_metric *m, const char *suffix,
-		       u32 series, const char *le, const char *value)
+static void put_sample(struct vsnl_prom_buf *b, const struct vsnl_prom_metric *m,
+		       const char *suffix, u32 series, const char *le, const char *value)
 {
 	const char *sep = "{";
 
@@ -462,7 +463,7 @@ static void put_sample(struct prom_buf *b, const struct prom_metric *m, const ch
 	buf_puts(b, "\n");
 }
 
-static void put_histogram(struct prom_buf *b, const struct prom_metric *m, u32 s)
+static void put_histogram(struct vsnl_prom_buf *b, const struct vsnl_prom_metric *m, u32 s)
 {
 	const u64 *counts = m->counts + (size_t)s * (m->nr_buckets + 1);
 	char le[40], num[40];
@@ -484,12 +485,12 @@ static void put_histogram(struct prom_buf *b, const struct prom_metric *m, u32 s
 }
 
 static const char *const kind_names[] = {
-	[PROM_COUNTER] = "counter",
-	[PROM_GAUGE] = "gauge",
-	[PROM_HISTOGRAM] = "histogram",
+	[VSNL_PROM_COUNTER] = "counter",
+	[VSNL_PROM_GAUGE] = "gauge",
+	[VSNL_PROM_HISTOGRAM] = "histogram",
 };
 
-static void put_metric(struct prom_buf *b, const struct prom_metric *m)
+static void put_metric(struct vsnl_prom_buf *b, const struct vsnl_prom_metric *m)
 {
 	char num[40];
 
@@ -506,7 +507,7 @@ static void put_metric(struct prom_buf *b, const struct prom_metric *m)
 	buf_puts(b, kind_names[m->kind]);
 	buf_puts(b, "\n");
 	for (u32 s = 0; s < m->nr_series; s++) {
-		if (m->kind == PROM_HISTOGRAM) {
+		if (m->kind == VSNL_PROM_HISTOGRAM) {
 			put_histogram(b, m, s);
 			continue;
 		}
@@ -515,10 +516,10 @@ static void put_metric(struct prom_buf *b, const struct prom_metric *m)
 	}
 }
 
-char *prom_render(const struct prom_reg *reg, size_t hint, size_t *len)
+char *vsnl_prom_render(const struct vsnl_prom_reg *reg, size_t hint, size_t *len)
 {
-	struct prom_buf b = { 0 };
-	const struct prom_metric *m;
+	struct vsnl_prom_buf b = { 0 };
+	const struct vsnl_prom_metric *m;
 
 	b.p = malloc(hint + 1);
 	if (!b.p)

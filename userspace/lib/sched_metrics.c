@@ -47,7 +47,7 @@ bool vsnl_hist_spec(const json_t *h, struct vsnl_hist_spec *spec)
 	spec->min_us = (u32)vsnl_u64(h, "minUs");
 	spec->max_us = (u32)vsnl_u64(h, "maxUs");
 	spec->nr = n ? (u32)n - 1 : 0;
-	return spec->nr >= 2 && spec->nr <= PROM_BUCKETS_MAX && spec->min_us &&
+	return spec->nr >= 2 && spec->nr <= VSNL_PROM_BUCKETS_MAX && spec->min_us &&
 	       spec->max_us > spec->min_us;
 }
 
@@ -67,7 +67,7 @@ static bool hist_of(const json_t *h, const char *name, struct vsnl_hist_spec *sp
  */
 struct fam {
 	const char *name, *help;
-	enum prom_kind kind;
+	enum vsnl_prom_kind kind;
 	const char *labels[2];		/* label names, NULL after the last */
 	u32 nr_labels;
 	const char **values;		/* nr x nr_labels */
@@ -75,7 +75,7 @@ struct fam {
 	u32 nr, cap;
 };
 
-static struct fam *fam_new(const char *name, const char *help, enum prom_kind kind,
+static struct fam *fam_new(const char *name, const char *help, enum vsnl_prom_kind kind,
 			   const char *l1, const char *l2)
 {
 	struct fam *f = calloc(1, sizeof(*f));
@@ -119,11 +119,11 @@ static int fam_add(struct fam *f, double v, const char *v1, const char *v2)
 }
 
 /* Register @f (freed) with its series; a labelled family without one is left out. */
-static int fam_register(struct prom_reg *reg, struct fam *f, struct vsnl_err *err)
+static int fam_register(struct vsnl_prom_reg *reg, struct fam *f, struct vsnl_err *err)
 {
-	struct prom_desc d = { .name = f->name, .help = f->help, .kind = f->kind };
+	struct vsnl_prom_desc d = { .name = f->name, .help = f->help, .kind = f->kind };
 	const char **rows = NULL;
-	struct prom_metric *m;
+	struct vsnl_prom_metric *m;
 	int ret = 0;
 
 	if (f->nr_labels && !f->nr)
@@ -143,16 +143,16 @@ static int fam_register(struct prom_reg *reg, struct fam *f, struct vsnl_err *er
 		d.values = rows;
 		d.nr_series = f->nr;
 	}
-	m = prom_register(reg, &d, err);
+	m = vsnl_prom_register(reg, &d, err);
 	if (!m) {
 		ret = -EINVAL;
 		goto out;
 	}
 	for (u32 i = 0; i < (f->nr_labels ? f->nr : 1); i++)
-		if (f->kind == PROM_GAUGE)
-			prom_set(m, i, f->nr ? f->v[i] : 0);
+		if (f->kind == VSNL_PROM_GAUGE)
+			vsnl_prom_set(m, i, f->nr ? f->v[i] : 0);
 		else
-			prom_add(m, i, f->nr ? f->v[i] : 0);
+			vsnl_prom_add(m, i, f->nr ? f->v[i] : 0);
 out:
 	free(rows);
 	fam_free(f);
@@ -160,8 +160,8 @@ out:
 }
 
 /* One unlabelled counter or gauge. */
-static int put_one(struct prom_reg *reg, const char *name, const char *help,
-		   enum prom_kind kind, double v, struct vsnl_err *err)
+static int put_one(struct vsnl_prom_reg *reg, const char *name, const char *help,
+		   enum vsnl_prom_kind kind, double v, struct vsnl_err *err)
 {
 	struct fam *f = fam_new(name, help, kind, NULL, NULL);
 
@@ -173,15 +173,15 @@ static int put_one(struct prom_reg *reg, const char *name, const char *help,
 }
 
 /* Every histogram of the reply named @name, as one family. */
-static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char *name,
+static int put_hist_family(struct vsnl_prom_reg *reg, const json_t *hists, const char *name,
 			   const char *help, struct vsnl_err *err)
 {
-	struct prom_desc d = { .kind = PROM_HISTOGRAM, .help = help };
+	struct vsnl_prom_desc d = { .kind = VSNL_PROM_HISTOGRAM, .help = help };
 	const char **rows = NULL;
 	struct vsnl_hist_spec spec = { 0, 0, 0 };
-	double bounds[PROM_BUCKETS_MAX];
+	double bounds[VSNL_PROM_BUCKETS_MAX];
 	char full[128];
-	struct prom_metric *m;
+	struct vsnl_prom_metric *m;
 	const json_t *h, *v;
 	const char *k;
 	u32 nr = 0, nl = 0, s = 0;
@@ -194,7 +194,7 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 		nl = (u32)json_object_size(json_object_get(h, "labels"));
 		nr++;
 	}
-	if (!nr || nl > PROM_LABELS_MAX - 1)
+	if (!nr || nl > VSNL_PROM_LABELS_MAX - 1)
 		return 0;
 	rows = calloc((size_t)nr * (nl ? nl : 1), sizeof(*rows));
 	if (!rows)
@@ -223,7 +223,7 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 		d.values = rows;
 		d.nr_series = nr;
 	}
-	m = prom_register(reg, &d, err);
+	m = vsnl_prom_register(reg, &d, err);
 	if (!m) {
 		ret = -EINVAL;
 		goto out;
@@ -231,14 +231,14 @@ static int put_hist_family(struct prom_reg *reg, const json_t *hists, const char
 	s = 0;
 	json_array_foreach(hists, i, h) {
 		const json_t *in = json_object_get(h, "buckets");
-		u64 counts[PROM_BUCKETS_MAX + 1];
+		u64 counts[VSNL_PROM_BUCKETS_MAX + 1];
 		struct vsnl_hist_spec hs;
 
 		if (!hist_of(h, name, &hs))
 			continue;
-		for (u32 b = 0; b <= hs.nr && b <= PROM_BUCKETS_MAX; b++)
+		for (u32 b = 0; b <= hs.nr && b <= VSNL_PROM_BUCKETS_MAX; b++)
 			counts[b] = (u64)json_integer_value(json_array_get(in, b));
-		prom_hist_set(m, s++, counts, hs.nr + 1, (double)vsnl_u64(h, "sumNs") / 1e6);
+		vsnl_prom_hist_set(m, s++, counts, hs.nr + 1, (double)vsnl_u64(h, "sumNs") / 1e6);
 	}
 out:
 	free(rows);
@@ -247,7 +247,7 @@ out:
 
 enum { Q_ALLOCATED, Q_REQUEST, Q_DESERVED, Q_CAPACITY, Q_NR };
 
-static int put_queues(struct prom_reg *reg, const json_t *queues, struct vsnl_err *err)
+static int put_queues(struct vsnl_prom_reg *reg, const json_t *queues, struct vsnl_err *err)
 {
 #define QRES(_key, _what)	{ _key, "volcano_queue_" _what "_milli_cpu",		\
 				  "volcano_queue_" _what "_memory_bytes",		\
@@ -276,21 +276,21 @@ static int put_queues(struct prom_reg *reg, const json_t *queues, struct vsnl_er
 	int ret = 0;
 
 	share = fam_new("volcano_queue_share", "The queue's share of what it deserves, "
-			"after the last cycle.", PROM_GAUGE, "queue_name", NULL);
-	weight = fam_new("volcano_queue_weight", "The queue's weight.", PROM_GAUGE,
+			"after the last cycle.", VSNL_PROM_GAUGE, "queue_name", NULL);
+	weight = fam_new("volcano_queue_weight", "The queue's weight.", VSNL_PROM_GAUGE,
 			 "queue_name", NULL);
 	overused = fam_new("volcano_queue_overused", "1 when the last cycle found the queue "
-			   "overused.", PROM_GAUGE, "queue_name", NULL);
+			   "overused.", VSNL_PROM_GAUGE, "queue_name", NULL);
 	for (u32 p = 0; p < ARRAY_SIZE(phases); p++)
 		pg[p] = fam_new(phase_names[p], "The queue's PodGroups in this phase.",
-				PROM_GAUGE, "queue_name", NULL);
+				VSNL_PROM_GAUGE, "queue_name", NULL);
 	for (u32 x = 0; x < Q_NR; x++) {
-		cpu[x] = fam_new(res[x].cpu, "The queue's CPU in millicores.", PROM_GAUGE,
+		cpu[x] = fam_new(res[x].cpu, "The queue's CPU in millicores.", VSNL_PROM_GAUGE,
 				 "queue_name", NULL);
-		mem[x] = fam_new(res[x].mem, "The queue's memory in bytes.", PROM_GAUGE,
+		mem[x] = fam_new(res[x].mem, "The queue's memory in bytes.", VSNL_PROM_GAUGE,
 				 "queue_name", NULL);
 		scalar[x] = fam_new(res[x].scalar, "The queue's other resources, in "
-				    "milli-units.", PROM_GAUGE, "queue_name", "resource");
+				    "milli-units.", VSNL_PROM_GAUGE, "queue_name", "resource");
 		if (!cpu[x] || !mem[x] || !scalar[x])
 			goto nomem;
 	}
@@ -357,13 +357,13 @@ out:
 }
 
 /* The metrics of VS_A_STATS under Volcano's names. */
-static int put_stats_metrics(struct prom_reg *reg, const json_t *st, struct vsnl_err *err)
+static int put_stats_metrics(struct vsnl_prom_reg *reg, const json_t *st, struct vsnl_err *err)
 {
 	const json_t *hists = json_object_get(st, "histograms");
 	struct fam *attempts = fam_new("volcano_schedule_attempts_total", "Tasks the scheduler "
-				       "tried to place, by result.", PROM_COUNTER, "result", NULL);
+				       "tried to place, by result.", VSNL_PROM_COUNTER, "result", NULL);
 	struct fam *evictions = fam_new("volcano_eviction_transactions_total", "Committed "
-					"transactions that evicted, by action.", PROM_COUNTER,
+					"transactions that evicted, by action.", VSNL_PROM_COUNTER,
 					"action", NULL);
 	int ret;
 
@@ -397,19 +397,19 @@ static int put_stats_metrics(struct prom_reg *reg, const json_t *st, struct vsnl
 	fam_free(evictions);
 	return ret ?:
 	       put_one(reg, "volcano_total_preemption_attempts", "Nodes preempt tried to free "
-		       "for a task.", PROM_COUNTER, (double)vsnl_u64(st, "preemptionAttempts"),
+		       "for a task.", VSNL_PROM_COUNTER, (double)vsnl_u64(st, "preemptionAttempts"),
 		       err) ?:
 	       put_one(reg, "volcano_pod_preemption_victims", "Candidate victims of the last "
-		       "preemption attempt.", PROM_GAUGE, (double)vsnl_u64(st, "preemptionVictims"),
+		       "preemption attempt.", VSNL_PROM_GAUGE, (double)vsnl_u64(st, "preemptionVictims"),
 		       err) ?:
 	       put_one(reg, "volcano_unschedule_job_count", "Jobs the last cycle left not "
-		       "ready.", PROM_GAUGE, (double)vsnl_u64(st, "unschedulableJobs"), err) ?:
+		       "ready.", VSNL_PROM_GAUGE, (double)vsnl_u64(st, "unschedulableJobs"), err) ?:
 	       put_one(reg, "volcano_unschedule_task_count", "Tasks those jobs lack to reach "
-		       "minMember, summed over the jobs.", PROM_GAUGE,
+		       "minMember, summed over the jobs.", VSNL_PROM_GAUGE,
 		       (double)vsnl_u64(st, "unschedulableTasks"), err);
 }
 
-int vsnl_sched_metrics(struct vsnl *c, struct prom_reg *reg, struct vsnl_err *err)
+int vsnl_sched_metrics(struct vsnl *c, struct vsnl_prom_reg *reg, struct vsnl_err *err)
 {
 	json_t *stats = NULL, *queues = json_array();
 	struct vsnl_collect col = { "queue", queues };

@@ -10,11 +10,11 @@
  * into families of a registry (lib/prom.h), whose series are the queues of
  * the moment, so the registry is a fresh one for each look:
  *
- *	struct prom_reg *reg = prom_reg_new();
+ *	struct vsnl_prom_reg *reg = vsnl_prom_reg_new();
  *
  *	if (!vsnl_sched_metrics(c, reg, &err))
- *		text = prom_render(reg, 0, &len);
- *	prom_reg_free(reg);
+ *		text = vsnl_prom_render(reg, 0, &len);
+ *	vsnl_prom_reg_free(reg);
  */
 #ifndef VSNL_SCHED_METRICS_H
 #define VSNL_SCHED_METRICS_H
@@ -40,7 +40,7 @@ int vsnl_stats_get(struct vsnl *c, json_t **stats, struct vsnl_err *err);
  * queue its resources, share, weight, overused and PodGroups by phase. 0,
  * or a negative errno with @err saying why; @reg may then hold some.
  */
-int vsnl_sched_metrics(struct vsnl *c, struct prom_reg *reg, struct vsnl_err *err);
+int vsnl_sched_metrics(struct vsnl *c, struct vsnl_prom_reg *reg, struct vsnl_err *err);
 
 /*
  * A histogram's buckets as the protocol describes them (VS_HIST_A_MIN_US,
@@ -51,7 +51,7 @@ int vsnl_sched_metrics(struct vsnl *c, struct prom_reg *reg, struct vsnl_err *er
  */
 struct vsnl_hist_spec {
 	u32 min_us, max_us;
-	u32 nr;			/* 2..PROM_BUCKETS_MAX */
+	u32 nr;			/* 2..VSNL_PROM_BUCKETS_MAX */
 };
 
 double vsnl_hist_bound_ms(const struct vsnl_hist_spec *spec, u32 i);

@@ -213,7 +213,7 @@ static void print_latencies(const json_t *st)
 /* The scheduler's metrics in Prometheus' text format on stdout; 0, or 1 once said. */
 static int vsctl_stats_prometheus(const char *socket)
 {
-	struct prom_reg *reg = prom_reg_new();
+	struct vsnl_prom_reg *reg = vsnl_prom_reg_new();
 	struct vsnl_err err = { 0 };
 	struct vsnl *c = NULL;
 	char *text = NULL;
@@ -232,12 +232,12 @@ static int vsctl_stats_prometheus(const char *socket)
 		ret = vsctl_fail(ret, &err);
 		goto out;
 	}
-	text = prom_render(reg, 0, &len);
+	text = vsnl_prom_render(reg, 0, &len);
 	ret = !text || fwrite(text, 1, len, stdout) != len;
 out:
 	free(text);
 	vsnl_close(c);
-	prom_reg_free(reg);
+	vsnl_prom_reg_free(reg);
 	return ret;
 }
 

@@ -33,7 +33,7 @@
 
 struct kserve {
 	struct MHD_Daemon *daemon;
-	const struct prom_reg *reg;
+	const struct vsnl_prom_reg *reg;
 	const struct kserve_ops *ops;
 	void *ctx;
 	int fd;				/* MHD's epoll set */
@@ -222,18 +222,18 @@ static enum MHD_Result reply_text(struct MHD_Connection *conn, unsigned int stat
 /* What the owner's gather() finds at this scrape, appended to @text; false when out of memory. */
 static bool append_gathered(struct kserve *ks, char **text, size_t *len)
 {
-	struct prom_reg *reg;
+	struct vsnl_prom_reg *reg;
 	size_t more = 0;
 	char *extra = NULL, *all;
 	bool ok = true;
 
 	if (!ks->ops || !ks->ops->gather)
 		return true;
-	reg = prom_reg_new();
+	reg = vsnl_prom_reg_new();
 	if (!reg)
 		return false;
 	if (!ks->ops->gather(ks->ctx, reg)) {
-		extra = prom_render(reg, 0, &more);
+		extra = vsnl_prom_render(reg, 0, &more);
 		ok = extra;
 	}
 	if (more) {
@@ -246,14 +246,14 @@ static bool append_gathered(struct kserve *ks, char **text, size_t *len)
 		ok = all;
 	}
 	free(extra);
-	prom_reg_free(reg);
+	vsnl_prom_reg_free(reg);
 	return ok;
 }
 
 static enum MHD_Result serve_metrics(struct kserve *ks, struct MHD_Connection *conn)
 {
 	size_t len = 0;
-	char *text = prom_render(ks->reg, ks->hint, &len);
+	char *text = vsnl_prom_render(ks->reg, ks->hint, &len);
 
 	if (text)
 		ks->hint = len;
@@ -261,7 +261,7 @@ static enum MHD_Result serve_metrics(struct kserve *ks, struct MHD_Connection *c
 		free(text);
 		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
 	}
-	return reply(conn, MHD_HTTP_OK, text, len, MHD_RESPMEM_MUST_FREE, PROM_CONTENT_TYPE);
+	return reply(conn, MHD_HTTP_OK, text, len, MHD_RESPMEM_MUST_FREE, VSNL_PROM_CONTENT_TYPE);
 }
 
 /* "ok", as Kubernetes' components answer; else the check's reason with a 500. */
@@ -336,7 +336,7 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 		ks->ops->log(ks->ctx, ks->msg);
 }
 
-struct kserve *kserve_new(const char *flag, const char *addr, const struct prom_reg *reg,
+struct kserve *kserve_new(const char *flag, const char *addr, const struct vsnl_prom_reg *reg,
 			  const struct kserve_ops *ops, void *ctx, struct vs_err *err)
 {
 	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;

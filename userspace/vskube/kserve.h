@@ -71,7 +71,7 @@ struct kserve_ops {
 	 * registry of its own to fill, rendered after the fixed one and freed
 	 * after the scrape. Non-zero leaves it out of that scrape. NULL: none.
 	 */
-	int (*gather)(void *ctx, struct prom_reg *reg);
+	int (*gather)(void *ctx, struct vsnl_prom_reg *reg);
 };
 
 /*
@@ -80,7 +80,7 @@ struct kserve_ops {
  * @ops and @ctx outlive the server. NULL with @err (naming the flag and
  * the address) when the address is not one or cannot be listened on.
  */
-struct kserve *kserve_new(const char *flag, const char *addr, const struct prom_reg *reg,
+struct kserve *kserve_new(const char *flag, const char *addr, const struct vsnl_prom_reg *reg,
 			  const struct kserve_ops *ops, void *ctx, struct vs_err *err);
 
 /* Close the listening socket and every connection. */

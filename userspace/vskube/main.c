@@ -360,9 +360,9 @@ struct bridge {
 	struct link l;
 	struct kle *le;
 	bool lost;			/* leadership lost: exit, as Volcano's scheduler does */
-	struct prom_reg *reg;
+	struct vsnl_prom_reg *reg;
 	struct kserve *ks;
-	struct prom_metric *m_leader, *m_synced, *m_loads, *m_batches, *m_sent, *m_unchanged,
+	struct vsnl_prom_metric *m_leader, *m_synced, *m_loads, *m_batches, *m_sent, *m_unchanged,
 			     *m_refused, *m_decisions, *m_binds, *m_evicts, *m_status,
 			     *m_status_failures, *m_events, *m_skipped, *m_scrape_failures;
 	struct ksync_stats seen_sync;
@@ -436,7 +436,7 @@ static int readyz(void *ctx, struct vs_err *why)
  * timeout leaves it in no state the link's requests could inherit. Only a
  * bridge linked to its vschedd has them; a standby serves its own.
  */
-static int gather(void *ctx, struct prom_reg *reg)
+static int gather(void *ctx, struct vsnl_prom_reg *reg)
 {
 	const struct timeval tv = { .tv_sec = VSKUBE_SCRAPE_TIMEOUT_MS / 1000,
 				    .tv_usec = VSKUBE_SCRAPE_TIMEOUT_MS % 1000 * 1000 };
@@ -465,7 +465,7 @@ static int gather(void *ctx, struct prom_reg *reg)
 		snprintf(err.msg, sizeof(err.msg), "vschedd did not answer within %u ms",
 			 VSKUBE_SCRAPE_TIMEOUT_MS);
 fail:
-	prom_inc(b->m_scrape_failures, 0);
+	vsnl_prom_inc(b->m_scrape_failures, 0);
 	vsnl_warn("/metrics without the scheduler's metrics: %s", err.msg);
 	return ret;
 }
@@ -486,56 +486,56 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 #define D(_m, _name, _help, _kind)						\
 	{ &b->_m, { .name = _name, .help = _help, .kind = _kind } }
 #define DL(_m, _name, _help, _label, _values)					\
-	{ &b->_m, { .name = _name, .help = _help, .kind = PROM_COUNTER,		\
+	{ &b->_m, { .name = _name, .help = _help, .kind = VSNL_PROM_COUNTER,		\
 		    .labels = { _label }, .values = _values, .nr_series = 2 } }
 	const struct {
-		struct prom_metric **m;
-		struct prom_desc d;
+		struct vsnl_prom_metric **m;
+		struct vsnl_prom_desc d;
 	} v[] = {
 		D(m_leader, "vskube_leader",
-		  "1 while this bridge leads (or runs without leader election).", PROM_GAUGE),
+		  "1 while this bridge leads (or runs without leader election).", VSNL_PROM_GAUGE),
 		D(m_synced, "vskube_synced", "1 once vschedd holds what the API server listed.",
-		  PROM_GAUGE),
+		  VSNL_PROM_GAUGE),
 		D(m_loads, "vskube_loads_total", "Loads of vschedd from fresh lists.",
-		  PROM_COUNTER),
-		D(m_batches, "vskube_batches_total", "Batches vschedd applied.", PROM_COUNTER),
+		  VSNL_PROM_COUNTER),
+		D(m_batches, "vskube_batches_total", "Batches vschedd applied.", VSNL_PROM_COUNTER),
 		D(m_sent, "vskube_messages_sent_total", "Requests vschedd applied.",
-		  PROM_COUNTER),
+		  VSNL_PROM_COUNTER),
 		D(m_unchanged, "vskube_objects_unchanged_total",
-		  "Objects not sent: vschedd has them as they are.", PROM_COUNTER),
+		  "Objects not sent: vschedd has them as they are.", VSNL_PROM_COUNTER),
 		DL(m_refused, "vskube_objects_refused_total", "Objects left out, by who refused "
 		   "them.", "by", by_what),
 		D(m_decisions, "vskube_decisions_total", "Bind and evict decisions read.",
-		  PROM_COUNTER),
+		  VSNL_PROM_COUNTER),
 		DL(m_binds, "vskube_binds_total", "Binding POSTs, by result.", "result", results),
 		DL(m_evicts, "vskube_evictions_total",
 		   "Evictions (or deletions where refused), by result.", "result", results),
 		{ &b->m_status, { .name = "vskube_status_writes_total",
 				  .help = "Statuses written (PodGroup status, pod PodScheduled "
 					  "condition, queue allocated), by kind.",
-				  .kind = PROM_COUNTER, .labels = { "kind" },
+				  .kind = VSNL_PROM_COUNTER, .labels = { "kind" },
 				  .values = status_kinds, .nr_series = 3 } },
 		D(m_status_failures, "vskube_status_write_failures_total",
-		  "Statuses and Events that could not be written.", PROM_COUNTER),
+		  "Statuses and Events that could not be written.", VSNL_PROM_COUNTER),
 		DL(m_skipped, "vskube_status_writes_skipped_total",
 		   "Statuses not written: the API server has them already, or has no such "
 		   "PodGroup.", "why", skip_whys),
 		D(m_events, "vskube_events_total", "Events recorded on pods and PodGroups.",
-		  PROM_COUNTER),
+		  VSNL_PROM_COUNTER),
 		D(m_scrape_failures, "vskube_scheduler_metrics_failures_total",
 		  "Scrapes served without the scheduler's metrics: vschedd not reached, or "
-		  "busy for longer than 2 s.", PROM_COUNTER),
+		  "busy for longer than 2 s.", VSNL_PROM_COUNTER),
 	};
 #undef D
 #undef DL
 
 	struct vsnl_err pe = { 0 };
 
-	b->reg = prom_reg_new();
+	b->reg = vsnl_prom_reg_new();
 	if (!b->reg)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
-		*v[i].m = prom_register(b->reg, &v[i].d, &pe);
+		*v[i].m = vsnl_prom_register(b->reg, &v[i].d, &pe);
 		if (!*v[i].m)
 			return vs_err_set(err, pe.err, "%s", pe.msg);
 	}
@@ -543,7 +543,7 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 }
 
 #define ADD_DELTA(m, series, now, seen)	do {					\
-	prom_add((m), (series), (double)((now) - (seen)));			\
+	vsnl_prom_add((m), (series), (double)((now) - (seen)));			\
 	(seen) = (now);								\
 } while (0)
 
@@ -554,8 +554,8 @@ static void metrics_update(struct bridge *b)
 	const struct ksync_stats *ss;
 	const struct kbind_stats *bs;
 
-	prom_set(b->m_leader, 0, leading(b));
-	prom_set(b->m_synced, 0, b->l.sync && ksync_synced(b->l.sync));
+	vsnl_prom_set(b->m_leader, 0, leading(b));
+	vsnl_prom_set(b->m_synced, 0, b->l.sync && ksync_synced(b->l.sync));
 	if (!b->l.sync)
 		return;
 	ss = ksync_stats(b->l.sync);
@@ -717,7 +717,7 @@ out:
 	link_drop(&b);
 	kle_free(b.le);
 	kserve_free(b.ks);
-	prom_reg_free(b.reg);
+	vsnl_prom_reg_free(b.reg);
 	return ret;
 }
 

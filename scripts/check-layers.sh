@@ -74,12 +74,14 @@ userspace/vsctl/scenario_load.c:core
 userspace/vsctl/scenario_load.c:registry
 userspace/vsctl/scenario_load.c:sched
 userspace/vsctl/scenario_remote.c:netlink
+userspace/vsctl/scenario_run.c:bind
 userspace/vsctl/scenario_run.c:registry
 userspace/vsctl/scenario_run.c:sched
 userspace/vsctl/top_cmd.c:core
 # vsbench: its in-process mode runs the core; it moves to userspace/harness/,
 # and its socket mode builds requests with the core's fills.
 userspace/vsbench/cluster.c:core
+userspace/vsbench/cycle.c:bind
 userspace/vsbench/cycle.c:registry
 userspace/vsbench/cycle.c:sched
 userspace/vsbench/export.c:core

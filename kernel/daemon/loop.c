@@ -267,21 +267,39 @@ static int clear_stale(const char *path, const struct sockaddr_un *sa, struct vs
 	return 0;
 }
 
+/*
+ * The socket is made at PATH~ and linked to PATH once it listens, so that a
+ * client that sees PATH (and a daemon that asks whether anyone listens on
+ * it, clear_stale()) never finds a socket that refuses connections. A PATH~
+ * left by a start that died there is removed; link() never replaces what a
+ * daemon that started meanwhile put at PATH.
+ */
 static int listen_on(struct vschedd *d, struct vs_err *err)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX }, tmp = { .sun_family = AF_UNIX };
 	const char *path = d->opts.socket_path;
+	size_t len = strlen(path);
 	struct stat st;
 	mode_t umask_was;
 	int fd, ret;
 
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return vs_err_set(err, ENAMETOOLONG, "socket path %s: longer than %zu bytes", path,
-				  sizeof(sa.sun_path) - 1);
-	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (len > VSCHEDD_SOCKET_PATH_MAX)
+		return vs_err_set(err, ENAMETOOLONG, "socket path %s: longer than %d bytes", path,
+				  VSCHEDD_SOCKET_PATH_MAX);
+	memcpy(sa.sun_path, path, len + 1);
+	memcpy(tmp.sun_path, path, len);
+	memcpy(tmp.sun_path + len, "~", 2);
 	ret = make_dirs(path, err);
 	if (!ret)
 		ret = clear_stale(path, &sa, err);
+	if (!ret && !lstat(tmp.sun_path, &st)) {
+		if (!S_ISSOCK(st.st_mode))
+			return vs_err_set(err, EEXIST, "%s exists and is not a socket: not removed",
+					  tmp.sun_path);
+		if (unlink(tmp.sun_path) && errno != ENOENT)
+			return vs_err_set(err, errno, "%s: cannot remove it: %s", tmp.sun_path,
+					  strerror(errno));
+	}
 	if (ret)
 		return ret;
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -289,31 +307,43 @@ static int listen_on(struct vschedd *d, struct vs_err *err)
 		return vs_err_set(err, errno, "socket: %s", strerror(errno));
 	/* Made 0660 from the start: no moment when others could connect. */
 	umask_was = umask(0117);
-	ret = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+	ret = bind(fd, (struct sockaddr *)&tmp, sizeof(tmp)) ? -errno : 0;
 	umask(umask_was);
 	if (ret) {
-		vs_err_set(err, ret, "cannot bind %s: %s", path, strerror(-ret));
+		vs_err_set(err, ret, "cannot bind %s: %s", tmp.sun_path, strerror(-ret));
 		goto out_close;
 	}
+	if (d->opts.have_admin_group && chown(tmp.sun_path, (uid_t)-1, d->opts.admin_gid)) {
+		ret = vs_err_set(err, errno, "cannot give %s to group %u: %s", tmp.sun_path,
+				 (unsigned int)d->opts.admin_gid, strerror(errno));
+		goto out_unlink;
+	}
+	if (listen(fd, VSCHEDD_BACKLOG)) {
+		ret = vs_err_set(err, errno, "cannot listen on %s: %s", tmp.sun_path,
+				 strerror(errno));
+		goto out_unlink;
+	}
+	if (link(tmp.sun_path, path)) {
+		ret = errno == EEXIST ?
+		      vs_err_set(err, EADDRINUSE, "%s: a daemon is listening on it already", path) :
+		      vs_err_set(err, errno, "cannot link %s to %s: %s", tmp.sun_path, path,
+				 strerror(errno));
+		goto out_unlink;
+	}
+	unlink(tmp.sun_path);
 	if (lstat(path, &st)) {
 		ret = vs_err_set(err, errno, "%s: %s", path, strerror(errno));
+		unlink(path);
 		goto out_close;
 	}
 	d->sock_dev = st.st_dev;
 	d->sock_ino = st.st_ino;
 	d->sock_made = true;
-	if (d->opts.have_admin_group && chown(path, (uid_t)-1, d->opts.admin_gid)) {
-		ret = vs_err_set(err, errno, "cannot give %s to group %u: %s", path,
-				 (unsigned int)d->opts.admin_gid, strerror(errno));
-		goto out_close;
-	}
-	if (listen(fd, VSCHEDD_BACKLOG)) {
-		ret = vs_err_set(err, errno, "cannot listen on %s: %s", path, strerror(errno));
-		goto out_close;
-	}
 	d->lw.fd = fd;
 	return 0;
 
+out_unlink:
+	unlink(tmp.sun_path);
 out_close:
 	close(fd);
 	return ret;

@@ -190,9 +190,12 @@ static bool socket_path_ok(const char *what, const char *path, FILE *err)
 		fprintf(err, "vschedd: %s: the socket path is empty\n", what);
 		return false;
 	}
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		fprintf(err, "vschedd: %s: the socket path is %zu bytes long; a Unix socket's "
-			"holds at most %zu\n", what, strlen(path), sizeof(sa.sun_path) - 1);
+	BUILD_BUG_ON(VSCHEDD_SOCKET_PATH_MAX + 1 > sizeof(sa.sun_path) - 1);
+	if (strlen(path) > VSCHEDD_SOCKET_PATH_MAX) {
+		fprintf(err, "vschedd: %s: the socket path is %zu bytes long; vschedd takes at "
+			"most %d (a Unix socket's address holds %zu, and the socket is made at "
+			"PATH~ first)\n", what, strlen(path), VSCHEDD_SOCKET_PATH_MAX,
+			sizeof(sa.sun_path) - 1);
 		return false;
 	}
 	return true;

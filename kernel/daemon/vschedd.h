@@ -81,6 +81,12 @@
 #define VSCHEDD_MAX_MEMORY_MIN		(64ull << 20)
 #define VSCHEDD_MAX_MEMORY_LIMIT	(64ull << 40)
 
+/*
+ * The longest socket path: a Unix socket's address holds 107 bytes, and
+ * the socket is made at PATH~ first (loop.c, listen_on()).
+ */
+#define VSCHEDD_SOCKET_PATH_MAX		106
+
 /* Datagrams read from one client, and dump parts made for it, per wake-up. */
 #define VSCHEDD_BURST		16
 

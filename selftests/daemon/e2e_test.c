@@ -1647,6 +1647,28 @@ Test(vschedd, a_stale_socket_is_replaced_and_a_live_one_is_not)
 	close(fd);
 }
 
+/*
+ * The socket is made at PATH~ and appears at PATH once it listens: a PATH~
+ * left by a start that died there goes; none is left by a start.
+ */
+Test(vschedd, a_socket_half_made_by_a_start_that_died_is_cleared)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int fd;
+
+	dt_paths(&t);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s~", t.path);
+	cr_assert_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	start(NULL);
+	close(fd);
+	fd = dt_connect(t.path);
+	close(fd);
+	cr_assert_eq(lstat(sa.sun_path, &st), -1, "%s is still there", sa.sun_path);
+	cr_assert_eq(errno, ENOENT);
+}
+
 Test(vschedd, a_file_in_the_way_is_not_removed)
 {
 	struct vschedd_opts o = { 0 };

@@ -256,8 +256,8 @@ Test(vschedd_opts, a_bad_argument_says_what_and_where)
 		{ "--socket", "", "vschedd: --socket: the socket path is empty" },
 		{ "--socket", "/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 			      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.sock",
-		  "vschedd: --socket: the socket path is 121 bytes long; a Unix socket's holds at "
-		  "most 107" },
+		  "vschedd: --socket: the socket path is 121 bytes long; vschedd takes at most 106 "
+		  "(a Unix socket's address holds 107, and the socket is made at PATH~ first)" },
 	};
 	struct vschedd_opts o;
 	char *out, *err;
@@ -295,6 +295,27 @@ Test(vschedd_opts, a_bad_argument_says_what_and_where)
 	free(out);
 	free(err);
 	unsetenv(VSCHED_SOCKET_ENV);
+}
+
+/* 106 bytes, the room of a Unix socket's address less the "~" of PATH~, and not one more. */
+Test(vschedd_opts, a_socket_path_takes_the_room_the_socket_is_made_in)
+{
+	struct vschedd_opts o;
+	char path[108], *out, *err;
+
+	memset(path, 'a', sizeof(path));
+	memcpy(path, "/tmp/", 5);
+	path[106] = '\0';
+	cr_assert_eq(PARSE(&o, &out, &err, "--socket", path), VSCHEDD_ARGS_RUN, "%s", err);
+	free(out);
+	free(err);
+	path[106] = 'a';
+	path[107] = '\0';
+	cr_assert_eq(PARSE(&o, &out, &err, "--socket", path), VSCHEDD_ARGS_USAGE);
+	cr_assert(strstr(err, "the socket path is 107 bytes long; vschedd takes at most 106"),
+		  "%s", err);
+	free(out);
+	free(err);
 }
 
 Test(vschedd_opts, help_is_a_manual_page_and_version_the_version)

@@ -6,17 +6,39 @@
  * after a node is unlinked, it recolours and rotates until the invariants
  * stated in rbtree.h hold again, in O(log n) steps and at most two rotations
  * for an insert, three for an erase. It never compares keys and never
- * allocates. The insert and erase repairs are written once, each taking the
- * rotate callback of an augmented tree (rbtree_augmented.h); the plain
- * entry points pass callbacks that do nothing, which the compiler removes.
+ * allocates. Only plain trees exist (no augmented summaries), so the colour
+ * and link helpers below are private to this file.
  */
 #include "core/rbtree.h"
-#include "core/rbtree_augmented.h"
 
 /* The colour lives in bit 0 of the parent pointer. */
 BUILD_BUG_ON(__alignof__(struct rb_node) < 2);
 
-typedef void (*rb_rotate_fn)(struct rb_node *old, struct rb_node *new);
+#define RB_RED		0UL
+#define RB_BLACK	1UL
+#define RB_COLOR_MASK	1UL
+
+#define rb_parent(r)	((struct rb_node *)((r)->__rb_parent_color & ~RB_COLOR_MASK))
+#define rb_color(rb)	((rb)->__rb_parent_color & RB_COLOR_MASK)
+#define rb_is_red(rb)	(rb_color(rb) == RB_RED)
+#define rb_is_black(rb)	(rb_color(rb) == RB_BLACK)
+
+/* Move @rb under @p, keeping its colour. */
+static inline void rb_set_parent(struct rb_node *rb, struct rb_node *p)
+{
+	rb->__rb_parent_color = rb_color(rb) | (unsigned long)p;
+}
+
+static inline void rb_set_parent_color(struct rb_node *rb, struct rb_node *p,
+				       unsigned long color)
+{
+	rb->__rb_parent_color = (unsigned long)p | color;
+}
+
+static inline void rb_set_color(struct rb_node *rb, unsigned long color)
+{
+	rb->__rb_parent_color = (rb->__rb_parent_color & ~RB_COLOR_MASK) | color;
+}
 
 static inline void rb_set_black(struct rb_node *rb)
 {
@@ -34,11 +56,23 @@ static inline bool rb_node_is_red(const struct rb_node *rb)
 	return rb && rb_is_red(rb);
 }
 
+/* Make whatever pointed at @old (a child link of @parent, or the root) point at @new. */
+static inline void rb_change_child(struct rb_node *old, struct rb_node *new,
+				   struct rb_node *parent, struct rb_root *root)
+{
+	if (!parent)
+		WRITE_ONCE(root->rb_node, new);
+	else if (parent->rb_left == old)
+		WRITE_ONCE(parent->rb_left, new);
+	else
+		WRITE_ONCE(parent->rb_right, new);
+}
+
 /*
  * Rotate @x down to the left: its right child y takes its place, x becomes
  * y's left child and y's old left subtree becomes x's right one. In-order
  * sequence is unchanged. Colours are the caller's business; both nodes keep
- * theirs. The augment callback runs once the links are final.
+ * theirs.
  *
  *       x                y
  *      / \              / \
@@ -46,9 +80,7 @@ static inline bool rb_node_is_red(const struct rb_node *rb)
  *        / \          / \
  *       b   c        a   b
  */
-static __always_inline void rb_rotate_left(struct rb_node *x,
-					   struct rb_root *root,
-					   rb_rotate_fn augment_rotate)
+static __always_inline void rb_rotate_left(struct rb_node *x, struct rb_root *root)
 {
 	struct rb_node *parent = rb_parent(x);
 	struct rb_node *y = x->rb_right;
@@ -60,14 +92,11 @@ static __always_inline void rb_rotate_left(struct rb_node *x,
 	WRITE_ONCE(y->rb_left, x);
 	rb_set_parent(y, parent);
 	rb_set_parent(x, y);
-	__rb_change_child(x, y, parent, root);
-	augment_rotate(x, y);
+	rb_change_child(x, y, parent, root);
 }
 
 /* The mirror image of rb_rotate_left(): @x's left child rises. */
-static __always_inline void rb_rotate_right(struct rb_node *x,
-					    struct rb_root *root,
-					    rb_rotate_fn augment_rotate)
+static __always_inline void rb_rotate_right(struct rb_node *x, struct rb_root *root)
 {
 	struct rb_node *parent = rb_parent(x);
 	struct rb_node *y = x->rb_left;
@@ -79,8 +108,7 @@ static __always_inline void rb_rotate_right(struct rb_node *x,
 	WRITE_ONCE(y->rb_right, x);
 	rb_set_parent(y, parent);
 	rb_set_parent(x, y);
-	__rb_change_child(x, y, parent, root);
-	augment_rotate(x, y);
+	rb_change_child(x, y, parent, root);
 }
 
 /*
@@ -90,9 +118,7 @@ static __always_inline void rb_rotate_right(struct rb_node *x,
  * two levels up; black heights never change on the way, except at the very
  * end when a red root is painted black, which adds one to every path.
  */
-static __always_inline void __rb_insert(struct rb_node *node,
-					struct rb_root *root,
-					rb_rotate_fn augment_rotate)
+void rb_insert_color(struct rb_node *node, struct rb_root *root)
 {
 	struct rb_node *parent, *gparent, *uncle;
 	bool parent_is_left;
@@ -134,16 +160,16 @@ static __always_inline void __rb_insert(struct rb_node *node,
 		 */
 		if (parent_is_left) {
 			if (node == parent->rb_right) {
-				rb_rotate_left(parent, root, augment_rotate);
+				rb_rotate_left(parent, root);
 				parent = node;
 			}
-			rb_rotate_right(gparent, root, augment_rotate);
+			rb_rotate_right(gparent, root);
 		} else {
 			if (node == parent->rb_left) {
-				rb_rotate_right(parent, root, augment_rotate);
+				rb_rotate_right(parent, root);
 				parent = node;
 			}
-			rb_rotate_left(gparent, root, augment_rotate);
+			rb_rotate_left(gparent, root);
 		}
 		rb_set_black(parent);
 		rb_set_red(gparent);
@@ -164,9 +190,7 @@ static __always_inline void __rb_insert(struct rb_node *node,
  * nephew is rotated to the outside, and finally the sibling is rotated over
  * @parent with its outer red child painted black to supply the missing one.
  */
-static __always_inline void ____rb_erase_color(struct rb_node *parent,
-					       struct rb_root *root,
-					       rb_rotate_fn augment_rotate)
+static void rb_erase_color(struct rb_node *parent, struct rb_root *root)
 {
 	struct rb_node *node = NULL, *sibling;
 
@@ -175,7 +199,7 @@ static __always_inline void ____rb_erase_color(struct rb_node *parent,
 		if (node == parent->rb_left) {
 			sibling = parent->rb_right;
 			if (rb_is_red(sibling)) {
-				rb_rotate_left(parent, root, augment_rotate);
+				rb_rotate_left(parent, root);
 				rb_set_black(sibling);
 				rb_set_red(parent);
 				sibling = parent->rb_right;
@@ -194,12 +218,12 @@ static __always_inline void ____rb_erase_color(struct rb_node *parent,
 				continue;
 			}
 			if (!rb_node_is_red(sibling->rb_right)) {
-				rb_rotate_right(sibling, root, augment_rotate);
+				rb_rotate_right(sibling, root);
 				rb_set_red(sibling);
 				sibling = parent->rb_right;
 				rb_set_black(sibling);
 			}
-			rb_rotate_left(parent, root, augment_rotate);
+			rb_rotate_left(parent, root);
 			rb_set_color(sibling, rb_color(parent));
 			rb_set_black(parent);
 			rb_set_black(sibling->rb_right);
@@ -207,7 +231,7 @@ static __always_inline void ____rb_erase_color(struct rb_node *parent,
 		} else {
 			sibling = parent->rb_left;
 			if (rb_is_red(sibling)) {
-				rb_rotate_right(parent, root, augment_rotate);
+				rb_rotate_right(parent, root);
 				rb_set_black(sibling);
 				rb_set_red(parent);
 				sibling = parent->rb_left;
@@ -226,12 +250,12 @@ static __always_inline void ____rb_erase_color(struct rb_node *parent,
 				continue;
 			}
 			if (!rb_node_is_red(sibling->rb_left)) {
-				rb_rotate_left(sibling, root, augment_rotate);
+				rb_rotate_left(sibling, root);
 				rb_set_red(sibling);
 				sibling = parent->rb_left;
 				rb_set_black(sibling);
 			}
-			rb_rotate_right(parent, root, augment_rotate);
+			rb_rotate_right(parent, root);
 			rb_set_color(sibling, rb_color(parent));
 			rb_set_black(parent);
 			rb_set_black(sibling->rb_left);
@@ -240,52 +264,65 @@ static __always_inline void ____rb_erase_color(struct rb_node *parent,
 	}
 }
 
-/* ---- augmented entry points: the real callback goes through ---- */
-
-/* Rebalance after an augmented insert; see rb_insert_augmented(). */
-void __rb_insert_augmented(struct rb_node *node, struct rb_root *root,
-			   rb_rotate_fn augment_rotate)
-{
-	__rb_insert(node, root, augment_rotate);
-}
-
 /*
- * Rebalance after __rb_erase_augmented() returned @parent: the subtree
- * below @parent that lost a black node is one black short.
+ * Unlink @node; the colour repair is left to the caller. Returns the node
+ * below which a black is now missing (the parent of the position that lost
+ * a black node with no child to take its colour), or NULL when the colours
+ * are already fine.
+ *
+ * A node with two children is not taken out of its place: its in-order
+ * successor (the leftmost node of its right subtree, which has no left
+ * child) is unlinked from where it was and put in @node's position with
+ * @node's colour, so the only structural hole is where the successor was.
  */
-void __rb_erase_color(struct rb_node *parent, struct rb_root *root,
-		      rb_rotate_fn augment_rotate)
+static struct rb_node *rb_unlink(struct rb_node *node, struct rb_root *root)
 {
-	____rb_erase_color(parent, root, augment_rotate);
-}
+	struct rb_node *left = node->rb_left, *right = node->rb_right;
+	struct rb_node *parent = rb_parent(node);
+	struct rb_node *succ, *hole_parent, *child;
+	bool succ_black;
 
-/* ---- plain entry points: callbacks that do nothing ---- */
+	if (!left || !right) {
+		child = left ? left : right;
+		rb_change_child(node, child, parent, root);
+		/*
+		 * One child: then @node is black and the child a red leaf,
+		 * or the black heights of @node's two sides would differ.
+		 * Painting the child black makes up for @node.
+		 */
+		if (child) {
+			rb_set_parent_color(child, parent, RB_BLACK);
+			return NULL;
+		}
+		return rb_is_black(node) ? parent : NULL;
+	}
 
-static inline void dummy_propagate(struct rb_node *node, struct rb_node *stop)
-{
-}
+	succ = right;
+	while (succ->rb_left)
+		succ = succ->rb_left;
+	child = succ->rb_right;
+	succ_black = rb_is_black(succ);
 
-static inline void dummy_copy(struct rb_node *old, struct rb_node *new)
-{
-}
+	if (succ == right) {
+		/* The successor keeps its right subtree and moves up one level. */
+		hole_parent = succ;
+	} else {
+		hole_parent = rb_parent(succ);
+		WRITE_ONCE(hole_parent->rb_left, child);
+		WRITE_ONCE(succ->rb_right, right);
+		rb_set_parent(right, succ);
+	}
+	WRITE_ONCE(succ->rb_left, left);
+	rb_set_parent(left, succ);
+	succ->__rb_parent_color = node->__rb_parent_color;
+	rb_change_child(node, succ, parent, root);
 
-static inline void dummy_rotate(struct rb_node *old, struct rb_node *new)
-{
-}
-
-static const struct rb_augment_callbacks dummy_callbacks = {
-	.propagate = dummy_propagate,
-	.copy = dummy_copy,
-	.rotate = dummy_rotate,
-};
-
-/*
- * Rebalance after rb_link_node() put the red leaf @node in: at most two
- * rotations, and the in-order sequence is whatever the caller's descent made.
- */
-void rb_insert_color(struct rb_node *node, struct rb_root *root)
-{
-	__rb_insert(node, root, dummy_rotate);
+	/* As above, a child of the successor takes over its black. */
+	if (child) {
+		rb_set_parent_color(child, hole_parent, RB_BLACK);
+		return NULL;
+	}
+	return succ_black ? hole_parent : NULL;
 }
 
 /*
@@ -294,29 +331,10 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
  */
 void rb_erase(struct rb_node *node, struct rb_root *root)
 {
-	struct rb_node *rebalance;
+	struct rb_node *rebalance = rb_unlink(node, root);
 
-	rebalance = __rb_erase_augmented(node, root, &dummy_callbacks);
 	if (rebalance)
-		____rb_erase_color(rebalance, root, dummy_rotate);
-}
-
-/*
- * Swap @new in for @victim without touching the shape: correct only if @new
- * sorts exactly where @victim did, which is the caller's promise.
- */
-void rb_replace_node(struct rb_node *victim, struct rb_node *new,
-		     struct rb_root *root)
-{
-	struct rb_node *parent = rb_parent(victim);
-
-	/* Colour and parent come along in the one word. */
-	*new = *victim;
-	if (victim->rb_left)
-		rb_set_parent(victim->rb_left, new);
-	if (victim->rb_right)
-		rb_set_parent(victim->rb_right, new);
-	__rb_change_child(victim, new, parent, root);
+		rb_erase_color(rebalance, root);
 }
 
 /* ---- iteration ---- */
@@ -330,18 +348,6 @@ struct rb_node *rb_first(const struct rb_root *root)
 		return NULL;
 	while (n->rb_left)
 		n = n->rb_left;
-	return n;
-}
-
-/* The maximum: follow right links from the root. */
-struct rb_node *rb_last(const struct rb_root *root)
-{
-	struct rb_node *n = root->rb_node;
-
-	if (!n)
-		return NULL;
-	while (n->rb_right)
-		n = n->rb_right;
 	return n;
 }
 
@@ -365,63 +371,5 @@ struct rb_node *rb_next(const struct rb_node *node)
 	}
 	while ((parent = rb_parent(node)) && node == parent->rb_right)
 		node = parent;
-	return parent;
-}
-
-/* The mirror image of rb_next(). */
-struct rb_node *rb_prev(const struct rb_node *node)
-{
-	struct rb_node *parent;
-
-	if (RB_EMPTY_NODE(node))
-		return NULL;
-
-	if (node->rb_left) {
-		node = node->rb_left;
-		while (node->rb_right)
-			node = node->rb_right;
-		return (struct rb_node *)node;
-	}
-	while ((parent = rb_parent(node)) && node == parent->rb_left)
-		node = parent;
-	return parent;
-}
-
-/* The first node in post-order below @node: a leaf, reached favouring left. */
-static struct rb_node *rb_left_deepest_node(const struct rb_node *node)
-{
-	for (;;) {
-		if (node->rb_left)
-			node = node->rb_left;
-		else if (node->rb_right)
-			node = node->rb_right;
-		else
-			return (struct rb_node *)node;
-	}
-}
-
-/* The first node to free when tearing the whole tree down; NULL if empty. */
-struct rb_node *rb_first_postorder(const struct rb_root *root)
-{
-	if (!root->rb_node)
-		return NULL;
-	return rb_left_deepest_node(root->rb_node);
-}
-
-/*
- * After a left child comes its right sibling's subtree, if any; after a
- * right child, or a left one without a sibling, comes the parent. Only
- * @node's parent word and the parent's links are read, never @node's own
- * children, so @node's children may already be freed.
- */
-struct rb_node *rb_next_postorder(const struct rb_node *node)
-{
-	struct rb_node *parent;
-
-	if (!node)
-		return NULL;
-	parent = rb_parent(node);
-	if (parent && node == parent->rb_left && parent->rb_right)
-		return rb_left_deepest_node(parent->rb_right);
 	return parent;
 }

@@ -133,7 +133,8 @@ func (f *fuzzer) runOracle(file string) (mark *conformanceMark, outcomes []*deci
 			err = fmt.Errorf("%s%v", panicked, p)
 		}
 	}()
-	return runFile(file, f.runs, false)
+	mark, outcomes, _, err = runFile(file, f.runs, f.runs, false)
+	return mark, outcomes, err
 }
 
 func (c *fuzzCase) clone() *fuzzCase {

@@ -209,12 +209,16 @@ func volcanoVersion() string {
 
 // runFile runs the file @runs times, each on a fresh cache: where Volcano's choice depends on
 // the order of a Go map (reclaim's and preempt's victims, among others) runs differ, and every
-// distinct outcome is kept, in the order first seen. @timed: each run's cycles are timed
-// (-time-session), and the building of its cache too, apart.
-func runFile(file string, runs int, timed bool) (*conformanceMark, []*decisions, error) {
+// distinct outcome is kept, in the order first seen. When they differ it goes on up to
+// @maxRuns runs in all: a small map is not walked in each order as often, so that an outcome
+// may be rare (capacity-reclaim-stops-at-guarantee.yaml: one of its three in 11 of 100 runs,
+// which 20 runs miss one time in 10, and failed CI so). It returns the runs made.
+// @timed: each run's cycles are timed (-time-session), and the building of its cache too, apart.
+func runFile(file string, runs, maxRuns int, timed bool) (*conformanceMark, []*decisions, int,
+	error) {
 	scn, text, err := readScenario(file)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	var scores map[string]map[string]float64
 	tasks, err := scoredTasks(scn)
@@ -222,26 +226,27 @@ func runFile(file string, runs int, timed bool) (*conformanceMark, []*decisions,
 		scores, err = scoreNodes(scn, text, tasks)
 	}
 	if err != nil {
-		return scn.Conformance, nil, err
+		return scn.Conformance, nil, 0, err
 	}
 	var outcomes []*decisions
 	seen := map[string]bool{}
-	for i := 0; i < runs; i++ {
+	made := 0
+	for ; made < runs || (len(outcomes) > 1 && made < maxRuns); made++ {
 		t0 := time.Now()
 		cl, err := buildCluster(scn)
 		if err != nil {
-			return scn.Conformance, nil, err
+			return scn.Conformance, nil, 0, err
 		}
 		sc, err := loadConf(text)
 		if err != nil {
-			return scn.Conformance, nil, err
+			return scn.Conformance, nil, 0, err
 		}
 		o := newOracle(cl, sc)
 		o.timed = timed
 		build := time.Since(t0)
 		d, err := o.run(scn.Cycles)
 		if err != nil {
-			return scn.Conformance, nil, err
+			return scn.Conformance, nil, 0, err
 		}
 		d.scores = scores
 		d.build = build
@@ -253,7 +258,7 @@ func runFile(file string, runs int, timed bool) (*conformanceMark, []*decisions,
 			outcomes = append(outcomes, d)
 		}
 	}
-	return scn.Conformance, outcomes, nil
+	return scn.Conformance, outcomes, made, nil
 }
 
 func main() {
@@ -268,7 +273,8 @@ func main() {
 		klog.SetOutput(io.Discard)
 	}
 	verbosity := flag.Int("v", 0, "Volcano's log level (klog -v), logs on standard error")
-	runs := flag.Int("runs", 20, "run the file this many times and report every distinct outcome")
+	runs := flag.Int("runs", 20, "run the file this many times and report every distinct outcome "+
+		"(ten times as many when they differ)")
 	timed := flag.Bool("time-session", false, "one run, each cycle's session timed")
 	nodesToFind := flag.Int("percentage-nodes-to-find", 0,
 		"vc-scheduler's --percentage-nodes-to-find (0 to 100)")
@@ -308,8 +314,8 @@ func main() {
 	if fuzzing {
 		os.Exit(fuzzMain(os.Args[2:]))
 	}
-	mark, outcomes, err := runFile(flag.Arg(0), *runs, *timed)
-	printResult(os.Stdout, flag.Arg(0), mark, outcomes, *runs, err)
+	mark, outcomes, made, err := runFile(flag.Arg(0), *runs, *runs*10, *timed)
+	printResult(os.Stdout, flag.Arg(0), mark, outcomes, made, err)
 	if err != nil {
 		os.Exit(1)
 	}

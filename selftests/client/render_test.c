@@ -109,7 +109,7 @@ Test(vsnl_render, quantities_render_and_read_back_as_the_core_does)
 			struct nlattr *nest;
 			char want[32];
 			const char *got;
-			struct vs_err err;
+			struct vs_err err = { { 0 } };
 			json_t *obj;
 			s64 back;
 

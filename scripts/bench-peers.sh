@@ -149,11 +149,16 @@ fail() {
 	exit 1
 }
 
-# A loopback port nobody listens on (as real-apiserver.sh picks its own).
+# A loopback port no socket uses (as real-apiserver.sh picks its own),
+# below the ephemeral range: a listener cannot bind a port an outgoing
+# connection holds.
 free_port() {
+	lo=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
+	case $lo in '' | *[!0-9]*) lo=32768 ;; esac
+	[ "$lo" -gt 12000 ] || lo=32768
 	while :; do
-		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 30000 + 20000 ))
-		[ -n "$(ss -Htln "sport = :$p" 2>/dev/null)" ] || { echo "$p"; return; }
+		p=$(( $(od -An -N2 -tu2 /dev/urandom) % (lo - 10000) + 10000 ))
+		[ -n "$(ss -Htan "sport = :$p" 2>/dev/null)" ] || { echo "$p"; return; }
 	done
 }
 

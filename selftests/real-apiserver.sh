@@ -45,12 +45,17 @@
 # after a restart so is every watch resumed from before (kube-apiserver's
 # watch cache starts at etcd's revision, past what any client has seen).
 #
-# READY_TIMEOUT (120) bounds each wait of start, in seconds.
+# READY_TIMEOUT (120) bounds each wait of start, in seconds. The ports are
+# picked below the kernel's ephemeral range; a server that exits because
+# another process bound its port first is started again on another, up to
+# five times. APISERVER_PORTS lists ports kube-apiserver is tried on first
+# (one taken is skipped the same way).
 set -eu
 
 srctree=$(cd "$(dirname "$0")/.." && pwd)
 READY_TIMEOUT=${READY_TIMEOUT:-120}
 STOP_TIMEOUT=${STOP_TIMEOUT:-10}
+APISERVER_PORTS=${APISERVER_PORTS:-}
 
 usage() {
 	echo "usage: selftests/real-apiserver.sh start DIR [PEERS] | stop DIR |" \
@@ -62,6 +67,10 @@ usage() {
 cmd=$1
 dir=$2
 
+case $APISERVER_PORTS in *[!0-9\ ]*)
+	echo "real-apiserver: APISERVER_PORTS is a list of port numbers (got '$APISERVER_PORTS')" >&2
+	exit 2 ;;
+esac
 case $READY_TIMEOUT$STOP_TIMEOUT in
 *[!0-9]*)
 	echo "real-apiserver: READY_TIMEOUT and STOP_TIMEOUT are whole seconds" \
@@ -132,15 +141,21 @@ stop_all() {
 	stop_one etcd-embed
 }
 
-# A loopback port nobody listens on, none of the ports given (those chosen
-# before: each call runs in a subshell of its own, which remembers nothing).
-# Another process may take it before the server does: the start then fails,
-# saying so in the logs, and is retried by the caller.
+# A loopback port no socket uses, none of the ports given (those chosen
+# before: each call runs in a subshell of its own, which remembers nothing),
+# below the kernel's ephemeral range: a port in it may be the local end of
+# any outgoing connection a moment later, and a listener cannot bind a port
+# a connection holds. Another process may still take it before the server
+# does: the server then exits saying "address already in use", and
+# start_on_free_port tries another.
 free_port() {
+	lo=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
+	case $lo in '' | *[!0-9]*) lo=32768 ;; esac
+	[ "$lo" -gt 12000 ] || lo=32768
 	while :; do
-		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 30000 + 20000 ))
+		p=$(( $(od -An -N2 -tu2 /dev/urandom) % (lo - 10000) + 10000 ))
 		case " $* " in *" $p "*) continue ;; esac
-		if [ -z "$(ss -Htln "sport = :$p" 2>/dev/null)" ]; then
+		if [ -z "$(ss -Htan "sport = :$p" 2>/dev/null)" ]; then
 			echo "$p"
 			return
 		fi
@@ -170,17 +185,43 @@ since() {
 # Poll until CONDITION (a command) succeeds, the process NAME dies, or
 # READY_TIMEOUT seconds pass.
 wait_for() {
+	wait_up "$@" || fail "$2 exited while waiting for $1"
+}
+
+# wait_for, but returns 1 when NAME exits instead of failing.
+wait_up() {
 	what=$1
 	name=$2
 	shift 2
 	w0=$(now_ms)
 	deadline=$((w0 + READY_TIMEOUT * 1000))
 	while ! "$@" >/dev/null 2>&1; do
-		running "$name" || fail "$name exited while waiting for $what"
+		running "$name" || return 1
 		[ "$(now_ms)" -lt "$deadline" ] || fail "no $what after ${READY_TIMEOUT}s"
 		sleep 0.2
 	done
 	log "$what after $(since "$w0")s"
+}
+
+# Picks ports with PICK, starts NAME in the background with RUN (which logs
+# to DIR/LOG) and waits for WHAT, the command READY. When NAME exits because
+# another process took one of its ports first, picks new ones and runs it
+# again, up to five times.
+start_on_free_port() {
+	name=$1 logf=$dir/$2 pick=$3 run=$4 what=$5 ready=$6
+	tries=0
+	while :; do
+		"$pick"
+		from=$(($(cat "$logf" 2>/dev/null | wc -l) + 1))
+		"$run"
+		wait_up "$what" "$name" "$ready" && return 0
+		tries=$((tries + 1))
+		if [ "$tries" -ge 5 ] ||
+		   ! tail -n "+$from" "$logf" | grep -q 'address already in use'; then
+			fail "$name exited while waiting for $what"
+		fi
+		say "$name exited: a port of its was taken before it bound it; trying others"
+	done
 }
 
 # Certificates: a CA, the serving certificate, the admin's client
@@ -302,21 +343,39 @@ start() {
 	chmod 600 "$dir/tokens.csv"
 	log "certificates and token made"
 
-	etcd_port=$(free_port)
-	etcd_peer_port=$(free_port "$etcd_port")
-	port=$(free_port "$etcd_port" "$etcd_peer_port")
-	etcd=http://127.0.0.1:$etcd_port
-	server=https://127.0.0.1:$port
+	pick_etcd_ports() {
+		etcd_port=$(free_port)
+		etcd_peer_port=$(free_port "$etcd_port")
+		etcd=http://127.0.0.1:$etcd_port
+	}
+	etcd_run() {
+		rm -rf "$dir/etcd" # a start that failed may have begun its member
+		"$peers/etcd-embed" --data-dir "$dir/etcd" --client-port "$etcd_port" \
+			--peer-port "$etcd_peer_port" --ready-timeout "${READY_TIMEOUT}s" \
+			--log "$dir/etcd.log" </dev/null >>"$dir/etcd.log" 2>&1 &
+		echo $! >"$dir/etcd-embed.pid"
+		log "etcd-embed ($!) on $etcd"
+	}
+	etcd_ready() { grep -q '^etcd-embed: ready' "$dir/etcd.log"; }
+	start_on_free_port etcd-embed etcd.log pick_etcd_ports etcd_run "etcd ready" etcd_ready
 
-	"$peers/etcd-embed" --data-dir "$dir/etcd" --client-port "$etcd_port" \
-		--peer-port "$etcd_peer_port" --ready-timeout "${READY_TIMEOUT}s" \
-		--log "$dir/etcd.log" </dev/null >>"$dir/etcd.log" 2>&1 &
-	echo $! >"$dir/etcd-embed.pid"
-	log "etcd-embed ($!) on $etcd"
-	wait_for "etcd ready" etcd-embed grep -q '^etcd-embed: ready' "$dir/etcd.log"
-
-	apiserver_run
-	log "kube-apiserver ($(cat "$dir/kube-apiserver.pid")) on $server"
+	pick_apiserver_port() {
+		set -- $APISERVER_PORTS
+		if [ $# -gt 0 ]; then
+			port=$1
+			shift
+			APISERVER_PORTS=$*
+		else
+			port=$(free_port "$etcd_port" "$etcd_peer_port")
+		fi
+		server=https://127.0.0.1:$port
+	}
+	apiserver_start() {
+		apiserver_run
+		log "kube-apiserver ($(cat "$dir/kube-apiserver.pid")) on $server"
+	}
+	start_on_free_port kube-apiserver kube-apiserver.log pick_apiserver_port apiserver_start \
+		"kube-apiserver /readyz" apiserver_ready
 
 	kubeconfig "$dir/admin.kubeconfig" "    client-certificate: $dir/pki/admin.crt
     client-key: $dir/pki/admin.key"
@@ -324,8 +383,6 @@ start() {
 	kubeconfig "$dir/bridge.kubeconfig" "    client-certificate: $dir/pki/bridge.crt
     client-key: $dir/pki/bridge.key"
 	chmod 600 "$dir"/*.kubeconfig
-
-	wait_for "kube-apiserver /readyz" kube-apiserver apiserver_ready
 
 	k() { kubectl --kubeconfig "$dir/admin.kubeconfig" --request-timeout=30s "$@" >>"$dir/kubectl.log" 2>&1; }
 	# create, not apply: the Job CRD is larger than apply's annotation.

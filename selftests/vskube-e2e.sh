@@ -65,6 +65,7 @@ vs_pid=
 vk_pid=
 pa=
 pb=
+holder=
 keep=
 t_start=$(date +%s)
 
@@ -98,6 +99,7 @@ cleanup() {
 	stop pb
 	stop vk_pid
 	stop vs_pid
+	stop holder
 	"$launcher" stop "$api" >/dev/null 2>&1 || :
 	if [ -n "$keep" ]; then
 		echo "vskube-e2e: logs kept in $tmp (api/: the servers' logs and audit.log)" >&2
@@ -110,8 +112,26 @@ trap 'exit 1' INT TERM
 . "$dir/lib.sh"
 . "$top/vskube-lib.sh"
 
-"$launcher" start "$api" "$peers" >"$tmp/out" 2>&1 || fail "the real API server did not start"
+# A loopback port another process listens on, given to the launcher as the
+# first to try: kube-apiserver exits for want of it, and the launcher starts
+# it again on a port it picks (a port taken between the pick and the bind
+# once failed the whole run).
+python3 -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(900)' >"$tmp/held" &
+holder=$!
+until [ -s "$tmp/held" ]; do
+	kill -0 "$holder" 2>/dev/null || fail "the port holder exited"
+	sleep 0.1
+done
+held=$(cat "$tmp/held")
+APISERVER_PORTS=$held "$launcher" start "$api" "$peers" >"$tmp/out" 2>&1 ||
+	fail "the real API server did not start"
+stop holder
 . "$api/env"
+[ "$PORT" != "$held" ] || fail "kube-apiserver is on $held, the port another process held"
+grep -q "kube-apiserver exited: a port of its was taken" "$api/real-apiserver.log" ||
+	fail "the launcher did not say kube-apiserver lost port $held"
 [ "$(command -v kubectl)" = "$KUBECTL" ] || fail "kubectl is $(command -v kubectl), not $KUBECTL"
 
 k() {

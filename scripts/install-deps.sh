@@ -11,6 +11,8 @@ set -eu
 # (gnuplot-nox: "vsbench sweep" draws its plots with it, and
 # selftests/vsbench-sweep.sh checks them; libssl-dev: vskube decodes the
 # base64 certificates of a kubeconfig with OpenSSL's libcrypto;
+# libgit2-dev: the unit tests define the three libgit2 functions Criterion
+# calls (selftests/libgit2_lazy.c), with its headers;
 # libcurl4-openssl-dev: vskube talks to the API server with libcurl;
 # libmicrohttpd-dev: the tests serve HTTP with it, the test API server
 # of selftests/kube/ among them; curl and jq: the end-to-end tests ask
@@ -31,6 +33,7 @@ libnl-3-dev
 libnl-genl-3-dev
 libjemalloc-dev
 libcriterion-dev
+libgit2-dev
 libyaml-dev
 libjansson-dev
 zlib1g-dev

@@ -64,7 +64,6 @@ userspace/vsctl/edit_cmd.c:core
 userspace/vsctl/edit_cmd.c:netlink
 userspace/vsctl/explain_cmd.c:core
 userspace/vsctl/explain_cmd.c:sched
-userspace/vsctl/main.c:core
 userspace/vsctl/objects.h:core
 userspace/vsctl/objects_cmd.c:core
 userspace/vsctl/objects_cmd.c:netlink
@@ -77,7 +76,6 @@ userspace/vsctl/scenario_remote.c:netlink
 userspace/vsctl/scenario_run.c:bind
 userspace/vsctl/scenario_run.c:registry
 userspace/vsctl/scenario_run.c:sched
-userspace/vsctl/top_cmd.c:core
 # vsbench: its in-process mode runs the core; it moves to userspace/harness/,
 # and its socket mode builds requests with the core's fills.
 userspace/vsbench/cluster.c:core

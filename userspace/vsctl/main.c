@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/compiler.h"
+#include "lib/compiler.h"
 #include "vsched/vsched.h"
 #include "vsctl/vsctl.h"
 

@@ -31,8 +31,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
-#include "core/compiler.h"
-#include "core/res.h"
+#include "lib/compiler.h"
 #include "lib/render.h"
 #include "vsctl/objects.h"
 #include "vsctl/request.h"

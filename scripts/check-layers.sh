@@ -52,9 +52,9 @@ userspace/vskube/kubeconfig.c:sched
 userspace/vskube/kubeconfig.h:core
 userspace/vskube/leader.h:core
 userspace/vskube/main.c:core
-# vsctl: "vsctl scenario run" without --socket runs the core in-process and
-# its commands build requests with the core's fills and specs; the in-process
-# part moves to userspace/harness/, the rest to the codec.
+# vsctl: its commands build requests with the core's fills and specs, and
+# "vsctl scenario run --socket" sends the cluster the harness loaded with
+# them; they move to the codec.
 userspace/vsctl/apply_cmd.c:controllers
 userspace/vsctl/ctl_cmd.c:core
 userspace/vsctl/ctl_cmd.c:netlink
@@ -68,35 +68,13 @@ userspace/vsctl/main.c:core
 userspace/vsctl/objects.h:core
 userspace/vsctl/objects_cmd.c:core
 userspace/vsctl/objects_cmd.c:netlink
-userspace/vsctl/scenario.h:core
-userspace/vsctl/scenario.h:sched
-userspace/vsctl/scenario_load.c:core
-userspace/vsctl/scenario_load.c:registry
-userspace/vsctl/scenario_load.c:sched
 userspace/vsctl/scenario_remote.c:netlink
-userspace/vsctl/scenario_run.c:bind
-userspace/vsctl/scenario_run.c:registry
-userspace/vsctl/scenario_run.c:sched
 userspace/vsctl/top_cmd.c:core
-# vsbench: its in-process mode runs the core; it moves to userspace/harness/,
-# and its socket mode builds requests with the core's fills.
-userspace/vsbench/cluster.c:core
-userspace/vsbench/cycle.c:bind
-userspace/vsbench/cycle.c:registry
-userspace/vsbench/cycle.c:sched
-userspace/vsbench/export.c:core
+# vsbench: "vsbench load" and "vsbench run --mode socket" send the harness's
+# synthetic cluster with the core's fills; they move to the codec.
 userspace/vsbench/load.c:netlink
-userspace/vsbench/run.c:registry
-userspace/vsbench/run.c:sched
-userspace/vsbench/sim.c:controllers
-userspace/vsbench/sim.c:core
-userspace/vsbench/sim.c:plugins
-userspace/vsbench/sim.c:registry
-userspace/vsbench/sim.c:sched
-userspace/vsbench/simtrace.c:core
 userspace/vsbench/socket.c:netlink
 userspace/vsbench/socket.c:sched
-userspace/vsbench/vsbench.h:core
 EOF_KNOWN
 )
 KNOWN=$(echo ${CHECK_LAYERS_KNOWN-$known_breaks})

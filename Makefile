@@ -397,7 +397,8 @@ peers-tests := kube-apiserver vskube-e2e vskube-faults
 
 # The steps before Criterion, each a target (check-STEP).
 check-steps := layers fuzz-replay kube-apiserver $(smoke-tests) vskube-scale soak mutate
-# kernel/ keeps its layers and userspace/ off kernel/ (scripts/check-layers.sh;
+# kernel/ keeps its layers, userspace/ off kernel/ but for its harness, and
+# only the harness's users link the core (scripts/check-layers.sh;
 # Documentation/architecture.md)
 check-layers = $(srctree)/selftests/check-layers.sh $(srctree)
 check-fuzz-replay = LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp \

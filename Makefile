@@ -141,16 +141,21 @@ core-objs := $(call kbuild-objs,kernel/)
 vsnl-objs := $(call kbuild-objs,userspace/lib/)
 LIBS_VSNL := -lnl-genl-3 -lnl-3
 
+# libvsharness.a: the harness, the userspace that runs the core in-process
+# (userspace/harness/): scenarios and vsbench's in-process commands. Only
+# what uses it links libvscore.a besides the daemon and the tests.
+harness-objs := $(call kbuild-objs,userspace/harness/)
+
 # Programs: name, the directories whose Kbuild lists their objects, and the
 # libraries they link.
 progs := vsbench vsctl vschedd vskube
 
 vsbench-dirs := userspace/vsbench/
-vsbench-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
+vsbench-libs := $(objtree)/libvsharness.a $(objtree)/libvsnl.a $(objtree)/libvscore.a
 vsbench-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lz -lm
 
 vsctl-dirs := userspace/vsctl/ userspace/kube/
-vsctl-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
+vsctl-libs := $(objtree)/libvsharness.a $(objtree)/libvsnl.a $(objtree)/libvscore.a
 vsctl-ldlibs := -ljansson $(LIBS_VSNL) -lmnl -lyaml -lz -lm
 
 # The daemon: kernel/daemon/ is not in kernel/Kbuild, so not in libvscore.a.
@@ -203,12 +208,12 @@ test-vskube-objs := $(filter-out userspace/vskube/main.o,$(call kbuild-objs,user
 # holds LLVMFuzzerTestOneInput() of target NAME. make check links each with
 # replay.c, a driver that runs it over its corpus and mutants of it; make
 # fuzz links each with libFuzzer (FUZZ=1). What they read with besides the
-# libraries: the programs' objects but their main(), as an archive, so
+# libraries: the programs' and the harness's objects but main(), as an archive, so
 # that a target takes only what it calls.
 fuzz-targets := quantity conf netlink scenario manifest kube
 fuzz-replay-obj := selftests/fuzz/replay.o
 fuzz-target-objs := $(foreach t,$(fuzz-targets),selftests/fuzz/fuzz_$(t).o)
-fuzz-progs-objs := $(sort $(filter-out %/main.o,$(vsctl-objs) $(vskube-objs)))
+fuzz-progs-objs := $(sort $(filter-out %/main.o,$(vsctl-objs) $(vskube-objs) $(harness-objs)))
 fuzz-progs-lib := $(objtree)/selftests/fuzz/libprogs.a
 fuzz-libs := $(fuzz-progs-lib) $(objtree)/libvsnl.a $(objtree)/libvscore.a
 fuzz-ldlibs := $(LIBS_VSKUBE) -lmicrohttpd -ljansson $(LIBS_VSNL) -lmnl -lyaml -lz -lm
@@ -218,7 +223,7 @@ fuzz-bins := $(foreach t,$(fuzz-targets),$(objtree)/selftests/fuzz/fuzz-$(t))
 fuzz-seeds-obj := selftests/fuzz/gen_netlink_seeds.o
 fuzz-seeds-bin := $(objtree)/selftests/fuzz/gen-netlink-seeds
 
-all-objs := $(core-objs) $(vsnl-objs) $(test-objs) \
+all-objs := $(core-objs) $(vsnl-objs) $(harness-objs) $(test-objs) \
 	$(foreach p,$(progs) $(test-progs),$($(p)-objs)) \
 	$(call kbuild-objs,selftests/fuzz/)
 
@@ -229,13 +234,13 @@ $(foreach o,$(all-objs),$(eval $(objtree)/$(o): ccflags := $(__ccflags-$(dir $(o
 # Rules.
 
 PHONY := all
-all: $(objtree)/libvscore.a $(objtree)/libvsnl.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
+all: $(objtree)/libvscore.a $(objtree)/libvsnl.a $(objtree)/libvsharness.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
 	$(test-prog-bins) $(fuzz-replay-bins) $(fuzz-seeds-bin) $(objtree)/compile_commands.json
 
 # Short names for the outputs, as "make vmlinux" works in the kernel: the
 # real targets are paths in the output tree.
-PHONY += $(progs) libvscore.a libvsnl.a
-$(progs) libvscore.a libvsnl.a: %: $(objtree)/%
+PHONY += $(progs) libvscore.a libvsnl.a libvsharness.a
+$(progs) libvscore.a libvsnl.a libvsharness.a: %: $(objtree)/%
 	@:
 
 # Install the packages the build needs before anything is compiled; the
@@ -280,6 +285,9 @@ $(objtree)/libvscore.a: $(addprefix $(objtree)/,$(core-objs)) FORCE
 	$(call if_changed,ar)
 
 $(objtree)/libvsnl.a: $(addprefix $(objtree)/,$(vsnl-objs)) FORCE
+	$(call if_changed,ar)
+
+$(objtree)/libvsharness.a: $(addprefix $(objtree)/,$(harness-objs)) FORCE
 	$(call if_changed,ar)
 
 quiet_cmd_ld = LD      $(rel-target)
@@ -389,7 +397,8 @@ peers-tests := kube-apiserver vskube-e2e vskube-faults
 
 # The steps before Criterion, each a target (check-STEP).
 check-steps := layers fuzz-replay kube-apiserver $(smoke-tests) vskube-scale soak mutate
-# kernel/ keeps its layers and userspace/ off kernel/ (scripts/check-layers.sh;
+# kernel/ keeps its layers, userspace/ off kernel/ but for its harness, and
+# only the harness's users link the core (scripts/check-layers.sh;
 # Documentation/architecture.md)
 check-layers = $(srctree)/selftests/check-layers.sh $(srctree)
 check-fuzz-replay = LSAN_OPTIONS=suppressions=$(srctree)/selftests/lsan.supp \
@@ -761,10 +770,10 @@ install: $(addprefix $(objtree)/,$(progs))
 
 PHONY += clean
 clean:
-	$(Q)rm -f $(objtree)/libvscore.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
+	$(Q)rm -f $(objtree)/libvscore.a $(objtree)/libvsharness.a $(addprefix $(objtree)/,$(progs)) $(test-bin) \
 		$(test-prog-bins) $(foreach b,$(test-prog-bins),$(dir $(b)).$(notdir $(b)).cmd) \
 		$(objtree)/compile_commands.json $(objtree)/.compile_commands.json.cmd \
-		$(objtree)/.libvscore.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
+		$(objtree)/.libvscore.a.cmd $(objtree)/.libvsharness.a.cmd $(foreach p,$(progs),$(objtree)/.$(p).cmd) \
 		$(objtree)/selftests/.vs-selftests.cmd $(fuzz-progs-lib) $(fuzz-replay-bins) \
 		$(fuzz-bins) $(fuzz-seeds-bin) $(objtree)/selftests/fuzz/.*.cmd $(oracle-bin)
 	$(Q)rm -rf $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(dir $(peers-crds)) \
@@ -821,7 +830,8 @@ help:
 	@echo '                           selftests/peers/go.mod, and Volcano'"'"'s CRDs, for'
 	@echo '                           selftests/real-apiserver.sh and vskube-e2e.sh (needs Go,'
 	@echo '                           fetches modules; GO_JOBS=2 parallel compiles; ~15 min cold)'
-	@echo '  NAME                   - build one output: libvscore.a or $(progs)'
+	@echo '  NAME                   - build one output: libvscore.a, libvsnl.a,'
+	@echo '                           libvsharness.a or $(progs)'
 	@echo '  compile_commands.json  - the compilation database for editors and clang tools'
 	@echo '  install                - the programs, manual pages and bash completion'
 	@echo '                           into $$(DESTDIR)$$(PREFIX) (PREFIX=/usr/local)'
@@ -841,7 +851,7 @@ help:
 # ---------------------------------------------------------------------------
 # The saved command lines and header dependencies of everything built so far.
 
-saved-cmds := $(wildcard $(foreach t,$(all-objs) libvscore.a $(progs) \
+saved-cmds := $(wildcard $(foreach t,$(all-objs) libvscore.a libvsharness.a $(progs) \
 	$(foreach p,$(test-progs),$($(p)-path)) \
 	$(patsubst $(objtree)/%,%,$(fuzz-progs-lib) $(fuzz-replay-bins) $(fuzz-bins) \
 		$(fuzz-seeds-bin)) \

@@ -10,20 +10,25 @@
 #
 # In userspace/, no file includes a header of kernel/: the programs link
 # libvsnl and include uapi/ and userspace/ alone. The one exception is
-# userspace/harness/, the code that runs the core in-process.
+# userspace/harness/, the code that runs the core in-process; and so a
+# userspace program (one whose objects the Makefile takes from userspace/)
+# links libvscore.a only if it links the harness, libvsharness.a, too.
 #
 # (uapi/ headers are for everyone). Prints each include that breaks the rule
 # as FILE:LINE and what it includes, and exits 1 if there is any. KNOWN
-# lists the breaks not yet mended, each with its reason; a KNOWN entry that
-# no longer occurs is an error too, so that the list only shrinks.
+# lists the breaks not yet mended, each with its reason, KNOWN_LINKS the
+# programs that still link the core without the harness; an entry of either
+# that no longer occurs is an error too, so that the lists only shrink.
 #
 # Usage: scripts/check-layers.sh [SRCTREE]   (default: this script's tree)
 #   CHECK_LAYERS_KNOWN="FILE:DIR ..."  the known breaks instead of the list below
+#   CHECK_LAYERS_KNOWN_LINKS="PROG ..."  the known links instead of that list
 set -eu
 export LC_ALL=C
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 [ -d "$root/kernel" ] || { echo "check-layers: no kernel/ in $root" >&2; exit 2; }
 [ -d "$root/userspace" ] || { echo "check-layers: no userspace/ in $root" >&2; exit 2; }
+[ -f "$root/Makefile" ] || { echo "check-layers: no Makefile in $root" >&2; exit 2; }
 
 # FILE:DIRECTORY it includes from, one a word, each with its reason above it.
 # CHECK_LAYERS_KNOWN replaces the list (the script's own test).
@@ -52,9 +57,9 @@ userspace/vskube/kubeconfig.c:sched
 userspace/vskube/kubeconfig.h:core
 userspace/vskube/leader.h:core
 userspace/vskube/main.c:core
-# vsctl: "vsctl scenario run" without --socket runs the core in-process and
-# its commands build requests with the core's fills and specs; the in-process
-# part moves to userspace/harness/, the rest to the codec.
+# vsctl: its commands build requests with the core's fills and specs, and
+# "vsctl scenario run --socket" sends the cluster the harness loaded with
+# them; they move to the codec.
 userspace/vsctl/apply_cmd.c:controllers
 userspace/vsctl/ctl_cmd.c:core
 userspace/vsctl/ctl_cmd.c:netlink
@@ -67,37 +72,25 @@ userspace/vsctl/explain_cmd.c:sched
 userspace/vsctl/objects.h:core
 userspace/vsctl/objects_cmd.c:core
 userspace/vsctl/objects_cmd.c:netlink
-userspace/vsctl/scenario.h:core
-userspace/vsctl/scenario.h:sched
-userspace/vsctl/scenario_load.c:core
-userspace/vsctl/scenario_load.c:registry
-userspace/vsctl/scenario_load.c:sched
 userspace/vsctl/scenario_remote.c:netlink
-userspace/vsctl/scenario_run.c:bind
-userspace/vsctl/scenario_run.c:registry
-userspace/vsctl/scenario_run.c:sched
-# vsbench: its in-process mode runs the core; it moves to userspace/harness/,
-# and its socket mode builds requests with the core's fills.
-userspace/vsbench/cluster.c:core
-userspace/vsbench/cycle.c:bind
-userspace/vsbench/cycle.c:registry
-userspace/vsbench/cycle.c:sched
-userspace/vsbench/export.c:core
+# vsbench: "vsbench load" and "vsbench run --mode socket" send the harness's
+# synthetic cluster with the core's fills; they move to the codec.
 userspace/vsbench/load.c:netlink
-userspace/vsbench/run.c:registry
-userspace/vsbench/run.c:sched
-userspace/vsbench/sim.c:controllers
-userspace/vsbench/sim.c:core
-userspace/vsbench/sim.c:plugins
-userspace/vsbench/sim.c:registry
-userspace/vsbench/sim.c:sched
-userspace/vsbench/simtrace.c:core
 userspace/vsbench/socket.c:netlink
 userspace/vsbench/socket.c:sched
-userspace/vsbench/vsbench.h:core
 EOF_KNOWN
 )
 KNOWN=$(echo ${CHECK_LAYERS_KNOWN-$known_breaks})
+
+# Userspace programs that link libvscore.a without the harness, each with
+# its reason above it.
+known_links=$(sed 's/#.*//' <<'EOF_LINKS'
+# vskube reads manifests with userspace/kube/, which builds objects with the
+# core's specs, and uses the core's helpers (the known breaks above).
+vskube
+EOF_LINKS
+)
+KNOWN_LINKS=$(echo ${CHECK_LAYERS_KNOWN_LINKS-$known_links})
 
 cd "$root"
 # Every directory of kernel/ is the core's, whichever layer it is.
@@ -158,8 +151,42 @@ found=$(find kernel userspace -name '*.[ch]' | sort | xargs grep -n '^#include "
 			if (!(a in seen))
 				printf "GONE %s: listed as known in check-layers.sh, but no longer included: take it off the list\n", a
 	}')
+# The Makefile's "PROG-dirs := ..." and "PROG-libs := ..." lines: a program
+# of userspace/ that links the core links the harness.
+found=$found$(awk -v known="$KNOWN_LINKS" '
+	BEGIN {
+		n = split(known, k, /[ \n]+/)
+		for (i = 1; i <= n; i++)
+			if (k[i] != "")
+				allowed[k[i]] = 1
+	}
+	/^[a-z0-9_]+-dirs[ \t]*:=/ && / userspace\// {
+		p = $1; sub(/-dirs$/, "", p)
+		user[p] = FNR
+	}
+	/^[a-z0-9_]+-libs[ \t]*:=/ {
+		p = $1; sub(/-libs$/, "", p)
+		libs[p] = $0
+		line[p] = FNR
+	}
+	END {
+		for (p in user) {
+			core = libs[p] ~ /\/libvscore\.a/
+			if (core && p in allowed) {
+				seen[p] = 1
+				continue
+			}
+			if (core && libs[p] !~ /\/libvsharness\.a/)
+				printf "\nBAD Makefile:%d: %s links libvscore.a but not the harness (libvsharness.a)",
+				       line[p], p
+		}
+		for (a in allowed)
+			if (!(a in seen))
+				printf "\nGONE %s: listed as linking the core in check-layers.sh, but does not: take it off the list", a
+	}' Makefile)
+found=$(echo "$found" | sed '/^$/d')
 if [ -n "$found" ]; then
 	echo "$found" | sed 's/^[A-Z]* /check-layers: /' >&2
 	exit 1
 fi
-echo "check-layers: kernel/ keeps its layers, userspace/ keeps off kernel/ ($(echo "$KNOWN" | wc -w) known breaks listed)"
+echo "check-layers: kernel/ keeps its layers, userspace/ keeps off kernel/ ($(echo "$KNOWN" | wc -w) known breaks listed), only the harness's users link the core ($(echo "$KNOWN_LINKS" | wc -w) known)"

@@ -4,7 +4,9 @@
 # of its kernel/ and userspace/, an include from a higher layer, from a
 # sibling of the layer and from userspace/ are each refused with the file and
 # line named, so is a kernel/ header included by userspace/ outside its
-# harness, and a known break that is gone from the code must leave the list.
+# harness, and a known break that is gone from the code must leave the list;
+# in a copy of its Makefile, a userspace program linking libvscore.a without
+# the harness is refused, and so is a known one that no longer links it.
 # Usage: selftests/check-layers.sh SRCTREE
 set -eu
 src=$(cd "$1" && pwd)
@@ -21,7 +23,8 @@ listed=$(sed -n 's/^\(userspace\/[^#: ]*:[a-z]*\)$/\1/p' "$check" | tr '\n' ' ')
 fresh() {
 	rm -rf "$tmp/t"
 	mkdir -p "$tmp/t"
-	(cd "$src" && find kernel userspace -name '*.[ch]' | tar -cf - -T -) | tar -xf - -C "$tmp/t"
+	(cd "$src" && { find kernel userspace -name '*.[ch]'; echo Makefile; } | tar -cf - -T -) |
+		tar -xf - -C "$tmp/t"
 	"$check" "$tmp/t" >/dev/null 2>&1 || fail "a copy of the tree does not pass as the tree does"
 }
 refused() { # WHAT MESSAGE
@@ -91,5 +94,24 @@ if [ -n "$first" ]; then
 	sed -i "/^#include \"${first##*:}\//d" "$tmp/t/$file"
 	refused "a known break of the script's own list mended" "$first: listed as known"
 fi
+
+# Only what uses the harness links the core: vsctl and vsbench link both.
+for p in vsctl vsbench; do
+	grep -q "^$p-libs :=.*/libvsharness\.a .*/libvscore\.a" "$src/Makefile" ||
+		fail "$p does not link the harness before the core"
+done
+fresh
+sed -i 's|^\(vsbench-libs :=.*\)$(objtree)/libvsharness\.a |\1|' "$tmp/t/Makefile"
+n=$(grep -n '^vsbench-libs :=' "$tmp/t/Makefile" | cut -d: -f1)
+refused "vsbench linking the core without the harness" \
+	"Makefile:$n: vsbench links libvscore.a but not the harness (libvsharness.a)"
+fresh
+printf 'vsfoo-dirs := userspace/vsfoo/\nvsfoo-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a\n' \
+	>>"$tmp/t/Makefile"
+refused "a new program linking the core without the harness" \
+	"vsfoo links libvscore.a but not the harness (libvsharness.a)"
+fresh
+sed -i 's|^\(vskube-libs :=.*\) $(objtree)/libvscore\.a|\1|' "$tmp/t/Makefile"
+refused "a known link mended" "vskube: listed as linking the core in check-layers.sh, but does not"
 
 echo "check-layers-test: ok"

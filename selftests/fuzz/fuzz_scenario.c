@@ -16,10 +16,10 @@
 
 #include "core/cluster.h"
 #include "fuzz.h"
+#include "harness/scenario.h"
 #include "registry/builtin.h"
 #include "sched/conf.h"
 #include "sched/framework.h"
-#include "vsctl/scenario.h"
 
 #define SOURCE	"fuzz.yaml"
 

@@ -5,8 +5,8 @@
  * that the daemon is fresh and runs cycles only when asked, the preset's
  * cluster loaded through load.c's batches, each cycle asked for and its
  * decisions read, the binder's answers, and the daemon's statistics. What
- * it measures goes back to run.c, which prints it as the in-process run's
- * figures are printed.
+ * it measures goes back to the harness's bench_run.c, which prints it as
+ * the in-process run's figures are printed.
  *
  * Two connections, as "vsctl scenario run --socket" has them
  * (userspace/vsctl/scenario_remote.c): one for requests, one subscribed to

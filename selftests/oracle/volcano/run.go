@@ -1,7 +1,7 @@
 // The cycles, run by Volcano's scheduler cache, framework, actions and plugins. Binds and
 // evictions are recorded where Volcano hands them to the cluster (the cache's Binder and
 // Evictor); between cycles the oracle plays the cluster's part as vsched's in-process run does
-// (userspace/vsctl/scenario_run.c, settle()): a bind is confirmed (the pod Running on its node),
+// (userspace/harness/scenario_run.c, settle()): a bind is confirmed (the pod Running on its node),
 // an evicted pod is deleted, and the PodGroup statuses the session wrote are what the
 // informers deliver back.
 package main

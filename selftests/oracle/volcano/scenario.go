@@ -1,6 +1,6 @@
 // The scenario file (SCENARIOS.md and vsched's extensions, Documentation/vsctl.md) turned into
 // the Kubernetes and Volcano objects a real cluster would hold, with the meaning vsched's loader
-// (userspace/vsctl/scenario_load.c) gives each key.
+// (userspace/harness/scenario_load.c) gives each key.
 package main
 
 import (

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vsbench/vsbench.h"
+#include "harness/bench.h"
 
 static u64 rng;
 

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "harness/bench.h"
 #include "lib/vsnl.h"
 #include "registry/builtin.h"
 #include "sched/session.h"

@@ -18,11 +18,11 @@
 #include <string.h>
 
 #include "bind/bind.h"
+#include "harness/scenario.h"
 #include "registry/builtin.h"
 #include "sched/explain.h"
 #include "sched/session.h"
 #include "sched/statement.h"
-#include "vsctl/scenario.h"
 #include "vsctl/vsctl.h"
 
 /* nodeScores are equal when they differ by no more than this. */

@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "bind/bind.h"
+#include "harness/bench.h"
 #include "registry/builtin.h"
 #include "sched/session.h"
-#include "vsbench/vsbench.h"
 
 void vsbench_binder_bind(void *ctx, struct vs_task *task, struct vs_node *node)
 {

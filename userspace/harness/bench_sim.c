@@ -36,10 +36,10 @@
 
 #include "controllers/controllers.h"
 #include "core/names.h"
+#include "harness/bench.h"
 #include "plugins/proportion.h"
 #include "registry/builtin.h"
 #include "sched/session.h"
-#include "vsbench/vsbench.h"
 
 #define USEC		1000000ULL
 #define SLOW_CYCLE	0.1		/* seconds: the steady-state target */

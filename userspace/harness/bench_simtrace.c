@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/names.h"
-#include "vsbench/vsbench.h"
+#include "harness/bench.h"
 
 enum trace_col {
 	COL_SUBMIT,

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "vsbench/vsbench.h"
+#include "harness/bench.h"
 
 static int cmp_double(const void *a, const void *b)
 {

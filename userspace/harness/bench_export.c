@@ -22,7 +22,7 @@
 #include "core/node.h"
 #include "core/queue.h"
 #include "core/task.h"
-#include "vsbench/vsbench.h"
+#include "harness/bench.h"
 
 /* A YAML double-quoted scalar: the generator's names need no escape, but a shape could. */
 static void put_str(FILE *f, const char *s)

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "core/cluster.h"
-#include "vsbench/vsbench.h"
+#include "harness/bench.h"
 
 struct opts {
 	struct vsbench_shape shape;

@@ -21,10 +21,10 @@
 
 #include "core/arena.h"
 #include "core/file.h"
+#include "harness/scenario.h"
 #include "kube/kfields.h"
 #include "registry/builtin.h"
 #include "sched/framework.h"
-#include "vsctl/scenario.h"
 
 #define SCN_FILE_MAX	(4u << 20)
 #define SCN_CYCLES_MAX	1000

@@ -39,14 +39,13 @@ userspace/kube/manifest.c:core
 userspace/kube/manifest.c:netlink
 userspace/kube/manifest.h:core
 userspace/kube/manifest.h:sched
-# vskube: its generic helpers (ksync's hashes, the duration parser, the
-# YAML tree, the error carrier) and its reading of the API server's JSON
+# vskube: its generic helpers (the duration parser, the YAML tree, the
+# error carrier) and its reading of the API server's JSON
 # into manifests (kube/ above) are still the core's; it logs through
 # libvsnl (main.c still sets the verbosity of the core it links).
 userspace/vskube/kclient.h:core
 userspace/vskube/kjson.h:sched
 userspace/vskube/kserve.h:core
-userspace/vskube/ksync.c:core
 userspace/vskube/kubeconfig.c:core
 userspace/vskube/kubeconfig.c:sched
 userspace/vskube/kubeconfig.h:core

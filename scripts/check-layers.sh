@@ -39,17 +39,14 @@ userspace/kube/manifest.c:core
 userspace/kube/manifest.c:netlink
 userspace/kube/manifest.h:core
 userspace/kube/manifest.h:sched
-# vskube: its generic helpers (the duration parser, the YAML tree, the
-# error carrier) and its reading of the API server's JSON
-# into manifests (kube/ above) are still the core's; it logs through
-# libvsnl (main.c still sets the verbosity of the core it links).
-userspace/vskube/kclient.h:core
+# vskube: the duration parser, the YAML tree (kubeconfig.c reads its files
+# with the core's file and YAML readers, and hands their messages on in
+# libvsnl's error carrier) and its reading of the API server's JSON into
+# manifests (kube/ above) are still the core's; it logs through libvsnl
+# (main.c still sets the verbosity of the core it links).
 userspace/vskube/kjson.h:sched
-userspace/vskube/kserve.h:core
 userspace/vskube/kubeconfig.c:core
 userspace/vskube/kubeconfig.c:sched
-userspace/vskube/kubeconfig.h:core
-userspace/vskube/leader.h:core
 userspace/vskube/main.c:core
 # vsctl: "vsctl scenario run" without --socket runs the core in-process and
 # its commands build requests with the core's fills and specs; the in-process

@@ -994,18 +994,18 @@ static int feed_start(struct ksync *s, u32 i)
 }
 
 struct ksync *ksync_new(struct kcl *c, struct vsnl *nl, const struct ksync_opts *opts,
-			struct vs_err *err)
+			struct vsnl_err *err)
 {
 	struct ksync *s = calloc(1, sizeof(*s));
 
 	if (!s) {
-		vs_err_set(err, ENOMEM, "out of memory");
+		vsnl_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	s->msg = malloc(VS_MSG_MAX);
 	if (!s->msg) {
 		free(s);
-		vs_err_set(err, ENOMEM, "out of memory");
+		vsnl_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	s->c = c;

@@ -19,8 +19,8 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
-#include "core/duration.h"
 #include "core/log.h"
+#include "lib/duration.h"
 #include "lib/log.h"
 #include "lib/sched_metrics.h"
 #include "lib/vsnl.h"
@@ -130,12 +130,13 @@ enum { OPT_KUBECONFIG = 0x100, OPT_CONTEXT, OPT_MASTER, OPT_SCHEDULER, OPT_PAGE,
 
 static bool parse_ms(const char *flag, const char *s, u32 *out)
 {
-	const char *why = "";
+	struct vsnl_err e = { 0 };
 
-	if (!vs_parse_duration(s, 24 * 3600 * 1000, out, &why) && *out)
+	if (!vsnl_parse_duration(s, 24 * 3600 * 1000, out, &e) && *out)
 		return true;
+	/* A duration read whole but zero has no message of its own. */
 	fprintf(stderr, "vskube: %s: \"%s\" is not a duration from 1ms to 24h: %s\n", flag, s,
-		*why ? why : "zero");
+		e.msg[0] ? e.msg : "zero");
 	return false;
 }
 

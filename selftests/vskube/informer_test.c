@@ -26,7 +26,7 @@ static struct kcl *c;
 
 static void setup(void)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 
 	kapi_init(&api, "kinf-test");
 	memset(&cfg, 0, sizeof(cfg));
@@ -103,7 +103,7 @@ static u32 count(const struct seen *s, const char *ev)
 static void run_until(struct kinf *inf, bool (*done)(const struct seen *, const struct kinf *),
 		      const struct seen *s)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	u64 end = kinf_clock_ms() + 20000;
 
 	while (!done(s, inf)) {
@@ -135,7 +135,7 @@ static void until(struct kinf *inf, const struct seen *s, u32 events, u32 syncs,
 
 static long call(const char *method, const char *path, const char *ctype, const char *body)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	long status = 0;
 
 	cr_assert_eq(kcl_call(c, method, path, ctype, body, &status, NULL, NULL, &e), 0, "%s",
@@ -205,7 +205,7 @@ Test(informer, lists_in_pages_then_watches)
 /* Lists of nodes (pages) the server has answered, asked by a client of its own. */
 static u32 pages_answered(void)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct kcl *other = kcl_new(&cfg, &e);
 	char *body = NULL;
 	long status = 0;
@@ -392,7 +392,7 @@ Test(informer, a_server_that_goes_and_comes_back)
 	kinf_free(inf);
 	kcl_free(c);
 	kapi_start(&api, 100, &cfg.server);
-	c = kcl_new(&cfg, &(struct vs_err){ { 0 } });
+	c = kcl_new(&cfg, &(struct vsnl_err){ 0 });
 	cr_assert_not_null(c);
 	cr_assert_str_neq(cfg.server, old);
 	memset(&s, 0, sizeof(s));

@@ -119,7 +119,7 @@ static void completed(void *cls, struct MHD_Connection *conn, void **state,
 static void setup(void)
 {
 	const union MHD_DaemonInfo *info;
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	char server[64];
 
 	httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
@@ -149,7 +149,7 @@ TestSuite(kclient, .init = setup, .fini = teardown, .timeout = 60);
 
 Test(kclient, a_request_carries_the_token_and_gets_the_body)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	long status = 0;
 	char *body = NULL;
 	size_t len = 0;
@@ -175,7 +175,7 @@ Test(kclient, a_request_carries_the_token_and_gets_the_body)
 
 Test(kclient, without_the_token_the_server_says_401)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	long status = 0;
 
 	free(cfg.token);
@@ -186,7 +186,7 @@ Test(kclient, without_the_token_the_server_says_401)
 
 static long get_who(void)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	long status = 0;
 
 	cr_assert_eq(kcl_call(c, "GET", "/who", NULL, NULL, &status, NULL, NULL, &e), 0, "%s",
@@ -262,7 +262,7 @@ static void on_done(struct kcl_req *r, long status, const char *body, size_t len
 
 static void run(void)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 
 	for (int i = 0; kcl_pending(c) && i < 100; i++)
 		cr_assert_eq(kcl_poll(c, NULL, 0, 100, &e), 0, "%s", e.msg);
@@ -320,7 +320,7 @@ Test(kclient, a_cancelled_request_calls_nothing)
 
 Test(kclient, no_server_is_an_error_that_says_where)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct kc_config gone = { .server = (char *)"http://127.0.0.1:1" };
 	struct kcl *c2 = kcl_new(&gone, &e);
 	long status = 0;
@@ -333,7 +333,7 @@ Test(kclient, no_server_is_an_error_that_says_where)
 
 Test(kclient, tls_server_name_is_the_urls_host_and_the_server_is_reached)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct kcl *c2;
 	long status = 0;
 	char *body = NULL, want[64];

@@ -41,22 +41,22 @@ struct probes {
 	const char *queue;		/* a series gather() adds, NULL for none */
 };
 
-static int check(struct probe *p, struct vs_err *why)
+static int check(struct probe *p, struct vsnl_err *why)
 {
 	p->calls++;
 	if (!p->fail)
 		return 0;
 	if (p->why)
-		return vs_err_set(why, EAGAIN, "%s", p->why);
+		return vsnl_err_set(why, EAGAIN, "%s", p->why);
 	return -EAGAIN;
 }
 
-static int healthz(void *ctx, struct vs_err *why)
+static int healthz(void *ctx, struct vsnl_err *why)
 {
 	return check(&((struct probes *)ctx)->health, why);
 }
 
-static int readyz(void *ctx, struct vs_err *why)
+static int readyz(void *ctx, struct vsnl_err *why)
 {
 	return check(&((struct probes *)ctx)->ready, why);
 }
@@ -112,7 +112,7 @@ static u64 now_ms(void)
 
 static void setup(void)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	char server[64];
 
 	memset(&probes, 0, sizeof(probes));
@@ -165,7 +165,7 @@ static void got(struct kcl_req *r, long status, const char *body, size_t len, co
  */
 static void pump(const bool *done)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	u64 deadline = now_ms() + 20000;
 
 	while (!*done) {
@@ -221,7 +221,7 @@ static char *raw(int family, const char *req)
 	size_t len = 0, cap = 4096, sent = 0, want = strlen(req);
 	char *out = calloc(1, cap);
 	u64 deadline = now_ms() + 20000;
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	int fd;
 
 	cr_assert_not_null(out);
@@ -684,7 +684,7 @@ Test(kserve, readyz_has_its_own_check)
 
 Test(kserve, probes_without_checks_are_ok)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 
 	kserve_free(ks);
 	ks = kserve_new("--listen-address", "127.0.0.1:0", reg, NULL, NULL, &e);
@@ -762,7 +762,7 @@ Test(kserve, garbage_and_huge_requests_are_logged_and_the_server_goes_on)
 
 Test(kserve, a_port_taken_is_told_with_the_address)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	char addr[32], want[128];
 
 	snprintf(addr, sizeof(addr), "127.0.0.1:%u", kserve_port(ks));
@@ -774,7 +774,7 @@ Test(kserve, a_port_taken_is_told_with_the_address)
 
 Test(kserve, every_address_is_ipv6_and_ipv4)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	char *resp;
 
 	kserve_free(ks);
@@ -790,7 +790,7 @@ Test(kserve, every_address_is_ipv6_and_ipv4)
 
 Test(kserve, an_ipv6_loopback_in_brackets)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	char *resp;
 
 	kserve_free(ks);
@@ -803,7 +803,7 @@ Test(kserve, an_ipv6_loopback_in_brackets)
 
 static void parses(const char *text, const char *host, u16 port)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct kserve_addr a;
 
 	cr_expect_eq(kserve_parse_addr(NULL, text, &a, &e), 0, "%s: %s", text, e.msg);
@@ -813,7 +813,7 @@ static void parses(const char *text, const char *host, u16 port)
 
 static void bad_addr(const char *text, const char *msg)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct kserve_addr a;
 
 	cr_expect_eq(kserve_parse_addr("--listen-address", text, &a, &e), -EINVAL, "%s parsed",
@@ -862,13 +862,13 @@ Test(kserve, bad_listen_addresses_say_what_is_wrong)
 
 Test(kserve, a_message_names_the_flag_it_is_given)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct kserve_addr a;
 
 	cr_expect_eq(kserve_parse_addr("--healthz-address", "11251", &a, &e), -EINVAL);
 	cr_expect_str_eq(e.msg, "--healthz-address \"11251\": missing port "
 			 "(want HOST:PORT, :PORT or [IPv6]:PORT)");
-	vs_err_clear(&e);
+	e = (struct vsnl_err){ 0 };
 	cr_expect_null(kserve_new(NULL, ":x", reg, &ops, &probes, &e));
 	cr_expect_str_eq(e.msg, "listen address \":x\": port \"x\" is not a number "
 			 "from 0 to 65535");
@@ -876,7 +876,7 @@ Test(kserve, a_message_names_the_flag_it_is_given)
 
 Test(kserve, a_host_that_does_not_resolve_is_named)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 
 	/* A numeric form getaddrinfo() refuses without asking DNS. */
 	cr_expect_null(kserve_new("--listen-address", "[::1::2]:80", reg, &ops, &probes, &e));

@@ -137,7 +137,7 @@ Test(kstatus, a_kept_condition_is_written_with_its_own_id_and_time, .timeout = 6
 {
 	static unsigned char buf[4096] __attribute__((aligned(8)));
 	struct kc_config cfg = { 0 };
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct nlmsghdr *nlh;
 	struct nlattr *pg;
 	struct kstatus *ks;
@@ -249,7 +249,7 @@ Test(kstatus, a_waiting_status_is_replaced_by_its_objects_next_and_by_no_other, 
 		{ "a", "g", 3, 4 },	/* replaces that next */
 	};
 	struct kc_config cfg = { 0 };
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct kstatus *ks;
 	struct kapi api;
 	struct kcl *c;

@@ -85,7 +85,7 @@ static const char two_contexts[] =
 Test(kubeconfig, the_current_context_names_cluster_user_and_namespace)
 {
 	struct kc_config c;
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	const char *path = put("config", two_contexts);
 
 	cr_assert_eq(kc_load_files(path, NULL, &c, &e), 0, "%s", e.msg);
@@ -113,7 +113,7 @@ Test(kubeconfig, the_current_context_names_cluster_user_and_namespace)
 Test(kubeconfig, files_are_relative_to_the_kubeconfig_and_tokens_are_trimmed)
 {
 	struct kc_config c;
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	const char *path;
 
 	put("ca.pem", "-----BEGIN CERTIFICATE-----\n");
@@ -139,7 +139,7 @@ Test(kubeconfig, files_are_relative_to_the_kubeconfig_and_tokens_are_trimmed)
 Test(kubeconfig, a_list_merges_first_file_first_and_passes_over_missing_files)
 {
 	struct kc_config c;
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	char list[512];
 	const char *a = put("a",
 			    "current-context: one\n"
@@ -157,10 +157,30 @@ Test(kubeconfig, a_list_merges_first_file_first_and_passes_over_missing_files)
 	kc_config_free(&c);
 }
 
+/*
+ * The core's readers keep the first message and libvsnl's carrier keeps the
+ * last: a missing file passed over must leave nothing behind for a later
+ * file's error to be hidden by or mixed with.
+ */
+Test(kubeconfig, an_error_after_a_missing_file_is_the_later_files_own)
+{
+	struct kc_config c;
+	struct vsnl_err e = { 0 };
+	char list[512];
+	const char *bad = put("bad", "a: [unclosed\n");
+
+	snprintf(list, sizeof(list), "%s/missing:%s", dir, bad);
+	cr_assert_eq(kc_load_files(list, NULL, &c, &e), -EINVAL, "%s", e.msg);
+	cr_assert_eq(e.err, -EINVAL);
+	cr_assert(!strncmp(e.msg, bad, strlen(bad)), "the bad file named first: %s", e.msg);
+	cr_assert_null(strstr(e.msg, "missing"), "%s", e.msg);
+	cr_assert_null(c.server, "nothing kept");
+}
+
 static void refused(const char *text, const char *context, int errnum, const char *what)
 {
 	struct kc_config c;
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	const char *path = put("bad", text);
 
 	cr_assert_eq(kc_load_files(path, context, &c, &e), -errnum, "%s: %s", what, e.msg);
@@ -206,7 +226,7 @@ Test(kubeconfig, bad_files_are_refused_with_the_file_and_the_entry)
 Test(kubeconfig, in_cluster_reads_the_service_account)
 {
 	struct kc_config c;
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct kc_env env = {
 		.service_host = "fd00::1", .service_port = "443", .sa_dir = dir,
 	};
@@ -232,7 +252,7 @@ Test(kubeconfig, in_cluster_reads_the_service_account)
 Test(kubeconfig, the_search_order_is_client_gos)
 {
 	struct kc_config c;
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	char home[128];
 	const char *flag = put("flag",
 			       "current-context: x\n"

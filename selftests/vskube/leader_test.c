@@ -30,7 +30,7 @@ static struct kcl *t;		/* the test's own writes and reads, apart from theirs */
 
 static void setup(void)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 
 	kapi_init(&api, "kle-test");
 	memset(&cfg, 0, sizeof(cfg));
@@ -118,7 +118,7 @@ static void cand_new_cfg(struct cand *x, const char *id, u32 lease_ms, u32 renew
 		.ns = LEASE_NS, .name = LEASE_NAME, .identity = id,
 		.lease_ms = lease_ms, .renew_ms = renew_ms, .retry_ms = retry_ms,
 	};
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 
 	memset(x, 0, sizeof(*x));
 	x->le = kle_new(c, &kc, &ops, x, &e);
@@ -160,7 +160,7 @@ static void check(const struct cand *a, const struct cand *b)
 static bool run(struct cand *a, struct cand *b,
 		bool (*cond)(const struct cand *, const struct cand *), u64 ms)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	u64 end = kinf_clock_ms() + ms;
 
 	for (;;) {
@@ -208,7 +208,7 @@ static bool one_leads(const struct cand *a, const struct cand *b)
 /* The Lease, or NULL when there is none. */
 static json_t *lease_get(void)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	long status = 0;
 	char *body = NULL;
 	size_t len = 0;
@@ -243,7 +243,7 @@ static json_int_t spec_int(json_t *lease, const char *key)
 /* Write the Lease with @spec (JSON text) whatever is there: an update without a precondition. */
 static void lease_put(const char *spec)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	char body[1024];
 	long status = 0;
 
@@ -452,7 +452,7 @@ Test(leader, release_by_a_candidate_that_does_not_lead_writes_nothing)
 
 Test(leader, a_write_between_our_read_and_our_update_wins)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct cand a;
 	json_t *l;
 	u64 wrote = 0, end = kinf_clock_ms() + 20000;
@@ -509,7 +509,7 @@ static bool loser_knows(const struct cand *a, const struct cand *b)
 
 Test(leader, two_candidates_racing_elect_one)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	long status;
 
 	/* Round 0 races to create the Lease, the others to take a free one. */
@@ -659,15 +659,15 @@ Test(leader, options_are_checked_as_client_go_does)
 		{ { .ns = "ns", .name = "a/b" }, "--leader-elect-resource-name \"a/b\"" },
 	};
 	struct kle_config good = { .ns = "volcano-system", .name = "vc-scheduler" };
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct cand x, y;
 	const char *id;
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		vs_err_clear(&e);
+		e = (struct vsnl_err){ 0 };
 		cr_assert_eq(kle_config_check(&bad[i].cfg, &e), -EINVAL, "%zu", i);
 		cr_assert(strstr(e.msg, bad[i].says), "%zu: %s", i, e.msg);
-		vs_err_clear(&e);
+		e = (struct vsnl_err){ 0 };
 		cr_assert_null(kle_new(c, &bad[i].cfg, &ops, NULL, &e));
 		cr_assert(strstr(e.msg, bad[i].says), "%zu: %s", i, e.msg);
 	}

@@ -27,10 +27,12 @@
 
 struct vsnl;
 
+#define VSNL_ERR_MSG_MAX	256
+
 /* An error: what the daemon (or the library) said, and where. */
 struct vsnl_err {
 	int err;			/* negative errno, 0 for none */
-	char msg[256];			/* NLMSGERR_ATTR_MSG, or the library's own words */
+	char msg[VSNL_ERR_MSG_MAX];	/* NLMSGERR_ATTR_MSG, or the library's own words */
 	uint32_t offset;		/* NLMSGERR_ATTR_OFFS, when has_offset */
 	bool has_offset;
 	uint32_t seq;			/* batches: the nlmsg_seq of the message at fault, else 0 */
@@ -38,8 +40,10 @@ struct vsnl_err {
 
 /*
  * Set @err (NULL: ignored) to @errnum, negated if positive, and the
- * message; returns the negative errno, so that "return vsnl_err_set(err,
- * EINVAL, ...)" reads naturally. vsnl_err_prefix() puts context ("metric
+ * message, replacing any already there (the core's vs_err_set() keeps the
+ * first instead: a caller here that wants the innermost message returns at
+ * the first error); returns the negative errno, so that "return
+ * vsnl_err_set(err, EINVAL, ...)" reads naturally. vsnl_err_prefix() puts context ("metric
  * m: ") before the message already there.
  */
 __attribute__((format(printf, 3, 4)))

@@ -47,7 +47,7 @@ struct kcl_req {
 static bool curl_ready;
 
 /* Where TLS must see another name than the server's (kubeconfig tls-server-name). */
-static int set_server(struct kcl *c, struct vs_err *err)
+static int set_server(struct kcl *c, struct vsnl_err *err)
 {
 	const char *sni = c->cfg->tls_server_name;
 	char *host = NULL, *port = NULL, *url = NULL, *map = NULL;
@@ -56,31 +56,32 @@ static int set_server(struct kcl *c, struct vs_err *err)
 
 	if (!sni || !*sni) {
 		c->base = strdup(c->cfg->server);
-		return c->base ? 0 : vs_err_set(err, ENOMEM, "out of memory");
+		return c->base ? 0 : vsnl_err_set(err, ENOMEM, "out of memory");
 	}
 	u = curl_url();
 	if (!u)
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	if (curl_url_set(u, CURLUPART_URL, c->cfg->server, 0) ||
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) ||
 	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT)) {
-		ret = vs_err_set(err, EINVAL, "server %s: not a URL libcurl takes", c->cfg->server);
+		ret = vsnl_err_set(err, EINVAL, "server %s: not a URL libcurl takes",
+				   c->cfg->server);
 		goto out;
 	}
 	/* The URL names the TLS name; connections go to the real host. */
 	if (curl_url_set(u, CURLUPART_HOST, sni, 0) || curl_url_get(u, CURLUPART_URL, &url, 0)) {
-		ret = vs_err_set(err, EINVAL, "tls-server-name %s: not a host name", sni);
+		ret = vsnl_err_set(err, EINVAL, "tls-server-name %s: not a host name", sni);
 		goto out;
 	}
 	if (asprintf(&map, "%s:%s:%s:%s", sni, port, host, port) < 0) {
 		map = NULL;
-		ret = vs_err_set(err, ENOMEM, "out of memory");
+		ret = vsnl_err_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	c->connect_to = curl_slist_append(NULL, map);
 	c->base = strdup(url);
 	if (!c->connect_to || !c->base)
-		ret = vs_err_set(err, ENOMEM, "out of memory");
+		ret = vsnl_err_set(err, ENOMEM, "out of memory");
 	else {
 		/* curl_url_get() gives "https://name/" for a bare host: no trailing '/'. */
 		size_t n = strlen(c->base);
@@ -112,7 +113,7 @@ static u64 clock_ms(void)
  */
 static void token_refresh(struct kcl *c)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	u64 now;
 
 	if (!c->cfg->token_file)
@@ -126,20 +127,20 @@ static void token_refresh(struct kcl *c)
 	c->token_stale = false;
 }
 
-struct kcl *kcl_new(struct kc_config *cfg, struct vs_err *err)
+struct kcl *kcl_new(struct kc_config *cfg, struct vsnl_err *err)
 {
 	struct kcl *c;
 
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
-			vs_err_set(err, EIO, "libcurl would not start");
+			vsnl_err_set(err, EIO, "libcurl would not start");
 			return NULL;
 		}
 		curl_ready = true;
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
-		vs_err_set(err, ENOMEM, "out of memory");
+		vsnl_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	c->cfg = cfg;
@@ -147,7 +148,7 @@ struct kcl *kcl_new(struct kc_config *cfg, struct vs_err *err)
 	NL_INIT_LIST_HEAD(&c->reqs);
 	c->multi = curl_multi_init();
 	if (!c->multi) {
-		vs_err_set(err, ENOMEM, "out of memory");
+		vsnl_err_set(err, ENOMEM, "out of memory");
 		kcl_free(c);
 		return NULL;
 	}
@@ -411,7 +412,7 @@ static void finish(struct kcl_req *r, CURLcode res)
 }
 
 int kcl_poll(struct kcl *c, struct curl_waitfd *extra, unsigned int nr, int timeout_ms,
-	     struct vs_err *err)
+	     struct vsnl_err *err)
 {
 	CURLMcode mc;
 	CURLMsg *msg;
@@ -421,7 +422,7 @@ int kcl_poll(struct kcl *c, struct curl_waitfd *extra, unsigned int nr, int time
 	if (mc == CURLM_OK)
 		mc = curl_multi_perform(c->multi, &running);
 	if (mc != CURLM_OK)
-		return vs_err_set(err, EIO, "libcurl: %s", curl_multi_strerror(mc));
+		return vsnl_err_set(err, EIO, "libcurl: %s", curl_multi_strerror(mc));
 	while ((msg = curl_multi_info_read(c->multi, &left))) {
 		struct kcl_req *r = NULL;
 
@@ -468,7 +469,7 @@ static void call_done(struct kcl_req *r, long status, const char *body, size_t l
 }
 
 int kcl_call(struct kcl *c, const char *method, const char *path, const char *ctype,
-	     const char *body, long *status, char **resp, size_t *len, struct vs_err *err)
+	     const char *body, long *status, char **resp, size_t *len, struct vsnl_err *err)
 {
 	struct call call = { 0 };
 	struct kcl_req *r;
@@ -476,7 +477,7 @@ int kcl_call(struct kcl *c, const char *method, const char *path, const char *ct
 
 	r = kcl_request(c, method, path, ctype, body, body ? strlen(body) : 0, call_done, &call);
 	if (!r)
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	while (!call.done && !ret)
 		ret = kcl_poll(c, NULL, 0, 1000, err);
 	if (ret) {
@@ -487,11 +488,11 @@ int kcl_call(struct kcl *c, const char *method, const char *path, const char *ct
 	}
 	if (!call.status) {
 		free(call.body);
-		return vs_err_set(err, EIO, "%s %s%s: %s", method, c->cfg->server, path,
-				  call.why[0] ? call.why : "no answer");
+		return vsnl_err_set(err, EIO, "%s %s%s: %s", method, c->cfg->server, path,
+				    call.why[0] ? call.why : "no answer");
 	}
 	if (!call.body)
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	*status = call.status;
 	if (len)
 		*len = call.len;

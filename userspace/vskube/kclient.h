@@ -27,8 +27,8 @@
 #include <stddef.h>
 #include <curl/curl.h>
 
-#include "core/compiler.h"
-#include "core/err.h"
+#include "lib/compiler.h"
+#include "lib/vsnl.h"
 #include "vskube/kubeconfig.h"
 
 struct kcl;
@@ -51,7 +51,7 @@ typedef int (*kcl_line_fn)(struct kcl_req *r, const char *line, size_t len, void
  * it cannot be had. With a token file (cfg->token_file) the client reads
  * it again into cfg->token each minute, and after a 401, as client-go does.
  */
-struct kcl *kcl_new(struct kc_config *cfg, struct vs_err *err);
+struct kcl *kcl_new(struct kc_config *cfg, struct vsnl_err *err);
 
 /* Stop every request (no callback) and free the client. */
 void kcl_free(struct kcl *c);
@@ -87,7 +87,7 @@ u32 kcl_pending(const struct kcl *c);
  * their callbacks. 0, or -EIO with @err when libcurl fails.
  */
 int kcl_poll(struct kcl *c, struct curl_waitfd *extra, unsigned int nr, int timeout_ms,
-	     struct vs_err *err);
+	     struct vsnl_err *err);
 
 /*
  * One request to its end, waiting here: *@status and the body in *@body
@@ -95,7 +95,7 @@ int kcl_poll(struct kcl *c, struct curl_waitfd *extra, unsigned int nr, int time
  * came, whatever its status; -EIO with @err when none did.
  */
 int kcl_call(struct kcl *c, const char *method, const char *path, const char *ctype,
-	     const char *body, long *status, char **resp, size_t *len, struct vs_err *err);
+	     const char *body, long *status, char **resp, size_t *len, struct vsnl_err *err);
 
 /* The largest body a request keeps, and the longest line of a watch. */
 #define KCL_BODY_MAX	(512u << 20)

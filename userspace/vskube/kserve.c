@@ -40,30 +40,30 @@ struct kserve {
 	u16 port;
 	bool started;			/* MHD's messages go to ops->log, not into @msg */
 	size_t hint;			/* the last exposition's length */
-	char msg[VS_ERR_MSG_MAX];	/* MHD's last message while starting */
+	char msg[VSNL_ERR_MSG_MAX];	/* MHD's last message while starting */
 };
 
 /* ------------------------------------------------------------------------- */
 /* The listen address. */
 
-static int addr_fail(struct vs_err *err, const char *flag, const char *text, const char *fmt,
+static int addr_fail(struct vsnl_err *err, const char *flag, const char *text, const char *fmt,
 		     ...) __printf(4, 5);
 
-static int addr_fail(struct vs_err *err, const char *flag, const char *text, const char *fmt,
+static int addr_fail(struct vsnl_err *err, const char *flag, const char *text, const char *fmt,
 		     ...)
 {
-	char why[VS_ERR_MSG_MAX];
+	char why[VSNL_ERR_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	return vs_err_set(err, EINVAL, "%s \"%.64s\": %s", flag ? flag : KSERVE_FLAG, text, why);
+	return vsnl_err_set(err, EINVAL, "%s \"%.64s\": %s", flag ? flag : KSERVE_FLAG, text, why);
 }
 
 /* As Go's net.SplitHostPort, then a port that is a number: no service names. */
 int kserve_parse_addr(const char *flag, const char *text, struct kserve_addr *out,
-		      struct vs_err *err)
+		      struct vsnl_err *err)
 {
 	const char *host, *port, *colon;
 	size_t host_len;
@@ -131,7 +131,7 @@ union kserve_sockaddr {
  * host is resolved, its first IPv4 address preferred, as Go does.
  */
 static int resolve(const struct kserve_addr *a, const char *flag, const char *text,
-		   union kserve_sockaddr *out, bool *dual, struct vs_err *err)
+		   union kserve_sockaddr *out, bool *dual, struct vsnl_err *err)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
 	struct addrinfo *res, *pick = NULL;
@@ -159,8 +159,8 @@ static int resolve(const struct kserve_addr *a, const char *flag, const char *te
 		hints.ai_flags |= AI_NUMERICHOST;
 	rc = getaddrinfo(a->host, NULL, &hints, &res);
 	if (rc)
-		return vs_err_set(err, EINVAL, "%s \"%.64s\": %s: %s", flag, text, a->host,
-				  gai_strerror(rc));
+		return vsnl_err_set(err, EINVAL, "%s \"%.64s\": %s: %s", flag, text, a->host,
+				    gai_strerror(rc));
 	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 		if (ai->ai_family == AF_INET) {
 			pick = ai;
@@ -175,8 +175,8 @@ static int resolve(const struct kserve_addr *a, const char *flag, const char *te
 		       pick->ai_addrlen < sizeof(*out) ? pick->ai_addrlen : sizeof(*out));
 	freeaddrinfo(res);
 	if (!pick)
-		return vs_err_set(err, EINVAL, "%s \"%.64s\": %s has no IP address", flag,
-				  text, a->host);
+		return vsnl_err_set(err, EINVAL, "%s \"%.64s\": %s has no IP address", flag,
+				    text, a->host);
 	if (out->sa.sa_family == AF_INET) {
 		out->in.sin_port = htons(a->port);
 	} else {
@@ -266,10 +266,10 @@ static enum MHD_Result serve_metrics(struct kserve *ks, struct MHD_Connection *c
 
 /* "ok", as Kubernetes' components answer; else the check's reason with a 500. */
 static enum MHD_Result serve_check(struct MHD_Connection *conn,
-				  int (*check)(void *ctx, struct vs_err *why), void *ctx,
+				  int (*check)(void *ctx, struct vsnl_err *why), void *ctx,
 				  const char *fallback)
 {
-	struct vs_err why = { { 0 } };
+	struct vsnl_err why = { 0 };
 
 	if (!check || !check(ctx, &why))
 		return reply_text(conn, MHD_HTTP_OK, "ok");
@@ -337,7 +337,7 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 }
 
 struct kserve *kserve_new(const char *flag, const char *addr, const struct vsnl_prom_reg *reg,
-			  const struct kserve_ops *ops, void *ctx, struct vs_err *err)
+			  const struct kserve_ops *ops, void *ctx, struct vsnl_err *err)
 {
 	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
 	const union MHD_DaemonInfo *info;
@@ -352,7 +352,7 @@ struct kserve *kserve_new(const char *flag, const char *addr, const struct vsnl_
 		return NULL;
 	ks = calloc(1, sizeof(*ks));
 	if (!ks) {
-		vs_err_set(err, ENOMEM, "out of memory");
+		vsnl_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	ks->reg = reg;
@@ -371,8 +371,8 @@ struct kserve *kserve_new(const char *flag, const char *addr, const struct vsnl_
 				      (unsigned int)KSERVE_CONN_TIMEOUT_S,
 				      MHD_OPTION_END);
 	if (!ks->daemon) {
-		vs_err_set(err, EADDRNOTAVAIL, "%s \"%.64s\": %s", flag, addr,
-			   ks->msg[0] ? ks->msg : "cannot listen");
+		vsnl_err_set(err, EADDRNOTAVAIL, "%s \"%.64s\": %s", flag, addr,
+			     ks->msg[0] ? ks->msg : "cannot listen");
 		free(ks);
 		return NULL;
 	}
@@ -406,10 +406,10 @@ int kserve_timeout_ms(struct kserve *ks)
 	return ms > INT_MAX ? INT_MAX : (int)ms;
 }
 
-int kserve_run(struct kserve *ks, struct vs_err *err)
+int kserve_run(struct kserve *ks, struct vsnl_err *err)
 {
 	if (MHD_run(ks->daemon) != MHD_YES)
-		return vs_err_set(err, EIO, "libmicrohttpd: the server cannot be run");
+		return vsnl_err_set(err, EIO, "libmicrohttpd: the server cannot be run");
 	return 0;
 }
 

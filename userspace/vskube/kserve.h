@@ -28,9 +28,9 @@
 
 #include <stddef.h>
 
-#include "core/compiler.h"
-#include "core/err.h"
+#include "lib/compiler.h"
 #include "lib/prom.h"
+#include "lib/vsnl.h"
 
 /* ------------------------------------------------------------------------- */
 /* The server. */
@@ -51,7 +51,7 @@ struct kserve_addr {
  * what is wrong with it.
  */
 int kserve_parse_addr(const char *flag, const char *text, struct kserve_addr *out,
-		      struct vs_err *err);
+		      struct vsnl_err *err);
 
 struct kserve;
 
@@ -61,8 +61,8 @@ struct kserve_ops {
 	 * non-zero with the reason in @why, which the probe answers with a
 	 * 500. NULL: always. Called on the caller's thread, in kserve_run().
 	 */
-	int (*healthz)(void *ctx, struct vs_err *why);
-	int (*readyz)(void *ctx, struct vs_err *why);
+	int (*healthz)(void *ctx, struct vsnl_err *why);
+	int (*readyz)(void *ctx, struct vsnl_err *why);
 	/* libmicrohttpd's messages once serving (a client gone): NULL drops them. */
 	void (*log)(void *ctx, const char *msg);
 	/*
@@ -81,7 +81,7 @@ struct kserve_ops {
  * the address) when the address is not one or cannot be listened on.
  */
 struct kserve *kserve_new(const char *flag, const char *addr, const struct vsnl_prom_reg *reg,
-			  const struct kserve_ops *ops, void *ctx, struct vs_err *err);
+			  const struct kserve_ops *ops, void *ctx, struct vsnl_err *err);
 
 /* Close the listening socket and every connection. */
 void kserve_free(struct kserve *ks);
@@ -96,7 +96,7 @@ int kserve_timeout_ms(struct kserve *ks);
  * Accept, read, answer and time out what is due, without blocking.
  * Harmless when nothing is. 0, or -EIO with @err.
  */
-int kserve_run(struct kserve *ks, struct vs_err *err);
+int kserve_run(struct kserve *ks, struct vsnl_err *err);
 
 /* The port listened on: the one chosen when the address asked for 0. */
 u16 kserve_port(const struct kserve *ks);

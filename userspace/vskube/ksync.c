@@ -16,8 +16,8 @@
 #include <string.h>
 #include <libmnl/libmnl.h>
 #include <jansson.h>
+#include <netlink/hash.h>
 
-#include "core/hash.h"
 #include "lib/log.h"
 #include "kube/manifest.h"
 #include "lib/codec_gen.h"
@@ -77,9 +77,9 @@ static u64 key_of(enum mf_kind kind, const char *ns, const char *name)
 {
 	size_t nl = ns ? strlen(ns) : 0, len = strlen(name);
 	/* Two 32-bit hashes of (kind, namespace), each the seed of one of the name. */
-	u32 a = vs_hash_bytes(ns, nl, 0x6b73796e ^ (u32)kind);
-	u32 b = vs_hash_bytes(ns, nl, 0x636b6579 ^ (u32)kind << 8);
-	u64 k = (u64)vs_hash_bytes(name, len, a) << 32 | vs_hash_bytes(name, len, b);
+	u32 a = nl_hash_any(ns, nl, 0x6b73796e ^ (u32)kind);
+	u32 b = nl_hash_any(ns, nl, 0x636b6579 ^ (u32)kind << 8);
+	u64 k = (u64)nl_hash_any(name, len, a) << 32 | nl_hash_any(name, len, b);
 
 	return k ? k : 1;
 }
@@ -525,8 +525,8 @@ static int round_del(struct ksync *s, const struct kfeed_info *fi, json_t *obj,
 
 static u64 digest(const struct nlmsghdr *nlh)
 {
-	return (u64)vs_hash_bytes(nlh, nlh->nlmsg_len, 0x64696765) << 32 |
-	       vs_hash_bytes(nlh, nlh->nlmsg_len, 0x73740000);
+	return (u64)nl_hash_any(nlh, nlh->nlmsg_len, 0x64696765) << 32 |
+	       nl_hash_any(nlh, nlh->nlmsg_len, 0x73740000);
 }
 
 static struct kmsg *emit(struct ksync *s, const struct nlmsghdr *nlh, const char *what)
@@ -994,18 +994,18 @@ static int feed_start(struct ksync *s, u32 i)
 }
 
 struct ksync *ksync_new(struct kcl *c, struct vsnl *nl, const struct ksync_opts *opts,
-			struct vs_err *err)
+			struct vsnl_err *err)
 {
 	struct ksync *s = calloc(1, sizeof(*s));
 
 	if (!s) {
-		vs_err_set(err, ENOMEM, "out of memory");
+		vsnl_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	s->msg = malloc(VS_MSG_MAX);
 	if (!s->msg) {
 		free(s);
-		vs_err_set(err, ENOMEM, "out of memory");
+		vsnl_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	s->c = c;

@@ -75,7 +75,7 @@ int ksync_status_lookup(struct ksync *s, enum kstatus_kind kind, const char *ns,
 
 /* The bridge's way in over the API client @c to the daemon's connection @nl. */
 struct ksync *ksync_new(struct kcl *c, struct vsnl *nl, const struct ksync_opts *opts,
-			struct vs_err *err);
+			struct vsnl_err *err);
 void ksync_free(struct ksync *s);
 
 /* Load the core from fresh lists (the start, and a resync). 0 or the daemon's error. */

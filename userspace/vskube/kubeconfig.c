@@ -89,22 +89,32 @@ static char *resolve_path(const char *file, const char *path)
 	return out;
 }
 
-static int read_blob(const char *path, struct kc_blob *out, struct vs_err *err)
+/*
+ * The core's file and YAML readers, which this file still uses, report in
+ * the core's carrier: their message goes into @err as it is.
+ */
+static int core_err(int ret, const struct vs_err *ce, struct vsnl_err *err)
 {
+	return ret ? vsnl_err_set(err, ret, "%s", ce->msg) : 0;
+}
+
+static int read_blob(const char *path, struct kc_blob *out, struct vsnl_err *err)
+{
+	struct vs_err ce = { { 0 } };
 	char *text;
 	size_t len;
 	int ret;
 
-	ret = vs_read_file(path, KC_FILE_MAX, &text, &len, err);
+	ret = vs_read_file(path, KC_FILE_MAX, &text, &len, &ce);
 	if (ret)
-		return ret;
+		return core_err(ret, &ce, err);
 	out->data = (unsigned char *)text;
 	out->len = len;
 	return 0;
 }
 
 /* A token file's text without the line break it usually ends with. */
-static int read_token(const char *path, char **out, struct vs_err *err)
+static int read_token(const char *path, char **out, struct vsnl_err *err)
 {
 	struct kc_blob b = { NULL, 0 };
 	int ret = read_blob(path, &b, err);
@@ -116,13 +126,13 @@ static int read_token(const char *path, char **out, struct vs_err *err)
 		b.data[--b.len] = '\0';
 	if (!b.len || memchr(b.data, '\n', b.len)) {
 		blob_free(&b);
-		return vs_err_set(err, EINVAL, "%s: not a token (empty, or several lines)", path);
+		return vsnl_err_set(err, EINVAL, "%s: not a token (empty, or several lines)", path);
 	}
 	*out = (char *)b.data;
 	return 0;
 }
 
-int kc_reload_token(struct kc_config *cfg, struct vs_err *err)
+int kc_reload_token(struct kc_config *cfg, struct vsnl_err *err)
 {
 	char *token;
 	int ret;
@@ -167,36 +177,36 @@ static const struct vs_args *named_entry(const struct kc_file *f, const char *ke
 
 /* A string entry: absent is 0 with *@out untouched; another type is an error. */
 static int get_string(const struct kc_file *f, const struct vs_args *m, const char *key,
-		      const char *what, const char **out, struct vs_err *err)
+		      const char *what, const char **out, struct vsnl_err *err)
 {
 	const struct vs_arg *v = vs_args_find(m, key);
 
 	if (!v || v->type == VS_ARG_NULL)
 		return 0;
 	if (v->type != VS_ARG_STRING)
-		return vs_err_set(err, EINVAL, "%s:%u: %s: %s is not a string", f->path, v->line,
-				  what, key);
+		return vsnl_err_set(err, EINVAL, "%s:%u: %s: %s is not a string", f->path, v->line,
+				    what, key);
 	*out = v->s;
 	return 0;
 }
 
 static int get_bool(const struct kc_file *f, const struct vs_args *m, const char *key,
-		    const char *what, bool *out, struct vs_err *err)
+		    const char *what, bool *out, struct vsnl_err *err)
 {
 	const struct vs_arg *v = vs_args_find(m, key);
 
 	if (!v || v->type == VS_ARG_NULL)
 		return 0;
 	if (v->type != VS_ARG_BOOL)
-		return vs_err_set(err, EINVAL, "%s:%u: %s: %s is not true or false", f->path,
-				  v->line, what, key);
+		return vsnl_err_set(err, EINVAL, "%s:%u: %s: %s is not true or false", f->path,
+				    v->line, what, key);
 	*out = v->b;
 	return 0;
 }
 
 /* @key (a path in @f) or @key-data (base64), not both; neither leaves @out empty. */
 static int get_blob(const struct kc_file *f, const struct vs_args *m, const char *key,
-		    const char *what, struct kc_blob *out, struct vs_err *err)
+		    const char *what, struct kc_blob *out, struct vsnl_err *err)
 {
 	const char *path = NULL, *data = NULL;
 	char datakey[64];
@@ -208,23 +218,23 @@ static int get_blob(const struct kc_file *f, const struct vs_args *m, const char
 	    (ret = get_string(f, m, datakey, what, &data, err)))
 		return ret;
 	if (path && data)
-		return vs_err_set(err, EINVAL, "%s: %s: both %s and %s are given", f->path, what,
-				  key, datakey);
+		return vsnl_err_set(err, EINVAL, "%s: %s: both %s and %s are given", f->path, what,
+				    key, datakey);
 	if (data) {
 		ret = kc_base64_decode(data, out);
 		if (ret == -EINVAL)
-			return vs_err_set(err, EINVAL, "%s: %s: %s is not base64", f->path, what,
-					  datakey);
-		return ret ? vs_err_set(err, ENOMEM, "out of memory") : 0;
+			return vsnl_err_set(err, EINVAL, "%s: %s: %s is not base64", f->path, what,
+					    datakey);
+		return ret ? vsnl_err_set(err, ENOMEM, "out of memory") : 0;
 	}
 	if (!path)
 		return 0;
 	full = resolve_path(f->path, path);
 	if (!full)
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	ret = read_blob(full, out, err);
 	if (ret)
-		vs_err_prefix(err, "%s: %s: %s: ", f->path, what, key);
+		vsnl_err_prefix(err, "%s: %s: %s: ", f->path, what, key);
 	free(full);
 	return ret;
 }
@@ -251,7 +261,7 @@ static const struct vs_args *find_entry(const struct kc_file *files, u32 nr, con
 }
 
 static int load_cluster(const struct kc_file *f, const struct vs_args *c, const char *name,
-			struct kc_config *out, struct vs_err *err)
+			struct kc_config *out, struct vsnl_err *err)
 {
 	const char *server = NULL, *sni = NULL;
 	char what[160];
@@ -265,14 +275,14 @@ static int load_cluster(const struct kc_file *f, const struct vs_args *c, const 
 	    (ret = get_blob(f, c, "certificate-authority", what, &out->ca, err)))
 		return ret;
 	if (!server || !*server)
-		return vs_err_set(err, EINVAL, "%s: %s has no server", f->path, what);
+		return vsnl_err_set(err, EINVAL, "%s: %s has no server", f->path, what);
 	if (strncmp(server, "https://", 8) && strncmp(server, "http://", 7))
-		return vs_err_set(err, EINVAL, "%s: %s: server \"%s\" is not an http:// or "
-				  "https:// URL", f->path, what, server);
+		return vsnl_err_set(err, EINVAL, "%s: %s: server \"%s\" is not an http:// or "
+				    "https:// URL", f->path, what, server);
 	out->server = strdup(server);
 	out->tls_server_name = dup_or_null(sni);
 	if (!out->server || (sni && !out->tls_server_name))
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	n = strlen(out->server);
 	while (n && out->server[n - 1] == '/')
 		out->server[--n] = '\0';
@@ -280,7 +290,7 @@ static int load_cluster(const struct kc_file *f, const struct vs_args *c, const 
 }
 
 static int load_user(const struct kc_file *f, const struct vs_args *u, const char *name,
-		     struct kc_config *out, struct vs_err *err)
+		     struct kc_config *out, struct vsnl_err *err)
 {
 	const char *token = NULL, *token_file = NULL, *user = NULL, *pass = NULL;
 	char what[160];
@@ -288,9 +298,9 @@ static int load_user(const struct kc_file *f, const struct vs_args *u, const cha
 
 	snprintf(what, sizeof(what), "user %s", name);
 	if (vs_args_find(u, "exec") || vs_args_find(u, "auth-provider"))
-		return vs_err_set(err, EOPNOTSUPP, "%s: %s: exec plugins and auth providers are "
-				  "not supported: give a token, a token file or a client "
-				  "certificate", f->path, what);
+		return vsnl_err_set(err, EOPNOTSUPP, "%s: %s: exec plugins and auth providers are "
+				    "not supported: give a token, a token file or a client "
+				    "certificate", f->path, what);
 	if ((ret = get_string(f, u, "token", what, &token, err)) ||
 	    (ret = get_string(f, u, "tokenFile", what, &token_file, err)) ||
 	    (ret = get_string(f, u, "username", what, &user, err)) ||
@@ -299,30 +309,30 @@ static int load_user(const struct kc_file *f, const struct vs_args *u, const cha
 	    (ret = get_blob(f, u, "client-key", what, &out->key, err)))
 		return ret;
 	if (!out->cert.data != !out->key.data)
-		return vs_err_set(err, EINVAL, "%s: %s: a client certificate needs its key, and "
-				  "a key its certificate", f->path, what);
+		return vsnl_err_set(err, EINVAL, "%s: %s: a client certificate needs its key, and "
+				    "a key its certificate", f->path, what);
 	/* client-go: a token given inline wins over tokenFile. */
 	if (token) {
 		out->token = strdup(token);
 	} else if (token_file) {
 		out->token_file = resolve_path(f->path, token_file);
 		if (!out->token_file)
-			return vs_err_set(err, ENOMEM, "out of memory");
+			return vsnl_err_set(err, ENOMEM, "out of memory");
 		ret = read_token(out->token_file, &out->token, err);
 		if (ret) {
-			vs_err_prefix(err, "%s: %s: tokenFile: ", f->path, what);
+			vsnl_err_prefix(err, "%s: %s: tokenFile: ", f->path, what);
 			return ret;
 		}
 	}
 	out->username = dup_or_null(user);
 	out->password = dup_or_null(pass);
 	if ((token && !out->token) || (user && !out->username) || (pass && !out->password))
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	return 0;
 }
 
 static int resolve(const struct kc_file *files, u32 nr, const char *context,
-		   struct kc_config *out, struct vs_err *err)
+		   struct kc_config *out, struct vsnl_err *err)
 {
 	const struct kc_file *cf = NULL, *cl = NULL, *us = NULL;
 	const char *cluster = NULL, *user = NULL, *ns = NULL;
@@ -339,42 +349,43 @@ static int resolve(const struct kc_file *files, u32 nr, const char *context,
 			context = v->s;
 	}
 	if (!context)
-		return vs_err_set(err, EINVAL, "%s: no current-context, and no --context",
-				  files[0].path);
+		return vsnl_err_set(err, EINVAL, "%s: no current-context, and no --context",
+				    files[0].path);
 	ctx = find_entry(files, nr, "contexts", context, "context", &cf);
 	if (!ctx)
-		return vs_err_set(err, ENOENT, "%s: no context named \"%s\"", files[0].path,
-				  context);
+		return vsnl_err_set(err, ENOENT, "%s: no context named \"%s\"", files[0].path,
+				    context);
 	if ((ret = get_string(cf, ctx, "cluster", "context", &cluster, err)) ||
 	    (ret = get_string(cf, ctx, "user", "context", &user, err)) ||
 	    (ret = get_string(cf, ctx, "namespace", "context", &ns, err)))
 		return ret;
 	if (!cluster)
-		return vs_err_set(err, EINVAL, "%s: context %s names no cluster", cf->path, context);
+		return vsnl_err_set(err, EINVAL, "%s: context %s names no cluster", cf->path,
+				    context);
 	c = find_entry(files, nr, "clusters", cluster, "cluster", &cl);
 	if (!c)
-		return vs_err_set(err, ENOENT, "%s: context %s: no cluster named \"%s\"", cf->path,
-				  context, cluster);
+		return vsnl_err_set(err, ENOENT, "%s: context %s: no cluster named \"%s\"",
+				    cf->path, context, cluster);
 	ret = load_cluster(cl, c, cluster, out, err);
 	if (ret)
 		return ret;
 	if (user) {
 		u = find_entry(files, nr, "users", user, "user", &us);
 		if (!u)
-			return vs_err_set(err, ENOENT, "%s: context %s: no user named \"%s\"",
-					  cf->path, context, user);
+			return vsnl_err_set(err, ENOENT, "%s: context %s: no user named \"%s\"",
+					    cf->path, context, user);
 		ret = load_user(us, u, user, out, err);
 		if (ret)
 			return ret;
 	}
 	if (ns && !(out->namespace = strdup(ns)))
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	snprintf(out->origin, sizeof(out->origin), "%s, context %s", cf->path, context);
 	return 0;
 }
 
 int kc_load_files(const char *paths, const char *context, struct kc_config *out,
-		  struct vs_err *err)
+		  struct vsnl_err *err)
 {
 	struct kc_file files[KC_FILES_MAX];
 	char *list = strdup(paths), *save = NULL;
@@ -383,41 +394,44 @@ int kc_load_files(const char *paths, const char *context, struct kc_config *out,
 
 	memset(out, 0, sizeof(*out));
 	if (!list)
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	for (char *p = strtok_r(list, ":", &save); p && !ret; p = strtok_r(NULL, ":", &save)) {
+		struct vs_err ce = { { 0 } };
 		char *text;
 		size_t len;
 
 		if (nr == KC_FILES_MAX) {
-			ret = vs_err_set(err, E2BIG, "more than %u kubeconfig files", KC_FILES_MAX);
+			ret = vsnl_err_set(err, E2BIG, "more than %u kubeconfig files",
+					   KC_FILES_MAX);
 			break;
 		}
 		files[nr].path = strdup(p);
 		files[nr].root.type = VS_ARG_NULL;
 		if (!files[nr].path) {
-			ret = vs_err_set(err, ENOMEM, "out of memory");
+			ret = vsnl_err_set(err, ENOMEM, "out of memory");
 			break;
 		}
 		nr++;
-		ret = vs_read_file(p, KC_FILE_MAX, &text, &len, err);
+		ret = vs_read_file(p, KC_FILE_MAX, &text, &len, &ce);
 		/* As client-go: a file of a list that does not exist is passed over. */
 		if (ret == -ENOENT && strchr(paths, ':')) {
 			free(files[--nr].path);
-			if (err)
-				err->msg[0] = '\0';
 			ret = 0;
 			continue;
 		}
-		if (ret)
+		if (ret) {
+			core_err(ret, &ce, err);
 			break;
-		ret = vs_yaml_parse(text, len, files[nr - 1].path, &files[nr - 1].root, err);
+		}
+		ret = vs_yaml_parse(text, len, files[nr - 1].path, &files[nr - 1].root, &ce);
 		free(text);
+		core_err(ret, &ce, err);
 		if (!ret && files[nr - 1].root.type != VS_ARG_MAP &&
 		    files[nr - 1].root.type != VS_ARG_NULL)
-			ret = vs_err_set(err, EINVAL, "%s: not a kubeconfig (a map)", p);
+			ret = vsnl_err_set(err, EINVAL, "%s: not a kubeconfig (a map)", p);
 	}
 	if (!ret && !nr)
-		ret = vs_err_set(err, EINVAL, "no kubeconfig file in \"%s\"", paths);
+		ret = vsnl_err_set(err, EINVAL, "no kubeconfig file in \"%s\"", paths);
 	if (!ret)
 		ret = resolve(files, nr, context, out, err);
 	for (u32 i = 0; i < nr; i++) {
@@ -430,7 +444,7 @@ int kc_load_files(const char *paths, const char *context, struct kc_config *out,
 	return ret;
 }
 
-int kc_load_in_cluster(const struct kc_env *env, struct kc_config *out, struct vs_err *err)
+int kc_load_in_cluster(const struct kc_env *env, struct kc_config *out, struct vsnl_err *err)
 {
 	char *path = NULL;
 	int ret;
@@ -438,17 +452,17 @@ int kc_load_in_cluster(const struct kc_env *env, struct kc_config *out, struct v
 	memset(out, 0, sizeof(*out));
 	if (!env->service_host || !*env->service_host || !env->service_port ||
 	    !*env->service_port)
-		return vs_err_set(err, ENOENT, "not in a cluster: KUBERNETES_SERVICE_HOST and "
-				  "KUBERNETES_SERVICE_PORT are not set");
+		return vsnl_err_set(err, ENOENT, "not in a cluster: KUBERNETES_SERVICE_HOST and "
+				    "KUBERNETES_SERVICE_PORT are not set");
 	/* An IPv6 address goes in brackets, as client-go's net.JoinHostPort does. */
 	if (asprintf(&out->server, strchr(env->service_host, ':') ? "https://[%s]:%s" :
 		     "https://%s:%s", env->service_host, env->service_port) < 0) {
 		out->server = NULL;
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	}
 	if (asprintf(&out->token_file, "%s/token", env->sa_dir) < 0) {
 		out->token_file = NULL;
-		ret = vs_err_set(err, ENOMEM, "out of memory");
+		ret = vsnl_err_set(err, ENOMEM, "out of memory");
 		goto out_free;
 	}
 	ret = read_token(out->token_file, &out->token, err);
@@ -456,7 +470,7 @@ int kc_load_in_cluster(const struct kc_env *env, struct kc_config *out, struct v
 		goto out_prefix;
 	if (asprintf(&path, "%s/ca.crt", env->sa_dir) < 0) {
 		path = NULL;
-		ret = vs_err_set(err, ENOMEM, "out of memory");
+		ret = vsnl_err_set(err, ENOMEM, "out of memory");
 		goto out_free;
 	}
 	ret = read_blob(path, &out->ca, err);
@@ -467,14 +481,14 @@ int kc_load_in_cluster(const struct kc_env *env, struct kc_config *out, struct v
 	return 0;
 
 out_prefix:
-	vs_err_prefix(err, "in-cluster configuration: ");
+	vsnl_err_prefix(err, "in-cluster configuration: ");
 out_free:
 	kc_config_free(out);
 	return ret;
 }
 
 int kc_load(const char *path, const char *context, const struct kc_env *env,
-	    struct kc_config *out, struct vs_err *err)
+	    struct kc_config *out, struct vsnl_err *err)
 {
 	char *home;
 	int ret;
@@ -486,10 +500,10 @@ int kc_load(const char *path, const char *context, const struct kc_env *env,
 	if (env->service_host && *env->service_host && !context)
 		return kc_load_in_cluster(env, out, err);
 	if (!env->home || !*env->home)
-		return vs_err_set(err, ENOENT, "no kubeconfig: no --kubeconfig, KUBECONFIG, "
-				  "in-cluster service account or HOME");
+		return vsnl_err_set(err, ENOENT, "no kubeconfig: no --kubeconfig, KUBECONFIG, "
+				    "in-cluster service account or HOME");
 	if (asprintf(&home, "%s/.kube/config", env->home) < 0)
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	ret = kc_load_files(home, context, out, err);
 	free(home);
 	return ret;

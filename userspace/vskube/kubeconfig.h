@@ -23,8 +23,8 @@
 
 #include <stddef.h>
 
-#include "core/compiler.h"
-#include "core/err.h"
+#include "lib/compiler.h"
+#include "lib/vsnl.h"
 
 /* Bytes read from a file or decoded from base64 data; NULL when not given. */
 struct kc_blob {
@@ -63,17 +63,17 @@ void kc_env_default(struct kc_env *env);
  * saying what and where; @out is then empty.
  */
 int kc_load(const char *path, const char *context, const struct kc_env *env,
-	    struct kc_config *out, struct vs_err *err);
+	    struct kc_config *out, struct vsnl_err *err);
 
 /* One kubeconfig file, or several (":"-separated) merged. */
 int kc_load_files(const char *paths, const char *context, struct kc_config *out,
-		  struct vs_err *err);
+		  struct vsnl_err *err);
 
 /* The service account's configuration from @env. */
-int kc_load_in_cluster(const struct kc_env *env, struct kc_config *out, struct vs_err *err);
+int kc_load_in_cluster(const struct kc_env *env, struct kc_config *out, struct vsnl_err *err);
 
 /* Read the token file again (tokens are rotated); 0 or -errno. */
-int kc_reload_token(struct kc_config *cfg, struct vs_err *err);
+int kc_reload_token(struct kc_config *cfg, struct vsnl_err *err);
 
 void kc_config_free(struct kc_config *cfg);
 

@@ -121,33 +121,34 @@ static void defaults(const struct kle_config *cfg, u32 *lease, u32 *renew, u32 *
 	*retry = cfg->retry_ms ? cfg->retry_ms : KLE_RETRY_MS;
 }
 
-int kle_config_check(const struct kle_config *cfg, struct vs_err *err)
+int kle_config_check(const struct kle_config *cfg, struct vsnl_err *err)
 {
 	char a[32], b[32];
 	u32 lease, renew, retry;
 
 	defaults(cfg, &lease, &renew, &retry);
 	if (!dns_name(cfg->ns, 63, false))
-		return vs_err_set(err, EINVAL, "--leader-elect-resource-namespace \"%s\": not a "
-				  "namespace (lowercase letters, digits and '-', at most 63)",
-				  cfg->ns ? cfg->ns : "");
+		return vsnl_err_set(err, EINVAL, "--leader-elect-resource-namespace \"%s\": not a "
+				    "namespace (lowercase letters, digits and '-', at most 63)",
+				    cfg->ns ? cfg->ns : "");
 	if (!dns_name(cfg->name, 253, true))
-		return vs_err_set(err, EINVAL, "--leader-elect-resource-name \"%s\": not a Lease "
-				  "name (lowercase letters, digits, '-' and '.', at most 253)",
-				  cfg->name ? cfg->name : "");
+		return vsnl_err_set(err, EINVAL, "--leader-elect-resource-name \"%s\": not a Lease "
+				    "name (lowercase letters, digits, '-' and '.', at most 253)",
+				    cfg->name ? cfg->name : "");
 	if (lease <= renew)
-		return vs_err_set(err, EINVAL, "--leader-elect-lease-duration (%s) must be greater "
-				  "than --leader-elect-renew-deadline (%s)",
-				  fmt_ms(a, sizeof(a), lease), fmt_ms(b, sizeof(b), renew));
+		return vsnl_err_set(err, EINVAL, "--leader-elect-lease-duration (%s) must be "
+				    "greater than --leader-elect-renew-deadline (%s)",
+				    fmt_ms(a, sizeof(a), lease), fmt_ms(b, sizeof(b), renew));
 	/* client-go's JitterFactor: a retry may wait up to 1.2 periods more. */
 	if ((u64)renew * 5 <= (u64)retry * 6)
-		return vs_err_set(err, EINVAL, "--leader-elect-renew-deadline (%s) must be greater "
-				  "than 1.2 times --leader-elect-retry-period (%s)",
-				  fmt_ms(a, sizeof(a), renew), fmt_ms(b, sizeof(b), retry));
+		return vsnl_err_set(err, EINVAL, "--leader-elect-renew-deadline (%s) must be "
+				    "greater than 1.2 times --leader-elect-retry-period (%s)",
+				    fmt_ms(a, sizeof(a), renew), fmt_ms(b, sizeof(b), retry));
 	/* The Lease says whole seconds: under one, others would see 0 and never wait. */
 	if (lease < 1000)
-		return vs_err_set(err, EINVAL, "--leader-elect-lease-duration (%s) must be at least "
-				  "1s: a Lease holds whole seconds", fmt_ms(a, sizeof(a), lease));
+		return vsnl_err_set(err, EINVAL, "--leader-elect-lease-duration (%s) must be at "
+				    "least 1s: a Lease holds whole seconds",
+				    fmt_ms(a, sizeof(a), lease));
 	return 0;
 }
 
@@ -177,14 +178,14 @@ static char *default_identity(void)
 }
 
 struct kle *kle_new(struct kcl *c, const struct kle_config *cfg, const struct kle_ops *ops,
-		    void *ctx, struct vs_err *err)
+		    void *ctx, struct vsnl_err *err)
 {
 	struct kle *le;
 
 	if (kle_config_check(cfg, err))
 		return NULL;
 	if (!ops->started || !ops->stopped) {
-		vs_err_set(err, EINVAL, "leader election needs started and stopped callbacks");
+		vsnl_err_set(err, EINVAL, "leader election needs started and stopped callbacks");
 		return NULL;
 	}
 	le = calloc(1, sizeof(*le));
@@ -221,7 +222,7 @@ struct kle *kle_new(struct kcl *c, const struct kle_config *cfg, const struct kl
 
 nomem:
 	kle_free(le);
-	vs_err_set(err, ENOMEM, "out of memory");
+	vsnl_err_set(err, ENOMEM, "out of memory");
 	return NULL;
 }
 
@@ -363,7 +364,7 @@ static const char *shown(json_t *v, char *buf, size_t size)
 }
 
 /* An integer field of the spec: absent or null is 0, as client-go reads a nil pointer. */
-static int spec_int(json_t *spec, const char *key, s64 *out, struct vs_err *err)
+static int spec_int(json_t *spec, const char *key, s64 *out, struct vsnl_err *err)
 {
 	json_t *v = json_object_get(spec, key);
 	char buf[80];
@@ -374,13 +375,13 @@ static int spec_int(json_t *spec, const char *key, s64 *out, struct vs_err *err)
 	/* int32 in the API; a negative one the apiserver would have refused. */
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 	    json_integer_value(v) > INT32_MAX)
-		return vs_err_set(err, EINVAL, "spec.%s is not an integer from 0 to %d: %s", key,
-				  INT32_MAX, shown(v, buf, sizeof(buf)));
+		return vsnl_err_set(err, EINVAL, "spec.%s is not an integer from 0 to %d: %s", key,
+				    INT32_MAX, shown(v, buf, sizeof(buf)));
 	*out = json_integer_value(v);
 	return 0;
 }
 
-static int spec_time(json_t *spec, const char *key, char *out, size_t size, struct vs_err *err)
+static int spec_time(json_t *spec, const char *key, char *out, size_t size, struct vsnl_err *err)
 {
 	json_t *v = json_object_get(spec, key);
 	char buf[80];
@@ -389,8 +390,8 @@ static int spec_time(json_t *spec, const char *key, char *out, size_t size, stru
 	if (!v || json_is_null(v))
 		return 0;
 	if (!json_is_string(v) || !time_valid(json_string_value(v)))
-		return vs_err_set(err, EINVAL, "spec.%s is not an RFC 3339 time: %s", key,
-				  shown(v, buf, sizeof(buf)));
+		return vsnl_err_set(err, EINVAL, "spec.%s is not an RFC 3339 time: %s", key,
+				    shown(v, buf, sizeof(buf)));
 	snprintf(out, size, "%s", json_string_value(v));
 	return 0;
 }
@@ -401,7 +402,7 @@ static int spec_time(json_t *spec, const char *key, char *out, size_t size, stru
  * not as the API defines it is refused with @err, never half-used.
  */
 static int lease_parse(const char *body, size_t len, json_t **out, struct kle_record *rec,
-		       char **raw, struct vs_err *err)
+		       char **raw, struct vsnl_err *err)
 {
 	json_t *obj, *spec, *holder;
 	const char *rv;
@@ -411,24 +412,26 @@ static int lease_parse(const char *body, size_t len, json_t **out, struct kle_re
 	memset(rec, 0, sizeof(*rec));
 	obj = json_loadb(body, len, 0, &jerr);
 	if (!json_is_object(obj)) {
-		vs_err_set(err, EINVAL, "not a JSON object: %s", obj ? "another value" : jerr.text);
+		vsnl_err_set(err, EINVAL, "not a JSON object: %s",
+			     obj ? "another value" : jerr.text);
 		goto bad;
 	}
 	rv = json_string_value(json_object_get(json_object_get(obj, "metadata"),
 					       "resourceVersion"));
 	if (!rv || !*rv) {
-		vs_err_set(err, EINVAL, "no metadata.resourceVersion");
+		vsnl_err_set(err, EINVAL, "no metadata.resourceVersion");
 		goto bad;
 	}
 	spec = json_object_get(obj, "spec");
 	if (spec && !json_is_null(spec) && !json_is_object(spec)) {
-		vs_err_set(err, EINVAL, "spec is not an object: %s", shown(spec, buf, sizeof(buf)));
+		vsnl_err_set(err, EINVAL, "spec is not an object: %s",
+			     shown(spec, buf, sizeof(buf)));
 		goto bad;
 	}
 	holder = json_object_get(spec, "holderIdentity");
 	if (holder && !json_is_null(holder) && !json_is_string(holder)) {
-		vs_err_set(err, EINVAL, "spec.holderIdentity is not a string: %s",
-			   shown(holder, buf, sizeof(buf)));
+		vsnl_err_set(err, EINVAL, "spec.holderIdentity is not a string: %s",
+			     shown(holder, buf, sizeof(buf)));
 		goto bad;
 	}
 	if (spec_int(spec, "leaseDurationSeconds", &rec->duration_s, err) ||
@@ -441,7 +444,7 @@ static int lease_parse(const char *body, size_t len, json_t **out, struct kle_re
 	if (!rec->holder || !*raw) {
 		free(*raw);
 		*raw = NULL;
-		vs_err_set(err, ENOMEM, "out of memory");
+		vsnl_err_set(err, ENOMEM, "out of memory");
 		goto bad;
 	}
 	*out = obj;
@@ -703,7 +706,7 @@ static void get_done(struct kcl_req *r, long status, const char *body, size_t le
 		     const char *why, void *arg)
 {
 	struct kle *le = arg;
-	struct vs_err err = { { 0 } };
+	struct vsnl_err err = { 0 };
 	struct kle_record rec;
 	json_t *obj;
 	char *raw;
@@ -860,7 +863,7 @@ static void release_get_done(struct kcl_req *r, long status, const char *body, s
 			     const char *why, void *arg)
 {
 	struct kle *le = arg;
-	struct vs_err err = { { 0 } };
+	struct vsnl_err err = { 0 };
 	struct kle_record rec;
 	json_t *obj;
 	char *raw;

@@ -33,8 +33,8 @@
 #ifndef VSKUBE_LEADER_H
 #define VSKUBE_LEADER_H
 
-#include "core/compiler.h"
-#include "core/err.h"
+#include "lib/compiler.h"
+#include "lib/vsnl.h"
 #include "vskube/kclient.h"
 
 struct kle;
@@ -85,7 +85,7 @@ struct kle_stats {
  * retryPeriod * 1.2), with the defaults filled in: 0, or -EINVAL with @err
  * naming the option.
  */
-int kle_config_check(const struct kle_config *cfg, struct vs_err *err);
+int kle_config_check(const struct kle_config *cfg, struct vsnl_err *err);
 
 /*
  * A candidate for the Lease @cfg names, on client @c; @ops and @ctx must
@@ -93,7 +93,7 @@ int kle_config_check(const struct kle_config *cfg, struct vs_err *err);
  * nothing until kle_start().
  */
 struct kle *kle_new(struct kcl *c, const struct kle_config *cfg, const struct kle_ops *ops,
-		    void *ctx, struct vs_err *err);
+		    void *ctx, struct vsnl_err *err);
 
 /*
  * Stop at once, without releasing: others take the Lease when it expires.

@@ -19,8 +19,8 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
-#include "core/duration.h"
 #include "core/log.h"
+#include "lib/duration.h"
 #include "lib/log.h"
 #include "lib/sched_metrics.h"
 #include "lib/vsnl.h"
@@ -130,12 +130,13 @@ enum { OPT_KUBECONFIG = 0x100, OPT_CONTEXT, OPT_MASTER, OPT_SCHEDULER, OPT_PAGE,
 
 static bool parse_ms(const char *flag, const char *s, u32 *out)
 {
-	const char *why = "";
+	struct vsnl_err e = { 0 };
 
-	if (!vs_parse_duration(s, 24 * 3600 * 1000, out, &why) && *out)
+	if (!vsnl_parse_duration(s, 24 * 3600 * 1000, out, &e) && *out)
 		return true;
+	/* A duration read whole but zero has no message of its own. */
 	fprintf(stderr, "vskube: %s: \"%s\" is not a duration from 1ms to 24h: %s\n", flag, s,
-		*why ? why : "zero");
+		e.msg[0] ? e.msg : "zero");
 	return false;
 }
 
@@ -271,7 +272,7 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 		return 2;
 	}
 	if (o->leader_elect) {
-		struct vs_err e = { { 0 } };
+		struct vsnl_err e = { 0 };
 
 		if (kle_config_check(&o->le, &e)) {
 			fprintf(stderr, "vskube: %s\n", e.msg);
@@ -279,7 +280,7 @@ static int parse_args(int argc, char **argv, struct vskube_opts *o)
 		}
 	}
 	if (*o->listen) {
-		struct vs_err e = { { 0 } };
+		struct vsnl_err e = { 0 };
 		struct kserve_addr a;
 
 		if (kserve_parse_addr("--listen-address", o->listen, &a, &e)) {
@@ -319,7 +320,6 @@ static int link_open(struct link *l, struct kcl *c, const struct vskube_opts *o,
 		     struct vsnl_err *err)
 {
 	struct ksync_opts so = { .scheduler = o->scheduler, .page = o->page };
-	struct vs_err e = { { 0 } };
 
 	memset(l, 0, sizeof(*l));
 	l->nl = vsnl_open(o->socket, err);
@@ -335,7 +335,7 @@ static int link_open(struct link *l, struct kcl *c, const struct vskube_opts *o,
 	    vsnl_subscribe(l->dec, VS_MCGRP_DECISIONS, err) ||
 	    vsnl_subscribe(l->dec, VS_MCGRP_STATUS, err))
 		goto fail;
-	l->sync = ksync_new(c, l->nl, &so, &e);
+	l->sync = ksync_new(c, l->nl, &so, err);
 	l->status = l->sync ? kstatus_new(c, o->scheduler, 0) : NULL;
 	if (l->status)
 		kstatus_set_lookup(l->status, status_lookup, l->sync);
@@ -415,19 +415,19 @@ static const struct kle_ops le_ops = {
 	.trouble = le_trouble,
 };
 
-static int healthz(void *ctx, struct vs_err *why)
+static int healthz(void *ctx, struct vsnl_err *why)
 {
 	return 0;
 }
 
-static int readyz(void *ctx, struct vs_err *why)
+static int readyz(void *ctx, struct vsnl_err *why)
 {
 	const struct bridge *b = ctx;
 
 	if (!leading(b) || (b->l.sync && ksync_synced(b->l.sync)))
 		return 0;
-	return vs_err_set(why, EAGAIN, b->l.sync ? "loading vschedd from the API server" :
-			  "not connected to vschedd");
+	return vsnl_err_set(why, EAGAIN, b->l.sync ? "loading vschedd from the API server" :
+			    "not connected to vschedd");
 }
 
 /*
@@ -481,7 +481,7 @@ static const char *const results[] = { "success", "error" };
 static const char *const status_kinds[] = { "podgroup", "pod", "queue" };
 static const char *const skip_whys[] = { "unchanged", "absent" };
 
-static int metrics_init(struct bridge *b, struct vs_err *err)
+static int metrics_init(struct bridge *b, struct vsnl_err *err)
 {
 #define D(_m, _name, _help, _kind)						\
 	{ &b->_m, { .name = _name, .help = _help, .kind = _kind } }
@@ -533,11 +533,11 @@ static int metrics_init(struct bridge *b, struct vs_err *err)
 
 	b->reg = vsnl_prom_reg_new();
 	if (!b->reg)
-		return vs_err_set(err, ENOMEM, "out of memory");
+		return vsnl_err_set(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
 		*v[i].m = vsnl_prom_register(b->reg, &v[i].d, &pe);
 		if (!*v[i].m)
-			return vs_err_set(err, pe.err, "%s", pe.msg);
+			return vsnl_err_set(err, pe.err, "%s", pe.msg);
 	}
 	return 0;
 }
@@ -600,7 +600,7 @@ static int step(struct bridge *b, u64 *backoff)
 {
 	const struct vskube_opts *o = b->o;
 	struct vsnl_err err = { 0 };
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	struct curl_waitfd fds[2];
 	unsigned int nr = 0;
 	u64 now, next = UINT64_MAX;
@@ -660,7 +660,7 @@ static int step(struct bridge *b, u64 *backoff)
 /* A leader that stops lets go of its Lease, so that a standby takes over at once. */
 static void release(struct bridge *b)
 {
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	u64 until = kinf_clock_ms() + VSKUBE_RELEASE_MS;
 
 	link_drop(b);
@@ -675,7 +675,7 @@ static void release(struct bridge *b)
 static int run(const struct vskube_opts *o, struct kcl *c)
 {
 	struct bridge b = { .o = o, .c = c };
-	struct vs_err e = { { 0 } };
+	struct vsnl_err e = { 0 };
 	u64 backoff = VSKUBE_RECONNECT_MIN_MS;
 	int ret = 0;
 
@@ -725,7 +725,7 @@ int main(int argc, char **argv)
 {
 	struct vskube_opts o;
 	struct kc_config cfg = { 0 };
-	struct vs_err err = { { 0 } };
+	struct vsnl_err err = { 0 };
 	struct kc_env env;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct kcl *c;

@@ -64,9 +64,6 @@ userspace/vsctl/ctl_cmd.c:registry
 userspace/vsctl/ctl_cmd.c:sched
 userspace/vsctl/edit_cmd.c:core
 userspace/vsctl/edit_cmd.c:netlink
-userspace/vsctl/explain_cmd.c:core
-userspace/vsctl/explain_cmd.c:sched
-userspace/vsctl/objects.h:core
 userspace/vsctl/objects_cmd.c:core
 userspace/vsctl/objects_cmd.c:netlink
 userspace/vsctl/scenario_remote.c:netlink

@@ -23,7 +23,7 @@
 #include "sched/explain.h"
 #include "sched/session.h"
 #include "sched/statement.h"
-#include "vsctl/vsctl.h"
+#include "lib/render.h"
 
 /* nodeScores are equal when they differ by no more than this. */
 #define SCORE_EPSILON	1e-6
@@ -246,6 +246,27 @@ static int run_cycles(struct scenario *scn, struct vs_sched *sched, struct recor
 	return 0;
 }
 
+/* A core explanation in the shape of a VS_CMD_EXPLAIN reply's, for vsnl_render_explain(); NULL: out of memory. */
+static json_t *explain_json(const struct vs_explain *ex)
+{
+	json_t *o = json_object(), *steps = json_array();
+
+	if (!o || !steps) {
+		json_decref(o);
+		json_decref(steps);
+		return NULL;
+	}
+	json_object_set_new(o, "status", json_string(ex->status ? ex->status : ""));
+	json_object_set_new(o, "reason", json_string(ex->reason ? ex->reason : ""));
+	json_object_set_new(o, "message", json_string(vs_explain_message(ex)));
+	if (ex->cycle)
+		json_object_set_new(o, "cycle", json_integer((json_int_t)ex->cycle));
+	for (const char *s = vs_explain_first(ex); s; s = vs_explain_next(ex, s))
+		json_array_append_new(steps, json_string(s));
+	json_object_set_new(o, "steps", steps);
+	return o;
+}
+
 /*
  * explain: each object the expectations name, explained after the last
  * cycle and printed as "vsctl explain" prints it.
@@ -279,7 +300,7 @@ static int record_explanations(const struct scenario *scn, struct vs_sched *sche
 			ret = vs_explain_job(sched, vs_job_find(&scn->cl, k.ns, k.name),
 					     sched->now_ns, &ex);
 		}
-		j = ret ? NULL : vsctl_explain_json(&ex);
+		j = ret ? NULL : explain_json(&ex);
 		vs_explain_release(&ex);
 		ret = j ? scn_explain_add(res, key, j) : -ENOMEM;
 		json_decref(j);
@@ -319,7 +340,7 @@ int scn_explain_add(struct scn_result *res, const char *key, const json_t *ex)
 	if (!f)
 		return -ENOMEM;
 	scn_explain_key(key, &k);
-	vsctl_explain_print(f, k.what, k.object, ex);
+	vsnl_render_explain(f, k.what, k.object, ex);
 	if (!fclose(f) && !scn_set_add(&res->explain, key, text, 0, 0))
 		ret = 0;
 	free(text);

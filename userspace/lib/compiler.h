@@ -25,6 +25,9 @@ typedef int64_t s64;
 
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
+/* Marks a deliberate fall through to the next case label, as the kernel does. */
+#define fallthrough	__attribute__((__fallthrough__))
+
 /* The number of elements of a true array; refuses to compile for a pointer. */
 #define __same_type(a, b) __builtin_types_compatible_p(__typeof__(a), __typeof__(b))
 #define __must_be_array(a) \

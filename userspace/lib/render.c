@@ -609,3 +609,21 @@ int vsnl_render_collect(const struct nlmsghdr *nlh, struct nlattr **tb, void *ar
 	json_decref(msg);
 	return ret;
 }
+
+void vsnl_render_explain(FILE *out, const char *kind, const char *name, const json_t *ex)
+{
+	const json_t *cycle = json_object_get(ex, "cycle"), *s;
+	size_t i;
+
+	fprintf(out, "%-9s %s\n", kind, name);
+	fprintf(out, "%-9s %s\n", "Status:", json_string_value(json_object_get(ex, "status")));
+	fprintf(out, "%-9s %s\n", "Reason:", json_string_value(json_object_get(ex, "reason")));
+	fprintf(out, "%-9s %s\n", "Message:", json_string_value(json_object_get(ex, "message")));
+	if (cycle)
+		fprintf(out, "%-9s %lld\n", "Cycle:", json_integer_value(cycle));
+	else
+		fprintf(out, "%-9s none\n", "Cycle:");
+	fprintf(out, "Steps:\n");
+	json_array_foreach(json_object_get(ex, "steps"), i, s)
+		fprintf(out, "  %s\n", json_string_value(s));
+}

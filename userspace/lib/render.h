@@ -17,6 +17,7 @@
 #ifndef VSNL_RENDER_H
 #define VSNL_RENDER_H
 
+#include <stdio.h>
 #include <jansson.h>
 #include <linux/netlink.h>
 
@@ -64,6 +65,13 @@ extern const char *const vsnl_task_events[VSNL_NR_TASK_EVENTS];
  * compact JSON.
  */
 char *vsnl_render_cell(const json_t *v);
+
+/*
+ * An explanation (the "explain" object of a VS_CMD_EXPLAIN reply) as text:
+ * "Task:     ns/p1", its status, reason, message and cycle, then its steps
+ * indented, a line each: "vsctl explain" and "vsctl scenario run" print it.
+ */
+void vsnl_render_explain(FILE *out, const char *kind, const char *name, const json_t *ex);
 
 /*
  * @v in the canonical form of a Kubernetes quantity, as the replies render

@@ -7,7 +7,7 @@
  *	vsctl explain task NS/NAME
  *	vsctl explain node NAME
  *
- * The daemon composes the explanation (kernel/sched/explain.h) from what
+ * The daemon composes the explanation from what
  * the last cycle that considered the object found; this prints it as
  * "kubectl describe" prints an object, or as JSON with -j.
  */
@@ -19,51 +19,11 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "core/names.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
-#include "sched/explain.h"
 #include "vsctl/objects.h"
 #include "vsctl/request.h"
 #include "vsctl/vsctl.h"
-
-void vsctl_explain_print(FILE *out, const char *kind, const char *name, const json_t *ex)
-{
-	const json_t *cycle = json_object_get(ex, "cycle"), *s;
-	size_t i;
-
-	fprintf(out, "%-9s %s\n", kind, name);
-	fprintf(out, "%-9s %s\n", "Status:", json_string_value(json_object_get(ex, "status")));
-	fprintf(out, "%-9s %s\n", "Reason:", json_string_value(json_object_get(ex, "reason")));
-	fprintf(out, "%-9s %s\n", "Message:", json_string_value(json_object_get(ex, "message")));
-	if (cycle)
-		fprintf(out, "%-9s %lld\n", "Cycle:", json_integer_value(cycle));
-	else
-		fprintf(out, "%-9s none\n", "Cycle:");
-	fprintf(out, "Steps:\n");
-	json_array_foreach(json_object_get(ex, "steps"), i, s)
-		fprintf(out, "  %s\n", json_string_value(s));
-}
-
-json_t *vsctl_explain_json(const struct vs_explain *ex)
-{
-	json_t *o = json_object(), *steps = json_array();
-
-	if (!o || !steps) {
-		json_decref(o);
-		json_decref(steps);
-		return NULL;
-	}
-	json_object_set_new(o, "status", json_string(ex->status ? ex->status : ""));
-	json_object_set_new(o, "reason", json_string(ex->reason ? ex->reason : ""));
-	json_object_set_new(o, "message", json_string(vs_explain_message(ex)));
-	if (ex->cycle)
-		json_object_set_new(o, "cycle", json_integer((json_int_t)ex->cycle));
-	for (const char *s = vs_explain_first(ex); s; s = vs_explain_next(ex, s))
-		json_array_append_new(steps, json_string(s));
-	json_object_set_new(o, "steps", steps);
-	return o;
-}
 
 enum { OPT_SOCKET = 0x100, OPT_SCORES };
 
@@ -195,7 +155,7 @@ int vsctl_explain(int argc, char **argv)
 		char name[2 * VS_NAME_MAX];
 
 		snprintf(name, sizeof(name), "%s%s%s", key.ns, *key.ns ? "/" : "", key.name);
-		vsctl_explain_print(stdout, kind, name, json_object_get(reply, "explain"));
+		vsnl_render_explain(stdout, kind, name, json_object_get(reply, "explain"));
 	}
 out:
 	json_decref(reply);

@@ -13,7 +13,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "core/compiler.h"
+#include "lib/compiler.h"
 #include "vsched/vsched.h"
 
 struct vsctl_column;

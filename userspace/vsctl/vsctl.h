@@ -53,17 +53,6 @@ int vsctl_monitor(int argc, char **argv);
 /* Why a PodGroup, task or node is where it is (explain_cmd.c). */
 int vsctl_explain(int argc, char **argv);
 
-/*
- * An explanation (the "explain" object of a VS_CMD_EXPLAIN reply) as text:
- * "Task:     ns/p1", its status, reason, message and cycle, then its steps
- * indented, a line each. "vsctl scenario run" prints the same.
- */
-void vsctl_explain_print(FILE *out, const char *kind, const char *name, const json_t *ex);
-
-/* A core explanation in the reply's shape, for vsctl_explain_print(); NULL: out of memory. */
-struct vs_explain;
-json_t *vsctl_explain_json(const struct vs_explain *ex);
-
 /* Kubernetes manifests, in one batch (apply_cmd.c). */
 int vsctl_apply(int argc, char **argv);
 int vsctl_delete(int argc, char **argv);

@@ -248,10 +248,16 @@ static void active_del(struct vs_cluster *cl, struct vs_job *job)
 
 /* ---- resting (core/rest.h) ---- */
 
+/*
+ * Journalled first, before whatever woke it touches the job's sums: undone
+ * last, the job rests again with the sums it rested with.
+ */
 void vs_job_wake_resting(struct vs_cluster *cl, struct vs_job *job)
 {
 	struct vs_job_contrib c;
 
+	if (unlikely(cl->txn))
+		vs_txn_note(cl, VS_TXN_JOB_WAKE, job, 0);
 	vs_job_contrib(job, &c);
 	vs_queue_rest_sub(&job->queue->rest, &c);
 	job->resting = false;
@@ -564,12 +570,13 @@ int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
 
 void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phase phase)
 {
-	struct vs_txn_ent *ent = cl->txn ? vs_txn_note(cl, VS_TXN_JOB_PHASE, job, 0) : NULL;
+	struct vs_txn_ent *ent;
 
+	if (phase != job->phase)
+		vs_job_wake(cl, job);	/* journalled before the phase: undone after it */
+	ent = cl->txn ? vs_txn_note(cl, VS_TXN_JOB_PHASE, job, 0) : NULL;
 	if (ent)
 		ent->phase = job->phase;
-	if (phase != job->phase)
-		vs_job_wake(cl, job);
 	if (job->queue) {
 		job->queue->nr_jobs_by_phase[job->phase]--;
 		job->queue->nr_jobs_by_phase[phase]++;

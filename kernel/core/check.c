@@ -23,7 +23,7 @@ static int check_queue(const struct vs_queue *queue, struct vs_err *err)
 			return vs_err_set(err, EIO, "queue %s lists podgroup %s/%s of another queue",
 					  queue->name, job->ns, job->name);
 		if (job->resting) {
-			if (!vs_job_may_rest(job) || !list_empty(&job->active_node))
+			if (!vs_job_may_rest(job) || !RB_EMPTY_NODE(&job->active_node))
 				return vs_err_set(err, EIO, "podgroup %s/%s rests but may not",
 						  job->ns, job->name);
 			vs_job_contrib(job, &c);
@@ -135,7 +135,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 {
 	const struct vs_node *node;
 	const struct vs_queue *queue;
-	const struct vs_job *job;
+	const struct vs_job *job, *prev = NULL;
 	const struct vs_task *task;
 	struct vs_res total;
 	u32 nodes = 0, queues = 0, jobs = 0, tasks = 0, pns = 0, ipa = 0, active = 0, awake = 0;
@@ -201,12 +201,19 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	ret = vs_reqtab_audit_start(&cl->reqs, err);
 	if (ret)
 		return ret;
-	list_for_each_entry(job, &cl->active_jobs, active_node) {
+	vs_for_each_active_job(job, cl) {
 		if (!job->queue || job->resting)
 			return vs_err_set(err, EIO, "podgroup %s/%s is active but %s", job->ns,
 					  job->name, job->resting ? "rests" : "has no queue");
+		if (prev && prev->seq >= job->seq)
+			return vs_err_set(err, EIO, "active podgroup %s/%s comes after %s/%s, made "
+					  "later", job->ns, job->name, prev->ns, prev->name);
+		prev = job;
 		active++;
 	}
+	if (cl->active_last != (prev ? &prev->active_node : NULL))
+		return vs_err_set(err, EIO, "the last active podgroup is not %s",
+				  prev ? prev->name : "none");
 	list_for_each_entry(job, &cl->jobs, list) {
 		if (vs_job_find(cl, job->ns, job->name) != job)
 			return vs_err_set(err, EIO, "podgroup %s/%s is not indexed", job->ns,

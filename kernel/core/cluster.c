@@ -151,7 +151,7 @@ int vs_cluster_init(struct vs_cluster *cl)
 	INIT_LIST_HEAD(&cl->queues);
 	INIT_LIST_HEAD(&cl->jobs);
 	INIT_LIST_HEAD(&cl->orphan_jobs);
-	INIT_LIST_HEAD(&cl->active_jobs);
+	cl->active_jobs = RB_ROOT;
 	INIT_LIST_HEAD(&cl->vjobs);
 	INIT_LIST_HEAD(&cl->prioclasses);
 	cl->node_names = VS_NAME_TREE_CLUSTER(struct vs_node, byname, name);

@@ -108,8 +108,15 @@ struct vs_cluster {
 	struct list_head queues;
 	struct list_head jobs;
 	struct list_head orphan_jobs;	/* jobs whose queue does not exist */
-	/* Jobs with a queue that do not rest (core/rest.h), in no order. */
-	struct list_head active_jobs;
+	/*
+	 * Jobs with a queue that do not rest (core/rest.h), in creation
+	 * order (seq): the order a session's view has them in, kept as jobs
+	 * wake and rest so that opening a session sorts nothing
+	 * (Documentation/core.md, "The active jobs"). @active_last is the
+	 * last of them, where a new job goes without a descent.
+	 */
+	struct rb_root active_jobs;
+	struct rb_node *active_last;
 	u32 nr_active_jobs;
 	struct list_head vjobs;
 	struct list_head prioclasses;
@@ -214,5 +221,26 @@ static inline u64 vs_created_take(struct vs_cluster *cl, u64 created)
 		cl->created_max = created;
 	return created;
 }
+
+static inline struct vs_job *vs_active_job_of(const struct rb_node *node)
+{
+	return node ? container_of(node, struct vs_job, active_node) : NULL;
+}
+
+/* The first active job in creation order, or NULL. */
+static inline struct vs_job *vs_active_job_first(const struct vs_cluster *cl)
+{
+	return vs_active_job_of(rb_first(&cl->active_jobs));
+}
+
+/* The active job made after @job, or NULL. */
+static inline struct vs_job *vs_active_job_next(const struct vs_job *job)
+{
+	return vs_active_job_of(rb_next(&job->active_node));
+}
+
+/* Walk the active jobs in creation order; @job must not wake or rest meanwhile. */
+#define vs_for_each_active_job(job, cl) \
+	for (job = vs_active_job_first(cl); job; job = vs_active_job_next(job))
 
 #endif /* VS_CORE_CLUSTER_H */

@@ -110,6 +110,7 @@ enum vs_txn_kind {
 	VS_TXN_QUEUE_STATE,
 	VS_TXN_VJOB_STATE,
 	VS_TXN_VJOB_LINK,
+	VS_TXN_JOB_WAKE,		/* a resting PodGroup woke: it rests again */
 	/* The sums of an object, the first time the transaction touches them. */
 	VS_TXN_SUMS_NODE,
 	VS_TXN_SUMS_JOB,

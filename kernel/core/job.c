@@ -202,17 +202,66 @@ void vs_job_spec_init(struct vs_job_spec *spec, const char *ns, const char *name
 	spec->phase = VS_PG_PENDING;
 }
 
+/* ---- the active jobs, in creation order (cluster.h) ---- */
+
+/*
+ * Among the active jobs, after those made before it. Most jobs become
+ * active as they are made, the newest of all: they go after the last one
+ * without a descent.
+ */
+static void active_add(struct vs_cluster *cl, struct vs_job *job)
+{
+	struct rb_node **link = &cl->active_jobs.rb_node, *parent = NULL;
+	struct rb_node *last = cl->active_last;
+
+	if (!last || vs_active_job_of(last)->seq < job->seq) {
+		if (last) {
+			parent = last;
+			link = &last->rb_right;	/* the last has no right child */
+		}
+		cl->active_last = &job->active_node;
+	} else {
+		while (*link) {
+			parent = *link;
+			link = job->seq < vs_active_job_of(parent)->seq ? &parent->rb_left :
+									   &parent->rb_right;
+		}
+	}
+	rb_link_node(&job->active_node, parent, link);
+	rb_insert_color(&job->active_node, &cl->active_jobs);
+	cl->nr_active_jobs++;
+}
+
+static void active_del(struct vs_cluster *cl, struct vs_job *job)
+{
+	struct rb_node *n;
+
+	rb_erase(&job->active_node, &cl->active_jobs);
+	RB_CLEAR_NODE(&job->active_node);
+	cl->nr_active_jobs--;
+	if (cl->active_last != &job->active_node)
+		return;
+	for (n = cl->active_jobs.rb_node; n && n->rb_right; n = n->rb_right)
+		;
+	cl->active_last = n;
+}
+
 /* ---- resting (core/rest.h) ---- */
 
+/*
+ * Journalled first, before whatever woke it touches the job's sums: undone
+ * last, the job rests again with the sums it rested with.
+ */
 void vs_job_wake_resting(struct vs_cluster *cl, struct vs_job *job)
 {
 	struct vs_job_contrib c;
 
+	if (unlikely(cl->txn))
+		vs_txn_note(cl, VS_TXN_JOB_WAKE, job, 0);
 	vs_job_contrib(job, &c);
 	vs_queue_rest_sub(&job->queue->rest, &c);
 	job->resting = false;
-	list_add_tail(&job->active_node, &cl->active_jobs);
-	cl->nr_active_jobs++;
+	active_add(cl, job);
 }
 
 void vs_job_rest(struct vs_cluster *cl, struct vs_job *job)
@@ -225,8 +274,7 @@ void vs_job_rest(struct vs_cluster *cl, struct vs_job *job)
 	vs_queue_rest_add(&job->queue->rest, &c);
 	job->resting = true;
 	job->sidx = VS_SIDX_NONE;
-	list_del_init(&job->active_node);
-	cl->nr_active_jobs--;
+	active_del(cl, job);
 }
 
 /* ---- its queue, or the orphans waiting for one ---- */
@@ -240,8 +288,7 @@ void vs_job_queue_attach(struct vs_cluster *cl, struct vs_job *job, struct vs_qu
 {
 	vs_txn_touch_queue(cl, queue);
 	job->queue = queue;
-	list_add_tail(&job->active_node, &cl->active_jobs);
-	cl->nr_active_jobs++;
+	active_add(cl, job);
 	list_add_tail(&job->queue_node, &queue->jobs);
 	queue->nr_jobs++;
 	queue->nr_jobs_by_phase[job->phase]++;
@@ -259,8 +306,7 @@ void vs_job_queue_detach(struct vs_cluster *cl, struct vs_job *job)
 		return;
 	vs_txn_touch_queue(cl, queue);
 	vs_job_wake(cl, job);
-	list_del_init(&job->active_node);
-	cl->nr_active_jobs--;
+	active_del(cl, job);
 	queue->nr_jobs--;
 	queue->nr_jobs_by_phase[job->phase]--;
 	if (queue_saturated(queue)) {
@@ -453,7 +499,7 @@ int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
 	job_attrs_apply(job, spec, &a);
 	job->phase = spec->phase;
 	INIT_LIST_HEAD(&job->tasks);
-	INIT_LIST_HEAD(&job->active_node);
+	RB_CLEAR_NODE(&job->active_node);
 	for (unsigned int s = 0; s < VS_TASK_NR_STATUS; s++)
 		INIT_LIST_HEAD(&job->by_status[s]);
 	vs_res_clear(&job->total_request);
@@ -524,12 +570,13 @@ int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
 
 void vs_job_set_phase(struct vs_cluster *cl, struct vs_job *job, enum vs_pg_phase phase)
 {
-	struct vs_txn_ent *ent = cl->txn ? vs_txn_note(cl, VS_TXN_JOB_PHASE, job, 0) : NULL;
+	struct vs_txn_ent *ent;
 
+	if (phase != job->phase)
+		vs_job_wake(cl, job);	/* journalled before the phase: undone after it */
+	ent = cl->txn ? vs_txn_note(cl, VS_TXN_JOB_PHASE, job, 0) : NULL;
 	if (ent)
 		ent->phase = job->phase;
-	if (phase != job->phase)
-		vs_job_wake(cl, job);
 	if (job->queue) {
 		job->queue->nr_jobs_by_phase[job->phase]--;
 		job->queue->nr_jobs_by_phase[phase]++;

@@ -124,10 +124,11 @@ struct vs_job {
 	u32 status_digest;
 
 	/*
-	 * On cluster->active_jobs while it has a queue and does not rest
-	 * (core/rest.h): the jobs a session looks at.
+	 * In cluster->active_jobs, by seq, while it has a queue and does not
+	 * rest (core/rest.h): the jobs a session looks at. RB_EMPTY_NODE()
+	 * while it is not.
 	 */
-	struct list_head active_node;
+	struct rb_node active_node;
 	bool resting;
 	u32 txn_gen;			/* its sums saved by that transaction (core/txn.h) */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Intrusive red-black trees, with the Linux kernel's vocabulary, cut down
- * to what the cluster's name trees (core/nametree.h) use.
+ * to what the cluster's name trees (core/nametree.h) and its active jobs
+ * (cluster.h) use.
  *
  * An object kept in a tree embeds a struct rb_node; the tree is a struct
  * rb_root. The library never compares keys: the caller walks down from the

@@ -111,8 +111,8 @@ void vs_job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_task *t
 	bool best_effort = task->status == VS_TASK_PENDING && task->best_effort;
 	struct vs_queue *queue = job->queue;
 
+	vs_job_wake(cl, job);		/* journalled before the sums it rests with */
 	vs_txn_touch_job(cl, job);
-	vs_job_wake(cl, job);
 	if (sign > 0) {
 		list_add_tail(&task->status_node, &job->by_status[task->status]);
 		job->nr_by_status[task->status]++;

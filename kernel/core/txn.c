@@ -523,6 +523,9 @@ static int undo_one(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		if (ent->link.pg)
 			ent->link.pg->vjob = ent->obj;
 		break;
+	case VS_TXN_JOB_WAKE:
+		vs_job_rest(cl, job);
+		break;
 	case VS_TXN_SUMS_NODE:
 		memcpy(&node->idle, ent->saved, 4 * sizeof(struct vs_res));
 		break;

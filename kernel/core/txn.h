@@ -10,7 +10,8 @@
  *
  * Undone, the cluster is what it was: every object with its spec and
  * status, its creation sequence number and its place in every list it is
- * on, the sums the core keeps, the cluster's counters. Nothing is freed
+ * on, the sums the core keeps, the cluster's counters, the PodGroups that
+ * rest (a change wakes one first, journalled before the rest of it). Nothing is freed
  * while a transaction is open: an object deleted in one is taken out of
  * every list and index and kept whole, to be linked back where it was by
  * an abort or freed by the commit. Undoing backwards, the state before an

@@ -4,7 +4,6 @@
  * running the configured actions, and closing it so that only committed
  * work survives. See session.h.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "sched/explain.h"
@@ -161,13 +160,6 @@ static bool sparse_possible(const struct vs_sched *sched)
 	return true;
 }
 
-static int cmp_job_seq(const void *a, const void *b)
-{
-	const struct vs_job *l = *(struct vs_job *const *)a, *r = *(struct vs_job *const *)b;
-
-	return l->seq < r->seq ? -1 : l->seq > r->seq;
-}
-
 /*
  * The session's arrays of jobs, queues and nodes, and their objects' sidx.
  * The nodes are the cluster's slots (their sidx is the cluster's, stable
@@ -188,12 +180,11 @@ static int build_views(struct vs_session *ssn)
 	if (!ssn->jobs || !ssn->queues || !ssn->nodes)
 		return -ENOMEM;
 	if (ssn->sparse) {
-		/* The active jobs, in creation order: the order a full view has them in. */
-		list_for_each_entry(job, &cl->active_jobs, active_node)
+		/* The active jobs, kept in creation order: the order a full view has them in. */
+		vs_for_each_active_job(job, cl) {
+			job->sidx = ssn->nr_jobs;
 			ssn->jobs[ssn->nr_jobs++] = job;
-		qsort(ssn->jobs, ssn->nr_jobs, sizeof(*ssn->jobs), cmp_job_seq);
-		for (u32 i = 0; i < ssn->nr_jobs; i++)
-			ssn->jobs[i]->sidx = i;
+		}
 	} else {
 		list_for_each_entry(job, &cl->jobs, list) {
 			if (!job->queue) {

@@ -392,6 +392,103 @@ Test(cluster, jobs_wait_for_their_queue_and_join_it_in_order)
 	check_all();
 }
 
+/* The active jobs' names, in the order the cluster keeps them, e.g. "a c d". */
+static void assert_active(const char *want)
+{
+	const struct vs_job *job;
+	char got[256] = "";
+	size_t len = 0;
+	u32 n = 0;
+
+	vs_for_each_active_job(job, &cl) {
+		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s", n ? " " : "",
+					job->name);
+		n++;
+	}
+	cr_assert_str_eq(got, want);
+	cr_assert_eq(n, cl.nr_active_jobs);
+	check_all();
+}
+
+/* A job with a running task and nothing pending, which may rest. */
+static struct vs_job *add_running_job(const char *name, const char *queue)
+{
+	struct vs_job *job = add_job(name, queue, 1);
+	char task[32];
+
+	snprintf(task, sizeof(task), "%s-0", name);
+	task_ok(task, name, VS_TASK_RUNNING, "n1", 100, GI / 8);
+	vs_job_set_phase(&cl, job, VS_PG_RUNNING);
+	return job;
+}
+
+/*
+ * Sessions walk the active jobs in creation order and sort nothing: the
+ * cluster keeps that order however jobs wake and rest, move and go.
+ */
+Test(cluster, active_jobs_stay_in_creation_order_as_they_wake_rest_and_go)
+{
+	struct vs_job *job[6];
+	struct vs_err e = { { 0 } };
+	const char *names[] = { "a", "b", "c", "d", "e", "f" };
+	struct vs_job_spec spec;
+
+	add_node("n1", 64000, 64 * GI);
+	add_queue("q1");
+	add_queue("q2");
+	for (int i = 0; i < 6; i++)
+		job[i] = add_running_job(names[i], i % 2 ? "q2" : "q1");
+	assert_active("a b c d e f");
+
+	vs_job_rest(&cl, job[4]);
+	vs_job_rest(&cl, job[0]);
+	vs_job_rest(&cl, job[5]);		/* the last one */
+	vs_job_rest(&cl, job[2]);
+	assert_active("b d");
+	add_running_job("g", "q1");		/* made last, while the last made rests */
+	assert_active("b d g");
+
+	/* they wake out of creation order, each by a different change */
+	cr_assert_eq(vs_task_set_status(&cl, vs_task_find(&cl, "ns", "e-0"),
+					VS_TASK_SUCCEEDED, &e), 0, "%s", e.msg);
+	assert_active("b d e g");
+	vs_job_set_phase(&cl, job[0], VS_PG_COMPLETED);
+	assert_active("a b d e g");
+	task_ok("c-1", "c", VS_TASK_PENDING, NULL, 100, GI / 8);
+	assert_active("a b c d e g");
+	vs_job_spec_init(&spec, "ns", "f");
+	spec.queue = "q1";
+	spec.phase = VS_PG_RUNNING;
+	cr_assert_eq(vs_job_update(&cl, job[5], &spec, &e), 0, "%s", e.msg);
+	assert_active("a b c d e f g");
+
+	/* rest and wake again; a queue going makes its jobs orphans, its making adopts them */
+	vs_job_rest(&cl, job[3]);
+	vs_job_rest(&cl, job[1]);
+	assert_active("a c e f g");
+	cr_assert_eq(vs_task_set_status(&cl, vs_task_find(&cl, "ns", "d-0"),
+					VS_TASK_FAILED, &e), 0, "%s", e.msg);
+	assert_active("a c d e f g");
+	vs_job_spec_init(&spec, "ns", "d");
+	spec.queue = "gone";
+	cr_assert_eq(vs_job_update(&cl, job[3], &spec, &e), 0, "%s", e.msg);
+	assert_active("a c e f g");
+	add_queue("gone");
+	assert_active("a c d e f g");
+
+	/* deleted, first, in the middle and last */
+	vs_task_del(&cl, vs_task_find(&cl, "ns", "g-0"));
+	cr_assert_eq(vs_job_del(&cl, vs_job_find(&cl, "ns", "g"), &e), 0, "%s", e.msg);
+	assert_active("a c d e f");
+	vs_task_del(&cl, vs_task_find(&cl, "ns", "a-0"));
+	cr_assert_eq(vs_job_del(&cl, job[0], &e), 0, "%s", e.msg);
+	vs_task_del(&cl, vs_task_find(&cl, "ns", "d-0"));
+	cr_assert_eq(vs_job_del(&cl, job[3], &e), 0, "%s", e.msg);
+	assert_active("c e f");
+	add_running_job("h", "q2");
+	assert_active("c e f h");
+}
+
 Test(cluster, job_update_moves_it_between_queues_with_its_totals)
 {
 	struct vs_queue *q1 = add_queue("q1"), *q2 = add_queue("q2");

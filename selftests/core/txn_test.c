@@ -5,8 +5,9 @@
  * status, node and bind outcome, a PodGroup's phase, what the controllers
  * journal) is undone by an abort exactly: the state check passes and a
  * dump of every object, field, sum and list order is the same before and
- * after. Many changes in one transaction are undone in reverse; a commit
- * leaves what the same changes leave without a transaction.
+ * after (a resting PodGroup a change woke rests again, the active ones in
+ * their order). Many changes in one transaction are undone in reverse; a
+ * commit leaves what the same changes leave without a transaction.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,11 +77,11 @@ static void put_task(FILE *f, const struct vs_task *t)
 
 static void put_job(FILE *f, const struct vs_job *job)
 {
-	fprintf(f, "\njob %s/%s seq %llu queue %s(%s) min %u pc %s phase %d vjob %s tasks %u",
-		job->ns, job->name, (unsigned long long)job->seq, job->queue_name,
+	fprintf(f, "\njob %s/%s seq %llu queue %s(%s) min %u pc %s phase %d vjob %s tasks %u "
+		"resting %d", job->ns, job->name, (unsigned long long)job->seq, job->queue_name,
 		job->queue ? job->queue->name : "-", job->min_member,
 		job->priority_class ? job->priority_class : "-", job->phase,
-		job->vjob ? job->vjob->name : "-", job->nr_tasks);
+		job->vjob ? job->vjob->name : "-", job->nr_tasks, job->resting);
 	for (u32 i = 0; i < job->nr_min_task_member; i++)
 		fprintf(f, " role %s=%u", job->min_task_member[i].role,
 			job->min_task_member[i].min);
@@ -125,11 +126,11 @@ static char *dump(struct vs_cluster *c)
 	for (u32 i = 0; i < c->nr_node_slots; i++)
 		fprintf(f, " %s", c->node_slot[i] ? c->node_slot[i]->name : "-");
 	list_for_each_entry(queue, &c->queues, list) {
-		fprintf(f, "\nqueue %s seq %llu parent %s w %u %d%d%d prio %d state %d/%d jobs %u",
-			queue->name, (unsigned long long)queue->seq,
+		fprintf(f, "\nqueue %s seq %llu parent %s w %u %d%d%d prio %d state %d/%d jobs %u "
+			"resting %u", queue->name, (unsigned long long)queue->seq,
 			queue->parent ? queue->parent : "-", queue->weight, queue->has_capability,
 			queue->has_deserved, queue->reclaimable, queue->priority, queue->state,
-			queue->closed_by_parent, queue->nr_jobs);
+			queue->closed_by_parent, queue->nr_jobs, queue->rest.nr_jobs);
 		for (u32 p = 0; p < VS_PG_NR_PHASES; p++)
 			fprintf(f, " %u", queue->nr_jobs_by_phase[p]);
 		put_res(f, "cap", &queue->capability);
@@ -162,6 +163,9 @@ static char *dump(struct vs_cluster *c)
 				fprintf(f, "%u", vjob->tasks[i].kept[r]);
 		}
 	}
+	fprintf(f, "\nactive %u:", c->nr_active_jobs);
+	vs_for_each_active_job(job, c)
+		fprintf(f, " %s", job->name);
 	list_for_each_entry(pc, &c->prioclasses, list)
 		fprintf(f, "\nprioclass %s seq %llu %d %d %d", pc->name, (unsigned long long)pc->seq,
 			pc->value, pc->global_default, pc->preemption_policy);
@@ -286,6 +290,14 @@ static void rich_cluster(struct vs_cluster *c)
 	vjob = add_vjob(c, "v");
 	vs_vjob_link(c, vjob, vs_job_find(c, "ns", "b"));
 	add_vjob(c, "w");
+	/* r and s rest, as a session leaves them; c, made before r, is active */
+	vs_job_set_phase(c, add_job(c, "r", "q2"), VS_PG_RUNNING);
+	add_task(c, "r-0", "r", VS_TASK_RUNNING, "n4");
+	vs_job_set_phase(c, add_job(c, "s", "q2"), VS_PG_INQUEUE);
+	add_job(c, "t", "q1");
+	vs_job_rest(c, vs_job_find(c, "ns", "r"));
+	vs_job_rest(c, vs_job_find(c, "ns", "s"));
+	cr_assert(vs_job_find(c, "ns", "r")->resting && vs_job_find(c, "ns", "s")->resting);
 	check_all(c);
 }
 
@@ -395,23 +407,62 @@ static void job_del_linked(struct vs_cluster *c)
 	OK(vs_job_del(c, vs_job_find(c, "ns", "b"), err));
 }
 
-static void task_add(struct vs_cluster *c)
+/* A running task @name of @job on @node that asks for a gpu, a scalar resource. */
+static void add_gpu_task(struct vs_cluster *c, const char *name, const char *job,
+			 const char *node)
 {
 	struct vs_task_spec spec;
 	int gpu = vs_res_dim_get("nvidia.com/gpu", 14, NULL);
 
+	cr_assert_geq(gpu, 0);
+	vs_task_spec_init(&spec, "ns", name, job);
+	spec.req = res(100, 1 << 20);
+	vs_res_set(&spec.req, (unsigned int)gpu, 1);
+	spec.status = VS_TASK_RUNNING;
+	spec.node = node;
+	OK(vs_task_add(c, &spec, NULL, err));
+}
+
+/* Each change to a resting PodGroup wakes it first: an abort lays it to rest again. */
+static void resting_task_add(struct vs_cluster *c)
+{
+	/* a scalar its allocated lacked when it rested: its rest must not keep it at zero */
+	add_gpu_task(c, "r-9", "r", "n4");
+}
+
+static void resting_task_status(struct vs_cluster *c)
+{
+	OK(vs_task_set_status(c, task_of(c, "r-0"), VS_TASK_SUCCEEDED, err));
+}
+
+static void resting_job_phase(struct vs_cluster *c)
+{
+	vs_job_set_phase(c, vs_job_find(c, "ns", "s"), VS_PG_COMPLETED);
+}
+
+static void resting_job_update(struct vs_cluster *c)
+{
+	struct vs_job_spec spec;
+
+	vs_job_spec_init(&spec, "ns", "r");
+	spec.queue = "q1";
+	spec.phase = VS_PG_RUNNING;
+	OK(vs_job_update(c, vs_job_find(c, "ns", "r"), &spec, err));
+}
+
+static void resting_job_del(struct vs_cluster *c)
+{
+	OK(vs_job_del(c, vs_job_find(c, "ns", "s"), err));
+}
+
+static void task_add(struct vs_cluster *c)
+{
 	add_task(c, "a-9", "a", VS_TASK_BINDING, "n4");
 	/*
 	 * A scalar resource nobody in its job, queue or node had: taking it
 	 * away again leaves the dimension present, at zero, in every sum.
 	 */
-	cr_assert_geq(gpu, 0);
-	vs_task_spec_init(&spec, "ns", "c-9", "c");
-	spec.req = res(100, 1 << 20);
-	vs_res_set(&spec.req, (unsigned int)gpu, 1);
-	spec.status = VS_TASK_RUNNING;
-	spec.node = "n2";
-	OK(vs_task_add(c, &spec, NULL, err));
+	add_gpu_task(c, "c-9", "c", "n2");
 	OK(vs_task_set_status(c, task_of(c, "c-9"), VS_TASK_SUCCEEDED, err));
 }
 
@@ -497,6 +548,11 @@ static const struct change {
 	{ "podgroup phase", job_phase },
 	{ "podgroup delete", job_del },
 	{ "podgroup of a vjob delete", job_del_linked },
+	{ "task add to a resting podgroup", resting_task_add },
+	{ "task status in a resting podgroup", resting_task_status },
+	{ "resting podgroup phase", resting_job_phase },
+	{ "resting podgroup update", resting_job_update },
+	{ "resting podgroup delete", resting_job_del },
 	{ "task add", task_add },
 	{ "task status", task_status },
 	{ "task place", task_place },

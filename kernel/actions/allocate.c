@@ -511,8 +511,8 @@ static void place_task(struct alloc_ctx *ctx, struct vs_statement *stmt, struct 
 	if (vs_v_enabled(3)) {
 		char req[256], releasing[256];
 
-		vs_res_fmt(req, sizeof(req), task->req);
-		vs_res_fmt(releasing, sizeof(releasing), &node->releasing);
+		vs_res_fmt(node->dims, req, sizeof(req), task->req);
+		vs_res_fmt(node->dims, releasing, sizeof(releasing), &node->releasing);
 		vs_v(3, "Pipelining Task <%s/%s> to node <%s> for <%s> on <%s>", task->ns,
 		     task->name, node->name, req, releasing);
 	}

@@ -40,11 +40,12 @@ bool vs_session_has_action(const struct vs_session *ssn, const char *action)
  * memory, then the scalars; Volcano takes those in map order, vsched in its
  * dimension order).
  */
-static void insufficient(struct vs_fit_error *fe, vs_resmask_t dims)
+static void insufficient(struct vs_fit_error *fe, const struct vs_res_dims *names,
+			 vs_resmask_t dims)
 {
 	for (unsigned int d = 0; d < VS_RES_MAX; d++)
 		if (dims & VS_RES_BIT(d)) {
-			vs_fit_say(fe, "Insufficient ", vs_res_dim_name(d));
+			vs_fit_say(fe, "Insufficient ", vs_res_dim_name(names, d));
 			return;
 		}
 }
@@ -58,7 +59,7 @@ int vs_allocate_predicate(struct vs_session *ssn, const struct vs_task *task,
 	vs_node_future_idle(node, &future);
 	short_dims = vs_res_exceeding(task->req, &future, VS_DIM_ZERO);
 	if (short_dims) {
-		insufficient(fe, short_dims);
+		insufficient(fe, &ssn->cl->dims, short_dims);
 		fe->unresolvable = false;
 		return -EINVAL;
 	}

@@ -250,7 +250,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 		if (ret)
 			return ret;
 	}
-	ret = vs_reqtab_audit_end(&cl->reqs, err);
+	ret = vs_reqtab_audit_end(&cl->reqs, &cl->dims, err);
 	if (ret)
 		return ret;
 

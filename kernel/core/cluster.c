@@ -147,6 +147,7 @@ int vs_cluster_init(struct vs_cluster *cl)
 		.podgroups = VS_LIMIT_PODGROUPS, .tasks = VS_LIMIT_TASKS,
 		.vjobs = VS_LIMIT_VJOBS, .prioclasses = VS_LIMIT_PRIOCLASSES,
 	};
+	vs_res_dims_init(&cl->dims);
 	INIT_LIST_HEAD(&cl->nodes);
 	INIT_LIST_HEAD(&cl->queues);
 	INIT_LIST_HEAD(&cl->jobs);

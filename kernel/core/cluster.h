@@ -160,9 +160,23 @@ struct vs_cluster {
 	/* The open transaction, or NULL (core/txn.h); @txn_gen numbers them. */
 	struct vs_txn *txn;
 	u32 txn_gen;
+	/*
+	 * What each scalar index of this cluster's vectors means (core/res.h):
+	 * read it freely; it grows through vs_cluster_dim_get() alone.
+	 */
+	struct vs_res_dims dims;
 };
 
 int vs_cluster_init(struct vs_cluster *cl);
+
+/*
+ * The index of the resource @name in @cl's table, registering it if it is
+ * new (vs_res_dim_get(): the same refusals). A name registered while a
+ * transaction is open is journalled: its abort forgets it, so that what
+ * was refused or undone keeps no name and cannot fill the table.
+ */
+int vs_cluster_dim_get(struct vs_cluster *cl, const char *name, size_t len,
+		       struct vs_err *err);
 
 /* Free every object and the cluster's own memory. */
 void vs_cluster_destroy(struct vs_cluster *cl);

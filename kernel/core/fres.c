@@ -365,7 +365,7 @@ static size_t fappend_amount(char *buf, size_t len, size_t pos, const char *sep,
 	return fappend(buf, len, pos, "%s%s %0.2f", sep, name, v);
 }
 
-int vs_fres_fmt(char *buf, size_t len, const struct vs_fres *r)
+int vs_fres_fmt(const struct vs_res_dims *dims, char *buf, size_t len, const struct vs_fres *r)
 {
 	size_t pos = 0;
 	unsigned int d;
@@ -376,6 +376,6 @@ int vs_fres_fmt(char *buf, size_t len, const struct vs_fres *r)
 	pos = fappend_amount(buf, len, pos, "", "cpu", r->v[VS_RES_CPU]);
 	pos = fappend_amount(buf, len, pos, ", ", "memory", r->v[VS_RES_MEMORY]);
 	for_each_fdim(d, m, r->present)
-		pos = fappend_amount(buf, len, pos, ", ", vs_res_dim_name(d), r->v[d]);
+		pos = fappend_amount(buf, len, pos, ", ", vs_res_dim_name(dims, d), r->v[d]);
 	return (int)pos;
 }

@@ -148,6 +148,6 @@ bool vs_fres_same(const struct vs_fres *a, const struct vs_fres *b);
 double vs_fshare(double l, double r);
 
 /* "cpu 2000.00, memory 1073741824.00, pods 1.00" (Volcano's String(), in dimension order). */
-int vs_fres_fmt(char *buf, size_t len, const struct vs_fres *r);
+int vs_fres_fmt(const struct vs_res_dims *dims, char *buf, size_t len, const struct vs_fres *r);
 
 #endif /* VS_CORE_FRES_H */

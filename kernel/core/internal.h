@@ -37,12 +37,12 @@ static inline const char *vs_cluster_intern_opt(struct vs_cluster *cl, const cha
 }
 
 /* Resources given by the outside world are amounts: never negative. */
-static inline int vs_res_check_amounts(const struct vs_res *r, const char *what,
-				       struct vs_err *err)
+static inline int vs_res_check_amounts(const struct vs_cluster *cl, const struct vs_res *r,
+				       const char *what, struct vs_err *err)
 {
 	for (unsigned int d = 0; d < VS_RES_MAX; d++) {
 		if (r->v[d] < 0) {
-			const char *name = vs_res_dim_name(d);
+			const char *name = vs_res_dim_name(&cl->dims, d);
 
 			return vs_err_set(err, EINVAL, "%s: %s is negative", what,
 					  name ? name : "a resource");
@@ -115,6 +115,8 @@ enum vs_txn_kind {
 	VS_TXN_SUMS_NODE,
 	VS_TXN_SUMS_JOB,
 	VS_TXN_SUMS_QUEUE,
+	/* A resource name registered: undone by forgetting it (the newest one). */
+	VS_TXN_DIM,
 };
 
 /*
@@ -151,6 +153,7 @@ struct vs_txn_ent {
 			enum vs_queue_state state;
 			bool closed_by_parent;
 		} qstate;
+		unsigned int dim;		/* DIM: the index it took */
 		struct {			/* VJOB_LINK: what both pointed to */
 			struct vs_job *pg;
 			struct vs_vjob *vjob;

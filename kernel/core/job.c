@@ -368,7 +368,7 @@ static int job_attrs_build(struct vs_cluster *cl, const struct vs_job_spec *spec
 	if ((unsigned int)spec->phase >= VS_PG_NR_PHASES)
 		return vs_err_set(err, EINVAL, "bad phase %d", spec->phase);
 	if (spec->has_min_resources) {
-		ret = vs_res_check_amounts(&spec->min_resources, "minResources", err);
+		ret = vs_res_check_amounts(cl, &spec->min_resources, "minResources", err);
 		if (ret)
 			return ret;
 	}
@@ -471,6 +471,7 @@ int vs_job_add(struct vs_cluster *cl, const struct vs_job_spec *spec,
 
 	job = vs_pool_zalloc(&cl->job_pool);
 	if (job) {
+		job->dims = &cl->dims;
 		job->ns = vs_str_get_cstr(&cl->strs, spec->ns);
 		job->name = vs_str_get_cstr(&cl->strs, spec->name);
 	}

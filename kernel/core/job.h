@@ -140,6 +140,8 @@ struct vs_job {
 	struct vs_job_why *why;
 	/* Last, out of the way of the fields scheduling reads: only listings walk it. */
 	struct rb_node byname;		/* cluster->job_names */
+	/* Only what prints or sends it reads this: out of the way too. */
+	const struct vs_res_dims *dims;	/* its cluster's resource names */
 };
 
 /* The sidx of a job the session leaves out (its queue does not exist, or it rests). */

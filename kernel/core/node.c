@@ -223,8 +223,8 @@ int vs_node_add_task(struct vs_node *node, struct vs_task *task, struct vs_err *
 		if (short_dims) {
 			char need[160], idle[160];
 
-			vs_res_fmt(need, sizeof(need), task->req);
-			vs_res_fmt(idle, sizeof(idle), &node->idle);
+			vs_res_fmt(node->dims, need, sizeof(need), task->req);
+			vs_res_fmt(node->dims, idle, sizeof(idle), &node->idle);
 			return vs_err_set(err, ENOSPC,
 					  "node %s has not enough idle resources for task %s/%s: needs <%s>, idle <%s>",
 					  node->name, task->ns, task->name, need, idle);
@@ -299,8 +299,8 @@ static int res_differs(const struct vs_node *node, const char *what,
 
 	if (!memcmp(have->v, want->v, sizeof(have->v)))
 		return 0;
-	vs_res_fmt(a, sizeof(a), have);
-	vs_res_fmt(b, sizeof(b), want);
+	vs_res_fmt(node->dims, a, sizeof(a), have);
+	vs_res_fmt(node->dims, b, sizeof(b), want);
 	return vs_err_set(err, EIO, "node %s: %s is <%s>, its tasks make it <%s>",
 			  node->name, what, a, b);
 }
@@ -370,7 +370,7 @@ static int node_attrs_build(struct vs_cluster *cl, const struct vs_node_spec *sp
 	int ret;
 
 	memset(a, 0, sizeof(*a));
-	ret = vs_res_check_amounts(&spec->allocatable, "allocatable", err);
+	ret = vs_res_check_amounts(cl, &spec->allocatable, "allocatable", err);
 	if (!ret)
 		ret = vs_labels_new(&cl->strs, spec->labels, spec->nr_labels, "label",
 				    &a->labels, err);
@@ -436,8 +436,10 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 		goto out_prefix;
 
 	node = vs_pool_zalloc(&cl->node_pool);
-	if (node)
+	if (node) {
 		node->name = vs_str_get_cstr(&cl->strs, spec->name);
+		node->dims = &cl->dims;
+	}
 	if (!node || !node->name ||
 	    vs_node_class_get(&cl->classes, &cl->strs, a.labels, a.taints, spec->unschedulable,
 			      spec->ready, &node->cls)) {

@@ -108,6 +108,8 @@ struct vs_node {
 	u64 logged;			/* 1 + the position of its last entry, 0: none */
 	/* Last, out of the way of the fields scheduling reads: only listings walk it. */
 	struct rb_node byname;		/* cluster->node_names */
+	/* Only what prints or sends it reads this: out of the way too. */
+	const struct vs_res_dims *dims;	/* its cluster's resource names */
 };
 
 /*

@@ -76,7 +76,8 @@ void vs_queue_spec_init(struct vs_queue_spec *spec, const char *name)
 	spec->state = VS_QUEUE_OPEN;
 }
 
-static int queue_spec_check(const struct vs_queue_spec *spec, struct vs_err *err)
+static int queue_spec_check(const struct vs_cluster *cl, const struct vs_queue_spec *spec,
+			    struct vs_err *err)
 {
 	int ret;
 
@@ -92,11 +93,11 @@ static int queue_spec_check(const struct vs_queue_spec *spec, struct vs_err *err
 		if (!strcmp(spec->parent, spec->name))
 			return vs_err_set(err, EINVAL, "a queue cannot be its own parent");
 	}
-	ret = vs_res_check_amounts(&spec->capability, "capability", err);
+	ret = vs_res_check_amounts(cl, &spec->capability, "capability", err);
 	if (!ret)
-		ret = vs_res_check_amounts(&spec->guarantee, "guarantee", err);
+		ret = vs_res_check_amounts(cl, &spec->guarantee, "guarantee", err);
 	if (!ret)
-		ret = vs_res_check_amounts(&spec->deserved, "deserved", err);
+		ret = vs_res_check_amounts(cl, &spec->deserved, "deserved", err);
 	return ret;
 }
 
@@ -141,7 +142,7 @@ int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
 	ret = VS_LIMIT_CHECK(cl, queues, cl->nr_queues, err);
 	if (ret)
 		return ret;
-	ret = queue_spec_check(spec, err);
+	ret = queue_spec_check(cl, spec, err);
 	if (ret)
 		goto out_prefix;
 	/* Its undo sends the orphans it adopts back where they were. */
@@ -155,8 +156,10 @@ int vs_queue_add(struct vs_cluster *cl, const struct vs_queue_spec *spec,
 	}
 
 	queue = vs_pool_zalloc(&cl->queue_pool);
-	if (queue)
+	if (queue) {
 		queue->name = vs_str_get_cstr(&cl->strs, spec->name);
+		queue->dims = &cl->dims;
+	}
 	if (!queue || !queue->name || queue_apply(cl, queue, spec)) {
 		if (queue)
 			vs_str_put(&cl->strs, queue->name);
@@ -204,7 +207,7 @@ out_prefix:
 int vs_queue_update(struct vs_cluster *cl, struct vs_queue *queue,
 		    const struct vs_queue_spec *spec, struct vs_err *err)
 {
-	int ret = queue_spec_check(spec, err);
+	int ret = queue_spec_check(cl, spec, err);
 	struct vs_txn_ent *ent = NULL;
 
 	/* The journal holds a reference to the old parent, which queue_apply() puts. */

@@ -86,6 +86,7 @@ struct vs_queue {
 		bool overused;
 		u64 cycle;
 	} seen;
+	const struct vs_res_dims *dims;	/* its cluster's resource names */
 };
 
 /* ---- the queue in the cluster (queue.c) ---- */

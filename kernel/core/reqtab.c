@@ -163,7 +163,8 @@ int vs_reqtab_audit_ref(const struct vs_reqtab *tab, const struct vs_res *ireq,
 	return 0;
 }
 
-int vs_reqtab_audit_end(const struct vs_reqtab *tab, struct vs_err *err)
+int vs_reqtab_audit_end(const struct vs_reqtab *tab, const struct vs_res_dims *dims,
+			struct vs_err *err)
 {
 	struct vs_ireq *ir;
 	size_t bkt;
@@ -172,7 +173,7 @@ int vs_reqtab_audit_end(const struct vs_reqtab *tab, struct vs_err *err)
 		if (ir->audited != ir->refcount) {
 			char buf[256];
 
-			vs_res_fmt(buf, sizeof(buf), &ir->res);
+			vs_res_fmt(dims, buf, sizeof(buf), &ir->res);
 			return vs_err_set(err, EIO, "interned request (%s) counts %u references, "
 					  "%u found", buf, ir->refcount, ir->audited);
 		}

@@ -84,6 +84,7 @@ static inline size_t vs_reqtab_count(const struct vs_reqtab *tab)
 int vs_reqtab_audit_start(const struct vs_reqtab *tab, struct vs_err *err);
 int vs_reqtab_audit_ref(const struct vs_reqtab *tab, const struct vs_res *ireq,
 			struct vs_err *err);
-int vs_reqtab_audit_end(const struct vs_reqtab *tab, struct vs_err *err);
+int vs_reqtab_audit_end(const struct vs_reqtab *tab, const struct vs_res_dims *dims,
+			struct vs_err *err);
 
 #endif /* VS_CORE_REQTAB_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Resource vectors and Kubernetes quantities. This file owns the process-wide
- * table of dimension names (cpu, memory and pods fixed, scalars registered on
+ * Resource vectors and Kubernetes quantities. This file keeps the tables
+ * of dimension names (cpu, memory and pods fixed, scalars registered on
  * first use after the rules Kubernetes and Volcano's IsScalarResourceName
  * apply), the exact parsing of quantity text into a dimension's integer units
  * and its canonical printing back, and the arithmetic and comparisons of
@@ -24,12 +24,6 @@
 BUILD_BUG_ON(VS_RES_MAX > 32);	/* @present and vs_resmask_t are 32 bits */
 BUILD_BUG_ON(VS_RES_PODS != 2);
 
-/*
- * The longest name accepted. Kubernetes would let a qualified name reach
- * 253 + 1 + 63 characters; no real resource name comes near 253, and this
- * bound lets the table keep names inline.
- */
-#define VS_RES_NAME_MAX		253
 /* "requests." + prefix must stay a DNS subdomain (IsExtendedResourceName). */
 #define REQUESTS_PREFIX		"requests."
 #define QUALIFIED_NAME_MAX	63
@@ -43,59 +37,44 @@ BUILD_BUG_ON(VS_RES_PODS != 2);
 
 /* ---- the dimension name table ---- */
 
-/*
- * Static so that cpu, memory and pods exist before any code runs; scalars are
- * appended by vs_res_dim_get() and stay until vs_res_dims_reset(). Lookups are
- * a linear scan: there are at most VS_RES_MAX names and the hot paths work on
- * indices, never on names.
- */
-static struct {
-	unsigned int n;
-	u8 len[VS_RES_MAX];
-	char name[VS_RES_MAX][VS_RES_NAME_MAX + 1];
-} dims = {
-	.n = 3,
-	.len = { 3, 6, 4 },
-	.name = { "cpu", "memory", "pods" },
+static const char *const fixed_dims[] = {
+	[VS_RES_CPU] = "cpu",
+	[VS_RES_MEMORY] = "memory",
+	[VS_RES_PODS] = "pods",
 };
 
-unsigned int vs_res_ndims(void)
+void vs_res_dims_init(struct vs_res_dims *dims)
 {
-	return dims.n;
+	memset(dims, 0, sizeof(*dims));
+	for (unsigned int d = 0; d < ARRAY_SIZE(fixed_dims); d++) {
+		dims->len[d] = (u8)strlen(fixed_dims[d]);
+		memcpy(dims->name[d], fixed_dims[d], dims->len[d]);
+	}
+	dims->n = ARRAY_SIZE(fixed_dims);
 }
 
-const char *vs_res_dim_name(unsigned int dim)
-{
-	return dim < dims.n ? dims.name[dim] : NULL;
-}
-
-int vs_res_dim_lookup(const char *name, size_t len)
+int vs_res_dim_lookup(const struct vs_res_dims *dims, const char *name, size_t len)
 {
 	unsigned int d;
 
-	for (d = 0; d < dims.n; d++)
-		if (dims.len[d] == len && !memcmp(dims.name[d], name, len))
+	for (d = 0; d < dims->n; d++)
+		if (dims->len[d] == len && !memcmp(dims->name[d], name, len))
 			return d;
 	return -ENOENT;
 }
 
-void vs_res_dims_rewind(unsigned int mark)
+void vs_res_dims_rewind(struct vs_res_dims *dims, unsigned int mark)
 {
 	unsigned int d;
 
 	if (mark < VS_RES_PODS + 1)
 		mark = VS_RES_PODS + 1;
-	for (d = mark; d < dims.n; d++) {
-		dims.len[d] = 0;
-		dims.name[d][0] = '\0';
+	for (d = mark; d < dims->n; d++) {
+		dims->len[d] = 0;
+		dims->name[d][0] = '\0';
 	}
-	if (mark < dims.n)
-		dims.n = mark;
-}
-
-void vs_res_dims_reset(void)
-{
-	vs_res_dims_rewind(VS_RES_PODS + 1);
+	if (mark < dims->n)
+		dims->n = mark;
 }
 
 unsigned int vs_res_dim_milli(unsigned int dim)
@@ -314,26 +293,27 @@ static int check_scalar_name(const char *name, size_t len, struct vs_err *err)
 	return check_unprefixed(name, len, err);
 }
 
-int vs_res_dim_get(const char *name, size_t len, struct vs_err *err)
+int vs_res_dim_get(struct vs_res_dims *dims, const char *name, size_t len,
+		   struct vs_err *err)
 {
 	struct quoted q;
 	int d, ret;
 
-	d = vs_res_dim_lookup(name, len);
+	d = vs_res_dim_lookup(dims, name, len);
 	if (d >= 0)
 		return d;
 	ret = check_scalar_name(name, len, err);
 	if (ret)
 		return ret;
-	if (dims.n >= VS_RES_MAX)
+	if (dims->n >= VS_RES_MAX)
 		return vs_err_set(err, ENOSPC,
 				  "resource \"%s\": no free dimension, all %d are registered",
 				  quote(&q, name, len), VS_RES_MAX);
-	d = dims.n;
-	memcpy(dims.name[d], name, len);
-	dims.name[d][len] = '\0';
-	dims.len[d] = len;
-	dims.n++;
+	d = dims->n;
+	memcpy(dims->name[d], name, len);
+	dims->name[d][len] = '\0';
+	dims->len[d] = len;
+	dims->n++;
 	return d;
 }
 
@@ -588,14 +568,14 @@ int vs_quantity_fmt(char *buf, size_t len, s64 v, unsigned int milli, bool binar
 	return snprintf(buf, len, "%s%" PRIu64, sign, m);
 }
 
-int vs_res_set_quantity(struct vs_res *r, const char *name, size_t name_len,
-			const char *qty, size_t qty_len, struct vs_err *err)
+int vs_res_set_quantity(struct vs_res_dims *dims, struct vs_res *r, const char *name,
+			size_t name_len, const char *qty, size_t qty_len, struct vs_err *err)
 {
 	struct quoted q;
 	s64 v;
 	int d, ret;
 
-	d = vs_res_dim_get(name, name_len, err);
+	d = vs_res_dim_get(dims, name, name_len, err);
 	if (d < 0)
 		return d;
 	ret = vs_quantity_parse(qty, qty_len, vs_res_dim_milli(d), &v, err);
@@ -621,7 +601,7 @@ static size_t append(char *buf, size_t len, size_t pos, const char *fmt, ...)
 	return n > 0 ? pos + n : pos;
 }
 
-int vs_res_fmt(char *buf, size_t len, const struct vs_res *r)
+int vs_res_fmt(const struct vs_res_dims *dims, char *buf, size_t len, const struct vs_res *r)
 {
 	char q[32];
 	size_t pos;
@@ -635,7 +615,7 @@ int vs_res_fmt(char *buf, size_t len, const struct vs_res *r)
 	vs_quantity_fmt(q, sizeof(q), r->v[VS_RES_MEMORY], 0, true);
 	pos = append(buf, len, pos, ", memory %s", q);
 	for_each_dim(d, m, r->present & SCALARS_MASK) {
-		const char *name = vs_res_dim_name(d);
+		const char *name = vs_res_dim_name(dims, d);
 
 		vs_quantity_fmt(q, sizeof(q), r->v[d], vs_res_dim_milli(d), false);
 		if (name)

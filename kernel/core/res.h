@@ -5,7 +5,8 @@
  * Dimension 0 is cpu in millicores, 1 is memory in bytes; both are always
  * present. Every other dimension is a scalar resource registered by name
  * (pods, ephemeral-storage, nvidia.com/gpu, hugepages-2Mi, ...), at an index
- * from a process-wide name table. Units follow Volcano's NewResource exactly:
+ * from the name table of the cluster the vector belongs to (struct
+ * vs_res_dims). Units follow Volcano's NewResource exactly:
  * cpu in millicores, memory in bytes, pods as a count, and every other scalar
  * (ephemeral-storage included) in milli-units of its quantity, so that
  * "nvidia.com/gpu: 1" is 1000.
@@ -69,32 +70,64 @@ typedef u32 vs_resmask_t;
 
 /* ---- the dimension name table ---- */
 
-/* The number of registered dimensions (cpu, memory, pods and the scalars). */
-unsigned int vs_res_ndims(void);
+/*
+ * The longest name accepted. Kubernetes would let a qualified name reach
+ * 253 + 1 + 63 characters; no real resource name comes near 253, and this
+ * bound lets the table keep names inline.
+ */
+#define VS_RES_NAME_MAX		253
 
-/* The dimension's Kubernetes name ("cpu", "nvidia.com/gpu"), or NULL. */
-const char *vs_res_dim_name(unsigned int dim);
+/*
+ * Which scalar each index of a vector means: a cluster's own (struct
+ * vs_cluster's @dims), since two clusters may register different names in
+ * different orders. cpu, memory and pods come first and stay; scalars are
+ * appended by vs_res_dim_get() in the order they are first seen. Only
+ * name <-> index lookups need a table: the arithmetic below works on
+ * indices and takes none. Lookups are a linear scan: there are at most
+ * VS_RES_MAX names.
+ */
+struct vs_res_dims {
+	unsigned int n;
+	u8 len[VS_RES_MAX];
+	char name[VS_RES_MAX][VS_RES_NAME_MAX + 1];
+};
+
+/* A table with cpu, memory and pods alone. */
+void vs_res_dims_init(struct vs_res_dims *dims);
+
+/* The number of registered dimensions (cpu, memory, pods and the scalars). */
+static inline unsigned int vs_res_ndims(const struct vs_res_dims *dims)
+{
+	return dims->n;
+}
+
+/*
+ * The dimension's Kubernetes name ("cpu", "nvidia.com/gpu"), or NULL. Inline:
+ * a fit error names the first short resource on every node a predicate refuses.
+ */
+static inline const char *vs_res_dim_name(const struct vs_res_dims *dims, unsigned int dim)
+{
+	return dim < dims->n ? dims->name[dim] : NULL;
+}
 
 /* The index of a registered dimension, or -ENOENT. */
-int vs_res_dim_lookup(const char *name, size_t len);
+int vs_res_dim_lookup(const struct vs_res_dims *dims, const char *name, size_t len);
 
 /*
  * The index of @name, registering it if it is new. Refuses names Kubernetes
  * would not accept as a resource (with the reason in @err), quota names
  * ("count/..."), both -EINVAL, and a name past the last free dimension
- * (-ENOSPC).
+ * (-ENOSPC). A cluster's table grows through vs_cluster_dim_get(), which
+ * journals the name in the open transaction.
  */
-int vs_res_dim_get(const char *name, size_t len, struct vs_err *err);
-
-/* Forget every scalar registered after pods; for tests that need a clean table. */
-void vs_res_dims_reset(void);
+int vs_res_dim_get(struct vs_res_dims *dims, const char *name, size_t len,
+		   struct vs_err *err);
 
 /*
- * Forget the scalars registered since vs_res_ndims() was @mark: a request
- * refused, which made nothing that could hold them, gives back the names
- * it brought, so that refused requests cannot fill the table.
+ * Forget the scalars registered since vs_res_ndims() was @mark (never cpu,
+ * memory or pods): how a transaction's undo gives back a name.
  */
-void vs_res_dims_rewind(unsigned int mark);
+void vs_res_dims_rewind(struct vs_res_dims *dims, unsigned int mark);
 
 /* ---- quantities ---- */
 
@@ -116,7 +149,10 @@ int vs_quantity_parse(const char *s, size_t len, unsigned int milli, s64 *out,
  */
 int vs_quantity_fmt(char *buf, size_t len, s64 v, unsigned int milli, bool binary);
 
-/* The units of a dimension: 3 for millicores and milli-scalars, 0 otherwise. */
+/*
+ * The units of a dimension: 3 for millicores and milli-scalars, 0 otherwise.
+ * Decided by the index alone (memory and pods are at fixed ones): no table.
+ */
 unsigned int vs_res_dim_milli(unsigned int dim);
 
 /*
@@ -124,11 +160,14 @@ unsigned int vs_res_dim_milli(unsigned int dim);
  * dimension's units; the dimension becomes present. "pods" also counts as
  * Volcano's MaxTaskNum. Errors name the resource and the bad text.
  */
-int vs_res_set_quantity(struct vs_res *r, const char *name, size_t name_len,
-			const char *qty, size_t qty_len, struct vs_err *err);
+int vs_res_set_quantity(struct vs_res_dims *dims, struct vs_res *r, const char *name,
+			size_t name_len, const char *qty, size_t qty_len, struct vs_err *err);
 
-/* "cpu 2, memory 4Gi, nvidia.com/gpu 1" (absent scalars omitted). */
-int vs_res_fmt(char *buf, size_t len, const struct vs_res *r);
+/*
+ * "cpu 2, memory 4Gi, nvidia.com/gpu 1" (absent scalars omitted), the
+ * scalars named by @dims.
+ */
+int vs_res_fmt(const struct vs_res_dims *dims, char *buf, size_t len, const struct vs_res *r);
 
 /* ---- arithmetic ---- */
 

@@ -379,9 +379,9 @@ static int task_spec_check(struct vs_cluster *cl, const struct vs_task_spec *spe
 	if ((unsigned int)spec->preemption_policy > VS_PREEMPT_NEVER)
 		return vs_err_set(err, EINVAL, "bad preemption policy %d",
 				  spec->preemption_policy);
-	ret = vs_res_check_amounts(&spec->req, "request", err);
+	ret = vs_res_check_amounts(cl, &spec->req, "request", err);
 	if (!ret && spec->has_init_req)
-		ret = vs_res_check_amounts(&spec->init_req, "init request", err);
+		ret = vs_res_check_amounts(cl, &spec->init_req, "init request", err);
 	if (ret)
 		return ret;
 

@@ -148,6 +148,29 @@ void vs_txn_task_place(const struct vs_task *task, struct vs_txn_place *p)
 	p->status = task->status;
 }
 
+int vs_cluster_dim_get(struct vs_cluster *cl, const char *name, size_t len,
+		       struct vs_err *err)
+{
+	struct vs_txn_ent *ent;
+	int d, ret;
+
+	/* A known name, the common case, journals nothing. */
+	d = vs_res_dim_lookup(&cl->dims, name, len);
+	if (d >= 0)
+		return d;
+	ret = vs_txn_prep(cl, VS_TXN_DIM, NULL, 0, &ent);
+	if (ret)
+		return vs_err_set(err, -ret, "resource \"%.*s\": out of memory for the undo "
+				  "journal", (int)(len < 64 ? len : 64), name);
+	d = vs_res_dim_get(&cl->dims, name, len, err);
+	if (d < 0)
+		return d;		/* refused: the entry is not pushed */
+	if (ent)
+		ent->dim = (unsigned int)d;
+	vs_txn_push(cl, ent);
+	return d;
+}
+
 void vs_queue_journal_state(struct vs_cluster *cl, struct vs_queue *queue)
 {
 	struct vs_txn_ent *ent = vs_txn_note(cl, VS_TXN_QUEUE_STATE, queue, 0);
@@ -534,6 +557,10 @@ static int undo_one(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		break;
 	case VS_TXN_SUMS_QUEUE:
 		memcpy(&queue->allocated, ent->saved, 2 * sizeof(struct vs_res));
+		break;
+	case VS_TXN_DIM:
+		/* Undone newest first: it is the last name, and no object holds it any more. */
+		vs_res_dims_rewind(&cl->dims, ent->dim);
 		break;
 	}
 	return 0;

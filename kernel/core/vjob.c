@@ -168,7 +168,7 @@ static int vjob_spec_check(const struct vs_cluster *cl, const struct vs_vjob_spe
 			return vs_err_set(err, EINVAL,
 					  "task %s: minAvailable %u is more than its %u replicas",
 					  t->name, t->min_available, t->replicas);
-		ret = vs_res_check_amounts(&t->req, "request", err);
+		ret = vs_res_check_amounts(cl, &t->req, "request", err);
 		if (!ret)
 			ret = policies_check(t->policies, t->nr_policies, err);
 		if (ret) {
@@ -226,6 +226,7 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 		goto out_prefix;
 	}
+	vjob->dims = &cl->dims;
 	vjob->ns = vs_str_get_cstr(&cl->strs, spec->ns);
 	vjob->name = vs_str_get_cstr(&cl->strs, spec->name);
 	vjob->queue_name = vs_str_get_cstr(&cl->strs, vs_queue_name_or_default(spec->queue));

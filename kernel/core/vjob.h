@@ -163,6 +163,7 @@ struct vs_vjob {
 
 	struct vs_job *podgroup;	/* made by the job controller, or NULL */
 	u32 txn_gen;			/* its status saved by that transaction (core/txn.h) */
+	const struct vs_res_dims *dims;	/* its cluster's resource names */
 };
 
 /* ---- the VolcanoJob in the cluster (vjob.c) ---- */

@@ -317,16 +317,11 @@ static int end(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, const struct nlms
 {
 	int ret;
 
-	unsigned int dims = vs_res_ndims();
-
 	if (b->error)
 		ret = vs_extack_fail(ext, b->error, "batch not applied: message seq %u was "
 				     "refused: %s", b->error_seq, b->error_msg);
 	else
 		ret = commit(ctx, b, ext);
-	/* Undone, the batch holds no object: the resource names it brought go too. */
-	if (ret)
-		vs_res_dims_rewind(dims);
 	vs_nl_batch_release(b);
 	return answer(reply, nlh, ret, ext);
 }

@@ -471,8 +471,9 @@ static bool put_usage(struct nlmsghdr *nlh, size_t room, const struct vs_cluster
 
 	list_for_each_entry(n, &cl->nodes, list)
 		vs_res_add(&used, &n->used);
-	return vs_nl_put_res(nlh, room, VS_STATS_A_ALLOCATABLE, &cl->total_allocatable) &&
-	       vs_nl_put_res(nlh, room, VS_STATS_A_USED, &used);
+	return vs_nl_put_res(nlh, room, &cl->dims, VS_STATS_A_ALLOCATABLE,
+			     &cl->total_allocatable) &&
+	       vs_nl_put_res(nlh, room, &cl->dims, VS_STATS_A_USED, &used);
 }
 
 static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core *core,

@@ -115,7 +115,6 @@ static int run(struct vs_genl_info *info, int (*fn)(struct vs_genl_info *))
 {
 	struct vs_nl_reply *r = info->reply;
 	size_t saved = r->len, cap = r->cap;
-	unsigned int dims = vs_res_ndims();
 	int ret;
 
 	if (r->cap - r->len >= VS_NL_ERROR_MIN)
@@ -123,8 +122,6 @@ static int run(struct vs_genl_info *info, int (*fn)(struct vs_genl_info *))
 	ret = fn(info);
 	r->cap = cap;
 	if (ret < 0) {
-		/* A refusal changed nothing: the resource names it brought go too. */
-		vs_res_dims_rewind(dims);
 		r->len = saved;
 		/* A handler that forgot to say why still answers with a sentence. */
 		vs_extack_fail(info->extack, ret, "%s failed", info->op->name);

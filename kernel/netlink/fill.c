@@ -19,6 +19,7 @@ struct fill {
 	size_t cap;
 	bool ok;		/* false after the first attribute that did not fit */
 	bool spec;		/* only what a NEW request takes: no read-only attributes */
+	const struct vs_res_dims *dims;	/* what the scalars' indices mean */
 };
 
 static struct nlattr *nest_start(struct fill *f, u16 type)
@@ -100,7 +101,7 @@ static void fill_res(struct fill *f, u16 type, const struct vs_res *r)
 		if (!(r->present & VS_RES_BIT(d)))
 			continue;
 		s = nest_start(f, VS_RES_A_SCALAR);
-		put_str(f, VS_SCALAR_A_NAME, vs_res_dim_name(d));
+		put_str(f, VS_SCALAR_A_NAME, vs_res_dim_name(f->dims, d));
 		put_u64(f, VS_SCALAR_A_VALUE, (u64)r->v[d]);
 		nest_end(f, s);
 	}
@@ -238,9 +239,10 @@ static void fill_affinity(struct fill *f, u16 type, const struct vs_affinity *a)
 
 /* ---- objects ---- */
 
-bool vs_nl_put_res(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs_res *r)
+bool vs_nl_put_res(struct nlmsghdr *nlh, size_t cap, const struct vs_res_dims *dims, u16 type,
+		   const struct vs_res *r)
 {
-	struct fill f = { nlh, cap, true, false };
+	struct fill f = { nlh, cap, true, false, dims };
 	struct nlattr *start = mnl_nlmsg_get_payload_tail(nlh);
 
 	fill_res(&f, type, r);
@@ -251,7 +253,7 @@ bool vs_nl_put_res(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs_r
 
 static bool put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *n, bool spec)
 {
-	struct fill f = { nlh, cap, true, spec };
+	struct fill f = { nlh, cap, true, spec, n->dims };
 	struct nlattr *obj = nest_start(&f, VS_A_NODE);
 
 	put_str(&f, VS_NODE_A_NAME, n->name);
@@ -282,7 +284,7 @@ bool vs_nl_put_node_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_node 
 
 static bool put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q, bool spec)
 {
-	struct fill f = { nlh, cap, true, spec };
+	struct fill f = { nlh, cap, true, spec, q->dims };
 	struct nlattr *obj = nest_start(&f, VS_A_QUEUE), *counts;
 
 	put_str(&f, VS_QUEUE_A_NAME, q->name);
@@ -322,7 +324,7 @@ static bool put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q
 bool vs_nl_put_queue_allocated(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *q,
 			       const struct vs_res *allocated)
 {
-	struct fill f = { nlh, cap, true, false };
+	struct fill f = { nlh, cap, true, false, q->dims };
 	struct nlattr *obj = nest_start(&f, VS_A_QUEUE);
 
 	put_str(&f, VS_QUEUE_A_NAME, q->name);
@@ -382,7 +384,7 @@ static void fill_pg_status(struct fill *f, const struct vs_job *j)
 
 static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j, bool spec)
 {
-	struct fill f = { nlh, cap, true, spec };
+	struct fill f = { nlh, cap, true, spec, j->dims };
 	struct nlattr *obj = nest_start(&f, VS_A_PODGROUP);
 
 	put_str(&f, VS_PG_A_NAMESPACE, j->ns);
@@ -415,7 +417,7 @@ static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *
 bool vs_nl_put_podgroup_status(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j,
 			       const char *fit_error)
 {
-	struct fill f = { nlh, cap, true, false };
+	struct fill f = { nlh, cap, true, false, j->dims };
 	struct nlattr *obj = nest_start(&f, VS_A_PODGROUP);
 
 	put_str(&f, VS_PG_A_NAMESPACE, j->ns);
@@ -439,7 +441,7 @@ bool vs_nl_put_podgroup_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_j
 
 static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, bool spec)
 {
-	struct fill f = { nlh, cap, true, spec };
+	struct fill f = { nlh, cap, true, spec, t->job->dims };
 	struct nlattr *obj = nest_start(&f, VS_A_TASK);
 	struct vs_res req = *t->req;
 
@@ -480,7 +482,7 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 bool vs_nl_put_task_sched(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t,
 			  const char *reason, const char *message)
 {
-	struct fill f = { nlh, cap, true, false };
+	struct fill f = { nlh, cap, true, false, t->job->dims };
 	struct nlattr *obj = nest_start(&f, VS_A_TASK);
 
 	put_str(&f, VS_TASK_A_NAMESPACE, t->ns);
@@ -502,7 +504,7 @@ bool vs_nl_put_task_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_task 
 
 static bool put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc, bool spec)
 {
-	struct fill f = { nlh, cap, true, spec };
+	struct fill f = { nlh, cap, true, spec, NULL };	/* no resources */
 	struct nlattr *obj = nest_start(&f, VS_A_PRIOCLASS);
 
 	put_str(&f, VS_PC_A_NAME, pc->name);
@@ -579,7 +581,7 @@ static void fill_vjob_state(struct fill *f, const struct vs_vjob *v)
 static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, bool spec,
 		     bool state)
 {
-	struct fill f = { nlh, cap, true, spec };
+	struct fill f = { nlh, cap, true, spec, v->dims };
 	struct nlattr *obj = nest_start(&f, VS_A_VJOB);
 
 	put_str(&f, VS_VJOB_A_NAMESPACE, v->ns);

@@ -21,7 +21,8 @@
 #include "core/cluster.h"
 #include "core/vjob.h"
 
-bool vs_nl_put_res(struct nlmsghdr *nlh, size_t cap, u16 type, const struct vs_res *r);
+bool vs_nl_put_res(struct nlmsghdr *nlh, size_t cap, const struct vs_res_dims *dims, u16 type,
+		   const struct vs_res *r);
 bool vs_nl_put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *node);
 bool vs_nl_put_queue(struct nlmsghdr *nlh, size_t cap, const struct vs_queue *queue);
 bool vs_nl_put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *job);

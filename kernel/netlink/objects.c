@@ -14,6 +14,7 @@
 #include "controllers/jobctl.h"
 #include "controllers/qctl.h"
 #include "core/log.h"
+#include "core/txn.h"
 #include "netlink/fill.h"
 #include "netlink/objects.h"
 #include "netlink/parse.h"
@@ -73,7 +74,7 @@ static int apply_node(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool
 	} else {
 		vs_node_spec_init(&spec, obj ? ((struct vs_node *)obj)->name : NULL);
 	}
-	ret = vs_nl_parse_node(nest, arena, &spec, err);
+	ret = vs_nl_parse_node(cl, nest, arena, &spec, err);
 	if (ret)
 		return ret;
 	return obj ? vs_node_update(cl, obj, &spec, err) : vs_node_add(cl, &spec, NULL, err);
@@ -123,7 +124,7 @@ static int apply_queue(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, boo
 		vs_nl_queue_spec_of(obj, &spec);
 	else
 		vs_queue_spec_init(&spec, obj ? ((struct vs_queue *)obj)->name : NULL);
-	ret = vs_nl_parse_queue(nest, arena, &spec, err);
+	ret = vs_nl_parse_queue(cl, nest, arena, &spec, err);
 	if (ret)
 		return ret;
 	if (obj)
@@ -173,7 +174,7 @@ static int apply_podgroup(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, 
 		vs_job_spec_init(&spec, obj ? ((struct vs_job *)obj)->ns : NULL,
 				 obj ? ((struct vs_job *)obj)->name : NULL);
 	}
-	ret = vs_nl_parse_podgroup(nest, arena, &spec, err);
+	ret = vs_nl_parse_podgroup(cl, nest, arena, &spec, err);
 	if (ret)
 		return ret;
 	/* Volcano's PodGroup admission, on create only: its queue exists and is Open */
@@ -232,7 +233,7 @@ static int apply_task(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool
 				  "a task's spec cannot change: delete it and create it again "
 				  "(its status changes with VS_CMD_TASK_STATUS)");
 	vs_task_spec_init(&spec, NULL, NULL, NULL);
-	ret = vs_nl_parse_task(nest, arena, &spec, err);
+	ret = vs_nl_parse_task(cl, nest, arena, &spec, err);
 	if (ret)
 		return ret;
 	if (!ctl)
@@ -335,7 +336,7 @@ static int apply_vjob(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool
 		return vs_err_set(err, EOPNOTSUPP, "a VolcanoJob's spec cannot change: delete "
 				  "it and create it again");
 	vs_vjob_spec_init(&spec, NULL, NULL);
-	ret = vs_nl_parse_vjob(nest, arena, &spec, err);
+	ret = vs_nl_parse_vjob(cl, nest, arena, &spec, err);
 	if (ret)
 		return ret;
 	if (!ctl)
@@ -569,6 +570,31 @@ static int about(const struct vs_nl_objtype *ot, const struct key *k, int ret,
 	return ret;
 }
 
+/*
+ * ot->apply(), in a transaction: the batch's when one is open, else one of
+ * its own, so that a request refused halfway (a spec that registered a
+ * resource name, then failed a check) is undone whole, names included.
+ */
+static int apply_txn(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,
+		     void *obj, bool merge, const struct nlattr *nest, struct vs_arena *arena,
+		     struct vs_err *err)
+{
+	struct vs_txn txn;
+	int ret;
+
+	if (cl->txn)
+		return ot->apply(cl, ctl, obj, merge, nest, arena, err);
+	vs_txn_begin(&txn, cl);
+	ret = ot->apply(cl, ctl, obj, merge, nest, arena, err);
+	if (!ret && vs_txn_broken(&txn))
+		ret = vs_err_set(err, ENOMEM, "out of memory for the undo journal");
+	if (ret && vs_txn_abort(&txn))
+		vs_error("undoing a refused request failed: the cluster may keep part of it");
+	else if (!ret)
+		vs_txn_commit(&txn);
+	return ret;
+}
+
 int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,
 		  const struct nlattr *nest, bool replace, struct vs_arena *arena,
 		  struct vs_err *err)
@@ -583,7 +609,7 @@ int vs_nl_obj_new(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct 
 	if (obj && !replace)
 		return about(ot, &k, vs_err_set(err, EEXIST, "exists already"), err);
 	/* Replace: the spec given, with the defaults for what it leaves out. */
-	return about(ot, &k, ot->apply(cl, ctl, obj, false, nest, arena, err), err);
+	return about(ot, &k, apply_txn(ot, cl, ctl, obj, false, nest, arena, err), err);
 }
 
 int vs_nl_obj_set(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,
@@ -598,7 +624,7 @@ int vs_nl_obj_set(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct 
 	obj = vs_nl_obj_find(ot, cl, nest, err, &ret);
 	if (!obj)
 		return ret;
-	return about(ot, &k, ot->apply(cl, ctl, obj, true, nest, arena, err), err);
+	return about(ot, &k, apply_txn(ot, cl, ctl, obj, true, nest, arena, err), err);
 }
 
 int vs_nl_obj_del(const struct vs_nl_objtype *ot, struct vs_cluster *cl, struct vs_ctl *ctl,

@@ -54,7 +54,9 @@ static int res_value(const char *name, u64 v, struct vs_err *err)
 	return 0;
 }
 
-int vs_nl_parse_res(const struct nlattr *nest, struct vs_res *out, struct vs_err *err)
+/* The names go in @cl's table, journalled, or in @dims when @cl is NULL. */
+static int parse_res(struct vs_cluster *cl, struct vs_res_dims *dims, const struct nlattr *nest,
+		     struct vs_res *out, struct vs_err *err)
 {
 	static const struct { u16 type; unsigned int dim; const char *name; } fixed[] = {
 		{ VS_RES_A_CPU, VS_RES_CPU, "cpu" },
@@ -85,7 +87,8 @@ int vs_nl_parse_res(const struct nlattr *nest, struct vs_res *out, struct vs_err
 		if (!tb[VS_SCALAR_A_NAME] || !tb[VS_SCALAR_A_VALUE])
 			return vs_err_set(err, EINVAL, "a scalar resource needs a name and a value");
 		name = mnl_attr_get_str(tb[VS_SCALAR_A_NAME]);
-		dim = vs_res_dim_get(name, strlen(name), err);
+		dim = cl ? vs_cluster_dim_get(cl, name, strlen(name), err) :
+			   vs_res_dim_get(dims, name, strlen(name), err);
 		if (dim < 0)
 			return dim;
 		ret = res_value(name, mnl_attr_get_u64(tb[VS_SCALAR_A_VALUE]), err);
@@ -94,6 +97,18 @@ int vs_nl_parse_res(const struct nlattr *nest, struct vs_res *out, struct vs_err
 		vs_res_set(out, (unsigned int)dim, (s64)mnl_attr_get_u64(tb[VS_SCALAR_A_VALUE]));
 	}
 	return 0;
+}
+
+int vs_nl_parse_res(struct vs_cluster *cl, const struct nlattr *nest, struct vs_res *out,
+		    struct vs_err *err)
+{
+	return parse_res(cl, NULL, nest, out, err);
+}
+
+int vs_nl_parse_res_names(struct vs_res_dims *dims, const struct nlattr *nest, struct vs_res *out,
+			  struct vs_err *err)
+{
+	return parse_res(NULL, dims, nest, out, err);
 }
 
 /* Labels (or a node selector) into an arena array of key/value specs. */
@@ -165,8 +180,8 @@ static int parse_taints(const struct nlattr *parent, u16 type, struct vs_arena *
 
 /* ---- nodes ---- */
 
-int vs_nl_parse_node(const struct nlattr *nest, struct vs_arena *arena,
-		     struct vs_node_spec *spec, struct vs_err *err)
+int vs_nl_parse_node(struct vs_cluster *cl, const struct nlattr *nest,
+		     struct vs_arena *arena, struct vs_node_spec *spec, struct vs_err *err)
 {
 	const struct nlattr *tb[VS_NODE_A_MAX + 1];
 	int ret;
@@ -175,7 +190,7 @@ int vs_nl_parse_node(const struct nlattr *nest, struct vs_arena *arena,
 	if (tb[VS_NODE_A_NAME])
 		spec->name = mnl_attr_get_str(tb[VS_NODE_A_NAME]);
 	if (tb[VS_NODE_A_ALLOCATABLE] &&
-	    (ret = vs_nl_parse_res(tb[VS_NODE_A_ALLOCATABLE], &spec->allocatable, err)))
+	    (ret = vs_nl_parse_res(cl, tb[VS_NODE_A_ALLOCATABLE], &spec->allocatable, err)))
 		return in_field(err, ret, "allocatable");
 	if (tb[VS_NODE_A_LABELS] &&
 	    (ret = parse_labels(tb[VS_NODE_A_LABELS], arena, &spec->labels, &spec->nr_labels, err)))
@@ -228,8 +243,8 @@ int vs_nl_node_spec_of(const struct vs_node *node, struct vs_arena *arena,
 
 /* ---- queues ---- */
 
-int vs_nl_parse_queue(const struct nlattr *nest, struct vs_arena *arena,
-		      struct vs_queue_spec *spec, struct vs_err *err)
+int vs_nl_parse_queue(struct vs_cluster *cl, const struct nlattr *nest,
+		      struct vs_arena *arena, struct vs_queue_spec *spec, struct vs_err *err)
 {
 	const struct nlattr *tb[VS_QUEUE_A_MAX + 1];
 	int ret;
@@ -240,16 +255,16 @@ int vs_nl_parse_queue(const struct nlattr *nest, struct vs_arena *arena,
 	if (tb[VS_QUEUE_A_WEIGHT])
 		spec->weight = mnl_attr_get_u32(tb[VS_QUEUE_A_WEIGHT]);
 	if (tb[VS_QUEUE_A_CAPABILITY]) {
-		ret = vs_nl_parse_res(tb[VS_QUEUE_A_CAPABILITY], &spec->capability, err);
+		ret = vs_nl_parse_res(cl, tb[VS_QUEUE_A_CAPABILITY], &spec->capability, err);
 		if (ret)
 			return in_field(err, ret, "capability");
 		spec->has_capability = true;
 	}
 	if (tb[VS_QUEUE_A_GUARANTEE] &&
-	    (ret = vs_nl_parse_res(tb[VS_QUEUE_A_GUARANTEE], &spec->guarantee, err)))
+	    (ret = vs_nl_parse_res(cl, tb[VS_QUEUE_A_GUARANTEE], &spec->guarantee, err)))
 		return in_field(err, ret, "guarantee");
 	if (tb[VS_QUEUE_A_DESERVED]) {
-		ret = vs_nl_parse_res(tb[VS_QUEUE_A_DESERVED], &spec->deserved, err);
+		ret = vs_nl_parse_res(cl, tb[VS_QUEUE_A_DESERVED], &spec->deserved, err);
 		if (ret)
 			return in_field(err, ret, "deserved");
 		spec->has_deserved = true;
@@ -319,8 +334,8 @@ static int parse_pg_conditions(const struct nlattr *nest, struct vs_job_spec *sp
 
 /* ---- PodGroups ---- */
 
-int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
-			 struct vs_job_spec *spec, struct vs_err *err)
+int vs_nl_parse_podgroup(struct vs_cluster *cl, const struct nlattr *nest,
+			 struct vs_arena *arena, struct vs_job_spec *spec, struct vs_err *err)
 {
 	const struct nlattr *tb[VS_PG_A_MAX + 1];
 	int ret;
@@ -358,7 +373,7 @@ int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
 		spec->nr_min_task_member = n;
 	}
 	if (tb[VS_PG_A_MIN_RESOURCES]) {
-		ret = vs_nl_parse_res(tb[VS_PG_A_MIN_RESOURCES], &spec->min_resources, err);
+		ret = vs_nl_parse_res(cl, tb[VS_PG_A_MIN_RESOURCES], &spec->min_resources, err);
 		if (ret)
 			return in_field(err, ret, "minResources");
 		spec->has_min_resources = true;
@@ -651,8 +666,8 @@ static int parse_affinity(const struct nlattr *aff, struct vs_arena *arena,
 	return ret;
 }
 
-int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
-		     struct vs_task_spec *spec, struct vs_err *err)
+int vs_nl_parse_task(struct vs_cluster *cl, const struct nlattr *nest,
+		     struct vs_arena *arena, struct vs_task_spec *spec, struct vs_err *err)
 {
 	const struct nlattr *tb[VS_TASK_A_MAX + 1];
 	int ret;
@@ -671,10 +686,10 @@ int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
 	if (tb[VS_TASK_A_NODE])
 		spec->node = mnl_attr_get_str(tb[VS_TASK_A_NODE]);
 	if (tb[VS_TASK_A_REQUEST] &&
-	    (ret = vs_nl_parse_res(tb[VS_TASK_A_REQUEST], &spec->req, err)))
+	    (ret = vs_nl_parse_res(cl, tb[VS_TASK_A_REQUEST], &spec->req, err)))
 		return in_field(err, ret, "request");
 	if (tb[VS_TASK_A_INIT_REQUEST]) {
-		ret = vs_nl_parse_res(tb[VS_TASK_A_INIT_REQUEST], &spec->init_req, err);
+		ret = vs_nl_parse_res(cl, tb[VS_TASK_A_INIT_REQUEST], &spec->init_req, err);
 		if (ret)
 			return in_field(err, ret, "init request");
 		spec->has_init_req = true;
@@ -758,7 +773,7 @@ static int parse_policies(const struct nlattr *parent, u16 type, struct vs_arena
 	return 0;
 }
 
-static int parse_vtask(const struct nlattr *nest, struct vs_arena *arena,
+static int parse_vtask(struct vs_cluster *cl, const struct nlattr *nest, struct vs_arena *arena,
 		       struct vs_vjob_task_spec *t, struct vs_err *err)
 {
 	const struct nlattr *tb[VS_VTASK_A_MAX + 1];
@@ -773,7 +788,7 @@ static int parse_vtask(const struct nlattr *nest, struct vs_arena *arena,
 		t->has_min_available = true;
 	}
 	if (tb[VS_VTASK_A_REQUEST] &&
-	    (ret = vs_nl_parse_res(tb[VS_VTASK_A_REQUEST], &t->req, err)))
+	    (ret = vs_nl_parse_res(cl, tb[VS_VTASK_A_REQUEST], &t->req, err)))
 		return in_field(err, ret, "request");
 	if (tb[VS_VTASK_A_LABELS] &&
 	    (ret = parse_labels(tb[VS_VTASK_A_LABELS], arena, &t->labels, &t->nr_labels, err)))
@@ -789,8 +804,8 @@ static int parse_vtask(const struct nlattr *nest, struct vs_arena *arena,
 	return parse_policies(nest, VS_VTASK_A_POLICY, arena, &t->policies, &t->nr_policies, err);
 }
 
-int vs_nl_parse_vjob(const struct nlattr *nest, struct vs_arena *arena,
-		     struct vs_vjob_spec *spec, struct vs_err *err)
+int vs_nl_parse_vjob(struct vs_cluster *cl, const struct nlattr *nest,
+		     struct vs_arena *arena, struct vs_vjob_spec *spec, struct vs_err *err)
 {
 	const struct nlattr *tb[VS_VJOB_A_MAX + 1], *a;
 	u32 n = count_type(nest, VS_VJOB_A_TASK), i = 0;
@@ -819,7 +834,7 @@ int vs_nl_parse_vjob(const struct nlattr *nest, struct vs_arena *arena,
 		mnl_attr_for_each_nested(a, nest) {
 			if (mnl_attr_get_type(a) != VS_VJOB_A_TASK)
 				continue;
-			ret = parse_vtask(a, arena, &tasks[i], err);
+			ret = parse_vtask(cl, a, arena, &tasks[i], err);
 			if (ret) {
 				vs_err_prefix(err, "task %s: ", tasks[i].name);
 				return ret;

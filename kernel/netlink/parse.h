@@ -28,21 +28,27 @@
 void vs_nl_nest_tb(const struct nlattr *nest, const struct nlattr **tb, u16 max);
 
 /*
- * A resource list. Scalar names are registered as dimensions; more
+ * A resource list. Scalar names are registered as dimensions of @cl
+ * (vs_cluster_dim_get(): journalled in its open transaction); more
  * distinct names than the core has dimensions is -ENOSPC.
  */
-int vs_nl_parse_res(const struct nlattr *nest, struct vs_res *out, struct vs_err *err);
+int vs_nl_parse_res(struct vs_cluster *cl, const struct nlattr *nest, struct vs_res *out,
+		    struct vs_err *err);
 
-int vs_nl_parse_node(const struct nlattr *nest, struct vs_arena *arena,
-		     struct vs_node_spec *spec, struct vs_err *err);
-int vs_nl_parse_queue(const struct nlattr *nest, struct vs_arena *arena,
-		      struct vs_queue_spec *spec, struct vs_err *err);
-int vs_nl_parse_podgroup(const struct nlattr *nest, struct vs_arena *arena,
-			 struct vs_job_spec *spec, struct vs_err *err);
-int vs_nl_parse_task(const struct nlattr *nest, struct vs_arena *arena,
-		     struct vs_task_spec *spec, struct vs_err *err);
-int vs_nl_parse_vjob(const struct nlattr *nest, struct vs_arena *arena,
-		     struct vs_vjob_spec *spec, struct vs_err *err);
+/* The same, the names in a table of no cluster: a client's, to read a reply. */
+int vs_nl_parse_res_names(struct vs_res_dims *dims, const struct nlattr *nest, struct vs_res *out,
+			  struct vs_err *err);
+
+int vs_nl_parse_node(struct vs_cluster *cl, const struct nlattr *nest,
+		     struct vs_arena *arena, struct vs_node_spec *spec, struct vs_err *err);
+int vs_nl_parse_queue(struct vs_cluster *cl, const struct nlattr *nest,
+		      struct vs_arena *arena, struct vs_queue_spec *spec, struct vs_err *err);
+int vs_nl_parse_podgroup(struct vs_cluster *cl, const struct nlattr *nest,
+			 struct vs_arena *arena, struct vs_job_spec *spec, struct vs_err *err);
+int vs_nl_parse_task(struct vs_cluster *cl, const struct nlattr *nest,
+		     struct vs_arena *arena, struct vs_task_spec *spec, struct vs_err *err);
+int vs_nl_parse_vjob(struct vs_cluster *cl, const struct nlattr *nest,
+		     struct vs_arena *arena, struct vs_vjob_spec *spec, struct vs_err *err);
 /*
  * A checkpoint's VS_VJOB_A_STATE (validated): into @st, its arrays in
  * @arena. What it says is checked against the job by vs_jobctl_restore().

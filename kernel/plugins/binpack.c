@@ -101,7 +101,8 @@ static int weigh_resource(const char *name, void *ctx)
 {
 	const struct vs_args *args = ((void **)ctx)[0];
 	struct binpack *bp = ((void **)ctx)[1];
-	int dim = vs_res_dim_lookup(name, strlen(name));
+	const struct vs_res_dims *dims = ((void **)ctx)[2];
+	int dim = vs_res_dim_lookup(dims, name, strlen(name));
 	char key[300];
 
 	/* A resource nobody has registered cannot be requested: nothing to weigh. */
@@ -116,7 +117,7 @@ static int binpack_open(struct vs_session *ssn, struct vs_plugin *p)
 {
 	const struct vs_args *args = &p->conf->args;
 	struct binpack *bp = vs_arena_zalloc(ssn->arena, sizeof(*bp));
-	void *ctx[2] = { (void *)args, bp };
+	void *ctx[3] = { (void *)args, bp, &ssn->cl->dims };
 
 	if (!bp)
 		return -ENOMEM;

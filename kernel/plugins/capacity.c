@@ -218,11 +218,11 @@ static void log_queue(const struct vs_queue *queue, const struct vs_capacity_que
 
 	if (!vs_v_enabled(4))
 		return;
-	vs_fres_fmt(d, sizeof(d), &cq->deserved);
-	vs_fres_fmt(rc, sizeof(rc), &cq->real_capability);
-	vs_fres_fmt(a, sizeof(a), &cq->allocated);
-	vs_fres_fmt(r, sizeof(r), &cq->request);
-	vs_fres_fmt(e, sizeof(e), &cq->elastic);
+	vs_fres_fmt(queue->dims, d, sizeof(d), &cq->deserved);
+	vs_fres_fmt(queue->dims, rc, sizeof(rc), &cq->real_capability);
+	vs_fres_fmt(queue->dims, a, sizeof(a), &cq->allocated);
+	vs_fres_fmt(queue->dims, r, sizeof(r), &cq->request);
+	vs_fres_fmt(queue->dims, e, sizeof(e), &cq->elastic);
 	vs_v(4, "The attributes of queue <%s> in capacity: deserved <%s>, realCapability <%s>, "
 	     "allocate <%s>, request <%s>, elastic <%s>, share <%0.2f>",
 	     queue->name, d, rc, a, r, e, cq->share);
@@ -604,9 +604,9 @@ static bool queue_allocatable(struct vs_session *ssn, const struct vs_plugin *p,
 	if (over && (vs_v_enabled(3) || vs_ssn_wants_why(ssn))) {
 		char rc[256], a[256], r[256];
 
-		vs_fres_fmt(rc, sizeof(rc), &cq->real_capability);
-		vs_fres_fmt(a, sizeof(a), &cq->allocated);
-		vs_fres_fmt(r, sizeof(r), req);
+		vs_fres_fmt(&ssn->cl->dims, rc, sizeof(rc), &cq->real_capability);
+		vs_fres_fmt(&ssn->cl->dims, a, sizeof(a), &cq->allocated);
+		vs_fres_fmt(&ssn->cl->dims, r, sizeof(r), req);
 		vs_v(3, "Queue <%s>: realCapability <%s>, allocated <%s>; Candidate <%s>: "
 		     "resource request <%s>", queue->name, rc, a, task->name, r);
 		vs_ssn_why(ssn, p, "queue %s: allocated <%s>, realCapability <%s>: the request "

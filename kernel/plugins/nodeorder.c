@@ -132,7 +132,7 @@ static int nodeorder_open(struct vs_session *ssn, struct vs_plugin *p)
 		no->w[i] = weights[i].def;
 		vs_args_get_int(&p->conf->args, weights[i].key, &no->w[i], NULL);
 	}
-	no->gpu = vs_res_dim_lookup("nvidia.com/gpu", strlen("nvidia.com/gpu"));
+	no->gpu = vs_res_dim_lookup(&ssn->cl->dims, "nvidia.com/gpu", strlen("nvidia.com/gpu"));
 	no->raw = vs_arena_calloc(ssn->arena, ssn->nr_nodes ? ssn->nr_nodes : 1, sizeof(s64));
 	if (!no->raw)
 		return -ENOMEM;

@@ -101,8 +101,8 @@ static enum vs_vote overcommit_job_enqueueable(struct vs_session *ssn, struct vs
 	if (vs_ssn_wants_why(ssn)) {
 		char i[256], c[256];
 
-		vs_res_fmt(i, sizeof(i), &oc->inqueue);
-		vs_res_fmt(c, sizeof(c), &oc->idle);
+		vs_res_fmt(&ssn->cl->dims, i, sizeof(i), &oc->inqueue);
+		vs_res_fmt(&ssn->cl->dims, c, sizeof(c), &oc->idle);
 		vs_ssn_why(ssn, p, "admitted <%s>, the cluster's idle resources times the "
 			   "overcommit factor <%s>: minResources do not fit", i, c);
 	}

@@ -178,7 +178,7 @@ static bool fill_round(struct vs_session *ssn, struct proportion *prop, struct v
 		if (vs_v_enabled(4)) {
 			char buf[512];
 
-			vs_fres_fmt(buf, sizeof(buf), &pq->deserved);
+			vs_fres_fmt(&ssn->cl->dims, buf, sizeof(buf), &pq->deserved);
 			vs_v(4, "Format queue <%s> deserved resource to <%s>",
 			     ssn->queues[i]->name, buf);
 		}
@@ -270,8 +270,8 @@ static bool proportion_overused(struct vs_session *ssn, struct vs_plugin *p,
 	if (overused && (vs_v_enabled(3) || vs_ssn_wants_why(ssn))) {
 		char d[512], a[512];
 
-		vs_fres_fmt(d, sizeof(d), &pq->deserved);
-		vs_fres_fmt(a, sizeof(a), &pq->allocated);
+		vs_fres_fmt(&ssn->cl->dims, d, sizeof(d), &pq->deserved);
+		vs_fres_fmt(&ssn->cl->dims, a, sizeof(a), &pq->allocated);
 		vs_v(3, "Queue <%s> is overused: deserved <%s>, allocated <%s>, share <%g>",
 		     queue->name, d, a, pq->share);
 		vs_ssn_why(ssn, p, "deserved <%s>, allocated <%s>, share %g", d, a, pq->share);
@@ -304,8 +304,8 @@ static bool proportion_allocatable(struct vs_session *ssn, struct vs_plugin *p,
 	if (vs_ssn_wants_why(ssn)) {
 		char d[512], a[512];
 
-		vs_fres_fmt(d, sizeof(d), &pq->deserved);
-		vs_fres_fmt(a, sizeof(a), &pq->allocated);
+		vs_fres_fmt(&ssn->cl->dims, d, sizeof(d), &pq->deserved);
+		vs_fres_fmt(&ssn->cl->dims, a, sizeof(a), &pq->allocated);
 		vs_ssn_why(ssn, p, "queue %s: allocated <%s>, deserved <%s>: the request does "
 			   "not fit", queue->name, a, d);
 	}
@@ -344,8 +344,8 @@ static enum vs_vote proportion_job_enqueueable(struct vs_session *ssn, struct vs
 		char t[512], c[512];
 
 		vs_fres_sub(&r, &min);
-		vs_fres_fmt(t, sizeof(t), &r);
-		vs_fres_fmt(c, sizeof(c), &pq->real_capability);
+		vs_fres_fmt(&ssn->cl->dims, t, sizeof(t), &r);
+		vs_fres_fmt(&ssn->cl->dims, c, sizeof(c), &pq->real_capability);
 		vs_ssn_why(ssn, p, "queue %s: allocated and admitted <%s>, realCapability <%s>: "
 			   "minResources do not fit", job->queue->name, t, c);
 	}

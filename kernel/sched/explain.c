@@ -424,9 +424,9 @@ static void step_releasing(struct vs_explain *ex, const struct vs_sched *sched,
 		return;
 	}
 	vs_node_future_idle(node, &future);
-	vs_res_fmt(rel, sizeof(rel), &node->releasing);
-	vs_res_fmt(fut, sizeof(fut), &future);
-	vs_res_fmt(req, sizeof(req), task->req);
+	vs_res_fmt(node->dims, rel, sizeof(rel), &node->releasing);
+	vs_res_fmt(node->dims, fut, sizeof(fut), &future);
+	vs_res_fmt(task->job->dims, req, sizeof(req), task->req);
 	step(ex, "Node %s: releasing <%s>, FutureIdle <%s>, the task requests <%s>", node_name,
 	     rel, fut, req);
 	list_for_each_entry(t, &node->tasks, node_node)
@@ -527,7 +527,7 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 	char req[256];
 
 	ex->status = vs_task_status_name(task->status);
-	vs_res_fmt(req, sizeof(req), task->req);
+	vs_res_fmt(task->job->dims, req, sizeof(req), task->req);
 	step(ex, "PodGroup %s/%s is %s in queue %s, minMember %u; the task requests <%s>",
 	     job->ns, job->name, vs_pg_phase_name(job->phase), qname, job->min_member, req);
 	if (task->status != VS_TASK_PENDING)
@@ -809,20 +809,20 @@ int vs_explain_node(const struct vs_node *node, struct vs_explain *ex)
 	ex->reason = !node->ready ? "NotReady" : node->unschedulable ? "Unschedulable" :
 		     "Schedulable";
 	for (unsigned int i = 0; i < ARRAY_SIZE(acct); i++) {
-		vs_res_fmt(buf, sizeof(buf),
+		vs_res_fmt(node->dims, buf, sizeof(buf),
 			   (const struct vs_res *)((const char *)node + acct[i].off));
 		step(ex, "%s: <%s>", acct[i].name, buf);
 	}
 	vs_node_future_idle(node, &future);
-	vs_res_fmt(buf, sizeof(buf), &future);
+	vs_res_fmt(node->dims, buf, sizeof(buf), &future);
 	step(ex, "FutureIdle: <%s>", buf);
 	step(ex, "Tasks: %u", node->nr_tasks);
 	list_for_each_entry(t, &node->tasks, node_node) {
-		vs_res_fmt(buf, sizeof(buf), t->req);
+		vs_res_fmt(node->dims, buf, sizeof(buf), t->req);
 		step(ex, "Task %s/%s: %s <%s>", t->ns, t->name, vs_task_status_name(t->status),
 		     buf);
 	}
-	vs_res_fmt(buf, sizeof(buf), &node->idle);
+	vs_res_fmt(node->dims, buf, sizeof(buf), &node->idle);
 	message(ex, "%u task(s), idle <%s>%s", node->nr_tasks, buf,
 		!node->ready ? "; not ready: the predicates refuse it" :
 		node->unschedulable ? "; cordoned: the predicates refuse it" : "");

@@ -262,14 +262,14 @@ int vs_fastpath_begin(struct vs_fastpath *fp, struct vs_session *ssn)
 	u32 nr = ssn->nr_nodes ? ssn->nr_nodes : 1;
 	size_t fit;
 
-	if (fp->valid && (fp->node_gen != cl->node_gen || fp->ndims != vs_res_ndims() ||
+	if (fp->valid && (fp->node_gen != cl->node_gen || fp->ndims != vs_res_ndims(&cl->dims) ||
 			  cl->touched.lost))
 		vs_fastpath_invalidate(fp);
 	if (!fp->valid) {
 		/* Indexes are built from the nodes themselves: the log starts here. */
 		vs_node_log_reset(&cl->touched);
 		fp->node_gen = cl->node_gen;
-		fp->ndims = vs_res_ndims();
+		fp->ndims = vs_res_ndims(&cl->dims);
 		fp->valid = true;
 	}
 	if (fp->cap_stamp < nr) {

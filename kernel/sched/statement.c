@@ -72,9 +72,9 @@ static int place(struct vs_statement *stmt, struct vs_task *task, struct vs_node
 	if (vs_v_enabled(3)) {
 		char idle[256], used[256], releasing[256];
 
-		vs_res_fmt(idle, sizeof(idle), &node->idle);
-		vs_res_fmt(used, sizeof(used), &node->used);
-		vs_res_fmt(releasing, sizeof(releasing), &node->releasing);
+		vs_res_fmt(node->dims, idle, sizeof(idle), &node->idle);
+		vs_res_fmt(node->dims, used, sizeof(used), &node->used);
+		vs_res_fmt(node->dims, releasing, sizeof(releasing), &node->releasing);
 		vs_v(3, "After %s Task <%s/%s> to Node <%s>: idle <%s>, used <%s>, releasing <%s>",
 		     kind == VS_OP_ALLOCATE ? "allocated" : "pipelined", task->ns, task->name,
 		     node->name, idle, used, releasing);

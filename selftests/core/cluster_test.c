@@ -1210,3 +1210,29 @@ Test(cluster, node_totals_come_back_from_past_int64_max)
 	cr_assert_eq(vs_res_get(&n->idle, VS_RES_MEMORY), 7 * EI);
 	cr_assert_eq(vs_res_get(&n->used, VS_RES_CPU), 0);
 }
+
+/* Each cluster names its own scalars: what one registers the other does not know. */
+Test(cluster, each_cluster_keeps_its_own_resource_names)
+{
+	struct vs_cluster other;
+	int fpga, gpu;
+
+	cr_assert_eq(vs_cluster_init(&other), 0);
+	fpga = vs_cluster_dim_get(&cl, "example.com/fpga", 16, NULL);
+	cr_assert_eq(fpga, VS_RES_PODS + 1);
+	cr_assert_eq(vs_res_dim_lookup(&other.dims, "example.com/fpga", 16), -ENOENT);
+	cr_assert_null(vs_res_dim_name(&other.dims, (unsigned int)fpga));
+	cr_assert_eq(vs_res_ndims(&other.dims), VS_RES_PODS + 1);
+
+	/* the other's first scalar takes the same index, under its own name */
+	gpu = vs_cluster_dim_get(&other, "nvidia.com/gpu", 14, NULL);
+	cr_assert_eq(gpu, fpga);
+	cr_assert_str_eq(vs_res_dim_name(&other.dims, (unsigned int)gpu), "nvidia.com/gpu");
+	cr_assert_str_eq(vs_res_dim_name(&cl.dims, (unsigned int)fpga), "example.com/fpga");
+	cr_assert_eq(vs_res_dim_lookup(&cl.dims, "nvidia.com/gpu", 14), -ENOENT);
+
+	/* and both still share the fixed ones */
+	cr_assert_eq(vs_res_dim_lookup(&other.dims, "pods", 4), VS_RES_PODS);
+	cr_assert_eq(vs_res_dim_lookup(&cl.dims, "cpu", 3), VS_RES_CPU);
+	vs_cluster_destroy(&other);
+}

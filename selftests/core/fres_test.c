@@ -10,14 +10,22 @@
 
 #include "core/fres.h"
 
-TestSuite(fres, .init = vs_res_dims_reset);
+/* The table of these tests' vectors, as a cluster's would be. */
+static struct vs_res_dims tab;
+
+static void tab_init(void)
+{
+	vs_res_dims_init(&tab);
+}
+
+TestSuite(fres, .init = tab_init);
 
 #define GPU	"nvidia.com/gpu"
 
 static unsigned int dim(const char *name)
 {
 	struct vs_err err = { { 0 } };
-	int d = vs_res_dim_get(name, strlen(name), &err);
+	int d = vs_res_dim_get(&tab, name, strlen(name), &err);
 
 	cr_assert_geq(d, 0, "registering %s: %s", name, err.msg);
 	return d;
@@ -195,6 +203,6 @@ Test(fres, fmt_as_volcano_prints_a_resource)
 	char buf[128];
 
 	vs_fres_set(&f, VS_RES_PODS, 2);
-	vs_fres_fmt(buf, sizeof(buf), &f);
+	vs_fres_fmt(&tab, buf, sizeof(buf), &f);
 	cr_assert_str_eq(buf, "cpu 1333.33, memory maxFloat, pods 2.00");
 }

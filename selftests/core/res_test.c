@@ -7,10 +7,10 @@
  * example.com/scalar, since both are names Kubernetes refuses. Further cases
  * pin each rule about absent versus zero scalars that the Go code implies.
  *
- * Each Test runs in its own forked process, so the dimension table starts with
- * cpu, memory and pods only; the suites reset it in .init anyway, so that the
- * tests do not depend on the order of registrations across tests if they ever
- * share a process. Tests that need a scalar register it by name and look its
+ * The dimension table is the tests' own (@tab), started afresh by each
+ * suite's .init with cpu, memory and pods only, so that the tests do not
+ * depend on the order of registrations across tests if they ever share a
+ * process. Tests that need a scalar register it by name and look its
  * index up, never assume one, except where the order is the point.
  */
 #include <stdio.h>
@@ -20,8 +20,16 @@
 
 #include "core/res.h"
 
-TestSuite(res, .init = vs_res_dims_reset);
-TestSuite(quantity, .init = vs_res_dims_reset);
+/* The table of these tests' vectors, as a cluster's would be. */
+static struct vs_res_dims tab;
+
+static void tab_init(void)
+{
+	vs_res_dims_init(&tab);
+}
+
+TestSuite(res, .init = tab_init);
+TestSuite(quantity, .init = tab_init);
 
 #define S1	"scalar.test/scalar1"
 #define HP	"hugepages-2Mi"
@@ -30,7 +38,7 @@ TestSuite(quantity, .init = vs_res_dims_reset);
 static unsigned int dim(const char *name)
 {
 	struct vs_err err = { 0 };
-	int d = vs_res_dim_get(name, strlen(name), &err);
+	int d = vs_res_dim_get(&tab, name, strlen(name), &err);
 
 	cr_assert_geq(d, 0, "registering %s: %s", name, err.msg);
 	return d;
@@ -72,8 +80,8 @@ static void expect_res(const struct vs_res *got, const char *want_spec, const ch
 	char g[256], w[256];
 	unsigned int d;
 
-	vs_res_fmt(g, sizeof(g), got);
-	vs_res_fmt(w, sizeof(w), &want);
+	vs_res_fmt(&tab, g, sizeof(g), got);
+	vs_res_fmt(&tab, w, sizeof(w), &want);
 	cr_assert_eq(got->present, want.present, "%s: present %#x, want %#x (%s vs %s)",
 		     what, got->present, want.present, g, w);
 	for (d = 0; d < VS_RES_MAX; d++)
@@ -91,30 +99,30 @@ static void expect_msg(const struct vs_err *err, const char *sub, const char *wh
 
 Test(res, dims_start_with_cpu_memory_pods)
 {
-	cr_assert_eq(vs_res_ndims(), 3);
-	cr_assert_str_eq(vs_res_dim_name(VS_RES_CPU), "cpu");
-	cr_assert_str_eq(vs_res_dim_name(VS_RES_MEMORY), "memory");
-	cr_assert_str_eq(vs_res_dim_name(VS_RES_PODS), "pods");
-	cr_assert_null(vs_res_dim_name(3));
-	cr_assert_eq(vs_res_dim_lookup("cpu", 3), VS_RES_CPU);
-	cr_assert_eq(vs_res_dim_lookup("memoryX", 6), VS_RES_MEMORY);
-	cr_assert_eq(vs_res_dim_lookup("pods", 4), VS_RES_PODS);
-	cr_assert_eq(vs_res_dim_lookup("cp", 2), -ENOENT);
-	cr_assert_eq(vs_res_dim_lookup(GPU, strlen(GPU)), -ENOENT);
-	cr_assert_eq(vs_res_dim_get("memory", 6, NULL), VS_RES_MEMORY);
-	cr_assert_eq(vs_res_ndims(), 3);
+	cr_assert_eq(vs_res_ndims(&tab), 3);
+	cr_assert_str_eq(vs_res_dim_name(&tab, VS_RES_CPU), "cpu");
+	cr_assert_str_eq(vs_res_dim_name(&tab, VS_RES_MEMORY), "memory");
+	cr_assert_str_eq(vs_res_dim_name(&tab, VS_RES_PODS), "pods");
+	cr_assert_null(vs_res_dim_name(&tab, 3));
+	cr_assert_eq(vs_res_dim_lookup(&tab, "cpu", 3), VS_RES_CPU);
+	cr_assert_eq(vs_res_dim_lookup(&tab, "memoryX", 6), VS_RES_MEMORY);
+	cr_assert_eq(vs_res_dim_lookup(&tab, "pods", 4), VS_RES_PODS);
+	cr_assert_eq(vs_res_dim_lookup(&tab, "cp", 2), -ENOENT);
+	cr_assert_eq(vs_res_dim_lookup(&tab, GPU, strlen(GPU)), -ENOENT);
+	cr_assert_eq(vs_res_dim_get(&tab, "memory", 6, NULL), VS_RES_MEMORY);
+	cr_assert_eq(vs_res_ndims(&tab), 3);
 }
 
 Test(res, dim_get_registers_once)
 {
-	int d = vs_res_dim_get("nvidia.com/gpuXYZ", strlen(GPU), NULL);
+	int d = vs_res_dim_get(&tab, "nvidia.com/gpuXYZ", strlen(GPU), NULL);
 
 	cr_assert_eq(d, 3);
-	cr_assert_eq(vs_res_ndims(), 4);
-	cr_assert_str_eq(vs_res_dim_name(d), GPU);
-	cr_assert_eq(vs_res_dim_get(GPU, strlen(GPU), NULL), d);
-	cr_assert_eq(vs_res_dim_lookup(GPU, strlen(GPU)), d);
-	cr_assert_eq(vs_res_ndims(), 4);
+	cr_assert_eq(vs_res_ndims(&tab), 4);
+	cr_assert_str_eq(vs_res_dim_name(&tab, d), GPU);
+	cr_assert_eq(vs_res_dim_get(&tab, GPU, strlen(GPU), NULL), d);
+	cr_assert_eq(vs_res_dim_lookup(&tab, GPU, strlen(GPU)), d);
+	cr_assert_eq(vs_res_ndims(&tab), 4);
 	cr_assert_eq(dim("ephemeral-storage"), 4);
 }
 
@@ -141,7 +149,7 @@ Test(res, dim_names_kubernetes_accepts)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(ok); i++) {
-		int d = vs_res_dim_get(ok[i], strlen(ok[i]), &err);
+		int d = vs_res_dim_get(&tab, ok[i], strlen(ok[i]), &err);
 
 		cr_assert_eq(d, (int)(3 + i), "%s: %d (%s)", ok[i], d, err.msg);
 		cr_assert_not(vs_err_is_set(&err));
@@ -188,11 +196,11 @@ Test(res, dim_names_kubernetes_refuses_with_reason)
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		vs_err_clear(&err);
-		cr_assert_eq(vs_res_dim_get(bad[i].name, strlen(bad[i].name), &err),
+		cr_assert_eq(vs_res_dim_get(&tab, bad[i].name, strlen(bad[i].name), &err),
 			     -EINVAL, "%s accepted", bad[i].name);
 		expect_msg(&err, bad[i].msg, bad[i].name);
 	}
-	cr_assert_eq(vs_res_ndims(), 3, "a refused name was registered");
+	cr_assert_eq(vs_res_ndims(&tab), 3, "a refused name was registered");
 }
 
 Test(res, dim_names_length_limits)
@@ -203,30 +211,30 @@ Test(res, dim_names_length_limits)
 	/* 254 characters */
 	memset(name, 'a', 254);
 	memcpy(name, "example.com/", 12);
-	cr_assert_eq(vs_res_dim_get(name, 254, &err), -EINVAL);
+	cr_assert_eq(vs_res_dim_get(&tab, name, 254, &err), -EINVAL);
 	expect_msg(&err, "longer than 253 characters", "254 chars");
 
 	/* a name part of 64 characters */
 	vs_err_clear(&err);
-	cr_assert_eq(vs_res_dim_get(name, 12 + 64, &err), -EINVAL);
+	cr_assert_eq(vs_res_dim_get(&tab, name, 12 + 64, &err), -EINVAL);
 	expect_msg(&err, "must be 1-63 letters", "64-char name part");
-	cr_assert_eq(vs_res_dim_get(name, 12 + 63, NULL), 3);
+	cr_assert_eq(vs_res_dim_get(&tab, name, 12 + 63, NULL), 3);
 
 	/* "requests." + a 245-character prefix would pass 253 */
 	memset(name, 'a', 245);
 	name[245] = '/';
 	name[246] = 'x';
 	vs_err_clear(&err);
-	cr_assert_eq(vs_res_dim_get(name, 247, &err), -EINVAL);
+	cr_assert_eq(vs_res_dim_get(&tab, name, 247, &err), -EINVAL);
 	expect_msg(&err, "prefix longer than 244 characters", "245-char prefix");
 	memmove(name + 244, name + 245, 2);
-	cr_assert_eq(vs_res_dim_get(name, 246, NULL), 4);
+	cr_assert_eq(vs_res_dim_get(&tab, name, 246, NULL), 4);
 
 	/* an unprefixed name is at most 63 */
 	memset(name, 'a', 64);
 	memcpy(name, "attachable-volumes-", 19);
-	cr_assert_eq(vs_res_dim_get(name, 64, NULL), -EINVAL);
-	cr_assert_eq(vs_res_dim_get(name, 63, NULL), 5);
+	cr_assert_eq(vs_res_dim_get(&tab, name, 64, NULL), -EINVAL);
+	cr_assert_eq(vs_res_dim_get(&tab, name, 63, NULL), 5);
 }
 
 Test(res, dim_table_full_then_reset)
@@ -237,27 +245,27 @@ Test(res, dim_table_full_then_reset)
 
 	for (i = 0; i < VS_RES_MAX - 3; i++) {
 		snprintf(name, sizeof(name), "example.com/r%d", i);
-		cr_assert_eq(vs_res_dim_get(name, strlen(name), &err), 3 + i, "%s: %s",
+		cr_assert_eq(vs_res_dim_get(&tab, name, strlen(name), &err), 3 + i, "%s: %s",
 			     name, err.msg);
 	}
-	cr_assert_eq(vs_res_ndims(), VS_RES_MAX);
-	cr_assert_eq(vs_res_dim_get("example.com/more", 16, &err), -ENOSPC);
+	cr_assert_eq(vs_res_ndims(&tab), VS_RES_MAX);
+	cr_assert_eq(vs_res_dim_get(&tab, "example.com/more", 16, &err), -ENOSPC);
 	expect_msg(&err, "resource \"example.com/more\": no free dimension", "full");
 	/* names already there still resolve when the table is full */
-	cr_assert_eq(vs_res_dim_get("example.com/r0", 14, NULL), 3);
-	cr_assert_eq(vs_res_dim_get("cpu", 3, NULL), VS_RES_CPU);
+	cr_assert_eq(vs_res_dim_get(&tab, "example.com/r0", 14, NULL), 3);
+	cr_assert_eq(vs_res_dim_get(&tab, "cpu", 3, NULL), VS_RES_CPU);
 	/* a bad name is refused for what it is, not for the lack of room */
 	vs_err_clear(&err);
-	cr_assert_eq(vs_res_dim_get("gpu", 3, &err), -EINVAL);
+	cr_assert_eq(vs_res_dim_get(&tab, "gpu", 3, &err), -EINVAL);
 
-	vs_res_dims_reset();
-	cr_assert_eq(vs_res_ndims(), 3);
-	cr_assert_eq(vs_res_dim_lookup("example.com/r0", 14), -ENOENT);
-	cr_assert_null(vs_res_dim_name(3));
-	cr_assert_str_eq(vs_res_dim_name(VS_RES_PODS), "pods");
-	d = vs_res_dim_get("example.com/more", 16, NULL);
+	vs_res_dims_init(&tab);
+	cr_assert_eq(vs_res_ndims(&tab), 3);
+	cr_assert_eq(vs_res_dim_lookup(&tab, "example.com/r0", 14), -ENOENT);
+	cr_assert_null(vs_res_dim_name(&tab, 3));
+	cr_assert_str_eq(vs_res_dim_name(&tab, VS_RES_PODS), "pods");
+	d = vs_res_dim_get(&tab, "example.com/more", 16, NULL);
 	cr_assert_eq(d, 3);
-	cr_assert_str_eq(vs_res_dim_name(d), "example.com/more");
+	cr_assert_str_eq(vs_res_dim_name(&tab, d), "example.com/more");
 }
 
 /* ------------------------------------------------------------------ */
@@ -569,7 +577,7 @@ Test(res, set_quantity_units_follow_new_resource)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(list); i++)
-		cr_assert_eq(vs_res_set_quantity(&r, list[i].name, strlen(list[i].name),
+		cr_assert_eq(vs_res_set_quantity(&tab, &r, list[i].name, strlen(list[i].name),
 						 list[i].qty, strlen(list[i].qty), &err),
 			     0, "%s: %s", list[i].name, err.msg);
 	expect_res(&r, "cpu=4 memory=2000 " S1 "=1000 " HP "=2000 ephemeral-storage=3000 pods=110",
@@ -581,7 +589,7 @@ Test(res, set_quantity_takes_lengths)
 {
 	struct vs_res r = { 0 };
 
-	cr_assert_eq(vs_res_set_quantity(&r, "nvidia.com/gpu: 2", 14, "2 cards", 1, NULL), 0);
+	cr_assert_eq(vs_res_set_quantity(&tab, &r, "nvidia.com/gpu: 2", 14, "2 cards", 1, NULL), 0);
 	expect_res(&r, GPU "=2000", "lengths");
 }
 
@@ -590,17 +598,17 @@ Test(res, set_quantity_errors_name_resource_and_text)
 	struct vs_err err = { 0 };
 	struct vs_res r = mk("cpu=1000");
 
-	cr_assert_eq(vs_res_set_quantity(&r, GPU, strlen(GPU), "x", 1, &err), -EINVAL);
+	cr_assert_eq(vs_res_set_quantity(&tab, &r, GPU, strlen(GPU), "x", 1, &err), -EINVAL);
 	cr_assert_str_eq(err.msg, "resource \"nvidia.com/gpu\": invalid quantity \"x\": no digits");
 	vs_err_clear(&err);
-	cr_assert_eq(vs_res_set_quantity(&r, "memory", 6, "-1Gi", 4, &err), -EINVAL);
+	cr_assert_eq(vs_res_set_quantity(&tab, &r, "memory", 6, "-1Gi", 4, &err), -EINVAL);
 	cr_assert_str_eq(err.msg,
 			 "resource \"memory\": invalid quantity \"-1Gi\": negative values are not allowed");
 	vs_err_clear(&err);
-	cr_assert_eq(vs_res_set_quantity(&r, "gpu", 3, "1", 1, &err), -EINVAL);
+	cr_assert_eq(vs_res_set_quantity(&tab, &r, "gpu", 3, "1", 1, &err), -EINVAL);
 	expect_msg(&err, "invalid resource name \"gpu\"", "unqualified name");
 	vs_err_clear(&err);
-	cr_assert_eq(vs_res_set_quantity(&r, "count/pods", 10, "1", 1, &err), -EINVAL);
+	cr_assert_eq(vs_res_set_quantity(&tab, &r, "count/pods", 10, "1", 1, &err), -EINVAL);
 	expect_msg(&err, "count/pods", "quota name");
 	/* failures leave the vector alone */
 	expect_res(&r, "cpu=1000", "after errors");
@@ -613,23 +621,23 @@ Test(res, fmt_lists_present_scalars_in_dimension_order)
 	char buf[256];
 	int n;
 
-	n = vs_res_fmt(buf, sizeof(buf), &r);
+	n = vs_res_fmt(&tab, buf, sizeof(buf), &r);
 	cr_assert_str_eq(buf, "cpu 2, memory 4Gi");
 	cr_assert_eq(n, (int)strlen(buf));
 
 	dim(GPU);
 	dim("ephemeral-storage");
 	r = mk("cpu=500 memory=1000000000 ephemeral-storage=3000 " GPU "=1000 pods=110");
-	vs_res_fmt(buf, sizeof(buf), &r);
+	vs_res_fmt(&tab, buf, sizeof(buf), &r);
 	cr_assert_str_eq(buf, "cpu 500m, memory 1G, pods 110, nvidia.com/gpu 1, ephemeral-storage 3");
 
 	/* a registered but absent scalar is left out; a present zero is shown */
 	r = mk("cpu=0 memory=1536 ephemeral-storage=0");
-	vs_res_fmt(buf, sizeof(buf), &r);
+	vs_res_fmt(&tab, buf, sizeof(buf), &r);
 	cr_assert_str_eq(buf, "cpu 0, memory 1536, ephemeral-storage 0");
 
 	vs_res_set_infinite(&r);
-	vs_res_fmt(buf, sizeof(buf), &r);
+	vs_res_fmt(&tab, buf, sizeof(buf), &r);
 	cr_assert_str_eq(buf, "cpu unlimited, memory unlimited");
 }
 
@@ -638,10 +646,11 @@ Test(res, fmt_returns_full_length_when_cut)
 	struct vs_res r = mk("cpu=2000 memory=4294967296 " GPU "=1000");
 	char buf[10];
 
-	cr_assert_eq(vs_res_fmt(buf, sizeof(buf), &r),
+	cr_assert_eq(vs_res_fmt(&tab, buf, sizeof(buf), &r),
 		     (int)strlen("cpu 2, memory 4Gi, nvidia.com/gpu 1"));
 	cr_assert_str_eq(buf, "cpu 2, me");
-	cr_assert_eq(vs_res_fmt(NULL, 0, &r), (int)strlen("cpu 2, memory 4Gi, nvidia.com/gpu 1"));
+	cr_assert_eq(vs_res_fmt(&tab, NULL, 0, &r),
+		     (int)strlen("cpu 2, memory 4Gi, nvidia.com/gpu 1"));
 }
 
 /* ------------------------------------------------------------------ */

@@ -14,7 +14,15 @@
 #include "core/rest.h"
 #include "core/sum.h"
 
-TestSuite(sum, .init = vs_res_dims_reset);
+/* The table of these tests' vectors, as a cluster's would be. */
+static struct vs_res_dims tab;
+
+static void tab_init(void)
+{
+	vs_res_dims_init(&tab);
+}
+
+TestSuite(sum, .init = tab_init);
 
 #define QMAX	(VS_RES_INF - 1)	/* the largest amount a quantity parses to */
 #define EI	(1LL << 60)
@@ -32,7 +40,7 @@ static struct vs_res res(s64 cpu, s64 mem)
 static unsigned int dim(const char *name)
 {
 	struct vs_err err = { { 0 } };
-	int d = vs_res_dim_get(name, strlen(name), &err);
+	int d = vs_res_dim_get(&tab, name, strlen(name), &err);
 
 	cr_assert_geq(d, 0, "registering %s: %s", name, err.msg);
 	return (unsigned int)d;

@@ -174,6 +174,9 @@ static char *dump(struct vs_cluster *c)
 		c->nr_queues, c->nr_jobs, c->nr_tasks, c->nr_vjobs, c->nr_prioclasses,
 		c->nr_pod_affinity_tasks, c->nr_prefer_no_schedule_nodes);
 	put_res(f, "total", &c->total_allocatable);
+	fprintf(f, "\nresources:");
+	for (unsigned int d = 0; d < vs_res_ndims(&c->dims); d++)
+		fprintf(f, " %s", vs_res_dim_name(&c->dims, d));
 	fclose(f);
 	return s;
 }
@@ -325,7 +328,7 @@ static void node_update(struct vs_cluster *c)
 	spec.labels = labels;
 	spec.nr_labels = 2;
 	spec.unschedulable = true;
-	int gpu = vs_res_dim_get("nvidia.com/gpu", 14, NULL);
+	int gpu = vs_cluster_dim_get(c, "nvidia.com/gpu", 14, NULL);
 
 	cr_assert_geq(gpu, 0);
 	vs_res_set(&spec.allocatable, (unsigned int)gpu, 4);
@@ -412,7 +415,7 @@ static void add_gpu_task(struct vs_cluster *c, const char *name, const char *job
 			 const char *node)
 {
 	struct vs_task_spec spec;
-	int gpu = vs_res_dim_get("nvidia.com/gpu", 14, NULL);
+	int gpu = vs_cluster_dim_get(c, "nvidia.com/gpu", 14, NULL);
 
 	cr_assert_geq(gpu, 0);
 	vs_task_spec_init(&spec, "ns", name, job);
@@ -533,6 +536,11 @@ static void prioclass_del(struct vs_cluster *c)
 	vs_prioclass_del(c, vs_prioclass_find(c, "high"));
 }
 
+static void dim_add(struct vs_cluster *c)
+{
+	cr_assert_geq(vs_cluster_dim_get(c, "example.com/fpga", 16, NULL), 0);
+}
+
 static const struct change {
 	const char *name;
 	void (*make)(struct vs_cluster *c);
@@ -565,6 +573,7 @@ static const struct change {
 	{ "prioclass update", prioclass_update },
 	{ "prioclass delete", prioclass_del },
 	{ "queue delete", queue_del },
+	{ "resource name", dim_add },
 };
 
 static void assert_same(const char *before, const char *what)
@@ -655,4 +664,63 @@ Test(txn, what_no_transaction_is_open_for_is_not_journalled)
 	cr_assert_eq(vs_txn_abort(&txn), 0);
 	cr_assert_not_null(vs_node_find(&cl, "n9"), "made before the transaction");
 	check_all(&cl);
+}
+
+Test(txn, a_resource_name_is_forgotten_by_an_abort_and_kept_by_a_commit)
+{
+	struct vs_node_spec spec;
+	struct vs_txn txn;
+	unsigned int before;
+	int gpu;
+
+	rich_cluster(&cl);
+	before = vs_res_ndims(&cl.dims);
+	cr_assert_eq(vs_res_dim_lookup(&cl.dims, "example.com/fpga", 16), -ENOENT);
+
+	/* a node that brings a new name, in a transaction undone */
+	vs_txn_begin(&txn, &cl);
+	node_spec(&spec, "n-fpga", 1000);
+	gpu = vs_cluster_dim_get(&cl, "example.com/fpga", 16, NULL);
+	cr_assert_geq(gpu, 0);
+	vs_res_set(&spec.allocatable, (unsigned int)gpu, 2000);
+	OK(vs_node_add(&cl, &spec, NULL, err));
+	cr_assert_eq(vs_res_ndims(&cl.dims), before + 1);
+	cr_assert_eq(vs_txn_abort(&txn), 0);
+	cr_assert_null(vs_node_find(&cl, "n-fpga"));
+	cr_assert_eq(vs_res_ndims(&cl.dims), before, "the aborted name stayed");
+	cr_assert_eq(vs_res_dim_lookup(&cl.dims, "example.com/fpga", 16), -ENOENT);
+	cr_assert_null(vs_res_dim_name(&cl.dims, before));
+	check_all(&cl);
+
+	/* the same, committed: the name stays at the index it took */
+	vs_txn_begin(&txn, &cl);
+	gpu = vs_cluster_dim_get(&cl, "example.com/fpga", 16, NULL);
+	cr_assert_eq(gpu, (int)before);
+	vs_res_set(&spec.allocatable, (unsigned int)gpu, 2000);
+	OK(vs_node_add(&cl, &spec, NULL, err));
+	vs_txn_commit(&txn);
+	cr_assert_eq(vs_res_ndims(&cl.dims), before + 1);
+	cr_assert_eq(vs_res_dim_lookup(&cl.dims, "example.com/fpga", 16), gpu);
+	cr_assert_str_eq(vs_res_dim_name(&cl.dims, (unsigned int)gpu), "example.com/fpga");
+	check_all(&cl);
+
+	/* a name known already journals nothing */
+	vs_txn_begin(&txn, &cl);
+	cr_assert_eq(vs_cluster_dim_get(&cl, "example.com/fpga", 16, NULL), gpu);
+	cr_assert_eq(vs_txn_len(&txn), 0);
+	cr_assert_eq(vs_txn_abort(&txn), 0);
+	cr_assert_eq(vs_res_dim_lookup(&cl.dims, "example.com/fpga", 16), gpu);
+}
+
+Test(txn, a_refused_resource_name_journals_nothing)
+{
+	struct vs_err e = { { 0 } };
+	struct vs_txn txn;
+
+	vs_txn_begin(&txn, &cl);
+	cr_assert_eq(vs_cluster_dim_get(&cl, "gpu", 3, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "gpu"), "%s", e.msg);
+	cr_assert_eq(vs_txn_len(&txn), 0);
+	vs_txn_commit(&txn);
+	cr_assert_eq(vs_res_ndims(&cl.dims), VS_RES_PODS + 1);
 }

@@ -176,7 +176,8 @@ static void release(char *buf, int fill)
 	memset(buf, fill, ((struct nlmsghdr *)buf)->nlmsg_len);
 }
 
-static void check_round(const struct round *a, const struct round *b, struct vs_arena *arena)
+static void check_round(struct vs_cluster *daemon, const struct round *a, const struct round *b,
+			struct vs_arena *arena)
 {
 	bool same = !a->refused && !b->refused;
 
@@ -195,7 +196,7 @@ static void check_round(const struct round *a, const struct round *b, struct vs_
 			FUZZ_ASSERT(x->nlmsg_len == y->nlmsg_len && !memcmp(x, y, x->nlmsg_len),
 				    "%s/%s: other bytes in another buffer", o->ns ? o->ns : "",
 				    o->name);
-			fuzz_check_request(o, x, true, arena);
+			fuzz_check_request(daemon, o, x, true, arena);
 		}
 		release(bufb, 0xff);
 		if (same) {
@@ -229,6 +230,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct round a, b;
 	const struct feed *f;
+	struct vs_cluster daemon;
 	struct vs_arena arena;
 	json_error_t jerr;
 	json_t *doc, *items, *obj;
@@ -247,8 +249,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!doc)
 		return 0;	/* the informer drops what does not load */
 
-	/* each input registers its own resource names, as a fresh process would */
-	vs_res_dims_reset();
+	/* each input's requests are read by a daemon of its own: its resource names too */
+	FUZZ_ASSERT(!vs_cluster_init(&daemon), "cluster");
 	vs_arena_init(&arena, 0);
 	round_init(&a, true);
 	round_init(&b, false);
@@ -267,11 +269,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a round goes on past what it refuses */
 	FUZZ_ASSERT(!mf_set_build(&a.set, &(struct mf_err){ { 0 } }), "the round failed");
 	FUZZ_ASSERT(!mf_set_build(&b.set, &(struct mf_err){ { 0 } }), "the manifest failed");
-	check_round(&a, &b, &arena);
+	check_round(&daemon, &a, &b, &arena);
 
 	mf_set_free(&a.set);
 	mf_set_free(&b.set);
 	vs_arena_destroy(&arena);
+	vs_cluster_destroy(&daemon);
 	json_decref(doc);
 	return 0;
 }

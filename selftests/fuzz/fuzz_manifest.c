@@ -131,7 +131,8 @@ static void put_exact(const struct mf_obj *o, u8 cmd, bool spec, const struct nl
 	free(buf);
 }
 
-static void check_put(const struct mf_obj *o, bool spec, struct vs_arena *arena)
+static void check_put(struct vs_cluster *daemon, const struct mf_obj *o, bool spec,
+		      struct vs_arena *arena)
 {
 	const struct mf_kind_info *k = mf_kind(o->kind);
 	u8 cmd = spec ? k->cmd_new : k->cmd_del;
@@ -150,14 +151,15 @@ static void check_put(const struct mf_obj *o, bool spec, struct vs_arena *arena)
 	FUZZ_ASSERT(!spec || o->obj, "a spec of nothing");
 	len = nlh->nlmsg_len;
 	FUZZ_ASSERT(len > hdr && len <= sizeof(big) && !(len & 3), "%zu bytes", len);
-	fuzz_check_request(o, nlh, spec, arena);
+	fuzz_check_request(daemon, o, nlh, spec, arena);
 	put_exact(o, cmd, spec, nlh, len, 0x00);
 	put_exact(o, cmd, spec, nlh, len, 0xff);
 	put_exact(o, cmd, spec, nlh, len - 1, 0xa5);
 	memset(big, 0, len);
 }
 
-static void check_objs(const struct mf_set *set, struct vs_arena *arena)
+static void check_objs(struct vs_cluster *daemon, const struct mf_set *set,
+		       struct vs_arena *arena)
 {
 	for (u32 i = 0; i < set->nr_objs; i++) {
 		const struct mf_obj *o = &set->objs[i];
@@ -174,8 +176,8 @@ static void check_objs(const struct mf_set *set, struct vs_arena *arena)
 			    o->ns ? o->ns : "(none)");
 		FUZZ_ASSERT(!o->skipped == !!o->obj, "%s %s: skipped (%s) and %s", k->kind,
 			    o->name, o->skipped ? o->skipped : "no", o->obj ? "made" : "not made");
-		check_put(o, true, arena);
-		check_put(o, false, arena);
+		check_put(daemon, o, true, arena);
+		check_put(daemon, o, false, arena);
 	}
 }
 
@@ -246,11 +248,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mf_err err = { { 0 } }, err2 = { { 0 } };
 	struct mf_set set, set2;
 	struct told told = { 0 };
+	struct vs_cluster daemon;
 	struct vs_arena arena;
 	int parsed, ret;
 
-	/* each input registers its own resource names, as a fresh process would */
-	vs_res_dims_reset();
+	/* each input's requests are read by a daemon of its own: its resource names too */
+	FUZZ_ASSERT(!vs_cluster_init(&daemon), "cluster");
 	vs_arena_init(&arena, 0);
 	in_data = data;
 	in_size = size;
@@ -264,7 +267,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ret && ret != -ENOMEM)
 			check_where(err.msg);
 		if (!ret)
-			check_objs(&set, &arena);
+			check_objs(&daemon, &set, &arena);
 	}
 
 	/* as vskube: a refused document is left out, the others go on */
@@ -282,11 +285,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(told.refused && !strcmp(told.first, err.msg),
 				    "stopped at \"%s\", went on past \"%s\"", err.msg, told.first);
 		}
-		check_objs(&set2, &arena);
+		check_objs(&daemon, &set2, &arena);
 	}
 
 	mf_set_free(&set);
 	mf_set_free(&set2);
 	vs_arena_destroy(&arena);
+	vs_cluster_destroy(&daemon);
 	return 0;
 }

@@ -92,8 +92,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (trace < 0)
 		trace = getenv("FUZZ_NETLINK_TRACE") != NULL;
-	/* The scalar resources' names are the process's: each input starts with none. */
-	vs_res_dims_reset();
 	memset(&core, 0, sizeof(core));
 	memset(&batch, 0, sizeof(batch));
 	FUZZ_ASSERT(!vs_cluster_init(&cl), "cluster");

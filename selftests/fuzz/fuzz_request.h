@@ -22,10 +22,13 @@
 /*
  * @o's request @nlh (its NEW with @spec, else its DEL) passes what the
  * daemon checks first, framing and the command's attribute policy, and a
- * NEW's object reads back with the daemon's parsers (in @arena, reset).
+ * NEW's object reads back with the daemon's parsers (in @arena, reset),
+ * its resource names going in the table of @daemon as they would in the
+ * daemon's cluster.
  */
-static inline void fuzz_check_request(const struct mf_obj *o, const struct nlmsghdr *nlh,
-				      bool spec, struct vs_arena *arena)
+static inline void fuzz_check_request(struct vs_cluster *daemon, const struct mf_obj *o,
+				      const struct nlmsghdr *nlh, bool spec,
+				      struct vs_arena *arena)
 {
 	const struct mf_kind_info *k = mf_kind(o->kind);
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
@@ -58,19 +61,19 @@ static inline void fuzz_check_request(const struct mf_obj *o, const struct nlmsg
 		ret = vs_nl_parse_prioclass(tb[k->attr], arena, &s.pc, &err);
 		break;
 	case MF_QUEUE:
-		ret = vs_nl_parse_queue(tb[k->attr], arena, &s.queue, &err);
+		ret = vs_nl_parse_queue(daemon, tb[k->attr], arena, &s.queue, &err);
 		break;
 	case MF_NODE:
-		ret = vs_nl_parse_node(tb[k->attr], arena, &s.node, &err);
+		ret = vs_nl_parse_node(daemon, tb[k->attr], arena, &s.node, &err);
 		break;
 	case MF_PODGROUP:
-		ret = vs_nl_parse_podgroup(tb[k->attr], arena, &s.pg, &err);
+		ret = vs_nl_parse_podgroup(daemon, tb[k->attr], arena, &s.pg, &err);
 		break;
 	case MF_VJOB:
-		ret = vs_nl_parse_vjob(tb[k->attr], arena, &s.vjob, &err);
+		ret = vs_nl_parse_vjob(daemon, tb[k->attr], arena, &s.vjob, &err);
 		break;
 	case MF_POD:
-		ret = vs_nl_parse_task(tb[k->attr], arena, &s.task, &err);
+		ret = vs_nl_parse_task(daemon, tb[k->attr], arena, &s.task, &err);
 		break;
 	default:
 		FUZZ_ASSERT(0, "kind %d", o->kind);

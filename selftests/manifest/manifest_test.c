@@ -61,7 +61,7 @@ static struct vs_task *task(const char *ns, const char *name)
 
 static s64 res(const struct vs_res *r, const char *dim)
 {
-	int d = vs_res_dim_lookup(dim, strlen(dim));
+	int d = vs_res_dim_lookup(&set.cl.dims, dim, strlen(dim));
 
 	cr_assert_geq(d, 0, "no dimension %s", dim);
 	return vs_res_get(r, (unsigned int)d);

@@ -50,7 +50,7 @@ static char obj_buf[65536] __attribute__((aligned(4)));
 /*
  * The cluster as bytes: every object as a GET shows it (status, node,
  * accounting, conditions), with its creation sequence number, in the order
- * of every list it is on, and the cluster's counters.
+ * of every list it is on, the cluster's counters and its resource names.
  */
 static char *state(size_t *len)
 {
@@ -100,8 +100,11 @@ static char *state(size_t *len)
 		PUT_OBJ(f, vs_nl_put_prioclass, pc);
 	memset(obj_buf, 0, sizeof(obj_buf));
 	h = mnl_nlmsg_put_header(obj_buf);
-	cr_assert(vs_nl_put_res(h, sizeof(obj_buf), 1, &cl->total_allocatable));
+	cr_assert(vs_nl_put_res(h, sizeof(obj_buf), &cl->dims, 1, &cl->total_allocatable));
 	fwrite(obj_buf, 1, h->nlmsg_len, f);
+	fprintf(f, "\nresources:");
+	for (unsigned int d = 0; d < vs_res_ndims(&cl->dims); d++)
+		fprintf(f, " %s", vs_res_dim_name(&cl->dims, d));
 	fprintf(f, "\nseq %llu counts %u %u %u %u %u %u\n", (unsigned long long)cl->seq,
 		cl->nr_nodes, cl->nr_queues, cl->nr_jobs, cl->nr_tasks, cl->nr_vjobs,
 		cl->nr_prioclasses);
@@ -852,13 +855,14 @@ static void put_node_with(struct nlmsghdr *nlh, const char *name, const char *re
 }
 
 /*
- * The resource names are a table of VS_RES_MAX for the whole process: a
- * refused request, or a batch undone, must give back the names it brought,
- * or a client could fill the table with requests that change nothing.
+ * The resource names are a table of VS_RES_MAX for the cluster: a refused
+ * request, or a batch undone, must give back the names it brought, or a
+ * client could fill the table with requests that change nothing.
  */
 Test(batch, refused_requests_and_undone_batches_keep_no_resource_name)
 {
-	unsigned int before = vs_res_ndims();
+	const struct vs_res_dims *dims = &ct.cl.dims;
+	unsigned int before = vs_res_ndims(dims);
 	struct nlmsghdr *first, *m;
 	char res[32];
 
@@ -869,7 +873,7 @@ Test(batch, refused_requests_and_undone_batches_keep_no_resource_name)
 		put_node_with(m, "", res, 1000);	/* no name: refused */
 		cr_assert_lt(ct_send(m), 0);
 	}
-	cr_assert_eq(vs_res_ndims(), before);
+	cr_assert_eq(vs_res_ndims(dims), before);
 
 	/* a batch whose second message fails: its first node, and its name, are undone */
 	first = ct_req(VS_CMD_BATCH_BEGIN, 0);
@@ -880,12 +884,12 @@ Test(batch, refused_requests_and_undone_batches_keep_no_resource_name)
 	m = ct_next(m, VS_CMD_BATCH_END, 0, 4);
 	cr_assert_lt(ct_send_dgram(first, ct_len(first, m)), 0);
 	cr_assert_null(vs_node_find(&ct.cl, "nb"));
-	cr_assert_eq(vs_res_ndims(), before);
+	cr_assert_eq(vs_res_ndims(dims), before);
 
 	/* what is made keeps its name */
 	m = ct_req(VS_CMD_NODE_NEW, 0);
 	put_node_with(m, "n-fpga", "example.com/fpga", 1000);
 	CT_OK(m);
-	cr_assert_eq(vs_res_ndims(), before + 1);
-	cr_assert_geq(vs_res_dim_lookup("example.com/fpga", strlen("example.com/fpga")), 0);
+	cr_assert_eq(vs_res_ndims(dims), before + 1);
+	cr_assert_geq(vs_res_dim_lookup(dims, "example.com/fpga", strlen("example.com/fpga")), 0);
 }

@@ -483,8 +483,8 @@ Test(family, objects_put_by_fill_pass_the_reply_policy)
 	cr_assert_eq(vs_cluster_init(&cl), 0);
 	vs_node_spec_init(&nspec, "n1");
 	vs_res_set(&nspec.allocatable, VS_RES_CPU, 8000);
-	cr_assert_eq(vs_res_set_quantity(&nspec.allocatable, "nvidia.com/gpu", 14, "4", 1, &e),
-		     0);
+	cr_assert_eq(vs_res_set_quantity(&cl.dims, &nspec.allocatable, "nvidia.com/gpu", 14, "4", 1,
+					 &e), 0);
 	nspec.labels = labels;
 	nspec.nr_labels = 2;
 	nspec.taints = taints;

@@ -225,9 +225,11 @@ Test(fuzz, the_oracle_and_validation_agree_on_the_good_message)
 Test(fuzz, attribute_flips_pass_validation_exactly_when_the_message_stays_valid)
 {
 	const struct nlattr *tb[VS_A_MAX + 1];
+	struct vs_cluster cl;
 	struct vs_arena arena;
 	unsigned int accepted = 0, refused = 0;
 
+	cr_assert_eq(vs_cluster_init(&cl), 0);
 	vs_arena_init(&arena, 4096);
 	for (unsigned int i = 0; i < ITERATIONS; i++) {
 		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
@@ -270,11 +272,12 @@ Test(fuzz, attribute_flips_pass_validation_exactly_when_the_message_stays_valid)
 			struct vs_err e = { { 0 } };
 
 			vs_node_spec_init(&spec, NULL);
-			vs_nl_parse_node(tb[VS_A_NODE], &arena, &spec, &e);
+			vs_nl_parse_node(&cl, tb[VS_A_NODE], &arena, &spec, &e);
 			vs_arena_reset(&arena);
 		}
 	}
 	vs_arena_destroy(&arena);
+	vs_cluster_destroy(&cl);
 	/* Both sides must have been exercised for the agreement to mean something. */
 	cr_assert_gt(accepted, ITERATIONS / 100, "accepted %u", accepted);
 	cr_assert_gt(refused, ITERATIONS / 2, "refused %u", refused);

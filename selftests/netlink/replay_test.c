@@ -102,8 +102,8 @@ Test(replay, every_object_comes_back_the_same_through_its_new_request)
 	vs_res_set(&nspec.allocatable, VS_RES_CPU, 8000);
 	vs_res_set(&nspec.allocatable, VS_RES_MEMORY, 16LL << 30);
 	vs_res_set(&nspec.allocatable, VS_RES_PODS, 110);
-	cr_assert_eq(vs_res_set_quantity(&nspec.allocatable, "nvidia.com/gpu", 14, "4", 1, &e),
-		     0);
+	cr_assert_eq(vs_res_set_quantity(&src.dims, &nspec.allocatable, "nvidia.com/gpu", 14, "4",
+					 1, &e), 0);
 	nspec.labels = labels;
 	nspec.nr_labels = 2;
 	nspec.taints = taints;

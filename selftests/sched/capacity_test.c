@@ -154,7 +154,7 @@ Test(capacity, deserved_is_the_spec_within_real_capability_and_at_least_guarante
 Test(capacity, deserved_and_real_capability_keep_scalars)
 {
 	struct vs_res d = st_res(0, 0), c = st_res(1000, 0);
-	int gpu = vs_res_dim_get("nvidia.com/gpu", 14, NULL);
+	int gpu = vs_cluster_dim_get(&cl, "nvidia.com/gpu", 14, NULL);
 	struct vs_queue *q;
 	struct vs_node_spec spec;
 	struct vs_err e = { { 0 } };
@@ -775,7 +775,7 @@ static struct vs_fres fres(double cpu, double mem, int dim, double v)
 /* The examples in the comment of Volcano's GreaterPartlyWithRelevantDimensions. */
 Test(capacity, gt_partly_relevant_looks_only_at_what_rr_has)
 {
-	int gpu = vs_res_dim_get("nvidia.com/gpu", 14, NULL);
+	int gpu = vs_cluster_dim_get(&cl, "nvidia.com/gpu", 14, NULL);
 	struct vs_fres r, rr, req;
 
 	cr_assert_geq(gpu, 0);
@@ -806,7 +806,7 @@ Test(capacity, gt_partly_relevant_looks_only_at_what_rr_has)
 
 Test(capacity, le_partly_zero_filtered_ignores_dimensions_neither_holds)
 {
-	int gpu = vs_res_dim_get("nvidia.com/gpu", 14, NULL);
+	int gpu = vs_cluster_dim_get(&cl, "nvidia.com/gpu", 14, NULL);
 	struct vs_fres r, rr, req;
 
 	cr_assert_geq(gpu, 0);

@@ -82,8 +82,8 @@ static struct vs_node *node_full(const char *name, s64 mcpu, s64 mem, s64 gpu_mi
 	vs_res_set(&spec.allocatable, VS_RES_MEMORY, mem);
 	vs_res_set(&spec.allocatable, VS_RES_PODS, 110);
 	if (gpu_milli)
-		cr_assert_eq(vs_res_set_quantity(&spec.allocatable, "nvidia.com/gpu", 14, "4", 1,
-						 &e), 0, "%s", e.msg);
+		cr_assert_eq(vs_res_set_quantity(&cl.dims, &spec.allocatable, "nvidia.com/gpu", 14,
+						 "4", 1, &e), 0, "%s", e.msg);
 	spec.labels = labels;
 	spec.nr_labels = nr_labels;
 	spec.taints = taints;
@@ -216,12 +216,13 @@ Test(nodeorder, balanced_allocation_uses_plain_requests_and_gpus_in_whole_units)
 	vs_task_spec_init(&spec, "ns", "gpu", "j");
 	vs_res_set(&spec.req, VS_RES_CPU, 1000);
 	vs_res_set(&spec.req, VS_RES_MEMORY, GI);
-	cr_assert_eq(vs_res_set_quantity(&spec.req, "nvidia.com/gpu", 14, "1", 1, &e), 0);
+	cr_assert_eq(vs_res_set_quantity(&cl.dims, &spec.req, "nvidia.com/gpu", 14, "1", 1, &e), 0);
 	gpu = task_spec(&spec);
 	vs_task_spec_init(&spec, "ns", "half", "j");
 	vs_res_set(&spec.req, VS_RES_CPU, 1000);
 	vs_res_set(&spec.req, VS_RES_MEMORY, GI);
-	cr_assert_eq(vs_res_set_quantity(&spec.req, "nvidia.com/gpu", 14, "500m", 4, &e), 0);
+	cr_assert_eq(vs_res_set_quantity(&cl.dims, &spec.req, "nvidia.com/gpu", 14, "500m", 4, &e),
+		     0);
 	half = task_spec(&spec);
 	be = task("be", 0, 0, NULL);
 	open_only("balancedresource.weight", 10);

@@ -401,7 +401,7 @@ Test(plugins, binpack_weighs_listed_scalar_resources)
 	struct vs_task_spec spec;
 	struct vs_node *n;
 	struct vs_task *t;
-	int gpu = vs_res_dim_get("nvidia.com/gpu", 14, NULL);
+	int gpu = vs_cluster_dim_get(&cl, "nvidia.com/gpu", 14, NULL);
 
 	cr_assert_geq(gpu, 0);
 	vs_node_spec_init(&ns, "g");

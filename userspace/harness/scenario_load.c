@@ -1212,7 +1212,8 @@ int scenario_load_text(struct scenario *scn, const char *file, const char *text,
 		       struct vs_err *err)
 {
 	struct ld ld = {
-		.kf = { .file = file, .msg = err->msg, .msg_size = sizeof(err->msg) },
+		.kf = { .file = file, .msg = err->msg, .msg_size = sizeof(err->msg),
+			.dims = &scn->cl.dims },
 		.scn = scn, .file = file, .text = text, .len = len, .err = err,
 	};
 	struct vs_arg root;

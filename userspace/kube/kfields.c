@@ -364,11 +364,12 @@ static int res_entry(struct kf *kf, struct vs_arg_kv *kv, struct vs_arg_kv *q, s
 		return kf_err(kf, q->line, "%s must be a quantity, not %s", kf_sub(kf, kv, q->key),
 			      kf_type_name(&q->val));
 	if (!kf->paths) {
-		if (vs_res_set_quantity(r, q->key, strlen(q->key), text, strlen(text), &e))
+		if (vs_res_set_quantity(kf->dims, r, q->key, strlen(q->key), text, strlen(text),
+					&e))
 			return kf_err(kf, q->line, "%s: %s", kv->key, e.msg);
 		return 0;
 	}
-	d = vs_res_dim_get(q->key, strlen(q->key), &e);
+	d = vs_res_dim_get(kf->dims, q->key, strlen(q->key), &e);
 	if (d < 0 || vs_quantity_parse(text, strlen(text), vs_res_dim_milli((unsigned int)d), &v,
 				       &e))
 		return kf_err(kf, q->line, "%s: %s", kf_sub(kf, kv, q->key), e.msg);

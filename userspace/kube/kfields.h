@@ -36,6 +36,7 @@ struct kf {
 	size_t msg_size;
 	struct vs_arena scratch;	/* the specs of the object being built */
 	bool paths;			/* name fields by their path (manifests) */
+	struct vs_res_dims *dims;	/* the cluster's table the scalars' names go in */
 	const char *doc;		/* manifests: "document 3 (Pod ns/p1)", or NULL */
 	char path[KF_PATH_MAX];		/* where the walk is: "spec.containers[0]" */
 	size_t path_len;

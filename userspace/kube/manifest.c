@@ -189,7 +189,7 @@ static int container_done(struct kf *kf, struct vs_arg *a, void *item, u64 seen)
 	req = map_at(res, "requests");
 	lim = map_at(res, "limits");
 	for (u32 i = 0; lim && i < lim->nr; i++) {
-		int d = vs_res_dim_lookup(lim->kv[i].key, strlen(lim->kv[i].key));
+		int d = vs_res_dim_lookup(kf->dims, lim->kv[i].key, strlen(lim->kv[i].key));
 
 		if (d >= 0 && !(req && vs_args_find(req, lim->kv[i].key)))
 			vs_res_set(&c->req, (unsigned int)d, vs_res_get(&c->lim, (unsigned int)d));
@@ -1396,7 +1396,8 @@ int mf_set_build(struct mf_set *set, struct mf_err *err)
 {
 	struct build b = {
 		.set = set,
-		.kf = { .msg = err->msg, .msg_size = sizeof(err->msg), .paths = true },
+		.kf = { .msg = err->msg, .msg_size = sizeof(err->msg), .paths = true,
+			.dims = &set->cl.dims },
 	};
 	struct mf_obj *sorted;
 	u32 n = 0, from;
@@ -1631,7 +1632,7 @@ static int classify(struct mf_set *set, const char *file, u32 index, u32 item,
 		    struct vs_arg *root, struct mf_err *err)
 {
 	struct kf kf = { .file = file, .msg = err->msg, .msg_size = sizeof(err->msg),
-			 .paths = true };
+			 .paths = true, .dims = &set->cl.dims };
 	const struct vs_arg *v, *meta;
 	const char *api, *kind, *name, *ns;
 	char label[64];

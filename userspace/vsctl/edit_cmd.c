@@ -134,6 +134,8 @@ struct edit {
 	struct vs_arena arena;		/* items, copies, the object read back */
 	struct slot slot[NR_SLOTS];
 	const struct nlattr *cur;	/* set: the object as GET returned it */
+	/* The names of the resources given, only to put them in the request. */
+	struct vs_res_dims dims;
 };
 
 /* ---- enums ---- */
@@ -358,7 +360,7 @@ static int parse_reslist(struct edit *e, const struct field *f, const char *arg,
 		if (!eq)
 			return bad(e, f, arg, "\"%.*s\": expected NAME=QUANTITY", (int)n, p);
 		name_len = (size_t)(eq - p);
-		if (vs_res_set_quantity(r, p, name_len, eq + 1, n - name_len - 1, &err))
+		if (vs_res_set_quantity(&e->dims, r, p, name_len, eq + 1, n - name_len - 1, &err))
 			return bad(e, f, arg, "%s", err.msg);
 		p += n;
 		if (*p == ',' && !*++p)
@@ -591,8 +593,8 @@ static int apply(struct edit *e, const struct field *f, const char *arg)
 	switch (f->type) {
 	case F_RES:
 		if (f->dim) {
-			if (vs_res_set_quantity(&s->res, f->dim, strlen(f->dim), arg, strlen(arg),
-						&err))
+			if (vs_res_set_quantity(&e->dims, &s->res, f->dim, strlen(f->dim), arg,
+						strlen(arg), &err))
 				return bad(e, f, arg, "%s", err.msg);
 			return 0;
 		}
@@ -744,7 +746,8 @@ static int seed(struct edit *e, const struct field *fields)
 			continue;
 		switch (s->shape) {
 		case SH_RES:
-			if (tb[f->attr] && (ret = vs_nl_parse_res(tb[f->attr], &s->res, &err)))
+			if (tb[f->attr] &&
+			    (ret = vs_nl_parse_res_names(&e->dims, tb[f->attr], &s->res, &err)))
 				fprintf(stderr, "vsctl: error: the %s read back: %s\n", e->k->what,
 					err.msg);
 			break;
@@ -764,7 +767,8 @@ static int seed(struct edit *e, const struct field *fields)
 
 /* ---- the request ---- */
 
-static bool put_items(struct nl_msg *m, u16 attr, const struct slot *s)
+static bool put_items(struct nl_msg *m, const struct vs_res_dims *dims, u16 attr,
+		      const struct slot *s)
 {
 	struct nlattr *outer = NULL, *nest;
 
@@ -798,8 +802,9 @@ static bool put_items(struct nl_msg *m, u16 attr, const struct slot *s)
 		case SH_VTASKS:
 			if (nla_put_string(m, VS_VTASK_A_NAME, it->key) ||
 			    nla_put_u32(m, VS_VTASK_A_REPLICAS, it->replicas) ||
-			    (it->has_res && !vs_nl_put_res(nlmsg_hdr(m), nlmsg_get_max_size(m),
-							   VS_VTASK_A_REQUEST, &it->res)))
+			    (it->has_res &&
+			     !vs_nl_put_res(nlmsg_hdr(m), nlmsg_get_max_size(m), dims,
+					    VS_VTASK_A_REQUEST, &it->res)))
 				return false;
 			break;
 		case SH_POLICIES:
@@ -817,7 +822,8 @@ static bool put_items(struct nl_msg *m, u16 attr, const struct slot *s)
 	return true;
 }
 
-static bool put_slot(struct nl_msg *m, u16 attr, const struct slot *s)
+static bool put_slot(struct nl_msg *m, const struct vs_res_dims *dims, u16 attr,
+		     const struct slot *s)
 {
 	switch (s->shape) {
 	case SH_NONE:
@@ -829,9 +835,9 @@ static bool put_slot(struct nl_msg *m, u16 attr, const struct slot *s)
 	case SH_STR:
 		return !nla_put_string(m, attr, s->str);
 	case SH_RES:
-		return vs_nl_put_res(nlmsg_hdr(m), nlmsg_get_max_size(m), attr, &s->res);
+		return vs_nl_put_res(nlmsg_hdr(m), nlmsg_get_max_size(m), dims, attr, &s->res);
 	default:
-		return put_items(m, attr, s);
+		return put_items(m, dims, attr, s);
 	}
 }
 
@@ -871,7 +877,7 @@ static struct nl_msg *object_msg(const struct edit *e, u8 cmd, const struct vsct
 	if (!nest)
 		goto fail;
 	for (u16 a = 1; a < NR_SLOTS; a++)
-		if (!put_slot(m, a, &e->slot[a]))
+		if (!put_slot(m, &e->dims, a, &e->slot[a]))
 			goto fail;
 	if (replace && !put_rest(m, e))
 		goto fail;
@@ -1000,6 +1006,7 @@ static void edit_init(struct edit *e, const char *prog, bool set)
 	e->k = vsctl_kind_of(prog);
 	e->set = set;
 	vs_arena_init(&e->arena, 0);
+	vs_res_dims_init(&e->dims);
 }
 
 static int edit_done(struct edit *e, int ret)

@@ -64,8 +64,6 @@ userspace/vsctl/ctl_cmd.c:registry
 userspace/vsctl/ctl_cmd.c:sched
 userspace/vsctl/edit_cmd.c:core
 userspace/vsctl/edit_cmd.c:netlink
-userspace/vsctl/objects_cmd.c:core
-userspace/vsctl/objects_cmd.c:netlink
 userspace/vsctl/scenario_remote.c:netlink
 # vsbench: "vsbench load" and "vsbench run --mode socket" send the harness's
 # synthetic cluster with the core's fills; they move to the codec.

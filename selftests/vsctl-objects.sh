@@ -222,14 +222,16 @@ usage_error 'vsctl node add: --taint "k=v:Sometimes": unknown taint effect' \
 	node add n2 --taint k=v:Sometimes
 usage_error 'vsctl node add: --label "Bad Key=v": invalid label key' node add n2 --label 'Bad Key=v'
 usage_error 'vsctl node add: --label "zone-": ' node add n2 --label zone-
-usage_error 'vsctl node add: "N2": invalid name' node add N2
+daemon_error 'node N2: invalid node name "N2": must start and end with a lowercase letter or digit' \
+	node add N2
 usage_error 'vsctl node add: --res "nvidia.com/gpu": expected NAME=QUANTITY' \
 	node add n2 --res nvidia.com/gpu
 usage_error 'vsctl queue add: --weight "0": not a number in 1..2147483647' queue add q2 --weight 0
 usage_error 'vsctl queue set: --reclaimable "yes": not true or false' queue set q1 --reclaimable yes
 usage_error 'vsctl queue add: --capability "cpu=1,": ' queue add q2 --capability cpu=1,
 usage_error 'vsctl podgroup add: --min-member "-1": not a number' podgroup add pg2 --min-member -1
-usage_error 'vsctl podgroup add: "Team/pg2": invalid namespace' podgroup add Team/pg2
+daemon_error 'podgroup Team/pg2: invalid namespace "Team": must start and end with a lowercase letter or digit' \
+	podgroup add Team/pg2 --queue q1
 usage_error 'vsctl prioclass add: --value is required' prioclass add low
 usage_error 'vsctl prioclass add: --preemption-policy "Sometimes": ' \
 	prioclass add low --value 1 --preemption-policy Sometimes
@@ -256,6 +258,17 @@ daemon_error 'node n9 not found' node cordon n9
 daemon_error 'podgroup team-a/pg9: unable to find queue: queue q9 does not exist' podgroup add team-a/pg9 --queue q9
 daemon_error 'queue q9 not found' queue close q9
 daemon_error 'task team-a/p9 not found' task status team-a/p9 failed --exit-code 1
+# vsctl checks only that a key can be sent; whether a name is a DNS name is
+# the daemon's to say, once for every client: it refuses it for a new
+# object and finds no object by it.
+usage_error 'vsctl task show: "/p1": namespace is empty' task show /p1
+usage_error 'vsctl task show: "team-a/": name is empty' task show team-a/
+usage_error 'vsctl node show: "team-a/n1": a node has no namespace' node show team-a/n1
+usage_error "vsctl task show: \"team-a/$(printf '%0254d' 0)\": name is longer than 253 characters" \
+	task show "team-a/$(printf '%0254d' 0)"
+daemon_error 'task team-a/Not_A_Name not found' task show team-a/Not_A_Name
+usage_error 'vsctl task list: --status: unknown task status "Pendin" (one of: Pending, Allocated, Pipelined, Binding, Bound, Running, Releasing, Succeeded, Failed, Unknown)' \
+	task list --status Pendin
 unchanged
 
 # ---- monitor: the decisions of a cycle, as ip monitor shows them ----

@@ -129,22 +129,22 @@ static const char *cond_type_name(unsigned int v)
 	return NAME_IN(names, v);
 }
 
+const char *const vsnl_task_statuses[VSNL_NR_TASK_STATUSES] = {
+	[VS_TASK_STATUS_PENDING] = "Pending",
+	[VS_TASK_STATUS_ALLOCATED] = "Allocated",
+	[VS_TASK_STATUS_PIPELINED] = "Pipelined",
+	[VS_TASK_STATUS_BINDING] = "Binding",
+	[VS_TASK_STATUS_BOUND] = "Bound",
+	[VS_TASK_STATUS_RUNNING] = "Running",
+	[VS_TASK_STATUS_RELEASING] = "Releasing",
+	[VS_TASK_STATUS_SUCCEEDED] = "Succeeded",
+	[VS_TASK_STATUS_FAILED] = "Failed",
+	[VS_TASK_STATUS_UNKNOWN] = "Unknown",
+};
+
 static const char *task_status_name(unsigned int v)
 {
-	static const char *const names[] = {
-		[VS_TASK_STATUS_PENDING] = "Pending",
-		[VS_TASK_STATUS_ALLOCATED] = "Allocated",
-		[VS_TASK_STATUS_PIPELINED] = "Pipelined",
-		[VS_TASK_STATUS_BINDING] = "Binding",
-		[VS_TASK_STATUS_BOUND] = "Bound",
-		[VS_TASK_STATUS_RUNNING] = "Running",
-		[VS_TASK_STATUS_RELEASING] = "Releasing",
-		[VS_TASK_STATUS_SUCCEEDED] = "Succeeded",
-		[VS_TASK_STATUS_FAILED] = "Failed",
-		[VS_TASK_STATUS_UNKNOWN] = "Unknown",
-	};
-
-	return NAME_IN(names, v);
+	return name_in(vsnl_task_statuses, VSNL_NR_TASK_STATUSES, v);
 }
 
 static const char *preemption_policy_name(unsigned int v)

@@ -23,12 +23,10 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "core/compiler.h"
-#include "core/names.h"
-#include "core/task.h"
+#include "lib/codec_gen.h"
+#include "lib/compiler.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
-#include "netlink/family.h"
 #include "vsctl/objects.h"
 #include "vsctl/request.h"
 #include "vsctl/table.h"
@@ -364,12 +362,33 @@ const struct vsctl_kind *vsctl_kind_of(const char *argv0)
 
 /* ---- keys ---- */
 
+/*
+ * One part of a key, copied into @out (VS_NAME_MAX bytes). Only what the
+ * key needs to be sent is checked here: whether a name is a valid DNS name
+ * is the daemon's to say (it refuses a new object's, and finds no object
+ * by another), once, for every client.
+ */
+static int key_part(const char *prog, const char *arg, const char *what, const char *s,
+		    size_t n, char *out)
+{
+	if (!n) {
+		fprintf(stderr, "%s: \"%s\": %s is empty\n", prog, arg, what);
+		return -EINVAL;
+	}
+	if (n >= VS_NAME_MAX) {
+		fprintf(stderr, "%s: \"%s\": %s is longer than %d characters\n", prog, arg, what,
+			VS_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
 int vsctl_key_parse(const char *prog, const struct vsctl_kind *k, const char *ns,
 		    const char *arg, struct vsctl_key *key)
 {
 	const char *slash = strchr(arg, '/'), *name = slash ? slash + 1 : arg;
-	struct vs_err err = { { 0 } };
-	size_t n;
 
 	memset(key, 0, sizeof(*key));
 	if (slash && !k->a_ns) {
@@ -377,24 +396,14 @@ int vsctl_key_parse(const char *prog, const struct vsctl_kind *k, const char *ns
 		return -EINVAL;
 	}
 	if (slash) {
-		n = (size_t)(slash - arg);
-		if (vs_check_dns_label(arg, n, "namespace", &err))
-			goto bad;
-		memcpy(key->ns, arg, n);
+		if (key_part(prog, arg, "namespace", arg, (size_t)(slash - arg), key->ns))
+			return -EINVAL;
 	} else if (k->a_ns) {
 		ns = ns ? ns : "default";
-		if (vs_check_dns_label(ns, strlen(ns), "namespace", &err))
-			goto bad;
-		strcpy(key->ns, ns);
+		if (key_part(prog, arg, "namespace", ns, strlen(ns), key->ns))
+			return -EINVAL;
 	}
-	/* a DNS subdomain (253) always fits in VS_NAME_MAX */
-	if (vs_check_dns_subdomain(name, strlen(name), "name", &err))
-		goto bad;
-	strcpy(key->name, name);
-	return 0;
-bad:
-	fprintf(stderr, "%s: \"%s\": %s\n", prog, arg, err.msg);
-	return -EINVAL;
+	return key_part(prog, arg, "name", name, strlen(name), key->name);
 }
 
 struct nlattr *vsctl_key_put(struct nl_msg *m, const struct vsctl_kind *k,
@@ -428,19 +437,26 @@ struct opts {
 
 enum { OPT_SOCKET = 0x100, OPT_QUEUE, OPT_PODGROUP, OPT_NODE, OPT_STATUS };
 
+/* "--status Pending,Pipelined": the statuses' bits in @mask. */
 static int parse_status(const char *list, u32 *mask, const char *prog)
 {
 	char *copy = strdup(list), *save = NULL, *tok;
-	struct vs_err err = { { 0 } };
 	int ret = 0;
 
 	if (!copy)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		enum vs_task_status s;
+		unsigned int s;
 
-		if (vs_task_status_parse(tok, &s, &err)) {
-			fprintf(stderr, "%s: --status: %s\n", prog, err.msg);
+		for (s = 0; s < VSNL_NR_TASK_STATUSES; s++)
+			if (!strcmp(tok, vsnl_task_statuses[s]))
+				break;
+		if (s == VSNL_NR_TASK_STATUSES) {
+			fprintf(stderr, "%s: --status: unknown task status \"%s\" (one of:", prog,
+				tok);
+			for (s = 0; s < VSNL_NR_TASK_STATUSES; s++)
+				fprintf(stderr, "%s %s", s ? "," : "", vsnl_task_statuses[s]);
+			fprintf(stderr, ")\n");
 			ret = -EINVAL;
 			break;
 		}
@@ -631,7 +647,7 @@ int vsctl_obj_list(int argc, char **argv)
 		nlmsg_free(m);
 		return vsctl_fail(-ENOMEM, NULL);
 	}
-	ret = vsctl_dump(o.socket, m, vs_genl_reply_policy[k->attr].name, items);
+	ret = vsctl_dump(o.socket, m, vsnl_codec_reply.attrs[k->attr].name, items);
 	if (!ret)
 		ret = o.output == OUT_JSON ? vsctl_print_json(items) :
 					     print_table(k, o.output == OUT_WIDE, items);
@@ -681,7 +697,7 @@ static int one_request(int argc, char **argv, bool del)
 		nlmsg_free(m);
 		return vsctl_fail(-ENOMEM, NULL);
 	}
-	ret = vsctl_dump(o.socket, m, vs_genl_reply_policy[k->attr].name, items);
+	ret = vsctl_dump(o.socket, m, vsnl_codec_reply.attrs[k->attr].name, items);
 	if (!ret && !del)
 		ret = vsctl_print_json(json_array_get(items, 0));
 	json_decref(items);

@@ -60,8 +60,6 @@ userspace/vskube/main.c:core
 userspace/vsctl/apply_cmd.c:controllers
 userspace/vsctl/ctl_cmd.c:core
 userspace/vsctl/ctl_cmd.c:netlink
-userspace/vsctl/ctl_cmd.c:registry
-userspace/vsctl/ctl_cmd.c:sched
 userspace/vsctl/edit_cmd.c:core
 userspace/vsctl/edit_cmd.c:netlink
 userspace/vsctl/scenario_remote.c:netlink

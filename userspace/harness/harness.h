@@ -10,7 +10,9 @@
  *    decisions compared with its expectations ("vsctl scenario run");
  *  - vsbench's in-process commands and synthetic clusters (bench.h): the
  *    generator, "vsbench cluster", "cycle", "run" and "sim", the export of
- *    a generated cluster as a scenario.
+ *    a generated cluster as a scenario;
+ *  - a scheduler configuration checked as the daemon checks it (conf.h:
+ *    "vsctl conf check", where no daemon runs).
  *
  * The types it hands out are still the core's (a scenario's cluster, the
  * generator's): the programs' clients of the daemon (vsctl's
@@ -21,6 +23,7 @@
 #define HARNESS_H
 
 #include "harness/bench.h"
+#include "harness/conf.h"
 #include "harness/scenario.h"
 
 #endif /* HARNESS_H */

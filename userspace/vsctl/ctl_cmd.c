@@ -23,18 +23,14 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <linux/genetlink.h>
-
-#include "core/compiler.h"
-#include "registry/builtin.h"
 #include <libmnl/libmnl.h>
 
 #include "core/file.h"
+#include "harness/harness.h"
+#include "lib/compiler.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
 #include "netlink/checkpoint.h"
-#include "netlink/family.h"
-#include "sched/conf.h"
-#include "sched/framework.h"
 #include "vsctl/objects.h"
 #include "vsctl/request.h"
 #include "vsctl/table.h"
@@ -224,17 +220,17 @@ int vsctl_conf_set(int argc, char **argv)
 }
 
 /*
- * The daemon's own checks (vs_conf_parse(), then the plugins' and actions'
- * arguments), in-process: a file can be checked where no daemon runs, as
- * "vschedd --conf" would take it.
+ * The daemon's own checks, in-process (the harness): a file can be checked
+ * where no daemon runs, as "vschedd --conf" would take it.
  */
 int vsctl_conf_check(int argc, char **argv)
 {
 	static const char usage[] = "FILE";
-	struct vs_conf_names names;
-	struct vs_err err = { { 0 } };
-	struct vs_conf *conf = NULL;
+	struct vsnl_err err = { 0 };
 	struct common o;
+	char *what = NULL;
+	size_t len = 0;
+	FILE *f;
 	int ret;
 
 	ret = parse_common(argc, argv, "", &o);
@@ -245,21 +241,20 @@ int vsctl_conf_check(int argc, char **argv)
 	}
 	if (ret || o.optind != argc - 1)
 		return usage_or(ret, usage, argv[0]);
-	vs_registry_names(vs_builtin_registry(), &names);
-	ret = vs_conf_load_file(argv[o.optind], &names, &conf, &err);
-	if (!ret)
-		ret = vs_registry_check_conf(vs_builtin_registry(), conf, &err);
-	if (ret) {
-		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
-		vs_conf_free(conf);
+	f = open_memstream(&what, &len);
+	if (!f) {
+		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return 1;
 	}
-	printf("%s: the configuration is valid: actions", argv[o.optind]);
-	for (u32 i = 0; i < conf->nr_actions; i++)
-		printf("%s %s", i ? "," : "", conf->actions[i]);
-	printf("; %u tier%s\n", conf->nr_tiers, conf->nr_tiers == 1 ? "" : "s");
-	vs_conf_free(conf);
-	return 0;
+	ret = harness_conf_check(argv[o.optind], f, &err);
+	if (fclose(f) && !ret)
+		ret = vsnl_err_set(&err, ENOMEM, "out of memory");
+	if (ret)
+		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+	else
+		printf("%s: the configuration is valid: %s\n", argv[o.optind], what);
+	free(what);
+	return ret ? 1 : 0;
 }
 
 /* ---- cycle, stats ---- */

@@ -12,7 +12,9 @@
  *    generator, "vsbench cluster", "cycle", "run" and "sim", the export of
  *    a generated cluster as a scenario;
  *  - a scheduler configuration checked as the daemon checks it (conf.h:
- *    "vsctl conf check", where no daemon runs).
+ *    "vsctl conf check", where no daemon runs);
+ *  - a daemon's state written as its own checkpoint by the core's writer
+ *    (ckpt.h: "vsctl dump").
  *
  * The types it hands out are still the core's (a scenario's cluster, the
  * generator's): the programs' clients of the daemon (vsctl's
@@ -23,6 +25,7 @@
 #define HARNESS_H
 
 #include "harness/bench.h"
+#include "harness/ckpt.h"
 #include "harness/conf.h"
 #include "harness/scenario.h"
 

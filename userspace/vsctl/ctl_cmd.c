@@ -16,7 +16,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +29,6 @@
 #include "lib/compiler.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
-#include "netlink/checkpoint.h"
 #include "vsctl/objects.h"
 #include "vsctl/request.h"
 #include "vsctl/table.h"
@@ -544,27 +542,14 @@ int vsctl_monitor(int argc, char **argv)
 /* Each message of the dump, a checkpoint's request as it is, into the file. */
 static int dump_msg(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	alignas(NLMSG_ALIGNTO) unsigned char buf[VS_CKPT_MSG_MAX];
-	struct vs_ckpt_writer *w = arg;
-	struct vs_err err = { { 0 } };
-	struct nlmsghdr *req = (void *)buf;
+	struct vsnl_err err = { 0 };
+	int ret;
 
 	(void)tb;
-	if (nlh->nlmsg_len > sizeof(buf)) {
-		fprintf(stderr, "vsctl dump: a message of %u bytes: no checkpoint holds one\n",
-			nlh->nlmsg_len);
-		return -EMSGSIZE;
-	}
-	/* A request, as the daemon's own checkpoint has it. */
-	memcpy(req, nlh, nlh->nlmsg_len);
-	req->nlmsg_flags = NLM_F_REQUEST;
-	req->nlmsg_seq = (u32)(w->nr_msgs + 1);
-	req->nlmsg_pid = 0;
-	if (vs_ckpt_writer_add(w, req, &err)) {
+	ret = harness_ckpt_add_reply(arg, nlh, &err);
+	if (ret)
 		fprintf(stderr, "vsctl dump: %s\n", err.msg);
-		return -EIO;
-	}
-	return 0;
+	return ret;
 }
 
 /*
@@ -575,29 +560,30 @@ static int dump_msg(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 int vsctl_dump_cmd(int argc, char **argv)
 {
 	static const char usage[] = "[--socket PATH] FILE";
-	struct vs_err err = { { 0 } };
-	struct vs_ckpt_writer w;
-	struct vs_ckpt_info info;
+	struct vsnl_err err = { 0 };
+	struct harness_ckpt *c;
+	uint64_t nr_msgs, bytes;
 	struct common o;
 	int ret;
 
 	ret = parse_common(argc, argv, "", &o);
 	if (ret || o.optind != argc - 1)
 		return usage_or(ret, usage, argv[0]);
-	if (vs_ckpt_writer_open(&w, argv[o.optind], &err)) {
+	c = harness_ckpt_open(argv[o.optind], &err);
+	if (!c) {
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 1;
 	}
-	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_DUMP, NLM_F_DUMP), dump_msg, &w);
+	ret = vsctl_request(o.socket, vsnl_msg_new(VS_CMD_DUMP, NLM_F_DUMP), dump_msg, c);
 	if (ret) {
-		vs_ckpt_writer_abort(&w);
+		harness_ckpt_abort(c);
 		return ret;
 	}
-	if (vs_ckpt_writer_commit(&w, &info, &err)) {
+	if (harness_ckpt_commit(c, &nr_msgs, &bytes, &err)) {
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 1;
 	}
-	printf("%s: %llu requests, %llu bytes\n", argv[o.optind],
-	       (unsigned long long)info.nr_msgs, (unsigned long long)info.bytes);
+	printf("%s: %llu requests, %llu bytes\n", argv[o.optind], (unsigned long long)nr_msgs,
+	       (unsigned long long)bytes);
 	return 0;
 }

@@ -58,7 +58,6 @@ userspace/vskube/main.c:core
 # "vsctl scenario run --socket" sends the cluster the harness loaded with
 # them; they move to the codec.
 userspace/vsctl/apply_cmd.c:controllers
-userspace/vsctl/ctl_cmd.c:core
 userspace/vsctl/edit_cmd.c:core
 userspace/vsctl/edit_cmd.c:netlink
 userspace/vsctl/scenario_remote.c:netlink

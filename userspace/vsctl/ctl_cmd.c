@@ -24,9 +24,9 @@
 #include <linux/genetlink.h>
 #include <libmnl/libmnl.h>
 
-#include "core/file.h"
 #include "harness/harness.h"
 #include "lib/compiler.h"
+#include "lib/file.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
 #include "vsctl/objects.h"
@@ -180,7 +180,7 @@ int vsctl_conf_set(int argc, char **argv)
 	static const char usage[] = "[--socket PATH] [--check] FILE";
 	/* an attribute's length is 16 bits, header and NUL included */
 	const size_t max = 0xffff - NLA_HDRLEN - 1;
-	struct vs_err err = { { 0 } };
+	struct vsnl_err err = { 0 };
 	struct common o;
 	struct nl_msg *m;
 	struct nlattr *nest;
@@ -191,7 +191,7 @@ int vsctl_conf_set(int argc, char **argv)
 	ret = parse_common(argc, argv, "c", &o);
 	if (ret || o.optind != argc - 1)
 		return usage_or(ret, usage, argv[0]);
-	if (vs_read_regular_file(argv[o.optind], max, &text, &len, &err)) {
+	if (vsnl_read_file(argv[o.optind], max, VSNL_FILE_REGULAR, &text, &len, &err)) {
 		fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 		return 1;
 	}

@@ -280,22 +280,11 @@ Test(views, a_job_rests_until_it_changes)
 	struct vs_job *job;
 	struct vs_task *task;
 
-	struct vs_queue_spec qs;
-	struct vs_job_spec js;
-	struct vs_task_spec ts;
-
 	cr_assert_eq(vs_cluster_init(&cl), 0);
 	st_node(&cl, "n1", 8000, 16LL << 30, 10);
-	vs_queue_spec_init(&qs, "default");
-	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, &e), 0, "%s", e.msg);
-	vs_job_spec_init(&js, "ns", "pg");
-	js.queue = "default";
-	js.min_member = 1;
-	js.phase = VS_PG_INQUEUE;
-	cr_assert_eq(vs_job_add(&cl, &js, &job, &e), 0, "%s", e.msg);
-	vs_task_spec_init(&ts, "ns", "t1", "pg");
-	ts.req = st_res(1000, 1LL << 30);
-	cr_assert_eq(vs_task_add(&cl, &ts, &task, &e), 0, "%s", e.msg);
+	st_queue(&cl, "default");
+	job = st_job(&cl, "ns", "pg", "default", 1, VS_PG_INQUEUE);
+	task = st_task(&cl, "ns", "t1", "pg", 1000, 1LL << 30);
 	start(&sched, &cl);
 
 	cr_assert_eq(vs_sched_run_cycle(&sched, &e), 0, "%s", e.msg);
@@ -324,9 +313,7 @@ Test(views, a_job_rests_until_it_changes)
 	cr_assert(job->resting);
 
 	/* a new task wakes it */
-	vs_task_spec_init(&ts, "ns", "t2", "pg");
-	ts.req = st_res(1000, 1LL << 30);
-	cr_assert_eq(vs_task_add(&cl, &ts, &task, &e), 0, "%s", e.msg);
+	task = st_task(&cl, "ns", "t2", "pg", 1000, 1LL << 30);
 	cr_assert_not(job->resting);
 	cr_assert_eq(vs_cluster_check(&cl, &e), 0, "%s", e.msg);
 	vs_sched_destroy(&sched);

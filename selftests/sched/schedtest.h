@@ -94,9 +94,13 @@ static inline struct vs_job *st_job(struct vs_cluster *cl, const char *ns, const
 	return job;
 }
 
-/* A pending task @ns/@name of PodGroup @job, asking @mcpu and @mem. */
-static inline struct vs_task *st_task(struct vs_cluster *cl, const char *ns, const char *name,
-				      const char *job, s64 mcpu, s64 mem)
+/*
+ * A task @ns/@name of PodGroup @job, asking @mcpu and @mem, in @status;
+ * @n is its node for the statuses that hold one.
+ */
+static inline struct vs_task *st_task_on(struct vs_cluster *cl, const char *ns, const char *name,
+					 const char *job, s64 mcpu, s64 mem,
+					 enum vs_task_status status, const struct vs_node *n)
 {
 	struct vs_task_spec spec;
 	struct vs_task *task;
@@ -104,8 +108,17 @@ static inline struct vs_task *st_task(struct vs_cluster *cl, const char *ns, con
 
 	vs_task_spec_init(&spec, ns, name, job);
 	spec.req = st_res(mcpu, mem);
+	spec.status = status;
+	spec.node = n ? n->name : NULL;
 	cr_assert_eq(vs_task_add(cl, &spec, &task, &e), 0, "%s", e.msg);
 	return task;
+}
+
+/* A pending task @ns/@name of PodGroup @job, asking @mcpu and @mem. */
+static inline struct vs_task *st_task(struct vs_cluster *cl, const char *ns, const char *name,
+				      const char *job, s64 mcpu, s64 mem)
+{
+	return st_task_on(cl, ns, name, job, mcpu, mem, VS_TASK_PENDING, NULL);
 }
 
 #endif /* VS_SELFTESTS_SCHEDTEST_H */

@@ -15,20 +15,12 @@
 #include <stdio.h>
 
 #include "core/fres.h"
+#include "core/resvec.h"
 
 /* Volcano's minResource: amounts closer than this are equal. */
 #define FRES_MIN	0.1
 
-/* Walk the set bits of @mask, lowest first; @tmp is scratch. */
-#define for_each_fdim(d, tmp, mask) \
-	for ((tmp) = (mask); (tmp) && ((d) = __builtin_ctz(tmp), true); \
-	     (tmp) &= (tmp) - 1)
-
-/* A scalar's value, or @def when it is absent. */
-static inline double scalar_or(const struct vs_fres *r, unsigned int d, double def)
-{
-	return r->present & VS_RES_BIT(d) ? r->v[d] : def;
-}
+DEFINE_RES_SCALAR_OR(vs_fres, double)
 
 /* "l < r || math.Abs(l-r) < diff", Volcano's lessEqualFunc. */
 static inline bool fle(double l, double r)
@@ -36,12 +28,7 @@ static inline bool fle(double l, double r)
 	return l < r || fabs(l - r) < FRES_MIN;
 }
 
-void vs_fres_set(struct vs_fres *r, unsigned int dim, double value)
-{
-	r->v[dim] = value;
-	if (dim >= 2)
-		r->present |= VS_RES_BIT(dim);
-}
+DEFINE_RES_SET(vs_fres_set, vs_fres, double)
 
 static double res_to_double(s64 v)
 {
@@ -60,7 +47,7 @@ void vs_fres_from_res(struct vs_fres *f, const struct vs_res *r)
 	vs_fres_clear(f);
 	f->v[VS_RES_CPU] = res_to_double(r->v[VS_RES_CPU]);
 	f->v[VS_RES_MEMORY] = res_to_double(r->v[VS_RES_MEMORY]);
-	for_each_fdim(d, m, r->present)
+	for_each_res_dim(d, m, r->present)
 		f->v[d] = res_to_double(r->v[d]);
 	f->present = r->present;
 }
@@ -82,7 +69,7 @@ void vs_fres_to_res(struct vs_res *r, const struct vs_fres *f)
 	*r = (struct vs_res){ .present = f->present };
 	r->v[VS_RES_CPU] = double_to_res(f->v[VS_RES_CPU]);
 	r->v[VS_RES_MEMORY] = double_to_res(f->v[VS_RES_MEMORY]);
-	for_each_fdim(d, m, f->present)
+	for_each_res_dim(d, m, f->present)
 		r->v[d] = double_to_res(f->v[d]);
 }
 
@@ -95,7 +82,7 @@ void vs_fres_add(struct vs_fres *r, const struct vs_fres *rr)
 
 	r->v[VS_RES_CPU] += rr->v[VS_RES_CPU];
 	r->v[VS_RES_MEMORY] += rr->v[VS_RES_MEMORY];
-	for_each_fdim(d, m, rr->present)
+	for_each_res_dim(d, m, rr->present)
 		r->v[d] += rr->v[d];	/* 0.0 when r lacked it */
 	r->present |= rr->present;
 }
@@ -110,7 +97,7 @@ void vs_fres_sub(struct vs_fres *r, const struct vs_fres *rr)
 	/* Volcano's sub returns early on a nil scalar map */
 	if (!r->present)
 		return;
-	for_each_fdim(d, m, rr->present)
+	for_each_res_dim(d, m, rr->present)
 		r->v[d] -= rr->v[d];
 	r->present |= rr->present;
 }
@@ -122,30 +109,11 @@ void vs_fres_multi(struct vs_fres *r, double ratio)
 
 	r->v[VS_RES_CPU] *= ratio;
 	r->v[VS_RES_MEMORY] *= ratio;
-	for_each_fdim(d, m, r->present)
+	for_each_res_dim(d, m, r->present)
 		r->v[d] *= ratio;
 }
 
-void vs_fres_min_dimension(struct vs_fres *r, const struct vs_fres *rr,
-			   enum vs_dim_default def)
-{
-	unsigned int d;
-	u32 m;
-
-	if (rr->v[VS_RES_CPU] < r->v[VS_RES_CPU])
-		r->v[VS_RES_CPU] = rr->v[VS_RES_CPU];
-	if (rr->v[VS_RES_MEMORY] < r->v[VS_RES_MEMORY])
-		r->v[VS_RES_MEMORY] = rr->v[VS_RES_MEMORY];
-	/* only r's scalars; one rr lacks is min(x, 0) = 0 or min(x, inf) = x */
-	for_each_fdim(d, m, r->present) {
-		if (rr->present & VS_RES_BIT(d)) {
-			if (rr->v[d] < r->v[d])
-				r->v[d] = rr->v[d];
-		} else if (def == VS_DIM_ZERO) {
-			r->v[d] = 0;
-		}
-	}
-}
+DEFINE_RES_MIN_DIMENSION(vs_fres_min_dimension, vs_fres)
 
 /* math.Max for the amounts that reach it (no NaN; the sign of a zero never matters here). */
 static inline double fmax2(double a, double b)
@@ -163,10 +131,10 @@ void vs_fres_max(struct vs_fres *out, const struct vs_fres *l, const struct vs_f
 	res.v[VS_RES_CPU] = fmax2(l->v[VS_RES_CPU], r->v[VS_RES_CPU]);
 	res.v[VS_RES_MEMORY] = fmax2(l->v[VS_RES_MEMORY], r->v[VS_RES_MEMORY]);
 	/* a negative scalar is dropped from the result, whichever side it is on */
-	for_each_fdim(d, m, l->present)
+	for_each_res_dim(d, m, l->present)
 		if (l->v[d] >= 0)
 			vs_fres_set(&res, d, l->v[d]);
-	for_each_fdim(d, m, r->present)
+	for_each_res_dim(d, m, r->present)
 		if (r->v[d] >= 0)
 			vs_fres_set(&res, d, fmax2(r->v[d], scalar_or(&res, d, 0)));
 	*out = res;
@@ -191,7 +159,7 @@ void vs_fres_diff(const struct vs_fres *r, const struct vs_fres *rr,
 		else
 			down.v[d] = rr->v[d] - r->v[d];
 	}
-	for_each_fdim(d, m, r->present | rr->present) {
+	for_each_res_dim(d, m, r->present | rr->present) {
 		double l = scalar_or(r, d, fill), rv = scalar_or(rr, d, fill);
 
 		if (l == FRES_DIFF_INFINITY)
@@ -224,7 +192,7 @@ bool vs_fres_is_empty(const struct vs_fres *r)
 
 	if (!(r->v[VS_RES_CPU] < FRES_MIN && r->v[VS_RES_MEMORY] < FRES_MIN))
 		return false;
-	for_each_fdim(d, m, r->present & ~VS_RES_BIT(VS_RES_PODS))
+	for_each_res_dim(d, m, r->present & ~VS_RES_BIT(VS_RES_PODS))
 		if (r->v[d] >= FRES_MIN)
 			return false;
 	return true;
@@ -240,7 +208,7 @@ vs_resmask_t vs_fres_names(const struct vs_fres *r)
 		names |= VS_RES_BIT(VS_RES_CPU);
 	if (r->v[VS_RES_MEMORY] >= FRES_MIN)
 		names |= VS_RES_BIT(VS_RES_MEMORY);
-	for_each_fdim(d, m, r->present)
+	for_each_res_dim(d, m, r->present)
 		if (r->v[d] >= FRES_MIN)
 			names |= VS_RES_BIT(d);
 	return names;
@@ -258,7 +226,7 @@ bool vs_fres_less_equal(const struct vs_fres *r, const struct vs_fres *rr,
 	/* r lacking a scalar rr has: unlimited is more than anything */
 	if (def == VS_DIM_INFINITY && (rr->present & ~r->present))
 		return false;
-	for_each_fdim(d, m, r->present) {
+	for_each_res_dim(d, m, r->present) {
 		if (!(rr->present & VS_RES_BIT(d)) && def == VS_DIM_INFINITY)
 			continue;
 		if (!fle(r->v[d], scalar_or(rr, d, 0)))
@@ -281,7 +249,7 @@ vs_resmask_t vs_fres_exceeding_dim(const struct vs_fres *r, const struct vs_fres
 	/* "if r.scalar is nil, whatever rr.scalar is, r is less or equal to rr" */
 	if (!r->present)
 		return over;
-	for_each_fdim(d, m, req->present & ~VS_RES_BIT(VS_RES_PODS))
+	for_each_res_dim(d, m, req->present & ~VS_RES_BIT(VS_RES_PODS))
 		if (req->v[d] > 0 && scalar_or(r, d, 0) > scalar_or(rr, d, 0))
 			over |= VS_RES_BIT(d);
 	return over;
@@ -299,7 +267,7 @@ vs_resmask_t vs_fres_le_partly_zero_filtered(const struct vs_fres *r, const stru
 		if (req->v[d] > 0 && !(r->v[d] < FRES_MIN && rr->v[d] < FRES_MIN) &&
 		    fle(r->v[d], rr->v[d]))
 			fit |= VS_RES_BIT(d);
-	for_each_fdim(d, m, req->present & ~VS_RES_BIT(VS_RES_PODS)) {
+	for_each_res_dim(d, m, req->present & ~VS_RES_BIT(VS_RES_PODS)) {
 		double l = scalar_or(r, d, 0), rv = scalar_or(rr, d, 0);
 
 		if (req->v[d] > 0 && !(l < FRES_MIN && rv < FRES_MIN) && fle(l, rv))
@@ -319,7 +287,7 @@ vs_resmask_t vs_fres_gt_partly_relevant(const struct vs_fres *r, const struct vs
 		if (req->v[d] > 0 && rr->v[d] >= FRES_MIN && r->v[d] > rr->v[d])
 			over |= VS_RES_BIT(d);
 	/* a scalar rr lacks is not one it could be over */
-	for_each_fdim(d, m, req->present & rr->present & ~VS_RES_BIT(VS_RES_PODS))
+	for_each_res_dim(d, m, req->present & rr->present & ~VS_RES_BIT(VS_RES_PODS))
 		if (req->v[d] > 0 && scalar_or(r, d, 0) > rr->v[d])
 			over |= VS_RES_BIT(d);
 	return over;
@@ -333,7 +301,7 @@ bool vs_fres_same(const struct vs_fres *a, const struct vs_fres *b)
 	if (a->present != b->present || a->v[VS_RES_CPU] != b->v[VS_RES_CPU] ||
 	    a->v[VS_RES_MEMORY] != b->v[VS_RES_MEMORY])
 		return false;
-	for_each_fdim(d, m, a->present)
+	for_each_res_dim(d, m, a->present)
 		if (a->v[d] != b->v[d])
 			return false;
 	return true;
@@ -375,7 +343,7 @@ int vs_fres_fmt(const struct vs_res_dims *dims, char *buf, size_t len, const str
 		buf[0] = '\0';
 	pos = fappend_amount(buf, len, pos, "", "cpu", r->v[VS_RES_CPU]);
 	pos = fappend_amount(buf, len, pos, ", ", "memory", r->v[VS_RES_MEMORY]);
-	for_each_fdim(d, m, r->present)
+	for_each_res_dim(d, m, r->present)
 		pos = fappend_amount(buf, len, pos, ", ", vs_res_dim_name(dims, d), r->v[d]);
 	return (int)pos;
 }

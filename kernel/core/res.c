@@ -20,6 +20,7 @@
 #include <inttypes.h>
 
 #include "core/res.h"
+#include "core/resvec.h"
 
 BUILD_BUG_ON(VS_RES_MAX > 32);	/* @present and vs_resmask_t are 32 bits */
 BUILD_BUG_ON(VS_RES_PODS != 2);
@@ -29,11 +30,6 @@ BUILD_BUG_ON(VS_RES_PODS != 2);
 #define QUALIFIED_NAME_MAX	63
 
 #define SCALARS_MASK	((vs_resmask_t)~VS_RES_ALWAYS)
-
-/* Walk the set bits of @mask, lowest first; @tmp is scratch. */
-#define for_each_dim(d, tmp, mask) \
-	for ((tmp) = (mask); (tmp) && ((d) = __builtin_ctz(tmp), true); \
-	     (tmp) &= (tmp) - 1)
 
 /* ---- the dimension name table ---- */
 
@@ -614,7 +610,7 @@ int vs_res_fmt(const struct vs_res_dims *dims, char *buf, size_t len, const stru
 	pos = append(buf, len, 0, "cpu %s", q);
 	vs_quantity_fmt(q, sizeof(q), r->v[VS_RES_MEMORY], 0, true);
 	pos = append(buf, len, pos, ", memory %s", q);
-	for_each_dim(d, m, r->present & SCALARS_MASK) {
+	for_each_res_dim(d, m, r->present & SCALARS_MASK) {
 		const char *name = vs_res_dim_name(dims, d);
 
 		vs_quantity_fmt(q, sizeof(q), r->v[d], vs_res_dim_milli(d), false);
@@ -646,11 +642,7 @@ static inline s64 sat_sub(s64 a, s64 b)
 	return s;
 }
 
-/* A scalar's value, or @def when it is absent. */
-static inline s64 scalar_or(const struct vs_res *r, unsigned int d, s64 def)
-{
-	return r->present & VS_RES_BIT(d) ? r->v[d] : def;
-}
+DEFINE_RES_SCALAR_OR(vs_res, s64)
 
 /* Get(): cpu and memory always, scalars with absent as zero. */
 static inline s64 res_get(const struct vs_res *r, unsigned int d)
@@ -665,12 +657,7 @@ void vs_res_set_infinite(struct vs_res *r)
 	r->v[VS_RES_MEMORY] = VS_RES_INF;
 }
 
-void vs_res_set(struct vs_res *r, unsigned int dim, s64 value)
-{
-	r->v[dim] = value;
-	if (dim >= 2)
-		r->present |= VS_RES_BIT(dim);
-}
+DEFINE_RES_SET(vs_res_set, vs_res, s64)
 
 void vs_res_add(struct vs_res *r, const struct vs_res *rr)
 {
@@ -680,7 +667,7 @@ void vs_res_add(struct vs_res *r, const struct vs_res *rr)
 	r->v[VS_RES_CPU] = vs_res_sat_add(r->v[VS_RES_CPU], rr->v[VS_RES_CPU]);
 	r->v[VS_RES_MEMORY] = vs_res_sat_add(r->v[VS_RES_MEMORY], rr->v[VS_RES_MEMORY]);
 	/* r.ScalarResources[name] += q creates the entries r lacked */
-	for_each_dim(d, m, rr->present)
+	for_each_res_dim(d, m, rr->present)
 		r->v[d] = vs_res_sat_add(scalar_or(r, d, 0), rr->v[d]);
 	r->present |= rr->present;
 }
@@ -699,7 +686,7 @@ void vs_res_sub(struct vs_res *r, const struct vs_res *rr)
 	 */
 	if (!r->present)
 		return;
-	for_each_dim(d, m, rr->present)
+	for_each_res_dim(d, m, rr->present)
 		r->v[d] = sat_sub(scalar_or(r, d, 0), rr->v[d]);
 	r->present |= rr->present;
 }
@@ -714,32 +701,13 @@ void vs_res_set_max(struct vs_res *r, const struct vs_res *rr)
 	if (rr->v[VS_RES_MEMORY] > r->v[VS_RES_MEMORY])
 		r->v[VS_RES_MEMORY] = rr->v[VS_RES_MEMORY];
 	/* a scalar r lacks is copied whatever its value, even negative */
-	for_each_dim(d, m, rr->present)
+	for_each_res_dim(d, m, rr->present)
 		if (!(r->present & VS_RES_BIT(d)) || rr->v[d] > r->v[d])
 			r->v[d] = rr->v[d];
 	r->present |= rr->present;
 }
 
-void vs_res_min_dimension(struct vs_res *r, const struct vs_res *rr,
-			  enum vs_dim_default def)
-{
-	unsigned int d;
-	u32 m;
-
-	if (rr->v[VS_RES_CPU] < r->v[VS_RES_CPU])
-		r->v[VS_RES_CPU] = rr->v[VS_RES_CPU];
-	if (rr->v[VS_RES_MEMORY] < r->v[VS_RES_MEMORY])
-		r->v[VS_RES_MEMORY] = rr->v[VS_RES_MEMORY];
-	/* only r's scalars; one rr lacks is min(x, 0) = 0 or min(x, inf) = x */
-	for_each_dim(d, m, r->present) {
-		if (rr->present & VS_RES_BIT(d)) {
-			if (rr->v[d] < r->v[d])
-				r->v[d] = rr->v[d];
-		} else if (def == VS_DIM_ZERO) {
-			r->v[d] = 0;
-		}
-	}
-}
+DEFINE_RES_MIN_DIMENSION(vs_res_min_dimension, vs_res)
 
 /*
  * In double precision, as Volcano computes, then truncated toward zero: a
@@ -769,7 +737,7 @@ void vs_res_multi(struct vs_res *r, double ratio)
 
 	r->v[VS_RES_CPU] = mul_ratio(r->v[VS_RES_CPU], ratio);
 	r->v[VS_RES_MEMORY] = mul_ratio(r->v[VS_RES_MEMORY], ratio);
-	for_each_dim(d, m, r->present)
+	for_each_res_dim(d, m, r->present)
 		r->v[d] = mul_ratio(r->v[d], ratio);
 }
 
@@ -788,7 +756,7 @@ bool vs_res_is_empty(const struct vs_res *r)
 	if (r->v[VS_RES_CPU] > 0 || r->v[VS_RES_MEMORY] > 0)
 		return false;
 	/* every pod asks for one "pods": it never makes a request non-empty */
-	for_each_dim(d, m, r->present & ~VS_RES_BIT(VS_RES_PODS))
+	for_each_res_dim(d, m, r->present & ~VS_RES_BIT(VS_RES_PODS))
 		if (r->v[d] > 0)
 			return false;
 	return true;
@@ -809,7 +777,7 @@ vs_resmask_t vs_res_names(const struct vs_res *r)
 		names |= VS_RES_BIT(VS_RES_CPU);
 	if (r->v[VS_RES_MEMORY] > 0)
 		names |= VS_RES_BIT(VS_RES_MEMORY);
-	for_each_dim(d, m, r->present)
+	for_each_res_dim(d, m, r->present)
 		if (r->v[d] > 0)
 			names |= VS_RES_BIT(d);
 	return names;
@@ -824,7 +792,7 @@ bool vs_res_equal(const struct vs_res *r, const struct vs_res *rr)
 	    r->v[VS_RES_MEMORY] != rr->v[VS_RES_MEMORY])
 		return false;
 	/* r's scalars only: a scalar only rr has is never looked at */
-	for_each_dim(d, m, r->present)
+	for_each_res_dim(d, m, r->present)
 		if (r->v[d] != scalar_or(rr, d, 0))
 			return false;
 	return true;
@@ -842,7 +810,7 @@ bool vs_res_less(const struct vs_res *r, const struct vs_res *rr,
 	/* r lacking a scalar rr has: an unlimited amount is less than nothing */
 	if (def == VS_DIM_INFINITY && (rr->present & ~r->present))
 		return false;
-	for_each_dim(d, m, r->present) {
+	for_each_res_dim(d, m, r->present) {
 		if (!(rr->present & VS_RES_BIT(d))) {
 			if (def == VS_DIM_INFINITY)
 				continue;
@@ -866,7 +834,7 @@ bool vs_res_less_equal(const struct vs_res *r, const struct vs_res *rr,
 		return false;
 	if (def == VS_DIM_INFINITY && (rr->present & ~r->present))
 		return false;
-	for_each_dim(d, m, r->present) {
+	for_each_res_dim(d, m, r->present) {
 		if (!(rr->present & VS_RES_BIT(d))) {
 			if (def == VS_DIM_INFINITY)
 				continue;
@@ -891,7 +859,7 @@ vs_resmask_t vs_res_exceeding(const struct vs_res *r, const struct vs_res *rr,
 	if (r->v[VS_RES_MEMORY] > rr->v[VS_RES_MEMORY])
 		over |= VS_RES_BIT(VS_RES_MEMORY);
 	/* unlike LessEqual, a scalar only rr has does not matter, even for Infinity */
-	for_each_dim(d, m, r->present) {
+	for_each_res_dim(d, m, r->present) {
 		if (!(rr->present & VS_RES_BIT(d)) && def == VS_DIM_INFINITY)
 			continue;
 		if (r->v[d] > scalar_or(rr, d, 0))
@@ -920,7 +888,7 @@ vs_resmask_t vs_res_exceeding_dim(const struct vs_res *r, const struct vs_res *r
 	/* "if r.scalar is nil, whatever rr.scalar is, r is less or equal to rr" */
 	if (!r->present)
 		return over;
-	for_each_dim(d, m, req->present & ~VS_RES_BIT(VS_RES_PODS))
+	for_each_res_dim(d, m, req->present & ~VS_RES_BIT(VS_RES_PODS))
 		if (req->v[d] > 0 && scalar_or(r, d, 0) > scalar_or(rr, d, 0))
 			over |= VS_RES_BIT(d);
 	return over;
@@ -938,7 +906,7 @@ bool vs_res_less_partly(const struct vs_res *r, const struct vs_res *rr,
 	/* a scalar only rr has counts as less, whatever rr's value (even 0) */
 	if (def == VS_DIM_ZERO && (rr->present & ~r->present))
 		return true;
-	for_each_dim(d, m, r->present) {
+	for_each_res_dim(d, m, r->present) {
 		if (!(rr->present & VS_RES_BIT(d))) {
 			if (def == VS_DIM_INFINITY)
 				return true;
@@ -962,7 +930,7 @@ bool vs_res_less_equal_partly(const struct vs_res *r, const struct vs_res *rr,
 		return true;
 	if (def == VS_DIM_ZERO && (rr->present & ~r->present))
 		return true;
-	for_each_dim(d, m, r->present) {
+	for_each_res_dim(d, m, r->present) {
 		if (!(rr->present & VS_RES_BIT(d))) {
 			if (def == VS_DIM_INFINITY)
 				return true;
@@ -997,7 +965,7 @@ void vs_res_diff(const struct vs_res *r, const struct vs_res *rr,
 			down.v[d] = sat_sub(rr->v[d], r->v[d]);
 	}
 	/* every scalar of either side lands in exactly one of the two */
-	for_each_dim(d, m, r->present | rr->present) {
+	for_each_res_dim(d, m, r->present | rr->present) {
 		s64 l = scalar_or(r, d, fill), rv = scalar_or(rr, d, fill);
 
 		if (l == DIFF_INFINITY)
@@ -1027,7 +995,7 @@ double vs_res_dominant_share(const struct vs_res *alloc, const struct vs_res *to
 	u32 m;
 
 	/* total.ResourceNames(): pods counts too when the total has some */
-	for_each_dim(d, m, vs_res_names(total)) {
+	for_each_res_dim(d, m, vs_res_names(total)) {
 		double s = vs_share(res_get(alloc, d), total->v[d]);
 
 		if (s > share)

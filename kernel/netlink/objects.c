@@ -57,6 +57,36 @@ static int followed(const char *what, int ret, struct vs_err *err)
 	return 0;
 }
 
+/* The entry after @prev in a cluster list of objects linked by @off, or NULL. */
+static void *list_next(struct list_head *head, void *prev, size_t off)
+{
+	struct list_head *pos = prev ? (struct list_head *)((char *)prev + off) : head;
+
+	return pos->next == head ? NULL : (char *)pos->next - off;
+}
+
+/*
+ * The table's typeless put and put_spec of an object type, over its typed
+ * fills (vs_nl_put_node(), vs_nl_put_node_spec()...).
+ */
+#define DEFINE_OBJ_PUT(T)							\
+static bool put_##T(struct nlmsghdr *nlh, size_t cap, const void *obj)		\
+{										\
+	return vs_nl_put_##T(nlh, cap, obj);					\
+}										\
+										\
+static bool put_##T##_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)	\
+{										\
+	return vs_nl_put_##T##_spec(nlh, cap, obj);				\
+}
+
+/* The table's next of a type kept on one cluster list, @head, by its member list. */
+#define DEFINE_OBJ_LIST_NEXT(T, head, type)					\
+static void *next_##T(struct vs_cluster *cl, void *prev)			\
+{										\
+	return list_next(&cl->head, prev, offsetof(struct type, list));		\
+}
+
 static void *find_node(struct vs_cluster *cl, const char *ns, const char *name)
 {
 	return vs_node_find(cl, name);
@@ -85,28 +115,9 @@ static int del_node(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struct
 	return vs_node_del(cl, obj, err);
 }
 
-static bool put_node(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_node(nlh, cap, obj);
-}
+DEFINE_OBJ_PUT(node)
 
-static bool put_node_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_node_spec(nlh, cap, obj);
-}
-
-/* The entry after @prev in a cluster list of objects linked by @off, or NULL. */
-static void *list_next(struct list_head *head, void *prev, size_t off)
-{
-	struct list_head *pos = prev ? (struct list_head *)((char *)prev + off) : head;
-
-	return pos->next == head ? NULL : (char *)pos->next - off;
-}
-
-static void *next_node(struct vs_cluster *cl, void *prev)
-{
-	return list_next(&cl->nodes, prev, offsetof(struct vs_node, list));
-}
+DEFINE_OBJ_LIST_NEXT(node, nodes, vs_node)
 
 static void *find_queue(struct vs_cluster *cl, const char *ns, const char *name)
 {
@@ -141,20 +152,9 @@ static int del_queue(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struc
 	return vs_queue_del(cl, obj, err);
 }
 
-static bool put_queue(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_queue(nlh, cap, obj);
-}
+DEFINE_OBJ_PUT(queue)
 
-static bool put_queue_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_queue_spec(nlh, cap, obj);
-}
-
-static void *next_queue(struct vs_cluster *cl, void *prev)
-{
-	return list_next(&cl->queues, prev, offsetof(struct vs_queue, list));
-}
+DEFINE_OBJ_LIST_NEXT(queue, queues, vs_queue)
 
 static void *find_podgroup(struct vs_cluster *cl, const char *ns, const char *name)
 {
@@ -195,24 +195,13 @@ static int del_podgroup(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, st
 	return ctl ? vs_ctl_podgroup_del(ctl, obj, err) : vs_job_del(cl, obj, err);
 }
 
-static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_podgroup(nlh, cap, obj);
-}
-
-static bool put_podgroup_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_podgroup_spec(nlh, cap, obj);
-}
+DEFINE_OBJ_PUT(podgroup)
 
 /*
  * PodGroups live on two lists (of their queue's, and the orphans'), but
  * every one of them is on cl->jobs in creation order.
  */
-static void *next_podgroup(struct vs_cluster *cl, void *prev)
-{
-	return list_next(&cl->jobs, prev, offsetof(struct vs_job, list));
-}
+DEFINE_OBJ_LIST_NEXT(podgroup, jobs, vs_job)
 
 static void *find_task(struct vs_cluster *cl, const char *ns, const char *name)
 {
@@ -267,15 +256,7 @@ static int del_task(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struct
 	return followed(what, vs_ctl_task_del(ctl, obj, err), err);
 }
 
-static bool put_task(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_task(nlh, cap, obj);
-}
-
-static bool put_task_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_task_spec(nlh, cap, obj);
-}
+DEFINE_OBJ_PUT(task)
 
 /* Tasks in the order of their PodGroups, each PodGroup's in creation order. */
 static void *next_task(struct vs_cluster *cl, void *prev)
@@ -363,20 +344,9 @@ static int del_vjob(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, struct
 	return 0;
 }
 
-static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_vjob(nlh, cap, obj);
-}
+DEFINE_OBJ_PUT(vjob)
 
-static bool put_vjob_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_vjob_spec(nlh, cap, obj);
-}
-
-static void *next_vjob(struct vs_cluster *cl, void *prev)
-{
-	return list_next(&cl->vjobs, prev, offsetof(struct vs_vjob, list));
-}
+DEFINE_OBJ_LIST_NEXT(vjob, vjobs, vs_vjob)
 
 static void *find_prioclass(struct vs_cluster *cl, const char *ns, const char *name)
 {
@@ -409,20 +379,9 @@ static int del_prioclass(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj,
 	return 0;
 }
 
-static bool put_prioclass(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_prioclass(nlh, cap, obj);
-}
+DEFINE_OBJ_PUT(prioclass)
 
-static bool put_prioclass_spec(struct nlmsghdr *nlh, size_t cap, const void *obj)
-{
-	return vs_nl_put_prioclass_spec(nlh, cap, obj);
-}
-
-static void *next_prioclass(struct vs_cluster *cl, void *prev)
-{
-	return list_next(&cl->prioclasses, prev, offsetof(struct vs_prioclass, list));
-}
+DEFINE_OBJ_LIST_NEXT(prioclass, prioclasses, vs_prioclass)
 
 /* The four commands of an object type, by verb. */
 #define OBJ_CMDS(T) {						\

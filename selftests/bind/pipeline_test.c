@@ -40,25 +40,15 @@ static struct caller caller;
 static struct vs_task *one_task(void)
 {
 	struct vs_conf_names names;
-	struct vs_queue_spec qs;
-	struct vs_job_spec js;
-	struct vs_task_spec ts;
 	struct vs_task *task;
 	struct vs_conf *conf;
 	struct vs_err e = { { 0 } };
 
 	cr_assert_eq(vs_cluster_init(&cl), 0);
 	st_node(&cl, "n1", 4000, 8LL << 30, 110);
-	vs_queue_spec_init(&qs, "default");
-	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, &e), 0, "%s", e.msg);
-	vs_job_spec_init(&js, "ns", "pg");
-	js.queue = "default";
-	js.min_member = 1;
-	js.phase = VS_PG_INQUEUE;
-	cr_assert_eq(vs_job_add(&cl, &js, NULL, &e), 0, "%s", e.msg);
-	vs_task_spec_init(&ts, "ns", "p0", "pg");
-	ts.req = st_res(1000, 1LL << 30);
-	cr_assert_eq(vs_task_add(&cl, &ts, &task, &e), 0, "%s", e.msg);
+	st_queue(&cl, "default");
+	st_job(&cl, "ns", "pg", "default", 1, VS_PG_INQUEUE);
+	task = st_task(&cl, "ns", "p0", "pg", 1000, 1LL << 30);
 
 	vs_registry_names(vs_test_registry(), &names);
 	cr_assert_eq(vs_conf_parse(vs_conf_default_text, strlen(vs_conf_default_text), "default",

@@ -146,6 +146,20 @@ static inline struct vs_vjob *ct_vjob(const char *name, const struct vs_vjob_tas
 	return ct_vjob_spec(&spec);
 }
 
+/* The same with a job-wide minAvailable of @min_available. */
+static inline struct vs_vjob *ct_vjob_min(const char *name, const struct vs_vjob_task_spec *tasks,
+					  u32 nr, u32 min_available)
+{
+	struct vs_vjob_spec spec;
+
+	vs_vjob_spec_init(&spec, "ns", name);
+	spec.tasks = tasks;
+	spec.nr_tasks = nr;
+	spec.has_min_available = true;
+	spec.min_available = min_available;
+	return ct_vjob_spec(&spec);
+}
+
 static inline struct vs_task *ct_task(const char *name)
 {
 	return vs_task_find(&cl, "ns", name);

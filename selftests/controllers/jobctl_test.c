@@ -361,17 +361,11 @@ Test(jobctl, resume_after_abort_runs_only_the_unfinished_tasks)
 {
 	struct vs_vjob_task_spec t = ct_vtask("w", 2, 1000);
 	struct vs_err e = { { 0 } };
-	struct vs_vjob_spec spec;
 	struct vs_vjob *v;
 
 	start();
 	ct_node("n1", 4000);
-	vs_vjob_spec_init(&spec, "ns", "j");
-	spec.tasks = &t;
-	spec.nr_tasks = 1;
-	spec.has_min_available = true;
-	spec.min_available = 1;
-	v = ct_vjob_spec(&spec);
+	v = ct_vjob_min("j", &t, 1, 1);
 	ct_sync(v);
 	drive(v, 4);
 	ct_report(ct_task("j-w-0"), VS_TASK_SUCCEEDED, 0, NULL);
@@ -567,19 +561,13 @@ Test(jobctl, a_resumed_job_gets_its_failed_replica_back_failed)
 {
 	struct vs_vjob_task_spec t = ct_vtask("w", 3, 1000);
 	struct vs_err e = { { 0 } };
-	struct vs_vjob_spec spec;
 	struct vs_task *failed;
 	struct vs_vjob *v;
 	int binds;
 
 	start();
 	ct_node("n1", 4000);
-	vs_vjob_spec_init(&spec, "ns", "j");
-	spec.tasks = &t;
-	spec.nr_tasks = 1;
-	spec.has_min_available = true;
-	spec.min_available = 2;
-	v = ct_vjob_spec(&spec);
+	v = ct_vjob_min("j", &t, 1, 2);
 	ct_sync(v);
 	drive(v, 4);
 	ct_report(ct_task("j-w-2"), VS_TASK_FAILED, 1, NULL);

@@ -235,15 +235,9 @@ Test(jobstate, the_last_retry_keeps_finished_tasks)
 static struct vs_vjob *status_job(u32 replicas, u32 min_available, enum vs_vjob_phase phase)
 {
 	struct vs_vjob_task_spec t = ct_vtask("task1", replicas, 100);
-	struct vs_vjob_spec spec;
 	struct vs_vjob *v;
 
-	vs_vjob_spec_init(&spec, "ns", "job1");
-	spec.tasks = &t;
-	spec.nr_tasks = 1;
-	spec.has_min_available = true;
-	spec.min_available = min_available;
-	v = ct_vjob_spec(&spec);
+	v = ct_vjob_min("job1", &t, 1, min_available);
 	ct_sync(v);
 	cr_assert_eq(v->podgroup->phase, VS_PG_PENDING);
 	v->phase = phase;
@@ -301,15 +295,9 @@ Test(jobstate, restarting_with_retries_spent_fails)
 Test(jobstate, restarting_with_retries_left_goes_pending)
 {
 	struct vs_vjob_task_spec t[2] = { ct_vtask("task1", 1, 100), ct_vtask("task2", 1, 100) };
-	struct vs_vjob_spec spec;
 	struct vs_vjob *v;
 
-	vs_vjob_spec_init(&spec, "ns", "job1");
-	spec.tasks = t;
-	spec.nr_tasks = 2;
-	spec.has_min_available = true;
-	spec.min_available = 1;
-	v = ct_vjob_spec(&spec);
+	v = ct_vjob_min("job1", t, 2, 1);
 	ct_sync(v);
 	v->phase = VS_VJOB_RESTARTING;
 	v->retry_count = 1;

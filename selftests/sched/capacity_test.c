@@ -67,32 +67,14 @@ static struct vs_queue *queue(const char *name, const struct vs_res *deserved,
 
 static struct vs_job *job(const char *name, const char *qname, enum vs_pg_phase phase)
 {
-	struct vs_job_spec spec;
-	struct vs_job *j;
-	struct vs_err e = { { 0 } };
-
-	vs_job_spec_init(&spec, "ns", name);
-	spec.queue = qname;
-	spec.min_member = 1;
-	spec.phase = phase;
-	cr_assert_eq(vs_job_add(&cl, &spec, &j, &e), 0, "%s", e.msg);
-	return j;
+	return st_job(&cl, "ns", name, qname, 1, phase);
 }
 
 /* A task of @jname; @n is its node for the statuses that hold one. */
 static struct vs_task *task(const char *name, const char *jname, s64 mcpu, s64 mem,
 			    enum vs_task_status status, const struct vs_node *n)
 {
-	struct vs_task_spec spec;
-	struct vs_task *t;
-	struct vs_err e = { { 0 } };
-
-	vs_task_spec_init(&spec, "ns", name, jname);
-	spec.req = st_res(mcpu, mem);
-	spec.status = status;
-	spec.node = n ? n->name : NULL;
-	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), 0, "%s", e.msg);
-	return t;
+	return st_task_on(&cl, "ns", name, jname, mcpu, mem, status, n);
 }
 
 static const struct vs_capacity_queue *attr(const struct vs_queue *q)

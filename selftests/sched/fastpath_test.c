@@ -26,6 +26,7 @@
 #include "bind/bind.h"
 #include "core/log.h"
 #include "schedtest.h"
+#include "tracetest.h"
 
 #define NAME	32
 #define TRACE	(256u << 10)
@@ -33,43 +34,11 @@
 struct run {
 	struct vs_cluster cl;
 	struct vs_sched sched;
-	char trace[TRACE];		/* "cycle 1: bind ns/t -> n3\\n"... */
-	size_t len;
-	u32 cycle;
+	struct st_trace t;		/* of trace[] */
+	char trace[TRACE];
 	unsigned long long seed;
 	u32 nr_queues;
 };
-
-static unsigned long long rnd_state;
-
-static u32 rnd(u32 n)
-{
-	rnd_state = rnd_state * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (u32)(rnd_state >> 33) % n;
-}
-
-static void say(struct run *r, const char *what, const struct vs_task *task,
-		const struct vs_node *node)
-{
-	r->len += (size_t)snprintf(r->trace + r->len, TRACE - r->len, "cycle %u: %s %s/%s -> %s\n",
-				   r->cycle, what, task->ns, task->name, node ? node->name : "-");
-	cr_assert_lt(r->len, TRACE - 1, "the trace is full");
-}
-
-static void on_bind(void *ctx, struct vs_task *task, struct vs_node *node)
-{
-	say(ctx, "bind", task, node);
-}
-
-static void on_evict(void *ctx, struct vs_task *task, const char *reason)
-{
-	say(ctx, "evict", task, task->node);
-}
-
-static void on_pipeline(void *ctx, struct vs_task *task, struct vs_node *node)
-{
-	say(ctx, "pipeline", task, node);
-}
 
 static const char *const zones[] = { "a", "b", "c" };
 
@@ -148,6 +117,7 @@ static void build(struct run *r, unsigned long long seed)
 	char name[NAME], qname[NAME];
 
 	rnd_state = seed;
+	r->t = (struct st_trace){ .buf = r->trace, .cap = TRACE };
 	cr_assert_eq(vs_cluster_init(&r->cl), 0);
 	nr_nodes = 5 + rnd(60);
 	for (u32 i = 0; i < nr_nodes; i++) {
@@ -202,7 +172,7 @@ static bool soft_tainted(const struct vs_node *node)
 }
 
 /*
- * What happens to @r's cluster after cycle @r->cycle, the same in both runs
+ * What happens to @r's cluster after cycle @r->t.cycle, the same in both runs
  * (from the seed and the cycle, and the cluster both runs left alike):
  * tasks finish, nodes change spec, go and come, new jobs arrive.
  */
@@ -215,7 +185,7 @@ static void churn(struct run *r)
 	char name[NAME];
 	u32 i = 0;
 
-	rnd_state = r->seed * 7919 + r->cycle;
+	rnd_state = r->seed * 7919 + r->t.cycle;
 	list_for_each_entry(job, &r->cl.jobs, list)
 		list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_RUNNING], status_node)
 			if (!rnd(3))
@@ -254,7 +224,7 @@ static void churn(struct run *r)
 		struct vs_node_spec spec;
 		struct vs_kv_spec label = { "zone", zones[rnd(3)] };
 
-		snprintf(name, sizeof(name), "m%u-%u", r->cycle, n);
+		snprintf(name, sizeof(name), "m%u-%u", r->t.cycle, n);
 		vs_node_spec_init(&spec, name);
 		spec.allocatable = st_res(2000 * (1 + rnd(8)), (2LL << 30) * (1 + rnd(8)));
 		vs_res_set(&spec.allocatable, VS_RES_PODS, 3 + rnd(20));
@@ -262,7 +232,7 @@ static void churn(struct run *r)
 		spec.nr_labels = 1;
 		cr_assert_eq(vs_node_add(&r->cl, &spec, &node, &e), 0, "%s", e.msg);
 	}
-	snprintf(name, sizeof(name), "c%u-", r->cycle);
+	snprintf(name, sizeof(name), "c%u-", r->t.cycle);
 	add_jobs(r, name, 1 + rnd(8), r->nr_queues, 0, false);
 	cr_assert_eq(vs_cluster_check(&r->cl, &e), 0, "%s", e.msg);
 }
@@ -282,9 +252,10 @@ static void schedule(struct run *r, const char *conf)
 				   VS_CONF_FLAGS_DEFAULT_ON, &c, &e), 0, "%s", e.msg);
 	cr_assert_eq(vs_sched_init(&r->sched, &r->cl, vs_test_registry(), c, &e), 0, "%s", e.msg);
 	r->sched.sink = (struct vs_decision_sink){
-		.bind = on_bind, .evict = on_evict, .pipeline = on_pipeline, .ctx = r,
+		.bind = st_trace_bind, .evict = st_trace_evict, .pipeline = st_trace_pipeline,
+		.ctx = &r->t,
 	};
-	for (r->cycle = 1; r->cycle <= 3; r->cycle++) {
+	for (r->t.cycle = 1; r->t.cycle <= 3; r->t.cycle++) {
 		struct vs_job *job;
 		struct vs_task *t, *tmp;
 
@@ -294,7 +265,7 @@ static void schedule(struct run *r, const char *conf)
 			list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_BINDING],
 						 status_node)
 				cr_assert_eq(vs_bind_succeeded(&r->cl, t, &e), 0, "%s", e.msg);
-		if (r->cycle < 3)
+		if (r->t.cycle < 3)
 			churn(r);
 	}
 	/* The phases, after the trace. */
@@ -302,7 +273,7 @@ static void schedule(struct run *r, const char *conf)
 		struct vs_job *job;
 
 		list_for_each_entry(job, &r->cl.jobs, list)
-			r->len += (size_t)snprintf(r->trace + r->len, TRACE - r->len,
+			r->t.len += (size_t)snprintf(r->trace + r->t.len, TRACE - r->t.len,
 						   "podgroup %s %s\n", job->name,
 						   vs_pg_phase_name(job->phase));
 	}
@@ -456,7 +427,7 @@ Test(fastpath, a_steady_cycle_allocates_nothing_from_the_heap)
 		rnd_state = 77;		/* the same kinds of job every cycle */
 		snprintf(prefix, sizeof(prefix), "s%u-", c);
 		add_jobs(&fast, prefix, 12, fast.nr_queues, 0, false);
-		fast.len = 0;		/* the trace of this cycle only */
+		fast.t.len = 0;		/* the trace of this cycle only */
 		p = fast.sched.stats.fast_placements;
 		a = thread_counter("thread.allocated");
 		d = thread_counter("thread.deallocated");

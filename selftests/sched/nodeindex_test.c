@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 
 #include "sched/nodeindex.h"
+#include "tracetest.h"
 
 #define N	300
 
@@ -20,14 +21,6 @@ static struct vs_node *by_sidx[N];
 static double score[N];
 static bool in[N];
 static struct vs_nidx ix;
-static unsigned long long rnd_state;
-
-static u32 rnd(u32 n)
-{
-	rnd_state = rnd_state * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (u32)(rnd_state >> 33) % n;
-}
-
 static void setup(void)
 {
 	static char names[N][8];

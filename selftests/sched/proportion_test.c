@@ -87,16 +87,7 @@ static struct vs_job *job(const char *name, const char *qname, u32 min_member,
 static struct vs_task *task(const char *name, const char *jname, s64 mcpu, s64 mem,
 			    enum vs_task_status status, const struct vs_node *n)
 {
-	struct vs_task_spec spec;
-	struct vs_task *t;
-	struct vs_err e = { { 0 } };
-
-	vs_task_spec_init(&spec, "ns", name, jname);
-	spec.req = st_res(mcpu, mem);
-	spec.status = status;
-	spec.node = n ? n->name : NULL;
-	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), 0, "%s", e.msg);
-	return t;
+	return st_task_on(&cl, "ns", name, jname, mcpu, mem, status, n);
 }
 
 /* @nr pending tasks "<jname>-<i>" of @mcpu and @mem. */

@@ -66,4 +66,59 @@ static inline struct vs_node *st_node(struct vs_cluster *cl, const char *name, s
 	return n;
 }
 
+/* A queue of @cl with the defaults (weight 1, Open). */
+static inline struct vs_queue *st_queue(struct vs_cluster *cl, const char *name)
+{
+	struct vs_queue_spec spec;
+	struct vs_queue *q;
+	struct vs_err e = { { 0 } };
+
+	vs_queue_spec_init(&spec, name);
+	cr_assert_eq(vs_queue_add(cl, &spec, &q, &e), 0, "%s", e.msg);
+	return q;
+}
+
+/* A PodGroup @ns/@name of @queue, of @min_member, in @phase. */
+static inline struct vs_job *st_job(struct vs_cluster *cl, const char *ns, const char *name,
+				    const char *queue, u32 min_member, enum vs_pg_phase phase)
+{
+	struct vs_job_spec spec;
+	struct vs_job *job;
+	struct vs_err e = { { 0 } };
+
+	vs_job_spec_init(&spec, ns, name);
+	spec.queue = queue;
+	spec.min_member = min_member;
+	spec.phase = phase;
+	cr_assert_eq(vs_job_add(cl, &spec, &job, &e), 0, "%s", e.msg);
+	return job;
+}
+
+/*
+ * A task @ns/@name of PodGroup @job, asking @mcpu and @mem, in @status;
+ * @n is its node for the statuses that hold one.
+ */
+static inline struct vs_task *st_task_on(struct vs_cluster *cl, const char *ns, const char *name,
+					 const char *job, s64 mcpu, s64 mem,
+					 enum vs_task_status status, const struct vs_node *n)
+{
+	struct vs_task_spec spec;
+	struct vs_task *task;
+	struct vs_err e = { { 0 } };
+
+	vs_task_spec_init(&spec, ns, name, job);
+	spec.req = st_res(mcpu, mem);
+	spec.status = status;
+	spec.node = n ? n->name : NULL;
+	cr_assert_eq(vs_task_add(cl, &spec, &task, &e), 0, "%s", e.msg);
+	return task;
+}
+
+/* A pending task @ns/@name of PodGroup @job, asking @mcpu and @mem. */
+static inline struct vs_task *st_task(struct vs_cluster *cl, const char *ns, const char *name,
+				      const char *job, s64 mcpu, s64 mem)
+{
+	return st_task_on(cl, ns, name, job, mcpu, mem, VS_TASK_PENDING, NULL);
+}
+
 #endif /* VS_SELFTESTS_SCHEDTEST_H */

@@ -23,6 +23,7 @@
 #include "bind/bind.h"
 #include "core/log.h"
 #include "schedtest.h"
+#include "tracetest.h"
 
 #define NAME	32
 #define TRACE	(512u << 10)
@@ -31,38 +32,11 @@
 struct run {
 	struct vs_cluster cl;
 	struct vs_sched sched;
+	struct st_trace t;		/* of trace[] */
 	char trace[TRACE];
-	size_t len;
-	u32 cycle;
 	u32 left_out;			/* sessions' jobs left out, summed */
 	u32 next_job;
 };
-
-static unsigned long long rnd_state;
-
-static u32 rnd(u32 n)
-{
-	rnd_state = rnd_state * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (u32)(rnd_state >> 33) % n;
-}
-
-static void say(struct run *r, const char *what, const struct vs_task *task,
-		const struct vs_node *node)
-{
-	r->len += (size_t)snprintf(r->trace + r->len, TRACE - r->len, "cycle %u: %s %s/%s -> %s\n",
-				   r->cycle, what, task->ns, task->name, node ? node->name : "-");
-	cr_assert_lt(r->len, TRACE - 1, "the trace is full");
-}
-
-static void on_bind(void *ctx, struct vs_task *task, struct vs_node *node)
-{
-	say(ctx, "bind", task, node);
-}
-
-static void on_pipeline(void *ctx, struct vs_task *task, struct vs_node *node)
-{
-	say(ctx, "pipeline", task, node);
-}
 
 static u32 nr_queues;
 
@@ -133,6 +107,7 @@ static void build(struct run *r, unsigned long long seed)
 	u32 nr_nodes, nr_jobs;
 
 	rnd_state = seed;
+	r->t = (struct st_trace){ .buf = r->trace, .cap = TRACE };
 	cr_assert_eq(vs_cluster_init(&r->cl), 0);
 	nr_nodes = 3 + rnd(20);
 	for (u32 i = 0; i < nr_nodes; i++) {
@@ -169,7 +144,7 @@ static void world(struct run *r, unsigned long long seed)
 	struct vs_task *t, *tmp;
 	u32 arrivals;
 
-	rnd_state = seed * 1000 + r->cycle;
+	rnd_state = seed * 1000 + r->t.cycle;
 	list_for_each_entry(job, &r->cl.jobs, list) {
 		list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_BOUND], status_node)
 			if (rnd(2))
@@ -197,30 +172,30 @@ static void schedule(struct run *r, unsigned long long seed, bool full)
 	start(&r->sched, &r->cl);
 	r->sched.full_views = full;
 	r->sched.sink = (struct vs_decision_sink){
-		.bind = on_bind, .pipeline = on_pipeline, .ctx = r,
+		.bind = st_trace_bind, .pipeline = st_trace_pipeline, .ctx = &r->t,
 	};
-	for (r->cycle = 1; r->cycle <= CYCLES; r->cycle++) {
+	for (r->t.cycle = 1; r->t.cycle <= CYCLES; r->t.cycle++) {
 		u32 awake = r->cl.nr_active_jobs;
 
 		cr_assert_eq(vs_sched_run_cycle(&r->sched, &e), 0, "%s", e.msg);
 		cr_assert_eq(vs_cluster_check(&r->cl, &e), 0, "seed %llu cycle %u: %s", seed,
-			     r->cycle, e.msg);
+			     r->t.cycle, e.msg);
 		if (!full)
 			r->left_out += r->cl.nr_jobs - awake;	/* what the session did not see */
 		list_for_each_entry(job, &r->cl.jobs, list) {
-			r->len += (size_t)snprintf(r->trace + r->len, TRACE - r->len,
-						   "cycle %u: podgroup %s %s", r->cycle, job->name,
+			r->t.len += (size_t)snprintf(r->trace + r->t.len, TRACE - r->t.len,
+						   "cycle %u: podgroup %s %s", r->t.cycle, job->name,
 						   vs_pg_phase_name(job->phase));
 			for (int c = 0; c < VS_PG_COND_NR; c++)
 				if (job->cond[c].set)
-					r->len += (size_t)snprintf(r->trace + r->len,
-								   TRACE - r->len, " [%s %d %s %s]",
+					r->t.len += (size_t)snprintf(r->trace + r->t.len,
+								   TRACE - r->t.len, " [%s %d %s %s]",
 								   vs_pg_cond_type_name(c),
 								   job->cond[c].status,
 								   vs_pg_cond_reason(&job->cond[c]),
 								   vs_pg_cond_message(&job->cond[c]));
-			r->len += (size_t)snprintf(r->trace + r->len, TRACE - r->len, "\n");
-			cr_assert_lt(r->len, TRACE - 1, "the trace is full");
+			r->t.len += (size_t)snprintf(r->trace + r->t.len, TRACE - r->t.len, "\n");
+			cr_assert_lt(r->t.len, TRACE - 1, "the trace is full");
 		}
 		world(r, seed);
 	}
@@ -280,22 +255,11 @@ Test(views, a_job_rests_until_it_changes)
 	struct vs_job *job;
 	struct vs_task *task;
 
-	struct vs_queue_spec qs;
-	struct vs_job_spec js;
-	struct vs_task_spec ts;
-
 	cr_assert_eq(vs_cluster_init(&cl), 0);
 	st_node(&cl, "n1", 8000, 16LL << 30, 10);
-	vs_queue_spec_init(&qs, "default");
-	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, &e), 0, "%s", e.msg);
-	vs_job_spec_init(&js, "ns", "pg");
-	js.queue = "default";
-	js.min_member = 1;
-	js.phase = VS_PG_INQUEUE;
-	cr_assert_eq(vs_job_add(&cl, &js, &job, &e), 0, "%s", e.msg);
-	vs_task_spec_init(&ts, "ns", "t1", "pg");
-	ts.req = st_res(1000, 1LL << 30);
-	cr_assert_eq(vs_task_add(&cl, &ts, &task, &e), 0, "%s", e.msg);
+	st_queue(&cl, "default");
+	job = st_job(&cl, "ns", "pg", "default", 1, VS_PG_INQUEUE);
+	task = st_task(&cl, "ns", "t1", "pg", 1000, 1LL << 30);
 	start(&sched, &cl);
 
 	cr_assert_eq(vs_sched_run_cycle(&sched, &e), 0, "%s", e.msg);
@@ -324,9 +288,7 @@ Test(views, a_job_rests_until_it_changes)
 	cr_assert(job->resting);
 
 	/* a new task wakes it */
-	vs_task_spec_init(&ts, "ns", "t2", "pg");
-	ts.req = st_res(1000, 1LL << 30);
-	cr_assert_eq(vs_task_add(&cl, &ts, &task, &e), 0, "%s", e.msg);
+	task = st_task(&cl, "ns", "t2", "pg", 1000, 1LL << 30);
 	cr_assert_not(job->resting);
 	cr_assert_eq(vs_cluster_check(&cl, &e), 0, "%s", e.msg);
 	vs_sched_destroy(&sched);

@@ -10,7 +10,7 @@
  * behind it (a VolcanoJob's PodGroup and tasks, a bare task's PodGroup, a
  * queue's state), is journalled by the core functions that change it and
  * undone by the abort: any request that may be sent alone may be in a
- * batch.
+ * batch. A dry run is the same transaction, aborted when it went through.
  */
 #include <libmnl/libmnl.h>
 #include <stdio.h>
@@ -269,7 +269,11 @@ static int commit(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, struct vs_exta
 		if (ret)
 			ret = failed(ext, nlh, op, tb, &mext, !vs_txn_abort(&txn));
 	}
-	if (ret)
+	/* A dry run that went through is undone as a failure is. */
+	if (!ret && b->dry_run && vs_txn_abort(&txn))
+		ret = vs_extack_fail(ext, EIO, "dry run applied, but undoing it failed (see the "
+				     "log): the cluster may differ from what it was");
+	if (ret || b->dry_run)
 		vs_nl_events_rewind(&core->events, mark);	/* undone, it did not happen */
 	else
 		vs_txn_commit(&txn);
@@ -308,6 +312,7 @@ static int begin(struct vs_genl_ctx *ctx, struct vs_nl_batch *b, const struct nl
 		return answer(reply, nlh, ext->error, ext);
 	vs_nl_batch_release(b);
 	b->open = true;
+	b->dry_run = tb[VS_A_DRY_RUN] != NULL;
 	b->begin_seq = nlh->nlmsg_seq;
 	return answer(reply, nlh, 0, ext);
 }

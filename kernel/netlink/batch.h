@@ -14,6 +14,10 @@
  * instead of vs_genl_rcv_msg(), and calls vs_nl_batch_release() when the
  * client goes (a batch left open is dropped, never applied).
  *
+ * A batch begun with VS_A_DRY_RUN is a dry run: END applies it as above,
+ * answers as it would, and then aborts the transaction even when every
+ * message was applied, so that nothing changes and no event goes out.
+ *
  * In a batch: NEW, SET and DEL of nodes, queues, PodGroups, tasks,
  * VolcanoJobs and priority classes, VS_CMD_TASK_STATUS and
  * VS_CMD_BIND_RESULT. Anything else is refused (Documentation/protocol.md,
@@ -30,6 +34,7 @@
 /* One client's batch: all zeroes is "no batch open". */
 struct vs_nl_batch {
 	bool open;
+	bool dry_run;			/* begun with VS_A_DRY_RUN: END undoes it */
 	u32 begin_seq;			/* nlmsg_seq of its VS_CMD_BATCH_BEGIN */
 	char *buf;			/* the held messages, back to back, NLMSG_ALIGNed */
 	size_t len;

@@ -185,6 +185,7 @@ static const struct vs_nla_policy node_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy node_key_policy[VS_NODE_A_MAX + 1] = {
@@ -226,6 +227,7 @@ static const struct vs_nla_policy node_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy no_attrs[VS_A_MAX + 1] = {
@@ -253,6 +255,7 @@ static const struct vs_nla_policy no_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy pg_phase_counts_policy[5 + 1] = {
@@ -310,6 +313,7 @@ static const struct vs_nla_policy queue_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy queue_key_policy[VS_QUEUE_A_MAX + 1] = {
@@ -357,6 +361,7 @@ static const struct vs_nla_policy queue_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy role_min_policy[VS_ROLE_MIN_A_MAX + 1] = {
@@ -433,6 +438,7 @@ static const struct vs_nla_policy podgroup_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
@@ -477,6 +483,7 @@ static const struct vs_nla_policy pg_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy podgroup_dump_attrs[VS_A_MAX + 1] = {
@@ -504,6 +511,7 @@ static const struct vs_nla_policy podgroup_dump_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy toleration_policy[VS_TOL_A_MAX + 1] = {
@@ -635,6 +643,7 @@ static const struct vs_nla_policy task_spec_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
@@ -689,6 +698,7 @@ static const struct vs_nla_policy task_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy task_dump_attrs[VS_A_MAX + 1] = {
@@ -717,6 +727,7 @@ static const struct vs_nla_policy task_dump_attrs[VS_A_MAX + 1] = {
 		    (1 << (VS_TASK_STATUS_UNKNOWN + 1)) - 1, 0),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy lifecycle_policy[VS_POLICY_A_MAX + 1] = {
@@ -802,6 +813,7 @@ static const struct vs_nla_policy vjob_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy vjob_key_policy[VS_VJOB_A_MAX + 1] = {
@@ -843,6 +855,7 @@ static const struct vs_nla_policy vjob_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy vjob_dump_attrs[VS_A_MAX + 1] = {
@@ -870,6 +883,7 @@ static const struct vs_nla_policy vjob_dump_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy prioclass_policy[VS_PC_A_MAX + 1] = {
@@ -906,6 +920,7 @@ static const struct vs_nla_policy prioclass_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy pc_key_policy[VS_PC_A_MAX + 1] = {
@@ -941,6 +956,7 @@ static const struct vs_nla_policy pc_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
@@ -997,6 +1013,7 @@ static const struct vs_nla_policy task_status_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy bind_result_policy[VS_BIND_A_MAX + 1] = {
@@ -1033,6 +1050,7 @@ static const struct vs_nla_policy bind_result_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy conf_policy[VS_CONF_A_MAX + 1] = {
@@ -1067,6 +1085,7 @@ static const struct vs_nla_policy conf_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy explain_policy[VS_EXPLAIN_A_MAX + 1] = {
@@ -1108,6 +1127,35 @@ static const struct vs_nla_policy explain_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+};
+
+static const struct vs_nla_policy batch_begin_attrs[VS_A_MAX + 1] = {
+	VS_NLA_REJECTED(VS_A_NODE, "node"),
+	VS_NLA_REJECTED(VS_A_QUEUE, "queue"),
+	VS_NLA_REJECTED(VS_A_PODGROUP, "podgroup"),
+	VS_NLA_REJECTED(VS_A_TASK, "task"),
+	VS_NLA_REJECTED(VS_A_VJOB, "vjob"),
+	VS_NLA_REJECTED(VS_A_PRIOCLASS, "priorityclass"),
+	VS_NLA_REJECTED(VS_A_CONF, "conf"),
+	VS_NLA_NEST(VS_A_STATS, "stats", stats_policy, VS_STATS_A_MAX, .flags = VS_NLA_F_RO),
+	VS_NLA_NEST(VS_A_CYCLE, "cycle", cycle_policy, VS_CYCLE_A_MAX, .flags = VS_NLA_F_RO),
+	VS_NLA_NEST(VS_A_DECISION, "decision", decision_policy, VS_DECISION_A_MAX,
+		    .flags = VS_NLA_F_MULTI | VS_NLA_F_RO),
+	VS_NLA_REJECTED(VS_A_BIND_RESULT, "bindResult"),
+	VS_NLA_REJECTED(VS_A_EXPLAIN, "explain"),
+	VS_NLA_REJECTED(VS_A_MCGRP, "mcgrp"),
+	VS_NLA_INT(VS_A_CYCLE_ID, "cycleID", VS_NLA_U64, .flags = VS_NLA_F_RO),
+	VS_NLA_RANGE(VS_A_EVENT_KIND, "eventKind", VS_NLA_U32, 0,
+		    VS_EVENT_UNSCHEDULABLE, VS_NLA_F_RO),
+	VS_NLA_REJECTED(VS_A_FILTER_NAMESPACE, "filterNamespace"),
+	VS_NLA_REJECTED(VS_A_FILTER_QUEUE, "filterQueue"),
+	VS_NLA_REJECTED(VS_A_FILTER_PODGROUP, "filterPodgroup"),
+	VS_NLA_REJECTED(VS_A_FILTER_NODE, "filterNode"),
+	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
+	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
+	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_INT(VS_A_DRY_RUN, "dryRun", VS_NLA_FLAG),
 };
 
 static const struct vs_nla_policy subscribe_attrs[VS_A_MAX + 1] = {
@@ -1135,6 +1183,7 @@ static const struct vs_nla_policy subscribe_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy command_policy[VS_COMMAND_A_MAX + 1] = {
@@ -1172,6 +1221,7 @@ static const struct vs_nla_policy command_attrs[VS_A_MAX + 1] = {
 	VS_NLA_NEST(VS_A_COMMAND, "command", command_policy, VS_COMMAND_A_MAX,
 		    .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy queue_command_policy[VS_COMMAND_A_MAX + 1] = {
@@ -1209,6 +1259,7 @@ static const struct vs_nla_policy queue_command_attrs[VS_A_MAX + 1] = {
 	VS_NLA_NEST(VS_A_COMMAND, "command", queue_command_policy, VS_COMMAND_A_MAX,
 		    .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 static const struct vs_nla_policy conn_policy[VS_CONN_A_MAX + 1] = {
@@ -1243,6 +1294,7 @@ static const struct vs_nla_policy conn_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_NEST(VS_A_CONN, "conn", conn_policy, VS_CONN_A_MAX, .flags = VS_NLA_F_REQUIRED),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 const struct vs_nla_policy vs_genl_reply_policy[VS_A_MAX + 1] = {
@@ -1270,6 +1322,7 @@ const struct vs_nla_policy vs_genl_reply_policy[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_NEST(VS_A_CONN, "conn", conn_policy, VS_CONN_A_MAX),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
 };
 
 #define OP(_cmd, _flags)							\
@@ -1445,7 +1498,7 @@ static const struct vs_genl_op vs_genl_ops[] = {
 	},
 	[VS_CMD_BATCH_BEGIN] = {
 		OP(VS_CMD_BATCH_BEGIN, VS_OP_DO | VS_OP_ADMIN),
-		.policy = no_attrs,
+		.policy = batch_begin_attrs,
 		.doit = vs_nl_batch_doit,
 	},
 	[VS_CMD_BATCH_END] = {

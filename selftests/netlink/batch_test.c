@@ -198,13 +198,25 @@ static void rich_cluster(void)
 
 /* ---- the batch of everything ---- */
 
+/* BEGIN of the batches below, with VS_A_DRY_RUN when dry_run is set. */
+static bool dry_run;
+
+static struct nlmsghdr *begin_req(void)
+{
+	struct nlmsghdr *first = ct_req(VS_CMD_BATCH_BEGIN, 0);
+
+	if (dry_run)
+		mnl_attr_put(first, VS_A_DRY_RUN, 0, NULL);
+	return first;
+}
+
 /*
  * A datagram of one batch, from BEGIN (seq 100) to END, changing every kind
  * of object every way, with a failing task at seq @bad_seq if not 0.
  */
 static size_t big_batch(u32 bad_seq)
 {
-	struct nlmsghdr *first = ct_req(VS_CMD_BATCH_BEGIN, 0), *m = first;
+	struct nlmsghdr *first = begin_req(), *m = first;
 	struct nlattr *n;
 	u32 seq = 100;
 
@@ -390,6 +402,51 @@ Test(batch, a_failure_at_any_point_leaves_the_state_as_it_was)
 				   ct.ext.err.msg);
 		assert_same_state(before, before_len);
 	}
+	free(before);
+}
+
+/* ---- dry runs ---- */
+
+Test(batch, a_dry_run_answers_as_the_batch_would_and_changes_nothing)
+{
+	size_t before_len;
+	char *before;
+
+	rich_cluster();
+	ct.core.events.on = true;
+	before = state(&before_len);
+	dry_run = true;
+	cr_assert_eq(ct_send_dgram(ct.req, big_batch(0)), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_reply_count(), 1, "only END's ack");
+	cr_assert_eq(ct_reply_errno(0), 0);
+	cr_assert_eq(ct_reply_seq(0), 200);
+	cr_assert_not(ct.batch.open);
+	assert_same_state(before, before_len);
+	cr_assert_eq(ct.core.events.nr, 0, "a dry run tells the listeners nothing");
+	cr_assert_eq(ct.core.events.len, 0);
+
+	/* the same batch, not dry: applied, and told */
+	dry_run = false;
+	cr_assert_eq(ct_send_dgram(ct.req, big_batch(0)), 0, "%s", ct.ext.err.msg);
+	cr_assert_not_null(vs_node_find(&ct.cl, "n3"));
+	cr_assert_gt(ct.core.events.nr, 0);
+	free(before);
+}
+
+Test(batch, a_dry_run_that_fails_fails_as_the_batch_would)
+{
+	size_t before_len;
+	char *before;
+
+	rich_cluster();
+	before = state(&before_len);
+	dry_run = true;
+	cr_assert_eq(ct_send_dgram(ct.req, big_batch(150)), -ENOENT);
+	cr_assert_str_eq(ct.ext.err.msg, "batch not applied: message seq 150 (VS_CMD_TASK_NEW "
+			 "task ns/bad) failed: pod ns/bad: podgroup ns/zz does not exist");
+	cr_assert_eq(ct_reply_count(), 1);
+	cr_assert_eq(ct_reply_seq(0), 200);
+	assert_same_state(before, before_len);
 	free(before);
 }
 
@@ -664,7 +721,7 @@ static struct nlmsghdr *queue_command(struct nlmsghdr *nlh, const char *name, u3
 /* BEGIN, what @fill puts after it, then (if @bad) a task of a PodGroup that is not, and END. */
 static size_t batch_of(struct nlmsghdr *(*fill)(struct nlmsghdr *m), bool bad)
 {
-	struct nlmsghdr *first = ct_req(VS_CMD_BATCH_BEGIN, 0), *m;
+	struct nlmsghdr *first = begin_req(), *m;
 
 	first->nlmsg_seq = 100;
 	m = fill(first);
@@ -709,6 +766,15 @@ Test(batch, a_volcano_job_in_a_batch_that_fails_later_leaves_nothing)
 	assert_undone(made_by_controllers);
 	cr_assert_eq(ct.cl.nr_vjobs, 0);
 	cr_assert_eq(ct.cl.nr_jobs, 1, "only podgroup-b1, from before");
+
+	/* a dry run of it without the failure leaves nothing either */
+	dry_run = true;
+	cr_assert_eq(ct_send_dgram(ct.req, batch_of(made_by_controllers, false)), 0, "%s",
+		     ct.ext.err.msg);
+	dry_run = false;
+	cr_assert_eq(ct.cl.nr_vjobs, 0);
+	cr_assert_eq(ct.cl.nr_jobs, 1, "a dry run leaves only podgroup-b1");
+	cr_assert_null(ct_task("b0"));
 
 	/* without the failure: the job and its PodGroup, the bare task's PodGroup */
 	cr_assert_eq(ct_send_dgram(ct.req, batch_of(made_by_controllers, false)), 0, "%s",

@@ -363,6 +363,12 @@ enum vs_attr {
 	VS_A_FILTER_STATUS,		/* u32 bit mask of 1 << enum vs_task_status: task dumps */
 	VS_A_COMMAND,			/* nest: enum vs_command_attr */
 	VS_A_CONN,			/* nest: enum vs_conn_attr */
+	/*
+	 * flag, VS_CMD_BATCH_BEGIN: the batch is a dry run. END applies it
+	 * as it would any batch, answers the same, and undoes it whole:
+	 * nothing changes and no event is sent (kubectl's --dry-run=server)
+	 */
+	VS_A_DRY_RUN,
 	__VS_A_MAX
 };
 #define VS_A_MAX (__VS_A_MAX - 1)

@@ -48,6 +48,7 @@ static const struct vsnl_codec_attr vsched_attrs[VS_A_MAX + 1] = {
 	[VS_A_COMMAND] = { .type = VSNL_CODEC_NESTED, .name = "command",
 		    .nested = &vsnl_codec_command },
 	[VS_A_CONN] = { .type = VSNL_CODEC_NESTED, .name = "conn", .nested = &vsnl_codec_conn },
+	[VS_A_DRY_RUN] = { .type = VSNL_CODEC_FLAG, .name = "dryRun" },
 };
 
 const struct vsnl_codec_set vsnl_codec_vsched = {
@@ -87,6 +88,7 @@ static const struct vsnl_codec_attr reply_attrs[VS_A_MAX + 1] = {
 	[VS_A_FILTER_STATUS] = { .type = VSNL_CODEC_REJECT, .name = "filterStatus" },
 	[VS_A_COMMAND] = { .type = VSNL_CODEC_REJECT, .name = "command" },
 	[VS_A_CONN] = { .type = VSNL_CODEC_NESTED, .name = "conn", .nested = &vsnl_codec_conn },
+	[VS_A_DRY_RUN] = { .type = VSNL_CODEC_REJECT, .name = "dryRun" },
 };
 
 const struct vsnl_codec_set vsnl_codec_reply = {

@@ -497,6 +497,16 @@ static inline const struct nlattr *vsnl_vsched_get_conn(const struct vsnl_vsched
 	return tb->attr[VS_A_CONN];
 }
 
+static inline int vsnl_vsched_put_dry_run(struct nlmsghdr *nlh, size_t cap, struct vsnl_err *err)
+{
+	return vsnl_codec_put_flag(nlh, cap, &vsnl_codec_vsched, VS_A_DRY_RUN, err);
+}
+
+static inline bool vsnl_vsched_get_dry_run(const struct vsnl_vsched_tb *tb)
+{
+	return tb->attr[VS_A_DRY_RUN];
+}
+
 static inline int vsnl_reply_parse(const struct nlattr *nest, struct vsnl_vsched_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {

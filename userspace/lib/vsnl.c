@@ -16,6 +16,7 @@
 #include <linux/netlink.h>
 #include <netlink/genl/genl.h>
 
+#include "lib/codec_gen.h"
 #include "lib/vsnl.h"
 
 /* Requests are built in buffers this large; a bigger one is refused by libnl. */
@@ -437,16 +438,27 @@ static int batch_room(struct vsnl *c, size_t len, struct vsnl_err *err)
 	return 0;
 }
 
-int vsnl_batch_begin(struct vsnl *c, struct vsnl_err *err)
+int vsnl_batch_begin_flags(struct vsnl *c, unsigned int flags, struct vsnl_err *err)
 {
+	struct nl_msg *begin;
 	int ret;
 
 	if (c->batch)
 		return vsnl_err_set(err, EBUSY, "a batch is open already");
+	if (flags & ~VSNL_BATCH_DRY_RUN)
+		return vsnl_err_set(err, EINVAL, "unknown batch flags 0x%x", flags);
 	if (!c->tx && !(c->tx = malloc(VS_MSG_MAX)))
 		return vsnl_err_set(err, ENOMEM, "out of memory");
+	begin = vsnl_msg_new(VS_CMD_BATCH_BEGIN, 0);
+	if (!begin)
+		return vsnl_err_set(err, ENOMEM, "out of memory");
+	if ((flags & VSNL_BATCH_DRY_RUN) &&
+	    (ret = vsnl_vsched_put_dry_run(nlmsg_hdr(begin), nlmsg_get_max_size(begin), err))) {
+		nlmsg_free(begin);
+		return ret;
+	}
 	/* Acked before anything follows: refused, nothing would be held. */
-	ret = vsnl_request(c, vsnl_msg_new(VS_CMD_BATCH_BEGIN, 0), NULL, NULL, err);
+	ret = vsnl_request(c, begin, NULL, NULL, err);
 	if (ret)
 		return ret;
 	c->batch = true;
@@ -454,6 +466,11 @@ int vsnl_batch_begin(struct vsnl *c, struct vsnl_err *err)
 	c->batch_first = c->seq + 1;
 	memset(&c->refused, 0, sizeof(c->refused));
 	return 0;
+}
+
+int vsnl_batch_begin(struct vsnl *c, struct vsnl_err *err)
+{
+	return vsnl_batch_begin_flags(c, 0, err);
 }
 
 int vsnl_batch_add_nlh(struct vsnl *c, const struct nlmsghdr *nlh, uint32_t *seq,

@@ -155,6 +155,14 @@ int vsnl_fd(const struct vsnl *c);
 int vsnl_batch_begin(struct vsnl *c, struct vsnl_err *err);
 
 /*
+ * vsnl_batch_begin() with @flags: VSNL_BATCH_DRY_RUN asks the daemon to
+ * apply the batch at END, answer as it would, and undo it (VS_A_DRY_RUN).
+ */
+#define VSNL_BATCH_DRY_RUN	0x1
+
+int vsnl_batch_begin_flags(struct vsnl *c, unsigned int flags, struct vsnl_err *err);
+
+/*
  * Add @msg (consumed, whatever happens) to the open batch; its nlmsg_seq,
  * when @seq is not NULL. Fails only on the client's side (no batch open,
  * no memory, the socket); the daemon's verdict comes with the end.

@@ -240,12 +240,66 @@ Test(apply, dry_runs_do_not_connect)
 	empty();
 }
 
+Test(apply, server_dry_runs_are_checked_by_the_daemon_and_change_nothing)
+{
+	cr_assert_eq(run("apply --dry-run=server -f cluster.yaml -f workloads.yaml"), 0, "%s",
+		     slurp(errs));
+	said(out, "node/n1 created (server dry run)\n");
+	said(out, "job.batch.volcano.sh/vj created (server dry run)\n");
+	said(out, "pod/web-pending skipped: another scheduler's, without a node\n");
+	empty();
+
+	/* refused as the real batch is, with its document named */
+	cr_assert_eq(run("apply --dry-run=server -f - < missing-podgroup.yaml"), 1);
+	said(errs, "vsctl: error: stdin:10: document 2 (Pod ns/orphan): batch not applied: "
+		   "message seq ");
+	empty();
+
+	cr_assert_eq(run("apply -f cluster.yaml -f workloads.yaml"), 0, "%s", slurp(errs));
+	cr_assert_eq(run("apply --dry-run=server -f cluster.yaml"), 0, "%s", slurp(errs));
+	said(out, "node/n1 configured (server dry run)\n");
+	cr_assert_eq(run("delete --dry-run=server -f workloads.yaml -f cluster.yaml"), 0, "%s",
+		     slurp(errs));
+	said(out, "job.batch.volcano.sh \"vj\" deleted (server dry run)\n");
+	said(out, "queue.scheduling.volcano.sh \"prod\" deleted (server dry run)\n");
+	cr_assert_eq(run("job show team-b/vj"), 0, "the VolcanoJob is still there");
+	cr_assert_eq(run("stats show -o json"), 0);
+	said(out, "\"nrNodes\": 6");
+}
+
+/*
+ * A delete is one batch, VolcanoJobs in it: when the batch fails, the
+ * VolcanoJob is still there (they were deleted one by one before it).
+ */
+Test(apply, a_delete_that_fails_deletes_no_volcano_job)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	cr_assert_eq(run("apply -f cluster.yaml -f workloads.yaml"), 0, "%s", slurp(errs));
+	/* a PodGroup the manifests do not hold keeps queue dev from going */
+	snprintf(path, sizeof(path), "%s/stay.yaml", t.dir);
+	f = fopen(path, "we");
+	cr_assert_not_null(f);
+	fprintf(f, "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\n"
+		"metadata: {name: stay, namespace: team-b}\nspec: {minMember: 1, queue: dev}\n");
+	fclose(f);
+	cr_assert_eq(run("apply -f '%s'", path), 0, "%s", slurp(errs));
+	cr_assert_eq(run("delete -f workloads.yaml -f cluster.yaml"), 1);
+	said(errs, "batch not applied: message seq ");
+	cr_assert_eq(run("job show team-b/vj"), 0, "the VolcanoJob is still there");
+	cr_assert_eq(run("task show team-a/a-0"), 0);
+}
+
 Test(apply, usage_errors_exit_2)
 {
 	cr_assert_eq(run("apply"), 2);
 	said(errs, "no manifest given");
 	cr_assert_eq(run("apply cluster.yaml"), 2);
 	cr_assert_eq(run("apply -o json -f cluster.yaml"), 2);
+	cr_assert_eq(run("apply -o json --dry-run=server -f cluster.yaml"), 2);
+	cr_assert_eq(run("apply --dry-run=maybe -f cluster.yaml"), 2);
+	said(errs, "--dry-run: \"maybe\" is not client, server or none");
 	cr_assert_eq(run("delete --scheduler-name x -f cluster.yaml"), 2);
 	cr_assert_eq(run("apply --ignore-not-found -f cluster.yaml"), 2);
 	cr_assert_eq(run("apply --help"), 0);

@@ -6,6 +6,7 @@
  *	vsctl apply -f cluster.yaml -f jobs/
  *	kubectl get nodes,pods -A -o yaml | vsctl apply -f -
  *	vsctl apply --dry-run -o json -f pods.yaml	(the requests, not sent)
+ *	vsctl apply --dry-run=server -f pods.yaml	(applied by vschedd, and undone)
  *	vsctl delete -f cluster.yaml
  *
  * manifest.c reads and translates the files; this file asks the daemon
@@ -15,9 +16,12 @@
  * and names the document of a refused message.
  *
  * delete sends DEL by key, backwards: pods, VolcanoJobs, PodGroups,
- * nodes, queues, priority classes. VolcanoJobs cannot be deleted in a
- * batch: they are deleted first, one request each, so a delete that fails
- * in its batch may have deleted them.
+ * nodes, queues, priority classes, all in the one batch.
+ *
+ * --dry-run (or --dry-run=client) reads and translates, and prints what
+ * would be sent without connecting; --dry-run=server does everything a
+ * real run does, but the batch is a dry run (VS_A_DRY_RUN): vschedd
+ * applies it, answers, and undoes it, as kubectl's server-side dry run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,13 +40,21 @@
 #include "vsctl/request.h"
 #include "vsctl/vsctl.h"
 
+/* --dry-run's modes, kubectl's */
+enum dry_run {
+	DRY_NONE,
+	DRY_CLIENT,			/* nothing sent: what would be */
+	DRY_SERVER,			/* sent as a batch the daemon undoes */
+};
+
 /* More objects than this are summed up in one line rather than listed. */
 #define APPLY_LIST_MAX	100
 
 struct apply {
 	const char *prog;
 	const char *socket;
-	bool dry_run, json, ignore_not_found, deleting;
+	enum dry_run dry_run;
+	bool json, ignore_not_found, deleting;
 	const char **files;
 	u32 nr_files;
 	struct mf_set set;
@@ -338,7 +350,8 @@ static int send_batch(struct apply *a)
 	char where[400];
 	int ret;
 
-	ret = vsnl_batch_begin(a->c, &err);
+	ret = vsnl_batch_begin_flags(a->c, a->dry_run == DRY_SERVER ? VSNL_BATCH_DRY_RUN : 0,
+				     &err);
 	if (ret)
 		return vsctl_fail(ret, &err);
 	for (u32 n = 0; n < set->nr_objs; n++) {
@@ -346,8 +359,7 @@ static int send_batch(struct apply *a)
 		struct mf_obj *o = &set->objs[i];
 		struct nlmsghdr *nlh;
 
-		/* VolcanoJobs cannot be deleted in a batch: they went before it */
-		if (!verdict(a, o, i) || (a->deleting && o->kind == MF_VJOB))
+		if (!verdict(a, o, i))
 			continue;
 		nlh = build_msg(a, o);
 		if (!nlh)
@@ -368,45 +380,26 @@ static int send_batch(struct apply *a)
 	return vsctl_fail(ret, &err);
 }
 
-/*
- * VolcanoJobs, one request each: the protocol keeps their deletion out of
- * batches (the job controller's state could not be put back). They go
- * before the batch, which may delete the queue their PodGroups are in.
- */
-static int delete_vjobs(struct apply *a)
-{
-	struct vsnl_err err = { 0 };
-	char where[400];
-	int ret;
-
-	for (u32 i = 0; i < a->set.nr_objs; i++) {
-		struct mf_obj *o = &a->set.objs[i];
-		struct nlmsghdr *nlh;
-
-		if (o->kind != MF_VJOB || !verdict(a, o, i))
-			continue;
-		nlh = build_msg(a, o);
-		if (!nlh)
-			return 1;
-		ret = vsnl_request(a->c, nlmsg_convert(nlh), NULL, NULL, &err);
-		if (ret) {
-			mf_obj_where(o, where, sizeof(where));
-			return fail("%s: %s", where, err.msg);
-		}
-	}
-	return 0;
-}
-
 /* ---- output ---- */
+
+/* What kubectl appends to each line of a dry run. */
+static const char *dry_note(const struct apply *a)
+{
+	static const char *const note[] = {
+		[DRY_NONE] = "", [DRY_CLIENT] = " (dry run)", [DRY_SERVER] = " (server dry run)",
+	};
+
+	return note[a->dry_run];
+}
 
 static void say(const struct apply *a, const struct mf_obj *o, const char *what)
 {
 	const char *res = mf_kind(o->kind)->resource;
 
 	if (a->deleting)
-		printf("%s \"%s\" %s%s\n", res, o->name, what, a->dry_run ? " (dry run)" : "");
+		printf("%s \"%s\" %s%s\n", res, o->name, what, dry_note(a));
 	else
-		printf("%s/%s %s%s\n", res, o->name, what, a->dry_run ? " (dry run)" : "");
+		printf("%s/%s %s%s\n", res, o->name, what, dry_note(a));
 }
 
 static int report(struct apply *a)
@@ -443,10 +436,10 @@ static int report(struct apply *a)
 			say(a, o, what);
 	}
 	if (listed > APPLY_LIST_MAX && a->deleting)
-		printf("%u objects deleted%s\n", counts[0], a->dry_run ? " (dry run)" : "");
+		printf("%u objects deleted%s\n", counts[0], dry_note(a));
 	else if (listed > APPLY_LIST_MAX)
 		printf("%u objects applied%s (%u created, %u configured, %u unchanged, "
-		       "%u skipped)\n", counts[0] + counts[1], a->dry_run ? " (dry run)" : "",
+		       "%u skipped)\n", counts[0] + counts[1], dry_note(a),
 		       counts[0], counts[1], counts[2], counts[3]);
 	return missing && !a->ignore_not_found ? 1 : 0;
 }
@@ -493,12 +486,14 @@ static int print_requests(struct apply *a)
 static void usage(FILE *out, const char *prog, bool deleting)
 {
 	fprintf(out,
-		"usage: %s [--socket PATH] [--dry-run] [-o json]%s -f FILE|- [-f FILE]...\n"
+		"usage: %s [--socket PATH] [--dry-run[=client|server]] [-o json]%s -f FILE|- [-f FILE]...\n"
 		"\n"
 		"%s\n"
 		"  -f, --filename FILE    a manifest file, \"-\" for standard input; repeatable\n"
-		"  --dry-run              check and translate everything, print what would be\n"
+		"  --dry-run[=client]     check and translate everything, print what would be\n"
 		"                         sent (-o json: the requests), do not connect\n"
+		"  --dry-run=server       send the batch as a dry run: vschedd applies and\n"
+		"                         checks it all, answers, and undoes it\n"
 		"%s"
 		"  --socket PATH          the daemon's socket (default $%s, else %s)\n",
 		prog, deleting ? " [--ignore-not-found]" : " [--scheduler-name NAME]",
@@ -518,7 +513,7 @@ static int parse_args(struct apply *a, int argc, char **argv)
 		{ "filename", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "socket", required_argument, NULL, OPT_SOCKET },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "dry-run", optional_argument, NULL, OPT_DRY_RUN },
 		{ "ignore-not-found", no_argument, NULL, OPT_IGNORE },
 		{ "scheduler-name", required_argument, NULL, OPT_SCHEDULER },
 		{ "help", no_argument, NULL, 'h' },
@@ -546,7 +541,17 @@ static int parse_args(struct apply *a, int argc, char **argv)
 			a->socket = optarg;
 			break;
 		case OPT_DRY_RUN:
-			a->dry_run = true;
+			if (!optarg || !strcmp(optarg, "client")) {
+				a->dry_run = DRY_CLIENT;
+			} else if (!strcmp(optarg, "server")) {
+				a->dry_run = DRY_SERVER;
+			} else if (!strcmp(optarg, "none")) {
+				a->dry_run = DRY_NONE;
+			} else {
+				fprintf(stderr, "%s: --dry-run: \"%s\" is not client, server or "
+					"none\n", argv[0], optarg);
+				return 2;
+			}
 			break;
 		case OPT_IGNORE:
 			if (!a->deleting)
@@ -575,8 +580,8 @@ static int parse_args(struct apply *a, int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	if (a->json && !a->dry_run) {
-		fprintf(stderr, "%s: -o json goes with --dry-run\n", argv[0]);
+	if (a->json && a->dry_run != DRY_CLIENT) {
+		fprintf(stderr, "%s: -o json goes with --dry-run (=client)\n", argv[0]);
 		return 2;
 	}
 	return 0;
@@ -593,7 +598,7 @@ static int run(struct apply *a)
 	for (u32 i = 0; i < a->nr_files; i++)
 		if (mf_set_read(&a->set, a->files[i], &err))
 			return fail("%s", err.msg);
-	if (!a->dry_run) {
+	if (a->dry_run != DRY_CLIENT) {
 		a->c = vsctl_connect(a->socket);
 		if (!a->c)
 			return 1;
@@ -608,7 +613,7 @@ static int run(struct apply *a)
 	a->buf = malloc(VS_MSG_MAX);
 	if (!a->buf)
 		return fail("out of memory");
-	if (a->dry_run) {
+	if (a->dry_run == DRY_CLIENT) {
 		/* nothing is known of the daemon: everything would be created (or deleted) */
 		a->live = calloc(a->set.nr_objs, sizeof(*a->live));
 		if (!a->live)
@@ -621,11 +626,7 @@ static int run(struct apply *a)
 	if (ret)
 		return ret;
 	keep_status(a);
-	/* a VolcanoJob's PodGroup is in a queue the batch may delete: the jobs go first */
-	if (a->deleting)
-		ret = delete_vjobs(a);
-	if (!ret)
-		ret = send_batch(a);
+	ret = send_batch(a);
 	return ret ? ret : report(a);
 }
 
@@ -638,7 +639,7 @@ static int apply_main(int argc, char **argv, bool deleting)
 		return fail("out of memory");
 	ret = parse_args(&a, argc, argv);
 	if (!ret) {
-		a.set.offline = a.dry_run || deleting;
+		a.set.offline = a.dry_run == DRY_CLIENT || deleting;
 		a.set.warn = deleting ? NULL : warn;
 		ret = run(&a);
 	}

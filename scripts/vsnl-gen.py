@@ -166,7 +166,7 @@ class Spec:
 
     def check_definition(self, d):
         self.keys(d, ('name', 'type', 'value', 'c-name', 'c-value', 'doc', 'scope', 'header',
-                      'enum-name', 'name-prefix', 'entries'), 'definition')
+                      'enum-name', 'name-prefix', 'entries', 'display'), 'definition')
         n = self.need(d, 'name', 'definition')
         self.check_name(d, n, 'definition')
         what = "definition '%s'" % n
@@ -194,12 +194,22 @@ class Spec:
             d['prefix'] = prefix
             d['cenum'] = d.get('enum-name') or 'vs_' + n.replace('-', '_')
             ents = self.need(d, 'entries', what)
+            # How clients show an entry: its name as written (display: name),
+            # or in Kubernetes' CamelCase (display: camel, "no-schedule" is
+            # "NoSchedule"); an entry's own display overrides either.
+            disp = d.get('display')
+            if disp not in (None, 'name', 'camel'):
+                self.err(d, "%s: display is 'name' or 'camel'" % what)
+            if disp and t != 'enum':
+                self.err(d, '%s: only an enum has display names' % what)
             d['ents'] = []
             values = {}
             v = 0
             for e in ents:
                 e = e if isinstance(e, dict) else {'name': e}
-                self.keys(e, ('name', 'value', 'doc', '__line__'), '%s entry' % what)
+                self.keys(e, ('name', 'value', 'doc', 'display', '__line__'), '%s entry' % what)
+                if 'display' in e and (not disp or not isinstance(e['display'], str)):
+                    self.err(e, "%s: an entry's display is a string, in an enum with display" % what)
                 en = self.need(e, 'name', '%s entry' % what)
                 self.check_name(d, en, '%s entry' % what)
                 if 'value' in e:
@@ -213,8 +223,9 @@ class Spec:
                 values[en] = ev
                 cn = prefix + en.upper().replace('-', '_')
                 self.claim_cname(d, cn, "%s entry '%s'" % (what, en))
+                shown = e.get('display', camel(en, True) if disp == 'camel' else en)
                 d['ents'].append({'name': en, 'value': ev, 'explicit': 'value' in e, 'cname': cn,
-                                  'doc': e.get('doc')})
+                                  'doc': e.get('doc'), 'display': shown if disp else None})
                 v += 1
             self.enums[n] = d
         else:
@@ -262,10 +273,12 @@ class Spec:
                 self.err(s, '%s: an attribute must be a mapping' % what)
             self.keys(a, ('name', 'type', 'value', 'enum', 'enum-as-flags', 'nested-attributes',
                           'path-name', 'checks', 'required', 'multi-attr', 'read-only', 'restore-only',
-                          'doc'), '%s attribute' % what)
+                          'display', 'doc'), '%s attribute' % what)
             an = self.need(a, 'name', '%s attribute' % what)
             self.check_name(a, an, '%s attribute' % what)
             awhat = "%s, attribute '%s'" % (what, an)
+            if a.get('display') not in (None, 'time'):
+                self.err(a, "%s: display is 'time' (seconds since 1970, shown in RFC 3339)" % awhat)
             if an in s['by-name']:
                 self.err(a, '%s: defined twice' % awhat)
             v = a.get('value', v + 1)
@@ -452,9 +465,10 @@ class Spec:
             self.ops.append(op)
 
 
-def camel(name):
+def camel(name, upper=False):
+    """"pod-group" as "podGroup" (a JSON key), or "PodGroup" when upper."""
     p = name.split('-')
-    return p[0] + ''.join(x[:1].upper() + x[1:] for x in p[1:])
+    return ''.join(x[:1].upper() + x[1:] if i or upper else x for i, x in enumerate(p))
 
 
 def set_maxattr(s):
@@ -901,6 +915,15 @@ CODEC_TYPES = {
 }
 CODEC_FLAGS = (('required', 'VSNL_CODEC_F_REQUIRED'), ('multi-attr', 'VSNL_CODEC_F_MULTI'),
                ('read-only', 'VSNL_CODEC_F_RO'), ('restore-only', 'VSNL_CODEC_F_RESTORE'))
+
+
+def shown_enums(sp):
+    """The enums with display names, in the spec's order."""
+    return [d for d in sp.enums.values() if d.get('display') and d['cenum'] != 'vs_mcgrp']
+
+
+def names_table(d):
+    return 'vsnl_%s_names' % cident(d['name'])
 C_INT = {'u8': 'uint8_t', 'u16': 'uint16_t', 'u32': 'uint32_t', 's32': 'int32_t', 'u64': 'uint64_t',
          's64': 'int64_t'}
 
@@ -927,6 +950,10 @@ def gen_codec_c(sp):
          '#include <stdint.h>',
          '',
          '#include "lib/codec_gen.h"']
+    for d in shown_enums(sp):
+        o += ['', 'const char *const %s[%s] = {' % (names_table(d), 'VSNL_NR_' + cident(d['name']).upper())]
+        o += ['\t[%s] = "%s",' % (e['cname'], e['display']) for e in d['ents']]
+        o.append('};')
     for s in sp.set_list:
         rows = []
         for v, a, base in tb.rows(s):
@@ -935,6 +962,8 @@ def gen_codec_c(sp):
                 rows.append('[%s] = { .type = VSNL_CODEC_REJECT, .name = "%s" },' % (idx, base['path']))
                 continue
             f = [c for k, c in CODEC_FLAGS if a.get(k)]
+            if base.get('display') == 'time':
+                f.append('VSNL_CODEC_F_TIME')
             parts = ['.type = %s' % CODEC_TYPES[a['type']]]
             r = a['rng']
             if 'min' in r or 'max' in r:
@@ -949,6 +978,10 @@ def gen_codec_c(sp):
             if 'min' in r or 'max' in r:
                 parts.append('.min = %s' % codec_num(sp, r['min']))
                 parts.append('.max = %s' % codec_num(sp, r['max']))
+            en = sp.enums.get(base.get('enum')) if not base.get('enum-as-flags') else None
+            if en is not None and en in shown_enums(sp):
+                parts.append('.names = %s' % names_table(en))
+                parts.append('.nr_names = VSNL_NR_%s' % cident(en['name']).upper())
             rows.append('[%s] = { %s },' % (idx, ', '.join(parts)))
         cn = cident(s['name'])
         o += ['', 'static const struct vsnl_codec_attr %s_attrs[%s + 1] = {' % (cn, set_maxattr(s))]
@@ -987,6 +1020,13 @@ def gen_codec_h(sp):
          '#include "lib/codec.h"',
          '#include "vsched/vsched.h"',
          '']
+    for d in shown_enums(sp):
+        nr = 'VSNL_NR_' + cident(d['name']).upper()
+        o += ['', '/* enum %s by value, as clients show it ("?" past its end, as lib/render.c does) */' %
+              d['cenum'],
+              '#define %s\t(%s + 1)' % (nr, max(d['ents'], key=lambda e: e['value'])['cname']),
+              'extern const char *const %s[%s];' % (names_table(d), nr)]
+    o.append('')
     for s in sp.set_list:
         o.append('extern const struct vsnl_codec_set vsnl_codec_%s;' % cident(s['name']))
     for s in sp.set_list:

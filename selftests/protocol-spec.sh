@@ -73,5 +73,11 @@ bad "unknown enum entry" "      max: no-execute" "      max: no-exec" \
 # (nsterm's attribute renamed: the subset nsterm-required lists one it has not.)
 bad "subset of an unknown attribute" "  - name: field" "  - name: fields" \
 	"attribute-set 'nsterm-required', attribute 'field': no such attribute in 'nsterm'"
+bad "unknown enum display" "  display: camel" "  display: upper" \
+	"definition 'taint-effect': display is 'name' or 'camel'"
+bad "an entry's display without the enum's" "  - abort-job" "  - {name: abort-job, display: Abort}" \
+	"definition 'action': an entry's display is a string, in an enum with display"
+bad "unknown attribute display" "    display: time" "    display: date" \
+	"attribute-set 'queue', attribute 'created': display is 'time'"
 
 echo "protocol-spec: the generated files match the spec; bad specs refused"

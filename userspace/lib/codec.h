@@ -42,6 +42,7 @@ enum vsnl_codec_type {
 #define VSNL_CODEC_F_RO		0x04
 #define VSNL_CODEC_F_RANGE	0x08
 #define VSNL_CODEC_F_RESTORE	0x10
+#define VSNL_CODEC_F_TIME	0x20	/* seconds since 1970 (display: time) */
 
 struct vsnl_codec_set;
 
@@ -53,6 +54,9 @@ struct vsnl_codec_attr {
 	const struct vsnl_codec_set *nested;
 	int64_t min;			/* VSNL_CODEC_F_RANGE: signed types compare signed, */
 	int64_t max;			/* unsigned ones unsigned */
+	/* an enum's entries as clients show them, by value ("Running"); NULL: a number */
+	const char *const *names;
+	uint16_t nr_names;
 };
 
 struct vsnl_codec_set {

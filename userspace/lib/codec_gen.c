@@ -9,6 +9,101 @@
 
 #include "lib/codec_gen.h"
 
+const char *const vsnl_taint_effect_names[VSNL_NR_TAINT_EFFECT] = {
+	[VS_TAINT_EFFECT_NO_SCHEDULE] = "NoSchedule",
+	[VS_TAINT_EFFECT_PREFER_NO_SCHEDULE] = "PreferNoSchedule",
+	[VS_TAINT_EFFECT_NO_EXECUTE] = "NoExecute",
+	[VS_TAINT_EFFECT_ANY] = "",
+};
+
+const char *const vsnl_toleration_op_names[VSNL_NR_TOLERATION_OP] = {
+	[VS_TOLERATION_OP_EQUAL] = "Equal",
+	[VS_TOLERATION_OP_EXISTS] = "Exists",
+};
+
+const char *const vsnl_sel_op_names[VSNL_NR_SEL_OP] = {
+	[VS_SEL_OP_IN] = "In",
+	[VS_SEL_OP_NOT_IN] = "NotIn",
+	[VS_SEL_OP_EXISTS] = "Exists",
+	[VS_SEL_OP_DOES_NOT_EXIST] = "DoesNotExist",
+	[VS_SEL_OP_GT] = "Gt",
+	[VS_SEL_OP_LT] = "Lt",
+};
+
+const char *const vsnl_queue_state_names[VSNL_NR_QUEUE_STATE] = {
+	[VS_QUEUE_STATE_OPEN] = "Open",
+	[VS_QUEUE_STATE_CLOSING] = "Closing",
+	[VS_QUEUE_STATE_CLOSED] = "Closed",
+	[VS_QUEUE_STATE_UNKNOWN] = "Unknown",
+};
+
+const char *const vsnl_pg_phase_names[VSNL_NR_PG_PHASE] = {
+	[VS_PG_PHASE_PENDING] = "Pending",
+	[VS_PG_PHASE_RUNNING] = "Running",
+	[VS_PG_PHASE_UNKNOWN] = "Unknown",
+	[VS_PG_PHASE_INQUEUE] = "Inqueue",
+	[VS_PG_PHASE_COMPLETED] = "Completed",
+};
+
+const char *const vsnl_pg_cond_names[VSNL_NR_PG_COND] = {
+	[VS_PG_COND_TYPE_UNSCHEDULABLE] = "Unschedulable",
+	[VS_PG_COND_TYPE_SCHEDULED] = "Scheduled",
+};
+
+const char *const vsnl_task_status_names[VSNL_NR_TASK_STATUS] = {
+	[VS_TASK_STATUS_PENDING] = "Pending",
+	[VS_TASK_STATUS_ALLOCATED] = "Allocated",
+	[VS_TASK_STATUS_PIPELINED] = "Pipelined",
+	[VS_TASK_STATUS_BINDING] = "Binding",
+	[VS_TASK_STATUS_BOUND] = "Bound",
+	[VS_TASK_STATUS_RUNNING] = "Running",
+	[VS_TASK_STATUS_RELEASING] = "Releasing",
+	[VS_TASK_STATUS_SUCCEEDED] = "Succeeded",
+	[VS_TASK_STATUS_FAILED] = "Failed",
+	[VS_TASK_STATUS_UNKNOWN] = "Unknown",
+};
+
+const char *const vsnl_task_event_names[VSNL_NR_TASK_EVENT] = {
+	[VS_TASK_EVENT_RUNNING] = "running",
+	[VS_TASK_EVENT_SUCCEEDED] = "succeeded",
+	[VS_TASK_EVENT_FAILED] = "failed",
+	[VS_TASK_EVENT_DELETING] = "deleting",
+	[VS_TASK_EVENT_DELETED] = "deleted",
+};
+
+const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY] = {
+	[VS_PREEMPTION_LOWER_PRIORITY] = "PreemptLowerPriority",
+	[VS_PREEMPTION_NEVER] = "Never",
+};
+
+const char *const vsnl_vjob_phase_names[VSNL_NR_VJOB_PHASE] = {
+	[VS_VJOB_PHASE_PENDING] = "Pending",
+	[VS_VJOB_PHASE_ABORTING] = "Aborting",
+	[VS_VJOB_PHASE_ABORTED] = "Aborted",
+	[VS_VJOB_PHASE_RUNNING] = "Running",
+	[VS_VJOB_PHASE_RESTARTING] = "Restarting",
+	[VS_VJOB_PHASE_COMPLETING] = "Completing",
+	[VS_VJOB_PHASE_COMPLETED] = "Completed",
+	[VS_VJOB_PHASE_TERMINATING] = "Terminating",
+	[VS_VJOB_PHASE_TERMINATED] = "Terminated",
+	[VS_VJOB_PHASE_FAILED] = "Failed",
+};
+
+const char *const vsnl_decision_kind_names[VSNL_NR_DECISION_KIND] = {
+	[VS_DECISION_BIND] = "bind",
+	[VS_DECISION_EVICT] = "evict",
+	[VS_DECISION_PIPELINE] = "pipeline",
+};
+
+const char *const vsnl_event_kind_names[VSNL_NR_EVENT_KIND] = {
+	[VS_EVENT_NEW] = "new",
+	[VS_EVENT_SET] = "set",
+	[VS_EVENT_DEL] = "del",
+	[VS_EVENT_STATUS] = "status",
+	[VS_EVENT_RESET] = "reset",
+	[VS_EVENT_UNSCHEDULABLE] = "unschedulable",
+};
+
 static const struct vsnl_codec_attr vsched_attrs[VS_A_MAX + 1] = {
 	[VS_A_NODE] = { .type = VSNL_CODEC_NESTED, .name = "node", .nested = &vsnl_codec_node },
 	[VS_A_QUEUE] = { .type = VSNL_CODEC_NESTED, .name = "queue", .nested = &vsnl_codec_queue },
@@ -34,7 +129,7 @@ static const struct vsnl_codec_attr vsched_attrs[VS_A_MAX + 1] = {
 		    .name = "mcgrp", .min = 1, .max = VS_MCGRP_STATUS },
 	[VS_A_CYCLE_ID] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_RO, .name = "cycleID" },
 	[VS_A_EVENT_KIND] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_RO | VSNL_CODEC_F_RANGE, .name = "eventKind", .min = 0, .max = VS_EVENT_UNSCHEDULABLE },
+		    .flags = VSNL_CODEC_F_RO | VSNL_CODEC_F_RANGE, .name = "eventKind", .min = 0, .max = VS_EVENT_UNSCHEDULABLE, .names = vsnl_event_kind_names, .nr_names = VSNL_NR_EVENT_KIND },
 	[VS_A_FILTER_NAMESPACE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
 		    .name = "filterNamespace" },
 	[VS_A_FILTER_QUEUE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
@@ -80,7 +175,7 @@ static const struct vsnl_codec_attr reply_attrs[VS_A_MAX + 1] = {
 	[VS_A_MCGRP] = { .type = VSNL_CODEC_REJECT, .name = "mcgrp" },
 	[VS_A_CYCLE_ID] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_RO, .name = "cycleID" },
 	[VS_A_EVENT_KIND] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_RO | VSNL_CODEC_F_RANGE, .name = "eventKind", .min = 0, .max = VS_EVENT_UNSCHEDULABLE },
+		    .flags = VSNL_CODEC_F_RO | VSNL_CODEC_F_RANGE, .name = "eventKind", .min = 0, .max = VS_EVENT_UNSCHEDULABLE, .names = vsnl_event_kind_names, .nr_names = VSNL_NR_EVENT_KIND },
 	[VS_A_FILTER_NAMESPACE] = { .type = VSNL_CODEC_REJECT, .name = "filterNamespace" },
 	[VS_A_FILTER_QUEUE] = { .type = VSNL_CODEC_REJECT, .name = "filterQueue" },
 	[VS_A_FILTER_PODGROUP] = { .type = VSNL_CODEC_REJECT, .name = "filterPodgroup" },
@@ -156,7 +251,7 @@ static const struct vsnl_codec_attr taint_attrs[VS_TAINT_A_MAX + 1] = {
 	[VS_TAINT_A_VALUE] = { .type = VSNL_CODEC_STRING, .len = VS_LABEL_VALUE_MAX,
 		    .name = "value" },
 	[VS_TAINT_A_EFFECT] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "effect", .min = 0, .max = VS_TAINT_EFFECT_NO_EXECUTE },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "effect", .min = 0, .max = VS_TAINT_EFFECT_NO_EXECUTE, .names = vsnl_taint_effect_names, .nr_names = VSNL_NR_TAINT_EFFECT },
 };
 
 const struct vsnl_codec_set vsnl_codec_taint = {
@@ -168,11 +263,11 @@ const struct vsnl_codec_set vsnl_codec_taint = {
 static const struct vsnl_codec_attr toleration_attrs[VS_TOL_A_MAX + 1] = {
 	[VS_TOL_A_KEY] = { .type = VSNL_CODEC_STRING, .len = 318, .name = "key" },
 	[VS_TOL_A_OPERATOR] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
-		    .name = "operator", .min = 0, .max = VS_TOLERATION_OP_EXISTS },
+		    .name = "operator", .min = 0, .max = VS_TOLERATION_OP_EXISTS, .names = vsnl_toleration_op_names, .nr_names = VSNL_NR_TOLERATION_OP },
 	[VS_TOL_A_VALUE] = { .type = VSNL_CODEC_STRING, .len = VS_LABEL_VALUE_MAX,
 		    .name = "value" },
 	[VS_TOL_A_EFFECT] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
-		    .name = "effect", .min = 0, .max = VS_TAINT_EFFECT_ANY },
+		    .name = "effect", .min = 0, .max = VS_TAINT_EFFECT_ANY, .names = vsnl_taint_effect_names, .nr_names = VSNL_NR_TAINT_EFFECT },
 	[VS_TOL_A_SECONDS] = { .type = VSNL_CODEC_S64, .name = "tolerationSeconds" },
 };
 
@@ -186,7 +281,7 @@ static const struct vsnl_codec_attr selreq_attrs[VS_SELREQ_A_MAX + 1] = {
 	[VS_SELREQ_A_KEY] = { .type = VSNL_CODEC_STRING,
 		    .flags = VSNL_CODEC_F_REQUIRED, .len = 318, .name = "key" },
 	[VS_SELREQ_A_OP] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "operator", .min = 0, .max = VS_SEL_OP_LT },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "operator", .min = 0, .max = VS_SEL_OP_LT, .names = vsnl_sel_op_names, .nr_names = VSNL_NR_SEL_OP },
 	[VS_SELREQ_A_VALUE] = { .type = VSNL_CODEC_STRING,
 		    .flags = VSNL_CODEC_F_MULTI, .len = VS_LABEL_VALUE_MAX, .name = "values" },
 };
@@ -201,7 +296,7 @@ static const struct vsnl_codec_attr selfield_attrs[VS_SELREQ_A_MAX + 1] = {
 	[VS_SELREQ_A_KEY] = { .type = VSNL_CODEC_STRING,
 		    .flags = VSNL_CODEC_F_REQUIRED, .len = VS_NAME_MAX, .name = "key" },
 	[VS_SELREQ_A_OP] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "operator", .min = 0, .max = VS_SEL_OP_LT },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "operator", .min = 0, .max = VS_SEL_OP_LT, .names = vsnl_sel_op_names, .nr_names = VSNL_NR_SEL_OP },
 	[VS_SELREQ_A_VALUE] = { .type = VSNL_CODEC_STRING,
 		    .flags = VSNL_CODEC_F_MULTI, .len = VS_NAME_MAX, .name = "values" },
 };
@@ -379,7 +474,7 @@ static const struct vsnl_codec_attr queue_attrs[VS_QUEUE_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_RANGE, .name = "reclaimable", .min = 0, .max = 1 },
 	[VS_QUEUE_A_PRIORITY] = { .type = VSNL_CODEC_S32, .name = "priority" },
 	[VS_QUEUE_A_STATE] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
-		    .name = "state", .min = 0, .max = VS_QUEUE_STATE_UNKNOWN },
+		    .name = "state", .min = 0, .max = VS_QUEUE_STATE_UNKNOWN, .names = vsnl_queue_state_names, .nr_names = VSNL_NR_QUEUE_STATE },
 	[VS_QUEUE_A_PARENT] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX, .name = "parent" },
 	[VS_QUEUE_A_ALLOCATED] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_RO, .name = "allocated", .nested = &vsnl_codec_res },
@@ -393,7 +488,8 @@ static const struct vsnl_codec_attr queue_attrs[VS_QUEUE_A_MAX + 1] = {
 		    .name = "sharePpm" },
 	[VS_QUEUE_A_OVERUSED] = { .type = VSNL_CODEC_U8,
 		    .flags = VSNL_CODEC_F_RO | VSNL_CODEC_F_RANGE, .name = "overused", .min = 0, .max = 1 },
-	[VS_QUEUE_A_CREATED] = { .type = VSNL_CODEC_U64, .name = "creationTimestamp" },
+	[VS_QUEUE_A_CREATED] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_TIME,
+		    .name = "creationTimestamp" },
 };
 
 const struct vsnl_codec_set vsnl_codec_queue = {
@@ -442,7 +538,7 @@ const struct vsnl_codec_set vsnl_codec_role_min = {
 
 static const struct vsnl_codec_attr cond_attrs[VS_COND_A_MAX + 1] = {
 	[VS_COND_A_TYPE] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "type", .min = 0, .max = VS_PG_COND_TYPE_SCHEDULED },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "type", .min = 0, .max = VS_PG_COND_TYPE_SCHEDULED, .names = vsnl_pg_cond_names, .nr_names = VSNL_NR_PG_COND },
 	[VS_COND_A_STATUS] = { .type = VSNL_CODEC_U8, .flags = VSNL_CODEC_F_RANGE,
 		    .name = "status", .min = 0, .max = 1 },
 	[VS_COND_A_REASON] = { .type = VSNL_CODEC_STRING, .len = VS_COND_REASON_MAX,
@@ -453,7 +549,8 @@ static const struct vsnl_codec_attr cond_attrs[VS_COND_A_MAX + 1] = {
 		    .name = "transition" },
 	[VS_COND_A_TRANSITION_ID] = { .type = VSNL_CODEC_STRING,
 		    .len = VS_COND_ID_MAX, .name = "transitionID" },
-	[VS_COND_A_TIME] = { .type = VSNL_CODEC_U64, .name = "lastTransitionTime" },
+	[VS_COND_A_TIME] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_TIME,
+		    .name = "lastTransitionTime" },
 };
 
 const struct vsnl_codec_set vsnl_codec_cond = {
@@ -477,7 +574,7 @@ static const struct vsnl_codec_attr podgroup_attrs[VS_PG_A_MAX + 1] = {
 	[VS_PG_A_PRIORITY_CLASS] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
 		    .name = "priorityClassName" },
 	[VS_PG_A_PHASE] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
-		    .name = "phase", .min = 0, .max = VS_PG_PHASE_COMPLETED },
+		    .name = "phase", .min = 0, .max = VS_PG_PHASE_COMPLETED, .names = vsnl_pg_phase_names, .nr_names = VSNL_NR_PG_PHASE },
 	[VS_PG_A_CONDITION] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_MULTI, .name = "conditions", .nested = &vsnl_codec_cond },
 	[VS_PG_A_NR_TASKS] = { .type = VSNL_CODEC_NESTED, .flags = VSNL_CODEC_F_RO,
@@ -486,7 +583,8 @@ static const struct vsnl_codec_attr podgroup_attrs[VS_PG_A_MAX + 1] = {
 		    .name = "allocated", .nested = &vsnl_codec_res },
 	[VS_PG_A_FIT_ERROR] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_RO,
 		    .name = "fitError" },
-	[VS_PG_A_CREATED] = { .type = VSNL_CODEC_U64, .name = "creationTimestamp" },
+	[VS_PG_A_CREATED] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_TIME,
+		    .name = "creationTimestamp" },
 };
 
 const struct vsnl_codec_set vsnl_codec_podgroup = {
@@ -528,7 +626,7 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 		    .name = "podgroup" },
 	[VS_TASK_A_ROLE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX, .name = "role" },
 	[VS_TASK_A_STATUS] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
-		    .name = "status", .min = 0, .max = VS_TASK_STATUS_UNKNOWN },
+		    .name = "status", .min = 0, .max = VS_TASK_STATUS_UNKNOWN, .names = vsnl_task_status_names, .nr_names = VSNL_NR_TASK_STATUS },
 	[VS_TASK_A_NODE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX, .name = "node" },
 	[VS_TASK_A_REQUEST] = { .type = VSNL_CODEC_NESTED, .name = "request",
 		    .nested = &vsnl_codec_res },
@@ -540,7 +638,7 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_PREEMPTABLE] = { .type = VSNL_CODEC_U8,
 		    .flags = VSNL_CODEC_F_RANGE, .name = "preemptable", .min = 0, .max = 1 },
 	[VS_TASK_A_PREEMPTION_POLICY] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_RANGE, .name = "preemptionPolicy", .min = 0, .max = VS_PREEMPTION_NEVER },
+		    .flags = VSNL_CODEC_F_RANGE, .name = "preemptionPolicy", .min = 0, .max = VS_PREEMPTION_NEVER, .names = vsnl_preemption_policy_names, .nr_names = VSNL_NR_PREEMPTION_POLICY },
 	[VS_TASK_A_LABELS] = { .type = VSNL_CODEC_NESTED, .name = "labels",
 		    .nested = &vsnl_codec_labels },
 	[VS_TASK_A_NODE_SELECTOR] = { .type = VSNL_CODEC_NESTED,
@@ -550,7 +648,7 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_AFFINITY] = { .type = VSNL_CODEC_NESTED, .name = "affinity",
 		    .nested = &vsnl_codec_affinity },
 	[VS_TASK_A_EVENT] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_DELETED },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_DELETED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
 	[VS_TASK_A_EXIT_CODE] = { .type = VSNL_CODEC_S32, .name = "exitCode" },
 	[VS_TASK_A_BIND_FAILURES] = { .type = VSNL_CODEC_U32,
 		    .flags = VSNL_CODEC_F_RO, .name = "bindFailures" },
@@ -561,7 +659,8 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_RO, .len = VS_NAME_MAX, .name = "schedReason" },
 	[VS_TASK_A_SCHED_MESSAGE] = { .type = VSNL_CODEC_STRING,
 		    .flags = VSNL_CODEC_F_RO, .name = "schedMessage" },
-	[VS_TASK_A_CREATED] = { .type = VSNL_CODEC_U64, .name = "creationTimestamp" },
+	[VS_TASK_A_CREATED] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_TIME,
+		    .name = "creationTimestamp" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task = {
@@ -579,7 +678,7 @@ static const struct vsnl_codec_attr task_spec_attrs[VS_TASK_A_MAX + 1] = {
 		    .name = "podgroup" },
 	[VS_TASK_A_ROLE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX, .name = "role" },
 	[VS_TASK_A_STATUS] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
-		    .name = "status", .min = 0, .max = VS_TASK_STATUS_UNKNOWN },
+		    .name = "status", .min = 0, .max = VS_TASK_STATUS_UNKNOWN, .names = vsnl_task_status_names, .nr_names = VSNL_NR_TASK_STATUS },
 	[VS_TASK_A_NODE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX, .name = "node" },
 	[VS_TASK_A_REQUEST] = { .type = VSNL_CODEC_NESTED, .name = "request",
 		    .nested = &vsnl_codec_res },
@@ -591,7 +690,7 @@ static const struct vsnl_codec_attr task_spec_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_PREEMPTABLE] = { .type = VSNL_CODEC_U8,
 		    .flags = VSNL_CODEC_F_RANGE, .name = "preemptable", .min = 0, .max = 1 },
 	[VS_TASK_A_PREEMPTION_POLICY] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_RANGE, .name = "preemptionPolicy", .min = 0, .max = VS_PREEMPTION_NEVER },
+		    .flags = VSNL_CODEC_F_RANGE, .name = "preemptionPolicy", .min = 0, .max = VS_PREEMPTION_NEVER, .names = vsnl_preemption_policy_names, .nr_names = VSNL_NR_PREEMPTION_POLICY },
 	[VS_TASK_A_LABELS] = { .type = VSNL_CODEC_NESTED, .name = "labels",
 		    .nested = &vsnl_codec_labels },
 	[VS_TASK_A_NODE_SELECTOR] = { .type = VSNL_CODEC_NESTED,
@@ -611,7 +710,8 @@ static const struct vsnl_codec_attr task_spec_attrs[VS_TASK_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_RO, .len = VS_NAME_MAX, .name = "schedReason" },
 	[VS_TASK_A_SCHED_MESSAGE] = { .type = VSNL_CODEC_STRING,
 		    .flags = VSNL_CODEC_F_RO, .name = "schedMessage" },
-	[VS_TASK_A_CREATED] = { .type = VSNL_CODEC_U64, .name = "creationTimestamp" },
+	[VS_TASK_A_CREATED] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_TIME,
+		    .name = "creationTimestamp" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_spec = {
@@ -675,7 +775,7 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_TOLERATION] = { .type = VSNL_CODEC_REJECT, .name = "tolerations" },
 	[VS_TASK_A_AFFINITY] = { .type = VSNL_CODEC_REJECT, .name = "affinity" },
 	[VS_TASK_A_EVENT] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_DELETED },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_DELETED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
 	[VS_TASK_A_EXIT_CODE] = { .type = VSNL_CODEC_S32, .name = "exitCode" },
 	[VS_TASK_A_BIND_FAILURES] = { .type = VSNL_CODEC_REJECT, .name = "bindFailures" },
 	[VS_TASK_A_BIND_ERROR] = { .type = VSNL_CODEC_REJECT, .name = "bindError" },
@@ -746,7 +846,7 @@ static const struct vsnl_codec_attr vjob_attrs[VS_VJOB_A_MAX + 1] = {
 	[VS_VJOB_A_POLICY] = { .type = VSNL_CODEC_NESTED, .flags = VSNL_CODEC_F_MULTI,
 		    .name = "policies", .nested = &vsnl_codec_lifecycle },
 	[VS_VJOB_A_PHASE] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_RO | VSNL_CODEC_F_RANGE, .name = "phase", .min = 0, .max = VS_VJOB_PHASE_FAILED },
+		    .flags = VSNL_CODEC_F_RO | VSNL_CODEC_F_RANGE, .name = "phase", .min = 0, .max = VS_VJOB_PHASE_FAILED, .names = vsnl_vjob_phase_names, .nr_names = VSNL_NR_VJOB_PHASE },
 	[VS_VJOB_A_RETRY_COUNT] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RO,
 		    .name = "retryCount" },
 	[VS_VJOB_A_STATE] = { .type = VSNL_CODEC_NESTED,
@@ -783,7 +883,7 @@ const struct vsnl_codec_set vsnl_codec_vjob_key = {
 
 static const struct vsnl_codec_attr vjob_state_attrs[VS_VJSTATE_A_MAX + 1] = {
 	[VS_VJSTATE_A_PHASE] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "phase", .min = 0, .max = VS_VJOB_PHASE_FAILED },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "phase", .min = 0, .max = VS_VJOB_PHASE_FAILED, .names = vsnl_vjob_phase_names, .nr_names = VSNL_NR_VJOB_PHASE },
 	[VS_VJSTATE_A_RETRY_COUNT] = { .type = VSNL_CODEC_U32,
 		    .flags = VSNL_CODEC_F_RANGE, .name = "retryCount", .min = 0, .max = 2147483647 },
 	[VS_VJSTATE_A_VERSION] = { .type = VSNL_CODEC_U32, .name = "version" },
@@ -834,7 +934,7 @@ static const struct vsnl_codec_attr prioclass_attrs[VS_PC_A_MAX + 1] = {
 	[VS_PC_A_GLOBAL_DEFAULT] = { .type = VSNL_CODEC_U8,
 		    .flags = VSNL_CODEC_F_RANGE, .name = "globalDefault", .min = 0, .max = 1 },
 	[VS_PC_A_PREEMPTION_POLICY] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_RANGE, .name = "preemptionPolicy", .min = 0, .max = VS_PREEMPTION_NEVER },
+		    .flags = VSNL_CODEC_F_RANGE, .name = "preemptionPolicy", .min = 0, .max = VS_PREEMPTION_NEVER, .names = vsnl_preemption_policy_names, .nr_names = VSNL_NR_PREEMPTION_POLICY },
 };
 
 const struct vsnl_codec_set vsnl_codec_prioclass = {
@@ -900,7 +1000,7 @@ const struct vsnl_codec_set vsnl_codec_action_stat = {
 
 static const struct vsnl_codec_attr decision_attrs[VS_DECISION_A_MAX + 1] = {
 	[VS_DECISION_A_KIND] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
-		    .name = "kind", .min = 0, .max = VS_DECISION_PIPELINE },
+		    .name = "kind", .min = 0, .max = VS_DECISION_PIPELINE, .names = vsnl_decision_kind_names, .nr_names = VSNL_NR_DECISION_KIND },
 	[VS_DECISION_A_NAMESPACE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
 		    .name = "namespace" },
 	[VS_DECISION_A_NAME] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX, .name = "name" },

@@ -22,6 +22,55 @@
 #include "lib/codec.h"
 #include "vsched/vsched.h"
 
+
+/* enum vs_taint_effect_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_TAINT_EFFECT	(VS_TAINT_EFFECT_ANY + 1)
+extern const char *const vsnl_taint_effect_names[VSNL_NR_TAINT_EFFECT];
+
+/* enum vs_toleration_op_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_TOLERATION_OP	(VS_TOLERATION_OP_EXISTS + 1)
+extern const char *const vsnl_toleration_op_names[VSNL_NR_TOLERATION_OP];
+
+/* enum vs_sel_op_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_SEL_OP	(VS_SEL_OP_LT + 1)
+extern const char *const vsnl_sel_op_names[VSNL_NR_SEL_OP];
+
+/* enum vs_queue_state_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_QUEUE_STATE	(VS_QUEUE_STATE_UNKNOWN + 1)
+extern const char *const vsnl_queue_state_names[VSNL_NR_QUEUE_STATE];
+
+/* enum vs_pg_phase_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_PG_PHASE	(VS_PG_PHASE_COMPLETED + 1)
+extern const char *const vsnl_pg_phase_names[VSNL_NR_PG_PHASE];
+
+/* enum vs_pg_cond_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_PG_COND	(VS_PG_COND_TYPE_SCHEDULED + 1)
+extern const char *const vsnl_pg_cond_names[VSNL_NR_PG_COND];
+
+/* enum vs_task_status_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_TASK_STATUS	(VS_TASK_STATUS_UNKNOWN + 1)
+extern const char *const vsnl_task_status_names[VSNL_NR_TASK_STATUS];
+
+/* enum vs_task_event by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_TASK_EVENT	(VS_TASK_EVENT_DELETED + 1)
+extern const char *const vsnl_task_event_names[VSNL_NR_TASK_EVENT];
+
+/* enum vs_preemption_policy_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_PREEMPTION_POLICY	(VS_PREEMPTION_NEVER + 1)
+extern const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY];
+
+/* enum vs_vjob_phase_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_VJOB_PHASE	(VS_VJOB_PHASE_FAILED + 1)
+extern const char *const vsnl_vjob_phase_names[VSNL_NR_VJOB_PHASE];
+
+/* enum vs_decision_kind by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_DECISION_KIND	(VS_DECISION_PIPELINE + 1)
+extern const char *const vsnl_decision_kind_names[VSNL_NR_DECISION_KIND];
+
+/* enum vs_event_kind by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_EVENT_KIND	(VS_EVENT_UNSCHEDULABLE + 1)
+extern const char *const vsnl_event_kind_names[VSNL_NR_EVENT_KIND];
+
 extern const struct vsnl_codec_set vsnl_codec_vsched;
 extern const struct vsnl_codec_set vsnl_codec_reply;
 extern const struct vsnl_codec_set vsnl_codec_res;

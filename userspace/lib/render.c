@@ -4,9 +4,9 @@
  *
  * The policies say what every attribute is; they do not say how a person
  * reads it. Three things are added here: resource sets and label sets are
- * recognised by the ids of their entries and rendered in Kubernetes' forms,
- * and enum attributes are named through the core's own name tables, found
- * by the attribute's id ("VS_TASK_A_STATUS").
+ * recognised by the ids of their entries and rendered in Kubernetes' forms;
+ * enum attributes are named and times recognised as the spec says
+ * (display), through the codec's tables.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,210 +21,13 @@
 #include "lib/render.h"
 #include "vsched/vsched.h"
 
-/* The name of @v in @names, "?" past its end or for a hole. */
-static const char *name_in(const char *const *names, unsigned int nr, unsigned int v)
+/* An enum attribute's value by its name in the spec's display table, "?" past its end. */
+static const char *enum_name(const struct vsnl_codec_attr *p, unsigned int v)
 {
-	return v < nr && names[v] ? names[v] : "?";
+	return v < p->nr_names && p->names[v] ? p->names[v] : "?";
 }
-
-#define NAME_IN(names, v)	name_in(names, ARRAY_SIZE(names), v)
-
-static const char *decision_kind_name(unsigned int v)
-{
-	static const char *const names[] = { "bind", "evict", "pipeline" };
-
-	return v < ARRAY_SIZE(names) ? names[v] : "?";
-}
-
-static const char *event_kind_name(unsigned int v)
-{
-	static const char *const names[] = { "new", "set", "del", "status", "reset",
-					     "unschedulable" };
-
-	return v < ARRAY_SIZE(names) ? names[v] : "?";
-}
-
-const char *const vsnl_task_events[VSNL_NR_TASK_EVENTS] = {
-	[VS_TASK_EVENT_RUNNING] = "running",
-	[VS_TASK_EVENT_SUCCEEDED] = "succeeded",
-	[VS_TASK_EVENT_FAILED] = "failed",
-	[VS_TASK_EVENT_DELETING] = "deleting",
-	[VS_TASK_EVENT_DELETED] = "deleted",
-};
-
-static const char *task_event_name(unsigned int v)
-{
-	return name_in(vsnl_task_events, VSNL_NR_TASK_EVENTS, v);
-}
-
-/*
- * The enums in Kubernetes' and Volcano's words, by the protocol's values
- * (uapi/vsched/vsched.h). The core names them the same way for its own
- * messages and files; these are the client's, for what it prints.
- */
-static const char *taint_effect_name(unsigned int v)
-{
-	/* VS_TAINT_EFFECT_ANY, "" in a toleration: every effect, as in Kubernetes */
-	static const char *const names[] = {
-		[VS_TAINT_EFFECT_NO_SCHEDULE] = "NoSchedule",
-		[VS_TAINT_EFFECT_PREFER_NO_SCHEDULE] = "PreferNoSchedule",
-		[VS_TAINT_EFFECT_NO_EXECUTE] = "NoExecute",
-		[VS_TAINT_EFFECT_ANY] = "",
-	};
-
-	return NAME_IN(names, v);
-}
-
-static const char *tol_op_name(unsigned int v)
-{
-	return v == VS_TOLERATION_OP_EXISTS ? "Exists" : "Equal";
-}
-
-static const char *sel_op_name(unsigned int v)
-{
-	static const char *const names[] = {
-		[VS_SEL_OP_IN] = "In",
-		[VS_SEL_OP_NOT_IN] = "NotIn",
-		[VS_SEL_OP_EXISTS] = "Exists",
-		[VS_SEL_OP_DOES_NOT_EXIST] = "DoesNotExist",
-		[VS_SEL_OP_GT] = "Gt",
-		[VS_SEL_OP_LT] = "Lt",
-	};
-
-	return NAME_IN(names, v);
-}
-
-static const char *queue_state_name(unsigned int v)
-{
-	static const char *const names[] = {
-		[VS_QUEUE_STATE_OPEN] = "Open",
-		[VS_QUEUE_STATE_CLOSING] = "Closing",
-		[VS_QUEUE_STATE_CLOSED] = "Closed",
-		[VS_QUEUE_STATE_UNKNOWN] = "Unknown",
-	};
-
-	return NAME_IN(names, v);
-}
-
-static const char *pg_phase_name(unsigned int v)
-{
-	static const char *const names[] = {
-		[VS_PG_PHASE_PENDING] = "Pending",
-		[VS_PG_PHASE_RUNNING] = "Running",
-		[VS_PG_PHASE_UNKNOWN] = "Unknown",
-		[VS_PG_PHASE_INQUEUE] = "Inqueue",
-		[VS_PG_PHASE_COMPLETED] = "Completed",
-	};
-
-	return NAME_IN(names, v);
-}
-
-static const char *cond_type_name(unsigned int v)
-{
-	static const char *const names[] = {
-		[VS_PG_COND_TYPE_UNSCHEDULABLE] = "Unschedulable",
-		[VS_PG_COND_TYPE_SCHEDULED] = "Scheduled",
-	};
-
-	return NAME_IN(names, v);
-}
-
-const char *const vsnl_task_statuses[VSNL_NR_TASK_STATUSES] = {
-	[VS_TASK_STATUS_PENDING] = "Pending",
-	[VS_TASK_STATUS_ALLOCATED] = "Allocated",
-	[VS_TASK_STATUS_PIPELINED] = "Pipelined",
-	[VS_TASK_STATUS_BINDING] = "Binding",
-	[VS_TASK_STATUS_BOUND] = "Bound",
-	[VS_TASK_STATUS_RUNNING] = "Running",
-	[VS_TASK_STATUS_RELEASING] = "Releasing",
-	[VS_TASK_STATUS_SUCCEEDED] = "Succeeded",
-	[VS_TASK_STATUS_FAILED] = "Failed",
-	[VS_TASK_STATUS_UNKNOWN] = "Unknown",
-};
-
-static const char *task_status_name(unsigned int v)
-{
-	return name_in(vsnl_task_statuses, VSNL_NR_TASK_STATUSES, v);
-}
-
-static const char *preemption_policy_name(unsigned int v)
-{
-	static const char *const names[] = {
-		[VS_PREEMPTION_LOWER_PRIORITY] = "PreemptLowerPriority",
-		[VS_PREEMPTION_NEVER] = "Never",
-	};
-
-	return NAME_IN(names, v);
-}
-
-static const char *vjob_phase_name(unsigned int v)
-{
-	static const char *const names[] = {
-		[VS_VJOB_PHASE_PENDING] = "Pending",
-		[VS_VJOB_PHASE_ABORTING] = "Aborting",
-		[VS_VJOB_PHASE_ABORTED] = "Aborted",
-		[VS_VJOB_PHASE_RUNNING] = "Running",
-		[VS_VJOB_PHASE_RESTARTING] = "Restarting",
-		[VS_VJOB_PHASE_COMPLETING] = "Completing",
-		[VS_VJOB_PHASE_COMPLETED] = "Completed",
-		[VS_VJOB_PHASE_TERMINATING] = "Terminating",
-		[VS_VJOB_PHASE_TERMINATED] = "Terminated",
-		[VS_VJOB_PHASE_FAILED] = "Failed",
-	};
-
-	return NAME_IN(names, v);
-}
-
-/*
- * The attributes rendered by name, and those that are times, by set and
- * type: a set's subsets (task-spec of task) are sets of their own.
- */
-static const struct {
-	const struct vsnl_codec_set *set;
-	u16 type;
-	const char *(*name)(unsigned int v);
-} enum_names[] = {
-	{ &vsnl_codec_taint, VS_TAINT_A_EFFECT, taint_effect_name },
-	{ &vsnl_codec_toleration, VS_TOL_A_EFFECT, taint_effect_name },
-	{ &vsnl_codec_toleration, VS_TOL_A_OPERATOR, tol_op_name },
-	{ &vsnl_codec_selreq, VS_SELREQ_A_OP, sel_op_name },
-	{ &vsnl_codec_selfield, VS_SELREQ_A_OP, sel_op_name },
-	{ &vsnl_codec_queue, VS_QUEUE_A_STATE, queue_state_name },
-	{ &vsnl_codec_podgroup, VS_PG_A_PHASE, pg_phase_name },
-	{ &vsnl_codec_cond, VS_COND_A_TYPE, cond_type_name },
-	{ &vsnl_codec_task, VS_TASK_A_STATUS, task_status_name },
-	{ &vsnl_codec_task_spec, VS_TASK_A_STATUS, task_status_name },
-	{ &vsnl_codec_task, VS_TASK_A_PREEMPTION_POLICY, preemption_policy_name },
-	{ &vsnl_codec_task_spec, VS_TASK_A_PREEMPTION_POLICY, preemption_policy_name },
-	{ &vsnl_codec_prioclass, VS_PC_A_PREEMPTION_POLICY, preemption_policy_name },
-	{ &vsnl_codec_task, VS_TASK_A_EVENT, task_event_name },
-	{ &vsnl_codec_task_status, VS_TASK_A_EVENT, task_event_name },
-	{ &vsnl_codec_vjob, VS_VJOB_A_PHASE, vjob_phase_name },
-	{ &vsnl_codec_decision, VS_DECISION_A_KIND, decision_kind_name },
-	{ &vsnl_codec_vsched, VS_A_EVENT_KIND, event_kind_name },
-	{ &vsnl_codec_reply, VS_A_EVENT_KIND, event_kind_name },
-};
 
 /* Times in seconds since 1970, shown as Kubernetes writes them (RFC 3339, UTC). */
-static const struct {
-	const struct vsnl_codec_set *set;
-	u16 type;
-} time_attrs[] = {
-	{ &vsnl_codec_queue, VS_QUEUE_A_CREATED },
-	{ &vsnl_codec_podgroup, VS_PG_A_CREATED },
-	{ &vsnl_codec_task, VS_TASK_A_CREATED },
-	{ &vsnl_codec_task_spec, VS_TASK_A_CREATED },
-	{ &vsnl_codec_cond, VS_COND_A_TIME },
-};
-
-static bool is_time(const struct vsnl_codec_set *set, u16 type)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(time_attrs); i++)
-		if (time_attrs[i].set == set && time_attrs[i].type == type)
-			return true;
-	return false;
-}
-
 static json_t *render_time(u64 secs)
 {
 	time_t t = (time_t)secs;
@@ -235,14 +38,6 @@ static json_t *render_time(u64 secs)
 	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
 		return json_integer((json_int_t)secs);
 	return json_string(buf);
-}
-
-static const char *(*enum_of(const struct vsnl_codec_set *set, u16 type))(unsigned int)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(enum_names); i++)
-		if (enum_names[i].set == set && enum_names[i].type == type)
-			return enum_names[i].name;
-	return NULL;
 }
 
 /*
@@ -385,7 +180,6 @@ static json_t *render_labels(const struct nlattr *nest)
 static json_t *render_int(const struct nlattr *a, const struct vsnl_codec_set *set, u16 type)
 {
 	const struct vsnl_codec_attr *p = &set->attrs[type];
-	const char *(*name)(unsigned int) = enum_of(set, type);
 	bool is_bool = (p->flags & VSNL_CODEC_F_RANGE) && p->min == 0 && p->max == 1;
 
 	switch (p->type) {
@@ -398,8 +192,8 @@ static json_t *render_int(const struct nlattr *a, const struct vsnl_codec_set *s
 	case VSNL_CODEC_U32:
 		if (!attr_ok(a, MNL_TYPE_U32))
 			return json_null();
-		if (name)
-			return json_string(name(mnl_attr_get_u32(a)));
+		if (p->names)
+			return json_string(enum_name(p, mnl_attr_get_u32(a)));
 		return json_integer(mnl_attr_get_u32(a));
 	case VSNL_CODEC_S32:
 		return attr_ok(a, MNL_TYPE_U32) ? json_integer((s32)mnl_attr_get_u32(a)) : json_null();
@@ -407,7 +201,7 @@ static json_t *render_int(const struct nlattr *a, const struct vsnl_codec_set *s
 	case VSNL_CODEC_S64:
 		if (!attr_ok(a, MNL_TYPE_U64))
 			return json_null();
-		if (is_time(set, type))
+		if (p->flags & VSNL_CODEC_F_TIME)
 			return render_time(mnl_attr_get_u64(a));
 		/* json_int_t is long long: a u64 past INT64_MAX shows negative, as no value does today */
 		return json_integer((json_int_t)mnl_attr_get_u64(a));

@@ -53,21 +53,6 @@ struct vsnl_collect {
 int vsnl_render_collect(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg);
 
 /*
- * The events of VS_CMD_TASK_STATUS (enum vs_task_event) by value, as they
- * are rendered and as "vsctl task status" reads them: "running"...
- */
-#define VSNL_NR_TASK_EVENTS	(VS_TASK_EVENT_DELETED + 1)
-extern const char *const vsnl_task_events[VSNL_NR_TASK_EVENTS];
-
-/*
- * A task's statuses (enum vs_task_status_uapi) by value, in Volcano's words
- * as they are rendered and as "vsctl task list --status" reads them:
- * "Pending"...
- */
-#define VSNL_NR_TASK_STATUSES	(VS_TASK_STATUS_UNKNOWN + 1)
-extern const char *const vsnl_task_statuses[VSNL_NR_TASK_STATUSES];
-
-/*
  * A JSON value as text for a table cell: strings bare, "" for NULL, objects
  * of strings (resources, labels) as "cpu=2,memory=4Gi", other values as
  * compact JSON.

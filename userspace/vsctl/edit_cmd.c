@@ -44,6 +44,7 @@
 #include "core/res.h"
 #include "core/task.h"
 #include "core/vjob.h"
+#include "lib/codec_gen.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
 #include "netlink/family.h"
@@ -1287,7 +1288,7 @@ int vsctl_task_status(int argc, char **argv)
 	ret = parse(argc, argv, &e, &v, &key, &event);
 	if (ret)
 		return edit_done(&e, ret);
-	ev = vs_enum_parse(vsnl_task_events, VSNL_NR_TASK_EVENTS, event, "task event", &err);
+	ev = vs_enum_parse(vsnl_task_event_names, VSNL_NR_TASK_EVENT, event, "task event", &err);
 	if (ev < 0) {
 		fprintf(stderr, "%s: %s\n", e.prog, err.msg);
 		return edit_done(&e, 2);

@@ -448,14 +448,14 @@ static int parse_status(const char *list, u32 *mask, const char *prog)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned int s;
 
-		for (s = 0; s < VSNL_NR_TASK_STATUSES; s++)
-			if (!strcmp(tok, vsnl_task_statuses[s]))
+		for (s = 0; s < VSNL_NR_TASK_STATUS; s++)
+			if (!strcmp(tok, vsnl_task_status_names[s]))
 				break;
-		if (s == VSNL_NR_TASK_STATUSES) {
+		if (s == VSNL_NR_TASK_STATUS) {
 			fprintf(stderr, "%s: --status: unknown task status \"%s\" (one of:", prog,
 				tok);
-			for (s = 0; s < VSNL_NR_TASK_STATUSES; s++)
-				fprintf(stderr, "%s %s", s ? "," : "", vsnl_task_statuses[s]);
+			for (s = 0; s < VSNL_NR_TASK_STATUS; s++)
+				fprintf(stderr, "%s %s", s ? "," : "", vsnl_task_status_names[s]);
 			fprintf(stderr, ")\n");
 			ret = -EINVAL;
 			break;

@@ -139,7 +139,7 @@ core-objs := $(call kbuild-objs,kernel/)
 
 # libvsnl.a: the client library every userspace program talks to vschedd with.
 vsnl-objs := $(call kbuild-objs,userspace/lib/)
-LIBS_VSNL := -lnl-genl-3 -lnl-3
+LIBS_VSNL := -lnl-genl-3 -lnl-3 -lyaml
 
 # libvsharness.a: the harness, the userspace that runs the core in-process
 # (userspace/harness/): scenarios and vsbench's in-process commands. Only

@@ -139,7 +139,7 @@ core-objs := $(call kbuild-objs,kernel/)
 
 # libvsnl.a: the client library every userspace program talks to vschedd with.
 vsnl-objs := $(call kbuild-objs,userspace/lib/)
-LIBS_VSNL := -lnl-genl-3 -lnl-3
+LIBS_VSNL := -lnl-genl-3 -lnl-3 -lyaml
 
 # libvsharness.a: the harness, the userspace that runs the core in-process
 # (userspace/harness/): scenarios and vsbench's in-process commands. Only
@@ -210,7 +210,7 @@ test-vskube-objs := $(filter-out userspace/vskube/main.o,$(call kbuild-objs,user
 # fuzz links each with libFuzzer (FUZZ=1). What they read with besides the
 # libraries: the programs' and the harness's objects but main(), as an archive, so
 # that a target takes only what it calls.
-fuzz-targets := quantity conf netlink scenario manifest kube
+fuzz-targets := quantity conf netlink scenario manifest kube ytree
 fuzz-replay-obj := selftests/fuzz/replay.o
 fuzz-target-objs := $(foreach t,$(fuzz-targets),selftests/fuzz/fuzz_$(t).o)
 fuzz-progs-objs := $(sort $(filter-out %/main.o,$(vsctl-objs) $(vskube-objs) $(harness-objs)))

@@ -44,15 +44,14 @@ userspace/kube/manifest.c:core
 userspace/kube/manifest.c:netlink
 userspace/kube/manifest.h:core
 userspace/kube/manifest.h:sched
-# vskube: the YAML tree (kubeconfig.c reads its files with the core's file
-# and YAML readers, and hands their messages on in libvsnl's error carrier)
-# and its reading of the API server's JSON into manifests (kube/ above) are
-# still the core's. It logs through libvsnl; main.c includes core/log.h for
-# one thing only, to set the verbosity of the core it links, through which
-# the manifest reader's controllers log (kube/manifest.c, kube/kfields.c).
+# vskube: its reading of the API server's JSON into the core's YAML tree,
+# which the manifest reader (kube/ above) takes, is still the core's; it
+# moves to libvsnl's tree (lib/ytree.h) with the manifest reader. Its
+# kubeconfig files are read with libvsnl's tree, and it logs through
+# libvsnl; main.c includes core/log.h for one thing only, to set the
+# verbosity of the core it links, through which the manifest reader's
+# controllers log (kube/manifest.c, kube/kfields.c).
 userspace/vskube/kjson.h:sched
-userspace/vskube/kubeconfig.c:core
-userspace/vskube/kubeconfig.c:sched
 userspace/vskube/main.c:core
 # vsctl: its commands build requests with the core's fills and specs, and
 # "vsctl scenario run --socket" sends the cluster the harness loaded with

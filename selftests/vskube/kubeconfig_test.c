@@ -223,6 +223,27 @@ Test(kubeconfig, bad_files_are_refused_with_the_file_and_the_entry)
 	refused("a: [unclosed\n", NULL, EINVAL, "bad");
 }
 
+/* The files are YAML 1.1 as yaml.v2 reads it, with the tree's refusals at their lines. */
+Test(kubeconfig, the_yaml_is_read_as_yaml_v2_reads_it_and_refused_at_its_line)
+{
+	struct kc_config c;
+	struct vsnl_err e = { 0 };
+	const char *path = put("yes", "contexts: [{name: x, context: {cluster: c}}]\n"
+			       "clusters: [{name: c, cluster: {server: 'https://h',\n"
+			       "  insecure-skip-tls-verify: yes}}]\n");
+	char want[256];
+
+	cr_assert_eq(kc_load_files(path, "x", &c, &e), 0, "%s", e.msg);
+	cr_assert(c.insecure, "yes is true");
+	kc_config_free(&c);
+	refused("current-context: x\ncurrent-context: y\n", NULL, EINVAL,
+		"bad:2: duplicate key \"current-context\" (first on line 1)");
+	refused("a: &x 1\nb: *x\n", NULL, EINVAL, "bad:2: aliases (*x) are not supported");
+	snprintf(want, sizeof(want), "%s/bad:1: cluster c: server is not a string", dir);
+	refused("clusters: [{name: c, cluster: {server: 1e3}}]\n"
+		"contexts: [{name: x, context: {cluster: c}}]\n", "x", EINVAL, want);
+}
+
 Test(kubeconfig, in_cluster_reads_the_service_account)
 {
 	struct kc_config c;

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <openssl/evp.h>
 
-#include "core/file.h"
-#include "sched/conf.h"
+#include "lib/file.h"
+#include "lib/ytree.h"
 #include "vskube/kubeconfig.h"
 
 #define KC_FILE_MAX	(16u << 20)	/* a kubeconfig, a certificate, a token */
@@ -89,25 +89,15 @@ static char *resolve_path(const char *file, const char *path)
 	return out;
 }
 
-/*
- * The core's file and YAML readers, which this file still uses, report in
- * the core's carrier: their message goes into @err as it is.
- */
-static int core_err(int ret, const struct vs_err *ce, struct vsnl_err *err)
-{
-	return ret ? vsnl_err_set(err, ret, "%s", ce->msg) : 0;
-}
-
 static int read_blob(const char *path, struct kc_blob *out, struct vsnl_err *err)
 {
-	struct vs_err ce = { { 0 } };
 	char *text;
 	size_t len;
 	int ret;
 
-	ret = vs_read_file(path, KC_FILE_MAX, &text, &len, &ce);
+	ret = vsnl_read_file(path, KC_FILE_MAX, 0, &text, &len, err);
 	if (ret)
-		return core_err(ret, &ce, err);
+		return ret;
 	out->data = (unsigned char *)text;
 	out->len = len;
 	return 0;
@@ -151,53 +141,52 @@ int kc_reload_token(struct kc_config *cfg, struct vsnl_err *err)
 
 struct kc_file {
 	char *path;
-	struct vs_arg root;
+	struct vsnl_ynode root;
 };
 
 /* The entry named @name of the list @key ("clusters") of @f's root, or NULL. */
-static const struct vs_args *named_entry(const struct kc_file *f, const char *key,
-					 const char *name, const char *inner)
+static const struct vsnl_ynode *named_entry(const struct kc_file *f, const char *key,
+					    const char *name, const char *inner)
 {
-	const struct vs_arg *list;
+	const struct vsnl_ynode *list = vsnl_ymap_get(&f->root, key);
 
-	if (f->root.type != VS_ARG_MAP || !(list = vs_args_find(f->root.map, key)) ||
-	    list->type != VS_ARG_SEQ)
+	if (!list || list->type != VSNL_Y_SEQ)
 		return NULL;
 	for (u32 i = 0; i < list->seq.nr; i++) {
-		const struct vs_arg *e = &list->seq.items[i], *n, *v;
+		const struct vsnl_ynode *e = &list->seq.items[i], *v;
+		const char *n = vsnl_ystr(vsnl_ymap_get(e, "name"));
 
-		if (e->type != VS_ARG_MAP || !(n = vs_args_find(e->map, "name")) ||
-		    n->type != VS_ARG_STRING || strcmp(n->s, name))
+		if (!n || strcmp(n, name))
 			continue;
-		v = vs_args_find(e->map, inner);
-		return v && v->type == VS_ARG_MAP ? v->map : NULL;
+		v = vsnl_ymap_get(e, inner);
+		return v && v->type == VSNL_Y_MAP ? v : NULL;
 	}
 	return NULL;
 }
 
 /* A string entry: absent is 0 with *@out untouched; another type is an error. */
-static int get_string(const struct kc_file *f, const struct vs_args *m, const char *key,
+static int get_string(const struct kc_file *f, const struct vsnl_ynode *m, const char *key,
 		      const char *what, const char **out, struct vsnl_err *err)
 {
-	const struct vs_arg *v = vs_args_find(m, key);
+	const struct vsnl_ynode *v = vsnl_ymap_get(m, key);
 
-	if (!v || v->type == VS_ARG_NULL)
+	if (!v || v->type == VSNL_Y_NULL)
 		return 0;
-	if (v->type != VS_ARG_STRING)
+	if (v->type != VSNL_Y_STRING)
 		return vsnl_err_set(err, EINVAL, "%s:%u: %s: %s is not a string", f->path, v->line,
 				    what, key);
-	*out = v->s;
+	*out = v->text;
 	return 0;
 }
 
-static int get_bool(const struct kc_file *f, const struct vs_args *m, const char *key,
+static int get_bool(const struct kc_file *f, const struct vsnl_ynode *m, const char *key,
 		    const char *what, bool *out, struct vsnl_err *err)
 {
-	const struct vs_arg *v = vs_args_find(m, key);
+	const struct vsnl_ynode *v = vsnl_ymap_get(m, key);
 
-	if (!v || v->type == VS_ARG_NULL)
+	if (!v || v->type == VSNL_Y_NULL)
 		return 0;
-	if (v->type != VS_ARG_BOOL)
+	if (v->type != VSNL_Y_BOOL)
 		return vsnl_err_set(err, EINVAL, "%s:%u: %s: %s is not true or false", f->path,
 				    v->line, what, key);
 	*out = v->b;
@@ -205,7 +194,7 @@ static int get_bool(const struct kc_file *f, const struct vs_args *m, const char
 }
 
 /* @key (a path in @f) or @key-data (base64), not both; neither leaves @out empty. */
-static int get_blob(const struct kc_file *f, const struct vs_args *m, const char *key,
+static int get_blob(const struct kc_file *f, const struct vsnl_ynode *m, const char *key,
 		    const char *what, struct kc_blob *out, struct vsnl_err *err)
 {
 	const char *path = NULL, *data = NULL;
@@ -245,12 +234,12 @@ static char *dup_or_null(const char *s)
 }
 
 /* The first file whose list @key has an entry @name, or NULL. */
-static const struct vs_args *find_entry(const struct kc_file *files, u32 nr, const char *key,
-					const char *name, const char *inner,
-					const struct kc_file **in)
+static const struct vsnl_ynode *find_entry(const struct kc_file *files, u32 nr,
+					   const char *key, const char *name, const char *inner,
+					   const struct kc_file **in)
 {
 	for (u32 i = 0; i < nr; i++) {
-		const struct vs_args *m = named_entry(&files[i], key, name, inner);
+		const struct vsnl_ynode *m = named_entry(&files[i], key, name, inner);
 
 		if (m) {
 			*in = &files[i];
@@ -260,7 +249,7 @@ static const struct vs_args *find_entry(const struct kc_file *files, u32 nr, con
 	return NULL;
 }
 
-static int load_cluster(const struct kc_file *f, const struct vs_args *c, const char *name,
+static int load_cluster(const struct kc_file *f, const struct vsnl_ynode *c, const char *name,
 			struct kc_config *out, struct vsnl_err *err)
 {
 	const char *server = NULL, *sni = NULL;
@@ -289,7 +278,7 @@ static int load_cluster(const struct kc_file *f, const struct vs_args *c, const 
 	return 0;
 }
 
-static int load_user(const struct kc_file *f, const struct vs_args *u, const char *name,
+static int load_user(const struct kc_file *f, const struct vsnl_ynode *u, const char *name,
 		     struct kc_config *out, struct vsnl_err *err)
 {
 	const char *token = NULL, *token_file = NULL, *user = NULL, *pass = NULL;
@@ -297,7 +286,7 @@ static int load_user(const struct kc_file *f, const struct vs_args *u, const cha
 	int ret;
 
 	snprintf(what, sizeof(what), "user %s", name);
-	if (vs_args_find(u, "exec") || vs_args_find(u, "auth-provider"))
+	if (vsnl_ymap_get(u, "exec") || vsnl_ymap_get(u, "auth-provider"))
 		return vsnl_err_set(err, EOPNOTSUPP, "%s: %s: exec plugins and auth providers are "
 				    "not supported: give a token, a token file or a client "
 				    "certificate", f->path, what);
@@ -336,17 +325,15 @@ static int resolve(const struct kc_file *files, u32 nr, const char *context,
 {
 	const struct kc_file *cf = NULL, *cl = NULL, *us = NULL;
 	const char *cluster = NULL, *user = NULL, *ns = NULL;
-	const struct vs_args *ctx, *c, *u;
+	const struct vsnl_ynode *ctx, *c, *u;
 	int ret;
 
 	/* The first file that names a current context names it. */
 	for (u32 i = 0; !context && i < nr; i++) {
-		const struct vs_arg *v;
+		const char *v = vsnl_ystr(vsnl_ymap_get(&files[i].root, "current-context"));
 
-		if (files[i].root.type == VS_ARG_MAP &&
-		    (v = vs_args_find(files[i].root.map, "current-context")) &&
-		    v->type == VS_ARG_STRING && *v->s)
-			context = v->s;
+		if (v && *v)
+			context = v;
 	}
 	if (!context)
 		return vsnl_err_set(err, EINVAL, "%s: no current-context, and no --context",
@@ -396,9 +383,7 @@ int kc_load_files(const char *paths, const char *context, struct kc_config *out,
 	if (!list)
 		return vsnl_err_set(err, ENOMEM, "out of memory");
 	for (char *p = strtok_r(list, ":", &save); p && !ret; p = strtok_r(NULL, ":", &save)) {
-		struct vs_err ce = { { 0 } };
-		char *text;
-		size_t len;
+		struct vsnl_err fe = { 0 };
 
 		if (nr == KC_FILES_MAX) {
 			ret = vsnl_err_set(err, E2BIG, "more than %u kubeconfig files",
@@ -406,13 +391,14 @@ int kc_load_files(const char *paths, const char *context, struct kc_config *out,
 			break;
 		}
 		files[nr].path = strdup(p);
-		files[nr].root.type = VS_ARG_NULL;
+		memset(&files[nr].root, 0, sizeof(files[nr].root));
 		if (!files[nr].path) {
 			ret = vsnl_err_set(err, ENOMEM, "out of memory");
 			break;
 		}
 		nr++;
-		ret = vs_read_file(p, KC_FILE_MAX, &text, &len, &ce);
+		ret = vsnl_yaml_read_file(files[nr - 1].path, KC_FILE_MAX, 0, &files[nr - 1].root,
+					  &fe);
 		/* As client-go: a file of a list that does not exist is passed over. */
 		if (ret == -ENOENT && strchr(paths, ':')) {
 			free(files[--nr].path);
@@ -420,14 +406,11 @@ int kc_load_files(const char *paths, const char *context, struct kc_config *out,
 			continue;
 		}
 		if (ret) {
-			core_err(ret, &ce, err);
+			vsnl_err_set(err, ret, "%s", fe.msg);
 			break;
 		}
-		ret = vs_yaml_parse(text, len, files[nr - 1].path, &files[nr - 1].root, &ce);
-		free(text);
-		core_err(ret, &ce, err);
-		if (!ret && files[nr - 1].root.type != VS_ARG_MAP &&
-		    files[nr - 1].root.type != VS_ARG_NULL)
+		if (files[nr - 1].root.type != VSNL_Y_MAP &&
+		    files[nr - 1].root.type != VSNL_Y_NULL)
 			ret = vsnl_err_set(err, EINVAL, "%s: not a kubeconfig (a map)", p);
 	}
 	if (!ret && !nr)
@@ -435,7 +418,7 @@ int kc_load_files(const char *paths, const char *context, struct kc_config *out,
 	if (!ret)
 		ret = resolve(files, nr, context, out, err);
 	for (u32 i = 0; i < nr; i++) {
-		vs_arg_free(&files[i].root);
+		vsnl_ynode_free(&files[i].root);
 		free(files[i].path);
 	}
 	free(list);

@@ -54,16 +54,14 @@ userspace/vskube/kjson.h:sched
 userspace/vskube/kubeconfig.c:core
 userspace/vskube/kubeconfig.c:sched
 userspace/vskube/main.c:core
-# vsctl: its commands build requests with the core's fills and specs, and
-# "vsctl scenario run --socket" sends the cluster the harness loaded with
-# them; they move to the codec.
+# vsctl: its commands build requests with the core's fills and specs; they
+# move to the codec.
 userspace/vsctl/apply_cmd.c:controllers
 userspace/vsctl/edit_cmd.c:core
 userspace/vsctl/edit_cmd.c:netlink
-userspace/vsctl/scenario_remote.c:netlink
-# vsbench: "vsbench load" and "vsbench run --mode socket" send the harness's
-# synthetic cluster with the core's fills; they move to the codec.
-userspace/vsbench/load.c:netlink
+# vsbench: "vsbench run --mode socket" writes the binder's answers with the
+# core's attribute helpers and compares the daemon's configuration with the
+# core's built-in text.
 userspace/vsbench/socket.c:netlink
 userspace/vsbench/socket.c:sched
 EOF_KNOWN

@@ -364,7 +364,7 @@ static int size_queue(struct vsbench_remote *r, const struct vs_cluster *cl)
 int vsbench_remote_load(struct vsbench_remote *r, const struct vs_cluster *cl,
 			unsigned long *objects, double *seconds)
 {
-	unsigned long nr = vsbench_load_nr_objects(cl);
+	unsigned long nr = harness_encode_nr(cl);
 	double t0;
 	int ret;
 

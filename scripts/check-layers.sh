@@ -59,11 +59,6 @@ userspace/vskube/main.c:core
 userspace/vsctl/apply_cmd.c:controllers
 userspace/vsctl/edit_cmd.c:core
 userspace/vsctl/edit_cmd.c:netlink
-# vsbench: "vsbench run --mode socket" writes the binder's answers with the
-# core's attribute helpers and compares the daemon's configuration with the
-# core's built-in text.
-userspace/vsbench/socket.c:netlink
-userspace/vsbench/socket.c:sched
 EOF_KNOWN
 )
 KNOWN=$(echo ${CHECK_LAYERS_KNOWN-$known_breaks})

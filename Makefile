@@ -312,7 +312,7 @@ $(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml $(LIBS_VSK
 	$(LIBS_ALLOC)
 $(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs) $(test-daemon-objs) \
 		$(test-vskube-objs)) \
-		$(objtree)/libvsnl.a $(objtree)/libvscore.a FORCE
+		$(objtree)/libvsharness.a $(objtree)/libvsnl.a $(objtree)/libvscore.a FORCE
 	$(call if_changed,ld)
 
 $(fuzz-progs-lib): $(addprefix $(objtree)/,$(fuzz-progs-objs)) FORCE

@@ -18,6 +18,7 @@
 #include <linux/genetlink.h>
 
 #include "lib/codec_gen.h"
+#include "lib/quantity.h"
 #include "lib/render.h"
 #include "vsched/vsched.h"
 
@@ -339,40 +340,17 @@ char *vsnl_render_cell(const json_t *v)
 }
 
 /*
- * A quantity as quantity() writes it, back in the protocol's units: digits
- * and a suffix of bin_sfx, dec_sfx or "m", exact up to INT64_MAX - 1.
- * Anything else ("unlimited", a value past that) is 0.
+ * A quantity as quantity() writes it, back in the protocol's units, read as
+ * the options' quantities are (quantity.h). Anything else ("unlimited") is 0.
  */
 double vsnl_quantity(const json_t *res, const char *dim)
 {
-	const char *q = json_string_value(json_object_get(res, dim)), *sfx;
-	unsigned int milli = strcmp(dim, "memory") && strcmp(dim, "pods") ? 3 : 0;
-	unsigned __int128 v = 0, mult = 0;
-	size_t k;
+	const char *q = json_string_value(json_object_get(res, dim));
+	s64 v;
 
-	if (!q || *q < '0' || *q > '9')
+	if (!q || vsnl_quantity_parse(q, strlen(q), vsnl_res_milli(dim), &v, NULL))
 		return 0;
-	/* each step stays below 2^128: v < 2^67, then < 2^63 times at most 2^60 */
-	for (sfx = q; *sfx >= '0' && *sfx <= '9' && v <= INT64_MAX; sfx++)
-		v = v * 10 + (unsigned int)(*sfx - '0');
-	if (v >= INT64_MAX)
-		return 0;
-	if (!*sfx)
-		mult = 1;
-	for (k = 1; !mult && k < ARRAY_SIZE(bin_sfx); k++)
-		if (!strcmp(sfx, bin_sfx[k]))
-			mult = (u64)1 << (10 * k);
-	for (k = 1; !mult && k < ARRAY_SIZE(dec_sfx); k++)
-		if (!strcmp(sfx, dec_sfx[k]))
-			mult = pow_u64(1000, k);
-	if (mult) {
-		v *= mult;
-		v *= v < INT64_MAX && milli ? 1000 : 1;
-	} else if (!strcmp(sfx, "m"))
-		v = milli ? v : (v + 999) / 1000;	/* rounded up, as Value() does */
-	else
-		return 0;
-	return v < INT64_MAX ? (double)(u64)v : 0;
+	return (double)v;
 }
 
 u64 vsnl_u64(const json_t *obj, const char *key)

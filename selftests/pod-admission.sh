@@ -168,7 +168,7 @@ lacks podgroup '"name": "podgroup-7d1f0c2e-1"'
 pod 'error -22: task team/bad: invalid owner UID "Not_A_UID"' team/bad owner-uid=Not_A_UID
 
 # ---- pods of other schedulers ----
-pod 'error -22: task team/kube-1: pod team/kube-1: a pod of scheduler "default-scheduler" (this '\
+pod 'error -22: pod team/kube-1: a pod of scheduler "default-scheduler" (this '\
 'one is "volcano") is on no node' team/kube-1 scheduler=default-scheduler
 lacks task '"name": "kube-1"'
 pod ok team/kube-1 scheduler=default-scheduler owner-uid=rs-9 status=running node=n1
@@ -182,7 +182,7 @@ pod ok team/own-1 scheduler=volcano
 vsctl_ok prioclass add high --value 1000 --preemption-policy Never
 pod ok team/adm-1 priority-class=high admit
 shows task '"priority": 1000' '"preemptionPolicy": "Never"'
-pod 'error -2: task team/adm-2: pod team/adm-2: no PriorityClass "missing"' \
+pod 'error -2: pod team/adm-2: no PriorityClass "missing"' \
 	team/adm-2 priority-class=missing admit
 lacks task '"name": "adm-2"'
 # not asked: taken as it is (a class deleted since the pod was admitted)
@@ -196,7 +196,7 @@ stop_daemon
 rm -f "$sock"
 start_daemon --scheduler-name batch
 vsctl_ok queue add default
-pod 'error -22: task team/v-1: pod team/v-1: a pod of scheduler "volcano" (this one is "batch")' \
+pod 'error -22: pod team/v-1: a pod of scheduler "volcano" (this one is "batch")' \
 	team/v-1 scheduler=volcano
 pod ok team/b-1 scheduler=batch
 "$vsctl" podgroup show team/podgroup-b-1 -o json >"$out" 2>&1 || fail "podgroup show failed"

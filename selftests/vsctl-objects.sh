@@ -285,13 +285,13 @@ daemon_says 'queue q2: invalid parent queue name "Bad_Q": must start and end wit
 	queue add q2 --parent Bad_Q
 daemon_says 'queue q1: capability: invalid resource name "Foo": not a resource Kubernetes defines' \
 	queue set q1 --capability Foo=1
-daemon_says 'task team-a/p9: pod team-a/p9: toleration 0: an empty key needs operator Exists' \
+daemon_says 'pod team-a/p9: toleration 0: an empty key needs operator Exists' \
 	task add team-a/p9 --podgroup pg1 --toleration =v
-daemon_says 'task team-a/p9: pod team-a/p9: invalid nodeSelector key "a b": only letters, digits' \
+daemon_says 'pod team-a/p9: invalid nodeSelector key "a b": only letters, digits' \
 	task add team-a/p9 --podgroup pg1 --node-selector 'a b=c'
-daemon_says 'vjob team-a/j9: job team-a/j9: invalid task name "W": must start and end with a lowercase letter or digit' \
+daemon_says 'job team-a/j9: invalid task name "W": must start and end with a lowercase letter or digit' \
 	job add team-a/j9 --queue q1 --task W:1
-daemon_says 'vjob team-a/j9: job team-a/j9: task name "w" given twice' \
+daemon_says 'job team-a/j9: task name "w" given twice' \
 	job add team-a/j9 --queue q1 --task w:1 --task w:2
 daemon_says 'vjob team-a/j9: policy 0: unknown job action "Reboot" (one of: AbortJob, RestartJob' \
 	job add team-a/j9 --queue q1 --task w:1 --policy PodFailed=Reboot

@@ -14,6 +14,7 @@
 #include "controllers/jobctl.h"
 #include "controllers/qctl.h"
 #include "core/log.h"
+#include "core/names.h"
 #include "core/txn.h"
 #include "netlink/fill.h"
 #include "netlink/objects.h"
@@ -24,6 +25,7 @@ struct vs_nl_objtype {
 	u16 attr;			/* VS_A_NODE... */
 	u8 cmd[VS_NL_NR_VERBS];		/* by verb: VS_CMD_NODE_NEW, _SET, _DEL, _GET */
 	const char *what;		/* "node", for messages */
+	const char *core_what;		/* the core's word for it ("pod"), when another */
 	u16 ns_type;			/* the namespace attribute, 0 for cluster-scoped */
 	u16 name_type;
 	void *(*find)(struct vs_cluster *cl, const char *ns, const char *name);
@@ -402,14 +404,14 @@ static const struct vs_nl_objtype objtypes[] = {
 		.names = offsetof(struct vs_cluster, job_names),
 	},
 	{
-		.attr = VS_A_TASK, .cmd = OBJ_CMDS(TASK), .what = "task",
+		.attr = VS_A_TASK, .cmd = OBJ_CMDS(TASK), .what = "task", .core_what = "pod",
 		.ns_type = VS_TASK_A_NAMESPACE, .name_type = VS_TASK_A_NAME,
 		.find = find_task, .apply = apply_task, .del = del_task,
 		.put = put_task, .put_spec = put_task_spec, .next = next_task,
 		.names = offsetof(struct vs_cluster, task_names),
 	},
 	{
-		.attr = VS_A_VJOB, .cmd = OBJ_CMDS(VJOB), .what = "vjob",
+		.attr = VS_A_VJOB, .cmd = OBJ_CMDS(VJOB), .what = "vjob", .core_what = "job",
 		.ns_type = VS_VJOB_A_NAMESPACE, .name_type = VS_VJOB_A_NAME,
 		.find = find_vjob, .apply = apply_vjob, .del = del_vjob,
 		.put = put_vjob, .put_spec = put_vjob_spec, .next = next_vjob,
@@ -417,6 +419,7 @@ static const struct vs_nl_objtype objtypes[] = {
 	},
 	{
 		.attr = VS_A_PRIOCLASS, .cmd = OBJ_CMDS(PRIOCLASS), .what = "priorityclass",
+		.core_what = "priority class",
 		.name_type = VS_PC_A_NAME,
 		.find = find_prioclass, .apply = apply_prioclass, .del = del_prioclass,
 		.put = put_prioclass, .put_spec = put_prioclass_spec, .next = next_prioclass,
@@ -506,16 +509,34 @@ void *vs_nl_obj_find(const struct vs_nl_objtype *ot, struct vs_cluster *cl,
 	return obj;
 }
 
-/* Say which object an error is about: "node n1: ...". */
+/* Whether @msg opens with "@word @key: ". */
+static bool opens_with(const char *msg, const char *word, const char *key)
+{
+	size_t w = strlen(word), n = strlen(key);
+
+	return !strncmp(msg, word, w) && msg[w] == ' ' && !strncmp(msg + w + 1, key, n) &&
+	       !strncmp(msg + w + 1 + n, ": ", 2);
+}
+
+/*
+ * Say which object an error is about: "node n1: ...", unless the core
+ * said it already ("pod ns/p1: ..." of a task): once is enough.
+ */
 static int about(const struct vs_nl_objtype *ot, const struct key *k, int ret,
 		 struct vs_err *err)
 {
-	if (ret) {
-		if (ot->ns_type)
-			vs_err_prefix(err, "%s %s/%s: ", ot->what, k->ns, k->name);
-		else
-			vs_err_prefix(err, "%s %s: ", ot->what, k->name);
-	}
+	char key[2 * VS_DNS_SUBDOMAIN_MAX + 2];
+
+	if (!ret)
+		return ret;
+	if (ot->ns_type)
+		snprintf(key, sizeof(key), "%s/%s", k->ns, k->name);
+	else
+		snprintf(key, sizeof(key), "%s", k->name);
+	if (opens_with(err->msg, ot->what, key) ||
+	    (ot->core_what && opens_with(err->msg, ot->core_what, key)))
+		return ret;
+	vs_err_prefix(err, "%s %s: ", ot->what, key);
 	return ret;
 }
 

@@ -400,13 +400,13 @@ Test(wired, volcano_job_admission_refuses_and_changes_nothing)
 {
 	node("n1", 8000);
 	cr_assert_eq(ct_send(vjob_req("tf", NULL, 1, NULL, NULL)), -ENOENT);
-	cr_assert_str_eq(ct.ext.err.msg, "vjob ns/tf: job ns/tf: unable to find job queue: "
+	cr_assert_str_eq(ct.ext.err.msg, "job ns/tf: unable to find job queue: "
 			 "queue default does not exist");
 	queue_new("root", NULL);
 	queue_new("parent", "root");
 	queue_new("leaf", "parent");
 	cr_assert_eq(ct_send(vjob_req("tf", "parent", 1, NULL, NULL)), -EINVAL);
-	cr_assert_str_eq(ct.ext.err.msg, "vjob ns/tf: job ns/tf: can only submit job to leaf "
+	cr_assert_str_eq(ct.ext.err.msg, "job ns/tf: can only submit job to leaf "
 			 "queue, queue `parent` has 1 child queues");
 	cr_assert(ct.ext.has_offs);
 	cr_assert_eq(ct.cl.nr_vjobs + ct.cl.nr_jobs, 0);
@@ -419,7 +419,7 @@ Test(wired, clients_cannot_add_tasks_to_a_volcano_jobs_podgroup)
 	cluster_with_job(1, NULL, NULL);
 	cr_assert_eq(SEND(VS_CMD_TASK_NEW, ct_put_task(__n, "intruder", "tf", 100, NULL, 0)),
 		     -EPERM);
-	cr_assert_str_eq(ct.ext.err.msg, "task ns/intruder: pod ns/intruder: podgroup tf belongs "
+	cr_assert_str_eq(ct.ext.err.msg, "pod ns/intruder: podgroup tf belongs "
 			 "to job ns/tf, whose tasks the job controller makes");
 	cr_assert_null(ct_task("intruder"));
 }
@@ -522,7 +522,7 @@ Test(wired, queue_commands_open_and_close_queues)
 			 "state `Open`, queue `q1a` status is `Closing`");
 	cr_assert(ct.ext.has_offs);
 	cr_assert_eq(ct_send(vjob_req("tf", "q1a", 1, NULL, NULL)), -EPERM);
-	cr_assert_str_eq(ct.ext.err.msg, "vjob ns/tf: job ns/tf: can only submit job to queue with "
+	cr_assert_str_eq(ct.ext.err.msg, "job ns/tf: can only submit job to queue with "
 			 "state `Open`, queue `q1a` status is `Closing`");
 
 	/* a queue with PodGroups cannot go; its last PodGroup going closes it */
@@ -600,7 +600,7 @@ Test(wired, a_bare_task_gets_a_podgroup_of_its_own)
 
 	node("n1", 8000);
 	cr_assert_eq(bare_task("p0", NULL, NULL), -ENOENT);
-	cr_assert_str_eq(ct.ext.err.msg, "task ns/p0: pod ns/p0: unable to find queue: queue "
+	cr_assert_str_eq(ct.ext.err.msg, "pod ns/p0: unable to find queue: queue "
 			 "default does not exist");
 	cr_assert_eq(ct.cl.nr_jobs + ct.cl.nr_tasks, 0);
 	queue_new("default", NULL);
@@ -684,7 +684,7 @@ Test(wired, pods_of_other_schedulers_are_accounted_on_their_nodes_only)
 	node("n1", 8000);
 	queue_new("default", NULL);
 	cr_assert_eq(pod("kp", NULL, "default-scheduler", NULL, NULL, false), -EINVAL);
-	cr_assert_str_eq(ct.ext.err.msg, "task ns/kp: pod ns/kp: a pod of scheduler "
+	cr_assert_str_eq(ct.ext.err.msg, "pod ns/kp: a pod of scheduler "
 			 "\"default-scheduler\" (this one is \"volcano\") is on no node: its own "
 			 "scheduler places it");
 	cr_assert_eq(ct.cl.nr_jobs + ct.cl.nr_tasks, 0);
@@ -717,7 +717,7 @@ Test(wired, admission_gives_a_created_pod_its_priority)
 	cr_assert_eq(ct_task("a")->priority, 50);
 	cr_assert_str_eq(ct_task("a")->priority_class, "base");
 	cr_assert_eq(pod("b", NULL, NULL, NULL, "nope", true), -ENOENT);
-	cr_assert_str_eq(ct.ext.err.msg, "task ns/b: pod ns/b: no PriorityClass \"nope\"");
+	cr_assert_str_eq(ct.ext.err.msg, "pod ns/b: no PriorityClass \"nope\"");
 	/* not asked: taken as it is, Volcano's 1 */
 	cr_assert_eq(pod("c", NULL, NULL, NULL, NULL, false), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(ct_task("c")->priority, 1);
@@ -731,7 +731,7 @@ Test(wired, a_bare_task_in_a_closed_queue_is_refused_and_leaves_nothing)
 	queue_new("q1", NULL);
 	cr_assert_eq(queue_command("q1", VS_ACTION_CLOSE_QUEUE), 0, "%s", ct.ext.err.msg);
 	cr_assert_eq(bare_task("p0", NULL, "q1"), -EPERM);
-	cr_assert_str_eq(ct.ext.err.msg, "task ns/p0: pod ns/p0: can only submit PodGroup to "
+	cr_assert_str_eq(ct.ext.err.msg, "pod ns/p0: can only submit PodGroup to "
 			 "queue with state `Open`, queue `q1` status is `Closed`");
 	cr_assert_eq(ct.cl.nr_jobs + ct.cl.nr_tasks, 0);
 }

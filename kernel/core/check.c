@@ -269,5 +269,6 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	    vs_htable_count(&cl->job_index) != jobs ||
 	    vs_htable_count(&cl->task_index) != tasks)
 		return vs_err_set(err, EIO, "an index holds objects that are not listed");
-	return check_others(cl, err) ?: check_indexes(cl, err) ?: check_pools(cl, err);
+	return check_others(cl, err) ?: check_indexes(cl, err) ?: check_pools(cl, err) ?:
+	       vs_hypernodes_check(cl, err);
 }

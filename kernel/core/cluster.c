@@ -155,6 +155,7 @@ int vs_cluster_init(struct vs_cluster *cl)
 	cl->active_jobs = RB_ROOT;
 	INIT_LIST_HEAD(&cl->vjobs);
 	INIT_LIST_HEAD(&cl->prioclasses);
+	vs_hypernodes_init(&cl->hypernodes);
 	cl->node_names = VS_NAME_TREE_CLUSTER(struct vs_node, byname, name);
 	cl->queue_names = VS_NAME_TREE_CLUSTER(struct vs_queue, byname, name);
 	cl->job_names = VS_NAME_TREE(struct vs_job, byname, ns, name);
@@ -221,6 +222,7 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 			vs_queue_free(cl, queue);
 		list_for_each_entry_safe(pc, ptmp, &cl->prioclasses, list)
 			vs_prioclass_free(cl, pc);
+		vs_hypernodes_destroy(cl);
 	}
 
 	vs_htable_destroy(&cl->node_index);

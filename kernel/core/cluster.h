@@ -33,6 +33,7 @@
 #include "core/job.h"
 #include "core/labels.h"
 #include "core/list.h"
+#include "core/hypernode.h"
 #include "core/nametree.h"
 #include "core/node.h"
 #include "core/nodeclass.h"
@@ -120,6 +121,8 @@ struct vs_cluster {
 	u32 nr_active_jobs;
 	struct list_head vjobs;
 	struct list_head prioclasses;
+	/* HyperNodes and the tree over them (core/hypernode.h). */
+	struct vs_hypernodes hypernodes;
 
 	struct vs_cluster_limits limits;
 	u32 nr_nodes;

@@ -90,6 +90,7 @@ struct vs_cluster {
 	struct vs_pool task_pool;
 	struct vs_pool vjob_pool;
 	struct vs_pool prioclass_pool;
+	struct vs_pool hypernode_pool;
 
 	struct vs_htable node_index;
 	struct vs_htable queue_index;
@@ -97,6 +98,7 @@ struct vs_cluster {
 	struct vs_htable task_index;
 	struct vs_htable vjob_index;
 	struct vs_htable prioclass_index;
+	struct vs_htable hypernode_index;
 	/* The same objects in name order (core/nametree.h) once listed. */
 	struct vs_name_tree node_names;
 	struct vs_name_tree queue_names;
@@ -104,6 +106,7 @@ struct vs_cluster {
 	struct vs_name_tree task_names;
 	struct vs_name_tree vjob_names;
 	struct vs_name_tree prioclass_names;
+	struct vs_name_tree hypernode_names;
 
 	struct list_head nodes;		/* creation order */
 	struct list_head queues;

@@ -53,58 +53,6 @@ static u32 set_sort_unique(const char **set, u32 nr)
 	return n + 1;
 }
 
-struct vs_hypernode *vs_hypernode_find(const struct vs_cluster *cl, const char *name)
-{
-	struct rb_node *n = cl->hypernodes.names.rb_node;
-
-	while (n) {
-		struct vs_hypernode *hn = container_of(n, struct vs_hypernode, byname);
-		int c = strcmp(name, hn->name);
-
-		if (!c)
-			return hn;
-		n = c < 0 ? n->rb_left : n->rb_right;
-	}
-	return NULL;
-}
-
-struct vs_hypernode *vs_hypernode_after(const struct vs_cluster *cl, const char *name)
-{
-	struct rb_node *n = cl->hypernodes.names.rb_node;
-	struct vs_hypernode *best = NULL;
-
-	if (!name) {
-		n = rb_first(&cl->hypernodes.names);
-		return n ? container_of(n, struct vs_hypernode, byname) : NULL;
-	}
-	while (n) {
-		struct vs_hypernode *hn = container_of(n, struct vs_hypernode, byname);
-
-		if (strcmp(name, hn->name) < 0) {
-			best = hn;
-			n = n->rb_left;
-		} else {
-			n = n->rb_right;
-		}
-	}
-	return best;
-}
-
-static void names_insert(struct vs_hypernodes *hns, struct vs_hypernode *hn)
-{
-	struct rb_node **link = &hns->names.rb_node, *parent = NULL;
-
-	while (*link) {
-		parent = *link;
-		if (strcmp(hn->name, container_of(parent, struct vs_hypernode, byname)->name) < 0)
-			link = &parent->rb_left;
-		else
-			link = &parent->rb_right;
-	}
-	rb_link_node(&hn->byname, parent, link);
-	rb_insert_color(&hn->byname, &hns->names);
-}
-
 /* ---- selectors ---- */
 
 static bool member_chooses(const struct vs_hn_member *m, const char *name,
@@ -487,7 +435,7 @@ int vs_hypernode_add(struct vs_cluster *cl, const struct vs_hypernode_spec *spec
 		return vs_err_set(err, EEXIST, "hypernode %s already exists", spec->name);
 	if (vs_txn_prep(cl, VS_TXN_ADD_HYPERNODE, NULL, 0, &ent))
 		return vs_err_set(err, ENOMEM, "hypernode %s: out of memory", spec->name);
-	hn = calloc(1, sizeof(*hn));
+	hn = vs_pool_zalloc(&cl->hypernode_pool);
 	if (!hn)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	ret = spec_build(cl, spec, &hn->members, &hn->tier_name, err);
@@ -503,7 +451,8 @@ int vs_hypernode_add(struct vs_cluster *cl, const struct vs_hypernode_spec *spec
 	hn->seq = cl->seq++;
 	INIT_LIST_HEAD(&hn->children);
 	INIT_LIST_HEAD(&hn->sibling);
-	names_insert(&cl->hypernodes, hn);
+	vs_htable_add(&cl->hypernode_index, &hn->hnode, vs_str_hash(hn->name));
+	vs_name_tree_add(&cl->hypernode_names, hn);
 	list_add_tail(&hn->list, &cl->hypernodes.list);
 	cl->hypernodes.nr++;
 	leaves_compute(cl, hn);
@@ -521,7 +470,7 @@ out_members:
 	vs_str_put(&cl->strs, hn->tier_name);
 	members_free(cl, hn->members, spec->nr_members);
 out_free:
-	free(hn);
+	vs_pool_free(&cl->hypernode_pool, hn);
 	vs_err_prefix(err, "hypernode %s: ", spec->name);
 	return ret;
 }
@@ -576,7 +525,7 @@ static void hypernode_free(struct vs_cluster *cl, struct vs_hypernode *hn)
 	free(hn->leaves);
 	vs_str_put(&cl->strs, hn->tier_name);
 	vs_str_put(&cl->strs, hn->name);
-	free(hn);
+	vs_pool_free(&cl->hypernode_pool, hn);
 }
 
 void vs_hypernode_del(struct vs_cluster *cl, struct vs_hypernode *hn)
@@ -589,7 +538,8 @@ void vs_hypernode_del(struct vs_cluster *cl, struct vs_hypernode *hn)
 	list_for_each_entry_safe(c, tmp, &hn->children, sibling)
 		set_parent(cl, c, NULL);
 	set_parent(cl, hn, NULL);
-	rb_erase(&hn->byname, &cl->hypernodes.names);
+	vs_htable_del(&cl->hypernode_index, &hn->hnode);
+	vs_name_tree_del(&cl->hypernode_names, hn);
 	list_del(&hn->list);
 	cl->hypernodes.nr--;
 	if (ent)
@@ -615,7 +565,8 @@ void vs_hypernode_undo(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		return;
 	case VS_TXN_DEL_HYPERNODE:
 		list_add(&hn->list, ent->place.list);
-		names_insert(&cl->hypernodes, hn);
+		vs_htable_add(&cl->hypernode_index, &hn->hnode, vs_str_hash(hn->name));
+		vs_name_tree_add(&cl->hypernode_names, hn);
 		cl->hypernodes.nr++;
 		leaves_compute(cl, hn);
 		break;
@@ -652,7 +603,6 @@ void vs_hypernode_forget(struct vs_cluster *cl, struct vs_txn_ent *ent)
 
 void vs_hypernodes_init(struct vs_hypernodes *hns)
 {
-	hns->names = RB_ROOT;
 	INIT_LIST_HEAD(&hns->list);
 	hns->nr = 0;
 	hns->lost = false;
@@ -690,7 +640,7 @@ static int check_one(struct vs_cluster *cl, const struct vs_hypernode *hn, struc
 	int ret;
 
 	if (vs_hypernode_find(cl, hn->name) != hn)
-		return vs_err_set(err, EIO, "hypernode %s is not found by its name", hn->name);
+		return vs_err_set(err, EIO, "hypernode %s is not indexed", hn->name);
 	if (best_parent(cl, hn) != hn->parent)
 		return vs_err_set(err, EIO, "hypernode %s has parent %s, not its oldest claimer",
 				  hn->name, hn->parent ? hn->parent->name : "(none)");

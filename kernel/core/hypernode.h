@@ -64,7 +64,8 @@ struct vs_hn_member {
 struct vs_hypernode {
 	const char *name;		/* interned */
 	u64 seq;			/* creation order: the older claimer wins */
-	struct rb_node byname;		/* cl->hypernodes.names */
+	struct hlist_node hnode;	/* cl->hypernode_index */
+	struct rb_node byname;		/* cl->hypernode_names */
 	struct list_head list;		/* cl->hypernodes.list, creation order */
 
 	s32 tier;
@@ -83,9 +84,11 @@ struct vs_hypernode {
 	u32 nr_leaves;
 };
 
-/* The cluster's HyperNodes (struct vs_cluster's hypernodes). */
+/*
+ * The cluster's HyperNodes (struct vs_cluster's hypernodes; indexed by
+ * name in its hypernode_index and hypernode_names, as the other objects).
+ */
 struct vs_hypernodes {
-	struct rb_root names;		/* by name */
 	struct list_head list;		/* creation order */
 	u32 nr;
 	bool lost;			/* a node set could not be stored (memory): not ready */
@@ -128,9 +131,6 @@ int vs_hypernode_update(struct vs_cluster *cl, struct vs_hypernode *hn,
 void vs_hypernode_del(struct vs_cluster *cl, struct vs_hypernode *hn);
 
 struct vs_hypernode *vs_hypernode_find(const struct vs_cluster *cl, const char *name);
-
-/* The first HyperNode in name order after @name (NULL: the first), or NULL. */
-struct vs_hypernode *vs_hypernode_after(const struct vs_cluster *cl, const char *name);
 
 /*
  * The node @name was added, changed or (@node NULL) deleted: the direct

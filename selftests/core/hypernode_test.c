@@ -330,7 +330,9 @@ static void state(char *buf, size_t size)
 	size_t n = 0;
 
 	buf[0] = 0;
-	for (hn = vs_hypernode_after(&cl, NULL); hn; hn = vs_hypernode_after(&cl, hn->name)) {
+	vs_cluster_keep_names(&cl);
+	for (hn = vs_name_tree_after(&cl.hypernode_names, NULL, NULL); hn;
+	     hn = vs_name_tree_next(&cl.hypernode_names, hn)) {
 		n += snprintf(buf + n, size - n, "%s seq=%llu tier=%d/%s parent=%s kids=%u m=",
 			      hn->name, (unsigned long long)hn->seq, hn->tier,
 			      hn->tier_name ? hn->tier_name : "", hn->parent ? hn->parent->name : "",

@@ -4,9 +4,9 @@
  * over them kept current as they and the nodes change. See hypernode.h
  * and Documentation/core.md, "HyperNodes".
  *
- * The parents are re-resolved on every change of a HyperNode, a pass over
- * the HyperNodes (they are few: one per switch); the node sets follow
- * each change along one path to the root only.
+ * The parents are resolved again on every change of a HyperNode, a pass
+ * over the HyperNodes (they are few: one per switch); a node's change
+ * moves the node sets along one path to the root only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -248,57 +248,97 @@ static bool is_ancestor(const struct vs_hypernode *a, const struct vs_hypernode 
 	return false;
 }
 
-static void set_parent(struct vs_cluster *cl, struct vs_hypernode *c, struct vs_hypernode *p)
+static void detach(struct vs_hypernode *c)
 {
-	struct vs_hypernode *old = c->parent;
-
-	if (old == p)
-		return;
-	if (old) {
+	if (c->parent) {
 		list_del_init(&c->sibling);
-		old->nr_children--;
+		c->parent->nr_children--;
+		c->parent = NULL;
 	}
+}
+
+static void attach(struct vs_hypernode *c, struct vs_hypernode *p)
+{
 	c->parent = p;
 	if (p) {
 		list_add_tail(&c->sibling, &p->children);
 		p->nr_children++;
 	}
-	leaves_up(cl, old);
-	leaves_up(cl, p);
+}
+
+/* The leaves of the dirty HyperNodes under @hn, children first. */
+static void leaves_clean(struct vs_cluster *cl, struct vs_hypernode *hn)
+{
+	struct vs_hypernode *c;
+
+	list_for_each_entry(c, &hn->children, sibling)
+		if (c->dirty)
+			leaves_clean(cl, c);
+	leaves_compute(cl, hn);
+	hn->dirty = false;
+}
+
+/* Whether @a is @b or one of its ancestors along the links being resolved. */
+static bool is_next_ancestor(const struct vs_hypernode *a, const struct vs_hypernode *b)
+{
+	for (; b; b = b->next_parent)
+		if (a == b)
+			return true;
+	return false;
 }
 
 /* The parent @c should have: its oldest claimer whose claim closes no cycle. */
-static struct vs_hypernode *best_parent(const struct vs_cluster *cl, const struct vs_hypernode *c)
+static struct vs_hypernode *best_parent(const struct vs_cluster *cl, const struct vs_hypernode *c,
+					bool next)
 {
 	struct vs_hypernode *p;
 
 	list_for_each_entry(p, &cl->hypernodes.list, list)
-		if (claims(p, c) && !is_ancestor(c, p))
+		if (claims(p, c) && !(next ? is_next_ancestor(c, p) : is_ancestor(c, p)))
 			return p;
 	return NULL;
 }
 
 /*
- * Every HyperNode's parent again, oldest first, until none changes: a
- * change frees or makes claims anywhere (a released member, a cycle that
- * no longer closes). Each pass settles at least the oldest that moved.
+ * Every HyperNode's parent again, from nothing: oldest first, each takes
+ * its oldest claimer whose claim closes no cycle with the links taken
+ * before it. The result depends on the specs and the creation order
+ * alone, never on the links the tree had (a change frees or makes claims
+ * anywhere, and closes or opens cycles); then the links that differ move,
+ * and the leaves above each move are computed again, children first.
  */
 static void parents_resolve(struct vs_cluster *cl)
 {
 	struct vs_hypernode *c;
-	bool moved = true;
+	bool moved = false;
 
-	for (u32 pass = 0; moved && pass <= cl->hypernodes.nr; pass++) {
-		moved = false;
-		list_for_each_entry(c, &cl->hypernodes.list, list) {
-			struct vs_hypernode *p = best_parent(cl, c);
-
-			if (p != c->parent) {
-				set_parent(cl, c, p);
-				moved = true;
-			}
+	list_for_each_entry(c, &cl->hypernodes.list, list)
+		c->next_parent = NULL;
+	list_for_each_entry(c, &cl->hypernodes.list, list)
+		c->next_parent = best_parent(cl, c, true);
+	list_for_each_entry(c, &cl->hypernodes.list, list) {
+		if (c->next_parent != c->parent) {
+			if (c->parent)
+				c->parent->dirty = true;
+			if (c->next_parent)
+				c->next_parent->dirty = true;
+			detach(c);
+			moved = true;
 		}
 	}
+	if (!moved)
+		return;
+	list_for_each_entry(c, &cl->hypernodes.list, list)
+		if (!c->parent && c->next_parent)
+			attach(c, c->next_parent);
+	/* a dirty HyperNode's ancestors in the new tree are dirty, up to a root */
+	list_for_each_entry(c, &cl->hypernodes.list, list)
+		if (c->dirty)
+			for (struct vs_hypernode *h = c->parent; h && !h->dirty; h = h->parent)
+				h->dirty = true;
+	list_for_each_entry(c, &cl->hypernodes.list, list)
+		if (!c->parent && c->dirty)
+			leaves_clean(cl, c);
 }
 
 bool vs_hypernodes_ready(const struct vs_cluster *cl)
@@ -536,8 +576,10 @@ void vs_hypernode_del(struct vs_cluster *cl, struct vs_hypernode *hn)
 	if (ent)
 		ent->place.list = hn->list.prev;
 	list_for_each_entry_safe(c, tmp, &hn->children, sibling)
-		set_parent(cl, c, NULL);
-	set_parent(cl, hn, NULL);
+		detach(c);
+	c = hn->parent;
+	detach(hn);
+	leaves_up(cl, c);
 	vs_htable_del(&cl->hypernode_index, &hn->hnode);
 	vs_name_tree_del(&cl->hypernode_names, hn);
 	list_del(&hn->list);
@@ -641,7 +683,7 @@ static int check_one(struct vs_cluster *cl, const struct vs_hypernode *hn, struc
 
 	if (vs_hypernode_find(cl, hn->name) != hn)
 		return vs_err_set(err, EIO, "hypernode %s is not indexed", hn->name);
-	if (best_parent(cl, hn) != hn->parent)
+	if (best_parent(cl, hn, false) != hn->parent)
 		return vs_err_set(err, EIO, "hypernode %s has parent %s, not its oldest claimer",
 				  hn->name, hn->parent ? hn->parent->name : "(none)");
 	list_for_each_entry(c, &hn->children, sibling) {

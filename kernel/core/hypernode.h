@@ -12,7 +12,8 @@
  * The tree, kept current by every change of a HyperNode or a node, never
  * rebuilt per cycle:
  *  - parent: of the HyperNodes that claim a HyperNode as a member, the
- *    oldest (creation order) whose claim closes no cycle. Volcano refuses
+ *    oldest (creation order) whose claim closes no cycle with the links of
+ *    the HyperNodes older than it. Volcano refuses
  *    the second claim it meets and the claim that closes a cycle and marks
  *    its cache not ready; vsched refuses the same claims but chooses among
  *    them by age rather than by event order, so that the tree is a function
@@ -77,6 +78,8 @@ struct vs_hypernode {
 	struct list_head children;	/* its children, by their sibling */
 	struct list_head sibling;
 	u32 nr_children;
+	struct vs_hypernode *next_parent;	/* scratch of the resolution */
+	bool dirty;				/* scratch: its leaves are to compute */
 
 	const char **direct;		/* sorted (strcmp), interned, referenced */
 	u32 nr_direct;

@@ -406,3 +406,95 @@ Test(hypernode, every_change_undone_by_a_transaction)
 	cr_assert_null(vs_hypernode_find(&cl, "s4"));
 	leaves_are("s6", "node-4,node-5,node-6,node-7");
 }
+
+/*
+ * Random HyperNodes over random nodes, changed and deleted, nodes added,
+ * relabelled and deleted, some of it in transactions aborted or kept: the
+ * check verifies the tree against its definitions after every step, and an
+ * aborted transaction gives back the state it began on.
+ */
+Test(hypernode, random_changes_keep_the_tree_exact)
+{
+	static const char *racks[] = { "r0", "r1", "r2" };
+	static const char *patterns[] = { "^n[0-3]$", "n[5-9]", "^m" };
+	static char before[16384], after[16384];
+	unsigned int seed = 34;
+	struct vs_err err = { 0 };
+	struct vs_txn txn;
+	bool in_txn = false;
+
+	for (int step = 0; step < 3000; step++) {
+		char name[16];
+		unsigned int r = rand_r(&seed);
+
+		if (!in_txn && r % 40 == 0) {
+			state(before, sizeof(before));
+			vs_txn_begin(&txn, &cl);
+			in_txn = true;
+		} else if (in_txn && r % 40 == 1) {
+			if (r % 3) {
+				cr_assert_eq(vs_txn_abort(&txn), 0);
+				check();
+				state(after, sizeof(after));
+				cr_assert_str_eq(after, before, "step %d:\n%s\n----\n%s", step, before, after);
+			} else {
+				vs_txn_commit(&txn);
+			}
+			in_txn = false;
+		}
+		r /= 40;
+		if (r % 3 == 0) {	/* a node */
+			struct vs_node *n;
+
+			snprintf(name, sizeof(name), "%c%u", r & 8 ? 'm' : 'n', (r >> 4) % 10);
+			n = vs_node_find(&cl, name);
+			if (!n)
+				node(name, racks[(r >> 8) % 3]);
+			else if (r & 0x1000)
+				relabel(n, racks[(r >> 8) % 3]);
+			else
+				cr_assert_eq(vs_node_del(&cl, n, &err), 0, "%s", err.msg);
+			check();
+			continue;
+		}
+		snprintf(name, sizeof(name), "h%u", (r >> 2) % 12);
+		if (r % 3 == 1 && vs_hypernode_find(&cl, name)) {
+			del(name);
+			continue;
+		}
+		struct vs_hn_member_spec m[4];
+		struct vs_kv_spec kv[4];
+		char kids[4][16];
+		u32 nr = 1 + (r >> 6) % 4;
+
+		for (u32 i = 0; i < nr; i++) {
+			unsigned int q = rand_r(&seed);
+
+			memset(&m[i], 0, sizeof(m[i]));
+			switch (q % 4) {
+			case 0:
+				snprintf(kids[i], sizeof(kids[i]), "h%u", (q >> 2) % 12);
+				m[i] = (struct vs_hn_member_spec)HN(kids[i]);
+				break;
+			case 1:
+				snprintf(kids[i], sizeof(kids[i]), "n%u", (q >> 2) % 12);
+				m[i] = (struct vs_hn_member_spec)NODE(kids[i]);
+				break;
+			case 2:
+				m[i] = (struct vs_hn_member_spec)REGEX(patterns[(q >> 2) % 3]);
+				break;
+			case 3:
+				kv[i] = (struct vs_kv_spec){ "rack", racks[(q >> 2) % 3] };
+				m[i] = (struct vs_hn_member_spec){
+					.type = VS_HN_MEMBER_NODE, .sel = VS_HN_LABEL,
+					.labels = &kv[i], .nr_labels = 1,
+				};
+				break;
+			}
+		}
+		cr_assert_eq(hn_put(name, (r >> 9) % 4, m, nr, &err), 0, "%s", err.msg);
+		check();
+	}
+	if (in_txn)
+		vs_txn_commit(&txn);
+}

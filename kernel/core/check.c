@@ -96,6 +96,7 @@ static int check_indexes(const struct vs_cluster *cl, struct vs_err *err)
 		{ "task", &cl->task_index, &cl->task_names, cl->nr_tasks },
 		{ "job", &cl->vjob_index, &cl->vjob_names, cl->nr_vjobs },
 		{ "priorityclass", &cl->prioclass_index, &cl->prioclass_names, cl->nr_prioclasses },
+		{ "hypernode", &cl->hypernode_index, &cl->hypernode_names, cl->hypernodes.nr },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(idx); i++) {
@@ -121,6 +122,7 @@ static int check_pools(const struct vs_cluster *cl, struct vs_err *err)
 		{ &cl->task_pool, cl->nr_tasks + vs_txn_kept(cl, VS_TXN_DEL_TASK) },
 		{ &cl->vjob_pool, cl->nr_vjobs + vs_txn_kept(cl, VS_TXN_DEL_VJOB) },
 		{ &cl->prioclass_pool, cl->nr_prioclasses + vs_txn_kept(cl, VS_TXN_DEL_PRIOCLASS) },
+		{ &cl->hypernode_pool, cl->hypernodes.nr + vs_txn_kept(cl, VS_TXN_DEL_HYPERNODE) },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(pools); i++)
@@ -269,5 +271,6 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	    vs_htable_count(&cl->job_index) != jobs ||
 	    vs_htable_count(&cl->task_index) != tasks)
 		return vs_err_set(err, EIO, "an index holds objects that are not listed");
-	return check_others(cl, err) ?: check_indexes(cl, err) ?: check_pools(cl, err);
+	return check_others(cl, err) ?: check_indexes(cl, err) ?: check_pools(cl, err) ?:
+	       vs_hypernodes_check(cl, err);
 }

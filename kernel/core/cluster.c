@@ -29,6 +29,11 @@ static u32 prioclass_hashfn(const struct hlist_node *n)
 	return vs_str_hash(hlist_entry(n, struct vs_prioclass, hnode)->name);
 }
 
+static u32 hypernode_hashfn(const struct hlist_node *n)
+{
+	return vs_str_hash(hlist_entry(n, struct vs_hypernode, hnode)->name);
+}
+
 static u32 job_hashfn(const struct hlist_node *n)
 {
 	const struct vs_job *job = hlist_entry(n, struct vs_job, hnode);
@@ -91,6 +96,7 @@ struct type *fn(const struct vs_cluster *cl, const char *ns, const char *name) \
 DEFINE_NAME_FIND(vs_node_find, vs_node, node_index)
 DEFINE_NAME_FIND(vs_queue_find, vs_queue, queue_index)
 DEFINE_NAME_FIND(vs_prioclass_find, vs_prioclass, prioclass_index)
+DEFINE_NAME_FIND(vs_hypernode_find, vs_hypernode, hypernode_index)
 DEFINE_NS_NAME_FIND(vs_job_find, vs_job, job_index)
 DEFINE_NS_NAME_FIND(vs_task_find, vs_task, task_index)
 DEFINE_NS_NAME_FIND(vs_vjob_find, vs_vjob, vjob_index)
@@ -155,12 +161,14 @@ int vs_cluster_init(struct vs_cluster *cl)
 	cl->active_jobs = RB_ROOT;
 	INIT_LIST_HEAD(&cl->vjobs);
 	INIT_LIST_HEAD(&cl->prioclasses);
+	vs_hypernodes_init(&cl->hypernodes);
 	cl->node_names = VS_NAME_TREE_CLUSTER(struct vs_node, byname, name);
 	cl->queue_names = VS_NAME_TREE_CLUSTER(struct vs_queue, byname, name);
 	cl->job_names = VS_NAME_TREE(struct vs_job, byname, ns, name);
 	cl->task_names = VS_NAME_TREE(struct vs_task, byname, ns, name);
 	cl->vjob_names = VS_NAME_TREE(struct vs_vjob, byname, ns, name);
 	cl->prioclass_names = VS_NAME_TREE_CLUSTER(struct vs_prioclass, byname, name);
+	cl->hypernode_names = VS_NAME_TREE_CLUSTER(struct vs_hypernode, byname, name);
 
 	ret = vs_strtab_init(&cl->strs);
 	if (ret)
@@ -176,7 +184,9 @@ int vs_cluster_init(struct vs_cluster *cl)
 	    (ret = vs_pool_init(&cl->task_pool, "vs_task", sizeof(struct vs_task), 0, NULL)) ||
 	    (ret = vs_pool_init(&cl->vjob_pool, "vs_vjob", sizeof(struct vs_vjob), 0, NULL)) ||
 	    (ret = vs_pool_init(&cl->prioclass_pool, "vs_prioclass",
-				sizeof(struct vs_prioclass), 0, NULL)))
+				sizeof(struct vs_prioclass), 0, NULL)) ||
+	    (ret = vs_pool_init(&cl->hypernode_pool, "vs_hypernode",
+				sizeof(struct vs_hypernode), 0, NULL)))
 		goto out_destroy;
 	if ((ret = vs_htable_init(&cl->node_index, 8, node_hashfn)) ||
 	    (ret = vs_htable_init(&cl->queue_index, 4, queue_hashfn)) ||
@@ -184,6 +194,7 @@ int vs_cluster_init(struct vs_cluster *cl)
 	    (ret = vs_htable_init(&cl->task_index, 10, task_hashfn)) ||
 	    (ret = vs_htable_init(&cl->vjob_index, 4, vjob_hashfn)) ||
 	    (ret = vs_htable_init(&cl->prioclass_index, 2, prioclass_hashfn)) ||
+	    (ret = vs_htable_init(&cl->hypernode_index, 2, hypernode_hashfn)) ||
 	    (ret = vs_node_classes_init(&cl->classes)))
 		goto out_destroy;
 	return 0;
@@ -221,6 +232,7 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 			vs_queue_free(cl, queue);
 		list_for_each_entry_safe(pc, ptmp, &cl->prioclasses, list)
 			vs_prioclass_free(cl, pc);
+		vs_hypernodes_destroy(cl);
 	}
 
 	vs_htable_destroy(&cl->node_index);
@@ -229,6 +241,7 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 	vs_htable_destroy(&cl->task_index);
 	vs_htable_destroy(&cl->vjob_index);
 	vs_htable_destroy(&cl->prioclass_index);
+	vs_htable_destroy(&cl->hypernode_index);
 	vs_node_classes_destroy(&cl->classes);
 	vs_pool_destroy(&cl->node_pool);
 	vs_pool_destroy(&cl->queue_pool);
@@ -236,6 +249,7 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 	vs_pool_destroy(&cl->task_pool);
 	vs_pool_destroy(&cl->vjob_pool);
 	vs_pool_destroy(&cl->prioclass_pool);
+	vs_pool_destroy(&cl->hypernode_pool);
 	vs_reqtab_destroy(&cl->reqs);
 	vs_strtab_destroy(&cl->strs);
 	free(cl->node_slot);
@@ -247,6 +261,7 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 
 void vs_cluster_keep_names(struct vs_cluster *cl)
 {
+	struct vs_hypernode *hn;
 	struct vs_prioclass *pc;
 	struct vs_queue *queue;
 	struct vs_vjob *vjob;
@@ -254,7 +269,7 @@ void vs_cluster_keep_names(struct vs_cluster *cl)
 	struct vs_task *task;
 	struct vs_job *job;
 
-	if (cl->node_names.kept)	/* all six are kept together */
+	if (cl->node_names.kept)	/* all seven are kept together */
 		return;
 	vs_name_tree_keep(&cl->node_names);
 	vs_name_tree_keep(&cl->queue_names);
@@ -262,6 +277,7 @@ void vs_cluster_keep_names(struct vs_cluster *cl)
 	vs_name_tree_keep(&cl->task_names);
 	vs_name_tree_keep(&cl->vjob_names);
 	vs_name_tree_keep(&cl->prioclass_names);
+	vs_name_tree_keep(&cl->hypernode_names);
 	list_for_each_entry(node, &cl->nodes, list)
 		vs_name_tree_add(&cl->node_names, node);
 	list_for_each_entry(queue, &cl->queues, list)
@@ -275,6 +291,8 @@ void vs_cluster_keep_names(struct vs_cluster *cl)
 		vs_name_tree_add(&cl->vjob_names, vjob);
 	list_for_each_entry(pc, &cl->prioclasses, list)
 		vs_name_tree_add(&cl->prioclass_names, pc);
+	list_for_each_entry(hn, &cl->hypernodes.list, list)
+		vs_name_tree_add(&cl->hypernode_names, hn);
 }
 
 void vs_cluster_compact_nodes(struct vs_cluster *cl)

@@ -33,6 +33,7 @@
 #include "core/job.h"
 #include "core/labels.h"
 #include "core/list.h"
+#include "core/hypernode.h"
 #include "core/nametree.h"
 #include "core/node.h"
 #include "core/nodeclass.h"
@@ -89,6 +90,7 @@ struct vs_cluster {
 	struct vs_pool task_pool;
 	struct vs_pool vjob_pool;
 	struct vs_pool prioclass_pool;
+	struct vs_pool hypernode_pool;
 
 	struct vs_htable node_index;
 	struct vs_htable queue_index;
@@ -96,6 +98,7 @@ struct vs_cluster {
 	struct vs_htable task_index;
 	struct vs_htable vjob_index;
 	struct vs_htable prioclass_index;
+	struct vs_htable hypernode_index;
 	/* The same objects in name order (core/nametree.h) once listed. */
 	struct vs_name_tree node_names;
 	struct vs_name_tree queue_names;
@@ -103,6 +106,7 @@ struct vs_cluster {
 	struct vs_name_tree task_names;
 	struct vs_name_tree vjob_names;
 	struct vs_name_tree prioclass_names;
+	struct vs_name_tree hypernode_names;
 
 	struct list_head nodes;		/* creation order */
 	struct list_head queues;
@@ -120,6 +124,8 @@ struct vs_cluster {
 	u32 nr_active_jobs;
 	struct list_head vjobs;
 	struct list_head prioclasses;
+	/* HyperNodes and the tree over them (core/hypernode.h). */
+	struct vs_hypernodes hypernodes;
 
 	struct vs_cluster_limits limits;
 	u32 nr_nodes;

@@ -117,6 +117,10 @@ enum vs_txn_kind {
 	VS_TXN_SUMS_QUEUE,
 	/* A resource name registered: undone by forgetting it (the newest one). */
 	VS_TXN_DIM,
+	/* HyperNodes (hypernode.c undoes and forgets them: the tree follows). */
+	VS_TXN_ADD_HYPERNODE,
+	VS_TXN_DEL_HYPERNODE,
+	VS_TXN_HYPERNODE_SPEC,
 };
 
 /*
@@ -246,6 +250,10 @@ void vs_job_queue_detach(struct vs_cluster *cl, struct vs_job *job);
 void vs_job_queue_join(struct vs_cluster *cl, struct vs_job *job);
 void vs_job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_task *task, int sign);
 void vs_node_link_task(struct vs_node *node, struct vs_task *task);
+
+/* Undo a HyperNode's entry, or free what it kept once committed. */
+void vs_hypernode_undo(struct vs_cluster *cl, struct vs_txn_ent *ent);
+void vs_hypernode_forget(struct vs_cluster *cl, struct vs_txn_ent *ent);
 
 /* Free an object that is on no list and in no index, with what it holds. */
 void vs_node_free(struct vs_cluster *cl, struct vs_node *node);

@@ -473,6 +473,7 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 	cl->nr_nodes++;
 	cl->nr_prefer_no_schedule_nodes += vs_node_prefers_no_schedule(node);
 	vs_res_add(&cl->total_allocatable, &node->allocatable);
+	vs_hypernodes_node_event(cl, node->name, node);
 	if (ent) {
 		ent->obj = node;
 		vs_txn_push(cl, ent);
@@ -534,6 +535,7 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 	}
 	/* Labels, taints, cordon and readiness are what predicates read. */
 	vs_node_touch(node);
+	vs_hypernodes_node_event(cl, node->name, node);
 	return 0;
 }
 
@@ -569,6 +571,7 @@ int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 	cl->node_slot[node->sidx] = NULL;
 	cl->nr_node_holes++;
 	cl->node_gen++;
+	vs_hypernodes_node_event(cl, node->name, NULL);
 	if (ent)
 		vs_txn_push(cl, ent);	/* kept whole, freed by the commit */
 	else

@@ -335,6 +335,7 @@ static void undo_del(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		cl->nr_node_holes--;
 		cl->node_gen++;
 		vs_name_tree_add(&cl->node_names, node);
+		vs_hypernodes_node_event(cl, node->name, node);
 		break;
 	case VS_TXN_DEL_QUEUE:
 		queue = ent->obj;
@@ -500,6 +501,9 @@ static int undo_one(struct vs_cluster *cl, struct vs_txn_ent *ent)
 	struct vs_job *pg;
 
 	switch (ent->kind) {
+	case VS_TXN_ADD_HYPERNODE ... VS_TXN_HYPERNODE_SPEC:
+		vs_hypernode_undo(cl, ent);
+		break;
 	case VS_TXN_ADD_NODE ... VS_TXN_ADD_PRIOCLASS:
 		undo_add(cl, ent);
 		break;
@@ -508,6 +512,7 @@ static int undo_one(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		break;
 	case VS_TXN_NODE_SPEC:
 		undo_node_spec(cl, node, ent->saved);
+		vs_hypernodes_node_event(cl, node->name, node);
 		break;
 	case VS_TXN_QUEUE_SPEC:
 		undo_queue_spec(cl, queue, ent->saved);
@@ -627,6 +632,10 @@ static void forget(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		break;
 	case VS_TXN_TASK_BIND:
 		vs_str_put(&cl->strs, ent->bind.error);
+		break;
+	case VS_TXN_DEL_HYPERNODE:
+	case VS_TXN_HYPERNODE_SPEC:
+		vs_hypernode_forget(cl, ent);
 		break;
 	default:
 		break;

@@ -312,7 +312,7 @@ $(test-bin): ldlibs = -lcriterion -ljansson $(LIBS_VSNL) -lmnl -lyaml $(LIBS_VSK
 	$(LIBS_ALLOC)
 $(test-bin): $(addprefix $(objtree)/,$(test-objs) $(test-client-objs) $(test-daemon-objs) \
 		$(test-vskube-objs)) \
-		$(objtree)/libvsnl.a $(objtree)/libvscore.a FORCE
+		$(objtree)/libvsharness.a $(objtree)/libvsnl.a $(objtree)/libvscore.a FORCE
 	$(call if_changed,ld)
 
 $(fuzz-progs-lib): $(addprefix $(objtree)/,$(fuzz-progs-objs)) FORCE
@@ -366,7 +366,7 @@ check: unit-check
 smoke-tests := vsbench-smoke vsbench-run vsbench-export vsbench-sweep vsbench-sim vsctl-smoke \
 	vsctl-objects accounting-extremes vsctl-top manual-pages doc-getting-started \
 	doc-vsctl scenarios-run conformance-compare scenarios-remote apply-equivalence \
-	demo-smoke vjob-lifecycle vskube-e2e vskube-faults protocol-spec
+	demo-smoke vjob-lifecycle vskube-e2e vskube-faults protocol-spec pod-admission
 smoke-vsbench-smoke = $(srctree)/selftests/vsbench-smoke.sh $(1)/vsbench
 smoke-vsbench-run = $(srctree)/selftests/vsbench-run.sh $(1)/vsbench
 smoke-vsbench-export = $(srctree)/selftests/vsbench-export.sh $(1)
@@ -389,6 +389,7 @@ smoke-vjob-lifecycle = $(srctree)/selftests/vjob-lifecycle.sh $(1)
 smoke-vskube-e2e = $(srctree)/selftests/vskube-e2e.sh $(1) $(srctree)/selftests $(peers-dir)
 smoke-vskube-faults = $(srctree)/selftests/vskube-faults.sh $(1) $(peers-dir)
 smoke-protocol-spec = $(srctree)/selftests/protocol-spec.sh $(srctree)
+smoke-pod-admission = $(srctree)/selftests/pod-admission.sh $(1) $(srctree)
 
 check-progs := $(test-bin) $(addprefix $(objtree)/,$(progs)) $(test-prog-bins) $(fuzz-replay-bins)
 # The tests that need kube-apiserver or kubectl wait for the peers; the rest

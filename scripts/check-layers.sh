@@ -53,18 +53,11 @@ userspace/kube/manifest.h:sched
 # controllers log (kube/manifest.c, kube/kfields.c).
 userspace/vskube/kjson.h:sched
 userspace/vskube/main.c:core
-# vsctl: its commands build requests with the core's fills and specs, and
-# "vsctl scenario run --socket" sends the cluster the harness loaded with
-# them; they move to the codec.
+# vsctl: its commands build requests with the core's fills and specs; they
+# move to the codec.
 userspace/vsctl/apply_cmd.c:controllers
 userspace/vsctl/edit_cmd.c:core
 userspace/vsctl/edit_cmd.c:netlink
-userspace/vsctl/scenario_remote.c:netlink
-# vsbench: "vsbench load" and "vsbench run --mode socket" send the harness's
-# synthetic cluster with the core's fills; they move to the codec.
-userspace/vsbench/load.c:netlink
-userspace/vsbench/socket.c:netlink
-userspace/vsbench/socket.c:sched
 EOF_KNOWN
 )
 KNOWN=$(echo ${CHECK_LAYERS_KNOWN-$known_breaks})

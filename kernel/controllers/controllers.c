@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "controllers/admit.h"
 #include "controllers/jobctl.h"
 #include "controllers/pgctl.h"
 #include "controllers/qctl.h"
@@ -19,6 +20,7 @@ void vs_ctl_init(struct vs_ctl *ctl, struct vs_cluster *cl,
 	ctl->cl = cl;
 	ctl->hooks = hooks;
 	ctl->hook_ctx = hook_ctx;
+	ctl->scheduler = NULL;
 }
 
 #define HOOK(ctl, fn, ...) do {						\
@@ -73,13 +75,20 @@ static bool empty(const char *s)
 	return !s || !*s;
 }
 
-int vs_ctl_task_add(struct vs_ctl *ctl, const struct vs_task_spec *spec, const char *queue,
-		    struct vs_task **out, struct vs_err *err)
+int vs_ctl_task_add(struct vs_ctl *ctl, const struct vs_task_spec *spec,
+		    const struct vs_ctl_pod *pod, struct vs_task **out, struct vs_err *err)
 {
+	struct vs_task_spec ts = *spec;
 	struct vs_job *pg;
+	bool ours;
+	int ret;
 
+	ret = vs_admit_pod(ctl, &ts, pod, &ours, err);
+	if (ret)
+		return ret;
+	spec = &ts;
 	if (empty(spec->job))
-		return vs_pgctl_task_add(ctl, spec, queue, out, err);
+		return vs_pgctl_task_add(ctl, spec, pod ? pod->queue : NULL, ours, out, err);
 	pg = vs_job_find(ctl->cl, spec->ns, spec->job);
 	if (pg && pg->vjob)
 		return vs_err_set(err, EPERM, "pod %s/%s: podgroup %s belongs to job %s/%s, "
@@ -99,15 +108,17 @@ int vs_ctl_task_del(struct vs_ctl *ctl, struct vs_task *task, struct vs_err *err
 {
 	/* copies: the task's strings may go with it */
 	char name[VS_DNS_SUBDOMAIN_MAX + 1], role[VS_LABEL_NAME_MAX + 1];
+	char key[VS_DNS_SUBDOMAIN_MAX + 1];
 	struct vs_job *pg = task->job;
 	struct vs_vjob *vjob = pg->vjob;
 
 	snprintf(name, sizeof(name), "%s", task->name);
 	snprintf(role, sizeof(role), "%s", task->role);
+	snprintf(key, sizeof(key), "%s", vs_pgctl_key(task->owner_uid, task->name));
 	vs_task_del(ctl->cl, task);
 	if (vjob)
 		return vs_jobctl_task_deleted(ctl, vjob, role, name, err);
-	vs_pgctl_task_gone(ctl, pg, name);
+	vs_pgctl_task_gone(ctl, pg, key);
 	return 0;
 }
 

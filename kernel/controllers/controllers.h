@@ -11,6 +11,10 @@
  *   the queue controller (qctl.h)      Open / Closing / Closed, and what a
  *                                      queue admits
  *
+ * and, before them, what a pod meets on its way in (admit.h): the API
+ * server's priority admission, and whether this scheduler or another
+ * places it.
+ *
  * Volcano runs them as informers feeding work queues drained by goroutines.
  * Here they are plain functions, synchronous and single-threaded like the
  * rest of the core: the daemon calls them when something happened (an
@@ -41,24 +45,47 @@ struct vs_ctl_hooks {
 	void (*queue_changed)(void *ctx, struct vs_queue *queue, enum vs_queue_state old);
 };
 
+/* Volcano's scheduler name, the default of vschedd --scheduler-name. */
+#define VS_DEFAULT_SCHEDULER	"volcano"
+
 struct vs_ctl {
 	struct vs_cluster *cl;
 	const struct vs_ctl_hooks *hooks;	/* NULL: nobody listens */
 	void *hook_ctx;
+	/* The pods this scheduler places (spec.schedulerName); NULL: VS_DEFAULT_SCHEDULER. */
+	const char *scheduler;
+};
+
+/*
+ * What a pod's request says beyond the task's spec: read when it arrives,
+ * not kept. A NULL struct vs_ctl_pod is a pod of this scheduler, not
+ * admitted, without a queue annotation.
+ */
+struct vs_ctl_pod {
+	const char *queue;	/* scheduling.volcano.sh/queue-name; NULL or "": none */
+	const char *scheduler;	/* spec.schedulerName; NULL or "": this scheduler */
+	/*
+	 * Run Kubernetes' priority admission (admit.h); has_priority and
+	 * has_policy say the spec's priority and preemption policy were
+	 * given, and are then kept.
+	 */
+	bool admit, has_priority, has_policy;
 };
 
 void vs_ctl_init(struct vs_ctl *ctl, struct vs_cluster *cl,
 		 const struct vs_ctl_hooks *hooks, void *hook_ctx);
 
 /*
- * A task submitted by a client. A spec that names no PodGroup gets one from
- * the podgroup controller (@queue is the pod's scheduling.volcano.sh/queue-name,
- * NULL or "" for none). A spec that names the PodGroup of a VolcanoJob is
- * refused: only the job controller adds tasks to it. Otherwise this is
- * vs_task_add(). All or nothing.
+ * A task submitted by a client, with what its request says of the pod
+ * (@pod, NULL for nothing). First the pod's admission (admit.h): its
+ * scheduler, its priority if asked. A spec that names no PodGroup then gets
+ * one from the podgroup controller (in @pod->queue; the shadow PodGroup for
+ * a pod of another scheduler). A spec that names the PodGroup of a
+ * VolcanoJob is refused: only the job controller adds tasks to it.
+ * Otherwise this is vs_task_add(). All or nothing.
  */
-int vs_ctl_task_add(struct vs_ctl *ctl, const struct vs_task_spec *spec, const char *queue,
-		    struct vs_task **out, struct vs_err *err);
+int vs_ctl_task_add(struct vs_ctl *ctl, const struct vs_task_spec *spec,
+		    const struct vs_ctl_pod *pod, struct vs_task **out, struct vs_err *err);
 
 /*
  * The outside world changed @task's status (it is already changed in the

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The podgroup controller (Volcano's pg_controller_handler.go): PodGroups
- * for bare tasks, made when the task is added and collected when it goes.
+ * for bare tasks, made when the first task of their key is added and
+ * collected when the last goes; and the shadow PodGroups of other
+ * schedulers' pods (Volcano's cache).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -11,22 +13,22 @@
 #include "controllers/qctl.h"
 #include "core/log.h"
 
-void vs_pgctl_name(const char *task_name, char *buf)
+void vs_pgctl_name(const char *key, char *buf)
 {
-	size_t len = strlen(task_name);
+	size_t len = strlen(key);
 	size_t room = VS_DNS_SUBDOMAIN_MAX - (sizeof(VS_PGCTL_PREFIX) - 1);
 	size_t keep;
 
 	if (len <= room) {
-		snprintf(buf, VS_PGCTL_NAME_BUF, VS_PGCTL_PREFIX "%s", task_name);
+		snprintf(buf, VS_PGCTL_NAME_BUF, VS_PGCTL_PREFIX "%s", key);
 		return;
 	}
 	/* the head, ending alphanumeric, then "-" and eight hex digits */
 	keep = room - 9;
-	while (keep && !isalnum((unsigned char)task_name[keep - 1]))
+	while (keep && !isalnum((unsigned char)key[keep - 1]))
 		keep--;
-	snprintf(buf, VS_PGCTL_NAME_BUF, VS_PGCTL_PREFIX "%.*s-%08x", (int)keep, task_name,
-		 vs_str_hash_bytes(task_name, len));
+	snprintf(buf, VS_PGCTL_NAME_BUF, VS_PGCTL_PREFIX "%.*s-%08x", (int)keep, key,
+		 vs_str_hash_bytes(key, len));
 }
 
 /* The task's request as vs_task_add() will compute it (GetPodQuotaUsage). */
@@ -38,13 +40,37 @@ static void pod_request(const struct vs_task_spec *spec, struct vs_res *req)
 	vs_res_set(req, VS_RES_PODS, vs_res_get(req, VS_RES_PODS) + 1);
 }
 
+/*
+ * Volcano's createNormalPodPGIfNotExist for a pod of this scheduler (@ours),
+ * admitted into @queue; else the shadow PodGroup of its cache.
+ */
+static int make_podgroup(struct vs_ctl *ctl, const struct vs_task_spec *spec, const char *name,
+			 const char *queue, bool ours, struct vs_job **pg, struct vs_err *err)
+{
+	struct vs_job_spec js;
+	int ret;
+
+	vs_job_spec_init(&js, spec->ns, name);
+	js.min_member = 1;
+	js.created = spec->created;	/* made when the pod was seen */
+	if (ours) {
+		ret = vs_qctl_admit_podgroup(ctl, queue, err);
+		if (ret)
+			return ret;
+		js.queue = queue;
+		pod_request(spec, &js.min_resources);
+		js.has_min_resources = true;
+		js.priority_class = spec->priority_class;
+	}
+	return vs_job_add(ctl->cl, &js, pg, err);
+}
+
 int vs_pgctl_task_add(struct vs_ctl *ctl, const struct vs_task_spec *spec, const char *queue,
-		      struct vs_task **out, struct vs_err *err)
+		      bool ours, struct vs_task **out, struct vs_err *err)
 {
 	struct vs_cluster *cl = ctl->cl;
 	char name[VS_PGCTL_NAME_BUF];
 	struct vs_task_spec ts = *spec;
-	struct vs_job_spec js;
 	struct vs_job *pg;
 	bool made = false;
 	int ret;
@@ -54,12 +80,15 @@ int vs_pgctl_task_add(struct vs_ctl *ctl, const struct vs_task_spec *spec, const
 	if (!ret)
 		ret = vs_check_dns_subdomain(spec->name, spec->name ? strlen(spec->name) : 0,
 					     "pod name", err);
+	if (!ret && spec->owner_uid && *spec->owner_uid)
+		ret = vs_check_dns_subdomain(spec->owner_uid, strlen(spec->owner_uid),
+					     "owner UID", err);
 	if (ret)
 		return ret;
 	if (vs_task_find(cl, spec->ns, spec->name))
 		return vs_err_set(err, EEXIST, "pod %s/%s already exists", spec->ns, spec->name);
 
-	vs_pgctl_name(spec->name, name);
+	vs_pgctl_name(vs_pgctl_key(spec->owner_uid, spec->name), name);
 	pg = vs_job_find(cl, spec->ns, name);
 	if (pg && pg->vjob) {
 		ret = vs_err_set(err, EPERM, "podgroup %s belongs to job %s/%s", name,
@@ -67,17 +96,7 @@ int vs_pgctl_task_add(struct vs_ctl *ctl, const struct vs_task_spec *spec, const
 		goto out_prefix;
 	}
 	if (!pg) {
-		ret = vs_qctl_admit_podgroup(ctl, queue, err);
-		if (ret)
-			goto out_prefix;
-		vs_job_spec_init(&js, spec->ns, name);
-		js.queue = queue;
-		js.min_member = 1;
-		pod_request(spec, &js.min_resources);
-		js.has_min_resources = true;
-		js.priority_class = spec->priority_class;
-		js.created = spec->created;	/* made when the pod was seen */
-		ret = vs_job_add(cl, &js, &pg, err);
+		ret = make_podgroup(ctl, spec, name, queue, ours, &pg, err);
 		if (ret)
 			goto out_prefix;
 		made = true;
@@ -91,8 +110,8 @@ int vs_pgctl_task_add(struct vs_ctl *ctl, const struct vs_task_spec *spec, const
 		return ret;
 	}
 	if (made) {
-		vs_v(4, "PodGroup <%s/%s> created for Pod <%s/%s>", pg->ns, pg->name, spec->ns,
-		     spec->name);
+		vs_v(4, "%sPodGroup <%s/%s> created for Pod <%s/%s>", ours ? "" : "shadow ",
+		     pg->ns, pg->name, spec->ns, spec->name);
 		vs_ctl_podgroup_added(ctl, pg);
 	}
 	return 0;
@@ -102,15 +121,15 @@ out_prefix:
 	return ret;
 }
 
-void vs_pgctl_task_gone(struct vs_ctl *ctl, struct vs_job *pg, const char *task_name)
+void vs_pgctl_task_gone(struct vs_ctl *ctl, struct vs_job *pg, const char *key)
 {
 	char name[VS_PGCTL_NAME_BUF];
 
 	if (pg->vjob || pg->nr_tasks)
 		return;
-	vs_pgctl_name(task_name, name);
+	vs_pgctl_name(key, name);
 	if (strcmp(pg->name, name))
 		return;
-	vs_v(4, "PodGroup <%s/%s> goes with its Pod %s", pg->ns, pg->name, task_name);
+	vs_v(4, "PodGroup <%s/%s> goes with the last Pod of %s", pg->ns, pg->name, key);
 	vs_ctl_podgroup_remove(ctl, pg);
 }

@@ -332,6 +332,7 @@ void vs_task_free(struct vs_cluster *cl, struct vs_task *task)
 	vs_str_put(&cl->strs, task->name);
 	vs_str_put(&cl->strs, task->role);
 	vs_str_put(&cl->strs, task->priority_class);
+	vs_str_put(&cl->strs, task->owner_uid);
 	vs_str_put(&cl->strs, task->bind_error);
 	vs_req_put(&cl->reqs, task->req);
 	vs_pool_free(&cl->task_pool, task);
@@ -373,6 +374,13 @@ static int task_spec_check(struct vs_cluster *cl, const struct vs_task_spec *spe
 	if (!vs_str_empty(spec->priority_class)) {
 		ret = vs_check_dns_subdomain(spec->priority_class, strlen(spec->priority_class),
 					     "priority class name", err);
+		if (ret)
+			return ret;
+	}
+	/* a PodGroup's name is made from it: "podgroup-<owner UID>" */
+	if (!vs_str_empty(spec->owner_uid)) {
+		ret = vs_check_dns_subdomain(spec->owner_uid, strlen(spec->owner_uid),
+					     "owner UID", err);
 		if (ret)
 			return ret;
 	}
@@ -450,6 +458,8 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	task->name = vs_str_get_cstr(&cl->strs, spec->name);
 	task->role = vs_str_get_cstr(&cl->strs, spec->role ? spec->role : "");
 	task->priority_class = vs_cluster_intern_opt(cl, spec->priority_class, &ret);
+	if (!ret)
+		task->owner_uid = vs_cluster_intern_opt(cl, spec->owner_uid, &ret);
 	if (ret || !task->ns || !task->name || !task->role) {
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 		goto out_free;

@@ -143,6 +143,11 @@ struct vs_task {
 	bool best_effort;		/* req is empty */
 	bool preemptable;		/* volcano.sh/preemptable */
 	const char *priority_class;	/* interned, or NULL */
+	/*
+	 * Interned, or NULL: the UID of the pod's controller owner (else its
+	 * own) that the podgroup controller names its PodGroup from.
+	 */
+	const char *owner_uid;
 
 	struct vs_labels *labels;
 	struct vs_labels *node_selector;
@@ -186,6 +191,7 @@ struct vs_task_spec {
 	bool has_init_req;		/* the task's request is the larger, + 1 pod */
 	s32 priority;
 	const char *priority_class;
+	const char *owner_uid;		/* NULL or "" for none */
 	bool preemptable;
 	enum vs_preemption_policy preemption_policy;
 	const struct vs_kv_spec *labels;

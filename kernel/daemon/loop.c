@@ -578,6 +578,7 @@ static int core_init(struct vschedd *d, struct vs_err *err)
 		.host = &vschedd_host_ops,
 		.host_priv = d,
 		.hooks = &vs_nl_event_hooks,
+		.scheduler = opts->scheduler_name,
 	};
 	d->core.hooks_priv = &d->core;
 	d->core.ctl.period_ms = opts->period_ms;

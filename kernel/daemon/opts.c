@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sys/un.h>
 
+#include "controllers/controllers.h"
 #include "core/duration.h"
+#include "core/names.h"
 #include "daemon/vschedd.h"
 #include "netlink/ctl.h"
 
@@ -27,6 +29,7 @@
 enum {
 	OPT_NO_SELF_CHECK = 0x100, OPT_LIMIT, OPT_MAX_MEMORY, OPT_CHECKPOINT,
 	OPT_CHECKPOINT_INTERVAL, OPT_SET_ASIDE_BAD_CHECKPOINT, OPT_UNPRIV_QUEUE_MAX,
+	OPT_SCHEDULER_NAME,
 };
 
 static void usage(FILE *out)
@@ -42,7 +45,7 @@ static void usage(FILE *out)
 "            [--unpriv-queue-max SIZE]\n"
 "            [--limit KIND=N]... [--max-memory SIZE]\n"
 "            [--checkpoint FILE] [--checkpoint-interval DURATION]\n"
-"            [--set-aside-bad-checkpoint]\n"
+"            [--set-aside-bad-checkpoint] [--scheduler-name NAME]\n"
 "            [--self-check | --no-self-check] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
@@ -131,6 +134,11 @@ static void usage(FILE *out)
 "        FILE.bad-YYYYMMDDTHHMMSSZ (UTC) and start empty instead of not\n"
 "        starting, saying so in the log. What FILE held is not in the\n"
 "        daemon. A FILE that restores is restored as without the flag.\n"
+"    --scheduler-name NAME\n"
+"        The pods this daemon places: a task whose VS_TASK_A_SCHEDULER names\n"
+"        another scheduler is only accounted for, on its node, in a shadow\n"
+"        PodGroup, and refused while it is on no node (default \"volcano\",\n"
+"        Volcano's; a DNS subdomain).\n"
 "    -C, --self-check\n"
 "        After every datagram of requests, every cycle and every bind that\n"
 "        timed out, check the core's accounting (each node's used, idle,\n"
@@ -324,12 +332,14 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
 		{ "checkpoint-interval", required_argument, NULL, OPT_CHECKPOINT_INTERVAL },
 		{ "set-aside-bad-checkpoint", no_argument, NULL, OPT_SET_ASIDE_BAD_CHECKPOINT },
+		{ "scheduler-name", required_argument, NULL, OPT_SCHEDULER_NAME },
 		{ "verbosity", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv(VSCHED_SOCKET_ENV), *why;
+	struct vs_err e = { { 0 } };
 	bool from_flag = false;
 	int c;
 
@@ -343,6 +353,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 	o->unpriv_queue_max = VSCHEDD_UNPRIV_QUEUE_MAX_DEFAULT;
 	o->self_check = VSCHEDD_SELF_CHECK_DEFAULT;
 	o->checkpoint_interval_ms = VSCHEDD_CHECKPOINT_INTERVAL_DEFAULT_MS;
+	o->scheduler_name = VS_DEFAULT_SCHEDULER;
 	optind = 0;		/* glibc: start over, as tests parse several command lines */
 	opterr = 0;		/* said here, with the flag's name */
 	while ((c = getopt_long(argc, argv, ":s:c:p:b:t:g:r:Cv:hV", longopts, NULL)) != -1) {
@@ -435,6 +446,13 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 			break;
 		case OPT_SET_ASIDE_BAD_CHECKPOINT:
 			o->set_aside_bad_checkpoint = true;
+			break;
+		case OPT_SCHEDULER_NAME:
+			if (vs_check_dns_subdomain(optarg, strlen(optarg), "scheduler name", &e)) {
+				fprintf(err, "vschedd: --scheduler-name: %s\n", e.msg);
+				return VSCHEDD_ARGS_USAGE;
+			}
+			o->scheduler_name = optarg;
 			break;
 		case 'v':
 			if (!parse_verbosity(optarg, &o->verbosity, err))

@@ -162,6 +162,7 @@ struct vschedd_opts {
 	const char *conf_path;		/* NULL: the built-in vs_conf_default_text */
 	u32 period_ms;			/* 0: cycles only on request */
 	enum vschedd_binder binder;
+	const char *scheduler_name;	/* --scheduler-name: the pods it places */
 	u32 bind_timeout_ms;		/* 0: binds wait for their result forever */
 	bool have_admin_group;
 	gid_t admin_gid;

@@ -465,6 +465,8 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 		put_u64(&f, VS_TASK_A_CREATED, t->created);
 	if (t->priority_class)
 		put_str(&f, VS_TASK_A_PRIORITY_CLASS, t->priority_class);
+	if (t->owner_uid)
+		put_str(&f, VS_TASK_A_OWNER_UID, t->owner_uid);
 	put_u8(&f, VS_TASK_A_PREEMPTABLE, t->preemptable);
 	put_u32(&f, VS_TASK_A_PREEMPTION_POLICY, t->preemption_policy);
 	fill_labels(&f, VS_TASK_A_LABELS, t->labels);

@@ -41,6 +41,7 @@ SAME(VS_ACTION_CLOSE_QUEUE + 1, VS_ACT_NR);
 void vs_nl_ctl_init(const struct vs_nl_core *core, struct vs_ctl *ctl)
 {
 	vs_ctl_init(ctl, core->cl, core->hooks, core->hooks_priv);
+	ctl->scheduler = core->scheduler;
 }
 
 /* The object type of a command: its top-level attribute. */

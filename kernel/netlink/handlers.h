@@ -43,6 +43,8 @@ struct vs_nl_core {
 	 */
 	const struct vs_ctl_hooks *hooks;
 	void *hooks_priv;
+	/* The pods this scheduler places (vschedd --scheduler-name); NULL: "volcano". */
+	const char *scheduler;
 	/*
 	 * The events group's messages made by the handlers and the hooks,
 	 * waiting for the daemon to send them (events.h); events.on false

@@ -211,9 +211,8 @@ static void *find_task(struct vs_cluster *cl, const char *ns, const char *name)
 static int apply_task(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
 		      const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
 {
-	const struct nlattr *tb[VS_TASK_A_MAX + 1];
 	struct vs_task_spec spec;
-	const char *queue;
+	struct vs_ctl_pod pod;
 	int ret;
 
 	/* A pod's spec does not change in Kubernetes: it is deleted and made again. */
@@ -222,21 +221,12 @@ static int apply_task(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool
 				  "a task's spec cannot change: delete it and create it again "
 				  "(its status changes with VS_CMD_TASK_STATUS)");
 	vs_task_spec_init(&spec, NULL, NULL, NULL);
-	ret = vs_nl_parse_task(cl, nest, arena, &spec, err);
+	ret = vs_nl_parse_pod(cl, nest, arena, &spec, &pod, err);
 	if (ret)
 		return ret;
 	if (!ctl)
 		return vs_task_add(cl, &spec, NULL, err);
-	/*
-	 * The pod's queue annotation, which only a task without a PodGroup
-	 * reads: a walk of the nest saved for every other task.
-	 */
-	queue = NULL;
-	if (!spec.job || !*spec.job) {
-		vs_nl_nest_tb(nest, tb, VS_TASK_A_MAX);
-		queue = tb[VS_TASK_A_QUEUE] ? mnl_attr_get_str(tb[VS_TASK_A_QUEUE]) : NULL;
-	}
-	return vs_ctl_task_add(ctl, &spec, queue, NULL, err);
+	return vs_ctl_task_add(ctl, &spec, &pod, NULL, err);
 }
 
 /*

@@ -669,10 +669,25 @@ static int parse_affinity(const struct nlattr *aff, struct vs_arena *arena,
 int vs_nl_parse_task(struct vs_cluster *cl, const struct nlattr *nest,
 		     struct vs_arena *arena, struct vs_task_spec *spec, struct vs_err *err)
 {
+	return vs_nl_parse_pod(cl, nest, arena, spec, NULL, err);
+}
+
+int vs_nl_parse_pod(struct vs_cluster *cl, const struct nlattr *nest, struct vs_arena *arena,
+		    struct vs_task_spec *spec, struct vs_ctl_pod *pod, struct vs_err *err)
+{
 	const struct nlattr *tb[VS_TASK_A_MAX + 1];
 	int ret;
 
 	vs_nl_nest_tb(nest, tb, VS_TASK_A_MAX);
+	if (pod)
+		*pod = (struct vs_ctl_pod){
+			.queue = tb[VS_TASK_A_QUEUE] ? mnl_attr_get_str(tb[VS_TASK_A_QUEUE]) : NULL,
+			.scheduler = tb[VS_TASK_A_SCHEDULER] ?
+				     mnl_attr_get_str(tb[VS_TASK_A_SCHEDULER]) : NULL,
+			.admit = tb[VS_TASK_A_ADMIT],
+			.has_priority = tb[VS_TASK_A_PRIORITY],
+			.has_policy = tb[VS_TASK_A_PREEMPTION_POLICY],
+		};
 	if (tb[VS_TASK_A_NAMESPACE])
 		spec->ns = mnl_attr_get_str(tb[VS_TASK_A_NAMESPACE]);
 	if (tb[VS_TASK_A_NAME])
@@ -700,6 +715,8 @@ int vs_nl_parse_task(struct vs_cluster *cl, const struct nlattr *nest,
 		spec->priority_class = mnl_attr_get_str(tb[VS_TASK_A_PRIORITY_CLASS]);
 	if (tb[VS_TASK_A_CREATED])
 		spec->created = mnl_attr_get_u64(tb[VS_TASK_A_CREATED]);
+	if (tb[VS_TASK_A_OWNER_UID])
+		spec->owner_uid = mnl_attr_get_str(tb[VS_TASK_A_OWNER_UID]);
 	if (tb[VS_TASK_A_PREEMPTABLE])
 		spec->preemptable = mnl_attr_get_u8(tb[VS_TASK_A_PREEMPTABLE]);
 	if (tb[VS_TASK_A_PREEMPTION_POLICY])

@@ -19,6 +19,7 @@
 #include <linux/netlink.h>
 
 #include "core/arena.h"
+#include "controllers/controllers.h"
 #include "core/cluster.h"
 
 /*
@@ -47,6 +48,12 @@ int vs_nl_parse_podgroup(struct vs_cluster *cl, const struct nlattr *nest,
 			 struct vs_arena *arena, struct vs_job_spec *spec, struct vs_err *err);
 int vs_nl_parse_task(struct vs_cluster *cl, const struct nlattr *nest,
 		     struct vs_arena *arena, struct vs_task_spec *spec, struct vs_err *err);
+/*
+ * vs_nl_parse_task(), and into @pod what the request says of the pod beyond
+ * the task (its queue annotation, scheduler, admission) for the controllers.
+ */
+int vs_nl_parse_pod(struct vs_cluster *cl, const struct nlattr *nest, struct vs_arena *arena,
+		    struct vs_task_spec *spec, struct vs_ctl_pod *pod, struct vs_err *err);
 int vs_nl_parse_vjob(struct vs_cluster *cl, const struct nlattr *nest,
 		     struct vs_arena *arena, struct vs_vjob_spec *spec, struct vs_err *err);
 /*

@@ -616,6 +616,9 @@ static const struct vs_nla_policy task_spec_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_STR(VS_TASK_A_SCHED_REASON, "schedReason", VS_NAME_MAX, .flags = VS_NLA_F_RO),
 	VS_NLA_STR(VS_TASK_A_SCHED_MESSAGE, "schedMessage", 0, .flags = VS_NLA_F_RO),
 	VS_NLA_INT(VS_TASK_A_CREATED, "creationTimestamp", VS_NLA_U64),
+	VS_NLA_STR(VS_TASK_A_OWNER_UID, "ownerUID", VS_NAME_MAX),
+	VS_NLA_STR(VS_TASK_A_SCHEDULER, "schedulerName", VS_NAME_MAX),
+	VS_NLA_INT(VS_TASK_A_ADMIT, "admit", VS_NLA_FLAG),
 };
 
 static const struct vs_nla_policy task_spec_attrs[VS_A_MAX + 1] = {
@@ -671,6 +674,9 @@ static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_SCHED_REASON, "schedReason"),
 	VS_NLA_REJECTED(VS_TASK_A_SCHED_MESSAGE, "schedMessage"),
 	VS_NLA_REJECTED(VS_TASK_A_CREATED, "creationTimestamp"),
+	VS_NLA_REJECTED(VS_TASK_A_OWNER_UID, "ownerUID"),
+	VS_NLA_REJECTED(VS_TASK_A_SCHEDULER, "schedulerName"),
+	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
 };
 
 static const struct vs_nla_policy task_key_attrs[VS_A_MAX + 1] = {
@@ -985,6 +991,9 @@ static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_SCHED_REASON, "schedReason"),
 	VS_NLA_REJECTED(VS_TASK_A_SCHED_MESSAGE, "schedMessage"),
 	VS_NLA_REJECTED(VS_TASK_A_CREATED, "creationTimestamp"),
+	VS_NLA_REJECTED(VS_TASK_A_OWNER_UID, "ownerUID"),
+	VS_NLA_REJECTED(VS_TASK_A_SCHEDULER, "schedulerName"),
+	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
 };
 
 static const struct vs_nla_policy task_status_attrs[VS_A_MAX + 1] = {

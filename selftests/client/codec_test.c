@@ -153,3 +153,35 @@ Test(vsnl_codec, subset_refuses_what_its_command_does_not_take)
 		     -EINVAL);
 	cr_assert_str_eq(err.msg, "ready: not taken here");
 }
+
+/*
+ * A client that writes its requests one after another in one buffer (the
+ * binder of "vsbench run --mode socket") sends their padding: the codec
+ * zeroes it, whatever the buffer held, so that the bytes are the request's.
+ */
+Test(vsnl_codec, put_zeroes_the_padding_the_buffer_held)
+{
+	struct nlmsghdr *nlh;
+	struct vsnl_err err = { 0 };
+	struct nlattr *node, *a;
+	unsigned int checked = 0;
+
+	memset(buf, 0xa5, sizeof(buf));
+	nlh = vsnl_msg_put(buf, sizeof(buf), VS_CMD_NODE_NEW, 0);
+	cr_assert_not_null(nlh);
+	node = vsnl_vsched_start_node(nlh, sizeof(buf), &err);
+	cr_assert_not_null(node, "%s", err.msg);
+	/* 3 bytes with the NUL, 1 byte: each leaves padding to fill */
+	cr_assert_eq(vsnl_node_put_name(nlh, sizeof(buf), "n1", &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_node_put_ready(nlh, sizeof(buf), 1, &err), 0, "%s", err.msg);
+	mnl_attr_nest_end(nlh, node);
+	mnl_attr_for_each_nested(a, node) {
+		const unsigned char *p = mnl_attr_get_payload(a);
+		size_t len = mnl_attr_get_payload_len(a);
+
+		for (size_t i = len; i < MNL_ALIGN(len); i++, checked++)
+			cr_assert_eq(p[i], 0, "attribute %u: padding byte %zu is 0x%02x",
+				     mnl_attr_get_type(a), i - len, p[i]);
+	}
+	cr_assert_eq(checked, 1 + 3, "not the padding of both attributes");
+}

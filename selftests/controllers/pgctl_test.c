@@ -18,7 +18,7 @@ static int add_bare(const char *name, const char *queue, struct vs_task **out,
 
 	vs_task_spec_init(&ts, "ns", name, NULL);
 	ts.req = ct_res(500, GI);
-	return vs_ctl_task_add(&ctl, &ts, queue, out, e);
+	return vs_ctl_task_add(&ctl, &ts, &(struct vs_ctl_pod){ .queue = queue }, out, e);
 }
 
 Test(pgctl, a_bare_task_gets_a_podgroup_of_its_own)
@@ -36,7 +36,8 @@ Test(pgctl, a_bare_task_gets_a_podgroup_of_its_own)
 	ts.init_req = ct_res(2000, 0);
 	ts.has_init_req = true;
 	ts.priority_class = "batch";
-	cr_assert_eq(vs_ctl_task_add(&ctl, &ts, "q", &task, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_ctl_task_add(&ctl, &ts, &(struct vs_ctl_pod){ .queue = "q" }, &task, &e),
+		     0, "%s", e.msg);
 	pg = vs_job_find(&cl, "ns", "podgroup-p1");
 	cr_assert_not_null(pg);
 	cr_assert_eq(task->job, pg);
@@ -62,7 +63,8 @@ Test(pgctl, a_task_naming_a_podgroup_joins_it)
 	vs_job_spec_init(&js, "ns", "mine");
 	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
 	vs_task_spec_init(&ts, "ns", "p1", "mine");
-	cr_assert_eq(vs_ctl_task_add(&ctl, &ts, "ignored", &task, NULL), 0);
+	cr_assert_eq(vs_ctl_task_add(&ctl, &ts, &(struct vs_ctl_pod){ .queue = "ignored" }, &task,
+				     NULL), 0);
 	cr_assert_str_eq(task->job->name, "mine");
 	cr_assert_eq(cl.nr_jobs, 1);
 	cr_assert_eq(counts.pg_added, 0);
@@ -208,4 +210,103 @@ Test(pgctl, a_bare_task_is_scheduled_by_a_cycle)
 	cr_assert_eq(task->status, VS_TASK_BINDING);
 	cr_assert_str_eq(task->node->name, "n1");
 	cr_assert_eq(task->job->phase, VS_PG_INQUEUE);
+}
+
+/* ---- owners and other schedulers ---- */
+
+/* A bare task ns/@name of owner @uid (NULL: none), of scheduler @sched on @node. */
+static int add_owned(const char *name, const char *uid, const char *sched, const char *node,
+		     struct vs_task **out, struct vs_err *e)
+{
+	struct vs_ctl_pod pod = { .queue = "q", .scheduler = sched };
+	struct vs_task_spec ts;
+
+	vs_task_spec_init(&ts, "ns", name, NULL);
+	ts.req = ct_res(500, GI);
+	ts.owner_uid = uid;
+	ts.priority_class = "batch";
+	if (node) {
+		ts.status = VS_TASK_RUNNING;
+		ts.node = node;
+	}
+	return vs_ctl_task_add(&ctl, &ts, &pod, out, e);
+}
+
+Test(pgctl, the_pods_of_one_owner_share_a_podgroup_until_the_last_goes)
+{
+	struct vs_task *a, *b, *c;
+	struct vs_job *pg;
+	struct vs_err e = { { 0 } };
+
+	ct_queue("q", VS_QUEUE_OPEN, NULL);
+	cr_assert_eq(add_owned("rs-a", "3f2a-77", NULL, NULL, &a, &e), 0, "%s", e.msg);
+	cr_assert_eq(add_owned("rs-b", "3f2a-77", NULL, NULL, &b, &e), 0, "%s", e.msg);
+	cr_assert_eq(add_owned("lone", NULL, NULL, NULL, &c, &e), 0, "%s", e.msg);
+	pg = vs_job_find(&cl, "ns", "podgroup-3f2a-77");
+	cr_assert_not_null(pg, "Volcano's generatePodgroupName: the owner's UID");
+	cr_assert_eq(a->job, pg);
+	cr_assert_eq(b->job, pg);
+	cr_assert_str_eq(a->owner_uid, "3f2a-77");
+	cr_assert_str_eq(c->job->name, "podgroup-lone", "no owner: named after the task");
+	cr_assert_eq(cl.nr_jobs, 2);
+	cr_assert_eq(counts.pg_added, 2);
+	cr_assert_eq(pg->min_member, 1);
+	cr_assert_str_eq(pg->queue_name, "q");
+
+	cr_assert_eq(vs_ctl_task_del(&ctl, a, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_job_find(&cl, "ns", "podgroup-3f2a-77"), pg, "rs-b is still in it");
+	cr_assert_eq(vs_ctl_task_del(&ctl, b, &e), 0, "%s", e.msg);
+	cr_assert_null(vs_job_find(&cl, "ns", "podgroup-3f2a-77"), "it goes with the last");
+	cr_assert_eq(counts.pg_removing, 1);
+
+	vs_err_clear(&e);
+	cr_assert_eq(add_owned("bad", "UID_1", NULL, NULL, NULL, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "owner UID"), "%s", e.msg);
+	cr_assert_eq(cl.nr_jobs, 1);
+}
+
+Test(pgctl, a_pod_of_another_scheduler_on_a_node_gets_a_shadow_podgroup)
+{
+	struct vs_task *t, *mine;
+	struct vs_job *pg;
+	struct vs_err e = { { 0 } };
+
+	/* not admitted into a queue: "q" is closed, and it is not ours to submit */
+	ct_queue("q", VS_QUEUE_CLOSED, NULL);
+	ct_node("n1", 4000);
+	cr_assert_eq(add_owned("kube-a", "9e1c", "default-scheduler", "n1", &t, &e), 0, "%s",
+		     e.msg);
+	pg = t->job;
+	cr_assert_str_eq(pg->name, "podgroup-9e1c");
+	cr_assert_eq(pg->min_member, 1);
+	cr_assert_str_eq(pg->queue_name, "default", "no queue");
+	cr_assert_not(pg->has_min_resources);
+	cr_assert_null(pg->priority_class);
+	cr_assert_eq(t->status, VS_TASK_RUNNING);
+	cr_assert_eq(counts.pg_added, 1);
+
+	/* this scheduler's own pod, by name, is refused by the closed queue */
+	ctl.scheduler = "mine";
+	cr_assert_eq(add_owned("own", NULL, "mine", NULL, &mine, &e), -EPERM);
+	cr_assert_eq(add_owned("own", NULL, "volcano", "n1", &mine, &e), 0, "%s", e.msg);
+	cr_assert_not(mine->job->has_min_resources, "volcano is another scheduler now");
+	cr_assert_eq(vs_ctl_task_del(&ctl, t, &e), 0, "%s", e.msg);
+	cr_assert_null(vs_job_find(&cl, "ns", "podgroup-9e1c"), "a shadow goes as it came");
+}
+
+Test(pgctl, a_pending_pod_of_another_scheduler_is_refused)
+{
+	struct vs_err e = { { 0 } };
+
+	ct_queue("q", VS_QUEUE_OPEN, NULL);
+	cr_assert_eq(add_owned("kube-a", NULL, "default-scheduler", NULL, NULL, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "pod ns/kube-a: a pod of scheduler \"default-scheduler\" (this "
+			 "one is \"volcano\") is on no node: its own scheduler places it");
+	cr_assert_eq(cl.nr_jobs + cl.nr_tasks, 0);
+	vs_err_clear(&e);
+	cr_assert_eq(add_owned("kube-b", NULL, "Not_A_Name", NULL, NULL, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "pod ns/kube-b: invalid scheduler name"), "%s", e.msg);
+	/* "" is the daemon's own, as a pod without spec.schedulerName */
+	cr_assert_eq(add_owned("mine", NULL, "", NULL, NULL, &e), 0, "%s", e.msg);
+	cr_assert(vs_job_find(&cl, "ns", "podgroup-mine")->has_min_resources);
 }

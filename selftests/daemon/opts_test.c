@@ -106,6 +106,7 @@ Test(vschedd_opts, defaults_are_volcanos_and_the_environment_names_the_socket)
 	cr_assert_null(o.checkpoint_path, "memory only");
 	cr_assert_eq(o.checkpoint_interval_ms, 60000);
 	cr_assert_not(o.conf_given);
+	cr_assert_str_eq(o.scheduler_name, "volcano", "Volcano's scheduler name");
 	free(out);
 	free(err);
 
@@ -217,6 +218,11 @@ Test(vschedd_opts, every_flag_is_taken)
 	cr_assert(o.conf_given);
 	free(out);
 	free(err);
+	cr_assert_eq(PARSE(&o, &out, &err, "--scheduler-name", "batch.example.com"),
+		     VSCHEDD_ARGS_RUN, "%s", err);
+	cr_assert_str_eq(o.scheduler_name, "batch.example.com");
+	free(out);
+	free(err);
 }
 
 Test(vschedd_opts, a_bad_argument_says_what_and_where)
@@ -250,6 +256,9 @@ Test(vschedd_opts, a_bad_argument_says_what_and_where)
 		{ "--limit", "tasks=5000000000", "is not a count from 1 to 4294967295" },
 		{ "--limit", "pods=5", "vschedd: --limit: \"pods\" is no kind of object with a limit" },
 		{ "--conf", "", "vschedd: --conf: the file name is empty" },
+		{ "--scheduler-name", "Volcano", "vschedd: --scheduler-name: invalid scheduler "
+						 "name \"Volcano\"" },
+		{ "--scheduler-name", "", "vschedd: --scheduler-name: scheduler name" },
 		{ "--checkpoint", "", "vschedd: --checkpoint: the file name is empty" },
 		{ "--checkpoint-interval", "2d", "vschedd: --checkpoint-interval: \"2d\" is not an "
 						 "interval from 1ms to 24h, or 0" },

@@ -621,3 +621,29 @@ Test(checkpoint, only_a_restore_gives_a_jobs_state)
 		cr_assert_null(vs_vjob_find(&ct.cl, "ns", "j"), "a refused job is not left");
 	}
 }
+
+/*
+ * A task's owner UID comes back with it, so that a restarted daemon
+ * collects the PodGroup named after the owner with the owner's last pod.
+ */
+Test(checkpoint, an_owners_podgroup_is_collected_after_a_restore)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *n;
+	struct vs_err e = { { 0 } };
+
+	CT_SEND_OK(VS_CMD_QUEUE_NEW, ct_put_queue(__n, "default", 1));
+	nlh = ct_req(VS_CMD_TASK_NEW, 0);
+	n = mnl_attr_nest_start(nlh, VS_A_TASK);
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, "web-1");
+	mnl_attr_put_strz(nlh, VS_TASK_A_OWNER_UID, "5a7e-0001");
+	mnl_attr_nest_end(nlh, n);
+	CT_OK(nlh);
+	save();
+	restart();
+	cr_assert_eq(load(0, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(vs_task_find(&ct.cl, "ns", "web-1")->owner_uid, "5a7e-0001");
+	CT_SEND_OK(VS_CMD_TASK_DEL, ct_put_key(__n, VS_A_TASK, "ns", "web-1"));
+	cr_assert_null(vs_job_find(&ct.cl, "ns", "podgroup-5a7e-0001"));
+}

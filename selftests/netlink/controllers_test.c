@@ -635,6 +635,96 @@ Test(wired, a_bare_task_gets_a_podgroup_of_its_own)
 	cr_assert_eq(heard.pg_removing, 2);
 }
 
+/* VS_CMD_TASK_NEW of ns/@name as a pod arrives: owner @uid, scheduler @sched, on @node. */
+static int pod(const char *name, const char *uid, const char *sched, const char *node,
+	       const char *class, bool admit)
+{
+	struct nlmsghdr *nlh = ct_req(VS_CMD_TASK_NEW, 0);
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_TASK);
+
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, name);
+	if (uid)
+		mnl_attr_put_strz(nlh, VS_TASK_A_OWNER_UID, uid);
+	if (sched)
+		mnl_attr_put_strz(nlh, VS_TASK_A_SCHEDULER, sched);
+	if (node) {
+		mnl_attr_put_u32(nlh, VS_TASK_A_STATUS, VS_TASK_STATUS_RUNNING);
+		mnl_attr_put_strz(nlh, VS_TASK_A_NODE, node);
+	}
+	if (class)
+		mnl_attr_put_strz(nlh, VS_TASK_A_PRIORITY_CLASS, class);
+	if (admit)
+		mnl_attr_put(nlh, VS_TASK_A_ADMIT, 0, NULL);
+	ct_put_res(nlh, VS_TASK_A_REQUEST, 500, 64 * CT_MI, -1);
+	mnl_attr_nest_end(nlh, n);
+	return ct_send(nlh);
+}
+
+Test(wired, the_pods_of_an_owner_share_the_podgroup_named_after_it)
+{
+	queue_new("default", NULL);
+	cr_assert_eq(pod("web-1", "c0ffee-1", NULL, NULL, NULL, false), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(pod("web-2", "c0ffee-1", NULL, NULL, NULL, false), 0, "%s", ct.ext.err.msg);
+	cr_assert_str_eq(podgroups(), "podgroup-c0ffee-1");
+	cr_assert_str_eq(tasks_of("podgroup-c0ffee-1"), "web-1 web-2");
+	cr_assert_str_eq(ct_task("web-1")->owner_uid, "c0ffee-1");
+	CT_SEND_OK(VS_CMD_TASK_DEL, ct_put_key(__n, VS_A_TASK, "ns", "web-1"));
+	cr_assert_str_eq(podgroups(), "podgroup-c0ffee-1");
+	cr_assert_eq(ct_report("web-2", VS_TASK_EVENT_DELETED, 0), 0, "%s", ct.ext.err.msg);
+	cr_assert_str_eq(podgroups(), "", "collected with the last of its pods");
+	cr_assert_eq(heard.pg_added, 1);
+	cr_assert_eq(heard.pg_removing, 1);
+}
+
+Test(wired, pods_of_other_schedulers_are_accounted_on_their_nodes_only)
+{
+	const struct vs_job *pg;
+
+	node("n1", 8000);
+	queue_new("default", NULL);
+	cr_assert_eq(pod("kp", NULL, "default-scheduler", NULL, NULL, false), -EINVAL);
+	cr_assert_str_eq(ct.ext.err.msg, "task ns/kp: pod ns/kp: a pod of scheduler "
+			 "\"default-scheduler\" (this one is \"volcano\") is on no node: its own "
+			 "scheduler places it");
+	cr_assert_eq(ct.cl.nr_jobs + ct.cl.nr_tasks, 0);
+	cr_assert_eq(pod("kp", "abc", "default-scheduler", "n1", NULL, false), 0, "%s",
+		     ct.ext.err.msg);
+	pg = vs_job_find(&ct.cl, "ns", "podgroup-abc");
+	cr_assert_not_null(pg);
+	cr_assert_not(pg->has_min_resources, "the shadow PodGroup");
+	cr_assert_eq(vs_res_get(&vs_node_find(&ct.cl, "n1")->used, VS_RES_CPU), 500);
+
+	/* the daemon's own name is its --scheduler-name */
+	ct.core.scheduler = "batch";
+	cr_assert_eq(pod("vp", NULL, "volcano", NULL, NULL, false), -EINVAL);
+	cr_assert_eq(pod("bp", NULL, "batch", NULL, NULL, false), 0, "%s", ct.ext.err.msg);
+	cr_assert(vs_job_find(&ct.cl, "ns", "podgroup-bp")->has_min_resources);
+}
+
+Test(wired, admission_gives_a_created_pod_its_priority)
+{
+	struct nlmsghdr *nlh = ct_req(VS_CMD_PRIOCLASS_NEW, 0);
+	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_PRIOCLASS);
+
+	mnl_attr_put_strz(nlh, VS_PC_A_NAME, "base");
+	mnl_attr_put_u32(nlh, VS_PC_A_VALUE, 50);
+	mnl_attr_put_u8(nlh, VS_PC_A_GLOBAL_DEFAULT, 1);
+	mnl_attr_nest_end(nlh, n);
+	CT_OK(nlh);
+	queue_new("default", NULL);
+	cr_assert_eq(pod("a", NULL, NULL, NULL, NULL, true), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_task("a")->priority, 50);
+	cr_assert_str_eq(ct_task("a")->priority_class, "base");
+	cr_assert_eq(pod("b", NULL, NULL, NULL, "nope", true), -ENOENT);
+	cr_assert_str_eq(ct.ext.err.msg, "task ns/b: pod ns/b: no PriorityClass \"nope\"");
+	/* not asked: taken as it is, Volcano's 1 */
+	cr_assert_eq(pod("c", NULL, NULL, NULL, NULL, false), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_task("c")->priority, 1);
+	cr_assert_null(ct_task("c")->priority_class);
+	cr_assert_eq(ct.cl.nr_tasks, 2);
+}
+
 Test(wired, a_bare_task_in_a_closed_queue_is_refused_and_leaves_nothing)
 {
 	queue_new("default", NULL);

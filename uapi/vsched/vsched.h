@@ -596,7 +596,7 @@ enum vs_task_attr {
 	VS_TASK_A_NODE,			/* string: where it runs (statuses that hold a node) */
 	VS_TASK_A_REQUEST,		/* nest: enum vs_res_attr, the containers' sum */
 	VS_TASK_A_INIT_REQUEST,		/* nest: enum vs_res_attr, the init containers' */
-	VS_TASK_A_PRIORITY,		/* s32, default 1 */
+	VS_TASK_A_PRIORITY,		/* s32, default 1 (with ADMIT: the class's value) */
 	VS_TASK_A_PRIORITY_CLASS,	/* string */
 	VS_TASK_A_PREEMPTABLE,		/* u8 0/1: volcano.sh/preemptable */
 	VS_TASK_A_PREEMPTION_POLICY,	/* u32: enum vs_preemption_policy_uapi */
@@ -624,6 +624,30 @@ enum vs_task_attr {
 	VS_TASK_A_SCHED_REASON,
 	VS_TASK_A_SCHED_MESSAGE,	/* string (read-only) */
 	VS_TASK_A_CREATED,		/* u64: as VS_QUEUE_A_CREATED */
+	/*
+	 * string: the UID of the pod's controller owner (its ownerReference
+	 * with controller true), else the pod's own UID; NEW of a task without
+	 * PODGROUP names the PodGroup made for it "podgroup-<owner-uid>" (else
+	 * "podgroup-<name>"), shared by every pod of that owner and collected
+	 * with the last of them. Kept, and dumped.
+	 */
+	VS_TASK_A_OWNER_UID,
+	/*
+	 * string: the pod's spec.schedulerName (NEW only; absent or "": the
+	 * daemon's, vschedd --scheduler-name). A pod of another scheduler must
+	 * be on a node (NODE), and without PODGROUP it gets the shadow PodGroup
+	 * Volcano's cache makes for it: no queue, no minResources.
+	 */
+	VS_TASK_A_SCHEDULER,
+	/*
+	 * flag: NEW only: run Kubernetes' priority admission, as the API server
+	 * does when the pod is created: PRIORITY and PREEMPTION_POLICY, when
+	 * absent, come from PRIORITY_CLASS (which must exist), or, when it is
+	 * absent, from the global default class (whose name the task takes),
+	 * else priority 0. Without it an absent PRIORITY means 1, Volcano's
+	 * value for a pod that has none.
+	 */
+	VS_TASK_A_ADMIT,
 	__VS_TASK_A_MAX
 };
 #define VS_TASK_A_MAX (__VS_TASK_A_MAX - 1)

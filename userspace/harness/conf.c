@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * A scheduler configuration checked in-process. See conf.h.
+ * A scheduler configuration checked in-process, and the built-in one. See
+ * conf.h.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "core/err.h"
 #include "harness/conf.h"
@@ -32,4 +34,9 @@ int harness_conf_check(const char *path, FILE *out, struct vsnl_err *err)
 	fprintf(out, "; %u tier%s", conf->nr_tiers, conf->nr_tiers == 1 ? "" : "s");
 	vs_conf_free(conf);
 	return 0;
+}
+
+bool harness_conf_is_builtin(const char *text)
+{
+	return !strcmp(text, vs_conf_default_text);
 }

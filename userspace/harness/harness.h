@@ -14,12 +14,14 @@
  *  - a scheduler configuration checked as the daemon checks it (conf.h:
  *    "vsctl conf check", where no daemon runs);
  *  - a daemon's state written as its own checkpoint by the core's writer
- *    (ckpt.h: "vsctl dump").
+ *    (ckpt.h: "vsctl dump");
+ *  - a cluster it built (a scenario's, the generator's) as the requests
+ *    that make it in a daemon, written by the core's fills (encode.h): what
+ *    the programs' clients of the daemon send (vsctl's scenario_remote.c,
+ *    vsbench's load.c and socket.c).
  *
- * The types it hands out are still the core's (a scenario's cluster, the
- * generator's): the programs' clients of the daemon (vsctl's
- * scenario_remote.c, vsbench's load.c and socket.c) send those objects with
- * the core's fills until they move to the generated codec.
+ * The types scenario.h and bench.h hand out are still the core's (a
+ * scenario's cluster, the generator's).
  */
 #ifndef HARNESS_H
 #define HARNESS_H
@@ -27,6 +29,7 @@
 #include "harness/bench.h"
 #include "harness/ckpt.h"
 #include "harness/conf.h"
+#include "harness/encode.h"
 #include "harness/scenario.h"
 
 #endif /* HARNESS_H */

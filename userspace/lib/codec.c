@@ -223,6 +223,23 @@ static const struct vsnl_codec_attr *codec_attr(const struct vsnl_codec_set *set
 	return pol;
 }
 
+/*
+ * An attribute with its padding zeroed: libmnl 1.0.4's mnl_attr_put()
+ * leaves it as the buffer had it, and a client that builds its requests
+ * one after another in one buffer would send what the one before left
+ * there. false, with nothing written, when it does not fit.
+ */
+static bool codec_put(struct nlmsghdr *nlh, size_t cap, uint16_t type, size_t len,
+		      const void *data)
+{
+	struct nlattr *a = mnl_nlmsg_get_payload_tail(nlh);
+
+	if (!mnl_attr_put_check(nlh, cap, type, len, data))
+		return false;
+	memset((char *)mnl_attr_get_payload(a) + len, 0, MNL_ALIGN(len) - len);
+	return true;
+}
+
 static int codec_put_fixed(struct nlmsghdr *nlh, size_t cap, const struct vsnl_codec_set *set,
 			   uint16_t type, uint64_t uv, struct vsnl_err *err)
 {
@@ -234,7 +251,7 @@ static int codec_put_fixed(struct nlmsghdr *nlh, size_t cap, const struct vsnl_c
 			pol->type == VSNL_CODEC_U16 ? (const void *)&u16 :
 			codec_fixed_len[pol->type] == 4 ? (const void *)&u32 : (const void *)&uv;
 
-	if (!mnl_attr_put_check(nlh, cap, type, codec_fixed_len[pol->type], p))
+	if (!codec_put(nlh, cap, type, codec_fixed_len[pol->type], p))
 		return codec_room(err, set, pol);
 	return 0;
 }
@@ -299,7 +316,7 @@ int vsnl_codec_put_str(struct nlmsghdr *nlh, size_t cap, const struct vsnl_codec
 	if (pol->len && len > pol->len)
 		return codec_fail(err, "%s.%s: %zu bytes with the NUL, at most %u", set->name,
 				  pol->name, len, pol->len);
-	if (!mnl_attr_put_strz_check(nlh, cap, type, value))
+	if (!codec_put(nlh, cap, type, len, value))
 		return codec_room(err, set, pol);
 	return 0;
 }

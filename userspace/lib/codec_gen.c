@@ -661,6 +661,11 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_RO, .name = "schedMessage" },
 	[VS_TASK_A_CREATED] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_TIME,
 		    .name = "creationTimestamp" },
+	[VS_TASK_A_OWNER_UID] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
+		    .name = "ownerUID" },
+	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
+		    .name = "schedulerName" },
+	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_FLAG, .name = "admit" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task = {
@@ -712,6 +717,11 @@ static const struct vsnl_codec_attr task_spec_attrs[VS_TASK_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_RO, .name = "schedMessage" },
 	[VS_TASK_A_CREATED] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_TIME,
 		    .name = "creationTimestamp" },
+	[VS_TASK_A_OWNER_UID] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
+		    .name = "ownerUID" },
+	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
+		    .name = "schedulerName" },
+	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_FLAG, .name = "admit" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_spec = {
@@ -747,6 +757,9 @@ static const struct vsnl_codec_attr task_key_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SCHED_REASON] = { .type = VSNL_CODEC_REJECT, .name = "schedReason" },
 	[VS_TASK_A_SCHED_MESSAGE] = { .type = VSNL_CODEC_REJECT, .name = "schedMessage" },
 	[VS_TASK_A_CREATED] = { .type = VSNL_CODEC_REJECT, .name = "creationTimestamp" },
+	[VS_TASK_A_OWNER_UID] = { .type = VSNL_CODEC_REJECT, .name = "ownerUID" },
+	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_REJECT, .name = "schedulerName" },
+	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_key = {
@@ -783,6 +796,9 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SCHED_REASON] = { .type = VSNL_CODEC_REJECT, .name = "schedReason" },
 	[VS_TASK_A_SCHED_MESSAGE] = { .type = VSNL_CODEC_REJECT, .name = "schedMessage" },
 	[VS_TASK_A_CREATED] = { .type = VSNL_CODEC_REJECT, .name = "creationTimestamp" },
+	[VS_TASK_A_OWNER_UID] = { .type = VSNL_CODEC_REJECT, .name = "ownerUID" },
+	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_REJECT, .name = "schedulerName" },
+	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_status = {

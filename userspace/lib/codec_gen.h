@@ -2058,6 +2058,40 @@ static inline bool vsnl_task_get_created(const struct vsnl_task_tb *tb, uint64_t
 	return true;
 }
 
+static inline int vsnl_task_put_owner_uid(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_task, VS_TASK_A_OWNER_UID, v, err);
+}
+
+static inline const char *vsnl_task_get_owner_uid(const struct vsnl_task_tb *tb)
+{
+
+		    return tb->attr[VS_TASK_A_OWNER_UID] ? mnl_attr_get_str(tb->attr[VS_TASK_A_OWNER_UID]) : NULL;
+}
+
+static inline int vsnl_task_put_scheduler(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_task, VS_TASK_A_SCHEDULER, v, err);
+}
+
+static inline const char *vsnl_task_get_scheduler(const struct vsnl_task_tb *tb)
+{
+
+		    return tb->attr[VS_TASK_A_SCHEDULER] ? mnl_attr_get_str(tb->attr[VS_TASK_A_SCHEDULER]) : NULL;
+}
+
+static inline int vsnl_task_put_admit(struct nlmsghdr *nlh, size_t cap, struct vsnl_err *err)
+{
+	return vsnl_codec_put_flag(nlh, cap, &vsnl_codec_task, VS_TASK_A_ADMIT, err);
+}
+
+static inline bool vsnl_task_get_admit(const struct vsnl_task_tb *tb)
+{
+	return tb->attr[VS_TASK_A_ADMIT];
+}
+
 static inline int vsnl_task_spec_parse(const struct nlattr *nest, struct vsnl_task_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {

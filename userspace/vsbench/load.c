@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * "vsbench load": build a synthetic cluster in-process, as "vsbench
- * cluster" does, and send it to a running vschedd as NEW requests. Each
- * object is written by the core's own _spec fills (netlink/fill.h) into a
- * request libvsnl started (vsnl_msg_put()), so what arrives is exactly what
- * was generated.
+ * cluster" does, and send it to a running vschedd as NEW requests. The
+ * harness writes each object's request (harness/encode.h, with the core's
+ * own fills) into the loader's buffer, so what arrives is exactly what was
+ * generated.
  *
  * Objects go in batches (Documentation/protocol.md, "Batches"), --batch of
  * them each, applied by the daemon all or nothing: the socket carries them
@@ -17,8 +17,8 @@
  * which name the object; the batches before it stay applied. The command
  * reports objects per second.
  *
- * Objects go in dependency order: priority classes, queues, nodes, then each
- * PodGroup followed by its tasks. A batch applies its messages in the order
+ * Objects go in the encoder's dependency order: priority classes, queues,
+ * nodes, PodGroups, then tasks. A batch applies its messages in the order
  * they came, so a task may follow its PodGroup in the same batch.
  *
  * The loader (struct vsbench_loader) is also "vsbench run --mode socket"'s
@@ -33,7 +33,6 @@
 #include <netlink/msg.h>
 
 #include "lib/vsnl.h"
-#include "netlink/fill.h"
 #include "vsbench/vsbench.h"
 
 #define LOAD_BATCH_DEFAULT	1000
@@ -213,50 +212,21 @@ void vsbench_loader_destroy(struct vsbench_loader *l)
 	l->buf = NULL;
 }
 
-static int too_big(const struct vsbench_loader *l, const char *what, const char *name)
+/* One request of the harness's encoder, into the loader. */
+static int load_one(const struct harness_msg *msg, void *arg)
 {
-	fprintf(stderr, "%s: %s %s does not fit in a message\n", l->prog, what, name);
-	return -EMSGSIZE;
+	return vsbench_loader_add(arg, msg->nlh, msg->what, msg->name);
 }
-
-/* One object: its NEW request, started by libvsnl and written by @_fill, sent. */
-#define LOAD(_l, _cmd, _fill, _obj, _what, _name)					\
-	({										\
-		struct nlmsghdr *__nlh = vsnl_msg_put((_l)->buf, VS_MSG_MAX, (_cmd), 0);	\
-		__nlh && _fill(__nlh, VS_MSG_MAX, (_obj)) ?				\
-			vsbench_loader_add((_l), __nlh, (_what), (_name)) :			\
-			too_big((_l), (_what), (_name));				\
-	})
 
 int vsbench_load_cluster(struct vsbench_loader *l, const struct vs_cluster *cl)
 {
-	const struct vs_prioclass *pc;
-	const struct vs_queue *q;
-	const struct vs_node *n;
-	const struct vs_job *j;
-	const struct vs_task *t;
+	struct vsnl_err err = { 0 };
 	int ret;
 
-	list_for_each_entry(pc, &cl->prioclasses, list)
-		if ((ret = LOAD(l, VS_CMD_PRIOCLASS_NEW, vs_nl_put_prioclass_spec, pc,
-				"priority class", pc->name)))
-			return ret;
-	list_for_each_entry(q, &cl->queues, list)
-		if ((ret = LOAD(l, VS_CMD_QUEUE_NEW, vs_nl_put_queue_spec, q, "queue", q->name)))
-			return ret;
-	list_for_each_entry(n, &cl->nodes, list)
-		if ((ret = LOAD(l, VS_CMD_NODE_NEW, vs_nl_put_node_spec, n, "node", n->name)))
-			return ret;
-	list_for_each_entry(j, &cl->jobs, list) {
-		if ((ret = LOAD(l, VS_CMD_PODGROUP_NEW, vs_nl_put_podgroup_spec, j, "PodGroup",
-				j->name)))
-			return ret;
-		list_for_each_entry(t, &j->tasks, job_node)
-			if ((ret = LOAD(l, VS_CMD_TASK_NEW, vs_nl_put_task_spec, t, "task",
-					t->name)))
-				return ret;
-	}
-	return vsbench_loader_flush(l);
+	ret = harness_encode_cluster(cl, l->buf, VS_MSG_MAX, load_one, l, &err);
+	if (ret && err.err)
+		fprintf(stderr, "%s: %s\n", l->prog, err.msg);
+	return ret ? ret : vsbench_loader_flush(l);
 }
 
 static const struct vsbench_shape load_shape = {
@@ -284,12 +254,6 @@ static void usage(FILE *out, const char *prog)
 }
 
 enum { OPT_SOCKET = 0x100 };
-
-unsigned long vsbench_load_nr_objects(const struct vs_cluster *cl)
-{
-	return (unsigned long)cl->nr_prioclasses + cl->nr_queues + cl->nr_nodes + cl->nr_jobs +
-	       cl->nr_tasks;
-}
 
 int vsbench_load(int argc, char **argv)
 {
@@ -354,7 +318,7 @@ int vsbench_load(int argc, char **argv)
 	vsbench_seed(shape.seed);
 	if (vsbench_build(&cl, &shape, &running))
 		goto out_cluster;
-	if (vsbench_loader_init(&l, argv[0], conn, batch, vsbench_load_nr_objects(&cl))) {
+	if (vsbench_loader_init(&l, argv[0], conn, batch, harness_encode_nr(&cl))) {
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		goto out_cluster;
 	}

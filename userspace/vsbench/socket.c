@@ -32,9 +32,8 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
+#include "lib/codec_gen.h"
 #include "lib/vsnl.h"
-#include "netlink/msg.h"
-#include "sched/conf.h"
 #include "vsbench/vsbench.h"
 
 /* How long a cycle's notifications may take to come after its reply. */
@@ -219,7 +218,7 @@ static int check_daemon(struct vsbench_remote *r)
 		goto out;
 	}
 	/* Another configuration is a measure of its own, not a failure; but say so. */
-	if (!rc.text || strcmp(rc.text, vs_conf_default_text))
+	if (!rc.text || !harness_conf_is_builtin(rc.text))
 		fprintf(stderr, "%s: note: the daemon runs another configuration than the "
 			"built-in one (%s): its decisions need not be --mode inproc's\n", r->prog,
 			rc.source ? rc.source : "no source");
@@ -364,7 +363,7 @@ static int size_queue(struct vsbench_remote *r, const struct vs_cluster *cl)
 int vsbench_remote_load(struct vsbench_remote *r, const struct vs_cluster *cl,
 			unsigned long *objects, double *seconds)
 {
-	unsigned long nr = vsbench_load_nr_objects(cl);
+	unsigned long nr = harness_encode_nr(cl);
 	double t0;
 	int ret;
 
@@ -618,34 +617,51 @@ static int answer(struct vsbench_remote *r, u8 cmd, const char *key, const char 
 {
 	const char *slash = strchr(key, '/');
 	struct vsbench_loader *l = &r->loader;
+	struct vsnl_err e = { 0 };
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
 	char ns[256];
-	bool ok;
+	int ret;
 
 	/* Not snprintf(): at 50k its formatting was a twentieth of the binder's time. */
-	if ((size_t)(slash - key) >= sizeof(ns))
+	if ((size_t)(slash - key) >= sizeof(ns)) {
+		fprintf(stderr, "%s: the answer to the bind of %s: its namespace is longer than "
+			"%zu bytes\n", r->prog, key, sizeof(ns) - 1);
 		return -EMSGSIZE;
+	}
 	memcpy(ns, key, (size_t)(slash - key));
 	ns[slash - key] = '\0';
 	nlh = vsnl_msg_put(l->buf, VS_MSG_MAX, cmd, 0);
-	nest = nlh ? mnl_attr_nest_start_check(nlh, VS_MSG_MAX, cmd == VS_CMD_BIND_RESULT ?
-					       VS_A_BIND_RESULT : VS_A_TASK) : NULL;
-	if (!nest)
+	if (!nlh)
 		return -EMSGSIZE;
-	/* vs_nla_put_strz() zeroes the padding libmnl leaves as the buffer had it. */
-	if (cmd == VS_CMD_BIND_RESULT)
-		ok = vs_nla_put_strz(nlh, VS_MSG_MAX, VS_BIND_A_NAMESPACE, ns) &&
-		     vs_nla_put_strz(nlh, VS_MSG_MAX, VS_BIND_A_NAME, slash + 1) &&
-		     vs_nla_put_strz(nlh, VS_MSG_MAX, VS_BIND_A_NODE, node) &&
-		     mnl_attr_put_u32_check(nlh, VS_MSG_MAX, VS_BIND_A_ERROR, 0);
-	else
-		ok = vs_nla_put_strz(nlh, VS_MSG_MAX, VS_TASK_A_NAMESPACE, ns) &&
-		     vs_nla_put_strz(nlh, VS_MSG_MAX, VS_TASK_A_NAME, slash + 1) &&
-		     mnl_attr_put_u32_check(nlh, VS_MSG_MAX, VS_TASK_A_EVENT,
-					    VS_TASK_EVENT_RUNNING);
-	if (!ok)
-		return -EMSGSIZE;
+	/* The codec zeroes the padding of what it puts, whatever the buffer held. */
+	if (cmd == VS_CMD_BIND_RESULT) {
+		nest = vsnl_vsched_start_bind_result(nlh, VS_MSG_MAX, &e);
+		ret = nest ? 0 : -EMSGSIZE;
+		if (!ret)
+			ret = vsnl_bind_result_put_namespace(nlh, VS_MSG_MAX, ns, &e);
+		if (!ret)
+			ret = vsnl_bind_result_put_name(nlh, VS_MSG_MAX, slash + 1, &e);
+		if (!ret)
+			ret = vsnl_bind_result_put_node(nlh, VS_MSG_MAX, node, &e);
+		if (!ret)
+			ret = vsnl_bind_result_put_error(nlh, VS_MSG_MAX, 0, &e);
+	} else {
+		nest = vsnl_vsched_start_task(nlh, VS_MSG_MAX, &e);
+		ret = nest ? 0 : -EMSGSIZE;
+		if (!ret)
+			ret = vsnl_task_put_namespace(nlh, VS_MSG_MAX, ns, &e);
+		if (!ret)
+			ret = vsnl_task_put_name(nlh, VS_MSG_MAX, slash + 1, &e);
+		if (!ret)
+			ret = vsnl_task_put_event(nlh, VS_MSG_MAX, VS_TASK_EVENT_RUNNING, &e);
+	}
+	if (ret) {
+		/* a name the daemon's policy refuses, or no room: the answer cannot go */
+		fprintf(stderr, "%s: the answer to the bind of %s: %s\n", r->prog, key,
+			e.msg[0] ? e.msg : strerror(-ret));
+		return ret;
+	}
 	mnl_attr_nest_end(nlh, nest);
 	return vsbench_loader_add(l, nlh, cmd == VS_CMD_BIND_RESULT ? "bind result of task" :
 				  "running report of task", key);
@@ -667,8 +683,6 @@ static int confirm(struct vsbench_remote *r)
 		if (!ret)
 			ret = answer(r, VS_CMD_TASK_STATUS, key, NULL);
 	}
-	if (ret == -EMSGSIZE)
-		fprintf(stderr, "%s: the answer to a bind does not fit in a message\n", r->prog);
 	if (!ret)
 		ret = vsbench_loader_flush(&r->loader);
 	if (ret == -ESTALE)

@@ -71,12 +71,11 @@ int vsbench_loader_add(struct vsbench_loader *l, const struct nlmsghdr *nlh, con
 int vsbench_loader_flush(struct vsbench_loader *l);
 
 /*
- * Every object of @cl as a NEW request written by the core's fills, in
- * dependency order (priority classes, queues, nodes, each PodGroup then its
- * tasks), the last batch flushed. 0 or a negative errno, reported.
+ * Every request of @cl the harness's encoder makes (harness/encode.h:
+ * harness_encode_nr() of them, in dependency order), the last batch
+ * flushed. 0 or a negative errno, reported.
  */
 int vsbench_load_cluster(struct vsbench_loader *l, const struct vs_cluster *cl);
-unsigned long vsbench_load_nr_objects(const struct vs_cluster *cl);
 
 /* ---- vsbench run --mode socket (socket.c): the daemon's side of a run ---- */
 

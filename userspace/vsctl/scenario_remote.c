@@ -10,9 +10,9 @@
  *
  * The scenario is still loaded in-process (scenario_load() builds a private
  * struct vs_cluster): that cluster is the source of every object sent, each
- * written by the core's own _spec fills (netlink/fill.h), so the daemon gets
- * exactly what the in-process run would schedule, in the same creation
- * order.
+ * request written by the harness's encoder (harness/encode.h, with the
+ * core's own fills), so the daemon gets exactly what the in-process run
+ * would schedule, in the same creation order.
  *
  * Two connections: one for requests, one subscribed to the decisions and
  * cycles groups. libvsnl's vsnl_request() waits for its own answer and
@@ -32,9 +32,9 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
+#include "harness/encode.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
-#include "netlink/fill.h"
 #include "vsctl/request.h"
 #include "vsctl/scenario.h"
 
@@ -44,6 +44,7 @@
 struct scn_remote {
 	struct vsnl *req;		/* requests and their answers */
 	struct vsnl *mon;		/* subscribed to decisions and cycles */
+	struct vsnl_err batch_err;	/* why an object could not join the batch */
 };
 
 /* A libvsnl failure as the run's error, with @what said first. */
@@ -201,128 +202,43 @@ static int set_conf(struct scn_remote *r, const struct scenario *scn, struct vs_
 	return ret ? remote_fail(err, ret, &e, "installing the configuration") : 0;
 }
 
-/* One object's request (@_cmd: NEW, SET), written by the core's fill, into the open batch. */
-#define BATCH_ADD(_r, _cmd, _fill, _obj, _err)						\
-	({										\
-		struct nl_msg *__m = vsnl_msg_new((_cmd), 0);				\
-		struct vsnl_err __e = { 0 };						\
-		int __ret;								\
-											\
-		if (!__m) {								\
-			__ret = vs_err_set((_err), ENOMEM, "out of memory");		\
-		} else if (!_fill(nlmsg_hdr(__m), nlmsg_get_max_size(__m), (_obj))) {	\
-			nlmsg_free(__m);						\
-			__ret = vs_err_set((_err), EMSGSIZE,				\
-					   "an object does not fit in a request");	\
-		} else {								\
-			__ret = vsnl_batch_add((_r)->req, __m, NULL, &__e);		\
-			if (__ret)							\
-				remote_fail((_err), __ret, &__e, "sending the objects");\
-		}									\
-		__ret;									\
-	})
-
-/*
- * A queue that is not Open admits no PodGroup (Volcano's admission, which
- * vschedd applies to every PodGroup created): such a queue is created Open,
- * its PodGroups and tasks follow, then it is set to its state. The state
- * written by the fill is rewritten in the message rather than in the
- * scenario's cluster, which stays as it was loaded.
- */
-static int queue_new_open(struct scn_remote *r, const struct vs_queue *q, struct vs_err *err)
+/* One request of the harness's encoder, into the open batch. */
+static int batch_one(const struct harness_msg *msg, void *arg)
 {
-	struct nl_msg *m = vsnl_msg_new(VS_CMD_QUEUE_NEW, 0);
-	struct nlattr *tb[VS_A_MAX + 1], *qa[VS_QUEUE_A_MAX + 1];
-	struct vsnl_err e = { 0 };
-	int ret;
+	struct scn_remote *r = arg;
 
-	if (!m)
-		return vs_err_set(err, ENOMEM, "out of memory");
-	if (!vs_nl_put_queue_spec(nlmsg_hdr(m), nlmsg_get_max_size(m), q) ||
-	    genlmsg_parse(nlmsg_hdr(m), 0, tb, VS_A_MAX, NULL) || !tb[VS_A_QUEUE] ||
-	    vsnl_parse_nested(qa, VS_QUEUE_A_MAX, tb[VS_A_QUEUE]) || !qa[VS_QUEUE_A_STATE]) {
-		nlmsg_free(m);
-		return vs_err_set(err, EMSGSIZE, "queue %s does not fit in a request", q->name);
-	}
-	*(u32 *)nla_data(qa[VS_QUEUE_A_STATE]) = VS_QUEUE_OPEN;
-	ret = vsnl_batch_add(r->req, m, NULL, &e);
-	return ret ? remote_fail(err, ret, &e, "sending the objects") : 0;
-}
-
-static int cmp_task_seq(const void *a, const void *b)
-{
-	const struct vs_task *x = *(const struct vs_task *const *)a;
-	const struct vs_task *y = *(const struct vs_task *const *)b;
-
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return vsnl_batch_add_nlh(r->req, msg->nlh, NULL, &r->batch_err);
 }
 
 /*
- * Every task of @cl in creation order: the file's order, which a job's list
- * keeps only within the job, and which breaks ties across jobs.
+ * Every object of @cl, as the harness's encoder writes and orders them
+ * (harness/encode.h: dependency order, each kind in creation order; a queue
+ * that is not Open created Open and set to its state after the tasks), in
+ * one batch.
  */
-static const struct vs_task **tasks_in_order(const struct vs_cluster *cl)
-{
-	const struct vs_task **v = malloc((cl->nr_tasks + 1) * sizeof(*v));
-	const struct vs_job *job;
-	const struct vs_task *t;
-	u32 n = 0;
-
-	if (!v)
-		return NULL;
-	list_for_each_entry(job, &cl->jobs, list)
-		list_for_each_entry(t, &job->tasks, job_node)
-			v[n++] = t;
-	qsort(v, n, sizeof(*v), cmp_task_seq);
-	return v;
-}
-
 static int send_objects(struct scn_remote *r, const struct vs_cluster *cl, struct vs_err *err)
 {
-	const struct vs_prioclass *pc;
-	const struct vs_queue *q;
-	const struct vs_node *n;
-	const struct vs_job *j;
-	const struct vs_task **tasks;
 	struct vsnl_err e = { 0 };
+	void *buf;
 	int ret;
 
-	tasks = tasks_in_order(cl);
-	if (!tasks)
+	buf = malloc(VS_MSG_MAX);
+	if (!buf)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	ret = vsnl_batch_begin(r->req, &e);
 	if (ret) {
-		free(tasks);
+		free(buf);
 		return remote_fail(err, ret, &e, "opening a batch");
 	}
-	/* Dependency order, each kind in creation order, as the loader made them. */
-	list_for_each_entry(pc, &cl->prioclasses, list)
-		if ((ret = BATCH_ADD(r, VS_CMD_PRIOCLASS_NEW, vs_nl_put_prioclass_spec, pc, err)))
-			goto out;
-	list_for_each_entry(q, &cl->queues, list) {
-		ret = q->state == VS_QUEUE_OPEN ?
-			BATCH_ADD(r, VS_CMD_QUEUE_NEW, vs_nl_put_queue_spec, q, err) :
-			queue_new_open(r, q, err);
-		if (ret)
-			goto out;
-	}
-	list_for_each_entry(n, &cl->nodes, list)
-		if ((ret = BATCH_ADD(r, VS_CMD_NODE_NEW, vs_nl_put_node_spec, n, err)))
-			goto out;
-	list_for_each_entry(j, &cl->jobs, list)
-		if ((ret = BATCH_ADD(r, VS_CMD_PODGROUP_NEW, vs_nl_put_podgroup_spec, j, err)))
-			goto out;
-	for (u32 i = 0; i < cl->nr_tasks; i++)
-		if ((ret = BATCH_ADD(r, VS_CMD_TASK_NEW, vs_nl_put_task_spec, tasks[i], err)))
-			goto out;
-	list_for_each_entry(q, &cl->queues, list)
-		if (q->state != VS_QUEUE_OPEN &&
-		    (ret = BATCH_ADD(r, VS_CMD_QUEUE_SET, vs_nl_put_queue_spec, q, err)))
-			goto out;
-out:
-	free(tasks);
+	r->batch_err = (struct vsnl_err){ 0 };
+	ret = harness_encode_cluster(cl, buf, VS_MSG_MAX, batch_one, r, &e);
+	free(buf);
 	/* END also after a failure: the daemon drops the batch, the connection stays usable. */
 	if (ret) {
+		if (e.err)
+			vs_err_set(err, ret, "%s", e.msg);
+		else
+			remote_fail(err, ret, &r->batch_err, "sending the objects");
 		vsnl_batch_end(r->req, &e);
 		return ret;
 	}

@@ -53,11 +53,11 @@ userspace/kube/manifest.h:sched
 # controllers log (kube/manifest.c, kube/kfields.c).
 userspace/vskube/kjson.h:sched
 userspace/vskube/main.c:core
-# vsctl: its commands build requests with the core's fills and specs; they
-# move to the codec.
+# vsctl: "apply" names a pod's PodGroup with the core's podgroup controller
+# (vs_pgctl_name()), and builds its requests through the manifest reader
+# (kube/ above); it moves to the codec, as the object commands (edit_cmd.c,
+# objects_cmd.c) have.
 userspace/vsctl/apply_cmd.c:controllers
-userspace/vsctl/edit_cmd.c:core
-userspace/vsctl/edit_cmd.c:netlink
 EOF_KNOWN
 )
 KNOWN=$(echo ${CHECK_LAYERS_KNOWN-$known_breaks})

@@ -92,6 +92,16 @@ daemon_error() {
 	has "$err" "vsctl: error: $msg"
 }
 
+# daemon_says MESSAGE ARGS...: the daemon refuses, exit 1, and its words
+# after "vsctl: error: " (and the object it names) say MESSAGE.
+daemon_says() {
+	msg=$1
+	shift
+	last="$*"
+	run 1 "$@"
+	has "$err" "vsctl: error: " "$msg"
+}
+
 # ok ARGS...: a command that must succeed.
 ok() {
 	last="$*"
@@ -180,6 +190,9 @@ ok node set n1 --ready --taint spot-
 listed node
 has "$out" '"ready": true'
 lacks "$out" '"taints"'
+# The last taint off is a NEW that replaces the node: the rest of it stays.
+has "$out" '"cpu": "16"' '"nvidia.com/gpu": "2"' '"example.com/fpga": "1"' '"rack": "r1"' \
+	'"unschedulable": false'
 
 # ---- queues, priority classes, PodGroups ----
 
@@ -220,7 +233,6 @@ usage_error 'vsctl node set: --memory "-1Gi": ' node set n1 --memory -1Gi
 unchanged
 usage_error 'vsctl node add: --taint "k=v:Sometimes": unknown taint effect' \
 	node add n2 --taint k=v:Sometimes
-usage_error 'vsctl node add: --label "Bad Key=v": invalid label key' node add n2 --label 'Bad Key=v'
 usage_error 'vsctl node add: --label "zone-": ' node add n2 --label zone-
 daemon_error 'node N2: invalid node name "N2": must start and end with a lowercase letter or digit' \
 	node add N2
@@ -235,16 +247,14 @@ daemon_error 'podgroup Team/pg2: invalid namespace "Team": must start and end wi
 usage_error 'vsctl prioclass add: --value is required' prioclass add low
 usage_error 'vsctl prioclass add: --preemption-policy "Sometimes": ' \
 	prioclass add low --value 1 --preemption-policy Sometimes
-usage_error 'vsctl task add: --toleration "=v": ' task add team-a/p9 --toleration =v
 usage_error 'vsctl task add: --queue is for a task without --podgroup' \
 	task add team-a/p9 --podgroup pg1 --queue q1
 usage_error 'vsctl task status: unknown task event "runing"' task status team-a/p9 runing
 usage_error 'vsctl task status: --exit-code goes with failed only' \
 	task status team-a/p9 running --exit-code 1
 usage_error 'vsctl job add: --task is required' job add team-a/j9
-usage_error 'vsctl job add: --task "w:0": ' job add team-a/j9 --task w:0
-usage_error 'vsctl job add: --policy "PodFailed=Reboot": ' job add team-a/j9 --task w:1 \
-	--policy PodFailed=Reboot
+usage_error 'vsctl job add: --task "w:0": replicas "0": not a number in 1..2147483647' \
+	job add team-a/j9 --task w:0
 usage_error 'vsctl node set: nothing to change' node set n1
 usage_error 'vsctl node cordon: expected NAME' node cordon
 usage_error 'unrecognized option' node add n2 --cpus 1
@@ -258,6 +268,37 @@ daemon_error 'node n9 not found' node cordon n9
 daemon_error 'podgroup team-a/pg9: unable to find queue: queue q9 does not exist' podgroup add team-a/pg9 --queue q9
 daemon_error 'queue q9 not found' queue close q9
 daemon_error 'task team-a/p9 not found' task status team-a/p9 failed --exit-code 1
+# vsctl reads an option only as far as the request needs it (a label's
+# shape, a quantity, an effect); names and values are the daemon's to
+# check, once for every client, and it says which field is wrong.
+daemon_says 'node n2: invalid label key "Bad Key": only letters, digits' \
+	node add n2 --label 'Bad Key=v'
+daemon_says 'node n1: label "zone": invalid label value "-a-": must start and end with a letter or digit' \
+	node set n1 --label zone=-a-
+daemon_says 'node n1: invalid taint key "Bad Key": only letters, digits' \
+	node set n1 --taint 'Bad Key=v:NoSchedule'
+daemon_says 'node n2: invalid taint value "-x-": must start and end with a letter or digit' \
+	node add n2 --taint k=-x-:NoSchedule
+daemon_says 'node n2: allocatable: invalid resource name "foo": not a resource Kubernetes defines' \
+	node add n2 --res foo=1
+daemon_says 'queue q2: invalid parent queue name "Bad_Q": must start and end with a lowercase letter or digit' \
+	queue add q2 --parent Bad_Q
+daemon_says 'queue q1: capability: invalid resource name "Foo": not a resource Kubernetes defines' \
+	queue set q1 --capability Foo=1
+daemon_says 'task team-a/p9: pod team-a/p9: toleration 0: an empty key needs operator Exists' \
+	task add team-a/p9 --podgroup pg1 --toleration =v
+daemon_says 'task team-a/p9: pod team-a/p9: invalid nodeSelector key "a b": only letters, digits' \
+	task add team-a/p9 --podgroup pg1 --node-selector 'a b=c'
+daemon_says 'vjob team-a/j9: job team-a/j9: invalid task name "W": must start and end with a lowercase letter or digit' \
+	job add team-a/j9 --queue q1 --task W:1
+daemon_says 'vjob team-a/j9: job team-a/j9: task name "w" given twice' \
+	job add team-a/j9 --queue q1 --task w:1 --task w:2
+daemon_says 'vjob team-a/j9: policy 0: unknown job action "Reboot" (one of: AbortJob, RestartJob' \
+	job add team-a/j9 --queue q1 --task w:1 --policy PodFailed=Reboot
+# What the protocol's policy refuses is refused before it is sent, by the
+# codec, naming the option: a label value past 63 characters.
+usage_error "vsctl node set: --label \"zone=$(printf '%064d' 0)\": kv.value: 65 bytes with the NUL, at most 64" \
+	node set n1 --label "zone=$(printf '%064d' 0)"
 # vsctl checks only that a key can be sent; whether a name is a DNS name is
 # the daemon's to say, once for every client: it refuses it for a new
 # object and finds no object by it.

@@ -173,9 +173,9 @@ Test(policy, string_too_long_is_refused)
 
 Test(policy, unknown_attribute_type_is_refused)
 {
+	char want[64];
 	struct nlmsghdr *nlh = nlt_request(buf, VS_CMD_NODE_NEW, 0);
 	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_NODE);
-	char want[64];
 
 	mnl_attr_put_strz(nlh, VS_NODE_A_NAME, "n1");
 	mnl_attr_put_u32(nlh, 42, 7);

@@ -4,7 +4,7 @@
  *
  * The policies say what every attribute is; they do not say how a person
  * reads it. Three things are added here: resource sets and label sets are
- * recognised by the ids of their entries and rendered in Kubernetes' forms;
+ * read as every client reads them (decode.h) and rendered in Kubernetes' forms;
  * enum attributes are named and times recognised as the spec says
  * (display), through the codec's tables.
  */
@@ -18,6 +18,8 @@
 #include <linux/genetlink.h>
 
 #include "lib/codec_gen.h"
+#include "lib/decode.h"
+#include "lib/quantity.h"
 #include "lib/render.h"
 #include "vsched/vsched.h"
 
@@ -99,80 +101,27 @@ static bool attr_ok(const struct nlattr *a, enum mnl_attr_data_type t)
 }
 
 /* {"cpu": "500m", "memory": "4Gi", "pods": "110", "nvidia.com/gpu": "1"} */
-static json_t *render_res(const struct nlattr *nest)
+static int res_entry(const char *dim, u64 value, void *arg)
 {
-	json_t *obj = json_object();
-	const struct nlattr *a, *s;
+	json_t *v = quantity((s64)value, vsnl_res_milli(dim), !strcmp(dim, "memory"));
 
-	if (!obj)
-		return NULL;
-	mnl_attr_for_each_nested(a, nest) {
-		const char *name = NULL;
-		json_t *v = NULL;
-
-		switch (mnl_attr_get_type(a)) {
-		case VS_RES_A_CPU:
-			if (attr_ok(a, MNL_TYPE_U64))
-				v = quantity((s64)mnl_attr_get_u64(a), 3, false);
-			name = "cpu";
-			break;
-		case VS_RES_A_MEMORY:
-			if (attr_ok(a, MNL_TYPE_U64))
-				v = quantity((s64)mnl_attr_get_u64(a), 0, true);
-			name = "memory";
-			break;
-		case VS_RES_A_PODS:
-			if (attr_ok(a, MNL_TYPE_U64))
-				v = quantity((s64)mnl_attr_get_u64(a), 0, false);
-			name = "pods";
-			break;
-		case VS_RES_A_SCALAR:
-			mnl_attr_for_each_nested(s, a) {
-				if (mnl_attr_get_type(s) == VS_SCALAR_A_NAME &&
-				    attr_ok(s, MNL_TYPE_NUL_STRING))
-					name = mnl_attr_get_str(s);
-				else if (mnl_attr_get_type(s) == VS_SCALAR_A_VALUE &&
-					 attr_ok(s, MNL_TYPE_U64))
-					v = quantity((s64)mnl_attr_get_u64(s), 3, false);
-			}
-			break;
-		}
-		if (name && json_object_set_new(obj, name, v ? v : json_null()))
-			goto fail;
-		if (!name)
-			json_decref(v);
-	}
-	return obj;
-fail:
-	json_decref(obj);
-	return NULL;
+	return json_object_set_new(arg, dim, v);
 }
 
 /* {"zone": "a", "kubernetes.io/hostname": "n1"} */
-static json_t *render_labels(const struct nlattr *nest)
+static int label_entry(const char *key, const char *value, void *arg)
+{
+	return json_object_set_new(arg, key, json_string(value));
+}
+
+static json_t *render_map(const struct nlattr *nest, bool res)
 {
 	json_t *obj = json_object();
-	const struct nlattr *item, *a;
 
-	if (!obj)
+	if (obj && (res ? vsnl_read_res(nest, res_entry, obj) :
+			  vsnl_read_labels(nest, label_entry, obj))) {
+		json_decref(obj);
 		return NULL;
-	mnl_attr_for_each_nested(item, nest) {
-		const char *key = NULL, *value = "";
-
-		if (mnl_attr_get_type(item) != VS_LABELS_A_ITEM)
-			continue;
-		mnl_attr_for_each_nested(a, item) {
-			if (!attr_ok(a, MNL_TYPE_NUL_STRING))
-				continue;
-			if (mnl_attr_get_type(a) == VS_KV_A_KEY)
-				key = mnl_attr_get_str(a);
-			else if (mnl_attr_get_type(a) == VS_KV_A_VALUE)
-				value = mnl_attr_get_str(a);
-		}
-		if (key && json_object_set_new(obj, key, json_string(value))) {
-			json_decref(obj);
-			return NULL;
-		}
 	}
 	return obj;
 }
@@ -272,10 +221,8 @@ json_t *vsnl_render_nest(const struct nlattr *nest, const struct vsnl_codec_set 
 	const struct nlattr *a;
 	json_t *obj;
 
-	if (set == &vsnl_codec_res)
-		return render_res(nest);
-	if (set == &vsnl_codec_labels)
-		return render_labels(nest);
+	if (set == &vsnl_codec_res || set == &vsnl_codec_labels)
+		return render_map(nest, set == &vsnl_codec_res);
 	obj = json_object();
 	if (!obj)
 		return NULL;
@@ -339,40 +286,17 @@ char *vsnl_render_cell(const json_t *v)
 }
 
 /*
- * A quantity as quantity() writes it, back in the protocol's units: digits
- * and a suffix of bin_sfx, dec_sfx or "m", exact up to INT64_MAX - 1.
- * Anything else ("unlimited", a value past that) is 0.
+ * A quantity as quantity() writes it, back in the protocol's units, read as
+ * the options' quantities are (quantity.h). Anything else ("unlimited") is 0.
  */
 double vsnl_quantity(const json_t *res, const char *dim)
 {
-	const char *q = json_string_value(json_object_get(res, dim)), *sfx;
-	unsigned int milli = strcmp(dim, "memory") && strcmp(dim, "pods") ? 3 : 0;
-	unsigned __int128 v = 0, mult = 0;
-	size_t k;
+	const char *q = json_string_value(json_object_get(res, dim));
+	s64 v;
 
-	if (!q || *q < '0' || *q > '9')
+	if (!q || vsnl_quantity_parse(q, strlen(q), vsnl_res_milli(dim), &v, NULL))
 		return 0;
-	/* each step stays below 2^128: v < 2^67, then < 2^63 times at most 2^60 */
-	for (sfx = q; *sfx >= '0' && *sfx <= '9' && v <= INT64_MAX; sfx++)
-		v = v * 10 + (unsigned int)(*sfx - '0');
-	if (v >= INT64_MAX)
-		return 0;
-	if (!*sfx)
-		mult = 1;
-	for (k = 1; !mult && k < ARRAY_SIZE(bin_sfx); k++)
-		if (!strcmp(sfx, bin_sfx[k]))
-			mult = (u64)1 << (10 * k);
-	for (k = 1; !mult && k < ARRAY_SIZE(dec_sfx); k++)
-		if (!strcmp(sfx, dec_sfx[k]))
-			mult = pow_u64(1000, k);
-	if (mult) {
-		v *= mult;
-		v *= v < INT64_MAX && milli ? 1000 : 1;
-	} else if (!strcmp(sfx, "m"))
-		v = milli ? v : (v + 999) / 1000;	/* rounded up, as Value() does */
-	else
-		return 0;
-	return v < INT64_MAX ? (double)(u64)v : 0;
+	return (double)v;
 }
 
 u64 vsnl_u64(const json_t *obj, const char *key)

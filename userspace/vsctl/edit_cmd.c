@@ -16,11 +16,15 @@
  *	vsctl job abort team-a/tf				(and restart, resume, terminate, complete)
  *
  * Every option is one row of its kind's table below: the attribute it
- * writes and how its text is read. Text is read with the core's own parsers
- * (quantities, names, label keys, taint effects, enums), so that vsctl
- * refuses what the daemon would, before anything is sent, naming the option
- * (exit 2); what only the daemon can judge (a queue that does not exist) it
- * answers, and vsctl prints that (exit 1).
+ * writes and how its text is read. vsctl reads only what it must to build
+ * the request with the generated codec (lib/codec_gen.h): the shape of a
+ * label or a taint, quantities into the protocol's units, enums into their
+ * values, numbers in the range the attribute's policy gives; a mistake
+ * there is said before anything is sent, naming the option (exit 2). The
+ * names and values themselves (a label key, a queue's name, a job's
+ * policy) are the daemon's to check, once, for every client: vsctl prints
+ * its refusal (exit 1), as it prints what only the daemon can judge (a
+ * queue that does not exist).
  *
  * SET keeps the attributes a request leaves out but replaces whole the ones
  * it carries: a resource list, the labels, the taints. So "set" reads the
@@ -34,28 +38,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libmnl/libmnl.h>
-#include <netlink/attr.h>
+#include <linux/genetlink.h>
 #include <netlink/msg.h>
 
-#include "core/arena.h"
-#include "core/enum.h"
-#include "core/labels.h"
-#include "core/names.h"
-#include "core/res.h"
-#include "core/task.h"
-#include "core/vjob.h"
 #include "lib/codec_gen.h"
+#include "lib/compiler.h"
+#include "lib/decode.h"
+#include "lib/quantity.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
-#include "netlink/family.h"
-#include "netlink/fill.h"
-#include "netlink/parse.h"
 #include "vsctl/objects.h"
 #include "vsctl/request.h"
 #include "vsctl/vsctl.h"
-
-#define S32_MIN		(-2147483647LL - 1)
-#define S32_MAX		2147483647LL
 
 /* How an option's text is read. */
 enum field_type {
@@ -66,27 +60,25 @@ enum field_type {
 	F_TOLERATION,	/* KEY[=VALUE][:EFFECT] */
 	F_VTASK,	/* a VolcanoJob's task group: NAME:REPLICAS[:RES] */
 	F_POLICY,	/* a VolcanoJob's lifecycle policy: EVENT=ACTION */
-	F_NAME,		/* another object's name: a DNS subdomain */
-	F_VALUE,	/* text that is a label value (a role) */
-	F_U32,		/* a number in @min..@max */
-	F_S32,
+	F_STR,		/* text sent as it is: a name, a role */
+	F_INT,		/* a whole number in the range of the attribute's policy */
 	F_BOOL,		/* true or false */
-	F_FLAG,		/* no text: the value @min */
-	F_ENUM,		/* a name @parse knows */
+	F_FLAG,		/* no text: the value @value */
+	F_ENUM,		/* a name the attribute's policy gives a value (the spec's display) */
 };
 
 /* What an attribute of the request holds; each field type fills one. */
 enum shape {
 	SH_NONE,
-	SH_U8, SH_U32, SH_STR, SH_RES,
+	SH_INT, SH_STR, SH_RES,
 	SH_LABELS, SH_TAINTS, SH_TOLS, SH_VTASKS, SH_POLICIES,
 };
 
 static const enum shape shape_of[] = {
 	[F_RES] = SH_RES, [F_RESLIST] = SH_RES, [F_LABEL] = SH_LABELS, [F_TAINT] = SH_TAINTS,
 	[F_TOLERATION] = SH_TOLS, [F_VTASK] = SH_VTASKS, [F_POLICY] = SH_POLICIES,
-	[F_NAME] = SH_STR, [F_VALUE] = SH_STR, [F_U32] = SH_U32, [F_S32] = SH_U32,
-	[F_BOOL] = SH_U8, [F_FLAG] = SH_U8, [F_ENUM] = SH_U32,
+	[F_STR] = SH_STR, [F_INT] = SH_INT, [F_BOOL] = SH_INT, [F_FLAG] = SH_INT,
+	[F_ENUM] = SH_INT,
 };
 
 #define REQUIRED	0x1		/* add needs it */
@@ -96,63 +88,58 @@ struct field {
 	enum field_type type;
 	u16 attr;			/* in the object's nest */
 	const char *dim;		/* F_RES: the resource */
-	long long min, max;		/* F_U32, F_S32; F_FLAG: the value, in min */
-	int (*parse)(const char *s, u32 *out, struct vs_err *err);	/* F_ENUM */
+	s64 value;			/* F_FLAG */
+	const char *what;		/* F_ENUM: "preemption policy", in messages */
 	const char *arg;		/* "Q", for --help */
 	const char *help;
 	unsigned int flags;
 	const char *def;		/* add: read first, as if given (others may override it) */
 };
 
-/* One entry of a list attribute: a label, taint, toleration, task group or policy. */
-struct item {
-	const char *key, *value;	/* value NULL: none */
-	u32 effect, op, replicas;
-	bool has_res;
-	struct vs_res res;
-};
+struct item;
 
 /* The value of one attribute, as the options build it. */
 struct slot {
 	enum shape shape;		/* SH_NONE: not in the request */
-	u64 num;
+	const struct field *f;		/* the option that set it last, and its text */
+	const char *arg;
+	s64 num;
 	const char *str;
-	struct vs_res res;
-	struct item *items;
+	struct item *items;		/* SH_RES: the resources, by name in @key */
 	u32 nr;
+};
+
+/*
+ * One entry of a list attribute: a resource, label, taint, toleration,
+ * task group or policy, and the option text it came from (NULL when it was
+ * read back from the object).
+ */
+struct item {
+	const char *key, *value;	/* value NULL: none */
+	const char *arg;
+	s64 num;			/* a resource's value, a task group's replicas */
+	u32 effect, op;
+	bool has_res;
+	struct slot res;		/* a task group's request */
 };
 
 /* Slots by attribute type, for every kind's set: the task's is the largest. */
 #define NR_SLOTS	(VS_TASK_A_MAX + 1)
-BUILD_BUG_ON(VS_NODE_A_MAX >= NR_SLOTS || VS_QUEUE_A_MAX >= NR_SLOTS ||
-	     VS_PG_A_MAX >= NR_SLOTS || VS_VJOB_A_MAX >= NR_SLOTS || VS_PC_A_MAX >= NR_SLOTS);
+_Static_assert(VS_NODE_A_MAX < NR_SLOTS && VS_QUEUE_A_MAX < NR_SLOTS &&
+	       VS_PG_A_MAX < NR_SLOTS && VS_VJOB_A_MAX < NR_SLOTS && VS_PC_A_MAX < NR_SLOTS,
+	       "a kind has more attributes than the task");
 
 struct edit {
 	const char *prog;
 	const struct vsctl_kind *k;
 	bool set;			/* changing an object that exists */
 	const char *socket, *ns;
-	struct vs_arena arena;		/* items, copies, the object read back */
+	void **mem;			/* every allocation, freed by edit_done() */
+	size_t nr_mem;
 	struct slot slot[NR_SLOTS];
-	const struct nlattr *cur;	/* set: the object as GET returned it */
-	/* The names of the resources given, only to put them in the request. */
-	struct vs_res_dims dims;
+	const struct nlattr *cur;	/* set: the object as GET returned it, checked */
+	struct vsnl_err cur_err;	/* set: why the answer was not taken */
 };
-
-/* ---- enums ---- */
-
-static int parse_preemption(const char *s, u32 *out, struct vs_err *err)
-{
-	enum vs_preemption_policy p;
-	int ret;
-
-	if (!*s)	/* the core reads "" as the default; here it is a mistake */
-		return vs_err_set(err, EINVAL, "empty (PreemptLowerPriority or Never)");
-	ret = vs_preemption_policy_parse(s, &p, err);
-	if (!ret)
-		*out = p;
-	return ret;
-}
 
 /* ---- the options of each kind ---- */
 
@@ -168,6 +155,10 @@ static int parse_preemption(const char *s, u32 *out, struct vs_err *err)
 	{ "res", F_RES, _attr, NULL, .arg = "NAME=Q",					\
 	  .help = "any other resource (\"ephemeral-storage=100Gi\"); repeat for more" }
 
+#define PREEMPTION_FIELD(_attr)								\
+	{ "preemption-policy", F_ENUM, _attr, .what = "preemption policy",			\
+	  .arg = "POLICY", .help = "PreemptLowerPriority (the default) or Never" }
+
 static const struct field node_fields[] = {
 	/* a node without pods takes none: kubelet's --max-pods is 110 */
 	RES_FIELDS(VS_NODE_A_ALLOCATABLE, "allocatable",
@@ -178,18 +169,18 @@ static const struct field node_fields[] = {
 	{ "taint", F_TAINT, VS_NODE_A_TAINT, .arg = "KEY[=VALUE]:EFFECT",
 	  .help = "a taint, EFFECT NoSchedule, PreferNoSchedule or NoExecute; repeat for more "
 		  "(set: KEY[:EFFECT]- takes it off)" },
-	{ "unschedulable", F_FLAG, VS_NODE_A_UNSCHEDULABLE, .min = 1,
+	{ "unschedulable", F_FLAG, VS_NODE_A_UNSCHEDULABLE, .value = 1,
 	  .help = "cordoned: no new task is placed on it" },
-	{ "schedulable", F_FLAG, VS_NODE_A_UNSCHEDULABLE, .min = 0,
+	{ "schedulable", F_FLAG, VS_NODE_A_UNSCHEDULABLE, .value = 0,
 	  .help = "not cordoned (the default)" },
-	{ "not-ready", F_FLAG, VS_NODE_A_READY, .min = 0, .help = "its Ready condition false" },
-	{ "ready", F_FLAG, VS_NODE_A_READY, .min = 1,
+	{ "not-ready", F_FLAG, VS_NODE_A_READY, .value = 0, .help = "its Ready condition false" },
+	{ "ready", F_FLAG, VS_NODE_A_READY, .value = 1,
 	  .help = "its Ready condition true (the default)" },
 	{ 0 }
 };
 
 static const struct field queue_fields[] = {
-	{ "weight", F_U32, VS_QUEUE_A_WEIGHT, .min = 1, .max = S32_MAX, .arg = "N",
+	{ "weight", F_INT, VS_QUEUE_A_WEIGHT, .arg = "N",
 	  .help = "its share of the cluster against other queues (default 1)" },
 	{ "capability", F_RESLIST, VS_QUEUE_A_CAPABILITY, .arg = "RES",
 	  .help = "the most it may use, as cpu=64,memory=256Gi (default: no limit)" },
@@ -199,38 +190,38 @@ static const struct field queue_fields[] = {
 	  .help = "what it deserves (capacity plugin)" },
 	{ "reclaimable", F_BOOL, VS_QUEUE_A_RECLAIMABLE, .arg = "true|false",
 	  .help = "whether others may reclaim what it uses past its share (default true)" },
-	{ "priority", F_S32, VS_QUEUE_A_PRIORITY, .min = S32_MIN, .max = S32_MAX, .arg = "N",
+	{ "priority", F_INT, VS_QUEUE_A_PRIORITY, .arg = "N",
 	  .help = "its priority among queues" },
-	{ "parent", F_NAME, VS_QUEUE_A_PARENT, .arg = "QUEUE",
+	{ "parent", F_STR, VS_QUEUE_A_PARENT, .arg = "QUEUE",
 	  .help = "its parent in a hierarchy of queues" },
 	{ 0 }
 };
 
 static const struct field pg_fields[] = {
-	{ "queue", F_NAME, VS_PG_A_QUEUE, .arg = "QUEUE",
+	{ "queue", F_STR, VS_PG_A_QUEUE, .arg = "QUEUE",
 	  .help = "its queue (default \"default\")" },
-	{ "min-member", F_U32, VS_PG_A_MIN_MEMBER, .min = 0, .max = S32_MAX, .arg = "N",
+	{ "min-member", F_INT, VS_PG_A_MIN_MEMBER, .arg = "N",
 	  .help = "how many of its tasks must be placed together (default 1)" },
 	{ "min-resources", F_RESLIST, VS_PG_A_MIN_RESOURCES, .arg = "RES",
 	  .help = "what it needs to start, as cpu=4,memory=8Gi" },
-	{ "priority-class", F_NAME, VS_PG_A_PRIORITY_CLASS, .arg = "PC",
+	{ "priority-class", F_STR, VS_PG_A_PRIORITY_CLASS, .arg = "PC",
 	  .help = "its priority class" },
 	{ 0 }
 };
 
 static const struct field task_fields[] = {
-	{ "podgroup", F_NAME, VS_TASK_A_PODGROUP, .arg = "PG",
+	{ "podgroup", F_STR, VS_TASK_A_PODGROUP, .arg = "PG",
 	  .help = "its PodGroup, in its namespace (default: one is made for it)" },
-	{ "queue", F_NAME, VS_TASK_A_QUEUE, .arg = "QUEUE",
+	{ "queue", F_STR, VS_TASK_A_QUEUE, .arg = "QUEUE",
 	  .help = "without --podgroup: the queue of the PodGroup made for it" },
 	RES_FIELDS(VS_TASK_A_REQUEST, "requested",
 		   { "pods", F_RES, VS_TASK_A_REQUEST, "pods", .arg = "N",
 		     .help = "requested pods" }),
-	{ "priority", F_S32, VS_TASK_A_PRIORITY, .min = S32_MIN, .max = S32_MAX, .arg = "N",
+	{ "priority", F_INT, VS_TASK_A_PRIORITY, .arg = "N",
 	  .help = "its priority (default: its priority class's, else 1)" },
-	{ "priority-class", F_NAME, VS_TASK_A_PRIORITY_CLASS, .arg = "PC",
+	{ "priority-class", F_STR, VS_TASK_A_PRIORITY_CLASS, .arg = "PC",
 	  .help = "its priority class" },
-	{ "role", F_VALUE, VS_TASK_A_ROLE, .arg = "ROLE",
+	{ "role", F_STR, VS_TASK_A_ROLE, .arg = "ROLE",
 	  .help = "its role (volcano.sh/task-spec)" },
 	{ "label", F_LABEL, VS_TASK_A_LABELS, .arg = "KEY=VALUE",
 	  .help = "a label; repeat for more" },
@@ -241,8 +232,7 @@ static const struct field task_fields[] = {
 		  "(Exists); an empty KEY is every key, no EFFECT every effect; repeat for more" },
 	{ "preemptable", F_BOOL, VS_TASK_A_PREEMPTABLE, .arg = "true|false",
 	  .help = "whether it may be preempted (volcano.sh/preemptable)" },
-	{ "preemption-policy", F_ENUM, VS_TASK_A_PREEMPTION_POLICY, .parse = parse_preemption,
-	  .arg = "POLICY", .help = "PreemptLowerPriority (the default) or Never" },
+	PREEMPTION_FIELD(VS_TASK_A_PREEMPTION_POLICY),
 	{ 0 }
 };
 
@@ -250,13 +240,13 @@ static const struct field vjob_fields[] = {
 	{ "task", F_VTASK, VS_VJOB_A_TASK, .arg = "NAME:REPLICAS[:RES]", .flags = REQUIRED,
 	  .help = "a task group: its name, how many pods, what each requests "
 		  "(cpu=1,memory=2Gi); repeat for more" },
-	{ "queue", F_NAME, VS_VJOB_A_QUEUE, .arg = "QUEUE",
+	{ "queue", F_STR, VS_VJOB_A_QUEUE, .arg = "QUEUE",
 	  .help = "its queue (default \"default\")" },
-	{ "priority-class", F_NAME, VS_VJOB_A_PRIORITY_CLASS, .arg = "PC",
+	{ "priority-class", F_STR, VS_VJOB_A_PRIORITY_CLASS, .arg = "PC",
 	  .help = "its priority class" },
-	{ "min-available", F_U32, VS_VJOB_A_MIN_AVAILABLE, .min = 0, .max = S32_MAX, .arg = "N",
+	{ "min-available", F_INT, VS_VJOB_A_MIN_AVAILABLE, .arg = "N",
 	  .help = "how many pods must run together (default: every task's)" },
-	{ "max-retry", F_U32, VS_VJOB_A_MAX_RETRY, .min = 0, .max = S32_MAX, .arg = "N",
+	{ "max-retry", F_INT, VS_VJOB_A_MAX_RETRY, .arg = "N",
 	  .help = "how many restarts before it fails (default 3)" },
 	{ "policy", F_POLICY, VS_VJOB_A_POLICY, .arg = "EVENT=ACTION",
 	  .help = "a lifecycle policy (PodFailed=RestartJob); repeat for more" },
@@ -264,19 +254,18 @@ static const struct field vjob_fields[] = {
 };
 
 static const struct field pc_fields[] = {
-	{ "value", F_S32, VS_PC_A_VALUE, .min = S32_MIN, .max = S32_MAX, .arg = "N",
-	  .flags = REQUIRED, .help = "the priority it gives" },
-	{ "preemption-policy", F_ENUM, VS_PC_A_PREEMPTION_POLICY, .parse = parse_preemption,
-	  .arg = "POLICY", .help = "PreemptLowerPriority (the default) or Never" },
-	{ "global-default", F_FLAG, VS_PC_A_GLOBAL_DEFAULT, .min = 1,
+	{ "value", F_INT, VS_PC_A_VALUE, .arg = "N", .flags = REQUIRED,
+	  .help = "the priority it gives" },
+	PREEMPTION_FIELD(VS_PC_A_PREEMPTION_POLICY),
+	{ "global-default", F_FLAG, VS_PC_A_GLOBAL_DEFAULT, .value = 1,
 	  .help = "the class of pods that name none" },
-	{ "no-global-default", F_FLAG, VS_PC_A_GLOBAL_DEFAULT, .min = 0,
+	{ "no-global-default", F_FLAG, VS_PC_A_GLOBAL_DEFAULT, .value = 0,
 	  .help = "not the global default (the default)" },
 	{ 0 }
 };
 
 static const struct field exit_code_fields[] = {
-	{ "exit-code", F_S32, VS_TASK_A_EXIT_CODE, .min = S32_MIN, .max = S32_MAX, .arg = "N",
+	{ "exit-code", F_INT, VS_TASK_A_EXIT_CODE, .arg = "N",
 	  .help = "with failed: the container's exit code, for the job's policies" },
 	{ 0 }
 };
@@ -301,6 +290,16 @@ static const struct field *fields_of(const struct vsctl_kind *k)
 									    no_fields;
 }
 
+/*
+ * The attribute set of the kind's nest in a NEW or SET (task-spec for a
+ * task), whose policy the options' numbers are read by and the request is
+ * built against; a task's status report has its own (task-status).
+ */
+static const struct vsnl_codec_set *request_set(const struct edit *e)
+{
+	return vsnl_codec_vsched.attrs[e->k->attr].nested;
+}
+
 /* ---- reading the options ---- */
 
 __printf(4, 5)
@@ -316,27 +315,41 @@ static int bad(const struct edit *e, const struct field *f, const char *arg, con
 	return -EINVAL;
 }
 
+/* @size bytes, zeroed, freed with the edit by edit_done(); NULL when memory runs out. */
+static void *edit_alloc(struct edit *e, size_t size)
+{
+	void **mem = realloc(e->mem, (e->nr_mem + 1) * sizeof(*mem));
+	void *p;
+
+	if (!mem)
+		return NULL;
+	e->mem = mem;
+	p = calloc(1, size);
+	if (p)
+		e->mem[e->nr_mem++] = p;
+	return p;
+}
+
 static char *dup_n(struct edit *e, const char *s, size_t n)
 {
-	char *d = vs_arena_alloc(&e->arena, n + 1);
+	char *d = edit_alloc(e, n + 1);
 
-	if (d) {
+	if (d)
 		memcpy(d, s, n);
-		d[n] = '\0';
-	}
 	return d;
 }
 
-/* A new item at the end of @s's list; NULL when memory runs out. */
-static struct item *item_add(struct edit *e, struct slot *s)
+/* A new item at the end of @s's list, from the option text @arg; NULL when memory runs out. */
+static struct item *item_add(struct edit *e, struct slot *s, const char *arg)
 {
-	struct item *items = vs_arena_calloc(&e->arena, s->nr + 1, sizeof(*items));
+	struct item *items = edit_alloc(e, (s->nr + 1) * sizeof(*items));
 
 	if (!items)
 		return NULL;
 	if (s->nr)
 		memcpy(items, s->items, s->nr * sizeof(*items));
 	s->items = items;
+	s->items[s->nr].arg = arg;
 	return &s->items[s->nr++];
 }
 
@@ -346,23 +359,56 @@ static void item_del(struct slot *s, u32 i)
 	s->nr--;
 }
 
-/* "cpu=4,memory=8Gi" into @r, over what it holds. */
-static int parse_reslist(struct edit *e, const struct field *f, const char *arg, struct vs_res *r)
+/* The resource @dim of @s set to @v: its entry, or a new one at the end. */
+static int res_set(struct edit *e, struct slot *s, const char *dim, s64 v, const char *arg)
 {
-	const char *p = arg;
-	struct vs_err err = { { 0 } };
+	struct item *it = NULL;
+
+	for (u32 i = 0; i < s->nr && !it; i++)
+		if (!strcmp(s->items[i].key, dim))
+			it = &s->items[i];
+	if (!it && !(it = item_add(e, s, arg)))
+		return -ENOMEM;
+	it->key = dim;
+	it->num = v;
+	it->arg = arg;
+	return 0;
+}
+
+/* NAME=QUANTITY, @n bytes at @p, into @s; @arg is the whole option, for messages. */
+static int parse_res(struct edit *e, const struct field *f, const char *arg, const char *p,
+		     size_t n, struct slot *s)
+{
+	const char *eq = memchr(p, '=', n);
+	struct vsnl_err err = { 0 };
+	char *dim;
+	s64 v;
+
+	if (!eq)
+		return bad(e, f, arg, "\"%.*s\": expected NAME=QUANTITY", (int)n, p);
+	dim = dup_n(e, p, (size_t)(eq - p));
+	if (!dim)
+		return -ENOMEM;
+	if (vsnl_quantity_parse(eq + 1, n - (size_t)(eq - p) - 1, vsnl_res_milli(dim), &v, &err))
+		return bad(e, f, arg, "resource \"%s\": %s", dim, err.msg);
+	return res_set(e, s, dim, v, arg);
+}
+
+/* "cpu=4,memory=8Gi" into @s, over what it holds. */
+static int parse_reslist(struct edit *e, const struct field *f, const char *arg, const char *list,
+			 struct slot *s)
+{
+	const char *p = list;
+	int ret;
 
 	if (!*p)
 		return bad(e, f, arg, "expected NAME=QUANTITY[,NAME=QUANTITY...]");
 	while (*p) {
-		size_t n = strcspn(p, ","), name_len;
-		const char *eq = memchr(p, '=', n);
+		size_t n = strcspn(p, ",");
 
-		if (!eq)
-			return bad(e, f, arg, "\"%.*s\": expected NAME=QUANTITY", (int)n, p);
-		name_len = (size_t)(eq - p);
-		if (vs_res_set_quantity(&e->dims, r, p, name_len, eq + 1, n - name_len - 1, &err))
-			return bad(e, f, arg, "%s", err.msg);
+		ret = parse_res(e, f, arg, p, n, s);
+		if (ret)
+			return ret;
 		p += n;
 		if (*p == ',' && !*++p)
 			return bad(e, f, arg, "a comma with nothing after it");
@@ -370,23 +416,46 @@ static int parse_reslist(struct edit *e, const struct field *f, const char *arg,
 	return 0;
 }
 
-static int check_key(struct edit *e, const struct field *f, const char *arg, const char *key,
-		     const char *what)
+/*
+ * The value of @s among the names the policy @pol of an enum attribute
+ * gives its values (those in its range); -1 when it is none of them, said
+ * of the option @f (NULL: of an operand).
+ */
+static int enum_value(const struct edit *e, const struct field *f, const char *arg,
+		      const char *s, const char *what, const struct vsnl_codec_attr *pol)
 {
-	struct vs_err err = { { 0 } };
+	const char *const *names = pol->names;
+	unsigned int nr = pol->nr_names;
 
-	if (vs_check_label_key(key, strlen(key), what, &err))
-		return bad(e, f, arg, "%s", err.msg);
-	return 0;
+	if ((pol->flags & VSNL_CODEC_F_RANGE) && pol->max >= 0 && (u64)pol->max < nr)
+		nr = (unsigned int)pol->max + 1;
+	for (unsigned int v = 0; v < nr; v++)
+		if (names[v] && *names[v] && !strcmp(s, names[v]))
+			return (int)v;
+	fprintf(stderr, "%s: ", e->prog);
+	if (f)
+		fprintf(stderr, "--%s \"%s\": ", f->opt, arg);
+	fprintf(stderr, "unknown %s \"%s\" (one of:", what, s);
+	for (unsigned int v = 0, n = 0; v < nr; v++)
+		if (names[v] && *names[v])
+			fprintf(stderr, "%s %s", n++ ? "," : "", names[v]);
+	fputs(")\n", stderr);
+	return -1;
 }
 
-static int check_value(struct edit *e, const struct field *f, const char *arg, const char *v,
-		       const char *what)
+/*
+ * A taint effect by name, as a taint's policy takes them: every effect
+ * (VS_TAINT_EFFECT_ANY) is no taint's, and has no name.
+ */
+static int effect_value(const struct edit *e, const struct field *f, const char *arg,
+			const char *s, u32 *effect)
 {
-	struct vs_err err = { { 0 } };
+	int v = enum_value(e, f, arg, s, "taint effect",
+			   &vsnl_codec_taint.attrs[VS_TAINT_A_EFFECT]);
 
-	if (v && vs_check_label_value(v, strlen(v), what, &err))
-		return bad(e, f, arg, "%s", err.msg);
+	if (v < 0)
+		return -EINVAL;
+	*effect = (u32)v;
 	return 0;
 }
 
@@ -407,9 +476,6 @@ static int apply_label(struct edit *e, const struct field *f, const char *arg, s
 	key = dup_n(e, arg, del ? n - 1 : n);
 	if (!key)
 		return -ENOMEM;
-	if (check_key(e, f, arg, key, "label key") ||
-	    check_value(e, f, arg, eq ? eq + 1 : NULL, "label value"))
-		return -EINVAL;
 	for (i = 0; i < s->nr; i++)
 		if (!strcmp(s->items[i].key, key))
 			break;
@@ -418,11 +484,12 @@ static int apply_label(struct edit *e, const struct field *f, const char *arg, s
 			item_del(s, i);
 		return 0;
 	}
-	it = i < s->nr ? &s->items[i] : item_add(e, s);
+	it = i < s->nr ? &s->items[i] : item_add(e, s, arg);
 	if (!it)
 		return -ENOMEM;
 	it->key = key;
 	it->value = eq + 1;
+	it->arg = arg;
 	return 0;
 }
 
@@ -434,12 +501,9 @@ static int apply_taint(struct edit *e, const struct field *f, const char *arg, s
 {
 	size_t len = strlen(arg);
 	bool del = len && arg[len - 1] == '-';
-	const char *colon, *eq;
-	enum vs_taint_effect effect = VS_TAINT_EFFECT_ALL;
-	struct vs_err err = { { 0 } };
-	char *text, *key, *value = NULL;
+	u32 effect = VS_TAINT_EFFECT_ANY, i;
+	char *text, *key, *colon, *eq, *value = NULL;
 	struct item *it;
-	u32 i;
 
 	if (del && !e->set)
 		return bad(e, f, arg, "KEY[:EFFECT]- takes a taint off a node: it is for set");
@@ -448,9 +512,9 @@ static int apply_taint(struct edit *e, const struct field *f, const char *arg, s
 		return -ENOMEM;
 	colon = strrchr(text, ':');
 	if (colon) {
-		text[colon - text] = '\0';
-		if (vs_taint_effect_parse(colon + 1, false, &effect, &err))
-			return bad(e, f, arg, "%s", err.msg);
+		*colon = '\0';
+		if (effect_value(e, f, arg, colon + 1, &effect))
+			return -EINVAL;
 	} else if (!del) {
 		return bad(e, f, arg, "expected KEY[=VALUE]:EFFECT");
 	}
@@ -459,14 +523,12 @@ static int apply_taint(struct edit *e, const struct field *f, const char *arg, s
 	if (eq) {
 		if (del)
 			return bad(e, f, arg, "expected KEY[:EFFECT]- to take a taint off");
-		text[eq - text] = '\0';
-		value = text + (eq - text) + 1;
+		*eq = '\0';
+		value = eq + 1;
 	}
-	if (check_key(e, f, arg, key, "taint key") || check_value(e, f, arg, value, "taint value"))
-		return -EINVAL;
 	for (i = 0; i < s->nr; i++) {
 		bool same = !strcmp(s->items[i].key, key) &&
-			    (effect == VS_TAINT_EFFECT_ALL || s->items[i].effect == effect);
+			    (effect == VS_TAINT_EFFECT_ANY || s->items[i].effect == effect);
 
 		if (!same)
 			continue;
@@ -475,11 +537,12 @@ static int apply_taint(struct edit *e, const struct field *f, const char *arg, s
 			continue;
 		}
 		s->items[i].value = value;
+		s->items[i].arg = arg;
 		return 0;
 	}
 	if (del)
 		return 0;
-	it = item_add(e, s);
+	it = item_add(e, s, arg);
 	if (!it)
 		return -ENOMEM;
 	it->key = key;
@@ -492,27 +555,21 @@ static int apply_taint(struct edit *e, const struct field *f, const char *arg, s
 static int apply_toleration(struct edit *e, const struct field *f, const char *arg,
 			    struct slot *s)
 {
-	struct vs_err err = { { 0 } };
-	struct item *it = item_add(e, s);
+	struct item *it = item_add(e, s, arg);
 	char *text = dup_n(e, arg, strlen(arg)), *colon, *eq;
-	enum vs_taint_effect effect = VS_TAINT_EFFECT_ALL;
+	u32 effect = VS_TAINT_EFFECT_ANY;
 
 	if (!it || !text)
 		return -ENOMEM;
 	colon = strrchr(text, ':');
 	if (colon) {
 		*colon = '\0';
-		if (vs_taint_effect_parse(colon + 1, false, &effect, &err))
-			return bad(e, f, arg, "%s", err.msg);
+		if (effect_value(e, f, arg, colon + 1, &effect))
+			return -EINVAL;
 	}
 	eq = strchr(text, '=');
 	if (eq)
 		*eq = '\0';
-	if (!*text && eq)
-		return bad(e, f, arg, "a toleration of every key takes no value");
-	if ((*text && check_key(e, f, arg, text, "toleration key")) ||
-	    check_value(e, f, arg, eq ? eq + 1 : NULL, "toleration value"))
-		return -EINVAL;
 	it->key = text;
 	it->value = eq ? eq + 1 : NULL;
 	it->op = eq ? VS_TOLERATION_OP_EQUAL : VS_TOLERATION_OP_EXISTS;
@@ -520,23 +577,40 @@ static int apply_toleration(struct edit *e, const struct field *f, const char *a
 	return 0;
 }
 
-/* A whole decimal number in @min..@max. */
-static bool number_in(const char *s, long long min, long long max, long long *out)
+/*
+ * @text, the option @arg or a part of it, as a whole decimal number that
+ * attribute @attr of @set takes: in the range of its policy, else of its
+ * type. 0, or -EINVAL once said.
+ */
+static int read_number(const struct edit *e, const struct field *f, const char *arg,
+		       const char *text, const struct vsnl_codec_set *set, u16 attr, s64 *out)
 {
+	const struct vsnl_codec_attr *pol = &set->attrs[attr];
+	long long min = pol->type == VSNL_CODEC_S32 ? INT32_MIN : 0;
+	long long max = pol->type == VSNL_CODEC_S32 ? INT32_MAX :
+			pol->type == VSNL_CODEC_U8 ? UINT8_MAX : UINT32_MAX;
+	long long n;
 	char *end;
 
+	if (pol->flags & VSNL_CODEC_F_RANGE) {
+		min = pol->min;
+		max = pol->max;
+	}
 	errno = 0;
-	*out = strtoll(s, &end, 10);
-	return !errno && end != s && !*end && *out >= min && *out <= max;
+	n = strtoll(text, &end, 10);
+	if (errno || end == text || *end || n < min || n > max)
+		return bad(e, f, arg, "%s%s%s%snot a number in %lld..%lld", text != arg ? pol->name : "",
+			   text != arg ? " \"" : "", text != arg ? text : "",
+			   text != arg ? "\": " : "", min, max);
+	*out = n;
+	return 0;
 }
 
 /* NAME:REPLICAS[:RES] */
 static int apply_vtask(struct edit *e, const struct field *f, const char *arg, struct slot *s)
 {
-	struct vs_err err = { { 0 } };
-	struct item *it = item_add(e, s);
+	struct item *it = item_add(e, s, arg);
 	char *text = dup_n(e, arg, strlen(arg)), *num, *res;
-	long long n;
 
 	if (!it || !text)
 		return -ENOMEM;
@@ -547,27 +621,18 @@ static int apply_vtask(struct edit *e, const struct field *f, const char *arg, s
 	res = strchr(num, ':');
 	if (res)
 		*res++ = '\0';
-	if (vs_check_dns_label(text, strlen(text), "task name", &err))
-		return bad(e, f, arg, "%s", err.msg);
-	for (u32 i = 0; i + 1 < s->nr; i++)
-		if (!strcmp(s->items[i].key, text))
-			return bad(e, f, arg, "a second task group \"%s\"", text);
-	if (!number_in(num, 1, S32_MAX, &n))
-		return bad(e, f, arg, "replicas \"%s\": not a number in 1..%lld", num, S32_MAX);
+	if (read_number(e, f, arg, num, &vsnl_codec_vtask, VS_VTASK_A_REPLICAS, &it->num))
+		return -EINVAL;
 	it->key = text;
-	it->replicas = (u32)n;
 	it->has_res = res != NULL;
-	return res ? parse_reslist(e, f, res, &it->res) : 0;
+	return res ? parse_reslist(e, f, arg, res, &it->res) : 0;
 }
 
-/* EVENT=ACTION, each as Volcano names them. */
+/* EVENT=ACTION, each as Volcano names them: the daemon knows which there are. */
 static int apply_policy(struct edit *e, const struct field *f, const char *arg, struct slot *s)
 {
-	struct vs_err err = { { 0 } };
-	struct item *it = item_add(e, s);
+	struct item *it = item_add(e, s, arg);
 	char *text = dup_n(e, arg, strlen(arg)), *eq;
-	enum vs_vjob_event event;
-	enum vs_vjob_action action;
 
 	if (!it || !text)
 		return -ENOMEM;
@@ -575,35 +640,36 @@ static int apply_policy(struct edit *e, const struct field *f, const char *arg, 
 	if (!eq)
 		return bad(e, f, arg, "expected EVENT=ACTION");
 	*eq = '\0';
-	if (vs_vjob_event_parse(text, &event, &err) || vs_vjob_action_parse(eq + 1, &action, &err))
-		return bad(e, f, arg, "%s", err.msg);
 	it->key = text;
 	it->value = eq + 1;
 	return 0;
 }
 
-/* Read @arg for @f into its attribute's slot. */
-static int apply(struct edit *e, const struct field *f, const char *arg)
+/* Read @arg for @f, an option of @set, into its attribute's slot. */
+static int apply(struct edit *e, const struct vsnl_codec_set *set, const struct field *f,
+		 const char *arg)
 {
 	struct slot *s = &e->slot[f->attr];
-	struct vs_err err = { { 0 } };
-	long long n;
-	u32 v;
+	int v;
 
 	s->shape = shape_of[f->type];
+	s->f = f;
+	s->arg = arg;
 	switch (f->type) {
 	case F_RES:
 		if (f->dim) {
-			if (vs_res_set_quantity(&e->dims, &s->res, f->dim, strlen(f->dim), arg,
-						strlen(arg), &err))
-				return bad(e, f, arg, "%s", err.msg);
-			return 0;
+			struct vsnl_err err = { 0 };
+			s64 q;
+
+			if (vsnl_quantity_parse(arg, strlen(arg), vsnl_res_milli(f->dim), &q, &err))
+				return bad(e, f, arg, "resource \"%s\": %s", f->dim, err.msg);
+			return res_set(e, s, f->dim, q, arg);
 		}
 		if (!strchr(arg, '=') || strchr(arg, ','))
 			return bad(e, f, arg, "expected NAME=QUANTITY");
-		return parse_reslist(e, f, arg, &s->res);
+		return parse_res(e, f, arg, arg, strlen(arg), s);
 	case F_RESLIST:
-		return parse_reslist(e, f, arg, &s->res);
+		return parse_reslist(e, f, arg, arg, s);
 	case F_LABEL:
 		return apply_label(e, f, arg, s);
 	case F_TAINT:
@@ -614,33 +680,23 @@ static int apply(struct edit *e, const struct field *f, const char *arg)
 		return apply_vtask(e, f, arg, s);
 	case F_POLICY:
 		return apply_policy(e, f, arg, s);
-	case F_NAME:
-		if (vs_check_dns_subdomain(arg, strlen(arg), "name", &err))
-			return bad(e, f, arg, "%s", err.msg);
+	case F_STR:
 		s->str = arg;
 		return 0;
-	case F_VALUE:
-		if (!*arg || vs_check_label_value(arg, strlen(arg), f->opt, &err))
-			return bad(e, f, arg, "%s", *arg ? err.msg : "empty");
-		s->str = arg;
-		return 0;
-	case F_U32:
-	case F_S32:
-		if (!number_in(arg, f->min, f->max, &n))
-			return bad(e, f, arg, "not a number in %lld..%lld", f->min, f->max);
-		s->num = (u32)n;
-		return 0;
+	case F_INT:
+		return read_number(e, f, arg, arg, set, f->attr, &s->num);
 	case F_BOOL:
 		if (strcmp(arg, "true") && strcmp(arg, "false"))
 			return bad(e, f, arg, "not true or false");
 		s->num = !strcmp(arg, "true");
 		return 0;
 	case F_FLAG:
-		s->num = (u64)f->min;
+		s->num = f->value;
 		return 0;
 	case F_ENUM:
-		if (f->parse(arg, &v, &err))
-			return bad(e, f, arg, "%s", err.msg);
+		v = enum_value(e, f, arg, arg, f->what, &set->attrs[f->attr]);
+		if (v < 0)
+			return -EINVAL;
 		s->num = v;
 		return 0;
 	}
@@ -649,111 +705,96 @@ static int apply(struct edit *e, const struct field *f, const char *arg)
 
 /* ---- the object as it is (set) ---- */
 
+/*
+ * The object of the GET's answer, checked whole against the reply's
+ * policy and kept; a reply that fails the check is not taken, and why is
+ * kept for the caller to say.
+ */
 static int keep_object(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
+	const struct nlattr *top[VS_A_MAX + 1];
 	struct edit *e = arg;
-	const struct nlattr *a = tb[e->k->attr];
 	void *copy;
 
-	if (!a)
+	if (vsnl_codec_parse_msg(&vsnl_codec_reply, nlh, GENL_HDRLEN, top, 0, &e->cur_err) ||
+	    !top[e->k->attr])
 		return 0;
-	copy = vs_arena_alloc(&e->arena, a->nla_len);
+	copy = edit_alloc(e, top[e->k->attr]->nla_len);
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, a, a->nla_len);
+	memcpy(copy, top[e->k->attr], top[e->k->attr]->nla_len);
 	e->cur = copy;
 	return 0;
 }
 
-static const char *str_attr(const struct nlattr *a)
+struct seeding {
+	struct edit *e;
+	struct slot *s;
+};
+
+static int seed_res(const char *dim, u64 value, void *arg)
 {
-	return a && mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0 ? mnl_attr_get_str(a) : NULL;
+	struct seeding *sd = arg;
+
+	return res_set(sd->e, sd->s, dim, (s64)value, NULL);
 }
 
-static u32 u32_attr(const struct nlattr *a)
+static int seed_label(const char *key, const char *value, void *arg)
 {
-	return a && mnl_attr_validate(a, MNL_TYPE_U32) == 0 ? mnl_attr_get_u32(a) : 0;
-}
+	struct seeding *sd = arg;
+	struct item *it = item_add(sd->e, sd->s, NULL);
 
-/* The labels of the nest @a. */
-static int seed_labels(struct edit *e, const struct nlattr *a, struct slot *s)
-{
-	const struct nlattr *label, *kv;
-
-	mnl_attr_for_each_nested(label, a) {
-		const char *key = NULL, *value = "";
-		struct item *it;
-
-		mnl_attr_for_each_nested(kv, label) {
-			if (mnl_attr_get_type(kv) == VS_KV_A_KEY)
-				key = str_attr(kv);
-			else if (mnl_attr_get_type(kv) == VS_KV_A_VALUE && str_attr(kv))
-				value = str_attr(kv);
-		}
-		if (!key)
-			continue;
-		it = item_add(e, s);
-		if (!it)
-			return -ENOMEM;
-		it->key = key;
-		it->value = value;
-	}
+	if (!it)
+		return -ENOMEM;
+	it->key = key;
+	it->value = value;
 	return 0;
 }
 
 /* Every taint (attribute @type, repeated) of the object. */
 static int seed_taints(struct edit *e, u16 type, struct slot *s)
 {
-	const struct nlattr *a, *t;
+	const struct nlattr *a;
 
 	mnl_attr_for_each_nested(a, e->cur) {
+		struct vsnl_taint t;
 		struct item *it;
 
-		if (mnl_attr_get_type(a) != type)
+		if (mnl_attr_get_type(a) != type || !vsnl_read_taint(a, &t))
 			continue;
-		it = item_add(e, s);
+		it = item_add(e, s, NULL);
 		if (!it)
 			return -ENOMEM;
-		mnl_attr_for_each_nested(t, a) {
-			if (mnl_attr_get_type(t) == VS_TAINT_A_KEY)
-				it->key = str_attr(t);
-			else if (mnl_attr_get_type(t) == VS_TAINT_A_VALUE)
-				it->value = str_attr(t);
-			else if (mnl_attr_get_type(t) == VS_TAINT_A_EFFECT)
-				it->effect = u32_attr(t);
-		}
-		if (!it->key)
-			s->nr--;
+		it->key = t.key;
+		it->value = t.value;
+		it->effect = t.effect;
 	}
 	return 0;
 }
 
 /*
  * Start the attributes the options replace whole from the object's own:
- * what the options then say is a change to them. 0, or a negative errno
- * (said when it is not a lack of memory).
+ * what the options then say is a change to them. 0, or -ENOMEM.
  */
 static int seed(struct edit *e, const struct field *fields)
 {
 	const struct nlattr *tb[NR_SLOTS] = { NULL };
-	struct vs_err err = { { 0 } };
+	const struct nlattr *a;
 	int ret = 0;
 
-	vs_nl_nest_tb(e->cur, tb, NR_SLOTS - 1);
+	mnl_attr_for_each_nested(a, e->cur)
+		if (mnl_attr_get_type(a) < NR_SLOTS)
+			tb[mnl_attr_get_type(a)] = a;
 	for (const struct field *f = fields; f->opt && !ret; f++) {
 		struct slot *s = &e->slot[f->attr];
+		struct seeding sd = { e, s };
 
-		if (s->shape == SH_NONE)	/* no option names it, or seeded already */
-			continue;
-		switch (s->shape) {
+		switch (s->shape) {	/* SH_NONE: no option names it, or seeded already */
 		case SH_RES:
-			if (tb[f->attr] &&
-			    (ret = vs_nl_parse_res_names(&e->dims, tb[f->attr], &s->res, &err)))
-				fprintf(stderr, "vsctl: error: the %s read back: %s\n", e->k->what,
-					err.msg);
+			ret = tb[f->attr] ? vsnl_read_res(tb[f->attr], seed_res, &sd) : 0;
 			break;
 		case SH_LABELS:
-			ret = tb[f->attr] ? seed_labels(e, tb[f->attr], s) : 0;
+			ret = tb[f->attr] ? vsnl_read_labels(tb[f->attr], seed_label, &sd) : 0;
 			break;
 		case SH_TAINTS:
 			ret = seed_taints(e, f->attr, s);
@@ -768,125 +809,231 @@ static int seed(struct edit *e, const struct field *fields)
 
 /* ---- the request ---- */
 
-static bool put_items(struct nl_msg *m, const struct vs_res_dims *dims, u16 attr,
-		      const struct slot *s)
-{
-	struct nlattr *outer = NULL, *nest;
+/* A request being built in a buffer, with the codec; @err says why a put failed. */
+struct req {
+	struct nlmsghdr *nlh;
+	size_t cap;
+	struct vsnl_err err;
+};
 
-	if (s->shape == SH_LABELS && !(outer = nla_nest_start(m, attr)))
-		return false;
+static struct nlattr *req_nest(struct req *r, const struct vsnl_codec_set *set, u16 type)
+{
+	return vsnl_codec_nest_start(r->nlh, r->cap, set, type, &r->err);
+}
+
+/*
+ * The resource list @s as attribute @type of @set: cpu, memory and pods,
+ * then the scalars. -EINVAL with @r->err and the option the refused entry
+ * came from in *@from.
+ */
+static int put_res(struct req *r, const struct vsnl_codec_set *set, u16 type,
+		   const struct slot *s, const char **from)
+{
+	static const struct { const char *dim; u16 type; } fixed[] = {
+		{ "cpu", VS_RES_A_CPU }, { "memory", VS_RES_A_MEMORY }, { "pods", VS_RES_A_PODS },
+	};
+	const struct vsnl_codec_set *res = set->attrs[type].nested;
+	struct nlattr *nest = req_nest(r, set, type), *scalar;
+	size_t k;
+
+	if (!nest)
+		return -EINVAL;
+	for (k = 0; k < ARRAY_SIZE(fixed); k++) {
+		for (u32 i = 0; i < s->nr; i++) {
+			if (strcmp(s->items[i].key, fixed[k].dim))
+				continue;
+			*from = s->items[i].arg;
+			if (vsnl_codec_put_uint(r->nlh, r->cap, res, fixed[k].type,
+						(u64)s->items[i].num, &r->err))
+				return -EINVAL;
+		}
+	}
 	for (u32 i = 0; i < s->nr; i++) {
 		const struct item *it = &s->items[i];
 
-		nest = nla_nest_start(m, s->shape == SH_LABELS ? VS_LABELS_A_ITEM : attr);
-		if (!nest)
-			return false;
-		switch (s->shape) {
-		case SH_LABELS:
-			if (nla_put_string(m, VS_KV_A_KEY, it->key) ||
-			    nla_put_string(m, VS_KV_A_VALUE, it->value))
-				return false;
-			break;
-		case SH_TAINTS:
-			if (nla_put_string(m, VS_TAINT_A_KEY, it->key) ||
-			    (it->value && nla_put_string(m, VS_TAINT_A_VALUE, it->value)) ||
-			    nla_put_u32(m, VS_TAINT_A_EFFECT, it->effect))
-				return false;
-			break;
-		case SH_TOLS:
-			if ((*it->key && nla_put_string(m, VS_TOL_A_KEY, it->key)) ||
-			    nla_put_u32(m, VS_TOL_A_OPERATOR, it->op) ||
-			    (it->value && nla_put_string(m, VS_TOL_A_VALUE, it->value)) ||
-			    nla_put_u32(m, VS_TOL_A_EFFECT, it->effect))
-				return false;
-			break;
-		case SH_VTASKS:
-			if (nla_put_string(m, VS_VTASK_A_NAME, it->key) ||
-			    nla_put_u32(m, VS_VTASK_A_REPLICAS, it->replicas) ||
-			    (it->has_res &&
-			     !vs_nl_put_res(nlmsg_hdr(m), nlmsg_get_max_size(m), dims,
-					    VS_VTASK_A_REQUEST, &it->res)))
-				return false;
-			break;
-		case SH_POLICIES:
-			if (nla_put_string(m, VS_POLICY_A_EVENT, it->key) ||
-			    nla_put_string(m, VS_POLICY_A_ACTION, it->value))
-				return false;
-			break;
-		default:
-			return false;
-		}
-		nla_nest_end(m, nest);
+		for (k = 0; k < ARRAY_SIZE(fixed) && strcmp(it->key, fixed[k].dim); k++)
+			;
+		if (k < ARRAY_SIZE(fixed))
+			continue;
+		*from = it->arg;
+		scalar = req_nest(r, res, VS_RES_A_SCALAR);
+		if (!scalar ||
+		    vsnl_codec_put_str(r->nlh, r->cap, &vsnl_codec_scalar, VS_SCALAR_A_NAME,
+				       it->key, &r->err) ||
+		    vsnl_codec_put_uint(r->nlh, r->cap, &vsnl_codec_scalar, VS_SCALAR_A_VALUE,
+					(u64)it->num, &r->err))
+			return -EINVAL;
+		mnl_attr_nest_end(r->nlh, scalar);
 	}
-	if (outer)
-		nla_nest_end(m, outer);
-	return true;
+	mnl_attr_nest_end(r->nlh, nest);
+	return 0;
 }
 
-static bool put_slot(struct nl_msg *m, const struct vs_res_dims *dims, u16 attr,
-		     const struct slot *s)
+/* One entry of a list attribute, a nest of @set (the item's own set). */
+static int put_item(struct req *r, const struct vsnl_codec_set *set, enum shape shape,
+		    const struct item *it)
 {
+	struct nlmsghdr *nlh = r->nlh;
+	const char *from;		/* a task group's request: the group's own option */
+	size_t cap = r->cap;
+
+	switch (shape) {
+	case SH_LABELS:
+		if (vsnl_kv_put_key(nlh, cap, it->key, &r->err) ||
+		    vsnl_kv_put_value(nlh, cap, it->value, &r->err))
+			return -EINVAL;
+		return 0;
+	case SH_TAINTS:
+		if (vsnl_taint_put_key(nlh, cap, it->key, &r->err) ||
+		    (it->value && vsnl_taint_put_value(nlh, cap, it->value, &r->err)) ||
+		    vsnl_taint_put_effect(nlh, cap, it->effect, &r->err))
+			return -EINVAL;
+		return 0;
+	case SH_TOLS:
+		if ((*it->key && vsnl_toleration_put_key(nlh, cap, it->key, &r->err)) ||
+		    vsnl_toleration_put_operator(nlh, cap, it->op, &r->err) ||
+		    (it->value && vsnl_toleration_put_value(nlh, cap, it->value, &r->err)) ||
+		    vsnl_toleration_put_effect(nlh, cap, it->effect, &r->err))
+			return -EINVAL;
+		return 0;
+	case SH_VTASKS:
+		if (vsnl_vtask_put_name(nlh, cap, it->key, &r->err) ||
+		    vsnl_vtask_put_replicas(nlh, cap, (u32)it->num, &r->err) ||
+		    (it->has_res && put_res(r, set, VS_VTASK_A_REQUEST, &it->res, &from)))
+			return -EINVAL;
+		return 0;
+	case SH_POLICIES:
+		if (vsnl_lifecycle_put_event(nlh, cap, it->key, &r->err) ||
+		    vsnl_lifecycle_put_action(nlh, cap, it->value, &r->err))
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * The list @s as attribute @type of @set: the labels one nest of items,
+ * the others the attribute repeated. -EINVAL with @r->err and the option
+ * the refused entry came from in *@from.
+ */
+static int put_items(struct req *r, const struct vsnl_codec_set *set, u16 type,
+		     const struct slot *s, const char **from)
+{
+	const struct vsnl_codec_set *items = set->attrs[type].nested;
+	struct nlattr *outer = NULL, *nest;
+
+	if (s->shape == SH_LABELS && !(outer = req_nest(r, set, type)))
+		return -EINVAL;
+	for (u32 i = 0; i < s->nr; i++) {
+		*from = s->items[i].arg;
+		nest = s->shape == SH_LABELS ? req_nest(r, items, VS_LABELS_A_ITEM) :
+					       req_nest(r, set, type);
+		if (!nest || put_item(r, s->shape == SH_LABELS ? &vsnl_codec_kv : items,
+				      s->shape, &s->items[i]))
+			return -EINVAL;
+		mnl_attr_nest_end(r->nlh, nest);
+	}
+	if (outer)
+		mnl_attr_nest_end(r->nlh, outer);
+	return 0;
+}
+
+static int put_slot(struct req *r, const struct vsnl_codec_set *set, u16 type,
+		    const struct slot *s, const char **from)
+{
+	*from = s->arg;
 	switch (s->shape) {
 	case SH_NONE:
-		return true;
-	case SH_U8:
-		return !nla_put_u8(m, attr, (u8)s->num);
-	case SH_U32:
-		return !nla_put_u32(m, attr, (u32)s->num);
+		return 0;
+	case SH_INT:
+		return vsnl_codec_put_int(r->nlh, r->cap, set, type, s->num, &r->err);
 	case SH_STR:
-		return !nla_put_string(m, attr, s->str);
+		return vsnl_codec_put_str(r->nlh, r->cap, set, type, s->str, &r->err);
 	case SH_RES:
-		return vs_nl_put_res(nlmsg_hdr(m), nlmsg_get_max_size(m), dims, attr, &s->res);
+		return put_res(r, set, type, s, from);
 	default:
-		return put_items(m, dims, attr, s);
+		return put_items(r, set, type, s, from);
 	}
 }
 
 /*
  * Replacing an object: the rest of its spec, as it was read back (every
- * attribute a request may carry that no option changed).
+ * attribute a request may carry that no option changed), checked by the
+ * reply's policy when it was read.
  */
-static bool put_rest(struct nl_msg *m, const struct edit *e)
+static int put_rest(struct req *r, const struct edit *e, const struct vsnl_codec_set *set)
 {
-	const struct vs_nla_policy *top = &vs_genl_reply_policy[e->k->attr];
 	const struct nlattr *a;
 
 	mnl_attr_for_each_nested(a, e->cur) {
 		u16 type = mnl_attr_get_type(a);
+		const struct vsnl_codec_attr *pol = type <= set->maxattr ? &set->attrs[type] : NULL;
 
-		if (type == e->k->a_ns || type == e->k->a_name || type > top->maxattr ||
-		    (top->nested[type].flags & VS_NLA_F_RO) ||
+		if (type == e->k->a_ns || type == e->k->a_name || !pol ||
+		    pol->type == VSNL_CODEC_UNSPEC || pol->type == VSNL_CODEC_REJECT ||
+		    (pol->flags & (VSNL_CODEC_F_RO | VSNL_CODEC_F_RESTORE)) ||
 		    (type < NR_SLOTS && e->slot[type].shape != SH_NONE))
 			continue;
-		if (nla_put(m, a->nla_type, (int)mnl_attr_get_payload_len(a),
-			    mnl_attr_get_payload(a)))
-			return false;
+		if (!mnl_attr_put_check(r->nlh, r->cap, a->nla_type, mnl_attr_get_payload_len(a),
+					mnl_attr_get_payload(a)))
+			return vsnl_err_set(&r->err, EMSGSIZE, "%s: no room in the message",
+					    set->name);
 	}
-	return true;
+	return 0;
 }
 
-/*
- * @cmd with the key and every slot an option filled, in the kind's nest;
- * with @replace, a NEW that replaces the object: the rest of its spec too.
- */
-static struct nl_msg *object_msg(const struct edit *e, u8 cmd, const struct vsctl_key *key,
-				 bool replace)
-{
-	struct nl_msg *m = vsnl_msg_new(cmd, replace ? NLM_F_REPLACE : 0);
-	struct nlattr *nest = m ? vsctl_key_put(m, e->k, key) : NULL;
+/* What object_request() sends besides the key. */
+enum req_mode {
+	REQ_KEY,		/* nothing: a GET */
+	REQ_SLOTS,		/* every slot an option filled */
+	REQ_REPLACE,		/* a NEW that replaces the object: the rest of its spec too */
+};
 
-	if (!nest)
-		goto fail;
-	for (u16 a = 1; a < NR_SLOTS; a++)
-		if (!put_slot(m, &e->dims, a, &e->slot[a]))
-			goto fail;
-	if (replace && !put_rest(m, e))
-		goto fail;
-	nla_nest_end(m, nest);
-	return m;
-fail:
-	nlmsg_free(m);
-	return NULL;
+/*
+ * Send @cmd with the key in the kind's nest, built against @set, and what
+ * @mode says; replies go to @cb. Returns the command's exit status: 0, 1
+ * when the daemon refused (said), or 2 when the codec refused an option's
+ * value before anything was sent (said, naming the option).
+ */
+static int object_request(struct edit *e, u8 cmd, const struct vsnl_codec_set *set,
+			  const struct vsctl_key *key, enum req_mode mode, vsnl_cb cb)
+{
+	struct req r = { .cap = VS_MSG_MAX };
+	const struct field *f = NULL;
+	const char *from = NULL;
+	struct nlattr *nest;
+	void *buf = malloc(r.cap);
+	int ret = -EINVAL;
+
+	r.nlh = buf ? vsnl_msg_put(buf, r.cap, cmd, mode == REQ_REPLACE ? NLM_F_REPLACE : 0) : NULL;
+	if (!r.nlh) {
+		free(buf);
+		return vsctl_fail(-ENOMEM, NULL);
+	}
+	nest = vsnl_codec_nest_start(r.nlh, r.cap, &vsnl_codec_vsched, e->k->attr, &r.err);
+	if (!nest || (e->k->a_ns && vsnl_codec_put_str(r.nlh, r.cap, set, e->k->a_ns, key->ns,
+						       &r.err)) ||
+	    vsnl_codec_put_str(r.nlh, r.cap, set, e->k->a_name, key->name, &r.err))
+		goto refused;
+	for (u16 a = 1; mode != REQ_KEY && a < NR_SLOTS; a++) {
+		f = e->slot[a].f;
+		if (put_slot(&r, set, a, &e->slot[a], &from))
+			goto refused;
+	}
+	from = NULL;
+	if (mode == REQ_REPLACE && put_rest(&r, e, set))
+		goto refused;
+	mnl_attr_nest_end(r.nlh, nest);
+	ret = vsctl_request(e->socket, nlmsg_convert(r.nlh), cb, e);
+	free(buf);
+	return ret;
+refused:
+	free(buf);
+	if (!from || !f)
+		return vsctl_fail(r.err.err ? r.err.err : ret, &r.err);
+	fprintf(stderr, "%s: --%s \"%s\": %s\n", e->prog, f->opt, from, r.err.msg);
+	return 2;
 }
 
 /* ---- the commands ---- */
@@ -898,6 +1045,7 @@ struct verb {
 	const struct field *fields;	/* NULL: the kind's */
 	const char *extra;		/* a second operand, "EVENT" */
 	bool set;
+	const struct vsnl_codec_set *codec;	/* the options' policies; NULL: the kind's */
 };
 
 static void edit_usage(FILE *out, const struct edit *e, const struct verb *v,
@@ -939,6 +1087,7 @@ static int parse(int argc, char **argv, struct edit *e, const struct verb *v,
 		 struct vsctl_key *key, const char **extra)
 {
 	const struct field *fields = v->fields ? v->fields : fields_of(e->k);
+	const struct vsnl_codec_set *codec = v->codec ? v->codec : request_set(e);
 	struct option longopts[MAX_FIELDS + 4] = {
 		{ "socket", required_argument, NULL, OPT_SOCKET },
 		{ "namespace", required_argument, NULL, 'n' },
@@ -953,7 +1102,7 @@ static int parse(int argc, char **argv, struct edit *e, const struct verb *v,
 			fields[i].type == F_FLAG ? no_argument : required_argument, NULL,
 			OPT_FIELD + (int)i };
 	for (i = 0; fields[i].opt && !e->set; i++)
-		if (fields[i].def && apply(e, &fields[i], fields[i].def))
+		if (fields[i].def && apply(e, codec, &fields[i], fields[i].def))
 			return vsctl_fail(-ENOMEM, NULL);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
@@ -967,7 +1116,7 @@ static int parse(int argc, char **argv, struct edit *e, const struct verb *v,
 			edit_usage(stdout, e, v, fields, true);
 			return -1;
 		} else if (f) {
-			int ret = apply(e, f, f->type == F_FLAG ? "" : optarg);
+			int ret = apply(e, codec, f, f->type == F_FLAG ? "" : optarg);
 
 			if (ret)
 				return ret == -ENOMEM ? vsctl_fail(ret, NULL) : 2;
@@ -1006,13 +1155,13 @@ static void edit_init(struct edit *e, const char *prog, bool set)
 	e->prog = prog;
 	e->k = vsctl_kind_of(prog);
 	e->set = set;
-	vs_arena_init(&e->arena, 0);
-	vs_res_dims_init(&e->dims);
 }
 
 static int edit_done(struct edit *e, int ret)
 {
-	vs_arena_destroy(&e->arena);
+	while (e->nr_mem)
+		free(e->mem[--e->nr_mem]);
+	free(e->mem);
 	return ret < 0 ? 0 : ret;	/* --help */
 }
 
@@ -1020,20 +1169,16 @@ static int edit_done(struct edit *e, int ret)
 static int read_back(struct edit *e, int argc, char **argv, const struct verb *v,
 		     const struct vsctl_key *key)
 {
-	struct nl_msg *m = vsnl_msg_new(e->k->cmd_get, 0);
-	struct nlattr *nest = m ? vsctl_key_put(m, e->k, key) : NULL;
 	struct vsctl_key again;
 	int ret;
 
-	if (nest) {
-		nla_nest_end(m, nest);
-	} else {
-		nlmsg_free(m);
-		m = NULL;
-	}
-	ret = vsctl_request(e->socket, m, keep_object, e);
+	ret = object_request(e, e->k->cmd_get, request_set(e), key, REQ_KEY, keep_object);
 	if (ret)
 		return ret;
+	if (e->cur_err.err) {
+		fprintf(stderr, "vsctl: error: the %s read back: %s\n", e->k->what, e->cur_err.msg);
+		return 1;
+	}
 	if (!e->cur) {
 		fprintf(stderr, "vsctl: error: the daemon's answer carries no %s\n", e->k->what);
 		return 1;
@@ -1087,8 +1232,8 @@ static int add_or_set(int argc, char **argv, const struct verb *v)
 	replace = false;
 	for (u16 a = 1; v->set && a < NR_SLOTS; a++)
 		replace |= e.slot[a].shape == SH_TAINTS && !e.slot[a].nr;
-	ret = vsctl_request(e.socket, object_msg(&e, v->set && !replace ? e.k->cmd_set :
-						 e.k->cmd_new, &key, replace), NULL, NULL);
+	ret = object_request(&e, v->set && !replace ? e.k->cmd_set : e.k->cmd_new,
+			     request_set(&e), &key, replace ? REQ_REPLACE : REQ_SLOTS, NULL);
 	return edit_done(&e, ret);
 }
 
@@ -1123,8 +1268,8 @@ static int cordon(int argc, char **argv, bool on)
 	ret = parse(argc, argv, &e, &v[on], &key, NULL);
 	if (ret)
 		return edit_done(&e, ret);
-	e.slot[VS_NODE_A_UNSCHEDULABLE] = (struct slot){ .shape = SH_U8, .num = on };
-	ret = vsctl_request(e.socket, object_msg(&e, e.k->cmd_set, &key, false), NULL, NULL);
+	e.slot[VS_NODE_A_UNSCHEDULABLE] = (struct slot){ .shape = SH_INT, .num = on };
+	ret = object_request(&e, e.k->cmd_set, request_set(&e), &key, REQ_SLOTS, NULL);
 	return edit_done(&e, ret);
 }
 
@@ -1146,9 +1291,11 @@ int vsctl_node_uncordon(int argc, char **argv)
  */
 static int user_command(int argc, char **argv, const struct verb *v, u32 action)
 {
+	static unsigned char buf[1024];	/* two names of VS_NAME_MAX and an action */
+	struct req r = { .cap = sizeof(buf) };
+	const struct vsnl_codec_set *set;
 	struct vsctl_key key;
 	struct nlattr *nest;
-	struct nl_msg *m;
 	struct edit e;
 	bool vjob;
 	int ret;
@@ -1158,17 +1305,17 @@ static int user_command(int argc, char **argv, const struct verb *v, u32 action)
 	if (ret)
 		return edit_done(&e, ret);
 	vjob = e.k->attr == VS_A_VJOB;
-	m = vsnl_msg_new(vjob ? VS_CMD_VJOB_COMMAND : VS_CMD_QUEUE_COMMAND, 0);
-	nest = m ? nla_nest_start(m, VS_A_COMMAND) : NULL;
-	if (!nest || (vjob && nla_put_string(m, VS_COMMAND_A_NAMESPACE, key.ns)) ||
-	    nla_put_string(m, VS_COMMAND_A_NAME, key.name) ||
-	    nla_put_u32(m, VS_COMMAND_A_ACTION, action)) {
-		nlmsg_free(m);
-		m = NULL;
-	} else {
-		nla_nest_end(m, nest);
-	}
-	return edit_done(&e, vsctl_request(e.socket, m, NULL, NULL));
+	set = vjob ? &vsnl_codec_command : &vsnl_codec_queue_command;
+	r.nlh = vsnl_msg_put(buf, r.cap, vjob ? VS_CMD_VJOB_COMMAND : VS_CMD_QUEUE_COMMAND, 0);
+	nest = vsnl_vsched_start_command(r.nlh, r.cap, &r.err);
+	if (!nest ||
+	    (vjob && vsnl_codec_put_str(r.nlh, r.cap, set, VS_COMMAND_A_NAMESPACE, key.ns,
+					&r.err)) ||
+	    vsnl_codec_put_str(r.nlh, r.cap, set, VS_COMMAND_A_NAME, key.name, &r.err) ||
+	    vsnl_codec_put_uint(r.nlh, r.cap, set, VS_COMMAND_A_ACTION, action, &r.err))
+		return edit_done(&e, vsctl_fail(r.err.err, &r.err));
+	mnl_attr_nest_end(r.nlh, nest);
+	return edit_done(&e, vsctl_request(e.socket, nlmsg_convert(r.nlh), NULL, NULL));
 }
 
 /* open, close: the queue controller's commands. */
@@ -1276,9 +1423,8 @@ int vsctl_task_status(int argc, char **argv)
 	static const struct verb v = {
 		.what = "Report what became of the task's pod, as the kubelet would: EVENT is "
 			"running, succeeded, failed, deleting or deleted.",
-		.fields = exit_code_fields, .extra = "EVENT",
+		.fields = exit_code_fields, .extra = "EVENT", .codec = &vsnl_codec_task_status,
 	};
-	struct vs_err err = { { 0 } };
 	struct vsctl_key key;
 	const char *event;
 	struct edit e;
@@ -1288,16 +1434,16 @@ int vsctl_task_status(int argc, char **argv)
 	ret = parse(argc, argv, &e, &v, &key, &event);
 	if (ret)
 		return edit_done(&e, ret);
-	ev = vs_enum_parse(vsnl_task_event_names, VSNL_NR_TASK_EVENT, event, "task event", &err);
-	if (ev < 0) {
-		fprintf(stderr, "%s: %s\n", e.prog, err.msg);
+	ev = enum_value(&e, NULL, NULL, event, "task event",
+			&vsnl_codec_task_status.attrs[VS_TASK_A_EVENT]);
+	if (ev < 0)
 		return edit_done(&e, 2);
-	}
 	if (e.slot[VS_TASK_A_EXIT_CODE].shape && ev != VS_TASK_EVENT_FAILED) {
 		fprintf(stderr, "%s: --exit-code goes with failed only\n", e.prog);
 		return edit_done(&e, 2);
 	}
-	e.slot[VS_TASK_A_EVENT] = (struct slot){ .shape = SH_U32, .num = (u32)ev };
-	ret = vsctl_request(e.socket, object_msg(&e, VS_CMD_TASK_STATUS, &key, false), NULL, NULL);
+	e.slot[VS_TASK_A_EVENT] = (struct slot){ .shape = SH_INT, .num = ev };
+	ret = object_request(&e, VS_CMD_TASK_STATUS, &vsnl_codec_task_status, &key, REQ_SLOTS,
+			     NULL);
 	return edit_done(&e, ret);
 }

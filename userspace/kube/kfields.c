@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "kube/kfields.h"
+#include "kube/kread.h"
 
 int kf_err(struct kf *kf, u32 line, const char *fmt, ...)
 {
@@ -48,42 +49,11 @@ const char *kf_type_name(const struct vs_arg *v)
 
 /* ---- where the walk is ---- */
 
-/*
- * Append @n bytes of @s to @buf, which holds @len, as snprintf() would: cut
- * to fit with its NUL, and the length it would have had returned. The
- * path is written at every step of a walk: this is the walk's hot path.
- */
-static size_t append(char *buf, size_t size, size_t len, const char *s, size_t n)
-{
-	size_t room;
-
-	if (len < size) {
-		room = size - len - 1;
-		room = n < room ? n : room;
-		memcpy(buf + len, s, room);
-		buf[len + room] = '\0';
-	}
-	return len + n;
-}
-
-/* Append one step to @buf at @len: ".key", or "[key]" for a key with a dot or a slash. */
-static size_t step(char *buf, size_t size, size_t len, const char *key)
-{
-	bool bracket = !*key || strpbrk(key, "./");
-
-	if (len >= size)
-		return len;
-	if (bracket || len)
-		len = append(buf, size, len, bracket ? "[" : ".", 1);
-	len = append(buf, size, len, key, strlen(key));
-	return bracket ? append(buf, size, len, "]", 1) : len;
-}
-
 size_t kf_push(struct kf *kf, const char *key)
 {
 	size_t old = kf->path_len;
 
-	kf->path_len = step(kf->path, sizeof(kf->path), old, key);
+	kf->path_len = kr_path_step(kf->path, sizeof(kf->path), old, key);
 	return old;
 }
 
@@ -115,7 +85,7 @@ const char *kf_name(struct kf *kf, const struct vs_arg_kv *kv)
 	len = kf->path_len < sizeof(kf->path) ? kf->path_len : sizeof(kf->path) - 1;
 	memcpy(kf->name, kf->path, len);
 	kf->name[len] = '\0';
-	step(kf->name, sizeof(kf->name), len, kv->key);
+	kr_path_step(kf->name, sizeof(kf->name), len, kv->key);
 	return kf->name;
 }
 
@@ -128,7 +98,7 @@ const char *kf_sub(struct kf *kf, const struct vs_arg_kv *kv, const char *key)
 		return kf->name;
 	}
 	len = strlen(kf_name(kf, kv));
-	step(kf->name, sizeof(kf->name), len, key);
+	kr_path_step(kf->name, sizeof(kf->name), len, key);
 	return kf->name;
 }
 

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Kubernetes manifests as protocol requests, without the core: the reader
+ * that replaces manifest.c and kfields.c's core parts (issue 33; see
+ * Documentation/architecture.md, "Userspace").
+ *
+ * A file is read by libvsnl's YAML tree (lib/ytree.h) into its documents,
+ * each with the line it starts on; a v1 List gives its items. Each
+ * document's apiVersion and kind say what it is; its fields are then
+ * walked against a table of keys per object, each key with a parser, as
+ * kfields.c walks the core's tree: the open objects of Kubernetes (KR_OPEN)
+ * take any key, the closed structures vsched reads whole refuse an unknown
+ * one as a typo. What the walk reads is put at once, with the generated
+ * codec (lib/codec_gen.h), into the object's NEW request: only translation
+ * is done here (a Kubernetes field to its protocol attribute). Defaulting,
+ * validation of names and values, and Volcano's and Kubernetes' rules are
+ * the daemon's, which refuses a batch's message by its sequence number.
+ *
+ * What the reader itself refuses names the file, the line, the document
+ * and the field by its path, in manifest.c's words:
+ *
+ *	m.yaml:14: document 3 (Pod ns/p1): spec.containers[0].resources.requests.cpu:
+ *	invalid quantity "abc": no digits
+ *
+ * The kinds are moved here one at a time; kr_put_new() says which it reads.
+ */
+#ifndef KUBE_KREAD_H
+#define KUBE_KREAD_H
+
+#include <stddef.h>
+#include <linux/netlink.h>
+
+#include "lib/compiler.h"
+#include "lib/vsnl.h"
+#include "lib/ytree.h"
+
+#define KR_PATH_MAX	512
+
+/* The kinds, in the order objects are created (and deleted backwards): manifest.h's. */
+enum kr_kind {
+	KR_PRIOCLASS,
+	KR_QUEUE,
+	KR_NODE,
+	KR_PODGROUP,
+	KR_VJOB,
+	KR_POD,
+	KR_NR_KINDS
+};
+
+/* What a kind is, in manifests and on the wire. */
+struct kr_kind_info {
+	const char *api;		/* "scheduling.volcano.sh/v1beta1" */
+	const char *kind;		/* "PodGroup" */
+	bool namespaced;
+	u8 cmd_new;
+};
+
+const struct kr_kind_info *kr_kind(enum kr_kind kind);
+
+/* One document of a file, or one item of a List. */
+struct kr_doc {
+	const char *file;		/* as named in messages */
+	u32 index;			/* 1-based, in its file */
+	u32 item;			/* 1 + its index in a List's items, else 0 */
+	u32 line;			/* where it starts */
+	enum kr_kind kind;
+	const char *ns;			/* NULL for cluster-scoped kinds; "default" when not given */
+	const char *name;		/* NULL when it has none (refused by kr_put_new()) */
+	char label[320];		/* "document 3 (Pod ns/p1)", for messages */
+	const struct vsnl_ynode *root;
+};
+
+/*
+ * The documents of one file: @docs parsed by vsnl_yaml_parse_docs() (kept
+ * by the caller while these live), each classified; empty documents are
+ * skipped, as kubectl skips them, and a List's items are documents of
+ * their own. 0, or -EINVAL (-ENOMEM) with @err naming the document.
+ */
+struct kr_docs {
+	struct kr_doc *v;
+	u32 nr;
+};
+
+int kr_docs_read(const char *file, const struct vsnl_ydocs *docs, struct kr_docs *out,
+		 struct vsnl_err *err);
+void kr_docs_free(struct kr_docs *docs);
+
+/*
+ * The request that creates the object of @doc, in @buf (@cap bytes):
+ * *@nlh, started by vsnl_msg_put(), its seq left for the batch. 0;
+ * -EINVAL when the document is refused (@err says where), -EMSGSIZE when
+ * the request does not fit, -EOPNOTSUPP for a kind not read here yet.
+ */
+int kr_put_new(const struct kr_doc *doc, void *buf, size_t cap, struct nlmsghdr **nlh,
+	       struct vsnl_err *err);
+
+/* ---- the walk, for the kinds' tables ---- */
+
+struct kr {
+	const struct kr_doc *doc;
+	struct vsnl_err *err;
+	struct nlmsghdr *nlh;		/* the request being written */
+	size_t cap;
+	char path[KR_PATH_MAX];		/* where the walk is: "spec.containers[0]" */
+	size_t path_len;
+	char name[KR_PATH_MAX + 64];	/* kr_name()'s answer */
+};
+
+/*
+ * One key of an object: its parser reads the value into @slot, at @off in
+ * the object being filled (and may put attributes of its own). A null
+ * value is skipped; bit i of the walk's @seen tells that field i was
+ * read. A NULL parser takes the key and ignores it; KR_ANY_OTHER (with a
+ * NULL parser, last) takes every key the table does not name.
+ */
+struct kr_field {
+	const char *key;
+	int (*parse)(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
+	size_t off;
+};
+
+#define KR_ANY_OTHER	"*"
+
+#define KR_FIELD(k, fn, type, member) { .key = k, .parse = fn, .off = offsetof(type, member) }
+#define KR_IGNORE(k)	{ .key = k }
+#define KR_OPEN		{ .key = KR_ANY_OTHER }
+
+/* "FILE:LINE: DOC: message" into the walk's error; -EINVAL. */
+__printf(3, 4)
+int kr_err(struct kr *kr, u32 line, const char *fmt, ...);
+
+/* How messages name @kv at the walk's place: "metadata.labels", "requests[nvidia.com/gpu]". */
+const char *kr_name(struct kr *kr, const struct vsnl_ypair *kv);
+
+/*
+ * A path written step by step, as snprintf() writes: cut to fit @size with
+ * its NUL, and the length it would have had returned. kr_path_append()
+ * appends @n bytes of @s to @buf, which holds @len; kr_path_step() one
+ * step: ".key", or "[key]" for a key that is empty or holds a dot or a
+ * slash. kfields.c writes its paths with them too.
+ */
+size_t kr_path_append(char *buf, size_t size, size_t len, const char *s, size_t n);
+size_t kr_path_step(char *buf, size_t size, size_t len, const char *key);
+
+size_t kr_push(struct kr *kr, const char *key);
+size_t kr_push_idx(struct kr *kr, u32 idx);
+void kr_pop(struct kr *kr, size_t len);
+
+/* "a mapping", "a string"...: what a value is, in manifest.c's words. */
+const char *kr_type_name(const struct vsnl_ynode *n);
+
+/* 0 if @kv holds @type, else "NAME must be WHAT, not TYPE". */
+int kr_want(struct kr *kr, const struct vsnl_ypair *kv, enum vsnl_ytype type, const char *what);
+
+/* Walk the mapping @map against @fields, in file order; @what names a root that is no mapping. */
+int kr_walk(struct kr *kr, const struct vsnl_ynode *map, const char *what,
+	    const struct kr_field *fields, u32 nr, void *obj, u64 *seen);
+/* kr_walk() of the value of @kv, one level down. */
+int kr_walk_kv(struct kr *kr, const struct vsnl_ypair *kv, const struct kr_field *fields,
+	       u32 nr, void *obj, u64 *seen);
+
+/* Whether the field @key of @fields was read, by the walk's @seen. */
+bool kr_has(const struct kr_field *fields, u32 nr, u64 seen, const char *key);
+#define KR_HAS(fields, seen, key)	kr_has(fields, ARRAY_SIZE(fields), seen, key)
+
+/* ---- parsers ---- */
+
+int kr_str(struct kr *kr, const struct vsnl_ypair *kv, void *slot);	/* const char * */
+int kr_bool(struct kr *kr, const struct vsnl_ypair *kv, void *slot);	/* bool */
+int kr_s32(struct kr *kr, const struct vsnl_ypair *kv, void *slot);	/* s32 */
+int kr_get_int(struct kr *kr, const struct vsnl_ypair *kv, s64 min, s64 max, s64 *out);
+/*
+ * A string among an enum's display names (lib/codec_gen.h's
+ * vsnl_<enum>_names) into a u32; @what names it in the message that lists
+ * them. "" is *@present false: the daemon's default.
+ */
+int kr_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names, u32 nr,
+	    const char *what, u32 *out, bool *present);
+
+#endif /* KUBE_KREAD_H */

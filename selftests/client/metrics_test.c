@@ -30,7 +30,7 @@ Test(client_metrics, the_client_computes_the_bounds_the_core_counts_by)
 Test(client_metrics, an_error_prefix_goes_before_the_message_and_both_fit_or_are_cut)
 {
 	struct vsnl_err e = { 0 };
-	char big[400];
+	char big[VSNL_ERR_MSG_MAX + 100];
 
 	cr_assert_eq(vsnl_err_set(&e, EINVAL, "label %s: given twice", "a"), -EINVAL);
 	vsnl_err_prefix(&e, "metric %s: ", "m");

@@ -240,3 +240,28 @@ Test(vsnl, no_daemon_is_an_error_that_names_the_socket)
 	cr_assert_null(vsnl_open("/tmp/no-such-vsched.sock", &err));
 	cr_assert(strstr(err.msg, "/tmp/no-such-vsched.sock"), "%s", err.msg);
 }
+
+/*
+ * A client's message around the daemon's: the longest the daemon sends,
+ * under a prefix naming a document with the longest names, is kept whole.
+ */
+Test(vsnl_err, a_daemons_longest_message_under_a_documents_name_is_kept_whole)
+{
+	char daemon[VS_ERR_MSG_MAX], ns[64], name[254], want[VSNL_ERR_MSG_MAX];
+	struct vsnl_err err = { 0 };
+
+	memset(daemon, 'd', sizeof(daemon) - 1);
+	daemon[sizeof(daemon) - 1] = '\0';
+	memset(ns, 'n', sizeof(ns) - 1);
+	ns[sizeof(ns) - 1] = '\0';
+	memset(name, 'p', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	cr_assert_eq(vsnl_err_set(&err, EINVAL, "%s", daemon), -EINVAL);
+	vsnl_err_prefix(&err, "manifests/cluster.yaml:123456: document 99999 (Pod %s/%s): "
+			"spec.containers[15].resources.requests[nvidia.com/gpu]: ", ns, name);
+	snprintf(want, sizeof(want), "manifests/cluster.yaml:123456: document 99999 (Pod %s/%s): "
+		 "spec.containers[15].resources.requests[nvidia.com/gpu]: %s", ns, name, daemon);
+	cr_assert_str_eq(err.msg, want);
+	cr_assert_eq(err.err, -EINVAL);
+}
+

@@ -51,13 +51,13 @@ static int send_msg(struct nl_msg *m, unsigned int *n, char *why)
 	int ret = vsnl_request(c, m, count_cb, n ? n : &mine, &err);
 
 	if (why)
-		snprintf(why, 256, "%s", err.msg);
+		snprintf(why, VSNL_ERR_MSG_MAX, "%s", err.msg);
 	return ret;
 }
 
 #define OK(_m)								\
 	do {								\
-		char __why[256];					\
+		char __why[VSNL_ERR_MSG_MAX];				\
 		cr_assert_eq(send_msg((_m), NULL, __why), 0, "%s", __why);	\
 	} while (0)
 
@@ -135,7 +135,7 @@ Test(vschedd_commands, every_command_is_served)
 	struct nlattr *t1, *n;
 	struct nl_msg *m;
 	unsigned int got;
-	char why[256];
+	char why[VSNL_ERR_MSG_MAX];
 
 	/* Priority classes. */
 	m = obj(VS_CMD_PRIOCLASS_NEW, VS_A_PRIOCLASS, 0);

@@ -27,7 +27,12 @@
 
 struct vsnl;
 
-#define VSNL_ERR_MSG_MAX	256
+/*
+ * A daemon's message is at most VS_ERR_MSG_MAX bytes; a client's may name
+ * more around it: a file, a line, a document ("document 3 (Pod NS/NAME)",
+ * a namespace and name of up to 63 and 253 bytes) and a field's path.
+ */
+#define VSNL_ERR_MSG_MAX	1024
 
 /* An error: what the daemon (or the library) said, and where. */
 struct vsnl_err {

@@ -120,7 +120,7 @@ static const char *parent_of(const char *name)
 static void three_tiers(void)
 {
 	for (int i = 0; i < 8; i++) {
-		char n[16];
+		char n[32];
 
 		snprintf(n, sizeof(n), "node-%d", i);
 		node(n, NULL);
@@ -424,7 +424,7 @@ Test(hypernode, random_changes_keep_the_tree_exact)
 	bool in_txn = false;
 
 	for (int step = 0; step < 3000; step++) {
-		char name[16];
+		char name[32];
 		unsigned int r = rand_r(&seed);
 
 		if (!in_txn && r % 40 == 0) {

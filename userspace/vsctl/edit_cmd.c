@@ -1003,7 +1003,8 @@ static int object_request(struct edit *e, u8 cmd, const struct vsnl_codec_set *s
 	const struct field *f = NULL;
 	const char *from = NULL;
 	struct nlattr *nest;
-	void *buf = malloc(r.cap);
+	/* zeroed: libmnl leaves the padding of what it puts as it was */
+	void *buf = calloc(1, r.cap);
 	int ret = -EINVAL;
 
 	r.nlh = buf ? vsnl_msg_put(buf, r.cap, cmd, mode == REQ_REPLACE ? NLM_F_REPLACE : 0) : NULL;

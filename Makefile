@@ -192,7 +192,7 @@ vsmutate-ldlibs := -lmnl -lyaml -lz -lm
 # The unit tests: one Criterion binary for every suite under selftests/.
 test-objs := $(call kbuild-objs,selftests/)
 # What the client and manifest tests exercise of vsctl (libvsnl aside).
-test-client-objs := userspace/kube/kfields.o userspace/kube/manifest.o userspace/kube/kread.o
+test-client-objs := $(call kbuild-objs,userspace/kube/)
 test-bin := $(objtree)/selftests/vs-selftests
 
 $(foreach p,$(progs) $(test-progs),$(eval $(p)-objs := \

@@ -265,8 +265,7 @@ int kr_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names
 
 /* ---- the codec's refusals, at the walk's place ---- */
 
-/* A put's answer: -EINVAL (the policy refuses the value) named by @field, at @at's line. */
-static int put_ret(struct kr *kr, const struct vsnl_ynode *at, const char *field, int ret)
+int kr_put_ret(struct kr *kr, const struct vsnl_ynode *at, const char *field, int ret)
 {
 	char why[VSNL_ERR_MSG_MAX];
 
@@ -283,84 +282,15 @@ static const struct kr_field meta_fields[] = {
 	KR_OPEN,
 };
 
-static int p_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+int kr_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	return kr_walk_kv(kr, kv, meta_fields, ARRAY_SIZE(meta_fields), slot, NULL);
-}
-
-/* ---- priority classes ---- */
-
-struct pc_in {
-	s32 value;
-	bool global_default;
-	u32 policy;
-	bool has_policy;
-};
-
-static int p_pc_policy(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
-{
-	struct pc_in *in = slot;
-
-	return kr_enum(kr, kv, vsnl_preemption_policy_names, VSNL_NR_PREEMPTION_POLICY,
-		       "preemption policy", &in->policy, &in->has_policy);
-}
-
-static const struct kr_field pc_fields[] = {
-	KR_IGNORE("apiVersion"),
-	KR_IGNORE("kind"),
-	{ .key = "metadata", .parse = p_meta },
-	KR_FIELD("value", kr_s32, struct pc_in, value),
-	KR_FIELD("globalDefault", kr_bool, struct pc_in, global_default),
-	{ .key = "preemptionPolicy", .parse = p_pc_policy },
-	KR_IGNORE("description"),
-};
-
-/*
- * A PriorityClass: its name, value, globalDefault (false when not given,
- * as Kubernetes' API server defaults it) and preemptionPolicy (when given;
- * the daemon's default is PreemptLowerPriority, as Kubernetes').
- */
-static int put_prioclass(struct kr *kr)
-{
-	const struct vsnl_ynode *root = kr->doc->root;
-	struct nlmsghdr *nlh = kr->nlh;
-	struct pc_in in = { 0 };
-	struct nlattr *nest;
-	u64 seen = 0;
-	int ret;
-
-	ret = kr_walk(kr, root, "a manifest", pc_fields, ARRAY_SIZE(pc_fields), &in,
-		      &seen);
-	if (ret)
-		return ret;
-	if (!kr->doc->name || !*kr->doc->name)
-		return kr_err(kr, kr->doc->line, "metadata.name: required");
-	if (!KR_HAS(pc_fields, seen, "value"))
-		return kr_err(kr, kr->doc->line, "value: required");
-	nest = vsnl_vsched_start_prioclass(nlh, kr->cap, kr->err);
-	if (!nest)
-		return kr->err->err ?: -EMSGSIZE;
-	ret = put_ret(kr, vsnl_ymap_get(vsnl_ymap_get(root, "metadata"), "name"), "metadata.name",
-		      vsnl_prioclass_put_name(nlh, kr->cap, kr->doc->name, kr->err)) ?:
-	      put_ret(kr, vsnl_ymap_get(root, "value"), "value",
-		      vsnl_prioclass_put_value(nlh, kr->cap, in.value, kr->err)) ?:
-	      put_ret(kr, vsnl_ymap_get(root, "globalDefault"), "globalDefault",
-		      vsnl_prioclass_put_global_default(nlh, kr->cap, in.global_default,
-							kr->err));
-	if (!ret && in.has_policy)
-		ret = put_ret(kr, vsnl_ymap_get(root, "preemptionPolicy"), "preemptionPolicy",
-			      vsnl_prioclass_put_preemption_policy(nlh, kr->cap, in.policy,
-								   kr->err));
-	if (ret)
-		return ret;
-	mnl_attr_nest_end(nlh, nest);
-	return 0;
 }
 
 /* ---- documents ---- */
 
 static int (*const put_kind[KR_NR_KINDS])(struct kr *kr) = {
-	[KR_PRIOCLASS] = put_prioclass,
+	[KR_PRIOCLASS] = kr_put_prioclass,
 };
 
 int kr_put_new(const struct kr_doc *doc, void *buf, size_t cap, struct nlmsghdr **nlh,

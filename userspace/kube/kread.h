@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <linux/netlink.h>
 
+#include "lib/codec.h"
 #include "lib/compiler.h"
 #include "lib/vsnl.h"
 #include "lib/ytree.h"
@@ -176,5 +177,67 @@ int kr_get_int(struct kr *kr, const struct vsnl_ypair *kv, s64 min, s64 max, s64
  */
 int kr_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names, u32 nr,
 	    const char *what, u32 *out, bool *present);
+
+/*
+ * A codec put's answer @ret: an -EINVAL (the policy refuses the value)
+ * becomes "FILE:LINE: DOC: FIELD: why" at @at's line (the document's when
+ * @at is NULL); any other answer is returned as it is.
+ */
+int kr_put_ret(struct kr *kr, const struct vsnl_ynode *at, const char *field, int ret);
+
+/* metadata: any key (the name and namespace are the document's, kr_docs_read()). */
+int kr_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
+
+/* ---- resource lists and labels (kread_res.c) ---- */
+
+/* Resources in a list: more is refused (the core takes 16 dimensions). */
+#define KR_RES_MAX	32
+
+/*
+ * A resource list in the protocol's units (lib/quantity.h: millicores,
+ * bytes, a count, milli-units), in the order first written; the names are
+ * the tree's. @line is where the list was written, for the daemon's
+ * refusals of a name.
+ */
+struct kr_res {
+	struct kr_res_ent {
+		const char *name;
+		s64 v;
+	} e[KR_RES_MAX];
+	u32 nr;
+	u32 line;
+};
+
+/* A parser: a mapping of quantities ("500m", 2, 1.5, "4Gi") into a struct kr_res. */
+int kr_res(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
+/* The entry of @name, added (at 0) when @add; NULL when absent or full. */
+struct kr_res_ent *kr_res_get(struct kr_res *r, const char *name, bool add);
+/*
+ * @r added to @to (the sum held at INT64_MAX - 1, the largest finite
+ * quantity), and each of @r's at least in @to (kr_res_max()). -ENOSPC
+ * when @to cannot take another name.
+ */
+int kr_res_add(struct kr_res *to, const struct kr_res *r);
+int kr_res_max(struct kr_res *to, const struct kr_res *r);
+
+/*
+ * @r as the nest @type of @set (whose nested set is res): cpu, memory and
+ * pods, then the others as scalars, in their order. Refusals are named by
+ * @field, at @r's line.
+ */
+int kr_put_res(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+	       const struct kr_res *r, const char *field);
+
+/*
+ * The mapping of strings @kv (labels, a nodeSelector) as the nest @type of
+ * @set (whose nested set is labels), one item per pair, in file order.
+ * A NULL @kv puts nothing.
+ */
+int kr_put_labels(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		  const struct vsnl_ypair *kv);
+
+/* ---- the kinds (one file each: kread_<kind>.c); each writes kr->nlh's object nest ---- */
+
+int kr_put_prioclass(struct kr *kr);
 
 #endif /* KUBE_KREAD_H */

@@ -236,6 +236,25 @@ int kr_put_res(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 int kr_put_labels(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		  const struct vsnl_ypair *kv);
 
+/* ---- what pods and VolcanoJob task templates share (kread_podspec.c, kread_affinity.c) ---- */
+
+/*
+ * Parsers of a pod spec's containers: "containers" into the sum of their
+ * requests (a limit without its request makes the request, as Kubernetes
+ * defaults a container), "initContainers" into the largest of each.
+ * The slot is a struct kr_res.
+ */
+int kr_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
+int kr_init_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
+
+/* The list of tolerations @kv, each a nest @type of @set (nested set toleration). */
+int kr_put_tolerations(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		       const struct vsnl_ypair *kv);
+
+/* A pod spec's affinity @kv as the nest @type of @set (nested set affinity). */
+int kr_put_affinity(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		    const struct vsnl_ypair *kv);
+
 /* ---- the kinds (one file each: kread_<kind>.c); each writes kr->nlh's object nest ---- */
 
 int kr_put_prioclass(struct kr *kr);

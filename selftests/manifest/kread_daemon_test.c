@@ -4,7 +4,8 @@
  * old one, through real daemons: every manifest the tests have
  * (selftests/manifests/ and the fuzz corpus of manifests) read by both,
  * the requests of each kind kread reads sent in one batch to a vschedd of
- * each, and the daemons' listings of that kind ("vsctl KIND list -o json")
+ * each (after what the old reader made of the kinds before it, to both),
+ * and the daemons' listings of that kind ("vsctl KIND list -o json")
  * compared whole. The kinds are added here as they move to kread.
  */
 #include <dirent.h>
@@ -69,7 +70,38 @@ static int end_batch(struct vsnl *c, struct vsnl_err *err)
 	return ret;
 }
 
-/* The objects of @kind in @text sent by the old reader to one daemon and by kread to the other. */
+/*
+ * What the old reader made of the kinds before @kind (with @kind itself when
+ * @with_kind) into the batch of @c, in its order: the objects a kind's
+ * documents name (queues for PodGroups...) go to both daemons alike.
+ * The number of @kind's objects put.
+ */
+static u32 put_old(struct vsnl *c, const struct mf_set *set, enum kr_kind kind, bool with_kind,
+		   void *buf, size_t cap)
+{
+	struct vsnl_err err = { 0 };
+	u32 nr = 0;
+
+	for (u32 i = 0; i < set->nr_objs; i++) {
+		const struct mf_obj *o = &set->objs[i];
+		struct nlmsghdr *nlh;
+
+		if (!o->obj || (int)o->kind > (int)kind ||
+		    ((int)o->kind == (int)kind && !with_kind))
+			continue;
+		nlh = vsnl_msg_put(buf, cap, mf_kind(o->kind)->cmd_new, 0);
+		cr_assert(mf_put_spec(o, nlh, cap));
+		cr_assert_eq(vsnl_batch_add_nlh(c, nlh, NULL, &err), 0, "%s", err.msg);
+		nr += (int)o->kind == (int)kind;
+	}
+	return nr;
+}
+
+/*
+ * The objects of @kind in @text sent by the old reader to one daemon and by
+ * kread to the other, after the old reader's objects of the kinds before it
+ * to both.
+ */
 static void send_both(const char *file, const char *text, size_t len, enum kr_kind kind,
 		      u32 *nr_sent)
 {
@@ -90,18 +122,10 @@ static void send_both(const char *file, const char *text, size_t len, enum kr_ki
 		  kr_docs_read(file, &ydocs, &docs, &err);
 	if (!ret_old && !ret_new) {
 		c = open_batch(&old_d);
-		for (u32 i = 0; i < set.nr_objs; i++) {
-			struct nlmsghdr *nlh;
-
-			if ((int)set.objs[i].kind != (int)kind || !set.objs[i].obj)
-				continue;
-			nlh = vsnl_msg_put(buf, sizeof(buf), mf_kind(set.objs[i].kind)->cmd_new, 0);
-			cr_assert(mf_put_spec(&set.objs[i], nlh, sizeof(buf)));
-			cr_assert_eq(vsnl_batch_add_nlh(c, nlh, NULL, &err), 0, "%s", err.msg);
-			nr_old++;
-		}
+		nr_old = put_old(c, &set, kind, true, buf, sizeof(buf));
 		ret_old = end_batch(c, &said_old);
 		c = open_batch(&new_d);
+		put_old(c, &set, kind, false, buf, sizeof(buf));
 		for (u32 i = 0; i < docs.nr; i++) {
 			struct nlmsghdr *nlh = NULL;
 

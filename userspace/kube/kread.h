@@ -177,6 +177,13 @@ int kr_get_int(struct kr *kr, const struct vsnl_ypair *kv, s64 min, s64 max, s64
  */
 int kr_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names, u32 nr,
 	    const char *what, u32 *out, bool *present);
+/*
+ * A time as Kubernetes writes one (RFC 3339: "2026-01-01T00:00:00Z", a
+ * fraction and an offset allowed), in seconds since 1970: kr_parse_time()
+ * 0 or -1; kr_time() a parser into a u64 (kfields.c's kf_time() too).
+ */
+int kr_parse_time(const char *s, u64 *t);
+int kr_time(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 
 /*
  * A codec put's answer @ret: an -EINVAL (the policy refuses the value)
@@ -242,12 +249,19 @@ int kr_put_labels(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
  * Parsers of a pod spec's containers: "containers" into the sum of their
  * requests (a limit without its request makes the request, as Kubernetes
  * defaults a container), "initContainers" into the largest of each.
- * The slot is a struct kr_res.
+ * The slot is a struct kr_res, its line the list's; an empty list of init
+ * containers leaves it 0: a pod has an init-request only when it has init
+ * containers (Volcano's GetPodResourceRequest).
  */
 int kr_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 int kr_init_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 
-/* The list of tolerations @kv, each a nest @type of @set (nested set toleration). */
+/*
+ * The list of tolerations @kv, each a nest @type of @set (nested set
+ * toleration) of what it writes: an operator or effect by the spec's names
+ * ("" is the default: Equal, every effect), tolerationSeconds. A NULL @kv
+ * puts nothing.
+ */
 int kr_put_tolerations(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		       const struct vsnl_ypair *kv);
 

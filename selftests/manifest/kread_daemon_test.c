@@ -173,15 +173,15 @@ static void send_dir(const char *dir, enum kr_kind kind, u32 *nr_files, u32 *nr_
 	closedir(d);
 }
 
-/* "vsctl @group list -o json" of @d. */
-static char *list(const struct dtest *d, const char *group)
+/* "vsctl @group list @opts -o json" of @d. */
+static char *list_opts(const struct dtest *d, const char *group, const char *opts)
 {
 	char *cmd, *out = NULL;
 	size_t cap = 0, len = 0;
 	FILE *p;
 
-	cr_assert_geq(asprintf(&cmd, "VSCHED_SOCKET='%s' '%s' %s list -o json", d->path, vsctl,
-			       group), 0);
+	cr_assert_geq(asprintf(&cmd, "VSCHED_SOCKET='%s' '%s' %s list %s -o json", d->path, vsctl,
+			       group, opts), 0);
 	p = popen(cmd, "r");
 	cr_assert_not_null(p);
 	for (;;) {
@@ -202,6 +202,12 @@ static char *list(const struct dtest *d, const char *group)
 	return out;
 }
 
+/* "vsctl @group list -o json" of @d. */
+static char *list(const struct dtest *d, const char *group)
+{
+	return list_opts(d, group, "");
+}
+
 Test(kread_daemon, priority_classes_are_what_the_old_reader_made)
 {
 	char dir[PATH_MAX + 32];
@@ -216,6 +222,26 @@ Test(kread_daemon, priority_classes_are_what_the_old_reader_made)
 	cr_assert_gt(nr_sent, 0, "no PriorityClass sent: the test compares nothing");
 	a = list(&old_d, "prioclass");
 	b = list(&new_d, "prioclass");
+	cr_assert_gt(strlen(a), 2);
+	cr_assert_str_eq(b, a);
+	free(a);
+	free(b);
+}
+
+Test(kread_daemon, volcano_jobs_are_what_the_old_reader_made)
+{
+	char dir[PATH_MAX + 32];
+	u32 nr_files = 0, nr_sent = 0;
+	char *a, *b;
+
+	snprintf(dir, sizeof(dir), "%s/manifests", srcdir);
+	send_dir(dir, KR_VJOB, &nr_files, &nr_sent);
+	snprintf(dir, sizeof(dir), "%s/fuzz/corpus/manifest", srcdir);
+	send_dir(dir, KR_VJOB, &nr_files, &nr_sent);
+	cr_assert_gt(nr_files, 10);
+	cr_assert_geq(nr_sent, 2, "the manifests' VolcanoJobs were not sent");
+	a = list_opts(&old_d, "job", "-A");
+	b = list_opts(&new_d, "job", "-A");
 	cr_assert_gt(strlen(a), 2);
 	cr_assert_str_eq(b, a);
 	free(a);

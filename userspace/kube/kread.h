@@ -265,6 +265,13 @@ int kr_init_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 int kr_put_tolerations(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		       const struct vsnl_ypair *kv);
 
+/*
+ * A parser: a list of strings (affinity's values and namespaces, lifecycle
+ * policies' events), checked whole; the slot is the const struct
+ * vsnl_ypair * of the list, for the caller to put.
+ */
+int kr_strs(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
+
 /* A pod spec's affinity @kv as the nest @type of @set (nested set affinity). */
 int kr_put_affinity(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		    const struct vsnl_ypair *kv);
@@ -272,5 +279,6 @@ int kr_put_affinity(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 /* ---- the kinds (one file each: kread_<kind>.c); each writes kr->nlh's object nest ---- */
 
 int kr_put_prioclass(struct kr *kr);
+int kr_put_vjob(struct kr *kr);
 
 #endif /* KUBE_KREAD_H */

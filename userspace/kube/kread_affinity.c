@@ -47,8 +47,7 @@ static const char *item_field(struct kr *kr, const char *key)
 
 /* ---- lists ---- */
 
-/* A list of strings, checked whole before anything is put (kf_strs()). */
-static int want_strs(struct kr *kr, const struct vsnl_ypair *kv)
+int kr_strs(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list of strings");
 
@@ -59,10 +58,12 @@ static int want_strs(struct kr *kr, const struct vsnl_ypair *kv)
 			ret = kr_err(kr, v->line, "%s[%u] must be a string, not %s",
 				     kr_name(kr, kv), i, kr_type_name(v));
 	}
+	if (!ret)
+		*(const struct vsnl_ypair **)slot = kv;
 	return ret;
 }
 
-/* Each string of @kv (want_strs()) as an attribute @type of @set. */
+/* Each string of @kv (kr_strs()) as an attribute @type of @set. */
 static int put_strs(struct kr *kr, const struct vsnl_ypair *kv, const struct vsnl_codec_set *set,
 		    u16 type)
 {
@@ -178,19 +179,10 @@ static int p_req_op(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 		      kv->val.text, list);
 }
 
-static int p_req_values(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
-{
-	int ret = want_strs(kr, kv);
-
-	if (!ret)
-		*(const struct vsnl_ypair **)slot = kv;
-	return ret;
-}
-
 static const struct kr_field req_fields[] = {
 	KR_FIELD("key", kr_str, struct req_in, key),
 	KR_FIELD("operator", p_req_op, struct req_in, op),
-	KR_FIELD("values", p_req_values, struct req_in, values),
+	KR_FIELD("values", kr_strs, struct req_in, values),
 };
 
 /* The list of requirements @kv, each a nest @type of @set (nested set selreq or selfield). */
@@ -339,8 +331,9 @@ static int p_ns_selector(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 static int p_namespaces(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	const struct aff_obj *term = slot;
+	const struct vsnl_ypair *list;
 
-	return want_strs(kr, kv) ?: put_strs(kr, kv, term->set, VS_PODTERM_A_NAMESPACE);
+	return kr_strs(kr, kv, &list) ?: put_strs(kr, kv, term->set, VS_PODTERM_A_NAMESPACE);
 }
 
 static int p_topology_key(struct kr *kr, const struct vsnl_ypair *kv, void *slot)

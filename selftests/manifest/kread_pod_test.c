@@ -142,6 +142,9 @@ Test(kread_pod, a_pod_is_put_field_for_field)
 			     "  priority: 7\n  priorityClassName: high\n  preemptionPolicy: Never\n"
 			     "  nodeSelector: {zone: a}\n"
 			     "  tolerations: [{operator: Exists}, {key: k, value: v}]\n"
+			     "  affinity:\n    podAntiAffinity:\n"
+			     "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+			     "      - {topologyKey: zone, labelSelector: {matchLabels: {app: web}}}\n"
 			     "  overhead: {cpu: 100m}\n"
 			     "  containers:\n  - image: x\n    resources: {requests: {cpu: 1}}\n"
 			     "  initContainers:\n  - resources: {limits: {cpu: 3}}\n"
@@ -169,6 +172,7 @@ Test(kread_pod, a_pod_is_put_field_for_field)
 	cr_assert_str_eq(label_of(vsnl_task_get_labels(&tb), "app"), "web");
 	cr_assert_str_eq(label_of(vsnl_task_get_node_selector(&tb), "zone"), "a");
 	cr_assert_eq(nr_tolerations(), 2);
+	cr_assert_not_null(vsnl_task_get_affinity(&tb));
 	cr_assert(vsnl_task_get_created(&tb, &created));
 	cr_assert_eq(created, 1767323045);
 	/* the controller's UID, not the first owner's nor the pod's */
@@ -207,6 +211,7 @@ Test(kread_pod, a_bare_pod_leaves_the_rest_to_the_daemon)
 	cr_assert_null(vsnl_task_get_labels(&tb));
 	cr_assert_null(vsnl_task_get_node_selector(&tb));
 	cr_assert_null(vsnl_task_get_toleration(&tb));
+	cr_assert_null(vsnl_task_get_affinity(&tb));
 	cr_assert_not(vsnl_task_get_created(&tb, &t));
 }
 
@@ -375,6 +380,8 @@ static const char *const pod_texts[] = {
 	POD "metadata: {name: p}\nspec: {tolerations: [{tolerationSeconds: 1.5}]}\n",
 	POD "metadata: {name: p}\nspec: {tolerations: [{value: [v]}]}\n",
 	POD "metadata: {name: p}\nspec: {tolerations: a}\n",
+	POD "metadata: {name: p}\nspec: {affinity: {nodeAffinity: {required: []}}}\n",
+	POD "metadata: {name: p}\nspec: {affinity: [a]}\n",
 };
 
 Test(kread_pod, pods_are_refused_as_the_old_reader_refused_them)

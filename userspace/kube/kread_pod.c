@@ -144,6 +144,11 @@ static int p_tolerations(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return kr_put_tolerations(kr, &vsnl_codec_task, VS_TASK_A_TOLERATION, kv);
 }
 
+static int p_affinity(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_put_affinity(kr, &vsnl_codec_task, VS_TASK_A_AFFINITY, kv);
+}
+
 static const struct kr_field spec_fields[] = {
 	KR_FIELD("containers", kr_containers, struct spec_in, req),
 	KR_FIELD("initContainers", kr_init_containers, struct spec_in, init),
@@ -155,6 +160,7 @@ static const struct kr_field spec_fields[] = {
 	KR_FIELD("schedulerName", kr_str, struct spec_in, scheduler),
 	{ .key = "nodeSelector", .parse = p_node_selector },
 	{ .key = "tolerations", .parse = p_tolerations },
+	{ .key = "affinity", .parse = p_affinity },
 	KR_OPEN,
 };
 
@@ -336,8 +342,8 @@ static int skip(struct kr *kr, const char *why)
 }
 
 /*
- * A pod: read whole first (its labels, node selector and tolerations put
- * as they are met), then, as build_pod() did, its name, whether it is
+ * A pod: read whole first (its labels, node selector, tolerations and
+ * affinity put as they are met), then, as build_pod() did, its name, whether it is
  * vsched's, its preemptable flag and its status, which the reader refuses
  * itself; the rest is the daemon's to check.
  */

@@ -221,3 +221,37 @@ Test(kread_daemon, priority_classes_are_what_the_old_reader_made)
 	free(a);
 	free(b);
 }
+
+/*
+ * The objects of @kind in every manifest the tests have, sent by each
+ * reader to its daemon, listed alike by "vsctl @group list -o json".
+ */
+static void listed_alike(enum kr_kind kind, const char *group)
+{
+	char dir[PATH_MAX + 32];
+	u32 nr_files = 0, nr_sent = 0;
+	char *a, *b;
+
+	snprintf(dir, sizeof(dir), "%s/manifests", srcdir);
+	send_dir(dir, kind, &nr_files, &nr_sent);
+	snprintf(dir, sizeof(dir), "%s/fuzz/corpus/manifest", srcdir);
+	send_dir(dir, kind, &nr_files, &nr_sent);
+	cr_assert_gt(nr_files, 10);
+	cr_assert_gt(nr_sent, 0, "no %s sent: the test compares nothing", kr_kind(kind)->kind);
+	a = list(&old_d, group);
+	b = list(&new_d, group);
+	cr_assert_gt(strlen(a), 2);
+	cr_assert_str_eq(b, a);
+	free(a);
+	free(b);
+}
+
+Test(kread_daemon, queues_are_what_the_old_reader_made)
+{
+	listed_alike(KR_QUEUE, "queue");
+}
+
+Test(kread_daemon, nodes_are_what_the_old_reader_made)
+{
+	listed_alike(KR_NODE, "node");
+}

@@ -5,11 +5,13 @@
  * generated codec, so that what the daemon's policy would refuse is
  * refused before it is sent, in the codec's words.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <libmnl/libmnl.h>
 
 #include "kube/kread.h"
@@ -261,6 +263,52 @@ int kr_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names
 						len ? ", " : "", names[i]);
 	return kr_err(kr, kv->line, "%s: unknown %s \"%s\" (one of: %s)", kr_name(kr, kv), what,
 		      kv->val.text, list);
+}
+
+/* "2026-01-01T00:00:00Z", a fraction and an offset allowed (RFC 3339); 0 and *t, or -1. */
+int kr_parse_time(const char *s, u64 *t)
+{
+	struct tm tm;
+	const char *p;
+	long off = 0;
+	time_t v;
+
+	memset(&tm, 0, sizeof(tm));
+	p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!p || (s[4] != '-' || s[10] != 'T'))
+		return -1;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)p[1]))
+			return -1;
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+	}
+	if ((*p == '+' || *p == '-') && isdigit((unsigned char)p[1]) &&
+	    isdigit((unsigned char)p[2]) && p[3] == ':' && isdigit((unsigned char)p[4]) &&
+	    isdigit((unsigned char)p[5]) && !p[6]) {
+		off = ((p[1] - '0') * 10 + (p[2] - '0')) * 3600L +
+		      ((p[4] - '0') * 10 + (p[5] - '0')) * 60L;
+		off = *p == '-' ? -off : off;
+	} else if ((*p != 'Z' && *p != 'z') || p[1]) {
+		return -1;
+	}
+	v = timegm(&tm);
+	if (v == (time_t)-1 || v - off < 0)
+		return -1;
+	*t = (u64)(v - off);
+	return 0;
+}
+
+int kr_time(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	int ret = kr_want(kr, kv, VSNL_Y_STRING, "a time");
+
+	if (ret)
+		return ret;
+	if (kr_parse_time(kv->val.text, slot))
+		return kr_err(kr, kv->line, "%s: \"%s\" is not a time as Kubernetes writes one "
+			      "(RFC 3339: 2026-01-01T00:00:00Z)", kr_name(kr, kv), kv->val.text);
+	return 0;
 }
 
 /* ---- the codec's refusals, at the walk's place ---- */

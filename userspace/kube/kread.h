@@ -177,6 +177,13 @@ int kr_get_int(struct kr *kr, const struct vsnl_ypair *kv, s64 min, s64 max, s64
  */
 int kr_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names, u32 nr,
 	    const char *what, u32 *out, bool *present);
+/*
+ * A time as Kubernetes writes one (RFC 3339: "2026-01-01T00:00:00Z", a
+ * fraction and an offset allowed), in seconds since 1970: kr_parse_time()
+ * 0 or -1; kr_time() a parser into a u64 (kfields.c's kf_time() too).
+ */
+int kr_parse_time(const char *s, u64 *t);
+int kr_time(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 
 /*
  * A codec put's answer @ret: an -EINVAL (the policy refuses the value)

@@ -27,10 +27,12 @@ Test(kread_queue, every_field_is_put)
 	struct vsnl_queue_tb tb;
 	char res[KT_TEXT_MAX];
 	uint32_t weight = 0, state = 9;
+	uint64_t created = 0;
 	uint8_t reclaimable = 9;
 	int32_t prio = 0;
 
-	cr_assert_eq(put_queue(Q_HEAD "metadata: {name: q1, labels: {a: b}}\n"
+	cr_assert_eq(put_queue(Q_HEAD "metadata: {name: q1, labels: {a: b},\n"
+			       "  creationTimestamp: '2026-01-01T00:01:00+00:01'}\n"
 			       "spec:\n  weight: 3\n  capability: {cpu: 10, nvidia.com/gpu: 2}\n"
 			       "  guarantee: {resource: {memory: 1Gi}}\n  deserved: {cpu: 500m}\n"
 			       "  reclaimable: false\n  priority: -7\n  parent: root\n"
@@ -52,6 +54,8 @@ Test(kread_queue, every_field_is_put)
 	cr_assert_str_eq(vsnl_queue_get_parent(&tb), "root");
 	cr_assert(vsnl_queue_get_state(&tb, &state));
 	cr_assert_eq(state, VS_QUEUE_STATE_CLOSING);
+	cr_assert(vsnl_queue_get_created(&tb, &created));
+	cr_assert_eq(created, 1767225600);	/* 2026-01-01T00:00:00Z */
 }
 
 /*
@@ -70,6 +74,7 @@ Test(kread_queue, what_volcano_defaults_is_left_to_the_daemon)
 
 	for (u32 i = 0; i < ARRAY_SIZE(texts); i++) {
 		struct vsnl_queue_tb tb;
+		uint64_t c = 0;
 		uint32_t u = 0;
 		uint8_t b = 0;
 		int32_t s = 0;
@@ -84,6 +89,8 @@ Test(kread_queue, what_volcano_defaults_is_left_to_the_daemon)
 		cr_assert_null(vsnl_queue_get_guarantee(&tb), "text %u", i);
 		cr_assert_null(vsnl_queue_get_deserved(&tb), "text %u", i);
 		cr_assert_null(vsnl_queue_get_parent(&tb), "text %u", i);
+		cr_assert_not(vsnl_queue_get_created(&tb, &c),
+			       "text %u", i);
 	}
 }
 
@@ -106,6 +113,9 @@ Test(kread_queue, refusals_name_the_field)
 		  "(one of: Open, Closing, Closed, Unknown)" },
 		{ Q_HEAD "metadata: {name: q}\nspec: [weight]\n",
 		  "m.yaml:4: document 1 (Queue q): spec must be a mapping, not a list" },
+		{ Q_HEAD "metadata: {name: q, creationTimestamp: yesterday}\n",
+		  "m.yaml:3: document 1 (Queue q): metadata.creationTimestamp: \"yesterday\" is "
+		  "not a time as Kubernetes writes one (RFC 3339: 2026-01-01T00:00:00Z)" },
 		{ Q_HEAD "spec: {weight: 2}\n",
 		  "m.yaml:1: document 1 (Queue): metadata.name: required" },
 		{ Q_HEAD "metadata: {name: q}\nspec: {weight: 2}\ncolour: red\n",
@@ -136,6 +146,8 @@ static const char *const q_texts[] = {
 	       "status: {state: Unknown}\n",
 	Q_HEAD "metadata: {name: q1}\nspec: {priority: -2147483648}\nstatus: {state: \"\"}\n",
 	Q_HEAD "metadata: {name: q1}\nspec: ~\nstatus: ~\n",
+	Q_HEAD "metadata: {name: q1, creationTimestamp: '2026-03-01T09:00:00.5-02:30'}\n",
+	Q_HEAD "metadata: {name: q1, creationTimestamp: ~, uid: abc}\n",
 	/* refused, in the same words */
 	Q_HEAD "metadata: {name: q1}\nspec: {weight: 2147483648}\n",
 	Q_HEAD "metadata: {name: q1}\nspec: {weight: 1.5}\n",
@@ -151,7 +163,10 @@ static const char *const q_texts[] = {
 	Q_HEAD "metadata: {name: q1}\nstatus: {state: 1}\n",
 	Q_HEAD "metadata: {name: q1}\nstatus: [Open]\n",
 	Q_HEAD "metadata: {namespace: x}\n",
+	Q_HEAD "metadata: {name: q1, creationTimestamp: 2026-03-01}\n",
+	Q_HEAD "metadata: {name: q1, creationTimestamp: 1}\n",
 	Q_HEAD "metadata: {name: q1}\nspec: {}\nextra: 1\n",
+	Q_HEAD "metadata: {name: q1}\nspec: {weight: 2, reclaimable: 1}\n",
 };
 
 Test(kread_queue, queues_read_as_the_old_reader_reads_them)
@@ -161,6 +176,7 @@ Test(kread_queue, queues_read_as_the_old_reader_reads_them)
 		struct vsnl_queue_tb want, got;
 		char msg[MF_ERR_MAX], a[KT_TEXT_MAX], b[KT_TEXT_MAX];
 		uint32_t wa = 0, wb = 0, sa = 0, sb = 0;
+		uint64_t ca = 0, cb = 0;
 		uint8_t ra = 0, rb = 0;
 		int32_t pa = 0, pb = 0;
 		int ret_old = kt_old(q_texts[i], VS_CMD_QUEUE_NEW, VS_A_QUEUE, &old_obj, msg,
@@ -194,6 +210,9 @@ Test(kread_queue, queues_read_as_the_old_reader_reads_them)
 		cr_assert(vsnl_queue_get_priority(&want, &pa));
 		vsnl_queue_get_priority(&got, &pb);
 		cr_assert_eq(pb, pa, "text %u", i);
+		cr_assert_eq(vsnl_queue_get_created(&got, &cb), vsnl_queue_get_created(&want, &ca),
+			     "text %u", i);
+		cr_assert_eq(cb, ca, "text %u", i);
 		cr_assert_eq(!vsnl_queue_get_parent(&got), !vsnl_queue_get_parent(&want), "text %u",
 			     i);
 		if (vsnl_queue_get_parent(&want))

@@ -39,6 +39,7 @@ struct queue_status_in {
 };
 
 struct queue_in {
+	u64 created;			/* metadata.creationTimestamp; 0: none */
 	struct queue_spec_in spec;
 	struct queue_status_in status;
 };
@@ -103,10 +104,20 @@ static int p_queue_status(struct kr *kr, const struct vsnl_ypair *kv, void *slot
 			  NULL);
 }
 
+static const struct kr_field queue_meta_fields[] = {
+	{ .key = "creationTimestamp", .parse = kr_time },	/* the u64 the walk is given */
+	KR_OPEN,
+};
+
+static int p_queue_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_walk_kv(kr, kv, queue_meta_fields, ARRAY_SIZE(queue_meta_fields), slot, NULL);
+}
+
 static const struct kr_field queue_fields[] = {
 	KR_IGNORE("apiVersion"),
 	KR_IGNORE("kind"),
-	{ .key = "metadata", .parse = kr_meta },
+	KR_FIELD("metadata", p_queue_meta, struct queue_in, created),
 	KR_FIELD("spec", p_queue_spec, struct queue_in, spec),
 	KR_FIELD("status", p_queue_status, struct queue_in, status),
 };
@@ -138,7 +149,7 @@ static int put_queue_res(struct kr *kr, const struct queue_in *in)
 }
 
 /*
- * A Queue: its name, spec.weight (when not 0), capability, guarantee.resource,
+ * A Queue: its name and creationTimestamp, spec.weight (when not 0), capability, guarantee.resource,
  * deserved, reclaimable, priority and parent, and status.state, each when
  * given; the daemon defaults the rest as Volcano does (see above).
  */
@@ -179,6 +190,10 @@ int kr_put_queue(struct kr *kr)
 		ret = kr_put_ret(kr, vsnl_ymap_get(vsnl_ymap_get(root, "status"), "state"),
 				 "status.state",
 				 vsnl_queue_put_state(nlh, kr->cap, in.status.state, kr->err));
+	if (!ret && in.created)
+		ret = kr_put_ret(kr, vsnl_ymap_get(vsnl_ymap_get(root, "metadata"),
+						   "creationTimestamp"), "metadata.creationTimestamp",
+				 vsnl_queue_put_created(nlh, kr->cap, in.created, kr->err));
 	if (ret)
 		return ret;
 	mnl_attr_nest_end(nlh, nest);

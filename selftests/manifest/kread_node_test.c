@@ -54,10 +54,11 @@ Test(kread_node, every_field_is_put)
 			      "timeAdded: '2024-01-01T00:00:00Z'}\n"
 			      "  - {key: gpu, effect: PreferNoSchedule}\n"
 			      "status:\n  capacity: {cpu: '8'}\n"
-			      "  allocatable: {cpu: 3500m, memory: 4Gi, pods: 110, nvidia.com/gpu: 2}\n"
+			      "  allocatable: {cpu: 3500m, memory: 4Gi, pods: 110,\n"
+			      "    nvidia.com/gpu: 2}\n"
 			      "  conditions:\n  - {type: DiskPressure, status: 'False'}\n"
-			      "  - {type: Ready, status: 'False', reason: KubeletNotReady}\n", &tb), 0,
-		     "%s", kt_err.msg);
+			      "  - {type: Ready, status: 'False', reason: KubeletNotReady}\n",
+			      &tb), 0, "%s", kt_err.msg);
 	cr_assert_str_eq(vsnl_node_get_name(&tb), "n1");
 	labels_in_order(vsnl_node_get_labels(&tb), text, sizeof(text));
 	cr_assert_str_eq(text, "zone=a,kubernetes.io/hostname=n1");
@@ -87,7 +88,7 @@ Test(kread_node, capacity_is_taken_when_allocatable_is_not_given)
 	cr_assert_str_eq(text, "cpu=7000,memory=0");
 }
 
-/* Schedulable and ready are the daemon's defaults, as a node without a Ready condition is Volcano's. */
+/* Schedulable and ready: the daemon's defaults, Volcano's for a node without a Ready condition. */
 Test(kread_node, a_bare_node_leaves_its_state_to_the_daemon)
 {
 	struct vsnl_node_tb tb;
@@ -110,8 +111,8 @@ Test(kread_node, the_last_ready_condition_counts)
 	uint8_t v = 9;
 
 	cr_assert_eq(put_node(N_HEAD "metadata: {name: n1}\nstatus:\n  conditions:\n"
-			      "  - {type: Ready, status: 'False'}\n  - {type: Ready, status: 'True'}\n",
-			      &tb), 0, "%s", kt_err.msg);
+			      "  - {type: Ready, status: 'False'}\n"
+			      "  - {type: Ready, status: 'True'}\n", &tb), 0, "%s", kt_err.msg);
 	cr_assert(vsnl_node_get_ready(&tb, &v));
 	cr_assert_eq(v, 1);
 	cr_assert_eq(put_node(N_HEAD "metadata: {name: n1}\nstatus:\n  conditions:\n"
@@ -166,14 +167,16 @@ Test(kread_node, refusals_name_the_field)
 		{ N_HEAD "metadata: {name: n1}\nspec: {taints: [{key: k, effect: \"\"}]}\n",
 		  "m.yaml:4: document 1 (Node n1): spec.taints[0].effect: taint effect is required "
 		  "(NoSchedule, PreferNoSchedule or NoExecute)" },
-		{ N_HEAD "metadata: {name: n1}\nspec:\n  taints:\n  - {key: k, effect: NoSchedule}\n"
+		{ N_HEAD "metadata: {name: n1}\nspec:\n  taints:\n"
+		  "  - {key: k, effect: NoSchedule}\n"
 		  "  - {key: k, effect: NoSchedule, operator: Exists}\n",
 		  "m.yaml:7: document 1 (Node n1): spec.taints[1].operator: unknown field "
 		  "(known: key, value, effect, timeAdded)" },
 		{ N_HEAD "metadata: {name: n1, labels: {zone: a, rack: 7}}\n",
 		  "m.yaml:3: document 1 (Node n1): metadata.labels.rack must be a string, "
 		  "not an integer" },
-		{ N_HEAD "metadata: {name: n1}\nstatus: {conditions: [{type: Ready, status: Maybe}]}\n",
+		{ N_HEAD "metadata: {name: n1}\n"
+		  "status: {conditions: [{type: Ready, status: Maybe}]}\n",
 		  "m.yaml:1: document 1 (Node n1): status.conditions[0].status: \"Maybe\" is not "
 		  "True, False or Unknown" },
 		{ N_HEAD "metadata: {name: n1}\nspec: {unschedulable: 1}\n",
@@ -248,7 +251,8 @@ Test(kread_node, nodes_read_as_the_old_reader_reads_them)
 		int ret_new;
 
 		if (!ret_old) {
-			cr_assert_eq(vsnl_node_parse(old_obj, &want, VSNL_CODEC_REQUEST, &kt_err), 0);
+			cr_assert_eq(vsnl_node_parse(old_obj, &want, VSNL_CODEC_REQUEST, &kt_err),
+				     0);
 			kt_taints(old_obj, VS_NODE_A_TAINT, a, sizeof(a));
 		}
 		ret_new = put_node(n_texts[i], &got);

@@ -60,7 +60,7 @@ struct taint_in {
 	bool has_effect;
 };
 
-/* A taint's effect, in the words of the old reader's (a toleration's may be empty, a taint's not). */
+/* A taint's effect, refused in the old reader's words (a taint's may not be empty). */
 static int p_taint_effect(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	struct taint_in *t = slot;
@@ -72,7 +72,9 @@ static int p_taint_effect(struct kr *kr, const struct vsnl_ypair *kv, void *slot
 		return kr_err(kr, kv->line, "%s: taint effect is required (NoSchedule, "
 			      "PreferNoSchedule or NoExecute)", kr_name(kr, kv));
 	for (u32 i = 0; i < VSNL_NR_TAINT_EFFECT; i++) {
-		if (*vsnl_taint_effect_names[i] && !strcmp(vsnl_taint_effect_names[i], kv->val.text)) {
+		const char *name = vsnl_taint_effect_names[i];
+
+		if (*name && !strcmp(name, kv->val.text)) {	/* "" is a toleration's any */
 			t->effect = i;
 			t->has_effect = true;
 			return 0;
@@ -270,7 +272,8 @@ int kr_put_node(struct kr *kr)
 		return kr_err(kr, kr->doc->line, "status.conditions[%lld].status: \"%s\" is not "
 			      "True, False or Unknown", (long long)in.status.bad_ready,
 			      in.status.bad_status);
-	ret = kr_put_ret(kr, vsnl_ymap_get(vsnl_ymap_get(root, "metadata"), "name"), "metadata.name",
+	ret = kr_put_ret(kr, vsnl_ymap_get(vsnl_ymap_get(root, "metadata"), "name"),
+			 "metadata.name",
 			 vsnl_node_put_name(nlh, kr->cap, kr->doc->name, kr->err)) ?:
 	      put_allocatable(kr, &in.status);
 	if (!ret && KR_HAS(node_spec_fields, in.spec.seen, "unschedulable"))

@@ -149,13 +149,14 @@ static int put_queue_res(struct kr *kr, const struct queue_in *in)
 }
 
 /*
- * A Queue: its name and creationTimestamp, spec.weight (when not 0), capability, guarantee.resource,
- * deserved, reclaimable, priority and parent, and status.state, each when
- * given; the daemon defaults the rest as Volcano does (see above).
+ * A Queue: its name and creationTimestamp, spec.weight (when not 0),
+ * capability, guarantee.resource, deserved, reclaimable, priority and
+ * parent, and status.state, each when given; the daemon defaults the rest
+ * as Volcano does (see above).
  */
 int kr_put_queue(struct kr *kr)
 {
-	const struct vsnl_ynode *root = kr->doc->root;
+	const struct vsnl_ynode *root = kr->doc->root, *meta = vsnl_ymap_get(root, "metadata");
 	struct nlmsghdr *nlh = kr->nlh;
 	struct queue_in in = { 0 };
 	struct nlattr *nest;
@@ -169,7 +170,7 @@ int kr_put_queue(struct kr *kr)
 	nest = vsnl_vsched_start_queue(nlh, kr->cap, kr->err);
 	if (!nest)
 		return kr->err->err ?: -EMSGSIZE;
-	ret = kr_put_ret(kr, vsnl_ymap_get(vsnl_ymap_get(root, "metadata"), "name"), "metadata.name",
+	ret = kr_put_ret(kr, vsnl_ymap_get(meta, "name"), "metadata.name",
 			 vsnl_queue_put_name(nlh, kr->cap, kr->doc->name, kr->err));
 	if (!ret && in.spec.weight)
 		ret = kr_put_ret(kr, spec_at(kr, "weight"), "spec.weight",
@@ -191,8 +192,8 @@ int kr_put_queue(struct kr *kr)
 				 "status.state",
 				 vsnl_queue_put_state(nlh, kr->cap, in.status.state, kr->err));
 	if (!ret && in.created)
-		ret = kr_put_ret(kr, vsnl_ymap_get(vsnl_ymap_get(root, "metadata"),
-						   "creationTimestamp"), "metadata.creationTimestamp",
+		ret = kr_put_ret(kr, vsnl_ymap_get(meta, "creationTimestamp"),
+				 "metadata.creationTimestamp",
 				 vsnl_queue_put_created(nlh, kr->cap, in.created, kr->err));
 	if (ret)
 		return ret;

@@ -199,6 +199,8 @@ Test(kread_node, refusals_name_the_field)
 static const char *const n_texts[] = {
 	N_HEAD "metadata: {name: n1}\n",
 	N_HEAD "metadata: {name: n1, labels: {a: b, c: \"\"}}\nspec: {unschedulable: false}\n",
+	N_HEAD "metadata: {name: n1, uid: x, annotations: {a: b},\n"
+	       "  creationTimestamp: '2026-01-01T00:00:00Z'}\n",
 	N_HEAD "metadata:\n  name: n1\n  labels: {kubernetes.io/hostname: n1}\nspec: {}\n"
 	       "status:\n  capacity: {cpu: \"8\", memory: 16Gi, pods: \"110\"}\n"
 	       "  allocatable: {cpu: \"8\", memory: 16Gi, pods: \"110\"}\n"
@@ -236,6 +238,10 @@ static const char *const n_texts[] = {
 	N_HEAD "metadata: {name: n1}\nspec: {unschedulable: yes please}\n",
 	N_HEAD "metadata: {name: n1}\nspec: 3\n",
 	N_HEAD "metadata: {labels: {a: b}}\n",
+	N_HEAD "metadata: {name: n1, annotations: {a: [b]}}\n",
+	N_HEAD "metadata: {name: n1, creationTimestamp: now}\n",
+	N_HEAD "metadata: {name: n1, uid: {a: b}}\n",
+	N_HEAD "metadata: {name: [n1]}\n",
 	N_HEAD "metadata: {name: n1}\nstatus: {allocatable: {cpu: 1}}\nstatus2: {}\n",
 };
 

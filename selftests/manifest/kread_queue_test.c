@@ -147,7 +147,8 @@ static const char *const q_texts[] = {
 	Q_HEAD "metadata: {name: q1}\nspec: {priority: -2147483648}\nstatus: {state: \"\"}\n",
 	Q_HEAD "metadata: {name: q1}\nspec: ~\nstatus: ~\n",
 	Q_HEAD "metadata: {name: q1, creationTimestamp: '2026-03-01T09:00:00.5-02:30'}\n",
-	Q_HEAD "metadata: {name: q1, creationTimestamp: ~, uid: abc}\n",
+	Q_HEAD "metadata: {name: q1, creationTimestamp: ~, uid: abc, labels: {a: b},\n"
+	       "  annotations: {c: d}, deletionTimestamp: x, resourceVersion: 7}\n",
 	/* refused, in the same words */
 	Q_HEAD "metadata: {name: q1}\nspec: {weight: 2147483648}\n",
 	Q_HEAD "metadata: {name: q1}\nspec: {weight: 1.5}\n",
@@ -164,6 +165,12 @@ static const char *const q_texts[] = {
 	Q_HEAD "metadata: {name: q1}\nstatus: [Open]\n",
 	Q_HEAD "metadata: {namespace: x}\n",
 	Q_HEAD "metadata: {name: q1, creationTimestamp: 2026-03-01}\n",
+	Q_HEAD "metadata: {name: q1, labels: {a: b, c: 1}}\n",
+	Q_HEAD "metadata: {name: q1, labels: [a]}\n",
+	Q_HEAD "metadata: {name: q1, annotations: {a: true}}\n",
+	Q_HEAD "metadata: {name: q1, uid: 12}\n",
+	Q_HEAD "metadata: {name: 12}\n",
+	Q_HEAD "metadata: {name: q1, namespace: {a: b}}\n",
 	Q_HEAD "metadata: {name: q1, creationTimestamp: 1}\n",
 	Q_HEAD "metadata: {name: q1}\nspec: {}\nextra: 1\n",
 	Q_HEAD "metadata: {name: q1}\nspec: {weight: 2, reclaimable: 1}\n",

@@ -30,20 +30,48 @@ struct node_status_in {
 	u64 seen;
 };
 
+/* What metadata is read into: of it only the labels are sent (the name is the document's). */
+struct node_meta_in {
+	const char *str;
+	u64 created;
+};
+
 struct node_in {
+	struct node_meta_in meta;
 	struct node_spec_in spec;
 	struct node_status_in status;
 };
 
 /* ---- metadata ---- */
 
+/* A mapping of strings (annotations): checked, not sent. */
+static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	int ret = kr_want(kr, kv, VSNL_Y_MAP, "a mapping of strings");
+	size_t old;
+
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.map.nr; i++)
+		ret = kr_want(kr, &kv->val.map.pairs[i], VSNL_Y_STRING, "a string");
+	kr_pop(kr, old);
+	return ret;
+}
+
 static int p_labels(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	return kr_put_labels(kr, &vsnl_codec_node, VS_NODE_A_LABELS, kv);
 }
 
+/* Refused where the old reader refuses every kind's metadata (manifest.c's meta_fields). */
 static const struct kr_field node_meta_fields[] = {
+	KR_FIELD("name", kr_str, struct node_meta_in, str),
+	KR_FIELD("namespace", kr_str, struct node_meta_in, str),
 	{ .key = "labels", .parse = p_labels },
+	{ .key = "annotations", .parse = p_strings },
+	KR_FIELD("uid", kr_str, struct node_meta_in, str),
+	KR_FIELD("creationTimestamp", kr_time, struct node_meta_in, created),
 	KR_OPEN,
 };
 
@@ -227,7 +255,7 @@ static int p_node_status(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 static const struct kr_field node_fields[] = {
 	KR_IGNORE("apiVersion"),
 	KR_IGNORE("kind"),
-	{ .key = "metadata", .parse = p_node_meta },
+	KR_FIELD("metadata", p_node_meta, struct node_in, meta),
 	KR_FIELD("spec", p_node_spec, struct node_in, spec),
 	KR_FIELD("status", p_node_status, struct node_in, status),
 };

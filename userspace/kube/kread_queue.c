@@ -38,8 +38,13 @@ struct queue_status_in {
 	bool has_state;
 };
 
+struct queue_meta_in {
+	const char *str;		/* the strings checked, read and dropped */
+	u64 created;			/* creationTimestamp; 0: none */
+};
+
 struct queue_in {
-	u64 created;			/* metadata.creationTimestamp; 0: none */
+	struct queue_meta_in meta;
 	struct queue_spec_in spec;
 	struct queue_status_in status;
 };
@@ -104,8 +109,33 @@ static int p_queue_status(struct kr *kr, const struct vsnl_ypair *kv, void *slot
 			  NULL);
 }
 
+/* A mapping of strings (labels, annotations): checked, not sent. */
+static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	int ret = kr_want(kr, kv, VSNL_Y_MAP, "a mapping of strings");
+	size_t old;
+
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.map.nr; i++)
+		ret = kr_want(kr, &kv->val.map.pairs[i], VSNL_Y_STRING, "a string");
+	kr_pop(kr, old);
+	return ret;
+}
+
+/*
+ * metadata, refused where the old reader refuses every kind's (manifest.c's
+ * meta_fields); of it only the name (the document's) and the creation
+ * time are sent.
+ */
 static const struct kr_field queue_meta_fields[] = {
-	{ .key = "creationTimestamp", .parse = kr_time },	/* the u64 the walk is given */
+	KR_FIELD("name", kr_str, struct queue_meta_in, str),
+	KR_FIELD("namespace", kr_str, struct queue_meta_in, str),
+	{ .key = "labels", .parse = p_strings },
+	{ .key = "annotations", .parse = p_strings },
+	KR_FIELD("uid", kr_str, struct queue_meta_in, str),
+	KR_FIELD("creationTimestamp", kr_time, struct queue_meta_in, created),
 	KR_OPEN,
 };
 
@@ -117,7 +147,7 @@ static int p_queue_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 static const struct kr_field queue_fields[] = {
 	KR_IGNORE("apiVersion"),
 	KR_IGNORE("kind"),
-	KR_FIELD("metadata", p_queue_meta, struct queue_in, created),
+	KR_FIELD("metadata", p_queue_meta, struct queue_in, meta),
 	KR_FIELD("spec", p_queue_spec, struct queue_in, spec),
 	KR_FIELD("status", p_queue_status, struct queue_in, status),
 };
@@ -191,10 +221,10 @@ int kr_put_queue(struct kr *kr)
 		ret = kr_put_ret(kr, vsnl_ymap_get(vsnl_ymap_get(root, "status"), "state"),
 				 "status.state",
 				 vsnl_queue_put_state(nlh, kr->cap, in.status.state, kr->err));
-	if (!ret && in.created)
+	if (!ret && in.meta.created)
 		ret = kr_put_ret(kr, vsnl_ymap_get(meta, "creationTimestamp"),
 				 "metadata.creationTimestamp",
-				 vsnl_queue_put_created(nlh, kr->cap, in.created, kr->err));
+				 vsnl_queue_put_created(nlh, kr->cap, in.meta.created, kr->err));
 	if (ret)
 		return ret;
 	mnl_attr_nest_end(nlh, nest);

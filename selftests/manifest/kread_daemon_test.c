@@ -74,7 +74,8 @@ static int end_batch(struct vsnl *c, struct vsnl_err *err)
  * What the old reader made of the kinds before @kind (with @kind itself when
  * @with_kind) into the batch of @c, in its order: the objects a kind's
  * documents name (queues for PodGroups...) go to both daemons alike.
- * The number of @kind's objects put.
+ * The number of @kind's objects put; those the old reader made for a pod
+ * (o->implicit, no document of their own) are not: kread sends documents.
  */
 static u32 put_old(struct vsnl *c, const struct mf_set *set, enum kr_kind kind, bool with_kind,
 		   void *buf, size_t cap)
@@ -87,7 +88,7 @@ static u32 put_old(struct vsnl *c, const struct mf_set *set, enum kr_kind kind, 
 		struct nlmsghdr *nlh;
 
 		if (!o->obj || (int)o->kind > (int)kind ||
-		    ((int)o->kind == (int)kind && !with_kind))
+		    ((int)o->kind == (int)kind && (!with_kind || o->implicit)))
 			continue;
 		/* the PodGroups the old reader made for pods: the daemon makes its own */
 		if (o->implicit && !with_kind)
@@ -261,6 +262,58 @@ Test(kread_daemon, priority_classes_are_what_the_old_reader_made)
 	cr_assert_str_eq(b, a);
 	free(a);
 	free(b);
+}
+
+/*
+ * The objects of @kind in every manifest the tests have, sent by each
+ * reader to its daemon, listed alike by "vsctl @group list -o json";
+ * at least @min_sent of them, and the listing holds @want.
+ */
+static void listed_alike(enum kr_kind kind, const char *group, u32 min_sent, const char *want)
+{
+	char dir[PATH_MAX + 32];
+	u32 nr_files = 0, nr_sent = 0;
+	char *a, *b;
+
+	snprintf(dir, sizeof(dir), "%s/manifests", srcdir);
+	send_dir(dir, kind, &nr_files, &nr_sent);
+	snprintf(dir, sizeof(dir), "%s/fuzz/corpus/manifest", srcdir);
+	send_dir(dir, kind, &nr_files, &nr_sent);
+	cr_assert_gt(nr_files, 10);
+	cr_assert_geq(nr_sent, min_sent, "%u %s sent: the test compares too little", nr_sent,
+		      kr_kind(kind)->kind);
+	a = list(&old_d, group);
+	b = list(&new_d, group);
+	cr_assert_gt(strlen(a), 2);
+	cr_assert(strstr(a, want), "no \"%s\" in %s", want, a);
+	cr_assert_str_eq(b, a);
+	free(a);
+	free(b);
+}
+
+Test(kread_daemon, queues_are_what_the_old_reader_made)
+{
+	listed_alike(KR_QUEUE, "queue", 1, "\"name\"");
+}
+
+Test(kread_daemon, nodes_are_what_the_old_reader_made)
+{
+	listed_alike(KR_NODE, "node", 1, "\"name\"");
+}
+
+/*
+ * PodGroups: the daemon's defaults for what kread does not send (the
+ * queue, the phase) are what the old reader's private cluster sent; its
+ * conditions kept per type alike.
+ */
+Test(kread_daemon, podgroups_are_what_the_old_reader_made)
+{
+	char *a;
+
+	listed_alike(KR_PODGROUP, "podgroup", 3, "resnet");
+	a = list(&new_d, "podgroup");
+	cr_assert(strstr(a, "Unschedulable"), "%s", a);
+	free(a);
 }
 
 /* @json without the lines that hold @key. */

@@ -122,9 +122,10 @@ Test(kread, kinds_not_moved_yet_are_said_so)
 {
 	struct nlmsghdr *nlh = NULL;
 
-	cr_assert_eq(read_docs("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"), 0);
+	cr_assert_eq(read_docs("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n"
+			       "metadata: {name: j1}\n"), 0);
 	cr_assert_eq(kr_put_new(&docs.v[0], buf, sizeof(buf), &nlh, &err), -EOPNOTSUPP);
-	cr_assert_str_eq(err.msg, "m.yaml:1: document 1 (Node n1): kind Node is not read here yet");
+	cr_assert_str_eq(err.msg, "m.yaml:1: document 1 (Job default/j1): kind Job is not read here yet");
 	cr_assert_null(nlh);
 }
 

@@ -278,6 +278,9 @@ int kr_put_affinity(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 /* ---- the kinds (one file each: kread_<kind>.c); each writes kr->nlh's object nest ---- */
 
 int kr_put_prioclass(struct kr *kr);
+int kr_put_queue(struct kr *kr);
+int kr_put_node(struct kr *kr);
+int kr_put_podgroup(struct kr *kr);
 int kr_put_pod(struct kr *kr);
 
 #endif /* KUBE_KREAD_H */

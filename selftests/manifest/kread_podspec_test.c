@@ -154,6 +154,29 @@ Test(kread_podspec, containers_are_refused_by_their_path)
 		"mapping, not a list");
 }
 
+Test(kread_podspec, more_resources_than_a_list_holds_are_refused)
+{
+	char text[4096];
+	const struct vsnl_ypair *kv;
+	struct kr_res r;
+	int len;
+
+	/* each container within the limit, their sum past it */
+	len = snprintf(text, sizeof(text), POD "  containers:\n");
+	for (int c = 0; c < 2; c++) {
+		len += snprintf(text + len, sizeof(text) - (size_t)len,
+				"  - resources:\n      requests:\n");
+		for (int i = 0; i < KR_RES_MAX / 2 + 1; i++)
+			len += snprintf(text + len, sizeof(text) - (size_t)len,
+					"        example.com/r%d-%d: 1\n", c, i);
+	}
+	cr_assert_lt(len, (int)sizeof(text));
+	kv = spec_pair(text, "containers");
+	cr_assert_eq(kr_containers(&kr, kv, &r), -EINVAL);
+	cr_assert_str_eq(err.msg, "m.yaml:25: document 1 (Pod default/p): spec.containers[1]: "
+			 "more than 32 resources");
+}
+
 /* ---- tolerations ---- */
 
 struct tol_out {

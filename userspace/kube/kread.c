@@ -339,6 +339,10 @@ int kr_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 
 static int (*const put_kind[KR_NR_KINDS])(struct kr *kr) = {
 	[KR_PRIOCLASS] = kr_put_prioclass,
+	[KR_QUEUE] = kr_put_queue,
+	[KR_NODE] = kr_put_node,
+	[KR_PODGROUP] = kr_put_podgroup,
+	[KR_POD] = kr_put_pod,
 	[KR_VJOB] = kr_put_vjob,
 };
 

@@ -69,6 +69,7 @@ struct kr_doc {
 	const char *name;		/* NULL when it has none (refused by kr_put_new()) */
 	char label[320];		/* "document 3 (Pod ns/p1)", for messages */
 	const struct vsnl_ynode *root;
+	const char *scheduler;		/* whose pods are sent (NULL: "volcano"), the caller's to set */
 };
 
 /*
@@ -91,7 +92,12 @@ void kr_docs_free(struct kr_docs *docs);
  * *@nlh, started by vsnl_msg_put(), its seq left for the batch. 0;
  * -EINVAL when the document is refused (@err says where), -EMSGSIZE when
  * the request does not fit, -EOPNOTSUPP for a kind not read here yet.
+ * KR_SKIPPED for a document read and not to be sent, *@nlh untouched and
+ * @err's msg saying why (no errno): a pod of another scheduler than
+ * @doc's on no node, which that scheduler places and the daemon refuses.
  */
+#define KR_SKIPPED	1
+
 int kr_put_new(const struct kr_doc *doc, void *buf, size_t cap, struct nlmsghdr **nlh,
 	       struct vsnl_err *err);
 
@@ -279,6 +285,10 @@ int kr_put_affinity(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 /* ---- the kinds (one file each: kread_<kind>.c); each writes kr->nlh's object nest ---- */
 
 int kr_put_prioclass(struct kr *kr);
+int kr_put_queue(struct kr *kr);
+int kr_put_node(struct kr *kr);
+int kr_put_podgroup(struct kr *kr);
+int kr_put_pod(struct kr *kr);
 int kr_put_vjob(struct kr *kr);
 
 #endif /* KUBE_KREAD_H */

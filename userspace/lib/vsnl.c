@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <libmnl/libmnl.h>
 #include <netlink/genl/genl.h>
 
 #include "lib/codec_gen.h"
@@ -278,10 +279,17 @@ int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,
 static int group_request(struct vsnl *c, uint8_t cmd, enum vs_mcgrp group, struct vsnl_err *err)
 {
 	struct nl_msg *msg = vsnl_msg_new(cmd, 0);
+	struct nlmsghdr *nlh;
+	size_t cap;
+	int ret = 0;
 
-	if (msg && nla_put_u32(msg, VS_A_MCGRP, group) < 0) {
+	if (msg) {
+		nlh = vsnl_msg_hdr(msg, &cap);
+		ret = vsnl_vsched_put_mcgrp(nlh, cap, group, err);
+	}
+	if (ret) {
 		nlmsg_free(msg);
-		msg = NULL;
+		return ret;
 	}
 	return vsnl_request(c, msg, NULL, NULL, err);
 }
@@ -296,29 +304,36 @@ int vsnl_unsubscribe(struct vsnl *c, enum vs_mcgrp group, struct vsnl_err *err)
 	return group_request(c, VS_CMD_UNSUBSCRIBE, group, err);
 }
 
-/* VS_CMD_CONN_SET of one attribute: a u64, or a u8 when @small. */
-static int conn_set(struct vsnl *c, int attr, uint64_t v, bool small, struct vsnl_err *err)
+/* VS_CMD_CONN_SET of one attribute, as its type in the spec says. */
+static int conn_set(struct vsnl *c, uint16_t attr, uint64_t v, struct vsnl_err *err)
 {
 	struct nl_msg *msg = vsnl_msg_new(VS_CMD_CONN_SET, 0);
-	struct nlattr *nest = msg ? nla_nest_start(msg, VS_A_CONN) : NULL;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	size_t cap;
+	int ret;
 
-	if (!nest || (small ? nla_put_u8(msg, attr, (uint8_t)v) : nla_put_u64(msg, attr, v)) < 0) {
+	if (!msg)
+		return vsnl_request(c, NULL, NULL, NULL, err);
+	nlh = vsnl_msg_hdr(msg, &cap);
+	nest = vsnl_vsched_start_conn(nlh, cap, err);
+	ret = nest ? vsnl_codec_put_uint(nlh, cap, &vsnl_codec_conn, attr, v, err) : -EMSGSIZE;
+	if (ret) {
 		nlmsg_free(msg);
-		msg = NULL;
-	} else {
-		nla_nest_end(msg, nest);
+		return ret;
 	}
+	mnl_attr_nest_end(nlh, nest);
 	return vsnl_request(c, msg, NULL, NULL, err);
 }
 
 int vsnl_set_rcvbuf(struct vsnl *c, uint64_t bytes, struct vsnl_err *err)
 {
-	return conn_set(c, VS_CONN_A_RCVBUF, bytes, false, err);
+	return conn_set(c, VS_CONN_A_RCVBUF, bytes, err);
 }
 
 int vsnl_set_hold(struct vsnl *c, bool hold, struct vsnl_err *err)
 {
-	return conn_set(c, VS_CONN_A_HOLD, hold, true, err);
+	return conn_set(c, VS_CONN_A_HOLD, hold, err);
 }
 
 int vsnl_recv_notifications(struct vsnl *c, int timeout_ms, vsnl_cb cb, void *arg,

@@ -70,6 +70,17 @@ const char *vsnl_default_path(void);
 struct nl_msg *vsnl_msg_new(uint8_t cmd, int flags);
 
 /*
+ * The message @m as the generated codec writes into it (lib/codec_gen.h):
+ * its header, and in *@cap the bytes libnl gave it, header included.
+ * libnl finds its end by the header's length, which the codec keeps.
+ */
+static inline struct nlmsghdr *vsnl_msg_hdr(struct nl_msg *m, size_t *cap)
+{
+	*cap = nlmsg_get_max_size(m);
+	return nlmsg_hdr(m);
+}
+
+/*
  * The same, started in a buffer of the caller's (@buf, @cap bytes, aligned
  * for a struct nlmsghdr), for messages written at the buffer level: the
  * core's fills (netlink/fill.h), libmnl. The headers are zeroed and set,

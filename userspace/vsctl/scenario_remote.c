@@ -28,11 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <libmnl/libmnl.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
 #include "harness/encode.h"
+#include "lib/codec_gen.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
 #include "vsctl/request.h"
@@ -175,9 +177,11 @@ static int set_conf(struct scn_remote *r, const struct scenario *scn, struct vs_
 	/* an attribute's length is 16 bits, header and NUL included */
 	const size_t max = 0xffff - NLA_HDRLEN - 1;
 	struct vsnl_err e = { 0 };
+	struct nlmsghdr *nlh;
 	struct nlattr *nest;
 	struct nl_msg *m;
 	char *text;
+	size_t cap;
 	int ret;
 
 	text = conf_text(scn->conf);
@@ -189,13 +193,16 @@ static int set_conf(struct scn_remote *r, const struct scenario *scn, struct vs_
 				  "carries (%zu bytes)", max);
 	}
 	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
-	nest = m ? nla_nest_start(m, VS_A_CONF) : NULL;
-	if (!nest || nla_put_string(m, VS_CONF_A_TEXT, text) ||
-	    nla_put_string(m, VS_CONF_A_SOURCE, scn->file)) {
-		nlmsg_free(m);
-		m = NULL;
-	} else {
-		nla_nest_end(m, nest);
+	if (m) {
+		nlh = vsnl_msg_hdr(m, &cap);
+		nest = vsnl_vsched_start_conf(nlh, cap, &e);
+		if (!nest || vsnl_conf_put_text(nlh, cap, text, &e) ||
+		    vsnl_conf_put_source(nlh, cap, scn->file, &e)) {
+			nlmsg_free(m);
+			free(text);
+			return remote_fail(err, e.err, &e, "installing the configuration");
+		}
+		mnl_attr_nest_end(nlh, nest);
 	}
 	free(text);
 	ret = vsnl_request(r->req, m, NULL, NULL, &e);
@@ -437,28 +444,35 @@ static int report(struct scn_remote *r, u8 cmd, const char *key, const char *nod
 {
 	const char *slash = strchr(key, '/');
 	struct vsnl_err e = { 0 };
+	struct nlmsghdr *nlh;
 	struct nlattr *nest;
 	struct nl_msg *m;
 	char ns[256];
+	size_t cap;
 	int ret;
 
 	snprintf(ns, sizeof(ns), "%.*s", (int)(slash - key), key);
 	m = vsnl_msg_new(cmd, 0);
-	nest = m ? nla_nest_start(m, cmd == VS_CMD_BIND_RESULT ? VS_A_BIND_RESULT : VS_A_TASK) :
-		   NULL;
-	if (!nest)
+	if (!m)
 		goto nomem;
+	nlh = vsnl_msg_hdr(m, &cap);
 	if (cmd == VS_CMD_BIND_RESULT) {
-		if (nla_put_string(m, VS_BIND_A_NAMESPACE, ns) ||
-		    nla_put_string(m, VS_BIND_A_NAME, slash + 1) ||
-		    nla_put_string(m, VS_BIND_A_NODE, node) || nla_put_s32(m, VS_BIND_A_ERROR, 0))
-			goto nomem;
-	} else if (nla_put_string(m, VS_TASK_A_NAMESPACE, ns) ||
-		   nla_put_string(m, VS_TASK_A_NAME, slash + 1) ||
-		   nla_put_u32(m, VS_TASK_A_EVENT, event)) {
-		goto nomem;
+		nest = vsnl_vsched_start_bind_result(nlh, cap, &e);
+		ret = !nest || vsnl_bind_result_put_namespace(nlh, cap, ns, &e) ||
+		      vsnl_bind_result_put_name(nlh, cap, slash + 1, &e) ||
+		      vsnl_bind_result_put_node(nlh, cap, node, &e) ||
+		      vsnl_bind_result_put_error(nlh, cap, 0, &e);
+	} else {
+		nest = vsnl_vsched_start_task(nlh, cap, &e);
+		ret = !nest || vsnl_task_put_namespace(nlh, cap, ns, &e) ||
+		      vsnl_task_put_name(nlh, cap, slash + 1, &e) ||
+		      vsnl_task_put_event(nlh, cap, event, &e);
 	}
-	nla_nest_end(m, nest);
+	if (ret) {
+		nlmsg_free(m);
+		return vs_err_set(err, e.err, "reporting %s: %s", key, e.msg);
+	}
+	mnl_attr_nest_end(nlh, nest);
 	ret = vsnl_request(r->req, m, NULL, NULL, &e);
 	if (!ret)
 		return 0;
@@ -470,7 +484,6 @@ static int report(struct scn_remote *r, u8 cmd, const char *key, const char *nod
 			  event == VS_TASK_EVENT_RUNNING ? "reporting running" : "deleting",
 			  key, e.msg[0] ? e.msg : strerror(-ret));
 nomem:
-	nlmsg_free(m);
 	return vs_err_set(err, ENOMEM, "out of memory");
 }
 
@@ -578,7 +591,9 @@ static int read_explanations(struct scn_remote *r, const struct scenario *scn,
 		const char *key = want->e[i].key;
 		struct vsnl_err e = { 0 };
 		struct scn_explain_key k;
+		struct nlmsghdr *nlh;
 		struct nl_msg *m;
+		size_t cap;
 		json_t *reply = NULL;
 		struct nlattr *nest;
 		u16 attr;
@@ -590,15 +605,18 @@ static int read_explanations(struct scn_remote *r, const struct scenario *scn,
 		attr = k.kind == SCN_EX_NODE ? VS_EXPLAIN_A_NODE :
 		       k.kind == SCN_EX_JOB ? VS_EXPLAIN_A_PODGROUP : VS_EXPLAIN_A_TASK;
 		m = vsnl_msg_new(VS_CMD_EXPLAIN, 0);
-		nest = m ? nla_nest_start(m, VS_A_EXPLAIN) : NULL;
-		if (!nest || (*k.ns && nla_put_string(m, VS_EXPLAIN_A_NAMESPACE, k.ns)) ||
-		    nla_put_string(m, attr, k.name) ||
-		    (k.kind == SCN_EX_SCORES &&
-		     nla_put_u32(m, VS_EXPLAIN_A_SCORES, SCN_EXPLAIN_SCORES))) {
-			nlmsg_free(m);
+		if (!m)
 			return vs_err_set(err, ENOMEM, "out of memory");
+		nlh = vsnl_msg_hdr(m, &cap);
+		nest = vsnl_vsched_start_explain(nlh, cap, &e);
+		if (!nest || (*k.ns && vsnl_explain_put_namespace(nlh, cap, k.ns, &e)) ||
+		    vsnl_codec_put_str(nlh, cap, &vsnl_codec_explain, attr, k.name, &e) ||
+		    (k.kind == SCN_EX_SCORES &&
+		     vsnl_explain_put_scores(nlh, cap, SCN_EXPLAIN_SCORES, &e))) {
+			nlmsg_free(m);
+			return remote_fail(err, e.err, &e, "explaining");
 		}
-		nla_nest_end(m, nest);
+		mnl_attr_nest_end(nlh, nest);
 		ret = vsnl_request(r->req, m, vsnl_render_keep, &reply, &e);
 		if (!ret)
 			ret = scn_explain_add(res, key, json_object_get(reply, "explain"));

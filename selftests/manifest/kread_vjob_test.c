@@ -179,6 +179,12 @@ Test(kread_vjob, what_is_not_written_is_left_to_the_daemon)
 	cr_assert_eq(put_vjob("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n"
 			      "metadata: {name: j}\nspec: {}\n"), 0, "%s", err.msg);
 	cr_assert_str_eq(shown, "{namespace=default name=j}");
+	cr_assert_eq(put_vjob("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n"
+			      "metadata: {name: j, namespace: ns, labels: {a: b}, annotations: {c: d},\n"
+			      "  uid: u1, creationTimestamp: '2026-01-01T00:00:00Z', resourceVersion: 3,\n"
+			      "  deletionTimestamp: x, ownerReferences: [{uid: o1}]}\n"), 0, "%s",
+		     err.msg);
+	cr_assert_str_eq(shown, "{namespace=ns name=j}");
 }
 
 /* The request: the containers' sum and the overhead, at least each init container's. */
@@ -218,6 +224,22 @@ static const struct {
 	  "metadata, spec, status)" },
 	{ "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {namespace: ns}\n",
 	  "m.yaml:1: document 1 (Job): metadata.name: required" },
+	{ "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: j, labels: {a: 1}}\n",
+	  "m.yaml:3: document 1 (Job default/j): metadata.labels.a must be a string, not an "
+	  "integer" },
+	{ "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: j, labels: [a]}\n",
+	  "m.yaml:3: document 1 (Job default/j): metadata.labels must be a mapping of strings, "
+	  "not a list" },
+	{ "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n"
+	  "metadata: {name: j, annotations: {a: [b]}}\n",
+	  "m.yaml:3: document 1 (Job default/j): metadata.annotations.a must be a string, not a "
+	  "list" },
+	{ "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: j, uid: 3}\n",
+	  "m.yaml:3: document 1 (Job default/j): metadata.uid must be a string, not an integer" },
+	{ "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n"
+	  "metadata: {name: j, creationTimestamp: yesterday}\n",
+	  "m.yaml:3: document 1 (Job default/j): metadata.creationTimestamp: \"yesterday\" is not "
+	  "a time as Kubernetes writes one (RFC 3339: 2026-01-01T00:00:00Z)" },
 	{ SPEC("{tasks: {}}"), AT4 ".tasks must be a list, not a mapping" },
 	{ SPEC("{tasks: [x]}"), T0 " must be a mapping, not a string" },
 	{ SPEC("{minAvailable: -1}"), AT4 ".minAvailable must be between 0 and 2147483647" },

@@ -338,10 +338,52 @@ static int p_spec(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return ret;
 }
 
+/* A mapping of strings (labels, annotations): checked, not sent. */
+static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	int ret = kr_want(kr, kv, VSNL_Y_MAP, "a mapping of strings");
+	size_t old;
+
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.map.nr; i++)
+		ret = kr_want(kr, &kv->val.map.pairs[i], VSNL_Y_STRING, "a string");
+	kr_pop(kr, old);
+	return ret;
+}
+
+struct meta_in {
+	const char *str;
+	u64 created;
+};
+
+/*
+ * metadata, refused where the old reader refuses every kind's (manifest.c's
+ * meta_fields) but for ownerReferences; none of it is sent but the key
+ * (the document's name and namespace).
+ */
+static const struct kr_field meta_fields[] = {
+	KR_FIELD("name", kr_str, struct meta_in, str),
+	KR_FIELD("namespace", kr_str, struct meta_in, str),
+	{ .key = "labels", .parse = p_strings },
+	{ .key = "annotations", .parse = p_strings },
+	KR_FIELD("uid", kr_str, struct meta_in, str),
+	KR_FIELD("creationTimestamp", kr_time, struct meta_in, created),
+	KR_OPEN,
+};
+
+static int p_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct meta_in in = { 0 };
+
+	return kr_walk_kv(kr, kv, meta_fields, ARRAY_SIZE(meta_fields), &in, NULL);
+}
+
 static const struct kr_field vjob_fields[] = {
 	KR_IGNORE("apiVersion"),
 	KR_IGNORE("kind"),
-	{ .key = "metadata", .parse = kr_meta },
+	{ .key = "metadata", .parse = p_meta },
 	{ .key = "spec", .parse = p_spec },
 	KR_IGNORE("status"),		/* the job controller's */
 };

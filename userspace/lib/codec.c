@@ -94,7 +94,7 @@ static int codec_check(struct codec_walk *w, const struct vsnl_codec_attr *pol,
 		if (len != codec_fixed_len[pol->type])
 			return codec_fail(w->err, "%s: %zu bytes, needs %u", w->path, len,
 					  codec_fixed_len[pol->type]);
-		if (!(pol->flags & VSNL_CODEC_F_RANGE))
+		if (!(pol->flags & VSNL_CODEC_F_RANGE) || (w->mode & VSNL_CODEC_REPLY))
 			return 0;
 		/* 8-byte values are only 4-byte aligned in a message. */
 		memcpy(&uv, p, len);

@@ -67,6 +67,13 @@ struct vsnl_codec_set {
 
 /* Parse modes. */
 #define VSNL_CODEC_REQUEST	0x01	/* as the daemon checks a request: required, no read-only */
+/*
+ * As a client reads a reply: types, lengths, strings, repeats and nesting,
+ * but not the ranges a request is held to. A reply says what the daemon
+ * has, which a request may not ask for (conf.periodMs is 0 when periodic
+ * cycles are off); readers show an enum past its names as a number or "?".
+ */
+#define VSNL_CODEC_REPLY	0x02
 
 /*
  * Check every attribute of @nest against @set, recursively, and fill

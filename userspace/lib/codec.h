@@ -107,4 +107,17 @@ struct nlattr *vsnl_codec_nest_start(struct nlmsghdr *nlh, size_t cap,
 				     const struct vsnl_codec_set *set, uint16_t type,
 				     struct vsnl_err *err);
 
+/*
+ * The table a vsnl_cb is handed is a struct vsnl_vsched_tb's, filled by
+ * libvsnl through the reply set's policy (vsnl_codec_reply): its values
+ * read with the vsnl_vsched_get_*() getters, its nests with their sets'
+ * parse.
+ */
+struct vsnl_vsched_tb;
+
+static inline const struct vsnl_vsched_tb *vsnl_reply_tb(struct nlattr **tb)
+{
+	return (const struct vsnl_vsched_tb *)(const void *)tb;
+}
+
 #endif /* VSNL_CODEC_H */

@@ -145,7 +145,11 @@ int vsnl_set_hold(struct vsnl *c, bool hold, struct vsnl_err *err);
 int vsnl_recv_notifications(struct vsnl *c, int timeout_ms, vsnl_cb cb, void *arg,
 			    struct vsnl_err *err);
 
-/* The attributes of a nest, by type (the last of each), NULL where absent. */
+/*
+ * The attributes of a nest, by type (the last of each), NULL where absent,
+ * with no policy: for vsctl/apply_cmd.c, until it is replaced, and older
+ * tests; anything else reads nests with the codec (lib/codec_gen.h).
+ */
 int vsnl_parse_nested(struct nlattr **tb, int max, const struct nlattr *nest);
 
 /* The connection's socket, for poll(). */

@@ -169,44 +169,83 @@ int vsnl_parse_nested(struct nlattr **tb, int max, const struct nlattr *nest)
 	return nla_parse_nested(tb, max, (struct nlattr *)nest, NULL);
 }
 
+/*
+ * What the daemon puts after an error (kernel/netlink/msg.c): its message,
+ * the offset of the attribute at fault, and what was missing.
+ */
+static const struct vsnl_codec_attr ack_attrs[NLMSGERR_ATTR_MAX + 1] = {
+	[NLMSGERR_ATTR_MSG] = { .type = VSNL_CODEC_STRING, .name = "msg" },
+	[NLMSGERR_ATTR_OFFS] = { .type = VSNL_CODEC_U32, .name = "offs" },
+	[NLMSGERR_ATTR_MISS_TYPE] = { .type = VSNL_CODEC_U32, .name = "missType" },
+	[NLMSGERR_ATTR_MISS_NEST] = { .type = VSNL_CODEC_U32, .name = "missNest" },
+};
+
+static const struct vsnl_codec_set ack_set = {
+	.name = "ack",
+	.maxattr = NLMSGERR_ATTR_MAX,
+	.attrs = ack_attrs,
+};
+
+/* The codec's words in @err, under what was malformed: -EPROTO. */
+static int malformed(struct vsnl_err *err, const char *what)
+{
+	if (!err)
+		return -EPROTO;
+	vsnl_err_prefix(err, "vschedd sent a malformed %s: ", what);
+	err->err = -EPROTO;
+	return -EPROTO;
+}
+
 /* The error of an NLMSG_ERROR, with its extended ack; 0 for an ack. */
 static int parse_error(const struct nlmsghdr *nlh, struct vsnl_err *err)
 {
 	const struct nlmsgerr *e = nlmsg_data(nlh);
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
 	size_t off = sizeof(*e);
 
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
 		return vsnl_err_set(err, EPROTO, "vschedd sent a truncated error");
 	if (!e->error)
 		return 0;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - sizeof(e->msg);
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS && NLMSG_LENGTH(off) <= nlh->nlmsg_len)
-		nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)e + NLMSG_ALIGN(off)),
-			  (int)(nlh->nlmsg_len - NLMSG_LENGTH(NLMSG_ALIGN(off))), NULL);
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		/* The request's header, and its payload unless capped, come before the TLVs. */
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+			if (e->msg.nlmsg_len < sizeof(e->msg))
+				return vsnl_err_set(err, EPROTO, "vschedd sent a malformed error: "
+						    "its request of %u bytes is shorter than a "
+						    "header", e->msg.nlmsg_len);
+			off += e->msg.nlmsg_len - sizeof(e->msg);
+		}
+		if (vsnl_codec_parse_msg(&ack_set, nlh, off, tb, VSNL_CODEC_REPLY, err))
+			return malformed(err, "extended ack");
+	}
 	if (tb[NLMSGERR_ATTR_MSG])
-		vsnl_err_set(err, e->error, "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
-		     (const char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+		vsnl_err_set(err, e->error, "%s", mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
 	else
 		vsnl_err_set(err, e->error, "%s", strerror(-e->error));
 	if (err && tb[NLMSGERR_ATTR_OFFS]) {
-		err->offset = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+		err->offset = mnl_attr_get_u32(tb[NLMSGERR_ATTR_OFFS]);
 		err->has_offset = true;
 	}
 	return e->error < 0 ? e->error : -e->error;
 }
 
-/* A message of the family: its attributes to @cb. */
+/*
+ * A message of the family: its attributes to @cb, once the reply set's
+ * policy took all of them, nests and all, so that @cb may read any value
+ * with the codec's getters. A malformed one reaches no callback.
+ */
 static int deliver(const struct nlmsghdr *nlh, vsnl_cb cb, void *arg, struct vsnl_err *err)
 {
-	struct nlattr *tb[VS_A_MAX + 1];
+	struct vsnl_vsched_tb tb;
 
 	if (!cb)
 		return 0;
-	if (genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, VS_A_MAX, NULL) < 0)
-		return vsnl_err_set(err, EPROTO, "vschedd sent a malformed message");
-	return cb(nlh, tb, arg);
+	if (vsnl_codec_parse_msg(&vsnl_codec_reply, nlh, GENL_HDRLEN, tb.attr, VSNL_CODEC_REPLY,
+				 err))
+		return malformed(err, "reply");
+	/* vsnl_cb's table is not const for its older users; none writes to it. */
+	return cb(nlh, (struct nlattr **)tb.attr, arg);
 }
 
 int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,

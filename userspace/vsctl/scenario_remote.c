@@ -267,13 +267,12 @@ struct cycle_rx {
 
 static int cycle_id(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *cy[VS_CYCLE_A_MAX + 1];
+	struct vsnl_cycle_tb cy;
 	u64 *id = arg;
 
-	if (!tb[VS_A_CYCLE] || vsnl_parse_nested(cy, VS_CYCLE_A_MAX, tb[VS_A_CYCLE]) ||
-	    !cy[VS_CYCLE_A_ID])
+	if (!tb[VS_A_CYCLE] || vsnl_cycle_parse(tb[VS_A_CYCLE], &cy, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_cycle_get_id(&cy, id))
 		return -EPROTO;
-	*id = nla_get_u64(cy[VS_CYCLE_A_ID]);
 	return 0;
 }
 
@@ -285,19 +284,18 @@ static int cycle_id(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
  */
 static int stats_last_cycle(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *st[VS_STATS_A_MAX + 1];
-	struct nlattr *cy[VS_CYCLE_A_MAX + 1];
+	struct vsnl_stats_tb st;
+	struct vsnl_cycle_tb cy;
 	u64 *id = arg;
 
 	*id = 0;
-	if (!tb[VS_A_STATS] || vsnl_parse_nested(st, VS_STATS_A_MAX, tb[VS_A_STATS]))
+	if (!tb[VS_A_STATS] || vsnl_stats_parse(tb[VS_A_STATS], &st, VSNL_CODEC_REPLY, NULL))
 		return -EPROTO;
-	if (!st[VS_STATS_A_LAST_CYCLE])
+	if (!vsnl_stats_get_last_cycle(&st))
 		return 0;
-	if (vsnl_parse_nested(cy, VS_CYCLE_A_MAX, st[VS_STATS_A_LAST_CYCLE]) ||
-	    !cy[VS_CYCLE_A_ID])
+	if (vsnl_cycle_parse(vsnl_stats_get_last_cycle(&st), &cy, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_cycle_get_id(&cy, id))
 		return -EPROTO;
-	*id = nla_get_u64(cy[VS_CYCLE_A_ID]);
 	return 0;
 }
 
@@ -320,18 +318,18 @@ static int foreign_cycle(struct vs_err *err, u64 id)
 
 static int record_decision(struct cycle_rx *rx, const struct nlattr *nest)
 {
-	struct nlattr *d[VS_DECISION_A_MAX + 1];
+	struct vsnl_decision_tb d;
 	const char *node;
 	char key[512];
 	u32 kind;
 
-	if (vsnl_parse_nested(d, VS_DECISION_A_MAX, nest) || !d[VS_DECISION_A_KIND] ||
-	    !d[VS_DECISION_A_NAMESPACE] || !d[VS_DECISION_A_NAME])
+	if (vsnl_decision_parse(nest, &d, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_decision_get_kind(&d, &kind) || !vsnl_decision_get_namespace(&d) ||
+	    !vsnl_decision_get_name(&d))
 		return vs_err_set(rx->err, EPROTO, "vschedd sent a decision without its task");
-	snprintf(key, sizeof(key), "%s/%s", nla_get_string(d[VS_DECISION_A_NAMESPACE]),
-		 nla_get_string(d[VS_DECISION_A_NAME]));
-	node = d[VS_DECISION_A_NODE] ? nla_get_string(d[VS_DECISION_A_NODE]) : NULL;
-	kind = nla_get_u32(d[VS_DECISION_A_KIND]);
+	snprintf(key, sizeof(key), "%s/%s", vsnl_decision_get_namespace(&d),
+		 vsnl_decision_get_name(&d));
+	node = vsnl_decision_get_node(&d);
 	switch (kind) {
 	case VS_DECISION_BIND:
 		if (!node)
@@ -367,16 +365,15 @@ static int on_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void 
 {
 	const struct genlmsghdr *g = nlmsg_data(nlh);
 	struct cycle_rx *rx = arg;
-	struct nlattr *a;
+	const struct nlattr *a;
 	u64 id = 0;
-	int rem, ret;
+	int ret;
 
 	switch (g->cmd) {
 	case VS_CMD_DECISIONS:
-		if (!tb[VS_A_CYCLE_ID])
+		if (!vsnl_vsched_get_cycle_id(vsnl_reply_tb(tb), &id))
 			return vs_err_set(rx->err, EPROTO, "vschedd sent decisions without "
 					  "their cycle");
-		id = nla_get_u64(tb[VS_A_CYCLE_ID]);
 		break;
 	case VS_CMD_CYCLE:
 		if (cycle_id(nlh, tb, &id))
@@ -393,8 +390,8 @@ static int on_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void 
 		rx->done = true;
 		return 0;
 	}
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
-		if (nla_type(a) != VS_A_DECISION)
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) != VS_A_DECISION)
 			continue;
 		ret = record_decision(rx, a);
 		if (ret)
@@ -554,17 +551,18 @@ static int run_cycles(struct scn_remote *r, const struct scenario *scn, struct s
 
 static int record_phase(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *pg[VS_PG_A_MAX + 1];
 	struct scn_result *res = arg;
+	struct vsnl_podgroup_tb pg;
+	u32 phase = VS_PG_PENDING;
 	char key[512];
-	u32 phase;
 
-	if (!tb[VS_A_PODGROUP] || vsnl_parse_nested(pg, VS_PG_A_MAX, tb[VS_A_PODGROUP]) ||
-	    !pg[VS_PG_A_NAMESPACE] || !pg[VS_PG_A_NAME])
+	if (!tb[VS_A_PODGROUP] ||
+	    vsnl_podgroup_parse(tb[VS_A_PODGROUP], &pg, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_podgroup_get_namespace(&pg) || !vsnl_podgroup_get_name(&pg))
 		return -EPROTO;
-	phase = pg[VS_PG_A_PHASE] ? nla_get_u32(pg[VS_PG_A_PHASE]) : VS_PG_PENDING;
-	snprintf(key, sizeof(key), "%s/%s", nla_get_string(pg[VS_PG_A_NAMESPACE]),
-		 nla_get_string(pg[VS_PG_A_NAME]));
+	vsnl_podgroup_get_phase(&pg, &phase);
+	snprintf(key, sizeof(key), "%s/%s", vsnl_podgroup_get_namespace(&pg),
+		 vsnl_podgroup_get_name(&pg));
 	/* the core's values, checked against the protocol's by uapi_test.c */
 	return scn_set_add(&res->phases, key, vs_pg_phase_name((enum vs_pg_phase)phase), 0, 0);
 }

@@ -54,11 +54,6 @@ userspace/kube/manifest.h:sched
 # controllers log (kube/manifest.c, kube/kfields.c).
 userspace/vskube/kjson.c:sched
 userspace/vskube/main.c:core
-# vsctl: "apply" names a pod's PodGroup with the core's podgroup controller
-# (vs_pgctl_name()), and builds its requests through the manifest reader
-# (kube/ above); it moves to the codec, as the object commands (edit_cmd.c,
-# objects_cmd.c) have.
-userspace/vsctl/apply_cmd.c:controllers
 EOF_KNOWN
 )
 KNOWN=$(echo ${CHECK_LAYERS_KNOWN-$known_breaks})

@@ -307,3 +307,65 @@ Test(apply, usage_errors_exit_2)
 	cr_assert_eq(run("apply -f /nonexistent.yaml"), 1);
 	said(errs, "vsctl: error: /nonexistent.yaml: No such file or directory\n");
 }
+
+/* Write @text to @name in the test's directory; its path in @path. */
+static void write_file(char *path, size_t size, const char *name, const char *text)
+{
+	FILE *f;
+
+	snprintf(path, size, "%s/%s", t.dir, name);
+	f = fopen(path, "we");
+	cr_assert_not_null(f);
+	cr_assert_geq(fputs(text, f), 0);
+	cr_assert_eq(fclose(f), 0);
+}
+
+Test(apply, the_same_object_twice_is_refused_before_anything_is_sent)
+{
+	char path[PATH_MAX];
+
+	write_file(path, sizeof(path), "twice.yaml",
+		   "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
+		   "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+		   "metadata: {name: c}\nvalue: 1\n---\n"
+		   "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+		   "metadata: {name: c}\nvalue: 2\n");
+	cr_assert_eq(run("apply -f '%s'", path), 1);
+	said(errs, "twice.yaml:10: document 3 (PriorityClass c): the same object as ");
+	said(errs, "twice.yaml:5: document 2 (PriorityClass c)\n");
+	empty();
+}
+
+/* Kubernetes' priority admission is the daemon's: a class nowhere refuses the pod's document. */
+Test(apply, a_pod_of_no_priority_class_is_refused_by_the_daemon)
+{
+	char path[PATH_MAX];
+
+	write_file(path, sizeof(path), "noclass.yaml",
+		   "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\n"
+		   "metadata: {name: default}\n---\n"
+		   "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\n"
+		   "spec: {priorityClassName: nowhere, containers: [{name: c}]}\n");
+	cr_assert_eq(run("apply -f '%s'", path), 1);
+	said(errs, "noclass.yaml:5: document 2 (Pod ns/p): batch not applied: message seq ");
+	said(errs, "pod ns/p: no PriorityClass \"nowhere\"\n");
+	empty();
+	/* with the class in the same batch, the pod takes its value */
+	write_file(path, sizeof(path), "class.yaml",
+		   "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+		   "metadata: {name: nowhere}\nvalue: 7\n");
+	cr_assert_eq(run("apply -f '%s' -f '%s/noclass.yaml'", path, t.dir), 0, "%s", slurp(errs));
+	cr_assert_eq(run("task show ns/p"), 0);
+	said(out, "\"priority\": 7,");
+}
+
+/* A queue's state and a PodGroup's phase are status: applying a manifest without them keeps them. */
+Test(apply, a_status_the_manifest_does_not_give_stays)
+{
+	cr_assert_eq(run("apply -f cluster.yaml"), 0, "%s", slurp(errs));
+	cr_assert_eq(run("queue close dev"), 0, "%s", slurp(errs));
+	cr_assert_eq(run("apply -f cluster.yaml"), 0, "%s", slurp(errs));
+	said(out, "queue.scheduling.volcano.sh/dev configured\n");
+	cr_assert_eq(run("queue show dev"), 0);
+	said(out, "\"state\": \"Closed\"");
+}

@@ -3,20 +3,26 @@
  * "vsctl apply -f FILE" and "vsctl delete -f FILE": Kubernetes manifests
  * sent to vschedd as one batch, all of it applied or none.
  *
- *	vsctl apply -f cluster.yaml -f jobs/
+ *	vsctl apply -f cluster.yaml -f workloads.yaml
  *	kubectl get nodes,pods -A -o yaml | vsctl apply -f -
  *	vsctl apply --dry-run -o json -f pods.yaml	(the requests, not sent)
  *	vsctl apply --dry-run=server -f pods.yaml	(applied by vschedd, and undone)
  *	vsctl delete -f cluster.yaml
  *
- * manifest.c reads and translates the files; this file asks the daemon
- * what it already has (its priority classes, which pods need; which of the
- * objects exist, for "created" or "configured", and so that a pod or a
- * VolcanoJob, whose spec cannot change, is left alone), sends the batch,
- * and names the document of a refused message.
+ * The manifest reader (kube/kread.h) translates each document into its
+ * request, with the generated codec, before anything is sent: a document
+ * it cannot read stops everything. Checking what the requests say
+ * (names, references, Volcano's and Kubernetes' rules) is the daemon's:
+ * the batch is its check, and a refused message is named by its sequence
+ * number and mapped back to its document here. This file asks the daemon
+ * only which of the objects it has, for "created" or "configured", and so
+ * that a pod or a VolcanoJob, whose spec cannot change, is left alone.
  *
- * delete sends DEL by key, backwards: pods, VolcanoJobs, PodGroups,
- * nodes, queues, priority classes, all in the one batch.
+ * apply sends each object's NEW, replacing (NLM_F_REPLACE) the objects
+ * that can change; a status the manifest does not give is left to the
+ * daemon, which keeps it. delete sends DEL by key, backwards: pods,
+ * VolcanoJobs, PodGroups, nodes, queues, priority classes, in the one
+ * batch; the PodGroups the daemon made for pods go with their last pod.
  *
  * --dry-run (or --dry-run=client) reads and translates, and prints what
  * would be sent without connecting; --dry-run=server does everything a
@@ -30,16 +36,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libmnl/libmnl.h>
-#include <netlink/attr.h>
-#include <netlink/msg.h>
 
-#include "controllers/pgctl.h"
-#include "kube/manifest.h"
+#include "kube/kread.h"
 #include "lib/codec_gen.h"
+#include "lib/file.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
+#include "lib/ytree.h"
+#include "vsctl/objects.h"
 #include "vsctl/request.h"
 #include "vsctl/vsctl.h"
+
+/* The largest manifest file read. */
+#define APPLY_FILE_MAX	(256u << 20)
+
+/* More objects than this are summed up in one line rather than listed. */
+#define APPLY_LIST_MAX	100
 
 /* --dry-run's modes, kubectl's */
 enum dry_run {
@@ -48,28 +60,44 @@ enum dry_run {
 	DRY_SERVER,			/* sent as a batch the daemon undoes */
 };
 
-/* More objects than this are summed up in one line rather than listed. */
-#define APPLY_LIST_MAX	100
+/* How kubectl names each kind in its lines, and vsctl's group of it. */
+static const struct {
+	const char *resource;
+	const char *group;
+} kind_names[KR_NR_KINDS] = {
+	[KR_PRIOCLASS] = { "priorityclass.scheduling.k8s.io", "prioclass" },
+	[KR_QUEUE] = { "queue.scheduling.volcano.sh", "queue" },
+	[KR_NODE] = { "node", "node" },
+	[KR_PODGROUP] = { "podgroup.scheduling.volcano.sh", "podgroup" },
+	[KR_VJOB] = { "job.batch.volcano.sh", "job" },
+	[KR_POD] = { "pod", "task" },
+};
+
+/* One document's object, and what becomes of it. */
+struct obj {
+	const struct kr_doc *doc;
+	size_t msg;			/* its request, at this offset of the messages */
+	char *skipped;			/* not sent, and why */
+	bool exists;			/* the daemon has it */
+	u32 seq;			/* its message in the batch */
+};
 
 struct apply {
 	const char *prog;
 	const char *socket;
+	const char *scheduler;		/* the schedulerName of vsched's pods */
 	enum dry_run dry_run;
 	bool json, ignore_not_found, deleting;
 	const char **files;
 	u32 nr_files;
-	struct mf_set set;
+	char **texts;			/* each file's text, and its parse */
+	struct vsnl_ydocs *ydocs;
+	struct kr_docs docs;
+	struct obj *objs;		/* by kind, then in file order */
+	struct obj **index;		/* by kind and key */
+	unsigned char *msgs;		/* the requests, one after the other */
+	size_t msgs_len, msgs_cap;
 	struct vsnl *c;
-	/* what the daemon has of each object (by index in set.objs) */
-	struct live {
-		u32 status;		/* a PodGroup's phase, a Queue's state */
-		u32 tasks;		/* a PodGroup's tasks */
-		u32 going;		/* delete: its tasks the manifests delete */
-		const struct vs_task *last;	/* one of those */
-	} *live;
-	bool said;			/* a callback reported the failure */
-	struct mf_obj **index;		/* set.objs by kind and key, for the dumps */
-	unsigned char *buf;		/* one request */
 };
 
 __printf(1, 2)
@@ -85,83 +113,219 @@ static int fail(const char *fmt, ...)
 	return 1;
 }
 
-static void warn(void *arg, const char *msg)
+static const struct vsctl_kind *vsctl_kind(enum kr_kind kind)
 {
-	fprintf(stderr, "vsctl: warning: %s\n", msg);
+	char argv0[64];
+
+	snprintf(argv0, sizeof(argv0), "vsctl %s x", kind_names[kind].group);
+	return vsctl_kind_of(argv0);
+}
+
+/* ---- reading ---- */
+
+static int read_files(struct apply *a)
+{
+	struct vsnl_err err = { 0 };
+
+	a->texts = calloc(a->nr_files, sizeof(*a->texts));
+	a->ydocs = calloc(a->nr_files, sizeof(*a->ydocs));
+	if (!a->texts || !a->ydocs)
+		return fail("out of memory");
+	for (u32 i = 0; i < a->nr_files; i++) {
+		const char *name = strcmp(a->files[i], "-") ? a->files[i] : "stdin";
+		size_t len = 0;
+
+		if (vsnl_read_file(a->files[i], APPLY_FILE_MAX, VSNL_FILE_STDIN, &a->texts[i],
+				   &len, &err) ||
+		    vsnl_yaml_parse_docs(a->texts[i], len, name, &a->ydocs[i], &err) ||
+		    kr_docs_read(name, &a->ydocs[i], &a->docs, &err))
+			return fail("%s", err.msg);
+	}
+	return 0;
+}
+
+static int cmp_key(const struct kr_doc *x, const struct kr_doc *y)
+{
+	int c = (int)x->kind - (int)y->kind;
+
+	if (!c)
+		c = strcmp(x->ns ? x->ns : "", y->ns ? y->ns : "");
+	return c ? c : strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	const struct obj *x = *(struct obj *const *)a, *y = *(struct obj *const *)b;
+	int c = cmp_key(x->doc, y->doc);
+
+	/* the same key: in file order */
+	return c ? c : (x > y) - (x < y);
+}
+
+/* "FILE:LINE: document N (Kind ns/name)" of @o. */
+static const char *where(const struct obj *o, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s:%u: %s", o->doc->file, o->doc->line, o->doc->label);
+	return buf;
+}
+
+/*
+ * The objects by kind, in file order within each, and their index by key:
+ * the same object twice is refused, as the API server refuses a second
+ * create (a manifest set says what each object is once).
+ */
+static int order(struct apply *a)
+{
+	u32 nr = a->docs.nr, n = 0;
+	char w1[400], w2[400];
+
+	a->objs = calloc(nr, sizeof(*a->objs));
+	a->index = calloc(nr, sizeof(*a->index));
+	if (!a->objs || !a->index)
+		return fail("out of memory");
+	for (int k = 0; k < KR_NR_KINDS; k++)
+		for (u32 i = 0; i < nr; i++)
+			if ((int)a->docs.v[i].kind == k)
+				a->objs[n++].doc = &a->docs.v[i];
+	for (u32 i = 0; i < nr; i++)
+		a->index[i] = &a->objs[i];
+	qsort(a->index, nr, sizeof(*a->index), cmp_index);
+	for (u32 i = 1; i < nr; i++) {
+		const struct obj *x = a->index[i - 1], *y = a->index[i];
+
+		if (x->doc->name && y->doc->name && !cmp_key(x->doc, y->doc))
+			return fail("%s: the same object as %s", where(y, w2, sizeof(w2)),
+				    where(x, w1, sizeof(w1)));
+	}
+	return 0;
+}
+
+/* Room for one more request: its start, VS_MSG_MAX bytes at least. */
+static unsigned char *msg_room(struct apply *a)
+{
+	size_t need = a->msgs_len + VS_MSG_MAX;
+
+	if (need > a->msgs_cap) {
+		size_t cap = a->msgs_cap ? a->msgs_cap : VS_MSG_MAX;
+		unsigned char *m;
+
+		while (cap < need)
+			cap *= 2;
+		m = realloc(a->msgs, cap);
+		if (!m)
+			return NULL;
+		a->msgs = m;
+		a->msgs_cap = cap;
+	}
+	return a->msgs + a->msgs_len;
+}
+
+static struct nlmsghdr *msg_of(const struct apply *a, const struct obj *o)
+{
+	return (struct nlmsghdr *)(a->msgs + o->msg);
+}
+
+/* DEL of @o, by its key. */
+static int put_del(const struct obj *o, void *buf, struct nlmsghdr **out, struct vsnl_err *err)
+{
+	const struct vsctl_kind *k = vsctl_kind(o->doc->kind);
+	const struct vsnl_codec_set *set = vsnl_codec_vsched.attrs[k->attr].nested;
+	struct nlmsghdr *nlh = vsnl_msg_put(buf, VS_MSG_MAX, k->cmd_del, 0);
+	struct nlattr *nest;
+	int ret;
+
+	if (!o->doc->name || !*o->doc->name)
+		return vsnl_err_set(err, EINVAL, "%s:%u: %s: metadata.name: required",
+				    o->doc->file, o->doc->line, o->doc->label);
+	nest = vsnl_codec_nest_start(nlh, VS_MSG_MAX, &vsnl_codec_vsched, k->attr, err);
+	if (!nest)
+		return err->err ?: -EMSGSIZE;
+	ret = (k->a_ns ? vsnl_codec_put_str(nlh, VS_MSG_MAX, set, k->a_ns, o->doc->ns, err) : 0) ?:
+	      vsnl_codec_put_str(nlh, VS_MSG_MAX, set, k->a_name, o->doc->name, err);
+	if (ret)
+		return vsnl_err_set(err, ret, "%s:%u: %s: %s", o->doc->file, o->doc->line,
+				    o->doc->label, err->msg);
+	mnl_attr_nest_end(nlh, nest);
+	*out = nlh;
+	return 0;
+}
+
+/*
+ * Every document's request, before anything is sent: the first one the
+ * reader refuses stops everything. apply replaces the objects whose spec
+ * may change; a pod or a VolcanoJob the daemon has is left alone.
+ */
+static int translate(struct apply *a)
+{
+	struct vsnl_err err = { 0 };
+
+	for (u32 i = 0; i < a->docs.nr; i++) {
+		struct obj *o = &a->objs[i];
+		unsigned char *buf = msg_room(a);
+		struct nlmsghdr *nlh = NULL;
+		int ret;
+
+		if (!buf)
+			return fail("out of memory");
+		/* delete too reads each document whole: what apply refuses or skips, it does */
+		ret = kr_put_new(o->doc, buf, VS_MSG_MAX, &nlh, &err);
+		if (ret == KR_SKIPPED) {
+			o->skipped = strdup(err.msg);
+			if (!o->skipped)
+				return fail("out of memory");
+			continue;
+		}
+		if (!ret && a->deleting)
+			ret = put_del(o, buf, &nlh, &err);
+		if (ret)
+			return fail("%s", err.msg);
+		if (!a->deleting && o->doc->kind != KR_POD && o->doc->kind != KR_VJOB)
+			nlh->nlmsg_flags |= NLM_F_REPLACE;
+		o->msg = a->msgs_len;
+		a->msgs_len += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	return 0;
 }
 
 /* ---- what the daemon has ---- */
 
-static int cmp_key(enum mf_kind ka, const char *nsa, const char *na, const struct mf_obj *b)
-{
-	int c = (int)ka - (int)b->kind;
-
-	if (!c)
-		c = strcmp(nsa ? nsa : "", b->ns ? b->ns : "");
-	return c ? c : strcmp(na, b->name);
-}
-
-static int cmp_objs(const void *a, const void *b)
-{
-	const struct mf_obj *x = *(struct mf_obj *const *)a;
-
-	return cmp_key(x->kind, x->ns, x->name, *(struct mf_obj *const *)b);
-}
-
-struct key {
-	enum mf_kind kind;
-	const char *ns, *name;
+struct dump {
+	struct apply *a;
+	const struct vsctl_kind *k;
+	enum kr_kind kind;
 };
 
 static int cmp_find(const void *k, const void *b)
 {
-	const struct key *key = k;
-
-	return cmp_key(key->kind, key->ns, key->name, *(struct mf_obj *const *)b);
+	return cmp_key((*(struct obj *const *)k)->doc, (*(struct obj *const *)b)->doc);
 }
-
-struct dump {
-	struct apply *a;
-	enum mf_kind kind;
-};
 
 /* One object of a dump: is it one of ours? */
 static int on_object(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	const struct dump *d = arg;
-	const struct mf_kind_info *k = mf_kind(d->kind);
-	struct nlattr *at[64] = { NULL };
-	struct mf_obj **hit;
-	struct key key = { .kind = d->kind };
-	struct live *live;
+	const struct vsnl_codec_set *set = vsnl_codec_reply.attrs[d->k->attr].nested;
+	const struct nlattr *at[64] = { NULL };
+	struct kr_doc key = { .kind = d->kind };
+	struct obj probe = { .doc = &key }, *p = &probe, **hit;
+	struct vsnl_err err = { 0 };
 
-	if (!tb[k->attr] || vsnl_parse_nested(at, 63, tb[k->attr]) < 0 || !at[k->a_name])
+	if (!tb[d->k->attr] || set->maxattr >= ARRAY_SIZE(at) ||
+	    vsnl_codec_parse(set, tb[d->k->attr], at, 0, &err) || !at[d->k->a_name])
 		return 0;
-	key.name = nla_get_string(at[k->a_name]);
-	key.ns = k->a_ns && at[k->a_ns] ? nla_get_string(at[k->a_ns]) : NULL;
-	hit = bsearch(&key, d->a->index, d->a->set.nr_objs, sizeof(*hit), cmp_find);
-	if (!hit)
-		return 0;
-	(*hit)->exists = true;
-	live = &d->a->live[*hit - d->a->set.objs];
-	if (d->kind == MF_PODGROUP && at[VS_PG_A_PHASE])
-		live->status = nla_get_u32(at[VS_PG_A_PHASE]);
-	if (d->kind == MF_QUEUE && at[VS_QUEUE_A_STATE])
-		live->status = nla_get_u32(at[VS_QUEUE_A_STATE]);
-	if (d->kind == MF_PODGROUP && at[VS_PG_A_NR_TASKS]) {
-		struct nlattr *n;
-		int rem;
-
-		nla_for_each_nested(n, at[VS_PG_A_NR_TASKS], rem)
-			live->tasks += nla_get_u32(n);
-	}
+	key.name = mnl_attr_get_str(at[d->k->a_name]);
+	key.ns = d->k->a_ns && at[d->k->a_ns] ? mnl_attr_get_str(at[d->k->a_ns]) : NULL;
+	hit = bsearch(&p, d->a->index, d->a->docs.nr, sizeof(*hit), cmp_find);
+	if (hit)
+		(*hit)->exists = true;
 	return 0;
 }
 
-static int dump_kind(struct apply *a, enum mf_kind kind, const char *ns)
+static int dump_kind(struct apply *a, enum kr_kind kind, const char *ns)
 {
-	struct nl_msg *m = vsnl_msg_new(mf_kind(kind)->cmd_get, NLM_F_DUMP);
-	struct dump d = { .a = a, .kind = kind };
+	const struct vsctl_kind *k = vsctl_kind(kind);
+	struct nl_msg *m = vsnl_msg_new(k->cmd_get, NLM_F_DUMP);
+	struct dump d = { .a = a, .k = k, .kind = kind };
 	struct vsnl_err err = { 0 };
 	int ret;
 
@@ -184,204 +348,69 @@ static int dump_kind(struct apply *a, enum mf_kind kind, const char *ns)
  */
 static int learn_existing(struct apply *a)
 {
-	struct mf_set *set = &a->set;
-	const struct mf_obj *prev = NULL;
+	const struct kr_doc *prev = NULL;
 	int ret = 0;
 
-	a->live = calloc(set->nr_objs, sizeof(*a->live));
-	a->index = malloc(set->nr_objs * sizeof(*a->index));
-	if (!a->live || !a->index)
-		return fail("out of memory");
-	for (u32 i = 0; i < set->nr_objs; i++)
-		a->index[i] = &set->objs[i];
-	qsort(a->index, set->nr_objs, sizeof(*a->index), cmp_objs);
-	for (u32 i = 0; !ret && i < set->nr_objs; i++) {
-		const struct mf_obj *o = a->index[i];
+	for (u32 i = 0; !ret && i < a->docs.nr; i++) {
+		const struct kr_doc *d = a->index[i]->doc;
+		bool namespaced = kr_kind(d->kind)->namespaced;
 
-		if (prev && prev->kind == o->kind &&
-		    (!mf_kind(o->kind)->namespaced || !strcmp(prev->ns, o->ns)))
+		if (prev && prev->kind == d->kind && (!namespaced || !strcmp(prev->ns, d->ns)))
 			continue;
-		ret = dump_kind(a, o->kind, mf_kind(o->kind)->namespaced ? o->ns : NULL);
-		prev = o;
-	}
-	for (u32 i = 0; !ret && i < set->nr_objs; i++) {
-		const struct mf_obj *t = &set->objs[i];
-		const struct vs_task *task = t->obj;
-		struct key key = { .kind = MF_PODGROUP };
-		struct mf_obj **pg;
-
-		if (t->kind != MF_POD || !task || !t->exists)
-			continue;
-		key.ns = task->ns;
-		key.name = task->job->name;
-		pg = bsearch(&key, a->index, set->nr_objs, sizeof(*pg), cmp_find);
-		if (pg) {
-			a->live[*pg - set->objs].going++;
-			a->live[*pg - set->objs].last = task;
-		}
+		ret = dump_kind(a, d->kind, namespaced ? d->ns : NULL);
+		prev = d;
 	}
 	return ret;
 }
 
-static int on_prioclass(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
-{
-	struct apply *a = arg;
-	struct nlattr *at[VS_PC_A_MAX + 1] = { NULL };
-	struct vs_prioclass_spec spec = { 0 };
-	struct mf_err err = { { 0 } };
-
-	if (!tb[VS_A_PRIOCLASS] || vsnl_parse_nested(at, VS_PC_A_MAX, tb[VS_A_PRIOCLASS]) < 0 ||
-	    !at[VS_PC_A_NAME])
-		return 0;
-	spec.name = nla_get_string(at[VS_PC_A_NAME]);
-	if (at[VS_PC_A_VALUE])
-		spec.value = (s32)nla_get_u32(at[VS_PC_A_VALUE]);
-	if (at[VS_PC_A_GLOBAL_DEFAULT])
-		spec.global_default = nla_get_u8(at[VS_PC_A_GLOBAL_DEFAULT]);
-	if (at[VS_PC_A_PREEMPTION_POLICY])
-		spec.preemption_policy = nla_get_u32(at[VS_PC_A_PREEMPTION_POLICY]);
-	if (mf_set_add_prioclass(&a->set, &spec, &err)) {
-		a->said = true;
-		fail("%s", err.msg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* The daemon's priority classes: pods that name one (or none) take its value. */
-static int learn_prioclasses(struct apply *a)
-{
-	struct vsnl_err err = { 0 };
-	int ret;
-
-	ret = vsnl_request(a->c, vsnl_msg_new(VS_CMD_PRIOCLASS_GET, NLM_F_DUMP), on_prioclass, a,
-			   &err);
-	if (ret && a->said)
-		return 1;
-	return ret ? vsctl_fail(ret, &err) : 0;
-}
-
-/*
- * A status the manifest does not give stays the daemon's: the phase the
- * scheduler gave a PodGroup, the state of a Queue. Kubernetes' apply does
- * not touch a status either. The private objects are only written out.
- */
-static void keep_status(struct apply *a)
-{
-	for (u32 i = 0; i < a->set.nr_objs; i++) {
-		struct mf_obj *o = &a->set.objs[i];
-
-		if (!o->exists || o->has_status)
-			continue;
-		if (o->kind == MF_PODGROUP && a->live[i].status < VS_PG_NR_PHASES)
-			vs_job_set_phase(&a->set.cl, o->obj, a->live[i].status);
-		else if (o->kind == MF_QUEUE && a->live[i].status < VS_QUEUE_NR_STATES)
-			((struct vs_queue *)o->obj)->state = a->live[i].status;
-	}
-}
-
-/* ---- requests ---- */
-
-/* A request of @cmd started in a->buf (VS_MSG_MAX bytes), for the core's fills. */
-static struct nlmsghdr *request(struct apply *a, u8 cmd, u16 flags)
-{
-	return vsnl_msg_put(a->buf, VS_MSG_MAX, cmd, flags);
-}
-
-/* The request for @o, in a->buf; NULL (said) when it does not fit. */
-static struct nlmsghdr *build_msg(struct apply *a, const struct mf_obj *o)
-{
-	const struct mf_kind_info *k = mf_kind(o->kind);
-	char where[400];
-	struct nlmsghdr *nlh;
-	bool ok;
-
-	if (a->deleting) {
-		nlh = request(a, k->cmd_del, 0);
-		ok = mf_put_key(o, nlh, VS_MSG_MAX);
-	} else {
-		/* pods and VolcanoJobs cannot be replaced: only new ones are sent */
-		nlh = request(a, k->cmd_new, o->kind == MF_POD || o->kind == MF_VJOB ? 0 :
-			      NLM_F_REPLACE);
-		ok = mf_put_spec(o, nlh, VS_MSG_MAX);
-	}
-	if (ok)
-		return nlh;
-	mf_obj_where(o, where, sizeof(where));
-	fail("%s: %s/%s does not fit in a message", where, k->resource, o->name);
-	return NULL;
-}
-
-/*
- * Whether to delete a pod's own PodGroup: when the pods in it all go, and
- * unless the daemon's podgroup controller takes it away with its one pod
- * (it does for the PodGroup it names after the pod).
- */
-static bool implicit_goes(const struct apply *a, const struct mf_obj *pg, u32 i)
-{
-	const struct live *l = &a->live[i];
-	char own[VS_PGCTL_NAME_BUF];
-
-	if (l->going != l->tasks)
-		return false;
-	if (l->going == 1) {
-		vs_pgctl_name(l->last->name, own);
-		return strcmp(own, pg->name);
-	}
-	return true;
-}
+/* ---- the batch ---- */
 
 /* What happens to @o: NULL when it is not sent. */
-static const char *verdict(const struct apply *a, const struct mf_obj *o, u32 i)
+static const char *verdict(const struct apply *a, const struct obj *o)
 {
 	if (o->skipped)
 		return NULL;
-	if (a->deleting) {
-		if (!o->exists)
-			return NULL;
-		if (o->implicit && !implicit_goes(a, o, i))
-			return NULL;
-		return "deleted";
-	}
-	if (o->exists && (o->kind == MF_POD || o->kind == MF_VJOB))
+	if (a->deleting)
+		return o->exists ? "deleted" : NULL;
+	if (o->exists && (o->doc->kind == KR_POD || o->doc->kind == KR_VJOB))
 		return NULL;
 	return o->exists ? "configured" : "created";
+}
+
+/* The objects in the order they are sent: by kind, and backwards for delete. */
+static struct obj *nth(const struct apply *a, u32 n)
+{
+	return &a->objs[a->deleting ? a->docs.nr - 1 - n : n];
 }
 
 /* The batch; on a refusal, the document of the message at fault. */
 static int send_batch(struct apply *a)
 {
 	struct vsnl_err err = { 0 };
-	struct mf_set *set = &a->set;
-	char where[400];
+	char w[400];
 	int ret;
 
 	ret = vsnl_batch_begin_flags(a->c, a->dry_run == DRY_SERVER ? VSNL_BATCH_DRY_RUN : 0,
 				     &err);
 	if (ret)
 		return vsctl_fail(ret, &err);
-	for (u32 n = 0; n < set->nr_objs; n++) {
-		u32 i = a->deleting ? set->nr_objs - 1 - n : n;
-		struct mf_obj *o = &set->objs[i];
-		struct nlmsghdr *nlh;
+	for (u32 n = 0; n < a->docs.nr; n++) {
+		struct obj *o = nth(a, n);
 
-		if (!verdict(a, o, i))
+		if (!verdict(a, o))
 			continue;
-		nlh = build_msg(a, o);
-		if (!nlh)
-			return 1;	/* the batch is dropped with the connection */
-		ret = vsnl_batch_add_nlh(a->c, nlh, &o->seq, &err);
+		ret = vsnl_batch_add_nlh(a->c, msg_of(a, o), &o->seq, &err);
 		if (ret)
 			return vsctl_fail(ret, &err);
 	}
 	ret = vsnl_batch_end(a->c, &err);
 	if (!ret)
 		return 0;
-	for (u32 i = 0; err.seq && i < set->nr_objs; i++) {
-		if (set->objs[i].seq != err.seq || !verdict(a, &set->objs[i], i))
-			continue;
-		mf_obj_where(&set->objs[i], where, sizeof(where));
-		return fail("%s: %s", where, err.msg);
+	for (u32 i = 0; err.seq && i < a->docs.nr; i++) {
+		const struct obj *o = &a->objs[i];
+
+		if (o->seq == err.seq && verdict(a, o))
+			return fail("%s: %s", where(o, w, sizeof(w)), err.msg);
 	}
 	return vsctl_fail(ret, &err);
 }
@@ -398,46 +427,40 @@ static const char *dry_note(const struct apply *a)
 	return note[a->dry_run];
 }
 
-static void say(const struct apply *a, const struct mf_obj *o, const char *what)
+static void say(const struct apply *a, const struct obj *o, const char *what)
 {
-	const char *res = mf_kind(o->kind)->resource;
+	const char *res = kind_names[o->doc->kind].resource;
 
 	if (a->deleting)
-		printf("%s \"%s\" %s%s\n", res, o->name, what, dry_note(a));
+		printf("%s \"%s\" %s%s\n", res, o->doc->name, what, dry_note(a));
 	else
-		printf("%s/%s %s%s\n", res, o->name, what, dry_note(a));
+		printf("%s/%s %s%s\n", res, o->doc->name, what, dry_note(a));
 }
 
 static int report(struct apply *a)
 {
-	const struct mf_set *set = &a->set;
 	u32 counts[4] = { 0 };		/* created/deleted, configured, unchanged, skipped */
-	u32 listed = 0, missing = 0;
+	u32 listed = a->docs.nr, missing = 0;
 
-	for (u32 i = 0; i < set->nr_objs; i++)
-		listed += !set->objs[i].implicit;
-	for (u32 n = 0; n < set->nr_objs; n++) {
-		u32 i = a->deleting ? set->nr_objs - 1 - n : n;
-		const struct mf_obj *o = &set->objs[i];
-		const char *v = verdict(a, o, i);
+	for (u32 n = 0; n < a->docs.nr; n++) {
+		const struct obj *o = nth(a, n);
+		const char *v = verdict(a, o);
 		const char *what = v ? v : o->skipped ? "skipped" :
 				   a->deleting ? "not found" : "unchanged";
 
-		/* a pod's own PodGroup is not one of the manifests' objects */
-		if (o->implicit)
-			continue;
 		counts[v ? (!strcmp(v, "configured") ? 1 : 0) : o->skipped ? 3 : 2]++;
 		if (a->deleting && !v && !o->skipped) {
 			missing++;
 			if (!a->ignore_not_found)
-				fail("%s \"%s\" not found", mf_kind(o->kind)->resource, o->name);
+				fail("%s \"%s\" not found", kind_names[o->doc->kind].resource,
+				     o->doc->name);
 			continue;
 		}
 		if (listed > APPLY_LIST_MAX)
 			continue;
 		if (o->skipped)
-			printf("%s/%s skipped: %s\n", mf_kind(o->kind)->resource, o->name,
-			       o->skipped);
+			printf("%s/%s skipped: %s\n", kind_names[o->doc->kind].resource,
+			       o->doc->name, o->skipped);
 		else
 			say(a, o, what);
 	}
@@ -455,20 +478,13 @@ static int print_requests(struct apply *a)
 {
 	json_t *all = json_array();
 
-	for (u32 n = 0; all && n < a->set.nr_objs; n++) {
-		u32 i = a->deleting ? a->set.nr_objs - 1 - n : n;
-		const struct mf_obj *o = &a->set.objs[i];
-		struct nlmsghdr *nlh;
+	for (u32 n = 0; all && n < a->docs.nr; n++) {
+		const struct obj *o = nth(a, n);
 		json_t *req;
 
-		if (!verdict(a, o, i))
+		if (!verdict(a, o))
 			continue;
-		nlh = build_msg(a, o);
-		if (!nlh) {
-			json_decref(all);
-			return 1;
-		}
-		req = vsnl_render_msg(nlh);
+		req = vsnl_render_msg(msg_of(a, o));
 		if (!req || json_object_set_new(req, "command",
 						json_string(a->deleting ? "delete" : "new")) ||
 		    json_array_append_new(all, req)) {
@@ -496,7 +512,7 @@ static void usage(FILE *out, const char *prog, bool deleting)
 		"\n"
 		"%s\n"
 		"  -f, --filename FILE    a manifest file, \"-\" for standard input; repeatable\n"
-		"  --dry-run[=client]     check and translate everything, print what would be\n"
+		"  --dry-run[=client]     read and translate everything, print what would be\n"
 		"                         sent (-o json: the requests), do not connect\n"
 		"  --dry-run=server       send the batch as a dry run: vschedd applies and\n"
 		"                         checks it all, answers, and undoes it\n"
@@ -507,7 +523,8 @@ static void usage(FILE *out, const char *prog, bool deleting)
 			 : "Create or update the objects of Kubernetes manifests (Node, Pod, PodGroup,\n"
 			   "Queue, Job, PriorityClass) in vschedd, all in one batch: all or nothing.",
 		deleting ? "  --ignore-not-found     objects vschedd does not have are no error\n"
-			 : "  --scheduler-name NAME  the schedulerName of vsched's pods (default volcano)\n",
+			 : "  --scheduler-name NAME  the schedulerName of vsched's pods (default volcano):\n"
+			   "                         a pending pod of another scheduler is skipped\n",
 		VSCHED_SOCKET_ENV, VSCHED_SOCKET_DEFAULT);
 }
 
@@ -567,7 +584,7 @@ static int parse_args(struct apply *a, int argc, char **argv)
 		case OPT_SCHEDULER:
 			if (a->deleting || !*optarg)
 				goto bad;
-			a->set.scheduler = optarg;
+			a->scheduler = optarg;
 			break;
 		case 'h':
 			usage(stdout, argv[0], a->deleting);
@@ -598,63 +615,52 @@ bad:
 
 static int run(struct apply *a)
 {
-	struct mf_err err = { { 0 } };
-	int ret;
+	int ret = read_files(a);
 
-	for (u32 i = 0; i < a->nr_files; i++)
-		if (mf_set_read(&a->set, a->files[i], &err))
-			return fail("%s", err.msg);
-	if (a->dry_run != DRY_CLIENT) {
-		a->c = vsctl_connect(a->socket);
-		if (!a->c)
-			return 1;
-		if (!a->deleting && (ret = learn_prioclasses(a)))
-			return ret;
-	}
-	if (mf_set_build(&a->set, &err))
-		return fail("%s", err.msg);
-	if (!a->set.nr_objs)
-		return fail("no objects in %s%s", a->files[0], a->nr_files > 1 ? " and the rest" :
-			    "");
-	a->buf = malloc(VS_MSG_MAX);
-	if (!a->buf)
-		return fail("out of memory");
-	if (a->dry_run == DRY_CLIENT) {
-		/* nothing is known of the daemon: everything would be created (or deleted) */
-		a->live = calloc(a->set.nr_objs, sizeof(*a->live));
-		if (!a->live)
-			return fail("out of memory");
-		for (u32 i = 0; a->deleting && i < a->set.nr_objs; i++)
-			a->set.objs[i].exists = !a->set.objs[i].implicit;
-		return a->json ? print_requests(a) : report(a);
-	}
-	ret = learn_existing(a);
 	if (ret)
 		return ret;
-	keep_status(a);
-	ret = send_batch(a);
+	if (!a->docs.nr)
+		return fail("no objects in %s%s", a->files[0], a->nr_files > 1 ? " and the rest" :
+			    "");
+	for (u32 i = 0; i < a->docs.nr; i++)
+		a->docs.v[i].scheduler = a->scheduler;
+	ret = order(a) ?: translate(a);
+	if (ret)
+		return ret;
+	if (a->dry_run == DRY_CLIENT) {
+		/* nothing is known of the daemon: everything would be created (or deleted) */
+		for (u32 i = 0; a->deleting && i < a->docs.nr; i++)
+			a->objs[i].exists = true;
+		return a->json ? print_requests(a) : report(a);
+	}
+	a->c = vsctl_connect(a->socket);
+	if (!a->c)
+		return 1;
+	ret = learn_existing(a) ?: send_batch(a);
 	return ret ? ret : report(a);
 }
 
 static int apply_main(int argc, char **argv, bool deleting)
 {
-	struct apply a = { .prog = argv[0], .deleting = deleting };
-	int ret;
+	struct apply a = { .prog = argv[0], .deleting = deleting, .scheduler = "volcano" };
+	int ret = parse_args(&a, argc, argv);
 
-	if (mf_set_init(&a.set))
-		return fail("out of memory");
-	ret = parse_args(&a, argc, argv);
-	if (!ret) {
-		a.set.offline = a.dry_run == DRY_CLIENT || deleting;
-		a.set.warn = deleting ? NULL : warn;
+	if (!ret)
 		ret = run(&a);
-	}
 	vsnl_close(a.c);
-	mf_set_free(&a.set);
+	for (u32 i = 0; a.texts && i < a.nr_files; i++) {
+		vsnl_ydocs_free(&a.ydocs[i]);
+		free(a.texts[i]);
+	}
+	free(a.texts);
+	free(a.ydocs);
 	free(a.files);
-	free(a.live);
+	for (u32 i = 0; a.objs && i < a.docs.nr; i++)
+		free(a.objs[i].skipped);
+	free(a.objs);
 	free(a.index);
-	free(a.buf);
+	free(a.msgs);
+	kr_docs_free(&a.docs);
 	return ret < 0 ? 0 : ret;
 }
 

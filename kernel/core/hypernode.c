@@ -473,6 +473,9 @@ int vs_hypernode_add(struct vs_cluster *cl, const struct vs_hypernode_spec *spec
 		return ret;
 	if (vs_hypernode_find(cl, spec->name))
 		return vs_err_set(err, EEXIST, "hypernode %s already exists", spec->name);
+	ret = VS_LIMIT_CHECK(cl, hypernodes, cl->hypernodes.nr, err);
+	if (ret)
+		return ret;
 	if (vs_txn_prep(cl, VS_TXN_ADD_HYPERNODE, NULL, 0, &ent))
 		return vs_err_set(err, ENOMEM, "hypernode %s: out of memory", spec->name);
 	hn = vs_pool_zalloc(&cl->hypernode_pool);

@@ -151,7 +151,7 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_INT(VS_STATS_A_MAX_MEMORY, "maxMemoryBytes", VS_NLA_U64),
 	VS_NLA_INT(VS_STATS_A_CONN_REFUSED, "connectionsRefused", VS_NLA_U64),
 	VS_NLA_INT(VS_STATS_A_NR_HYPERNODES, "nrHyperNodes", VS_NLA_U32),
-	VS_NLA_INT(VS_STATS_A_HYPERNODES_READY, "hyperNodesReady", VS_NLA_U8),
+	VS_NLA_RANGE(VS_STATS_A_HYPERNODES_READY, "hyperNodesReady", VS_NLA_U8, 0, 1, 0),
 };
 
 static const struct vs_nla_policy decision_policy[VS_DECISION_A_MAX + 1] = {
@@ -188,7 +188,7 @@ static const struct vs_nla_policy node_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy node_key_policy[VS_NODE_A_MAX + 1] = {
@@ -231,7 +231,7 @@ static const struct vs_nla_policy node_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy no_attrs[VS_A_MAX + 1] = {
@@ -260,7 +260,7 @@ static const struct vs_nla_policy no_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy pg_phase_counts_policy[5 + 1] = {
@@ -319,7 +319,7 @@ static const struct vs_nla_policy queue_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy queue_key_policy[VS_QUEUE_A_MAX + 1] = {
@@ -368,7 +368,7 @@ static const struct vs_nla_policy queue_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy role_min_policy[VS_ROLE_MIN_A_MAX + 1] = {
@@ -446,7 +446,7 @@ static const struct vs_nla_policy podgroup_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
@@ -492,7 +492,7 @@ static const struct vs_nla_policy pg_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy podgroup_dump_attrs[VS_A_MAX + 1] = {
@@ -521,7 +521,7 @@ static const struct vs_nla_policy podgroup_dump_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy toleration_policy[VS_TOL_A_MAX + 1] = {
@@ -657,7 +657,7 @@ static const struct vs_nla_policy task_spec_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
@@ -716,7 +716,7 @@ static const struct vs_nla_policy task_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy task_dump_attrs[VS_A_MAX + 1] = {
@@ -746,7 +746,7 @@ static const struct vs_nla_policy task_dump_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy lifecycle_policy[VS_POLICY_A_MAX + 1] = {
@@ -833,7 +833,7 @@ static const struct vs_nla_policy vjob_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy vjob_key_policy[VS_VJOB_A_MAX + 1] = {
@@ -876,7 +876,7 @@ static const struct vs_nla_policy vjob_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy vjob_dump_attrs[VS_A_MAX + 1] = {
@@ -905,7 +905,7 @@ static const struct vs_nla_policy vjob_dump_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy prioclass_policy[VS_PC_A_MAX + 1] = {
@@ -943,7 +943,7 @@ static const struct vs_nla_policy prioclass_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy pc_key_policy[VS_PC_A_MAX + 1] = {
@@ -980,7 +980,7 @@ static const struct vs_nla_policy pc_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
@@ -1041,7 +1041,7 @@ static const struct vs_nla_policy task_status_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy bind_result_policy[VS_BIND_A_MAX + 1] = {
@@ -1079,7 +1079,7 @@ static const struct vs_nla_policy bind_result_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy conf_policy[VS_CONF_A_MAX + 1] = {
@@ -1115,7 +1115,7 @@ static const struct vs_nla_policy conf_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy explain_policy[VS_EXPLAIN_A_MAX + 1] = {
@@ -1158,7 +1158,7 @@ static const struct vs_nla_policy explain_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy batch_begin_attrs[VS_A_MAX + 1] = {
@@ -1187,7 +1187,7 @@ static const struct vs_nla_policy batch_begin_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_INT(VS_A_DRY_RUN, "dryRun", VS_NLA_FLAG),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy subscribe_attrs[VS_A_MAX + 1] = {
@@ -1216,7 +1216,7 @@ static const struct vs_nla_policy subscribe_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy command_policy[VS_COMMAND_A_MAX + 1] = {
@@ -1255,7 +1255,7 @@ static const struct vs_nla_policy command_attrs[VS_A_MAX + 1] = {
 		    .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy queue_command_policy[VS_COMMAND_A_MAX + 1] = {
@@ -1294,7 +1294,7 @@ static const struct vs_nla_policy queue_command_attrs[VS_A_MAX + 1] = {
 		    .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy conn_policy[VS_CONN_A_MAX + 1] = {
@@ -1330,7 +1330,7 @@ static const struct vs_nla_policy conn_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_NEST(VS_A_CONN, "conn", conn_policy, VS_CONN_A_MAX, .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_REJECTED(VS_A_HYPERNODE, "hyperNode"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy hn_member_policy[VS_HN_MEMBER_A_MAX + 1] = {
@@ -1378,7 +1378,7 @@ static const struct vs_nla_policy hypernode_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_NEST(VS_A_HYPERNODE, "hyperNode", hypernode_policy, VS_HN_A_MAX,
+	VS_NLA_NEST(VS_A_HYPERNODE, "hypernode", hypernode_policy, VS_HN_A_MAX,
 		    .flags = VS_NLA_F_REQUIRED),
 };
 
@@ -1418,7 +1418,7 @@ static const struct vs_nla_policy hn_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_NEST(VS_A_HYPERNODE, "hyperNode", hn_key_policy, VS_HN_A_MAX,
+	VS_NLA_NEST(VS_A_HYPERNODE, "hypernode", hn_key_policy, VS_HN_A_MAX,
 		    .flags = VS_NLA_F_REQUIRED),
 };
 
@@ -1448,7 +1448,7 @@ const struct vs_nla_policy vs_genl_reply_policy[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_NEST(VS_A_CONN, "conn", conn_policy, VS_CONN_A_MAX),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
-	VS_NLA_NEST(VS_A_HYPERNODE, "hyperNode", hypernode_policy, VS_HN_A_MAX),
+	VS_NLA_NEST(VS_A_HYPERNODE, "hypernode", hypernode_policy, VS_HN_A_MAX),
 };
 
 #define OP(_cmd, _flags)							\

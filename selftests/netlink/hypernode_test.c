@@ -320,7 +320,7 @@ Test(nl_hypernode, bad_input_is_refused_naming_what_and_changes_nothing)
 }
 
 /* What the policy refuses never reaches the core: a member without a type, a tier past int32. */
-Test(nl_hypernode, the_policy_refuses_a_member_without_a_type)
+Test(nl_hypernode, the_policy_refuses_a_member_without_a_type_and_a_tier_past_int32)
 {
 	struct nlmsghdr *m = ct_req(VS_CMD_HYPERNODE_NEW, 0);
 	struct nlattr *n = mnl_attr_nest_start(m, VS_A_HYPERNODE), *mem;
@@ -341,7 +341,7 @@ Test(nl_hypernode, the_policy_refuses_a_member_without_a_type)
 	mnl_attr_put_u32(m, VS_HN_A_TIER, 1u << 31);
 	mnl_attr_nest_end(m, n);
 	cr_assert_eq(ct_send(m), -EINVAL);
-	cr_assert_str_eq(ct.ext.err.msg, "hyperNode.tier (VS_HN_A_TIER): 2147483648 is out of range "
+	cr_assert_str_eq(ct.ext.err.msg, "hypernode.tier (VS_HN_A_TIER): 2147483648 is out of range "
 			 "0..2147483647");
 	cr_assert_eq(ct.cl.hypernodes.nr, 0);
 }

@@ -149,7 +149,7 @@ static const struct vsnl_codec_attr vsched_attrs[VS_A_MAX + 1] = {
 		    .nested = &vsnl_codec_command },
 	[VS_A_CONN] = { .type = VSNL_CODEC_NESTED, .name = "conn", .nested = &vsnl_codec_conn },
 	[VS_A_DRY_RUN] = { .type = VSNL_CODEC_FLAG, .name = "dryRun" },
-	[VS_A_HYPERNODE] = { .type = VSNL_CODEC_NESTED, .name = "hyperNode",
+	[VS_A_HYPERNODE] = { .type = VSNL_CODEC_NESTED, .name = "hypernode",
 		    .nested = &vsnl_codec_hypernode },
 };
 
@@ -191,7 +191,7 @@ static const struct vsnl_codec_attr reply_attrs[VS_A_MAX + 1] = {
 	[VS_A_COMMAND] = { .type = VSNL_CODEC_REJECT, .name = "command" },
 	[VS_A_CONN] = { .type = VSNL_CODEC_NESTED, .name = "conn", .nested = &vsnl_codec_conn },
 	[VS_A_DRY_RUN] = { .type = VSNL_CODEC_REJECT, .name = "dryRun" },
-	[VS_A_HYPERNODE] = { .type = VSNL_CODEC_NESTED, .name = "hyperNode",
+	[VS_A_HYPERNODE] = { .type = VSNL_CODEC_NESTED, .name = "hypernode",
 		    .nested = &vsnl_codec_hypernode },
 };
 
@@ -1152,7 +1152,8 @@ static const struct vsnl_codec_attr stats_attrs[VS_STATS_A_MAX + 1] = {
 	[VS_STATS_A_MAX_MEMORY] = { .type = VSNL_CODEC_U64, .name = "maxMemoryBytes" },
 	[VS_STATS_A_CONN_REFUSED] = { .type = VSNL_CODEC_U64, .name = "connectionsRefused" },
 	[VS_STATS_A_NR_HYPERNODES] = { .type = VSNL_CODEC_U32, .name = "nrHyperNodes" },
-	[VS_STATS_A_HYPERNODES_READY] = { .type = VSNL_CODEC_U8, .name = "hyperNodesReady" },
+	[VS_STATS_A_HYPERNODES_READY] = { .type = VSNL_CODEC_U8,
+		    .flags = VSNL_CODEC_F_RANGE, .name = "hyperNodesReady", .min = 0, .max = 1 },
 };
 
 const struct vsnl_codec_set vsnl_codec_stats = {

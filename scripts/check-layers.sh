@@ -44,14 +44,15 @@ userspace/kube/manifest.c:core
 userspace/kube/manifest.c:netlink
 userspace/kube/manifest.h:core
 userspace/kube/manifest.h:sched
-# vskube: its reading of the API server's JSON into the core's YAML tree,
-# which the manifest reader (kube/ above) takes, is still the core's; it
-# moves to libvsnl's tree (lib/ytree.h) with the manifest reader. Its
+# vskube: kjson.c still reads the API server's JSON into the core's YAML
+# tree too (kj_to_arg()), which the old manifest reader (kube/ above) takes,
+# until vskube switches to kj_to_ynode()'s libvsnl tree (lib/ytree.h) and
+# the reader without the core (kube/kread.h); kjson.h is clear of it. Its
 # kubeconfig files are read with libvsnl's tree, and it logs through
 # libvsnl; main.c includes core/log.h for one thing only, to set the
 # verbosity of the core it links, through which the manifest reader's
 # controllers log (kube/manifest.c, kube/kfields.c).
-userspace/vskube/kjson.h:sched
+userspace/vskube/kjson.c:sched
 userspace/vskube/main.c:core
 # vsctl: "apply" names a pod's PodGroup with the core's podgroup controller
 # (vs_pgctl_name()), and builds its requests through the manifest reader

@@ -382,6 +382,26 @@ usage_error '--scores: "0" is not a number from 1 to 1000' explain task team-a/p
 daemon_error 'task team-a/nobody not found' explain task team-a/nobody
 ok task del team-a/p2
 
+# ---- what a pod's arrival asks of the daemon: its owner's PodGroup, admission ----
+
+ok task add team-a/o1 --owner-uid u-1 --queue q1 --cpu 1
+ok task add team-a/o2 --owner-uid u-1 --queue q1 --cpu 1
+ok task list -n team-a -o json
+has "$out" '"name": "o1",' '"name": "o2",' '"podgroup": "podgroup-u-1"'
+ok podgroup list -n team-a -o json
+has "$out" '"name": "podgroup-u-1"'
+daemon_error 'pod team-a/a1: no PriorityClass "nope"' \
+	task add team-a/a1 --podgroup pg1 --admit --priority-class nope
+ok task add team-a/a2 --podgroup pg1 --admit --priority-class high
+last="task show team-a/a2"
+run 0 task show team-a/a2
+has "$out" '"priority": 10,' '"priorityClassName": "high"' '"preemptionPolicy": "Never"'
+daemon_error 'pod team-a/s1: a pod of scheduler "default-scheduler" (this one is "volcano") is on no node' \
+	task add team-a/s1 --podgroup pg1 --scheduler default-scheduler
+for t in o1 o2 a2; do
+	ok task del "team-a/$t"
+done
+
 # ---- task status ----
 
 listed task

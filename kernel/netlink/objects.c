@@ -133,10 +133,14 @@ static int apply_queue(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, boo
 	struct vs_queue *queue;
 	int ret;
 
-	if (obj && merge)
+	if (obj && merge) {
 		vs_nl_queue_spec_of(obj, &spec);
-	else
+	} else {
 		vs_queue_spec_init(&spec, obj ? ((struct vs_queue *)obj)->name : NULL);
+		/* the state is status, not spec: a replacing NEW without one keeps it */
+		if (obj)
+			spec.state = ((struct vs_queue *)obj)->state;
+	}
 	ret = vs_nl_parse_queue(cl, nest, arena, &spec, err);
 	if (ret)
 		return ret;
@@ -175,6 +179,9 @@ static int apply_podgroup(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, 
 	} else {
 		vs_job_spec_init(&spec, obj ? ((struct vs_job *)obj)->ns : NULL,
 				 obj ? ((struct vs_job *)obj)->name : NULL);
+		/* the phase is status, not spec: a replacing NEW without one keeps it */
+		if (obj)
+			spec.phase = ((struct vs_job *)obj)->phase;
 	}
 	ret = vs_nl_parse_podgroup(cl, nest, arena, &spec, err);
 	if (ret)

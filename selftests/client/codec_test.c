@@ -136,6 +136,43 @@ Test(vsnl_codec, parse_refuses_what_the_daemon_refuses_with_the_path)
 	cr_assert_null(vsnl_node_get_name(&node), "a refused nest leaves no attribute");
 }
 
+/*
+ * A reply says what the daemon has: its ranges are a request's, and a
+ * reply's value out of them is read; its types and lengths are not.
+ */
+Test(vsnl_codec, a_reply_is_read_past_a_requests_range_not_past_its_length)
+{
+	static unsigned char msg[512] __attribute__((aligned(8)));
+	struct nlmsghdr *nlh = vsnl_msg_put(msg, sizeof(msg), VS_CMD_CONF_GET, 0);
+	struct vsnl_err err = { 0 };
+	struct vsnl_vsched_tb top;
+	struct vsnl_conf_tb conf;
+	struct nlattr *nest;
+	uint32_t period = 1;
+
+	/* conf.periodMs 0: periodic cycles off, which no request may set */
+	nest = mnl_attr_nest_start(nlh, VS_A_CONF);
+	mnl_attr_put_u32(nlh, VS_CONF_A_PERIOD_MS, 0);
+	mnl_attr_nest_end(nlh, nest);
+	cr_assert_eq(vsnl_codec_parse_msg(&vsnl_codec_reply, nlh, GENL_HDRLEN, top.attr, 0, &err),
+		     -EINVAL);
+	cr_assert_str_eq(err.msg, "conf.periodMs: 0 out of 1..86400000");
+	cr_assert_eq(vsnl_codec_parse_msg(&vsnl_codec_reply, nlh, GENL_HDRLEN, top.attr,
+					  VSNL_CODEC_REPLY, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_conf_parse(vsnl_vsched_get_conf(&top), &conf, VSNL_CODEC_REPLY, &err), 0);
+	cr_assert(vsnl_conf_get_period_ms(&conf, &period));
+	cr_assert_eq(period, 0);
+
+	/* the same value in 8 bytes is refused however it is read */
+	nlh = vsnl_msg_put(msg, sizeof(msg), VS_CMD_CONF_GET, 0);
+	nest = mnl_attr_nest_start(nlh, VS_A_CONF);
+	mnl_attr_put_u64(nlh, VS_CONF_A_PERIOD_MS, 0);
+	mnl_attr_nest_end(nlh, nest);
+	cr_assert_eq(vsnl_codec_parse_msg(&vsnl_codec_reply, nlh, GENL_HDRLEN, top.attr,
+					  VSNL_CODEC_REPLY, &err), -EINVAL);
+	cr_assert_str_eq(err.msg, "conf.periodMs: 8 bytes, needs 4");
+}
+
 Test(vsnl_codec, subset_refuses_what_its_command_does_not_take)
 {
 	struct nlmsghdr *nlh = put_node("n1");

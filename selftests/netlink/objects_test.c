@@ -174,3 +174,58 @@ Test(objects, each_type_knows_its_four_commands_by_verb)
 	cr_expect_null(vs_nl_objtype_cmd(VS_CMD_BIND_RESULT));
 	cr_expect_null(vs_nl_objtype_cmd(VS_CMD_CONF_SET));
 }
+
+/* A PodGroup or queue nest: the key, and a phase or state when @status >= 0. */
+static const struct nlattr *status_msg(u16 attr, const char *name, int status)
+{
+	struct nlattr *obj;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	obj = mnl_attr_nest_start(nlh, attr);
+	if (attr == VS_A_PODGROUP) {
+		mnl_attr_put_strz(nlh, VS_PG_A_NAMESPACE, "ns");
+		mnl_attr_put_strz(nlh, VS_PG_A_NAME, name);
+		mnl_attr_put_strz(nlh, VS_PG_A_QUEUE, "q");
+		if (status >= 0)
+			mnl_attr_put_u32(nlh, VS_PG_A_PHASE, (u32)status);
+	} else {
+		mnl_attr_put_strz(nlh, VS_QUEUE_A_NAME, name);
+		mnl_attr_put_u32(nlh, VS_QUEUE_A_WEIGHT, 3);
+		if (status >= 0)
+			mnl_attr_put_u32(nlh, VS_QUEUE_A_STATE, (u32)status);
+	}
+	mnl_attr_nest_end(nlh, obj);
+	return obj;
+}
+
+/* Kubernetes' apply of a spec leaves the status: so does a replacing NEW without one. */
+Test(objects, a_replacing_new_without_status_keeps_the_status)
+{
+	const struct vs_nl_objtype *pgs = vs_nl_objtype(VS_A_PODGROUP);
+	const struct vs_nl_objtype *queues = vs_nl_objtype(VS_A_QUEUE);
+	struct vs_err e = { { 0 } };
+	struct vs_queue *q;
+	struct vs_job *pg;
+
+	cr_assert_eq(vs_nl_obj_new(queues, &cl, NULL, status_msg(VS_A_QUEUE, "q", VS_QUEUE_CLOSED),
+				   false, &arena, &e), 0, "%s", e.msg);
+	q = vs_queue_find(&cl, "q");
+	cr_assert_eq(q->state, VS_QUEUE_CLOSED);
+	cr_assert_eq(vs_nl_obj_new(queues, &cl, NULL, status_msg(VS_A_QUEUE, "q", -1), true,
+				   &arena, &e), 0, "%s", e.msg);
+	cr_assert_eq(q->state, VS_QUEUE_CLOSED, "the replacing NEW reset the state");
+	cr_assert_eq(vs_nl_obj_new(queues, &cl, NULL, status_msg(VS_A_QUEUE, "q", VS_QUEUE_OPEN),
+				   true, &arena, &e), 0, "%s", e.msg);
+	cr_assert_eq(q->state, VS_QUEUE_OPEN, "a state given is taken");
+
+	cr_assert_eq(vs_nl_obj_new(pgs, &cl, NULL, status_msg(VS_A_PODGROUP, "pg", VS_PG_RUNNING),
+				   false, &arena, &e), 0, "%s", e.msg);
+	pg = vs_job_find(&cl, "ns", "pg");
+	cr_assert_eq(pg->phase, VS_PG_RUNNING);
+	cr_assert_eq(vs_nl_obj_new(pgs, &cl, NULL, status_msg(VS_A_PODGROUP, "pg", -1), true,
+				   &arena, &e), 0, "%s", e.msg);
+	cr_assert_eq(pg->phase, VS_PG_RUNNING, "the replacing NEW reset the phase");
+	cr_assert_eq(vs_nl_obj_new(pgs, &cl, NULL, status_msg(VS_A_PODGROUP, "pg", VS_PG_INQUEUE),
+				   true, &arena, &e), 0, "%s", e.msg);
+	cr_assert_eq(pg->phase, VS_PG_INQUEUE, "a phase given is taken");
+}

@@ -4,12 +4,10 @@
  * the walk of a mapping against a table of keys, how its errors name a
  * field, and the parsers that scenarios and manifests share.
  */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kube/kfields.h"
 #include "kube/kread.h"
@@ -179,47 +177,13 @@ int kf_str(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 	return ret;
 }
 
-/* "2026-01-01T00:00:00Z", a fraction and an offset allowed (RFC 3339); 0 and *t, or -1. */
-static int rfc3339(const char *s, u64 *t)
-{
-	struct tm tm;
-	const char *p;
-	long off = 0;
-	time_t v;
-
-	memset(&tm, 0, sizeof(tm));
-	p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (!p || (s[4] != '-' || s[10] != 'T'))
-		return -1;
-	if (*p == '.') {
-		if (!isdigit((unsigned char)p[1]))
-			return -1;
-		for (p++; isdigit((unsigned char)*p); p++)
-			;
-	}
-	if ((*p == '+' || *p == '-') && isdigit((unsigned char)p[1]) &&
-	    isdigit((unsigned char)p[2]) && p[3] == ':' && isdigit((unsigned char)p[4]) &&
-	    isdigit((unsigned char)p[5]) && !p[6]) {
-		off = ((p[1] - '0') * 10 + (p[2] - '0')) * 3600L +
-		      ((p[4] - '0') * 10 + (p[5] - '0')) * 60L;
-		off = *p == '-' ? -off : off;
-	} else if ((*p != 'Z' && *p != 'z') || p[1]) {
-		return -1;
-	}
-	v = timegm(&tm);
-	if (v == (time_t)-1 || v - off < 0)
-		return -1;
-	*t = (u64)(v - off);
-	return 0;
-}
-
 int kf_time(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 {
 	int ret = kf_want(kf, kv, VS_ARG_STRING, "a time");
 
 	if (ret)
 		return ret;
-	if (rfc3339(kv->val.s, slot))
+	if (kr_parse_time(kv->val.s, slot))
 		return kf_err(kf, kv->line, "%s: \"%s\" is not a time as Kubernetes writes one "
 			      "(RFC 3339: 2026-01-01T00:00:00Z)", kf_name(kf, kv), kv->val.s);
 	return 0;

@@ -5,11 +5,13 @@
  * generated codec, so that what the daemon's policy would refuse is
  * refused before it is sent, in the codec's words.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <libmnl/libmnl.h>
 
 #include "kube/kread.h"
@@ -263,6 +265,52 @@ int kr_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names
 		      kv->val.text, list);
 }
 
+/* "2026-01-01T00:00:00Z", a fraction and an offset allowed (RFC 3339); 0 and *t, or -1. */
+int kr_parse_time(const char *s, u64 *t)
+{
+	struct tm tm;
+	const char *p;
+	long off = 0;
+	time_t v;
+
+	memset(&tm, 0, sizeof(tm));
+	p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!p || (s[4] != '-' || s[10] != 'T'))
+		return -1;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)p[1]))
+			return -1;
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+	}
+	if ((*p == '+' || *p == '-') && isdigit((unsigned char)p[1]) &&
+	    isdigit((unsigned char)p[2]) && p[3] == ':' && isdigit((unsigned char)p[4]) &&
+	    isdigit((unsigned char)p[5]) && !p[6]) {
+		off = ((p[1] - '0') * 10 + (p[2] - '0')) * 3600L +
+		      ((p[4] - '0') * 10 + (p[5] - '0')) * 60L;
+		off = *p == '-' ? -off : off;
+	} else if ((*p != 'Z' && *p != 'z') || p[1]) {
+		return -1;
+	}
+	v = timegm(&tm);
+	if (v == (time_t)-1 || v - off < 0)
+		return -1;
+	*t = (u64)(v - off);
+	return 0;
+}
+
+int kr_time(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	int ret = kr_want(kr, kv, VSNL_Y_STRING, "a time");
+
+	if (ret)
+		return ret;
+	if (kr_parse_time(kv->val.text, slot))
+		return kr_err(kr, kv->line, "%s: \"%s\" is not a time as Kubernetes writes one "
+			      "(RFC 3339: 2026-01-01T00:00:00Z)", kr_name(kr, kv), kv->val.text);
+	return 0;
+}
+
 /* ---- the codec's refusals, at the walk's place ---- */
 
 int kr_put_ret(struct kr *kr, const struct vsnl_ynode *at, const char *field, int ret)
@@ -291,6 +339,11 @@ int kr_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 
 static int (*const put_kind[KR_NR_KINDS])(struct kr *kr) = {
 	[KR_PRIOCLASS] = kr_put_prioclass,
+	[KR_QUEUE] = kr_put_queue,
+	[KR_NODE] = kr_put_node,
+	[KR_PODGROUP] = kr_put_podgroup,
+	[KR_POD] = kr_put_pod,
+	[KR_VJOB] = kr_put_vjob,
 };
 
 int kr_put_new(const struct kr_doc *doc, void *buf, size_t cap, struct nlmsghdr **nlh,

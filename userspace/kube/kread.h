@@ -69,6 +69,7 @@ struct kr_doc {
 	const char *name;		/* NULL when it has none (refused by kr_put_new()) */
 	char label[320];		/* "document 3 (Pod ns/p1)", for messages */
 	const struct vsnl_ynode *root;
+	const char *scheduler;		/* whose pods are sent (NULL: "volcano"), the caller's to set */
 };
 
 /*
@@ -91,7 +92,12 @@ void kr_docs_free(struct kr_docs *docs);
  * *@nlh, started by vsnl_msg_put(), its seq left for the batch. 0;
  * -EINVAL when the document is refused (@err says where), -EMSGSIZE when
  * the request does not fit, -EOPNOTSUPP for a kind not read here yet.
+ * KR_SKIPPED for a document read and not to be sent, *@nlh untouched and
+ * @err's msg saying why (no errno): a pod of another scheduler than
+ * @doc's on no node, which that scheduler places and the daemon refuses.
  */
+#define KR_SKIPPED	1
+
 int kr_put_new(const struct kr_doc *doc, void *buf, size_t cap, struct nlmsghdr **nlh,
 	       struct vsnl_err *err);
 
@@ -177,6 +183,13 @@ int kr_get_int(struct kr *kr, const struct vsnl_ypair *kv, s64 min, s64 max, s64
  */
 int kr_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names, u32 nr,
 	    const char *what, u32 *out, bool *present);
+/*
+ * A time as Kubernetes writes one (RFC 3339: "2026-01-01T00:00:00Z", a
+ * fraction and an offset allowed), in seconds since 1970: kr_parse_time()
+ * 0 or -1; kr_time() a parser into a u64 (kfields.c's kf_time() too).
+ */
+int kr_parse_time(const char *s, u64 *t);
+int kr_time(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 
 /*
  * A codec put's answer @ret: an -EINVAL (the policy refuses the value)
@@ -242,14 +255,28 @@ int kr_put_labels(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
  * Parsers of a pod spec's containers: "containers" into the sum of their
  * requests (a limit without its request makes the request, as Kubernetes
  * defaults a container), "initContainers" into the largest of each.
- * The slot is a struct kr_res.
+ * The slot is a struct kr_res, its line the list's; an empty list of init
+ * containers leaves it 0: a pod has an init-request only when it has init
+ * containers (Volcano's GetPodResourceRequest).
  */
 int kr_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 int kr_init_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 
-/* The list of tolerations @kv, each a nest @type of @set (nested set toleration). */
+/*
+ * The list of tolerations @kv, each a nest @type of @set (nested set
+ * toleration) of what it writes: an operator or effect by the spec's names
+ * ("" is the default: Equal, every effect), tolerationSeconds. A NULL @kv
+ * puts nothing.
+ */
 int kr_put_tolerations(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		       const struct vsnl_ypair *kv);
+
+/*
+ * A parser: a list of strings (affinity's values and namespaces, lifecycle
+ * policies' events), checked whole; the slot is the const struct
+ * vsnl_ypair * of the list, for the caller to put.
+ */
+int kr_strs(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 
 /* A pod spec's affinity @kv as the nest @type of @set (nested set affinity). */
 int kr_put_affinity(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
@@ -258,5 +285,10 @@ int kr_put_affinity(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 /* ---- the kinds (one file each: kread_<kind>.c); each writes kr->nlh's object nest ---- */
 
 int kr_put_prioclass(struct kr *kr);
+int kr_put_queue(struct kr *kr);
+int kr_put_node(struct kr *kr);
+int kr_put_podgroup(struct kr *kr);
+int kr_put_pod(struct kr *kr);
+int kr_put_vjob(struct kr *kr);
 
 #endif /* KUBE_KREAD_H */

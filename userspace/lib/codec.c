@@ -20,11 +20,23 @@
 #include "lib/codec.h"
 #include "vsched/vsched.h"
 
-/* A path from the top nest to the attribute at fault: "node.taints[1].effect". */
+/* An attribute on the way down: its name, and its index when it repeats (else -1). */
+struct codec_frame {
+	const char *name;
+	int index;
+};
+
+/*
+ * A path from the top nest to the attribute at fault: "node.taints[1].effect".
+ * It is kept as frames and written out only for a message: every reply
+ * is walked whole, and most of them are well formed.
+ */
 struct codec_walk {
 	struct vsnl_err *err;
 	unsigned int mode;
 	unsigned int depth;
+	unsigned int nr;		/* frames in frame[] */
+	struct codec_frame frame[VS_NEST_MAX + 2];
 	char path[192];
 };
 
@@ -42,6 +54,29 @@ static int codec_fail(struct vsnl_err *err, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -EINVAL;
+}
+
+static const char *codec_path(struct codec_walk *w)
+{
+	size_t len = 0;
+	unsigned int i;
+	int n;
+
+	w->path[0] = '\0';
+	for (i = 0; i < w->nr && len < sizeof(w->path); i++) {
+		const struct codec_frame *f = &w->frame[i];
+
+		if (f->index < 0)
+			n = snprintf(w->path + len, sizeof(w->path) - len, "%s%s", i ? "." : "",
+				     f->name);
+		else
+			n = snprintf(w->path + len, sizeof(w->path) - len, "%s%s[%d]", i ? "." : "",
+				     f->name, f->index);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	return w->path;
 }
 
 static const unsigned int codec_fixed_len[] = {
@@ -84,17 +119,18 @@ static int codec_check(struct codec_walk *w, const struct vsnl_codec_attr *pol,
 	int64_t sv;
 
 	if (pol->type == VSNL_CODEC_REJECT)
-		return codec_fail(w->err, "%s: not taken here", w->path);
+		return codec_fail(w->err, "%s: not taken here", codec_path(w));
 	if ((pol->flags & VSNL_CODEC_F_RO) && (w->mode & VSNL_CODEC_REQUEST))
-		return codec_fail(w->err, "%s: read-only, not accepted in a request", w->path);
+		return codec_fail(w->err, "%s: read-only, not accepted in a request",
+				  codec_path(w));
 	if ((pol->type == VSNL_CODEC_NESTED) != !!(a->nla_type & NLA_F_NESTED))
-		return codec_fail(w->err, "%s: NLA_F_NESTED %s", w->path,
+		return codec_fail(w->err, "%s: NLA_F_NESTED %s", codec_path(w),
 				  pol->type == VSNL_CODEC_NESTED ? "missing" : "on no nest");
 	if (codec_is_int(pol->type)) {
 		if (len != codec_fixed_len[pol->type])
-			return codec_fail(w->err, "%s: %zu bytes, needs %u", w->path, len,
+			return codec_fail(w->err, "%s: %zu bytes, needs %u", codec_path(w), len,
 					  codec_fixed_len[pol->type]);
-		if (!(pol->flags & VSNL_CODEC_F_RANGE))
+		if (!(pol->flags & VSNL_CODEC_F_RANGE) || (w->mode & VSNL_CODEC_REPLY))
 			return 0;
 		/* 8-byte values are only 4-byte aligned in a message. */
 		memcpy(&uv, p, len);
@@ -102,36 +138,39 @@ static int codec_check(struct codec_walk *w, const struct vsnl_codec_attr *pol,
 			sv = pol->type == VSNL_CODEC_S32 ? (int32_t)(uint32_t)uv : (int64_t)uv;
 			if (sv < pol->min || sv > pol->max)
 				return codec_fail(w->err, "%s: %" PRId64 " out of %" PRId64 "..%" PRId64,
-						  w->path, sv, pol->min, pol->max);
+						  codec_path(w), sv, pol->min, pol->max);
 		} else if (uv < (uint64_t)pol->min || uv > (uint64_t)pol->max) {
 			return codec_fail(w->err, "%s: %" PRIu64 " out of %" PRIu64 "..%" PRIu64,
-					  w->path, uv, (uint64_t)pol->min, (uint64_t)pol->max);
+					  codec_path(w), uv, (uint64_t)pol->min,
+					  (uint64_t)pol->max);
 		}
 		return 0;
 	}
 	switch (pol->type) {
 	case VSNL_CODEC_FLAG:
-		return len ? codec_fail(w->err, "%s: a flag of %zu bytes", w->path, len) : 0;
+		return len ? codec_fail(w->err, "%s: a flag of %zu bytes", codec_path(w), len) : 0;
 	case VSNL_CODEC_STRING:
 		if (!len || ((const char *)p)[len - 1] || memchr(p, '\0', len - 1))
-			return codec_fail(w->err, "%s: not one NUL-terminated string", w->path);
+			return codec_fail(w->err, "%s: not one NUL-terminated string",
+					  codec_path(w));
 		if (pol->len && len > pol->len)
-			return codec_fail(w->err, "%s: %zu bytes with the NUL, at most %u", w->path,
-					  len, pol->len);
+			return codec_fail(w->err, "%s: %zu bytes with the NUL, at most %u",
+					  codec_path(w), len, pol->len);
 		return 0;
 	case VSNL_CODEC_NESTED:
 		if (w->depth >= VS_NEST_MAX)
-			return codec_fail(w->err, "%s: nested deeper than %d", w->path, VS_NEST_MAX);
+			return codec_fail(w->err, "%s: nested deeper than %d", codec_path(w),
+					  VS_NEST_MAX);
 		return codec_walk_set(w, pol->nested, p, len, NULL);
 	default:
-		return codec_fail(w->err, "%s: unknown here", w->path);
+		return codec_fail(w->err, "%s: unknown here", codec_path(w));
 	}
 }
 
 static int codec_walk_set(struct codec_walk *w, const struct vsnl_codec_set *set,
 			  const void *data, size_t len, const struct nlattr **tb)
 {
-	size_t base = strlen(w->path);
+	unsigned int base = w->nr;
 	unsigned int count[64] = { 0 };
 	uint64_t seen = 0;
 	const struct nlattr *a;
@@ -146,16 +185,20 @@ static int codec_walk_set(struct codec_walk *w, const struct vsnl_codec_set *set
 		t = mnl_attr_get_type(a);
 		pol = t <= set->maxattr ? &set->attrs[t] : NULL;
 		if (!pol || pol->type == VSNL_CODEC_UNSPEC) {
-			ret = codec_fail(w->err, "%s%sattribute type %u unknown in %s", w->path,
-					 base ? ": " : "", t, set->name);
+			ret = codec_fail(w->err, "%s%sattribute type %u unknown in %s",
+					 codec_path(w), base ? ": " : "", t, set->name);
 			break;
 		}
-		snprintf(w->path + base, sizeof(w->path) - base, "%s%s", base ? "." : "", pol->name);
-		if (pol->flags & VSNL_CODEC_F_MULTI)
-			snprintf(w->path + strlen(w->path), sizeof(w->path) - strlen(w->path), "[%u]",
-				 count[t]);
-		else if (seen & (1ULL << t))
-			ret = codec_fail(w->err, "%s: given twice", w->path);
+		if (base >= sizeof(w->frame) / sizeof(w->frame[0])) {
+			ret = codec_fail(w->err, "%s: nested deeper than %d", codec_path(w),
+					 VS_NEST_MAX);
+			break;
+		}
+		w->frame[base].name = pol->name;
+		w->frame[base].index = (pol->flags & VSNL_CODEC_F_MULTI) ? (int)count[t] : -1;
+		w->nr = base + 1;
+		if (!(pol->flags & VSNL_CODEC_F_MULTI) && (seen & (1ULL << t)))
+			ret = codec_fail(w->err, "%s: given twice", codec_path(w));
 		if (!ret)
 			ret = codec_check(w, pol, a);
 		if (ret)
@@ -164,13 +207,14 @@ static int codec_walk_set(struct codec_walk *w, const struct vsnl_codec_set *set
 		count[t]++;
 		if (tb)
 			tb[t] = a;
-		w->path[base] = '\0';
+		w->nr = base;
 	}
 	if (!ret && (const char *)a != (const char *)data + len)
-		ret = codec_fail(w->err, "%s: a truncated attribute", base ? w->path : set->name);
+		ret = codec_fail(w->err, "%s: a truncated attribute",
+				 base ? codec_path(w) : set->name);
 	for (t = 1; !ret && (w->mode & VSNL_CODEC_REQUEST) && t <= set->maxattr; t++)
 		if ((set->attrs[t].flags & VSNL_CODEC_F_REQUIRED) && !(seen & (1ULL << t)))
-			ret = codec_fail(w->err, "%s%s%s: required but missing", w->path,
+			ret = codec_fail(w->err, "%s%s%s: required but missing", codec_path(w),
 					 base ? "." : "", set->attrs[t].name);
 	w->depth--;
 	return ret;

@@ -67,6 +67,13 @@ struct vsnl_codec_set {
 
 /* Parse modes. */
 #define VSNL_CODEC_REQUEST	0x01	/* as the daemon checks a request: required, no read-only */
+/*
+ * As a client reads a reply: types, lengths, strings, repeats and nesting,
+ * but not the ranges a request is held to. A reply says what the daemon
+ * has, which a request may not ask for (conf.periodMs is 0 when periodic
+ * cycles are off); readers show an enum past its names as a number or "?".
+ */
+#define VSNL_CODEC_REPLY	0x02
 
 /*
  * Check every attribute of @nest against @set, recursively, and fill
@@ -99,5 +106,18 @@ int vsnl_codec_put_flag(struct nlmsghdr *nlh, size_t cap, const struct vsnl_code
 struct nlattr *vsnl_codec_nest_start(struct nlmsghdr *nlh, size_t cap,
 				     const struct vsnl_codec_set *set, uint16_t type,
 				     struct vsnl_err *err);
+
+/*
+ * The table a vsnl_cb is handed is a struct vsnl_vsched_tb's, filled by
+ * libvsnl through the reply set's policy (vsnl_codec_reply): its values
+ * read with the vsnl_vsched_get_*() getters, its nests with their sets'
+ * parse.
+ */
+struct vsnl_vsched_tb;
+
+static inline const struct vsnl_vsched_tb *vsnl_reply_tb(struct nlattr **tb)
+{
+	return (const struct vsnl_vsched_tb *)(const void *)tb;
+}
 
 #endif /* VSNL_CODEC_H */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <libmnl/libmnl.h>
 #include <netlink/genl/genl.h>
 
 #include "lib/codec_gen.h"
@@ -168,44 +169,83 @@ int vsnl_parse_nested(struct nlattr **tb, int max, const struct nlattr *nest)
 	return nla_parse_nested(tb, max, (struct nlattr *)nest, NULL);
 }
 
+/*
+ * What the daemon puts after an error (kernel/netlink/msg.c): its message,
+ * the offset of the attribute at fault, and what was missing.
+ */
+static const struct vsnl_codec_attr ack_attrs[NLMSGERR_ATTR_MAX + 1] = {
+	[NLMSGERR_ATTR_MSG] = { .type = VSNL_CODEC_STRING, .name = "msg" },
+	[NLMSGERR_ATTR_OFFS] = { .type = VSNL_CODEC_U32, .name = "offs" },
+	[NLMSGERR_ATTR_MISS_TYPE] = { .type = VSNL_CODEC_U32, .name = "missType" },
+	[NLMSGERR_ATTR_MISS_NEST] = { .type = VSNL_CODEC_U32, .name = "missNest" },
+};
+
+static const struct vsnl_codec_set ack_set = {
+	.name = "ack",
+	.maxattr = NLMSGERR_ATTR_MAX,
+	.attrs = ack_attrs,
+};
+
+/* The codec's words in @err, under what was malformed: -EPROTO. */
+static int malformed(struct vsnl_err *err, const char *what)
+{
+	if (!err)
+		return -EPROTO;
+	vsnl_err_prefix(err, "vschedd sent a malformed %s: ", what);
+	err->err = -EPROTO;
+	return -EPROTO;
+}
+
 /* The error of an NLMSG_ERROR, with its extended ack; 0 for an ack. */
 static int parse_error(const struct nlmsghdr *nlh, struct vsnl_err *err)
 {
 	const struct nlmsgerr *e = nlmsg_data(nlh);
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
 	size_t off = sizeof(*e);
 
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
 		return vsnl_err_set(err, EPROTO, "vschedd sent a truncated error");
 	if (!e->error)
 		return 0;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - sizeof(e->msg);
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS && NLMSG_LENGTH(off) <= nlh->nlmsg_len)
-		nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)e + NLMSG_ALIGN(off)),
-			  (int)(nlh->nlmsg_len - NLMSG_LENGTH(NLMSG_ALIGN(off))), NULL);
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		/* The request's header, and its payload unless capped, come before the TLVs. */
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+			if (e->msg.nlmsg_len < sizeof(e->msg))
+				return vsnl_err_set(err, EPROTO, "vschedd sent a malformed error: "
+						    "its request of %u bytes is shorter than a "
+						    "header", e->msg.nlmsg_len);
+			off += e->msg.nlmsg_len - sizeof(e->msg);
+		}
+		if (vsnl_codec_parse_msg(&ack_set, nlh, off, tb, VSNL_CODEC_REPLY, err))
+			return malformed(err, "extended ack");
+	}
 	if (tb[NLMSGERR_ATTR_MSG])
-		vsnl_err_set(err, e->error, "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
-		     (const char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+		vsnl_err_set(err, e->error, "%s", mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
 	else
 		vsnl_err_set(err, e->error, "%s", strerror(-e->error));
 	if (err && tb[NLMSGERR_ATTR_OFFS]) {
-		err->offset = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+		err->offset = mnl_attr_get_u32(tb[NLMSGERR_ATTR_OFFS]);
 		err->has_offset = true;
 	}
 	return e->error < 0 ? e->error : -e->error;
 }
 
-/* A message of the family: its attributes to @cb. */
+/*
+ * A message of the family: its attributes to @cb, once the reply set's
+ * policy took all of them, nests and all, so that @cb may read any value
+ * with the codec's getters. A malformed one reaches no callback.
+ */
 static int deliver(const struct nlmsghdr *nlh, vsnl_cb cb, void *arg, struct vsnl_err *err)
 {
-	struct nlattr *tb[VS_A_MAX + 1];
+	struct vsnl_vsched_tb tb;
 
 	if (!cb)
 		return 0;
-	if (genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, VS_A_MAX, NULL) < 0)
-		return vsnl_err_set(err, EPROTO, "vschedd sent a malformed message");
-	return cb(nlh, tb, arg);
+	if (vsnl_codec_parse_msg(&vsnl_codec_reply, nlh, GENL_HDRLEN, tb.attr, VSNL_CODEC_REPLY,
+				 err))
+		return malformed(err, "reply");
+	/* vsnl_cb's table is not const for its older users; none writes to it. */
+	return cb(nlh, (struct nlattr **)tb.attr, arg);
 }
 
 int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,
@@ -278,10 +318,17 @@ int vsnl_request(struct vsnl *c, struct nl_msg *msg, vsnl_cb cb, void *arg,
 static int group_request(struct vsnl *c, uint8_t cmd, enum vs_mcgrp group, struct vsnl_err *err)
 {
 	struct nl_msg *msg = vsnl_msg_new(cmd, 0);
+	struct nlmsghdr *nlh;
+	size_t cap;
+	int ret = 0;
 
-	if (msg && nla_put_u32(msg, VS_A_MCGRP, group) < 0) {
+	if (msg) {
+		nlh = vsnl_msg_hdr(msg, &cap);
+		ret = vsnl_vsched_put_mcgrp(nlh, cap, group, err);
+	}
+	if (ret) {
 		nlmsg_free(msg);
-		msg = NULL;
+		return ret;
 	}
 	return vsnl_request(c, msg, NULL, NULL, err);
 }
@@ -296,29 +343,36 @@ int vsnl_unsubscribe(struct vsnl *c, enum vs_mcgrp group, struct vsnl_err *err)
 	return group_request(c, VS_CMD_UNSUBSCRIBE, group, err);
 }
 
-/* VS_CMD_CONN_SET of one attribute: a u64, or a u8 when @small. */
-static int conn_set(struct vsnl *c, int attr, uint64_t v, bool small, struct vsnl_err *err)
+/* VS_CMD_CONN_SET of one attribute, as its type in the spec says. */
+static int conn_set(struct vsnl *c, uint16_t attr, uint64_t v, struct vsnl_err *err)
 {
 	struct nl_msg *msg = vsnl_msg_new(VS_CMD_CONN_SET, 0);
-	struct nlattr *nest = msg ? nla_nest_start(msg, VS_A_CONN) : NULL;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	size_t cap;
+	int ret;
 
-	if (!nest || (small ? nla_put_u8(msg, attr, (uint8_t)v) : nla_put_u64(msg, attr, v)) < 0) {
+	if (!msg)
+		return vsnl_request(c, NULL, NULL, NULL, err);
+	nlh = vsnl_msg_hdr(msg, &cap);
+	nest = vsnl_vsched_start_conn(nlh, cap, err);
+	ret = nest ? vsnl_codec_put_uint(nlh, cap, &vsnl_codec_conn, attr, v, err) : -EMSGSIZE;
+	if (ret) {
 		nlmsg_free(msg);
-		msg = NULL;
-	} else {
-		nla_nest_end(msg, nest);
+		return ret;
 	}
+	mnl_attr_nest_end(nlh, nest);
 	return vsnl_request(c, msg, NULL, NULL, err);
 }
 
 int vsnl_set_rcvbuf(struct vsnl *c, uint64_t bytes, struct vsnl_err *err)
 {
-	return conn_set(c, VS_CONN_A_RCVBUF, bytes, false, err);
+	return conn_set(c, VS_CONN_A_RCVBUF, bytes, err);
 }
 
 int vsnl_set_hold(struct vsnl *c, bool hold, struct vsnl_err *err)
 {
-	return conn_set(c, VS_CONN_A_HOLD, hold, true, err);
+	return conn_set(c, VS_CONN_A_HOLD, hold, err);
 }
 
 int vsnl_recv_notifications(struct vsnl *c, int timeout_ms, vsnl_cb cb, void *arg,

@@ -2,11 +2,13 @@
 /*
  * libvsnl: talking to vschedd (Documentation/protocol.md).
  *
- * Messages are built and parsed with libnl-3 (struct nl_msg, nla_put_*,
- * nla_parse_nested); libvsnl adds what a Unix socket needs that libnl's
- * AF_NETLINK sockets would otherwise give: the connection, sequence
- * numbers, waiting for the ack, the reply or the end of a dump, and the
- * extended ack of an error turned into a message.
+ * Messages are built in libnl-3's struct nl_msg or a buffer, by the
+ * generated codec (lib/codec_gen.h), and read by it: libvsnl checks every
+ * reply against the spec's reply set before a callback sees it. It adds
+ * what a Unix socket needs that libnl's AF_NETLINK sockets would otherwise
+ * give: the connection, sequence numbers, waiting for the ack, the reply
+ * or the end of a dump, and the extended ack of an error turned into a
+ * message.
  *
  *	struct vsnl *c = vsnl_open(NULL, &err);
  *	struct nl_msg *m = vsnl_msg_new(VS_CMD_NODE_GET, NLM_F_DUMP);
@@ -70,6 +72,17 @@ const char *vsnl_default_path(void);
 struct nl_msg *vsnl_msg_new(uint8_t cmd, int flags);
 
 /*
+ * The message @m as the generated codec writes into it (lib/codec_gen.h):
+ * its header, and in *@cap the bytes libnl gave it, header included.
+ * libnl finds its end by the header's length, which the codec keeps.
+ */
+static inline struct nlmsghdr *vsnl_msg_hdr(struct nl_msg *m, size_t *cap)
+{
+	*cap = nlmsg_get_max_size(m);
+	return nlmsg_hdr(m);
+}
+
+/*
  * The same, started in a buffer of the caller's (@buf, @cap bytes, aligned
  * for a struct nlmsghdr), for messages written at the buffer level: the
  * core's fills (netlink/fill.h), libmnl. The headers are zeroed and set,
@@ -85,8 +98,13 @@ struct nlmsghdr *vsnl_msg_put(void *buf, size_t cap, uint8_t cmd, uint16_t flags
 
 /*
  * Called for each reply message (a GET's object, each object message of a
- * dump, a notification): @tb holds its top-level attributes (VS_A_*).
- * Return 0 to go on, or a negative errno to stop (vsnl_request returns it).
+ * dump, a notification): @tb holds its top-level attributes (VS_A_*), all
+ * of them, nests and all, taken by the spec's reply set
+ * (vsnl_codec_reply, VSNL_CODEC_REPLY): vsnl_reply_tb(@tb) for the
+ * codec's getters, the nests read by their sets' parse. A message the set
+ * refuses reaches no callback: the call returns -EPROTO, @err naming the
+ * attribute by its path. Return 0 to go on, or a negative errno to stop
+ * (vsnl_request returns it).
  */
 typedef int (*vsnl_cb)(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg);
 
@@ -127,7 +145,11 @@ int vsnl_set_hold(struct vsnl *c, bool hold, struct vsnl_err *err);
 int vsnl_recv_notifications(struct vsnl *c, int timeout_ms, vsnl_cb cb, void *arg,
 			    struct vsnl_err *err);
 
-/* The attributes of a nest, by type (the last of each), NULL where absent. */
+/*
+ * The attributes of a nest, by type (the last of each), NULL where absent,
+ * with no policy: for vsctl/apply_cmd.c, until it is replaced, and older
+ * tests; anything else reads nests with the codec (lib/codec_gen.h).
+ */
 int vsnl_parse_nested(struct nlattr **tb, int max, const struct nlattr *nest);
 
 /* The connection's socket, for poll(). */

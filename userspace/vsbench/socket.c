@@ -81,15 +81,16 @@ static int remote_fail(const struct vsbench_remote *r, int ret, const struct vsn
 
 /* ---- the daemon's state ---- */
 
-static void get_pool(struct nlattr *nest, struct vsbench_daemon_stats *st)
+static void get_pool(const struct nlattr *nest, struct vsbench_daemon_stats *st)
 {
-	struct nlattr *p[VS_POOL_A_MAX + 1];
+	struct vsnl_pool_tb p;
 	struct vs_pool_stats *ps;
 	const char *name;
+	u64 v;
+	u32 size;
 
-	if (vsnl_parse_nested(p, VS_POOL_A_MAX, nest) || !p[VS_POOL_A_NAME])
+	if (vsnl_pool_parse(nest, &p, VSNL_CODEC_REPLY, NULL) || !(name = vsnl_pool_get_name(&p)))
 		return;
-	name = nla_get_string(p[VS_POOL_A_NAME]);
 	if (!strcmp(name, "vs_node"))
 		ps = &st->node_pool;
 	else if (!strcmp(name, "vs_task"))
@@ -97,52 +98,44 @@ static void get_pool(struct nlattr *nest, struct vsbench_daemon_stats *st)
 	else
 		return;
 	*ps = (struct vs_pool_stats){ 0 };
-	if (p[VS_POOL_A_OBJ_SIZE])
-		ps->obj_size = nla_get_u32(p[VS_POOL_A_OBJ_SIZE]);
-	if (p[VS_POOL_A_ACTIVE])
-		ps->active_objs = nla_get_u64(p[VS_POOL_A_ACTIVE]);
-	if (p[VS_POOL_A_TOTAL])
-		ps->total_objs = nla_get_u64(p[VS_POOL_A_TOTAL]);
-	if (p[VS_POOL_A_SLABS])
-		ps->nr_slabs = nla_get_u64(p[VS_POOL_A_SLABS]);
-	if (p[VS_POOL_A_BYTES])
-		ps->bytes = nla_get_u64(p[VS_POOL_A_BYTES]);
+	if (vsnl_pool_get_obj_size(&p, &size))
+		ps->obj_size = size;
+	if (vsnl_pool_get_active(&p, &v))
+		ps->active_objs = v;
+	if (vsnl_pool_get_total(&p, &v))
+		ps->total_objs = v;
+	if (vsnl_pool_get_slabs(&p, &v))
+		ps->nr_slabs = v;
+	if (vsnl_pool_get_bytes(&p, &v))
+		ps->bytes = v;
 	st->pools |= ps == &st->node_pool ? 1 : 2;
-}
-
-static u32 get_u32(struct nlattr **tb, int type)
-{
-	return tb[type] ? nla_get_u32(tb[type]) : 0;
 }
 
 static int parse_stats(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	struct vsbench_daemon_stats *st = arg;
-	struct nlattr *s[VS_STATS_A_MAX + 1], *cy[VS_CYCLE_A_MAX + 1], *a;
-	int rem;
+	struct vsnl_stats_tb s;
+	struct vsnl_cycle_tb cy;
+	const struct nlattr *a;
 
 	*st = (struct vsbench_daemon_stats){ 0 };
-	if (!tb[VS_A_STATS] || vsnl_parse_nested(s, VS_STATS_A_MAX, tb[VS_A_STATS]))
+	if (!tb[VS_A_STATS] || vsnl_stats_parse(tb[VS_A_STATS], &s, VSNL_CODEC_REPLY, NULL))
 		return -EPROTO;
-	st->nodes = get_u32(s, VS_STATS_A_NR_NODES);
-	st->queues = get_u32(s, VS_STATS_A_NR_QUEUES);
-	st->podgroups = get_u32(s, VS_STATS_A_NR_PODGROUPS);
-	st->tasks = get_u32(s, VS_STATS_A_NR_TASKS);
-	st->vjobs = get_u32(s, VS_STATS_A_NR_VJOBS);
-	st->prioclasses = get_u32(s, VS_STATS_A_NR_PRIOCLASSES);
-	if (s[VS_STATS_A_RSS_BYTES]) {
-		st->has_rss = true;
-		st->rss = nla_get_u64(s[VS_STATS_A_RSS_BYTES]);
-	}
-	if (s[VS_STATS_A_LAST_CYCLE]) {
-		if (vsnl_parse_nested(cy, VS_CYCLE_A_MAX, s[VS_STATS_A_LAST_CYCLE]) ||
-		    !cy[VS_CYCLE_A_ID])
+	vsnl_stats_get_nr_nodes(&s, &st->nodes);
+	vsnl_stats_get_nr_queues(&s, &st->queues);
+	vsnl_stats_get_nr_podgroups(&s, &st->podgroups);
+	vsnl_stats_get_nr_tasks(&s, &st->tasks);
+	vsnl_stats_get_nr_vjobs(&s, &st->vjobs);
+	vsnl_stats_get_nr_prioclasses(&s, &st->prioclasses);
+	st->has_rss = vsnl_stats_get_rss_bytes(&s, &st->rss);
+	if (vsnl_stats_get_last_cycle(&s)) {
+		if (vsnl_cycle_parse(vsnl_stats_get_last_cycle(&s), &cy, VSNL_CODEC_REPLY, NULL) ||
+		    !vsnl_cycle_get_id(&cy, &st->last_cycle))
 			return -EPROTO;
-		st->last_cycle = nla_get_u64(cy[VS_CYCLE_A_ID]);
-		st->last_pending = get_u32(cy, VS_CYCLE_A_PENDING);
+		vsnl_cycle_get_pending(&cy, &st->last_pending);
 	}
-	nla_for_each_nested(a, tb[VS_A_STATS], rem)
-		if (nla_type(a) == VS_STATS_A_POOL)
+	mnl_attr_for_each_nested(a, tb[VS_A_STATS])
+		if (mnl_attr_get_type(a) == VS_STATS_A_POOL)
 			get_pool(a, st);
 	return 0;
 }
@@ -165,19 +158,16 @@ struct remote_conf {
 
 static int parse_conf(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *c[VS_CONF_A_MAX + 1];
 	struct remote_conf *rc = arg;
+	struct vsnl_conf_tb c;
 
-	if (!tb[VS_A_CONF] || vsnl_parse_nested(c, VS_CONF_A_MAX, tb[VS_A_CONF]))
+	if (!tb[VS_A_CONF] || vsnl_conf_parse(tb[VS_A_CONF], &c, VSNL_CODEC_REPLY, NULL))
 		return -EPROTO;
-	if (c[VS_CONF_A_PERIOD_MS]) {
-		rc->has_period = true;
-		rc->period_ms = nla_get_u32(c[VS_CONF_A_PERIOD_MS]);
-	}
-	if (c[VS_CONF_A_TEXT])
-		rc->text = strdup(nla_get_string(c[VS_CONF_A_TEXT]));
-	if (c[VS_CONF_A_SOURCE])
-		rc->source = strdup(nla_get_string(c[VS_CONF_A_SOURCE]));
+	rc->has_period = vsnl_conf_get_period_ms(&c, &rc->period_ms);
+	if (vsnl_conf_get_text(&c))
+		rc->text = strdup(vsnl_conf_get_text(&c));
+	if (vsnl_conf_get_source(&c))
+		rc->source = strdup(vsnl_conf_get_source(&c));
 	return 0;
 }
 
@@ -288,13 +278,12 @@ void vsbench_remote_close(struct vsbench_remote *r)
 
 static int parse_conn(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *c[VS_CONN_A_MAX + 1];
+	struct vsnl_conn_tb c;
 	u64 *rcvbuf = arg;
 
-	if (!tb[VS_A_CONN] || vsnl_parse_nested(c, VS_CONN_A_MAX, tb[VS_A_CONN]) ||
-	    !c[VS_CONN_A_RCVBUF])
+	if (!tb[VS_A_CONN] || vsnl_conn_parse(tb[VS_A_CONN], &c, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_conn_get_rcvbuf(&c, rcvbuf))
 		return -EPROTO;
-	*rcvbuf = nla_get_u64(c[VS_CONN_A_RCVBUF]);
 	return 0;
 }
 
@@ -425,10 +414,13 @@ static size_t arena_put(struct vsbench_remote *r, const char *s, const char *s2)
 
 static int record_bind(struct vsbench_remote *r, const struct nlattr *nest)
 {
-	struct nlattr *d[VS_DECISION_A_MAX + 1];
+	const char *ns, *name, *node;
+	struct vsnl_decision_tb d;
 	struct remote_bind *b;
+	u32 kind;
 
-	if (vsnl_parse_nested(d, VS_DECISION_A_MAX, nest) || !d[VS_DECISION_A_KIND]) {
+	if (vsnl_decision_parse(nest, &d, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_decision_get_kind(&d, &kind)) {
 		fprintf(stderr, "%s: vschedd sent a decision without its kind\n", r->prog);
 		return -EPROTO;
 	}
@@ -436,9 +428,12 @@ static int record_bind(struct vsbench_remote *r, const struct nlattr *nest)
 	 * Only binds: the in-process binder sink confirms binds and nothing
 	 * else, and the built-in configuration evicts nothing.
 	 */
-	if (nla_get_u32(d[VS_DECISION_A_KIND]) != VS_DECISION_BIND)
+	if (kind != VS_DECISION_BIND)
 		return 0;
-	if (!d[VS_DECISION_A_NAMESPACE] || !d[VS_DECISION_A_NAME] || !d[VS_DECISION_A_NODE]) {
+	ns = vsnl_decision_get_namespace(&d);
+	name = vsnl_decision_get_name(&d);
+	node = vsnl_decision_get_node(&d);
+	if (!ns || !name || !node) {
 		fprintf(stderr, "%s: vschedd sent a bind without its task or node\n", r->prog);
 		return -EPROTO;
 	}
@@ -452,9 +447,8 @@ static int record_bind(struct vsbench_remote *r, const struct nlattr *nest)
 		r->cap_binds = cap;
 	}
 	b = &r->binds[r->nr_binds];
-	b->key = arena_put(r, nla_get_string(d[VS_DECISION_A_NAMESPACE]),
-			   nla_get_string(d[VS_DECISION_A_NAME]));
-	b->node = arena_put(r, nla_get_string(d[VS_DECISION_A_NODE]), NULL);
+	b->key = arena_put(r, ns, name);
+	b->node = arena_put(r, node, NULL);
 	if (b->key == (size_t)-1 || b->node == (size_t)-1)
 		goto nomem;
 	r->nr_binds++;
@@ -466,12 +460,11 @@ nomem:
 
 static int cycle_of(struct nlattr **tb, u64 *id)
 {
-	struct nlattr *cy[VS_CYCLE_A_MAX + 1];
+	struct vsnl_cycle_tb cy;
 
-	if (!tb[VS_A_CYCLE] || vsnl_parse_nested(cy, VS_CYCLE_A_MAX, tb[VS_A_CYCLE]) ||
-	    !cy[VS_CYCLE_A_ID])
+	if (!tb[VS_A_CYCLE] || vsnl_cycle_parse(tb[VS_A_CYCLE], &cy, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_cycle_get_id(&cy, id))
 		return -EPROTO;
-	*id = nla_get_u64(cy[VS_CYCLE_A_ID]);
 	return 0;
 }
 
@@ -483,15 +476,14 @@ static int on_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void 
 {
 	const struct genlmsghdr *g = nlmsg_data(nlh);
 	struct vsbench_remote *r = arg;
-	struct nlattr *a;
+	const struct nlattr *a;
 	u64 id = 0;
-	int rem, ret;
+	int ret;
 
 	switch (g->cmd) {
 	case VS_CMD_DECISIONS:
-		if (!tb[VS_A_CYCLE_ID])
+		if (!vsnl_vsched_get_cycle_id(vsnl_reply_tb(tb), &id))
 			goto proto;
-		id = nla_get_u64(tb[VS_A_CYCLE_ID]);
 		break;
 	case VS_CMD_CYCLE:
 		if (cycle_of(tb, &id))
@@ -508,8 +500,8 @@ static int on_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void 
 		r->done = true;
 		return 0;
 	}
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
-		if (nla_type(a) != VS_A_DECISION)
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) != VS_A_DECISION)
 			continue;
 		ret = record_bind(r, a);
 		if (ret)
@@ -554,27 +546,29 @@ static int read_cycle(struct vsbench_remote *r)
 static int parse_cycle(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	struct vsbench_remote_cycle *rc = arg;
-	struct nlattr *cy[VS_CYCLE_A_MAX + 1], *a, *as[VS_ACTSTAT_A_MAX + 1];
-	int rem;
+	struct vsnl_action_stat_tb as;
+	struct vsnl_cycle_tb cy;
+	const struct nlattr *a;
 
-	if (!tb[VS_A_CYCLE] || vsnl_parse_nested(cy, VS_CYCLE_A_MAX, tb[VS_A_CYCLE]) ||
-	    !cy[VS_CYCLE_A_ID] || !cy[VS_CYCLE_A_DURATION_NS])
+	if (!tb[VS_A_CYCLE] || vsnl_cycle_parse(tb[VS_A_CYCLE], &cy, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_cycle_get_id(&cy, &rc->id) || !vsnl_cycle_get_duration_ns(&cy, &rc->duration_ns))
 		return -EPROTO;
-	rc->id = nla_get_u64(cy[VS_CYCLE_A_ID]);
-	rc->duration_ns = nla_get_u64(cy[VS_CYCLE_A_DURATION_NS]);
-	rc->daemon_binds = get_u32(cy, VS_CYCLE_A_BINDS);
-	rc->pending = get_u32(cy, VS_CYCLE_A_PENDING);
+	rc->daemon_binds = 0;
+	vsnl_cycle_get_binds(&cy, &rc->daemon_binds);
+	rc->pending = 0;
+	vsnl_cycle_get_pending(&cy, &rc->pending);
 	rc->nr_actions = 0;
-	nla_for_each_nested(a, tb[VS_A_CYCLE], rem) {
-		if (nla_type(a) != VS_CYCLE_A_ACTION)
+	mnl_attr_for_each_nested(a, tb[VS_A_CYCLE]) {
+		if (mnl_attr_get_type(a) != VS_CYCLE_A_ACTION)
 			continue;
 		if (rc->nr_actions == VSBENCH_REMOTE_ACTIONS ||
-		    vsnl_parse_nested(as, VS_ACTSTAT_A_MAX, a) || !as[VS_ACTSTAT_A_NAME] ||
-		    !as[VS_ACTSTAT_A_DURATION_NS])
+		    vsnl_action_stat_parse(a, &as, VSNL_CODEC_REPLY, NULL) ||
+		    !vsnl_action_stat_get_name(&as) ||
+		    !vsnl_action_stat_get_duration_ns(&as, &rc->action_ns[rc->nr_actions]))
 			return -EPROTO;
 		snprintf(rc->action_names[rc->nr_actions], sizeof(rc->action_names[0]), "%s",
-			 nla_get_string(as[VS_ACTSTAT_A_NAME]));
-		rc->action_ns[rc->nr_actions++] = nla_get_u64(as[VS_ACTSTAT_A_DURATION_NS]);
+			 vsnl_action_stat_get_name(&as));
+		rc->nr_actions++;
 	}
 	return 0;
 }

@@ -35,6 +35,7 @@
 
 #include "controllers/pgctl.h"
 #include "kube/manifest.h"
+#include "lib/codec_gen.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
 #include "vsctl/request.h"
@@ -164,9 +165,14 @@ static int dump_kind(struct apply *a, enum mf_kind kind, const char *ns)
 	struct vsnl_err err = { 0 };
 	int ret;
 
-	if (m && ns && nla_put_string(m, VS_A_FILTER_NAMESPACE, ns) < 0) {
-		nlmsg_free(m);
-		m = NULL;
+	if (m && ns) {
+		size_t cap;
+		struct nlmsghdr *nlh = vsnl_msg_hdr(m, &cap);
+
+		if (vsnl_vsched_put_filter_namespace(nlh, cap, ns, &err)) {
+			nlmsg_free(m);
+			return vsctl_fail(err.err, &err);
+		}
 	}
 	ret = vsnl_request(a->c, m, on_object, &d, &err);
 	return ret ? vsctl_fail(ret, &err) : 0;

@@ -25,6 +25,7 @@
 #include <libmnl/libmnl.h>
 
 #include "harness/harness.h"
+#include "lib/codec_gen.h"
 #include "lib/compiler.h"
 #include "lib/file.h"
 #include "lib/render.h"
@@ -185,7 +186,7 @@ int vsctl_conf_set(int argc, char **argv)
 	struct nl_msg *m;
 	struct nlattr *nest;
 	char *text;
-	size_t len;
+	size_t len, cap;
 	int ret;
 
 	ret = parse_common(argc, argv, "c", &o);
@@ -201,14 +202,18 @@ int vsctl_conf_set(int argc, char **argv)
 		return 1;
 	}
 	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
-	nest = m ? nla_nest_start(m, VS_A_CONF) : NULL;
-	if (!nest || nla_put_string(m, VS_CONF_A_TEXT, text) ||
-	    nla_put_string(m, VS_CONF_A_SOURCE, argv[o.optind]) ||
-	    (o.check && nla_put_flag(m, VS_CONF_A_CHECK_ONLY))) {
-		nlmsg_free(m);
-		m = NULL;
-	} else {
-		nla_nest_end(m, nest);
+	if (m) {
+		struct nlmsghdr *nlh = vsnl_msg_hdr(m, &cap);
+
+		nest = vsnl_vsched_start_conf(nlh, cap, &err);
+		if (!nest || vsnl_conf_put_text(nlh, cap, text, &err) ||
+		    vsnl_conf_put_source(nlh, cap, argv[o.optind], &err) ||
+		    (o.check && vsnl_conf_put_check_only(nlh, cap, &err))) {
+			nlmsg_free(m);
+			free(text);
+			return vsctl_fail(err.err, &err);
+		}
+		mnl_attr_nest_end(nlh, nest);
 	}
 	free(text);
 	ret = vsctl_request(o.socket, m, NULL, NULL);

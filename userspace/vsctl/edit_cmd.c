@@ -238,6 +238,15 @@ static const struct field task_fields[] = {
 	{ "preemptable", F_BOOL, VS_TASK_A_PREEMPTABLE, .arg = "true|false",
 	  .help = "whether it may be preempted (volcano.sh/preemptable)" },
 	PREEMPTION_FIELD(VS_TASK_A_PREEMPTION_POLICY),
+	{ "owner-uid", F_STR, VS_TASK_A_OWNER_UID, .arg = "UID",
+	  .help = "its controller's uid: without --podgroup, the tasks of one owner share the "
+		  "PodGroup made for them (podgroup-UID)" },
+	{ "scheduler", F_STR, VS_TASK_A_SCHEDULER, .arg = "NAME",
+	  .help = "its schedulerName (default: vschedd's, \"volcano\"): another scheduler's "
+		  "task must be on a node" },
+	{ "admit", F_FLAG, VS_TASK_A_ADMIT, .value = 1,
+	  .help = "admit it as Kubernetes admits a new pod: its priority from its priority "
+		  "class or the global default, an unknown class refused" },
 	{ 0 }
 };
 
@@ -1053,6 +1062,9 @@ static int put_slot(struct req *r, const struct vsnl_codec_set *set, u16 type,
 	case SH_NONE:
 		return 0;
 	case SH_INT:
+		/* a flag attribute is there or not (F_FLAG with a value of 1) */
+		if (set->attrs[type].type == VSNL_CODEC_FLAG)
+			return s->num ? vsnl_codec_put_flag(r->nlh, r->cap, set, type, &r->err) : 0;
 		return vsnl_codec_put_int(r->nlh, r->cap, set, type, s->num, &r->err);
 	case SH_STR:
 		return vsnl_codec_put_str(r->nlh, r->cap, set, type, s->str, &r->err);

@@ -16,9 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <netlink/attr.h>
+#include <libmnl/libmnl.h>
 #include <netlink/msg.h>
 
+#include "lib/codec_gen.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
 #include "vsctl/objects.h"
@@ -66,8 +67,10 @@ int vsctl_explain(int argc, char **argv)
 	json_t *reply = NULL;
 	bool json = false;
 	long scores = 0;
+	struct vsnl_err err = { 0 };
 	struct nlattr *nest;
 	struct nl_msg *m;
+	size_t cap;
 	u16 attr;
 	int c, ret;
 
@@ -135,16 +138,18 @@ int vsctl_explain(int argc, char **argv)
 	}
 
 	m = vsnl_msg_new(VS_CMD_EXPLAIN, 0);
-	nest = m ? nla_nest_start(m, VS_A_EXPLAIN) : NULL;
-	if (nest && ((*key.ns && nla_put_string(m, VS_EXPLAIN_A_NAMESPACE, key.ns)) ||
-		     nla_put_string(m, attr, key.name) ||
-		     (scores && nla_put_u32(m, VS_EXPLAIN_A_SCORES, (u32)scores))))
-		nest = NULL;
-	if (nest) {
-		nla_nest_end(m, nest);
-	} else if (m) {
-		nlmsg_free(m);
-		m = NULL;
+	if (m) {
+		struct nlmsghdr *nlh = vsnl_msg_hdr(m, &cap);
+
+		nest = vsnl_vsched_start_explain(nlh, cap, &err);
+		if (!nest ||
+		    (*key.ns && vsnl_explain_put_namespace(nlh, cap, key.ns, &err)) ||
+		    vsnl_codec_put_str(nlh, cap, &vsnl_codec_explain, attr, key.name, &err) ||
+		    (scores && vsnl_explain_put_scores(nlh, cap, (u32)scores, &err))) {
+			nlmsg_free(m);
+			return vsctl_fail(err.err, &err);
+		}
+		mnl_attr_nest_end(nlh, nest);
 	}
 	ret = vsctl_request(socket, m, vsnl_render_keep, &reply);
 	if (ret)

@@ -46,11 +46,12 @@ int vsctl_key_parse(const char *prog, const struct vsctl_kind *k, const char *ns
 		    const char *arg, struct vsctl_key *key);
 
 /*
- * Open @k's nest in @m and put @key in it: the caller adds what else the
- * request carries and closes the nest. NULL when the message is full.
+ * Open @k's nest in @m and put @key in it, with the generated codec: the
+ * caller adds what else the request carries and closes the nest. NULL
+ * with @err saying why (the message is full).
  */
 struct nlattr *vsctl_key_put(struct nl_msg *m, const struct vsctl_kind *k,
-			     const struct vsctl_key *key);
+			     const struct vsctl_key *key, struct vsnl_err *err);
 
 /* One line of a command's --help: "  --cpu Q        the node's cpu". */
 void vsctl_print_option(FILE *out, const char *opt, const char *help);

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <netlink/attr.h>
+#include <libmnl/libmnl.h>
 #include <netlink/msg.h>
 
 #include "lib/codec_gen.h"
@@ -473,12 +473,15 @@ int vsctl_key_parse(const char *prog, const struct vsctl_kind *k, const char *ns
 }
 
 struct nlattr *vsctl_key_put(struct nl_msg *m, const struct vsctl_kind *k,
-			     const struct vsctl_key *key)
+			     const struct vsctl_key *key, struct vsnl_err *err)
 {
-	struct nlattr *nest = nla_nest_start(m, k->attr);
+	const struct vsnl_codec_set *set = vsnl_codec_vsched.attrs[k->attr].nested;
+	size_t cap;
+	struct nlmsghdr *nlh = vsnl_msg_hdr(m, &cap);
+	struct nlattr *nest = vsnl_codec_nest_start(nlh, cap, &vsnl_codec_vsched, k->attr, err);
 
-	if (!nest || (k->a_ns && nla_put_string(m, k->a_ns, key->ns)) ||
-	    nla_put_string(m, k->a_name, key->name))
+	if (!nest || (k->a_ns && vsnl_codec_put_str(nlh, cap, set, k->a_ns, key->ns, err)) ||
+	    vsnl_codec_put_str(nlh, cap, set, k->a_name, key->name, err))
 		return NULL;
 	return nest;
 }
@@ -685,9 +688,11 @@ static void list_usage(FILE *out, const char *prog, const struct vsctl_kind *k, 
 int vsctl_obj_list(int argc, char **argv)
 {
 	const struct vsctl_kind *k = vsctl_kind_of(argv[0]);
+	struct vsnl_err err = { 0 };
 	json_t *items;
 	struct opts o;
 	struct nl_msg *m;
+	size_t cap;
 	int ret;
 
 	ret = parse_opts(argc, argv, k, true, &o);
@@ -700,13 +705,19 @@ int vsctl_obj_list(int argc, char **argv)
 		return 2;
 	}
 	m = vsnl_msg_new(k->cmd_get, NLM_F_DUMP);
-	if (m && ((o.ns && nla_put_string(m, VS_A_FILTER_NAMESPACE, o.ns)) ||
-		  (o.queue && nla_put_string(m, VS_A_FILTER_QUEUE, o.queue)) ||
-		  (o.podgroup && nla_put_string(m, VS_A_FILTER_PODGROUP, o.podgroup)) ||
-		  (o.node && nla_put_string(m, VS_A_FILTER_NODE, o.node)) ||
-		  (o.status_mask && nla_put_u32(m, VS_A_FILTER_STATUS, o.status_mask)))) {
-		nlmsg_free(m);
-		m = NULL;
+	if (m) {
+		struct nlmsghdr *nlh = vsnl_msg_hdr(m, &cap);
+
+		ret = (o.ns && vsnl_vsched_put_filter_namespace(nlh, cap, o.ns, &err)) ||
+		      (o.queue && vsnl_vsched_put_filter_queue(nlh, cap, o.queue, &err)) ||
+		      (o.podgroup && vsnl_vsched_put_filter_podgroup(nlh, cap, o.podgroup, &err)) ||
+		      (o.node && vsnl_vsched_put_filter_node(nlh, cap, o.node, &err)) ||
+		      (o.status_mask && vsnl_vsched_put_filter_status(nlh, cap, o.status_mask,
+								      &err));
+		if (ret) {
+			nlmsg_free(m);
+			return vsctl_fail(err.err, &err);
+		}
 	}
 	items = json_array();
 	if (!items) {
@@ -726,6 +737,7 @@ int vsctl_obj_list(int argc, char **argv)
 static int one_request(int argc, char **argv, bool del)
 {
 	const struct vsctl_kind *k = vsctl_kind_of(argv[0]);
+	struct vsnl_err err = { 0 };
 	struct vsctl_key key;
 	json_t *items;
 	struct nlattr *nest;
@@ -751,12 +763,12 @@ static int one_request(int argc, char **argv, bool del)
 	if (vsctl_key_parse(argv[0], k, o.ns, argv[o.optind], &key))
 		return 2;
 	m = vsnl_msg_new(del ? k->cmd_del : k->cmd_get, 0);
-	nest = m ? vsctl_key_put(m, k, &key) : NULL;
+	nest = m ? vsctl_key_put(m, k, &key, &err) : NULL;
 	if (nest) {
-		nla_nest_end(m, nest);
-	} else {
+		mnl_attr_nest_end(nlmsg_hdr(m), nest);
+	} else if (m) {
 		nlmsg_free(m);
-		m = NULL;
+		return vsctl_fail(err.err, &err);
 	}
 	items = json_array();
 	if (!items) {

@@ -28,11 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <libmnl/libmnl.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
 #include "harness/encode.h"
+#include "lib/codec_gen.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
 #include "vsctl/request.h"
@@ -175,9 +177,11 @@ static int set_conf(struct scn_remote *r, const struct scenario *scn, struct vs_
 	/* an attribute's length is 16 bits, header and NUL included */
 	const size_t max = 0xffff - NLA_HDRLEN - 1;
 	struct vsnl_err e = { 0 };
+	struct nlmsghdr *nlh;
 	struct nlattr *nest;
 	struct nl_msg *m;
 	char *text;
+	size_t cap;
 	int ret;
 
 	text = conf_text(scn->conf);
@@ -189,13 +193,16 @@ static int set_conf(struct scn_remote *r, const struct scenario *scn, struct vs_
 				  "carries (%zu bytes)", max);
 	}
 	m = vsnl_msg_new(VS_CMD_CONF_SET, 0);
-	nest = m ? nla_nest_start(m, VS_A_CONF) : NULL;
-	if (!nest || nla_put_string(m, VS_CONF_A_TEXT, text) ||
-	    nla_put_string(m, VS_CONF_A_SOURCE, scn->file)) {
-		nlmsg_free(m);
-		m = NULL;
-	} else {
-		nla_nest_end(m, nest);
+	if (m) {
+		nlh = vsnl_msg_hdr(m, &cap);
+		nest = vsnl_vsched_start_conf(nlh, cap, &e);
+		if (!nest || vsnl_conf_put_text(nlh, cap, text, &e) ||
+		    vsnl_conf_put_source(nlh, cap, scn->file, &e)) {
+			nlmsg_free(m);
+			free(text);
+			return remote_fail(err, e.err, &e, "installing the configuration");
+		}
+		mnl_attr_nest_end(nlh, nest);
 	}
 	free(text);
 	ret = vsnl_request(r->req, m, NULL, NULL, &e);
@@ -260,13 +267,12 @@ struct cycle_rx {
 
 static int cycle_id(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *cy[VS_CYCLE_A_MAX + 1];
+	struct vsnl_cycle_tb cy;
 	u64 *id = arg;
 
-	if (!tb[VS_A_CYCLE] || vsnl_parse_nested(cy, VS_CYCLE_A_MAX, tb[VS_A_CYCLE]) ||
-	    !cy[VS_CYCLE_A_ID])
+	if (!tb[VS_A_CYCLE] || vsnl_cycle_parse(tb[VS_A_CYCLE], &cy, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_cycle_get_id(&cy, id))
 		return -EPROTO;
-	*id = nla_get_u64(cy[VS_CYCLE_A_ID]);
 	return 0;
 }
 
@@ -278,19 +284,18 @@ static int cycle_id(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
  */
 static int stats_last_cycle(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *st[VS_STATS_A_MAX + 1];
-	struct nlattr *cy[VS_CYCLE_A_MAX + 1];
+	struct vsnl_stats_tb st;
+	struct vsnl_cycle_tb cy;
 	u64 *id = arg;
 
 	*id = 0;
-	if (!tb[VS_A_STATS] || vsnl_parse_nested(st, VS_STATS_A_MAX, tb[VS_A_STATS]))
+	if (!tb[VS_A_STATS] || vsnl_stats_parse(tb[VS_A_STATS], &st, VSNL_CODEC_REPLY, NULL))
 		return -EPROTO;
-	if (!st[VS_STATS_A_LAST_CYCLE])
+	if (!vsnl_stats_get_last_cycle(&st))
 		return 0;
-	if (vsnl_parse_nested(cy, VS_CYCLE_A_MAX, st[VS_STATS_A_LAST_CYCLE]) ||
-	    !cy[VS_CYCLE_A_ID])
+	if (vsnl_cycle_parse(vsnl_stats_get_last_cycle(&st), &cy, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_cycle_get_id(&cy, id))
 		return -EPROTO;
-	*id = nla_get_u64(cy[VS_CYCLE_A_ID]);
 	return 0;
 }
 
@@ -313,18 +318,18 @@ static int foreign_cycle(struct vs_err *err, u64 id)
 
 static int record_decision(struct cycle_rx *rx, const struct nlattr *nest)
 {
-	struct nlattr *d[VS_DECISION_A_MAX + 1];
+	struct vsnl_decision_tb d;
 	const char *node;
 	char key[512];
 	u32 kind;
 
-	if (vsnl_parse_nested(d, VS_DECISION_A_MAX, nest) || !d[VS_DECISION_A_KIND] ||
-	    !d[VS_DECISION_A_NAMESPACE] || !d[VS_DECISION_A_NAME])
+	if (vsnl_decision_parse(nest, &d, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_decision_get_kind(&d, &kind) || !vsnl_decision_get_namespace(&d) ||
+	    !vsnl_decision_get_name(&d))
 		return vs_err_set(rx->err, EPROTO, "vschedd sent a decision without its task");
-	snprintf(key, sizeof(key), "%s/%s", nla_get_string(d[VS_DECISION_A_NAMESPACE]),
-		 nla_get_string(d[VS_DECISION_A_NAME]));
-	node = d[VS_DECISION_A_NODE] ? nla_get_string(d[VS_DECISION_A_NODE]) : NULL;
-	kind = nla_get_u32(d[VS_DECISION_A_KIND]);
+	snprintf(key, sizeof(key), "%s/%s", vsnl_decision_get_namespace(&d),
+		 vsnl_decision_get_name(&d));
+	node = vsnl_decision_get_node(&d);
 	switch (kind) {
 	case VS_DECISION_BIND:
 		if (!node)
@@ -360,16 +365,15 @@ static int on_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void 
 {
 	const struct genlmsghdr *g = nlmsg_data(nlh);
 	struct cycle_rx *rx = arg;
-	struct nlattr *a;
+	const struct nlattr *a;
 	u64 id = 0;
-	int rem, ret;
+	int ret;
 
 	switch (g->cmd) {
 	case VS_CMD_DECISIONS:
-		if (!tb[VS_A_CYCLE_ID])
+		if (!vsnl_vsched_get_cycle_id(vsnl_reply_tb(tb), &id))
 			return vs_err_set(rx->err, EPROTO, "vschedd sent decisions without "
 					  "their cycle");
-		id = nla_get_u64(tb[VS_A_CYCLE_ID]);
 		break;
 	case VS_CMD_CYCLE:
 		if (cycle_id(nlh, tb, &id))
@@ -386,8 +390,8 @@ static int on_notification(const struct nlmsghdr *nlh, struct nlattr **tb, void 
 		rx->done = true;
 		return 0;
 	}
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
-		if (nla_type(a) != VS_A_DECISION)
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) != VS_A_DECISION)
 			continue;
 		ret = record_decision(rx, a);
 		if (ret)
@@ -437,28 +441,35 @@ static int report(struct scn_remote *r, u8 cmd, const char *key, const char *nod
 {
 	const char *slash = strchr(key, '/');
 	struct vsnl_err e = { 0 };
+	struct nlmsghdr *nlh;
 	struct nlattr *nest;
 	struct nl_msg *m;
 	char ns[256];
+	size_t cap;
 	int ret;
 
 	snprintf(ns, sizeof(ns), "%.*s", (int)(slash - key), key);
 	m = vsnl_msg_new(cmd, 0);
-	nest = m ? nla_nest_start(m, cmd == VS_CMD_BIND_RESULT ? VS_A_BIND_RESULT : VS_A_TASK) :
-		   NULL;
-	if (!nest)
+	if (!m)
 		goto nomem;
+	nlh = vsnl_msg_hdr(m, &cap);
 	if (cmd == VS_CMD_BIND_RESULT) {
-		if (nla_put_string(m, VS_BIND_A_NAMESPACE, ns) ||
-		    nla_put_string(m, VS_BIND_A_NAME, slash + 1) ||
-		    nla_put_string(m, VS_BIND_A_NODE, node) || nla_put_s32(m, VS_BIND_A_ERROR, 0))
-			goto nomem;
-	} else if (nla_put_string(m, VS_TASK_A_NAMESPACE, ns) ||
-		   nla_put_string(m, VS_TASK_A_NAME, slash + 1) ||
-		   nla_put_u32(m, VS_TASK_A_EVENT, event)) {
-		goto nomem;
+		nest = vsnl_vsched_start_bind_result(nlh, cap, &e);
+		ret = !nest || vsnl_bind_result_put_namespace(nlh, cap, ns, &e) ||
+		      vsnl_bind_result_put_name(nlh, cap, slash + 1, &e) ||
+		      vsnl_bind_result_put_node(nlh, cap, node, &e) ||
+		      vsnl_bind_result_put_error(nlh, cap, 0, &e);
+	} else {
+		nest = vsnl_vsched_start_task(nlh, cap, &e);
+		ret = !nest || vsnl_task_put_namespace(nlh, cap, ns, &e) ||
+		      vsnl_task_put_name(nlh, cap, slash + 1, &e) ||
+		      vsnl_task_put_event(nlh, cap, event, &e);
 	}
-	nla_nest_end(m, nest);
+	if (ret) {
+		nlmsg_free(m);
+		return vs_err_set(err, e.err, "reporting %s: %s", key, e.msg);
+	}
+	mnl_attr_nest_end(nlh, nest);
 	ret = vsnl_request(r->req, m, NULL, NULL, &e);
 	if (!ret)
 		return 0;
@@ -470,7 +481,6 @@ static int report(struct scn_remote *r, u8 cmd, const char *key, const char *nod
 			  event == VS_TASK_EVENT_RUNNING ? "reporting running" : "deleting",
 			  key, e.msg[0] ? e.msg : strerror(-ret));
 nomem:
-	nlmsg_free(m);
 	return vs_err_set(err, ENOMEM, "out of memory");
 }
 
@@ -541,17 +551,18 @@ static int run_cycles(struct scn_remote *r, const struct scenario *scn, struct s
 
 static int record_phase(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *pg[VS_PG_A_MAX + 1];
 	struct scn_result *res = arg;
+	struct vsnl_podgroup_tb pg;
+	u32 phase = VS_PG_PENDING;
 	char key[512];
-	u32 phase;
 
-	if (!tb[VS_A_PODGROUP] || vsnl_parse_nested(pg, VS_PG_A_MAX, tb[VS_A_PODGROUP]) ||
-	    !pg[VS_PG_A_NAMESPACE] || !pg[VS_PG_A_NAME])
+	if (!tb[VS_A_PODGROUP] ||
+	    vsnl_podgroup_parse(tb[VS_A_PODGROUP], &pg, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_podgroup_get_namespace(&pg) || !vsnl_podgroup_get_name(&pg))
 		return -EPROTO;
-	phase = pg[VS_PG_A_PHASE] ? nla_get_u32(pg[VS_PG_A_PHASE]) : VS_PG_PENDING;
-	snprintf(key, sizeof(key), "%s/%s", nla_get_string(pg[VS_PG_A_NAMESPACE]),
-		 nla_get_string(pg[VS_PG_A_NAME]));
+	vsnl_podgroup_get_phase(&pg, &phase);
+	snprintf(key, sizeof(key), "%s/%s", vsnl_podgroup_get_namespace(&pg),
+		 vsnl_podgroup_get_name(&pg));
 	/* the core's values, checked against the protocol's by uapi_test.c */
 	return scn_set_add(&res->phases, key, vs_pg_phase_name((enum vs_pg_phase)phase), 0, 0);
 }
@@ -578,7 +589,9 @@ static int read_explanations(struct scn_remote *r, const struct scenario *scn,
 		const char *key = want->e[i].key;
 		struct vsnl_err e = { 0 };
 		struct scn_explain_key k;
+		struct nlmsghdr *nlh;
 		struct nl_msg *m;
+		size_t cap;
 		json_t *reply = NULL;
 		struct nlattr *nest;
 		u16 attr;
@@ -590,15 +603,18 @@ static int read_explanations(struct scn_remote *r, const struct scenario *scn,
 		attr = k.kind == SCN_EX_NODE ? VS_EXPLAIN_A_NODE :
 		       k.kind == SCN_EX_JOB ? VS_EXPLAIN_A_PODGROUP : VS_EXPLAIN_A_TASK;
 		m = vsnl_msg_new(VS_CMD_EXPLAIN, 0);
-		nest = m ? nla_nest_start(m, VS_A_EXPLAIN) : NULL;
-		if (!nest || (*k.ns && nla_put_string(m, VS_EXPLAIN_A_NAMESPACE, k.ns)) ||
-		    nla_put_string(m, attr, k.name) ||
-		    (k.kind == SCN_EX_SCORES &&
-		     nla_put_u32(m, VS_EXPLAIN_A_SCORES, SCN_EXPLAIN_SCORES))) {
-			nlmsg_free(m);
+		if (!m)
 			return vs_err_set(err, ENOMEM, "out of memory");
+		nlh = vsnl_msg_hdr(m, &cap);
+		nest = vsnl_vsched_start_explain(nlh, cap, &e);
+		if (!nest || (*k.ns && vsnl_explain_put_namespace(nlh, cap, k.ns, &e)) ||
+		    vsnl_codec_put_str(nlh, cap, &vsnl_codec_explain, attr, k.name, &e) ||
+		    (k.kind == SCN_EX_SCORES &&
+		     vsnl_explain_put_scores(nlh, cap, SCN_EXPLAIN_SCORES, &e))) {
+			nlmsg_free(m);
+			return remote_fail(err, e.err, &e, "explaining");
 		}
-		nla_nest_end(m, nest);
+		mnl_attr_nest_end(nlh, nest);
 		ret = vsnl_request(r->req, m, vsnl_render_keep, &reply, &e);
 		if (!ret)
 			ret = scn_explain_add(res, key, json_object_get(reply, "explain"));

@@ -202,15 +202,14 @@ static void start_more(struct kbind *b)
 
 static int queue_decision(struct kbind *b, const struct nlattr *nest)
 {
-	struct nlattr *a[VS_DECISION_A_MAX + 1];
+	struct vsnl_decision_tb d;
 	struct kwork *w;
 	u32 kind;
 
-	if (vsnl_parse_nested(a, VS_DECISION_A_MAX, (struct nlattr *)nest) < 0 ||
-	    !a[VS_DECISION_A_KIND] || !a[VS_DECISION_A_NAMESPACE] || !a[VS_DECISION_A_NAME] ||
-	    !a[VS_DECISION_A_NODE])
+	if (vsnl_decision_parse(nest, &d, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_decision_get_kind(&d, &kind) || !vsnl_decision_get_namespace(&d) ||
+	    !vsnl_decision_get_name(&d) || !vsnl_decision_get_node(&d))
 		return -EPROTO;
-	kind = nla_get_u32(a[VS_DECISION_A_KIND]);
 	if (kind != VS_DECISION_BIND && kind != VS_DECISION_EVICT)
 		return 0;	/* a pipeline: the task waits; nothing to do */
 	w = calloc(1, sizeof(*w));
@@ -219,9 +218,9 @@ static int queue_decision(struct kbind *b, const struct nlattr *nest)
 	NL_INIT_LIST_HEAD(&w->link);
 	w->b = b;
 	w->kind = kind;
-	w->ns = strdup(nla_get_string(a[VS_DECISION_A_NAMESPACE]));
-	w->name = strdup(nla_get_string(a[VS_DECISION_A_NAME]));
-	w->node = strdup(nla_get_string(a[VS_DECISION_A_NODE]));
+	w->ns = strdup(vsnl_decision_get_namespace(&d));
+	w->name = strdup(vsnl_decision_get_name(&d));
+	w->node = strdup(vsnl_decision_get_node(&d));
 	if (!w->ns || !w->name || !w->node) {
 		work_free(w);
 		return -ENOMEM;
@@ -236,8 +235,8 @@ static int on_note(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	struct genlmsghdr *g = nlmsg_data(nlh);
 	struct kbind *b = arg;
-	struct nlattr *a;
-	int rem, ret;
+	const struct nlattr *a;
+	int ret;
 
 	if (g->cmd == VS_CMD_STATUS && b->status) {
 		ret = kstatus_note(b->status, nlh);
@@ -247,8 +246,8 @@ static int on_note(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 	}
 	if (g->cmd != VS_CMD_DECISIONS)
 		return 0;
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
-		if (nla_type(a) != VS_A_DECISION)
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) != VS_A_DECISION)
 			continue;
 		ret = queue_decision(b, a);
 		if (ret == -EPROTO)

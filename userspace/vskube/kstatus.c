@@ -18,6 +18,7 @@
 #include <netlink/list.h>
 
 #include "lib/log.h"
+#include "lib/codec_gen.h"
 #include "lib/render.h"
 #include "lib/vsnl.h"
 #include "vsched/vsched.h"
@@ -467,14 +468,15 @@ static bool already_there(struct kstatus *s, enum kstatus_kind kind, const char 
 static const char *const phases[] = { "Pending", "Running", "Unknown", "Inqueue", "Completed" };
 static const char *const cond_types[] = { "Unschedulable", "Scheduled" };
 
-static u32 count(struct nlattr *counts, enum vs_task_status_uapi st)
+/* The set has no getters: its attributes are the statuses, one above their values. */
+static u32 count(const struct nlattr *counts, enum vs_task_status_uapi st)
 {
-	struct nlattr *a[VS_TASK_STATUS_UNKNOWN + 2] = { 0 };
+	struct vsnl_task_status_counts_tb a;
 
-	if (!counts || vsnl_parse_nested(a, VS_TASK_STATUS_UNKNOWN + 1, counts) < 0 ||
-	    !a[st + 1])
+	if (!counts || vsnl_task_status_counts_parse(counts, &a, VSNL_CODEC_REPLY, NULL) ||
+	    !a.attr[st + 1])
 		return 0;
-	return nla_get_u32(a[st + 1]);
+	return mnl_attr_get_u32(a.attr[st + 1]);
 }
 
 /* A patch as text; NULL (and @j freed) when out of memory. */
@@ -491,72 +493,80 @@ static char *dump(json_t *j)
  * and now, as Volcano writes its session's. A given one (the API
  * server's, kept): its own id, and its time if it had one.
  */
-static json_t *cond_json(struct nlattr **c, u32 type, const char *now)
+static json_t *cond_json(const struct vsnl_cond_tb *c, u32 type, const char *now)
 {
+	const char *reason = vsnl_cond_get_reason(c), *message = vsnl_cond_get_message(c);
+	const char *given_id = vsnl_cond_get_transition_id(c);
+	u64 transition = 0, at;
 	char id[24], when[32];
 	const char *time = now;
+	u8 status = 0;
+	bool has_time;
 
-	snprintf(id, sizeof(id), "%llu", c[VS_COND_A_TRANSITION] ?
-		 (unsigned long long)nla_get_u64(c[VS_COND_A_TRANSITION]) : 0ULL);
-	if (c[VS_COND_A_TIME])
-		time_fmt(when, sizeof(when), (time_t)nla_get_u64(c[VS_COND_A_TIME]));
-	if (c[VS_COND_A_TRANSITION_ID])
-		time = c[VS_COND_A_TIME] ? when : NULL;
+	vsnl_cond_get_transition(c, &transition);
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)transition);
+	has_time = vsnl_cond_get_time(c, &at);
+	if (has_time)
+		time_fmt(when, sizeof(when), (time_t)at);
+	if (given_id)
+		time = has_time ? when : NULL;
+	vsnl_cond_get_status(c, &status);
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s*}", "type", cond_types[type],
-			 "status", c[VS_COND_A_STATUS] && nla_get_u8(c[VS_COND_A_STATUS]) ?
-			 "True" : "False",
-			 "reason", c[VS_COND_A_REASON] ? nla_get_string(c[VS_COND_A_REASON]) : "",
-			 "message", c[VS_COND_A_MESSAGE] ? nla_get_string(c[VS_COND_A_MESSAGE]) : "",
-			 "transitionID", c[VS_COND_A_TRANSITION_ID] ?
-			 nla_get_string(c[VS_COND_A_TRANSITION_ID]) : id,
+			 "status", status ? "True" : "False",
+			 "reason", reason ? reason : "",
+			 "message", message ? message : "",
+			 "transitionID", given_id ? given_id : id,
 			 "lastTransitionTime", time);
 }
 
-static int podgroup(struct kstatus *s, struct nlattr *nest)
+static int podgroup(struct kstatus *s, const struct nlattr *nest)
 {
-	struct nlattr *a[VS_PG_A_MAX + 1], *c[VS_COND_A_MAX + 1], *x;
 	json_t *conds = json_array(), *cond;
+	const char *ns, *name, *fit_error;
 	struct kst_write wr = { 0 };
+	const struct nlattr *x, *nr;
+	struct vsnl_podgroup_tb a;
 	u32 phase, total = 0;
+	struct vsnl_cond_tb c;
 	char now[32];
 	json_t *patch;
-	int rem;
 
-	if (vsnl_parse_nested(a, VS_PG_A_MAX, nest) < 0 || !a[VS_PG_A_NAMESPACE] ||
-	    !a[VS_PG_A_NAME] || !a[VS_PG_A_PHASE] ||
-	    (phase = nla_get_u32(a[VS_PG_A_PHASE])) >= ARRAY_SIZE(phases)) {
+	if (vsnl_podgroup_parse(nest, &a, VSNL_CODEC_REPLY, NULL) ||
+	    !(ns = vsnl_podgroup_get_namespace(&a)) || !(name = vsnl_podgroup_get_name(&a)) ||
+	    !vsnl_podgroup_get_phase(&a, &phase) || phase >= ARRAY_SIZE(phases)) {
 		json_decref(conds);
 		return -EPROTO;
 	}
+	nr = vsnl_podgroup_get_nr_tasks(&a);
+	fit_error = vsnl_podgroup_get_fit_error(&a);
 	time_now(now, sizeof(now));
-	nla_for_each_nested(x, nest, rem) {
+	mnl_attr_for_each_nested(x, nest) {
 		u32 type;
 
-		if (nla_type(x) != VS_PG_A_CONDITION)
+		if (mnl_attr_get_type(x) != VS_PG_A_CONDITION)
 			continue;
-		if (vsnl_parse_nested(c, VS_COND_A_MAX, x) < 0 || !c[VS_COND_A_TYPE] ||
-		    (type = nla_get_u32(c[VS_COND_A_TYPE])) >= ARRAY_SIZE(cond_types)) {
+		if (vsnl_cond_parse(x, &c, VSNL_CODEC_REPLY, NULL) ||
+		    !vsnl_cond_get_type(&c, &type) || type >= ARRAY_SIZE(cond_types)) {
 			json_decref(conds);
 			return -EPROTO;
 		}
-		cond = cond_json(c, type, now);
+		cond = cond_json(&c, type, now);
 		if (!cond || json_array_append_new(conds, cond)) {
 			json_decref(conds);
 			return -ENOMEM;
 		}
 	}
 	for (int st = VS_TASK_STATUS_PENDING; st <= VS_TASK_STATUS_UNKNOWN; st++)
-		total += count(a[VS_PG_A_NR_TASKS], st);
+		total += count(nr, st);
 	patch = json_pack("{s:{s:s, s:o, s:i, s:i, s:i}}", "status", "phase",
 			  phases[phase], "conditions", conds, "running",
-			  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_RUNNING), "succeeded",
-			  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_SUCCEEDED), "failed",
-			  count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_FAILED));
+			  count(nr, VS_TASK_STATUS_RUNNING), "succeeded",
+			  count(nr, VS_TASK_STATUS_SUCCEEDED), "failed",
+			  count(nr, VS_TASK_STATUS_FAILED));
 	/* an Unschedulable Event is due whatever the status: RecordJobStatusEvent */
-	if (patch && already_there(s, KSTATUS_PODGROUP, nla_get_string(a[VS_PG_A_NAMESPACE]),
-				   nla_get_string(a[VS_PG_A_NAME]),
+	if (patch && already_there(s, KSTATUS_PODGROUP, ns, name,
 				   kstatus_podgroup_digest(json_object_get(patch, "status")),
-				   a[VS_PG_A_FIT_ERROR] != NULL)) {
+				   fit_error != NULL)) {
 		json_decref(patch);
 		return 0;
 	}
@@ -564,12 +574,12 @@ static int podgroup(struct kstatus *s, struct nlattr *nest)
 	if (!wr.patch)
 		return -ENOMEM;
 	/* RecordJobStatusEvent */
-	if (a[VS_PG_A_FIT_ERROR]) {
+	if (fit_error) {
 		wr.ev_type = "Warning";
 		wr.ev_reason = "Unschedulable";
 		if (asprintf(&wr.ev_message, "%u/%u tasks in gang unschedulable: %s",
-			     count(a[VS_PG_A_NR_TASKS], VS_TASK_STATUS_PENDING), total,
-			     nla_get_string(a[VS_PG_A_FIT_ERROR])) < 0)
+			     count(nr, VS_TASK_STATUS_PENDING), total,
+			     fit_error) < 0)
 			wr.ev_message = NULL;
 	} else {
 		wr.ev_type = "Normal";
@@ -580,30 +590,31 @@ static int podgroup(struct kstatus *s, struct nlattr *nest)
 		write_free(&wr);
 		return -ENOMEM;
 	}
-	return submit(s, KSTATUS_PODGROUP, nla_get_string(a[VS_PG_A_NAMESPACE]),
-		      nla_get_string(a[VS_PG_A_NAME]), &wr);
+	return submit(s, KSTATUS_PODGROUP, ns, name, &wr);
 }
 
-static int pod(struct kstatus *s, struct nlattr *nest)
+static int pod(struct kstatus *s, const struct nlattr *nest)
 {
-	struct nlattr *a[VS_TASK_A_MAX + 1];
+	const char *ns, *name, *reason, *message;
 	struct kst_write wr = { 0 };
+	struct vsnl_task_tb a;
 	char now[32];
 	json_t *patch;
 
-	if (vsnl_parse_nested(a, VS_TASK_A_MAX, nest) < 0 || !a[VS_TASK_A_NAMESPACE] ||
-	    !a[VS_TASK_A_NAME] || !a[VS_TASK_A_SCHED_REASON] || !a[VS_TASK_A_SCHED_MESSAGE])
+	if (vsnl_task_spec_parse(nest, &a, VSNL_CODEC_REPLY, NULL) ||
+	    !(ns = vsnl_task_get_namespace(&a)) || !(name = vsnl_task_get_name(&a)) ||
+	    !(reason = vsnl_task_get_sched_reason(&a)) ||
+	    !(message = vsnl_task_get_sched_message(&a)))
 		return -EPROTO;
 	time_now(now, sizeof(now));
 	/* taskUnschedulable(): only when the condition changes (podConditionHaveUpdate) */
 	patch = json_pack("{s:{s:[{s:s, s:s, s:s}]}}", "status", "conditions", "type",
 			  "PodScheduled", "status", "False",
-			  "reason", nla_get_string(a[VS_TASK_A_SCHED_REASON]),
-			  "message", nla_get_string(a[VS_TASK_A_SCHED_MESSAGE]));
+			  "reason", reason,
+			  "message", message);
 	if (!patch)
 		return -ENOMEM;
-	if (already_there(s, KSTATUS_POD, nla_get_string(a[VS_TASK_A_NAMESPACE]),
-			  nla_get_string(a[VS_TASK_A_NAME]),
+	if (already_there(s, KSTATUS_POD, ns, name,
 			  kstatus_pod_digest(json_object_get(patch, "status")), false)) {
 		json_decref(patch);
 		return 0;
@@ -612,53 +623,61 @@ static int pod(struct kstatus *s, struct nlattr *nest)
 	/* the condition, and FailedScheduling with its message */
 	wr.patch = dump(json_pack("{s:{s:[{s:s, s:s, s:s, s:s, s:n, s:s}]}}", "status",
 				  "conditions", "type", "PodScheduled", "status", "False",
-				  "reason", nla_get_string(a[VS_TASK_A_SCHED_REASON]),
-				  "message", nla_get_string(a[VS_TASK_A_SCHED_MESSAGE]),
+				  "reason", reason,
+				  "message", message,
 				  "lastProbeTime", "lastTransitionTime", now));
 	wr.ev_type = "Warning";
 	wr.ev_reason = "FailedScheduling";
-	wr.ev_message = strdup(nla_get_string(a[VS_TASK_A_SCHED_MESSAGE]));
+	wr.ev_message = strdup(message);
 	if (!wr.patch || !wr.ev_message) {
 		write_free(&wr);
 		return -ENOMEM;
 	}
-	return submit(s, KSTATUS_POD, nla_get_string(a[VS_TASK_A_NAMESPACE]),
-		      nla_get_string(a[VS_TASK_A_NAME]), &wr);
+	return submit(s, KSTATUS_POD, ns, name, &wr);
 }
 
 /* A resource nest as a ResourceList: {"cpu": "1500m", "memory": "1Gi", "pods": "3"}. */
-static json_t *resource_list(struct nlattr *res)
+static json_t *resource_list(const struct nlattr *res)
 {
-	struct nlattr *x, *sc[VS_SCALAR_A_MAX + 1];
 	json_t *l = json_object();
+	struct vsnl_scalar_tb sc;
+	const struct nlattr *x;
+	struct vsnl_res_tb r;
+	u64 v = 0;
 	char q[64];
-	int rem;
 
 	if (!l || !res)
 		return l;
-	nla_for_each_nested(x, res, rem) {
+	if (vsnl_res_parse(res, &r, VSNL_CODEC_REPLY, NULL)) {
+		json_decref(l);
+		return NULL;
+	}
+	/* in the message's order: a scalar resource repeats, and its name is in its nest */
+	mnl_attr_for_each_nested(x, res) {
 		const char *name = NULL;
 
-		switch (nla_type(x)) {
+		switch (mnl_attr_get_type(x)) {
 		case VS_RES_A_CPU:
 			name = "cpu";
-			vsnl_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 3, false);
+			vsnl_res_get_cpu(&r, &v);
+			vsnl_quantity_fmt(q, sizeof(q), (s64)v, 3, false);
 			break;
 		case VS_RES_A_MEMORY:
 			name = "memory";
-			vsnl_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 0, true);
+			vsnl_res_get_memory(&r, &v);
+			vsnl_quantity_fmt(q, sizeof(q), (s64)v, 0, true);
 			break;
 		case VS_RES_A_PODS:
 			name = "pods";
-			vsnl_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(x), 0, false);
+			vsnl_res_get_pods(&r, &v);
+			vsnl_quantity_fmt(q, sizeof(q), (s64)v, 0, false);
 			break;
 		case VS_RES_A_SCALAR:
-			if (vsnl_parse_nested(sc, VS_SCALAR_A_MAX, x) < 0 || !sc[VS_SCALAR_A_NAME] ||
-			    !sc[VS_SCALAR_A_VALUE])
+			if (vsnl_scalar_parse(x, &sc, VSNL_CODEC_REPLY, NULL) ||
+			    !vsnl_scalar_get_name(&sc) || !vsnl_scalar_get_value(&sc, &v))
 				continue;
-			name = nla_get_string(sc[VS_SCALAR_A_NAME]);
-			vsnl_quantity_fmt(q, sizeof(q), (s64)nla_get_u64(sc[VS_SCALAR_A_VALUE]),
-					  3, false);
+			name = vsnl_scalar_get_name(&sc);
+			vsnl_quantity_fmt(q, sizeof(q), (s64)v, 3, false);
 			break;
 		}
 		if (name && json_object_set_new(l, name, json_string(q))) {
@@ -669,34 +688,38 @@ static json_t *resource_list(struct nlattr *res)
 	return l;
 }
 
-static int queue(struct kstatus *s, struct nlattr *nest)
+static int queue(struct kstatus *s, const struct nlattr *nest)
 {
-	struct nlattr *a[VS_QUEUE_A_MAX + 1];
 	struct kst_write wr = { 0 };
+	struct vsnl_queue_tb a;
 	json_t *alloc;
 
-	if (vsnl_parse_nested(a, VS_QUEUE_A_MAX, nest) < 0 || !a[VS_QUEUE_A_NAME])
+	if (vsnl_queue_parse(nest, &a, VSNL_CODEC_REPLY, NULL) || !vsnl_queue_get_name(&a))
 		return -EPROTO;
-	alloc = resource_list(a[VS_QUEUE_A_ALLOCATED]);
+	alloc = resource_list(vsnl_queue_get_allocated(&a));
 	if (!alloc)
 		return -ENOMEM;
 	/* updateQueueStatus(): the scheduler writes allocated; the rest is the controller's */
 	wr.patch = dump(json_pack("{s:{s:o}}", "status", "allocated", alloc));
 	if (!wr.patch)
 		return -ENOMEM;
-	return submit(s, KSTATUS_QUEUE, NULL, nla_get_string(a[VS_QUEUE_A_NAME]), &wr);
+	return submit(s, KSTATUS_QUEUE, NULL, vsnl_queue_get_name(&a), &wr);
 }
 
 int kstatus_note(struct kstatus *s, const struct nlmsghdr *nlh)
 {
-	struct genlmsghdr *g = nlmsg_data(nlh);
-	struct nlattr *a;
-	int rem;
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	struct vsnl_vsched_tb tb;
+	const struct nlattr *a;
 
 	if (g->cmd != VS_CMD_STATUS)
 		return 0;
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
-		switch (nla_type(a)) {
+	/* libvsnl checked what it delivers; a caller of this may not have */
+	if (vsnl_codec_parse_msg(&vsnl_codec_reply, nlh, GENL_HDRLEN, tb.attr, VSNL_CODEC_REPLY,
+				 NULL))
+		return -EPROTO;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		switch (mnl_attr_get_type(a)) {
 		case VS_A_PODGROUP:
 			return podgroup(s, a);
 		case VS_A_TASK:

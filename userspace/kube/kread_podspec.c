@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * What a Pod and a VolcanoJob's task template share, read from a pod spec:
+ * the containers' requests and the tolerations (see kread.h). Containers
+ * are open objects (an image, ports... are taken and ignored); their
+ * resources and the tolerations are closed, an unknown key a typo.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+
+#include "kube/kread.h"
+#include "lib/codec_gen.h"
+
+/* ---- containers ---- */
+
+struct container_in {
+	struct kr_res req, lim;
+};
+
+static const struct kr_field resources_fields[] = {
+	KR_FIELD("requests", kr_res, struct container_in, req),
+	KR_FIELD("limits", kr_res, struct container_in, lim),
+	KR_IGNORE("claims"),
+};
+
+static int p_resources(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_walk_kv(kr, kv, resources_fields, ARRAY_SIZE(resources_fields), slot, NULL);
+}
+
+static const struct kr_field container_fields[] = {
+	{ .key = "resources", .parse = p_resources },
+	KR_OPEN,
+};
+
+/*
+ * Kubernetes' defaulting of a container (SetDefaults_Container): a limit
+ * whose request is not written makes the request. The request list holds
+ * only the names written, so the ones absent are the ones to default.
+ */
+static int container_default(struct container_in *c)
+{
+	for (u32 i = 0; i < c->lim.nr; i++) {
+		struct kr_res_ent *e;
+
+		if (kr_res_get(&c->req, c->lim.e[i].name, false))
+			continue;
+		e = kr_res_get(&c->req, c->lim.e[i].name, true);
+		if (!e)
+			return -ENOSPC;
+		e->v = c->lim.e[i].v;
+	}
+	return 0;
+}
+
+/*
+ * A list of containers, each one's request (defaulted) folded into @to by
+ * @fold: kr_res_add() for the containers, kr_res_max() for the init ones.
+ */
+static int containers(struct kr *kr, const struct vsnl_ypair *kv, struct kr_res *to,
+		      int (*fold)(struct kr_res *to, const struct kr_res *r))
+{
+	struct container_in c;
+	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
+	size_t old, at;
+
+	if (ret)
+		return ret;
+	memset(to, 0, sizeof(*to));
+	to->line = kv->line;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
+		const struct vsnl_ynode *item = &kv->val.seq.items[i];
+
+		memset(&c, 0, sizeof(c));
+		at = kr_push_idx(kr, i);
+		ret = kr_walk(kr, item, kv->key, container_fields, ARRAY_SIZE(container_fields),
+			      &c, NULL);
+		if (!ret && (container_default(&c) || fold(to, &c.req)))
+			ret = kr_err(kr, item->line, "%s: more than %d resources", kr->path,
+				     KR_RES_MAX);
+		kr_pop(kr, at);
+	}
+	kr_pop(kr, old);
+	return ret;
+}
+
+int kr_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return containers(kr, kv, slot, kr_res_add);
+}
+
+int kr_init_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct kr_res *r = slot;
+	int ret = containers(kr, kv, r, kr_res_max);
+
+	/* no init container, no init request */
+	if (!ret && !kv->val.seq.nr)
+		r->line = 0;
+	return ret;
+}
+
+/* ---- tolerations ---- */
+
+struct tol_in {
+	const struct vsnl_ypair *key, *value, *seconds;
+	u32 op, effect;
+	bool has_op, has_effect;
+	s64 secs;
+};
+
+/*
+ * An enum among the spec's display names @names (the first @nr; "" is the
+ * daemon's default), refused in the core's words: "unknown toleration
+ * operator \"x\" (Equal or Exists)".
+ */
+static int tol_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names, u32 nr,
+		    const char *what, u32 *out, bool *present)
+{
+	char list[128];
+	size_t len = 0;
+	int ret = kr_want(kr, kv, VSNL_Y_STRING, "a string");
+
+	if (ret)
+		return ret;
+	*present = false;
+	if (!*kv->val.text)
+		return 0;
+	for (u32 i = 0; i < nr; i++) {
+		if (!strcmp(names[i], kv->val.text)) {
+			*out = i;
+			*present = true;
+			return 0;
+		}
+	}
+	list[0] = '\0';
+	for (u32 i = 0; i < nr && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					!i ? "" : i + 1 < nr ? ", " : " or ", names[i]);
+	return kr_err(kr, kv->line, "%s: unknown %s \"%s\" (%s)", kr_name(kr, kv), what,
+		      kv->val.text, list);
+}
+
+static int p_tol_op(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct tol_in *t = slot;
+
+	return tol_enum(kr, kv, vsnl_toleration_op_names, VSNL_NR_TOLERATION_OP,
+			"toleration operator", &t->op, &t->has_op);
+}
+
+/* Every effect but the "" that means all of them, which is no effect's name. */
+static int p_tol_effect(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct tol_in *t = slot;
+
+	return tol_enum(kr, kv, vsnl_taint_effect_names, VS_TAINT_EFFECT_ANY, "taint effect",
+			&t->effect, &t->has_effect);
+}
+
+static int p_tol_str(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	int ret = kr_want(kr, kv, VSNL_Y_STRING, "a string");
+
+	if (!ret)
+		*(const struct vsnl_ypair **)slot = kv;
+	return ret;
+}
+
+static int p_tol_seconds(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct tol_in *t = slot;
+	int ret = kr_get_int(kr, kv, INT64_MIN, INT64_MAX, &t->secs);
+
+	if (!ret)
+		t->seconds = kv;
+	return ret;
+}
+
+static const struct kr_field tol_fields[] = {
+	KR_FIELD("key", p_tol_str, struct tol_in, key),
+	{ .key = "operator", .parse = p_tol_op },
+	KR_FIELD("value", p_tol_str, struct tol_in, value),
+	{ .key = "effect", .parse = p_tol_effect },
+	{ .key = "tolerationSeconds", .parse = p_tol_seconds },
+};
+
+/*
+ * One toleration's nest: what is written, the rest the daemon's default.
+ * Only the strings can be refused by the policy (their lengths); the
+ * enums were read from its names.
+ */
+static int put_tol(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		   const struct vsnl_ynode *item, const struct tol_in *t)
+{
+	struct nlmsghdr *nlh = kr->nlh;
+	struct nlattr *nest;
+	int ret = 0;
+
+	nest = vsnl_codec_nest_start(nlh, kr->cap, set, type, kr->err);
+	if (!nest)
+		return kr_put_ret(kr, item, kr->path, kr->err->err ?: -EMSGSIZE);
+	if (t->key)
+		ret = kr_put_ret(kr, &t->key->val, kr_name(kr, t->key),
+				 vsnl_toleration_put_key(nlh, kr->cap, t->key->val.text, kr->err));
+	if (!ret && t->has_op)
+		ret = vsnl_toleration_put_operator(nlh, kr->cap, t->op, kr->err);
+	if (!ret && t->value)
+		ret = kr_put_ret(kr, &t->value->val, kr_name(kr, t->value),
+				 vsnl_toleration_put_value(nlh, kr->cap, t->value->val.text,
+							   kr->err));
+	if (!ret && t->has_effect)
+		ret = vsnl_toleration_put_effect(nlh, kr->cap, t->effect, kr->err);
+	if (!ret && t->seconds)
+		ret = vsnl_toleration_put_seconds(nlh, kr->cap, t->secs, kr->err);
+	if (!ret)
+		mnl_attr_nest_end(nlh, nest);
+	return ret;
+}
+
+int kr_put_tolerations(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		       const struct vsnl_ypair *kv)
+{
+	size_t old, at;
+	int ret;
+
+	if (!kv || kv->val.type == VSNL_Y_NULL)
+		return 0;
+	ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
+		const struct vsnl_ynode *item = &kv->val.seq.items[i];
+		struct tol_in t = { 0 };
+
+		at = kr_push_idx(kr, i);
+		ret = kr_walk(kr, item, kv->key, tol_fields, ARRAY_SIZE(tol_fields), &t, NULL) ?:
+		      put_tol(kr, set, type, item, &t);
+		kr_pop(kr, at);
+	}
+	kr_pop(kr, old);
+	return ret;
+}

@@ -7,7 +7,7 @@
 # option; a refusal of the daemon must exit 1 with "vsctl: error:"; a client
 # without the admin permission must be refused (as root only: it runs vsctl
 # as nobody); "monitor" must print the bind of a "cycle run" and the events of
-# the task it placed.
+# the task it placed; "watch" must print the events of HyperNodes.
 # Usage: selftests/vsctl-objects.sh OBJTREE
 set -eu
 objtree=$1
@@ -110,7 +110,7 @@ ok() {
 
 # snapshot: every object as JSON, to see that a refused command changed nothing.
 snapshot() {
-	for k in node queue podgroup task job prioclass; do
+	for k in node queue podgroup task job prioclass hypernode; do
 		"$vsctl" "$k" list -o json || fail "$k list failed"
 	done >"$1"
 }
@@ -434,9 +434,82 @@ ok job del team-a/tf
 ok job list -j
 lacks "$out" '"tf"'
 
+# ---- HyperNodes: the tree over the nodes, and the events of its changes ----
+
+"$vsctl" watch events cycles >"$dir/watch" 2>&1 &
+monitors=$!
+i=0
+until grep -q '"notification":"cycle"' "$dir/watch"; do
+	i=$((i + 1))
+	[ "$i" -le 100 ] || { cp "$dir/watch" "$out"; fail "watch saw no cycle"; }
+	"$vsctl" cycle run >/dev/null || fail "cycle run failed"
+	sleep 0.1
+done
+ok node add gpu-a-1 --cpu 1 --label zone=z1
+ok hypernode add leaf-a --tier 1 --tier-name leaf --member node:exact=n1 \
+	--member 'node:regex=^gpu-a-'
+ok hypernode add leaf-b --tier 1 --member node:labels=zone=z1,rack=
+ok hypernode add spine --tier 2 --member hypernode:exact=leaf-a --member HyperNode:exact=leaf-b
+listed hypernode
+has "$out" '"name": "leaf-a"' '"tierName": "leaf"' '"regexMatch": "^gpu-a-"' \
+	'"exactMatch": "n1"' '"parent": "spine"' '"nodeCount": 2' '"rack": ""' \
+	'"type": "HyperNode"' '"children": 2'
+ok hypernode list
+# name order, and the tree: spine over both leaves, its nodes theirs
+[ "$(awk 'NR > 1 { print $1, $NF }' "$out" | tr '\n' ,)" = "leaf-a 2,leaf-b 0,spine 2," ] ||
+	fail "hypernode list: not the three in name order with their node counts"
+ok hypernode list -o wide
+has "$out" 'MEMBERS' 'node:exact=n1 node:regex=^gpu-a-' 'node:labels=rack=,zone=z1' \
+	'hypernode:exact=leaf-a hypernode:exact=leaf-b'
+ok hypernode show spine
+has "$out" '"children": 2' '"nodeCount": 2'
+lacks "$out" '"parent"'
+# set: what it names; members given replace them all
+ok hypernode set leaf-a --tier-name tor
+ok hypernode show leaf-a
+has "$out" '"tierName": "tor"' '"regexMatch": "^gpu-a-"'
+ok hypernode set spine --member hypernode:exact=leaf-a
+ok hypernode show leaf-b
+lacks "$out" '"parent"'
+ok stats show -o json
+has "$out" '"nrHyperNodes": 3' '"hyperNodesReady": true'
+snapshot "$dir/before"
+usage_error 'vsctl hypernode add: --member "rack:exact=r1": unknown member type "rack" (one of: node, hypernode)' \
+	hypernode add x --tier 1 --member rack:exact=r1
+usage_error 'vsctl hypernode add: --member "node:name=n1": unknown selector "name" (one of: exact, regex, labels)' \
+	hypernode add x --tier 1 --member node:name=n1
+usage_error 'vsctl hypernode add: --member "node:labels=zone": label "zone": expected KEY=VALUE' \
+	hypernode add x --tier 1 --member node:labels=zone
+usage_error 'vsctl hypernode add: --member "node:exact=": the name is empty' \
+	hypernode add x --tier 1 --member node:exact=
+usage_error 'vsctl hypernode add: --member is required' hypernode add x --tier 1
+usage_error 'vsctl hypernode add: --tier is required' hypernode add x --member node:exact=n1
+usage_error 'vsctl hypernode add: --tier "-1": not a number in 0..2147483647' \
+	hypernode add x --tier -1 --member node:exact=n1
+daemon_error 'hypernode x: member 0: regexMatch pattern "(": ' \
+	hypernode add x --tier 1 --member 'node:regex=('
+daemon_error 'hypernode leaf-a: exists already' hypernode add leaf-a --tier 1 --member node:exact=n1
+daemon_says 'hypernode name' hypernode add Not_A_Name --tier 1 --member node:exact=n1
+daemon_error 'hypernode nope not found' hypernode del nope
+daemon_error 'hypernode nope not found' hypernode set nope --tier 3
+unchanged
+ok hypernode del spine
+wait_for "$dir/watch" '^\{"eventKind":"new","hypernode":\{"name":"leaf-a",.*"notification":"event"\}$'
+wait_for "$dir/watch" '^\{"eventKind":"new","hypernode":\{"name":"spine",.*"children":2,"nodeCount":2\},"notification":"event"\}$'
+wait_for "$dir/watch" '^\{"eventKind":"set","hypernode":\{"name":"leaf-a",.*"tierName":"tor",.*"notification":"event"\}$'
+wait_for "$dir/watch" '^\{"eventKind":"del","hypernode":\{"name":"spine",.*"notification":"event"\}$'
+# each change once, in order, and none of the refused ones
+[ "$(grep -o '^{"eventKind":"[a-z]*","hypernode":{"name":"[a-z-]*"' "$dir/watch" |
+     sed 's/.*Kind":"\([a-z]*\)".*name":"\(.*\)"/\1 \2/' | tr '\n' ,)" = \
+  "new leaf-a,new leaf-b,new spine,set leaf-a,set spine,del spine," ] ||
+	{ cp "$dir/watch" "$out"; fail "the HyperNodes' events are not their six, in order"; }
+kill -TERM "$monitors"
+wait "$monitors" || fail "watch did not end cleanly on SIGTERM"
+monitors=
+
 # ---- outputs and help ----
 
-for k in node queue podgroup task job prioclass; do
+for k in node queue podgroup task job prioclass hypernode; do
 	ok "$k" list -o wide
 	ok "$k" list -j
 	cp "$out" "$dir/j"
@@ -449,6 +522,8 @@ ok queue list -o wide
 has "$out" 'CAPABILITY' 'cpu=32,memory=256Gi'
 ok node add --help
 has "$out" 'usage: vsctl node add' '--cpu Q' '--taint KEY[=VALUE]:EFFECT'
+ok hypernode add --help
+has "$out" 'usage: vsctl hypernode add' '--tier N' '--member TYPE:SEL=VALUE'
 ok task status --help
 has "$out" '--exit-code N'
 ok monitor --help
@@ -523,8 +598,11 @@ checks=$((checks + 1))
 ok podgroup del team-a/pg1
 ok queue del q1
 ok prioclass del high
+ok hypernode del leaf-a
+ok hypernode del leaf-b
 ok node del n1
+ok node del gpu-a-1
 snapshot "$dir/after"
-[ "$(tr -d ' \n' <"$dir/after")" = '[][][][][][]' ] || { cp "$dir/after" "$out"; fail "objects left"; }
+[ "$(tr -d ' \n' <"$dir/after")" = '[][][][][][][]' ] || { cp "$dir/after" "$out"; fail "objects left"; }
 
 echo "vsctl-objects: $checks checks of vsctl's object commands against vschedd passed"

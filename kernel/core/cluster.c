@@ -114,6 +114,7 @@ static const struct {
 	{ "tasks", offsetof(struct vs_cluster_limits, tasks), "pods" },
 	{ "vjobs", offsetof(struct vs_cluster_limits, vjobs), "jobs" },
 	{ "prioclasses", offsetof(struct vs_cluster_limits, prioclasses), "priority classes" },
+	{ "hypernodes", offsetof(struct vs_cluster_limits, hypernodes), "hypernodes" },
 };
 
 int vs_cluster_limit_set(struct vs_cluster_limits *limits, const char *kind, u32 value,
@@ -128,7 +129,7 @@ int vs_cluster_limit_set(struct vs_cluster_limits *limits, const char *kind, u32
 		return 0;
 	}
 	return vs_err_set(err, EINVAL, "\"%s\" is no kind of object with a limit (nodes, queues, "
-			  "podgroups, tasks, vjobs, prioclasses)", kind);
+			  "podgroups, tasks, vjobs, prioclasses, hypernodes)", kind);
 }
 
 int vs_cluster_limit_refuse(const struct vs_cluster *cl, size_t off, u32 nr, struct vs_err *err)
@@ -152,6 +153,7 @@ int vs_cluster_init(struct vs_cluster *cl)
 		.nodes = VS_LIMIT_NODES, .queues = VS_LIMIT_QUEUES,
 		.podgroups = VS_LIMIT_PODGROUPS, .tasks = VS_LIMIT_TASKS,
 		.vjobs = VS_LIMIT_VJOBS, .prioclasses = VS_LIMIT_PRIOCLASSES,
+		.hypernodes = VS_LIMIT_HYPERNODES,
 	};
 	vs_res_dims_init(&cl->dims);
 	INIT_LIST_HEAD(&cl->nodes);

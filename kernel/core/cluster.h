@@ -63,6 +63,7 @@ struct vs_cluster_limits {
 	u32 tasks;
 	u32 vjobs;
 	u32 prioclasses;
+	u32 hypernodes;
 };
 
 #define VS_LIMIT_NODES		200000
@@ -71,10 +72,11 @@ struct vs_cluster_limits {
 #define VS_LIMIT_TASKS		4000000
 #define VS_LIMIT_VJOBS		1000000
 #define VS_LIMIT_PRIOCLASSES	10000
+#define VS_LIMIT_HYPERNODES	100000
 
 /*
  * Set the limit of the kind @kind names ("nodes", "queues", "podgroups",
- * "tasks", "vjobs", "prioclasses") to @value (at least 1); -EINVAL with
+ * "tasks", "vjobs", "prioclasses", "hypernodes") to @value (at least 1); -EINVAL with
  * the reason for another name or 0.
  */
 int vs_cluster_limit_set(struct vs_cluster_limits *limits, const char *kind, u32 value,

@@ -79,6 +79,7 @@ struct vs_hypernode {
 	struct list_head sibling;
 	u32 nr_children;
 	struct vs_hypernode *next_parent;	/* scratch of the resolution */
+	u32 claimers_at, nr_claimers;		/* scratch: its claimers in the resolution's table */
 	bool dirty;				/* scratch: its leaves are to compute */
 
 	const char **direct;		/* sorted (strcmp), interned, referenced */

@@ -548,6 +548,7 @@ static void limits_set(struct vs_cluster_limits *l, const struct vs_cluster_limi
 	l->tasks = o->tasks ? o->tasks : l->tasks;
 	l->vjobs = o->vjobs ? o->vjobs : l->vjobs;
 	l->prioclasses = o->prioclasses ? o->prioclasses : l->prioclasses;
+	l->hypernodes = o->hypernodes ? o->hypernodes : l->hypernodes;
 }
 
 /* The core as a first start has it: the cluster empty, the configuration of the options. */

@@ -100,8 +100,8 @@ static void usage(FILE *out)
 "        --rcvbuf-max: default 64M, from 16M to 64G.\n"
 "    --limit KIND=N\n"
 "        The most objects of KIND the daemon holds: nodes (default %u),\n"
-"        queues (%u), podgroups (%u), tasks (%u), vjobs (%u) or\n"
-"        prioclasses (%u). A request that would make one more is refused\n"
+"        queues (%u), podgroups (%u), tasks (%u), vjobs (%u),\n"
+"        prioclasses (%u) or hypernodes (%u). A request that would make one more is refused\n"
 "        (ENOSPC, naming the limit) and changes nothing, and so is a\n"
 "        VolcanoJob whose replicas pass the limit of tasks. Repeat the flag\n"
 "        for several kinds.\n"
@@ -185,7 +185,7 @@ static void usage(FILE *out)
 "    vsctl(8), Documentation/vschedd.md, Documentation/protocol.md\n",
 		VSCHED_SOCKET_ENV, VSCHED_SOCKET_DEFAULT, VS_LIMIT_NODES, VS_LIMIT_QUEUES,
 		VS_LIMIT_PODGROUPS, VS_LIMIT_TASKS, VS_LIMIT_VJOBS, VS_LIMIT_PRIOCLASSES,
-		VSCHEDD_VERBOSITY_MAX, VSCHED_SOCKET_ENV);
+		VS_LIMIT_HYPERNODES, VSCHEDD_VERBOSITY_MAX, VSCHED_SOCKET_ENV);
 }
 
 /* ---- the other values ---- */

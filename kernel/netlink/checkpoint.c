@@ -370,6 +370,7 @@ int vs_nl_checkpoint_fill(struct vs_nl_core *core, struct vs_ckpt_writer *w, str
 		{ VS_A_PRIOCLASS, VS_CMD_PRIOCLASS_NEW },
 		{ VS_A_QUEUE, VS_CMD_QUEUE_NEW },
 		{ VS_A_NODE, VS_CMD_NODE_NEW },
+		{ VS_A_HYPERNODE, VS_CMD_HYPERNODE_NEW },
 		{ VS_A_PODGROUP, VS_CMD_PODGROUP_NEW },
 		{ VS_A_TASK, VS_CMD_TASK_NEW },
 		{ VS_A_VJOB, VS_CMD_VJOB_NEW },
@@ -594,6 +595,7 @@ static bool restorable(const struct nlmsghdr *nlh)
 	case VS_CMD_PRIOCLASS_NEW:
 	case VS_CMD_QUEUE_NEW:
 	case VS_CMD_NODE_NEW:
+	case VS_CMD_HYPERNODE_NEW:
 	case VS_CMD_PODGROUP_NEW:
 	case VS_CMD_TASK_NEW:
 	case VS_CMD_VJOB_NEW:

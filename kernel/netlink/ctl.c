@@ -482,7 +482,7 @@ static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core
 	const struct vs_cluster *cl = core->cl;
 	const struct vs_pool *pools[] = {
 		&cl->node_pool, &cl->queue_pool, &cl->job_pool, &cl->task_pool,
-		&cl->vjob_pool, &cl->prioclass_pool, &cl->reqs.pool,
+		&cl->vjob_pool, &cl->prioclass_pool, &cl->hypernode_pool, &cl->reqs.pool,
 	};
 	struct nlattr *nest = mnl_attr_nest_start_check(nlh, room, VS_A_STATS);
 	const struct vs_sched_stats *st = core->sched ? &core->sched->stats : NULL;
@@ -504,7 +504,9 @@ static bool put_stats(struct nlmsghdr *nlh, size_t room, const struct vs_nl_core
 	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_PODGROUPS, cl->nr_jobs) ||
 	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_TASKS, cl->nr_tasks) ||
 	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_VJOBS, cl->nr_vjobs) ||
-	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_PRIOCLASSES, cl->nr_prioclasses))
+	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_PRIOCLASSES, cl->nr_prioclasses) ||
+	    !mnl_attr_put_u32_check(nlh, room, VS_STATS_A_NR_HYPERNODES, cl->hypernodes.nr) ||
+	    !vs_nla_put_u8(nlh, room, VS_STATS_A_HYPERNODES_READY, vs_hypernodes_ready(cl)))
 		return false;
 	if (core->ctl.last_cycle.id &&
 	    !vs_nl_put_cycle(nlh, room, VS_STATS_A_LAST_CYCLE, &core->ctl.last_cycle))
@@ -656,6 +658,7 @@ int vs_nl_reset_doit(struct vs_genl_info *info)
 {
 	struct vs_cluster *cl = core_of(info)->cl;
 	struct vs_err *err = &info->extack->err;
+	struct vs_hypernode *hn, *hn_tmp;
 	struct vs_prioclass *pc, *pc_tmp;
 	struct vs_queue *queue, *q_tmp;
 	struct vs_node *node, *n_tmp;
@@ -677,6 +680,8 @@ int vs_nl_reset_doit(struct vs_genl_info *info)
 		ret = ret ? ret : vs_node_del(cl, node, err);
 	list_for_each_entry_safe(pc, pc_tmp, &cl->prioclasses, list)
 		vs_prioclass_del(cl, pc);
+	list_for_each_entry_safe_reverse(hn, hn_tmp, &cl->hypernodes.list, list)
+		vs_hypernode_del(cl, hn);
 	/* Told even when it stopped: what was forgotten is not known one by one. */
 	vs_nl_event(core_of(info), VS_EVENT_RESET, 0, NULL);
 	if (ret)

@@ -526,6 +526,65 @@ bool vs_nl_put_prioclass_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_
 	return put_prioclass(nlh, cap, pc, true);
 }
 
+/* A member's selector: a matchLabels nest even when empty, for it is the selector. */
+static void fill_hn_member(struct fill *f, const struct vs_hn_member *m)
+{
+	struct nlattr *nest = nest_start(f, VS_HN_A_MEMBER), *labels;
+
+	put_u32(f, VS_HN_MEMBER_A_TYPE, m->type);
+	switch (m->sel) {
+	case VS_HN_EXACT:
+		put_str(f, VS_HN_MEMBER_A_EXACT_NAME, m->name);
+		break;
+	case VS_HN_REGEX:
+		put_str(f, VS_HN_MEMBER_A_REGEX_PATTERN, m->name);
+		break;
+	case VS_HN_LABEL:
+		labels = nest_start(f, VS_HN_MEMBER_A_MATCH_LABELS);
+		for (u32 i = 0; m->labels && i < m->labels->nr; i++) {
+			struct nlattr *kv = nest_start(f, VS_LABELS_A_ITEM);
+
+			put_str(f, VS_KV_A_KEY, m->labels->kv[i].key);
+			put_str(f, VS_KV_A_VALUE, m->labels->kv[i].value);
+			nest_end(f, kv);
+		}
+		nest_end(f, labels);
+		break;
+	}
+	nest_end(f, nest);
+}
+
+static bool put_hypernode(struct nlmsghdr *nlh, size_t cap, const struct vs_hypernode *hn,
+			  bool spec)
+{
+	struct fill f = { nlh, cap, true, spec, NULL };	/* no resources */
+	struct nlattr *obj = nest_start(&f, VS_A_HYPERNODE);
+
+	put_str(&f, VS_HN_A_NAME, hn->name);
+	put_u32(&f, VS_HN_A_TIER, (u32)hn->tier);
+	if (hn->tier_name)
+		put_str(&f, VS_HN_A_TIER_NAME, hn->tier_name);
+	for (u32 i = 0; i < hn->nr_members; i++)
+		fill_hn_member(&f, &hn->members[i]);
+	if (f.spec)
+		return finish(&f, obj);
+	if (hn->parent)
+		put_str(&f, VS_HN_A_PARENT, hn->parent->name);
+	put_u32(&f, VS_HN_A_NR_CHILDREN, hn->nr_children);
+	put_u32(&f, VS_HN_A_NR_NODES, hn->nr_leaves);
+	return finish(&f, obj);
+}
+
+bool vs_nl_put_hypernode(struct nlmsghdr *nlh, size_t cap, const struct vs_hypernode *hn)
+{
+	return put_hypernode(nlh, cap, hn, false);
+}
+
+bool vs_nl_put_hypernode_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_hypernode *hn)
+{
+	return put_hypernode(nlh, cap, hn, true);
+}
+
 static void fill_policies(struct fill *f, u16 type, const struct vs_vjob_policy *p, u32 nr)
 {
 	for (u32 i = 0; i < nr; i++) {

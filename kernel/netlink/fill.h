@@ -29,6 +29,7 @@ bool vs_nl_put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j
 bool vs_nl_put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *task);
 bool vs_nl_put_prioclass(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc);
 bool vs_nl_put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *vjob);
+bool vs_nl_put_hypernode(struct nlmsghdr *nlh, size_t cap, const struct vs_hypernode *hn);
 
 /*
  * What the status group tells (netlink/writeback.h): a PodGroup's status
@@ -48,6 +49,7 @@ bool vs_nl_put_podgroup_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_j
 bool vs_nl_put_task_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_task *task);
 bool vs_nl_put_prioclass_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_prioclass *pc);
 bool vs_nl_put_vjob_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *vjob);
+bool vs_nl_put_hypernode_spec(struct nlmsghdr *nlh, size_t cap, const struct vs_hypernode *hn);
 /* The spec and the state the job controller keeps (VS_VJOB_A_STATE): a checkpoint's. */
 bool vs_nl_put_vjob_checkpoint(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *vjob);
 

@@ -382,6 +382,44 @@ DEFINE_OBJ_PUT(prioclass)
 
 DEFINE_OBJ_LIST_NEXT(prioclass, prioclasses, vs_prioclass)
 
+static void *find_hypernode(struct vs_cluster *cl, const char *ns, const char *name)
+{
+	return vs_hypernode_find(cl, name);
+}
+
+/* No controller: the core keeps the tree over the HyperNodes itself. */
+static int apply_hypernode(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj, bool merge,
+			   const struct nlattr *nest, struct vs_arena *arena, struct vs_err *err)
+{
+	struct vs_hypernode_spec spec;
+	int ret;
+
+	if (obj && merge) {
+		if (vs_nl_hypernode_spec_of(obj, arena, &spec))
+			return vs_err_set(err, ENOMEM, "out of memory");
+	} else {
+		memset(&spec, 0, sizeof(spec));
+		spec.name = obj ? ((struct vs_hypernode *)obj)->name : NULL;
+	}
+	ret = vs_nl_parse_hypernode(nest, arena, !merge, &spec, err);
+	if (ret)
+		return ret;
+	return obj ? vs_hypernode_update(cl, obj, &spec, err) :
+		     vs_hypernode_add(cl, &spec, NULL, err);
+}
+
+static int del_hypernode(struct vs_cluster *cl, struct vs_ctl *ctl, void *obj,
+			 struct vs_err *err)
+{
+	vs_hypernode_del(cl, obj);
+	return 0;
+}
+
+DEFINE_OBJ_PUT(hypernode)
+
+/* Creation order: a checkpoint makes them again oldest first, so the oldest claimer stays so. */
+DEFINE_OBJ_LIST_NEXT(hypernode, hypernodes.list, vs_hypernode)
+
 /* The four commands of an object type, by verb. */
 #define OBJ_CMDS(T) {						\
 	[VS_NL_NEW] = VS_CMD_##T##_NEW, [VS_NL_SET] = VS_CMD_##T##_SET,	\
@@ -431,6 +469,13 @@ static const struct vs_nl_objtype objtypes[] = {
 		.find = find_prioclass, .apply = apply_prioclass, .del = del_prioclass,
 		.put = put_prioclass, .put_spec = put_prioclass_spec, .next = next_prioclass,
 		.names = offsetof(struct vs_cluster, prioclass_names),
+	},
+	{
+		.attr = VS_A_HYPERNODE, .cmd = OBJ_CMDS(HYPERNODE), .what = "hypernode",
+		.name_type = VS_HN_A_NAME,
+		.find = find_hypernode, .apply = apply_hypernode, .del = del_hypernode,
+		.put = put_hypernode, .put_spec = put_hypernode_spec, .next = next_hypernode,
+		.names = offsetof(struct vs_cluster, hypernode_names),
 	},
 };
 
@@ -675,6 +720,9 @@ void vs_nl_obj_pos(const struct vs_nl_objtype *ot, const void *obj, u64 *pos)
 		break;
 	case VS_A_PRIOCLASS:
 		pos[0] = ((const struct vs_prioclass *)obj)->seq;
+		break;
+	case VS_A_HYPERNODE:
+		pos[0] = ((const struct vs_hypernode *)obj)->seq;
 		break;
 	}
 }

@@ -31,7 +31,7 @@ enum vs_nl_verb {
 	VS_NL_NR_VERBS
 };
 
-/* The type of an object command (VS_CMD_NODE_NEW ... VS_CMD_PRIOCLASS_GET), or NULL. */
+/* The type of an object command (VS_CMD_NODE_NEW ... VS_CMD_HYPERNODE_GET), or NULL. */
 const struct vs_nl_objtype *vs_nl_objtype_cmd(u8 cmd);
 
 /* What @cmd, a command of @ot's, does; VS_NL_NR_VERBS if it is none of @ot's. */

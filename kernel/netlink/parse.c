@@ -967,3 +967,115 @@ void vs_nl_prioclass_spec_of(const struct vs_prioclass *pc, struct vs_prioclass_
 	spec->global_default = pc->global_default;
 	spec->preemption_policy = pc->preemption_policy;
 }
+
+/* ---- HyperNodes ---- */
+
+/* A member's type is the core's: neither side translates. */
+_Static_assert((int)VS_HN_TYPE_NODE == (int)VS_HN_MEMBER_NODE &&
+	       (int)VS_HN_TYPE_HYPER_NODE == (int)VS_HN_MEMBER_HYPERNODE,
+	       "enum vs_hn_member_type_uapi is enum vs_hn_member_type");
+
+/* One member: its type and exactly one selector. */
+static int parse_hn_member(const struct nlattr *nest, struct vs_arena *arena,
+			   struct vs_hn_member_spec *m, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_HN_MEMBER_A_MAX + 1];
+	unsigned int nr_sel;
+
+	vs_nl_nest_tb(nest, tb, VS_HN_MEMBER_A_MAX);
+	nr_sel = !!tb[VS_HN_MEMBER_A_EXACT_NAME] + !!tb[VS_HN_MEMBER_A_REGEX_PATTERN] +
+		 !!tb[VS_HN_MEMBER_A_MATCH_LABELS];
+	if (!tb[VS_HN_MEMBER_A_TYPE])
+		return vs_err_set(err, EINVAL, "no type");
+	if (nr_sel != 1)
+		return vs_err_set(err, EINVAL, "%s selector: exactly one of exactMatch, "
+				  "regexMatch and matchLabels", nr_sel ? "more than one" : "no");
+	memset(m, 0, sizeof(*m));
+	m->type = (enum vs_hn_member_type)mnl_attr_get_u32(tb[VS_HN_MEMBER_A_TYPE]);
+	if (tb[VS_HN_MEMBER_A_EXACT_NAME]) {
+		m->sel = VS_HN_EXACT;
+		m->name = mnl_attr_get_str(tb[VS_HN_MEMBER_A_EXACT_NAME]);
+		return 0;
+	}
+	if (tb[VS_HN_MEMBER_A_REGEX_PATTERN]) {
+		m->sel = VS_HN_REGEX;
+		m->name = mnl_attr_get_str(tb[VS_HN_MEMBER_A_REGEX_PATTERN]);
+		return 0;
+	}
+	m->sel = VS_HN_LABEL;
+	return parse_labels(tb[VS_HN_MEMBER_A_MATCH_LABELS], arena, &m->labels, &m->nr_labels,
+			    err);
+}
+
+int vs_nl_parse_hypernode(const struct nlattr *nest, struct vs_arena *arena, bool whole,
+			  struct vs_hypernode_spec *spec, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_HN_A_MAX + 1], *a;
+	u32 n = count_type(nest, VS_HN_A_MEMBER), i = 0;
+	struct vs_hn_member_spec *m;
+	int ret;
+
+	vs_nl_nest_tb(nest, tb, VS_HN_A_MAX);
+	if (whole && !tb[VS_HN_A_TIER])
+		return vs_err_set(err, EINVAL, "the tier is missing");
+	if (tb[VS_HN_A_NAME])
+		spec->name = mnl_attr_get_str(tb[VS_HN_A_NAME]);
+	if (tb[VS_HN_A_TIER])
+		spec->tier = (s32)mnl_attr_get_u32(tb[VS_HN_A_TIER]);
+	if (tb[VS_HN_A_TIER_NAME])
+		spec->tier_name = mnl_attr_get_str(tb[VS_HN_A_TIER_NAME]);
+	/* Members repeat: if any is given, they replace the HyperNode's. */
+	if (!n)
+		return 0;
+	m = vs_arena_alloc(arena, n * sizeof(*m));
+	if (!m)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_get_type(a) != VS_HN_A_MEMBER)
+			continue;
+		ret = parse_hn_member(a, arena, &m[i], err);
+		if (ret) {
+			vs_err_prefix(err, "member %u: ", i);
+			return ret;
+		}
+		i++;
+	}
+	spec->members = m;
+	spec->nr_members = n;
+	return 0;
+}
+
+int vs_nl_hypernode_spec_of(const struct vs_hypernode *hn, struct vs_arena *arena,
+			    struct vs_hypernode_spec *spec)
+{
+	struct vs_hn_member_spec *m = NULL;
+
+	memset(spec, 0, sizeof(*spec));
+	if (hn->nr_members && !(m = vs_arena_alloc(arena, hn->nr_members * sizeof(*m))))
+		return -ENOMEM;
+	spec->name = hn->name;
+	spec->tier = hn->tier;
+	spec->tier_name = hn->tier_name;
+	for (u32 i = 0; i < hn->nr_members; i++) {
+		const struct vs_hn_member *from = &hn->members[i];
+		const struct vs_labels *l = from->labels;
+		struct vs_kv_spec *kv = NULL;
+
+		if (l && l->nr) {
+			kv = vs_arena_alloc(arena, l->nr * sizeof(*kv));
+			if (!kv)
+				return -ENOMEM;
+			for (u32 k = 0; k < l->nr; k++) {
+				kv[k].key = l->kv[k].key;
+				kv[k].value = l->kv[k].value;
+			}
+		}
+		m[i] = (struct vs_hn_member_spec){
+			.type = from->type, .sel = from->sel, .name = from->name,
+			.labels = kv, .nr_labels = l ? l->nr : 0,
+		};
+	}
+	spec->members = m;
+	spec->nr_members = hn->nr_members;
+	return 0;
+}

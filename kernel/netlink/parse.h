@@ -64,6 +64,12 @@ int vs_nl_parse_vjob_state(const struct nlattr *nest, struct vs_arena *arena,
 			   struct vs_vjob_state *st, struct vs_err *err);
 int vs_nl_parse_prioclass(const struct nlattr *nest, struct vs_arena *arena,
 			  struct vs_prioclass_spec *spec, struct vs_err *err);
+/*
+ * A HyperNode; @whole for a NEW, which needs its tier (its members, one
+ * at least, the core requires). Members given replace the spec's.
+ */
+int vs_nl_parse_hypernode(const struct nlattr *nest, struct vs_arena *arena, bool whole,
+			  struct vs_hypernode_spec *spec, struct vs_err *err);
 
 /* The spec an existing object was made from, for SET to start with. */
 int vs_nl_node_spec_of(const struct vs_node *node, struct vs_arena *arena,
@@ -72,5 +78,7 @@ void vs_nl_queue_spec_of(const struct vs_queue *queue, struct vs_queue_spec *spe
 int vs_nl_podgroup_spec_of(const struct vs_job *job, struct vs_arena *arena,
 			   struct vs_job_spec *spec);
 void vs_nl_prioclass_spec_of(const struct vs_prioclass *pc, struct vs_prioclass_spec *spec);
+int vs_nl_hypernode_spec_of(const struct vs_hypernode *hn, struct vs_arena *arena,
+			    struct vs_hypernode_spec *spec);
 
 #endif /* VS_NETLINK_PARSE_H */

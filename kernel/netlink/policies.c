@@ -150,6 +150,8 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_INT(VS_STATS_A_HEAP_BYTES, "heapBytes", VS_NLA_U64),
 	VS_NLA_INT(VS_STATS_A_MAX_MEMORY, "maxMemoryBytes", VS_NLA_U64),
 	VS_NLA_INT(VS_STATS_A_CONN_REFUSED, "connectionsRefused", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_NR_HYPERNODES, "nrHyperNodes", VS_NLA_U32),
+	VS_NLA_RANGE(VS_STATS_A_HYPERNODES_READY, "hyperNodesReady", VS_NLA_U8, 0, 1, 0),
 };
 
 static const struct vs_nla_policy decision_policy[VS_DECISION_A_MAX + 1] = {
@@ -186,6 +188,7 @@ static const struct vs_nla_policy node_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy node_key_policy[VS_NODE_A_MAX + 1] = {
@@ -228,6 +231,7 @@ static const struct vs_nla_policy node_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy no_attrs[VS_A_MAX + 1] = {
@@ -256,6 +260,7 @@ static const struct vs_nla_policy no_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy pg_phase_counts_policy[5 + 1] = {
@@ -314,6 +319,7 @@ static const struct vs_nla_policy queue_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy queue_key_policy[VS_QUEUE_A_MAX + 1] = {
@@ -362,6 +368,7 @@ static const struct vs_nla_policy queue_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy role_min_policy[VS_ROLE_MIN_A_MAX + 1] = {
@@ -439,6 +446,7 @@ static const struct vs_nla_policy podgroup_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
@@ -484,6 +492,7 @@ static const struct vs_nla_policy pg_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy podgroup_dump_attrs[VS_A_MAX + 1] = {
@@ -512,6 +521,7 @@ static const struct vs_nla_policy podgroup_dump_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy toleration_policy[VS_TOL_A_MAX + 1] = {
@@ -647,6 +657,7 @@ static const struct vs_nla_policy task_spec_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
@@ -705,6 +716,7 @@ static const struct vs_nla_policy task_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy task_dump_attrs[VS_A_MAX + 1] = {
@@ -734,6 +746,7 @@ static const struct vs_nla_policy task_dump_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy lifecycle_policy[VS_POLICY_A_MAX + 1] = {
@@ -820,6 +833,7 @@ static const struct vs_nla_policy vjob_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy vjob_key_policy[VS_VJOB_A_MAX + 1] = {
@@ -862,6 +876,7 @@ static const struct vs_nla_policy vjob_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy vjob_dump_attrs[VS_A_MAX + 1] = {
@@ -890,6 +905,7 @@ static const struct vs_nla_policy vjob_dump_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy prioclass_policy[VS_PC_A_MAX + 1] = {
@@ -927,6 +943,7 @@ static const struct vs_nla_policy prioclass_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy pc_key_policy[VS_PC_A_MAX + 1] = {
@@ -963,6 +980,7 @@ static const struct vs_nla_policy pc_key_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
@@ -1023,6 +1041,7 @@ static const struct vs_nla_policy task_status_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy bind_result_policy[VS_BIND_A_MAX + 1] = {
@@ -1060,6 +1079,7 @@ static const struct vs_nla_policy bind_result_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy conf_policy[VS_CONF_A_MAX + 1] = {
@@ -1095,6 +1115,7 @@ static const struct vs_nla_policy conf_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy explain_policy[VS_EXPLAIN_A_MAX + 1] = {
@@ -1137,6 +1158,7 @@ static const struct vs_nla_policy explain_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy batch_begin_attrs[VS_A_MAX + 1] = {
@@ -1165,6 +1187,7 @@ static const struct vs_nla_policy batch_begin_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_INT(VS_A_DRY_RUN, "dryRun", VS_NLA_FLAG),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy subscribe_attrs[VS_A_MAX + 1] = {
@@ -1193,6 +1216,7 @@ static const struct vs_nla_policy subscribe_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy command_policy[VS_COMMAND_A_MAX + 1] = {
@@ -1231,6 +1255,7 @@ static const struct vs_nla_policy command_attrs[VS_A_MAX + 1] = {
 		    .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy queue_command_policy[VS_COMMAND_A_MAX + 1] = {
@@ -1269,6 +1294,7 @@ static const struct vs_nla_policy queue_command_attrs[VS_A_MAX + 1] = {
 		    .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_REJECTED(VS_A_CONN, "conn"),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
 };
 
 static const struct vs_nla_policy conn_policy[VS_CONN_A_MAX + 1] = {
@@ -1304,6 +1330,96 @@ static const struct vs_nla_policy conn_attrs[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_NEST(VS_A_CONN, "conn", conn_policy, VS_CONN_A_MAX, .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_REJECTED(VS_A_HYPERNODE, "hypernode"),
+};
+
+static const struct vs_nla_policy hn_member_policy[VS_HN_MEMBER_A_MAX + 1] = {
+	VS_NLA_RANGE(VS_HN_MEMBER_A_TYPE, "type", VS_NLA_U32, 0,
+		    VS_HN_TYPE_HYPER_NODE, VS_NLA_F_REQUIRED),
+	VS_NLA_STR(VS_HN_MEMBER_A_EXACT_NAME, "exactMatch", VS_NAME_MAX),
+	VS_NLA_STR(VS_HN_MEMBER_A_REGEX_PATTERN, "regexMatch", VS_TEXT_MAX),
+	VS_NLA_NEST(VS_HN_MEMBER_A_MATCH_LABELS, "matchLabels", labels_policy, VS_LABELS_A_MAX),
+};
+
+static const struct vs_nla_policy hypernode_policy[VS_HN_A_MAX + 1] = {
+	VS_NLA_STR(VS_HN_A_NAME, "name", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
+	VS_NLA_RANGE(VS_HN_A_TIER, "tier", VS_NLA_U32, 0, VS_INT32_MAX, 0),
+	VS_NLA_STR(VS_HN_A_TIER_NAME, "tierName", VS_NAME_MAX),
+	VS_NLA_NEST(VS_HN_A_MEMBER, "members", hn_member_policy, VS_HN_MEMBER_A_MAX,
+		    .flags = VS_NLA_F_MULTI),
+	VS_NLA_STR(VS_HN_A_PARENT, "parent", 0, .flags = VS_NLA_F_RO),
+	VS_NLA_INT(VS_HN_A_NR_CHILDREN, "children", VS_NLA_U32, .flags = VS_NLA_F_RO),
+	VS_NLA_INT(VS_HN_A_NR_NODES, "nodeCount", VS_NLA_U32, .flags = VS_NLA_F_RO),
+};
+
+static const struct vs_nla_policy hypernode_attrs[VS_A_MAX + 1] = {
+	VS_NLA_REJECTED(VS_A_NODE, "node"),
+	VS_NLA_REJECTED(VS_A_QUEUE, "queue"),
+	VS_NLA_REJECTED(VS_A_PODGROUP, "podgroup"),
+	VS_NLA_REJECTED(VS_A_TASK, "task"),
+	VS_NLA_REJECTED(VS_A_VJOB, "vjob"),
+	VS_NLA_REJECTED(VS_A_PRIOCLASS, "priorityclass"),
+	VS_NLA_REJECTED(VS_A_CONF, "conf"),
+	VS_NLA_NEST(VS_A_STATS, "stats", stats_policy, VS_STATS_A_MAX, .flags = VS_NLA_F_RO),
+	VS_NLA_NEST(VS_A_CYCLE, "cycle", cycle_policy, VS_CYCLE_A_MAX, .flags = VS_NLA_F_RO),
+	VS_NLA_NEST(VS_A_DECISION, "decision", decision_policy, VS_DECISION_A_MAX,
+		    .flags = VS_NLA_F_MULTI | VS_NLA_F_RO),
+	VS_NLA_REJECTED(VS_A_BIND_RESULT, "bindResult"),
+	VS_NLA_REJECTED(VS_A_EXPLAIN, "explain"),
+	VS_NLA_REJECTED(VS_A_MCGRP, "mcgrp"),
+	VS_NLA_INT(VS_A_CYCLE_ID, "cycleID", VS_NLA_U64, .flags = VS_NLA_F_RO),
+	VS_NLA_RANGE(VS_A_EVENT_KIND, "eventKind", VS_NLA_U32, 0,
+		    VS_EVENT_UNSCHEDULABLE, VS_NLA_F_RO),
+	VS_NLA_REJECTED(VS_A_FILTER_NAMESPACE, "filterNamespace"),
+	VS_NLA_REJECTED(VS_A_FILTER_QUEUE, "filterQueue"),
+	VS_NLA_REJECTED(VS_A_FILTER_PODGROUP, "filterPodgroup"),
+	VS_NLA_REJECTED(VS_A_FILTER_NODE, "filterNode"),
+	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
+	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
+	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_NEST(VS_A_HYPERNODE, "hypernode", hypernode_policy, VS_HN_A_MAX,
+		    .flags = VS_NLA_F_REQUIRED),
+};
+
+static const struct vs_nla_policy hn_key_policy[VS_HN_A_MAX + 1] = {
+	VS_NLA_STR(VS_HN_A_NAME, "name", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
+	VS_NLA_REJECTED(VS_HN_A_TIER, "tier"),
+	VS_NLA_REJECTED(VS_HN_A_TIER_NAME, "tierName"),
+	VS_NLA_REJECTED(VS_HN_A_MEMBER, "members"),
+	VS_NLA_REJECTED(VS_HN_A_PARENT, "parent"),
+	VS_NLA_REJECTED(VS_HN_A_NR_CHILDREN, "children"),
+	VS_NLA_REJECTED(VS_HN_A_NR_NODES, "nodeCount"),
+};
+
+static const struct vs_nla_policy hn_key_attrs[VS_A_MAX + 1] = {
+	VS_NLA_REJECTED(VS_A_NODE, "node"),
+	VS_NLA_REJECTED(VS_A_QUEUE, "queue"),
+	VS_NLA_REJECTED(VS_A_PODGROUP, "podgroup"),
+	VS_NLA_REJECTED(VS_A_TASK, "task"),
+	VS_NLA_REJECTED(VS_A_VJOB, "vjob"),
+	VS_NLA_REJECTED(VS_A_PRIOCLASS, "priorityclass"),
+	VS_NLA_REJECTED(VS_A_CONF, "conf"),
+	VS_NLA_NEST(VS_A_STATS, "stats", stats_policy, VS_STATS_A_MAX, .flags = VS_NLA_F_RO),
+	VS_NLA_NEST(VS_A_CYCLE, "cycle", cycle_policy, VS_CYCLE_A_MAX, .flags = VS_NLA_F_RO),
+	VS_NLA_NEST(VS_A_DECISION, "decision", decision_policy, VS_DECISION_A_MAX,
+		    .flags = VS_NLA_F_MULTI | VS_NLA_F_RO),
+	VS_NLA_REJECTED(VS_A_BIND_RESULT, "bindResult"),
+	VS_NLA_REJECTED(VS_A_EXPLAIN, "explain"),
+	VS_NLA_REJECTED(VS_A_MCGRP, "mcgrp"),
+	VS_NLA_INT(VS_A_CYCLE_ID, "cycleID", VS_NLA_U64, .flags = VS_NLA_F_RO),
+	VS_NLA_RANGE(VS_A_EVENT_KIND, "eventKind", VS_NLA_U32, 0,
+		    VS_EVENT_UNSCHEDULABLE, VS_NLA_F_RO),
+	VS_NLA_REJECTED(VS_A_FILTER_NAMESPACE, "filterNamespace"),
+	VS_NLA_REJECTED(VS_A_FILTER_QUEUE, "filterQueue"),
+	VS_NLA_REJECTED(VS_A_FILTER_PODGROUP, "filterPodgroup"),
+	VS_NLA_REJECTED(VS_A_FILTER_NODE, "filterNode"),
+	VS_NLA_REJECTED(VS_A_FILTER_STATUS, "filterStatus"),
+	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
+	VS_NLA_REJECTED(VS_A_CONN, "conn"),
+	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_NEST(VS_A_HYPERNODE, "hypernode", hn_key_policy, VS_HN_A_MAX,
+		    .flags = VS_NLA_F_REQUIRED),
 };
 
 const struct vs_nla_policy vs_genl_reply_policy[VS_A_MAX + 1] = {
@@ -1332,6 +1448,7 @@ const struct vs_nla_policy vs_genl_reply_policy[VS_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_A_COMMAND, "command"),
 	VS_NLA_NEST(VS_A_CONN, "conn", conn_policy, VS_CONN_A_MAX),
 	VS_NLA_REJECTED(VS_A_DRY_RUN, "dryRun"),
+	VS_NLA_NEST(VS_A_HYPERNODE, "hypernode", hypernode_policy, VS_HN_A_MAX),
 };
 
 #define OP(_cmd, _flags)							\
@@ -1567,6 +1684,28 @@ static const struct vs_genl_op vs_genl_ops[] = {
 		.policy = no_attrs,
 		.dumpit = vs_nl_dump_dumpit,
 		.done = vs_nl_dump_done,
+	},
+	[VS_CMD_HYPERNODE_NEW] = {
+		OP(VS_CMD_HYPERNODE_NEW, VS_OP_DO | VS_OP_ADMIN | VS_OP_GROWS),
+		.policy = hypernode_attrs,
+		.doit = vs_nl_obj_new_doit,
+	},
+	[VS_CMD_HYPERNODE_SET] = {
+		OP(VS_CMD_HYPERNODE_SET, VS_OP_DO | VS_OP_ADMIN | VS_OP_GROWS),
+		.policy = hypernode_attrs,
+		.doit = vs_nl_obj_set_doit,
+	},
+	[VS_CMD_HYPERNODE_DEL] = {
+		OP(VS_CMD_HYPERNODE_DEL, VS_OP_DO | VS_OP_ADMIN),
+		.policy = hn_key_attrs,
+		.doit = vs_nl_obj_del_doit,
+	},
+	[VS_CMD_HYPERNODE_GET] = {
+		OP(VS_CMD_HYPERNODE_GET, VS_OP_DO | VS_OP_DUMP),
+		.policy = hn_key_attrs,
+		.dump_policy = no_attrs,
+		.doit = vs_nl_obj_get_doit,
+		.dumpit = vs_nl_obj_get_dumpit,
 	},
 };
 

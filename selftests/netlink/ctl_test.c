@@ -326,7 +326,7 @@ Test(ctl, cycle_run_answers_with_the_cycle_and_stats_report_it)
 		cr_assert_eq(get_u64(a, VS_POOL_A_BYTES),
 			     get_u64(a, VS_POOL_A_SLABS) * ct.cl.task_pool.slab_size);
 	}
-	cr_assert_eq(pools, 7, "one pool per object type, and the interned requests'");
+	cr_assert_eq(pools, 8, "one pool per object type, and the interned requests'");
 
 	/* a second cycle has nothing left that fits */
 	CT_OK(ct_req(VS_CMD_CYCLE_RUN, 0));

@@ -136,6 +136,12 @@ enum vs_preemption_policy_uapi {
 	VS_PREEMPTION_NEVER,
 };
 
+/* What a HyperNode's member is (topology.volcano.sh MemberType). */
+enum vs_hn_member_type_uapi {
+	VS_HN_TYPE_NODE,
+	VS_HN_TYPE_HYPER_NODE,
+};
+
 /* A VolcanoJob's phase (batch.volcano.sh/v1alpha1 Job). */
 enum vs_vjob_phase_uapi {
 	VS_VJOB_PHASE_PENDING,
@@ -334,6 +340,15 @@ enum vs_cmd {
 	 */
 	VS_CMD_DUMP,
 
+	/*
+	 * HyperNodes, as the other objects (node-new). A SET's members, when
+	 * it carries any, replace the HyperNode's.
+	 */
+	VS_CMD_HYPERNODE_NEW,
+	VS_CMD_HYPERNODE_SET,
+	VS_CMD_HYPERNODE_DEL,
+	VS_CMD_HYPERNODE_GET,
+
 	__VS_CMD_MAX
 };
 #define VS_CMD_MAX (__VS_CMD_MAX - 1)
@@ -369,6 +384,7 @@ enum vs_attr {
 	 * nothing changes and no event is sent (kubectl's --dry-run=server)
 	 */
 	VS_A_DRY_RUN,
+	VS_A_HYPERNODE,			/* nest: enum vs_hn_attr */
 	__VS_A_MAX
 };
 #define VS_A_MAX (__VS_A_MAX - 1)
@@ -742,6 +758,45 @@ enum vs_pc_attr {
 };
 #define VS_PC_A_MAX (__VS_PC_A_MAX - 1)
 
+/*
+ * A HyperNode (topology.volcano.sh/v1alpha1): a group of nodes that share
+ * a network tier, and its place in the tree the daemon keeps over them.
+ */
+enum vs_hn_attr {
+	VS_HN_A_UNSPEC,
+	VS_HN_A_NAME,			/* string, the key */
+	VS_HN_A_TIER,			/* u32: spec.tier, lower is closer (NEW needs it) */
+	VS_HN_A_TIER_NAME,		/* string: spec.tierName, may be "" */
+	/*
+	 * nest, repeated: enum vs_hn_member_attr, spec.members. A NEW needs
+	 * one at least; a SET that carries any replaces them all.
+	 */
+	VS_HN_A_MEMBER,
+	/* string: its parent HyperNode in the tree, absent for a root (read-only) */
+	VS_HN_A_PARENT,
+	VS_HN_A_NR_CHILDREN,		/* u32: the HyperNodes whose parent it is (read-only) */
+	/* u32: the nodes under it, transitively (status.nodeCount) (read-only) */
+	VS_HN_A_NR_NODES,
+	__VS_HN_A_MAX
+};
+#define VS_HN_A_MAX (__VS_HN_A_MAX - 1)
+
+/*
+ * One member of a HyperNode: its type and exactly one selector
+ * (exactMatch, regexMatch or labelMatch's matchLabels).
+ */
+enum vs_hn_member_attr {
+	VS_HN_MEMBER_A_UNSPEC,
+	VS_HN_MEMBER_A_TYPE,		/* u32: enum vs_hn_member_type_uapi */
+	VS_HN_MEMBER_A_EXACT_NAME,	/* string: selector.exactMatch.name */
+	/* string: selector.regexMatch.pattern, POSIX extended, over node names */
+	VS_HN_MEMBER_A_REGEX_PATTERN,
+	/* nest: enum vs_labels_attr, selector.labelMatch.matchLabels */
+	VS_HN_MEMBER_A_MATCH_LABELS,
+	__VS_HN_MEMBER_A_MAX
+};
+#define VS_HN_MEMBER_A_MAX (__VS_HN_MEMBER_A_MAX - 1)
+
 enum vs_conf_attr {
 	VS_CONF_A_UNSPEC,
 	VS_CONF_A_TEXT,			/* string: a volcano-scheduler.conf, YAML */
@@ -831,6 +886,12 @@ enum vs_stats_attr {
 	/* u64: the cap on it (vschedd --max-memory); absent: none */
 	VS_STATS_A_MAX_MEMORY,
 	VS_STATS_A_CONN_REFUSED,	/* u64: connections closed at accept, out of descriptors */
+	VS_STATS_A_NR_HYPERNODES,	/* u32 */
+	/*
+	 * u8 0/1: Volcano's HyperNodesInfo.Ready(): no claim of a HyperNode
+	 * member is refused
+	 */
+	VS_STATS_A_HYPERNODES_READY,
 	__VS_STATS_A_MAX
 };
 #define VS_STATS_A_MAX (__VS_STATS_A_MAX - 1)

@@ -76,6 +76,11 @@ const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY] = {
 	[VS_PREEMPTION_NEVER] = "Never",
 };
 
+const char *const vsnl_hn_member_type_names[VSNL_NR_HN_MEMBER_TYPE] = {
+	[VS_HN_TYPE_NODE] = "Node",
+	[VS_HN_TYPE_HYPER_NODE] = "HyperNode",
+};
+
 const char *const vsnl_vjob_phase_names[VSNL_NR_VJOB_PHASE] = {
 	[VS_VJOB_PHASE_PENDING] = "Pending",
 	[VS_VJOB_PHASE_ABORTING] = "Aborting",
@@ -144,6 +149,8 @@ static const struct vsnl_codec_attr vsched_attrs[VS_A_MAX + 1] = {
 		    .nested = &vsnl_codec_command },
 	[VS_A_CONN] = { .type = VSNL_CODEC_NESTED, .name = "conn", .nested = &vsnl_codec_conn },
 	[VS_A_DRY_RUN] = { .type = VSNL_CODEC_FLAG, .name = "dryRun" },
+	[VS_A_HYPERNODE] = { .type = VSNL_CODEC_NESTED, .name = "hypernode",
+		    .nested = &vsnl_codec_hypernode },
 };
 
 const struct vsnl_codec_set vsnl_codec_vsched = {
@@ -184,6 +191,8 @@ static const struct vsnl_codec_attr reply_attrs[VS_A_MAX + 1] = {
 	[VS_A_COMMAND] = { .type = VSNL_CODEC_REJECT, .name = "command" },
 	[VS_A_CONN] = { .type = VSNL_CODEC_NESTED, .name = "conn", .nested = &vsnl_codec_conn },
 	[VS_A_DRY_RUN] = { .type = VSNL_CODEC_REJECT, .name = "dryRun" },
+	[VS_A_HYPERNODE] = { .type = VSNL_CODEC_NESTED, .name = "hypernode",
+		    .nested = &vsnl_codec_hypernode },
 };
 
 const struct vsnl_codec_set vsnl_codec_reply = {
@@ -973,6 +982,62 @@ const struct vsnl_codec_set vsnl_codec_pc_key = {
 	.attrs = pc_key_attrs,
 };
 
+static const struct vsnl_codec_attr hypernode_attrs[VS_HN_A_MAX + 1] = {
+	[VS_HN_A_NAME] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_REQUIRED,
+		    .len = VS_NAME_MAX, .name = "name" },
+	[VS_HN_A_TIER] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
+		    .name = "tier", .min = 0, .max = 2147483647 },
+	[VS_HN_A_TIER_NAME] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX, .name = "tierName" },
+	[VS_HN_A_MEMBER] = { .type = VSNL_CODEC_NESTED, .flags = VSNL_CODEC_F_MULTI,
+		    .name = "members", .nested = &vsnl_codec_hn_member },
+	[VS_HN_A_PARENT] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_RO,
+		    .name = "parent" },
+	[VS_HN_A_NR_CHILDREN] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RO,
+		    .name = "children" },
+	[VS_HN_A_NR_NODES] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RO,
+		    .name = "nodeCount" },
+};
+
+const struct vsnl_codec_set vsnl_codec_hypernode = {
+	.name = "hypernode",
+	.maxattr = VS_HN_A_MAX,
+	.attrs = hypernode_attrs,
+};
+
+static const struct vsnl_codec_attr hn_key_attrs[VS_HN_A_MAX + 1] = {
+	[VS_HN_A_NAME] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_REQUIRED,
+		    .len = VS_NAME_MAX, .name = "name" },
+	[VS_HN_A_TIER] = { .type = VSNL_CODEC_REJECT, .name = "tier" },
+	[VS_HN_A_TIER_NAME] = { .type = VSNL_CODEC_REJECT, .name = "tierName" },
+	[VS_HN_A_MEMBER] = { .type = VSNL_CODEC_REJECT, .name = "members" },
+	[VS_HN_A_PARENT] = { .type = VSNL_CODEC_REJECT, .name = "parent" },
+	[VS_HN_A_NR_CHILDREN] = { .type = VSNL_CODEC_REJECT, .name = "children" },
+	[VS_HN_A_NR_NODES] = { .type = VSNL_CODEC_REJECT, .name = "nodeCount" },
+};
+
+const struct vsnl_codec_set vsnl_codec_hn_key = {
+	.name = "hn-key",
+	.maxattr = VS_HN_A_MAX,
+	.attrs = hn_key_attrs,
+};
+
+static const struct vsnl_codec_attr hn_member_attrs[VS_HN_MEMBER_A_MAX + 1] = {
+	[VS_HN_MEMBER_A_TYPE] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "type", .min = 0, .max = VS_HN_TYPE_HYPER_NODE, .names = vsnl_hn_member_type_names, .nr_names = VSNL_NR_HN_MEMBER_TYPE },
+	[VS_HN_MEMBER_A_EXACT_NAME] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
+		    .name = "exactMatch" },
+	[VS_HN_MEMBER_A_REGEX_PATTERN] = { .type = VSNL_CODEC_STRING, .len = 4096,
+		    .name = "regexMatch" },
+	[VS_HN_MEMBER_A_MATCH_LABELS] = { .type = VSNL_CODEC_NESTED,
+		    .name = "matchLabels", .nested = &vsnl_codec_labels },
+};
+
+const struct vsnl_codec_set vsnl_codec_hn_member = {
+	.name = "hn-member",
+	.maxattr = VS_HN_MEMBER_A_MAX,
+	.attrs = hn_member_attrs,
+};
+
 static const struct vsnl_codec_attr conf_attrs[VS_CONF_A_MAX + 1] = {
 	[VS_CONF_A_TEXT] = { .type = VSNL_CODEC_STRING, .name = "text" },
 	[VS_CONF_A_SOURCE] = { .type = VSNL_CODEC_STRING, .len = 4096, .name = "source" },
@@ -1086,6 +1151,9 @@ static const struct vsnl_codec_attr stats_attrs[VS_STATS_A_MAX + 1] = {
 	[VS_STATS_A_HEAP_BYTES] = { .type = VSNL_CODEC_U64, .name = "heapBytes" },
 	[VS_STATS_A_MAX_MEMORY] = { .type = VSNL_CODEC_U64, .name = "maxMemoryBytes" },
 	[VS_STATS_A_CONN_REFUSED] = { .type = VSNL_CODEC_U64, .name = "connectionsRefused" },
+	[VS_STATS_A_NR_HYPERNODES] = { .type = VSNL_CODEC_U32, .name = "nrHyperNodes" },
+	[VS_STATS_A_HYPERNODES_READY] = { .type = VSNL_CODEC_U8,
+		    .flags = VSNL_CODEC_F_RANGE, .name = "hyperNodesReady", .min = 0, .max = 1 },
 };
 
 const struct vsnl_codec_set vsnl_codec_stats = {

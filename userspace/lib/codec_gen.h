@@ -59,6 +59,10 @@ extern const char *const vsnl_task_event_names[VSNL_NR_TASK_EVENT];
 #define VSNL_NR_PREEMPTION_POLICY	(VS_PREEMPTION_NEVER + 1)
 extern const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY];
 
+/* enum vs_hn_member_type_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_HN_MEMBER_TYPE	(VS_HN_TYPE_HYPER_NODE + 1)
+extern const char *const vsnl_hn_member_type_names[VSNL_NR_HN_MEMBER_TYPE];
+
 /* enum vs_vjob_phase_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
 #define VSNL_NR_VJOB_PHASE	(VS_VJOB_PHASE_FAILED + 1)
 extern const char *const vsnl_vjob_phase_names[VSNL_NR_VJOB_PHASE];
@@ -107,6 +111,9 @@ extern const struct vsnl_codec_set vsnl_codec_vjob_state;
 extern const struct vsnl_codec_set vsnl_codec_vjob_kept;
 extern const struct vsnl_codec_set vsnl_codec_prioclass;
 extern const struct vsnl_codec_set vsnl_codec_pc_key;
+extern const struct vsnl_codec_set vsnl_codec_hypernode;
+extern const struct vsnl_codec_set vsnl_codec_hn_key;
+extern const struct vsnl_codec_set vsnl_codec_hn_member;
 extern const struct vsnl_codec_set vsnl_codec_conf;
 extern const struct vsnl_codec_set vsnl_codec_cycle;
 extern const struct vsnl_codec_set vsnl_codec_action_stat;
@@ -216,6 +223,14 @@ struct vsnl_vjob_kept_tb {
 
 struct vsnl_prioclass_tb {
 	const struct nlattr *attr[VS_PC_A_MAX + 1];
+};
+
+struct vsnl_hypernode_tb {
+	const struct nlattr *attr[VS_HN_A_MAX + 1];
+};
+
+struct vsnl_hn_member_tb {
+	const struct nlattr *attr[VS_HN_MEMBER_A_MAX + 1];
 };
 
 struct vsnl_conf_tb {
@@ -554,6 +569,18 @@ static inline int vsnl_vsched_put_dry_run(struct nlmsghdr *nlh, size_t cap, stru
 static inline bool vsnl_vsched_get_dry_run(const struct vsnl_vsched_tb *tb)
 {
 	return tb->attr[VS_A_DRY_RUN];
+}
+
+static inline struct nlattr *vsnl_vsched_start_hypernode(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_vsched, VS_A_HYPERNODE, err);
+}
+
+/* The last one; vsnl_hypernode_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_vsched_get_hypernode(const struct vsnl_vsched_tb *tb)
+{
+	return tb->attr[VS_A_HYPERNODE];
 }
 
 static inline int vsnl_reply_parse(const struct nlattr *nest, struct vsnl_vsched_tb *tb,
@@ -2690,6 +2717,164 @@ static inline int vsnl_pc_key_parse(const struct nlattr *nest, struct vsnl_prioc
 	return vsnl_codec_parse(&vsnl_codec_pc_key, nest, tb->attr, mode, err);
 }
 
+static inline int vsnl_hypernode_parse(const struct nlattr *nest, struct vsnl_hypernode_tb *tb,
+		unsigned int mode, struct vsnl_err *err)
+{
+	return vsnl_codec_parse(&vsnl_codec_hypernode, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_hypernode_put_name(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_hypernode, VS_HN_A_NAME, v, err);
+}
+
+static inline const char *vsnl_hypernode_get_name(const struct vsnl_hypernode_tb *tb)
+{
+	return tb->attr[VS_HN_A_NAME] ? mnl_attr_get_str(tb->attr[VS_HN_A_NAME]) : NULL;
+}
+
+static inline int vsnl_hypernode_put_tier(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_hypernode, VS_HN_A_TIER, v, err);
+}
+
+static inline bool vsnl_hypernode_get_tier(const struct vsnl_hypernode_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_HN_A_TIER])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_HN_A_TIER]);
+	return true;
+}
+
+static inline int vsnl_hypernode_put_tier_name(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_hypernode, VS_HN_A_TIER_NAME, v, err);
+}
+
+static inline const char *vsnl_hypernode_get_tier_name(const struct vsnl_hypernode_tb *tb)
+{
+	return tb->attr[VS_HN_A_TIER_NAME] ? mnl_attr_get_str(tb->attr[VS_HN_A_TIER_NAME]) : NULL;
+}
+
+static inline struct nlattr *vsnl_hypernode_start_member(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_hypernode, VS_HN_A_MEMBER, err);
+}
+
+/* The last one; vsnl_hn_member_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_hypernode_get_member(const struct vsnl_hypernode_tb *tb)
+{
+	return tb->attr[VS_HN_A_MEMBER];
+}
+
+static inline int vsnl_hypernode_put_parent(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_hypernode, VS_HN_A_PARENT, v, err);
+}
+
+static inline const char *vsnl_hypernode_get_parent(const struct vsnl_hypernode_tb *tb)
+{
+	return tb->attr[VS_HN_A_PARENT] ? mnl_attr_get_str(tb->attr[VS_HN_A_PARENT]) : NULL;
+}
+
+static inline int vsnl_hypernode_put_nr_children(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_hypernode, VS_HN_A_NR_CHILDREN, v, err);
+}
+
+static inline bool vsnl_hypernode_get_nr_children(const struct vsnl_hypernode_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_HN_A_NR_CHILDREN])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_HN_A_NR_CHILDREN]);
+	return true;
+}
+
+static inline int vsnl_hypernode_put_nr_nodes(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_hypernode, VS_HN_A_NR_NODES, v, err);
+}
+
+static inline bool vsnl_hypernode_get_nr_nodes(const struct vsnl_hypernode_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_HN_A_NR_NODES])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_HN_A_NR_NODES]);
+	return true;
+}
+
+static inline int vsnl_hn_key_parse(const struct nlattr *nest, struct vsnl_hypernode_tb *tb,
+		unsigned int mode, struct vsnl_err *err)
+{
+	return vsnl_codec_parse(&vsnl_codec_hn_key, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_hn_member_parse(const struct nlattr *nest, struct vsnl_hn_member_tb *tb,
+		unsigned int mode, struct vsnl_err *err)
+{
+	return vsnl_codec_parse(&vsnl_codec_hn_member, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_hn_member_put_type(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_hn_member, VS_HN_MEMBER_A_TYPE, v, err);
+}
+
+static inline bool vsnl_hn_member_get_type(const struct vsnl_hn_member_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_HN_MEMBER_A_TYPE])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_HN_MEMBER_A_TYPE]);
+	return true;
+}
+
+static inline int vsnl_hn_member_put_exact_name(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_hn_member,
+		    VS_HN_MEMBER_A_EXACT_NAME, v, err);
+}
+
+static inline const char *vsnl_hn_member_get_exact_name(const struct vsnl_hn_member_tb *tb)
+{
+
+		    return tb->attr[VS_HN_MEMBER_A_EXACT_NAME] ? mnl_attr_get_str(tb->attr[VS_HN_MEMBER_A_EXACT_NAME]) : NULL;
+}
+
+static inline int vsnl_hn_member_put_regex_pattern(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_hn_member,
+		    VS_HN_MEMBER_A_REGEX_PATTERN, v, err);
+}
+
+static inline const char *vsnl_hn_member_get_regex_pattern(const struct vsnl_hn_member_tb *tb)
+{
+
+		    return tb->attr[VS_HN_MEMBER_A_REGEX_PATTERN] ? mnl_attr_get_str(tb->attr[VS_HN_MEMBER_A_REGEX_PATTERN]) : NULL;
+}
+
+static inline struct nlattr *vsnl_hn_member_start_match_labels(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_hn_member,
+		    VS_HN_MEMBER_A_MATCH_LABELS, err);
+}
+
+/* The last one; vsnl_labels_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_hn_member_get_match_labels(const struct vsnl_hn_member_tb *tb)
+{
+	return tb->attr[VS_HN_MEMBER_A_MATCH_LABELS];
+}
+
 static inline int vsnl_conf_parse(const struct nlattr *nest, struct vsnl_conf_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {
@@ -3395,6 +3580,35 @@ static inline bool vsnl_stats_get_conn_refused(const struct vsnl_stats_tb *tb, u
 	if (!tb->attr[VS_STATS_A_CONN_REFUSED])
 		return false;
 	*v = (uint64_t)mnl_attr_get_u64(tb->attr[VS_STATS_A_CONN_REFUSED]);
+	return true;
+}
+
+static inline int vsnl_stats_put_nr_hypernodes(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_stats, VS_STATS_A_NR_HYPERNODES, v, err);
+}
+
+static inline bool vsnl_stats_get_nr_hypernodes(const struct vsnl_stats_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_STATS_A_NR_HYPERNODES])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_STATS_A_NR_HYPERNODES]);
+	return true;
+}
+
+static inline int vsnl_stats_put_hypernodes_ready(struct nlmsghdr *nlh, size_t cap, uint8_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_stats,
+		    VS_STATS_A_HYPERNODES_READY, v, err);
+}
+
+static inline bool vsnl_stats_get_hypernodes_ready(const struct vsnl_stats_tb *tb, uint8_t *v)
+{
+	if (!tb->attr[VS_STATS_A_HYPERNODES_READY])
+		return false;
+	*v = (uint8_t)mnl_attr_get_u8(tb->attr[VS_STATS_A_HYPERNODES_READY]);
 	return true;
 }
 

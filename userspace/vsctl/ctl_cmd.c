@@ -381,7 +381,7 @@ static void print_decisions(const json_t *obj)
 static void print_event(const char *group, const json_t *obj)
 {
 	static const char *const kinds[] = {
-		"node", "queue", "podgroup", "task", "vjob", "priorityclass",
+		"node", "queue", "podgroup", "task", "vjob", "priorityclass", "hypernode",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {

@@ -14,6 +14,8 @@
  *	vsctl prioclass add high --value 1000 --preemption-policy Never
  *	vsctl job add team-a/tf --queue research --task ps:1 --task worker:4:cpu=2
  *	vsctl job abort team-a/tf				(and restart, resume, terminate, complete)
+ *	vsctl hypernode add leaf-a --tier 1 --member node:regex='^gpu-a-' --member node:exact=n9
+ *	vsctl hypernode add spine --tier 2 --member hypernode:exact=leaf-a
  *
  * Every option is one row of its kind's table below: the attribute it
  * writes and how its text is read. vsctl reads only what it must to build
@@ -37,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <netlink/msg.h>
@@ -65,20 +68,21 @@ enum field_type {
 	F_BOOL,		/* true or false */
 	F_FLAG,		/* no text: the value @value */
 	F_ENUM,		/* a name the attribute's policy gives a value (the spec's display) */
+	F_HN_MEMBER,	/* a HyperNode's member: TYPE:exact=NAME|regex=PATTERN|labels=K=V,... */
 };
 
 /* What an attribute of the request holds; each field type fills one. */
 enum shape {
 	SH_NONE,
 	SH_INT, SH_STR, SH_RES,
-	SH_LABELS, SH_TAINTS, SH_TOLS, SH_VTASKS, SH_POLICIES,
+	SH_LABELS, SH_TAINTS, SH_TOLS, SH_VTASKS, SH_POLICIES, SH_MEMBERS,
 };
 
 static const enum shape shape_of[] = {
 	[F_RES] = SH_RES, [F_RESLIST] = SH_RES, [F_LABEL] = SH_LABELS, [F_TAINT] = SH_TAINTS,
 	[F_TOLERATION] = SH_TOLS, [F_VTASK] = SH_VTASKS, [F_POLICY] = SH_POLICIES,
 	[F_STR] = SH_STR, [F_INT] = SH_INT, [F_BOOL] = SH_INT, [F_FLAG] = SH_INT,
-	[F_ENUM] = SH_INT,
+	[F_ENUM] = SH_INT, [F_HN_MEMBER] = SH_MEMBERS,
 };
 
 #define REQUIRED	0x1		/* add needs it */
@@ -126,7 +130,8 @@ struct item {
 /* Slots by attribute type, for every kind's set: the task's is the largest. */
 #define NR_SLOTS	(VS_TASK_A_MAX + 1)
 _Static_assert(VS_NODE_A_MAX < NR_SLOTS && VS_QUEUE_A_MAX < NR_SLOTS &&
-	       VS_PG_A_MAX < NR_SLOTS && VS_VJOB_A_MAX < NR_SLOTS && VS_PC_A_MAX < NR_SLOTS,
+	       VS_PG_A_MAX < NR_SLOTS && VS_VJOB_A_MAX < NR_SLOTS && VS_PC_A_MAX < NR_SLOTS &&
+	       VS_HN_A_MAX < NR_SLOTS,
 	       "a kind has more attributes than the task");
 
 struct edit {
@@ -273,6 +278,23 @@ static const struct field pc_fields[] = {
 	{ 0 }
 };
 
+/*
+ * A member is one option, TYPE:SELECTOR=VALUE, as a HyperNode's spec lists
+ * its members: the type, then the one selector it takes. Members are a
+ * list whose entries have no name, so "set --member" replaces them all.
+ */
+static const struct field hn_fields[] = {
+	{ "tier", F_INT, VS_HN_A_TIER, .arg = "N", .flags = REQUIRED,
+	  .help = "its tier: 1 for the switches over nodes, higher above" },
+	{ "tier-name", F_STR, VS_HN_A_TIER_NAME, .arg = "NAME",
+	  .help = "the tier's name (\"leaf\", \"spine\")" },
+	{ "member", F_HN_MEMBER, VS_HN_A_MEMBER, .arg = "TYPE:SEL=VALUE", .flags = REQUIRED,
+	  .help = "a member: TYPE node or hypernode, SEL exact (a name), regex (a pattern over "
+		  "node names) or labels (K=V[,K=V...] of nodes); repeat for more (set: the "
+		  "members given replace them all)" },
+	{ 0 }
+};
+
 static const struct field exit_code_fields[] = {
 	{ "exit-code", F_INT, VS_TASK_A_EXIT_CODE, .arg = "N",
 	  .help = "with failed: the container's exit code, for the job's policies" },
@@ -291,6 +313,7 @@ static const struct field *const kind_fields[] = {
 	[VS_A_TASK] = task_fields,
 	[VS_A_VJOB] = vjob_fields,
 	[VS_A_PRIOCLASS] = pc_fields,
+	[VS_A_HYPERNODE] = hn_fields,
 };
 
 static const struct field *fields_of(const struct vsctl_kind *k)
@@ -654,6 +677,60 @@ static int apply_policy(struct edit *e, const struct field *f, const char *arg, 
 	return 0;
 }
 
+enum { HN_EXACT, HN_REGEX, HN_LABELS };
+
+/* TYPE:exact=NAME, TYPE:regex=PATTERN or TYPE:labels=K=V[,K=V...] (none: it chooses nothing). */
+static int apply_hn_member(struct edit *e, const struct field *f, const char *arg,
+			   struct slot *s)
+{
+	static const char *const sels[] = { [HN_EXACT] = "exact", [HN_REGEX] = "regex",
+					     [HN_LABELS] = "labels" };
+	struct item *it = item_add(e, s, arg);
+	char *text = dup_n(e, arg, strlen(arg)), *colon, *eq, *part, *save = NULL;
+	unsigned int t, sel;
+
+	if (!it || !text)
+		return -ENOMEM;
+	colon = strchr(text, ':');
+	eq = colon ? strchr(colon, '=') : NULL;
+	if (!eq)
+		return bad(e, f, arg, "expected TYPE:SELECTOR=VALUE (node:exact=n1)");
+	*colon = *eq = '\0';
+	/* "node" or "hypernode", as typed; "Node" or "HyperNode", as listed */
+	for (t = 0; t < VSNL_NR_HN_MEMBER_TYPE; t++)
+		if (!strcasecmp(text, vsnl_hn_member_type_names[t]))
+			break;
+	if (t == VSNL_NR_HN_MEMBER_TYPE)
+		return bad(e, f, arg, "unknown member type \"%s\" (one of: node, hypernode)", text);
+	for (sel = 0; sel < ARRAY_SIZE(sels) && strcmp(colon + 1, sels[sel]); sel++)
+		;
+	if (sel == ARRAY_SIZE(sels))
+		return bad(e, f, arg, "unknown selector \"%s\" (one of: exact, regex, labels)",
+			   colon + 1);
+	it->num = t;
+	it->op = sel;
+	it->value = eq + 1;
+	if (sel != HN_LABELS) {
+		if (!eq[1])
+			return bad(e, f, arg, "the %s is empty", sel == HN_EXACT ? "name" : "pattern");
+		return 0;
+	}
+	for (part = strtok_r(eq + 1, ",", &save); part; part = strtok_r(NULL, ",", &save)) {
+		char *v = strchr(part, '=');
+		struct item *l;
+
+		if (!v)
+			return bad(e, f, arg, "label \"%s\": expected KEY=VALUE", part);
+		*v = '\0';
+		l = item_add(e, &it->res, arg);
+		if (!l)
+			return -ENOMEM;
+		l->key = part;
+		l->value = v + 1;
+	}
+	return 0;
+}
+
 /* Read @arg for @f, an option of @set, into its attribute's slot. */
 static int apply(struct edit *e, const struct vsnl_codec_set *set, const struct field *f,
 		 const char *arg)
@@ -689,6 +766,8 @@ static int apply(struct edit *e, const struct vsnl_codec_set *set, const struct 
 		return apply_vtask(e, f, arg, s);
 	case F_POLICY:
 		return apply_policy(e, f, arg, s);
+	case F_HN_MEMBER:
+		return apply_hn_member(e, f, arg, s);
 	case F_STR:
 		s->str = arg;
 		return 0;
@@ -878,6 +957,24 @@ static int put_res(struct req *r, const struct vsnl_codec_set *set, u16 type,
 	return 0;
 }
 
+/* A member's matchLabels: a nest of labels even when there is none, for it is the selector. */
+static int put_match_labels(struct req *r, const struct item *it)
+{
+	struct nlattr *labels = vsnl_hn_member_start_match_labels(r->nlh, r->cap, &r->err), *kv;
+
+	if (!labels)
+		return -EINVAL;
+	for (u32 i = 0; i < it->res.nr; i++) {
+		kv = vsnl_labels_start_item(r->nlh, r->cap, &r->err);
+		if (!kv || vsnl_kv_put_key(r->nlh, r->cap, it->res.items[i].key, &r->err) ||
+		    vsnl_kv_put_value(r->nlh, r->cap, it->res.items[i].value, &r->err))
+			return -EINVAL;
+		mnl_attr_nest_end(r->nlh, kv);
+	}
+	mnl_attr_nest_end(r->nlh, labels);
+	return 0;
+}
+
 /* One entry of a list attribute, a nest of @set (the item's own set). */
 static int put_item(struct req *r, const struct vsnl_codec_set *set, enum shape shape,
 		    const struct item *it)
@@ -914,6 +1011,15 @@ static int put_item(struct req *r, const struct vsnl_codec_set *set, enum shape 
 	case SH_POLICIES:
 		if (vsnl_lifecycle_put_event(nlh, cap, it->key, &r->err) ||
 		    vsnl_lifecycle_put_action(nlh, cap, it->value, &r->err))
+			return -EINVAL;
+		return 0;
+	case SH_MEMBERS:
+		if (vsnl_hn_member_put_type(nlh, cap, (u32)it->num, &r->err))
+			return -EINVAL;
+		if (it->op == HN_LABELS)
+			return put_match_labels(r, it);
+		if ((it->op == HN_EXACT ? vsnl_hn_member_put_exact_name :
+					  vsnl_hn_member_put_regex_pattern)(nlh, cap, it->value, &r->err))
 			return -EINVAL;
 		return 0;
 	default:

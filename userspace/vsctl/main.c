@@ -89,6 +89,9 @@ static const struct vsctl_cmd commands[] = {
 	ADD_CMD("prioclass", "NAME --value N [--preemption-policy Never|PreemptLowerPriority] "
 		"[--global-default]"),
 	SET_CMD("prioclass", "NAME"),
+	OBJ_CMDS("hypernode", "NAME", ""),
+	ADD_CMD("hypernode", "NAME --tier N [--tier-name NAME] --member TYPE:SEL=VALUE..."),
+	SET_CMD("hypernode", "NAME"),
 	{ .group = "conf", .name = "get", .fn = vsctl_conf_show, .args = "[-o json | -j]",
 	  .help = "the configuration in force, as its YAML (also: conf show)" },
 	{ .group = "conf", .name = "show", .fn = vsctl_conf_show, .args = "[-o json | -j]",

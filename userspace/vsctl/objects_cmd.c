@@ -202,6 +202,51 @@ static char *vjob_groups(const json_t *j)
 	return s;
 }
 
+/* "labels=K=V,K2=V2" of a member's matchLabels ("labels=" when it has none). */
+static char *hn_labels(const json_t *labels)
+{
+	char *s = strdup("labels="), *next;
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)labels, key, v) {
+		if (!s || asprintf(&next, "%s%s%s=%s", s, s[7] ? "," : "", key,
+				   json_string_value(v)) < 0)
+			next = NULL;
+		free(s);
+		s = next;
+	}
+	return s;
+}
+
+/* A HyperNode's members as "vsctl hypernode add --member" takes them, one after the other. */
+static char *hn_members(const json_t *h)
+{
+	const json_t *m, *labels, *re;
+	char *s = strdup(""), *what, *next;
+	const char *type;
+	size_t i;
+
+	json_array_foreach(at(h, "members"), i, m) {
+		type = json_string_value(json_object_get(m, "type"));
+		labels = json_object_get(m, "matchLabels");
+		re = json_object_get(m, "regexMatch");
+		if (labels)
+			what = hn_labels(labels);
+		else if (asprintf(&what, "%s=%s", re ? "regex" : "exact",
+				  json_string_value(re ? re : json_object_get(m, "exactMatch"))) < 0)
+			what = NULL;
+		if (!s || !what || asprintf(&next, "%s%s%s:%s", s, i ? " " : "",
+					    type && !strcmp(type, "HyperNode") ? "hypernode" : "node",
+					    what) < 0)
+			next = NULL;
+		free(what);
+		free(s);
+		s = next;
+	}
+	return s;
+}
+
 /* ---- kinds ---- */
 
 static const struct vsctl_column node_cols[] = {
@@ -300,6 +345,21 @@ static const struct vsctl_column vjob_wide[] = {
 	{ NULL, NULL, NULL }
 };
 
+static const struct vsctl_column hn_cols[] = {
+	{ "NAME", "name", NULL },
+	{ "TIER", "tier", NULL },
+	{ "TIERNAME", "tierName", NULL },
+	{ "PARENT", "parent", NULL },
+	{ "CHILDREN", "children", NULL },
+	{ "NODES", "nodeCount", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct vsctl_column hn_wide[] = {
+	{ "MEMBERS", NULL, hn_members },
+	{ NULL, NULL, NULL }
+};
+
 #define KIND_CMDS(T)							\
 	.cmd_new = VS_CMD_##T##_NEW, .cmd_set = VS_CMD_##T##_SET,		\
 	.cmd_del = VS_CMD_##T##_DEL, .cmd_get = VS_CMD_##T##_GET
@@ -340,6 +400,12 @@ static const struct vsctl_kind kinds[] = {
 		.attr = VS_A_PRIOCLASS, KIND_CMDS(PRIOCLASS),
 		.a_name = VS_PC_A_NAME,
 		.cols = pc_cols,
+	},
+	{
+		.group = "hypernode", .what = "HyperNode",
+		.attr = VS_A_HYPERNODE, KIND_CMDS(HYPERNODE),
+		.a_name = VS_HN_A_NAME,
+		.cols = hn_cols, .wide = hn_wide,
 	},
 };
 

@@ -248,7 +248,7 @@ static void print_stats(const json_t *st)
 	static const char *const counters[] = {
 		"cycles", "binds", "evicts", "bindFailures", "discardedOps",
 		"nrNodes", "nrQueues", "nrPodGroups", "nrTasks", "nrVolcanoJobs",
-		"nrPriorityClasses", "rssBytes", "heapBytes", "maxMemoryBytes",
+		"nrPriorityClasses", "nrHyperNodes", "rssBytes", "heapBytes", "maxMemoryBytes",
 		"connectionsRefused",
 	};
 
@@ -258,6 +258,9 @@ static void print_stats(const json_t *st)
 		if (v)
 			printf("%-18s %lld\n", counters[i], json_integer_value(v));
 	}
+	if (json_object_get(st, "hyperNodesReady"))
+		printf("%-18s %s\n", "hyperNodesReady",
+		       json_is_true(json_object_get(st, "hyperNodesReady")) ? "true" : "false");
 	if (json_object_get(st, "attemptsScheduled")) {
 		printf("%-18s %llu scheduled, %llu unschedulable, %llu error\n", "scheduleAttempts",
 		       (unsigned long long)vsnl_u64(st, "attemptsScheduled"),

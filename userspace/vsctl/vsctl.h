@@ -13,7 +13,10 @@
 
 int vsctl_scenario_run(int argc, char **argv);
 
-/* KIND list | show | del, for node, queue, podgroup, task, job, prioclass (objects_cmd.c). */
+/*
+ * KIND list | show | del, for node, queue, podgroup, task, job, prioclass and
+ * hypernode (objects_cmd.c).
+ */
 int vsctl_obj_list(int argc, char **argv);
 int vsctl_obj_show(int argc, char **argv);
 int vsctl_obj_del(int argc, char **argv);

@@ -16,8 +16,9 @@
  * What must hold whatever the bytes: a refusal says why and names the
  * object on line 1 (JSON has no lines); every request passes the daemon's
  * checks of its command (attribute policy), and its parsers read it or
- * say why not (names and values are the daemon's to refuse), the same bytes whatever the buffer held before (vskube tells a
- * changed object by a digest of them); and each object gives what the same
+ * say why not (names and values are the daemon's to refuse); it is the
+ * same bytes whatever the buffer held before (vskube tells a changed
+ * object by a digest of them); and each object gives what the same
  * JSON gives read as a YAML manifest (JSON is YAML), as vsctl apply reads
  * it: the same request byte for byte, or the same refusal word for word,
  * whenever YAML's reader takes the text jansson writes (it refuses some
@@ -150,7 +151,7 @@ static void add(struct vs_cluster *daemon, struct vs_arena *arena, const struct 
 	int ret;
 
 	if (!name)
-		return;	/* an object without metadata.name: left out */
+		return;		/* an object without metadata.name: left out */
 	if (!json_object_get(obj, "kind"))
 		json_object_set_new(obj, "kind", json_string(f->kind_name));
 	if (!json_object_get(obj, "apiVersion"))

@@ -163,9 +163,10 @@ vschedd-dirs := kernel/daemon/
 vschedd-libs := $(objtree)/libvscore.a
 vschedd-ldlibs := -lmnl -lyaml -lz -lm
 
-# The bridge to Kubernetes; the object readers are vsctl's.
-vskube-dirs := userspace/vskube/ userspace/kube/
-vskube-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a
+# The bridge to Kubernetes; it reads objects with vsctl's manifest reader
+# without the core (userspace/kube/kread*, below), so it links no core.
+vskube-dirs := userspace/vskube/
+vskube-libs := $(objtree)/libvsnl.a
 LIBS_VSKUBE := -lcurl -lcrypto
 vskube-ldlibs := $(LIBS_VSKUBE) -lmicrohttpd -ljansson $(LIBS_VSNL) -lmnl -lyaml -lz -lm
 # The tests serve HTTP to it with libmicrohttpd.
@@ -197,6 +198,8 @@ test-bin := $(objtree)/selftests/vs-selftests
 
 $(foreach p,$(progs) $(test-progs),$(eval $(p)-objs := \
 	$(foreach d,$($(p)-dirs),$(call kbuild-objs,$(d)))))
+# Of userspace/kube/, vskube takes the reader without the core alone.
+vskube-objs += $(filter userspace/kube/kread%.o,$(call kbuild-objs,userspace/kube/))
 test-prog-bins := $(foreach p,$(test-progs),$(objtree)/$($(p)-path))
 
 # What the daemon's tests exercise of it: everything but main().

@@ -44,16 +44,6 @@ userspace/kube/manifest.c:core
 userspace/kube/manifest.c:netlink
 userspace/kube/manifest.h:core
 userspace/kube/manifest.h:sched
-# vskube: kjson.c still reads the API server's JSON into the core's YAML
-# tree too (kj_to_arg()), which the old manifest reader (kube/ above) takes,
-# until vskube switches to kj_to_ynode()'s libvsnl tree (lib/ytree.h) and
-# the reader without the core (kube/kread.h); kjson.h is clear of it. Its
-# kubeconfig files are read with libvsnl's tree, and it logs through
-# libvsnl; main.c includes core/log.h for one thing only, to set the
-# verbosity of the core it links, through which the manifest reader's
-# controllers log (kube/manifest.c, kube/kfields.c).
-userspace/vskube/kjson.c:sched
-userspace/vskube/main.c:core
 EOF_KNOWN
 )
 KNOWN=$(echo ${CHECK_LAYERS_KNOWN-$known_breaks})
@@ -61,9 +51,6 @@ KNOWN=$(echo ${CHECK_LAYERS_KNOWN-$known_breaks})
 # Userspace programs that link libvscore.a without the harness, each with
 # its reason above it.
 known_links=$(sed 's/#.*//' <<'EOF_LINKS'
-# vskube reads manifests with userspace/kube/, which builds objects with the
-# core's specs, and uses the core's helpers (the known breaks above).
-vskube
 EOF_LINKS
 )
 KNOWN_LINKS=$(echo ${CHECK_LAYERS_KNOWN_LINKS-$known_links})

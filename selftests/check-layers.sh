@@ -110,8 +110,21 @@ printf 'vsfoo-dirs := userspace/vsfoo/\nvsfoo-libs := $(objtree)/libvsnl.a $(obj
 	>>"$tmp/t/Makefile"
 refused "a new program linking the core without the harness" \
 	"vsfoo links libvscore.a but not the harness (libvsharness.a)"
+# vskube reads with the manifest reader without the core: linking the core again is refused.
 fresh
-sed -i 's|^\(vskube-libs :=.*\) $(objtree)/libvscore\.a|\1|' "$tmp/t/Makefile"
-refused "a known link mended" "vskube: listed as linking the core in check-layers.sh, but does not"
+sed -i 's|^\(vskube-libs :=.*\)$|\1 $(objtree)/libvscore.a|' "$tmp/t/Makefile"
+n=$(grep -n '^vskube-libs :=' "$tmp/t/Makefile" | cut -d: -f1)
+refused "vskube linking the core" \
+	"Makefile:$n: vskube links libvscore.a but not the harness (libvsharness.a)"
+# A link listed as known passes; once mended, it must leave the list.
+fresh
+printf 'vsfoo-dirs := userspace/vsfoo/\nvsfoo-libs := $(objtree)/libvsnl.a $(objtree)/libvscore.a\n' \
+	>>"$tmp/t/Makefile"
+CHECK_LAYERS_KNOWN_LINKS=vsfoo "$check" "$tmp/t" >"$tmp/out" 2>&1 ||
+	{ cat "$tmp/out" >&2; fail "a link listed as known was refused"; }
+sed -i 's|^\(vsfoo-libs :=.*\) $(objtree)/libvscore\.a|\1|' "$tmp/t/Makefile"
+export CHECK_LAYERS_KNOWN_LINKS=vsfoo
+refused "a known link mended" "vsfoo: listed as linking the core in check-layers.sh, but does not"
+unset CHECK_LAYERS_KNOWN_LINKS
 
 echo "check-layers-test: ok"

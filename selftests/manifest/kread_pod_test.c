@@ -399,3 +399,30 @@ Test(kread_pod, pods_are_refused_as_the_old_reader_refused_them)
 			cr_assert_str_eq(err.msg, msg, "text %u", i);
 	}
 }
+
+/*
+ * A pod mirrored from the API server (vskube) was admitted there when it
+ * was created: it goes as it is, without ADMIT, its priority as given.
+ */
+Test(kread_pod, a_mirrored_pod_is_not_admitted_again)
+{
+	static const char text[] = POD "metadata: {name: p}\nspec:\n  priorityClassName: gone\n"
+				   "  priority: 7\n  containers: [{name: c}]\n";
+	struct nlmsghdr *nlh = NULL;
+	struct vsnl_vsched_tb top;
+	struct vsnl_task_tb tb;
+	int32_t prio = 0;
+
+	cr_assert_eq(put_pod(text, NULL, &tb), 0, "%s", err.msg);
+	cr_assert(vsnl_task_get_admit(&tb), "created: admitted by the daemon");
+	docs.v[0].mirror = true;
+	cr_assert_eq(kr_put_new(&docs.v[0], buf, sizeof(buf), &nlh, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_codec_parse_msg(&vsnl_codec_vsched, nlh, GENL_HDRLEN, top.attr,
+					  VSNL_CODEC_REQUEST, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_task_spec_parse(vsnl_vsched_get_task(&top), &tb, VSNL_CODEC_REQUEST,
+					  &err), 0, "%s", err.msg);
+	cr_assert_not(vsnl_task_get_admit(&tb), "mirrored: admitted by the API server already");
+	cr_assert(vsnl_task_get_priority(&tb, &prio));
+	cr_assert_eq(prio, 7);
+	cr_assert_str_eq(vsnl_task_get_priority_class(&tb), "gone");
+}

@@ -230,3 +230,48 @@ Test(kread, priority_classes_read_as_the_old_reader_reads_them)
 		cr_assert_eq(pa, pb, "text %u", i);
 	}
 }
+
+/* Every kind's DEL is its key alone, in its nest, as the daemon's policy reads a request. */
+Test(kread, a_deletion_is_the_key_of_its_kind)
+{
+	for (u32 k = 0; k < KR_NR_KINDS; k++) {
+		const struct kr_kind_info *info = kr_kind((enum kr_kind)k);
+		const struct vsnl_codec_set *set = vsnl_codec_vsched.attrs[info->attr].nested;
+		const struct nlattr *top[VS_A_MAX + 1], *tb[64];
+		struct nlmsghdr *nlh = NULL;
+		u32 n = 0;
+
+		cr_assert_lt(set->maxattr, ARRAY_SIZE(tb));
+		memset(&err, 0, sizeof(err));
+		cr_assert_eq(kr_put_del((enum kr_kind)k, "ns", "x1", buf, sizeof(buf), &nlh, &err),
+			     0, "%s: %s", info->kind, err.msg);
+		cr_assert_eq(((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd, info->cmd_del);
+		cr_assert_eq(vsnl_codec_parse_msg(&vsnl_codec_vsched, nlh, GENL_HDRLEN, top,
+						  VSNL_CODEC_REQUEST, &err), 0, "%s", err.msg);
+		cr_assert_not_null(top[info->attr], "%s", info->kind);
+		cr_assert_eq(vsnl_codec_parse(set, top[info->attr], tb, VSNL_CODEC_REQUEST, &err),
+			     0, "%s", err.msg);
+		cr_assert_str_eq(mnl_attr_get_str(tb[info->a_name]), "x1");
+		if (info->namespaced)
+			cr_assert_str_eq(mnl_attr_get_str(tb[info->a_ns]), "ns");
+		else
+			cr_assert_eq(info->a_ns, 0, "%s: no namespace in its key", info->kind);
+		for (u32 a = 0; a <= set->maxattr; a++)
+			n += tb[a] != NULL;
+		cr_assert_eq(n, info->namespaced ? 2 : 1, "%s: its key alone", info->kind);
+	}
+}
+
+Test(kread, a_deletion_the_policy_refuses_is_not_put)
+{
+	struct nlmsghdr *nlh = NULL;
+	char name[400];
+
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	cr_assert_eq(kr_put_del(KR_NODE, NULL, name, buf, sizeof(buf), &nlh, &err), -EINVAL);
+	cr_assert_null(nlh);
+	cr_assert_neq(err.msg[0], '\0');
+	cr_assert_eq(kr_put_del(KR_POD, "ns", "p", buf, GENL_HDRLEN + 16, &nlh, &err), -EMSGSIZE);
+	cr_assert_null(nlh);
+}

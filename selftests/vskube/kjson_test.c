@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The API server's JSON read as manifests are (userspace/vskube/kjson.h,
- * mf_set_add()): each kind, written as the API server sends it (JSON,
- * with the fields a real server adds), must become the very object the
- * same manifest in YAML becomes: the requests sent to vschedd are
- * compared byte for byte. A refused object says where, in JSON's terms.
+ * The API server's JSON read as manifests are, as ksync.c reads it
+ * (userspace/vskube/kjson.h's kj_to_ynode(), then kube/kread.h's
+ * kr_doc_of() and kr_put_new()): each kind, written as the API server
+ * sends it (JSON, with the fields a real server adds), must become the
+ * very request the same manifest in YAML becomes (vsctl apply's
+ * kr_docs_read()), compared byte for byte. A pod mirrored from the API
+ * server is sent as it is, without ADMIT. A refused object says where, in
+ * JSON's terms.
  */
+#include <errno.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <criterion/criterion.h>
 
-#include "kube/manifest.h"
+#include "kube/kread.h"
+#include "lib/codec.h"
+#include "lib/codec_gen.h"
 #include "lib/vsnl.h"
 #include "vskube/kjson.h"
 
@@ -79,153 +85,196 @@ static const char *const json[] = {
 	"\"status\":{\"phase\":\"Pending\"}}",
 };
 
-static struct mf_set a, b;
+#define NR_JSON	ARRAY_SIZE(json)
 
-static void init(void)
-{
-	cr_assert_eq(mf_set_init(&a), 0);
-	cr_assert_eq(mf_set_init(&b), 0);
-}
+static struct vsnl_ydocs ydocs;
+static struct kr_docs docs;
+static struct vsnl_ynode roots[NR_JSON];
+static struct vsnl_err err;
 
 static void fini(void)
 {
-	mf_set_free(&a);
-	mf_set_free(&b);
+	kr_docs_free(&docs);
+	vsnl_ydocs_free(&ydocs);
+	for (u32 i = 0; i < NR_JSON; i++)
+		vsnl_ynode_free(&roots[i]);
 }
 
-TestSuite(kjson, .init = init, .fini = fini);
+TestSuite(kjson, .fini = fini);
 
-static void add_json(struct mf_set *set, const char *text, const char *source)
+/* @text as ksync reads an object of @source: into roots[@i] and *@doc; 0 or the error. */
+static int read_json(const char *text, const char *source, u32 i, struct kr_doc *doc)
 {
-	struct mf_err err = { { 0 } };
 	json_error_t jerr;
 	json_t *j = json_loads(text, 0, &jerr);
-	struct vs_arg *root = calloc(1, sizeof(*root));
+	int ret;
 
 	cr_assert_not_null(j, "%s", jerr.text);
-	cr_assert_not_null(root);
-	cr_assert_eq(kj_to_arg(j, source, root), 0);
+	vsnl_ynode_free(&roots[i]);	/* a slot read again */
+	cr_assert_eq(kj_to_ynode(j, source, &roots[i]), 0);
 	json_decref(j);
-	cr_assert_eq(mf_set_add(set, source, root, &err), 0, "%s", err.msg);
+	memset(&err, 0, sizeof(err));
+	ret = kr_doc_of(source, &roots[i], doc, &err);
+	doc->mirror = true;
+	return ret;
 }
 
-/* The request vschedd would get for @o. */
-static size_t request(const struct mf_obj *o, void *buf, size_t cap)
+/* The request for @doc in @buf: its length. */
+static size_t request(const struct kr_doc *doc, void *buf, size_t cap)
 {
-	const struct mf_kind_info *k = mf_kind(o->kind);
-	struct nlmsghdr *nlh = vsnl_msg_put(buf, cap, k->cmd_new, 0);
+	struct nlmsghdr *nlh = NULL;
 
-	cr_assert_not_null(nlh);
-	cr_assert(mf_put_spec(o, nlh, cap));
+	cr_assert_eq(kr_put_new(doc, buf, cap, &nlh, &err), 0, "%s", err.msg);
 	return nlh->nlmsg_len;
+}
+
+/* The object nest @type of the request in @buf, checked as the daemon checks a request. */
+static const struct nlattr *obj_of(const void *buf, u16 type)
+{
+	const struct nlattr *top[VS_A_MAX + 1];
+
+	cr_assert_eq(vsnl_codec_parse_msg(&vsnl_codec_vsched, buf, GENL_HDRLEN, top,
+					  VSNL_CODEC_REQUEST, &err), 0, "%s", err.msg);
+	cr_assert_not_null(top[type]);
+	return top[type];
 }
 
 Test(kjson, objects_from_the_api_server_are_the_manifests_objects)
 {
-	struct mf_err err = { { 0 } };
-	static char sources[ARRAY_SIZE(json)][32];
+	static const u16 attr[] = { VS_A_PRIOCLASS, VS_A_QUEUE, VS_A_NODE, VS_A_PODGROUP,
+				    VS_A_TASK };
+	static char sources[NR_JSON][32];
 	static unsigned char ba[8192] __attribute__((aligned(8)));
 	static unsigned char bb[8192] __attribute__((aligned(8)));
+	struct vsnl_queue_tb qtb;
+	struct vsnl_podgroup_tb gtb;
+	struct vsnl_task_tb ttb;
+	uint64_t t;
 
-	cr_assert_eq(mf_set_parse(&a, "m.yaml", yaml, strlen(yaml), &err), 0, "%s", err.msg);
-	cr_assert_eq(mf_set_build(&a, &err), 0, "%s", err.msg);
+	cr_assert_eq(vsnl_yaml_parse_docs(yaml, strlen(yaml), "m.yaml", &ydocs, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(kr_docs_read("m.yaml", &ydocs, &docs, &err), 0, "%s", err.msg);
+	cr_assert_eq(docs.nr, NR_JSON);
 
-	for (u32 i = 0; i < ARRAY_SIZE(json); i++) {
+	for (u32 i = 0; i < NR_JSON; i++) {
+		struct kr_doc doc;
+		size_t la, lb;
+
 		snprintf(sources[i], sizeof(sources[i]), "object %u", i);
-		add_json(&b, json[i], sources[i]);
+		cr_assert_eq(read_json(json[i], sources[i], i, &doc), 0, "%s", err.msg);
+		cr_assert_eq(doc.kind, docs.v[i].kind);
+		cr_assert_str_eq(doc.name, docs.v[i].name);
+		docs.v[i].mirror = true;
+		la = request(&docs.v[i], ba, sizeof(ba));
+		lb = request(&doc, bb, sizeof(bb));
+		cr_assert_eq(la, lb, "%s: %zu bytes from YAML, %zu from JSON", doc.name, la, lb);
+		cr_assert_eq(memcmp(ba, bb, la), 0, "%s: the requests differ", doc.name);
+		obj_of(bb, attr[i]);
 	}
-	cr_assert_eq(mf_set_build(&b, &err), 0, "%s", err.msg);
-
-	cr_assert_eq(a.nr_objs, b.nr_objs);
-	cr_assert_eq(a.nr_objs, 5);
-	for (u32 i = 0; i < a.nr_objs; i++) {
-		size_t la = request(&a.objs[i], ba, sizeof(ba));
-		size_t lb = request(&b.objs[i], bb, sizeof(bb));
-
-		cr_assert_eq(a.objs[i].kind, b.objs[i].kind);
-		cr_assert_str_eq(a.objs[i].name, b.objs[i].name);
-		cr_assert_eq(la, lb, "%s: %zu bytes from YAML, %zu from JSON", a.objs[i].name, la,
-			     lb);
-		cr_assert_eq(memcmp(ba, bb, la), 0, "%s: the requests differ", a.objs[i].name);
-	}
-	/* And the pod is what Volcano makes of it: max(containers, init) + a pod. */
+	/* metadata.creationTimestamp is each object's creation time, offset or not */
+	request(&docs.v[1], bb, sizeof(bb));
+	cr_assert_eq(vsnl_queue_parse(obj_of(bb, VS_A_QUEUE), &qtb, VSNL_CODEC_REQUEST, &err), 0);
+	cr_assert(vsnl_queue_get_created(&qtb, &t));
+	cr_assert_eq(t, 1795428000);
 	{
-		struct vs_task *t = vs_task_find(&b.cl, "team", "p1");
+		struct kr_doc doc;
 
-		cr_assert_not_null(t);
-		cr_assert_eq(vs_res_get(t->req, VS_RES_CPU), 2000);
-		cr_assert_eq(vs_res_get(t->req, VS_RES_MEMORY), 1LL << 30);
-		cr_assert_eq(vs_res_get(t->req, VS_RES_PODS), 1);
-		/* Without a creationTimestamp: the latest the set was given, its PodGroup's. */
-		cr_assert_eq(t->created, 1795428001);
+		cr_assert_eq(read_json(json[3], "podgroups team/pg1", 3, &doc), 0, "%s", err.msg);
+		request(&doc, bb, sizeof(bb));
 	}
-	/* metadata.creationTimestamp is each object's creation time, offset or not. */
-	cr_assert_eq(vs_queue_find(&b.cl, "q1")->created, 1795428000);
-	cr_assert_eq(vs_job_find(&b.cl, "team", "pg1")->created, 1795428001);
-	/* The PodGroup's Unschedulable condition is kept as given; other types are left out. */
-	{
-		struct vs_job *j = vs_job_find(&b.cl, "team", "pg1");
-		const struct vs_pg_condition *c;
+	cr_assert_eq(vsnl_podgroup_parse(obj_of(bb, VS_A_PODGROUP), &gtb, VSNL_CODEC_REQUEST,
+					 &err), 0);
+	cr_assert(vsnl_podgroup_get_created(&gtb, &t));
+	cr_assert_eq(t, 1795428001, "11:00:01+01:00 is 10:00:01Z");
+	cr_assert_not_null(vsnl_podgroup_get_condition(&gtb), "the Unschedulable condition");
+	/* the pod: its containers and init containers apart, the daemon sums them as Volcano */
+	request(&docs.v[4], bb, sizeof(bb));
+	cr_assert_eq(vsnl_task_spec_parse(obj_of(bb, VS_A_TASK), &ttb, VSNL_CODEC_REQUEST, &err), 0);
+	cr_assert_not_null(vsnl_task_get_request(&ttb));
+	cr_assert_not_null(vsnl_task_get_init_request(&ttb));
+	cr_assert_str_eq(vsnl_task_get_priority_class(&ttb), "high");
+}
 
-		cr_assert_not_null(j);
-		c = &j->cond[VS_PG_COND_UNSCHEDULABLE];
-		cr_assert(c->set && c->given && c->status);
-		cr_assert_str_eq(vs_pg_cond_reason(c), "NotEnoughResources");
-		cr_assert_str_eq(vs_pg_cond_message(c), "2/2 tasks in gang unschedulable");
-		cr_assert_str_eq(vs_pg_cond_transition_id(c), "6b1e-uuid");
-		cr_assert_eq(c->time, 1767225600, "2026-01-01T00:00:00Z, with its offset");
-		cr_assert(!j->cond[VS_PG_COND_SCHEDULED].set);
-	}
+/*
+ * A pod the API server holds was admitted when it was created (its
+ * spec.priority written by the Priority admission plugin): ksync sends it
+ * as it is, and the daemon must not admit it again (its class may be gone).
+ */
+Test(kjson, a_mirrored_pod_is_not_admitted_again)
+{
+	static unsigned char buf[8192] __attribute__((aligned(8)));
+	struct vsnl_task_tb tb;
+	struct kr_doc doc;
+	int32_t prio = 0;
+
+	cr_assert_eq(read_json("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":"
+			       "\"p\",\"namespace\":\"ns\"},\"spec\":{\"priorityClassName\":"
+			       "\"gone\",\"priority\":7,\"containers\":[{\"name\":\"c\"}]}}",
+			       "pods ns/p", 0, &doc), 0, "%s", err.msg);
+	request(&doc, buf, sizeof(buf));
+	cr_assert_eq(vsnl_task_spec_parse(obj_of(buf, VS_A_TASK), &tb, VSNL_CODEC_REQUEST, &err), 0);
+	cr_assert_not(vsnl_task_get_admit(&tb));
+	cr_assert(vsnl_task_get_priority(&tb, &prio));
+	cr_assert_eq(prio, 7);
+	cr_assert_str_eq(vsnl_task_get_priority_class(&tb), "gone");
+	/* the same pod created by vsctl apply asks for the admission */
+	doc.mirror = false;
+	request(&doc, buf, sizeof(buf));
+	cr_assert_eq(vsnl_task_spec_parse(obj_of(buf, VS_A_TASK), &tb, VSNL_CODEC_REQUEST, &err), 0);
+	cr_assert(vsnl_task_get_admit(&tb));
 }
 
 Test(kjson, a_condition_time_must_be_kubernetes_own)
 {
-	struct mf_err err = { { 0 } };
+	static unsigned char buf[8192] __attribute__((aligned(8)));
+	struct nlmsghdr *nlh = NULL;
+	struct kr_doc doc;
 
-	add_json(&b, "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\","
-		 "\"metadata\":{\"name\":\"pg\",\"namespace\":\"ns\"},\"spec\":{},\"status\":"
-		 "{\"conditions\":[{\"type\":\"Scheduled\",\"status\":\"True\","
-		 "\"lastTransitionTime\":\"yesterday\"}]}}", "podgroups ns/pg");
-	cr_assert_neq(mf_set_build(&b, &err), 0);
-	cr_assert(strstr(err.msg, "podgroups ns/pg:1: "), "%s", err.msg);
+	cr_assert_eq(read_json("{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":"
+			       "\"PodGroup\",\"metadata\":{\"name\":\"pg\",\"namespace\":\"ns\"},"
+			       "\"spec\":{},\"status\":{\"conditions\":[{\"type\":\"Scheduled\","
+			       "\"status\":\"True\",\"lastTransitionTime\":\"yesterday\"}]}}",
+			       "podgroups ns/pg", 0, &doc), 0, "%s", err.msg);
+	cr_assert_eq(kr_put_new(&doc, buf, sizeof(buf), &nlh, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "podgroups ns/pg:1: document 1 (PodGroup ns/pg): "), "%s",
+		  err.msg);
 	cr_assert(strstr(err.msg, "status.conditions[0].lastTransitionTime"), "%s", err.msg);
 	cr_assert(strstr(err.msg, "\"yesterday\" is not a time"), "%s", err.msg);
 }
 
 Test(kjson, a_refused_object_says_where)
 {
-	struct mf_err err = { { 0 } };
+	static unsigned char buf[8192] __attribute__((aligned(8)));
+	struct nlmsghdr *nlh = NULL;
+	struct kr_doc doc;
 
-	add_json(&b, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"},"
-		 "\"status\":{\"allocatable\":{\"cpu\":\"eight\"}}}", "nodes n1");
-	cr_assert_neq(mf_set_build(&b, &err), 0);
-	cr_assert(strstr(err.msg, "nodes n1:1: "), "%s", err.msg);
+	cr_assert_eq(read_json("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":"
+			       "\"n1\"},\"status\":{\"allocatable\":{\"cpu\":\"eight\"}}}",
+			       "nodes n1", 0, &doc), 0, "%s", err.msg);
+	cr_assert_eq(kr_put_new(&doc, buf, sizeof(buf), &nlh, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "nodes n1:1: document 1 (Node n1): "), "%s", err.msg);
 	cr_assert(strstr(err.msg, "status.allocatable.cpu"), "%s", err.msg);
 }
 
-Test(kjson, every_json_type_becomes_its_yaml_value)
+/* One object, not a file: a List is refused, and so is what is no object of a kind taken. */
+Test(kjson, one_object_is_one_document)
 {
-	json_t *j = json_loads("{\"s\":\"x\",\"i\":-3,\"f\":1.5,\"t\":true,\"n\":null,"
-			       "\"a\":[1,{\"k\":\"v\"}],\"e\":{}}", 0, NULL);
-	struct vs_arg arg;
-	const struct vs_arg *v;
+	struct kr_doc doc;
 
-	cr_assert_not_null(j);
-	cr_assert_eq(kj_to_arg(j, "src", &arg), 0);
-	json_decref(j);
-	cr_assert_eq(arg.type, VS_ARG_MAP);
-	cr_assert_eq(arg.map->nr, 7);
-	cr_assert_str_eq(arg.map->kv[0].key, "s", "in the object's order");
-	cr_assert_str_eq(arg.map->source, "src");
-	cr_assert_str_eq(vs_args_find(arg.map, "s")->s, "x");
-	cr_assert_eq(vs_args_find(arg.map, "i")->i, -3);
-	cr_assert_eq(vs_args_find(arg.map, "f")->type, VS_ARG_FLOAT);
-	cr_assert(vs_args_find(arg.map, "t")->b);
-	cr_assert_eq(vs_args_find(arg.map, "n")->type, VS_ARG_NULL);
-	v = vs_args_find(arg.map, "a");
-	cr_assert_eq(v->type, VS_ARG_SEQ);
-	cr_assert_eq(v->seq.nr, 2);
-	cr_assert_str_eq(vs_args_find(v->seq.items[1].map, "k")->s, "v");
-	cr_assert_eq(vs_args_find(arg.map, "e")->map->nr, 0);
-	vs_arg_free(&arg);
+	cr_assert_eq(read_json("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[]}",
+			       "pods ns/l", 0, &doc), -EINVAL);
+	cr_assert_str_eq(err.msg, "pods ns/l:1: document 1: a List is not one object");
+	cr_assert_eq(read_json("[1]", "pods ns/x", 1, &doc), -EINVAL);
+	cr_assert(strstr(err.msg, "pods ns/x:1: document 1: a manifest must be a mapping"),
+		  "%s", err.msg);
+	cr_assert_eq(read_json("{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":"
+			       "{\"name\":\"s\"}}", "pods ns/s", 2, &doc), -EINVAL);
+	cr_assert(strstr(err.msg, "kind Secret (v1) is not one"), "%s", err.msg);
+	cr_assert_eq(read_json("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+			       "{\"name\":\"p\"}}", "pods default/p", 3, &doc), 0, "%s", err.msg);
+	cr_assert_eq(doc.kind, KR_POD);
+	cr_assert_str_eq(doc.ns, "default");
+	cr_assert_str_eq(doc.label, "document 1 (Pod default/p)");
+	cr_assert_str_eq(doc.file, "pods default/p");
+	cr_assert_eq(doc.item, 0);
 }

@@ -22,12 +22,18 @@
 #define KR_DEFAULT_NS	"default"
 
 static const struct kr_kind_info kinds[KR_NR_KINDS] = {
-	[KR_PRIOCLASS] = { "scheduling.k8s.io/v1", "PriorityClass", false, VS_CMD_PRIOCLASS_NEW },
-	[KR_QUEUE] = { "scheduling.volcano.sh/v1beta1", "Queue", false, VS_CMD_QUEUE_NEW },
-	[KR_NODE] = { "v1", "Node", false, VS_CMD_NODE_NEW },
-	[KR_PODGROUP] = { "scheduling.volcano.sh/v1beta1", "PodGroup", true, VS_CMD_PODGROUP_NEW },
-	[KR_VJOB] = { "batch.volcano.sh/v1alpha1", "Job", true, VS_CMD_VJOB_NEW },
-	[KR_POD] = { "v1", "Pod", true, VS_CMD_TASK_NEW },
+	[KR_PRIOCLASS] = { "scheduling.k8s.io/v1", "PriorityClass", false, VS_CMD_PRIOCLASS_NEW,
+			   VS_CMD_PRIOCLASS_DEL, VS_A_PRIOCLASS, 0, VS_PC_A_NAME },
+	[KR_QUEUE] = { "scheduling.volcano.sh/v1beta1", "Queue", false, VS_CMD_QUEUE_NEW,
+		       VS_CMD_QUEUE_DEL, VS_A_QUEUE, 0, VS_QUEUE_A_NAME },
+	[KR_NODE] = { "v1", "Node", false, VS_CMD_NODE_NEW, VS_CMD_NODE_DEL, VS_A_NODE, 0,
+		      VS_NODE_A_NAME },
+	[KR_PODGROUP] = { "scheduling.volcano.sh/v1beta1", "PodGroup", true, VS_CMD_PODGROUP_NEW,
+			  VS_CMD_PODGROUP_DEL, VS_A_PODGROUP, VS_PG_A_NAMESPACE, VS_PG_A_NAME },
+	[KR_VJOB] = { "batch.volcano.sh/v1alpha1", "Job", true, VS_CMD_VJOB_NEW, VS_CMD_VJOB_DEL,
+		      VS_A_VJOB, VS_VJOB_A_NAMESPACE, VS_VJOB_A_NAME },
+	[KR_POD] = { "v1", "Pod", true, VS_CMD_TASK_NEW, VS_CMD_TASK_DEL, VS_A_TASK,
+		     VS_TASK_A_NAMESPACE, VS_TASK_A_NAME },
 };
 
 const struct kr_kind_info *kr_kind(enum kr_kind kind)
@@ -368,6 +374,33 @@ int kr_put_new(const struct kr_doc *doc, void *buf, size_t cap, struct nlmsghdr 
 	return ret;
 }
 
+int kr_put_del(enum kr_kind kind, const char *ns, const char *name, void *buf, size_t cap,
+	       struct nlmsghdr **nlh, struct vsnl_err *err)
+{
+	const struct kr_kind_info *k = kr_kind(kind);
+	const struct vsnl_codec_set *set;
+	struct nlmsghdr *h;
+	struct nlattr *nest;
+	int ret;
+
+	if (!k)
+		return vsnl_err_set(err, EINVAL, "kind %d: no such kind", kind);
+	set = vsnl_codec_vsched.attrs[k->attr].nested;
+	h = vsnl_msg_put(buf, cap, k->cmd_del, 0);
+	if (!h)
+		return vsnl_err_set(err, EMSGSIZE, "%s %s: no room for its request", k->kind, name);
+	nest = vsnl_codec_nest_start(h, cap, &vsnl_codec_vsched, k->attr, err);
+	if (!nest)
+		return err->err ?: -EMSGSIZE;
+	ret = (k->a_ns ? vsnl_codec_put_str(h, cap, set, k->a_ns, ns, err) : 0) ?:
+	      vsnl_codec_put_str(h, cap, set, k->a_name, name, err);
+	if (ret)
+		return ret;
+	mnl_attr_nest_end(h, nest);
+	*nlh = h;
+	return 0;
+}
+
 static const char *str_at(const struct vsnl_ynode *map, const char *key,
 			  const struct vsnl_ynode **v)
 {
@@ -387,9 +420,13 @@ static struct kr_doc *new_doc(struct kr_docs *out)
 	return d;
 }
 
-/* What the document @root is: its kind among those taken (a List's items each on their own). */
+/*
+ * What the document @root is: its kind among those taken, into a new
+ * document of @out (a List's items each on their own), or into @one when
+ * @out is NULL (one object: a List is refused).
+ */
 static int classify(const char *file, u32 index, u32 item, const struct vsnl_ynode *root,
-		    struct kr_docs *out, struct vsnl_err *err)
+		    struct kr_docs *out, struct kr_doc *one, struct vsnl_err *err)
 {
 	struct kr_doc where = { .file = file, .line = root->line };
 	struct kr kr = { .doc = &where, .err = err };
@@ -416,12 +453,14 @@ static int classify(const char *file, u32 index, u32 item, const struct vsnl_yno
 		return kr_err(&kr, v ? v->line : root->line, "kind: %s", v ?
 			      "must be a string" : "required");
 	if (!strcmp(api, "v1") && !strcmp(kind, "List") && !item) {
+		if (!out)
+			return kr_err(&kr, root->line, "a List is not one object");
 		v = vsnl_ymap_get(root, "items");
 		if (!v || v->type != VSNL_Y_SEQ)
 			return kr_err(&kr, v ? v->line : root->line, "items: %s", v ?
 				      "must be a list" : "required");
 		for (u32 i = 0; i < v->seq.nr; i++) {
-			int ret = classify(file, index, i + 1, &v->seq.items[i], out, err);
+			int ret = classify(file, index, i + 1, &v->seq.items[i], out, NULL, err);
 
 			if (ret)
 				return ret;
@@ -437,7 +476,7 @@ static int classify(const char *file, u32 index, u32 item, const struct vsnl_yno
 	if (strcmp(kinds[k].api, api))
 		return kr_err(&kr, root->line, "apiVersion %s: vsctl apply takes %s of %s", api,
 			      kind, kinds[k].api);
-	doc = new_doc(out);
+	doc = out ? new_doc(out) : one;
 	if (!doc)
 		return vsnl_err_set(err, ENOMEM, "%s: out of memory", file);
 	meta = vsnl_ymap_get(root, "metadata");
@@ -462,11 +501,17 @@ int kr_docs_read(const char *file, const struct vsnl_ydocs *docs, struct kr_docs
 
 		if (docs->docs[i].root.type == VSNL_Y_NULL)
 			continue;
-		ret = classify(file, i + 1, 0, &docs->docs[i].root, out, err);
+		ret = classify(file, i + 1, 0, &docs->docs[i].root, out, NULL, err);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+int kr_doc_of(const char *source, const struct vsnl_ynode *root, struct kr_doc *doc,
+	      struct vsnl_err *err)
+{
+	return classify(source, 1, 0, root, NULL, doc, err);
 }
 
 void kr_docs_free(struct kr_docs *docs)

@@ -53,7 +53,9 @@ struct kr_kind_info {
 	const char *api;		/* "scheduling.volcano.sh/v1beta1" */
 	const char *kind;		/* "PodGroup" */
 	bool namespaced;
-	u8 cmd_new;
+	u8 cmd_new, cmd_del;
+	u16 attr;			/* VS_A_PODGROUP: the object's nest */
+	u16 a_ns, a_name;		/* its key in that nest; a_ns 0 for cluster-scoped kinds */
 };
 
 const struct kr_kind_info *kr_kind(enum kr_kind kind);
@@ -70,6 +72,13 @@ struct kr_doc {
 	char label[320];		/* "document 3 (Pod ns/p1)", for messages */
 	const struct vsnl_ynode *root;
 	const char *scheduler;		/* whose pods are sent (NULL: "volcano"), the caller's to set */
+	/*
+	 * The caller's to set: the object exists already and is mirrored
+	 * (vskube), not created (vsctl apply). A mirrored pod went through
+	 * the API server's admission when it was created: it is sent as it
+	 * is, without ADMIT (Documentation/protocol.md, "Pods on their way in").
+	 */
+	bool mirror;
 };
 
 /*
@@ -88,6 +97,17 @@ int kr_docs_read(const char *file, const struct vsnl_ydocs *docs, struct kr_docs
 void kr_docs_free(struct kr_docs *docs);
 
 /*
+ * One object not read from a file (vskube's, from the API server's JSON)
+ * into *@doc, as kr_docs_read() classifies a document: "document 1" of
+ * @source, which messages name as they name a file ("pods ns/p1:1:
+ * document 1 (Pod ns/p1): ..."). A List is refused: it is no one object.
+ * @source and @root are kept by the caller while @doc lives.
+ * 0, or -EINVAL with @err saying why.
+ */
+int kr_doc_of(const char *source, const struct vsnl_ynode *root, struct kr_doc *doc,
+	      struct vsnl_err *err);
+
+/*
  * The request that creates the object of @doc, in @buf (@cap bytes):
  * *@nlh, started by vsnl_msg_put(), its seq left for the batch. 0;
  * -EINVAL when the document is refused (@err says where), -EMSGSIZE when
@@ -100,6 +120,14 @@ void kr_docs_free(struct kr_docs *docs);
 
 int kr_put_new(const struct kr_doc *doc, void *buf, size_t cap, struct nlmsghdr **nlh,
 	       struct vsnl_err *err);
+
+/*
+ * The request that deletes the object @kind @ns/@name (@ns ignored for a
+ * cluster-scoped kind): its DEL by key, written as kr_put_new() writes.
+ * 0, -EINVAL (a key the policy refuses, @err says why), -EMSGSIZE.
+ */
+int kr_put_del(enum kr_kind kind, const char *ns, const char *name, void *buf, size_t cap,
+	       struct nlmsghdr **nlh, struct vsnl_err *err);
 
 /* ---- the walk, for the kinds' tables ---- */
 

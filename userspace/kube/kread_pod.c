@@ -2,7 +2,8 @@
 /*
  * Pods (v1) as VS_CMD_TASK_NEW: see kread.h. A pod is read as the old
  * reader (manifest.c's build_pod()) read it, and sent as a pod on its way
- * in: ADMIT, for the daemon to run the API server's priority admission;
+ * in: ADMIT, for the daemon to run the API server's priority admission
+ * (not for a mirrored pod, kr_doc.mirror: the API server ran it already);
  * OWNER_UID and SCHEDULER, for its podgroup controller to make the
  * PodGroup of a pod that names none, or the shadow one of another
  * scheduler's pod (Documentation/protocol.md, "Pods on their way in").
@@ -387,7 +388,7 @@ int kr_put_pod(struct kr *kr)
 	      put_str(kr, in.meta.owner_uid ? "metadata.ownerReferences" : "metadata.uid", uid,
 		      vsnl_task_put_owner_uid) ?:
 	      put_str(kr, "spec.schedulerName", in.spec.scheduler, vsnl_task_put_scheduler) ?:
-	      vsnl_task_put_admit(nlh, kr->cap, kr->err);
+	      (doc->mirror ? 0 : vsnl_task_put_admit(nlh, kr->cap, kr->err));
 	if (!ret && in.meta.created)
 		ret = vsnl_task_put_created(nlh, kr->cap, in.meta.created, kr->err);
 	if (ret)

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The API server's JSON as the trees the object readers take: a jansson
+ * The API server's JSON as the tree the manifest reader takes: a jansson
  * value into the tree that YAML's reader makes of the same object written
- * as YAML, so that an object read from the API server and the same object
- * applied from a manifest become the same vsched object.
- *
- * kj_to_ynode() makes libvsnl's tree (lib/ytree.h), which the manifest
- * reader without the core walks (kube/kread.h); kj_to_arg() the core's
- * struct vs_arg for the old reader (kube/kfields.h), until vskube moves.
+ * as YAML (libvsnl's, lib/ytree.h), which kube/kread.h walks, so that an
+ * object read from the API server and the same object applied from a
+ * manifest become the same requests.
  *
  * JSON has no lines: every value is on line 1 of @source, which messages
  * name ("pods team-a/p1:1: spec.containers[0]...").
@@ -19,14 +16,6 @@
 #include <jansson.h>
 
 #include "lib/ytree.h"
-
-struct vs_arg;
-
-/*
- * Convert @j into @out; map sources point at @source, which must outlive
- * @out. 0 or -ENOMEM (then @out is freed and NULL). Free with vs_arg_free().
- */
-int kj_to_arg(const json_t *j, const char *source, struct vs_arg *out);
 
 /*
  * @j into *@out as vsnl_yaml_parse() reads the same JSON text (JSON is

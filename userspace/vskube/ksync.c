@@ -2,25 +2,27 @@
 /*
  * The core kept in step with the API server (ksync.h has the model).
  *
- * Objects told by the informers gather in a round: a manifest set
- * (userspace/kube/manifest.h) of the new and changed ones, and the keys
- * of the deleted ones. A flush builds the set in keep-going mode (an
- * object the readers refuse is logged and left out), writes the requests
- * into one buffer, compares them with what was sent last (a table of
- * 64-bit key hashes to a digest of the request, or a pod's status), and
- * sends what differs as a batch. The table is changed only for what the
- * daemon applied.
+ * Objects told by the informers gather in a round: the new and changed
+ * ones (their JSON, held), and the keys of the deleted ones. A flush reads
+ * each object with the manifest reader (kube/kread.h: kj_to_ynode(), then
+ * kr_doc_of() and kr_put_new()), kind by kind, leaving out and logging
+ * what the reader refuses, writes the requests into one buffer, compares
+ * them with what was sent last (a table of 64-bit key hashes to a digest
+ * of the request, or a pod's status), and sends what differs as a batch.
+ * The table is changed only for what the daemon applied.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
 #include <jansson.h>
 #include <netlink/hash.h>
 
-#include "lib/log.h"
-#include "kube/manifest.h"
+#include "kube/kread.h"
+#include "lib/codec.h"
 #include "lib/codec_gen.h"
+#include "lib/log.h"
 #include "vskube/informer.h"
 #include "vskube/kjson.h"
 #include "vskube/kstatus.h"
@@ -34,21 +36,23 @@
 /* ---- the kinds, in the order they are listed ---- */
 
 struct kfeed_info {
-	enum mf_kind kind;
+	enum kr_kind kind;
 	const char *path;
 	const char *api, *kind_name;	/* what list items lack */
-	const char *resource;		/* in messages: "pods ns/p1" */
+	const char *resource;		/* the informer's, in messages: "pods ns/p1" */
+	const char *what;		/* an object's, in the log: "pod ns/p1" */
 };
 
 static const struct kfeed_info feed_info[] = {
-	{ MF_PRIOCLASS, "/apis/scheduling.k8s.io/v1/priorityclasses", "scheduling.k8s.io/v1",
-	  "PriorityClass", "priorityclasses" },
-	{ MF_QUEUE, "/apis/scheduling.volcano.sh/v1beta1/queues", "scheduling.volcano.sh/v1beta1",
-	  "Queue", "queues" },
-	{ MF_NODE, "/api/v1/nodes", "v1", "Node", "nodes" },
-	{ MF_PODGROUP, "/apis/scheduling.volcano.sh/v1beta1/podgroups",
-	  "scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups" },
-	{ MF_POD, "/api/v1/pods", "v1", "Pod", "pods" },
+	{ KR_PRIOCLASS, "/apis/scheduling.k8s.io/v1/priorityclasses", "scheduling.k8s.io/v1",
+	  "PriorityClass", "priorityclasses", "priorityclass.scheduling.k8s.io" },
+	{ KR_QUEUE, "/apis/scheduling.volcano.sh/v1beta1/queues", "scheduling.volcano.sh/v1beta1",
+	  "Queue", "queues", "queue.scheduling.volcano.sh" },
+	{ KR_NODE, "/api/v1/nodes", "v1", "Node", "nodes", "node" },
+	{ KR_PODGROUP, "/apis/scheduling.volcano.sh/v1beta1/podgroups",
+	  "scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups",
+	  "podgroup.scheduling.volcano.sh" },
+	{ KR_POD, "/api/v1/pods", "v1", "Pod", "pods", "pod" },
 };
 
 #define NR_FEEDS	ARRAY_SIZE(feed_info)
@@ -73,7 +77,7 @@ struct kmap {
 	u64 nr;
 };
 
-static u64 key_of(enum mf_kind kind, const char *ns, const char *name)
+static u64 key_of(enum kr_kind kind, const char *ns, const char *name)
 {
 	size_t nl = ns ? strlen(ns) : 0, len = strlen(name);
 	/* Two 32-bit hashes of (kind, namespace), each the seed of one of the name. */
@@ -170,8 +174,6 @@ enum kmsg_done {
 	KM_NOTHING,			/* the table does not change */
 	KM_PUT,				/* key -> val */
 	KM_DEL,
-	KM_CLASS_PUT,			/* and the priority class is known */
-	KM_CLASS_DEL,
 };
 
 struct kmsg {
@@ -181,8 +183,7 @@ struct kmsg {
 	bool report;			/* a task report: refused, the core has parted from the bridge */
 	u8 done;			/* enum kmsg_done */
 	u64 key, val;
-	struct vs_prioclass_spec class;	/* KM_CLASS_*: name owned */
-	char what[160];			/* "pods ns/p1", for the log */
+	char what[160];			/* "pod ns/p1", for the log */
 };
 
 struct kout {
@@ -192,8 +193,14 @@ struct kout {
 	u32 nr, cap_v;
 };
 
+/* A new or changed object of the round: its JSON, held until the flush reads it. */
+struct kobj {
+	const struct kfeed_info *fi;
+	json_t *obj;
+};
+
 struct kdel {
-	enum mf_kind kind;
+	const struct kfeed_info *fi;
 	char *ns, *name;
 };
 
@@ -212,17 +219,13 @@ struct ksync {
 
 	struct kmap sent;
 	struct kmap api;		/* statuses the API server holds: see ksync_status_lookup() */
-	struct vs_prioclass_spec *classes;	/* what the core has: pods may name them */
-	u32 nr_classes;
 
 	/* the round */
-	struct mf_set set;
-	bool set_live;
 	struct kmap round_keys;
+	struct kobj *objs;
+	u32 nr_objs, cap_objs;
 	struct kdel *dels;
 	u32 nr_dels, cap_dels;
-	s32 *exit_codes;		/* a failed pod's container's, by set document */
-	u32 cap_exit;
 	u32 nr_round;
 
 	struct kout out;
@@ -271,8 +274,6 @@ static struct kmsg *kout_add(struct kout *o, const struct nlmsghdr *nlh)
 
 static void kout_reset(struct kout *o)
 {
-	for (u32 i = 0; i < o->nr; i++)
-		free((char *)o->v[i].class.name);
 	o->len = 0;
 	o->nr = 0;
 }
@@ -284,97 +285,13 @@ static void kout_free(struct kout *o)
 	free(o->v);
 	memset(o, 0, sizeof(*o));
 }
-
-/* ---- the priority classes the core has ---- */
-
-static int class_put(struct ksync *s, const struct vs_prioclass_spec *spec)
-{
-	struct vs_prioclass_spec *v;
-	char *name;
-	u32 i;
-
-	for (i = 0; i < s->nr_classes; i++)
-		if (!strcmp(s->classes[i].name, spec->name))
-			break;
-	name = strdup(spec->name);
-	if (!name)
-		return -ENOMEM;
-	if (i == s->nr_classes) {
-		v = realloc(s->classes, (s->nr_classes + 1) * sizeof(*v));
-		if (!v) {
-			free(name);
-			return -ENOMEM;
-		}
-		s->classes = v;
-		s->nr_classes++;
-	} else {
-		free((char *)s->classes[i].name);
-	}
-	s->classes[i] = *spec;
-	s->classes[i].name = name;
-	return 0;
-}
-
-static void class_del(struct ksync *s, const char *name)
-{
-	for (u32 i = 0; i < s->nr_classes; i++) {
-		if (strcmp(s->classes[i].name, name))
-			continue;
-		free((char *)s->classes[i].name);
-		s->classes[i] = s->classes[--s->nr_classes];
-		return;
-	}
-}
-
-static void classes_clear(struct ksync *s)
-{
-	for (u32 i = 0; i < s->nr_classes; i++)
-		free((char *)s->classes[i].name);
-	free(s->classes);
-	s->classes = NULL;
-	s->nr_classes = 0;
-}
-
 /* ---- the round ---- */
-
-static void refused_read(void *arg, const struct mf_doc *doc, const char *msg)
-{
-	struct ksync *s = arg;
-
-	s->st.refused_read++;
-	vsnl_warn("%s: left out: %s", doc->file, msg);
-}
-
-static int round_open(struct ksync *s)
-{
-	struct mf_err err = { { 0 } };
-	int ret;
-
-	if (s->set_live)
-		return 0;
-	ret = mf_set_init(&s->set);
-	if (ret)
-		return ret;
-	s->set.scheduler = s->opts.scheduler;
-	s->set.keep_going = true;
-	s->set.refused = refused_read;
-	s->set.warn_arg = s;
-	s->set_live = true;
-	for (u32 i = 0; i < s->nr_classes; i++) {
-		ret = mf_set_add_prioclass(&s->set, &s->classes[i], &err);
-		if (ret) {
-			vsnl_error("priority class %s: %s", s->classes[i].name, err.msg);
-			return ret;
-		}
-	}
-	return 0;
-}
 
 static void round_close(struct ksync *s)
 {
-	if (s->set_live)
-		mf_set_free(&s->set);
-	s->set_live = false;
+	for (u32 i = 0; i < s->nr_objs; i++)
+		json_decref(s->objs[i].obj);
+	s->nr_objs = 0;
 	for (u32 i = 0; i < s->nr_dels; i++) {
 		free(s->dels[i].ns);
 		free(s->dels[i].name);
@@ -424,14 +341,19 @@ static int round_key(struct ksync *s, u64 key, struct vsnl_err *err)
 	return kmap_put(&s->round_keys, key, 0);
 }
 
+/* The namespace of a key: "default" for a namespaced kind's object that names none. */
+static const char *key_ns(const struct kfeed_info *fi, const char *ns)
+{
+	if (!kr_kind(fi->kind)->namespaced)
+		return NULL;
+	return ns && *ns ? ns : "default";
+}
+
 static int round_add(struct ksync *s, const struct kfeed_info *fi, json_t *obj,
 		     struct vsnl_err *err)
 {
 	const char *ns = str_at(obj, "metadata", "namespace");
 	const char *name = str_at(obj, "metadata", "name");
-	struct mf_err merr = { { 0 } };
-	struct vs_arg *root;
-	char source[600];
 	int ret;
 
 	if (!name) {
@@ -439,64 +361,40 @@ static int round_add(struct ksync *s, const struct kfeed_info *fi, json_t *obj,
 		vsnl_warn("%s: an object without metadata.name: left out", fi->resource);
 		return 0;
 	}
-	ret = round_key(s, key_of(fi->kind, ns, name), err) ?: round_open(s);
+	ret = round_key(s, key_of(fi->kind, key_ns(fi, ns), name), err);
 	if (ret)
 		return ret;
+	if (s->nr_objs == s->cap_objs) {
+		u32 cap = s->cap_objs ? 2 * s->cap_objs : 1024;
+		struct kobj *v = realloc(s->objs, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->objs = v;
+		s->cap_objs = cap;
+	}
+	/* list items come without them: the reader takes an object by its kind */
 	if (!json_object_get(obj, "kind"))
 		json_object_set_new(obj, "kind", json_string(fi->kind_name));
 	if (!json_object_get(obj, "apiVersion"))
 		json_object_set_new(obj, "apiVersion", json_string(fi->api));
-	snprintf(source, sizeof(source), "%s %s%s%s", fi->resource, ns ? ns : "", ns ? "/" : "",
-		 name);
-	root = calloc(1, sizeof(*root));
-	if (!root || kj_to_arg(obj, source, root)) {
-		free(root);
-		return -ENOMEM;
-	}
-	ret = mf_set_add(&s->set, source, root, &merr);
-	if (ret == -ENOMEM)
-		return ret;
-	if (ret) {
-		s->st.refused_read++;
-		vsnl_warn("%s: left out: %s", source, merr.msg);
-		return 0;
-	}
-	if (fi->kind == MF_POD) {
-		u32 d = s->set.nr_docs - 1;
-
-		if (d >= s->cap_exit) {
-			u32 cap = s->cap_exit ? 2 * s->cap_exit : 1024;
-			s32 *v;
-
-			while (cap <= d)
-				cap *= 2;
-			v = realloc(s->exit_codes, cap * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			s->exit_codes = v;
-			s->cap_exit = cap;
-		}
-		s->exit_codes[d] = pod_exit_code(obj);
-	}
+	s->objs[s->nr_objs++] = (struct kobj){ .fi = fi, .obj = json_incref(obj) };
 	return 0;
 }
 
 static int round_del(struct ksync *s, const struct kfeed_info *fi, json_t *obj,
 		     struct vsnl_err *err)
 {
-	const char *ns = str_at(obj, "metadata", "namespace");
+	const char *ns = key_ns(fi, str_at(obj, "metadata", "namespace"));
 	const char *name = str_at(obj, "metadata", "name");
-	const struct mf_kind_info *k = mf_kind(fi->kind);
 	struct kdel *d;
 	int ret;
 
 	if (!name)
 		return 0;
-	if (k->namespaced && (!ns || !*ns))
-		ns = "default";
-	if (!kmap_get(&s->sent, key_of(fi->kind, k->namespaced ? ns : NULL, name), NULL))
+	if (!kmap_get(&s->sent, key_of(fi->kind, ns, name), NULL))
 		return 0;	/* never in the core: another scheduler's pod without a node */
-	ret = round_key(s, key_of(fi->kind, k->namespaced ? ns : NULL, name), err);
+	ret = round_key(s, key_of(fi->kind, ns, name), err);
 	if (ret)
 		return ret;
 	if (s->nr_dels == s->cap_dels) {
@@ -509,10 +407,10 @@ static int round_del(struct ksync *s, const struct kfeed_info *fi, json_t *obj,
 		s->cap_dels = cap;
 	}
 	d = &s->dels[s->nr_dels];
-	d->kind = fi->kind;
-	d->ns = k->namespaced ? strdup(ns) : NULL;
+	d->fi = fi;
+	d->ns = ns ? strdup(ns) : NULL;
 	d->name = strdup(name);
-	if (!d->name || (k->namespaced && !d->ns)) {
+	if (!d->name || (ns && !d->ns)) {
 		free(d->ns);
 		free(d->name);
 		return -ENOMEM;
@@ -538,12 +436,10 @@ static struct kmsg *emit(struct ksync *s, const struct nlmsghdr *nlh, const char
 	return m;
 }
 
-static void obj_what(const struct mf_obj *o, char *buf, size_t size)
+static void obj_what(const struct kfeed_info *fi, const char *ns, const char *name, char *buf,
+		     size_t size)
 {
-	const struct mf_kind_info *k = mf_kind(o->kind);
-
-	snprintf(buf, size, "%s %s%s%s", k->resource, o->ns ? o->ns : "", o->ns ? "/" : "",
-		 o->name);
+	snprintf(buf, size, "%s %s%s%s", fi->what, ns ? ns : "", ns ? "/" : "", name);
 }
 
 /* A VS_CMD_TASK_STATUS; NULL (with a warning naming @what) when the policy refuses it. */
@@ -569,87 +465,94 @@ static struct nlmsghdr *task_report(struct ksync *s, const char *ns, const char 
 /* The deletions: pods' as reports, then the others' by key, dependents first. */
 static int emit_dels(struct ksync *s)
 {
-	for (int k = MF_NR_KINDS - 1; k >= 0; k--) {
+	for (int f = NR_FEEDS - 1; f >= 0; f--) {
 		for (u32 i = 0; i < s->nr_dels; i++) {
 			struct kdel *d = &s->dels[i];
-			struct mf_obj o = { .kind = d->kind, .ns = d->ns, .name = d->name };
-			const struct mf_kind_info *ki = mf_kind(d->kind);
+			struct vsnl_err err = { 0 };
 			struct nlmsghdr *nlh;
 			struct kmsg *m;
 			char what[160];
 
-			if (d->kind != (enum mf_kind)k)
+			if (d->fi != &feed_info[f])
 				continue;
-			obj_what(&o, what, sizeof(what));
-			if (d->kind == MF_POD) {
+			obj_what(d->fi, d->ns, d->name, what, sizeof(what));
+			if (d->fi->kind == KR_POD) {
 				nlh = task_report(s, d->ns, d->name, VS_TASK_EVENT_DELETED, 0,
 						  what);
 				if (!nlh)
 					continue;
-			} else {
-				nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, ki->cmd_del, 0);
-				if (!mf_put_key(&o, nlh, VS_MSG_MAX))
-					continue;
+			} else if (kr_put_del(d->fi->kind, d->ns, d->name, s->msg, VS_MSG_MAX, &nlh,
+					      &err)) {
+				vsnl_warn("%s: %s: its deletion is not sent", what, err.msg);
+				continue;
 			}
 			m = emit(s, nlh, what);
 			if (!m)
 				return -ENOMEM;
-			m->done = d->kind == MF_PRIOCLASS ? KM_CLASS_DEL : KM_DEL;
-			m->key = key_of(d->kind, d->ns, d->name);
-			if (d->kind == MF_PRIOCLASS) {
-				m->class.name = strdup(d->name);
-				if (!m->class.name)
-					return -ENOMEM;
-			}
+			m->done = KM_DEL;
+			m->key = key_of(d->fi->kind, d->ns, d->name);
 		}
 	}
 	return 0;
 }
 
-/* What a pod's status, as the readers give it, reports to the core; -1: nothing. */
-static int report_of(enum vs_task_status st)
+/* What a pod's status, as the reader puts it, reports to the core; -1: nothing. */
+static int report_of(u32 status)
 {
-	switch (st) {
-	case VS_TASK_RUNNING:
+	switch (status) {
+	case VS_TASK_STATUS_RUNNING:
 		return VS_TASK_EVENT_RUNNING;
-	case VS_TASK_SUCCEEDED:
+	case VS_TASK_STATUS_SUCCEEDED:
 		return VS_TASK_EVENT_SUCCEEDED;
-	case VS_TASK_FAILED:
+	case VS_TASK_STATUS_FAILED:
 		return VS_TASK_EVENT_FAILED;
-	case VS_TASK_RELEASING:
+	case VS_TASK_STATUS_RELEASING:
 		return VS_TASK_EVENT_DELETING;
 	default:
 		return -1;
 	}
 }
 
-static int emit_pod(struct ksync *s, const struct mf_obj *o, const char *what)
+/* The status the reader put in the pod's TASK_NEW @nlh: Pending, the daemon's default, if none. */
+static u32 task_status_of(const struct nlmsghdr *nlh)
 {
-	const struct vs_task *t = o->obj;
-	u64 key = key_of(MF_POD, o->ns, o->name), prev;
-	u64 val = KV_TASK | t->status;
+	struct vsnl_vsched_tb top;
+	struct vsnl_task_tb tb;
+	struct vsnl_err err = { 0 };
+	u32 status = VS_TASK_STATUS_PENDING;
+
+	if (!vsnl_codec_parse_msg(&vsnl_codec_vsched, nlh, GENL_HDRLEN, top.attr, VSNL_CODEC_REPLY,
+				  &err) && vsnl_vsched_get_task(&top) &&
+	    !vsnl_task_parse(vsnl_vsched_get_task(&top), &tb, VSNL_CODEC_REPLY, &err))
+		vsnl_task_get_status(&tb, &status);
+	return status;
+}
+
+/*
+ * A pod the core does not have is sent as it is (a new task: its spec
+ * cannot change); one it has, by what its status reports, when that
+ * changed.
+ */
+static int emit_pod(struct ksync *s, const struct kr_doc *doc, json_t *obj,
+		    struct nlmsghdr *nlh, const char *what)
+{
+	u64 key = key_of(KR_POD, doc->ns, doc->name), prev;
+	u32 status = task_status_of(nlh);
+	u64 val = KV_TASK | status;
 	bool known = kmap_get(&s->sent, key, &prev);
-	struct nlmsghdr *nlh;
 	struct kmsg *m;
 	int ev;
 
-	if (!known) {
-		nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, mf_kind(MF_POD)->cmd_new, 0);
-		if (!mf_put_spec(o, nlh, VS_MSG_MAX)) {
-			vsnl_warn("%s: does not fit in a message: left out", what);
-			return 0;
-		}
-	} else {
+	if (known) {
 		if (prev == val) {
 			s->st.unchanged++;
 			return 0;
 		}
-		ev = report_of(t->status);
+		ev = report_of(status);
 		/* Bound: the core knows from the bind result; nothing to report */
 		if (ev < 0)
 			return kmap_put(&s->sent, key, val);
-		nlh = task_report(s, o->ns, o->name, (u32)ev,
-				  s->exit_codes[o->doc - s->set.docs], what);
+		nlh = task_report(s, doc->ns, doc->name, (u32)ev, pod_exit_code(obj), what);
 		if (!nlh)
 			return 0;
 	}
@@ -663,51 +566,87 @@ static int emit_pod(struct ksync *s, const struct mf_obj *o, const char *what)
 	return 0;
 }
 
-static int emit_obj(struct ksync *s, const struct mf_obj *o)
+/*
+ * One object of the round, read as "vsctl apply" reads a manifest's: its
+ * NEW, replacing what the core has (a pod's apart); left out, and logged
+ * with the field at fault, when the reader refuses it.
+ */
+static int emit_obj(struct ksync *s, const struct kobj *ko)
 {
-	u64 key = key_of(o->kind, o->ns, o->name), prev;
-	struct nlmsghdr *nlh;
+	const struct kfeed_info *fi = ko->fi;
+	const char *ns = str_at(ko->obj, "metadata", "namespace");
+	const char *name = str_at(ko->obj, "metadata", "name");
+	struct vsnl_err err = { 0 };
+	struct vsnl_ynode root;
+	struct nlmsghdr *nlh = NULL;
+	struct kr_doc doc;
 	struct kmsg *m;
-	char what[160];
-	u64 dg;
+	char source[600], what[600] = "";
+	u64 key, prev, dg;
+	int ret;
 
-	obj_what(o, what, sizeof(what));
-	if (o->skipped)
-		return 0;
-	if (o->kind == MF_POD)
-		return emit_pod(s, o, what);
-	/* Volcano's podgroup controller makes a pod's PodGroup when there is none */
-	if (o->implicit && kmap_get(&s->sent, key, NULL))
-		return 0;
-	nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, mf_kind(o->kind)->cmd_new, NLM_F_REPLACE);
-	if (!mf_put_spec(o, nlh, VS_MSG_MAX)) {
-		vsnl_warn("%s: does not fit in a message: left out", what);
+	snprintf(source, sizeof(source), "%s %s%s%s", fi->resource, ns ? ns : "", ns ? "/" : "",
+		 name);
+	ret = kj_to_ynode(ko->obj, source, &root);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		s->st.refused_read++;
+		vsnl_warn("%s: left out: %s:1: a string or key holding a NUL byte, or collections "
+			  "nested deeper than %d, as YAML's reader refuses them", source, source,
+			  VSNL_YAML_DEPTH_MAX);
 		return 0;
 	}
+	ret = kr_doc_of(source, &root, &doc, &err);
+	if (!ret && doc.kind != fi->kind)
+		ret = vsnl_err_set(&err, EINVAL, "%s:1: %s: not a %s", source, doc.label,
+				   fi->kind_name);
+	if (!ret) {
+		doc.scheduler = s->opts.scheduler;
+		doc.mirror = true;
+		obj_what(fi, doc.ns, doc.name, what, sizeof(what));
+		ret = kr_put_new(&doc, s->msg, VS_MSG_MAX, &nlh, &err);
+	}
+	if (ret == KR_SKIPPED) {
+		/* another scheduler's pod on no node: Volcano's cache leaves it out too */
+		ret = 0;
+		goto out;
+	}
+	if (ret == -ENOMEM)
+		goto out;
+	if (ret == -EMSGSIZE) {
+		vsnl_warn("%s: does not fit in a message: left out", source);
+		ret = 0;
+		goto out;
+	}
+	if (ret) {
+		s->st.refused_read++;
+		vsnl_warn("%s: left out: %s", source, err.msg);
+		ret = 0;
+		goto out;
+	}
+	if (fi->kind == KR_POD) {
+		ret = emit_pod(s, &doc, ko->obj, nlh, what);
+		goto out;
+	}
+	nlh->nlmsg_flags |= NLM_F_REPLACE;
+	key = key_of(fi->kind, doc.ns, doc.name);
 	dg = digest(nlh);
 	if (kmap_get(&s->sent, key, &prev) && prev == dg) {
 		s->st.unchanged++;
-		return 0;
+		goto out;
 	}
 	m = emit(s, nlh, what);
-	if (!m)
-		return -ENOMEM;
+	if (!m) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	m->done = KM_PUT;
 	m->key = key;
 	m->val = dg;
-	if (o->kind == MF_PRIOCLASS) {
-		const struct vs_prioclass *pc = o->obj;
-
-		m->done = KM_CLASS_PUT;
-		m->class = (struct vs_prioclass_spec){
-			.name = strdup(pc->name), .value = pc->value,
-			.global_default = pc->global_default,
-			.preemption_policy = pc->preemption_policy,
-		};
-		if (!m->class.name)
-			return -ENOMEM;
-	}
-	return 0;
+out:
+	vsnl_ynode_free(&root);
+	return ret;
 }
 
 /* ---- sending ---- */
@@ -724,13 +663,6 @@ static int applied(struct ksync *s, struct kmsg *m)
 		break;
 	case KM_DEL:
 		kmap_del(&s->sent, m->key);
-		break;
-	case KM_CLASS_PUT:
-		ret = kmap_put(&s->sent, m->key, m->val) ?: class_put(s, &m->class);
-		break;
-	case KM_CLASS_DEL:
-		kmap_del(&s->sent, m->key);
-		class_del(s, m->class.name);
 		break;
 	}
 	return ret;
@@ -852,16 +784,15 @@ static int emit_ext(struct ksync *s)
 
 static int flush_round(struct ksync *s, struct vsnl_err *err)
 {
-	struct mf_err merr = { { 0 } };
-	int ret = 0;
+	int ret;
 
 	ret = emit_ext(s) ?: emit_dels(s);
-	if (!ret && s->set_live) {
-		ret = mf_set_build(&s->set, &merr);
-		if (ret)
-			vsnl_error("%s", merr.msg);
-		for (u32 i = 0; !ret && i < s->set.nr_objs; i++) {
-			ret = emit_obj(s, &s->set.objs[i]);
+	/* kind by kind, as they are listed: what an object names is in the core before it */
+	for (u32 f = 0; !ret && f < NR_FEEDS; f++) {
+		for (u32 i = 0; !ret && i < s->nr_objs; i++) {
+			if (s->objs[i].fi != &feed_info[f])
+				continue;
+			ret = emit_obj(s, &s->objs[i]);
 			if (!ret && s->out.len >= KSYNC_BATCH_BYTES)
 				ret = send_pending(s, err);
 		}
@@ -895,14 +826,14 @@ static void api_note(struct ksync *s, const struct kfeed_info *fi, enum kinf_eve
 	const char *name = json_string_value(json_object_get(meta, "name"));
 	u64 key, prev = 0, d;
 
-	if ((fi->kind != MF_PODGROUP && fi->kind != MF_POD) || !name)
+	if ((fi->kind != KR_PODGROUP && fi->kind != KR_POD) || !name)
 		return;
 	key = key_of(fi->kind, ns, name);
 	if (type == KINF_DELETED) {
 		kmap_del(&s->api, key);
 		return;
 	}
-	d = fi->kind == MF_PODGROUP ? kstatus_podgroup_digest(status) :
+	d = fi->kind == KR_PODGROUP ? kstatus_podgroup_digest(status) :
 				      kstatus_pod_digest(status);
 	if (!kmap_get(&s->api, key, &prev) && !d)
 		return;
@@ -916,7 +847,7 @@ int ksync_status_lookup(struct ksync *s, enum kstatus_kind kind, const char *ns,
 
 	if (kind == KSTATUS_QUEUE)
 		return 0;
-	key = key_of(kind == KSTATUS_PODGROUP ? MF_PODGROUP : MF_POD, ns, name);
+	key = key_of(kind == KSTATUS_PODGROUP ? KR_PODGROUP : KR_POD, ns, name);
 	if (!kmap_get(&s->api, key, &v)) {
 		if (kind == KSTATUS_PODGROUP)
 			return -ENOENT;
@@ -1030,9 +961,8 @@ void ksync_free(struct ksync *s)
 	kout_free(&s->ext);
 	kmap_clear(&s->sent);
 	kmap_clear(&s->api);
-	classes_clear(s);
+	free(s->objs);
 	free(s->dels);
-	free(s->exit_codes);
 	free(s->msg);
 	free(s);
 }
@@ -1046,7 +976,6 @@ int ksync_load(struct ksync *s, struct vsnl_err *err)
 	kout_reset(&s->out);
 	kmap_clear(&s->sent);
 	kmap_clear(&s->api);
-	classes_clear(s);
 	s->synced = false;
 	s->resync = false;
 	s->fatal = 0;

@@ -6,9 +6,10 @@
  * PriorityClasses, Queues, Nodes, PodGroups and Pods, started in that
  * order, each once the one before has listed, so that what an object
  * names is in the core before it. Every object goes through the manifest
- * readers (userspace/kube/manifest.h), so that an object read from the
- * API server becomes exactly the vsched object "vsctl apply" makes of the
- * same manifest, with Volcano's rules.
+ * reader without the core (userspace/kube/kread.h), so that an object read
+ * from the API server becomes exactly the request "vsctl apply" makes of
+ * the same manifest; the daemon applies Volcano's rules. A pod is sent as
+ * the API server holds it, admitted already (no ADMIT: kr_doc.mirror).
  *
  * Loading. On start, and again whenever the core and the bridge may
  * have parted (vschedd restarted, a change the core refused), ksync
@@ -25,11 +26,11 @@
  * (VS_CMD_TASK_STATUS: running, succeeded, failed with the container's
  * exit code, being deleted). An object whose request equals the one
  * sent last is not sent again (nodes' status heartbeats change nothing
- * the core reads). A pod's PodGroup made for it (Volcano's podgroup
- * controller's) is sent only when the core has no PodGroup of that name.
+ * the core reads). A pod that names no PodGroup gets one from the
+ * daemon's podgroup controller, as Volcano's makes it.
  *
- * Refusals. An object the readers refuse is logged with the field at
- * fault and left out; the rest goes on. A message the daemon refuses in a
+ * Refusals. An object the reader refuses, or one not of its list's kind,
+ * is logged with the field at fault and left out; the rest goes on. A message the daemon refuses in a
  * batch is left out and the batch sent again; after a few, each message
  * goes alone. A task report the core refuses means the two have parted:
  * ksync loads again (at most once per KSYNC_RESYNC_MIN_MS).
@@ -54,7 +55,7 @@ struct ksync_stats {
 	u64 batches;			/* batches applied */
 	u64 sent;			/* messages applied */
 	u64 unchanged;			/* objects not sent: the core has them as they are */
-	u64 refused_read;		/* objects the readers refused */
+	u64 refused_read;		/* objects the reader refused */
 	u64 refused_core;		/* messages the daemon refused */
 };
 

@@ -19,7 +19,6 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
-#include "core/log.h"
 #include "lib/duration.h"
 #include "lib/log.h"
 #include "lib/sched_metrics.h"
@@ -736,7 +735,6 @@ int main(int argc, char **argv)
 		return ret == 1 ? 0 : 2;
 	/* the core that the manifest reader still links logs at the same -v */
 	vsnl_log_verbosity = o.verbosity;
-	vs_log_verbosity = o.verbosity;
 	kc_env_default(&env);
 	if (kc_load(o.kubeconfig, o.context, &env, &cfg, &err)) {
 		vsnl_error("vskube cannot start: %s", err.msg);

@@ -37,7 +37,7 @@
 
 #define SOURCE	"fuzz.yaml"
 
-/* An input this small makes no request larger than a message (a few bytes of text per attribute). */
+/* An input this small makes no request larger than a message (bytes of text per attribute). */
 #define FITS_MAX	(VS_MSG_MAX / 16)
 
 static char big[VS_MSG_MAX] __attribute__((aligned(4)));
@@ -108,7 +108,7 @@ static void free_docs(struct vsnl_ydocs *ydocs, struct kr_docs *docs)
 	vsnl_ydocs_free(ydocs);
 }
 
-/* Whether @msg is a refusal of a required attribute that is absent, in the codec's or the daemon's words. */
+/* Whether @msg refuses a required attribute that is absent (the codec's or the daemon's words). */
 static bool required_missing(const char *msg)
 {
 	static const char tail[] = ": required but missing";

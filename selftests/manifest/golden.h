@@ -119,14 +119,16 @@ static inline void gd_files_add(char ***v, u32 *nr, const char *name, size_t len
 }
 
 /*
- * Every manifest the tests have, as "DIR/NAME" under selftests/, in the
- * order @kind's answers name them, then those they do not name in the
- * order of gd_dirs and of each directory's entries (the order the first
- * answers were written in, as the test before them read the directories);
- * NULL-terminated, each and the array free()d by gd_files_free(). The
- * daemon's state carries from file to file, so the order is kept.
+ * The manifests @kind's answers name, as "DIR/NAME" under selftests/, in
+ * their order; with @others, then every other manifest the tests have, in
+ * the order of gd_dirs and of each directory's entries (the order the
+ * first answers were written in, as the test before them read the
+ * directories). NULL-terminated, each and the array free()d by
+ * gd_files_free(). The daemon's state carries from file to file, so the
+ * order is kept, and a manifest added since is only compared once the
+ * answers are written again.
  */
-static inline char **gd_files(enum kr_kind kind)
+static inline char **gd_files(enum kr_kind kind, bool others)
 {
 	char path[PATH_MAX + 128];
 	char **v = NULL;
@@ -144,7 +146,7 @@ static inline char **gd_files(enum kr_kind kind)
 		}
 		free(answers);
 	}
-	for (u32 i = 0; i < ARRAY_SIZE(gd_dirs); i++) {
+	for (u32 i = 0; others && i < ARRAY_SIZE(gd_dirs); i++) {
 		char dir[PATH_MAX + 64];
 		struct dirent *de;
 		DIR *d;

@@ -136,7 +136,7 @@ static void golden(enum kr_kind kind, const char *suffix, const char *text)
 
 static void old_answers(enum kr_kind kind)
 {
-	char **files = gd_files(kind);
+	char **files = gd_files(kind, getenv("VS_GOLDEN_WRITE"));
 	char *answers = NULL, line[PATH_MAX + VSNL_ERR_MSG_MAX + 64];
 	size_t len = 0;
 

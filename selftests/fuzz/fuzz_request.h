@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What the manifest and kube fuzz targets check of the requests a
- * manifest's objects make: that the daemon would take them as they are.
+ * What the kube fuzz target checks of the requests the old manifest
+ * reader's objects make (kube/manifest.h): that the daemon would take
+ * them as they are. The manifest target reads with kread and checks its
+ * requests itself (fuzz_manifest.c).
  */
 #ifndef VS_SELFTESTS_FUZZ_REQUEST_H
 #define VS_SELFTESTS_FUZZ_REQUEST_H

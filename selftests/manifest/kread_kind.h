@@ -2,10 +2,11 @@
 /*
  * What the tests of one kind of the manifest reader without the core
  * (kread_<kind>_test.c) share: a text read and its one object put by
- * kread, checked by the codec as the daemon checks a request; the same
- * text through the old reader (manifest.c); and the nests both put,
- * written as text that does not depend on the order each reader puts
- * them in (resource lists, labels, taints), for comparing.
+ * kread, checked by the codec as the daemon checks a request; and the
+ * nests it puts, written as text that does not depend on the order they
+ * are put in (resource lists, labels, taints), for comparing with the old
+ * reader's (manifest.c's) answers, written the same way and kept in the
+ * tests' tables.
  */
 #ifndef SELFTESTS_MANIFEST_KREAD_KIND_H
 #define SELFTESTS_MANIFEST_KREAD_KIND_H
@@ -20,14 +21,13 @@
 
 #include "vsched/vsched.h"
 #include "kube/kread.h"
-#include "kube/manifest.h"
 #include "lib/codec.h"
 #include "lib/codec_gen.h"
 
 static struct vsnl_ydocs kt_ydocs;
 static struct kr_docs kt_docs;
 static struct vsnl_err kt_err;
-static char kt_buf[8192], kt_old_buf[8192];
+static char kt_buf[8192];
 
 static inline void kt_fini(void)
 {
@@ -72,29 +72,6 @@ static inline int kt_put(const char *text, u8 cmd, u16 type, const struct nlattr
 		return ret;
 	*obj = kt_obj(nlh, cmd, type);
 	return 0;
-}
-
-/* What the old reader makes of @text: 0 and its one object's nest @type, or the error in @msg. */
-static inline int kt_old(const char *text, u8 cmd, u16 type, const struct nlattr **obj, char *msg,
-		  size_t size)
-{
-	struct mf_set set;
-	struct mf_err e = { { 0 } };
-	struct nlmsghdr *nlh;
-	int ret;
-
-	cr_assert_eq(mf_set_init(&set), 0);
-	set.offline = true;
-	ret = mf_set_parse(&set, "m.yaml", text, strlen(text), &e) ?: mf_set_build(&set, &e);
-	snprintf(msg, size, "%s", e.msg);
-	if (!ret) {
-		cr_assert_eq(set.nr_objs, 1);
-		nlh = vsnl_msg_put(kt_old_buf, sizeof(kt_old_buf), cmd, 0);
-		cr_assert(mf_put_spec(&set.objs[0], nlh, sizeof(kt_old_buf)));
-		*obj = kt_obj(nlh, cmd, type);
-	}
-	mf_set_free(&set);
-	return ret;
 }
 
 /* ---- nests as text ---- */

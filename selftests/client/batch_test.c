@@ -9,6 +9,7 @@
 #include <netlink/msg.h>
 
 #include "../daemon/dtest.h"
+#include "lib/codec_gen.h"
 #include "lib/vsnl.h"
 #include "netlink/fill.h"
 
@@ -72,14 +73,14 @@ struct counts {
 
 static int read_stats(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_STATS_A_MAX + 1];
+	struct vsnl_stats_tb a;
 	struct counts *n = arg;
 
 	cr_assert_not_null(tb[VS_A_STATS]);
-	vsnl_parse_nested(a, VS_STATS_A_MAX, tb[VS_A_STATS]);
-	n->nodes = nla_get_u32(a[VS_STATS_A_NR_NODES]);
-	n->podgroups = nla_get_u32(a[VS_STATS_A_NR_PODGROUPS]);
-	n->tasks = nla_get_u32(a[VS_STATS_A_NR_TASKS]);
+	cr_assert_eq(vsnl_stats_parse(tb[VS_A_STATS], &a, VSNL_CODEC_REPLY, NULL), 0);
+	cr_assert(vsnl_stats_get_nr_nodes(&a, &n->nodes));
+	cr_assert(vsnl_stats_get_nr_podgroups(&a, &n->podgroups));
+	cr_assert(vsnl_stats_get_nr_tasks(&a, &n->tasks));
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <netlink/msg.h>
 
 #include "dtest.h"
+#include "lib/codec_gen.h"
 #include "lib/vsnl.h"
 
 static struct dtest t;
@@ -72,12 +73,11 @@ static unsigned int dump(u8 cmd)
 
 static int read_period(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_CONF_A_MAX + 1];
+	struct vsnl_conf_tb a;
 
 	cr_assert_not_null(tb[VS_A_CONF]);
-	vsnl_parse_nested(a, VS_CONF_A_MAX, tb[VS_A_CONF]);
-	cr_assert_not_null(a[VS_CONF_A_PERIOD_MS]);
-	*(u32 *)arg = nla_get_u32(a[VS_CONF_A_PERIOD_MS]);
+	cr_assert_eq(vsnl_conf_parse(tb[VS_A_CONF], &a, VSNL_CODEC_REPLY, NULL), 0);
+	cr_assert(vsnl_conf_get_period_ms(&a, arg));
 	return 0;
 }
 
@@ -95,12 +95,13 @@ static u32 period(void)
 /* VS_CONN_A_HOLD of a CONN_GET reply, into an unsigned int. */
 static int read_hold(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_CONN_A_MAX + 1];
+	struct vsnl_conn_tb a;
+	u8 hold;
 
 	cr_assert_not_null(tb[VS_A_CONN]);
-	vsnl_parse_nested(a, VS_CONN_A_MAX, tb[VS_A_CONN]);
-	cr_assert_not_null(a[VS_CONN_A_HOLD]);
-	*(unsigned int *)arg = nla_get_u8(a[VS_CONN_A_HOLD]);
+	cr_assert_eq(vsnl_conn_parse(tb[VS_A_CONN], &a, VSNL_CODEC_REPLY, NULL), 0);
+	cr_assert(vsnl_conn_get_hold(&a, &hold));
+	*(unsigned int *)arg = hold;
 	return 0;
 }
 

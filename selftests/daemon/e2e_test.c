@@ -10,11 +10,13 @@
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <libmnl/libmnl.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
 #include "dreq.h"
 #include "dtest.h"
+#include "lib/codec_gen.h"
 #include "lib/vsnl.h"
 
 static struct dtest t;
@@ -79,21 +81,17 @@ struct task_state {
 
 static int read_task(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_TASK_A_MAX + 1];
 	struct task_state *st = arg;
+	struct vsnl_task_tb a;
 
 	cr_assert_not_null(tb[VS_A_TASK]);
-	vsnl_parse_nested(a, VS_TASK_A_MAX, tb[VS_A_TASK]);
-	st->status = nla_get_u32(a[VS_TASK_A_STATUS]);
-	st->node[0] = '\0';
-	if (a[VS_TASK_A_NODE])
-		snprintf(st->node, sizeof(st->node), "%s", nla_get_string(a[VS_TASK_A_NODE]));
-	st->bind_failures = a[VS_TASK_A_BIND_FAILURES] ?
-			    nla_get_u32(a[VS_TASK_A_BIND_FAILURES]) : 0;
-	st->bind_error[0] = '\0';
-	if (a[VS_TASK_A_BIND_ERROR])
-		snprintf(st->bind_error, sizeof(st->bind_error), "%s",
-			 nla_get_string(a[VS_TASK_A_BIND_ERROR]));
+	cr_assert_eq(vsnl_task_parse(tb[VS_A_TASK], &a, VSNL_CODEC_REPLY, NULL), 0);
+	cr_assert(vsnl_task_get_status(&a, &st->status));
+	snprintf(st->node, sizeof(st->node), "%s", vsnl_task_get_node(&a) ?: "");
+	st->bind_failures = 0;
+	vsnl_task_get_bind_failures(&a, &st->bind_failures);
+	snprintf(st->bind_error, sizeof(st->bind_error), "%s",
+		 vsnl_task_get_bind_error(&a) ?: "");
 	st->seen++;
 	return 0;
 }
@@ -124,12 +122,11 @@ static void wait_t1_running(struct vsnl *c, const char *why)
 
 static int read_cycle(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_CYCLE_A_MAX + 1];
-	u32 *binds = arg;
+	struct vsnl_cycle_tb a;
 
 	cr_assert_not_null(tb[VS_A_CYCLE]);
-	vsnl_parse_nested(a, VS_CYCLE_A_MAX, tb[VS_A_CYCLE]);
-	*binds = nla_get_u32(a[VS_CYCLE_A_BINDS]);
+	cr_assert_eq(vsnl_cycle_parse(tb[VS_A_CYCLE], &a, VSNL_CODEC_REPLY, NULL), 0);
+	cr_assert(vsnl_cycle_get_binds(&a, arg));
 	return 0;
 }
 
@@ -457,28 +454,31 @@ static int read_notification(const struct nlmsghdr *nlh, struct nlattr **tb, voi
 {
 	const struct genlmsghdr *g = nlmsg_data(nlh);
 	struct decisions *dec = arg;
-	struct nlattr *a, *da[VS_DECISION_A_MAX + 1], *ca[VS_CYCLE_A_MAX + 1];
-	int rem;
+	const struct vsnl_vsched_tb *top = vsnl_reply_tb(tb);
+	struct vsnl_decision_tb da;
+	struct vsnl_cycle_tb ca;
+	const struct nlattr *a;
+	u32 kind = 0;
 
 	if (g->cmd == VS_CMD_CYCLE) {
-		vsnl_parse_nested(ca, VS_CYCLE_A_MAX, tb[VS_A_CYCLE]);
+		cr_assert_eq(vsnl_cycle_parse(tb[VS_A_CYCLE], &ca, VSNL_CODEC_REPLY, NULL), 0);
 		cr_assert_lt(dec->nr_cycles, 4);
-		dec->cycles_seen[dec->nr_cycles++] = nla_get_u64(ca[VS_CYCLE_A_ID]);
+		cr_assert(vsnl_cycle_get_id(&ca, &dec->cycles_seen[dec->nr_cycles++]));
 		return 0;
 	}
 	cr_assert_eq(g->cmd, VS_CMD_DECISIONS);
-	cr_assert_not_null(tb[VS_A_CYCLE_ID]);
-	dec->cycle = nla_get_u64(tb[VS_A_CYCLE_ID]);
-	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
-		if (nla_type(a) != VS_A_DECISION)
+	cr_assert(vsnl_vsched_get_cycle_id(top, &dec->cycle));
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) != VS_A_DECISION)
 			continue;
-		vsnl_parse_nested(da, VS_DECISION_A_MAX, a);
-		cr_assert_eq(nla_get_u32(da[VS_DECISION_A_KIND]), VS_DECISION_BIND);
-		cr_assert_str_eq(nla_get_string(da[VS_DECISION_A_NAMESPACE]), "ns");
+		cr_assert_eq(vsnl_decision_parse(a, &da, VSNL_CODEC_REPLY, NULL), 0);
+		cr_assert(vsnl_decision_get_kind(&da, &kind));
+		cr_assert_eq(kind, VS_DECISION_BIND);
+		cr_assert_str_eq(vsnl_decision_get_namespace(&da), "ns");
 		cr_assert_lt(dec->binds, 4);
 		snprintf(dec->names[dec->binds++], sizeof(dec->names[0]), "%s",
-			 nla_get_string(da[VS_DECISION_A_NAME]));
-		snprintf(dec->node, sizeof(dec->node), "%s", nla_get_string(da[VS_DECISION_A_NODE]));
+			 vsnl_decision_get_name(&da));
+		snprintf(dec->node, sizeof(dec->node), "%s", vsnl_decision_get_node(&da));
 	}
 	return 0;
 }
@@ -558,7 +558,10 @@ static int read_status(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg
 {
 	const struct genlmsghdr *g = nlmsg_data(nlh);
 	struct status_seen *s = arg;
-	struct nlattr *a[VS_TASK_A_MAX + 1];
+	struct vsnl_podgroup_tb pg;
+	struct vsnl_queue_tb q;
+	struct vsnl_task_tb task;
+	u32 kind = 0, phase = 0;
 
 	if (g->cmd == VS_CMD_CYCLE) {
 		s->cycle = true;
@@ -567,20 +570,21 @@ static int read_status(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg
 	cr_assert_eq(g->cmd, VS_CMD_STATUS);
 	cr_assert_lt(s->nr, 8);
 	if (tb[VS_A_TASK]) {
-		cr_assert_eq(nla_get_u32(tb[VS_A_EVENT_KIND]), VS_EVENT_UNSCHEDULABLE);
-		vsnl_parse_nested(a, VS_TASK_A_MAX, tb[VS_A_TASK]);
+		cr_assert(vsnl_vsched_get_event_kind(vsnl_reply_tb(tb), &kind));
+		cr_assert_eq(kind, VS_EVENT_UNSCHEDULABLE);
+		cr_assert_eq(vsnl_task_parse(tb[VS_A_TASK], &task, VSNL_CODEC_REPLY, NULL), 0);
 		snprintf(s->lines[s->nr++], sizeof(s->lines[0]), "pod %s %s",
-			 nla_get_string(a[VS_TASK_A_NAME]),
-			 nla_get_string(a[VS_TASK_A_SCHED_REASON]));
+			 vsnl_task_get_name(&task), vsnl_task_get_sched_reason(&task));
 	} else if (tb[VS_A_PODGROUP]) {
-		vsnl_parse_nested(a, VS_PG_A_MAX, tb[VS_A_PODGROUP]);
+		cr_assert_eq(vsnl_podgroup_parse(tb[VS_A_PODGROUP], &pg, VSNL_CODEC_REPLY, NULL), 0);
+		cr_assert(vsnl_podgroup_get_phase(&pg, &phase));
 		snprintf(s->lines[s->nr++], sizeof(s->lines[0]), "podgroup %s phase %u",
-			 nla_get_string(a[VS_PG_A_NAME]), nla_get_u32(a[VS_PG_A_PHASE]));
+			 vsnl_podgroup_get_name(&pg), phase);
 	} else {
 		cr_assert_not_null(tb[VS_A_QUEUE]);
-		vsnl_parse_nested(a, VS_QUEUE_A_MAX, tb[VS_A_QUEUE]);
+		cr_assert_eq(vsnl_queue_parse(tb[VS_A_QUEUE], &q, VSNL_CODEC_REPLY, NULL), 0);
 		snprintf(s->lines[s->nr++], sizeof(s->lines[0]), "queue %s",
-			 nla_get_string(a[VS_QUEUE_A_NAME]));
+			 vsnl_queue_get_name(&q));
 	}
 	return 0;
 }
@@ -718,27 +722,27 @@ static int read_decision_lines(const struct nlmsghdr *nlh, struct nlattr **tb, v
 	static const char *const kinds[] = { "bind", "evict", "pipeline" };
 	const struct genlmsghdr *g = nlmsg_data(nlh);
 	struct decision_lines *dl = arg;
-	struct nlattr *a, *da[VS_DECISION_A_MAX + 1];
-	int rem;
+	struct vsnl_decision_tb da;
+	const struct nlattr *a;
 
 	if (g->cmd == VS_CMD_CYCLE) {
 		dl->cycle_end = true;
 		return 0;
 	}
 	cr_assert_eq(g->cmd, VS_CMD_DECISIONS);
-	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
-		u32 kind;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		u32 kind = 0;
 
-		if (nla_type(a) != VS_A_DECISION)
+		if (mnl_attr_get_type(a) != VS_A_DECISION)
 			continue;
-		vsnl_parse_nested(da, VS_DECISION_A_MAX, a);
-		kind = nla_get_u32(da[VS_DECISION_A_KIND]);
+		cr_assert_eq(vsnl_decision_parse(a, &da, VSNL_CODEC_REPLY, NULL), 0);
+		cr_assert(vsnl_decision_get_kind(&da, &kind));
 		cr_assert_lt(kind, ARRAY_SIZE(kinds));
 		dl->len += (size_t)snprintf(dl->text + dl->len, sizeof(dl->text) - dl->len,
 					    "%s %s/%s %s\n", kinds[kind],
-					    nla_get_string(da[VS_DECISION_A_NAMESPACE]),
-					    nla_get_string(da[VS_DECISION_A_NAME]),
-					    nla_get_string(da[VS_DECISION_A_NODE]));
+					    vsnl_decision_get_namespace(&da),
+					    vsnl_decision_get_name(&da),
+					    vsnl_decision_get_node(&da));
 	}
 	return 0;
 }
@@ -1249,10 +1253,11 @@ static void write_file(const char *path, const char *text)
 
 static int read_conf(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_CONF_A_MAX + 1];
+	struct vsnl_conf_tb a;
 
-	vsnl_parse_nested(a, VS_CONF_A_MAX, tb[VS_A_CONF]);
-	snprintf(arg, 4096, "%s", nla_get_string(a[VS_CONF_A_TEXT]));
+	cr_assert_eq(vsnl_conf_parse(tb[VS_A_CONF], &a, VSNL_CODEC_REPLY, NULL), 0);
+	cr_assert_not_null(vsnl_conf_get_text(&a));
+	snprintf(arg, 4096, "%s", vsnl_conf_get_text(&a));
 	return 0;
 }
 
@@ -1410,15 +1415,15 @@ struct mem_stats {
 
 static int read_mem_stats(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_STATS_A_MAX + 1];
 	struct mem_stats *ms = arg;
+	struct vsnl_stats_tb a;
 
 	cr_assert_not_null(tb[VS_A_STATS]);
-	vsnl_parse_nested(a, VS_STATS_A_MAX, tb[VS_A_STATS]);
-	cr_assert_not_null(a[VS_STATS_A_HEAP_BYTES]);
-	ms->heap = nla_get_u64(a[VS_STATS_A_HEAP_BYTES]);
-	ms->max = a[VS_STATS_A_MAX_MEMORY] ? nla_get_u64(a[VS_STATS_A_MAX_MEMORY]) : 0;
-	ms->nodes = nla_get_u32(a[VS_STATS_A_NR_NODES]);
+	cr_assert_eq(vsnl_stats_parse(tb[VS_A_STATS], &a, VSNL_CODEC_REPLY, NULL), 0);
+	cr_assert(vsnl_stats_get_heap_bytes(&a, &ms->heap));
+	ms->max = 0;
+	vsnl_stats_get_max_memory(&a, &ms->max);
+	cr_assert(vsnl_stats_get_nr_nodes(&a, &ms->nodes));
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "dreq.h"
 #include "dtest.h"
+#include "lib/codec_gen.h"
 
 static struct dtest t;
 
@@ -364,12 +365,11 @@ static int daemon_max_fd(void)
 
 static int read_refused(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_STATS_A_MAX + 1];
+	struct vsnl_stats_tb a;
 
 	cr_assert_not_null(tb[VS_A_STATS]);
-	vsnl_parse_nested(a, VS_STATS_A_MAX, tb[VS_A_STATS]);
-	cr_assert_not_null(a[VS_STATS_A_CONN_REFUSED]);
-	*(u64 *)arg = nla_get_u64(a[VS_STATS_A_CONN_REFUSED]);
+	cr_assert_eq(vsnl_stats_parse(tb[VS_A_STATS], &a, VSNL_CODEC_REPLY, NULL), 0);
+	cr_assert(vsnl_stats_get_conn_refused(&a, arg));
 	return 0;
 }
 

@@ -41,11 +41,13 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <libmnl/libmnl.h>
 #include <netlink/genl/genl.h>
 
 #include "../daemon/dreq.h"
 #include "../daemon/dspawn.h"
 #include "core/compiler.h"
+#include "lib/codec_gen.h"
 #include "lib/vsnl.h"
 
 #define SOAK_QUEUES		4
@@ -185,17 +187,17 @@ struct seen_tasks {
 
 static int read_task(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_TASK_A_MAX + 1];
 	struct seen_tasks *s = arg;
-	u32 status;
+	struct vsnl_task_tb a;
+	u32 status = 0;
 
 	if (!tb[VS_A_TASK])
 		return 0;
-	vsnl_parse_nested(a, VS_TASK_A_MAX, tb[VS_A_TASK]);
-	status = nla_get_u32(a[VS_TASK_A_STATUS]);
-	fprintf(s->f, "%s/%s %u %s\n", nla_get_string(a[VS_TASK_A_NAMESPACE]),
-		nla_get_string(a[VS_TASK_A_NAME]), status,
-		a[VS_TASK_A_NODE] ? nla_get_string(a[VS_TASK_A_NODE]) : "-");
+	if (vsnl_task_parse(tb[VS_A_TASK], &a, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_task_get_status(&a, &status))
+		die("a task without its status");
+	fprintf(s->f, "%s/%s %u %s\n", vsnl_task_get_namespace(&a), vsnl_task_get_name(&a),
+		status, vsnl_task_get_node(&a) ?: "-");
 	s->nr++;
 	s->running += status == VS_TASK_STATUS_RUNNING;
 	return 0;
@@ -261,25 +263,33 @@ struct stats {
 
 static int read_stats(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
-	struct nlattr *a[VS_STATS_A_MAX + 1], *p[VS_POOL_A_MAX + 1], *attr;
+	const struct nlattr *attr;
+	struct vsnl_stats_tb a;
+	struct vsnl_pool_tb p;
 	struct stats *st = arg;
-	int rem;
 
-	vsnl_parse_nested(a, VS_STATS_A_MAX, tb[VS_A_STATS]);
-	st->heap = a[VS_STATS_A_HEAP_BYTES] ? nla_get_u64(a[VS_STATS_A_HEAP_BYTES]) : 0;
-	st->tasks = nla_get_u32(a[VS_STATS_A_NR_TASKS]);
-	st->podgroups = nla_get_u32(a[VS_STATS_A_NR_PODGROUPS]);
-	st->nodes = nla_get_u32(a[VS_STATS_A_NR_NODES]);
-	st->queues = nla_get_u32(a[VS_STATS_A_NR_QUEUES]);
-	st->cycles = a[VS_STATS_A_CYCLES] ? nla_get_u64(a[VS_STATS_A_CYCLES]) : 0;
+	if (!tb[VS_A_STATS] || vsnl_stats_parse(tb[VS_A_STATS], &a, VSNL_CODEC_REPLY, NULL) ||
+	    !vsnl_stats_get_nr_tasks(&a, &st->tasks) ||
+	    !vsnl_stats_get_nr_podgroups(&a, &st->podgroups) ||
+	    !vsnl_stats_get_nr_nodes(&a, &st->nodes) ||
+	    !vsnl_stats_get_nr_queues(&a, &st->queues))
+		die("stats without their counts");
+	st->heap = 0;
+	vsnl_stats_get_heap_bytes(&a, &st->heap);
+	st->cycles = 0;
+	vsnl_stats_get_cycles(&a, &st->cycles);
 	st->nr_pools = 0;
-	nla_for_each_nested(attr, tb[VS_A_STATS], rem) {
-		if (nla_type(attr) != VS_STATS_A_POOL || st->nr_pools == ARRAY_SIZE(st->pools))
+	mnl_attr_for_each_nested(attr, tb[VS_A_STATS]) {
+		const char *name;
+
+		if (mnl_attr_get_type(attr) != VS_STATS_A_POOL ||
+		    st->nr_pools == ARRAY_SIZE(st->pools))
 			continue;
-		vsnl_parse_nested(p, VS_POOL_A_MAX, attr);
-		snprintf(st->pools[st->nr_pools].name, sizeof(st->pools[0].name), "%s",
-			 nla_get_string(p[VS_POOL_A_NAME]));
-		st->pools[st->nr_pools++].active = nla_get_u64(p[VS_POOL_A_ACTIVE]);
+		if (vsnl_pool_parse(attr, &p, VSNL_CODEC_REPLY, NULL) ||
+		    !(name = vsnl_pool_get_name(&p)) ||
+		    !vsnl_pool_get_active(&p, &st->pools[st->nr_pools].active))
+			die("a pool without its name or count");
+		snprintf(st->pools[st->nr_pools++].name, sizeof(st->pools[0].name), "%s", name);
 	}
 	return 0;
 }
@@ -445,25 +455,26 @@ struct watch {
 static int on_decisions(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
 {
 	const struct genlmsghdr *g = nlmsg_data(nlh);
-	struct nlattr *a, *d[VS_DECISION_A_MAX + 1];
+	const struct nlattr *a;
+	struct vsnl_decision_tb d;
 	struct watch *w = arg;
 	char line[600];
-	int rem, len;
+	int len;
 
 	if (g->cmd != VS_CMD_DECISIONS)
 		return 0;
-	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
-		u32 kind;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		u32 kind = 0;
 
-		if (nla_type(a) != VS_A_DECISION)
+		if (mnl_attr_get_type(a) != VS_A_DECISION)
 			continue;
-		vsnl_parse_nested(d, VS_DECISION_A_MAX, a);
-		kind = nla_get_u32(d[VS_DECISION_A_KIND]);
+		if (vsnl_decision_parse(a, &d, VSNL_CODEC_REPLY, NULL) ||
+		    !vsnl_decision_get_kind(&d, &kind))
+			die("a decision without its kind");
 		len = snprintf(line, sizeof(line), "%s %s/%s %s\n",
 			       kind == VS_DECISION_BIND ? "bind" : "other",
-			       nla_get_string(d[VS_DECISION_A_NAMESPACE]),
-			       nla_get_string(d[VS_DECISION_A_NAME]),
-			       d[VS_DECISION_A_NODE] ? nla_get_string(d[VS_DECISION_A_NODE]) : "-");
+			       vsnl_decision_get_namespace(&d), vsnl_decision_get_name(&d),
+			       vsnl_decision_get_node(&d) ?: "-");
 		if (write(w->fd, line, (size_t)len) != len)
 			die("write: %s", strerror(errno));
 	}

@@ -200,6 +200,17 @@ static const char *const pc_texts[] = {
 	"---\n" PC_HEAD "metadata: {name: high}\nvalue: 3\nvalue: 4\n",
 };
 
+/* @from replaced by @to in @s (of @size bytes), once. */
+static void replace(char *s, size_t size, const char *from, const char *to)
+{
+	char *at = strstr(s, from), tail[1024];
+
+	if (!at)
+		return;
+	snprintf(tail, sizeof(tail), "%s", at + strlen(from));
+	snprintf(at, size - (size_t)(at - s), "%s%s", to, tail);
+}
+
 Test(kread, priority_classes_read_as_the_old_reader_reads_them)
 {
 	for (u32 i = 0; i < ARRAY_SIZE(pc_texts); i++) {
@@ -214,6 +225,8 @@ Test(kread, priority_classes_read_as_the_old_reader_reads_them)
 		if (ret_old || ret_new) {
 			cr_assert(ret_old && ret_new, "text %u: old %d (%s), new %d (%s)", i,
 				  ret_old, msg, ret_new, err.msg);
+			/* the kinds taken: the new reader takes HyperNodes too */
+			replace(msg, sizeof(msg), "Pod, List", "Pod, HyperNode, List");
 			cr_assert_str_eq(err.msg, msg, "text %u", i);
 			continue;
 		}

@@ -28,6 +28,8 @@ static const struct kr_kind_info kinds[KR_NR_KINDS] = {
 	[KR_PODGROUP] = { "scheduling.volcano.sh/v1beta1", "PodGroup", true, VS_CMD_PODGROUP_NEW },
 	[KR_VJOB] = { "batch.volcano.sh/v1alpha1", "Job", true, VS_CMD_VJOB_NEW },
 	[KR_POD] = { "v1", "Pod", true, VS_CMD_TASK_NEW },
+	[KR_HYPERNODE] = { "topology.volcano.sh/v1alpha1", "HyperNode", false,
+			   VS_CMD_HYPERNODE_NEW },
 };
 
 const struct kr_kind_info *kr_kind(enum kr_kind kind)
@@ -342,6 +344,7 @@ static int (*const put_kind[KR_NR_KINDS])(struct kr *kr) = {
 	[KR_QUEUE] = kr_put_queue,
 	[KR_NODE] = kr_put_node,
 	[KR_PODGROUP] = kr_put_podgroup,
+	[KR_HYPERNODE] = kr_put_hypernode,
 	[KR_POD] = kr_put_pod,
 	[KR_VJOB] = kr_put_vjob,
 };
@@ -433,7 +436,8 @@ static int classify(const char *file, u32 index, u32 item, const struct vsnl_yno
 			break;
 	if (k == KR_NR_KINDS)
 		return kr_err(&kr, root->line, "kind %s (%s) is not one vsctl apply takes: "
-			      "PriorityClass, Queue, Node, PodGroup, Job, Pod, List", kind, api);
+			      "PriorityClass, Queue, Node, PodGroup, Job, Pod, HyperNode, List", kind,
+			      api);
 	if (strcmp(kinds[k].api, api))
 		return kr_err(&kr, root->line, "apiVersion %s: vsctl apply takes %s of %s", api,
 			      kind, kinds[k].api);

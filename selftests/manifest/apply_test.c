@@ -369,3 +369,19 @@ Test(apply, a_status_the_manifest_does_not_give_stays)
 	cr_assert_eq(run("queue show dev"), 0);
 	said(out, "\"state\": \"Closed\"");
 }
+
+/* HyperNodes are applied after the nodes they hold, deleted before them, and make the tree. */
+Test(apply, hypernodes_make_the_tree_over_the_nodes)
+{
+	cr_assert_eq(run("apply -f hypernodes.yaml"), 0, "%s", slurp(errs));
+	said(out, "node/n2 created\nhypernode.topology.volcano.sh/leaf-a created\n");
+	cr_assert_eq(run("hypernode show leaf-a"), 0);
+	said(out, "\"parent\": \"spine\"");
+	said(out, "\"nodeCount\": 2");
+	cr_assert_eq(run("apply -f hypernodes.yaml"), 0, "%s", slurp(errs));
+	said(out, "hypernode.topology.volcano.sh/spine configured\n");
+	cr_assert_eq(run("delete -f hypernodes.yaml"), 0, "%s", slurp(errs));
+	said(out, "hypernode.topology.volcano.sh \"spine\" deleted\n"
+		  "hypernode.topology.volcano.sh \"leaf-a\" deleted\nnode \"n2\" deleted\n");
+	empty();
+}

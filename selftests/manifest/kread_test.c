@@ -212,7 +212,7 @@ static const struct {
 	  "number" },
 	{ "apiVersion: scheduling.k8s.io/v1\nkind: Priority\nmetadata: {name: x}\n",
 	  .msg = "m.yaml:1: document 1: kind Priority (scheduling.k8s.io/v1) is not one vsctl "
-	  "apply takes: PriorityClass, Queue, Node, PodGroup, Job, Pod, List" },
+	  "apply takes: PriorityClass, Queue, Node, PodGroup, Job, Pod, HyperNode, List" },
 	{ "apiVersion: scheduling.k8s.io/v2\nkind: PriorityClass\nmetadata: {name: x}\n",
 	  .msg = "m.yaml:1: document 1: apiVersion scheduling.k8s.io/v2: vsctl apply takes "
 	  "PriorityClass of scheduling.k8s.io/v1" },

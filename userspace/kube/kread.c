@@ -34,6 +34,9 @@ static const struct kr_kind_info kinds[KR_NR_KINDS] = {
 		      VS_A_VJOB, VS_VJOB_A_NAMESPACE, VS_VJOB_A_NAME },
 	[KR_POD] = { "v1", "Pod", true, VS_CMD_TASK_NEW, VS_CMD_TASK_DEL, VS_A_TASK,
 		     VS_TASK_A_NAMESPACE, VS_TASK_A_NAME },
+	[KR_HYPERNODE] = { "topology.volcano.sh/v1alpha1", "HyperNode", false,
+			   VS_CMD_HYPERNODE_NEW, VS_CMD_HYPERNODE_DEL, VS_A_HYPERNODE, 0,
+			   VS_HN_A_NAME },
 };
 
 const struct kr_kind_info *kr_kind(enum kr_kind kind)
@@ -348,6 +351,7 @@ static int (*const put_kind[KR_NR_KINDS])(struct kr *kr) = {
 	[KR_QUEUE] = kr_put_queue,
 	[KR_NODE] = kr_put_node,
 	[KR_PODGROUP] = kr_put_podgroup,
+	[KR_HYPERNODE] = kr_put_hypernode,
 	[KR_POD] = kr_put_pod,
 	[KR_VJOB] = kr_put_vjob,
 };
@@ -472,7 +476,8 @@ static int classify(const char *file, u32 index, u32 item, const struct vsnl_yno
 			break;
 	if (k == KR_NR_KINDS)
 		return kr_err(&kr, root->line, "kind %s (%s) is not one vsctl apply takes: "
-			      "PriorityClass, Queue, Node, PodGroup, Job, Pod, List", kind, api);
+			      "PriorityClass, Queue, Node, PodGroup, Job, Pod, HyperNode, List", kind,
+			      api);
 	if (strcmp(kinds[k].api, api))
 		return kr_err(&kr, root->line, "apiVersion %s: vsctl apply takes %s of %s", api,
 			      kind, kinds[k].api);

@@ -45,6 +45,7 @@ enum kr_kind {
 	KR_PODGROUP,
 	KR_VJOB,
 	KR_POD,
+	KR_HYPERNODE,
 	KR_NR_KINDS
 };
 
@@ -316,6 +317,7 @@ int kr_put_prioclass(struct kr *kr);
 int kr_put_queue(struct kr *kr);
 int kr_put_node(struct kr *kr);
 int kr_put_podgroup(struct kr *kr);
+int kr_put_hypernode(struct kr *kr);
 int kr_put_pod(struct kr *kr);
 int kr_put_vjob(struct kr *kr);
 

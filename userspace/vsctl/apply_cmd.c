@@ -71,6 +71,7 @@ static const struct {
 	[KR_PODGROUP] = { "podgroup.scheduling.volcano.sh", "podgroup" },
 	[KR_VJOB] = { "job.batch.volcano.sh", "job" },
 	[KR_POD] = { "pod", "task" },
+	[KR_HYPERNODE] = { "hypernode.topology.volcano.sh", "hypernode" },
 };
 
 /* One document's object, and what becomes of it. */

@@ -42,8 +42,14 @@ struct dtest {
 
 static inline void dt_paths(struct dtest *t)
 {
-	snprintf(t->dir, sizeof(t->dir), "/tmp/vschedd-test-%d", (int)getpid());
-	mkdir(t->dir, 0755);
+	/*
+	 * A directory of its own: pids wrap (pid_max is 32768 here), and a
+	 * test that died left its directory, socket and all, for the next
+	 * process of its pid to trip over.
+	 */
+	snprintf(t->dir, sizeof(t->dir), "/tmp/vschedd-test-%d-XXXXXX", (int)getpid());
+	cr_assert_not_null(mkdtemp(t->dir), "mkdtemp %s: %s", t->dir, strerror(errno));
+	chmod(t->dir, 0755);
 	snprintf(t->path, sizeof(t->path), "%s/vs.sock", t->dir);
 	snprintf(t->log, sizeof(t->log), "%s/log", t->dir);
 }

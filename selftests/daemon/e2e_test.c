@@ -1685,6 +1685,31 @@ Test(vschedd, a_file_in_the_way_is_not_removed)
 	cr_assert_eq(access(t.path, F_OK), 0);
 }
 
+/*
+ * A test that died leaves its directory, its socket in it; pids wrap, and
+ * a later test of the same pid must not find that socket where it writes.
+ */
+Test(vschedd, a_dead_tests_directory_is_not_reused)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char stale[96], cmd[160];
+	int fd;
+
+	snprintf(stale, sizeof(stale), "/tmp/vschedd-test-%d", (int)getpid());
+	mkdir(stale, 0755);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/vs.sock", stale);
+	unlink(sa.sun_path);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0, "%s", strerror(errno));
+	close(fd);
+	dt_paths(&t);
+	write_file(t.path, "not a socket\n");
+	cr_assert_eq(access(sa.sun_path, F_OK), 0, "the dead test's socket is its own");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", stale);
+	cr_assert_eq(system(cmd), 0);
+}
+
 Test(vschedd, the_socket_directory_is_made)
 {
 	struct vschedd_opts o = { 0 };

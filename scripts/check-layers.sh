@@ -33,17 +33,6 @@ root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 # FILE:DIRECTORY it includes from, one a word, each with its reason above it.
 # CHECK_LAYERS_KNOWN replaces the list (the script's own test).
 known_breaks=$(sed 's/#.*//' <<'EOF_KNOWN'
-# The manifest reader builds Kubernetes objects into a private in-process
-# cluster with the core's YAML reader, specs, defaulting and fills; it is to
-# make protocol messages through the generated codec and leave defaulting and
-# validation to the daemon.
-userspace/kube/kfields.h:core
-userspace/kube/kfields.h:sched
-userspace/kube/manifest.c:controllers
-userspace/kube/manifest.c:core
-userspace/kube/manifest.c:netlink
-userspace/kube/manifest.h:core
-userspace/kube/manifest.h:sched
 EOF_KNOWN
 )
 KNOWN=$(echo ${CHECK_LAYERS_KNOWN-$known_breaks})

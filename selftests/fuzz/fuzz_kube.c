@@ -34,17 +34,10 @@
 #include "fuzz.h"
 #include "fuzz_request.h"
 #include "kube/kread.h"
-#include "kube/manifest.h"
 #include "lib/vsnl.h"
 #include "lib/ytree.h"
 #include "vskube/kjson.h"
 #include "vskube/kstatus.h"
-
-/* fuzz_check_request() names a kind as manifest.h does: the same order. */
-_Static_assert((int)KR_PRIOCLASS == (int)MF_PRIOCLASS && (int)KR_QUEUE == (int)MF_QUEUE &&
-	       (int)KR_NODE == (int)MF_NODE && (int)KR_PODGROUP == (int)MF_PODGROUP &&
-	       (int)KR_VJOB == (int)MF_VJOB && (int)KR_POD == (int)MF_POD,
-	       "kread's kinds are manifest.h's");
 
 /* As ksync.c's feed_info: what a list item of each resource lacks, and its name. */
 static const struct feed {
@@ -185,9 +178,7 @@ static void add(struct vs_cluster *daemon, struct vs_arena *arena, const struct 
 	FUZZ_ASSERT(x->nlmsg_len == y->nlmsg_len && !memcmp(x, y, x->nlmsg_len),
 		    "%s: other bytes in another buffer", source);
 	/* the policy takes it; the daemon's parsers read it or say why not */
-	fuzz_request_parse(daemon, &(struct mf_obj){ .kind = (enum mf_kind)doc.kind,
-						     .ns = doc.ns, .name = doc.name },
-			   x, true, arena, &(struct vs_err){ { 0 } });
+	fuzz_request_parse(daemon, &doc, x, true, arena, &(struct vs_err){ { 0 } });
 	check_as_yaml(obj, source, 0, x, NULL);
 out:
 	vsnl_ynode_free(&root);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What the kube fuzz target checks of the requests the old manifest
- * reader's objects make (kube/manifest.h): that the daemon would take
- * them as they are. The manifest target reads with kread and checks its
- * requests itself (fuzz_manifest.c).
+ * What the kube fuzz target checks of the requests the manifest reader
+ * (kube/kread.h) makes of the API server's objects: that the daemon reads
+ * them or says why. The manifest target checks its requests itself
+ * (fuzz_manifest.c).
  */
 #ifndef VS_SELFTESTS_FUZZ_REQUEST_H
 #define VS_SELFTESTS_FUZZ_REQUEST_H
@@ -13,7 +13,7 @@
 
 #include "core/arena.h"
 #include "fuzz.h"
-#include "kube/manifest.h"
+#include "kube/kread.h"
 #include "netlink/extack.h"
 #include "netlink/family.h"
 #include "netlink/msg.h"
@@ -22,7 +22,7 @@
 #include "vsched/vsched.h"
 
 /*
- * @o's request @nlh (its NEW with @spec, else its DEL) passes what the
+ * @doc's request @nlh (its NEW with @spec, else its DEL) passes what the
  * daemon checks first, framing and the command's attribute policy, and a
  * NEW's object is read with the daemon's parsers (in @arena, reset), its
  * resource names going in the table of @daemon as they would in the
@@ -30,11 +30,11 @@
  * why. The manifest reader without the core (kube/kread.h) leaves the
  * daemon to refuse what the parsers refuse (names, values).
  */
-static inline int fuzz_request_parse(struct vs_cluster *daemon, const struct mf_obj *o,
+static inline int fuzz_request_parse(struct vs_cluster *daemon, const struct kr_doc *doc,
 				     const struct nlmsghdr *nlh, bool spec,
 				     struct vs_arena *arena, struct vs_err *err)
 {
-	const struct mf_kind_info *k = mf_kind(o->kind);
+	const struct kr_kind_info *k = kr_kind(doc->kind);
 	const struct genlmsghdr *g = NLMSG_DATA(nlh);
 	const struct nlattr *tb[VS_A_MAX + 1];
 	const struct vs_genl_op *op;
@@ -54,48 +54,37 @@ static inline int fuzz_request_parse(struct vs_cluster *daemon, const struct mf_
 	op = vs_genl_op_find(&vs_genl_vsched, g->cmd);
 	FUZZ_ASSERT(op && op->maxattr <= VS_A_MAX, "command %u", g->cmd);
 	FUZZ_ASSERT(!vs_nla_validate(nlh, GENL_HDRLEN, op->policy, op->maxattr, tb, 0, &ext),
-		    "%s %s/%s: %s", op->name, o->ns ? o->ns : "", o->name, ext.err.msg);
+		    "%s %s/%s: %s", op->name, doc->ns ? doc->ns : "", doc->name, ext.err.msg);
 	FUZZ_ASSERT(tb[k->attr], "%s without its object", op->name);
 	if (!spec)
 		return 0;
 	memset(&s, 0, sizeof(s));
-	switch (o->kind) {
-	case MF_PRIOCLASS:
+	switch (doc->kind) {
+	case KR_PRIOCLASS:
 		ret = vs_nl_parse_prioclass(tb[k->attr], arena, &s.pc, err);
 		break;
-	case MF_QUEUE:
+	case KR_QUEUE:
 		ret = vs_nl_parse_queue(daemon, tb[k->attr], arena, &s.queue, err);
 		break;
-	case MF_NODE:
+	case KR_NODE:
 		ret = vs_nl_parse_node(daemon, tb[k->attr], arena, &s.node, err);
 		break;
-	case MF_PODGROUP:
+	case KR_PODGROUP:
 		ret = vs_nl_parse_podgroup(daemon, tb[k->attr], arena, &s.pg, err);
 		break;
-	case MF_VJOB:
+	case KR_VJOB:
 		ret = vs_nl_parse_vjob(daemon, tb[k->attr], arena, &s.vjob, err);
 		break;
-	case MF_POD:
+	case KR_POD:
 		ret = vs_nl_parse_task(daemon, tb[k->attr], arena, &s.task, err);
 		break;
 	default:
-		FUZZ_ASSERT(0, "kind %d", o->kind);
+		FUZZ_ASSERT(0, "kind %d", doc->kind);
 	}
 	FUZZ_ASSERT(!ret || err->msg[0], "%s %s/%s refused without a reason", op->name,
-		    o->ns ? o->ns : "", o->name);
+		    doc->ns ? doc->ns : "", doc->name);
 	vs_arena_reset(arena);
 	return ret;
-}
-
-/* The same, and the NEW's object reads back: the old reader (manifest.c) checks it all. */
-static inline void fuzz_check_request(struct vs_cluster *daemon, const struct mf_obj *o,
-				      const struct nlmsghdr *nlh, bool spec,
-				      struct vs_arena *arena)
-{
-	struct vs_err err = { { 0 } };
-
-	FUZZ_ASSERT(!fuzz_request_parse(daemon, o, nlh, spec, arena, &err),
-		    "%s/%s does not read back: %s", o->ns ? o->ns : "", o->name, err.msg);
 }
 
 #endif /* VS_SELFTESTS_FUZZ_REQUEST_H */

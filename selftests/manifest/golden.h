@@ -9,12 +9,11 @@
  * from file to file (a queue "default" in two files: the second is
  * refused), so the files' order is part of the answers: the order the
  * test before them read the directories in, kept in the answers.
- * kread_daemon_test.c holds the reader without the core to them;
- * manifest_golden_test.c, which goes with the old reader, holds the old
- * reader to them while it lives, and writes them again with
- * VS_GOLDEN_WRITE=1:
- *
- *	VS_GOLDEN_WRITE=1 ./selftests/vs-selftests --filter=manifest_golden/'*'
+ * kread_daemon_test.c holds the reader without the core to them. The old
+ * reader that wrote them is gone (with manifest_golden_test.c, which held
+ * it to them and wrote them): they are the record of what vsched did
+ * before, changed by hand, with the reason in the commit, where a change
+ * of the daemon's listings is meant.
  *
  * A kind's answers, golden/KIND.answers, one line per file:
  *

@@ -22,7 +22,7 @@
 #include "core/arena.h"
 #include "core/file.h"
 #include "harness/scenario.h"
-#include "kube/kfields.h"
+#include "harness/kfields.h"
 #include "registry/builtin.h"
 #include "sched/framework.h"
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kubernetes manifests as protocol requests, without the core: the reader
- * that replaces manifest.c and kfields.c's core parts (issue 33; see
- * Documentation/architecture.md, "Userspace").
+ * vsctl apply and vskube read objects with (Documentation/architecture.md,
+ * "Userspace"). It replaced a reader on the core's specs, whose keys,
+ * refusals and messages it keeps.
  *
  * A file is read by libvsnl's YAML tree (lib/ytree.h) into its documents,
  * each with the line it starts on; a v1 List gives its items. Each

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Kubernetes-shaped fields read from YAML (or JSON), for the readers of
- * object files: vsctl's scenarios (scenario_load.c) and manifests
- * (manifest.c, which vsctl apply and vskube read objects with).
+ * Kubernetes-shaped fields read from YAML (or JSON) into the core's specs,
+ * for the scenario loader (scenario_load.c), which builds a scenario's
+ * cluster in-process. Manifests are read without the core, into protocol
+ * requests, by kube/kread.h.
  *
  * A file is parsed by the configuration loader's reader (vs_yaml_parse():
  * every value typed and carrying its line); an object is then a mapping

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <criterion/criterion.h>
 
-#include "kube/kfields.h"
+#include "harness/kfields.h"
 
 struct two {
 	const char *a;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/kfields.h"
+#include "harness/kfields.h"
 #include "kube/kread.h"
 
 int kf_err(struct kf *kf, u32 line, const char *fmt, ...)

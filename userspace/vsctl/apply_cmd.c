@@ -226,29 +226,17 @@ static struct nlmsghdr *msg_of(const struct apply *a, const struct obj *o)
 	return (struct nlmsghdr *)(a->msgs + o->msg);
 }
 
-/* DEL of @o, by its key. */
+/* DEL of @o, by its key; a refusal named by its document. */
 static int put_del(const struct obj *o, void *buf, struct nlmsghdr **out, struct vsnl_err *err)
 {
-	const struct vsctl_kind *k = vsctl_kind(o->doc->kind);
-	const struct vsnl_codec_set *set = vsnl_codec_vsched.attrs[k->attr].nested;
-	struct nlmsghdr *nlh = vsnl_msg_put(buf, VS_MSG_MAX, k->cmd_del, 0);
-	struct nlattr *nest;
-	int ret;
+	int ret = kr_put_del(o->doc->kind, o->doc->ns, o->doc->name, buf, VS_MSG_MAX, out, err);
+	char why[VSNL_ERR_MSG_MAX];
 
-	if (!o->doc->name || !*o->doc->name)
-		return vsnl_err_set(err, EINVAL, "%s:%u: %s: metadata.name: required",
-				    o->doc->file, o->doc->line, o->doc->label);
-	nest = vsnl_codec_nest_start(nlh, VS_MSG_MAX, &vsnl_codec_vsched, k->attr, err);
-	if (!nest)
-		return err->err ?: -EMSGSIZE;
-	ret = (k->a_ns ? vsnl_codec_put_str(nlh, VS_MSG_MAX, set, k->a_ns, o->doc->ns, err) : 0) ?:
-	      vsnl_codec_put_str(nlh, VS_MSG_MAX, set, k->a_name, o->doc->name, err);
-	if (ret)
-		return vsnl_err_set(err, ret, "%s:%u: %s: %s", o->doc->file, o->doc->line,
-				    o->doc->label, err->msg);
-	mnl_attr_nest_end(nlh, nest);
-	*out = nlh;
-	return 0;
+	if (!ret)
+		return 0;
+	snprintf(why, sizeof(why), "%s", err->msg);
+	return vsnl_err_set(err, ret, "%s:%u: %s: %s", o->doc->file, o->doc->line, o->doc->label,
+			    why);
 }
 
 /*

@@ -246,6 +246,30 @@ int kr_s32(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return ret;
 }
 
+int kr_count(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	s64 v = 0;
+	int ret = kr_get_int(kr, kv, 0, INT32_MAX, &v);
+
+	if (!ret)
+		*(u32 *)slot = (u32)v;
+	return ret;
+}
+
+int kr_str_map(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	int ret = kr_want(kr, kv, VSNL_Y_MAP, "a mapping of strings");
+	size_t old;
+
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.map.nr; i++)
+		ret = kr_want(kr, &kv->val.map.pairs[i], VSNL_Y_STRING, "a string");
+	kr_pop(kr, old);
+	return ret;
+}
+
 int kr_enum(struct kr *kr, const struct vsnl_ypair *kv, const char *const *names, u32 nr,
 	    const char *what, u32 *out, bool *present)
 {

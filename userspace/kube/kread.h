@@ -205,6 +205,10 @@ bool kr_has(const struct kr_field *fields, u32 nr, u64 seen, const char *key);
 int kr_str(struct kr *kr, const struct vsnl_ypair *kv, void *slot);	/* const char * */
 int kr_bool(struct kr *kr, const struct vsnl_ypair *kv, void *slot);	/* bool */
 int kr_s32(struct kr *kr, const struct vsnl_ypair *kv, void *slot);	/* s32 */
+/* Kubernetes' int32 counts, 0..2^31-1, into a u32. */
+int kr_count(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
+/* A mapping of strings (labels, annotations), checked; the slot is not written. */
+int kr_str_map(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 int kr_get_int(struct kr *kr, const struct vsnl_ypair *kv, s64 min, s64 max, s64 *out);
 /*
  * A string among an enum's display names (lib/codec_gen.h's

@@ -44,21 +44,6 @@ struct node_in {
 
 /* ---- metadata ---- */
 
-/* A mapping of strings (annotations): checked, not sent. */
-static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
-{
-	int ret = kr_want(kr, kv, VSNL_Y_MAP, "a mapping of strings");
-	size_t old;
-
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.map.nr; i++)
-		ret = kr_want(kr, &kv->val.map.pairs[i], VSNL_Y_STRING, "a string");
-	kr_pop(kr, old);
-	return ret;
-}
-
 static int p_labels(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	return kr_put_labels(kr, &vsnl_codec_node, VS_NODE_A_LABELS, kv);
@@ -69,7 +54,7 @@ static const struct kr_field node_meta_fields[] = {
 	KR_FIELD("name", kr_str, struct node_meta_in, str),
 	KR_FIELD("namespace", kr_str, struct node_meta_in, str),
 	{ .key = "labels", .parse = p_labels },
-	{ .key = "annotations", .parse = p_strings },
+	{ .key = "annotations", .parse = kr_str_map },
 	KR_FIELD("uid", kr_str, struct node_meta_in, str),
 	KR_FIELD("creationTimestamp", kr_time, struct node_meta_in, created),
 	KR_OPEN,

@@ -78,15 +78,8 @@ static int p_owners(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 /* A mapping of strings, kept for what is read from it after the walk. */
 static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
-	int ret = kr_want(kr, kv, VSNL_Y_MAP, "a mapping of strings");
-	size_t old;
+	int ret = kr_str_map(kr, kv, NULL);
 
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.map.nr; i++)
-		ret = kr_want(kr, &kv->val.map.pairs[i], VSNL_Y_STRING, "a string");
-	kr_pop(kr, old);
 	if (!ret)
 		*(const struct vsnl_ypair **)slot = kv;
 	return ret;

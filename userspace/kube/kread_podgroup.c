@@ -21,20 +21,6 @@
  * annotations mappings of strings, owner references closed structures),
  * though a PodGroup's send only its name and creation time.
  */
-static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
-{
-	int ret = kr_want(kr, kv, VSNL_Y_MAP, "a mapping of strings");
-	size_t old;
-
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.map.nr; i++)
-		ret = kr_want(kr, &kv->val.map.pairs[i], VSNL_Y_STRING, "a string");
-	kr_pop(kr, old);
-	return ret;
-}
-
 struct pg_owner_in {
 	const char *uid;
 	bool controller;
@@ -77,8 +63,8 @@ struct pg_meta_in {
 static const struct kr_field pg_meta_fields[] = {
 	KR_FIELD("name", kr_str, struct pg_meta_in, name),
 	KR_FIELD("namespace", kr_str, struct pg_meta_in, ns),
-	{ .key = "labels", .parse = p_strings },
-	{ .key = "annotations", .parse = p_strings },
+	{ .key = "labels", .parse = kr_str_map },
+	{ .key = "annotations", .parse = kr_str_map },
 	KR_FIELD("uid", kr_str, struct pg_meta_in, uid),
 	{ .key = "ownerReferences", .parse = p_owners },
 	KR_IGNORE("deletionTimestamp"),
@@ -89,17 +75,6 @@ static const struct kr_field pg_meta_fields[] = {
 static int p_pg_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	return kr_walk_kv(kr, kv, pg_meta_fields, ARRAY_SIZE(pg_meta_fields), slot, NULL);
-}
-
-/* A count of members: 0 to INT32_MAX, as the CRD's int32. */
-static int p_count(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
-{
-	s64 v = 0;
-	int ret = kr_get_int(kr, kv, 0, INT32_MAX, &v);
-
-	if (!ret)
-		*(u32 *)slot = (u32)v;
-	return ret;
 }
 
 /* minTaskMember: {role: min}, each an unsigned 32-bit integer; kept to be put. */
@@ -129,7 +104,7 @@ struct pg_spec_in {
 };
 
 static const struct kr_field pg_spec_fields[] = {
-	KR_FIELD("minMember", p_count, struct pg_spec_in, min_member),
+	KR_FIELD("minMember", kr_count, struct pg_spec_in, min_member),
 	KR_FIELD("minTaskMember", p_role_mins, struct pg_spec_in, mins),
 	KR_FIELD("minResources", kr_res, struct pg_spec_in, min_resources),
 	KR_FIELD("queue", kr_str, struct pg_spec_in, queue),

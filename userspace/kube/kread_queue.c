@@ -24,7 +24,7 @@ struct guarantee_in {
 };
 
 struct queue_spec_in {
-	s32 weight;
+	u32 weight;
 	struct kr_res capability, deserved;
 	struct guarantee_in guarantee;
 	bool reclaimable;
@@ -49,17 +49,6 @@ struct queue_in {
 	struct queue_status_in status;
 };
 
-/* Kubernetes' int32 counts: 0..2^31-1 (0 is the webhook's 1, see above). */
-static int p_count(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
-{
-	s64 v = 0;
-	int ret = kr_get_int(kr, kv, 0, INT32_MAX, &v);
-
-	if (!ret)
-		*(s32 *)slot = (s32)v;
-	return ret;
-}
-
 static const struct kr_field guarantee_fields[] = {
 	KR_FIELD("resource", kr_res, struct guarantee_in, resource),
 };
@@ -72,7 +61,7 @@ static int p_guarantee(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 }
 
 static const struct kr_field queue_spec_fields[] = {
-	KR_FIELD("weight", p_count, struct queue_spec_in, weight),
+	KR_FIELD("weight", kr_count, struct queue_spec_in, weight),
 	KR_FIELD("capability", kr_res, struct queue_spec_in, capability),
 	KR_FIELD("guarantee", p_guarantee, struct queue_spec_in, guarantee),
 	KR_FIELD("deserved", kr_res, struct queue_spec_in, deserved),
@@ -109,21 +98,6 @@ static int p_queue_status(struct kr *kr, const struct vsnl_ypair *kv, void *slot
 			  NULL);
 }
 
-/* A mapping of strings (labels, annotations): checked, not sent. */
-static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
-{
-	int ret = kr_want(kr, kv, VSNL_Y_MAP, "a mapping of strings");
-	size_t old;
-
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.map.nr; i++)
-		ret = kr_want(kr, &kv->val.map.pairs[i], VSNL_Y_STRING, "a string");
-	kr_pop(kr, old);
-	return ret;
-}
-
 /*
  * metadata, refused where the old reader refuses every kind's (manifest.c's
  * meta_fields); of it only the name (the document's) and the creation
@@ -132,8 +106,8 @@ static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 static const struct kr_field queue_meta_fields[] = {
 	KR_FIELD("name", kr_str, struct queue_meta_in, str),
 	KR_FIELD("namespace", kr_str, struct queue_meta_in, str),
-	{ .key = "labels", .parse = p_strings },
-	{ .key = "annotations", .parse = p_strings },
+	{ .key = "labels", .parse = kr_str_map },
+	{ .key = "annotations", .parse = kr_str_map },
 	KR_FIELD("uid", kr_str, struct queue_meta_in, str),
 	KR_FIELD("creationTimestamp", kr_time, struct queue_meta_in, created),
 	KR_OPEN,
@@ -204,7 +178,7 @@ int kr_put_queue(struct kr *kr)
 			 vsnl_queue_put_name(nlh, kr->cap, kr->doc->name, kr->err));
 	if (!ret && in.spec.weight)
 		ret = kr_put_ret(kr, spec_at(kr, "weight"), "spec.weight",
-				 vsnl_queue_put_weight(nlh, kr->cap, (u32)in.spec.weight, kr->err));
+				 vsnl_queue_put_weight(nlh, kr->cap, in.spec.weight, kr->err));
 	if (!ret)
 		ret = put_queue_res(kr, &in);
 	if (!ret && SPEC_HAS(&in, "reclaimable"))

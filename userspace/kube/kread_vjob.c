@@ -17,17 +17,6 @@
 #include "lib/codec_gen.h"
 #include "vsched/vsched.h"
 
-/* Kubernetes' int32 counts: 0..2^31-1 (manifest.c's p_count()). */
-static int p_count(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
-{
-	s64 v = 0;
-	int ret = kr_get_int(kr, kv, 0, INT32_MAX, &v);
-
-	if (!ret)
-		*(u32 *)slot = (u32)v;
-	return ret;
-}
-
 /* A field Kubernetes has and vsched cannot honour: refused rather than ignored. */
 static int p_unsupported(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
@@ -224,8 +213,8 @@ static int p_template(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 
 static const struct kr_field task_fields[] = {
 	KR_FIELD("name", kr_str, struct task_in, name),
-	KR_FIELD("replicas", p_count, struct task_in, replicas),
-	KR_FIELD("minAvailable", p_count, struct task_in, min_available),
+	KR_FIELD("replicas", kr_count, struct task_in, replicas),
+	KR_FIELD("minAvailable", kr_count, struct task_in, min_available),
 	{ .key = "template", .parse = p_template },
 	{ .key = "policies", .parse = p_task_policies },
 	KR_OPEN,
@@ -299,10 +288,10 @@ struct spec_in {
 
 static const struct kr_field spec_fields[] = {
 	{ .key = "tasks", .parse = p_tasks },
-	KR_FIELD("minAvailable", p_count, struct spec_in, min_available),
+	KR_FIELD("minAvailable", kr_count, struct spec_in, min_available),
 	KR_FIELD("queue", kr_str, struct spec_in, queue),
 	KR_FIELD("priorityClassName", kr_str, struct spec_in, class),
-	KR_FIELD("maxRetry", p_count, struct spec_in, max_retry),
+	KR_FIELD("maxRetry", kr_count, struct spec_in, max_retry),
 	{ .key = "policies", .parse = p_job_policies },
 	KR_OPEN,
 };
@@ -338,21 +327,6 @@ static int p_spec(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return ret;
 }
 
-/* A mapping of strings (labels, annotations): checked, not sent. */
-static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
-{
-	int ret = kr_want(kr, kv, VSNL_Y_MAP, "a mapping of strings");
-	size_t old;
-
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.map.nr; i++)
-		ret = kr_want(kr, &kv->val.map.pairs[i], VSNL_Y_STRING, "a string");
-	kr_pop(kr, old);
-	return ret;
-}
-
 struct meta_in {
 	const char *str;
 	u64 created;
@@ -366,8 +340,8 @@ struct meta_in {
 static const struct kr_field meta_fields[] = {
 	KR_FIELD("name", kr_str, struct meta_in, str),
 	KR_FIELD("namespace", kr_str, struct meta_in, str),
-	{ .key = "labels", .parse = p_strings },
-	{ .key = "annotations", .parse = p_strings },
+	{ .key = "labels", .parse = kr_str_map },
+	{ .key = "annotations", .parse = kr_str_map },
 	KR_FIELD("uid", kr_str, struct meta_in, str),
 	KR_FIELD("creationTimestamp", kr_time, struct meta_in, created),
 	KR_OPEN,

@@ -661,17 +661,19 @@ static void put_node_affinity(struct vs_strtab *strs, const struct vs_node_affin
 		put_node_term(strs, &na->preferred[i].preference);
 }
 
+static void put_label_selector(struct vs_strtab *strs, const struct vs_label_selector *sel)
+{
+	for (u32 i = 0; sel->match_labels && i < sel->match_labels->nr; i++) {
+		vs_str_put(strs, sel->match_labels->kv[i].key);
+		vs_str_put(strs, sel->match_labels->kv[i].value);
+	}
+	put_reqs(strs, sel->exprs, sel->nr_exprs);
+}
+
 static void put_pod_term(struct vs_strtab *strs, const struct vs_pod_affinity_term *t)
 {
-	const struct vs_label_selector *sel = t->selector;
-
-	if (sel) {
-		for (u32 i = 0; sel->match_labels && i < sel->match_labels->nr; i++) {
-			vs_str_put(strs, sel->match_labels->kv[i].key);
-			vs_str_put(strs, sel->match_labels->kv[i].value);
-		}
-		put_reqs(strs, sel->exprs, sel->nr_exprs);
-	}
+	if (t->selector)
+		put_label_selector(strs, t->selector);
 	for (u32 i = 0; i < t->nr_namespaces; i++)
 		vs_str_put(strs, t->namespaces[i]);
 	vs_str_put(strs, t->topology_key);
@@ -730,6 +732,44 @@ int vs_affinity_new(struct vs_strtab *strs, const struct vs_affinity_spec *spec,
 	}
 	*out = aff;
 	return 0;
+}
+
+/* ---- a label selector on its own ---- */
+
+int vs_label_selector_new(struct vs_strtab *strs, const struct vs_label_selector_spec *spec,
+			  const char *where, struct vs_label_selector **out, struct vs_err *err)
+{
+	struct builder b = { .strs = strs };
+	const struct vs_label_selector *sel;
+	int ret;
+
+	*out = NULL;
+	if (!spec)
+		return 0;
+	ret = check_label_selector(spec, where, err);
+	if (ret)
+		return ret;
+	b.cap = label_selector_size(spec);
+	b.mem = calloc(1, b.cap);
+	if (!b.mem)
+		return vs_err_set(err, ENOMEM, "out of memory for %s", where);
+	sel = build_label_selector(&b, spec);	/* first: the block is freed through it */
+	if (b.off != b.cap)
+		affinity_bug("the build carves less than was sized");
+	if (b.nomem) {
+		vs_label_selector_free(strs, (struct vs_label_selector *)sel);
+		return vs_err_set(err, ENOMEM, "out of memory for %s", where);
+	}
+	*out = (struct vs_label_selector *)sel;
+	return 0;
+}
+
+void vs_label_selector_free(struct vs_strtab *strs, struct vs_label_selector *sel)
+{
+	if (!sel)
+		return;
+	put_label_selector(strs, sel);
+	free(sel);
 }
 
 /* ---- matching ---- */

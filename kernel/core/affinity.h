@@ -149,7 +149,10 @@ struct vs_node_affinity {
 	const struct vs_node_pref_term *preferred;
 };
 
-/* Never freed on its own: match_labels lives in the affinity's allocation. */
+/*
+ * Within an affinity, never freed on its own: match_labels lives in the
+ * affinity's allocation. vs_label_selector_new() makes one of its own.
+ */
 struct vs_label_selector {
 	const struct vs_labels *match_labels;	/* NULL when none */
 	u32 nr_exprs;
@@ -195,6 +198,15 @@ struct vs_affinity {
 int vs_affinity_new(struct vs_strtab *strs, const struct vs_affinity_spec *spec,
 		    struct vs_affinity **out, struct vs_err *err);
 void vs_affinity_free(struct vs_strtab *strs, struct vs_affinity *aff);
+
+/*
+ * A label selector in a block of its own (a PodGroup's subGroupPolicy),
+ * checked as a pod affinity term's is; @where names it in messages. *@out
+ * is NULL for a NULL @spec; an empty one selects every pod.
+ */
+int vs_label_selector_new(struct vs_strtab *strs, const struct vs_label_selector_spec *spec,
+			  const char *where, struct vs_label_selector **out, struct vs_err *err);
+void vs_label_selector_free(struct vs_strtab *strs, struct vs_label_selector *sel);
 
 /*
  * ---- matching: pure, no allocation ----

@@ -255,6 +255,17 @@ void vs_node_link_task(struct vs_node *node, struct vs_task *task);
 void vs_hypernode_undo(struct vs_cluster *cl, struct vs_txn_ent *ent);
 void vs_hypernode_forget(struct vs_cluster *cl, struct vs_txn_ent *ent);
 
+/* ---- a PodGroup's topology request (pgtopo.c), checked before it is built ---- */
+
+/* Intern the tier name: -ENOMEM leaves nothing held. */
+int vs_net_topology_build(struct vs_cluster *cl, const struct vs_net_topology_spec *s,
+			  struct vs_net_topology *out);
+void vs_net_topology_put(struct vs_cluster *cl, struct vs_net_topology *nt);
+/* Check and build every policy; on an error nothing is left held. */
+int vs_subgroups_build(struct vs_cluster *cl, const struct vs_subgroup_policy_spec *specs,
+		       u32 nr, struct vs_subgroup_policy **out, struct vs_err *err);
+void vs_subgroups_free(struct vs_cluster *cl, struct vs_subgroup_policy *sg, u32 nr);
+
 /* Free an object that is on no list and in no index, with what it holds. */
 void vs_node_free(struct vs_cluster *cl, struct vs_node *node);
 void vs_queue_free(struct vs_cluster *cl, struct vs_queue *queue);

@@ -337,6 +337,9 @@ struct job_attrs {
 	const char *priority_class;
 	struct vs_role_min *roles;
 	u32 nr_roles;
+	struct vs_net_topology nt;
+	struct vs_subgroup_policy *sg;
+	u32 nr_sg;
 };
 
 static void job_attrs_free(struct vs_cluster *cl, struct job_attrs *a)
@@ -346,6 +349,8 @@ static void job_attrs_free(struct vs_cluster *cl, struct job_attrs *a)
 	free(a->roles);
 	vs_str_put(&cl->strs, a->queue_name);
 	vs_str_put(&cl->strs, a->priority_class);
+	vs_net_topology_put(cl, &a->nt);
+	vs_subgroups_free(cl, a->sg, a->nr_sg);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -372,6 +377,9 @@ static int job_attrs_build(struct vs_cluster *cl, const struct vs_job_spec *spec
 		if (ret)
 			return ret;
 	}
+	ret = vs_net_topology_check(&spec->net_topology, "networkTopology", err);
+	if (ret)
+		return ret;
 	for (u32 i = 0; i < spec->nr_min_task_member; i++) {
 		const char *role = spec->min_task_member[i].role;
 
@@ -408,10 +416,19 @@ static int job_attrs_build(struct vs_cluster *cl, const struct vs_job_spec *spec
 			break;
 		}
 	}
+	if (!ret && vs_net_topology_build(cl, &spec->net_topology, &a->nt))
+		ret = -ENOMEM;
 	if (ret || !a->queue_name) {
 		job_attrs_free(cl, a);
 		return vs_err_set(err, ENOMEM, "out of memory");
 	}
+	/* last: its own messages, checks included */
+	ret = vs_subgroups_build(cl, spec->subgroups, spec->nr_subgroups, &a->sg, err);
+	if (ret) {
+		job_attrs_free(cl, a);
+		return ret;
+	}
+	a->nr_sg = spec->nr_subgroups;
 	return 0;
 }
 
@@ -423,6 +440,9 @@ static void job_attrs_apply(struct vs_job *job, const struct vs_job_spec *spec,
 	job->priority_class = a->priority_class;
 	job->min_task_member = a->roles;
 	job->nr_min_task_member = a->nr_roles;
+	job->net_topology = a->nt;
+	job->subgroups = a->sg;
+	job->nr_subgroups = a->nr_sg;
 	job->min_member = spec->min_member;
 	job->has_min_resources = spec->has_min_resources;
 	if (spec->has_min_resources)
@@ -532,6 +552,9 @@ int vs_job_update(struct vs_cluster *cl, struct vs_job *job,
 		.priority_class = job->priority_class,
 		.roles = job->min_task_member,
 		.nr_roles = job->nr_min_task_member,
+		.nt = job->net_topology,
+		.sg = job->subgroups,
+		.nr_sg = job->nr_subgroups,
 	};
 	struct vs_txn_ent *ent = NULL;
 	int ret;
@@ -592,6 +615,9 @@ void vs_job_free(struct vs_cluster *cl, struct vs_job *job)
 		.priority_class = job->priority_class,
 		.roles = job->min_task_member,
 		.nr_roles = job->nr_min_task_member,
+		.nt = job->net_topology,
+		.sg = job->subgroups,
+		.nr_sg = job->nr_subgroups,
 	};
 
 	if (job->vjob)

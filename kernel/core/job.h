@@ -31,11 +31,53 @@
 
 struct vs_vjob;
 struct vs_job_why;
+struct vs_label_selector;
+struct vs_label_selector_spec;
 
 /* minTaskMember: the least number of tasks of one role that must run. */
 struct vs_role_min {
 	const char *role;		/* interned; "" for tasks without a role */
 	u32 min;
+};
+
+/* networkTopology.mode, Volcano's NetworkTopologyMode: "hard" (the default) or "soft". */
+enum vs_nt_mode {
+	VS_NT_HARD,
+	VS_NT_SOFT,
+	VS_NT_NR_MODES
+};
+
+const char *vs_nt_mode_name(enum vs_nt_mode mode);
+int vs_nt_mode_parse(const char *s, enum vs_nt_mode *out, struct vs_err *err);
+
+/*
+ * A PodGroup's (or a sub-group's) networkTopology, Volcano's
+ * NetworkTopologySpec: how far up the HyperNode tree its pods may spread.
+ * At most one of highestTierAllowed and highestTierName is set (the
+ * webhook's rule); neither means Volcano's scheduler default.
+ */
+struct vs_net_topology {
+	bool set;			/* the networkTopology field is there */
+	enum vs_nt_mode mode;
+	bool has_highest_tier;
+	s32 highest_tier;		/* highestTierAllowed, >= 0 */
+	const char *highest_tier_name;	/* interned, or NULL */
+};
+
+/*
+ * One entry of spec.subGroupPolicy (Volcano's SubGroupPolicySpec): the
+ * pods @selector selects, split by the values of @match_label_keys into
+ * sub-groups of @sub_group_size pods, each placed within @nt, and at least
+ * @min_sub_groups of them placed for the PodGroup to run.
+ */
+struct vs_subgroup_policy {
+	const char *name;		/* interned; "" when unnamed */
+	struct vs_net_topology nt;
+	u32 sub_group_size;		/* subGroupSize, >= 1, default 1 */
+	u32 min_sub_groups;		/* minSubGroups, default 0 */
+	struct vs_label_selector *selector;	/* labelSelector, NULL when absent */
+	const char **match_label_keys;	/* interned */
+	u32 nr_match_label_keys;
 };
 
 /* PodGroup condition types, Volcano's PodGroupConditionType. */
@@ -109,6 +151,10 @@ struct vs_job {
 	const char *priority_class;	/* interned, or NULL */
 	enum vs_pg_phase phase;
 	struct vs_vjob *vjob;		/* the VolcanoJob that made it, or NULL */
+	/* Read and kept: allocation does not use them yet. */
+	struct vs_net_topology net_topology;
+	struct vs_subgroup_policy *subgroups;	/* spec.subGroupPolicy, in its order */
+	u32 nr_subgroups;
 
 	struct list_head tasks;		/* every task, creation order */
 	u32 nr_tasks;
@@ -287,6 +333,36 @@ struct vs_pg_condition_spec {
 	u64 time;			/* lastTransitionTime, s since 1970; 0: none */
 };
 
+struct vs_net_topology_spec {
+	bool set;			/* else the rest is ignored */
+	enum vs_nt_mode mode;
+	bool has_highest_tier;
+	s32 highest_tier;
+	const char *highest_tier_name;	/* NULL or "" for none */
+};
+
+struct vs_subgroup_policy_spec {
+	const char *name;		/* NULL or "" for none */
+	struct vs_net_topology_spec nt;
+	u32 sub_group_size;		/* >= 1: a caller gives Volcano's default 1 */
+	u32 min_sub_groups;
+	const struct vs_label_selector_spec *selector;	/* NULL: none */
+	const char *const *match_label_keys;
+	u32 nr_match_label_keys;
+};
+
+/* The most sub-group policies a PodGroup may have. */
+#define VS_SUBGROUPS_MAX	256
+
+/*
+ * Refuse what Volcano refuses of a networkTopology: a mode out of range
+ * and a negative highestTierAllowed (the CRD's schema), a highestTierName
+ * longer than 253 (the CRD's MaxLength), and both tiers set (the webhooks'
+ * validateNetworkTopology). @what names it in the message.
+ */
+int vs_net_topology_check(const struct vs_net_topology_spec *nt, const char *what,
+			  struct vs_err *err);
+
 struct vs_job_spec {
 	const char *ns;
 	const char *name;
@@ -298,6 +374,9 @@ struct vs_job_spec {
 	bool has_min_resources;
 	const char *priority_class;	/* NULL or "" for none */
 	enum vs_pg_phase phase;
+	struct vs_net_topology_spec net_topology;
+	const struct vs_subgroup_policy_spec *subgroups;
+	u32 nr_subgroups;
 	/* status.conditions: taken by vs_job_add() and vs_job_update() */
 	const struct vs_pg_condition_spec *cond;
 	u32 nr_cond;

@@ -425,7 +425,10 @@ static void undo_queue_spec(struct vs_cluster *cl, struct vs_queue *queue,
 	queue->state = old->state;
 }
 
-/* A job's attributes: its queue's name, its priority class, its roles. */
+/*
+ * A job's attributes: its queue's name, its priority class, its roles, its
+ * network topology and sub-group policies.
+ */
 static void job_attrs_put(struct vs_cluster *cl, const struct vs_job *job)
 {
 	for (u32 i = 0; i < job->nr_min_task_member; i++)
@@ -433,6 +436,8 @@ static void job_attrs_put(struct vs_cluster *cl, const struct vs_job *job)
 	free(job->min_task_member);
 	vs_str_put(&cl->strs, job->queue_name);
 	vs_str_put(&cl->strs, job->priority_class);
+	vs_str_put(&cl->strs, job->net_topology.highest_tier_name);
+	vs_subgroups_free(cl, job->subgroups, job->nr_subgroups);
 }
 
 static int undo_job_spec(struct vs_cluster *cl, struct vs_txn_ent *ent)
@@ -447,6 +452,9 @@ static int undo_job_spec(struct vs_cluster *cl, struct vs_txn_ent *ent)
 	job->priority_class = old->priority_class;
 	job->min_task_member = old->min_task_member;
 	job->nr_min_task_member = old->nr_min_task_member;
+	job->net_topology = old->net_topology;
+	job->subgroups = old->subgroups;
+	job->nr_subgroups = old->nr_subgroups;
 	job->min_member = old->min_member;
 	job->has_min_resources = old->has_min_resources;
 	job->min_resources = old->min_resources;

@@ -382,6 +382,41 @@ static void fill_pg_status(struct fill *f, const struct vs_job *j)
 	nest_end(f, counts);
 }
 
+/* A networkTopology, when there is one. */
+static void fill_net_topology(struct fill *f, u16 type, const struct vs_net_topology *nt)
+{
+	struct nlattr *nest;
+
+	if (!nt->set)
+		return;
+	nest = nest_start(f, type);
+	put_u32(f, VS_NT_A_MODE, nt->mode);
+	if (nt->has_highest_tier)
+		put_u32(f, VS_NT_A_HIGHEST_TIER, (u32)nt->highest_tier);
+	if (nt->highest_tier_name)
+		put_str(f, VS_NT_A_HIGHEST_TIER_NAME, nt->highest_tier_name);
+	nest_end(f, nest);
+}
+
+static void fill_subgroups(struct fill *f, const struct vs_job *j)
+{
+	for (u32 i = 0; i < j->nr_subgroups; i++) {
+		const struct vs_subgroup_policy *sg = &j->subgroups[i];
+		struct nlattr *nest = nest_start(f, VS_PG_A_SUBGROUP_POLICY);
+
+		if (*sg->name)
+			put_str(f, VS_SGP_A_NAME, sg->name);
+		fill_net_topology(f, VS_SGP_A_NETWORK_TOPOLOGY, &sg->nt);
+		put_u32(f, VS_SGP_A_SUBGROUP_SIZE, sg->sub_group_size);
+		put_u32(f, VS_SGP_A_MIN_SUBGROUPS, sg->min_sub_groups);
+		if (sg->selector)
+			fill_lsel(f, VS_SGP_A_LABEL_SELECTOR, sg->selector);
+		for (u32 k = 0; k < sg->nr_match_label_keys; k++)
+			put_str(f, VS_SGP_A_MATCH_LABEL_KEY, sg->match_label_keys[k]);
+		nest_end(f, nest);
+	}
+}
+
 static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *j, bool spec)
 {
 	struct fill f = { nlh, cap, true, spec, j->dims };
@@ -405,6 +440,8 @@ static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *
 	put_u32(&f, VS_PG_A_PHASE, j->phase);
 	if (j->created)
 		put_u64(&f, VS_PG_A_CREATED, j->created);
+	fill_net_topology(&f, VS_PG_A_NETWORK_TOPOLOGY, &j->net_topology);
+	fill_subgroups(&f, j);
 	if (f.spec) {
 		fill_pg_conditions(&f, j);
 		return finish(&f, obj);

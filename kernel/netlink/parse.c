@@ -334,6 +334,12 @@ static int parse_pg_conditions(const struct nlattr *nest, struct vs_job_spec *sp
 
 /* ---- PodGroups ---- */
 
+static void parse_net_topology(const struct nlattr *nest, struct vs_net_topology_spec *nt);
+static int parse_subgroups(const struct nlattr *nest, struct vs_arena *arena,
+			   struct vs_job_spec *spec, struct vs_err *err);
+static int subgroups_spec_of(const struct vs_job *job, struct vs_arena *arena,
+			     struct vs_job_spec *spec);
+
 int vs_nl_parse_podgroup(struct vs_cluster *cl, const struct nlattr *nest,
 			 struct vs_arena *arena, struct vs_job_spec *spec, struct vs_err *err)
 {
@@ -384,6 +390,10 @@ int vs_nl_parse_podgroup(struct vs_cluster *cl, const struct nlattr *nest,
 		spec->phase = (enum vs_pg_phase)mnl_attr_get_u32(tb[VS_PG_A_PHASE]);
 	if (tb[VS_PG_A_CREATED])
 		spec->created = mnl_attr_get_u64(tb[VS_PG_A_CREATED]);
+	if (tb[VS_PG_A_NETWORK_TOPOLOGY])
+		parse_net_topology(tb[VS_PG_A_NETWORK_TOPOLOGY], &spec->net_topology);
+	if (tb[VS_PG_A_SUBGROUP_POLICY] && (ret = parse_subgroups(nest, arena, spec, err)))
+		return ret;
 	if (tb[VS_PG_A_CONDITION])
 		return parse_pg_conditions(nest, spec, arena, err);
 	return 0;
@@ -400,6 +410,9 @@ int vs_nl_podgroup_spec_of(const struct vs_job *job, struct vs_arena *arena,
 	spec->priority_class = job->priority_class;
 	spec->phase = job->phase;
 	spec->created = job->created;
+	vs_nl_net_topology_spec_of(&job->net_topology, &spec->net_topology);
+	if (subgroups_spec_of(job, arena, spec))
+		return -ENOMEM;
 	if (job->nr_min_task_member) {
 		struct vs_role_min_spec *rm;
 
@@ -537,6 +550,149 @@ static int parse_lsel(const struct nlattr *nest, struct vs_arena *arena,
 	ret = parse_selreqs(nest, VS_LSEL_A_EXPR, arena, &sel->exprs, &sel->nr_exprs, err);
 	*out = sel;
 	return ret;
+}
+
+/* ---- topology requests: networkTopology, subGroupPolicy ---- */
+
+static void parse_net_topology(const struct nlattr *nest, struct vs_net_topology_spec *nt)
+{
+	const struct nlattr *tb[VS_NT_A_MAX + 1];
+
+	vs_nl_nest_tb(nest, tb, VS_NT_A_MAX);
+	memset(nt, 0, sizeof(*nt));
+	nt->set = true;
+	nt->mode = tb[VS_NT_A_MODE] ? (enum vs_nt_mode)mnl_attr_get_u32(tb[VS_NT_A_MODE]) :
+				      VS_NT_HARD;
+	if (tb[VS_NT_A_HIGHEST_TIER]) {
+		nt->has_highest_tier = true;
+		nt->highest_tier = (s32)mnl_attr_get_u32(tb[VS_NT_A_HIGHEST_TIER]);
+	}
+	if (tb[VS_NT_A_HIGHEST_TIER_NAME])
+		nt->highest_tier_name = mnl_attr_get_str(tb[VS_NT_A_HIGHEST_TIER_NAME]);
+}
+
+void vs_nl_net_topology_spec_of(const struct vs_net_topology *nt,
+				struct vs_net_topology_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->set = nt->set;
+	spec->mode = nt->mode;
+	spec->has_highest_tier = nt->has_highest_tier;
+	spec->highest_tier = nt->highest_tier;
+	spec->highest_tier_name = nt->highest_tier_name;
+}
+
+static int parse_subgroup(const struct nlattr *nest, struct vs_arena *arena,
+			  struct vs_subgroup_policy_spec *sg, struct vs_err *err)
+{
+	const struct nlattr *tb[VS_SGP_A_MAX + 1], *a;
+	u32 n = count_type(nest, VS_SGP_A_MATCH_LABEL_KEY), i = 0;
+	const char **keys;
+	int ret;
+
+	vs_nl_nest_tb(nest, tb, VS_SGP_A_MAX);
+	sg->name = tb[VS_SGP_A_NAME] ? mnl_attr_get_str(tb[VS_SGP_A_NAME]) : "";
+	if (tb[VS_SGP_A_NETWORK_TOPOLOGY])
+		parse_net_topology(tb[VS_SGP_A_NETWORK_TOPOLOGY], &sg->nt);
+	sg->sub_group_size = tb[VS_SGP_A_SUBGROUP_SIZE] ?
+			     mnl_attr_get_u32(tb[VS_SGP_A_SUBGROUP_SIZE]) : 1;
+	if (tb[VS_SGP_A_MIN_SUBGROUPS])
+		sg->min_sub_groups = mnl_attr_get_u32(tb[VS_SGP_A_MIN_SUBGROUPS]);
+	if (tb[VS_SGP_A_LABEL_SELECTOR] &&
+	    (ret = parse_lsel(tb[VS_SGP_A_LABEL_SELECTOR], arena, &sg->selector, err)))
+		return in_field(err, ret, "labelSelector");
+	keys = n ? vs_arena_alloc(arena, n * sizeof(*keys)) : NULL;
+	if (n && !keys)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, nest)
+		if (mnl_attr_get_type(a) == VS_SGP_A_MATCH_LABEL_KEY)
+			keys[i++] = mnl_attr_get_str(a);
+	sg->match_label_keys = keys;
+	sg->nr_match_label_keys = n;
+	return 0;
+}
+
+static int parse_subgroups(const struct nlattr *nest, struct vs_arena *arena,
+			   struct vs_job_spec *spec, struct vs_err *err)
+{
+	u32 n = count_type(nest, VS_PG_A_SUBGROUP_POLICY), i = 0;
+	struct vs_subgroup_policy_spec *sg = vs_arena_zalloc(arena, n * sizeof(*sg));
+	const struct nlattr *a;
+	int ret;
+
+	if (!sg)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_get_type(a) != VS_PG_A_SUBGROUP_POLICY)
+			continue;
+		ret = parse_subgroup(a, arena, &sg[i], err);
+		if (ret) {
+			vs_err_prefix(err, "subGroupPolicy[%u]: ", i);
+			return ret;
+		}
+		i++;
+	}
+	spec->subgroups = sg;
+	spec->nr_subgroups = n;
+	return 0;
+}
+
+static int lsel_spec_of(const struct vs_label_selector *sel, struct vs_arena *arena,
+			const struct vs_label_selector_spec **out)
+{
+	struct vs_label_selector_spec *s = vs_arena_zalloc(arena, sizeof(*s));
+	u32 nl = sel->match_labels ? sel->match_labels->nr : 0;
+	struct vs_sel_req_spec *r;
+	struct vs_kv_spec *kv;
+
+	if (!s)
+		return -ENOMEM;
+	kv = nl ? vs_arena_alloc(arena, nl * sizeof(*kv)) : NULL;
+	r = sel->nr_exprs ? vs_arena_zalloc(arena, sel->nr_exprs * sizeof(*r)) : NULL;
+	if ((nl && !kv) || (sel->nr_exprs && !r))
+		return -ENOMEM;
+	for (u32 i = 0; i < nl; i++)
+		kv[i] = (struct vs_kv_spec){ sel->match_labels->kv[i].key,
+					     sel->match_labels->kv[i].value };
+	for (u32 i = 0; i < sel->nr_exprs; i++) {
+		r[i].key = sel->exprs[i].key;
+		r[i].op = sel->exprs[i].op;
+		r[i].values = sel->exprs[i].values;
+		r[i].nr_values = sel->exprs[i].nr_values;
+	}
+	s->match_labels = kv;
+	s->nr_match_labels = nl;
+	s->exprs = r;
+	s->nr_exprs = sel->nr_exprs;
+	*out = s;
+	return 0;
+}
+
+static int subgroups_spec_of(const struct vs_job *job, struct vs_arena *arena,
+			     struct vs_job_spec *spec)
+{
+	struct vs_subgroup_policy_spec *sg;
+
+	if (!job->nr_subgroups)
+		return 0;
+	sg = vs_arena_zalloc(arena, job->nr_subgroups * sizeof(*sg));
+	if (!sg)
+		return -ENOMEM;
+	for (u32 i = 0; i < job->nr_subgroups; i++) {
+		const struct vs_subgroup_policy *p = &job->subgroups[i];
+
+		sg[i].name = p->name;
+		vs_nl_net_topology_spec_of(&p->nt, &sg[i].nt);
+		sg[i].sub_group_size = p->sub_group_size;
+		sg[i].min_sub_groups = p->min_sub_groups;
+		if (p->selector && lsel_spec_of(p->selector, arena, &sg[i].selector))
+			return -ENOMEM;
+		sg[i].match_label_keys = p->match_label_keys;
+		sg[i].nr_match_label_keys = p->nr_match_label_keys;
+	}
+	spec->subgroups = sg;
+	spec->nr_subgroups = job->nr_subgroups;
+	return 0;
 }
 
 static int parse_podterm(const struct nlattr *nest, struct vs_arena *arena,

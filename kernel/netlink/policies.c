@@ -400,6 +400,34 @@ static const struct vs_nla_policy task_status_counts_policy[10 + 1] = {
 	[10] = { .type = VS_NLA_U32, .name = "Unknown", .id = "Unknown" },
 };
 
+static const struct vs_nla_policy net_topology_policy[VS_NT_A_MAX + 1] = {
+	VS_NLA_RANGE(VS_NT_A_MODE, "mode", VS_NLA_U32, 0, VS_NT_MODE_SOFT, 0),
+	VS_NLA_RANGE(VS_NT_A_HIGHEST_TIER, "highestTierAllowed", VS_NLA_U32, 0, VS_INT32_MAX, 0),
+	VS_NLA_STR(VS_NT_A_HIGHEST_TIER_NAME, "highestTierName", VS_NAME_MAX),
+};
+
+static const struct vs_nla_policy selreq_policy[VS_SELREQ_A_MAX + 1] = {
+	VS_NLA_STR(VS_SELREQ_A_KEY, "key", VS_QNAME_MAX, .flags = VS_NLA_F_REQUIRED),
+	VS_NLA_RANGE(VS_SELREQ_A_OP, "operator", VS_NLA_U32, 0, VS_SEL_OP_LT, VS_NLA_F_REQUIRED),
+	VS_NLA_STR(VS_SELREQ_A_VALUE, "values", VS_LABEL_VALUE_MAX, .flags = VS_NLA_F_MULTI),
+};
+
+static const struct vs_nla_policy lsel_policy[VS_LSEL_A_MAX + 1] = {
+	VS_NLA_NEST(VS_LSEL_A_MATCH_LABELS, "matchLabels", labels_policy, VS_LABELS_A_MAX),
+	VS_NLA_NEST(VS_LSEL_A_EXPR, "matchExpressions", selreq_policy,
+		    VS_SELREQ_A_MAX, .flags = VS_NLA_F_MULTI),
+};
+
+static const struct vs_nla_policy subgroup_policy_policy[VS_SGP_A_MAX + 1] = {
+	VS_NLA_STR(VS_SGP_A_NAME, "name", VS_NAME_MAX),
+	VS_NLA_NEST(VS_SGP_A_NETWORK_TOPOLOGY, "networkTopology", net_topology_policy, VS_NT_A_MAX),
+	VS_NLA_RANGE(VS_SGP_A_SUBGROUP_SIZE, "subGroupSize", VS_NLA_U32, 1, VS_INT32_MAX, 0),
+	VS_NLA_RANGE(VS_SGP_A_MIN_SUBGROUPS, "minSubGroups", VS_NLA_U32, 0, VS_INT32_MAX, 0),
+	VS_NLA_NEST(VS_SGP_A_LABEL_SELECTOR, "labelSelector", lsel_policy, VS_LSEL_A_MAX),
+	VS_NLA_STR(VS_SGP_A_MATCH_LABEL_KEY, "matchLabelKeys", VS_QNAME_MAX,
+		    .flags = VS_NLA_F_MULTI),
+};
+
 static const struct vs_nla_policy podgroup_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_STR(VS_PG_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_STR(VS_PG_A_NAME, "name", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
@@ -417,6 +445,9 @@ static const struct vs_nla_policy podgroup_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_NEST(VS_PG_A_ALLOCATED, "allocated", res_policy, VS_RES_A_MAX, .flags = VS_NLA_F_RO),
 	VS_NLA_STR(VS_PG_A_FIT_ERROR, "fitError", 0, .flags = VS_NLA_F_RO),
 	VS_NLA_INT(VS_PG_A_CREATED, "creationTimestamp", VS_NLA_U64),
+	VS_NLA_NEST(VS_PG_A_NETWORK_TOPOLOGY, "networkTopology", net_topology_policy, VS_NT_A_MAX),
+	VS_NLA_NEST(VS_PG_A_SUBGROUP_POLICY, "subGroupPolicy", subgroup_policy_policy,
+		    VS_SGP_A_MAX, .flags = VS_NLA_F_MULTI),
 };
 
 static const struct vs_nla_policy podgroup_attrs[VS_A_MAX + 1] = {
@@ -463,6 +494,8 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_PG_A_ALLOCATED, "allocated"),
 	VS_NLA_REJECTED(VS_PG_A_FIT_ERROR, "fitError"),
 	VS_NLA_REJECTED(VS_PG_A_CREATED, "creationTimestamp"),
+	VS_NLA_REJECTED(VS_PG_A_NETWORK_TOPOLOGY, "networkTopology"),
+	VS_NLA_REJECTED(VS_PG_A_SUBGROUP_POLICY, "subGroupPolicy"),
 };
 
 static const struct vs_nla_policy pg_key_attrs[VS_A_MAX + 1] = {
@@ -532,12 +565,6 @@ static const struct vs_nla_policy toleration_policy[VS_TOL_A_MAX + 1] = {
 	VS_NLA_INT(VS_TOL_A_SECONDS, "tolerationSeconds", VS_NLA_S64),
 };
 
-static const struct vs_nla_policy selreq_policy[VS_SELREQ_A_MAX + 1] = {
-	VS_NLA_STR(VS_SELREQ_A_KEY, "key", VS_QNAME_MAX, .flags = VS_NLA_F_REQUIRED),
-	VS_NLA_RANGE(VS_SELREQ_A_OP, "operator", VS_NLA_U32, 0, VS_SEL_OP_LT, VS_NLA_F_REQUIRED),
-	VS_NLA_STR(VS_SELREQ_A_VALUE, "values", VS_LABEL_VALUE_MAX, .flags = VS_NLA_F_MULTI),
-};
-
 static const struct vs_nla_policy selfield_policy[VS_SELREQ_A_MAX + 1] = {
 	VS_NLA_STR(VS_SELREQ_A_KEY, "key", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_RANGE(VS_SELREQ_A_OP, "operator", VS_NLA_U32, 0, VS_SEL_OP_LT, VS_NLA_F_REQUIRED),
@@ -558,12 +585,6 @@ static const struct vs_nla_policy nsterm_policy[VS_NSTERM_A_MAX + 1] = {
 	VS_NLA_NEST(VS_NSTERM_A_FIELD, "matchFields", selfield_policy,
 		    VS_SELREQ_A_MAX, .flags = VS_NLA_F_MULTI),
 	VS_NLA_RANGE(VS_NSTERM_A_WEIGHT, "weight", VS_NLA_S32, 1, 100, VS_NLA_F_REQUIRED),
-};
-
-static const struct vs_nla_policy lsel_policy[VS_LSEL_A_MAX + 1] = {
-	VS_NLA_NEST(VS_LSEL_A_MATCH_LABELS, "matchLabels", labels_policy, VS_LABELS_A_MAX),
-	VS_NLA_NEST(VS_LSEL_A_EXPR, "matchExpressions", selreq_policy,
-		    VS_SELREQ_A_MAX, .flags = VS_NLA_F_MULTI),
 };
 
 static const struct vs_nla_policy podterm_required_policy[VS_PODTERM_A_MAX + 1] = {
@@ -755,6 +776,16 @@ static const struct vs_nla_policy lifecycle_policy[VS_POLICY_A_MAX + 1] = {
 	VS_NLA_STR(VS_POLICY_A_ACTION, "action", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
 };
 
+static const struct vs_nla_policy partition_policy_policy[VS_PART_A_MAX + 1] = {
+	VS_NLA_RANGE(VS_PART_A_TOTAL_PARTITIONS, "totalPartitions", VS_NLA_U32, 1,
+		    VS_INT32_MAX, VS_NLA_F_REQUIRED),
+	VS_NLA_RANGE(VS_PART_A_PARTITION_SIZE, "partitionSize", VS_NLA_U32, 1,
+		    VS_INT32_MAX, VS_NLA_F_REQUIRED),
+	VS_NLA_NEST(VS_PART_A_NETWORK_TOPOLOGY, "networkTopology",
+		    net_topology_policy, VS_NT_A_MAX),
+	VS_NLA_RANGE(VS_PART_A_MIN_PARTITIONS, "minPartitions", VS_NLA_U32, 0, VS_INT32_MAX, 0),
+};
+
 static const struct vs_nla_policy vtask_policy[VS_VTASK_A_MAX + 1] = {
 	VS_NLA_STR(VS_VTASK_A_NAME, "name", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_RANGE(VS_VTASK_A_REPLICAS, "replicas", VS_NLA_U32, 1, VS_INT32_MAX, 0),
@@ -766,6 +797,8 @@ static const struct vs_nla_policy vtask_policy[VS_VTASK_A_MAX + 1] = {
 		    VS_TOL_A_MAX, .flags = VS_NLA_F_MULTI),
 	VS_NLA_NEST(VS_VTASK_A_POLICY, "policies", lifecycle_policy, VS_POLICY_A_MAX,
 		    .flags = VS_NLA_F_MULTI),
+	VS_NLA_NEST(VS_VTASK_A_PARTITION_POLICY, "partitionPolicy",
+		    partition_policy_policy, VS_PART_A_MAX),
 };
 
 static const struct vs_nla_policy vjob_kept_policy[VS_KEPT_A_MAX + 1] = {
@@ -805,6 +838,8 @@ static const struct vs_nla_policy vjob_policy[VS_VJOB_A_MAX + 1] = {
 	VS_NLA_INT(VS_VJOB_A_RETRY_COUNT, "retryCount", VS_NLA_U32, .flags = VS_NLA_F_RO),
 	VS_NLA_NEST(VS_VJOB_A_STATE, "state", vjob_state_policy, VS_VJSTATE_A_MAX,
 		    .flags = VS_NLA_F_RESTORE),
+	VS_NLA_NEST(VS_VJOB_A_NETWORK_TOPOLOGY, "networkTopology",
+		    net_topology_policy, VS_NT_A_MAX),
 };
 
 static const struct vs_nla_policy vjob_attrs[VS_A_MAX + 1] = {
@@ -848,6 +883,7 @@ static const struct vs_nla_policy vjob_key_policy[VS_VJOB_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_VJOB_A_PHASE, "phase"),
 	VS_NLA_REJECTED(VS_VJOB_A_RETRY_COUNT, "retryCount"),
 	VS_NLA_REJECTED(VS_VJOB_A_STATE, "state"),
+	VS_NLA_REJECTED(VS_VJOB_A_NETWORK_TOPOLOGY, "networkTopology"),
 };
 
 static const struct vs_nla_policy vjob_key_attrs[VS_A_MAX + 1] = {

@@ -142,6 +142,12 @@ enum vs_hn_member_type_uapi {
 	VS_HN_TYPE_HYPER_NODE,
 };
 
+/* A networkTopology's mode (Volcano's NetworkTopologyMode). */
+enum vs_nt_mode_uapi {
+	VS_NT_MODE_HARD,
+	VS_NT_MODE_SOFT,
+};
+
 /* A VolcanoJob's phase (batch.volcano.sh/v1alpha1 Job). */
 enum vs_vjob_phase_uapi {
 	VS_VJOB_PHASE_PENDING,
@@ -598,6 +604,10 @@ enum vs_pg_attr {
 	 */
 	VS_PG_A_FIT_ERROR,
 	VS_PG_A_CREATED,		/* u64: as VS_QUEUE_A_CREATED */
+	/* nest: enum vs_net_topology_attr, spec.networkTopology; absent: none */
+	VS_PG_A_NETWORK_TOPOLOGY,
+	/* nest, repeated: enum vs_subgroup_policy_attr, spec.subGroupPolicy in order */
+	VS_PG_A_SUBGROUP_POLICY,
 	__VS_PG_A_MAX
 };
 #define VS_PG_A_MAX (__VS_PG_A_MAX - 1)
@@ -689,6 +699,8 @@ enum vs_vtask_attr {
 	VS_VTASK_A_NODE_SELECTOR,	/* nest: enum vs_labels_attr */
 	VS_VTASK_A_TOLERATION,		/* nest, repeated: enum vs_toleration_attr */
 	VS_VTASK_A_POLICY,		/* nest, repeated: enum vs_policy_attr */
+	/* nest: enum vs_partition_policy_attr, the task's partitionPolicy */
+	VS_VTASK_A_PARTITION_POLICY,
 	__VS_VTASK_A_MAX
 };
 #define VS_VTASK_A_MAX (__VS_VTASK_A_MAX - 1)
@@ -710,6 +722,8 @@ enum vs_vjob_attr {
 	 * nest: enum vs_vjob_state_attr
 	 */
 	VS_VJOB_A_STATE,
+	/* nest: enum vs_net_topology_attr, spec.networkTopology; absent: none */
+	VS_VJOB_A_NETWORK_TOPOLOGY,
 	__VS_VJOB_A_MAX
 };
 #define VS_VJOB_A_MAX (__VS_VJOB_A_MAX - 1)
@@ -980,5 +994,43 @@ enum vs_conn_attr {
 	__VS_CONN_A_MAX
 };
 #define VS_CONN_A_MAX (__VS_CONN_A_MAX - 1)
+
+/*
+ * A networkTopology (Volcano's NetworkTopologySpec) of a PodGroup, of one
+ * of its sub-group policies, of a VolcanoJob or of a task's partition
+ * policy. At most one of the two tiers; neither: the scheduler's default.
+ */
+enum vs_net_topology_attr {
+	VS_NT_A_UNSPEC,
+	VS_NT_A_MODE,			/* u32: enum vs_nt_mode_uapi, default hard */
+	VS_NT_A_HIGHEST_TIER,		/* u32: highestTierAllowed */
+	VS_NT_A_HIGHEST_TIER_NAME,	/* string: highestTierName, "" for none */
+	__VS_NT_A_MAX
+};
+#define VS_NT_A_MAX (__VS_NT_A_MAX - 1)
+
+/* One entry of a PodGroup's spec.subGroupPolicy (Volcano's SubGroupPolicySpec). */
+enum vs_subgroup_policy_attr {
+	VS_SGP_A_UNSPEC,
+	VS_SGP_A_NAME,			/* string, may be absent */
+	VS_SGP_A_NETWORK_TOPOLOGY,	/* nest: enum vs_net_topology_attr */
+	VS_SGP_A_SUBGROUP_SIZE,		/* u32 >= 1, default 1 */
+	VS_SGP_A_MIN_SUBGROUPS,		/* u32, default 0 */
+	VS_SGP_A_LABEL_SELECTOR,	/* nest: enum vs_lsel_attr; absent: none */
+	VS_SGP_A_MATCH_LABEL_KEY,	/* string, repeated, in order */
+	__VS_SGP_A_MAX
+};
+#define VS_SGP_A_MAX (__VS_SGP_A_MAX - 1)
+
+/* A VolcanoJob task's partitionPolicy (Volcano's PartitionPolicySpec). */
+enum vs_partition_policy_attr {
+	VS_PART_A_UNSPEC,
+	VS_PART_A_TOTAL_PARTITIONS,	/* u32 >= 1; times partition-size, the task's replicas */
+	VS_PART_A_PARTITION_SIZE,	/* u32 >= 1 */
+	VS_PART_A_NETWORK_TOPOLOGY,	/* nest: enum vs_net_topology_attr */
+	VS_PART_A_MIN_PARTITIONS,	/* u32, default 0 */
+	__VS_PART_A_MAX
+};
+#define VS_PART_A_MAX (__VS_PART_A_MAX - 1)
 
 #endif /* _UAPI_VSCHED_VSCHED_H */

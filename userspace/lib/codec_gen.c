@@ -81,6 +81,11 @@ const char *const vsnl_hn_member_type_names[VSNL_NR_HN_MEMBER_TYPE] = {
 	[VS_HN_TYPE_HYPER_NODE] = "HyperNode",
 };
 
+const char *const vsnl_nt_mode_names[VSNL_NR_NT_MODE] = {
+	[VS_NT_MODE_HARD] = "hard",
+	[VS_NT_MODE_SOFT] = "soft",
+};
+
 const char *const vsnl_vjob_phase_names[VSNL_NR_VJOB_PHASE] = {
 	[VS_VJOB_PHASE_PENDING] = "Pending",
 	[VS_VJOB_PHASE_ABORTING] = "Aborting",
@@ -594,6 +599,10 @@ static const struct vsnl_codec_attr podgroup_attrs[VS_PG_A_MAX + 1] = {
 		    .name = "fitError" },
 	[VS_PG_A_CREATED] = { .type = VSNL_CODEC_U64, .flags = VSNL_CODEC_F_TIME,
 		    .name = "creationTimestamp" },
+	[VS_PG_A_NETWORK_TOPOLOGY] = { .type = VSNL_CODEC_NESTED,
+		    .name = "networkTopology", .nested = &vsnl_codec_net_topology },
+	[VS_PG_A_SUBGROUP_POLICY] = { .type = VSNL_CODEC_NESTED,
+		    .flags = VSNL_CODEC_F_MULTI, .name = "subGroupPolicy", .nested = &vsnl_codec_subgroup_policy },
 };
 
 const struct vsnl_codec_set vsnl_codec_podgroup = {
@@ -618,6 +627,8 @@ static const struct vsnl_codec_attr pg_key_attrs[VS_PG_A_MAX + 1] = {
 	[VS_PG_A_ALLOCATED] = { .type = VSNL_CODEC_REJECT, .name = "allocated" },
 	[VS_PG_A_FIT_ERROR] = { .type = VSNL_CODEC_REJECT, .name = "fitError" },
 	[VS_PG_A_CREATED] = { .type = VSNL_CODEC_REJECT, .name = "creationTimestamp" },
+	[VS_PG_A_NETWORK_TOPOLOGY] = { .type = VSNL_CODEC_REJECT, .name = "networkTopology" },
+	[VS_PG_A_SUBGROUP_POLICY] = { .type = VSNL_CODEC_REJECT, .name = "subGroupPolicy" },
 };
 
 const struct vsnl_codec_set vsnl_codec_pg_key = {
@@ -846,6 +857,8 @@ static const struct vsnl_codec_attr vtask_attrs[VS_VTASK_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_MULTI, .name = "tolerations", .nested = &vsnl_codec_toleration },
 	[VS_VTASK_A_POLICY] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_MULTI, .name = "policies", .nested = &vsnl_codec_lifecycle },
+	[VS_VTASK_A_PARTITION_POLICY] = { .type = VSNL_CODEC_NESTED,
+		    .name = "partitionPolicy", .nested = &vsnl_codec_partition_policy },
 };
 
 const struct vsnl_codec_set vsnl_codec_vtask = {
@@ -876,6 +889,8 @@ static const struct vsnl_codec_attr vjob_attrs[VS_VJOB_A_MAX + 1] = {
 		    .name = "retryCount" },
 	[VS_VJOB_A_STATE] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_RESTORE, .name = "state", .nested = &vsnl_codec_vjob_state },
+	[VS_VJOB_A_NETWORK_TOPOLOGY] = { .type = VSNL_CODEC_NESTED,
+		    .name = "networkTopology", .nested = &vsnl_codec_net_topology },
 };
 
 const struct vsnl_codec_set vsnl_codec_vjob = {
@@ -898,6 +913,7 @@ static const struct vsnl_codec_attr vjob_key_attrs[VS_VJOB_A_MAX + 1] = {
 	[VS_VJOB_A_PHASE] = { .type = VSNL_CODEC_REJECT, .name = "phase" },
 	[VS_VJOB_A_RETRY_COUNT] = { .type = VSNL_CODEC_REJECT, .name = "retryCount" },
 	[VS_VJOB_A_STATE] = { .type = VSNL_CODEC_REJECT, .name = "state" },
+	[VS_VJOB_A_NETWORK_TOPOLOGY] = { .type = VSNL_CODEC_REJECT, .name = "networkTopology" },
 };
 
 const struct vsnl_codec_set vsnl_codec_vjob_key = {
@@ -1302,4 +1318,56 @@ const struct vsnl_codec_set vsnl_codec_task_status_counts = {
 	.name = "task-status-counts",
 	.maxattr = 10,
 	.attrs = task_status_counts_attrs,
+};
+
+static const struct vsnl_codec_attr net_topology_attrs[VS_NT_A_MAX + 1] = {
+	[VS_NT_A_MODE] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
+		    .name = "mode", .min = 0, .max = VS_NT_MODE_SOFT, .names = vsnl_nt_mode_names, .nr_names = VSNL_NR_NT_MODE },
+	[VS_NT_A_HIGHEST_TIER] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_RANGE, .name = "highestTierAllowed", .min = 0, .max = 2147483647 },
+	[VS_NT_A_HIGHEST_TIER_NAME] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
+		    .name = "highestTierName" },
+};
+
+const struct vsnl_codec_set vsnl_codec_net_topology = {
+	.name = "net-topology",
+	.maxattr = VS_NT_A_MAX,
+	.attrs = net_topology_attrs,
+};
+
+static const struct vsnl_codec_attr subgroup_policy_attrs[VS_SGP_A_MAX + 1] = {
+	[VS_SGP_A_NAME] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX, .name = "name" },
+	[VS_SGP_A_NETWORK_TOPOLOGY] = { .type = VSNL_CODEC_NESTED,
+		    .name = "networkTopology", .nested = &vsnl_codec_net_topology },
+	[VS_SGP_A_SUBGROUP_SIZE] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_RANGE, .name = "subGroupSize", .min = 1, .max = 2147483647 },
+	[VS_SGP_A_MIN_SUBGROUPS] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_RANGE, .name = "minSubGroups", .min = 0, .max = 2147483647 },
+	[VS_SGP_A_LABEL_SELECTOR] = { .type = VSNL_CODEC_NESTED,
+		    .name = "labelSelector", .nested = &vsnl_codec_lsel },
+	[VS_SGP_A_MATCH_LABEL_KEY] = { .type = VSNL_CODEC_STRING,
+		    .flags = VSNL_CODEC_F_MULTI, .len = 318, .name = "matchLabelKeys" },
+};
+
+const struct vsnl_codec_set vsnl_codec_subgroup_policy = {
+	.name = "subgroup-policy",
+	.maxattr = VS_SGP_A_MAX,
+	.attrs = subgroup_policy_attrs,
+};
+
+static const struct vsnl_codec_attr partition_policy_attrs[VS_PART_A_MAX + 1] = {
+	[VS_PART_A_TOTAL_PARTITIONS] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "totalPartitions", .min = 1, .max = 2147483647 },
+	[VS_PART_A_PARTITION_SIZE] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "partitionSize", .min = 1, .max = 2147483647 },
+	[VS_PART_A_NETWORK_TOPOLOGY] = { .type = VSNL_CODEC_NESTED,
+		    .name = "networkTopology", .nested = &vsnl_codec_net_topology },
+	[VS_PART_A_MIN_PARTITIONS] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_RANGE, .name = "minPartitions", .min = 0, .max = 2147483647 },
+};
+
+const struct vsnl_codec_set vsnl_codec_partition_policy = {
+	.name = "partition-policy",
+	.maxattr = VS_PART_A_MAX,
+	.attrs = partition_policy_attrs,
 };

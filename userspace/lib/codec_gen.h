@@ -63,6 +63,10 @@ extern const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY]
 #define VSNL_NR_HN_MEMBER_TYPE	(VS_HN_TYPE_HYPER_NODE + 1)
 extern const char *const vsnl_hn_member_type_names[VSNL_NR_HN_MEMBER_TYPE];
 
+/* enum vs_nt_mode_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_NT_MODE	(VS_NT_MODE_SOFT + 1)
+extern const char *const vsnl_nt_mode_names[VSNL_NR_NT_MODE];
+
 /* enum vs_vjob_phase_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
 #define VSNL_NR_VJOB_PHASE	(VS_VJOB_PHASE_FAILED + 1)
 extern const char *const vsnl_vjob_phase_names[VSNL_NR_VJOB_PHASE];
@@ -128,6 +132,9 @@ extern const struct vsnl_codec_set vsnl_codec_queue_command;
 extern const struct vsnl_codec_set vsnl_codec_conn;
 extern const struct vsnl_codec_set vsnl_codec_pg_phase_counts;
 extern const struct vsnl_codec_set vsnl_codec_task_status_counts;
+extern const struct vsnl_codec_set vsnl_codec_net_topology;
+extern const struct vsnl_codec_set vsnl_codec_subgroup_policy;
+extern const struct vsnl_codec_set vsnl_codec_partition_policy;
 
 struct vsnl_vsched_tb {
 	const struct nlattr *attr[VS_A_MAX + 1];
@@ -283,6 +290,18 @@ struct vsnl_pg_phase_counts_tb {
 
 struct vsnl_task_status_counts_tb {
 	const struct nlattr *attr[10 + 1];
+};
+
+struct vsnl_net_topology_tb {
+	const struct nlattr *attr[VS_NT_A_MAX + 1];
+};
+
+struct vsnl_subgroup_policy_tb {
+	const struct nlattr *attr[VS_SGP_A_MAX + 1];
+};
+
+struct vsnl_partition_policy_tb {
+	const struct nlattr *attr[VS_PART_A_MAX + 1];
 };
 
 static inline int vsnl_vsched_parse(const struct nlattr *nest, struct vsnl_vsched_tb *tb,
@@ -1774,6 +1793,30 @@ static inline bool vsnl_podgroup_get_created(const struct vsnl_podgroup_tb *tb, 
 	return true;
 }
 
+static inline struct nlattr *vsnl_podgroup_start_network_topology(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_podgroup, VS_PG_A_NETWORK_TOPOLOGY, err);
+}
+
+/* The last one; vsnl_net_topology_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_podgroup_get_network_topology(const struct vsnl_podgroup_tb *tb)
+{
+	return tb->attr[VS_PG_A_NETWORK_TOPOLOGY];
+}
+
+static inline struct nlattr *vsnl_podgroup_start_subgroup_policy(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_podgroup, VS_PG_A_SUBGROUP_POLICY, err);
+}
+
+/* The last one; vsnl_subgroup_policy_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_podgroup_get_subgroup_policy(const struct vsnl_podgroup_tb *tb)
+{
+	return tb->attr[VS_PG_A_SUBGROUP_POLICY];
+}
+
 static inline int vsnl_pg_key_parse(const struct nlattr *nest, struct vsnl_podgroup_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {
@@ -2284,6 +2327,18 @@ static inline const struct nlattr *vsnl_vtask_get_policy(const struct vsnl_vtask
 	return tb->attr[VS_VTASK_A_POLICY];
 }
 
+static inline struct nlattr *vsnl_vtask_start_partition_policy(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_vtask, VS_VTASK_A_PARTITION_POLICY, err);
+}
+
+/* The last one; vsnl_partition_policy_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_vtask_get_partition_policy(const struct vsnl_vtask_tb *tb)
+{
+	return tb->attr[VS_VTASK_A_PARTITION_POLICY];
+}
+
 static inline int vsnl_vjob_parse(const struct nlattr *nest, struct vsnl_vjob_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {
@@ -2426,6 +2481,18 @@ static inline struct nlattr *vsnl_vjob_start_state(struct nlmsghdr *nlh, size_t 
 static inline const struct nlattr *vsnl_vjob_get_state(const struct vsnl_vjob_tb *tb)
 {
 	return tb->attr[VS_VJOB_A_STATE];
+}
+
+static inline struct nlattr *vsnl_vjob_start_network_topology(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_vjob, VS_VJOB_A_NETWORK_TOPOLOGY, err);
+}
+
+/* The last one; vsnl_net_topology_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_vjob_get_network_topology(const struct vsnl_vjob_tb *tb)
+{
+	return tb->attr[VS_VJOB_A_NETWORK_TOPOLOGY];
 }
 
 static inline int vsnl_vjob_key_parse(const struct nlattr *nest, struct vsnl_vjob_tb *tb,
@@ -4068,6 +4135,204 @@ static inline int vsnl_task_status_counts_parse(const struct nlattr *nest, struc
 		unsigned int mode, struct vsnl_err *err)
 {
 	return vsnl_codec_parse(&vsnl_codec_task_status_counts, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_net_topology_parse(const struct nlattr *nest, struct vsnl_net_topology_tb *tb,
+		unsigned int mode, struct vsnl_err *err)
+{
+	return vsnl_codec_parse(&vsnl_codec_net_topology, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_net_topology_put_mode(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_net_topology, VS_NT_A_MODE, v, err);
+}
+
+static inline bool vsnl_net_topology_get_mode(const struct vsnl_net_topology_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_NT_A_MODE])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_NT_A_MODE]);
+	return true;
+}
+
+static inline int vsnl_net_topology_put_highest_tier(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_net_topology,
+		    VS_NT_A_HIGHEST_TIER, v, err);
+}
+
+static inline bool vsnl_net_topology_get_highest_tier(const struct vsnl_net_topology_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_NT_A_HIGHEST_TIER])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_NT_A_HIGHEST_TIER]);
+	return true;
+}
+
+static inline int vsnl_net_topology_put_highest_tier_name(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_net_topology,
+		    VS_NT_A_HIGHEST_TIER_NAME, v, err);
+}
+
+static inline const char *vsnl_net_topology_get_highest_tier_name(const struct vsnl_net_topology_tb *tb)
+{
+
+		    return tb->attr[VS_NT_A_HIGHEST_TIER_NAME] ? mnl_attr_get_str(tb->attr[VS_NT_A_HIGHEST_TIER_NAME]) : NULL;
+}
+
+static inline int vsnl_subgroup_policy_parse(const struct nlattr *nest, struct vsnl_subgroup_policy_tb *tb,
+		unsigned int mode, struct vsnl_err *err)
+{
+	return vsnl_codec_parse(&vsnl_codec_subgroup_policy, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_subgroup_policy_put_name(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_subgroup_policy, VS_SGP_A_NAME, v, err);
+}
+
+static inline const char *vsnl_subgroup_policy_get_name(const struct vsnl_subgroup_policy_tb *tb)
+{
+	return tb->attr[VS_SGP_A_NAME] ? mnl_attr_get_str(tb->attr[VS_SGP_A_NAME]) : NULL;
+}
+
+static inline struct nlattr *vsnl_subgroup_policy_start_network_topology(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_subgroup_policy,
+		    VS_SGP_A_NETWORK_TOPOLOGY, err);
+}
+
+/* The last one; vsnl_net_topology_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_subgroup_policy_get_network_topology(const struct vsnl_subgroup_policy_tb *tb)
+{
+	return tb->attr[VS_SGP_A_NETWORK_TOPOLOGY];
+}
+
+static inline int vsnl_subgroup_policy_put_subgroup_size(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_subgroup_policy,
+		    VS_SGP_A_SUBGROUP_SIZE, v, err);
+}
+
+static inline bool vsnl_subgroup_policy_get_subgroup_size(const struct vsnl_subgroup_policy_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_SGP_A_SUBGROUP_SIZE])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_SGP_A_SUBGROUP_SIZE]);
+	return true;
+}
+
+static inline int vsnl_subgroup_policy_put_min_subgroups(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_subgroup_policy,
+		    VS_SGP_A_MIN_SUBGROUPS, v, err);
+}
+
+static inline bool vsnl_subgroup_policy_get_min_subgroups(const struct vsnl_subgroup_policy_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_SGP_A_MIN_SUBGROUPS])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_SGP_A_MIN_SUBGROUPS]);
+	return true;
+}
+
+static inline struct nlattr *vsnl_subgroup_policy_start_label_selector(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_subgroup_policy,
+		    VS_SGP_A_LABEL_SELECTOR, err);
+}
+
+/* The last one; vsnl_lsel_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_subgroup_policy_get_label_selector(const struct vsnl_subgroup_policy_tb *tb)
+{
+	return tb->attr[VS_SGP_A_LABEL_SELECTOR];
+}
+
+static inline int vsnl_subgroup_policy_put_match_label_key(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_subgroup_policy,
+		    VS_SGP_A_MATCH_LABEL_KEY, v, err);
+}
+
+static inline const char *vsnl_subgroup_policy_get_match_label_key(const struct vsnl_subgroup_policy_tb *tb)
+{
+
+		    return tb->attr[VS_SGP_A_MATCH_LABEL_KEY] ? mnl_attr_get_str(tb->attr[VS_SGP_A_MATCH_LABEL_KEY]) : NULL;
+}
+
+static inline int vsnl_partition_policy_parse(const struct nlattr *nest, struct vsnl_partition_policy_tb *tb,
+		unsigned int mode, struct vsnl_err *err)
+{
+	return vsnl_codec_parse(&vsnl_codec_partition_policy, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_partition_policy_put_total_partitions(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_partition_policy,
+		    VS_PART_A_TOTAL_PARTITIONS, v, err);
+}
+
+static inline bool vsnl_partition_policy_get_total_partitions(const struct vsnl_partition_policy_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_PART_A_TOTAL_PARTITIONS])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_PART_A_TOTAL_PARTITIONS]);
+	return true;
+}
+
+static inline int vsnl_partition_policy_put_partition_size(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_partition_policy,
+		    VS_PART_A_PARTITION_SIZE, v, err);
+}
+
+static inline bool vsnl_partition_policy_get_partition_size(const struct vsnl_partition_policy_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_PART_A_PARTITION_SIZE])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_PART_A_PARTITION_SIZE]);
+	return true;
+}
+
+static inline struct nlattr *vsnl_partition_policy_start_network_topology(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_partition_policy,
+		    VS_PART_A_NETWORK_TOPOLOGY, err);
+}
+
+/* The last one; vsnl_net_topology_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_partition_policy_get_network_topology(const struct vsnl_partition_policy_tb *tb)
+{
+	return tb->attr[VS_PART_A_NETWORK_TOPOLOGY];
+}
+
+static inline int vsnl_partition_policy_put_min_partitions(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_partition_policy,
+		    VS_PART_A_MIN_PARTITIONS, v, err);
+}
+
+static inline bool vsnl_partition_policy_get_min_partitions(const struct vsnl_partition_policy_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_PART_A_MIN_PARTITIONS])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_PART_A_MIN_PARTITIONS]);
+	return true;
 }
 
 #endif /* VSNL_CODEC_GEN_H */

@@ -239,17 +239,65 @@ static void status_write(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct 
 
 /* ---- the PodGroup ---- */
 
+/* The pod labels Volcano's job controller groups a partitioned task's pods by. */
+#define TASK_SPEC_KEY		"volcano.sh/task-spec"
+#define PARTITION_ID_KEY	"volcano.sh/partition-id"
+
+static const char *const partition_keys[] = { PARTITION_ID_KEY };
+
 /* What the job's PodGroup should be (createOrUpdatePodGroup). */
 struct pg_want {
 	struct vs_job_spec spec;
 	struct vs_role_min_spec *roles;
+	struct vs_subgroup_policy_spec *sg;
+	struct vs_label_selector_spec *sel;
+	struct vs_kv_spec *kv;
 };
+
+static void pg_want_free(struct pg_want *w)
+{
+	free(w->roles);
+	free(w->sg);
+	free(w->sel);
+	free(w->kv);
+}
+
+/*
+ * A partitioned task's sub-group policy, as Volcano's getSubGroupPolicy
+ * (pkg/controllers/job/job_controller_actions.go) makes it: the task's
+ * name, its partitionSize and minPartitions, its pods by their
+ * volcano.sh/task-spec label, grouped by volcano.sh/partition-id, within
+ * the partition's networkTopology.
+ */
+static void subgroup_of(const struct vs_vjob_task *vt, struct vs_subgroup_policy_spec *sg,
+			struct vs_label_selector_spec *sel, struct vs_kv_spec *kv)
+{
+	*kv = (struct vs_kv_spec){ TASK_SPEC_KEY, vt->name };
+	*sel = (struct vs_label_selector_spec){ .match_labels = kv, .nr_match_labels = 1 };
+	*sg = (struct vs_subgroup_policy_spec){
+		.name = vt->name,
+		.sub_group_size = vt->partition.size,
+		.min_sub_groups = vt->partition.min,
+		.selector = sel,
+		.match_label_keys = partition_keys,
+		.nr_match_label_keys = ARRAY_SIZE(partition_keys),
+	};
+	vs_net_topology_spec_of(&vt->partition.nt, &sg->nt);
+}
 
 static int pg_want_build(const struct vs_vjob *vjob, struct pg_want *w)
 {
+	u32 nr_sg = 0;
+
+	memset(w, 0, sizeof(*w));
 	w->roles = calloc(vjob->nr_tasks, sizeof(*w->roles));
-	if (!w->roles)
+	w->sg = calloc(vjob->nr_tasks, sizeof(*w->sg));
+	w->sel = calloc(vjob->nr_tasks, sizeof(*w->sel));
+	w->kv = calloc(vjob->nr_tasks, sizeof(*w->kv));
+	if (!w->roles || !w->sg || !w->sel || !w->kv) {
+		pg_want_free(w);
 		return -ENOMEM;
+	}
 	vs_job_spec_init(&w->spec, vjob->ns, vs_jobctl_podgroup_name(vjob));
 	w->spec.queue = vjob->queue_name;
 	w->spec.min_member = vjob->min_available;
@@ -262,7 +310,74 @@ static int pg_want_build(const struct vs_vjob *vjob, struct pg_want *w)
 	vs_jobctl_min_resources(vjob, NULL, &w->spec.min_resources);
 	w->spec.has_min_resources = true;
 	w->spec.priority_class = vjob->priority_class;
+	/*
+	 * createOrUpdatePodGroup: the job's networkTopology (highestTierAllowed
+	 * before highestTierName; the webhook lets only one be set) and
+	 * setPgSubGroupPolicy: a policy per partitioned task, in task order.
+	 */
+	vs_net_topology_spec_of(&vjob->net_topology, &w->spec.net_topology);
+	for (u32 i = 0; i < vjob->nr_tasks; i++)
+		if (vjob->tasks[i].has_partition) {
+			subgroup_of(&vjob->tasks[i], &w->sg[nr_sg], &w->sel[nr_sg], &w->kv[nr_sg]);
+			nr_sg++;
+		}
+	w->spec.subgroups = w->sg;
+	w->spec.nr_subgroups = nr_sg;
 	return 0;
+}
+
+static bool nt_same(const struct vs_net_topology *a, const struct vs_net_topology_spec *b)
+{
+	if (a->set != b->set)
+		return false;
+	return !a->set || (a->mode == b->mode && a->has_highest_tier == b->has_highest_tier &&
+			   a->highest_tier == b->highest_tier &&
+			   a->highest_tier_name == b->highest_tier_name);
+}
+
+/* Is the PodGroup's policy @p the one subgroup_of() makes? (Both hold interned strings.) */
+static bool subgroup_same(const struct vs_subgroup_policy *p,
+			  const struct vs_subgroup_policy_spec *want)
+{
+	const struct vs_label_selector *sel = p->selector;
+
+	return p->sub_group_size == want->sub_group_size &&
+	       p->min_sub_groups == want->min_sub_groups && nt_same(&p->nt, &want->nt) &&
+	       sel && !sel->nr_exprs && sel->match_labels && sel->match_labels->nr == 1 &&
+	       !strcmp(sel->match_labels->kv[0].key, TASK_SPEC_KEY) &&
+	       sel->match_labels->kv[0].value == want->name &&
+	       p->nr_match_label_keys == 1 && !strcmp(p->match_label_keys[0], PARTITION_ID_KEY);
+}
+
+/*
+ * updatePgSubGroupPolicy: the PodGroup's policies change (to the job's,
+ * whole) when a task without a partitionPolicy has a policy of its name,
+ * or a partitioned task's policy is missing or not what it should be; a
+ * policy no task names is left alone. Of policies of one name, the last
+ * counts, as in Volcano's map of them.
+ */
+static bool subgroups_differ(const struct vs_job *pg, const struct vs_vjob *vjob,
+			     const struct vs_job_spec *want)
+{
+	u32 w = 0;
+
+	for (u32 i = 0; i < vjob->nr_tasks; i++) {
+		const struct vs_vjob_task *vt = &vjob->tasks[i];
+		const struct vs_subgroup_policy *old = NULL;
+
+		for (u32 k = 0; k < pg->nr_subgroups; k++)
+			if (pg->subgroups[k].name == vt->name)
+				old = &pg->subgroups[k];
+		if (!vt->has_partition) {
+			if (old)
+				return true;
+			continue;
+		}
+		if (!old || !subgroup_same(old, &want->subgroups[w]))
+			return true;
+		w++;
+	}
+	return false;
 }
 
 /* shouldUpdateExistingPodGroup: does @pg differ from what the job wants? */
@@ -291,7 +406,9 @@ static int ensure_podgroup(struct vs_ctl *ctl, struct vs_vjob *vjob, struct vs_q
 			   bool *adopted, struct vs_err *err)
 {
 	struct vs_job *pg = vjob->podgroup;
+	struct vs_arena arena;
 	struct pg_want w;
+	bool sg_differ;
 	int ret;
 
 	*adopted = false;
@@ -320,16 +437,32 @@ static int ensure_podgroup(struct vs_ctl *ctl, struct vs_vjob *vjob, struct vs_q
 		vs_v(3, "Created PodGroup <%s/%s> for Job <%s/%s>", pg->ns, pg->name, vjob->ns,
 		     vjob->name);
 		vs_ctl_podgroup_added(ctl, pg);
-	} else if (pg_differs(pg, &w.spec)) {
+	} else if ((sg_differ = subgroups_differ(pg, vjob, &w.spec)) || pg_differs(pg, &w.spec)) {
 		/* the queue and the phase are not the job controller's to change */
 		w.spec.queue = pg->queue_name;
 		w.spec.phase = pg->phase;
-		ret = vs_job_update(ctl->cl, pg, &w.spec, err);
+		/*
+		 * Nor, once the PodGroup is there, its networkTopology
+		 * (shouldUpdateExistingPodGroup leaves it), nor its
+		 * policies unless one of the job's differs.
+		 */
+		vs_net_topology_spec_of(&pg->net_topology, &w.spec.net_topology);
+		vs_arena_init(&arena, 4096);
+		ret = 0;
+		if (!sg_differ) {
+			w.spec.nr_subgroups = pg->nr_subgroups;
+			if (vs_subgroups_spec_of(pg->subgroups, pg->nr_subgroups, &arena,
+						 &w.spec.subgroups))
+				ret = vs_err_set(err, ENOMEM, "out of memory");
+		}
+		if (!ret)
+			ret = vs_job_update(ctl->cl, pg, &w.spec, err);
+		vs_arena_destroy(&arena);
 	} else {
 		ret = 0;
 	}
 out:
-	free(w.roles);
+	pg_want_free(&w);
 	return ret;
 }
 
@@ -385,6 +518,7 @@ struct tpl {
 	struct vs_toleration_spec *tols;
 	u32 nr_tols;
 	char index[12];			/* the volcano.sh/task-index value */
+	char partition[12];		/* volcano.sh/partition-id's, a partitioned task's */
 	bool built;
 };
 
@@ -404,7 +538,10 @@ static bool volcano_key(const char *key)
 	return false;
 }
 
-/* The template's labels, then (replacing any of the same key) Volcano's. */
+/*
+ * The template's labels, then (replacing any of the same key) Volcano's,
+ * and a partitioned task's volcano.sh/partition-id (createJobPod).
+ */
 static int tpl_build(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, struct tpl *t)
 {
 	u32 nl = vs_labels_count(vt->labels), ns = vs_labels_count(vt->node_selector);
@@ -413,7 +550,7 @@ static int tpl_build(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, 
 		vjob->name, vjob->ns, vjob->queue_name, vt->name, t->index,
 	};
 
-	t->labels = calloc(nl + ARRAY_SIZE(volcano_label_keys), sizeof(*t->labels));
+	t->labels = calloc(nl + ARRAY_SIZE(volcano_label_keys) + 1, sizeof(*t->labels));
 	t->selector = ns ? calloc(ns, sizeof(*t->selector)) : NULL;
 	t->tols = nt ? calloc(nt, sizeof(*t->tols)) : NULL;
 	if (!t->labels || (ns && !t->selector) || (nt && !t->tols)) {
@@ -421,11 +558,14 @@ static int tpl_build(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, 
 		return -ENOMEM;
 	}
 	for (u32 i = 0; i < nl; i++)
-		if (!volcano_key(vt->labels->kv[i].key))
+		if (!volcano_key(vt->labels->kv[i].key) &&
+		    !(vt->has_partition && !strcmp(vt->labels->kv[i].key, PARTITION_ID_KEY)))
 			t->labels[t->nr_labels++] = (struct vs_kv_spec){
 				vt->labels->kv[i].key, vt->labels->kv[i].value };
 	for (u32 i = 0; i < ARRAY_SIZE(volcano_label_keys); i++)
 		t->labels[t->nr_labels++] = (struct vs_kv_spec){ volcano_label_keys[i], values[i] };
+	if (vt->has_partition)
+		t->labels[t->nr_labels++] = (struct vs_kv_spec){ PARTITION_ID_KEY, t->partition };
 	for (u32 i = 0; i < ns; i++)
 		t->selector[i] = (struct vs_kv_spec){ vt->node_selector->kv[i].key,
 						      vt->node_selector->kv[i].value };
@@ -486,6 +626,9 @@ static int create_task(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs
 	int ret;
 
 	snprintf(t->index, sizeof(t->index), "%u", idx);
+	/* replica idx is in partition idx / partitionSize */
+	if (vt->has_partition)
+		snprintf(t->partition, sizeof(t->partition), "%u", idx / vt->partition.size);
 	vs_task_spec_init(&spec, vjob->ns, name, vjob->podgroup->name);
 	spec.role = vt->name;
 	spec.status = status;

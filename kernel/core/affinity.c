@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/affinity.h"
+#include "core/arena.h"
 #include "core/names.h"
 #include "core/node.h"
 #include "core/task.h"
@@ -770,6 +771,37 @@ void vs_label_selector_free(struct vs_strtab *strs, struct vs_label_selector *se
 		return;
 	put_label_selector(strs, sel);
 	free(sel);
+}
+
+int vs_label_selector_spec_of(const struct vs_label_selector *sel, struct vs_arena *arena,
+			      const struct vs_label_selector_spec **out)
+{
+	struct vs_label_selector_spec *s = vs_arena_zalloc(arena, sizeof(*s));
+	u32 nl = sel->match_labels ? sel->match_labels->nr : 0;
+	struct vs_sel_req_spec *r;
+	struct vs_kv_spec *kv;
+
+	if (!s)
+		return -ENOMEM;
+	kv = nl ? vs_arena_alloc(arena, nl * sizeof(*kv)) : NULL;
+	r = sel->nr_exprs ? vs_arena_zalloc(arena, sel->nr_exprs * sizeof(*r)) : NULL;
+	if ((nl && !kv) || (sel->nr_exprs && !r))
+		return -ENOMEM;
+	for (u32 i = 0; i < nl; i++)
+		kv[i] = (struct vs_kv_spec){ sel->match_labels->kv[i].key,
+					     sel->match_labels->kv[i].value };
+	for (u32 i = 0; i < sel->nr_exprs; i++) {
+		r[i].key = sel->exprs[i].key;
+		r[i].op = sel->exprs[i].op;
+		r[i].values = sel->exprs[i].values;
+		r[i].nr_values = sel->exprs[i].nr_values;
+	}
+	s->match_labels = kv;
+	s->nr_match_labels = nl;
+	s->exprs = r;
+	s->nr_exprs = sel->nr_exprs;
+	*out = s;
+	return 0;
 }
 
 /* ---- matching ---- */

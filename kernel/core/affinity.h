@@ -208,6 +208,12 @@ int vs_label_selector_new(struct vs_strtab *strs, const struct vs_label_selector
 			  const char *where, struct vs_label_selector **out, struct vs_err *err);
 void vs_label_selector_free(struct vs_strtab *strs, struct vs_label_selector *sel);
 
+struct vs_arena;
+
+/* @sel as a spec in @arena, its strings @sel's: -ENOMEM, or 0. */
+int vs_label_selector_spec_of(const struct vs_label_selector *sel, struct vs_arena *arena,
+			      const struct vs_label_selector_spec **out);
+
 /*
  * ---- matching: pure, no allocation ----
  *

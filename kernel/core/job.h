@@ -363,6 +363,19 @@ struct vs_subgroup_policy_spec {
 int vs_net_topology_check(const struct vs_net_topology_spec *nt, const char *what,
 			  struct vs_err *err);
 
+struct vs_arena;
+
+/* A networkTopology as a spec (its strings the core's). */
+void vs_net_topology_spec_of(const struct vs_net_topology *nt,
+			     struct vs_net_topology_spec *spec);
+
+/*
+ * @nr sub-group policies as specs, in @arena (their strings the core's):
+ * what makes them again. -ENOMEM, or 0 (*@out NULL for none).
+ */
+int vs_subgroups_spec_of(const struct vs_subgroup_policy *sg, u32 nr, struct vs_arena *arena,
+			 const struct vs_subgroup_policy_spec **out);
+
 struct vs_job_spec {
 	const char *ns;
 	const char *name;

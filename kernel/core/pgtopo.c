@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "core/affinity.h"
+#include "core/arena.h"
 #include "core/enum.h"
 #include "core/internal.h"
 #include "core/job.h"
@@ -202,5 +203,44 @@ int vs_subgroups_build(struct vs_cluster *cl, const struct vs_subgroup_policy_sp
 		}
 	}
 	*out = sg;
+	return 0;
+}
+
+/* ---- back to specs ---- */
+
+void vs_net_topology_spec_of(const struct vs_net_topology *nt,
+			     struct vs_net_topology_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->set = nt->set;
+	spec->mode = nt->mode;
+	spec->has_highest_tier = nt->has_highest_tier;
+	spec->highest_tier = nt->highest_tier;
+	spec->highest_tier_name = nt->highest_tier_name;
+}
+
+int vs_subgroups_spec_of(const struct vs_subgroup_policy *sg, u32 nr, struct vs_arena *arena,
+			 const struct vs_subgroup_policy_spec **out)
+{
+	struct vs_subgroup_policy_spec *s;
+
+	*out = NULL;
+	if (!nr)
+		return 0;
+	s = vs_arena_zalloc(arena, nr * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (u32 i = 0; i < nr; i++) {
+		s[i].name = sg[i].name;
+		vs_net_topology_spec_of(&sg[i].nt, &s[i].nt);
+		s[i].sub_group_size = sg[i].sub_group_size;
+		s[i].min_sub_groups = sg[i].min_sub_groups;
+		if (sg[i].selector &&
+		    vs_label_selector_spec_of(sg[i].selector, arena, &s[i].selector))
+			return -ENOMEM;
+		s[i].match_label_keys = sg[i].match_label_keys;
+		s[i].nr_match_label_keys = sg[i].nr_match_label_keys;
+	}
+	*out = s;
 	return 0;
 }

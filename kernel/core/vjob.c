@@ -107,6 +107,7 @@ void vs_vjob_free(struct vs_cluster *cl, struct vs_vjob *vjob)
 		vs_labels_free(&cl->strs, t->labels);
 		vs_labels_free(&cl->strs, t->node_selector);
 		vs_tolerations_free(&cl->strs, t->tolerations);
+		vs_net_topology_put(cl, &t->partition.nt);
 		free(t->policies);
 		free(t->kept);
 	}
@@ -118,6 +119,7 @@ void vs_vjob_free(struct vs_cluster *cl, struct vs_vjob *vjob)
 	vs_str_put(&cl->strs, vjob->name);
 	vs_str_put(&cl->strs, vjob->queue_name);
 	vs_str_put(&cl->strs, vjob->priority_class);
+	vs_net_topology_put(cl, &vjob->net_topology);
 	vs_pool_free(&cl->vjob_pool, vjob);
 }
 
@@ -143,6 +145,35 @@ static struct vs_vjob_policy *policies_dup(const struct vs_vjob_policy *p, u32 n
 	if (copy)
 		memcpy(copy, p, nr * sizeof(*copy));
 	return copy;
+}
+
+/* The Job webhook's validatePartitionPolicy, in its order. */
+static int partition_check(const struct vs_vjob_task_spec *t, struct vs_err *err)
+{
+	if (!t->has_partition)
+		return 0;
+	if (t->total_partitions < 1 || t->total_partitions > INT32_MAX)
+		return vs_err_set(err, EINVAL,
+				  "partitionPolicy: 'TotalPartitions' must be greater than 0");
+	if (t->partition_size < 1 || t->partition_size > INT32_MAX)
+		return vs_err_set(err, EINVAL,
+				  "partitionPolicy: 'PartitionSize' must be greater than 0");
+	if ((u64)t->total_partitions * t->partition_size != t->replicas)
+		return vs_err_set(err, EINVAL, "partitionPolicy: 'Replicas' (%u) are not equal to "
+				  "TotalPartitions*PartitionSize (%u*%u)", t->replicas,
+				  t->total_partitions, t->partition_size);
+	/* the minAvailable the mutating webhook would derive, as the validating one checks it */
+	if (t->min_partitions > t->total_partitions)
+		return vs_err_set(err, EINVAL, "partitionPolicy: minAvailable %llu "
+				  "(MinPartitions*PartitionSize) is more than its %u replicas",
+				  (unsigned long long)t->min_partitions * t->partition_size,
+				  t->replicas);
+	if (t->has_min_available && t->min_partitions &&
+	    (u64)t->min_partitions * t->partition_size != t->min_available)
+		return vs_err_set(err, EINVAL, "partitionPolicy: 'MinAvailable' (%u) is not equal "
+				  "to MinPartitions*PartitionSize (%u*%u)", t->min_available,
+				  t->min_partitions, t->partition_size);
+	return vs_net_topology_check(&t->partition_nt, "partitionPolicy.networkTopology", err);
 }
 
 static int vjob_spec_check(const struct vs_cluster *cl, const struct vs_vjob_spec *spec,
@@ -171,6 +202,8 @@ static int vjob_spec_check(const struct vs_cluster *cl, const struct vs_vjob_spe
 		ret = vs_res_check_amounts(cl, &t->req, "request", err);
 		if (!ret)
 			ret = policies_check(t->policies, t->nr_policies, err);
+		if (!ret)
+			ret = partition_check(t, err);
 		if (ret) {
 			vs_err_prefix(err, "task %s: ", t->name);
 			return ret;
@@ -180,6 +213,9 @@ static int vjob_spec_check(const struct vs_cluster *cl, const struct vs_vjob_spe
 	if (spec->has_min_available && spec->min_available > replicas)
 		return vs_err_set(err, EINVAL, "minAvailable %u is more than the %llu replicas",
 				  spec->min_available, (unsigned long long)replicas);
+	ret = vs_net_topology_check(&spec->net_topology, "networkTopology", err);
+	if (ret)
+		return ret;
 	if (replicas > cl->limits.tasks)
 		return vs_err_set(err, ENOSPC, "%llu replicas: more pods than the cluster may hold "
 				  "(%u, vschedd --limit tasks=N)", (unsigned long long)replicas,
@@ -233,6 +269,8 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 	vjob->priority_class = vs_cluster_intern_opt(cl, spec->priority_class, &ret);
 	vjob->tasks = calloc(spec->nr_tasks, sizeof(*vjob->tasks));
 	vjob->policies = policies_dup(spec->policies, spec->nr_policies);
+	if (!ret && vs_net_topology_build(cl, &spec->net_topology, &vjob->net_topology))
+		ret = -ENOMEM;
 	if (ret || !vjob->ns || !vjob->name || !vjob->queue_name || !vjob->tasks ||
 	    (spec->nr_policies && !vjob->policies)) {
 		ret = vs_err_set(err, ENOMEM, "out of memory");
@@ -242,11 +280,25 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 	for (u32 i = 0; i < spec->nr_tasks; i++) {
 		const struct vs_vjob_task_spec *ts = &spec->tasks[i];
 		struct vs_vjob_task *t = &vjob->tasks[i];
+		bool nomem = false;
 
 		vjob->nr_tasks++;
 		t->name = vs_str_get_cstr(&cl->strs, ts->name);
 		t->replicas = ts->replicas;
-		t->min_available = ts->has_min_available ? ts->min_available : ts->replicas;
+		/* the mutating webhook: minPartitions * partitionSize when minPartitions is set */
+		if (ts->has_min_available)
+			t->min_available = ts->min_available;
+		else if (ts->has_partition && ts->min_partitions)
+			t->min_available = ts->min_partitions * ts->partition_size;
+		else
+			t->min_available = ts->replicas;
+		t->has_partition = ts->has_partition;
+		if (ts->has_partition) {
+			t->partition.total = ts->total_partitions;
+			t->partition.size = ts->partition_size;
+			t->partition.min = ts->min_partitions;
+			nomem = vs_net_topology_build(cl, &ts->partition_nt, &t->partition.nt);
+		}
 		t->req = ts->req;
 		t->policies = policies_dup(ts->policies, ts->nr_policies);
 		t->nr_policies = t->policies ? ts->nr_policies : 0;
@@ -258,7 +310,7 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 		if (!ret)
 			ret = vs_tolerations_new(&cl->strs, ts->tolerations, ts->nr_tolerations,
 						 &t->tolerations, err);
-		if (!ret && (!t->name || (ts->nr_policies && !t->policies)))
+		if (!ret && (nomem || !t->name || (ts->nr_policies && !t->policies)))
 			ret = vs_err_set(err, ENOMEM, "out of memory");
 		if (ret) {
 			vs_err_prefix(err, "task %s: ", ts->name);

@@ -10,6 +10,7 @@
 #define VS_CORE_VJOB_H
 
 #include "core/compiler.h"
+#include "core/job.h"
 #include "core/labels.h"
 #include "core/list.h"
 #include "core/rbtree.h"
@@ -77,6 +78,19 @@ struct vs_vjob_policy {
 	s32 exit_code;			/* instead of an event: the container exit code */
 };
 
+/*
+ * A task's partitionPolicy (Volcano's PartitionPolicySpec): its replicas
+ * split into @total partitions of @size pods, at least @min of them
+ * placed, each within @nt. The job controller makes it a sub-group policy
+ * of the PodGroup.
+ */
+struct vs_vjob_partition {
+	u32 total;			/* totalPartitions, >= 1 */
+	u32 size;			/* partitionSize, >= 1; total * size == replicas */
+	u32 min;			/* minPartitions, default 0 */
+	struct vs_net_topology nt;
+};
+
 /* One entry of spec.tasks: a group of identical replicas. */
 struct vs_vjob_task {
 	const char *name;		/* interned; the role of its tasks */
@@ -88,6 +102,8 @@ struct vs_vjob_task {
 	struct vs_tolerations *tolerations;
 	struct vs_vjob_policy *policies;
 	u32 nr_policies;
+	bool has_partition;
+	struct vs_vjob_partition partition;
 
 	/*
 	 * NULL, or one enum vs_vjob_kept per replica: the finished tasks the
@@ -160,6 +176,7 @@ struct vs_vjob {
 	u32 nr_tasks;
 	struct vs_vjob_policy *policies;
 	u32 nr_policies;
+	struct vs_net_topology net_topology;	/* spec.networkTopology */
 
 	struct vs_job *podgroup;	/* made by the job controller, or NULL */
 	u32 txn_gen;			/* its status saved by that transaction (core/txn.h) */
@@ -184,6 +201,11 @@ struct vs_vjob_task_spec {
 	u32 nr_tolerations;
 	const struct vs_vjob_policy *policies;
 	u32 nr_policies;
+	bool has_partition;
+	u32 total_partitions;
+	u32 partition_size;
+	u32 min_partitions;
+	struct vs_net_topology_spec partition_nt;
 };
 
 struct vs_vjob_spec {
@@ -198,6 +220,7 @@ struct vs_vjob_spec {
 	u32 nr_tasks;
 	const struct vs_vjob_policy *policies;
 	u32 nr_policies;
+	struct vs_net_topology_spec net_topology;
 };
 
 void vs_vjob_spec_init(struct vs_vjob_spec *spec, const char *ns, const char *name);
@@ -205,7 +228,11 @@ void vs_vjob_spec_init(struct vs_vjob_spec *spec, const char *ns, const char *na
 /*
  * Refuses what Volcano's admission webhook refuses: no tasks, duplicate or
  * invalid task names, zero replicas, minAvailable above the replicas, a
- * task minAvailable above its replicas.
+ * task minAvailable above its replicas, a partitionPolicy whose partitions
+ * do not make the replicas (or, with minPartitions, the task's
+ * minAvailable), a networkTopology with both tiers. A task without
+ * minAvailable takes minPartitions * partitionSize when minPartitions is
+ * set, else its replicas (the mutating webhook).
  */
 int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 		struct vs_vjob **out, struct vs_err *err);

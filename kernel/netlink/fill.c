@@ -676,6 +676,17 @@ static void fill_vjob_state(struct fill *f, const struct vs_vjob *v)
 	nest_end(f, st);
 }
 
+static void fill_partition(struct fill *f, const struct vs_vjob_partition *p)
+{
+	struct nlattr *nest = nest_start(f, VS_VTASK_A_PARTITION_POLICY);
+
+	put_u32(f, VS_PART_A_TOTAL_PARTITIONS, p->total);
+	put_u32(f, VS_PART_A_PARTITION_SIZE, p->size);
+	put_u32(f, VS_PART_A_MIN_PARTITIONS, p->min);
+	fill_net_topology(f, VS_PART_A_NETWORK_TOPOLOGY, &p->nt);
+	nest_end(f, nest);
+}
+
 static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, bool spec,
 		     bool state)
 {
@@ -701,9 +712,12 @@ static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, 
 		fill_labels(&f, VS_VTASK_A_NODE_SELECTOR, vt->node_selector);
 		fill_tolerations(&f, VS_VTASK_A_TOLERATION, vt->tolerations);
 		fill_policies(&f, VS_VTASK_A_POLICY, vt->policies, vt->nr_policies);
+		if (vt->has_partition)
+			fill_partition(&f, &vt->partition);
 		nest_end(&f, nest);
 	}
 	fill_policies(&f, VS_VJOB_A_POLICY, v->policies, v->nr_policies);
+	fill_net_topology(&f, VS_VJOB_A_NETWORK_TOPOLOGY, &v->net_topology);
 	if (!f.spec) {
 		put_u32(&f, VS_VJOB_A_PHASE, v->phase);
 		put_u32(&f, VS_VJOB_A_RETRY_COUNT, v->retry_count);

@@ -337,8 +337,6 @@ static int parse_pg_conditions(const struct nlattr *nest, struct vs_job_spec *sp
 static void parse_net_topology(const struct nlattr *nest, struct vs_net_topology_spec *nt);
 static int parse_subgroups(const struct nlattr *nest, struct vs_arena *arena,
 			   struct vs_job_spec *spec, struct vs_err *err);
-static int subgroups_spec_of(const struct vs_job *job, struct vs_arena *arena,
-			     struct vs_job_spec *spec);
 
 int vs_nl_parse_podgroup(struct vs_cluster *cl, const struct nlattr *nest,
 			 struct vs_arena *arena, struct vs_job_spec *spec, struct vs_err *err)
@@ -410,9 +408,10 @@ int vs_nl_podgroup_spec_of(const struct vs_job *job, struct vs_arena *arena,
 	spec->priority_class = job->priority_class;
 	spec->phase = job->phase;
 	spec->created = job->created;
-	vs_nl_net_topology_spec_of(&job->net_topology, &spec->net_topology);
-	if (subgroups_spec_of(job, arena, spec))
+	vs_net_topology_spec_of(&job->net_topology, &spec->net_topology);
+	if (vs_subgroups_spec_of(job->subgroups, job->nr_subgroups, arena, &spec->subgroups))
 		return -ENOMEM;
+	spec->nr_subgroups = job->nr_subgroups;
 	if (job->nr_min_task_member) {
 		struct vs_role_min_spec *rm;
 
@@ -571,17 +570,6 @@ static void parse_net_topology(const struct nlattr *nest, struct vs_net_topology
 		nt->highest_tier_name = mnl_attr_get_str(tb[VS_NT_A_HIGHEST_TIER_NAME]);
 }
 
-void vs_nl_net_topology_spec_of(const struct vs_net_topology *nt,
-				struct vs_net_topology_spec *spec)
-{
-	memset(spec, 0, sizeof(*spec));
-	spec->set = nt->set;
-	spec->mode = nt->mode;
-	spec->has_highest_tier = nt->has_highest_tier;
-	spec->highest_tier = nt->highest_tier;
-	spec->highest_tier_name = nt->highest_tier_name;
-}
-
 static int parse_subgroup(const struct nlattr *nest, struct vs_arena *arena,
 			  struct vs_subgroup_policy_spec *sg, struct vs_err *err)
 {
@@ -634,64 +622,6 @@ static int parse_subgroups(const struct nlattr *nest, struct vs_arena *arena,
 	}
 	spec->subgroups = sg;
 	spec->nr_subgroups = n;
-	return 0;
-}
-
-static int lsel_spec_of(const struct vs_label_selector *sel, struct vs_arena *arena,
-			const struct vs_label_selector_spec **out)
-{
-	struct vs_label_selector_spec *s = vs_arena_zalloc(arena, sizeof(*s));
-	u32 nl = sel->match_labels ? sel->match_labels->nr : 0;
-	struct vs_sel_req_spec *r;
-	struct vs_kv_spec *kv;
-
-	if (!s)
-		return -ENOMEM;
-	kv = nl ? vs_arena_alloc(arena, nl * sizeof(*kv)) : NULL;
-	r = sel->nr_exprs ? vs_arena_zalloc(arena, sel->nr_exprs * sizeof(*r)) : NULL;
-	if ((nl && !kv) || (sel->nr_exprs && !r))
-		return -ENOMEM;
-	for (u32 i = 0; i < nl; i++)
-		kv[i] = (struct vs_kv_spec){ sel->match_labels->kv[i].key,
-					     sel->match_labels->kv[i].value };
-	for (u32 i = 0; i < sel->nr_exprs; i++) {
-		r[i].key = sel->exprs[i].key;
-		r[i].op = sel->exprs[i].op;
-		r[i].values = sel->exprs[i].values;
-		r[i].nr_values = sel->exprs[i].nr_values;
-	}
-	s->match_labels = kv;
-	s->nr_match_labels = nl;
-	s->exprs = r;
-	s->nr_exprs = sel->nr_exprs;
-	*out = s;
-	return 0;
-}
-
-static int subgroups_spec_of(const struct vs_job *job, struct vs_arena *arena,
-			     struct vs_job_spec *spec)
-{
-	struct vs_subgroup_policy_spec *sg;
-
-	if (!job->nr_subgroups)
-		return 0;
-	sg = vs_arena_zalloc(arena, job->nr_subgroups * sizeof(*sg));
-	if (!sg)
-		return -ENOMEM;
-	for (u32 i = 0; i < job->nr_subgroups; i++) {
-		const struct vs_subgroup_policy *p = &job->subgroups[i];
-
-		sg[i].name = p->name;
-		vs_nl_net_topology_spec_of(&p->nt, &sg[i].nt);
-		sg[i].sub_group_size = p->sub_group_size;
-		sg[i].min_sub_groups = p->min_sub_groups;
-		if (p->selector && lsel_spec_of(p->selector, arena, &sg[i].selector))
-			return -ENOMEM;
-		sg[i].match_label_keys = p->match_label_keys;
-		sg[i].nr_match_label_keys = p->nr_match_label_keys;
-	}
-	spec->subgroups = sg;
-	spec->nr_subgroups = job->nr_subgroups;
 	return 0;
 }
 
@@ -946,6 +876,21 @@ static int parse_policies(const struct nlattr *parent, u16 type, struct vs_arena
 	return 0;
 }
 
+static void parse_partition(const struct nlattr *nest, struct vs_vjob_task_spec *t)
+{
+	const struct nlattr *tb[VS_PART_A_MAX + 1];
+
+	vs_nl_nest_tb(nest, tb, VS_PART_A_MAX);
+	t->has_partition = true;
+	/* both required by the policy */
+	t->total_partitions = mnl_attr_get_u32(tb[VS_PART_A_TOTAL_PARTITIONS]);
+	t->partition_size = mnl_attr_get_u32(tb[VS_PART_A_PARTITION_SIZE]);
+	if (tb[VS_PART_A_MIN_PARTITIONS])
+		t->min_partitions = mnl_attr_get_u32(tb[VS_PART_A_MIN_PARTITIONS]);
+	if (tb[VS_PART_A_NETWORK_TOPOLOGY])
+		parse_net_topology(tb[VS_PART_A_NETWORK_TOPOLOGY], &t->partition_nt);
+}
+
 static int parse_vtask(struct vs_cluster *cl, const struct nlattr *nest, struct vs_arena *arena,
 		       struct vs_vjob_task_spec *t, struct vs_err *err)
 {
@@ -974,6 +919,8 @@ static int parse_vtask(struct vs_cluster *cl, const struct nlattr *nest, struct 
 				&t->nr_tolerations, err);
 	if (ret)
 		return in_field(err, ret, "tolerations");
+	if (tb[VS_VTASK_A_PARTITION_POLICY])
+		parse_partition(tb[VS_VTASK_A_PARTITION_POLICY], t);
 	return parse_policies(nest, VS_VTASK_A_POLICY, arena, &t->policies, &t->nr_policies, err);
 }
 
@@ -1000,6 +947,8 @@ int vs_nl_parse_vjob(struct vs_cluster *cl, const struct nlattr *nest,
 	}
 	if (tb[VS_VJOB_A_MAX_RETRY])
 		spec->max_retry = mnl_attr_get_u32(tb[VS_VJOB_A_MAX_RETRY]);
+	if (tb[VS_VJOB_A_NETWORK_TOPOLOGY])
+		parse_net_topology(tb[VS_VJOB_A_NETWORK_TOPOLOGY], &spec->net_topology);
 	if (n) {
 		tasks = vs_arena_zalloc(arena, n * sizeof(*tasks));
 		if (!tasks)

@@ -71,10 +71,6 @@ int vs_nl_parse_prioclass(const struct nlattr *nest, struct vs_arena *arena,
 int vs_nl_parse_hypernode(const struct nlattr *nest, struct vs_arena *arena, bool whole,
 			  struct vs_hypernode_spec *spec, struct vs_err *err);
 
-/* A networkTopology as a spec (its strings the core's). */
-void vs_nl_net_topology_spec_of(const struct vs_net_topology *nt,
-				struct vs_net_topology_spec *spec);
-
 /* The spec an existing object was made from, for SET to start with. */
 int vs_nl_node_spec_of(const struct vs_node *node, struct vs_arena *arena,
 		       struct vs_node_spec *spec);

@@ -956,3 +956,188 @@ Test(jobctl, a_task_of_no_job_is_ignored_by_the_job_controller)
 	cr_assert_eq(vs_ctl_task_updated(&ctl, task, VS_TASK_NR_STATUS, 0, &e), -EINVAL);
 	cr_assert(strstr(e.msg, "bad previous status"), "%s", e.msg);
 }
+
+/* ---- networkTopology and partitionPolicy (Volcano's createOrUpdatePodGroup) ---- */
+
+#define LABEL(task, k) vs_labels_get((task)->labels, vs_str_find(&cl.strs, k, strlen(k)))
+
+/*
+ * Job "j": soft within the tier named spine; a parameter server "ps" of one
+ * replica, and workers "w" of 4 in 2 partitions of 2, at least 1, each hard
+ * within tier 1.
+ */
+static struct vs_vjob *partitioned_job(void)
+{
+	static struct vs_vjob_task_spec t[2];
+	struct vs_vjob_spec spec;
+
+	t[0] = ct_vtask("ps", 1, 100);
+	t[1] = ct_vtask("w", 4, 100);
+	t[1].has_partition = true;
+	t[1].total_partitions = 2;
+	t[1].partition_size = 2;
+	t[1].min_partitions = 1;
+	t[1].partition_nt = (struct vs_net_topology_spec){ .set = true, .mode = VS_NT_HARD,
+							   .has_highest_tier = true,
+							   .highest_tier = 1 };
+	vs_vjob_spec_init(&spec, "ns", "j");
+	spec.tasks = t;
+	spec.nr_tasks = 2;
+	spec.net_topology = (struct vs_net_topology_spec){ .set = true, .mode = VS_NT_SOFT,
+							   .highest_tier_name = "spine" };
+	return ct_vjob_spec(&spec);
+}
+
+Test(jobctl, a_partitioned_task_becomes_a_sub_group_policy_of_the_podgroup)
+{
+	struct vs_vjob *v = partitioned_job();
+	const struct vs_subgroup_policy *sg;
+	const struct vs_job *pg;
+
+	cr_assert_eq(v->tasks[1].min_available, 2, "minPartitions * partitionSize");
+	cr_assert_eq(v->min_available, 3, "the tasks' sum");
+	ct_sync(v);
+	pg = v->podgroup;
+	cr_assert(pg->net_topology.set);
+	cr_assert_eq(pg->net_topology.mode, VS_NT_SOFT);
+	cr_assert_not(pg->net_topology.has_highest_tier);
+	cr_assert_str_eq(pg->net_topology.highest_tier_name, "spine");
+	cr_assert_eq(vs_job_role_min(pg, v->tasks[1].name), 2);
+	cr_assert_eq(pg->nr_subgroups, 1, "only the partitioned task has one");
+	sg = &pg->subgroups[0];
+	cr_assert_str_eq(sg->name, "w");
+	cr_assert_eq(sg->sub_group_size, 2);
+	cr_assert_eq(sg->min_sub_groups, 1);
+	cr_assert(sg->nt.set);
+	cr_assert_eq(sg->nt.mode, VS_NT_HARD);
+	cr_assert(sg->nt.has_highest_tier);
+	cr_assert_eq(sg->nt.highest_tier, 1);
+	cr_assert_eq(sg->selector->match_labels->nr, 1);
+	cr_assert_str_eq(sg->selector->match_labels->kv[0].key, "volcano.sh/task-spec");
+	cr_assert_str_eq(sg->selector->match_labels->kv[0].value, "w");
+	cr_assert_eq(sg->selector->nr_exprs, 0);
+	cr_assert_eq(sg->nr_match_label_keys, 1);
+	cr_assert_str_eq(sg->match_label_keys[0], "volcano.sh/partition-id");
+
+	/* the pods carry the partition they are in: replica / partitionSize */
+	vs_job_set_phase(&cl, v->podgroup, VS_PG_INQUEUE);
+	ct_sync(v);
+	cr_assert_str_eq(LABEL(ct_task("j-w-0"), "volcano.sh/partition-id"), "0");
+	cr_assert_str_eq(LABEL(ct_task("j-w-1"), "volcano.sh/partition-id"), "0");
+	cr_assert_str_eq(LABEL(ct_task("j-w-2"), "volcano.sh/partition-id"), "1");
+	cr_assert_str_eq(LABEL(ct_task("j-w-3"), "volcano.sh/partition-id"), "1");
+	cr_assert_null(LABEL(ct_task("j-ps-0"), "volcano.sh/partition-id"));
+}
+
+/*
+ * Once the PodGroup is there, the controller leaves its networkTopology
+ * (shouldUpdateExistingPodGroup does not look at it) but puts a partitioned
+ * task's policy back when it differs (updatePgSubGroupPolicy), replacing
+ * them all; a policy no task names is kept while nothing differs.
+ */
+Test(jobctl, the_controller_keeps_the_policies_not_the_network_topology)
+{
+	const struct vs_subgroup_policy_spec extra[] = {
+		{ .name = "w", .sub_group_size = 2, .min_sub_groups = 1 },
+		{ .name = "other", .sub_group_size = 5 },
+	};
+	const struct vs_subgroup_policy_spec *cur;
+	struct vs_subgroup_policy_spec both[2];
+	struct vs_vjob *v = partitioned_job();
+	struct vs_arena arena;
+	struct vs_job_spec js;
+	struct vs_job *pg;
+
+	ct_sync(v);
+	pg = v->podgroup;
+	vs_job_spec_init(&js, "ns", "j");
+	js.min_member = pg->min_member;
+	js.net_topology = (struct vs_net_topology_spec){ .set = true, .mode = VS_NT_HARD };
+	js.subgroups = extra;
+	js.nr_subgroups = 2;
+	cr_assert_eq(vs_job_update(&cl, pg, &js, NULL), 0);
+	ct_sync(v);
+	cr_assert_eq(pg->net_topology.mode, VS_NT_HARD, "the PodGroup's networkTopology stays");
+	cr_assert_null(pg->net_topology.highest_tier_name);
+	cr_assert_eq(pg->nr_subgroups, 1, "w's policy differed: the job's replace them all");
+	cr_assert_not_null(pg->subgroups[0].selector);
+	cr_assert_eq(pg->min_member, 3);
+
+	/*
+	 * w's as the job wants it, and another: the minResources the update
+	 * dropped are put back, the policies are left as they are.
+	 */
+	vs_arena_init(&arena, 4096);
+	cr_assert_eq(vs_subgroups_spec_of(pg->subgroups, 1, &arena, &cur), 0);
+	both[0] = cur[0];
+	both[1] = extra[1];
+	vs_job_spec_init(&js, "ns", "j");
+	js.min_member = 3;
+	js.subgroups = both;
+	js.nr_subgroups = 2;
+	cr_assert_eq(vs_job_update(&cl, pg, &js, NULL), 0);
+	vs_arena_destroy(&arena);
+	cr_assert_not(pg->has_min_resources);
+	ct_sync(v);
+	cr_assert(pg->has_min_resources, "the update happened");
+	cr_assert_eq(pg->nr_subgroups, 2, "no task's policy differed: all are kept");
+	cr_assert_str_eq(pg->subgroups[1].name, "other");
+	cr_assert_not(pg->net_topology.set, "the update cleared it; the controller leaves it");
+}
+
+Test(jobctl, partition_policies_are_refused_as_volcano_refuses_them)
+{
+	struct vs_vjob_task_spec t = ct_vtask("w", 4, 100);
+	struct vs_vjob_spec spec;
+	struct vs_err e = { { 0 } };
+
+	t.has_partition = true;
+	t.total_partitions = 3;
+	t.partition_size = 2;
+	vs_vjob_spec_init(&spec, "ns", "j");
+	spec.tasks = &t;
+	spec.nr_tasks = 1;
+	cr_assert_eq(vs_vjob_add(&cl, &spec, NULL, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "job ns/j: task w: partitionPolicy: 'Replicas' (4) are not equal "
+			 "to TotalPartitions*PartitionSize (3*2)");
+
+	t.total_partitions = 2;
+	t.has_min_available = true;
+	t.min_available = 3;
+	t.min_partitions = 1;
+	vs_err_clear(&e);
+	cr_assert_eq(vs_vjob_add(&cl, &spec, NULL, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "job ns/j: task w: partitionPolicy: 'MinAvailable' (3) is not "
+			 "equal to MinPartitions*PartitionSize (1*2)");
+
+	t.has_min_available = false;
+	t.min_partitions = 3;
+	vs_err_clear(&e);
+	cr_assert_eq(vs_vjob_add(&cl, &spec, NULL, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "job ns/j: task w: partitionPolicy: minAvailable 6 "
+			 "(MinPartitions*PartitionSize) is more than its 4 replicas");
+
+	t.min_partitions = 0;
+	t.partition_nt = (struct vs_net_topology_spec){ .set = true, .has_highest_tier = true,
+							.highest_tier = 1,
+							.highest_tier_name = "rack" };
+	vs_err_clear(&e);
+	cr_assert_eq(vs_vjob_add(&cl, &spec, NULL, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "job ns/j: task w: partitionPolicy.networkTopology: must not "
+			 "specify 'highestTierAllowed' and 'highestTierName' simultaneously");
+
+	t.partition_nt.has_highest_tier = false;
+	spec.net_topology = (struct vs_net_topology_spec){ .set = true, .highest_tier = -1,
+							   .has_highest_tier = true };
+	vs_err_clear(&e);
+	cr_assert_eq(vs_vjob_add(&cl, &spec, NULL, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "job ns/j: networkTopology: highestTierAllowed -1 is negative");
+	cr_assert_eq(cl.nr_vjobs, 0);
+
+	spec.net_topology.highest_tier = 0;
+	cr_assert_eq(vs_vjob_add(&cl, &spec, NULL, NULL), 0);
+	cr_assert_eq(cl.nr_vjobs, 1);
+	cr_assert_eq(vs_vjob_find(&cl, "ns", "j")->tasks[0].min_available, 4,
+		     "no minPartitions: the replicas");
+}
+#undef LABEL

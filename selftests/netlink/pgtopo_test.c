@@ -386,3 +386,86 @@ Test(nl_pgtopo, a_checkpoint_writes_and_reads_the_topology_back)
 	assert_same_state(before, before_len);
 	free(before);
 }
+
+/* ---- a VolcanoJob's networkTopology and partitionPolicy ---- */
+
+/* Job ns/j in queue q: soft within tier 2; task w of 4 in 2 partitions of 2 (@total). */
+static void put_vjob(struct nlmsghdr *nlh, u32 total)
+{
+	struct nlattr *v = mnl_attr_nest_start(nlh, VS_A_VJOB), *t, *p;
+
+	mnl_attr_put_strz(nlh, VS_VJOB_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_VJOB_A_NAME, "j");
+	mnl_attr_put_strz(nlh, VS_VJOB_A_QUEUE, "q");
+	t = mnl_attr_nest_start(nlh, VS_VJOB_A_TASK);
+	mnl_attr_put_strz(nlh, VS_VTASK_A_NAME, "w");
+	mnl_attr_put_u32(nlh, VS_VTASK_A_REPLICAS, 4);
+	ct_put_res(nlh, VS_VTASK_A_REQUEST, 100, CT_MI, -1);
+	p = mnl_attr_nest_start(nlh, VS_VTASK_A_PARTITION_POLICY);
+	mnl_attr_put_u32(nlh, VS_PART_A_TOTAL_PARTITIONS, total);
+	mnl_attr_put_u32(nlh, VS_PART_A_PARTITION_SIZE, 2);
+	mnl_attr_put_u32(nlh, VS_PART_A_MIN_PARTITIONS, 1);
+	put_nt(nlh, VS_PART_A_NETWORK_TOPOLOGY, -1, 1, NULL);
+	mnl_attr_nest_end(nlh, p);
+	mnl_attr_nest_end(nlh, t);
+	put_nt(nlh, VS_VJOB_A_NETWORK_TOPOLOGY, VS_NT_MODE_SOFT, 2, NULL);
+	mnl_attr_nest_end(nlh, v);
+}
+
+static char *vjob_state(size_t *len)
+{
+	const struct vs_vjob *v = vs_vjob_find(&ct.cl, "ns", "j");
+	struct nlmsghdr *m;
+	char *s;
+
+	cr_assert_not_null(v);
+	memset(obj_buf, 0, sizeof(obj_buf));
+	m = mnl_nlmsg_put_header(obj_buf);
+	cr_assert(vs_nl_put_vjob_spec(m, sizeof(obj_buf), v));
+	s = malloc(m->nlmsg_len);
+	cr_assert_not_null(s);
+	memcpy(s, obj_buf, m->nlmsg_len);
+	*len = m->nlmsg_len;
+	return s;
+}
+
+Test(nl_pgtopo, a_volcano_jobs_partitions_reach_its_podgroup_and_a_checkpoint)
+{
+	struct vs_ckpt_info info;
+	struct vs_err e = { { 0 } };
+	const struct vs_vjob *v;
+	size_t pg_len, vj_len;
+	char *pgs, *vj, *now;
+
+	cr_assert_eq(ct_send(({ struct nlmsghdr *__n = ct_req(VS_CMD_VJOB_NEW, 0);
+				put_vjob(__n, 3); __n; })), -EINVAL);
+	cr_assert_str_eq(ct.ext.err.msg, "job ns/j: task w: partitionPolicy: 'Replicas' (4) are "
+			 "not equal to TotalPartitions*PartitionSize (3*2)");
+	CT_SEND_OK(VS_CMD_VJOB_NEW, put_vjob(__n, 2));
+	v = vs_vjob_find(&ct.cl, "ns", "j");
+	cr_assert(v->tasks[0].has_partition);
+	cr_assert_eq(v->tasks[0].partition.total, 2);
+	cr_assert_eq(v->tasks[0].partition.min, 1);
+	cr_assert_eq(v->tasks[0].partition.nt.mode, VS_NT_HARD, "the default mode");
+	cr_assert_eq(v->tasks[0].min_available, 2);
+	cr_assert_eq(v->net_topology.highest_tier, 2);
+	cr_assert_not_null(v->podgroup);
+	cr_assert_eq(v->podgroup->net_topology.mode, VS_NT_SOFT);
+	cr_assert_eq(v->podgroup->net_topology.highest_tier, 2);
+	cr_assert_eq(v->podgroup->nr_subgroups, 1);
+	cr_assert_eq(v->podgroup->subgroups[0].nt.highest_tier, 1);
+
+	pgs = state(&pg_len);
+	vj = vjob_state(&vj_len);
+	cr_assert_eq(vs_nl_checkpoint_save(&ct.core, path, &info, &e), 0, "%s", e.msg);
+	ct_teardown();
+	ct_setup_sched();
+	cr_assert_eq(vs_nl_checkpoint_load(&ct.ctx, path, 0, &info, &e), 0, "%s", e.msg);
+	assert_same_state(pgs, pg_len);
+	now = vjob_state(&pg_len);
+	cr_assert_eq(pg_len, vj_len);
+	cr_assert_eq(memcmp(now, vj, vj_len), 0, "the restored VolcanoJob differs");
+	free(now);
+	free(vj);
+	free(pgs);
+}

@@ -223,6 +223,14 @@ has "$out" '"queue": "q1"' '"minMember": 3' '"minResources": {' '"priorityClassN
 ok podgroup set pg1 -n team-a --min-member 1
 listed podgroup
 has "$out" '"minMember": 1' '"queue": "q1"' '"priorityClassName": "high"'
+# --network-topology MODE[:TIER]: a number is highestTierAllowed, a name highestTierName
+ok podgroup set pg1 -n team-a --network-topology soft:spine
+listed podgroup
+has "$out" '"networkTopology": {' '"mode": "soft"' '"highestTierName": "spine"' '"minMember": 1'
+ok podgroup set pg1 -n team-a --network-topology hard:2
+listed podgroup
+has "$out" '"mode": "hard"' '"highestTierAllowed": 2' '"priorityClassName": "high"'
+lacks "$out" '"highestTierName"'
 
 # ---- bad arguments: exit 2, the option named, nothing changed ----
 
@@ -242,6 +250,12 @@ usage_error 'vsctl queue add: --weight "0": not a number in 1..2147483647' queue
 usage_error 'vsctl queue set: --reclaimable "yes": not true or false' queue set q1 --reclaimable yes
 usage_error 'vsctl queue add: --capability "cpu=1,": ' queue add q2 --capability cpu=1,
 usage_error 'vsctl podgroup add: --min-member "-1": not a number' podgroup add pg2 --min-member -1
+usage_error 'vsctl podgroup add: --network-topology "medium": unknown networkTopology mode "medium" (one of: hard, soft)' \
+	podgroup add pg2 --network-topology medium
+usage_error 'vsctl podgroup add: --network-topology "hard:": expected a tier after' \
+	podgroup add pg2 --network-topology hard:
+usage_error 'vsctl job add: --network-topology "hard:99999999999": highestTierAllowed "99999999999": not a number in 0..2147483647' \
+	job add team-a/j9 --task w:1 --network-topology hard:99999999999
 daemon_error 'podgroup Team/pg2: invalid namespace "Team": must start and end with a lowercase letter or digit' \
 	podgroup add Team/pg2 --queue q1
 usage_error 'vsctl prioclass add: --value is required' prioclass add low

@@ -385,3 +385,26 @@ Test(apply, hypernodes_make_the_tree_over_the_nodes)
 		  "hypernode.topology.volcano.sh \"leaf-a\" deleted\nnode \"n2\" deleted\n");
 	empty();
 }
+
+/* Read, kept, shown and mapped: a PodGroup's topology request, a job's partitions. */
+Test(apply, topology_requests_are_applied_and_shown)
+{
+	cr_assert_eq(run("apply -f topology.yaml"), 0, "%s", slurp(errs));
+	said(out, "podgroup.scheduling.volcano.sh/llm created\n");
+	cr_assert_eq(run("podgroup show team-a/llm"), 0);
+	said(out, "\"networkTopology\": {\n    \"mode\": \"hard\",\n    \"highestTierAllowed\": 2\n");
+	said(out, "\"subGroupPolicy\": [\n    {\n      \"name\": \"workers\",");
+	said(out, "\"matchLabelKeys\": [\n        \"volcano.sh/partition-id\"\n");
+	/* the job's PodGroup, as Volcano's job controller makes it */
+	cr_assert_eq(run("podgroup show team-a/mpi"), 0);
+	said(out, "\"mode\": \"soft\",\n    \"highestTierName\": \"spine\"\n");
+	said(out, "\"name\": \"worker\",");
+	said(out, "\"volcano.sh/task-spec\": \"worker\"");
+	said(out, "\"minSubGroups\": 1,");
+	cr_assert_eq(run("apply -f topology.yaml"), 0, "%s", slurp(errs));
+	said(out, "podgroup.scheduling.volcano.sh/llm configured\n");
+	cr_assert_eq(run("podgroup show team-a/llm"), 0);
+	said(out, "\"subGroupSize\": 2,");
+	cr_assert_eq(run("delete -f topology.yaml"), 0, "%s", slurp(errs));
+	empty();
+}

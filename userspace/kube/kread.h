@@ -318,6 +318,25 @@ int kr_put_affinity(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 
 /* ---- the kinds (one file each: kread_<kind>.c); each writes kr->nlh's object nest ---- */
 
+/* Each string of @kv (kr_strs()) as an attribute @type of @set. */
+int kr_put_strs(struct kr *kr, const struct vsnl_ypair *kv, const struct vsnl_codec_set *set,
+		u16 type);
+/* A LabelSelector {matchLabels, matchExpressions} as the nest @type (enum vs_lsel_attr) of @set. */
+int kr_put_lsel(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		const struct vsnl_ypair *kv);
+
+/* ---- topology requests (kread_topo.c), each written as it is read ---- */
+
+/* A networkTopology {mode, highestTierAllowed, highestTierName} as the nest @type of @set. */
+int kr_put_net_topology(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+			const struct vsnl_ypair *kv);
+/* A PodGroup's subGroupPolicy list, each entry a nest @type of @set. */
+int kr_put_subgroups(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		     const struct vsnl_ypair *kv);
+/* A VolcanoJob task's partitionPolicy as the nest @type of @set. */
+int kr_put_partition(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		     const struct vsnl_ypair *kv);
+
 int kr_put_prioclass(struct kr *kr);
 int kr_put_queue(struct kr *kr);
 int kr_put_node(struct kr *kr);

@@ -63,9 +63,8 @@ int kr_strs(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return ret;
 }
 
-/* Each string of @kv (kr_strs()) as an attribute @type of @set. */
-static int put_strs(struct kr *kr, const struct vsnl_ypair *kv, const struct vsnl_codec_set *set,
-		    u16 type)
+int kr_put_strs(struct kr *kr, const struct vsnl_ypair *kv, const struct vsnl_codec_set *set,
+		u16 type)
 {
 	size_t old = kr_push(kr, kv->key);
 	int ret = 0;
@@ -224,7 +223,7 @@ static int put_reqs(struct kr *kr, const struct vsnl_ypair *kv, const struct vsn
 				 vsnl_codec_put_uint(kr->nlh, kr->cap, req, VS_SELREQ_A_OP, in.op,
 						     kr->err));
 		if (!ret && in.values)
-			ret = put_strs(kr, in.values, req, VS_SELREQ_A_VALUE);
+			ret = kr_put_strs(kr, in.values, req, VS_SELREQ_A_VALUE);
 		if (!ret)
 			mnl_attr_nest_end(kr->nlh, nest);
 next:
@@ -333,7 +332,7 @@ static int p_namespaces(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	const struct aff_obj *term = slot;
 	const struct vsnl_ypair *list;
 
-	return kr_strs(kr, kv, &list) ?: put_strs(kr, kv, term->set, VS_PODTERM_A_NAMESPACE);
+	return kr_strs(kr, kv, &list) ?: kr_put_strs(kr, kv, term->set, VS_PODTERM_A_NAMESPACE);
 }
 
 static int p_topology_key(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
@@ -431,6 +430,14 @@ static int put_lsel(struct kr *kr, const struct vsnl_ypair *kv, const struct aff
 	if (!ret)
 		mnl_attr_nest_end(kr->nlh, nest);
 	return ret;
+}
+
+int kr_put_lsel(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		const struct vsnl_ypair *kv)
+{
+	struct aff_obj o = { .set = set };
+
+	return put_lsel(kr, kv, &o, type);
 }
 
 /* ---- the affinity ---- */

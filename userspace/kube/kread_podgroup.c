@@ -2,7 +2,8 @@
 /*
  * PodGroups (scheduling.volcano.sh/v1beta1) as VS_CMD_PODGROUP_NEW: see
  * kread.h. The spec's gang (minMember, minTaskMember, minResources), its
- * queue and priority class, its creation time, and the status a manifest
+ * queue and priority class, its networkTopology and subGroupPolicy
+ * (kread_topo.c), its creation time, and the status a manifest
  * gives (phase and conditions); what a manifest leaves out is not sent,
  * but for minMember, whose CRD has no default (0, not the daemon's 1).
  */
@@ -101,9 +102,18 @@ struct pg_spec_in {
 	const struct vsnl_ypair *mins;
 	struct kr_res min_resources;
 	const char *queue, *class;
+	const struct vsnl_ypair *nt, *subgroups;	/* read as they are put */
 };
 
+static int p_keep(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	*(const struct vsnl_ypair **)slot = kv;
+	return 0;
+}
+
 static const struct kr_field pg_spec_fields[] = {
+	KR_FIELD("networkTopology", p_keep, struct pg_spec_in, nt),
+	KR_FIELD("subGroupPolicy", p_keep, struct pg_spec_in, subgroups),
 	KR_FIELD("minMember", kr_count, struct pg_spec_in, min_member),
 	KR_FIELD("minTaskMember", p_role_mins, struct pg_spec_in, mins),
 	KR_FIELD("minResources", kr_res, struct pg_spec_in, min_resources),
@@ -375,6 +385,17 @@ int kr_put_podgroup(struct kr *kr)
 	if (!ret && KR_HAS(pg_spec_fields, in.spec.seen, "minResources"))
 		ret = kr_put_res(kr, &vsnl_codec_podgroup, VS_PG_A_MIN_RESOURCES,
 				 &in.spec.min_resources, "spec.minResources");
+	if (in.spec.nt || in.spec.subgroups) {
+		size_t old = kr_push(kr, "spec");
+
+		if (!ret && in.spec.nt)
+			ret = kr_put_net_topology(kr, &vsnl_codec_podgroup, VS_PG_A_NETWORK_TOPOLOGY,
+						  in.spec.nt);
+		if (!ret && in.spec.subgroups)
+			ret = kr_put_subgroups(kr, &vsnl_codec_podgroup, VS_PG_A_SUBGROUP_POLICY,
+					       in.spec.subgroups);
+		kr_pop(kr, old);
+	}
 	if (!ret && in.meta.created)
 		ret = kr_put_ret(kr, at_key(root, "metadata", "creationTimestamp"),
 				 "metadata.creationTimestamp",

@@ -211,12 +211,18 @@ static int p_template(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return kr_walk_kv(kr, kv, template_fields, ARRAY_SIZE(template_fields), slot, NULL);
 }
 
+static int p_partition(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_put_partition(kr, &vsnl_codec_vtask, VS_VTASK_A_PARTITION_POLICY, kv);
+}
+
 static const struct kr_field task_fields[] = {
 	KR_FIELD("name", kr_str, struct task_in, name),
 	KR_FIELD("replicas", kr_count, struct task_in, replicas),
 	KR_FIELD("minAvailable", kr_count, struct task_in, min_available),
 	{ .key = "template", .parse = p_template },
 	{ .key = "policies", .parse = p_task_policies },
+	{ .key = "partitionPolicy", .parse = p_partition },
 	KR_OPEN,
 };
 
@@ -286,8 +292,14 @@ struct spec_in {
 	const char *queue, *class;
 };
 
+static int p_job_nt(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_put_net_topology(kr, &vsnl_codec_vjob, VS_VJOB_A_NETWORK_TOPOLOGY, kv);
+}
+
 static const struct kr_field spec_fields[] = {
 	{ .key = "tasks", .parse = p_tasks },
+	{ .key = "networkTopology", .parse = p_job_nt },
 	KR_FIELD("minAvailable", kr_count, struct spec_in, min_available),
 	KR_FIELD("queue", kr_str, struct spec_in, queue),
 	KR_FIELD("priorityClassName", kr_str, struct spec_in, class),

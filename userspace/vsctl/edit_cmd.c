@@ -69,20 +69,21 @@ enum field_type {
 	F_FLAG,		/* no text: the value @value */
 	F_ENUM,		/* a name the attribute's policy gives a value (the spec's display) */
 	F_HN_MEMBER,	/* a HyperNode's member: TYPE:exact=NAME|regex=PATTERN|labels=K=V,... */
+	F_NT,		/* a networkTopology: MODE[:TIER|:TIER_NAME] */
 };
 
 /* What an attribute of the request holds; each field type fills one. */
 enum shape {
 	SH_NONE,
 	SH_INT, SH_STR, SH_RES,
-	SH_LABELS, SH_TAINTS, SH_TOLS, SH_VTASKS, SH_POLICIES, SH_MEMBERS,
+	SH_LABELS, SH_TAINTS, SH_TOLS, SH_VTASKS, SH_POLICIES, SH_MEMBERS, SH_NT,
 };
 
 static const enum shape shape_of[] = {
 	[F_RES] = SH_RES, [F_RESLIST] = SH_RES, [F_LABEL] = SH_LABELS, [F_TAINT] = SH_TAINTS,
 	[F_TOLERATION] = SH_TOLS, [F_VTASK] = SH_VTASKS, [F_POLICY] = SH_POLICIES,
 	[F_STR] = SH_STR, [F_INT] = SH_INT, [F_BOOL] = SH_INT, [F_FLAG] = SH_INT,
-	[F_ENUM] = SH_INT, [F_HN_MEMBER] = SH_MEMBERS,
+	[F_ENUM] = SH_INT, [F_HN_MEMBER] = SH_MEMBERS, [F_NT] = SH_NT,
 };
 
 #define REQUIRED	0x1		/* add needs it */
@@ -111,6 +112,8 @@ struct slot {
 	const char *str;
 	struct item *items;		/* SH_RES: the resources, by name in @key */
 	u32 nr;
+	bool has_tier;			/* SH_NT: @num the mode, @tier or @str the tier's name */
+	s64 tier;
 };
 
 /*
@@ -159,6 +162,12 @@ struct edit {
 	  .help = _what " nvidia.com/gpu" },						\
 	{ "res", F_RES, _attr, NULL, .arg = "NAME=Q",					\
 	  .help = "any other resource (\"ephemeral-storage=100Gi\"); repeat for more" }
+
+#define NT_FIELD(_attr)									\
+	{ "network-topology", F_NT, _attr, .what = "networkTopology mode",		\
+	  .arg = "MODE[:TIER]", .help = "its networkTopology: MODE hard or soft, TIER the "	\
+	  "highest tier it may cross, a number (highestTierAllowed) or a name "		\
+	  "(highestTierName): \"hard:2\", \"soft:spine\"" }
 
 #define PREEMPTION_FIELD(_attr)								\
 	{ "preemption-policy", F_ENUM, _attr, .what = "preemption policy",			\
@@ -211,6 +220,7 @@ static const struct field pg_fields[] = {
 	  .help = "what it needs to start, as cpu=4,memory=8Gi" },
 	{ "priority-class", F_STR, VS_PG_A_PRIORITY_CLASS, .arg = "PC",
 	  .help = "its priority class" },
+	NT_FIELD(VS_PG_A_NETWORK_TOPOLOGY),
 	{ 0 }
 };
 
@@ -258,6 +268,7 @@ static const struct field vjob_fields[] = {
 	  .help = "its queue (default \"default\")" },
 	{ "priority-class", F_STR, VS_VJOB_A_PRIORITY_CLASS, .arg = "PC",
 	  .help = "its priority class" },
+	NT_FIELD(VS_VJOB_A_NETWORK_TOPOLOGY),
 	{ "min-available", F_INT, VS_VJOB_A_MIN_AVAILABLE, .arg = "N",
 	  .help = "how many pods must run together (default: every task's)" },
 	{ "max-retry", F_INT, VS_VJOB_A_MAX_RETRY, .arg = "N",
@@ -731,6 +742,38 @@ static int apply_hn_member(struct edit *e, const struct field *f, const char *ar
 	return 0;
 }
 
+/*
+ * MODE[:TIER]: the mode by its name; a TIER of digits is highestTierAllowed,
+ * any other highestTierName.
+ */
+static int apply_nt(struct edit *e, const struct field *f, const char *arg,
+		    const struct vsnl_codec_set *nt, struct slot *s)
+{
+	const char *colon = strchr(arg, ':');
+	char *mode = strndup(arg, colon ? (size_t)(colon - arg) : strlen(arg));
+	int v;
+
+	if (!mode)
+		return bad(e, f, arg, "out of memory");
+	v = enum_value(e, f, arg, mode, f->what, &nt->attrs[VS_NT_A_MODE]);
+	free(mode);
+	if (v < 0)
+		return -EINVAL;
+	s->num = v;
+	s->str = NULL;
+	s->has_tier = false;
+	if (!colon)
+		return 0;
+	if (!colon[1])
+		return bad(e, f, arg, "expected a tier after ':'");
+	if (strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+		s->has_tier = true;
+		return read_number(e, f, arg, colon + 1, nt, VS_NT_A_HIGHEST_TIER, &s->tier);
+	}
+	s->str = colon + 1;
+	return 0;
+}
+
 /* Read @arg for @f, an option of @set, into its attribute's slot. */
 static int apply(struct edit *e, const struct vsnl_codec_set *set, const struct field *f,
 		 const char *arg)
@@ -768,6 +811,8 @@ static int apply(struct edit *e, const struct vsnl_codec_set *set, const struct 
 		return apply_policy(e, f, arg, s);
 	case F_HN_MEMBER:
 		return apply_hn_member(e, f, arg, s);
+	case F_NT:
+		return apply_nt(e, f, arg, set->attrs[f->attr].nested, s);
 	case F_STR:
 		s->str = arg;
 		return 0;
@@ -1054,6 +1099,26 @@ static int put_items(struct req *r, const struct vsnl_codec_set *set, u16 type,
 	return 0;
 }
 
+static int put_nt(struct req *r, const struct vsnl_codec_set *set, u16 type,
+		  const struct slot *s)
+{
+	const struct vsnl_codec_set *nt = set->attrs[type].nested;
+	struct nlattr *nest = vsnl_codec_nest_start(r->nlh, r->cap, set, type, &r->err);
+	int ret;
+
+	if (!nest)
+		return r->err.err ?: -EMSGSIZE;
+	ret = vsnl_codec_put_int(r->nlh, r->cap, nt, VS_NT_A_MODE, s->num, &r->err);
+	if (!ret && s->has_tier)
+		ret = vsnl_codec_put_int(r->nlh, r->cap, nt, VS_NT_A_HIGHEST_TIER, s->tier, &r->err);
+	if (!ret && s->str)
+		ret = vsnl_codec_put_str(r->nlh, r->cap, nt, VS_NT_A_HIGHEST_TIER_NAME, s->str,
+					 &r->err);
+	if (!ret)
+		mnl_attr_nest_end(r->nlh, nest);
+	return ret;
+}
+
 static int put_slot(struct req *r, const struct vsnl_codec_set *set, u16 type,
 		    const struct slot *s, const char **from)
 {
@@ -1070,6 +1135,8 @@ static int put_slot(struct req *r, const struct vsnl_codec_set *set, u16 type,
 		return vsnl_codec_put_str(r->nlh, r->cap, set, type, s->str, &r->err);
 	case SH_RES:
 		return put_res(r, set, type, s, from);
+	case SH_NT:
+		return put_nt(r, set, type, s);
 	default:
 		return put_items(r, set, type, s, from);
 	}

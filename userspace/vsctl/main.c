@@ -60,7 +60,7 @@ static const struct vsctl_cmd commands[] = {
 	  .help = "close a queue: it admits no new PodGroup" },
 	OBJ_CMDS("podgroup", "[NS/]NAME", " [-n NS|-A] [--queue Q]"),
 	ADD_CMD("podgroup", "[NS/]NAME [--queue Q] [--min-member N] [--min-resources RES] "
-		"[--priority-class PC]"),
+		"[--priority-class PC] [--network-topology MODE[:TIER]]"),
 	SET_CMD("podgroup", "[NS/]NAME"),
 	OBJ_CMDS("task", "[NS/]NAME", " [-n NS|-A] [--podgroup PG] [--node N] [--status S,...]"),
 	ADD_CMD("task", "[NS/]NAME [--podgroup PG | --queue Q] [--cpu Q] [--memory Q] ... "
@@ -72,7 +72,7 @@ static const struct vsctl_cmd commands[] = {
 	OBJ_CMDS("job", "[NS/]NAME", " [-n NS|-A]"),
 	ADD_CMD("job", "[NS/]NAME --task NAME:REPLICAS[:RES]... [--queue Q] "
 		"[--min-available N] [--max-retry N] [--priority-class PC] "
-		"[--policy EVENT=ACTION]..."),
+		"[--policy EVENT=ACTION]... [--network-topology MODE[:TIER]]"),
 	{ .group = "job", .name = "create", .fn = vsctl_obj_add, .args = "[NS/]NAME [OPTIONS of add]",
 	  .help = "the same as job add (vcctl job run's counterpart)" },
 	{ .group = "job", .name = "abort", .fn = vsctl_job_abort, .args = "[NS/]NAME",

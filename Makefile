@@ -696,8 +696,24 @@ quiet_cmd_volcano_crds = GEN     $(rel-target)
 $(peers-crds): $(oracle-src)/go.mod $(oracle-src)/go.sum
 	@$(call echo-cmd,volcano_crds) $(cmd_volcano_crds)
 
+# The HyperNode CRD, which Volcano v1.10.0 has not: written from the types of
+# volcano.sh/apis by controller-gen, both pinned in selftests/peers/crdgen/
+# (its go.mod says why), into the same directory, after the copy above
+# (which empties it).
+peers-crdgen-src := $(peers-src)/crdgen
+peers-hn-crd := $(peers-dir)/crd/topology.volcano.sh_hypernodes.yaml
+
+quiet_cmd_hn_crd = GEN     $(rel-target)
+      cmd_hn_crd = rm -rf $@.d && mkdir -p $@.d && cd $(peers-crdgen-src) && \
+	$(srctree)/scripts/go-env.sh $(GO_DIR) go tool controller-gen crd \
+		paths=volcano.sh/apis/pkg/apis/topology/v1alpha1 output:crd:dir=$@.d && \
+	mv $@.d/$(notdir $@) $@ && rm -rf $@.d
+
+$(peers-hn-crd): $(peers-crds) $(peers-crdgen-src)/go.mod $(peers-crdgen-src)/go.sum
+	@$(call echo-cmd,hn_crd) $(cmd_hn_crd)
+
 PHONY += peers
-peers: $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(peers-crds)
+peers: $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(peers-crds) $(peers-hn-crd)
 
 # The schedulers make bench-peers runs beside vsched on the real API server
 # (Documentation/benchmarks.md, "The peers side by side"), and its load

@@ -3,7 +3,7 @@
 # The test Kubernetes API server (selftests/kube/kapiserver,
 # Documentation/kube-test-apiserver.md) against the real client: kubectl
 # creates a node, a pod, a Queue and a PodGroup from the YAML files in
-# selftests/kube/, gets them, watches a pod change and go as it happens,
+# selftests/kube/ (the other kinds, a HyperNode among them, inline), gets them, watches a pod change and go as it happens,
 # patches, replaces with a stale resourceVersion (409) and deletes. Then
 # curl, for what kubectl does not reach: the binding and eviction
 # subresources (and an injected binding failure), the status subresource,
@@ -213,12 +213,26 @@ involvedObject:
 reason: FailedScheduling
 message: 0/1 nodes are available
 type: Warning
+---
+apiVersion: topology.volcano.sh/v1alpha1
+kind: HyperNode
+metadata:
+  name: s0
+spec:
+  tier: 1
+  members:
+  - type: Node
+    selector:
+      exactMatch:
+        name: n1
 EOF
 k_is "Active" get namespace volcano-system -o jsonpath='{.status.phase}'
 k_is "1000" get priorityclass high -o jsonpath='{.value}'
 k_is "a 15" get lease -n volcano-system vsched -o jsonpath='{.spec.holderIdentity} {.spec.leaseDurationSeconds}'
 k_is "p1.1" get events --field-selector reason=FailedScheduling,involvedObject.name=p1 \
 	-o jsonpath='{.items[*].metadata.name}'
+k_is "1 n1" get hn s0 -o jsonpath='{.spec.tier} {.spec.members[0].selector.exactMatch.name}'
+k_fails 'hypernodes.topology.volcano.sh "nope" not found' get hypernode nope
 
 # ---- kubectl get -w sees an update and a delete as they happen ----
 k get pod p1 -w --output-watch-events \

@@ -4,7 +4,8 @@
 # The real kube-apiserver of selftests/real-apiserver.sh, checked by hand
 # (not in make check yet: it needs `make peers`): start it; /readyz through
 # kubectl; a Node with its allocatable status, a Queue and a PodGroup
-# created with kubectl as the admin (client certificate); the bearer-token
+# created with kubectl as the admin (client certificate), and a HyperNode
+# (the CRD's own rule refusing a member without a selector); the bearer-token
 # user refused (403) before an RBAC role is bound to it, allowed what the
 # role grants after, and still refused what it does not grant; TLS checked
 # against the generated CA; stop, and nothing it started left running.
@@ -103,6 +104,34 @@ EOF
 [ "$(admin get podgroup smoke-pg -n default -o jsonpath='{.spec.queue}/{.spec.minMember}')" = smoke-queue/2 ] ||
 	fail "podgroup spec"
 ok "Queue smoke-queue and PodGroup default/smoke-pg created"
+
+# The HyperNode CRD make peers writes from volcano.sh/apis: a HyperNode is
+# served, and one whose member has no selector is refused by its rules.
+admin create -f - >/dev/null <<EOF || fail "kubectl create hypernode"
+apiVersion: topology.volcano.sh/v1alpha1
+kind: HyperNode
+metadata: {name: smoke-hn}
+spec:
+  tier: 1
+  members:
+  - {type: Node, selector: {exactMatch: {name: smoke-node}}}
+EOF
+[ "$(admin get hn smoke-hn -o jsonpath='{.spec.tier} {.spec.members[0].selector.exactMatch.name}')" = \
+	"1 smoke-node" ] || fail "hypernode spec"
+if admin create -f - >/dev/null 2>"$dir/hn.err" <<EOF; then
+apiVersion: topology.volcano.sh/v1alpha1
+kind: HyperNode
+metadata: {name: smoke-bare}
+spec:
+  tier: 1
+  members:
+  - {type: Node, selector: {}}
+EOF
+	fail "a HyperNode member without a selector was created"
+fi
+grep -q "Either ExactMatch or RegexMatch or LabelMatch must be specified" "$dir/hn.err" ||
+	fail "the bare member's refusal: $(cat "$dir/hn.err")"
+ok "HyperNode smoke-hn created; a member without a selector refused by the CRD's rules"
 
 # The token user: authenticated, but RBAC grants it nothing yet.
 for path in /api/v1/nodes /apis/scheduling.volcano.sh/v1beta1/queues; do

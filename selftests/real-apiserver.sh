@@ -5,7 +5,9 @@
 # (Documentation/kube-test-apiserver.md, "The real kube-apiserver"): etcd
 # (selftests/peers/cmd/etcd-embed) and kube-apiserver, both built by `make peers`
 # from the releases pinned in selftests/peers/go.mod, with Volcano's CRDs
-# installed from the Volcano release the oracle pins.
+# installed from the Volcano release the oracle pins, and the HyperNode CRD
+# (which that release has not) that make peers writes from volcano.sh/apis
+# (selftests/peers/crdgen/).
 #
 #   selftests/real-apiserver.sh start DIR [PEERS]
 #   selftests/real-apiserver.sh stop DIR
@@ -319,7 +321,8 @@ apiserver_ready() {
 }
 
 start() {
-	for f in kube-apiserver kubectl etcd-embed crd/.volcano; do
+	for f in kube-apiserver kubectl etcd-embed crd/.volcano \
+		crd/topology.volcano.sh_hypernodes.yaml; do
 		[ -e "$peers/$f" ] || {
 			echo "real-apiserver: no $peers/$f: run 'make peers' first" >&2
 			exit 1
@@ -394,7 +397,7 @@ start() {
 	log "CRDs Established after $(since "$w0")s"
 	# Established is the CRD's condition; discovery may lag it by a moment.
 	wait_for "Volcano's resources in discovery" kube-apiserver \
-		kubectl --kubeconfig "$dir/admin.kubeconfig" get queues.scheduling.volcano.sh,podgroups.scheduling.volcano.sh,jobs.batch.volcano.sh -A
+		kubectl --kubeconfig "$dir/admin.kubeconfig" get queues.scheduling.volcano.sh,podgroups.scheduling.volcano.sh,jobs.batch.volcano.sh,hypernodes.topology.volcano.sh -A
 
 	cat >"$dir/env" <<EOF
 PEERS=$peers

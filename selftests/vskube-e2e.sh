@@ -31,7 +31,9 @@
 # by itself are bound; so are pods made after kube-apiserver restarted
 # (every watch cut), and after etcd was compacted and kube-apiserver
 # restarted again (410 Gone: the bridge lists again); a bridge restarted,
-# and a vschedd restarted, lose nothing; /metrics and /healthz answer. A
+# and a vschedd restarted, lose nothing; /metrics and /healthz answer.
+# HyperNodes made, changed and deleted with kubectl are in vschedd as they
+# are in the API server (vsctl hypernode show). A
 # gang that waits for a node label gets Volcano's exact texts in its pods'
 # conditions and Events and its PodGroup's status and Event, then runs,
 # and the queue's allocated is written.
@@ -69,7 +71,7 @@ holder=
 keep=
 t_start=$(date +%s)
 
-for f in kube-apiserver kubectl etcd-embed crd/.volcano; do
+for f in kube-apiserver kubectl etcd-embed crd/.volcano crd/topology.volcano.sh_hypernodes.yaml; do
 	if [ ! -e "$peers/$f" ]; then
 		echo "vskube-e2e: FAIL: no $peers/$f: run 'make peers' first" >&2
 		rmdir "$tmp"
@@ -474,7 +476,7 @@ until_ok bound a3 || fail "a pod made after a compaction and a restart was not b
 # after a backoff, and is 410 then)
 relisted() {
 	asked_since "$mark" >"$tmp/relists"
-	for res in nodes pods podgroups queues priorityclasses; do
+	for res in nodes pods podgroups queues priorityclasses hypernodes; do
 		grep -q "^list [^ ]* $res 200 " "$tmp/relists" || return 1
 	done
 }
@@ -532,6 +534,42 @@ grep -qxF 'vskube_scheduler_metrics_failures_total 1' "$tmp/metrics" &&
 [ "$(curl -fsS "http://127.0.0.1:$port/readyz")" = ok ] || fail "/readyz is not ok"
 echo "vskube-e2e: kube-apiserver restarted, a 410 after a compaction, a bridge and a vschedd restarted:" \
 	"every pod bound once; /metrics counts it, the scheduler's metrics with it"
+
+# HyperNodes (the CRD make peers writes from volcano.sh/apis) mirrored:
+# made, their members changed, deleted, as "vsctl hypernode show" tells.
+# "MEMBERS NODECOUNT" of the HyperNode @1 in vschedd.
+hn_is() {
+	[ "$("$vsctl" hypernode show "$1" 2>/dev/null |
+		jq -r '"\([.members[] | .exactMatch // .regexMatch] | join(",")) \(.nodeCount)"')" = "$2" ]
+}
+k create -f - >"$tmp/out" 2>&1 <<EOF || fail "kubectl create the HyperNodes: $(cat "$tmp/out")"
+apiVersion: topology.volcano.sh/v1alpha1
+kind: HyperNode
+metadata: {name: s0}
+spec:
+  tier: 1
+  members:
+  - {type: Node, selector: {exactMatch: {name: w1}}}
+---
+apiVersion: topology.volcano.sh/v1alpha1
+kind: HyperNode
+metadata: {name: s1}
+spec:
+  tier: 2
+  members:
+  - {type: HyperNode, selector: {exactMatch: {name: s0}}}
+EOF
+until_ok hn_is s0 "w1 1" || fail "HyperNode s0 not in vschedd: $("$vsctl" hypernode list 2>&1)"
+until_ok hn_is s1 "s0 1" || fail "HyperNode s1 not in vschedd: $("$vsctl" hypernode list 2>&1)"
+k patch hypernode s0 --type=merge \
+	-p '{"spec":{"members":[{"type":"Node","selector":{"regexMatch":{"pattern":"^x"}}}]}}' \
+	>"$tmp/out" 2>&1 || fail "kubectl patch hypernode s0: $(cat "$tmp/out")"
+until_ok hn_is s0 "^x 0" || fail "s0's new members not in vschedd: $("$vsctl" hypernode show s0 2>&1)"
+hn_is s1 "s0 0" || fail "s1 does not count s0's nodes: $("$vsctl" hypernode show s1 2>&1)"
+k delete hypernode s0 s1 >"$tmp/out" 2>&1 || fail "kubectl delete the HyperNodes"
+until_ok sh -c "! '$vsctl' hypernode show s0 && ! '$vsctl' hypernode show s1" ||
+	fail "the HyperNodes deleted are still in vschedd"
+echo "vskube-e2e: HyperNodes made, their members changed and deleted with kubectl, mirrored"
 
 # Statuses and Events, in Volcano's words: a gang of two pods that ask for
 # a label no node has waits, then runs once the node gets it.

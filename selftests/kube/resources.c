@@ -71,6 +71,13 @@ const struct kapi_resource kapi_resources[] = {
 		.subs = KAPI_SUB_STATUS, .create_status = "",
 	},
 	{
+		/* Volcano v1.12's CRD (volcano.sh/apis): cluster-scoped, a status subresource */
+		.group = "topology.volcano.sh", .version = "v1alpha1", .plural = "hypernodes",
+		.singular = "hypernode", .kind = "HyperNode", .list_kind = "HyperNodeList",
+		.short_names = (const char *const[]){ "hn", NULL },
+		.subs = KAPI_SUB_STATUS, .create_status = "",
+	},
+	{
 		.group = "scheduling.k8s.io", .version = "v1", .plural = "priorityclasses",
 		.singular = "priorityclass", .kind = "PriorityClass",
 		.list_kind = "PriorityClassList",

@@ -7,7 +7,8 @@
  * a gap the server can no longer replay (410 Gone), closed by a relist
  * that tells what was added, changed and deleted meanwhile; bookmarks;
  * selectors; a server that goes away and comes back; the next page of a
- * list asked for before the objects of this one are told.
+ * list asked for before the objects of this one are told; an optional kind
+ * the server does not serve (404), an empty list looked for again.
  */
 #include <errno.h>
 #include <limits.h>
@@ -401,5 +402,91 @@ Test(informer, a_server_that_goes_and_comes_back)
 	kinf_start(inf);
 	until(inf, &s, 1, 1, 0);
 	cr_assert_str_eq(s.ev[0], "ADDED m0");
+	kinf_free(inf);
+}
+
+/* ---- an optional kind: the server may not serve it ---- */
+
+struct absent_seen {
+	struct seen s;
+	long told[8];			/* the statuses absent() was told, in order */
+	u32 nr_told;
+};
+
+static void on_absent(struct kinf *inf, long status, void *ctx)
+{
+	struct absent_seen *a = ctx;
+
+	cr_assert_lt(a->nr_told, ARRAY_SIZE(a->told));
+	a->told[a->nr_told++] = status;
+}
+
+static const struct kinf_ops optional_ops = {
+	.event = on_event, .synced = on_synced, .trouble = on_trouble, .absent = on_absent,
+};
+
+static bool three_looks(const struct seen *s, const struct kinf *inf)
+{
+	return kinf_stats(inf)->absent >= 3;
+}
+
+Test(informer, an_optional_kind_the_server_lacks_is_an_empty_list_looked_for_again)
+{
+	struct absent_seen a = { 0 };
+	struct kinf *inf = kinf_new(c, "/apis/example.com/v1/widgets", NULL, 0, &optional_ops,
+				    &a);
+
+	cr_assert_not_null(inf);
+	kinf_set_optional(inf, 100);
+	kinf_start(inf);
+	run_until(inf, three_looks, &a.s);
+	/* synced at each look, with nothing: the owner goes on without the kind */
+	cr_assert(kinf_synced(inf));
+	cr_assert_geq(a.s.synced, 3);
+	cr_assert_eq(a.s.nr, 0);
+	cr_assert_eq(kinf_count(inf), 0);
+	/* said once, not at every look; no failure, no trouble, no watch */
+	cr_assert_eq(a.nr_told, 1);
+	cr_assert_eq(a.told[0], 404);
+	cr_assert_eq(kinf_absent(inf), 404);
+	cr_assert_eq(a.s.troubles, 0);
+	cr_assert_eq(kinf_stats(inf)->failures, 0);
+	cr_assert_eq(kinf_stats(inf)->watches, 0);
+	cr_assert_geq(kinf_stats(inf)->lists, 3);
+	kinf_free(inf);
+}
+
+Test(informer, an_optional_kind_the_server_serves_is_listed_and_watched)
+{
+	struct absent_seen a = { 0 };
+	struct kinf *inf = kinf_new(c, "/api/v1/nodes", NULL, 0, &optional_ops, &a);
+
+	node_add("n0", "a");
+	kinf_set_optional(inf, 100);
+	kinf_start(inf);
+	until(inf, &a.s, 1, 1, 0);
+	node_add("n1", "a");
+	until(inf, &a.s, 2, 1, 0);
+	cr_assert_str_eq(a.s.ev[1], "ADDED n1");
+	cr_assert_eq(a.nr_told, 0);
+	cr_assert_eq(kinf_absent(inf), 0);
+	cr_assert_eq(kinf_stats(inf)->absent, 0);
+	cr_assert_eq(kinf_stats(inf)->lists, 1);
+	kinf_free(inf);
+}
+
+/* Without kinf_set_optional(), a 404 is a failure retried with backoff, as before. */
+Test(informer, a_required_kind_the_server_lacks_is_a_failure)
+{
+	struct absent_seen a = { 0 };
+	struct kinf *inf = kinf_new(c, "/apis/example.com/v1/widgets", NULL, 0, &optional_ops,
+				    &a);
+
+	kinf_start(inf);
+	until(inf, &a.s, 0, 0, 1);
+	cr_assert_eq(a.s.synced, 0);
+	cr_assert(!kinf_synced(inf));
+	cr_assert_gt(a.s.troubles, 0);
+	cr_assert_eq(a.nr_told, 0);
 	kinf_free(inf);
 }

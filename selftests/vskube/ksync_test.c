@@ -6,7 +6,9 @@
  * sent in batches; a pod sent as the API server holds it, admitted already
  * (its class may be gone since); what the reader refuses left out and the
  * rest loaded; another scheduler's pending pod skipped; deletions sent as
- * DEL by key, and as a pod's DELETED report.
+ * DEL by key, and as a pod's DELETED report. HyperNodes: mirrored,
+ * replaced when their members change, deleted; relisted after a 410 and
+ * watched again; a bad one logged with what is wrong and left out.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "../daemon/dreq.h"
 #include "../daemon/dtest.h"
 #include "kapi.h"
+#include "lib/log.h"
 #include "vskube/informer.h"
 #include "vskube/ksync.h"
 
@@ -217,4 +220,190 @@ Test(ksync, deletions_are_sent_by_key)
 	delete("/api/v1/nodes/n1");
 	run_until(node_gone);
 	cr_assert_eq(ksync_stats(s)->refused_core, 0);
+}
+
+/* ---- HyperNodes ---- */
+
+#define HN_PATH		"/apis/topology.volcano.sh/v1alpha1/hypernodes"
+#define HN(name, members)							\
+	"{\"apiVersion\":\"topology.volcano.sh/v1alpha1\",\"kind\":\"HyperNode\","	\
+	"\"metadata\":{\"name\":\"" name "\"},\"spec\":{\"tier\":1,\"members\":["	\
+	members "]}}"
+#define EXACT(node)	"{\"type\":\"Node\",\"selector\":{\"exactMatch\":{\"name\":\"" node "\"}}}"
+
+struct hn_seen {
+	char members[256];		/* the exact names, "n1,n3" */
+	u32 nr_nodes;
+};
+
+static int read_hn(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a[VS_HN_A_MAX + 1], *m[VS_HN_MEMBER_A_MAX + 1], *pos;
+	struct hn_seen *hs = arg;
+	int rem;
+
+	cr_assert_not_null(tb[VS_A_HYPERNODE]);
+	vsnl_parse_nested(a, VS_HN_A_MAX, tb[VS_A_HYPERNODE]);
+	hs->nr_nodes = a[VS_HN_A_NR_NODES] ? nla_get_u32(a[VS_HN_A_NR_NODES]) : 0;
+	nla_for_each_nested(pos, tb[VS_A_HYPERNODE], rem) {
+		size_t len = strlen(hs->members);
+
+		if (nla_type(pos) != VS_HN_A_MEMBER)
+			continue;
+		vsnl_parse_nested(m, VS_HN_MEMBER_A_MAX, pos);
+		snprintf(hs->members + len, sizeof(hs->members) - len, "%s%s", len ? "," : "",
+			 m[VS_HN_MEMBER_A_EXACT_NAME] ?
+			 nla_get_string(m[VS_HN_MEMBER_A_EXACT_NAME]) : "?");
+	}
+	return 0;
+}
+
+/* The HyperNode @name as the daemon has it: 0, or its error (-ENOENT). */
+static int hn_get(const char *name, struct hn_seen *hs)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_HYPERNODE_GET, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_HYPERNODE);
+	struct vsnl_err e = { 0 };
+
+	memset(hs, 0, sizeof(*hs));
+	nla_put_string(m, VS_HN_A_NAME, name);
+	nla_nest_end(m, n);
+	return vsnl_request(q, m, read_hn, hs, &e);
+}
+
+static const char *want_hn, *want_members;
+
+static bool hn_is(void)
+{
+	struct hn_seen hs;
+
+	if (!want_members)
+		return hn_get(want_hn, &hs) == -ENOENT;
+	return !hn_get(want_hn, &hs) && !strcmp(hs.members, want_members);
+}
+
+/* Run until the daemon's HyperNode @name has the exact members @members (NULL: is gone). */
+static void until_hn(const char *name, const char *members)
+{
+	want_hn = name;
+	want_members = members;
+	run_until(hn_is);
+}
+
+static void hn_cluster(void)
+{
+	create("/api/v1/nodes", NODE("n1", "4"));
+	create("/api/v1/nodes", NODE("n3", "4"));
+	create(HN_PATH, HN("s0", EXACT("n1")));
+}
+
+static void load(void)
+{
+	struct ksync_opts o = { .scheduler = "volcano" };
+	struct vsnl_err e = { 0 };
+
+	s = ksync_new(c, nl, &o, &e);
+	cr_assert_not_null(s, "%s", e.msg);
+	cr_assert_eq(ksync_load(s, &e), 0, "%s", e.msg);
+	run_until(synced);
+}
+
+Test(ksync, hypernodes_are_mirrored_replaced_and_deleted)
+{
+	struct vsnl_err e = { 0 };
+	struct hn_seen hs;
+	long status = 0;
+
+	hn_cluster();
+	load();
+	cr_assert_eq(hn_get("s0", &hs), 0);
+	cr_assert_str_eq(hs.members, "n1");
+	cr_assert_eq(hs.nr_nodes, 1);
+
+	/* an update replaces the members: the daemon's leaves are the new ones */
+	cr_assert_eq(kcl_call(c, "PATCH", HN_PATH "/s0", "application/merge-patch+json",
+			      "{\"spec\":{\"members\":[" EXACT("n1") "," EXACT("n3") "]}}",
+			      &status, NULL, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(status, 200);
+	until_hn("s0", "n1,n3");
+	cr_assert_eq(hn_get("s0", &hs), 0);
+	cr_assert_eq(hs.nr_nodes, 2);
+
+	/* a second one, then the first deleted */
+	create(HN_PATH, HN("s1", EXACT("n3")));
+	until_hn("s1", "n3");
+	delete(HN_PATH "/s0");
+	until_hn("s0", NULL);
+	cr_assert_eq(hn_get("s1", &hs), 0);
+	cr_assert_eq(ksync_stats(s)->refused_core, 0);
+	cr_assert_eq(ksync_stats(s)->refused_read, 0);
+}
+
+Test(ksync, hypernodes_are_relisted_after_410_and_watched_again)
+{
+	struct vsnl_err e = { 0 };
+	struct kinf *inf;
+	long status = 0;
+	u32 i;
+
+	hn_cluster();
+	load();
+	until_hn("s0", "n1");
+	for (i = 0; (inf = ksync_informer(s, i)); i++)
+		if (!strcmp(kinf_path(inf), HN_PATH))
+			break;
+	cr_assert_not_null(inf, "no informer of %s", HN_PATH);
+	cr_assert_eq(kinf_stats(inf)->lists, 1);
+
+	/* while the watches are cut, s0 goes and s1 comes; the history is lost */
+	cr_assert_eq(kcl_call(c, "POST", "/__test/drop-watches", NULL, NULL, &status, NULL, NULL,
+			      &e), 0, "%s", e.msg);
+	delete(HN_PATH "/s0");
+	create(HN_PATH, HN("s1", EXACT("n3")));
+	cr_assert_eq(kcl_call(c, "POST", "/__test/compact", NULL, NULL, &status, NULL, NULL, &e),
+		     0, "%s", e.msg);
+	until_hn("s1", "n3");
+	until_hn("s0", NULL);
+	cr_assert_geq(kinf_stats(inf)->gone, 1);
+	cr_assert_eq(kinf_stats(inf)->lists, 2);
+
+	/* and after the relist, a watch event */
+	create(HN_PATH, HN("s2", EXACT("n1")));
+	until_hn("s2", "n1");
+	cr_assert_eq(kinf_stats(inf)->lists, 2);
+	cr_assert_eq(ksync_stats(s)->refused_core, 0);
+}
+
+Test(ksync, a_bad_hypernode_is_logged_and_left_out)
+{
+	struct hn_seen hs;
+	char *log = NULL;
+	size_t len = 0;
+
+	vsnl_log_file = open_memstream(&log, &len);
+	cr_assert_not_null(vsnl_log_file);
+	hn_cluster();
+	/* the reader refuses a misspelled selector field; the daemon, a member without one */
+	create(HN_PATH, HN("typo", "{\"type\":\"Node\",\"selector\":{\"exactMatch\":"
+			   "{\"nmae\":\"n1\"}}}"));
+	create(HN_PATH, HN("bare", "{\"type\":\"Node\"}"));
+	create(HN_PATH, HN("s9", EXACT("n3")));
+	load();
+	fclose(vsnl_log_file);
+	vsnl_log_file = NULL;
+
+	cr_assert_eq(hn_get("s0", &hs), 0);
+	cr_assert_eq(hn_get("s9", &hs), 0);
+	cr_assert_eq(hn_get("typo", &hs), -ENOENT);
+	cr_assert_eq(hn_get("bare", &hs), -ENOENT);
+	cr_assert_eq(ksync_stats(s)->refused_read, 1);
+	cr_assert_eq(ksync_stats(s)->refused_core, 1);
+	cr_assert_not_null(strstr(log, "hypernodes typo: left out: hypernodes typo:1: "),
+			   "%s", log);
+	cr_assert_not_null(strstr(log, "spec.members[0].selector.exactMatch.nmae"), "%s", log);
+	cr_assert_not_null(strstr(log, "hypernode.topology.volcano.sh bare: vschedd refused it: "),
+			   "%s", log);
+	cr_assert_not_null(strstr(log, "(VS_CMD_HYPERNODE_NEW hypernode bare) failed: member 0: "
+				  "no selector"), "%s", log);
+	free(log);
 }

@@ -37,6 +37,9 @@ struct kinf {
 	u32 backoff_ms;
 	struct kcl_req *req;
 	bool gone;			/* the watch said 410: list again */
+	u32 optional_ms;		/* kinf_set_optional()'s retry; 0: the resource must exist */
+	long absent;			/* the 404 or 403 of the last list of an optional kind */
+	u64 absent_since;		/* when lists began to be answered so; 0: served */
 
 	char rv[64];			/* where the watch goes on from */
 	json_t *known;			/* key -> resourceVersion: what the owner was told */
@@ -105,6 +108,16 @@ const char *kinf_rv(const struct kinf *inf)
 size_t kinf_count(const struct kinf *inf)
 {
 	return json_object_size(inf->known);
+}
+
+void kinf_set_optional(struct kinf *inf, u32 retry_ms)
+{
+	inf->optional_ms = retry_ms ? retry_ms : 1;
+}
+
+long kinf_absent(const struct kinf *inf)
+{
+	return inf->absent;
 }
 
 const struct kinf_stats *kinf_stats(const struct kinf *inf)
@@ -214,6 +227,57 @@ static void list_retry(struct kinf *inf)
 	retry(inf, KINF_NEXT_LIST);
 }
 
+/* Whether @status says that the server has not, or does not let us have, an optional resource. */
+static bool is_absent(const struct kinf *inf, long status)
+{
+	return inf->optional_ms && (status == 404 || status == 403);
+}
+
+/*
+ * An optional resource the server does not serve. Never listed yet: an
+ * empty list, so that the owner goes on without it. Listed before: the
+ * answer may be a moment's (a restarted API server refuses for a moment,
+ * its authorizer's cache or its CRD handlers not ready), so what the
+ * informer knew stays, until the server has not served it for
+ * optional_ms; then an empty list, whose end tells it deleted (a CRD
+ * removed takes its objects with it). Listed again after a backoff that
+ * doubles from 0.8 s up to optional_ms: there is nothing to watch.
+ */
+static void list_absent(struct kinf *inf, long status, const char *body)
+{
+	u64 now = kinf_clock_ms(), delay = inf->backoff_ms;
+
+	free(inf->cont);
+	inf->cont = NULL;
+	json_decref(inf->listed);
+	inf->listed = NULL;
+	inf->st.absent++;
+	if (!inf->absent_since)
+		inf->absent_since = now;
+	if (!inf->synced || inf->absent || now - inf->absent_since >= inf->optional_ms) {
+		inf->rv[0] = '\0';
+		inf->listed = json_object();
+		if (inf->listed)
+			list_deletes(inf);
+		json_decref(inf->listed);
+		inf->listed = NULL;
+		inf->synced = true;
+		if (inf->absent != status && inf->ops->absent)
+			inf->ops->absent(inf, status, inf->ctx);
+		inf->absent = status;
+		if (inf->ops->synced)
+			inf->ops->synced(inf, inf->ctx);
+	} else {
+		trouble(inf, "list %s: %s", inf->path, body);
+	}
+	if (delay > inf->optional_ms)
+		delay = inf->optional_ms;
+	inf->backoff_ms = 2 * delay > inf->optional_ms ? inf->optional_ms : 2 * delay;
+	inf->state = KINF_WAITING;
+	inf->then = KINF_NEXT_LIST;
+	inf->due = now + delay;
+}
+
 static void list_done(struct kcl_req *r, long status, const char *body, size_t len,
 		      const char *why, void *arg)
 {
@@ -233,6 +297,10 @@ static void list_done(struct kcl_req *r, long status, const char *body, size_t l
 		json_decref(inf->listed);
 		inf->listed = NULL;
 		start_list(inf);
+		return;
+	}
+	if (is_absent(inf, status)) {
+		list_absent(inf, status, body);
 		return;
 	}
 	if (status != 200) {
@@ -301,6 +369,12 @@ static void list_done(struct kcl_req *r, long status, const char *body, size_t l
 	inf->listed = NULL;
 	inf->synced = true;
 	inf->backoff_ms = KINF_BACKOFF_MIN_MS;
+	inf->absent_since = 0;
+	if (inf->absent) {
+		inf->absent = 0;
+		if (inf->ops->absent)
+			inf->ops->absent(inf, 0, inf->ctx);
+	}
 	if (inf->ops->synced)
 		inf->ops->synced(inf, inf->ctx);
 	start_watch(inf);
@@ -405,6 +479,10 @@ static void watch_done(struct kcl_req *r, long status, const char *body, size_t 
 		if (status == 410)
 			inf->st.gone++;
 		start_list(inf);
+		return;
+	}
+	if (is_absent(inf, status)) {
+		start_list(inf);	/* gone while watched: the list says what is left */
 		return;
 	}
 	if (status == 200 && !why) {

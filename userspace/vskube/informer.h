@@ -40,6 +40,13 @@ struct kinf_ops {
 	void (*synced)(struct kinf *inf, void *ctx);
 	/* Something failed and will be retried: for the log. */
 	void (*trouble)(struct kinf *inf, const char *what, void *ctx);
+	/*
+	 * An optional informer's (kinf_set_optional()): the API server
+	 * answered its list with @status 404 (no such resource) or 403
+	 * (forbidden), the first time since it served it, or since the
+	 * start; or, @status 0, it serves it again. NULL: nothing told.
+	 */
+	void (*absent)(struct kinf *inf, long status, void *ctx);
 };
 
 struct kinf_stats {
@@ -50,6 +57,7 @@ struct kinf_stats {
 	u64 bookmarks;
 	u64 gone;			/* 410s: the resourceVersion was too old */
 	u64 failures;			/* lists or watches that failed and were retried */
+	u64 absent;			/* lists of an optional kind answered 404 or 403 */
 };
 
 /*
@@ -63,6 +71,21 @@ struct kinf *kinf_new(struct kcl *c, const char *path, const char *query, u32 pa
 void kinf_free(struct kinf *inf);
 
 void kinf_start(struct kinf *inf);
+
+/*
+ * Let the API server lack @inf's resource (a CRD not installed, or not
+ * granted): a list answered 404 or 403 is then, at the first list, taken
+ * as an empty list, ended as any other (synced(), and absent() told),
+ * and listed again after a backoff that doubles up to @retry_ms, not
+ * watched, until the server serves it. A kind listed before is kept
+ * through such answers (a restarting server gives them for a moment) until
+ * they have lasted @retry_ms: then the empty list tells what the informer
+ * knew as deleted. A watch answered so lists again. Before kinf_start().
+ */
+void kinf_set_optional(struct kinf *inf, u32 retry_ms);
+
+/* The status (404, 403) of an optional informer's last list, if it had none; else 0. */
+long kinf_absent(const struct kinf *inf);
 
 /* Milliseconds of CLOCK_MONOTONIC: the informers' clock. */
 u64 kinf_clock_ms(void);

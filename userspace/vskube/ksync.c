@@ -41,18 +41,23 @@ struct kfeed_info {
 	const char *api, *kind_name;	/* what list items lack */
 	const char *resource;		/* the informer's, in messages: "pods ns/p1" */
 	const char *what;		/* an object's, in the log: "pod ns/p1" */
+	bool optional;			/* the API server may not serve it: kinf_set_optional() */
 };
 
 static const struct kfeed_info feed_info[] = {
 	{ KR_PRIOCLASS, "/apis/scheduling.k8s.io/v1/priorityclasses", "scheduling.k8s.io/v1",
-	  "PriorityClass", "priorityclasses", "priorityclass.scheduling.k8s.io" },
+	  "PriorityClass", "priorityclasses", "priorityclass.scheduling.k8s.io", false },
 	{ KR_QUEUE, "/apis/scheduling.volcano.sh/v1beta1/queues", "scheduling.volcano.sh/v1beta1",
-	  "Queue", "queues", "queue.scheduling.volcano.sh" },
-	{ KR_NODE, "/api/v1/nodes", "v1", "Node", "nodes", "node" },
+	  "Queue", "queues", "queue.scheduling.volcano.sh", false },
+	{ KR_NODE, "/api/v1/nodes", "v1", "Node", "nodes", "node", false },
 	{ KR_PODGROUP, "/apis/scheduling.volcano.sh/v1beta1/podgroups",
 	  "scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups",
-	  "podgroup.scheduling.volcano.sh" },
-	{ KR_POD, "/api/v1/pods", "v1", "Pod", "pods", "pod" },
+	  "podgroup.scheduling.volcano.sh", false },
+	{ KR_POD, "/api/v1/pods", "v1", "Pod", "pods", "pod", false },
+	/* Volcano v1.12 and later, with its CRD: vsched goes on without them */
+	{ KR_HYPERNODE, "/apis/topology.volcano.sh/v1alpha1/hypernodes",
+	  "topology.volcano.sh/v1alpha1", "HyperNode", "hypernodes",
+	  "hypernode.topology.volcano.sh", true },
 };
 
 #define NR_FEEDS	ARRAY_SIZE(feed_info)
@@ -62,6 +67,7 @@ struct kfeed {
 	const struct kfeed_info *info;
 	struct kinf *inf;
 	bool listed;			/* in this load */
+	long absent;			/* the API server's 404 or 403, told: kept across loads */
 };
 
 /* ---- what was sent: 64-bit key hashes, open addressing ---- */
@@ -880,13 +886,40 @@ static void feed_event(struct kinf *inf, enum kinf_event type, json_t *obj, void
 		s->fatal = ret;
 }
 
+/* Told once per change, not at every look, nor again at a load. */
+static void feed_absent(struct kinf *inf, long status, void *ctx)
+{
+	struct kfeed *f = ctx;
+
+	if (status == f->absent)
+		return;
+	f->absent = status;
+	if (!status)
+		vsnl_info("%s: the API server serves %s: mirrored from now on", f->info->resource,
+			  f->info->path);
+	else if (status == 404)
+		vsnl_info("%s: the API server has no %s (Volcano before v1.12, or its CRD "
+			  "not installed): going on without them, looking again (every %u s at "
+			  "the longest)", f->info->resource, f->info->path,
+			  KSYNC_ABSENT_RETRY_MS / 1000);
+	else
+		vsnl_warn("%s: the API server forbids listing %s (%ld: the bridge's role "
+			  "lacks list and watch on them): going on without them, asking again "
+			  "(every %u s at the longest)", f->info->resource, f->info->path, status,
+			  KSYNC_ABSENT_RETRY_MS / 1000);
+}
+
 static void feed_synced(struct kinf *inf, void *ctx)
 {
 	struct kfeed *f = ctx;
 
+	f->listed = true;
+	if (kinf_absent(inf))
+		return;
 	vsnl_v(1, "%s: listed, %zu objects at resourceVersion %s", f->info->resource,
 	       kinf_count(inf), kinf_rv(inf));
-	f->listed = true;
+	/* a new informer (a load) that finds the kind served: the informer tells no change */
+	feed_absent(inf, 0, f);
 }
 
 static void feed_trouble(struct kinf *inf, const char *what, void *ctx)
@@ -900,6 +933,7 @@ static const struct kinf_ops feed_ops = {
 	.event = feed_event,
 	.synced = feed_synced,
 	.trouble = feed_trouble,
+	.absent = feed_absent,
 };
 
 static void feeds_stop(struct ksync *s)
@@ -919,6 +953,8 @@ static int feed_start(struct ksync *s, u32 i)
 	f->inf = kinf_new(s->c, f->info->path, NULL, s->opts.page, &feed_ops, f);
 	if (!f->inf)
 		return -ENOMEM;
+	if (f->info->optional)
+		kinf_set_optional(f->inf, KSYNC_ABSENT_RETRY_MS);
 	kinf_start(f->inf);
 	s->stage = i + 1;
 	return 0;

@@ -3,9 +3,9 @@
  * The core kept in step with the API server: vskube's way in.
  *
  * ksync runs an informer (informer.h) for each kind the core takes:
- * PriorityClasses, Queues, Nodes, PodGroups and Pods, started in that
- * order, each once the one before has listed, so that what an object
- * names is in the core before it. Every object goes through the manifest
+ * PriorityClasses, Queues, Nodes, PodGroups, Pods and HyperNodes (kread's
+ * order), started in that order, each once the one before has listed, so
+ * that what an object names is in the core before it. Every object goes through the manifest
  * reader without the core (userspace/kube/kread.h), so that an object read
  * from the API server becomes exactly the request "vsctl apply" makes of
  * the same manifest; the daemon applies Volcano's rules. A pod is sent as
@@ -17,17 +17,25 @@
  * (VS_CMD_RESET: bind decisions never confirmed are forgotten with it,
  * and the pods are scheduled again), and sends what the informers list,
  * in batches of at most KSYNC_CHUNK objects, lets go of the hold once the
- * pods have listed. No cycle sees half a cluster.
+ * last kind has listed. No cycle sees half a cluster.
  *
  * Keeping up. Afterwards, the changes that arrive between two calls of
- * ksync_flush() go as one batch: deletions (a pod's as its task's
- * VS_TASK_EVENT_DELETED), then new and changed objects in kind order
+ * ksync_flush() go as one batch: deletions, last kind first (a HyperNode's
+ * first, a pod's as its task's VS_TASK_EVENT_DELETED), then new and changed objects in kind order
  * (NEW with NLM_F_REPLACE, a pod as a new task), then what pods report
  * (VS_CMD_TASK_STATUS: running, succeeded, failed with the container's
  * exit code, being deleted). An object whose request equals the one
  * sent last is not sent again (nodes' status heartbeats change nothing
  * the core reads). A pod that names no PodGroup gets one from the
  * daemon's podgroup controller, as Volcano's makes it.
+ *
+ * HyperNodes are optional: an API server without them (Volcano before
+ * v1.12, the CRD not installed: a 404 on the list), or one that forbids
+ * them to the bridge (403), is said once in the log, and the load goes on
+ * without them; the list is tried again with a backoff up to every
+ * KSYNC_ABSENT_RETRY_MS, and at every load, and once it succeeds they are
+ * watched as the others. HyperNodes listed before are kept through such
+ * answers until they have lasted KSYNC_ABSENT_RETRY_MS (informer.h).
  *
  * Refusals. An object the reader refuses, or one not of its list's kind,
  * is logged with the field at fault and left out; the rest goes on. A message the daemon refuses in a
@@ -49,6 +57,8 @@ struct ksync;
 #define KSYNC_CHUNK		20000u
 /* The least time between two loads forced by refusals. */
 #define KSYNC_RESYNC_MIN_MS	30000u
+/* How often a kind the API server does not serve (HyperNodes) is looked for again. */
+#define KSYNC_ABSENT_RETRY_MS	60000u
 
 struct ksync_stats {
 	u64 loads;			/* loads started (the first, and resyncs) */

@@ -434,6 +434,38 @@ static int p_pg_queue(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 	return kf_str(kf, kv, slot);
 }
 
+static int p_nt_mode(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	const char *name = NULL;
+	struct vs_err e = { { 0 } };
+
+	if (kf_str(kf, kv, &name))
+		return -EINVAL;
+	if (vs_nt_mode_parse(name, slot, &e))
+		return kf_err(kf, kv->line, "%s: %s", kf_name(kf, kv), e.msg);
+	return 0;
+}
+
+static const struct kf_field nt_fields[] = {
+	KF_FIELD("mode", p_nt_mode, struct vs_net_topology_spec, mode),
+	KF_FIELD("highestTierAllowed", kf_s32, struct vs_net_topology_spec, highest_tier),
+	KF_FIELD("highestTierName", kf_str, struct vs_net_topology_spec, highest_tier_name),
+};
+
+/* A PodGroup's networkTopology: mode hard (the CRD's default) or soft, a tier or a tier's name. */
+static int p_pg_nt(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	struct vs_net_topology_spec *nt = slot;
+	u64 seen = 0;
+	int ret;
+
+	nt->set = true;
+	nt->mode = VS_NT_HARD;
+	ret = kf_walk_kv(kf, kv, nt_fields, ARRAY_SIZE(nt_fields), nt, &seen);
+	nt->has_highest_tier = seen & (1u << 1);
+	return ret;
+}
+
 static const struct kf_field pg_fields[] = {
 	KF_FIELD("name", kf_str, struct pg_in, name),
 	KF_FIELD("namespace", kf_str, struct pg_in, ns),
@@ -443,6 +475,7 @@ static const struct kf_field pg_fields[] = {
 	KF_FIELD("minResources", kf_res, struct pg_in, spec.min_resources),
 	KF_FIELD("phase", kf_pg_phase, struct pg_in, spec.phase),
 	KF_FIELD("priorityClass", kf_str, struct pg_in, spec.priority_class),
+	KF_FIELD("networkTopology", p_pg_nt, struct pg_in, spec.net_topology),
 };
 
 /* Kubernetes' namespace when none is written. */

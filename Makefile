@@ -543,7 +543,8 @@ fuzz-seeds: $(fuzz-seeds-bin)
 	$(Q)rm -f $(srctree)/selftests/fuzz/corpus/netlink/seed-*
 	$(Q)mkdir -p $(srctree)/selftests/fuzz/corpus/netlink
 	$(Q)$(fuzz-seeds-bin) $(srctree)/selftests/fuzz/corpus/netlink \
-		$(srctree)/selftests/manifests/cluster.yaml $(srctree)/selftests/manifests/workloads.yaml
+		$(srctree)/selftests/manifests/cluster.yaml $(srctree)/selftests/manifests/workloads.yaml \
+		$(srctree)/selftests/manifests/hypernodes.yaml
 
 # ---------------------------------------------------------------------------
 # What CI does not run: the fast path against the exhaustive scan, and

@@ -7,7 +7,8 @@
 # PodGroup phases, as "-v" prints them) must be the in-process run's, line
 # for line, and so must every verdict and difference. A file may be skipped
 # only for what the socket cannot carry (nodeScores, pipelinedTo, a
-# PodGroup without its queue, a configuration without actions), and only
+# PodGroup without its queue, a configuration without actions, a
+# HyperNode's leaves), and only
 # when the file has it. Then the run's refusals: no daemon, a daemon that runs
 # cycles of its own, a daemon that confirms binds itself.
 # Usage: selftests/scenarios-remote.sh BUILD_DIR selftests
@@ -77,6 +78,8 @@ check_skips() {
 		"(nodeScores needs the in-process core)")
 			grep -q '^  nodeScores:' "$file" || fail "$file skipped for nodeScores"
 			! grep -q '^actions: *\[\]' "$file" || echo "$file" >>"$tmp/notrun" ;;
+		"(hypernodes leaves need the in-process core)")
+			grep -q '^    [^ ]*: {.*leaves:' "$file" || fail "$file skipped for leaves" ;;
 		*)
 			fail "$file skipped for an unknown reason: $reason" ;;
 		esac

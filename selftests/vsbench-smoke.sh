@@ -70,6 +70,24 @@ classes=$(echo "$line" | sed -n 's/.*; \([0-9][0-9]*\) node classes$/\1/p')
 "$vsbench" cycle -n 100 -j 200 -t 4 -c 1 >"$out" 2>&1 || fail "cycle exited $?"
 grep -q '; 0 nodes kept out of indexes by their class; 8 node classes$' "$out" ||
 	fail "without selectors or taints classes kept nodes out"
+# A topology: 10 leaves of 10 nodes, 3 spines, a root; the cycle's binds are the same.
+"$vsbench" cycle -n 100 -j 200 -t 4 -c 1 --topology spine=3,leaf=10 >"$out.topo" 2>&1 ||
+	{ cat "$out.topo" >"$out"; fail "cycle with a topology exited $?"; }
+grep -q ', with 14 HyperNodes (10 leaves, 3 spines, a root; tree ready)$' "$out.topo" ||
+	{ cat "$out.topo" >"$out"; fail "no HyperNode line"; }
+grep -q 'invariants hold' "$out.topo" || { cat "$out.topo" >"$out"; fail "topology: invariants"; }
+grep 'cycle   1:' "$out" | sed 's/ in .* ms,/,/' >"$out.a"
+grep 'cycle   1:' "$out.topo" | sed 's/ in .* ms,/,/' >"$out.b"
+[ -s "$out.a" ] && cmp -s "$out.a" "$out.b" || { cat "$out.a" "$out.b" >"$out"; fail "the topology changed the binds"; }
+rm -f "$out.topo" "$out.a" "$out.b"
+for bad in "spine=0,leaf=10:needs 1 <= spines <= leaves" "spine=4,leaf=3:needs 1 <= spines <= leaves" \
+	"spine=1,leaf=101:101 leaves over 100 nodes" "leaf=3:is not spine=S,leaf=L" \
+	"spine=1,leaf=-3:is not spine=S,leaf=L" "spine=1,leaf=3,x:is not spine=S,leaf=L"; do
+	if "$vsbench" cycle -n 100 --topology "${bad%%:*}" >"$out" 2>&1; then
+		fail "--topology ${bad%%:*} accepted"
+	fi
+	grep -qF -- "${bad#*:}" "$out" || fail "--topology ${bad%%:*}: no message \"${bad#*:}\""
+done
 if "$vsbench" cycle --tainted 101 >"$out" 2>&1; then fail "--tainted 101 accepted"; fi
 grep -q -- '--tainted: "101" is not a number from 0 to 100' "$out" || fail "no message for --tainted 101"
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Smoke test of "vsctl scenario run" on the scenarios in selftests/vsctl/:
-# pass-*.yaml must pass; fail-expect.yaml must fail with each difference
-# shown; every bad-*.yaml must be refused with the message its first line
+# pass-*.yaml must pass; fail-expect.yaml and fail-hypernodes.yaml must fail
+# with each difference shown; every bad-*.yaml must be refused with the message its first line
 # announces ("# error: TEXT": the output must contain TEXT); JSON output must
 # carry the decisions; bad usage must exit 2 with a message.
 # Usage: selftests/vsctl-smoke.sh path/to/vsctl selftests/vsctl
@@ -61,6 +61,34 @@ rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "the whole directory exited $rc, expected 1"
 tail -n 1 "$out" | grep -qx "$npass passed, $((nall - npass)) failed" || fail "bad summary"
+
+# HyperNodes: each differing field, and the leaves (in-process only).
+set +e
+"$vsctl" scenario run fail-hypernodes.yaml >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "fail-hypernodes.yaml exited $rc, expected 1"
+for want in '    hypernodes: leaf parent: expected "", got "spine"' \
+	'    hypernodes: spine parent: expected "leaf", got ""' \
+	'    hypernodes: spine nodeCount: expected 1, got 2'; do
+	grep -qxF "$want" "$out" || fail "fail-hypernodes.yaml: no line \"$want\""
+done
+[ "$(grep -c '^    ' "$out")" -eq 3 ] || fail "fail-hypernodes.yaml: more than its differences"
+sed 's/leaf: {parent: "", nodeCount: 2}/leaf: {parent: spine, leaves: [n2, n1, n3]}/;
+	s/spine: {parent: leaf, nodeCount: 1}/spine: {leaves: [n1, n2]}/' \
+	fail-hypernodes.yaml >"$out.yaml"
+set +e
+"$vsctl" scenario run "$out.yaml" >"$out" 2>&1
+rc=$?
+set -e
+rm -f "$out.yaml"
+[ "$rc" -eq 1 ] || fail "the leaves' difference exited $rc, expected 1"
+grep -qxF '    hypernodes: leaf leaves: expected [n1, n2, n3], got [n1, n2]' "$out" ||
+	fail "no difference in leaf's leaves"
+[ "$(grep -c '^    ' "$out")" -eq 1 ] || fail "the leaves: more than their difference"
+"$vsctl" scenario run -o json fail-hypernodes.yaml >"$out" 2>&1 && fail "json passed"
+tr -d ' \n' <"$out" | grep -qF '"hypernodes":{"leaf":{"parent":"spine","nodeCount":2,"leaves":["n1","n2"]}' ||
+	fail "json lacks the HyperNodes"
 
 # JSON: the decisions in the shape of expect.
 "$vsctl" scenario run -o json pass-explicit-gang.yaml >"$out" 2>&1 || fail "json exited $?"

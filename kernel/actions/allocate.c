@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * The allocate action (Volcano's actions/allocate, seed 002), for jobs
- * without sub-group policies or network topology:
+ * The allocate action (Volcano's actions/allocate, seed 002). For jobs
+ * without a hard network topology (those go HyperNode by HyperNode, see
+ * allocate_for_job() and Documentation/scheduling.md, "Network topology"):
  *
  *   1. Every job the session sees that is admitted (Inqueue, or Pending when
  *      no enqueue action runs), valid (JobValid) and has pending tasks that
@@ -42,6 +43,7 @@
 #include "sched/nodeindex.h"
 #include "sched/pqueue.h"
 #include "sched/statement.h"
+#include "sched/topology.h"
 
 /*
  * The distinct reasons nodes refused tasks of the job being tried, so that
@@ -67,6 +69,7 @@ struct job_ws {
 	struct vs_pqueue tasks;		/* pending tasks, task order */
 	const char **failed_roles;	/* roles with a fit error this session */
 	u32 nr_failed_roles, cap_failed_roles;
+	struct vs_topo_job tj;		/* its network topology, as this session sees it */
 };
 
 struct queue_ws {
@@ -85,8 +88,11 @@ struct alloc_ctx {
 	 * (Documentation/scheduling.md, "The fast path").
 	 */
 	bool exhaustive;
-	struct vs_node **nodes;		/* every node, creation order */
+	struct vs_node **nodes;		/* the nodes tried: every one, or a HyperNode's */
 	u32 nr_nodes;
+	struct vs_topo *topo;		/* when a job has a network topology */
+	u32 sub_allocated;		/* the default sub-job's AllocatedHyperNode, as tried */
+	u32 sub_decision;		/* ...as the last sub-job placement left it */
 	struct vs_node **fit;		/* scratch: nodes that pass the predicates */
 	struct vs_node **idle, **future;
 	struct queue_ws *qws;		/* by queue sidx; .queue NULL when unused */
@@ -155,9 +161,9 @@ static void record_fit_errors(struct alloc_ctx *ctx, struct vs_task *task, const
 				vs_fit_errors_add(ssn, fe,
 						  id <= rs->nr ? rs->text[id - 1] : REASON_OTHER);
 		if (rs->any_refused) {
-			fe->unresolvable = vs_arena_alloc(ssn->arena, ctx->nr_nodes);
+			fe->unresolvable = vs_arena_alloc(ssn->arena, ssn->nr_nodes);
 			if (fe->unresolvable)
-				memcpy(fe->unresolvable, rs->refused, ctx->nr_nodes);
+				memcpy(fe->unresolvable, rs->refused, ssn->nr_nodes);
 		}
 	}
 	vs_session_set_fit_errors(ssn, task, fe);
@@ -320,7 +326,7 @@ static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
 	}
 	memset(rs->count, 0, sizeof(rs->count));
 	if (rs->refused)
-		memset(rs->refused, 0, ctx->nr_nodes);
+		memset(rs->refused, 0, ctx->ssn->nr_nodes);
 	rs->any_refused = false;
 	for (u32 i = 0; i < ctx->nr_nodes; i++) {
 		struct vs_fit_error fe = { .reason = { 0 } };
@@ -338,7 +344,7 @@ static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
 		}
 		rs->count[id]++;
 		if (rs->refused && rs->unresolvable[id]) {
-			rs->refused[i] = 1;
+			rs->refused[ctx->nodes[i]->sidx] = 1;
 			rs->any_refused = true;
 		}
 	}
@@ -519,27 +525,54 @@ static void place_task(struct alloc_ctx *ctx, struct vs_statement *stmt, struct 
 	vs_stmt_pipeline(stmt, task, node, NULL);
 }
 
+/* Volcano's getNewAllocatedHyperNode: where the job is once a task is on @node. */
+static u32 new_allocated(const struct alloc_ctx *ctx, const struct vs_node *node, u32 allocated)
+{
+	u32 h = ctx->topo->low[node->sidx];
+
+	if (h == VS_TOPO_NONE)
+		return allocated;
+	return vs_topo_lca(ctx->topo, h, allocated);
+}
+
 /*
  * Volcano's allocateResourcesForTasks for the job's default sub-job: place
- * tasks until the job is ready. Returns the statement if the job is ready or
+ * @tasks on the nodes under HyperNode @h (VS_TOPO_NONE: every node) until
+ * the job is ready. Returns the statement if the job is ready or
  * pipelined, else discards it and returns NULL.
  */
-static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws *jw)
+static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws *jw,
+					   struct vs_pqueue *tasks, u32 h)
 {
 	struct vs_session *ssn = ctx->ssn;
 	struct vs_job *job = jw->job;
-	struct vs_statement *stmt = vs_stmt_new(ssn);
+	bool aware = jw->tj.with && ctx->topo;
+	u32 allocated = ctx->sub_allocated;
+	struct vs_statement *stmt;
 
+	if (h == VS_TOPO_NONE || h == ctx->topo->top) {
+		ctx->nodes = ssn->nodes;
+		ctx->nr_nodes = ssn->nr_nodes;
+	} else {
+		ctx->nodes = ctx->topo->hns[h].nodes;
+		ctx->nr_nodes = ctx->topo->hns[h].nr_nodes;
+	}
+	if (!ctx->nr_nodes && h != VS_TOPO_NONE) {
+		vs_v(4, "There is no node in hyperNode job=\"%s/%s\" hyperNode=\"%s\"", job->ns,
+		     job->name, ctx->topo->hns[h].name);
+		return NULL;
+	}
+	stmt = vs_stmt_new(ssn);
 	if (!stmt)
 		return NULL;
 	/* One cache per role, for this attempt at the job (Volcano's PredicateHelper). */
 	ctx->nr_caches = 0;
 	vs_v(3, "Try to allocate resource queue=\"%s\" job=\"%s/%s\" taskNum=%u", job->queue->name,
-	     job->ns, job->name, vs_pq_len(&jw->tasks));
-	vs_v(3, "There are <%u> nodes for Job <%s/%s>", ssn->nr_nodes, job->ns, job->name);
+	     job->ns, job->name, vs_pq_len(tasks));
+	vs_v(3, "There are <%u> nodes for Job <%s/%s>", ctx->nr_nodes, job->ns, job->name);
 
-	while (!vs_pq_empty(&jw->tasks)) {
-		struct vs_task *task = vs_pq_pop(&jw->tasks);
+	while (!vs_pq_empty(tasks)) {
+		struct vs_task *task = vs_pq_pop(tasks);
 		struct vs_fit_error fe = { .reason = { 0 } };
 		struct vs_fp_role_cache *cache = NULL;
 		struct vs_node *best;
@@ -566,11 +599,17 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 			break;
 		}
 		cache = role_cache_get(ctx, job, task->role);
-		fast = fast_task(ctx, task) && !(cache && cache->mixed);
+		fast = ctx->nodes == ssn->nodes && fast_task(ctx, task) && !(cache && cache->mixed);
+		if (aware) {
+			ctx->topo->task = task;
+			ctx->topo->task_hn = allocated;
+		}
 		best = fast ? fast_best(ctx, task) : NULL;
 		if (best) {
 			ssn->sched->stats.fast_placements++;
 			place_task(ctx, stmt, task, best);
+			if (aware)
+				allocated = new_allocated(ctx, best, allocated);
 			if (vs_ssn_job_ready(ssn, job))
 				break;
 			continue;
@@ -591,9 +630,13 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		if (fast && ctx->fp->nr_tmpls)
 			ssn->sched->stats.fast_misses++;
 		place_task(ctx, stmt, task, best);
+		if (aware)
+			allocated = new_allocated(ctx, best, allocated);
 		if (vs_ssn_job_ready(ssn, job))
 			break;
 	}
+	if (aware)
+		ctx->topo->task = NULL;
 
 	if (jw->trace)
 		jw->trace->placed = vs_job_ready_num(job) + vs_job_waiting_num(job);
@@ -604,6 +647,277 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 	/* What the discard gives back, the nodes log (core/node.h). */
 	vs_stmt_discard(stmt);
 	return NULL;
+}
+
+/* ---- jobs with a hard network topology (Volcano's allocateForJob) ---- */
+
+/* A HyperNode's dry run kept: what it did, the tasks it left, its score. */
+struct hn_trial {
+	u32 hn;
+	struct vs_stmt_log log;
+	struct vs_pqueue tasks;
+	double score;
+	u32 sub_decision;
+};
+
+/* The search for @jw's default sub-job (@sub) or the job itself. */
+static void job_search(struct alloc_ctx *ctx, struct job_ws *jw, bool sub, u32 root,
+		       struct vs_res *min, struct vs_hn_search *s)
+{
+	struct vs_job *job = jw->job;
+	const struct vs_task *t;
+
+	vs_res_clear(min);
+	if (sub) {
+		/* subJob.GetMinResources: what its pending tasks ask for */
+		list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node)
+			vs_res_add(min, t->req);
+	} else if (job->has_min_resources) {
+		*min = job->min_resources;
+	}
+	*s = (struct vs_hn_search) {
+		.job = job,
+		.root = root,
+		.hard = jw->tj.hard,
+		.highest_tier = jw->tj.highest_tier,
+		.allocated = sub ? ctx->sub_allocated : jw->tj.allocated,
+		.min_res = min,
+		.purpose = VS_HN_ALLOCATE,
+	};
+}
+
+/* The first of the best scored, in gradient order (Volcano picks one at random). */
+static u32 best_of(const double *scores, u32 nr)
+{
+	u32 best = 0;
+
+	for (u32 i = 1; i < nr; i++)
+		if (scores[i] > scores[best])
+			best = i;
+	return best;
+}
+
+/*
+ * Volcano's allocateForSubJob: the HyperNodes under @hn_for_job, gradient
+ * by gradient, each tried with @tasks in a Statement that is saved and
+ * discarded; the best of the first gradient where any placed something is
+ * replayed. @tasks becomes what that one left; *@score its HyperNodeOrder
+ * score.
+ */
+static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct job_ws *jw,
+						struct vs_pqueue *tasks, u32 hn_for_job,
+						double *score)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct vs_hn_gradients g;
+	struct vs_hn_search s;
+	struct vs_res min;
+	struct hn_trial *trials;
+	double *scores;
+	u32 *cands;
+
+	job_search(ctx, jw, true, hn_for_job, &min, &s);
+	if (vs_ssn_hn_gradient(ssn, &s, &g))
+		return NULL;
+	trials = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*trials));
+	scores = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*scores));
+	cands = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*cands));
+	if (!trials || !scores || !cands)
+		return NULL;
+	for (u32 k = 0; k < g.nr; k++) {
+		struct vs_statement *stmt;
+		u32 nr = 0, best;
+
+		for (u32 i = g.start[k]; i < g.start[k + 1]; i++) {
+			struct hn_trial *tr = &trials[nr];
+
+			jw->nr_failed_roles = 0;	/* ResetSubJobFitErr */
+			if (vs_pq_copy(&tr->tasks, tasks))
+				return NULL;
+			vs_v(3, "Try to allocate resource for tasks in subJob job=\"%s/%s\" "
+			     "taskNum=%u hyperNode=\"%s\"", jw->job->ns, jw->job->name,
+			     vs_pq_len(&tr->tasks), ctx->topo->hns[g.hns[i]].name);
+			stmt = allocate_tasks(ctx, jw, &tr->tasks, g.hns[i]);
+			if (!stmt)
+				continue;
+			if (stmt->nr && !vs_stmt_save(stmt, &tr->log)) {
+				tr->hn = g.hns[i];
+				cands[nr++] = g.hns[i];
+			}
+			vs_stmt_discard(stmt);	/* a dry run in every HyperNode */
+		}
+		if (!nr) {
+			vs_v(5, "Find solution for subJob fail job=\"%s/%s\" gradient=%u",
+			     jw->job->ns, jw->job->name, k);
+			continue;
+		}
+		vs_ssn_hn_order(ssn, &s, cands, nr, scores);
+		best = best_of(scores, nr);
+		stmt = vs_stmt_new(ssn);
+		if (!stmt || vs_stmt_recover(stmt, &trials[best].log, NULL)) {
+			vs_error("Failed to recover operations job=\"%s/%s\" hyperNode=\"%s\"",
+				 jw->job->ns, jw->job->name, ctx->topo->hns[trials[best].hn].name);
+			if (stmt)
+				vs_stmt_discard(stmt);
+			return NULL;
+		}
+		ctx->sub_allocated = vs_topo_lca(ctx->topo, ctx->sub_allocated, trials[best].hn);
+		ctx->sub_decision = ctx->sub_allocated;
+		*tasks = trials[best].tasks;
+		*score = scores[best];
+		vs_v(3, "Allocate subJob to hyperNode success job=\"%s/%s\" hyperNode=\"%s\" "
+		     "score=%g newAllocatedHyperNode=\"%s\"", jw->job->ns, jw->job->name,
+		     ctx->topo->hns[trials[best].hn].name, scores[best],
+		     ctx->topo->hns[ctx->sub_allocated].name);
+		return stmt;
+	}
+	return NULL;
+}
+
+/* Concatenate the logs of @stmts into @log (Volcano's SaveOperations). */
+static int save_all(struct vs_session *ssn, struct vs_statement **stmts, u32 nr,
+		    struct vs_stmt_log *log)
+{
+	u32 total = 0;
+
+	for (u32 i = 0; i < nr; i++)
+		total += stmts[i]->nr;
+	log->nr = 0;
+	log->ops = vs_arena_alloc(ssn->arena, (total + 1) * sizeof(*log->ops));
+	if (!log->ops)
+		return -ENOMEM;
+	for (u32 i = 0; i < nr; i++) {
+		memcpy(log->ops + log->nr, stmts[i]->ops, stmts[i]->nr * sizeof(*log->ops));
+		log->nr += stmts[i]->nr;
+	}
+	return 0;
+}
+
+/*
+ * Volcano's allocateForJob for a job whose only sub-job is its default
+ * one: the HyperNodes of the job's gradients, each tried as a dry run of
+ * the sub-job placements it takes to make the job ready; the best of the
+ * first gradient with a ready (or pipelined) job is replayed into the
+ * Statement returned, and jw->tasks becomes what it left.
+ */
+static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_ws *jw,
+					     u32 *decision)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct vs_job *job = jw->job;
+	u32 sub_before = ctx->sub_allocated;
+	struct vs_statement **stmts;
+	struct vs_hn_gradients g;
+	struct vs_hn_search s;
+	struct vs_res min;
+	struct hn_trial *trials;
+	double *scores;
+
+	job_search(ctx, jw, false, ctx->topo->top, &min, &s);
+	if (vs_ssn_hn_gradient(ssn, &s, &g))
+		return NULL;
+	trials = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*trials));
+	scores = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*scores));
+	stmts = vs_arena_alloc(ssn->arena, (vs_pq_len(&jw->tasks) + 1) * sizeof(*stmts));
+	if (!trials || !scores || !stmts)
+		return NULL;
+	for (u32 k = 0; k < g.nr; k++) {
+		struct vs_statement *stmt;
+		u32 nr = 0, best;
+
+		for (u32 i = g.start[k]; i < g.start[k + 1]; i++) {
+			struct hn_trial *tr = &trials[nr];
+			u32 nr_stmts = 0;
+			double sum = 0;
+
+			jw->nr_failed_roles = 0;	/* ResetFitErr */
+			if (vs_pq_copy(&tr->tasks, &jw->tasks))
+				return NULL;
+			vs_v(3, "Try to allocate resource for job in hyperNode job=\"%s/%s\" "
+			     "hyperNode=\"%s\"", job->ns, job->name, ctx->topo->hns[g.hns[i]].name);
+			ctx->sub_decision = VS_TOPO_NONE;
+			/* The sub-job again while it places something, until the job is ready. */
+			while (!vs_pq_empty(&tr->tasks)) {
+				double score = 0;
+
+				stmt = allocate_for_subjob(ctx, jw, &tr->tasks, g.hns[i], &score);
+				if (!stmt)
+					break;
+				if (!stmt->nr) {
+					vs_stmt_discard(stmt);
+					break;
+				}
+				stmts[nr_stmts++] = stmt;
+				sum += score;
+				if (vs_ssn_job_ready(ssn, job))
+					break;
+			}
+			tr->sub_decision = ctx->sub_decision;
+			ctx->sub_allocated = sub_before;	/* RecoverSubJobStatus */
+			if (save_all(ssn, stmts, nr_stmts, &tr->log))
+				return NULL;
+			if (tr->log.nr && (vs_ssn_job_ready(ssn, job) ||
+					   vs_ssn_job_pipelined(ssn, job))) {
+				tr->hn = g.hns[i];
+				scores[nr] = sum;
+				nr++;
+			}
+			for (u32 j = 0; j < nr_stmts; j++)
+				vs_stmt_discard(stmts[j]);
+		}
+		if (!nr) {
+			vs_v(5, "Find solution for job fail job=\"%s/%s\" gradient=%u", job->ns,
+			     job->name, k);
+			continue;
+		}
+		best = best_of(scores, nr);
+		stmt = vs_stmt_new(ssn);
+		if (!stmt || vs_stmt_recover(stmt, &trials[best].log, NULL)) {
+			vs_error("Failed to recover operations job=\"%s/%s\" hyperNode=\"%s\"",
+				 job->ns, job->name, ctx->topo->hns[trials[best].hn].name);
+			if (stmt)
+				vs_stmt_discard(stmt);
+			return NULL;
+		}
+		jw->tasks = trials[best].tasks;
+		decision[0] = trials[best].hn;
+		decision[1] = trials[best].sub_decision;
+		vs_v(3, "Allocate job to hyperNode success job=\"%s/%s\" hyperNode=\"%s\"",
+		     job->ns, job->name, ctx->topo->hns[trials[best].hn].name);
+		return stmt;
+	}
+	vs_v(5, "Cannot find any solution for job job=\"%s/%s\"", job->ns, job->name);
+	return NULL;
+}
+
+/*
+ * Volcano's recorder.UpdateDecisionToJob, once the job's Statement is
+ * committed: its AllocatedHyperNode and its sub-job's take in where this
+ * placement went.
+ */
+static int record_decision(struct alloc_ctx *ctx, struct job_ws *jw, const u32 *decision)
+{
+	struct vs_topo *topo = ctx->topo;
+	struct vs_job *job = jw->job;
+	u32 h;
+
+	h = vs_topo_lca(topo, jw->tj.allocated, decision[0]);
+	if (h != jw->tj.allocated) {
+		vs_v(3, "update allocated hyperNode for job job=\"%s/%s\" new=\"%s\"", job->ns,
+		     job->name, topo->hns[h].name);
+		if (vs_job_set_allocated_hn(ctx->ssn->cl, job, false, topo->hns[h].name))
+			return -ENOMEM;
+		jw->tj.allocated = h;
+	}
+	if (decision[1] == VS_TOPO_NONE)
+		return 0;
+	h = vs_topo_lca(topo, jw->tj.sub_allocated, decision[1]);
+	if (h != jw->tj.sub_allocated) {
+		if (vs_job_set_allocated_hn(ctx->ssn->cl, job, true, topo->hns[h].name))
+			return -ENOMEM;
+		jw->tj.sub_allocated = h;
+	}
+	return 0;
 }
 
 static struct queue_ws *queue_ws_of(struct alloc_ctx *ctx, struct vs_queue *queue)
@@ -659,11 +973,23 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 			}
 			continue;
 		}
+		if (job->net_topology.set) {
+			if (!ctx->topo && !(ctx->topo = vs_topo_get(ssn)))
+				return -ENOMEM;
+			if (!ctx->topo->ready) {
+				vs_v(4, "Job <%s/%s> Queue <%s> skip allocate, reason: hyperNodes are "
+				     "not ready for scheduling", job->ns, job->name, job->queue->name);
+				continue;
+			}
+		}
 
 		jw = vs_arena_zalloc(ssn->arena, sizeof(*jw));
 		if (!jw)
 			return -ENOMEM;
 		jw->job = job;
+		jw->tj.allocated = jw->tj.sub_allocated = VS_TOPO_NONE;
+		if (job->net_topology.set && vs_topo_job(ssn, ctx->topo, job, &jw->tj))
+			return -ENOMEM;
 		vs_pq_init(&jw->tasks, ssn, ssn->arena, vs_cmp_task);
 		list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
 			/* best-effort tasks are backfill's */
@@ -794,6 +1120,7 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 {
 	struct alloc_ctx ctx;
 	struct vs_pqueue queues;
+	u32 decision[2];
 	int ret;
 
 	ret = alloc_ctx_init(&ctx, ssn, args);
@@ -816,13 +1143,23 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 		if (vs_pq_empty(&qw->jobs))
 			continue;
 		jw = vs_pq_pop(&qw->jobs);
-		stmt = allocate_tasks(&ctx, jw);
+		ctx.sub_allocated = jw->tj.sub_allocated;
+		decision[0] = decision[1] = VS_TOPO_NONE;
+		/* A hard network topology: HyperNode by HyperNode (soft ones are made hard). */
+		if (jw->tj.hard)
+			stmt = allocate_for_job(&ctx, jw, decision);
+		else
+			stmt = allocate_tasks(&ctx, jw, &jw->tasks, VS_TOPO_NONE);
 		if (stmt && jw->trace)
 			jw->trace->step = vs_ssn_job_ready(ssn, jw->job) ? VS_WHY_COMMITTED
 									 : VS_WHY_PIPELINED;
 		/* A pipelined job keeps its statement open: it is not committed. */
 		if (stmt && vs_ssn_job_ready(ssn, jw->job)) {
 			vs_stmt_commit(stmt);
+			if (decision[0] != VS_TOPO_NONE && record_decision(&ctx, jw, decision)) {
+				ret = -ENOMEM;
+				break;
+			}
 			if (!vs_pq_empty(&jw->tasks) && vs_pq_push(&qw->jobs, jw)) {
 				ret = -ENOMEM;
 				break;

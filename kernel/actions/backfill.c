@@ -38,10 +38,12 @@ static struct job_tasks *collect(struct vs_session *ssn, struct vs_job *job, int
 	struct vs_task *task, *tmp;
 
 	list_for_each_entry_safe(task, tmp, &job->by_status[VS_TASK_PIPELINED], status_node) {
+		struct vs_node *node = task->node;
+
 		if (!task->best_effort)
 			continue;
 		vs_task_unplace(ssn->cl, task, VS_TASK_PENDING, NULL);
-		vs_ssn_on_deallocate(ssn, task);
+		vs_ssn_on_deallocate(ssn, task, node);
 	}
 	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
 		if (!task->best_effort || vs_task_backing_off(task, ssn->sched->now_ns))

@@ -68,6 +68,7 @@ struct vs_hypernode {
 	struct hlist_node hnode;	/* cl->hypernode_index */
 	struct rb_node byname;		/* cl->hypernode_names */
 	struct list_head list;		/* cl->hypernodes.list, creation order */
+	u32 sidx;			/* its index in a session's view (sched/topology.h) */
 
 	s32 tier;
 	const char *tier_name;		/* interned, or NULL */

@@ -626,6 +626,8 @@ void vs_job_free(struct vs_cluster *cl, struct vs_job *job)
 	for (int i = 0; i < VS_PG_COND_NR; i++)
 		free(job->cond[i].text);
 	free(job->why);		/* sched/explain.h: one block */
+	vs_str_put(&cl->strs, job->allocated_hn);
+	vs_str_put(&cl->strs, job->sub_allocated_hn);
 	vs_str_put(&cl->strs, job->ns);
 	vs_str_put(&cl->strs, job->name);
 	vs_pool_free(&cl->job_pool, job);
@@ -662,3 +664,16 @@ int vs_job_del(struct vs_cluster *cl, struct vs_job *job, struct vs_err *err)
 	return 0;
 }
 
+
+int vs_job_set_allocated_hn(struct vs_cluster *cl, struct vs_job *job, bool sub,
+			    const char *name)
+{
+	const char **field = sub ? &job->sub_allocated_hn : &job->allocated_hn;
+	const char *s = NULL;
+
+	if (name && !(s = vs_str_get_cstr(&cl->strs, name)))
+		return -ENOMEM;
+	vs_str_put(&cl->strs, *field);
+	*field = s;
+	return 0;
+}

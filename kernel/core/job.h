@@ -168,6 +168,14 @@ struct vs_job {
 	struct vs_pg_condition cond[VS_PG_COND_NR];
 	/* The status last told to the status group (netlink/writeback.h), 0 when none was. */
 	u32 status_digest;
+	/*
+	 * The scheduler's own: the HyperNode its tasks were placed within
+	 * (Volcano's JobInfo.AllocatedHyperNode, kept by its cache from cycle
+	 * to cycle and lost on a restart), and that of its default sub-job
+	 * (SubJobInfo.AllocatedHyperNode), interned, or NULL.
+	 */
+	const char *allocated_hn;
+	const char *sub_allocated_hn;
 
 	/*
 	 * In cluster->active_jobs, by seq, while it has a queue and does not
@@ -290,6 +298,13 @@ static inline u32 vs_job_allocated_task_num(const struct vs_job *job)
 			n += job->nr_by_status[s];
 	return n;
 }
+
+/*
+ * Set the job's AllocatedHyperNode, or (@sub) its default sub-job's, to
+ * @name (NULL: none); -ENOMEM leaves it.
+ */
+int vs_job_set_allocated_hn(struct vs_cluster *cl, struct vs_job *job, bool sub,
+			    const char *name);
 
 /* The minTaskMember of @role (interned), or 0 when the job sets none for it. */
 u32 vs_job_role_min(const struct vs_job *job, const char *role);

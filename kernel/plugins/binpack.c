@@ -34,39 +34,6 @@ static s64 weight_or_one(const struct vs_args *args, const char *key)
 	return w < 0 ? 1 : w;
 }
 
-/*
- * Walk the names of binpack.resources, calling @fn for each trimmed one.
- * Returns the first error @fn returns.
- */
-static int for_each_resource(const struct vs_args *args,
-			     int (*fn)(const char *name, void *ctx), void *ctx)
-{
-	const char *list = NULL, *p;
-	char name[256];
-
-	vs_args_get_string(args, "binpack.resources", &list, NULL);
-	for (p = list; p && *p;) {
-		const char *comma = strchr(p, ',');
-		const char *end = comma ? comma : p + strlen(p);
-		size_t n;
-		int ret;
-
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		n = (size_t)(end - p);
-		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-			n--;
-		if (n && n < sizeof(name)) {
-			memcpy(name, p, n);
-			name[n] = '\0';
-			if ((ret = fn(name, ctx)))
-				return ret;
-		}
-		p = comma ? comma + 1 : end;
-	}
-	return 0;
-}
-
 struct check_ctx {
 	const struct vs_args *args;
 	struct vs_err *err;
@@ -94,7 +61,7 @@ static int binpack_check_conf(const struct vs_conf_plugin *cp, struct vs_err *er
 	    (ret = vs_args_get_int(&cp->args, "binpack.memory", &w, err)) ||
 	    (ret = vs_args_get_string(&cp->args, "binpack.resources", &s, err)))
 		return ret;
-	return for_each_resource(&cp->args, check_resource, &c);
+	return vs_args_for_each_name(&cp->args, "binpack.resources", check_resource, &c);
 }
 
 static int weigh_resource(const char *name, void *ctx)
@@ -125,7 +92,7 @@ static int binpack_open(struct vs_session *ssn, struct vs_plugin *p)
 		bp->dim_weight[d] = -1;
 	bp->weight = 1;
 	vs_args_get_int(args, "binpack.weight", &bp->weight, NULL);
-	for_each_resource(args, weigh_resource, ctx);
+	vs_args_for_each_name(args, "binpack.resources", weigh_resource, ctx);
 	/* cpu and memory are always weighed, whatever the list says */
 	bp->dim_weight[VS_RES_CPU] = weight_or_one(args, "binpack.cpu");
 	bp->dim_weight[VS_RES_MEMORY] = weight_or_one(args, "binpack.memory");

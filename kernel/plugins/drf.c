@@ -117,7 +117,8 @@ static void drf_on_allocate(struct vs_session *ssn, struct vs_plugin *p, struct 
 	update_share(ssn, dj);
 }
 
-static void drf_on_deallocate(struct vs_session *ssn, struct vs_plugin *p, struct vs_task *task)
+static void drf_on_deallocate(struct vs_session *ssn, struct vs_plugin *p, struct vs_task *task,
+			      struct vs_node *node)
 {
 	struct drf_job *dj = drf_job(p->priv, task->job);
 

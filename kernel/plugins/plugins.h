@@ -15,6 +15,7 @@ extern const struct vs_plugin_ops vs_plugin_capacity;
 extern const struct vs_plugin_ops vs_plugin_conformance;
 extern const struct vs_plugin_ops vs_plugin_drf;
 extern const struct vs_plugin_ops vs_plugin_gang;
+extern const struct vs_plugin_ops vs_plugin_nettopo;
 extern const struct vs_plugin_ops vs_plugin_nodeorder;
 extern const struct vs_plugin_ops vs_plugin_overcommit;
 extern const struct vs_plugin_ops vs_plugin_predicates;

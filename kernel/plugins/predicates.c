@@ -199,7 +199,7 @@ static bool evicted_here(const struct predicates *st, const struct vs_task *t)
 
 /* A Statement evicted @task (the only deallocation that leaves it Releasing). */
 static void predicates_on_deallocate(struct vs_session *ssn, struct vs_plugin *p,
-				     struct vs_task *task)
+				     struct vs_task *task, struct vs_node *node)
 {
 	struct predicates *st = p->priv;
 

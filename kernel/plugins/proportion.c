@@ -462,7 +462,7 @@ static void proportion_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
 }
 
 static void proportion_on_deallocate(struct vs_session *ssn, struct vs_plugin *p,
-				     struct vs_task *task)
+				     struct vs_task *task, struct vs_node *node)
 {
 	account(p, task, false);
 }

@@ -11,6 +11,7 @@ const struct vs_plugin_ops *const vs_builtin_plugins[] = {
 	&vs_plugin_conformance,
 	&vs_plugin_drf,
 	&vs_plugin_gang,
+	&vs_plugin_nettopo,
 	&vs_plugin_nodeorder,
 	&vs_plugin_overcommit,
 	&vs_plugin_predicates,

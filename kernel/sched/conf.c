@@ -1571,6 +1571,35 @@ int vs_args_get_string(const struct vs_args *args, const char *key, const char *
 	return 0;
 }
 
+int vs_args_for_each_name(const struct vs_args *args, const char *key,
+			  int (*fn)(const char *name, void *ctx), void *ctx)
+{
+	const char *list = NULL, *p;
+	char name[256];
+
+	vs_args_get_string(args, key, &list, NULL);
+	for (p = list; p && *p;) {
+		const char *comma = strchr(p, ',');
+		const char *end = comma ? comma : p + strlen(p);
+		size_t n;
+		int ret;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		n = (size_t)(end - p);
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if (n && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			if ((ret = fn(name, ctx)))
+				return ret;
+		}
+		p = comma ? comma + 1 : end;
+	}
+	return 0;
+}
+
 /* ---- formatting ---- */
 
 struct outbuf {

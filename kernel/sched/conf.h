@@ -123,6 +123,13 @@ int vs_args_get_bool(const struct vs_args *args, const char *key, bool *out,
 /* The string stays owned by @args. */
 int vs_args_get_string(const struct vs_args *args, const char *key, const char **out,
 		       struct vs_err *err);
+/*
+ * Call @fn with each name of the comma-separated list at @key (a string),
+ * blanks trimmed, empty names and names past 255 bytes skipped, as Volcano
+ * splits "binpack.resources". The first error @fn returns ends the walk.
+ */
+int vs_args_for_each_name(const struct vs_args *args, const char *key,
+			  int (*fn)(const char *name, void *ctx), void *ctx);
 
 /* One plugin in a tier. */
 struct vs_conf_plugin {

@@ -590,11 +590,43 @@ void vs_ssn_on_allocate(struct vs_session *ssn, struct vs_task *task)
 		p->ops->on_allocate(ssn, p, task);
 }
 
-void vs_ssn_on_deallocate(struct vs_session *ssn, struct vs_task *task)
+void vs_ssn_on_deallocate(struct vs_session *ssn, struct vs_task *task, struct vs_node *node)
 {
 	struct vs_plugin *p;
 	u32 i;
 
 	for_each_ext(ssn, VS_EXT_EVENT_DEALLOCATE, i, p)
-		p->ops->on_deallocate(ssn, p, task);
+		p->ops->on_deallocate(ssn, p, task, node);
+}
+
+int vs_ssn_hn_gradient(struct vs_session *ssn, const struct vs_hn_search *s,
+		       struct vs_hn_gradients *out)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_HN_GRADIENT, i, p)
+		return p->ops->hn_gradient(ssn, p, s, out);
+	/* Volcano: without a gradient function, the HyperNode it was given. */
+	out->hns = vs_arena_alloc(ssn->arena, sizeof(*out->hns));
+	out->start = vs_arena_alloc(ssn->arena, 2 * sizeof(*out->start));
+	if (!out->hns || !out->start)
+		return -ENOMEM;
+	out->hns[0] = s->root;
+	out->start[0] = 0;
+	out->start[1] = 1;
+	out->nr = 1;
+	return 0;
+}
+
+void vs_ssn_hn_order(struct vs_session *ssn, const struct vs_hn_search *s, const u32 *hns,
+		     u32 nr, double *scores)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	for (u32 n = 0; n < nr; n++)
+		scores[n] = 0;
+	for_each_ext(ssn, VS_EXT_HN_ORDER, i, p)
+		p->ops->hn_order(ssn, p, s, hns, nr, scores);
 }

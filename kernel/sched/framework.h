@@ -34,6 +34,9 @@
  *	(vs_ssn_score_nodes() adds both up over the candidate nodes).
  *   BestNode: the first plugin that picks a node.
  *   JobEnqueued and the allocate/deallocate event handlers: all are called.
+ *   HyperNodeGradient: the first plugin that has one decides; with none,
+ *	the search's root alone.
+ *   HyperNodeOrder: the sum of every plugin's score.
  */
 #ifndef VS_SCHED_FRAMEWORK_H
 #define VS_SCHED_FRAMEWORK_H
@@ -68,6 +71,8 @@ enum vs_ext {
 	VS_EXT_BEST_NODE,
 	VS_EXT_EVENT_ALLOCATE,
 	VS_EXT_EVENT_DEALLOCATE,
+	VS_EXT_HN_GRADIENT,
+	VS_EXT_HN_ORDER,
 	VS_EXT_NR
 };
 
@@ -123,6 +128,37 @@ void vs_ssn_why(struct vs_session *ssn, const struct vs_plugin *p, const char *f
 
 /* Whether a caller asked why and nobody has said yet: worth formatting the words. */
 #define vs_ssn_wants_why(ssn)	unlikely((ssn)->why && !(ssn)->why->plugin && !(ssn)->why->quiet)
+
+/* What a HyperNode search is for (Volcano's SearchPurpose). */
+enum vs_hn_purpose {
+	VS_HN_ALLOCATE,
+	VS_HN_EVICT,
+};
+
+/*
+ * A search for the HyperNodes a job (or one of its sub-jobs) may be placed
+ * in, under @root (sched/topology.h indices): Volcano's arguments of
+ * HyperNodeGradientForJobFn and HyperNodeOrderFn.
+ */
+struct vs_hn_search {
+	struct vs_job *job;
+	u32 root;
+	bool hard;			/* the (sub)job's mode, soft already made hard */
+	s32 highest_tier;		/* highestTierAllowed, names already translated */
+	u32 allocated;			/* its AllocatedHyperNode, or VS_TOPO_NONE */
+	const struct vs_res *min_res;	/* what it needs at least */
+	enum vs_hn_purpose purpose;
+};
+
+/*
+ * HyperNodes in gradients: gradient g is hns[start[g] .. start[g + 1]),
+ * tried in that order (arena memory).
+ */
+struct vs_hn_gradients {
+	u32 *hns;
+	u32 *start;			/* nr + 1 entries */
+	u32 nr;
+};
 
 /* One node and its score, as BestNode receives them. */
 struct vs_node_score {
@@ -224,11 +260,25 @@ struct vs_plugin_ops {
 				     const struct vs_task *task,
 				     const struct vs_node_score *scores, u32 nr);
 
-	/* Event handlers: a task took or gave back resources in a Statement. */
+	/*
+	 * Event handlers: a task took or gave back resources in a Statement;
+	 * @node is where it had them (an unallocated task has none any more).
+	 */
 	void (*on_allocate)(struct vs_session *ssn, struct vs_plugin *p,
 			    struct vs_task *task);
 	void (*on_deallocate)(struct vs_session *ssn, struct vs_plugin *p,
-			      struct vs_task *task);
+			      struct vs_task *task, struct vs_node *node);
+
+	/*
+	 * HyperNodeGradientForJobFn and ...ForSubJobFn: the HyperNodes under
+	 * @s->root to try for @s, in gradients. -ENOMEM, or another error
+	 * when no gradient can be made (the job is not tried).
+	 */
+	int (*hn_gradient)(struct vs_session *ssn, struct vs_plugin *p,
+			   const struct vs_hn_search *s, struct vs_hn_gradients *out);
+	/* HyperNodeOrderFn: add the score of HyperNode @hns[i] for @s into @scores[i]. */
+	void (*hn_order)(struct vs_session *ssn, struct vs_plugin *p,
+			 const struct vs_hn_search *s, const u32 *hns, u32 nr, double *scores);
 };
 
 /* A plugin in a session: its ops, its configuration and its state. */
@@ -348,6 +398,12 @@ void vs_ssn_score_nodes(struct vs_session *ssn, const struct vs_task *task,
 struct vs_node *vs_ssn_best_node(struct vs_session *ssn, const struct vs_task *task,
 				 const struct vs_node_score *scores, u32 nr);
 void vs_ssn_on_allocate(struct vs_session *ssn, struct vs_task *task);
-void vs_ssn_on_deallocate(struct vs_session *ssn, struct vs_task *task);
+void vs_ssn_on_deallocate(struct vs_session *ssn, struct vs_task *task, struct vs_node *node);
+/* The gradients of @s: the first plugin's, else @s->root alone. */
+int vs_ssn_hn_gradient(struct vs_session *ssn, const struct vs_hn_search *s,
+		       struct vs_hn_gradients *out);
+/* The sum of the plugins' HyperNodeOrder scores of @hns for @s, into @scores (zeroed first). */
+void vs_ssn_hn_order(struct vs_session *ssn, const struct vs_hn_search *s, const u32 *hns,
+		     u32 nr, double *scores);
 
 #endif /* VS_SCHED_FRAMEWORK_H */

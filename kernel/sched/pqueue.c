@@ -17,6 +17,20 @@ void vs_pq_init(struct vs_pqueue *pq, struct vs_session *ssn, struct vs_arena *a
 	pq->cmp = cmp;
 }
 
+int vs_pq_copy(struct vs_pqueue *dst, const struct vs_pqueue *src)
+{
+	*dst = *src;
+	dst->cap = src->nr;
+	dst->items = NULL;
+	if (!src->nr)
+		return 0;
+	dst->items = vs_arena_alloc(src->arena, src->nr * sizeof(*dst->items));
+	if (!dst->items)
+		return -ENOMEM;
+	memcpy(dst->items, src->items, src->nr * sizeof(*dst->items));
+	return 0;
+}
+
 static bool less(const struct vs_pqueue *pq, u32 i, u32 j)
 {
 	return pq->cmp(pq->ssn, pq->items[i], pq->items[j]) < 0;

@@ -36,6 +36,9 @@ void vs_pq_init(struct vs_pqueue *pq, struct vs_session *ssn, struct vs_arena *a
 /* 0, or -ENOMEM (the queue is unchanged). */
 int vs_pq_push(struct vs_pqueue *pq, void *item);
 
+/* Make @dst a copy of @src (Volcano's PriorityQueue.Clone); -ENOMEM. */
+int vs_pq_copy(struct vs_pqueue *dst, const struct vs_pqueue *src);
+
 /* The first item, removed; NULL when empty. */
 void *vs_pq_pop(struct vs_pqueue *pq);
 

@@ -36,6 +36,8 @@ static const int ext_flag[VS_EXT_NR] = {
 	[VS_EXT_BEST_NODE]		= VS_EN_BEST_NODE,
 	[VS_EXT_EVENT_ALLOCATE]		= -1,
 	[VS_EXT_EVENT_DEALLOCATE]	= -1,
+	[VS_EXT_HN_GRADIENT]		= VS_EN_HYPERNODE_GRADIENT,
+	[VS_EXT_HN_ORDER]		= VS_EN_HYPERNODE_ORDER,
 };
 
 static bool has_op(const struct vs_plugin_ops *ops, enum vs_ext ext)
@@ -63,6 +65,8 @@ static bool has_op(const struct vs_plugin_ops *ops, enum vs_ext ext)
 	case VS_EXT_BEST_NODE:		return ops->best_node;
 	case VS_EXT_EVENT_ALLOCATE:	return ops->on_allocate;
 	case VS_EXT_EVENT_DEALLOCATE:	return ops->on_deallocate;
+	case VS_EXT_HN_GRADIENT:	return ops->hn_gradient;
+	case VS_EXT_HN_ORDER:		return ops->hn_order;
 	case VS_EXT_NR:			break;
 	}
 	return false;

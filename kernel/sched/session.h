@@ -31,6 +31,7 @@
 #define VS_SESSION_ACTIONS_TIMED	16
 
 struct vs_statement;
+struct vs_topo;
 
 /*
  * Where committed decisions go: the bind pipeline, the socket layer's
@@ -138,6 +139,9 @@ struct vs_session {
 	struct vs_job_trace *traces;
 	/* Set around a call whose refusal the caller wants explained (struct vs_why). */
 	struct vs_why *why;
+
+	/* The network topology as this session sees it, made on first use (sched/topology.h). */
+	struct vs_topo *topo;
 
 	/* Scratch for scoring one task on up to nr_nodes nodes, made on first use. */
 	struct vs_node_score *score_buf;

@@ -109,7 +109,7 @@ int vs_stmt_evict(struct vs_statement *stmt, struct vs_task *task, const char *r
 	ret = vs_task_set_status(stmt->ssn->cl, task, VS_TASK_RELEASING, err);
 	if (ret)
 		return ret;
-	vs_ssn_on_deallocate(stmt->ssn, task);
+	vs_ssn_on_deallocate(stmt->ssn, task, task->node);
 	record(stmt, VS_OP_EVICT, task, task->node, reason, prev);
 	return 0;
 }
@@ -207,7 +207,7 @@ void vs_stmt_discard(struct vs_statement *stmt)
 		case VS_OP_ALLOCATE:
 		case VS_OP_PIPELINE:
 			vs_task_unplace(ssn->cl, op->task, VS_TASK_PENDING, NULL);
-			vs_ssn_on_deallocate(ssn, op->task);
+			vs_ssn_on_deallocate(ssn, op->task, op->node);
 			break;
 		case VS_OP_EVICT:
 			/*

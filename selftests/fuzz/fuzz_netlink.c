@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Room for anything a datagram can make, not for a VolcanoJob of a billion pods. */
 	cl.limits = (struct vs_cluster_limits){
 		.nodes = 2000, .queues = 1000, .podgroups = 2000, .tasks = 20000,
-		.vjobs = 1000, .prioclasses = 100,
+		.vjobs = 1000, .prioclasses = 100, .hypernodes = 1000,
 	};
 	vs_arena_init(&arena, 4096);
 	vs_registry_names(vs_builtin_registry(), &names);

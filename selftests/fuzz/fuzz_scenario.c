@@ -82,13 +82,17 @@ static void check_scenario(const struct scenario *scn)
 		FUZZ_ASSERT(p->task->status == VS_TASK_PENDING && !p->task->node,
 			    "pipeline %u of a task that is not pending", i);
 	}
-	FUZZ_ASSERT(!(x->has & ~((1u << SCN_NR_KEYS) - 1)), "expect keys %#x", x->has);
+	FUZZ_ASSERT(!(x->has & ~(((1u << SCN_NR_KEYS) - 1) | SCN_HAS_HN_LEAVES)),
+		    "expect keys %#x", x->has);
+	FUZZ_ASSERT(!(x->has & SCN_HAS_HN_LEAVES) || (x->has & (1u << SCN_HYPERNODES)),
+		    "leaves expected without hypernodes: %#x", x->has);
 	check_set(&x->binds, true);
 	check_set(&x->evicts, false);
 	check_set(&x->pipelined, true);
 	check_set(&x->phases, true);
 	check_set(&x->scores, true);
 	check_set(&x->explain, true);
+	check_set(&x->hypernodes, true);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -187,3 +187,91 @@ Test(harness_encode, an_object_too_large_is_named)
 	cr_assert_eq(s.nr, 0);
 	cr_assert_str_eq(err.msg, "priority class low does not fit in a message");
 }
+
+/*
+ * HyperNodes go after the nodes, in creation order, each the fill's spec:
+ * the daemon then resolves the claims (the older claimer wins) as the
+ * in-process core did.
+ */
+static const char hn_text[] =
+	"actions: [allocate]\n"
+	"nodes:\n"
+	"  - {name: n1, labels: {rack: r1}}\n"
+	"  - {name: n2}\n"
+	"hypernodes:\n"
+	"  - {name: leaf, tier: 1, tierName: leaf, members: [\n"
+	"      {type: Node, selector: {exactMatch: {name: n1}}},\n"
+	"      {type: Node, selector: {regexMatch: {pattern: \"^n[2-9]$\"}}},\n"
+	"      {type: Node, selector: {labelMatch: {matchLabels: {rack: r1}}}}]}\n"
+	"  - {name: spine-b, tier: 2, members: [{type: HyperNode, selector: {exactMatch: {name: leaf}}}]}\n"
+	"  - {name: spine-a, tier: 2, members: [{type: HyperNode, selector: {exactMatch: {name: leaf}}}]}\n"
+	"queues:\n"
+	"  - {name: q1, weight: 1}\n"
+	"podgroups:\n"
+	"  - {name: pg, namespace: ns, queue: q1}\n";
+
+static struct scenario hn_scn;
+
+static void hn_load(void)
+{
+	struct vs_err e = { { 0 } };
+
+	cr_assert_eq(scenario_load_text(&hn_scn, "hn.yaml", hn_text, strlen(hn_text), &e), 0,
+		     "%s", e.msg);
+}
+
+static void hn_unload(void)
+{
+	scenario_free(&hn_scn);
+}
+
+TestSuite(harness_encode_hypernodes, .init = hn_load, .fini = hn_unload);
+
+Test(harness_encode_hypernodes, come_after_the_nodes_in_creation_order)
+{
+	const struct vs_cluster *cl = &hn_scn.cl;
+	static const char *const keys[] = {
+		"q1", "n1", "n2", "leaf", "spine-b", "spine-a", "ns/pg",
+	};
+	struct vsnl_err err = { 0 };
+	struct seen s = { 0 };
+
+	memset(buf, 0xa5, sizeof(buf));
+	cr_assert_eq(harness_encode_cluster(cl, buf, sizeof(buf), record, &s, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(s.nr, ARRAY_SIZE(keys));
+	cr_assert_eq(harness_encode_nr(cl), ARRAY_SIZE(keys));
+	for (u32 i = 0; i < s.nr; i++)
+		cr_assert_str_eq(s.m[i].key, keys[i], "request %u names %s, not %s", i, s.m[i].key,
+				 keys[i]);
+	EXPECT(&s, 3, VS_CMD_HYPERNODE_NEW, vs_nl_put_hypernode_spec, vs_hypernode_find(cl, "leaf"));
+	EXPECT(&s, 4, VS_CMD_HYPERNODE_NEW, vs_nl_put_hypernode_spec,
+	       vs_hypernode_find(cl, "spine-b"));
+	EXPECT(&s, 5, VS_CMD_HYPERNODE_NEW, vs_nl_put_hypernode_spec,
+	       vs_hypernode_find(cl, "spine-a"));
+	cr_assert_eq(s.m[3].kind, HARNESS_HYPERNODE);
+	cr_assert_str_eq(s.m[3].what, "HyperNode");
+}
+
+/* The loader built the tree the file describes: every selector, the older claimer. */
+Test(harness_encode_hypernodes, the_loader_builds_the_tree)
+{
+	const struct vs_cluster *cl = &hn_scn.cl;
+	const struct vs_hypernode *leaf = vs_hypernode_find(cl, "leaf");
+
+	cr_assert_not_null(leaf);
+	cr_assert_eq(leaf->tier, 1);
+	cr_assert_str_eq(leaf->tier_name, "leaf");
+	cr_assert_eq(leaf->nr_members, 3);
+	cr_assert_eq(leaf->members[0].sel, VS_HN_EXACT);
+	cr_assert_eq(leaf->members[1].sel, VS_HN_REGEX);
+	cr_assert_eq(leaf->members[2].sel, VS_HN_LABEL);
+	cr_assert_eq(leaf->nr_leaves, 2);
+	cr_assert_str_eq(leaf->leaves[0], "n1");
+	cr_assert_str_eq(leaf->leaves[1], "n2");
+	/* spine-b is listed first: created first, its claim wins */
+	cr_assert_not_null(leaf->parent);
+	cr_assert_str_eq(leaf->parent->name, "spine-b");
+	cr_assert_null(vs_hypernode_find(cl, "spine-a")->parent);
+	cr_assert_eq(vs_hypernode_find(cl, "spine-a")->nr_leaves, 0);
+}

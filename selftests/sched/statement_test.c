@@ -32,7 +32,8 @@ static void ev_allocate(struct vs_session *s, struct vs_plugin *p, struct vs_tas
 	nr_allocate_events++;
 }
 
-static void ev_deallocate(struct vs_session *s, struct vs_plugin *p, struct vs_task *t)
+static void ev_deallocate(struct vs_session *s, struct vs_plugin *p, struct vs_task *t,
+			  struct vs_node *n)
 {
 	tracked_cpu -= vs_res_get(t->req, VS_RES_CPU);
 	nr_deallocate_events++;

@@ -33,6 +33,12 @@ struct vsbench_shape {
 	 * no task tolerates (dedicated=infra). Neither draws a number.
 	 */
 	unsigned long selector_pct, tainted_pct;
+	/*
+	 * A network topology (--topology spine=S,leaf=L; 0: none): L tier-1
+	 * HyperNodes of consecutive nodes (exactMatch members), S tier-2 ones
+	 * of consecutive leaves, and one tier-3 root over the spines.
+	 */
+	unsigned long topo_spines, topo_leaves;
 };
 
 void vsbench_seed(u64 seed);
@@ -62,13 +68,22 @@ int vsbench_parse_ulong(const char *cmd, const char *opt, const char *s, unsigne
  */
 int vsbench_shape_opt(const char *cmd, int c, const char *arg, struct vsbench_shape *shape);
 
+/*
+ * --topology spine=S,leaf=L into @shape: 0, or -1 with a message (1 <= S <=
+ * L; vsbench_shape_check() checks L <= nodes, once every option is read).
+ */
+int vsbench_topology_opt(const char *cmd, const char *arg, struct vsbench_shape *shape);
+
 /* The shape options' lines of a command's --help, with its defaults @def. */
 void vsbench_shape_usage(FILE *out, const struct vsbench_shape *def);
 
 /* Refuse shapes too large to build (more than 50 million tasks). */
 int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape);
 
-/* Build the nodes, queues, PodGroups and tasks of @shape into @cl. 0 or 1. */
+/*
+ * Build the nodes, HyperNodes, queues, PodGroups and tasks of @shape into
+ * @cl. 0 or 1.
+ */
 int vsbench_build(struct vs_cluster *cl, const struct vsbench_shape *shape,
 		  unsigned long *running);
 

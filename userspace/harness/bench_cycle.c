@@ -67,6 +67,9 @@ static void usage(FILE *out)
 		"      --selectors PCT    percent of podgroups whose tasks select a zone (default 0)\n"
 		"      --tainted PCT      percent of nodes tainted dedicated=infra:NoSchedule\n"
 		"                         (default 0)\n"
+		"      --topology spine=S,leaf=L\n"
+		"                         HyperNodes over the nodes: L leaves, S spines, a root\n"
+		"                         (default none)\n"
 		"  -c, --cycles N         scheduling cycles (default 3)\n"
 		"  -f, --conf FILE        a volcano-scheduler.conf (default: Volcano's)\n"
 		"  -h, --help             this text\n");
@@ -84,6 +87,7 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 		VSBENCH_SHAPE_LONGOPTS,
 		{ "selectors", required_argument, NULL, 'S' },
 		{ "tainted", required_argument, NULL, 'T' },
+		{ "topology", required_argument, NULL, 'N' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "conf", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -105,6 +109,8 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 		} else if (c == 'T') {
 			ret = vsbench_parse_ulong("cycle", "tainted", optarg, 0, 100,
 						  &o->shape.tainted_pct);
+		} else if (c == 'N') {
+			ret = vsbench_topology_opt("cycle", optarg, &o->shape);
 		} else if (c == 'f') {
 			o->conf = optarg;
 			ret = 0;
@@ -158,7 +164,7 @@ int vsbench_cycle(int argc, char **argv)
 	struct vs_sched sched;
 	struct vs_conf *conf;
 	unsigned long running = 0;
-	double t0, spent = 0;
+	double t0, built, spent = 0;
 	int ret;
 
 	ret = parse_opts(argc, argv, &o);
@@ -174,7 +180,9 @@ int vsbench_cycle(int argc, char **argv)
 		return 1;
 	}
 	vsbench_seed(o.shape.seed);
+	t0 = vsbench_now();
 	ret = vsbench_build(&cl, &o.shape, &running);
+	built = vsbench_now() - t0;
 	if (ret) {
 		vs_conf_free(conf);
 		goto out_cluster;
@@ -190,6 +198,12 @@ int vsbench_cycle(int argc, char **argv)
 	printf("vsbench cycle: %lu nodes, %lu podgroups, %u tasks (%u pending), %s configuration\n",
 	       o.shape.nodes, o.shape.jobs, cl.nr_tasks, vsbench_count_status(&cl, VS_TASK_PENDING),
 	       o.conf ? o.conf : "built-in");
+	printf("  built in %.3f ms", built * 1e3);
+	if (cl.hypernodes.nr)
+		printf(", with %u HyperNodes (%lu leaves, %lu spines, a root; tree %s)",
+		       cl.hypernodes.nr, o.shape.topo_leaves, o.shape.topo_spines,
+		       vs_hypernodes_ready(&cl) ? "ready" : "not ready");
+	printf("\n");
 	for (unsigned long c = 1; c <= o.cycles; c++) {
 		u64 before = binder.total;
 		double t;

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -112,6 +113,73 @@ static int build_nodes(struct vs_cluster *cl, const struct vsbench_shape *o, str
 			return fail("node", &err);
 	}
 	return 0;
+}
+
+/*
+ * The topology over the nodes: leaf l holds the nodes [l*N/L, (l+1)*N/L),
+ * spine s the leaves [s*L/S, (s+1)*L/S), the root every spine; each member
+ * an exactMatch, as a discovery of the fabric writes them. Made after the
+ * nodes, children before parents: the tree grows by one HyperNode at a
+ * time, through the core's own upkeep.
+ */
+static int add_hypernode(struct vs_cluster *cl, const char *name, s32 tier, const char *tier_name,
+			 enum vs_hn_member_type type, const char *prefix, int digits, unsigned long from,
+			 unsigned long to, struct vs_hn_member_spec *members, char (*names)[32])
+{
+	struct vs_hypernode_spec spec = {
+		.name = name, .tier = tier, .tier_name = tier_name, .members = members,
+		.nr_members = (u32)(to - from),
+	};
+	struct vs_err err = { { 0 } };
+
+	for (unsigned long i = from; i < to; i++) {
+		snprintf(names[i - from], sizeof(names[0]), "%s%0*lu", prefix, digits, i);
+		members[i - from] = (struct vs_hn_member_spec){ .type = type, .sel = VS_HN_EXACT,
+								 .name = names[i - from] };
+	}
+	if (vs_hypernode_add(cl, &spec, NULL, &err))
+		return fail("hypernode", &err);
+	return 0;
+}
+
+static int build_topology(struct vs_cluster *cl, const struct vsbench_shape *o)
+{
+	unsigned long n = o->nodes, nl = o->topo_leaves, ns = o->topo_spines, most;
+	struct vs_hn_member_spec *members;
+	char (*names)[32];
+	char name[32];
+	int ret = 0;
+
+	if (!nl)
+		return 0;
+	/* the widest HyperNode: a leaf of ceil(n/nl) nodes, a spine, or the root */
+	most = (n + nl - 1) / nl;
+	most = most > nl ? most : nl;
+	most = most > ns ? most : ns;
+	members = calloc(most, sizeof(*members));
+	names = calloc(most, sizeof(*names));
+	if (!members || !names) {
+		fprintf(stderr, "vsbench: out of memory\n");
+		ret = 1;
+		goto out;
+	}
+	for (unsigned long l = 0; l < nl && !ret; l++) {
+		snprintf(name, sizeof(name), "leaf-%04lu", l);
+		ret = add_hypernode(cl, name, 1, "leaf", VS_HN_MEMBER_NODE, "node-", 6,
+				    l * n / nl, (l + 1) * n / nl, members, names);
+	}
+	for (unsigned long s = 0; s < ns && !ret; s++) {
+		snprintf(name, sizeof(name), "spine-%03lu", s);
+		ret = add_hypernode(cl, name, 2, "spine", VS_HN_MEMBER_HYPERNODE, "leaf-", 4,
+				    s * nl / ns, (s + 1) * nl / ns, members, names);
+	}
+	if (!ret)
+		ret = add_hypernode(cl, "root", 3, "root", VS_HN_MEMBER_HYPERNODE, "spine-", 3,
+				    0, ns, members, names);
+out:
+	free(members);
+	free(names);
+	return ret;
 }
 
 static int build_queues(struct vs_cluster *cl, const struct vsbench_shape *o)
@@ -282,6 +350,27 @@ int vsbench_shape_opt(const char *cmd, int c, const char *arg, struct vsbench_sh
 	return 1;
 }
 
+int vsbench_topology_opt(const char *cmd, const char *arg, struct vsbench_shape *shape)
+{
+	unsigned long spines, leaves;
+	char extra;
+
+	if (sscanf(arg, "spine=%lu,leaf=%lu%c", &spines, &leaves, &extra) != 2 ||
+	    arg[0] == '-' || strchr(arg, ' ') || strstr(arg, "=-") || strstr(arg, "=+")) {
+		fprintf(stderr, "vsbench %s: --topology: \"%s\" is not spine=S,leaf=L\n", cmd,
+			arg);
+		return -1;
+	}
+	if (!spines || spines > leaves) {
+		fprintf(stderr, "vsbench %s: --topology: %s: needs 1 <= spines <= leaves\n", cmd,
+			arg);
+		return -1;
+	}
+	shape->topo_spines = spines;
+	shape->topo_leaves = leaves;
+	return 0;
+}
+
 void vsbench_shape_usage(FILE *out, const struct vsbench_shape *def)
 {
 	fprintf(out,
@@ -297,6 +386,12 @@ void vsbench_shape_usage(FILE *out, const struct vsbench_shape *def)
 
 int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape)
 {
+	/* after every option: --nodes may come after --topology */
+	if (shape->topo_leaves > shape->nodes) {
+		fprintf(stderr, "vsbench %s: --topology: %lu leaves over %lu nodes: a leaf would "
+			"be empty\n", cmd, shape->topo_leaves, shape->nodes);
+		return -1;
+	}
 	if (shape->gangs && shape->gangs->tasks > 50000000UL) {
 		fprintf(stderr, "vsbench %s: %lu tasks is more than 50 million tasks\n",
 			cmd, shape->gangs->tasks);
@@ -320,6 +415,8 @@ int vsbench_build(struct vs_cluster *cl, const struct vsbench_shape *o, unsigned
 		return 1;
 	}
 	ret = build_nodes(cl, o, nodes);
+	if (!ret)
+		ret = build_topology(cl, o);
 	if (!ret)
 		ret = build_queues(cl, o);
 	if (!ret)

@@ -17,6 +17,7 @@ static const char *const kind_what[] = {
 	[HARNESS_NODE] = "node",
 	[HARNESS_PODGROUP] = "PodGroup",
 	[HARNESS_TASK] = "task",
+	[HARNESS_HYPERNODE] = "HyperNode",
 };
 
 /* The walk: where the requests are written, and who takes them. */
@@ -54,6 +55,7 @@ FILL(queue, struct vs_queue)
 FILL(node, struct vs_node)
 FILL(podgroup, struct vs_job)
 FILL(task, struct vs_task)
+FILL(hypernode, struct vs_hypernode)
 #undef FILL
 
 /*
@@ -165,6 +167,7 @@ int harness_encode_cluster(const struct vs_cluster *cl, void *buf, size_t cap,
 	const struct vs_prioclass *pc;
 	const struct vs_queue *q;
 	const struct vs_node *n;
+	const struct vs_hypernode *hn;
 	const struct vs_job *j;
 	int ret;
 
@@ -179,6 +182,11 @@ int harness_encode_cluster(const struct vs_cluster *cl, void *buf, size_t cap,
 	list_for_each_entry(n, &cl->nodes, list)
 		if ((ret = encode(&enc, VS_CMD_NODE_NEW, HARNESS_NODE, NULL, n->name, fill_node,
 				  n)))
+			return ret;
+	/* creation order: of two claims of one HyperNode, the older claimer's wins */
+	list_for_each_entry(hn, &cl->hypernodes.list, list)
+		if ((ret = encode(&enc, VS_CMD_HYPERNODE_NEW, HARNESS_HYPERNODE, NULL, hn->name,
+				  fill_hypernode, hn)))
 			return ret;
 	list_for_each_entry(j, &cl->jobs, list)
 		if ((ret = encode(&enc, VS_CMD_PODGROUP_NEW, HARNESS_PODGROUP, j->ns, j->name,
@@ -198,7 +206,7 @@ int harness_encode_cluster(const struct vs_cluster *cl, void *buf, size_t cap,
 unsigned long harness_encode_nr(const struct vs_cluster *cl)
 {
 	unsigned long n = (unsigned long)cl->nr_prioclasses + cl->nr_queues + cl->nr_nodes +
-			  cl->nr_jobs + cl->nr_tasks;
+			  cl->hypernodes.nr + cl->nr_jobs + cl->nr_tasks;
 	const struct vs_queue *q;
 
 	list_for_each_entry(q, &cl->queues, list)

@@ -9,7 +9,7 @@
  * messages and never see a core header.
  *
  * The order is the one the daemon needs: priority classes, queues, nodes,
- * PodGroups, then tasks, each kind in the order the in-process core created
+ * HyperNodes, PodGroups, then tasks, each kind in the order the in-process core created
  * its objects (a task's in its creation order across PodGroups). A queue
  * that is not Open admits no PodGroup (Volcano's admission, which vschedd
  * applies to every PodGroup created): it is created Open, and set to its
@@ -32,14 +32,15 @@ enum harness_kind {
 	HARNESS_NODE,
 	HARNESS_PODGROUP,
 	HARNESS_TASK,
+	HARNESS_HYPERNODE,
 };
 
 /* One request, and what it makes, to name it in messages. */
 struct harness_msg {
 	const struct nlmsghdr *nlh;	/* in the caller's buffer, until the callback returns */
 	enum harness_kind kind;
-	const char *what;		/* "priority class", "queue", "node", "PodGroup", "task" */
-	const char *ns;			/* NULL for a priority class, queue or node */
+	const char *what;		/* "priority class", "queue", "node", "HyperNode", "PodGroup", "task" */
+	const char *ns;			/* NULL for a priority class, queue, node or HyperNode */
 	const char *name;		/* the object's own; both live as long as the cluster */
 };
 

@@ -49,8 +49,16 @@ enum scn_key {
 	SCN_PHASES,
 	SCN_SCORES,
 	SCN_EXPLAIN,
+	SCN_HYPERNODES,
 	SCN_NR_KEYS
 };
+
+/*
+ * A bit of struct scn_expect.has past the keys: hypernodes names leaves,
+ * which only the in-process core can read back (the protocol carries a
+ * HyperNode's parent and node count, not its node names).
+ */
+#define SCN_HAS_HN_LEAVES	(1u << SCN_NR_KEYS)
 
 /* "binds", "bindCount"... */
 const char *scn_key_name(enum scn_key key);
@@ -63,6 +71,7 @@ struct scn_expect {
 	struct scn_set phases;		/* podgroup -> phase */
 	struct scn_set scores;		/* (task, node, score) */
 	struct scn_set explain;		/* "task ns/p1" -> a line its explanation has */
+	struct scn_set hypernodes;	/* "s0 parent", "s0 nodeCount", "s0 leaves" -> the value */
 	u64 bind_count;
 	u64 evict_count;
 };
@@ -75,6 +84,12 @@ struct scn_result {
 	struct scn_set phases;		/* every podgroup, after the last cycle */
 	struct scn_set scores;		/* the expected tasks on every node */
 	struct scn_set explain;		/* "task ns/p1" -> its explanation, as vsctl prints it */
+	/*
+	 * Every HyperNode after the last cycle, as struct scn_expect has them:
+	 * parent ("" for a root) and nodeCount (decimal) always, leaves
+	 * ("n1, n2": sorted, ", " between) from the in-process core only.
+	 */
+	struct scn_set hypernodes;
 };
 
 /* pipelinedTo: pipelined onto @node right after the first session opens. */
@@ -135,6 +150,9 @@ struct scn_explain_key {
 };
 
 void scn_explain_key(const char *key, struct scn_explain_key *k);
+
+/* "n1, n2": @names with ", " between, as hypernodes' leaves are kept; malloc'd. */
+char *scn_join_names(const char *const *names, u32 nr);
 
 /*
  * Compare @res with the expectations: one line per differing key, indented,

@@ -103,6 +103,7 @@ static const char *const key_names[SCN_NR_KEYS] = {
 	[SCN_PHASES]		= "podgroupPhase",
 	[SCN_SCORES]		= "nodeScores",
 	[SCN_EXPLAIN]		= "explain",
+	[SCN_HYPERNODES]	= "hypernodes",
 };
 
 const char *scn_key_name(enum scn_key key)
@@ -260,6 +261,164 @@ static int add_node(struct ld *ld, struct vs_arg *item, u32 idx, const char *lis
 	return 0;
 }
 
+/*
+ * HyperNodes: the object's name and spec keys at one level, as every object
+ * of the format has them (tier, tierName, members), and each member in
+ * Kubernetes' own shape: {type: Node|HyperNode, selector: {exactMatch:
+ * {name}, regexMatch: {pattern}, labelMatch: {matchLabels}}}, exactly one
+ * selector. The core says the rest (names, patterns, labels, the tree).
+ */
+struct hn_member_in {
+	struct vs_hn_member_spec spec;
+	struct kf_kvs labels;
+	u32 nr_sel;			/* selectors written: exactly one is kept */
+};
+
+static const char *const hn_member_types[] = {
+	[VS_HN_MEMBER_NODE] = "Node",
+	[VS_HN_MEMBER_HYPERNODE] = "HyperNode",
+};
+
+static int p_hn_type(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	enum vs_hn_member_type *type = slot;
+	int ret = kf_want(kf, kv, VS_ARG_STRING, "a string");
+
+	if (ret)
+		return ret;
+	for (u32 i = 0; i < ARRAY_SIZE(hn_member_types); i++) {
+		if (!strcmp(kv->val.s, hn_member_types[i])) {
+			*type = (enum vs_hn_member_type)i;
+			return 0;
+		}
+	}
+	return kf_err(kf, kv->line, "%s: unknown member type \"%s\" (one of: Node, HyperNode)",
+		      kf_name(kf, kv), kv->val.s);
+}
+
+static int p_hn_match_exprs(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	if (kv->val.type == VS_ARG_SEQ && !kv->val.seq.nr)
+		return 0;
+	return kf_err(kf, kv->line, "%s: not supported: select the members by matchLabels, "
+		      "a name or a pattern", kf_name(kf, kv));
+}
+
+static const struct kf_field hn_exact_fields[] = {
+	KF_FIELD("name", kf_str, struct hn_member_in, spec.name),
+};
+
+static const struct kf_field hn_regex_fields[] = {
+	KF_FIELD("pattern", kf_str, struct hn_member_in, spec.name),
+};
+
+static const struct kf_field hn_label_fields[] = {
+	KF_FIELD("matchLabels", kf_kvs, struct hn_member_in, labels),
+	KF_FIELD("matchExpressions", p_hn_match_exprs, struct hn_member_in, labels),
+};
+
+/* One selector of a member: counted, and walked into the member. */
+static int hn_selector(struct kf *kf, struct vs_arg_kv *kv, void *slot, enum vs_hn_selector sel,
+		       const struct kf_field *fields, u32 nr)
+{
+	struct hn_member_in *in = slot;
+
+	in->spec.sel = sel;
+	in->nr_sel++;
+	return kf_walk_kv(kf, kv, fields, nr, in, NULL);
+}
+
+static int p_hn_exact(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	return hn_selector(kf, kv, slot, VS_HN_EXACT, hn_exact_fields,
+			   ARRAY_SIZE(hn_exact_fields));
+}
+
+static int p_hn_regex(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	return hn_selector(kf, kv, slot, VS_HN_REGEX, hn_regex_fields,
+			   ARRAY_SIZE(hn_regex_fields));
+}
+
+static int p_hn_label(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	return hn_selector(kf, kv, slot, VS_HN_LABEL, hn_label_fields,
+			   ARRAY_SIZE(hn_label_fields));
+}
+
+static const struct kf_field hn_selector_fields[] = {
+	KF_FIELD("exactMatch", p_hn_exact, struct hn_member_in, spec),
+	KF_FIELD("regexMatch", p_hn_regex, struct hn_member_in, spec),
+	KF_FIELD("labelMatch", p_hn_label, struct hn_member_in, spec),
+};
+
+static KF_NESTED(p_hn_selector, hn_selector_fields)
+
+static const struct kf_field hn_member_fields[] = {
+	KF_FIELD("type", p_hn_type, struct hn_member_in, spec.type),
+	KF_FIELD("selector", p_hn_selector, struct hn_member_in, spec),
+};
+
+static int hn_member_done(struct kf *kf, struct vs_arg *a, void *item, u64 seen)
+{
+	struct hn_member_in *in = item;
+
+	if (!(seen & (1u << 0)))
+		return kf_err(kf, a->line, "a HyperNode member needs a type (Node or HyperNode)");
+	if (in->nr_sel != 1)
+		return kf_err(kf, a->line, "a HyperNode member needs exactly one selector of exactMatch, "
+			      "regexMatch and labelMatch, not %u", in->nr_sel);
+	in->spec.labels = in->labels.kv;
+	in->spec.nr_labels = in->labels.nr;
+	return 0;
+}
+
+static const struct kf_list hn_member_list = {
+	.what = "a member", .fields = hn_member_fields, .nr_fields = ARRAY_SIZE(hn_member_fields),
+	.size = sizeof(struct hn_member_in), .done = hn_member_done,
+};
+
+static KF_LIST_PARSER(p_hn_members, hn_member_list)
+
+struct hypernode_in {
+	struct vs_hypernode_spec spec;
+	struct kf_items members;	/* of struct hn_member_in */
+};
+
+static const struct kf_field hypernode_fields[] = {
+	KF_FIELD("name", kf_str, struct hypernode_in, spec.name),
+	KF_FIELD("tier", kf_s32, struct hypernode_in, spec.tier),
+	KF_FIELD("tierName", kf_str, struct hypernode_in, spec.tier_name),
+	KF_FIELD("members", p_hn_members, struct hypernode_in, members),
+};
+
+static int add_hypernode(struct ld *ld, struct vs_arg *item, u32 idx, const char *list)
+{
+	const char *what = obj_name(ld, item, "hypernode", list, idx);
+	struct hypernode_in in;
+	struct vs_hn_member_spec *members;
+	struct vs_err e = { { 0 } };
+	int ret;
+
+	memset(&in, 0, sizeof(in));
+	ret = kf_walk(&ld->kf, item, what, hypernode_fields, ARRAY_SIZE(hypernode_fields), &in,
+		      NULL) ?:
+	      need_name(ld, item, what, in.spec.name);
+	if (ret)
+		return ret;
+	/* the members' specs, apart from what their parse kept beside them */
+	members = vs_arena_calloc(&ld->kf.scratch, in.members.nr + 1, sizeof(*members));
+	if (!members)
+		return loom(ld);
+	for (u32 i = 0; i < in.members.nr; i++)
+		members[i] = ((struct hn_member_in *)in.members.v)[i].spec;
+	in.spec.members = members;
+	in.spec.nr_members = in.members.nr;
+	if (vs_hypernode_add(&ld->scn->cl, &in.spec, NULL, &e))
+		return core_err(ld, item->line, &e);
+	return 0;
+}
+
 struct pg_in {
 	struct vs_job_spec spec;
 	const char *name, *ns;
@@ -275,6 +434,38 @@ static int p_pg_queue(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 	return kf_str(kf, kv, slot);
 }
 
+static int p_nt_mode(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	const char *name = NULL;
+	struct vs_err e = { { 0 } };
+
+	if (kf_str(kf, kv, &name))
+		return -EINVAL;
+	if (vs_nt_mode_parse(name, slot, &e))
+		return kf_err(kf, kv->line, "%s: %s", kf_name(kf, kv), e.msg);
+	return 0;
+}
+
+static const struct kf_field nt_fields[] = {
+	KF_FIELD("mode", p_nt_mode, struct vs_net_topology_spec, mode),
+	KF_FIELD("highestTierAllowed", kf_s32, struct vs_net_topology_spec, highest_tier),
+	KF_FIELD("highestTierName", kf_str, struct vs_net_topology_spec, highest_tier_name),
+};
+
+/* A PodGroup's networkTopology: mode hard (the CRD's default) or soft, a tier or a tier's name. */
+static int p_pg_nt(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	struct vs_net_topology_spec *nt = slot;
+	u64 seen = 0;
+	int ret;
+
+	nt->set = true;
+	nt->mode = VS_NT_HARD;
+	ret = kf_walk_kv(kf, kv, nt_fields, ARRAY_SIZE(nt_fields), nt, &seen);
+	nt->has_highest_tier = seen & (1u << 1);
+	return ret;
+}
+
 static const struct kf_field pg_fields[] = {
 	KF_FIELD("name", kf_str, struct pg_in, name),
 	KF_FIELD("namespace", kf_str, struct pg_in, ns),
@@ -284,6 +475,7 @@ static const struct kf_field pg_fields[] = {
 	KF_FIELD("minResources", kf_res, struct pg_in, spec.min_resources),
 	KF_FIELD("phase", kf_pg_phase, struct pg_in, spec.phase),
 	KF_FIELD("priorityClass", kf_str, struct pg_in, spec.priority_class),
+	KF_FIELD("networkTopology", p_pg_nt, struct pg_in, spec.net_topology),
 };
 
 /* Kubernetes' namespace when none is written. */
@@ -988,6 +1180,80 @@ static int e_explain(struct ld *ld, struct vs_arg_kv *kv, struct scn_set *set)
 	return ret;
 }
 
+/*
+ * hypernodes: {NAME: {parent: P, nodeCount: N, leaves: [n1, n2]}}: the tree
+ * after the last cycle, each field checked when written; parent "" is a
+ * root. Leaves are names, not necessarily nodes listed: an exactMatch
+ * member counts its name whether or not such a node exists (core.md).
+ */
+struct hn_expect_in {
+	struct vs_arg_kv *parent, *count, *leaves;
+};
+
+static const struct kf_field hn_expect_fields[] = {
+	KF_FIELD("parent", kf_keep, struct hn_expect_in, parent),
+	KF_FIELD("nodeCount", kf_keep, struct hn_expect_in, count),
+	KF_FIELD("leaves", kf_keep, struct hn_expect_in, leaves),
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int e_hypernode(struct ld *ld, struct vs_arg_kv *h, struct scn_set *set)
+{
+	struct hn_expect_in in = { 0 };
+	struct kf_strs leaves = { 0 };
+	char key[320], count[24];
+	char *joined = NULL;
+	s64 n = 0;
+	int ret;
+
+	if (!vs_hypernode_find(&ld->scn->cl, h->key))
+		return lerr(ld, h->line, "hypernodes: hypernode %s is not listed", h->key);
+	if (strlen(h->key) > 256)	/* a DNS subdomain is shorter */
+		return lerr(ld, h->line, "hypernodes: the name %s is too long", h->key);
+	ret = kf_walk_kv(&ld->kf, h, hn_expect_fields, ARRAY_SIZE(hn_expect_fields), &in, NULL);
+	if (!ret && in.parent) {
+		ret = kf_want(&ld->kf, in.parent, VS_ARG_STRING, "a string (\"\" for a root)");
+		if (!ret && *in.parent->val.s && !vs_hypernode_find(&ld->scn->cl, in.parent->val.s))
+			ret = lerr(ld, in.parent->line, "parent: hypernode %s is not listed",
+				   in.parent->val.s);
+		snprintf(key, sizeof(key), "%s parent", h->key);
+		ret = ret ?: add_entry(ld, set, key, in.parent->val.s, 0, in.parent->line);
+	}
+	if (!ret && in.count) {
+		ret = kf_get_int(&ld->kf, in.count, 0, UINT32_MAX, &n);
+		snprintf(key, sizeof(key), "%s nodeCount", h->key);
+		snprintf(count, sizeof(count), "%lld", (long long)n);
+		ret = ret ?: add_entry(ld, set, key, count, 0, in.count->line);
+	}
+	if (!ret && in.leaves) {
+		ret = kf_strs(&ld->kf, in.leaves, &leaves);
+		if (!ret)
+			qsort(leaves.s, leaves.nr, sizeof(*leaves.s), cmp_str);
+		joined = ret ? NULL : scn_join_names(leaves.s, leaves.nr);
+		if (!ret && !joined)
+			ret = loom(ld);
+		snprintf(key, sizeof(key), "%s leaves", h->key);
+		ret = ret ?: add_entry(ld, set, key, joined, 0, in.leaves->line);
+		free(joined);
+		ld->scn->expect.has |= SCN_HAS_HN_LEAVES;
+	}
+	vs_arena_reset(&ld->kf.scratch);
+	return ret;
+}
+
+static int e_hypernodes(struct ld *ld, struct vs_arg_kv *kv, struct scn_set *set)
+{
+	int ret = kf_want(&ld->kf, kv, VS_ARG_MAP, "a mapping of hypernodes to what they hold");
+
+	for (u32 i = 0; !ret && i < kv->val.map->nr; i++)
+		ret = e_hypernode(ld, &kv->val.map->kv[i], set);
+	return ret;
+}
+
 static int e_count(struct ld *ld, struct vs_arg_kv *kv, u64 *out)
 {
 	s64 v = 0;
@@ -1018,7 +1284,7 @@ static int parse_expect(struct ld *ld, struct vs_arg_kv *kv)
 		if (k == SCN_NR_KEYS)
 			return lerr(ld, e->line, "unknown key \"%s\" in expect (known: binds, "
 				    "bindCount, evicts, evictCount, pipelined, podgroupPhase, "
-				    "nodeScores, explain, notes)", e->key);
+				    "nodeScores, explain, hypernodes, notes)", e->key);
 		if (e->val.type == VS_ARG_NULL)
 			continue;
 		x->has |= 1u << k;
@@ -1040,6 +1306,9 @@ static int parse_expect(struct ld *ld, struct vs_arg_kv *kv)
 			break;
 		case SCN_EXPLAIN:
 			ret = e_explain(ld, e, &x->explain);
+			break;
+		case SCN_HYPERNODES:
+			ret = e_hypernodes(ld, e, &x->hypernodes);
 			break;
 		case SCN_BIND_COUNT:
 			ret = e_count(ld, e, &x->bind_count);
@@ -1105,8 +1374,8 @@ static int conformance_mark(struct ld *ld, struct vs_arg_kv *kv)
 
 struct top_in {
 	struct vs_arg_kv *source, *commit, *cycles, *actions, *plugins, *action_args, *conf;
-	struct vs_arg_kv *queues, *missing_queues, *nodes, *podgroups, *pods, *prioclasses;
-	struct vs_arg_kv *expect, *conformance;
+	struct vs_arg_kv *queues, *missing_queues, *nodes, *hypernodes, *podgroups, *pods;
+	struct vs_arg_kv *prioclasses, *expect, *conformance;
 };
 
 static const struct kf_field top_fields[] = {
@@ -1120,6 +1389,7 @@ static const struct kf_field top_fields[] = {
 	KF_FIELD("queues", kf_keep, struct top_in, queues),
 	KF_FIELD("missingQueues", kf_keep, struct top_in, missing_queues),
 	KF_FIELD("nodes", kf_keep, struct top_in, nodes),
+	KF_FIELD("hypernodes", kf_keep, struct top_in, hypernodes),
 	KF_FIELD("podgroups", kf_keep, struct top_in, podgroups),
 	KF_FIELD("pods", kf_keep, struct top_in, pods),
 	KF_FIELD("priorityClasses", kf_keep, struct top_in, prioclasses),
@@ -1182,6 +1452,7 @@ static int parse_root(struct ld *ld, struct vs_arg *root)
 	      add_each(ld, in.queues, add_queue) ?:
 	      missing_queues(ld, in.missing_queues) ?:
 	      add_each(ld, in.nodes, add_node) ?:
+	      add_each(ld, in.hypernodes, add_hypernode) ?:
 	      add_each(ld, in.podgroups, add_podgroup) ?:
 	      add_each(ld, in.pods, add_pod);
 	if (ret)
@@ -1264,6 +1535,7 @@ void scenario_free(struct scenario *scn)
 	scn_set_free(&x->phases);
 	scn_set_free(&x->scores);
 	scn_set_free(&x->explain);
+	scn_set_free(&x->hypernodes);
 	if (scn->cl_ready)
 		vs_cluster_destroy(&scn->cl);
 	memset(scn, 0, sizeof(*scn));

@@ -213,6 +213,50 @@ static int record_phases(struct vs_cluster *cl, struct scn_result *res)
 	return 0;
 }
 
+char *scn_join_names(const char *const *names, u32 nr)
+{
+	size_t len = 1;
+	char *buf, *p;
+
+	for (u32 i = 0; i < nr; i++)
+		len += strlen(names[i]) + 2;
+	buf = malloc(len);
+	if (!buf)
+		return NULL;
+	p = buf;
+	*p = '\0';
+	for (u32 i = 0; i < nr; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", names[i]);
+	return buf;
+}
+
+static int record_hypernodes(const struct vs_cluster *cl, struct scn_result *res)
+{
+	const struct vs_hypernode *hn;
+	char key[320], count[16];
+
+	list_for_each_entry(hn, &cl->hypernodes.list, list) {
+		/* sorted as the core keeps them */
+		char *leaves = scn_join_names(hn->leaves, hn->nr_leaves);
+		int ret = -ENOMEM;
+
+		snprintf(count, sizeof(count), "%u", hn->nr_leaves);
+		snprintf(key, sizeof(key), "%s parent", hn->name);
+		if (leaves && !scn_set_add(&res->hypernodes, key,
+					   hn->parent ? hn->parent->name : "", 0, 0)) {
+			snprintf(key, sizeof(key), "%s nodeCount", hn->name);
+			if (!scn_set_add(&res->hypernodes, key, count, 0, 0)) {
+				snprintf(key, sizeof(key), "%s leaves", hn->name);
+				ret = scn_set_add(&res->hypernodes, key, leaves, 0, 0);
+			}
+		}
+		free(leaves);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int run_cycles(struct scenario *scn, struct vs_sched *sched, struct recorder *rec,
 		      struct vs_err *err)
 {
@@ -368,6 +412,8 @@ int scenario_run(struct scenario *scn, struct scn_result *res, struct vs_err *er
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 	if (!ret && record_explanations(scn, &sched, res))
 		ret = vs_err_set(err, ENOMEM, "out of memory");
+	if (!ret && record_hypernodes(&scn->cl, res))
+		ret = vs_err_set(err, ENOMEM, "out of memory");
 	if (!ret && vs_cluster_check(&scn->cl, err))
 		ret = -EIO;
 out:
@@ -385,6 +431,7 @@ void scenario_result_free(struct scn_result *res)
 	scn_set_free(&res->phases);
 	scn_set_free(&res->scores);
 	scn_set_free(&res->explain);
+	scn_set_free(&res->hypernodes);
 }
 
 /* ---- comparing ---- */
@@ -587,6 +634,32 @@ static unsigned int compare_explain(FILE *out, const struct scn_set *want,
 	return diffs;
 }
 
+/*
+ * Each field the scenario wrote, one line per field that differs; leaves
+ * only when @leaves (a run that can read them).
+ */
+static unsigned int compare_hypernodes(FILE *out, const struct scn_set *want,
+				       const struct scn_set *got, bool leaves)
+{
+	unsigned int diffs = 0;
+
+	for (u32 i = 0; i < want->nr; i++) {
+		const struct scn_entry *w = &want->e[i], *g = find(got, w->key, NULL);
+		bool list = !strcmp(strchr(w->key, ' '), " leaves");
+		bool parent = !strcmp(strchr(w->key, ' '), " parent");
+
+		if ((list && !leaves) || (g && !strcmp(g->val, w->val)))
+			continue;
+		diffs++;
+		/* a parent quoted, so that a root's "" shows */
+		fprintf(out, list ? "    %s: %s: expected [%s], got [%s]\n" : parent ?
+			"    %s: %s: expected \"%s\", got \"%s\"\n" :
+			"    %s: %s: expected %s, got %s\n", scn_key_name(SCN_HYPERNODES),
+			w->key, w->val, g ? g->val : "?");
+	}
+	return diffs;
+}
+
 unsigned int scenario_compare(const struct scenario *scn, const struct scn_result *res,
 			      FILE *out)
 {
@@ -609,5 +682,8 @@ unsigned int scenario_compare(const struct scenario *scn, const struct scn_resul
 		diffs += compare_scores(out, &x->scores, &res->scores);
 	if (x->has & (1u << SCN_EXPLAIN))
 		diffs += compare_explain(out, &x->explain, &res->explain);
+	if (x->has & (1u << SCN_HYPERNODES))
+		diffs += compare_hypernodes(out, &x->hypernodes, &res->hypernodes,
+					    x->has & SCN_HAS_HN_LEAVES);
 	return diffs;
 }

@@ -22,8 +22,8 @@ void scn_remote_close(struct scn_remote *r);
 /*
  * What a run against the daemon cannot do for @scn, as the reason the file
  * is skipped ("nodeScores needs the in-process core"), or NULL. The expect
- * keys it cannot read back are set in @unchecked (bits of enum scn_key):
- * the file still runs and its other keys are compared. @runnable is false
+ * keys it cannot read back are set in @unchecked (bits of enum scn_key,
+ * and SCN_HAS_HN_LEAVES): the file still runs and its other keys are compared. @runnable is false
  * when its initial state cannot be sent at all (pipelinedTo).
  */
 const char *scenario_remote_limits(const struct scenario *scn, u32 *unchecked, bool *runnable);

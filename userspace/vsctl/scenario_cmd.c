@@ -245,6 +245,43 @@ static json_t *json_scores(const struct scn_set *set)
 	return obj;
 }
 
+/* {hypernode: {parent: P, nodeCount: N, leaves: [...]}}, the fields the run read. */
+static json_t *json_hypernodes(const struct scn_set *set)
+{
+	json_t *obj = json_object();
+
+	for (u32 i = 0; obj && i < set->nr; i++) {
+		const struct scn_entry *e = &set->e[i];
+		const char *sp = strchr(e->key, ' ');
+		char name[320];
+		json_t *hn, *v;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(sp - e->key), e->key);
+		hn = json_object_get(obj, name);
+		if (!hn) {
+			hn = json_object();
+			if (json_object_set_new(obj, name, hn))
+				continue;
+		}
+		if (!strcmp(sp + 1, "nodeCount")) {
+			v = json_integer(strtoll(e->val, NULL, 10));
+		} else if (!strcmp(sp + 1, "leaves")) {
+			v = json_array();
+			for (const char *p = e->val; v && *p;) {
+				const char *c = strstr(p, ", ");
+				size_t n = c ? (size_t)(c - p) : strlen(p);
+
+				json_array_append_new(v, json_stringn(p, n));
+				p += n + (c ? 2 : 0);
+			}
+		} else {
+			v = json_string(e->val);
+		}
+		json_object_set_new(hn, sp + 1, v);
+	}
+	return obj;
+}
+
 static json_t *json_diffs(const char *diffs)
 {
 	json_t *arr = json_array();
@@ -286,6 +323,9 @@ static json_t *json_file(const char *file, const struct scenario *scn,
 	json_object_set_new(obj, scn_key_name(SCN_PHASES), json_map(&res->phases));
 	if (scn->expect.has & (1u << SCN_SCORES))
 		json_object_set_new(obj, scn_key_name(SCN_SCORES), json_scores(&res->scores));
+	if (scn->expect.has & (1u << SCN_HYPERNODES))
+		json_object_set_new(obj, scn_key_name(SCN_HYPERNODES),
+				    json_hypernodes(&res->hypernodes));
 	return obj;
 }
 

@@ -115,7 +115,7 @@ const char *scenario_remote_limits(const struct scenario *scn, u32 *unchecked, b
 {
 	u32 has = scn->expect.has;
 
-	*unchecked = has & (1u << SCN_SCORES);
+	*unchecked = has & ((1u << SCN_SCORES) | SCN_HAS_HN_LEAVES);
 	*runnable = false;
 	/*
 	 * pipelinedTo is a Statement's pipeline in the first session, undone
@@ -138,7 +138,10 @@ const char *scenario_remote_limits(const struct scenario *scn, u32 *unchecked, b
 	 * them. (What a cycle left pipelined comes with its decisions, as
 	 * VS_DECISION_PIPELINE.)
 	 */
-	return *unchecked ? "nodeScores needs the in-process core" : NULL;
+	if (*unchecked & (1u << SCN_SCORES))
+		return "nodeScores needs the in-process core";
+	/* a HyperNode's reply has its parent and node count, not the nodes' names */
+	return *unchecked ? "hypernodes leaves need the in-process core" : NULL;
 }
 
 /* ---- the initial state ---- */
@@ -579,6 +582,43 @@ static int read_phases(struct scn_remote *r, struct scn_result *res, struct vs_e
 	return ret ? remote_fail(err, ret, &e, "reading the PodGroups") : 0;
 }
 
+/* hypernodes: each HyperNode's parent and node count, as scenario_run() records them. */
+static int record_hypernode(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct scn_result *res = arg;
+	struct vsnl_hypernode_tb hn;
+	const char *name, *parent;
+	char key[320], count[16];
+	u32 nr = 0;
+
+	if (!tb[VS_A_HYPERNODE] ||
+	    vsnl_hypernode_parse(tb[VS_A_HYPERNODE], &hn, VSNL_CODEC_REPLY, NULL) ||
+	    !(name = vsnl_hypernode_get_name(&hn)) || !vsnl_hypernode_get_nr_nodes(&hn, &nr))
+		return -EPROTO;
+	parent = vsnl_hypernode_get_parent(&hn);
+	snprintf(key, sizeof(key), "%s parent", name);
+	snprintf(count, sizeof(count), "%u", nr);
+	if (scn_set_add(&res->hypernodes, key, parent ? parent : "", 0, 0))
+		return -ENOMEM;
+	snprintf(key, sizeof(key), "%s nodeCount", name);
+	return scn_set_add(&res->hypernodes, key, count, 0, 0);
+}
+
+static int read_hypernodes(struct scn_remote *r, const struct scenario *scn,
+			   struct scn_result *res, struct vs_err *err)
+{
+	struct vsnl_err e = { 0 };
+	int ret;
+
+	if (!(scn->expect.has & (1u << SCN_HYPERNODES)))
+		return 0;
+	ret = vsnl_request(r->req, vsnl_msg_new(VS_CMD_HYPERNODE_GET, NLM_F_DUMP),
+			   record_hypernode, res, &e);
+	if (ret == -EPROTO && !e.msg[0])
+		return vs_err_set(err, ret, "reading the HyperNodes: a malformed HyperNode");
+	return ret ? remote_fail(err, ret, &e, "reading the HyperNodes") : 0;
+}
+
 /* explain: each object the expectations name, as the daemon explains it. */
 static int read_explanations(struct scn_remote *r, const struct scenario *scn,
 			     struct scn_result *res, struct vs_err *err)
@@ -645,6 +685,8 @@ int scenario_run_remote(struct scn_remote *r, struct scenario *scn, struct scn_r
 		ret = read_phases(r, res, err);
 	if (!ret)
 		ret = read_explanations(r, scn, res, err);
+	if (!ret)
+		ret = read_hypernodes(r, scn, res, err);
 	if (!ret)
 		ret = last_cycle(r, &after, err);
 	if (!ret && after != last)

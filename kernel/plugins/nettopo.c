@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The network-topology-aware plugin (Volcano's
+ * plugins/network-topology-aware): which HyperNodes a job with a network
+ * topology is tried in, in what order, and which nodes its tasks prefer.
+ *
+ * HyperNodeGradient, for a job (or sub-job) in hard mode (soft mode is made
+ * hard by the session, sched/topology.h): a breadth-first walk down from
+ * the search root (the root given, or, for a job already partly placed,
+ * the highest ancestor of its AllocatedHyperNode within its highest tier
+ * allowed) keeps the HyperNodes of a tier within that limit which could
+ * hold the job's minimum resources (in their idle or future idle sums at
+ * session open; every one when the job is partly placed; for eviction,
+ * their allocatable), grouped by tier, lowest first. Eviction searches
+ * take the gradients from the highest down and at most
+ * hypernode.gradient.evict.max-hypernodes HyperNodes (8). A job without
+ * hard mode gets the root alone.
+ *
+ * HyperNodeOrder: the bin-packing score of the HyperNode with the
+ * sub-job's requests added to what its nodes use (0 when they would not
+ * fit), weighed per resource; among the best, the share of the sub-job's
+ * tasks already on the HyperNode is added; scaled by 100 * weight.
+ *
+ * BatchNodeOrder: for a task whose (sub-)job has a network topology, by
+ * the tier of the lowest common ancestor of the node's HyperNode (of the
+ * lowest tier) and the job's AllocatedHyperNode as the task is placed
+ * (1 for the same HyperNode, (maxTier - tier) / (maxTier - minTier) for an
+ * ancestor, 0 with no AllocatedHyperNode), the best ones again
+ * tie-broken by the share of tasks; for any other task (when
+ * hypernode.binpack.normal-pod.enable, true), the HyperNode bin-packing of
+ * the task at every tier in use, the tier's weight fading by
+ * hypernode.binpack.normal-pod.fading (0.8) per tier up. Scaled by
+ * 100 * weight.
+ *
+ * Arguments (Volcano's): weight (1), hypernode.binpack.cpu (1),
+ * hypernode.binpack.memory (1), hypernode.binpack.resources (a list) and
+ * hypernode.binpack.resources.<name> (1) (a negative weight counts as 1),
+ * hypernode.binpack.normal-pod.enable, hypernode.binpack.normal-pod.fading
+ * (a negative one counts as 0.8), hypernode.gradient.evict.max-hypernodes
+ * (8; 0 or less counts as 8).
+ *
+ * Where Volcano walks Go maps (children, the HyperNodes of a tier, equal
+ * scores), vsched takes creation order.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "plugins/plugins.h"
+#include "sched/session.h"
+#include "sched/topology.h"
+
+#define MAX_NODE_SCORE 100
+
+struct nettopo {
+	s64 weight;			/* weight */
+	s64 dim_weight[VS_RES_MAX];	/* hypernode.binpack.*; -1: not weighed */
+	bool normal_enable;
+	double fading;
+	s64 evict_max;
+	struct vs_topo *topo;
+	struct vs_res *used;		/* by HyperNode: its nodes' used, as tasks come and go */
+	double *raw;			/* scratch: a score per node or HyperNode */
+	u32 *hn_of;			/* scratch: a HyperNode per node */
+	s32 min_tier, max_tier;		/* of the tiers in use, the top's included */
+};
+
+static s64 weight_or_one(const struct vs_args *args, const char *key)
+{
+	s64 w = 1;
+
+	vs_args_get_int(args, key, &w, NULL);
+	return w < 0 ? 1 : w;
+}
+
+struct check_ctx {
+	const struct vs_args *args;
+	struct vs_err *err;
+};
+
+static int check_resource(const char *name, void *ctx)
+{
+	struct check_ctx *c = ctx;
+	char key[300];
+	s64 w;
+
+	snprintf(key, sizeof(key), "hypernode.binpack.resources.%s", name);
+	return vs_args_get_int(c->args, key, &w, c->err);
+}
+
+static int nettopo_check_conf(const struct vs_conf_plugin *cp, struct vs_err *err)
+{
+	static const char *const ints[] = {
+		"weight", "hypernode.binpack.cpu", "hypernode.binpack.memory",
+		"hypernode.gradient.evict.max-hypernodes",
+	};
+	struct check_ctx c = { &cp->args, err };
+	const char *s;
+	double f;
+	bool b;
+	s64 w;
+	int ret;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(ints); i++)
+		if ((ret = vs_args_get_int(&cp->args, ints[i], &w, err)))
+			return ret;
+	if ((ret = vs_args_get_string(&cp->args, "hypernode.binpack.resources", &s, err)) ||
+	    (ret = vs_args_get_bool(&cp->args, "hypernode.binpack.normal-pod.enable", &b, err)) ||
+	    (ret = vs_args_get_float(&cp->args, "hypernode.binpack.normal-pod.fading", &f, err)))
+		return ret;
+	return vs_args_for_each_name(&cp->args, "hypernode.binpack.resources", check_resource, &c);
+}
+
+struct weigh_ctx {
+	const struct vs_args *args;
+	struct nettopo *nt;
+	const struct vs_res_dims *dims;
+};
+
+static int weigh_resource(const char *name, void *ctx)
+{
+	struct weigh_ctx *c = ctx;
+	int dim = vs_res_dim_lookup(c->dims, name, strlen(name));
+	char key[300];
+
+	/* A resource nobody has registered cannot be requested: nothing to weigh. */
+	if (dim < 0 || dim == VS_RES_CPU || dim == VS_RES_MEMORY)
+		return 0;
+	snprintf(key, sizeof(key), "hypernode.binpack.resources.%s", name);
+	c->nt->dim_weight[dim] = weight_or_one(c->args, key);
+	return 0;
+}
+
+static int nettopo_open(struct vs_session *ssn, struct vs_plugin *p)
+{
+	const struct vs_args *args = &p->conf->args;
+	struct nettopo *nt = vs_arena_zalloc(ssn->arena, sizeof(*nt));
+	struct weigh_ctx wc = { args, nt, &ssn->cl->dims };
+
+	if (!nt)
+		return -ENOMEM;
+	for (unsigned int d = 0; d < VS_RES_MAX; d++)
+		nt->dim_weight[d] = -1;
+	nt->weight = 1;
+	vs_args_get_int(args, "weight", &nt->weight, NULL);
+	if (nt->weight < 0)
+		nt->weight = 1;
+	nt->dim_weight[VS_RES_CPU] = weight_or_one(args, "hypernode.binpack.cpu");
+	nt->dim_weight[VS_RES_MEMORY] = weight_or_one(args, "hypernode.binpack.memory");
+	vs_args_for_each_name(args, "hypernode.binpack.resources", weigh_resource, &wc);
+	nt->normal_enable = true;
+	vs_args_get_bool(args, "hypernode.binpack.normal-pod.enable", &nt->normal_enable, NULL);
+	nt->fading = 0.8;
+	vs_args_get_float(args, "hypernode.binpack.normal-pod.fading", &nt->fading, NULL);
+	if (nt->fading < 0)
+		nt->fading = 0.8;
+	nt->evict_max = 8;
+	vs_args_get_int(args, "hypernode.gradient.evict.max-hypernodes", &nt->evict_max, NULL);
+	if (nt->evict_max <= 0)
+		nt->evict_max = 8;
+
+	nt->topo = vs_topo_get(ssn);
+	if (!nt->topo)
+		return -ENOMEM;
+	nt->used = vs_arena_alloc(ssn->arena, nt->topo->nr * sizeof(*nt->used));
+	nt->raw = vs_arena_alloc(ssn->arena, (ssn->nr_nodes + nt->topo->nr) * sizeof(*nt->raw));
+	nt->hn_of = vs_arena_alloc(ssn->arena, (ssn->nr_nodes + 1) * sizeof(*nt->hn_of));
+	if (!nt->used || !nt->raw || !nt->hn_of)
+		return -ENOMEM;
+	for (u32 h = 0; h < nt->topo->nr; h++)
+		nt->used[h] = nt->topo->hns[h].used;
+	nt->min_tier = nt->topo->tiers[0];
+	nt->max_tier = nt->topo->tiers[nt->topo->nr_tiers - 1];
+	p->priv = nt;
+	return 0;
+}
+
+/* The HyperNodes holding @node follow what @task takes there or gives back. */
+static void follow(struct nettopo *nt, const struct vs_task *task, const struct vs_node *node,
+		   bool add)
+{
+	if (!node)
+		return;
+	for (u32 h = 0; h < nt->topo->nr; h++) {
+		if (!vs_topo_has_node(nt->topo, h, node))
+			continue;
+		if (add)
+			vs_res_add(&nt->used[h], task->req);
+		else
+			vs_res_sub(&nt->used[h], task->req);
+	}
+}
+
+static void nettopo_on_allocate(struct vs_session *ssn, struct vs_plugin *p, struct vs_task *task)
+{
+	follow(p->priv, task, task->node, true);
+}
+
+static void nettopo_on_deallocate(struct vs_session *ssn, struct vs_plugin *p,
+				  struct vs_task *task, struct vs_node *node)
+{
+	follow(p->priv, task, node, false);
+}
+
+/* ---- gradients ---- */
+
+/* The highest of @allocated and its ancestors within @tier, or VS_TOPO_NONE. */
+static u32 highest_allowed(const struct vs_topo *topo, u32 allocated, s32 tier)
+{
+	u32 best = VS_TOPO_NONE;
+
+	for (u32 h = allocated; h != VS_TOPO_NONE; h = topo->hns[h].parent) {
+		if (topo->hns[h].tier > tier)
+			break;
+		best = h;
+	}
+	return best;
+}
+
+/* Volcano's getSearchRoot; VS_TOPO_NONE when the job cannot be placed under @root. */
+static u32 search_root(const struct vs_topo *topo, const struct vs_hn_search *s)
+{
+	u32 allowed, lca;
+
+	if (s->allocated == VS_TOPO_NONE)
+		return s->root;
+	allowed = highest_allowed(topo, s->allocated, s->highest_tier);
+	if (allowed == VS_TOPO_NONE)
+		return VS_TOPO_NONE;
+	lca = vs_topo_lca(topo, s->root, allowed);
+	if (lca == allowed)
+		return s->root;
+	if (lca == s->root)
+		return allowed;
+	return VS_TOPO_NONE;
+}
+
+static bool eligible(const struct nettopo *nt, u32 h, const struct vs_hn_search *s)
+{
+	const struct vs_topo_hn *t = &nt->topo->hns[h];
+
+	if (t->tier > s->highest_tier)
+		return false;
+	if (s->allocated != VS_TOPO_NONE)
+		return true;	/* partly placed: no filtering */
+	if (s->purpose == VS_HN_EVICT)
+		return vs_res_less_equal(s->min_res, &t->allocatable, VS_DIM_ZERO);
+	return vs_res_less_equal(s->min_res, &t->idle, VS_DIM_ZERO) ||
+	       vs_res_less_equal(s->min_res, &t->future_idle, VS_DIM_ZERO);
+}
+
+static int single(struct vs_session *ssn, u32 root, struct vs_hn_gradients *out)
+{
+	out->hns = vs_arena_alloc(ssn->arena, sizeof(*out->hns));
+	out->start = vs_arena_alloc(ssn->arena, 2 * sizeof(*out->start));
+	if (!out->hns || !out->start)
+		return -ENOMEM;
+	out->hns[0] = root;
+	out->start[0] = 0;
+	out->start[1] = 1;
+	out->nr = 1;
+	return 0;
+}
+
+/* The last @max HyperNodes of the gradients, the highest gradient first. */
+static void reverse_and_cap(struct vs_hn_gradients *g, u32 *hns, u32 *start, s64 max)
+{
+	u32 n = 0, nr = 0;
+
+	start[0] = 0;
+	for (u32 k = g->nr; k-- > 0 && max > 0;) {
+		u32 from = g->start[k], to = g->start[k + 1];
+
+		if ((s64)(to - from) > max)
+			from = to - (u32)max;
+		for (u32 i = from; i < to; i++)
+			hns[n++] = g->hns[i];
+		max -= to - from;
+		start[++nr] = n;
+	}
+	g->hns = hns;
+	g->start = start;
+	g->nr = nr;
+}
+
+static int nettopo_hn_gradient(struct vs_session *ssn, struct vs_plugin *p,
+			       const struct vs_hn_search *s, struct vs_hn_gradients *out)
+{
+	const struct nettopo *nt = p->priv;
+	const struct vs_topo *topo = nt->topo;
+	u32 *queue, *by_tier, head = 0, tail = 0, n = 0, root;
+
+	if (!s->hard)
+		return single(ssn, s->root, out);
+	root = search_root(topo, s);
+	if (root == VS_TOPO_NONE) {
+		vs_error("build hyperNode gradient fail job=\"%s/%s\" hyperNode=\"%s\": no "
+		 "HyperNode within tier %d holds both the search root and the "
+		 "allocated hyperNode", s->job->ns, s->job->name,
+		 topo->hns[s->root].name, s->highest_tier);
+		return -EINVAL;
+	}
+	queue = vs_arena_alloc(ssn->arena, topo->nr * sizeof(*queue));
+	by_tier = vs_arena_alloc(ssn->arena, topo->nr * sizeof(*by_tier));
+	out->hns = vs_arena_alloc(ssn->arena, topo->nr * sizeof(*out->hns));
+	out->start = vs_arena_alloc(ssn->arena, (topo->nr_tiers + 1) * sizeof(*out->start));
+	if (!queue || !by_tier || !out->hns || !out->start)
+		return -ENOMEM;
+	/* Breadth first (a tree: nothing is met twice), the eligible ones kept. */
+	queue[tail++] = root;
+	while (head < tail) {
+		u32 h = queue[head++];
+		const struct vs_topo_hn *t = &topo->hns[h];
+
+		if (eligible(nt, h, s))
+			by_tier[n++] = h;
+		for (u32 c = 0; c < t->nr_children; c++)
+			queue[tail++] = t->children[c];
+	}
+	/* Grouped by tier, ascending, in the walk's order within a tier. */
+	out->nr = 0;
+	out->start[0] = 0;
+	for (u32 k = 0, m = 0; k < topo->nr_tiers; k++) {
+		for (u32 i = 0; i < n; i++)
+			if (topo->hns[by_tier[i]].tier == topo->tiers[k])
+				out->hns[m++] = by_tier[i];
+		if (m > out->start[out->nr])
+			out->start[++out->nr] = m;
+	}
+	if (s->purpose == VS_HN_EVICT)
+		reverse_and_cap(out, queue, by_tier, nt->evict_max);
+	return 0;
+}
+
+/* ---- scores ---- */
+
+/*
+ * The bin-packing score of HyperNode @h with @req added to its use: the
+ * weighed mean over the weighed resources @req asks for, 0 when one would
+ * not fit.
+ */
+static double binpack(const struct nettopo *nt, u32 h, const struct vs_res *req)
+{
+	const struct vs_topo_hn *t = &nt->topo->hns[h];
+	double score = 0;
+	s64 weights = 0;
+
+	for (unsigned int d = 0; d < VS_RES_MAX; d++) {
+		double request = (double)vs_res_get(req, d);
+		double allocatable = (double)vs_res_get(&t->allocatable, d);
+		double used = (double)vs_res_get(&nt->used[h], d);
+		s64 w = nt->dim_weight[d];
+
+		if (request <= 0 || w < 0)
+			continue;
+		if (used + request > allocatable)
+			return 0;
+		score += (double)w * (used + request) / allocatable;
+		weights += w;
+	}
+	return weights > 0 ? score / (double)weights : 0;
+}
+
+/* The share of @job's tasks on HyperNode @h's nodes (Volcano's scoreWithTaskNum). */
+static double task_share(const struct nettopo *nt, u32 h, const struct vs_job *job)
+{
+	const struct vs_task *t;
+	u32 on = 0;
+
+	if (!job->nr_tasks)
+		return 0;
+	if (h == VS_TOPO_NONE)
+		return 0;
+	list_for_each_entry(t, &job->tasks, job_node)
+		if (t->node && vs_topo_has_node(nt->topo, h, t->node))
+			on++;
+	return (double)on / (double)job->nr_tasks;
+}
+
+static double scaled(const struct nettopo *nt, double score)
+{
+	return (double)MAX_NODE_SCORE * (double)nt->weight * score;
+}
+
+/* Among the best of @raw (more than one), add the share of @job's tasks on each. */
+static void break_ties(const struct nettopo *nt, const struct vs_job *job, const u32 *hns,
+		       u32 nr, double *raw)
+{
+	double best = -1;
+	u32 ties = 0;
+
+	for (u32 i = 0; i < nr; i++)
+		if (raw[i] > best)
+			best = raw[i];
+	for (u32 i = 0; i < nr; i++)
+		ties += raw[i] == best;
+	if (ties < 2)
+		return;
+	for (u32 i = 0; i < nr; i++)
+		if (raw[i] == best)
+			raw[i] += task_share(nt, hns[i], job);
+}
+
+static void nettopo_hn_order(struct vs_session *ssn, struct vs_plugin *p,
+			     const struct vs_hn_search *s, const u32 *hns, u32 nr, double *scores)
+{
+	const struct nettopo *nt = p->priv;
+	double *raw = nt->raw;
+	const struct vs_task *t;
+	struct vs_res req;
+
+	/* What the sub-job's tasks ask for, every one of them. */
+	vs_res_clear(&req);
+	list_for_each_entry(t, &s->job->tasks, job_node)
+		vs_res_add(&req, t->req);
+	for (u32 i = 0; i < nr; i++)
+		raw[i] = binpack(nt, hns[i], &req);
+	break_ties(nt, s->job, hns, nr, raw);
+	for (u32 i = 0; i < nr; i++)
+		scores[i] += scaled(nt, raw[i]);
+}
+
+/* Volcano's scoreHyperNodeWithTier. */
+static double tier_score(const struct nettopo *nt, s32 tier)
+{
+	if (nt->min_tier == nt->max_tier)
+		return 1;
+	if (tier >= nt->min_tier && tier <= nt->max_tier)
+		return (double)(nt->max_tier - tier) / (double)(nt->max_tier - nt->min_tier);
+	return 0;
+}
+
+/* A task of a (sub-)job with a network topology: near its AllocatedHyperNode. */
+static void score_network_aware(const struct nettopo *nt, const struct vs_task *task,
+				u32 allocated, struct vs_node *const *nodes, u32 nr, double *raw)
+{
+	const struct vs_topo *topo = nt->topo;
+
+	for (u32 i = 0; i < nr; i++) {
+		u32 h = topo->low[nodes[i]->sidx];
+
+		raw[i] = 0;
+		nt->hn_of[i] = h;
+		if (allocated == VS_TOPO_NONE || h == VS_TOPO_NONE)
+			continue;
+		raw[i] = h == allocated ? 1 :
+			 tier_score(nt, topo->hns[vs_topo_lca(topo, h, allocated)].tier);
+	}
+	if (allocated != VS_TOPO_NONE)
+		break_ties(nt, task->job, nt->hn_of, nr, raw);
+}
+
+/* Any other task: the HyperNode bin-packing at every tier, fading upwards. */
+static void score_normal(const struct nettopo *nt, const struct vs_task *task,
+			 struct vs_node *const *nodes, u32 nr, double *raw)
+{
+	const struct vs_topo *topo = nt->topo;
+	double total = 0;
+
+	for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++)
+		total += pow(nt->fading, (double)(tier - 1));
+	for (u32 i = 0; i < nr; i++)
+		raw[i] = 0;
+	if (total <= 0) {
+		vs_warn("the total tier weight of plugin network-topology-aware should be greater "
+			"than zero, but got %g", total);
+		return;
+	}
+	for (u32 i = 0; i < nr; i++) {
+		double sum = 0;
+
+		for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++) {
+			double score = 1;
+
+			for (u32 h = 0; h < topo->nr; h++) {
+				if (topo->hns[h].tier != tier ||
+				    !vs_topo_has_node(topo, h, nodes[i]))
+					continue;
+				score = binpack(nt, h, task->req);
+				break;
+			}
+			sum += pow(nt->fading, (double)(tier - 1)) * score;
+		}
+		raw[i] = sum / total;
+	}
+}
+
+static void nettopo_batch_node_order(struct vs_session *ssn, struct vs_plugin *p,
+				     const struct vs_task *task, struct vs_node *const *nodes,
+				     u32 nr, double *scores)
+{
+	const struct nettopo *nt = p->priv;
+	double *raw = nt->raw;
+	u32 allocated;
+
+	if (vs_topo_task_hn(ssn, task, &allocated)) {
+		score_network_aware(nt, task, allocated, nodes, nr, raw);
+	} else {
+		if (!nt->normal_enable)
+			return;
+		score_normal(nt, task, nodes, nr, raw);
+	}
+	for (u32 i = 0; i < nr; i++)
+		scores[i] += scaled(nt, raw[i]);
+}
+
+const struct vs_plugin_ops vs_plugin_nettopo = {
+	.name			= "network-topology-aware",
+	.check_conf		= nettopo_check_conf,
+	.open			= nettopo_open,
+	.batch_node_order	= nettopo_batch_node_order,
+	.on_allocate		= nettopo_on_allocate,
+	.on_deallocate		= nettopo_on_deallocate,
+	.hn_gradient		= nettopo_hn_gradient,
+	.hn_order		= nettopo_hn_order,
+};

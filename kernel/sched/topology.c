@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The session's view of the network topology (topology.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hypernode.h"
+#include "core/log.h"
+#include "sched/session.h"
+#include "sched/topology.h"
+
+static int tier_cmp(const void *a, const void *b)
+{
+	s32 x = *(const s32 *)a, y = *(const s32 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct tiers of the HyperNodes, ascending, then the top's one above. */
+static int build_tiers(struct vs_session *ssn, struct vs_topo *topo)
+{
+	u32 n = 0;
+
+	topo->tiers = vs_arena_alloc(ssn->arena, topo->nr * sizeof(*topo->tiers));
+	if (!topo->tiers)
+		return -ENOMEM;
+	for (u32 i = 0; i < topo->top; i++)
+		topo->tiers[n++] = topo->hns[i].tier;
+	qsort(topo->tiers, n, sizeof(*topo->tiers), tier_cmp);
+	topo->nr_tiers = 0;
+	for (u32 i = 0; i < n; i++)
+		if (!topo->nr_tiers || topo->tiers[topo->nr_tiers - 1] != topo->tiers[i])
+			topo->tiers[topo->nr_tiers++] = topo->tiers[i];
+	/* Volcano's top: one above the highest tier, and at least 1. */
+	topo->hns[topo->top].tier = topo->nr_tiers ? topo->tiers[topo->nr_tiers - 1] + 1 : 1;
+	topo->tiers[topo->nr_tiers++] = topo->hns[topo->top].tier;
+	return 0;
+}
+
+static void add_node(struct vs_topo_hn *h, struct vs_node *node)
+{
+	struct vs_res future;
+
+	h->nodes[h->nr_nodes++] = node;
+	vs_res_add(&h->allocatable, &node->allocatable);
+	vs_res_add(&h->idle, &node->idle);
+	vs_res_add(&h->used, &node->used);
+	vs_node_future_idle(node, &future);
+	vs_res_add(&h->future_idle, &future);
+}
+
+static int node_sidx_cmp(const void *a, const void *b)
+{
+	const struct vs_node *x = *(struct vs_node *const *)a, *y = *(struct vs_node *const *)b;
+
+	return (x->sidx > y->sidx) - (x->sidx < y->sidx);
+}
+
+/* A HyperNode's session nodes: its leaves that are nodes, by sidx. */
+static int build_nodes(struct vs_session *ssn, struct vs_topo_hn *h)
+{
+	const struct vs_hypernode *hn = h->hn;
+
+	h->nodes = vs_arena_alloc(ssn->arena, (hn->nr_leaves + 1) * sizeof(*h->nodes));
+	if (!h->nodes)
+		return -ENOMEM;
+	for (u32 i = 0; i < hn->nr_leaves; i++) {
+		struct vs_node *node = vs_node_find(ssn->cl, hn->leaves[i]);
+
+		if (node)
+			add_node(h, node);
+	}
+	qsort(h->nodes, h->nr_nodes, sizeof(*h->nodes), node_sidx_cmp);
+	return 0;
+}
+
+static int build_links(struct vs_session *ssn, struct vs_topo *topo)
+{
+	struct vs_topo_hn *top = &topo->hns[topo->top];
+	u32 nr_roots = 0;
+
+	for (u32 i = 0; i < topo->top; i++) {
+		struct vs_topo_hn *h = &topo->hns[i];
+		struct vs_hypernode *child;
+		u32 n = 0;
+
+		h->parent = h->hn->parent ? h->hn->parent->sidx : topo->top;
+		if (!h->hn->parent)
+			nr_roots++;
+		h->children = vs_arena_alloc(ssn->arena, (h->hn->nr_children + 1) *
+					     sizeof(*h->children));
+		if (!h->children)
+			return -ENOMEM;
+		list_for_each_entry(child, &h->hn->children, sibling)
+			h->children[n++] = child->sidx;
+		h->nr_children = n;
+	}
+	top->parent = VS_TOPO_NONE;
+	top->children = vs_arena_alloc(ssn->arena, (nr_roots + 1) * sizeof(*top->children));
+	if (!top->children)
+		return -ENOMEM;
+	for (u32 i = 0; i < topo->top; i++)
+		if (topo->hns[i].parent == topo->top)
+			top->children[top->nr_children++] = i;
+	return 0;
+}
+
+static u32 depth_of(struct vs_topo *topo, u32 h)
+{
+	u32 d = 0;
+
+	while (topo->hns[h].parent != VS_TOPO_NONE) {
+		h = topo->hns[h].parent;
+		d++;
+	}
+	return d;
+}
+
+/* Each node's HyperNode of the lowest tier in use, the first in creation order. */
+static int build_low(struct vs_session *ssn, struct vs_topo *topo)
+{
+	s32 lowest = topo->tiers[0];
+
+	topo->low = vs_arena_alloc(ssn->arena, (ssn->nr_nodes + 1) * sizeof(*topo->low));
+	if (!topo->low)
+		return -ENOMEM;
+	memset(topo->low, 0xff, (ssn->nr_nodes + 1) * sizeof(*topo->low));
+	for (u32 i = 0; i < topo->top; i++) {
+		const struct vs_topo_hn *h = &topo->hns[i];
+
+		if (h->tier != lowest)
+			continue;
+		for (u32 k = 0; k < h->nr_nodes; k++)
+			if (topo->low[h->nodes[k]->sidx] == VS_TOPO_NONE)
+				topo->low[h->nodes[k]->sidx] = i;
+	}
+	return 0;
+}
+
+static int build(struct vs_session *ssn, struct vs_topo *topo)
+{
+	struct vs_cluster *cl = ssn->cl;
+	struct vs_hypernode *hn;
+	struct vs_topo_hn *top;
+	u32 n = 0;
+	int ret;
+
+	topo->nr = cl->hypernodes.nr + 1;
+	topo->top = cl->hypernodes.nr;
+	topo->ready = vs_hypernodes_ready(cl);
+	topo->hns = vs_arena_calloc(ssn->arena, topo->nr, sizeof(*topo->hns));
+	if (!topo->hns)
+		return -ENOMEM;
+	list_for_each_entry(hn, &cl->hypernodes.list, list) {
+		struct vs_topo_hn *h = &topo->hns[n];
+
+		hn->sidx = n++;
+		h->name = hn->name;
+		h->hn = hn;
+		h->tier = hn->tier;
+		ret = build_nodes(ssn, h);
+		if (ret)
+			return ret;
+	}
+	top = &topo->hns[topo->top];
+	top->name = VS_TOPO_TOP;
+	top->nodes = vs_arena_alloc(ssn->arena, (ssn->nr_nodes + 1) * sizeof(*top->nodes));
+	if (!top->nodes)
+		return -ENOMEM;
+	for (u32 i = 0; i < ssn->nr_nodes; i++)
+		add_node(top, ssn->nodes[i]);
+	ret = build_tiers(ssn, topo);
+	if (!ret)
+		ret = build_links(ssn, topo);
+	if (!ret)
+		ret = build_low(ssn, topo);
+	if (ret)
+		return ret;
+	for (u32 i = 0; i < topo->nr; i++)
+		topo->hns[i].depth = depth_of(topo, i);
+	return 0;
+}
+
+struct vs_topo *vs_topo_get(struct vs_session *ssn)
+{
+	struct vs_topo *topo;
+
+	if (ssn->topo)
+		return ssn->topo;
+	topo = vs_arena_zalloc(ssn->arena, sizeof(*topo));
+	if (!topo || build(ssn, topo))
+		return NULL;
+	ssn->topo = topo;
+	return topo;
+}
+
+u32 vs_topo_find(const struct vs_topo *topo, const struct vs_cluster *cl, const char *name)
+{
+	const struct vs_hypernode *hn;
+
+	if (!name)
+		return VS_TOPO_NONE;
+	if (!strcmp(name, VS_TOPO_TOP))
+		return topo->top;
+	hn = vs_hypernode_find(cl, name);
+	return hn ? hn->sidx : VS_TOPO_NONE;
+}
+
+u32 vs_topo_lca(const struct vs_topo *topo, u32 a, u32 b)
+{
+	if (a == VS_TOPO_NONE)
+		return b;
+	if (b == VS_TOPO_NONE)
+		return a;
+	while (topo->hns[a].depth > topo->hns[b].depth)
+		a = topo->hns[a].parent;
+	while (topo->hns[b].depth > topo->hns[a].depth)
+		b = topo->hns[b].parent;
+	while (a != b) {
+		a = topo->hns[a].parent;
+		b = topo->hns[b].parent;
+	}
+	return a;
+}
+
+bool vs_topo_has_node(const struct vs_topo *topo, u32 h, const struct vs_node *node)
+{
+	const struct vs_topo_hn *t = &topo->hns[h];
+	u32 lo = 0, hi = t->nr_nodes;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (t->nodes[mid]->sidx == node->sidx)
+			return true;
+		if (t->nodes[mid]->sidx < node->sidx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+s32 vs_topo_tier_of_name(const struct vs_topo *topo, const char *tier_name)
+{
+	s32 tier = -1;
+
+	for (u32 i = 0; i < topo->top; i++)
+		if (topo->hns[i].hn->tier_name && !strcmp(topo->hns[i].hn->tier_name, tier_name))
+			tier = topo->hns[i].tier;
+	return tier;
+}
+
+/*
+ * Volcano's recoverAllocatedHyperNode for a job of one sub-job: of the
+ * HyperNodes (the top included) that hold every node its allocated tasks
+ * are on, the one of the lowest tier (the first in creation order among
+ * equals, where Volcano takes one in map order); VS_TOPO_NONE if none.
+ */
+static u32 recover_allocated(const struct vs_topo *topo, const struct vs_job *job)
+{
+	const struct vs_task *t;
+	u32 best = VS_TOPO_NONE;
+
+	for (u32 h = 0; h < topo->nr; h++) {
+		bool all = true, any = false;
+
+		if (best != VS_TOPO_NONE && topo->hns[h].tier >= topo->hns[best].tier)
+			continue;
+		list_for_each_entry(t, &job->tasks, job_node) {
+			if (!vs_task_status_allocated(t->status) || !t->node)
+				continue;
+			any = true;
+			if (!vs_topo_has_node(topo, h, t->node)) {
+				all = false;
+				break;
+			}
+		}
+		if (!any)
+			return VS_TOPO_NONE;
+		if (all)
+			best = h;
+	}
+	return best;
+}
+
+int vs_topo_job(struct vs_session *ssn, struct vs_topo *topo, struct vs_job *job,
+		struct vs_topo_job *out)
+{
+	const struct vs_net_topology *nt = &job->net_topology;
+	bool updated = false;
+	u32 allocated, sub;
+
+	memset(out, 0, sizeof(*out));
+	out->allocated = out->sub_allocated = VS_TOPO_NONE;
+	if (!nt->set)
+		return 0;
+	out->with = true;
+	out->hard = nt->mode == VS_NT_HARD && nt->has_highest_tier;
+	out->highest_tier = nt->highest_tier;
+	if (!nt->has_highest_tier && nt->highest_tier_name) {
+		s32 tier = vs_topo_tier_of_name(topo, nt->highest_tier_name);
+
+		if (tier >= 0) {
+			out->hard = nt->mode == VS_NT_HARD;
+			out->highest_tier = tier;
+		} else {
+			vs_warn("Failed to translate highestTierName for job %s/%s: failed to find "
+				"hypernode tier name %s, skip translation", job->ns, job->name,
+				nt->highest_tier_name);
+		}
+	}
+	/* Soft mode takes the hard path with the top's tier: no HyperNode is filtered out. */
+	if (nt->mode == VS_NT_SOFT) {
+		out->hard = true;
+		out->highest_tier = topo->hns[topo->top].tier;
+	}
+	if (!topo->ready)
+		return 0;
+	/* removeInvalidAllocatedHyperNode: the job's, then its default sub-job's */
+	for (int s = 0; s < 2; s++) {
+		const char *name = s ? job->sub_allocated_hn : job->allocated_hn;
+
+		if (!name)
+			continue;
+		if (vs_topo_find(topo, ssn->cl, name) != VS_TOPO_NONE &&
+		    vs_job_allocated_task_num(job))
+			continue;
+		vs_v(3, "remove allocated hyperNode for %s %s/%s AllocatedHyperNode %s",
+		     s ? "subJob" : "job", job->ns, job->name, name);
+		if (vs_job_set_allocated_hn(ssn->cl, job, s, NULL))
+			return -ENOMEM;
+	}
+	/* recoverAllocatedHyperNode */
+	sub = vs_topo_find(topo, ssn->cl, job->sub_allocated_hn);
+	if (sub == VS_TOPO_NONE && (sub = recover_allocated(topo, job)) != VS_TOPO_NONE) {
+		vs_v(3, "update subJob %s/%s allocated hyperNode %s", job->ns, job->name,
+		     topo->hns[sub].name);
+		if (vs_job_set_allocated_hn(ssn->cl, job, true, topo->hns[sub].name))
+			return -ENOMEM;
+		updated = true;
+	}
+	allocated = vs_topo_find(topo, ssn->cl, job->allocated_hn);
+	if ((allocated == VS_TOPO_NONE || updated) && allocated != sub) {
+		allocated = sub;
+		vs_v(3, "update job %s/%s allocated hyperNode %s", job->ns, job->name,
+		     sub == VS_TOPO_NONE ? "" : topo->hns[sub].name);
+		if (vs_job_set_allocated_hn(ssn->cl, job, false,
+					    sub == VS_TOPO_NONE ? NULL : topo->hns[sub].name))
+			return -ENOMEM;
+	}
+	out->allocated = allocated;
+	out->sub_allocated = sub;
+	return 0;
+}
+
+bool vs_topo_task_hn(const struct vs_session *ssn, const struct vs_task *task, u32 *hn)
+{
+	const struct vs_topo *topo = ssn->topo;
+
+	if (!task->job->net_topology.set)
+		return false;
+	*hn = topo && topo->task == task ? topo->task_hn : VS_TOPO_NONE;
+	return true;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A session's view of the network topology: the HyperNodes of the cluster
+ * (core/hypernode.h) with the nodes of the session under each, and the
+ * cluster's top above them all, as Volcano's OpenSession prepares them
+ * (framework/session.go: HyperNodes, RealNodesList, RealNodesSet,
+ * HyperNodesSetByTier, HyperNodesTiers, addClusterTopHyperNode).
+ *
+ * Made on first use (vs_topo_get()) from the core's tree, which is kept
+ * current as objects change: building the view costs one pass over the
+ * HyperNodes' leaves, not a resolution of the tree.
+ *
+ *  - hns[]: every HyperNode in creation order, then the cluster's top,
+ *    a HyperNode of no object named VS_TOPO_TOP whose tier is one above
+ *    the highest and whose children are the HyperNodes without a parent.
+ *    A HyperNode's index here is its sidx.
+ *  - nodes: the session's nodes among a HyperNode's leaves, in the
+ *    session's order (node sidx); the top has every node. Volcano lists
+ *    them in map order.
+ *  - tiers[]: the tiers in use, ascending, the top's last.
+ *  - low[node sidx]: Volcano's FindHyperNodeForNode, the HyperNode of the
+ *    lowest tier in use that holds the node (the first such in creation
+ *    order, where Volcano takes one in map order), or VS_TOPO_NONE.
+ *  - allocatable, idle, future_idle, used: each HyperNode's sums over its
+ *    nodes when the view was made (the network-topology-aware plugin's
+ *    resource cache).
+ */
+#ifndef VS_SCHED_TOPOLOGY_H
+#define VS_SCHED_TOPOLOGY_H
+
+#include "core/cluster.h"
+
+#define VS_TOPO_TOP	"<cluster-top-hypernode>"
+#define VS_TOPO_NONE	((u32)-1)
+
+struct vs_session;
+
+struct vs_topo_hn {
+	const char *name;
+	struct vs_hypernode *hn;	/* NULL: the cluster's top */
+	s32 tier;
+	u32 parent;			/* VS_TOPO_NONE: the top */
+	u32 depth;			/* the top's is 0 */
+	u32 *children;			/* creation order */
+	u32 nr_children;
+	struct vs_node **nodes;		/* session order */
+	u32 nr_nodes;
+	struct vs_res allocatable, idle, future_idle, used;
+};
+
+struct vs_topo {
+	struct vs_topo_hn *hns;
+	u32 nr;				/* the HyperNodes and the top */
+	u32 top;
+	s32 *tiers;			/* ascending, the top's last */
+	u32 nr_tiers;
+	u32 *low;			/* by node sidx */
+	bool ready;			/* the core's vs_hypernodes_ready() */
+	/*
+	 * The task allocate is placing and its job's AllocatedHyperNode as it
+	 * does (Volcano's task.JobAllocatedHyperNode), for the scores.
+	 */
+	const struct vs_task *task;
+	u32 task_hn;
+};
+
+/* The session's view, made on first use; NULL when out of memory. */
+struct vs_topo *vs_topo_get(struct vs_session *ssn);
+
+/* The index of the HyperNode named @name (VS_TOPO_TOP included; NULL: none), or VS_TOPO_NONE. */
+u32 vs_topo_find(const struct vs_topo *topo, const struct vs_cluster *cl, const char *name);
+
+/* Volcano's GetLCAHyperNode: VS_TOPO_NONE stands for "" (the other one). */
+u32 vs_topo_lca(const struct vs_topo *topo, u32 a, u32 b);
+
+/* Whether @node is under HyperNode @h. */
+bool vs_topo_has_node(const struct vs_topo *topo, u32 h, const struct vs_node *node);
+
+/*
+ * The tier of the HyperNodes named @tier_name (Volcano's
+ * HyperNodeTierNameMap), or -1 when none has it. HyperNodes that disagree:
+ * the newest one's tier (Volcano warns and takes one in map order).
+ */
+s32 vs_topo_tier_of_name(const struct vs_topo *topo, const char *tier_name);
+
+/*
+ * A job's network topology as this session schedules it (Volcano's
+ * OpenSession: adjustNetworkTopologySpec, removeInvalidAllocatedHyperNode,
+ * recoverAllocatedHyperNode), for the job and its default sub-job alike.
+ */
+struct vs_topo_job {
+	bool with;		/* WithNetworkTopology: the PodGroup has one */
+	bool hard;		/* IsHardTopologyMode: hard with a tier, soft made hard */
+	s32 highest_tier;	/* when hard: highestTierAllowed, or the name's tier */
+	u32 allocated;		/* AllocatedHyperNode, VS_TOPO_NONE for none */
+	u32 sub_allocated;	/* its default sub-job's */
+};
+
+/*
+ * @job's, into @out. It also settles the job's AllocatedHyperNodes
+ * (job->allocated_hn, sub_allocated_hn): forgotten when that HyperNode is
+ * gone or the job has no task on a node; the sub-job's recovered from the
+ * nodes its tasks are on when it has none (after a restart, as Volcano's
+ * cache loses it), and the job's then from the sub-job's. Called once per
+ * job and session. -ENOMEM.
+ */
+int vs_topo_job(struct vs_session *ssn, struct vs_topo *topo, struct vs_job *job,
+		struct vs_topo_job *out);
+
+/*
+ * Whether @task's (sub-)job has a network topology; if so, *@hn is its
+ * job's AllocatedHyperNode as allocate placed it (VS_TOPO_NONE: none yet).
+ */
+bool vs_topo_task_hn(const struct vs_session *ssn, const struct vs_task *task, u32 *hn);
+
+#endif /* VS_SCHED_TOPOLOGY_H */

@@ -433,7 +433,7 @@ static bool same(const struct vs_hypernode *hn, const struct vs_hypernode_spec *
  * HyperNode's that discovery does not set, as Volcano's UpdateHyperNode
  * merges them.
  */
-static int apply(struct pass *p, const struct disc *d, struct vs_err *err)
+static int apply(struct vs_ctl *ctl, struct pass *p, const struct disc *d, struct vs_err *err)
 {
 	struct vs_hypernode *hn = vs_hypernode_find(p->cl, d->name);
 	u32 nr_old = hn ? vs_labels_count(hn->labels) : 0, nr_labels = 2;
@@ -475,10 +475,14 @@ static int apply(struct pass *p, const struct disc *d, struct vs_err *err)
 	if (hn) {
 		vs_v(3, "label discovery: updating hypernode %s", d->name);
 		ret = vs_hypernode_update(p->cl, hn, &spec, err);
+		if (!ret)
+			vs_ctl_hypernode_changed(ctl, hn);
 	} else {
 		vs_v(3, "label discovery: creating hypernode %s (%s=%s, tier %d)", d->name,
 		     d->key, d->value, d->tier);
-		ret = vs_hypernode_add(p->cl, &spec, NULL, err);
+		ret = vs_hypernode_add(p->cl, &spec, &hn, err);
+		if (!ret)
+			vs_ctl_hypernode_added(ctl, hn);
 	}
 out:
 	if (ret == -ENOMEM && !vs_err_is_set(err))
@@ -591,7 +595,7 @@ int vs_hnctl_sync(struct vs_ctl *ctl, const struct vs_hnctl_conf *conf, struct v
 	for (u32 i = 0; i < p.nr; i++) {
 		members_sort(&p.d[i]);
 		vs_err_clear(&e);
-		ret = apply(&p, &p.d[i], &e);
+		ret = apply(ctl, &p, &p.d[i], &e);
 		if (ret) {
 			vs_warn("label discovery: %s", e.msg);
 			if (!first) {
@@ -606,7 +610,7 @@ int vs_hnctl_sync(struct vs_ctl *ctl, const struct vs_hnctl_conf *conf, struct v
 	}
 	for (u32 i = 0; i < nr_old; i++) {
 		vs_v(3, "label discovery: deleting hypernode %s", old[i]->name);
-		vs_hypernode_del(ctl->cl, old[i]);
+		vs_ctl_hypernode_remove(ctl, old[i]);
 	}
 	free(old);
 	ret = first;

@@ -180,6 +180,7 @@ void vschedd_rcv(struct vschedd *d, struct vs_client *c, const void *buf, size_t
 	 * HyperNodes, once for all of it (a batch's END applied it whole).
 	 */
 	topology_sync(d);
+	vschedd_notify_events(d);	/* what discovery did, to the events group */
 	/* Once a datagram: a load of 100,000 requests must not cost 100,000 walks. */
 	vschedd_self_check(d, "a datagram of requests");
 	vschedd_dump_continue(d, c);

@@ -16,6 +16,7 @@
 #include "ctltest.h"
 #include "netlink/checkpoint.h"
 #include "netlink/ctlconf.h"
+#include "netlink/events.h"
 #include "netlink/fill.h"
 #include "netlink/parse.h"
 
@@ -39,6 +40,7 @@ static void teardown(void)
 		fclose(vs_log_file);
 	vs_log_file = NULL;
 	vs_nl_topology_release(&ct.core);
+	vs_nl_events_release(&ct.core.events);
 	ct_teardown();
 	unlink(path);
 	rmdir(dir);
@@ -327,4 +329,56 @@ Test(ctlconf, a_checkpoint_restores_discovered_hypernodes_exactly)
 	cr_assert_eq(memcmp(after, before, before_len), 0, "discovery changed the restored state");
 	free(after);
 	free(before);
+}
+
+/* "KIND NAME" of a HyperNode event, one a line. */
+static size_t describe_hn(const struct nlmsghdr *nlh, char *buf, size_t len)
+{
+	static const char *const kinds[] = {
+		[VS_EVENT_NEW] = "new", [VS_EVENT_SET] = "set", [VS_EVENT_DEL] = "del",
+	};
+	const struct nlattr *kind = ct_attr(nlh, VS_A_EVENT_KIND), *hn = ct_attr(nlh, VS_A_HYPERNODE);
+	u32 k = kind ? mnl_attr_get_u32(kind) : 99;
+
+	if (!hn)
+		return (size_t)snprintf(buf, len, "other\n");
+	cr_assert_lt(k, ARRAY_SIZE(kinds));
+	return (size_t)snprintf(buf, len, "%s %s\n", kinds[k],
+				mnl_attr_get_str(ct_nested(hn, VS_HN_A_NAME)));
+}
+
+/* What discovery does is told to the events group, as the other controllers' deeds. */
+Test(ctlconf, discovery_tells_the_events_group_what_it_did)
+{
+	static char text[4096];
+	struct vs_err e = { { 0 } };
+	char want[512];
+	const struct vs_hypernode *t0, *t1, *sp;
+
+	ct.core.events.on = true;
+	ct.core.hooks = &vs_nl_event_hooks;
+	ct.core.hooks_priv = &ct.core;
+	use(racks);
+	node("n0", "t0", "sp0");
+	node("n1", "t1", "sp0");
+	ct_take_notes(&ct.core.events, describe_hn, text, sizeof(text));
+	cr_assert_eq(vs_nl_topology_sync(&ct.core, &e), 0, "%s", e.msg);
+	t0 = list_first_entry(&ct.cl.hypernodes.list, struct vs_hypernode, list);
+	sp = list_next_entry(t0, list);
+	t1 = list_next_entry(sp, list);
+	cr_assert_eq(ct.cl.hypernodes.nr, 3);
+	snprintf(want, sizeof(want), "new %s\nnew %s\nnew %s\n", t0->name, sp->name, t1->name);
+	cr_assert_str_eq(ct_take_notes(&ct.core.events, describe_hn, text, sizeof(text)), want);
+
+	node("n2", "t0", "sp0");	/* t0 has one more node */
+	ct_take_notes(&ct.core.events, describe_hn, text, sizeof(text));
+	cr_assert_eq(vs_nl_topology_sync(&ct.core, &e), 0, "%s", e.msg);
+	snprintf(want, sizeof(want), "set %s\n", t0->name);
+	cr_assert_str_eq(ct_take_notes(&ct.core.events, describe_hn, text, sizeof(text)), want);
+
+	CT_SEND_OK(VS_CMD_NODE_DEL, ct_put_key(__n, VS_A_NODE, NULL, "n1"));
+	ct_take_notes(&ct.core.events, describe_hn, text, sizeof(text));
+	snprintf(want, sizeof(want), "set %s\ndel %s\n", sp->name, t1->name);
+	cr_assert_eq(vs_nl_topology_sync(&ct.core, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(ct_take_notes(&ct.core.events, describe_hn, text, sizeof(text)), want);
 }

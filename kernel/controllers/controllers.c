@@ -11,6 +11,7 @@
 #include "controllers/jobctl.h"
 #include "controllers/pgctl.h"
 #include "controllers/qctl.h"
+#include "core/hypernode.h"
 #include "core/log.h"
 #include "core/names.h"
 
@@ -68,6 +69,22 @@ void vs_ctl_vjob_changed(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_vjob_
 void vs_ctl_queue_changed(struct vs_ctl *ctl, struct vs_queue *queue, enum vs_queue_state old)
 {
 	HOOK(ctl, queue_changed, queue, old);
+}
+
+void vs_ctl_hypernode_added(struct vs_ctl *ctl, struct vs_hypernode *hn)
+{
+	HOOK(ctl, hypernode_added, hn);
+}
+
+void vs_ctl_hypernode_changed(struct vs_ctl *ctl, struct vs_hypernode *hn)
+{
+	HOOK(ctl, hypernode_changed, hn);
+}
+
+void vs_ctl_hypernode_remove(struct vs_ctl *ctl, struct vs_hypernode *hn)
+{
+	HOOK(ctl, hypernode_removing, hn);
+	vs_hypernode_del(ctl->cl, hn);
 }
 
 static bool empty(const char *s)

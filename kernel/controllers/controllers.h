@@ -33,8 +33,8 @@
 /*
  * Told about what the controllers did on their own initiative: the tasks and
  * PodGroups they made or removed, the VolcanoJobs and queues whose state
- * they changed (for the daemon's events multicast group). Every member may
- * be NULL. "removing" hooks run before the object is freed.
+ * they changed, the HyperNodes label discovery made, changed or deleted
+ * (for the daemon's events multicast group). Every member may be NULL. "removing" hooks run before the object is freed.
  */
 struct vs_ctl_hooks {
 	void (*task_added)(void *ctx, struct vs_task *task);
@@ -43,6 +43,10 @@ struct vs_ctl_hooks {
 	void (*podgroup_removing)(void *ctx, struct vs_job *pg);
 	void (*vjob_changed)(void *ctx, struct vs_vjob *vjob, enum vs_vjob_phase old);
 	void (*queue_changed)(void *ctx, struct vs_queue *queue, enum vs_queue_state old);
+	/* label discovery's HyperNodes (hnctl.h): made, changed, about to be deleted */
+	void (*hypernode_added)(void *ctx, struct vs_hypernode *hn);
+	void (*hypernode_changed)(void *ctx, struct vs_hypernode *hn);
+	void (*hypernode_removing)(void *ctx, struct vs_hypernode *hn);
 };
 
 /* Volcano's scheduler name, the default of vschedd --scheduler-name. */
@@ -129,5 +133,9 @@ void vs_ctl_podgroup_added(struct vs_ctl *ctl, struct vs_job *pg);
 void vs_ctl_podgroup_remove(struct vs_ctl *ctl, struct vs_job *pg);
 void vs_ctl_vjob_changed(struct vs_ctl *ctl, struct vs_vjob *vjob, enum vs_vjob_phase old);
 void vs_ctl_queue_changed(struct vs_ctl *ctl, struct vs_queue *queue, enum vs_queue_state old);
+void vs_ctl_hypernode_added(struct vs_ctl *ctl, struct vs_hypernode *hn);
+void vs_ctl_hypernode_changed(struct vs_ctl *ctl, struct vs_hypernode *hn);
+/* The hook, then vs_hypernode_del(). */
+void vs_ctl_hypernode_remove(struct vs_ctl *ctl, struct vs_hypernode *hn);
 
 #endif /* VS_CONTROLLERS_CONTROLLERS_H */

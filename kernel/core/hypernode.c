@@ -485,9 +485,10 @@ static int member_new(struct vs_cluster *cl, const struct vs_hn_member_spec *s,
 	return 0;
 }
 
-/* The spec's members and tier name, built: nothing of @hn changes. */
+/* The spec's members, tier name and labels, built: nothing of @hn changes. */
 static int spec_build(struct vs_cluster *cl, const struct vs_hypernode_spec *spec,
-		      struct vs_hn_member **members, const char **tier_name, struct vs_err *err)
+		      struct vs_hn_member **members, const char **tier_name,
+		      struct vs_labels **labels, struct vs_err *err)
 {
 	int ret = 0;
 	u32 i;
@@ -510,6 +511,15 @@ static int spec_build(struct vs_cluster *cl, const struct vs_hypernode_spec *spe
 	if (ret) {
 		vs_err_set(err, ENOMEM, "out of memory");
 		goto out_free;
+	}
+	*labels = NULL;
+	if (spec->nr_labels) {
+		ret = vs_labels_new(&cl->strs, spec->labels, spec->nr_labels, "labels", labels,
+				    err);
+		if (ret) {
+			vs_str_put(&cl->strs, *tier_name);
+			goto out_free;
+		}
 	}
 	return 0;
 
@@ -540,7 +550,7 @@ int vs_hypernode_add(struct vs_cluster *cl, const struct vs_hypernode_spec *spec
 	hn = vs_pool_zalloc(&cl->hypernode_pool);
 	if (!hn)
 		return vs_err_set(err, ENOMEM, "out of memory");
-	ret = spec_build(cl, spec, &hn->members, &hn->tier_name, err);
+	ret = spec_build(cl, spec, &hn->members, &hn->tier_name, &hn->labels, err);
 	if (ret)
 		goto out_free;
 	hn->nr_members = spec->nr_members;
@@ -570,6 +580,7 @@ int vs_hypernode_add(struct vs_cluster *cl, const struct vs_hypernode_spec *spec
 out_members:
 	vs_str_put(&cl->strs, hn->name);
 	vs_str_put(&cl->strs, hn->tier_name);
+	vs_labels_free(&cl->strs, hn->labels);
 	members_free(cl, hn->members, spec->nr_members);
 out_free:
 	vs_pool_free(&cl->hypernode_pool, hn);
@@ -583,6 +594,7 @@ int vs_hypernode_update(struct vs_cluster *cl, struct vs_hypernode *hn,
 	struct vs_hn_member *members, *old_members = hn->members;
 	u32 old_nr = hn->nr_members, nr_direct;
 	struct vs_txn_ent *ent;
+	struct vs_labels *labels;
 	const char *tier_name;
 	const char **direct;
 	int ret;
@@ -590,7 +602,7 @@ int vs_hypernode_update(struct vs_cluster *cl, struct vs_hypernode *hn,
 	/* The old spec and direct set stay the journal's until the transaction ends. */
 	if (vs_txn_prep_copy(cl, VS_TXN_HYPERNODE_SPEC, hn, sizeof(*hn), &ent))
 		return vs_err_set(err, ENOMEM, "hypernode %s: out of memory", hn->name);
-	ret = spec_build(cl, spec, &members, &tier_name, err);
+	ret = spec_build(cl, spec, &members, &tier_name, &labels, err);
 	if (ret) {
 		vs_err_prefix(err, "hypernode %s: ", hn->name);
 		return ret;
@@ -602,6 +614,7 @@ int vs_hypernode_update(struct vs_cluster *cl, struct vs_hypernode *hn,
 		hn->nr_members = old_nr;
 		members_free(cl, members, spec->nr_members);
 		vs_str_put(&cl->strs, tier_name);
+		vs_labels_free(&cl->strs, labels);
 		return vs_err_set(err, ENOMEM, "hypernode %s: out of memory", hn->name);
 	}
 	if (ent) {
@@ -610,7 +623,9 @@ int vs_hypernode_update(struct vs_cluster *cl, struct vs_hypernode *hn,
 		members_free(cl, old_members, old_nr);
 		set_put(cl, hn->direct, hn->nr_direct);
 		vs_str_put(&cl->strs, hn->tier_name);
+		vs_labels_free(&cl->strs, hn->labels);
 	}
+	hn->labels = labels;
 	hn->direct = direct;
 	hn->nr_direct = nr_direct;
 	hn->tier_name = tier_name;
@@ -626,6 +641,7 @@ static void hypernode_free(struct vs_cluster *cl, struct vs_hypernode *hn)
 	set_put(cl, hn->direct, hn->nr_direct);
 	free(hn->leaves);
 	vs_str_put(&cl->strs, hn->tier_name);
+	vs_labels_free(&cl->strs, hn->labels);
 	vs_str_put(&cl->strs, hn->name);
 	vs_pool_free(&cl->hypernode_pool, hn);
 }
@@ -637,6 +653,7 @@ void vs_hypernode_del(struct vs_cluster *cl, struct vs_hypernode *hn)
 
 	if (ent)
 		ent->place.list = hn->list.prev;
+	cl->hypernodes.events++;
 	list_for_each_entry_safe(c, tmp, &hn->children, sibling)
 		detach(c);
 	c = hn->parent;
@@ -678,6 +695,8 @@ void vs_hypernode_undo(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		members_free(cl, hn->members, hn->nr_members);
 		set_put(cl, hn->direct, hn->nr_direct);
 		vs_str_put(&cl->strs, hn->tier_name);
+		vs_labels_free(&cl->strs, hn->labels);
+		hn->labels = old->labels;
 		hn->members = old->members;
 		hn->nr_members = old->nr_members;
 		hn->direct = old->direct;
@@ -702,6 +721,7 @@ void vs_hypernode_forget(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		members_free(cl, old->members, old->nr_members);
 		set_put(cl, old->direct, old->nr_direct);
 		vs_str_put(&cl->strs, old->tier_name);
+		vs_labels_free(&cl->strs, old->labels);
 	}
 }
 

@@ -72,6 +72,11 @@ struct vs_hypernode {
 
 	s32 tier;
 	const char *tier_name;		/* interned, or NULL */
+	/*
+	 * metadata.labels, NULL for none: what marks a HyperNode that label
+	 * discovery made (controllers/hnctl.h), as Volcano marks it.
+	 */
+	struct vs_labels *labels;
 	struct vs_hn_member *members;
 	u32 nr_members;
 
@@ -97,6 +102,13 @@ struct vs_hypernodes {
 	struct list_head list;		/* creation order */
 	u32 nr;
 	bool lost;			/* a node set could not be stored (memory): not ready */
+	/*
+	 * Nodes added, deleted or changed in shape (labels, taints, cordon,
+	 * readiness: node.c counts them) and HyperNodes deleted, ever: label
+	 * discovery (controllers/hnctl.h) looks at the nodes again when it
+	 * moved, and not for a change of a node's resources alone.
+	 */
+	u64 events;
 };
 
 struct vs_cluster;
@@ -114,6 +126,8 @@ struct vs_hypernode_spec {
 	const char *name;
 	s32 tier;
 	const char *tier_name;		/* NULL or "": none */
+	const struct vs_kv_spec *labels;	/* metadata.labels */
+	u32 nr_labels;
 	const struct vs_hn_member_spec *members;
 	u32 nr_members;
 };

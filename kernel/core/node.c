@@ -473,6 +473,7 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 	cl->nr_nodes++;
 	cl->nr_prefer_no_schedule_nodes += vs_node_prefers_no_schedule(node);
 	vs_res_add(&cl->total_allocatable, &node->allocatable);
+	cl->hypernodes.events++;
 	vs_hypernodes_node_event(cl, node->name, node);
 	if (ent) {
 		ent->obj = node;
@@ -511,6 +512,9 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 		return ret;
 	}
 	cl->nr_prefer_no_schedule_nodes -= vs_node_prefers_no_schedule(node);
+	/* the same class: the same labels, so nothing for label discovery */
+	if (cls != node->cls)
+		cl->hypernodes.events++;
 	vs_txn_touch_node(cl, node);
 	vs_txn_push(cl, ent);
 	if (!ent) {
@@ -571,6 +575,7 @@ int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 	cl->node_slot[node->sidx] = NULL;
 	cl->nr_node_holes++;
 	cl->node_gen++;
+	cl->hypernodes.events++;
 	vs_hypernodes_node_event(cl, node->name, NULL);
 	if (ent)
 		vs_txn_push(cl, ent);	/* kept whole, freed by the commit */

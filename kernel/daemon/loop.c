@@ -26,6 +26,7 @@
 
 #include "core/log.h"
 #include "daemon/vschedd.h"
+#include "netlink/ctlconf.h"
 #include "registry/builtin.h"
 #include "sched/framework.h"
 
@@ -555,6 +556,7 @@ static void limits_set(struct vs_cluster_limits *l, const struct vs_cluster_limi
 static int core_init(struct vschedd *d, struct vs_err *err)
 {
 	const struct vschedd_opts *opts = &d->opts;
+	struct vs_hnctl_conf topology = { 0 };
 	struct vs_conf *conf;
 	int ret;
 
@@ -564,12 +566,17 @@ static int core_init(struct vschedd *d, struct vs_err *err)
 	limits_set(&d->cl.limits, &opts->limits);
 	/* Its clients list: the order is kept from the start, never built in one go. */
 	vs_cluster_keep_names(&d->cl);
+	if (opts->controller_conf_path) {
+		ret = vs_nl_ctlconf_load_file(opts->controller_conf_path, &topology, err);
+		if (ret)
+			goto out_cluster;
+	}
 	ret = load_conf(opts, &conf, err);
 	if (ret)
-		goto out_cluster;
+		goto out_topology;
 	ret = vs_sched_init(&d->sched, &d->cl, vs_builtin_registry(), conf, err); /* takes conf */
 	if (ret)
-		goto out_cluster;
+		goto out_topology;
 	vschedd_sink_init(d);
 	vs_arena_init(&d->arena, 0);
 	d->core = (struct vs_nl_core) {
@@ -582,11 +589,14 @@ static int core_init(struct vschedd *d, struct vs_err *err)
 		.scheduler = opts->scheduler_name,
 	};
 	d->core.hooks_priv = &d->core;
+	vs_nl_topology_set(&d->core, &topology);
 	d->core.ctl.period_ms = opts->period_ms;
 	d->core.ctl.on_request = !opts->period_ms;
 	d->self = (struct vs_genl_ctx) { .portid = 0, .admin = true, .priv = &d->core };
 	return 0;
 
+out_topology:
+	vs_hnctl_conf_free(&topology);
 out_cluster:
 	vs_cluster_destroy(&d->cl);
 	return ret;
@@ -596,6 +606,7 @@ static void core_destroy(struct vschedd *d)
 {
 	vs_nl_events_release(&d->core.events);
 	vs_nl_events_release(&d->core.status);
+	vs_nl_topology_release(&d->core);
 	vs_arena_destroy(&d->arena);
 	vs_sched_destroy(&d->sched);
 	vs_cluster_destroy(&d->cl);

@@ -30,6 +30,7 @@ enum {
 	OPT_NO_SELF_CHECK = 0x100, OPT_LIMIT, OPT_MAX_MEMORY, OPT_CHECKPOINT,
 	OPT_CHECKPOINT_INTERVAL, OPT_SET_ASIDE_BAD_CHECKPOINT, OPT_UNPRIV_QUEUE_MAX,
 	OPT_SCHEDULER_NAME,
+	OPT_CONTROLLER_CONF,
 };
 
 static void usage(FILE *out)
@@ -46,7 +47,7 @@ static void usage(FILE *out)
 "            [--limit KIND=N]... [--max-memory SIZE]\n"
 "            [--checkpoint FILE] [--checkpoint-interval DURATION]\n"
 "            [--set-aside-bad-checkpoint] [--scheduler-name NAME]\n"
-"            [--self-check | --no-self-check] [-v N]\n"
+"            [--controller-conf FILE] [--self-check | --no-self-check] [-v N]\n"
 "    vschedd --help | --version\n"
 "\n"
 "DESCRIPTION\n"
@@ -139,6 +140,11 @@ static void usage(FILE *out)
 "        another scheduler is only accounted for, on its node, in a shadow\n"
 "        PodGroup, and refused while it is on no node (default \"volcano\",\n"
 "        Volcano's; a DNS subdomain).\n"
+"    --controller-conf FILE\n"
+"        The controllers' configuration, Volcano's volcano-controller.conf:\n"
+"        its networkTopologyDiscovery with source label makes HyperNodes\n"
+"        from node labels (Documentation/controllers.md). Read at start; a\n"
+"        bad FILE stops the daemon before it listens. A regular file.\n"
 "    -C, --self-check\n"
 "        After every datagram of requests, every cycle and every bind that\n"
 "        timed out, check the core's accounting (each node's used, idle,\n"
@@ -333,6 +339,7 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 		{ "checkpoint-interval", required_argument, NULL, OPT_CHECKPOINT_INTERVAL },
 		{ "set-aside-bad-checkpoint", no_argument, NULL, OPT_SET_ASIDE_BAD_CHECKPOINT },
 		{ "scheduler-name", required_argument, NULL, OPT_SCHEDULER_NAME },
+		{ "controller-conf", required_argument, NULL, OPT_CONTROLLER_CONF },
 		{ "verbosity", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -453,6 +460,9 @@ enum vschedd_args vschedd_parse_args(int argc, char **argv, struct vschedd_opts 
 				return VSCHEDD_ARGS_USAGE;
 			}
 			o->scheduler_name = optarg;
+			break;
+		case OPT_CONTROLLER_CONF:
+			o->controller_conf_path = optarg;
 			break;
 		case 'v':
 			if (!parse_verbosity(optarg, &o->verbosity, err))

@@ -20,6 +20,7 @@
 
 #include "core/log.h"
 #include "daemon/vschedd.h"
+#include "netlink/ctlconf.h"
 
 /*
  * A request for a dump of a command that has one. Others with NLM_F_DUMP
@@ -134,6 +135,14 @@ static void rcv_msg(struct vschedd *d, struct vs_client *c, const struct nlmsghd
 	memcpy(c->dump_req, nlh, nlh->nlmsg_len);
 }
 
+static void topology_sync(struct vschedd *d)
+{
+	struct vs_err err = { { 0 } };
+
+	if (vs_nl_topology_sync(&d->core, &err))
+		vs_warn("%s", err.msg);
+}
+
 void vschedd_rcv(struct vschedd *d, struct vs_client *c, const void *buf, size_t len)
 {
 	const struct nlmsghdr *nlh;
@@ -166,6 +175,12 @@ void vschedd_rcv(struct vschedd *d, struct vs_client *c, const void *buf, size_t
 		d->tx.done = d->tx.r.len;
 	}
 	tx_end(d);
+	/*
+	 * Label discovery follows what the datagram did to nodes and
+	 * HyperNodes, once for all of it (a batch's END applied it whole).
+	 */
+	topology_sync(d);
+	vschedd_notify_events(d);	/* what discovery did, to the events group */
 	/* Once a datagram: a load of 100,000 requests must not cost 100,000 walks. */
 	vschedd_self_check(d, "a datagram of requests");
 	vschedd_dump_continue(d, c);

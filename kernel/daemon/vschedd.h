@@ -163,6 +163,7 @@ struct vschedd_opts {
 	u32 period_ms;			/* 0: cycles only on request */
 	enum vschedd_binder binder;
 	const char *scheduler_name;	/* --scheduler-name: the pods it places */
+	const char *controller_conf_path;	/* --controller-conf; NULL: no discovery */
 	u32 bind_timeout_ms;		/* 0: binds wait for their result forever */
 	bool have_admin_group;
 	gid_t admin_gid;

@@ -16,7 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/log.h"
 #include "netlink/ctl.h"
+#include "netlink/ctlconf.h"
 #include "netlink/fill.h"
 #include "netlink/handlers.h"
 #include "netlink/parse.h"
@@ -86,6 +88,15 @@ static u32 nr_pending(const struct vs_cluster *cl)
 	return clamp_u32(n);
 }
 
+/* Label discovery before a cycle; a failure is the controller's, logged, tried again. */
+static void topology_sync(struct vs_nl_core *core)
+{
+	struct vs_err e = { { 0 } };
+
+	if (vs_nl_topology_sync(core, &e))
+		vs_warn("%s", e.msg);
+}
+
 int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 {
 	struct vs_nl_cycle *cy = &core->ctl.last_cycle;
@@ -100,6 +111,8 @@ int vs_nl_cycle_run(struct vs_nl_core *core, struct vs_err *err)
 	if (!sched)
 		return vs_err_set(err, EOPNOTSUPP, "no scheduler here: a cycle needs one");
 	before = sched->stats;
+	/* The HyperNodes the nodes' labels make, as the session will see them. */
+	topology_sync(core);
 	/* Tasks whose bind failed wait out their backoff on this clock. */
 	sched->now_ns = vs_nl_now_ns(core);
 	ret = vs_session_open(sched, &ssn, err);

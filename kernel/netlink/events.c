@@ -226,6 +226,21 @@ static void hook_queue_changed(void *ctx, struct vs_queue *queue, enum vs_queue_
 	vs_nl_event(ctx, VS_EVENT_STATUS, VS_A_QUEUE, queue);
 }
 
+static void hook_hypernode_added(void *ctx, struct vs_hypernode *hn)
+{
+	vs_nl_event(ctx, VS_EVENT_NEW, VS_A_HYPERNODE, hn);
+}
+
+static void hook_hypernode_changed(void *ctx, struct vs_hypernode *hn)
+{
+	vs_nl_event(ctx, VS_EVENT_SET, VS_A_HYPERNODE, hn);
+}
+
+static void hook_hypernode_removing(void *ctx, struct vs_hypernode *hn)
+{
+	vs_nl_event(ctx, VS_EVENT_DEL, VS_A_HYPERNODE, hn);
+}
+
 const struct vs_ctl_hooks vs_nl_event_hooks = {
 	.task_added		= hook_task_added,
 	.task_removing		= hook_task_removing,
@@ -233,4 +248,7 @@ const struct vs_ctl_hooks vs_nl_event_hooks = {
 	.podgroup_removing	= hook_podgroup_removing,
 	.vjob_changed		= hook_vjob_changed,
 	.queue_changed		= hook_queue_changed,
+	.hypernode_added	= hook_hypernode_added,
+	.hypernode_changed	= hook_hypernode_changed,
+	.hypernode_removing	= hook_hypernode_removing,
 };

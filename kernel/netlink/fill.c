@@ -603,6 +603,8 @@ static bool put_hypernode(struct nlmsghdr *nlh, size_t cap, const struct vs_hype
 		put_str(&f, VS_HN_A_TIER_NAME, hn->tier_name);
 	for (u32 i = 0; i < hn->nr_members; i++)
 		fill_hn_member(&f, &hn->members[i]);
+	if (hn->labels)
+		fill_labels(&f, VS_HN_A_LABELS, hn->labels);
 	if (f.spec)
 		return finish(&f, obj);
 	if (hn->parent)

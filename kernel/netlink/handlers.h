@@ -8,6 +8,7 @@
 #define VS_NETLINK_HANDLERS_H
 
 #include "controllers/controllers.h"
+#include "controllers/hnctl.h"
 #include "core/arena.h"
 #include "core/cluster.h"
 #include "netlink/ctl.h"
@@ -45,6 +46,14 @@ struct vs_nl_core {
 	void *hooks_priv;
 	/* The pods this scheduler places (vschedd --scheduler-name); NULL: "volcano". */
 	const char *scheduler;
+	/*
+	 * Label discovery's types (vschedd --controller-conf; ctlconf.h), and
+	 * the count of node and HyperNode events (cl->hypernodes.events) it
+	 * last ran on, valid once topology_synced.
+	 */
+	struct vs_hnctl_conf topology;
+	u64 topology_seen;
+	bool topology_synced;
 	/*
 	 * The events group's messages made by the handlers and the hooks,
 	 * waiting for the daemon to send them (events.h); events.on false

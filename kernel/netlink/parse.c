@@ -1129,6 +1129,12 @@ int vs_nl_parse_hypernode(const struct nlattr *nest, struct vs_arena *arena, boo
 		spec->tier = (s32)mnl_attr_get_u32(tb[VS_HN_A_TIER]);
 	if (tb[VS_HN_A_TIER_NAME])
 		spec->tier_name = mnl_attr_get_str(tb[VS_HN_A_TIER_NAME]);
+	if (tb[VS_HN_A_LABELS]) {
+		ret = parse_labels(tb[VS_HN_A_LABELS], arena, &spec->labels, &spec->nr_labels,
+				   err);
+		if (ret)
+			return ret;
+	}
 	/* Members repeat: if any is given, they replace the HyperNode's. */
 	if (!n)
 		return 0;
@@ -1161,6 +1167,18 @@ int vs_nl_hypernode_spec_of(const struct vs_hypernode *hn, struct vs_arena *aren
 	spec->name = hn->name;
 	spec->tier = hn->tier;
 	spec->tier_name = hn->tier_name;
+	if (hn->labels && hn->labels->nr) {
+		struct vs_kv_spec *kv = vs_arena_alloc(arena, hn->labels->nr * sizeof(*kv));
+
+		if (!kv)
+			return -ENOMEM;
+		for (u32 k = 0; k < hn->labels->nr; k++) {
+			kv[k].key = hn->labels->kv[k].key;
+			kv[k].value = hn->labels->kv[k].value;
+		}
+		spec->labels = kv;
+		spec->nr_labels = hn->labels->nr;
+	}
 	for (u32 i = 0; i < hn->nr_members; i++) {
 		const struct vs_hn_member *from = &hn->members[i];
 		const struct vs_labels *l = from->labels;

@@ -1386,6 +1386,7 @@ static const struct vs_nla_policy hypernode_policy[VS_HN_A_MAX + 1] = {
 	VS_NLA_STR(VS_HN_A_PARENT, "parent", 0, .flags = VS_NLA_F_RO),
 	VS_NLA_INT(VS_HN_A_NR_CHILDREN, "children", VS_NLA_U32, .flags = VS_NLA_F_RO),
 	VS_NLA_INT(VS_HN_A_NR_NODES, "nodeCount", VS_NLA_U32, .flags = VS_NLA_F_RO),
+	VS_NLA_NEST(VS_HN_A_LABELS, "labels", labels_policy, VS_LABELS_A_MAX),
 };
 
 static const struct vs_nla_policy hypernode_attrs[VS_A_MAX + 1] = {
@@ -1426,6 +1427,7 @@ static const struct vs_nla_policy hn_key_policy[VS_HN_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_HN_A_PARENT, "parent"),
 	VS_NLA_REJECTED(VS_HN_A_NR_CHILDREN, "children"),
 	VS_NLA_REJECTED(VS_HN_A_NR_NODES, "nodeCount"),
+	VS_NLA_REJECTED(VS_HN_A_LABELS, "labels"),
 };
 
 static const struct vs_nla_policy hn_key_attrs[VS_A_MAX + 1] = {

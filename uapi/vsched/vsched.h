@@ -791,6 +791,11 @@ enum vs_hn_attr {
 	VS_HN_A_NR_CHILDREN,		/* u32: the HyperNodes whose parent it is (read-only) */
 	/* u32: the nodes under it, transitively (status.nodeCount) (read-only) */
 	VS_HN_A_NR_NODES,
+	/*
+	 * nest: enum vs_labels_attr, metadata.labels; label discovery marks
+	 * the HyperNodes it makes with volcano.sh/network-topology-source
+	 */
+	VS_HN_A_LABELS,
 	__VS_HN_A_MAX
 };
 #define VS_HN_A_MAX (__VS_HN_A_MAX - 1)

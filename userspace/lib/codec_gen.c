@@ -1012,6 +1012,8 @@ static const struct vsnl_codec_attr hypernode_attrs[VS_HN_A_MAX + 1] = {
 		    .name = "children" },
 	[VS_HN_A_NR_NODES] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RO,
 		    .name = "nodeCount" },
+	[VS_HN_A_LABELS] = { .type = VSNL_CODEC_NESTED, .name = "labels",
+		    .nested = &vsnl_codec_labels },
 };
 
 const struct vsnl_codec_set vsnl_codec_hypernode = {
@@ -1029,6 +1031,7 @@ static const struct vsnl_codec_attr hn_key_attrs[VS_HN_A_MAX + 1] = {
 	[VS_HN_A_PARENT] = { .type = VSNL_CODEC_REJECT, .name = "parent" },
 	[VS_HN_A_NR_CHILDREN] = { .type = VSNL_CODEC_REJECT, .name = "children" },
 	[VS_HN_A_NR_NODES] = { .type = VSNL_CODEC_REJECT, .name = "nodeCount" },
+	[VS_HN_A_LABELS] = { .type = VSNL_CODEC_REJECT, .name = "labels" },
 };
 
 const struct vsnl_codec_set vsnl_codec_hn_key = {

@@ -2877,6 +2877,18 @@ static inline bool vsnl_hypernode_get_nr_nodes(const struct vsnl_hypernode_tb *t
 	return true;
 }
 
+static inline struct nlattr *vsnl_hypernode_start_labels(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_hypernode, VS_HN_A_LABELS, err);
+}
+
+/* The last one; vsnl_labels_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_hypernode_get_labels(const struct vsnl_hypernode_tb *tb)
+{
+	return tb->attr[VS_HN_A_LABELS];
+}
+
 static inline int vsnl_hn_key_parse(const struct nlattr *nest, struct vsnl_hypernode_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {

@@ -219,6 +219,19 @@ static char *hn_labels(const json_t *labels)
 	return s;
 }
 
+/*
+ * Which discoverer made a HyperNode: its volcano.sh/network-topology-source
+ * label, as Volcano marks the HyperNodes its discovery makes ("label");
+ * "-" for one a user made.
+ */
+static char *hn_discovered(const json_t *h)
+{
+	const char *src = json_string_value(json_object_get(json_object_get(h, "labels"),
+							    "volcano.sh/network-topology-source"));
+
+	return strdup(src && *src ? src : "-");
+}
+
 /* A HyperNode's members as "vsctl hypernode add --member" takes them, one after the other. */
 static char *hn_members(const json_t *h)
 {
@@ -352,6 +365,7 @@ static const struct vsctl_column hn_cols[] = {
 	{ "PARENT", "parent", NULL },
 	{ "CHILDREN", "children", NULL },
 	{ "NODES", "nodeCount", NULL },
+	{ "DISCOVERED", NULL, hn_discovered },
 	{ NULL, NULL, NULL }
 };
 

@@ -185,3 +185,34 @@ Test(kread_hypernode, refusals_name_the_field)
 		cr_assert_str_eq(err.msg, cases[i].msg, "case %zu", i);
 	}
 }
+
+/* metadata.labels go with the HyperNode: label discovery tells its own by them. */
+Test(kread_hypernode, labels_are_put)
+{
+	static const char text[] =
+		"apiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\n"
+		"metadata:\n"
+		"  name: leaf-a\n"
+		"  labels: {volcano.sh/network-topology-source: label, rack: r1}\n"
+		"spec:\n"
+		"  tier: 1\n"
+		"  members:\n"
+		"  - {type: Node, selector: {exactMatch: {name: n1}}}\n";
+	struct vsnl_hypernode_tb hn;
+	const struct nlattr *l, *item;
+	char words[256];
+	size_t len = 0;
+
+	cr_assert_eq(put(text, &hn), 0, "%s", err.msg);
+	l = vsnl_hypernode_get_labels(&hn);
+	cr_assert_not_null(l);
+	words[0] = '\0';
+	mnl_attr_for_each_nested(item, l) {
+		struct vsnl_kv_tb kv;
+
+		cr_assert_eq(vsnl_kv_parse(item, &kv, VSNL_CODEC_REQUEST, &err), 0);
+		len += (size_t)snprintf(words + len, sizeof(words) - len, "%s=%s,",
+					vsnl_kv_get_key(&kv), vsnl_kv_get_value(&kv));
+	}
+	cr_expect_str_eq(words, "volcano.sh/network-topology-source=label,rack=r1,");
+}

@@ -160,10 +160,26 @@ static int p_spec(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return kr_walk_kv(kr, kv, spec_fields, ARRAY_SIZE(spec_fields), NULL, NULL);
 }
 
+/* metadata.labels: label discovery keeps its own HyperNodes by them (controllers.md). */
+static int p_labels(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_put_labels(kr, &vsnl_codec_hypernode, VS_HN_A_LABELS, kv);
+}
+
+static const struct kr_field hn_meta_fields[] = {
+	{ .key = "labels", .parse = p_labels },
+	KR_OPEN,
+};
+
+static int p_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_walk_kv(kr, kv, hn_meta_fields, ARRAY_SIZE(hn_meta_fields), slot, NULL);
+}
+
 static const struct kr_field hn_fields[] = {
 	KR_IGNORE("apiVersion"),
 	KR_IGNORE("kind"),
-	{ .key = "metadata", .parse = kr_meta },
+	{ .key = "metadata", .parse = p_meta },
 	{ .key = "spec", .parse = p_spec },
 	KR_IGNORE("status"),		/* the daemon's tree says it */
 };

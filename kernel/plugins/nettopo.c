@@ -66,89 +66,31 @@ struct nettopo {
 	s32 min_tier, max_tier;		/* of the tiers in use, the top's included */
 };
 
-static s64 weight_or_one(const struct vs_args *args, const char *key)
-{
-	s64 w = 1;
-
-	vs_args_get_int(args, key, &w, NULL);
-	return w < 0 ? 1 : w;
-}
-
-struct check_ctx {
-	const struct vs_args *args;
-	struct vs_err *err;
-};
-
-static int check_resource(const char *name, void *ctx)
-{
-	struct check_ctx *c = ctx;
-	char key[300];
-	s64 w;
-
-	snprintf(key, sizeof(key), "hypernode.binpack.resources.%s", name);
-	return vs_args_get_int(c->args, key, &w, c->err);
-}
-
 static int nettopo_check_conf(const struct vs_conf_plugin *cp, struct vs_err *err)
 {
-	static const char *const ints[] = {
-		"weight", "hypernode.binpack.cpu", "hypernode.binpack.memory",
-		"hypernode.gradient.evict.max-hypernodes",
-	};
-	struct check_ctx c = { &cp->args, err };
-	const char *s;
 	double f;
 	bool b;
 	s64 w;
-	int ret;
 
-	for (unsigned int i = 0; i < ARRAY_SIZE(ints); i++)
-		if ((ret = vs_args_get_int(&cp->args, ints[i], &w, err)))
-			return ret;
-	if ((ret = vs_args_get_string(&cp->args, "hypernode.binpack.resources", &s, err)) ||
-	    (ret = vs_args_get_bool(&cp->args, "hypernode.binpack.normal-pod.enable", &b, err)) ||
-	    (ret = vs_args_get_float(&cp->args, "hypernode.binpack.normal-pod.fading", &f, err)))
-		return ret;
-	return vs_args_for_each_name(&cp->args, "hypernode.binpack.resources", check_resource, &c);
-}
-
-struct weigh_ctx {
-	const struct vs_args *args;
-	struct nettopo *nt;
-	const struct vs_res_dims *dims;
-};
-
-static int weigh_resource(const char *name, void *ctx)
-{
-	struct weigh_ctx *c = ctx;
-	int dim = vs_res_dim_lookup(c->dims, name, strlen(name));
-	char key[300];
-
-	/* A resource nobody has registered cannot be requested: nothing to weigh. */
-	if (dim < 0 || dim == VS_RES_CPU || dim == VS_RES_MEMORY)
-		return 0;
-	snprintf(key, sizeof(key), "hypernode.binpack.resources.%s", name);
-	c->nt->dim_weight[dim] = weight_or_one(c->args, key);
-	return 0;
+	return vs_args_get_int(&cp->args, "weight", &w, err) ?:
+	       vs_args_get_int(&cp->args, "hypernode.gradient.evict.max-hypernodes", &w, err) ?:
+	       vs_args_get_bool(&cp->args, "hypernode.binpack.normal-pod.enable", &b, err) ?:
+	       vs_args_get_float(&cp->args, "hypernode.binpack.normal-pod.fading", &f, err) ?:
+	       vs_res_weights_check(&cp->args, "hypernode.binpack", err);
 }
 
 static int nettopo_open(struct vs_session *ssn, struct vs_plugin *p)
 {
 	const struct vs_args *args = &p->conf->args;
 	struct nettopo *nt = vs_arena_zalloc(ssn->arena, sizeof(*nt));
-	struct weigh_ctx wc = { args, nt, &ssn->cl->dims };
 
 	if (!nt)
 		return -ENOMEM;
-	for (unsigned int d = 0; d < VS_RES_MAX; d++)
-		nt->dim_weight[d] = -1;
 	nt->weight = 1;
 	vs_args_get_int(args, "weight", &nt->weight, NULL);
 	if (nt->weight < 0)
 		nt->weight = 1;
-	nt->dim_weight[VS_RES_CPU] = weight_or_one(args, "hypernode.binpack.cpu");
-	nt->dim_weight[VS_RES_MEMORY] = weight_or_one(args, "hypernode.binpack.memory");
-	vs_args_for_each_name(args, "hypernode.binpack.resources", weigh_resource, &wc);
+	vs_res_weights(args, "hypernode.binpack", &ssn->cl->dims, nt->dim_weight);
 	nt->normal_enable = true;
 	vs_args_get_bool(args, "hypernode.binpack.normal-pod.enable", &nt->normal_enable, NULL);
 	nt->fading = 0.8;

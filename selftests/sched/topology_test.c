@@ -410,3 +410,31 @@ Test(topology, tasks_follow_the_lowest_common_ancestor)
 	/* two leaves, two tasks each (Volcano: ExpectBindNumsInHyperNode {2, 2}) */
 	cr_expect((on[0] == 2) + (on[1] == 2) + (on[2] == 2) == 2, "%d %d %d", on[0], on[1], on[2]);
 }
+
+/* The plugin's arguments are type-checked when the configuration is loaded, as binpack's. */
+Test(topology, bad_arguments_are_refused_with_their_key)
+{
+	static const char *const bad[] = {
+		"{weight: heavy}",
+		"{hypernode.binpack.normal-pod.fading: fast}",
+		"{hypernode.binpack.normal-pod.enable: maybe}",
+		"{hypernode.binpack.resources: nvidia.com/gpu, hypernode.binpack.resources.nvidia.com/gpu: x}",
+		"{hypernode.gradient.evict.max-hypernodes: [1]}",
+	};
+	struct vs_conf_names names;
+
+	vs_registry_names(vs_test_registry(), &names);
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct vs_conf *conf = NULL;
+		struct vs_err e = { { 0 } };
+		char text[512];
+
+		snprintf(text, sizeof(text), "actions: allocate\ntiers:\n- plugins:\n"
+			 "  - name: network-topology-aware\n    arguments: %s\n", bad[i]);
+		cr_assert_eq(vs_conf_parse(text, strlen(text), "t.conf", &names,
+					   VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
+		cr_expect_neq(vs_registry_check_conf(vs_test_registry(), conf, &e), 0, "%s", bad[i]);
+		cr_expect(strstr(e.msg, "argument"), "%s: %s", bad[i], e.msg);
+		vs_conf_free(conf);
+	}
+}

@@ -275,13 +275,24 @@ static int topo_lines(const struct vs_job *job, const struct vs_topo_trace *tt, 
 /* The words of @t's HyperNode search (arena), for a job it found no place for. */
 static void topo_words(struct vs_session *ssn, const struct vs_job *job, struct vs_job_trace *t)
 {
+	const struct vs_topo_trace *tt = t->topo;
 	char buf[4096];
+	u32 most = 0;
 	int len;
 
 	t->topo_text = NULL;
-	if (!t->topo || t->step == VS_WHY_COMMITTED || t->step == VS_WHY_PIPELINED ||
-	    (!t->topo->no_root && t->topo->nr_gradients && !t->topo->placed))
+	/* Allocatable's refusal says why the job waits, not the HyperNodes */
+	if (!tt || t->step == VS_WHY_COMMITTED || t->step == VS_WHY_PIPELINED || t->refused)
 		return;
+	if (!tt->no_root && tt->nr_gradients) {
+		if (!tt->placed)
+			return;
+		for (u32 i = 0; i < tt->nr_tried; i++)
+			most = tt->placed[i] > most ? tt->placed[i] : most;
+		/* the gang held somewhere: what stopped the rest was no HyperNode's */
+		if (most >= job->min_member)
+			return;
+	}
 	len = topo_lines(job, t->topo, buf, sizeof(buf));
 	if ((size_t)len >= sizeof(buf))
 		len = (int)sizeof(buf) - 1;	/* cut: the summary is lost, not the rest */

@@ -21,6 +21,7 @@
 
 static struct vs_cluster cl;
 static struct vs_sched sched;
+static const char *p1_on;	/* run(): p1 runs there (the others pend) */
 
 static const char conf_text[] =
 	"actions: allocate\n"
@@ -33,6 +34,7 @@ static const char conf_text[] =
 static void setup(void)
 {
 	cr_assert_eq(vs_cluster_init(&cl), 0);
+	p1_on = NULL;
 }
 
 static void teardown(void)
@@ -97,7 +99,9 @@ static struct vs_job *run(u32 min, enum vs_nt_mode mode, s32 tier, s64 min_mcpu,
 		char name[16];
 
 		snprintf(name, sizeof(name), "p%u", i);
-		st_task(&cl, "c1", name, "pg1", mcpu, GI);
+		st_task_on(&cl, "c1", name, "pg1", mcpu, GI,
+			   i == 1 && p1_on ? VS_TASK_RUNNING : VS_TASK_PENDING,
+			   i == 1 && p1_on ? vs_node_find(&cl, p1_on) : NULL);
 	}
 
 	vs_registry_names(vs_test_registry(), &names);
@@ -235,5 +239,29 @@ Test(topology_explain, cluster_top_is_not_named)
 	cr_expect(has_step(&ex, "HyperNode " VS_TOPO_TOP ": 4 of 5 tasks placed"));
 	cr_expect(has_step(&ex, "No HyperNode in the cluster holds the gang: 4 of 5 tasks placed "
 			   "under the best (s2)"));
+	vs_explain_release(&ex);
+}
+
+/*
+ * The gang holds (p1 runs in s0, minMember 1) and p2 of 3 cpu fits on no
+ * node: its fit errors say so, in s0, and no HyperNode search is blamed.
+ */
+Test(topology_explain, ready_gang_blames_no_hypernode)
+{
+	struct vs_explain ex;
+	struct vs_job *job;
+
+	p1_on = "s0-n1";
+	job = run(1, VS_NT_HARD, 1, 0, 2, 3000);
+	explain_task("p2", &ex);
+	cr_expect_str_eq(ex.reason, "Unschedulable");
+	cr_expect_str_eq(vs_explain_message(&ex),
+			 "In hyperNode s0: 0/2 nodes are available: 2 Insufficient cpu.");
+	cr_expect(!has_step_prefix(&ex, "Network topology"));
+	vs_explain_release(&ex);
+
+	explain_job(job, &ex);
+	cr_expect_str_neq(ex.reason, "NoHyperNodeFits");
+	cr_expect(!has_step_prefix(&ex, "No HyperNode"));
 	vs_explain_release(&ex);
 }

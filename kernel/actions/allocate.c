@@ -91,6 +91,7 @@ struct alloc_ctx {
 	struct vs_node **nodes;		/* the nodes tried: every one, or a HyperNode's */
 	u32 nr_nodes;
 	struct vs_topo *topo;		/* when a job has a network topology */
+	u32 hn;				/* the HyperNode whose nodes are tried, or VS_TOPO_NONE */
 	u32 sub_allocated;		/* the default sub-job's AllocatedHyperNode, as tried */
 	u32 sub_decision;		/* ...as the last sub-job placement left it */
 	struct vs_node **fit;		/* scratch: nodes that pass the predicates */
@@ -156,6 +157,9 @@ static void record_fit_errors(struct alloc_ctx *ctx, struct vs_task *task, const
 		for (u32 i = 0; i < ctx->nr_nodes; i++)
 			vs_fit_errors_add(ssn, fe, reason);
 	} else {
+		/* SetHyperNode: the nodes that refused are a HyperNode's */
+		if (ctx->hn != VS_TOPO_NONE && ctx->hn != ctx->topo->top)
+			fe->hypernode = ctx->topo->hns[ctx->hn].name;
 		for (u32 id = 1; id <= REASONS_MAX; id++)
 			for (u32 c = rs->count[id]; c; c--)
 				vs_fit_errors_add(ssn, fe,
@@ -549,7 +553,9 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 	bool aware = jw->tj.with && ctx->topo;
 	u32 allocated = ctx->sub_allocated;
 	struct vs_statement *stmt;
+	u32 placed;
 
+	ctx->hn = h;
 	if (h == VS_TOPO_NONE || h == ctx->topo->top) {
 		ctx->nodes = ssn->nodes;
 		ctx->nr_nodes = ssn->nr_nodes;
@@ -638,8 +644,12 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 	if (aware)
 		ctx->topo->task = NULL;
 
-	if (jw->trace)
-		jw->trace->placed = vs_job_ready_num(job) + vs_job_waiting_num(job);
+	ctx->hn = VS_TOPO_NONE;
+	placed = vs_job_ready_num(job) + vs_job_waiting_num(job);
+	if (jw->trace) {
+		jw->trace->placed = placed;
+		vs_trace_topo_placed(jw->trace->topo, placed);
+	}
 	if (vs_ssn_job_ready(ssn, job) || vs_ssn_job_pipelined(ssn, job))
 		return stmt;
 	if (jw->trace)
@@ -717,8 +727,11 @@ static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct jo
 	u32 *cands;
 
 	job_search(ctx, jw, true, hn_for_job, &min, &s);
-	if (vs_ssn_hn_gradient(ssn, &s, &g))
+	if (vs_ssn_hn_gradient(ssn, &s, &g) || !g.nr) {
+		if (jw->trace)
+			vs_trace_topo_sub_empty(jw->trace->topo, &min);
 		return NULL;
+	}
 	trials = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*trials));
 	scores = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*scores));
 	cands = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*cands));
@@ -811,10 +824,17 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 	struct vs_hn_search s;
 	struct vs_res min;
 	struct hn_trial *trials;
+	struct vs_topo_trace *tt = NULL;
 	double *scores;
+	int ret;
 
 	job_search(ctx, jw, false, ctx->topo->top, &min, &s);
-	if (vs_ssn_hn_gradient(ssn, &s, &g))
+	ret = vs_ssn_hn_gradient(ssn, &s, &g);
+	/* for vsctl explain: -EINVAL is a search with no root within the tier */
+	if (jw->trace && ret != -ENOMEM)
+		tt = vs_trace_topo(ssn, jw->trace, ctx->topo, s.highest_tier, s.allocated,
+				   ret ? NULL : &g, &min);
+	if (ret)
 		return NULL;
 	trials = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*trials));
 	scores = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*scores));
@@ -830,6 +850,7 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 			u32 nr_stmts = 0;
 			double sum = 0;
 
+			vs_trace_topo_try(tt);
 			jw->nr_failed_roles = 0;	/* ResetFitErr */
 			if (vs_pq_copy(&tr->tasks, &jw->tasks))
 				return NULL;
@@ -1029,6 +1050,7 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->ssn = ssn;
 	ctx->error_cache = true;
+	ctx->hn = VS_TOPO_NONE;
 	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &ctx->error_cache, NULL);
 	if (!ret)
 		ret = vs_args_get_bool(args, "exhaustive", &ctx->exhaustive, NULL);

@@ -12,6 +12,7 @@
 #include "sched/fiterr.h"
 #include "sched/framework.h"
 #include "sched/session.h"
+#include "sched/topology.h"
 
 /* ---- what a session found, kept on the job ---- */
 
@@ -48,6 +49,7 @@ struct vs_job_why {
 	u32 refused;			/* tasks Allocatable refused... */
 	u64 first_refused;		/* ...the first of them (seq) */
 	u32 reason, words;		/* text */
+	u32 topo;			/* text: a HyperNode search's lines, the summary last */
 	u32 nr_tasks;
 	struct why_task tasks[];
 };
@@ -90,6 +92,47 @@ void vs_trace_words(struct vs_session *ssn, struct vs_job_trace *t, const struct
 		snprintf(t->words, n, "%s: %s", why->plugin, text);
 	else
 		snprintf(t->words, n, "%s", why->plugin);
+}
+
+struct vs_topo_trace *vs_trace_topo(struct vs_session *ssn, struct vs_job_trace *t,
+				    const struct vs_topo *topo, s32 highest_tier, u32 allocated,
+				    const struct vs_hn_gradients *g, const struct vs_res *min)
+{
+	struct vs_topo_trace *tt;
+	u32 nr = g ? g->start[g->nr] : 0;
+
+	if (!t)
+		return NULL;
+	tt = vs_arena_zalloc(ssn->arena, sizeof(*tt));
+	t->topo = tt;
+	if (!tt)
+		return NULL;
+	tt->topo = topo;
+	tt->highest_tier = highest_tier;
+	tt->allocated = allocated;
+	tt->no_root = !g;
+	tt->min = *min;
+	if (!g)
+		return tt;
+	tt->hns = g->hns;
+	tt->start = g->start;
+	tt->nr_gradients = g->nr;
+	tt->placed = vs_arena_calloc(ssn->arena, nr + 1, sizeof(*tt->placed));
+	tt->sub_empty = vs_arena_calloc(ssn->arena, nr + 1, sizeof(*tt->sub_empty));
+	if (!tt->sub_empty)
+		tt->placed = NULL;	/* no dry run is noted */
+	return tt;
+}
+
+void vs_trace_topo_sub_empty(struct vs_topo_trace *tt, const struct vs_res *min)
+{
+	if (!tt || !tt->nr_tried)
+		return;
+	tt->sub_empty[tt->nr_tried - 1] = true;
+	if (!tt->has_sub_min) {
+		tt->sub_min = *min;
+		tt->has_sub_min = true;
+	}
 }
 
 void vs_explain_free(struct vs_job *job)
@@ -139,6 +182,127 @@ static u32 note_bytes(struct vs_session *ssn, struct vs_task_note *n)
 	return b;
 }
 
+/* The HyperNodes and dry runs an explanation names one by one; the rest are counted. */
+#define TOPO_NAMES	8
+
+/*
+ * The lines of a HyperNode search that found no place for the job, '\n'
+ * apart, the summary last (Documentation/scheduling.md, "Why a topology
+ * job waits"). Volcano logs the search; its words are kept where it has
+ * some ("hyperNode", "highestTierAllowed").
+ */
+static int topo_lines(const struct vs_job *job, const struct vs_topo_trace *tt, char *buf,
+		      size_t len)
+{
+	const struct vs_topo *topo = tt->topo;
+	const struct vs_net_topology *nt = &job->net_topology;
+	u32 nr_hns = tt->nr_gradients ? tt->start[tt->nr_gradients] : 0;
+	u32 best = 0;
+	char res[256], scope[32];
+	int off = 0;
+
+	if (nt->mode == VS_NT_SOFT)
+		VS_APPEND(buf, len, off, "Network topology: soft, tried as hard: any HyperNode\n");
+	else
+		VS_APPEND(buf, len, off, "Network topology: hard, highestTierAllowed %d\n",
+			  tt->highest_tier);
+	if (tt->no_root) {
+		VS_APPEND(buf, len, off, "No HyperNode within tier %d holds its AllocatedHyperNode "
+			  "%s: the rest of the job has nowhere to go", tt->highest_tier,
+			  tt->allocated != VS_TOPO_NONE ? topo->hns[tt->allocated].name : "");
+		return off;
+	}
+	vs_res_fmt(job->dims, res, sizeof(res), &tt->min);
+	if (tt->allocated != VS_TOPO_NONE)
+		VS_APPEND(buf, len, off, "Partly placed in hyperNode %s: the HyperNodes within "
+			  "tier %d around it are tried\n", topo->hns[tt->allocated].name,
+			  tt->highest_tier);
+	else if (!tt->nr_gradients) {
+		if (vs_res_is_empty(&tt->min))
+			VS_APPEND(buf, len, off, "There is no HyperNode within tier %d",
+				  tt->highest_tier);
+		else
+			VS_APPEND(buf, len, off, "No HyperNode within tier %d can hold its minimum "
+				  "resources <%s> (idle or future idle)", tt->highest_tier, res);
+		return off;
+	} else if (!vs_res_is_empty(&tt->min)) {
+		VS_APPEND(buf, len, off, "A HyperNode must hold its minimum resources <%s> (idle "
+			  "or future idle)\n", res);
+	}
+	for (u32 k = 0; k < tt->nr_gradients; k++) {
+		u32 from = tt->start[k], to = tt->start[k + 1];
+
+		VS_APPEND(buf, len, off, "Tier %d: %u HyperNode(s) to try:",
+			  topo->hns[tt->hns[from]].tier, to - from);
+		for (u32 i = from; i < to && i < from + TOPO_NAMES; i++)
+			VS_APPEND(buf, len, off, " %s", topo->hns[tt->hns[i]].name);
+		VS_APPEND(buf, len, off, "%s\n", to - from > TOPO_NAMES ? " ..." : "");
+	}
+	for (u32 i = 0; i < tt->nr_tried && i < nr_hns; i++) {
+		if (tt->placed[i] > tt->placed[best])
+			best = i;
+		if (i >= TOPO_NAMES)
+			continue;
+		VS_APPEND(buf, len, off, "HyperNode %s: %u of %u tasks placed",
+			  topo->hns[tt->hns[i]].name, tt->placed[i], job->min_member);
+		if (tt->sub_empty[i]) {
+			vs_res_fmt(job->dims, res, sizeof(res), &tt->sub_min);
+			VS_APPEND(buf, len, off, ": neither it nor a HyperNode in it can hold the "
+				  "pending tasks <%s> (idle or future idle)", res);
+		}
+		VS_APPEND(buf, len, off, "\n");
+	}
+	if (tt->nr_tried > TOPO_NAMES)
+		VS_APPEND(buf, len, off, "... and %u more HyperNode(s) tried\n",
+			  tt->nr_tried - TOPO_NAMES);
+	/* soft mode's tier is the cluster top's, which no user wrote */
+	if (nt->mode == VS_NT_SOFT)
+		snprintf(scope, sizeof(scope), "in the cluster");
+	else
+		snprintf(scope, sizeof(scope), "within tier %d", tt->highest_tier);
+	if (!tt->nr_tried)
+		VS_APPEND(buf, len, off, "No HyperNode %s was tried", scope);
+	else if (!tt->placed[best])
+		VS_APPEND(buf, len, off, "No HyperNode %s holds the gang: no task placed under "
+			  "any of the %u tried", scope, tt->nr_tried);
+	else
+		VS_APPEND(buf, len, off, "No HyperNode %s holds the gang: %u of %u tasks placed "
+			  "under the best (%s)", scope, tt->placed[best], job->min_member,
+			  topo->hns[tt->hns[best]].name);
+	return off;
+}
+
+/* The words of @t's HyperNode search (arena), for a job it found no place for. */
+static void topo_words(struct vs_session *ssn, const struct vs_job *job, struct vs_job_trace *t)
+{
+	const struct vs_topo_trace *tt = t->topo;
+	char buf[4096];
+	u32 most = 0;
+	int len;
+
+	t->topo_text = NULL;
+	/* Allocatable's refusal says why the job waits, not the HyperNodes */
+	if (!tt || t->step == VS_WHY_COMMITTED || t->step == VS_WHY_PIPELINED || t->refused)
+		return;
+	if (!tt->no_root && tt->nr_gradients) {
+		if (!tt->placed)
+			return;
+		for (u32 i = 0; i < tt->nr_tried; i++)
+			most = tt->placed[i] > most ? tt->placed[i] : most;
+		/* the gang held somewhere: what stopped the rest was no HyperNode's */
+		if (most >= job->min_member)
+			return;
+	}
+	len = topo_lines(job, t->topo, buf, sizeof(buf));
+	if ((size_t)len >= sizeof(buf))
+		len = (int)sizeof(buf) - 1;	/* cut: the summary is lost, not the rest */
+	t->topo_text = vs_arena_alloc(ssn->arena, (size_t)len + 1);
+	if (!t->topo_text)
+		return;
+	memcpy(t->topo_text, buf, (size_t)len);
+	t->topo_text[len] = '\0';
+}
+
 /* Append @s at @pos of @w's text; its offset. */
 static u32 put_text(struct vs_job_why *w, u32 *pos, const char *s)
 {
@@ -163,7 +327,8 @@ static struct vs_job_why *why_begin(struct vs_session *ssn, struct vs_job *job,
 				    struct vs_job_trace *t)
 {
 	size_t size = sizeof(struct vs_job_why) + t->nr_notes * sizeof(struct why_task) + 1 +
-		      opt_len(t->reason) + opt_len(t->words) + t->text_bytes;
+		      opt_len(t->reason) + opt_len(t->words) + opt_len(t->topo_text) +
+		      t->text_bytes;
 	struct vs_job_why *w = job->why;
 	u32 pos = 1;
 
@@ -188,6 +353,7 @@ static struct vs_job_why *why_begin(struct vs_session *ssn, struct vs_job *job,
 	why_text(w)[0] = '\0';
 	w->reason = t->reason ? put_text(w, &pos, t->reason) : 0;
 	w->words = t->words ? put_text(w, &pos, t->words) : 0;
+	w->topo = t->topo_text ? put_text(w, &pos, t->topo_text) : 0;
 	t->filled = 0;
 	t->text_pos = pos;
 	return w;
@@ -221,6 +387,10 @@ static bool worth_keeping(const struct vs_job *job, const struct vs_job_trace *t
 		return false;
 	if (t->nr_notes || t->refused)
 		return true;
+	/* a HyperNode search that found no place: the job waits for one */
+	if (t->topo && t->step != VS_WHY_COMMITTED && t->step != VS_WHY_PIPELINED &&
+	    job->nr_by_status[VS_TASK_PENDING])
+		return true;
 	switch (t->step) {
 	case VS_WHY_NONE:
 	case VS_WHY_COMMITTED:
@@ -252,6 +422,7 @@ void vs_explain_record(struct vs_session *ssn)
 				vs_explain_free(job);
 			continue;
 		}
+		topo_words(ssn, job, t);
 		if (!why_begin(ssn, job, t))
 			t->nr_notes = 0;	/* it keeps its old block, which says its cycle */
 	}
@@ -440,6 +611,19 @@ static void step_releasing(struct vs_explain *ex, const struct vs_sched *sched,
 		     node_name);
 }
 
+/* The lines of a HyperNode search that found no place, as steps; the summary, the last. */
+static const char *step_topo(struct vs_explain *ex, const struct vs_job_why *w)
+{
+	const char *p = text_at(w, w->topo), *nl;
+
+	while ((nl = strchr(p, '\n'))) {
+		step(ex, "%.*s", (int)(nl - p), p);
+		p = nl + 1;
+	}
+	step(ex, "%s", p);
+	return p;
+}
+
 /*
  * The first steps of a considered job, its task's explanation's too:
  * enqueue's admission, then JobValid. True when it stopped at one (reason
@@ -588,6 +772,13 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 		message(ex, "queue %s cannot take it now: %s", qname, words_or(w, "refused"));
 		return done(ex);
 	}
+	if (w->topo && !e) {
+		ex->reason = "NoHyperNodeFits";
+		message(ex, "%s", step_topo(ex, w));
+		return done(ex);
+	}
+	if (w->topo)
+		step_topo(ex, w);
 	if (!e) {
 		switch (w->step) {
 		case VS_WHY_DISCARDED: {
@@ -716,6 +907,7 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 	const struct vs_job_why *w = job->why;
 	const struct vs_pg_condition *unsched = &job->cond[VS_PG_COND_UNSCHEDULABLE];
 	u32 pending = job->nr_by_status[VS_TASK_PENDING];
+	const char *summary = NULL;
 	char hist[256];
 
 	ex->status = vs_pg_phase_name(job->phase);
@@ -763,6 +955,8 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 	}
 	switch (w->step) {
 	case VS_WHY_DISCARDED:
+		if (w->topo)
+			break;	/* its search's lines say more than its last dry run */
 		ex->reason = "GangNotReady";
 		step(ex, "Gang: %u of the %u tasks minMember needs were ready or pipelined: "
 		     "discarded", w->placed, w->min_member);
@@ -780,9 +974,16 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 		ex->reason = !pending ? "Scheduled" : w->refused ? "NotAllocatable" : "NotTried";
 		break;
 	}
+	/* kept only when the search found no place: the job waits for a HyperNode */
+	if (w->topo) {
+		ex->reason = "NoHyperNodeFits";
+		summary = step_topo(ex, w);
+	}
 	step_noted(ex, job, w, 16);
 	if (unsched->set && unsched->status && unsched->transition == w->cycle)
 		message(ex, "%s", vs_pg_cond_message(unsched));
+	else if (summary)
+		message(ex, "%s", summary);
 	else if (pending)
 		message(ex, "%u task(s) pending after cycle %llu", pending,
 			(unsigned long long)w->cycle);

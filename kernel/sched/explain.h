@@ -23,6 +23,9 @@
 struct vs_session;
 struct vs_sched;
 struct vs_why;
+struct vs_topo;
+struct vs_hn_gradients;
+struct vs_topo_trace;
 
 /* How far a job got in the last session that considered it. */
 enum vs_why_step {
@@ -45,6 +48,8 @@ struct vs_job_trace {
 	const struct vs_task *first_refused;
 	const char *reason;		/* JobValid's reason */
 	char *words;			/* arena: the refusal's words ("plugin: text") */
+	struct vs_topo_trace *topo;	/* arena: its HyperNode search, if it had one */
+	char *topo_text;		/* arena: vs_explain_record()'s words for it */
 	/* vs_explain_record()'s: the job's noted tasks, their texts, its cursor */
 	u32 nr_notes, text_bytes;
 	u32 filled, text_pos;
@@ -61,6 +66,56 @@ struct vs_job_trace *vs_trace(struct vs_session *ssn, const struct vs_job *job);
 /* Keep @why's words ("plugin: text") in @t, from the session arena. */
 void vs_trace_words(struct vs_session *ssn, struct vs_job_trace *t, const struct vs_why *why,
 		    const char *what);
+
+/*
+ * A job with a hard network topology: allocate's search HyperNode by
+ * HyperNode (allocate_for_job()), kept for the explanation. Only pointers
+ * into the session and a few counters are noted while allocate runs; the
+ * words are made at session close for the jobs that did not fit
+ * (Documentation/scheduling.md, "Why a topology job waits").
+ */
+struct vs_topo_trace {
+	const struct vs_topo *topo;
+	s32 highest_tier;
+	u32 allocated;			/* the job's AllocatedHyperNode, or VS_TOPO_NONE */
+	bool no_root;			/* no search root within the tier (gradient failed) */
+	const u32 *hns;			/* the job's gradients (session arena)... */
+	const u32 *start;
+	u32 nr_gradients;		/* ...0: no HyperNode within the tier could hold it */
+	struct vs_res min;		/* what a HyperNode had to hold (the job's minResources) */
+	/* the dry runs, one per HyperNode of the gradients, in order */
+	u32 nr_tried;
+	u32 *placed;			/* by dry run: the most tasks ready or pipelined */
+	bool *sub_empty;		/* by dry run: no HyperNode under it held the sub-job */
+	struct vs_res sub_min;		/* the sub-job's pending requests, the first time */
+	bool has_sub_min;
+};
+
+/*
+ * Start @t's topology trace for one search: @g the job's gradients (NULL:
+ * the search failed), @min what a HyperNode had to hold. NULL when out of
+ * memory (the explanation loses the detail).
+ */
+struct vs_topo_trace *vs_trace_topo(struct vs_session *ssn, struct vs_job_trace *t,
+				    const struct vs_topo *topo, s32 highest_tier, u32 allocated,
+				    const struct vs_hn_gradients *g, const struct vs_res *min);
+
+/* A dry run in the gradients' next HyperNode begins. */
+static inline void vs_trace_topo_try(struct vs_topo_trace *tt)
+{
+	if (tt && tt->placed)
+		tt->nr_tried++;
+}
+
+/* The dry run now under way got @placed tasks ready or pipelined. */
+static inline void vs_trace_topo_placed(struct vs_topo_trace *tt, u32 placed)
+{
+	if (tt && tt->nr_tried && tt->placed[tt->nr_tried - 1] < placed)
+		tt->placed[tt->nr_tried - 1] = placed;
+}
+
+/* No HyperNode under the one being tried could hold the sub-job's @min. */
+void vs_trace_topo_sub_empty(struct vs_topo_trace *tt, const struct vs_res *min);
 
 /*
  * At session close, after the open statements are discarded and before the

@@ -97,11 +97,6 @@ static int item_cmp(const struct vs_fit_reason *a, const struct vs_fit_reason *b
 	return joined_cmp(ca, a->reason, cb, b->reason);
 }
 
-/* snprintf at @off of @buf, which may already be full. */
-#define APPEND(buf, len, off, ...)						\
-	((off) += snprintf((buf) + ((size_t)(off) < (len) ? (size_t)(off) : (len)),	\
-			   (size_t)(off) < (len) ? (len) - (size_t)(off) : 0, __VA_ARGS__))
-
 /* Append the histogram of @items to @buf at @off. */
 static int hist_append(const struct vs_fit_reason *items, u32 nr, char *buf, size_t len, int off)
 {
@@ -114,7 +109,7 @@ static int hist_append(const struct vs_fit_reason *items, u32 nr, char *buf, siz
 			if ((!last || item_cmp(&items[i], last) > 0) &&
 			    (!next || item_cmp(&items[i], next) < 0))
 				next = &items[i];
-		APPEND(buf, len, off, "%s%u %s", n ? ", " : "", next->count, next->reason);
+		VS_APPEND(buf, len, off, "%s%u %s", n ? ", " : "", next->count, next->reason);
 		last = next;
 	}
 	return off;
@@ -125,15 +120,18 @@ static int fit_errors_format(const struct vs_fit_errors *fe, const char *verb, c
 {
 	int off = 0;
 
+	/* Volcano names the HyperNode only before a histogram */
+	if (fe->hypernode && fe->nr_nodes)
+		VS_APPEND(buf, len, off, "In hyperNode %s: ", fe->hypernode);
 	if (fe->err)
-		APPEND(buf, len, off, "%s", fe->err);
+		VS_APPEND(buf, len, off, "%s", fe->err);
 	else
-		APPEND(buf, len, off, "0/%u nodes are %s", fe->nr_nodes, verb);
+		VS_APPEND(buf, len, off, "0/%u nodes are %s", fe->nr_nodes, verb);
 	if (!fe->nr_nodes)
 		return off;
-	APPEND(buf, len, off, ": ");
+	VS_APPEND(buf, len, off, ": ");
 	off = hist_append(fe->reasons, fe->nr_reasons, buf, len, off);
-	APPEND(buf, len, off, ".");
+	VS_APPEND(buf, len, off, ".");
 	return off;
 }
 
@@ -206,8 +204,8 @@ int vs_job_fit_error(const struct vs_job *job, char *buf, size_t len)
 	u32 nr = 0, sched = 0, unsched = 0;
 	int off = 0;
 
-	APPEND(buf, len, off, "%s, ", vs_job_is_ready(job) ? "pod group is ready"
-							 : "pod group is not ready");
+	VS_APPEND(buf, len, off, "%s, ", vs_job_is_ready(job) ? "pod group is ready"
+							    : "pod group is not ready");
 	for (int s = 0; s < VS_TASK_NR_STATUS; s++)
 		if (job->nr_by_status[s])
 			items[nr++] = (struct vs_fit_reason){ vs_task_status_name(s),
@@ -227,7 +225,7 @@ int vs_job_fit_error(const struct vs_job *job, char *buf, size_t len)
 			items[nr++] = (struct vs_fit_reason){ "Schedulable", sched };
 		if (unsched)
 			items[nr++] = (struct vs_fit_reason){ "Unschedulable", unsched };
-		APPEND(buf, len, off, "; Pending: ");
+		VS_APPEND(buf, len, off, "; Pending: ");
 		off = hist_append(items, nr, buf, len, off);
 	}
 
@@ -235,7 +233,7 @@ int vs_job_fit_error(const struct vs_job *job, char *buf, size_t len)
 	list_for_each_entry(t, &job->tasks, job_node) {
 		if (!t->note || !t->note->fit)
 			continue;
-		APPEND(buf, len, off, ". Origin reason is %s: ", t->name);
+		VS_APPEND(buf, len, off, ". Origin reason is %s: ", t->name);
 		off += vs_fit_errors_format(t->note->fit, buf + ((size_t)off < len ? (size_t)off : len),
 					    (size_t)off < len ? len - (size_t)off : 0);
 		break;

@@ -24,6 +24,11 @@ struct vs_session;
  */
 #define VS_ROLE_FAILED_FMT	"Task %s with role spec %s has already predicated failed, skip"
 
+/* snprintf at @off of @buf, which may already be full (@off counts on, as snprintf's). */
+#define VS_APPEND(buf, len, off, ...)						\
+	((off) += snprintf((buf) + ((size_t)(off) < (len) ? (size_t)(off) : (len)),	\
+			   (size_t)(off) < (len) ? (len) - (size_t)(off) : 0, __VA_ARGS__))
+
 /* One reason and the number of nodes that gave it. */
 struct vs_fit_reason {
 	const char *reason;		/* session arena */
@@ -37,6 +42,12 @@ struct vs_fit_errors {
 	struct vs_fit_reason *reasons;
 	const char *err;		/* SetError's text; NULL: "0/<nodes> nodes are unavailable" */
 	bool pre_predicate;		/* PrePredicate refused the task (every node's reason) */
+	/*
+	 * SetHyperNode: the HyperNode whose nodes refused the task (a HyperNode
+	 * of the cluster's, never its top), or NULL; the text then starts "In
+	 * hyperNode NAME: ".
+	 */
+	const char *hypernode;
 	/*
 	 * A byte per session node (ssn->nodes order), true where the node
 	 * refused for good (UnschedulableAndUnresolvable): preempt does not try
@@ -70,7 +81,8 @@ int vs_fit_errors_set_error(struct vs_session *ssn, struct vs_fit_errors *fe, co
 /*
  * FitErrors.Error(): "0/3 nodes are unavailable: 1 Insufficient cpu, 2
  * node(s) had untolerated taint {k: v}." (reasons as "count reason",
- * sorted as strings). Returns what snprintf() would.
+ * sorted as strings), after "In hyperNode NAME: " when @hypernode is set.
+ * Returns what snprintf() would.
  */
 int vs_fit_errors_format(const struct vs_fit_errors *fe, char *buf, size_t len);
 

@@ -71,7 +71,7 @@ holder=
 keep=
 t_start=$(date +%s)
 
-for f in kube-apiserver kubectl etcd-embed crd/.volcano crd/topology.volcano.sh_hypernodes.yaml; do
+for f in kube-apiserver kubectl etcd-embed crd/.volcano crd/.apis; do
 	if [ ! -e "$peers/$f" ]; then
 		echo "vskube-e2e: FAIL: no $peers/$f: run 'make peers' first" >&2
 		rmdir "$tmp"

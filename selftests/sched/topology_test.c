@@ -394,7 +394,7 @@ Test(topology, tasks_follow_the_lowest_common_ancestor)
 	pg(4, VS_NT_HARD, 2, NULL);
 	for (int i = 0; i < 4; i++) {
 		struct vs_task_spec ts;
-		char name[8];
+		char name[16];
 
 		snprintf(name, sizeof(name), "p%d", i + 1);
 		vs_task_spec_init(&ts, "c1", name, "pg1");

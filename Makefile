@@ -697,24 +697,30 @@ quiet_cmd_volcano_crds = GEN     $(rel-target)
 $(peers-crds): $(oracle-src)/go.mod $(oracle-src)/go.sum
 	@$(call echo-cmd,volcano_crds) $(cmd_volcano_crds)
 
-# The HyperNode CRD, which Volcano v1.10.0 has not: written from the types of
-# volcano.sh/apis by controller-gen, both pinned in selftests/peers/crdgen/
-# (its go.mod says why), into the same directory, after the copy above
-# (which empties it).
+# The CRDs of volcano.sh/apis that v1.10.0's lack: the HyperNode CRD, which
+# v1.10.0 has not, and the PodGroup CRD in place of v1.10.0's, which has no
+# networkTopology (the API server would prune it). Written from the types by
+# controller-gen, both pinned in selftests/peers/crdgen/ (its go.mod says
+# why), into the same directory after the copy above (which empties it, and
+# with it this stamp, the pin of volcano.sh/apis they come from). The Queue
+# CRD stays v1.10.0's: what the tests ask of Queues is in it.
 peers-crdgen-src := $(peers-src)/crdgen
-peers-hn-crd := $(peers-dir)/crd/topology.volcano.sh_hypernodes.yaml
+peers-apis-crds := $(peers-dir)/crd/.apis
+peers-apis-pkgs := scheduling/v1beta1 topology/v1alpha1
+peers-apis-files := scheduling.volcano.sh_podgroups.yaml topology.volcano.sh_hypernodes.yaml
 
-quiet_cmd_hn_crd = GEN     $(rel-target)
-      cmd_hn_crd = rm -rf $@.d && mkdir -p $@.d && cd $(peers-crdgen-src) && \
+quiet_cmd_apis_crds = GEN     $(rel-target)
+      cmd_apis_crds = rm -rf $@.d && mkdir -p $@.d && cd $(peers-crdgen-src) && \
 	$(srctree)/scripts/go-env.sh $(GO_DIR) go tool controller-gen crd \
-		paths=volcano.sh/apis/pkg/apis/topology/v1alpha1 output:crd:dir=$@.d && \
-	mv $@.d/$(notdir $@) $@ && rm -rf $@.d
+		$(addprefix paths=volcano.sh/apis/pkg/apis/,$(peers-apis-pkgs)) output:crd:dir=$@.d && \
+	for f in $(peers-apis-files); do mv $@.d/$$f $(dir $@) || exit 1; done && rm -rf $@.d && \
+	sed -n 's/^require \(volcano.sh\/apis v[0-9.]*\)$$/\1/p' go.mod >$@ && test -s $@
 
-$(peers-hn-crd): $(peers-crds) $(peers-crdgen-src)/go.mod $(peers-crdgen-src)/go.sum
-	@$(call echo-cmd,hn_crd) $(cmd_hn_crd)
+$(peers-apis-crds): $(peers-crds) $(peers-crdgen-src)/go.mod $(peers-crdgen-src)/go.sum
+	@$(call echo-cmd,apis_crds) $(cmd_apis_crds)
 
 PHONY += peers
-peers: $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(peers-crds) $(peers-hn-crd)
+peers: $(peers-apiserver) $(peers-kubectl) $(peers-etcd) $(peers-crds) $(peers-apis-crds)
 
 # The schedulers make bench-peers runs beside vsched on the real API server
 # (Documentation/benchmarks.md, "The peers side by side"), and its load

@@ -5,8 +5,9 @@
 # (Documentation/kube-test-apiserver.md, "The real kube-apiserver"): etcd
 # (selftests/peers/cmd/etcd-embed) and kube-apiserver, both built by `make peers`
 # from the releases pinned in selftests/peers/go.mod, with Volcano's CRDs
-# installed from the Volcano release the oracle pins, and the HyperNode CRD
-# (which that release has not) that make peers writes from volcano.sh/apis
+# installed from the Volcano release the oracle pins, but for the PodGroup
+# CRD (which in that release has no networkTopology) and the HyperNode CRD
+# (which that release has not): make peers writes those from volcano.sh/apis
 # (selftests/peers/crdgen/).
 #
 #   selftests/real-apiserver.sh start DIR [PEERS]
@@ -321,8 +322,7 @@ apiserver_ready() {
 }
 
 start() {
-	for f in kube-apiserver kubectl etcd-embed crd/.volcano \
-		crd/topology.volcano.sh_hypernodes.yaml; do
+	for f in kube-apiserver kubectl etcd-embed crd/.volcano crd/.apis; do
 		[ -e "$peers/$f" ] || {
 			echo "real-apiserver: no $peers/$f: run 'make peers' first" >&2
 			exit 1
@@ -338,7 +338,8 @@ start() {
 	done
 	rm -rf "$dir/etcd" "$dir/pki" "$dir"/*.log "$dir"/*.kubeconfig "$dir/env" "$dir/tokens.csv"
 	t0=$(now_ms)
-	log "start: peers from $peers (Volcano $(cat "$peers/crd/.volcano"))"
+	log "start: peers from $peers (Volcano $(cat "$peers/crd/.volcano"), the PodGroup and" \
+	    "HyperNode CRDs from $(cat "$peers/crd/.apis"))"
 
 	make_pki
 	token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')

@@ -36,7 +36,11 @@
 # are in the API server (vsctl hypernode show). A
 # gang that waits for a node label gets Volcano's exact texts in its pods'
 # conditions and Events and its PodGroup's status and Event, then runs,
-# and the queue's allocated is written.
+# and the queue's allocated is written. Under two leaves of a spine, a
+# PodGroup with networkTopology {mode: hard, highestTierAllowed: 1} (kept
+# by the API server: the PodGroup CRD make peers writes from
+# volcano.sh/apis) is bound within one leaf, and one of three pods, which
+# no leaf holds, stays Pending with nothing bound.
 #
 # Part 3, two bridges with leader election on the Lease of deploy/vsched.yaml:
 # only the leader connects to vschedd and binds; when it stops it lets go
@@ -71,7 +75,7 @@ holder=
 keep=
 t_start=$(date +%s)
 
-for f in kube-apiserver kubectl etcd-embed crd/.volcano crd/topology.volcano.sh_hypernodes.yaml; do
+for f in kube-apiserver kubectl etcd-embed crd/.volcano crd/.apis; do
 	if [ ! -e "$peers/$f" ]; then
 		echo "vskube-e2e: FAIL: no $peers/$f: run 'make peers' first" >&2
 		rmdir "$tmp"
@@ -680,6 +684,94 @@ asked_since "$mark" | awk '$1 == "patch" { print $1, $2, $3, $4, $5 }' |
 [ ! -s "$tmp/out" ] || fail "the restarted bridge wrote statuses it should not have"
 echo "vskube-e2e: a waiting gang: its pods' PodScheduled, the PodGroup's status, their Events and" \
 	"the queue's allocated are written in Volcano's words; a bridge restarted writes no PodGroup the API lacks"
+
+# A gang with a network topology (the PodGroup CRD of volcano.sh/apis: with
+# v1.10.0's the API server would prune networkTopology), placed within one
+# HyperNode: two leaves of two nodes under a spine, the
+# network-topology-aware plugin set, a gang of two in hard mode within
+# tier 1 is bound under one leaf (w1, emptier, would take it otherwise);
+# a gang of three, each leaf holding two, is told why and bound nowhere.
+{ cycling_conf; echo '  - name: network-topology-aware'; } >"$tmp/topo.conf"
+"$vsctl" conf set "$tmp/topo.conf" >"$tmp/out" 2>&1 || fail "vsctl conf set topo.conf"
+{
+	for n in t1 t2 t3 t4; do
+		cat <<EOF
+apiVersion: v1
+kind: Node
+metadata: {name: $n}
+status:
+  allocatable: {cpu: "2", memory: 4Gi, pods: "110"}
+  conditions: [{type: Ready, status: "True"}]
+---
+EOF
+	done
+	for hn in "leaf-a 1 Node t1 t2" "leaf-b 1 Node t3 t4" "spine 2 HyperNode leaf-a leaf-b"; do
+		set -- $hn
+		printf 'apiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\n'
+		printf 'metadata: {name: %s}\nspec:\n  tier: %s\n  members:\n' "$1" "$2"
+		printf '  - {type: %s, selector: {exactMatch: {name: %s}}}\n' "$3" "$4" "$3" "$5"
+		echo ---
+	done
+} >"$tmp/topo.yaml"
+k create -f "$tmp/topo.yaml" >"$tmp/out" 2>&1 || fail "kubectl create -f topo.yaml"
+until_ok hn_is leaf-a "t1,t2 2" && until_ok hn_is leaf-b "t3,t4 2" &&
+	until_ok hn_is spine "leaf-a,leaf-b 4" ||
+	fail "the HyperNodes are not in vschedd: $("$vsctl" hypernode list 2>&1)"
+# The PodGroup @1 of the pods @2... in hard mode within tier 1, each pod a node's cpu.
+topo_gang() {
+	pg=$1
+	shift
+	cat <<EOF
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: $pg, namespace: default}
+spec:
+  minMember: $#
+  queue: default
+  networkTopology: {mode: hard, highestTierAllowed: 1}
+---
+EOF
+	for p; do
+		cat <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: $p
+  namespace: default
+  annotations: {scheduling.k8s.io/group-name: $pg}
+spec:
+  schedulerName: volcano
+  containers: [{name: c, image: busybox, resources: {requests: {cpu: "2", memory: 1Gi}}}]
+---
+EOF
+	done
+}
+topo_gang topo2 tp1 tp2 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create the gang topo2"
+jp_is podgroup topo2 '{.spec.networkTopology.mode} {.spec.networkTopology.highestTierAllowed}' "hard 1" ||
+	fail "the API server pruned topo2's networkTopology: $(jp podgroup topo2 '{.spec}')"
+until_ok bound tp1 && until_ok bound tp2 || fail "the gang topo2 was not bound"
+"$vsctl" podgroup show default/topo2 -o json >"$tmp/out" 2>&1 &&
+	[ "$(jq -c .networkTopology "$tmp/out")" = '{"mode":"hard","highestTierAllowed":1}' ] ||
+	fail "vschedd's topo2 has no networkTopology of hard within tier 1"
+case "$(node_of tp1) $(node_of tp2)" in
+"t1 t2" | "t2 t1" | "t3 t4" | "t4 t3") ;;
+*) fail "topo2's pods are on $(node_of tp1) and $(node_of tp2), not under one leaf" ;;
+esac
+topo_gang topo3 tq1 tq2 tq3 | k create -f - >"$tmp/out" 2>&1 || fail "kubectl create the gang topo3"
+for p in tq1 tq2 tq3; do
+	until_ok jp_is pod $p "$sched.status}" False ||
+		fail "$p: no PodScheduled=False: $(jp pod $p '{.status.conditions}')"
+done
+sleep 0.5 # a few more cycles
+for p in tq1 tq2 tq3; do
+	[ -z "$(node_of $p)" ] || fail "$p of topo3 was bound on $(node_of $p): its gang crosses a leaf"
+done
+echo "vskube-e2e: a gang in hard mode within tier 1 bound under one leaf" \
+	"($(node_of tp1), $(node_of tp2)); one a leaf cannot hold left Pending, told why"
+k delete pods tp1 tp2 tq1 tq2 tq3 --force --grace-period=0 >"$tmp/out" 2>&1 &&
+	k delete podgroups topo2 topo3 >"$tmp/out" 2>&1 &&
+	k delete -f "$tmp/topo.yaml" >"$tmp/out" 2>&1 || fail "kubectl delete the topology step's objects"
+"$vsctl" conf set "$tmp/conf" >"$tmp/out" 2>&1 || fail "vsctl conf set conf"
 
 # ---- part 3: leader election ----
 stop vk_pid

@@ -4,4 +4,7 @@
 // (go.mod says why), so that the module requires them.
 package crdgen
 
-import _ "volcano.sh/apis/pkg/apis/topology/v1alpha1"
+import (
+	_ "volcano.sh/apis/pkg/apis/scheduling/v1beta1"
+	_ "volcano.sh/apis/pkg/apis/topology/v1alpha1"
+)

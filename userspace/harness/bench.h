@@ -43,7 +43,7 @@ struct vsbench_shape {
 	unsigned long topo_spines, topo_leaves;
 	/*
 	 * PodGroups with a networkTopology (--network-topology): share k
-	 * takes the jobs whose j % 100 falls in its percent, after those of
+	 * takes the jobs whose (j * 37) % 100 falls in its percent, after those of
 	 * the shares before it; the rest have none. No number is drawn, so
 	 * the cluster is the one built without it. @nt_given: the option
 	 * (or a preset) was there, "none" too: the built-in configuration

@@ -228,10 +228,14 @@ unsigned long vsbench_gang_size(const struct vsbench_gangs *g, unsigned long lef
 	return g->sizes[i].size < left ? g->sizes[i].size : left;
 }
 
-/* The networkTopology of PodGroup @j: its share's, by j % 100, or none. */
+/*
+ * The networkTopology of PodGroup @j: its share's, by (j * 37) % 100 (every
+ * hundred jobs in an order that mixes the shares from the first ones on), or
+ * none.
+ */
 static void set_net_topology(struct vs_job_spec *js, const struct vsbench_shape *o, unsigned long j)
 {
-	unsigned long at = j % 100, from = 0;
+	unsigned long at = (j * 37) % 100, from = 0;
 
 	for (unsigned int k = 0; k < o->nr_nt; k++) {
 		const struct vsbench_nt_share *sh = &o->nt[k];

@@ -88,6 +88,66 @@ for bad in "spine=0,leaf=10:needs 1 <= spines <= leaves" "spine=4,leaf=3:needs 1
 	fi
 	grep -qF -- "${bad#*:}" "$out" || fail "--topology ${bad%%:*}: no message \"${bad#*:}\""
 done
+# --network-topology: bad shares are refused with the share named.
+for bad in 'medium|"medium": unknown networkTopology mode "medium"' \
+	'hard:0|"hard:0": the tier "0" is not a number from 1 to 100' \
+	'hard:1=150%|"hard:1=150%": the share "150%" is not a percent from 1 to 100' \
+	'hard=60%,soft=50%|the shares add up to 110%, more than 100%' \
+	'hard,soft|"hard,soft": only one share may go without =PCT%' \
+	'hard=100%,soft|nothing is left for the one without' \
+	'hard,,soft|an empty share' \
+	'hard=1,hard=1,hard=1,hard=1,hard=1|more than 4 shares'; do
+	set +e
+	"$vsbench" cycle -n 10 --topology spine=1,leaf=2 --network-topology "${bad%%|*}" >"$out" 2>&1
+	rc=$?
+	set -e
+	[ "$rc" -eq 2 ] || fail "--network-topology ${bad%%|*} exited $rc, expected 2"
+	grep -qF -- "${bad#*|}" "$out" || fail "--network-topology ${bad%%|*}: no message \"${bad#*|}\""
+done
+for bad in "cycle -n 10 --network-topology hard:needs HyperNodes: give --topology" \
+	"run --preset tiny --network-topology hard:the preset tiny has no HyperNodes" \
+	"run --preset topology-tiny --compare:refused with the topology preset topology-tiny"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$vsbench" ${bad%%:*} >"$out" 2>&1
+	rc=$?
+	set -e
+	[ "$rc" -eq 2 ] || fail "\"vsbench ${bad%%:*}\" exited $rc, expected 2"
+	grep -qF -- "${bad#*:}" "$out" || fail "\"vsbench ${bad%%:*}\": no message \"${bad#*:}\""
+done
+# The configuration gets network-topology-aware, and the podgroups their share.
+"$vsbench" cycle -n 100 -j 200 -t 4 -c 1 --topology spine=3,leaf=10 \
+	--network-topology hard:1=30%,soft=20% >"$out" 2>&1 || fail "cycle --network-topology exited $?"
+grep -q 'built-in + network-topology-aware configuration$' "$out" || fail "no network-topology-aware"
+grep -q 'tree ready); 100 podgroups with a networkTopology$' "$out" ||
+	fail "not 100 of 200 podgroups with a networkTopology"
+grep -q 'invariants hold' "$out" || fail "cycle --network-topology: invariants"
+# leaves JOBS-FILE: "JOBS SPREAD": the jobs bound and those bound across more than
+# one leaf of topology-tiny (8 leaves of 25 nodes).
+leaves() {
+	awk '{ job = $1; sub(/-(worker|ps)-[0-9]+$/, "", job); n = $2; sub(/^node-0*/, "", n)
+	       leaf = int((n + 0) / 25)
+	       if (!(job in first)) first[job] = leaf; else if (first[job] != leaf) spread[job] = 1 }
+	     END { c = 0; for (j in spread) c++; t = 0; for (j in first) t++; print t, c }' "$1"
+}
+# Every gang hard within tier 1 is bound under one leaf; without a topology they spread.
+"$vsbench" run --preset topology-tiny --cycles 1 --network-topology hard:1 \
+	--binds-out "$dir/hard.binds" >"$out" 2>&1 || fail "run --preset topology-tiny exited $?"
+grep -q '(1000 binds in ' "$out" || fail "topology-tiny, hard:1: not every task bound"
+[ "$(leaves "$dir/hard.binds")" = "28 0" ] ||
+	fail "hard:1 gangs across leaves (jobs, spread): $(leaves "$dir/hard.binds")"
+"$vsbench" run --preset topology-tiny --cycles 1 --network-topology none \
+	--binds-out "$dir/none.binds" >"$out" 2>&1 || fail "run --network-topology none exited $?"
+# shellcheck disable=SC2046
+set -- $(leaves "$dir/none.binds")
+[ "$1" = 28 ] && [ "$2" -gt 0 ] || fail "without a topology no gang spread over leaves ($*)"
+"$vsbench" run --preset topology-tiny --cycles 1 >"$out" 2>&1 || fail "the preset exited $?"
+grep -q 'invariants hold' "$out" || fail "topology-tiny: invariants"
+if "$vsbench" run --preset topology-tiny --export-scenario "$dir/topo.yaml" >"$out" 2>&1; then
+	fail "a topology preset exported without its HyperNodes"
+fi
+grep -q 'the cluster holds HyperNodes, which the export does not write yet' "$out" ||
+	fail "no message for the export of HyperNodes"
 if "$vsbench" cycle --tainted 101 >"$out" 2>&1; then fail "--tainted 101 accepted"; fi
 grep -q -- '--tainted: "101" is not a number from 0 to 100' "$out" || fail "no message for --tainted 101"
 
@@ -136,4 +196,4 @@ for bad in "cluster -n 0" "cluster --bogus" "cycle -c 0" "cycle --conf /nonexist
 	[ "$rc" -eq "$want" ] || fail "\"vsbench $bad\" exited $rc, expected $want"
 	[ -s "$out" ] || fail "\"vsbench $bad\" said nothing"
 done
-echo "vsbench-smoke: 3 runs, 3 loads into daemons and 8 refusals as expected"
+echo "vsbench-smoke: 3 runs, 3 loads into daemons, 8 refusals and the topology runs as expected"

@@ -17,6 +17,8 @@
 int vsbench_cluster(int argc, char **argv);
 int vsbench_cycle(int argc, char **argv);
 
+#define VSBENCH_NT_MAX	4
+
 /* The shape of a synthetic cluster (bench_gen.c). */
 struct vsbench_shape {
 	unsigned long nodes;
@@ -39,6 +41,21 @@ struct vsbench_shape {
 	 * of consecutive leaves, and one tier-3 root over the spines.
 	 */
 	unsigned long topo_spines, topo_leaves;
+	/*
+	 * PodGroups with a networkTopology (--network-topology): share k
+	 * takes the jobs whose (j * 37) % 100 falls in its percent, after those of
+	 * the shares before it; the rest have none. No number is drawn, so
+	 * the cluster is the one built without it. @nt_given: the option
+	 * (or a preset) was there, "none" too: the built-in configuration
+	 * then has the network-topology-aware plugin (vsbench_conf_pick()).
+	 */
+	struct vsbench_nt_share {
+		enum vs_nt_mode mode;
+		s32 tier;		/* highestTierAllowed; 0: none given */
+		unsigned long pct;
+	} nt[VSBENCH_NT_MAX];
+	unsigned int nr_nt;
+	bool nt_given;
 };
 
 void vsbench_seed(u64 seed);
@@ -73,6 +90,14 @@ int vsbench_shape_opt(const char *cmd, int c, const char *arg, struct vsbench_sh
  * L; vsbench_shape_check() checks L <= nodes, once every option is read).
  */
 int vsbench_topology_opt(const char *cmd, const char *arg, struct vsbench_shape *shape);
+
+/*
+ * --network-topology MODE[:TIER][=PCT%],... or "none" into @shape: 0, or
+ * -1 with a message naming the share at fault. A share without =PCT% takes
+ * what the others leave (at most one such); the percents sum to at most
+ * 100. vsbench_shape_check() refuses it without --topology.
+ */
+int vsbench_nt_opt(const char *cmd, const char *arg, struct vsbench_shape *shape);
 
 /* The shape options' lines of a command's --help, with its defaults @def. */
 void vsbench_shape_usage(FILE *out, const struct vsbench_shape *def);
@@ -209,5 +234,15 @@ void vsbench_trace_free(struct vsbench_trace *t);
 struct vs_conf;
 /* @file, or the built-in configuration (Volcano's default) when NULL. */
 int vsbench_conf_load(const char *file, struct vs_conf **conf, struct vs_err *err);
+/* Volcano's default configuration with @tail after it, read as from @source. */
+int vsbench_conf_default_plus(const char *tail, const char *source, struct vs_conf **conf,
+			      struct vs_err *err);
+/*
+ * @file, else the built-in configuration for @shape: Volcano's default,
+ * with the network-topology-aware plugin in its second tier when
+ * @shape->nt_given.
+ */
+int vsbench_conf_pick(const char *file, const struct vsbench_shape *shape, struct vs_conf **conf,
+		      struct vs_err *err);
 
 #endif /* HARNESS_BENCH_H */

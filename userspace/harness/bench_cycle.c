@@ -11,6 +11,7 @@
  * cycle every invariant of the object model is verified. The sink, the
  * configuration loader and the task counts serve "vsbench run" too.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -70,6 +71,12 @@ static void usage(FILE *out)
 		"      --topology spine=S,leaf=L\n"
 		"                         HyperNodes over the nodes: L leaves, S spines, a root\n"
 		"                         (default none)\n"
+		"      --network-topology MODE[:TIER][=PCT%%],...|none\n"
+		"                         podgroups with a networkTopology (hard or soft,\n"
+		"                         highestTierAllowed TIER), PCT%% of them each (one\n"
+		"                         share may take the rest); needs --topology, and\n"
+		"                         adds network-topology-aware to the built-in\n"
+		"                         configuration (none: that alone)\n"
 		"  -c, --cycles N         scheduling cycles (default 3)\n"
 		"  -f, --conf FILE        a volcano-scheduler.conf (default: Volcano's)\n"
 		"  -h, --help             this text\n");
@@ -88,6 +95,7 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 		{ "selectors", required_argument, NULL, 'S' },
 		{ "tainted", required_argument, NULL, 'T' },
 		{ "topology", required_argument, NULL, 'N' },
+		{ "network-topology", required_argument, NULL, 'M' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "conf", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -111,6 +119,8 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 						  &o->shape.tainted_pct);
 		} else if (c == 'N') {
 			ret = vsbench_topology_opt("cycle", optarg, &o->shape);
+		} else if (c == 'M') {
+			ret = vsbench_nt_opt("cycle", optarg, &o->shape);
 		} else if (c == 'f') {
 			o->conf = optarg;
 			ret = 0;
@@ -145,6 +155,34 @@ int vsbench_conf_load(const char *file, struct vs_conf **conf, struct vs_err *er
 			     VS_CONF_FLAGS_DEFAULT_ON, conf, err);
 }
 
+int vsbench_conf_default_plus(const char *tail, const char *source, struct vs_conf **conf,
+			      struct vs_err *err)
+{
+	size_t len = strlen(vs_conf_default_text), tlen = strlen(tail);
+	struct vs_conf_names names;
+	char *text = malloc(len + tlen + 1);
+	int ret;
+
+	if (!text)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	memcpy(text, vs_conf_default_text, len);
+	memcpy(text + len, tail, tlen + 1);
+	vs_registry_names(vs_builtin_registry(), &names);
+	ret = vs_conf_parse(text, len + tlen, source, &names, VS_CONF_FLAGS_DEFAULT_ON, conf, err);
+	free(text);
+	return ret;
+}
+
+int vsbench_conf_pick(const char *file, const struct vsbench_shape *shape, struct vs_conf **conf,
+		      struct vs_err *err)
+{
+	if (file || !shape->nt_given)
+		return vsbench_conf_load(file, conf, err);
+	/* the plugin gives allocate its HyperNode gradients; its flags are on by default */
+	return vsbench_conf_default_plus("  - name: network-topology-aware\n",
+					 "built-in, with network-topology-aware", conf, err);
+}
+
 u32 vsbench_count_status(const struct vs_cluster *cl, enum vs_task_status s)
 {
 	const struct vs_job *job;
@@ -152,6 +190,16 @@ u32 vsbench_count_status(const struct vs_cluster *cl, enum vs_task_status s)
 
 	list_for_each_entry(job, &cl->jobs, list)
 		n += job->nr_by_status[s];
+	return n;
+}
+
+static u32 count_nt(const struct vs_cluster *cl)
+{
+	const struct vs_job *job;
+	u32 n = 0;
+
+	list_for_each_entry(job, &cl->jobs, list)
+		n += job->net_topology.set;
 	return n;
 }
 
@@ -170,7 +218,7 @@ int vsbench_cycle(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? 0 : 2;
-	if (vsbench_conf_load(o.conf, &conf, &err)) {
+	if (vsbench_conf_pick(o.conf, &o.shape, &conf, &err)) {
 		fprintf(stderr, "vsbench cycle: %s\n", err.msg);
 		return 1;
 	}
@@ -197,12 +245,15 @@ int vsbench_cycle(int argc, char **argv)
 
 	printf("vsbench cycle: %lu nodes, %lu podgroups, %u tasks (%u pending), %s configuration\n",
 	       o.shape.nodes, o.shape.jobs, cl.nr_tasks, vsbench_count_status(&cl, VS_TASK_PENDING),
-	       o.conf ? o.conf : "built-in");
+	       o.conf ? o.conf : o.shape.nt_given ? "built-in + network-topology-aware" :
+	       "built-in");
 	printf("  built in %.3f ms", built * 1e3);
 	if (cl.hypernodes.nr)
 		printf(", with %u HyperNodes (%lu leaves, %lu spines, a root; tree %s)",
 		       cl.hypernodes.nr, o.shape.topo_leaves, o.shape.topo_spines,
 		       vs_hypernodes_ready(&cl) ? "ready" : "not ready");
+	if (o.shape.nt_given)
+		printf("; %u podgroups with a networkTopology", count_nt(&cl));
 	printf("\n");
 	for (unsigned long c = 1; c <= o.cycles; c++) {
 		u64 before = binder.total;

@@ -121,6 +121,12 @@ static int check_exportable(const struct vs_cluster *cl, const char *file)
 			"write\n", file);
 		return -1;
 	}
+	/* the topology presets' */
+	if (cl->hypernodes.nr) {
+		fprintf(stderr, "vsbench: --export-scenario %s: the cluster holds HyperNodes, "
+			"which the export does not write yet\n", file);
+		return -1;
+	}
 	list_for_each_entry(j, &cl->jobs, list) {
 		list_for_each_entry(t, &j->tasks, job_node) {
 			if (t->status != VS_TASK_PENDING && t->status != VS_TASK_RUNNING) {

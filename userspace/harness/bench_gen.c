@@ -8,6 +8,7 @@
  * from one seeded generator, so the same shape and seed build the same
  * cluster.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -228,6 +229,29 @@ unsigned long vsbench_gang_size(const struct vsbench_gangs *g, unsigned long lef
 }
 
 /*
+ * The networkTopology of PodGroup @j: its share's, by (j * 37) % 100 (every
+ * hundred jobs in an order that mixes the shares from the first ones on), or
+ * none.
+ */
+static void set_net_topology(struct vs_job_spec *js, const struct vsbench_shape *o, unsigned long j)
+{
+	unsigned long at = (j * 37) % 100, from = 0;
+
+	for (unsigned int k = 0; k < o->nr_nt; k++) {
+		const struct vsbench_nt_share *sh = &o->nt[k];
+
+		if (at < from + sh->pct) {
+			js->net_topology = (struct vs_net_topology_spec){
+				.set = true, .mode = sh->mode, .has_highest_tier = sh->tier > 0,
+				.highest_tier = sh->tier,
+			};
+			return;
+		}
+		from += sh->pct;
+	}
+}
+
+/*
  * The PodGroup @j of @size tasks, each task placed Running first-fit with
  * the shape's odds when @nodes is given, else Pending.
  */
@@ -254,6 +278,7 @@ static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsig
 	js.queue = queue;
 	js.min_member = o->gangs ? (u32)size : (u32)(1 + vsbench_rnd(o->tasks_per_job));
 	js.phase = phase;
+	set_net_topology(&js, o, j);
 	if (vs_job_add(cl, &js, out, &err))
 		return fail("podgroup", &err);
 
@@ -371,6 +396,116 @@ int vsbench_topology_opt(const char *cmd, const char *arg, struct vsbench_shape 
 	return 0;
 }
 
+/* One share, MODE[:TIER][=PCT[%]], @len bytes of @s; *@has_pct if it gives one. */
+static int nt_share(const char *cmd, const char *s, size_t len, struct vsbench_nt_share *sh,
+		    bool *has_pct)
+{
+	char buf[64], *eq, *colon, *end;
+	struct vs_err err = { { 0 } };
+	unsigned long v;
+
+	if (!len) {
+		fprintf(stderr, "vsbench %s: --network-topology: an empty share (MODE[:TIER]"
+			"[=PCT%%] between commas)\n", cmd);
+		return -1;
+	}
+	if (len >= sizeof(buf)) {
+		fprintf(stderr, "vsbench %s: --network-topology: \"%.*s\": too long\n", cmd,
+			(int)len, s);
+		return -1;
+	}
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*sh = (struct vsbench_nt_share){ .mode = VS_NT_HARD };
+	*has_pct = false;
+	eq = strchr(buf, '=');
+	if (eq) {
+		*eq++ = '\0';
+		errno = 0;
+		v = strtoul(eq, &end, 10);
+		if (*end == '%')
+			end++;
+		if (!isdigit((unsigned char)*eq) || *end || errno || !v || v > 100) {
+			fprintf(stderr, "vsbench %s: --network-topology: \"%.*s\": the share "
+				"\"%s\" is not a percent from 1 to 100\n", cmd, (int)len, s, eq);
+			return -1;
+		}
+		sh->pct = v;
+		*has_pct = true;
+	}
+	colon = strchr(buf, ':');
+	if (colon) {
+		*colon++ = '\0';
+		errno = 0;
+		v = strtoul(colon, &end, 10);
+		if (!isdigit((unsigned char)*colon) || *end || errno || !v || v > 100) {
+			fprintf(stderr, "vsbench %s: --network-topology: \"%.*s\": the tier "
+				"\"%s\" is not a number from 1 to 100\n", cmd, (int)len, s, colon);
+			return -1;
+		}
+		sh->tier = (s32)v;
+	}
+	if (vs_nt_mode_parse(buf, &sh->mode, &err)) {
+		fprintf(stderr, "vsbench %s: --network-topology: \"%.*s\": %s\n", cmd, (int)len,
+			s, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int vsbench_nt_opt(const char *cmd, const char *arg, struct vsbench_shape *shape)
+{
+	struct vsbench_nt_share nt[VSBENCH_NT_MAX];
+	unsigned long sum = 0;
+	unsigned int nr = 0, rest = VSBENCH_NT_MAX;
+	const char *s = arg;
+
+	if (!strcmp(arg, "none")) {
+		shape->nr_nt = 0;
+		shape->nt_given = true;
+		return 0;
+	}
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		bool has_pct;
+
+		if (nr == VSBENCH_NT_MAX) {
+			fprintf(stderr, "vsbench %s: --network-topology: \"%s\": more than %d "
+				"shares\n", cmd, arg, VSBENCH_NT_MAX);
+			return -1;
+		}
+		if (nt_share(cmd, s, len, &nt[nr], &has_pct))
+			return -1;
+		if (!has_pct && rest != VSBENCH_NT_MAX) {
+			fprintf(stderr, "vsbench %s: --network-topology: \"%s\": only one share may "
+				"go without =PCT%%\n", cmd, arg);
+			return -1;
+		}
+		if (!has_pct)
+			rest = nr;
+		sum += nt[nr++].pct;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	if (sum > 100) {
+		fprintf(stderr, "vsbench %s: --network-topology: \"%s\": the shares add up to "
+			"%lu%%, more than 100%%\n", cmd, arg, sum);
+		return -1;
+	}
+	if (rest != VSBENCH_NT_MAX && sum == 100) {
+		fprintf(stderr, "vsbench %s: --network-topology: \"%s\": the shares with a "
+			"percent take 100%%, nothing is left for the one without\n", cmd, arg);
+		return -1;
+	}
+	if (rest != VSBENCH_NT_MAX)
+		nt[rest].pct = 100 - sum;
+	memcpy(shape->nt, nt, sizeof(nt));
+	shape->nr_nt = nr;
+	shape->nt_given = true;
+	return 0;
+}
+
 void vsbench_shape_usage(FILE *out, const struct vsbench_shape *def)
 {
 	fprintf(out,
@@ -390,6 +525,11 @@ int vsbench_shape_check(const char *cmd, const struct vsbench_shape *shape)
 	if (shape->topo_leaves > shape->nodes) {
 		fprintf(stderr, "vsbench %s: --topology: %lu leaves over %lu nodes: a leaf would "
 			"be empty\n", cmd, shape->topo_leaves, shape->nodes);
+		return -1;
+	}
+	if (shape->nt_given && !shape->topo_leaves) {
+		fprintf(stderr, "vsbench %s: --network-topology needs HyperNodes: give "
+			"--topology spine=S,leaf=L\n", cmd);
 		return -1;
 	}
 	if (shape->gangs && shape->gangs->tasks > 50000000UL) {

@@ -48,6 +48,14 @@ const struct vsbench_gang_size vsbench_gang_sizes[] = {
 };
 const unsigned int vsbench_nr_gang_sizes = ARRAY_SIZE(vsbench_gang_sizes);
 
+/*
+ * Gang sizes of the topology presets: 8 to 256 tasks, the issue's "gangs
+ * of 8 to 256 pods" (mean 41.6), each a gang that a leaf of 39 nodes holds.
+ */
+static const struct vsbench_gang_size topo_gang_sizes[] = {
+	{ 8, 30 }, { 16, 25 }, { 32, 20 }, { 64, 13 }, { 128, 8 }, { 256, 4 },
+};
+
 struct run_preset {
 	const char *name;
 	unsigned long nodes;
@@ -55,6 +63,9 @@ struct run_preset {
 	unsigned long tasks;
 	unsigned long running_pct;
 	const char *note;
+	/* A network topology: --topology spine=S,leaf=L and --network-topology NT */
+	unsigned long spines, leaves;
+	const char *nt;
 };
 
 static const struct run_preset presets[] = {
@@ -64,6 +75,12 @@ static const struct run_preset presets[] = {
 	{ .name = "10k", .nodes = 10000, .queues = 8, .tasks = 100000, .running_pct = 10 },
 	{ .name = "50k", .nodes = 50000, .queues = 16, .tasks = 1000000, .running_pct = 10 },
 	{ .name = "100k", .nodes = 100000, .queues = 16, .tasks = 1000000, .running_pct = 10 },
+	{ .name = "topology", .nodes = 10000, .queues = 8, .tasks = 10000, .spines = 16,
+	  .leaves = 256, .nt = "hard:1=50%,soft",
+	  .note = "16 spines, 256 leaves; gangs of 8 to 256, half hard:1, half soft" },
+	{ .name = "topology-tiny", .nodes = 200, .queues = 4, .tasks = 1000, .spines = 2,
+	  .leaves = 8, .nt = "hard:1=50%,soft",
+	  .note = "2 spines, 8 leaves; for tests" },
 };
 
 struct run_opts {
@@ -76,6 +93,7 @@ struct run_opts {
 	const char *socket_path;	/* --socket; NULL: $VSCHED_SOCKET, else the default */
 	const char *export_file;	/* --export-scenario: the cluster as a scenario file */
 	const char *binds_file;		/* --binds-out: every bind, a line each */
+	const char *nt;			/* --network-topology, for the preset's */
 };
 
 /* One cycle's figures; times in seconds. */
@@ -166,13 +184,18 @@ static void usage(FILE *out)
 		"      --binds-out FILE   write every bind of the run (the fast path's\n"
 		"                         with --compare), \"NS/NAME NODE\" a line, in\n"
 		"                         order; inproc only\n"
+		"      --network-topology MODE[:TIER][=PCT%%],...|none\n"
+		"                         a topology preset's podgroups with a\n"
+		"                         networkTopology, instead of the preset's (as\n"
+		"                         vsbench cycle --network-topology)\n"
 		"  -h, --help             this text\n"
 		"\n"
-		"presets (gangs of 1 to 64 tasks, minMember their size; queue weights 1-4):\n");
+		"presets (gangs of 1 to 64 tasks, of 8 to 256 in the topology ones, minMember\n"
+		"their size; queue weights 1-4):\n");
 	for (size_t i = 0; i < ARRAY_SIZE(presets); i++) {
 		const struct run_preset *p = &presets[i];
 
-		fprintf(out, "  %-6s %7lu nodes, %8lu tasks, %2lu queues, %lu%% running%s%s\n",
+		fprintf(out, "  %-13s %6lu nodes, %7lu tasks, %2lu queues, %lu%% running%s%s\n",
 			p->name, p->nodes, p->tasks, p->queues, p->running_pct,
 			p->note ? "; " : "", p->note ? p->note : "");
 	}
@@ -205,7 +228,7 @@ void vsbench_preset_names(FILE *out)
 		fprintf(out, "%s%s", i ? ", " : "", presets[i].name);
 }
 
-enum { OPT_SOCKET = 0x100, OPT_EXPORT, OPT_BINDS };
+enum { OPT_SOCKET = 0x100, OPT_EXPORT, OPT_BINDS, OPT_NT };
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
@@ -220,6 +243,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "export-scenario", required_argument, NULL, OPT_EXPORT },
 		{ "binds-out", required_argument, NULL, OPT_BINDS },
 		{ "help", no_argument, NULL, 'h' },
+			{ "network-topology", required_argument, NULL, OPT_NT },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long seed;
@@ -274,6 +298,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			}
 			o->binds_file = optarg;
 			break;
+		case OPT_NT:
+			o->nt = optarg;
+			break;
 		case 'j':
 			o->json = true;
 			break;
@@ -296,6 +323,23 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		fprintf(stderr, "vsbench run: --preset is required (");
 		vsbench_preset_names(stderr);
 		fprintf(stderr, ")\n");
+		return -1;
+	}
+	if (o->nt && !o->preset->leaves) {
+		fprintf(stderr, "vsbench run: --network-topology: the preset %s has no "
+			"HyperNodes (a topology preset has)\n", o->preset->name);
+		return -1;
+	}
+	/*
+	 * With network-topology-aware configured allocate is off its fast path
+	 * (Documentation/benchmarks.md, "Network topology"): nothing to compare.
+	 * The load sends no HyperNodes yet.
+	 */
+	if (o->preset->leaves && (o->compare || o->socket)) {
+		fprintf(stderr, "vsbench run: --%s is refused with the topology preset %s: %s\n",
+			o->compare ? "compare" : "mode socket", o->preset->name,
+			o->compare ? "network-topology-aware keeps allocate off its fast path" :
+			"the load sends no HyperNodes yet");
 		return -1;
 	}
 	/* The oracle is the core's exhaustive scan, which only this process can run. */
@@ -733,22 +777,9 @@ static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct 
 /* The built-in configuration with allocate's exhaustive scan. */
 static int exhaustive_conf(struct vs_conf **conf, struct vs_err *err)
 {
-	static const char tail[] = "\nconfigurations:\n- name: allocate\n  arguments:\n"
-				   "    exhaustive: true\n";
-	size_t len = strlen(vs_conf_default_text);
-	struct vs_conf_names names;
-	char *text = malloc(len + sizeof(tail));
-	int ret;
-
-	if (!text)
-		return vs_err_set(err, ENOMEM, "out of memory");
-	memcpy(text, vs_conf_default_text, len);
-	memcpy(text + len, tail, sizeof(tail));
-	vs_registry_names(vs_builtin_registry(), &names);
-	ret = vs_conf_parse(text, strlen(text), "the built-in configuration, exhaustive",
-			    &names, VS_CONF_FLAGS_DEFAULT_ON, conf, err);
-	free(text);
-	return ret;
+	return vsbench_conf_default_plus("\nconfigurations:\n- name: allocate\n  arguments:\n"
+					 "    exhaustive: true\n",
+					 "the built-in configuration, exhaustive", conf, err);
 }
 
 /*
@@ -946,6 +977,27 @@ out_remote:
 	return ret ? 1 : 0;
 }
 
+/* The shape of the preset of @o, with its topology and --network-topology's: 0 or -1. */
+static int preset_shape(const struct run_opts *o, struct vsbench_gangs *gangs,
+			struct vsbench_shape *shape)
+{
+	const struct run_preset *p = o->preset;
+
+	*gangs = (struct vsbench_gangs){ .tasks = p->tasks, .sizes = vsbench_gang_sizes,
+					 .nr_sizes = vsbench_nr_gang_sizes };
+	if (p->leaves) {
+		gangs->sizes = topo_gang_sizes;
+		gangs->nr_sizes = ARRAY_SIZE(topo_gang_sizes);
+	}
+	*shape = (struct vsbench_shape){ .nodes = p->nodes, .queues = p->queues,
+					 .running_pct = p->running_pct, .seed = o->seed,
+					 .gangs = gangs, .topo_spines = p->spines,
+					 .topo_leaves = p->leaves };
+	if (p->nt && vsbench_nt_opt("run", o->nt ? o->nt : p->nt, shape))
+		return -1;
+	return vsbench_shape_check("run", shape);
+}
+
 int vsbench_run(int argc, char **argv)
 {
 	struct vs_err err = { { 0 } };
@@ -962,14 +1014,11 @@ int vsbench_run(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? 0 : 2;
-	gangs = (struct vsbench_gangs){ .tasks = o.preset->tasks, .sizes = vsbench_gang_sizes,
-					.nr_sizes = vsbench_nr_gang_sizes };
-	shape = (struct vsbench_shape){ .nodes = o.preset->nodes, .queues = o.preset->queues,
-					.running_pct = o.preset->running_pct, .seed = o.seed,
-					.gangs = &gangs };
+	if (preset_shape(&o, &gangs, &shape))
+		return 2;
 	if (o.socket)
 		return run_socket(&o, &shape);
-	if (vsbench_conf_load(NULL, &conf, &err)) {
+	if (vsbench_conf_pick(NULL, &shape, &conf, &err)) {
 		fprintf(stderr, "vsbench run: %s\n", err.msg);
 		return 1;
 	}

@@ -64,7 +64,20 @@ struct nettopo {
 	double *raw;			/* scratch: a score per node or HyperNode */
 	u32 *hn_of;			/* scratch: a HyperNode per node */
 	s32 min_tier, max_tier;		/* of the tiers in use, the top's included */
+	/*
+	 * Scratch by HyperNode: a job's tasks on each (the touched ones
+	 * listed, to be zeroed after), and a task's bin-packing score on each,
+	 * good while its stamp is the call's.
+	 */
+	u32 *count, *touched;
+	double *hn_score;
+	u32 *hn_stamp, stamp;
+	double *tier_weight;		/* fading^(t-1) for t in min_tier..max_tier, or NULL */
+	double tier_total;
 };
+
+/* Tier weights precomputed when the range of tiers is no wider than this. */
+#define TIER_WEIGHTS_MAX	64
 
 static int nettopo_check_conf(const struct vs_conf_plugin *cp, struct vs_err *err)
 {
@@ -114,6 +127,22 @@ static int nettopo_open(struct vs_session *ssn, struct vs_plugin *p)
 		nt->used[h] = nt->topo->hns[h].used;
 	nt->min_tier = nt->topo->tiers[0];
 	nt->max_tier = nt->topo->tiers[nt->topo->nr_tiers - 1];
+	nt->count = vs_arena_calloc(ssn->arena, nt->topo->nr, sizeof(*nt->count));
+	nt->touched = vs_arena_alloc(ssn->arena, nt->topo->nr * sizeof(*nt->touched));
+	nt->hn_score = vs_arena_alloc(ssn->arena, nt->topo->nr * sizeof(*nt->hn_score));
+	nt->hn_stamp = vs_arena_calloc(ssn->arena, nt->topo->nr, sizeof(*nt->hn_stamp));
+	if (!nt->count || !nt->touched || !nt->hn_score || !nt->hn_stamp)
+		return -ENOMEM;
+	for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++)
+		nt->tier_total += pow(nt->fading, (double)(tier - 1));
+	if ((s64)nt->max_tier - nt->min_tier < TIER_WEIGHTS_MAX) {
+		nt->tier_weight = vs_arena_alloc(ssn->arena, (size_t)(nt->max_tier - nt->min_tier + 1) *
+						 sizeof(*nt->tier_weight));
+		if (!nt->tier_weight)
+			return -ENOMEM;
+		for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++)
+			nt->tier_weight[tier - nt->min_tier] = pow(nt->fading, (double)(tier - 1));
+	}
 	p->priv = nt;
 	return 0;
 }
@@ -122,11 +151,13 @@ static int nettopo_open(struct vs_session *ssn, struct vs_plugin *p)
 static void follow(struct nettopo *nt, const struct vs_task *task, const struct vs_node *node,
 		   bool add)
 {
+	const struct vs_topo *topo = nt->topo;
+
 	if (!node)
 		return;
-	for (u32 h = 0; h < nt->topo->nr; h++) {
-		if (!vs_topo_has_node(nt->topo, h, node))
-			continue;
+	for (u32 i = topo->of_node_at[node->sidx]; i < topo->of_node_at[node->sidx + 1]; i++) {
+		u32 h = topo->of_node[i];
+
 		if (add)
 			vs_res_add(&nt->used[h], task->req);
 		else
@@ -304,20 +335,39 @@ static double binpack(const struct nettopo *nt, u32 h, const struct vs_res *req)
 	return weights > 0 ? score / (double)weights : 0;
 }
 
-/* The share of @job's tasks on HyperNode @h's nodes (Volcano's scoreWithTaskNum). */
+/* How many of @job's tasks are on each HyperNode, into nt->count; the number touched. */
+static u32 count_tasks(struct nettopo *nt, const struct vs_job *job)
+{
+	const struct vs_topo *topo = nt->topo;
+	const struct vs_task *t;
+	u32 nr = 0;
+
+	list_for_each_entry(t, &job->tasks, job_node) {
+		if (!t->node)
+			continue;
+		for (u32 i = topo->of_node_at[t->node->sidx];
+		     i < topo->of_node_at[t->node->sidx + 1]; i++) {
+			u32 h = topo->of_node[i];
+
+			if (!nt->count[h]++)
+				nt->touched[nr++] = h;
+		}
+	}
+	return nr;
+}
+
+static void uncount(struct nettopo *nt, u32 nr_touched)
+{
+	for (u32 i = 0; i < nr_touched; i++)
+		nt->count[nt->touched[i]] = 0;
+}
+
+/* The share of @job's tasks on HyperNode @h's nodes (Volcano's scoreWithTaskNum), once counted. */
 static double task_share(const struct nettopo *nt, u32 h, const struct vs_job *job)
 {
-	const struct vs_task *t;
-	u32 on = 0;
-
-	if (!job->nr_tasks)
+	if (!job->nr_tasks || h == VS_TOPO_NONE)
 		return 0;
-	if (h == VS_TOPO_NONE)
-		return 0;
-	list_for_each_entry(t, &job->tasks, job_node)
-		if (t->node && vs_topo_has_node(nt->topo, h, t->node))
-			on++;
-	return (double)on / (double)job->nr_tasks;
+	return (double)nt->count[h] / (double)job->nr_tasks;
 }
 
 static double scaled(const struct nettopo *nt, double score)
@@ -326,11 +376,11 @@ static double scaled(const struct nettopo *nt, double score)
 }
 
 /* Among the best of @raw (more than one), add the share of @job's tasks on each. */
-static void break_ties(const struct nettopo *nt, const struct vs_job *job, const u32 *hns,
+static void break_ties(struct nettopo *nt, const struct vs_job *job, const u32 *hns,
 		       u32 nr, double *raw)
 {
 	double best = -1;
-	u32 ties = 0;
+	u32 ties = 0, touched;
 
 	for (u32 i = 0; i < nr; i++)
 		if (raw[i] > best)
@@ -339,15 +389,17 @@ static void break_ties(const struct nettopo *nt, const struct vs_job *job, const
 		ties += raw[i] == best;
 	if (ties < 2)
 		return;
+	touched = count_tasks(nt, job);
 	for (u32 i = 0; i < nr; i++)
 		if (raw[i] == best)
 			raw[i] += task_share(nt, hns[i], job);
+	uncount(nt, touched);
 }
 
 static void nettopo_hn_order(struct vs_session *ssn, struct vs_plugin *p,
 			     const struct vs_hn_search *s, const u32 *hns, u32 nr, double *scores)
 {
-	const struct nettopo *nt = p->priv;
+	struct nettopo *nt = p->priv;
 	double *raw = nt->raw;
 	const struct vs_task *t;
 	struct vs_res req;
@@ -374,7 +426,7 @@ static double tier_score(const struct nettopo *nt, s32 tier)
 }
 
 /* A task of a (sub-)job with a network topology: near its AllocatedHyperNode. */
-static void score_network_aware(const struct nettopo *nt, const struct vs_task *task,
+static void score_network_aware(struct nettopo *nt, const struct vs_task *task,
 				u32 allocated, struct vs_node *const *nodes, u32 nr, double *raw)
 {
 	const struct vs_topo *topo = nt->topo;
@@ -393,38 +445,55 @@ static void score_network_aware(const struct nettopo *nt, const struct vs_task *
 		break_ties(nt, task->job, nt->hn_of, nr, raw);
 }
 
-/* Any other task: the HyperNode bin-packing at every tier, fading upwards. */
-static void score_normal(const struct nettopo *nt, const struct vs_task *task,
+/* @task's bin-packing score on HyperNode @h, computed once a call. */
+static double hn_binpack(struct nettopo *nt, u32 h, const struct vs_task *task)
+{
+	if (nt->hn_stamp[h] != nt->stamp) {
+		nt->hn_stamp[h] = nt->stamp;
+		nt->hn_score[h] = binpack(nt, h, task->req);
+	}
+	return nt->hn_score[h];
+}
+
+/*
+ * Any other task: the HyperNode bin-packing at every tier, fading upwards;
+ * at each tier the node's first HyperNode of that tier, 1 where it has none
+ * (Volcano's sum, term for term in the same order).
+ */
+static void score_normal(struct nettopo *nt, const struct vs_task *task,
 			 struct vs_node *const *nodes, u32 nr, double *raw)
 {
 	const struct vs_topo *topo = nt->topo;
-	double total = 0;
 
-	for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++)
-		total += pow(nt->fading, (double)(tier - 1));
 	for (u32 i = 0; i < nr; i++)
 		raw[i] = 0;
-	if (total <= 0) {
+	if (nt->tier_total <= 0) {
 		vs_warn("the total tier weight of plugin network-topology-aware should be greater "
-			"than zero, but got %g", total);
+			"than zero, but got %g", nt->tier_total);
 		return;
 	}
+	if (!++nt->stamp) {	/* wrapped: every stamp is stale again */
+		memset(nt->hn_stamp, 0, topo->nr * sizeof(*nt->hn_stamp));
+		nt->stamp = 1;
+	}
 	for (u32 i = 0; i < nr; i++) {
+		u32 at = topo->of_node_at[nodes[i]->sidx], end = topo->of_node_at[nodes[i]->sidx + 1];
 		double sum = 0;
 
 		for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++) {
+			double w = nt->tier_weight ? nt->tier_weight[tier - nt->min_tier] :
+				   pow(nt->fading, (double)(tier - 1));
 			double score = 1;
 
-			for (u32 h = 0; h < topo->nr; h++) {
-				if (topo->hns[h].tier != tier ||
-				    !vs_topo_has_node(topo, h, nodes[i]))
+			for (u32 k = at; k < end; k++) {
+				if (topo->hns[topo->of_node[k]].tier != tier)
 					continue;
-				score = binpack(nt, h, task->req);
+				score = hn_binpack(nt, topo->of_node[k], task);
 				break;
 			}
-			sum += pow(nt->fading, (double)(tier - 1)) * score;
+			sum += w * score;
 		}
-		raw[i] = sum / total;
+		raw[i] = sum / nt->tier_total;
 	}
 }
 
@@ -432,7 +501,7 @@ static void nettopo_batch_node_order(struct vs_session *ssn, struct vs_plugin *p
 				     const struct vs_task *task, struct vs_node *const *nodes,
 				     u32 nr, double *scores)
 {
-	const struct nettopo *nt = p->priv;
+	struct nettopo *nt = p->priv;
 	double *raw = nt->raw;
 	u32 allocated;
 

@@ -138,6 +138,34 @@ static int build_low(struct vs_session *ssn, struct vs_topo *topo)
 	return 0;
 }
 
+/* Each node's HyperNodes, in creation order, the top last. */
+static int build_of_node(struct vs_session *ssn, struct vs_topo *topo)
+{
+	u32 n = ssn->nr_nodes, total = 0, *fill;
+
+	topo->of_node_at = vs_arena_calloc(ssn->arena, n + 2, sizeof(*topo->of_node_at));
+	fill = vs_arena_calloc(ssn->arena, n + 1, sizeof(*fill));
+	if (!topo->of_node_at || !fill)
+		return -ENOMEM;
+	for (u32 h = 0; h < topo->nr; h++)
+		for (u32 k = 0; k < topo->hns[h].nr_nodes; k++)
+			topo->of_node_at[topo->hns[h].nodes[k]->sidx + 1]++;
+	for (u32 i = 0; i < n; i++) {
+		total += topo->of_node_at[i + 1];
+		topo->of_node_at[i + 1] = total;
+	}
+	topo->of_node = vs_arena_alloc(ssn->arena, (total + 1) * sizeof(*topo->of_node));
+	if (!topo->of_node)
+		return -ENOMEM;
+	for (u32 h = 0; h < topo->nr; h++)
+		for (u32 k = 0; k < topo->hns[h].nr_nodes; k++) {
+			u32 s = topo->hns[h].nodes[k]->sidx;
+
+			topo->of_node[topo->of_node_at[s] + fill[s]++] = h;
+		}
+	return 0;
+}
+
 static int build(struct vs_session *ssn, struct vs_topo *topo)
 {
 	struct vs_cluster *cl = ssn->cl;
@@ -175,6 +203,8 @@ static int build(struct vs_session *ssn, struct vs_topo *topo)
 		ret = build_links(ssn, topo);
 	if (!ret)
 		ret = build_low(ssn, topo);
+	if (!ret)
+		ret = build_of_node(ssn, topo);
 	if (ret)
 		return ret;
 	for (u32 i = 0; i < topo->nr; i++)
@@ -226,19 +256,9 @@ u32 vs_topo_lca(const struct vs_topo *topo, u32 a, u32 b)
 
 bool vs_topo_has_node(const struct vs_topo *topo, u32 h, const struct vs_node *node)
 {
-	const struct vs_topo_hn *t = &topo->hns[h];
-	u32 lo = 0, hi = t->nr_nodes;
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (t->nodes[mid]->sidx == node->sidx)
+	for (u32 i = topo->of_node_at[node->sidx]; i < topo->of_node_at[node->sidx + 1]; i++)
+		if (topo->of_node[i] == h)
 			return true;
-		if (t->nodes[mid]->sidx < node->sidx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return false;
 }
 

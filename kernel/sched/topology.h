@@ -24,6 +24,9 @@
  *  - allocatable, idle, future_idle, used: each HyperNode's sums over its
  *    nodes when the view was made (the network-topology-aware plugin's
  *    resource cache).
+ *  - of_node: the HyperNodes holding a node (the top last), in creation
+ *    order: node sidx i's are of_node[of_node_at[i] .. of_node_at[i + 1]),
+ *    a few each (one a tier), so that a node's HyperNodes cost no search.
  */
 #ifndef VS_SCHED_TOPOLOGY_H
 #define VS_SCHED_TOPOLOGY_H
@@ -55,6 +58,7 @@ struct vs_topo {
 	s32 *tiers;			/* ascending, the top's last */
 	u32 nr_tiers;
 	u32 *low;			/* by node sidx */
+	u32 *of_node, *of_node_at;	/* by node sidx, see above */
 	bool ready;			/* the core's vs_hypernodes_ready() */
 	/*
 	 * The task allocate is placing and its job's AllocatedHyperNode as it

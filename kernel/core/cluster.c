@@ -34,6 +34,11 @@ static u32 hypernode_hashfn(const struct hlist_node *n)
 	return vs_str_hash(hlist_entry(n, struct vs_hypernode, hnode)->name);
 }
 
+static u32 hypernode_claim_hashfn(const struct hlist_node *n)
+{
+	return vs_str_hash(hlist_entry(n, struct vs_hn_member, claim)->name);
+}
+
 static u32 job_hashfn(const struct hlist_node *n)
 {
 	const struct vs_job *job = hlist_entry(n, struct vs_job, hnode);
@@ -197,6 +202,7 @@ int vs_cluster_init(struct vs_cluster *cl)
 	    (ret = vs_htable_init(&cl->vjob_index, 4, vjob_hashfn)) ||
 	    (ret = vs_htable_init(&cl->prioclass_index, 2, prioclass_hashfn)) ||
 	    (ret = vs_htable_init(&cl->hypernode_index, 2, hypernode_hashfn)) ||
+	    (ret = vs_htable_init(&cl->hypernode_claims, 2, hypernode_claim_hashfn)) ||
 	    (ret = vs_node_classes_init(&cl->classes)))
 		goto out_destroy;
 	return 0;
@@ -244,6 +250,7 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 	vs_htable_destroy(&cl->vjob_index);
 	vs_htable_destroy(&cl->prioclass_index);
 	vs_htable_destroy(&cl->hypernode_index);
+	vs_htable_destroy(&cl->hypernode_claims);
 	vs_node_classes_destroy(&cl->classes);
 	vs_pool_destroy(&cl->node_pool);
 	vs_pool_destroy(&cl->queue_pool);

@@ -101,6 +101,7 @@ struct vs_cluster {
 	struct vs_htable vjob_index;
 	struct vs_htable prioclass_index;
 	struct vs_htable hypernode_index;
+	struct vs_htable hypernode_claims;	/* HyperNode members by exactMatch, by name */
 	/* The same objects in name order (core/nametree.h) once listed. */
 	struct vs_name_tree node_names;
 	struct vs_name_tree queue_names;

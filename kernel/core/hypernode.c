@@ -400,6 +400,65 @@ static void parents_resolve(struct vs_cluster *cl)
 			leaves_clean(cl, c);
 }
 
+/* ---- the claims index ---- */
+
+static bool claim_member(const struct vs_hn_member *m)
+{
+	return m->type == VS_HN_MEMBER_HYPERNODE && m->sel == VS_HN_EXACT;
+}
+
+/* @hn's claims into cl->hypernode_claims: it is in the cluster. */
+static void claims_hash(struct vs_cluster *cl, struct vs_hypernode *hn)
+{
+	for (u32 i = 0; i < hn->nr_members; i++) {
+		struct vs_hn_member *m = &hn->members[i];
+
+		if (!claim_member(m))
+			continue;
+		m->by = hn;
+		vs_htable_add(&cl->hypernode_claims, &m->claim, vs_str_hash(m->name));
+	}
+}
+
+static void claims_unhash(struct vs_cluster *cl, struct vs_hn_member *members, u32 nr)
+{
+	for (u32 i = 0; i < nr; i++)
+		if (claim_member(&members[i]))
+			vs_htable_del(&cl->hypernode_claims, &members[i].claim);
+}
+
+/*
+ * parents_resolve() after adding @n, the newest HyperNode, without
+ * resolving them all: an older HyperNode asks @n last of its claimers,
+ * and a chain resolved before @n's turn ends at @n, which is none of
+ * theirs; so every older link stays, a child @n claims that had no
+ * parent takes @n, and @n takes its oldest claimer whose claim closes no
+ * cycle in the tree that gives. @n's members and the index of claims:
+ * adding the HyperNodes of a fabric one by one costs each its own.
+ */
+static void parents_add(struct vs_cluster *cl, struct vs_hypernode *n)
+{
+	struct vs_hypernode *p = NULL, *c;
+	struct vs_hn_member *m;
+	u32 hash = vs_str_hash(n->name);
+
+	for (u32 i = 0; i < n->nr_members; i++) {
+		if (!claim_member(&n->members[i]))
+			continue;
+		c = vs_hypernode_find(cl, n->members[i].name);
+		if (c && c != n && !c->parent)
+			attach(c, n);
+	}
+	leaves_compute(cl, n);
+	hlist_for_each_entry(m, vs_htable_bucket(&cl->hypernode_claims, hash), claim)
+		if (m->name == n->name && (!p || m->by->seq < p->seq) && !is_ancestor(n, m->by))
+			p = m->by;
+	if (p) {
+		attach(n, p);
+		leaves_up(cl, p);
+	}
+}
+
 bool vs_hypernodes_ready(const struct vs_cluster *cl)
 {
 	const struct vs_hypernode *p, *c;
@@ -567,8 +626,8 @@ int vs_hypernode_add(struct vs_cluster *cl, const struct vs_hypernode_spec *spec
 	vs_name_tree_add(&cl->hypernode_names, hn);
 	list_add_tail(&hn->list, &cl->hypernodes.list);
 	cl->hypernodes.nr++;
-	leaves_compute(cl, hn);
-	parents_resolve(cl);
+	claims_hash(cl, hn);
+	parents_add(cl, hn);
 	if (ent) {
 		ent->obj = hn;
 		vs_txn_push(cl, ent);
@@ -617,6 +676,8 @@ int vs_hypernode_update(struct vs_cluster *cl, struct vs_hypernode *hn,
 		vs_labels_free(&cl->strs, labels);
 		return vs_err_set(err, ENOMEM, "hypernode %s: out of memory", hn->name);
 	}
+	claims_unhash(cl, old_members, old_nr);
+	claims_hash(cl, hn);
 	if (ent) {
 		vs_txn_push(cl, ent);
 	} else {
@@ -660,6 +721,7 @@ void vs_hypernode_del(struct vs_cluster *cl, struct vs_hypernode *hn)
 	detach(hn);
 	leaves_up(cl, c);
 	vs_htable_del(&cl->hypernode_index, &hn->hnode);
+	claims_unhash(cl, hn->members, hn->nr_members);
 	vs_name_tree_del(&cl->hypernode_names, hn);
 	list_del(&hn->list);
 	cl->hypernodes.nr--;
@@ -688,10 +750,12 @@ void vs_hypernode_undo(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		list_add(&hn->list, ent->place.list);
 		vs_htable_add(&cl->hypernode_index, &hn->hnode, vs_str_hash(hn->name));
 		vs_name_tree_add(&cl->hypernode_names, hn);
+		claims_hash(cl, hn);
 		cl->hypernodes.nr++;
 		leaves_compute(cl, hn);
 		break;
 	case VS_TXN_HYPERNODE_SPEC:
+		claims_unhash(cl, hn->members, hn->nr_members);
 		members_free(cl, hn->members, hn->nr_members);
 		set_put(cl, hn->direct, hn->nr_direct);
 		vs_str_put(&cl->strs, hn->tier_name);
@@ -699,6 +763,7 @@ void vs_hypernode_undo(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		hn->labels = old->labels;
 		hn->members = old->members;
 		hn->nr_members = old->nr_members;
+		claims_hash(cl, hn);
 		hn->direct = old->direct;
 		hn->nr_direct = old->nr_direct;
 		hn->tier = old->tier;
@@ -792,6 +857,35 @@ static int check_one(struct vs_cluster *cl, const struct vs_hypernode *hn, struc
 	return ret;
 }
 
+/* The index of claims holds each HyperNode member by exactMatch, by its name. */
+static int check_claims(const struct vs_cluster *cl, struct vs_err *err)
+{
+	const struct vs_hypernode *hn;
+	const struct vs_hn_member *m;
+	size_t n = 0;
+
+	if (vs_htable_check(&cl->hypernode_claims))
+		return vs_err_set(err, EIO, "the hypernode claims index is broken");
+	list_for_each_entry(hn, &cl->hypernodes.list, list) {
+		for (u32 i = 0; i < hn->nr_members; i++) {
+			if (!claim_member(&hn->members[i]))
+				continue;
+			hlist_for_each_entry(m, vs_htable_bucket(&cl->hypernode_claims,
+								 vs_str_hash(hn->members[i].name)), claim)
+				if (m == &hn->members[i])
+					break;
+			if (!m || m->by != hn)
+				return vs_err_set(err, EIO, "hypernode %s: member %u %s is not indexed",
+						  hn->name, i, hn->members[i].name);
+			n++;
+		}
+	}
+	if (n != vs_htable_count(&cl->hypernode_claims))
+		return vs_err_set(err, EIO, "%zu hypernode claims indexed, %zu members claim",
+				  vs_htable_count(&cl->hypernode_claims), n);
+	return 0;
+}
+
 int vs_hypernodes_check(const struct vs_cluster *cl, struct vs_err *err)
 {
 	/* The check computes scratch sets: interning takes references, nothing else. */
@@ -808,5 +902,5 @@ int vs_hypernodes_check(const struct vs_cluster *cl, struct vs_err *err)
 	}
 	if (n != cl->hypernodes.nr)
 		return vs_err_set(err, EIO, "%u hypernodes listed, %u counted", n, cl->hypernodes.nr);
-	return 0;
+	return check_claims(cl, err);
 }

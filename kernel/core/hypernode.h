@@ -60,6 +60,13 @@ struct vs_hn_member {
 	const char *name;		/* interned: the exact name, or the pattern */
 	regex_t *re;			/* VS_HN_REGEX: compiled @name */
 	struct vs_labels *labels;	/* VS_HN_LABEL: NULL matches nothing */
+	/*
+	 * A HyperNode member by exactMatch, while its HyperNode is in the
+	 * cluster: in cl->hypernode_claims by @name, so that a HyperNode
+	 * finds its claimers without a pass over every HyperNode.
+	 */
+	struct hlist_node claim;
+	struct vs_hypernode *by;	/* the HyperNode whose member it is */
 };
 
 struct vs_hypernode {

@@ -498,3 +498,46 @@ Test(hypernode, random_changes_keep_the_tree_exact)
 	if (in_txn)
 		vs_txn_commit(&txn);
 }
+
+/*
+ * An added HyperNode moves only the links of its own claims: the tree it
+ * gives is the one a full resolution gives, which a no-op update of the
+ * newest runs. Random claims of older, newer, missing and self names,
+ * cycles among them, over deletes that make the names new again.
+ */
+Test(hypernode, adding_gives_the_tree_a_full_resolution_gives)
+{
+	static char added[16384], resolved[16384];
+	struct vs_hn_member_spec m[40][4];
+	char kids[40][4][16];
+	u32 nr[40];
+	unsigned int seed = 3434;
+	struct vs_err err = { 0 };
+
+	node("n0", NULL);
+	for (int step = 0; step < 2000; step++) {
+		unsigned int r = rand_r(&seed);
+		u32 h = r % 40;
+		char name[16];
+
+		snprintf(name, sizeof(name), "h%u", h);
+		if (vs_hypernode_find(&cl, name)) {
+			if (r & 0x100)
+				del(name);
+			continue;
+		}
+		nr[h] = 1 + (r >> 8) % 4;
+		for (u32 i = 0; i < nr[h]; i++) {
+			snprintf(kids[h][i], sizeof(kids[h][i]), "h%u", rand_r(&seed) % 40);
+			m[h][i] = (struct vs_hn_member_spec)HN(kids[h][i]);
+		}
+		if (r & 0x10000)
+			m[h][0] = (struct vs_hn_member_spec)NODE("n0");
+		cr_assert_eq(hn_put(name, 1, m[h], nr[h], &err), 0, "%s", err.msg);
+		check();
+		state(added, sizeof(added));
+		cr_assert_eq(hn_put(name, 1, m[h], nr[h], &err), 0, "%s", err.msg); /* resolves all */
+		state(resolved, sizeof(resolved));
+		cr_assert_str_eq(added, resolved, "step %d, adding %s", step, name);
+	}
+}

@@ -151,7 +151,7 @@ struct vs_job {
 	const char *priority_class;	/* interned, or NULL */
 	enum vs_pg_phase phase;
 	struct vs_vjob *vjob;		/* the VolcanoJob that made it, or NULL */
-	/* Read and kept: allocation does not use them yet. */
+	/* The topology request; a session groups the tasks by @subgroups (sched/subjob.h). */
 	struct vs_net_topology net_topology;
 	struct vs_subgroup_policy *subgroups;	/* spec.subGroupPolicy, in its order */
 	u32 nr_subgroups;

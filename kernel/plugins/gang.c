@@ -4,13 +4,18 @@
  * nothing. A job is valid when it has enough tasks (minMember, and each
  * role's minTaskMember); ready when at least minMember tasks are placed;
  * pipelined when that many are placed or waiting for releasing resources;
- * starving until then. Jobs that are not ready yet go first.
+ * starving until then. Jobs that are not ready yet go first. With a
+ * subGroupPolicy, a job is valid, ready or pipelined only when each policy
+ * with a minSubGroups has that many sub-groups (ready or pipelined ones);
+ * a sub-group is ready when subGroupSize of its pods are placed
+ * (sched/subjob.h), and those not ready go first.
  */
 #include <stdio.h>
 
 #include "plugins/plugins.h"
 #include "sched/fiterr.h"
 #include "sched/session.h"
+#include "sched/subjob.h"
 
 static bool gang_job_valid(struct vs_session *ssn, struct vs_plugin *p,
 			   const struct vs_job *job, struct vs_validate *res)
@@ -21,6 +26,12 @@ static bool gang_job_valid(struct vs_session *ssn, struct vs_plugin *p,
 		res->reason = "NotEnoughPodsOfTask";
 		snprintf(res->message, sizeof(res->message),
 			 "Not enough valid pods of each task for gang-scheduling");
+		return false;
+	}
+	if (!vs_job_check_subjob_valid(ssn, job)) {
+		res->reason = "NotEnoughPodsOfTask";
+		snprintf(res->message, sizeof(res->message),
+			 "Not enough valid subGroups of each task for gang-scheduling");
 		return false;
 	}
 	valid = vs_job_valid_task_num(job);
@@ -48,15 +59,40 @@ static int gang_job_order(struct vs_session *ssn, struct vs_plugin *p,
 static bool gang_job_ready(struct vs_session *ssn, struct vs_plugin *p,
 			   const struct vs_job *job)
 {
-	return vs_job_check_task_ready(job) && vs_job_is_ready(job);
+	return vs_job_check_task_ready(job) && vs_job_check_subjob_ready(ssn, job) &&
+	       vs_job_is_ready(job);
 }
 
 static enum vs_vote gang_job_pipelined(struct vs_session *ssn, struct vs_plugin *p,
 				       const struct vs_job *job)
 {
-	if (vs_job_check_task_pipelined(job) && vs_job_is_pipelined(job))
+	if (vs_job_check_task_pipelined(job) && vs_job_check_subjob_pipelined(ssn, job) &&
+	    vs_job_is_pipelined(job))
 		return VS_VOTE_PERMIT;
 	return VS_VOTE_REJECT;
+}
+
+/* Sub-jobs that are not ready yet come before ready ones. */
+static int gang_subjob_order(struct vs_session *ssn, struct vs_plugin *p,
+			     const struct vs_subjob *l, const struct vs_subjob *r)
+{
+	bool lr = vs_subjob_is_ready(l), rr = vs_subjob_is_ready(r);
+
+	if (lr == rr)
+		return 0;
+	return lr ? 1 : -1;
+}
+
+static bool gang_subjob_ready(struct vs_session *ssn, struct vs_plugin *p,
+			      const struct vs_subjob *sj)
+{
+	return vs_subjob_is_ready(sj);
+}
+
+static enum vs_vote gang_subjob_pipelined(struct vs_session *ssn, struct vs_plugin *p,
+					  const struct vs_subjob *sj)
+{
+	return vs_subjob_is_pipelined(sj) ? VS_VOTE_PERMIT : VS_VOTE_REJECT;
 }
 
 static bool gang_job_starving(struct vs_session *ssn, struct vs_plugin *p,
@@ -193,6 +229,9 @@ const struct vs_plugin_ops vs_plugin_gang = {
 	.job_ready	= gang_job_ready,
 	.job_pipelined	= gang_job_pipelined,
 	.job_starving	= gang_job_starving,
+	.subjob_order	= gang_subjob_order,
+	.subjob_ready	= gang_subjob_ready,
+	.subjob_pipelined = gang_subjob_pipelined,
 	.preemptable	= gang_evictable,
 	.reclaimable	= gang_evictable,
 };

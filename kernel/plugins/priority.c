@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The priority plugin (Volcano's plugins/priority): higher-priority tasks and
- * jobs first, and a job starves while some of its tasks are neither placed
+ * jobs (and sub-jobs, by their tasks' highest priority) first, and a job starves while some of its tasks are neither placed
  * nor waiting on a node. A job's priority is its PodGroup's priority class
  * value (or the global default's); a task's is its pod's.
  */
 #include "plugins/plugins.h"
 #include "sched/session.h"
+#include "sched/subjob.h"
 
 static int cmp_desc(s32 l, s32 r)
 {
@@ -23,6 +24,13 @@ static int priority_job_order(struct vs_session *ssn, struct vs_plugin *p,
 			      const struct vs_job *l, const struct vs_job *r)
 {
 	return cmp_desc(vs_session_job_priority(ssn, l), vs_session_job_priority(ssn, r));
+}
+
+/* Sub-jobs by the highest priority of their tasks. */
+static int priority_subjob_order(struct vs_session *ssn, struct vs_plugin *p,
+				 const struct vs_subjob *l, const struct vs_subjob *r)
+{
+	return cmp_desc(l->priority, r->priority);
 }
 
 static bool priority_job_starving(struct vs_session *ssn, struct vs_plugin *p,
@@ -62,6 +70,7 @@ const struct vs_plugin_ops vs_plugin_priority = {
 	.name		= "priority",
 	.task_order	= priority_task_order,
 	.job_order	= priority_job_order,
+	.subjob_order	= priority_subjob_order,
 	.job_starving	= priority_job_starving,
 	.preemptable	= priority_preemptable,
 };

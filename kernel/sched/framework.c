@@ -10,6 +10,7 @@
 
 #include "sched/framework.h"
 #include "sched/session.h"
+#include "sched/subjob.h"
 
 /* ---- a predicate's words ---- */
 
@@ -287,9 +288,8 @@ bool vs_ssn_job_valid(struct vs_session *ssn, const struct vs_job *job,
  * Votes: a rejection anywhere wins; the first tier holding a permit (and no
  * rejection) decides yes; with no decision at all the answer is yes.
  */
-static bool vote(struct vs_session *ssn, enum vs_ext ext, const struct vs_job *job,
-		 enum vs_vote (*call)(struct vs_session *, struct vs_plugin *,
-				      const struct vs_job *))
+static bool vote(struct vs_session *ssn, enum vs_ext ext, const void *obj,
+		 enum vs_vote (*call)(struct vs_session *, struct vs_plugin *, const void *))
 {
 	struct vs_plugin *p;
 	bool permit = false;
@@ -303,7 +303,7 @@ static bool vote(struct vs_session *ssn, enum vs_ext ext, const struct vs_job *j
 				return true;
 			tier = p->tier;
 		}
-		v = call(ssn, p, job);
+		v = call(ssn, p, obj);
 		if (v == VS_VOTE_REJECT) {
 			refused_by(ssn, p);
 			return false;
@@ -315,15 +315,21 @@ static bool vote(struct vs_session *ssn, enum vs_ext ext, const struct vs_job *j
 }
 
 static enum vs_vote call_enqueueable(struct vs_session *ssn, struct vs_plugin *p,
-				     const struct vs_job *job)
+				     const void *job)
 {
 	return p->ops->job_enqueueable(ssn, p, job);
 }
 
 static enum vs_vote call_pipelined(struct vs_session *ssn, struct vs_plugin *p,
-				   const struct vs_job *job)
+				   const void *job)
 {
 	return p->ops->job_pipelined(ssn, p, job);
+}
+
+static enum vs_vote call_subjob_pipelined(struct vs_session *ssn, struct vs_plugin *p,
+					  const void *sj)
+{
+	return p->ops->subjob_pipelined(ssn, p, sj);
 }
 
 bool vs_ssn_job_enqueueable(struct vs_session *ssn, const struct vs_job *job)
@@ -354,6 +360,41 @@ bool vs_ssn_job_ready(struct vs_session *ssn, const struct vs_job *job)
 		if (!p->ops->job_ready(ssn, p, job))
 			return false;
 	return true;
+}
+
+bool vs_ssn_subjob_ready(struct vs_session *ssn, const struct vs_subjob *sj)
+{
+	struct vs_plugin *p;
+	u32 i;
+
+	if (!sj->job->nr_subgroups)
+		return vs_ssn_job_ready(ssn, sj->job);
+	for_each_ext(ssn, VS_EXT_SUBJOB_READY, i, p)
+		if (!p->ops->subjob_ready(ssn, p, sj))
+			return false;
+	return true;
+}
+
+bool vs_ssn_subjob_pipelined(struct vs_session *ssn, const struct vs_subjob *sj)
+{
+	if (!sj->job->nr_subgroups)
+		return vs_ssn_job_pipelined(ssn, sj->job);
+	return vote(ssn, VS_EXT_SUBJOB_PIPELINED, sj, call_subjob_pipelined);
+}
+
+int vs_ssn_subjob_order(struct vs_session *ssn, const struct vs_subjob *l,
+			const struct vs_subjob *r)
+{
+	struct vs_plugin *p;
+	u32 i;
+	int c;
+
+	for_each_ext(ssn, VS_EXT_SUBJOB_ORDER, i, p)
+		if ((c = p->ops->subjob_order(ssn, p, l, r)))
+			return c;
+	if (l->match_index != r->match_index)
+		return l->match_index < r->match_index ? -1 : 1;
+	return strcmp(l->uid, r->uid);
 }
 
 /* The first tier that has a plugin decides; all of that tier must agree. */

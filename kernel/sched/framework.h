@@ -46,6 +46,7 @@
 
 struct vs_session;
 struct vs_plugin;
+struct vs_subjob;
 
 /* Extension points, each gated by one of the plugin's enable flags. */
 enum vs_ext {
@@ -73,6 +74,9 @@ enum vs_ext {
 	VS_EXT_EVENT_DEALLOCATE,
 	VS_EXT_HN_GRADIENT,
 	VS_EXT_HN_ORDER,
+	VS_EXT_SUBJOB_READY,
+	VS_EXT_SUBJOB_PIPELINED,
+	VS_EXT_SUBJOB_ORDER,
 	VS_EXT_NR
 };
 
@@ -279,6 +283,13 @@ struct vs_plugin_ops {
 	/* HyperNodeOrderFn: add the score of HyperNode @hns[i] for @s into @scores[i]. */
 	void (*hn_order)(struct vs_session *ssn, struct vs_plugin *p,
 			 const struct vs_hn_search *s, const u32 *hns, u32 nr, double *scores);
+	/* SubJobReadyFn, SubJobPipelinedFn and SubJobOrderFn (sched/subjob.h). */
+	bool (*subjob_ready)(struct vs_session *ssn, struct vs_plugin *p,
+			     const struct vs_subjob *sj);
+	enum vs_vote (*subjob_pipelined)(struct vs_session *ssn, struct vs_plugin *p,
+					 const struct vs_subjob *sj);
+	int (*subjob_order)(struct vs_session *ssn, struct vs_plugin *p,
+			    const struct vs_subjob *l, const struct vs_subjob *r);
 };
 
 /* A plugin in a session: its ops, its configuration and its state. */
@@ -365,6 +376,18 @@ void vs_ssn_job_enqueued(struct vs_session *ssn, const struct vs_job *job);
 bool vs_ssn_job_ready(struct vs_session *ssn, const struct vs_job *job);
 bool vs_ssn_job_pipelined(struct vs_session *ssn, const struct vs_job *job);
 bool vs_ssn_job_starving(struct vs_session *ssn, const struct vs_job *job);
+/*
+ * Volcano's SubJobReady and SubJobPipelined: for a job without a
+ * subGroupPolicy, JobReady and JobPipelined of its job.
+ */
+bool vs_ssn_subjob_ready(struct vs_session *ssn, const struct vs_subjob *sj);
+bool vs_ssn_subjob_pipelined(struct vs_session *ssn, const struct vs_subjob *sj);
+/*
+ * SubJobOrderFn: negative when @l goes first. Without a plugin that
+ * decides, by match index, then by Volcano's SubJobID.
+ */
+int vs_ssn_subjob_order(struct vs_session *ssn, const struct vs_subjob *l,
+			const struct vs_subjob *r);
 bool vs_ssn_overused(struct vs_session *ssn, const struct vs_queue *queue);
 bool vs_ssn_allocatable(struct vs_session *ssn, const struct vs_queue *queue,
 			const struct vs_task *task);

@@ -11,6 +11,7 @@
 #include "sched/metrics.h"
 #include "sched/session.h"
 #include "sched/statement.h"
+#include "sched/subjob.h"
 
 /* The enable flag that gates each extension point; -1: none (always on). */
 static const int ext_flag[VS_EXT_NR] = {
@@ -38,6 +39,9 @@ static const int ext_flag[VS_EXT_NR] = {
 	[VS_EXT_EVENT_DEALLOCATE]	= -1,
 	[VS_EXT_HN_GRADIENT]		= VS_EN_HYPERNODE_GRADIENT,
 	[VS_EXT_HN_ORDER]		= VS_EN_HYPERNODE_ORDER,
+	[VS_EXT_SUBJOB_READY]		= VS_EN_SUBJOB_READY,
+	[VS_EXT_SUBJOB_PIPELINED]	= VS_EN_SUBJOB_PIPELINED,
+	[VS_EXT_SUBJOB_ORDER]		= VS_EN_SUBJOB_ORDER,
 };
 
 static bool has_op(const struct vs_plugin_ops *ops, enum vs_ext ext)
@@ -67,6 +71,9 @@ static bool has_op(const struct vs_plugin_ops *ops, enum vs_ext ext)
 	case VS_EXT_EVENT_DEALLOCATE:	return ops->on_deallocate;
 	case VS_EXT_HN_GRADIENT:	return ops->hn_gradient;
 	case VS_EXT_HN_ORDER:		return ops->hn_order;
+	case VS_EXT_SUBJOB_READY:	return ops->subjob_ready;
+	case VS_EXT_SUBJOB_PIPELINED:	return ops->subjob_pipelined;
+	case VS_EXT_SUBJOB_ORDER:	return ops->subjob_order;
 	case VS_EXT_NR:			break;
 	}
 	return false;
@@ -207,7 +214,7 @@ static int build_views(struct vs_session *ssn)
 	if (cl->nr_nodes)	/* no slots yet: node_slot is NULL */
 		memcpy(ssn->nodes, cl->node_slot, cl->nr_nodes * sizeof(*ssn->nodes));
 	ssn->nr_nodes = cl->nr_nodes;
-	return 0;
+	return vs_subjobs_build(ssn);
 }
 
 /* A look (@inspect) counts no cycle and is not measured. */

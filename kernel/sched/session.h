@@ -142,6 +142,11 @@ struct vs_session {
 
 	/* The network topology as this session sees it, made on first use (sched/topology.h). */
 	struct vs_topo *topo;
+	/*
+	 * The sub-jobs of the jobs with a subGroupPolicy, by job sidx (NULL
+	 * for the others; NULL when no job has one): sched/subjob.h.
+	 */
+	struct vs_subjobs **subjobs;
 
 	/* Scratch for scoring one task on up to nr_nodes nodes, made on first use. */
 	struct vs_node_score *score_buf;

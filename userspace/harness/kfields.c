@@ -651,22 +651,14 @@ static const struct kf_field node_aff_fields[] = {
 		 preferred),
 };
 
-/* A LabelSelector: {matchLabels, matchExpressions}. */
-struct label_sel_in {
-	struct vs_label_selector_spec spec;
-	struct kf_kvs labels;
-	struct kf_items exprs;
-	bool set;
-};
-
 static const struct kf_field label_sel_fields[] = {
-	KF_FIELD("matchLabels", kf_kvs, struct label_sel_in, labels),
-	KF_FIELD("matchExpressions", p_reqs, struct label_sel_in, exprs),
+	KF_FIELD("matchLabels", kf_kvs, struct kf_label_sel, labels),
+	KF_FIELD("matchExpressions", p_reqs, struct kf_label_sel, exprs),
 };
 
-static int p_label_sel(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+int kf_label_selector(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 {
-	struct label_sel_in *s = slot;
+	struct kf_label_sel *s = slot;
 	int ret;
 
 	ret = kf_walk_kv(kf, kv, label_sel_fields, ARRAY_SIZE(label_sel_fields), s, NULL);
@@ -683,7 +675,7 @@ static int p_label_sel(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 /* A PodAffinityTerm. */
 struct pod_term_in {
 	struct vs_pod_affinity_term_spec spec;
-	struct label_sel_in selector, ns_selector;
+	struct kf_label_sel selector, ns_selector;
 	struct kf_strs namespaces;
 };
 
@@ -699,9 +691,9 @@ static int pod_term_done(struct kf *kf, struct vs_arg *a, void *item, u64 seen)
 }
 
 static const struct kf_field pod_term_fields[] = {
-	KF_FIELD("labelSelector", p_label_sel, struct pod_term_in, selector),
+	KF_FIELD("labelSelector", kf_label_selector, struct pod_term_in, selector),
 	KF_FIELD("namespaces", kf_strs, struct pod_term_in, namespaces),
-	KF_FIELD("namespaceSelector", p_label_sel, struct pod_term_in, ns_selector),
+	KF_FIELD("namespaceSelector", kf_label_selector, struct pod_term_in, ns_selector),
 	KF_FIELD("topologyKey", kf_str, struct pod_term_in, spec.topology_key),
 };
 

@@ -187,6 +187,16 @@ int fn(struct kf *kf, struct vs_arg_kv *kv, void *slot)				\
 	return kf_list(kf, kv, &desc, slot);					\
 }
 
+/* A LabelSelector: {matchLabels, matchExpressions}; set once parsed. */
+struct kf_label_sel {
+	struct vs_label_selector_spec spec;
+	struct kf_kvs labels;
+	struct kf_items exprs;
+	bool set;
+};
+
+int kf_label_selector(struct kf *kf, struct vs_arg_kv *kv, void *slot);
+
 /* Taints ({key, value, effect}; timeAdded ignored) into a kf_items of vs_taint_spec. */
 int kf_taints(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 /* Tolerations into a kf_items of vs_toleration_spec. */

@@ -423,6 +423,7 @@ struct pg_in {
 	struct vs_job_spec spec;
 	const char *name, *ns;
 	struct kf_role_mins mins;
+	struct kf_items subgroups;	/* of struct sg_in */
 	struct vs_arg_kv *queue_kv;
 };
 
@@ -466,6 +467,47 @@ static int p_pg_nt(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 	return ret;
 }
 
+/* One of a PodGroup's subGroupPolicy (Volcano's SubGroupPolicySpec). */
+struct sg_in {
+	struct vs_subgroup_policy_spec spec;
+	struct kf_label_sel selector;
+	struct kf_strs keys;
+};
+
+static const struct kf_field sg_fields[] = {
+	KF_FIELD("name", kf_str, struct sg_in, spec.name),
+	KF_FIELD("networkTopology", p_pg_nt, struct sg_in, spec.nt),
+	KF_FIELD("subGroupSize", kf_u32, struct sg_in, spec.sub_group_size),
+	KF_FIELD("minSubGroups", kf_u32, struct sg_in, spec.min_sub_groups),
+	KF_FIELD("labelSelector", kf_label_selector, struct sg_in, selector),
+	KF_FIELD("matchLabelKeys", kf_strs, struct sg_in, keys),
+};
+
+static void sg_init(void *item)
+{
+	struct sg_in *in = item;
+
+	memset(in, 0, sizeof(*in));
+	in->spec.sub_group_size = 1;	/* Volcano's default */
+}
+
+static int sg_done(struct kf *kf, struct vs_arg *a, void *item, u64 seen)
+{
+	struct sg_in *in = item;
+
+	in->spec.selector = in->selector.set ? &in->selector.spec : NULL;
+	in->spec.match_label_keys = in->keys.s;
+	in->spec.nr_match_label_keys = in->keys.nr;
+	return 0;
+}
+
+static const struct kf_list sg_list = {
+	.what = "a sub-group policy", .fields = sg_fields, .nr_fields = ARRAY_SIZE(sg_fields),
+	.size = sizeof(struct sg_in), .init = sg_init, .done = sg_done,
+};
+
+static KF_LIST_PARSER(p_pg_subgroups, sg_list)
+
 static const struct kf_field pg_fields[] = {
 	KF_FIELD("name", kf_str, struct pg_in, name),
 	KF_FIELD("namespace", kf_str, struct pg_in, ns),
@@ -476,6 +518,7 @@ static const struct kf_field pg_fields[] = {
 	KF_FIELD("phase", kf_pg_phase, struct pg_in, spec.phase),
 	KF_FIELD("priorityClass", kf_str, struct pg_in, spec.priority_class),
 	KF_FIELD("networkTopology", p_pg_nt, struct pg_in, spec.net_topology),
+	KF_FIELD("subGroupPolicy", p_pg_subgroups, struct pg_in, subgroups),
 };
 
 /* Kubernetes' namespace when none is written. */
@@ -535,6 +578,17 @@ static int add_podgroup(struct ld *ld, struct vs_arg *item, u32 idx, const char 
 	in.spec.min_task_member = in.mins.v;
 	in.spec.nr_min_task_member = in.mins.nr;
 	in.spec.has_min_resources = seen & (1u << 5);
+	if (in.subgroups.nr) {
+		struct vs_subgroup_policy_spec *sgs;
+
+		sgs = vs_arena_calloc(&ld->kf.scratch, in.subgroups.nr, sizeof(*sgs));
+		if (!sgs)
+			return loom(ld);
+		for (u32 i = 0; i < in.subgroups.nr; i++)
+			sgs[i] = ((struct sg_in *)in.subgroups.v)[i].spec;
+		in.spec.subgroups = sgs;
+		in.spec.nr_subgroups = in.subgroups.nr;
+	}
 	if (vs_job_add(&ld->scn->cl, &in.spec, NULL, &e))
 		return core_err(ld, item->line, &e);
 	return 0;

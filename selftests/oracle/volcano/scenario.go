@@ -95,6 +95,8 @@ type podGroupIn struct {
 	// NetworkTopology is read and left out: v1.10.0 has no network topology, and a
 	// file that asks for one carries a whole-file mark (conformance.md, "The pin").
 	NetworkTopology json.RawMessage `json:"networkTopology,omitempty"`
+	// SubGroupPolicy likewise: v1.10.0's PodGroup has none.
+	SubGroupPolicy json.RawMessage `json:"subGroupPolicy,omitempty"`
 }
 
 type podIn struct {

@@ -43,6 +43,7 @@
 #include "sched/nodeindex.h"
 #include "sched/pqueue.h"
 #include "sched/statement.h"
+#include "sched/subjob.h"
 #include "sched/topology.h"
 
 /*
@@ -62,12 +63,34 @@ struct reasons {
 	bool any_refused;
 };
 
+/*
+ * A sub-job's part of its job's worksheet (Volcano's SubJobWorksheet),
+ * and the sub-job's AllocatedHyperNode as allocate tries placements.
+ */
+struct sub_ws {
+	struct vs_subjob *sj;		/* NULL: the job's only one (no subGroupPolicy) */
+	u32 idx;			/* in its job_ws's subs */
+	bool required;			/* of the fewest that make the job's minSubGroups */
+	struct vs_pqueue tasks;		/* pending tasks, task order */
+	/* its network topology; tj.allocated is its AllocatedHyperNode as tried */
+	struct vs_topo_job tj;
+	u32 decision;			/* SaveSubJobDecision, in the job's HyperNode tried */
+};
+
+/* A role whose task got a fit error (job.NodesFitErrors), in its sub-job. */
+struct failed_role {
+	const char *role;
+	const struct sub_ws *sub;
+};
+
 /* What allocate tracks for a job during one run. */
 struct job_ws {
 	struct vs_job *job;
 	struct vs_job_trace *trace;	/* how far it got, for vsctl explain; may be NULL */
-	struct vs_pqueue tasks;		/* pending tasks, task order */
-	const char **failed_roles;	/* roles with a fit error this session */
+	struct sub_ws *subs;		/* one, sj NULL, for a job without subGroupPolicy */
+	u32 nr_subs;
+	struct vs_pqueue order;		/* the sub-jobs with tasks to place, in sub-job order */
+	struct failed_role *failed_roles;	/* this session's, until reset */
 	u32 nr_failed_roles, cap_failed_roles;
 	struct vs_topo_job tj;		/* its network topology, as this session sees it */
 };
@@ -92,8 +115,6 @@ struct alloc_ctx {
 	u32 nr_nodes;
 	struct vs_topo *topo;		/* when a job has a network topology */
 	u32 hn;				/* the HyperNode whose nodes are tried, or VS_TOPO_NONE */
-	u32 sub_allocated;		/* the default sub-job's AllocatedHyperNode, as tried */
-	u32 sub_decision;		/* ...as the last sub-job placement left it */
 	struct vs_node **fit;		/* scratch: nodes that pass the predicates */
 	struct vs_node **idle, **future;
 	struct queue_ws *qws;		/* by queue sidx; .queue NULL when unused */
@@ -180,22 +201,24 @@ static int cmp_job_ws(struct vs_session *ssn, const void *a, const void *b)
 	return vs_ssn_job_order(ssn, x->job, y->job);
 }
 
-static bool role_failed(const struct job_ws *jw, const char *role)
+/* Volcano's FitFailedRoles(subJob) holds @role. */
+static bool role_failed(const struct job_ws *jw, const struct sub_ws *sub, const char *role)
 {
 	for (u32 i = 0; i < jw->nr_failed_roles; i++)
-		if (jw->failed_roles[i] == role)
+		if (jw->failed_roles[i].role == role && jw->failed_roles[i].sub == sub)
 			return true;
 	return false;
 }
 
 /* A task of @role got a fit error: remember the role (job.NodesFitErrors). */
-static void mark_role_failed(struct alloc_ctx *ctx, struct job_ws *jw, const char *role)
+static void mark_role_failed(struct alloc_ctx *ctx, struct job_ws *jw, const struct sub_ws *sub,
+			     const char *role)
 {
-	if (role_failed(jw, role))
+	if (role_failed(jw, sub, role))
 		return;
 	if (jw->nr_failed_roles == jw->cap_failed_roles) {
 		u32 cap = jw->cap_failed_roles ? jw->cap_failed_roles * 2 : 4;
-		const char **r = vs_arena_alloc(ctx->ssn->arena, cap * sizeof(*r));
+		struct failed_role *r = vs_arena_alloc(ctx->ssn->arena, cap * sizeof(*r));
 
 		if (!r)
 			return;
@@ -204,7 +227,30 @@ static void mark_role_failed(struct alloc_ctx *ctx, struct job_ws *jw, const cha
 		jw->failed_roles = r;
 		jw->cap_failed_roles = cap;
 	}
-	jw->failed_roles[jw->nr_failed_roles++] = role;
+	jw->failed_roles[jw->nr_failed_roles++] = (struct failed_role) { role, sub };
+}
+
+/* ResetSubJobFitErr: forget @sub's failed roles (ResetFitErr: set nr_failed_roles to 0). */
+static void reset_sub_fit_errors(struct job_ws *jw, const struct sub_ws *sub)
+{
+	u32 n = 0;
+
+	for (u32 i = 0; i < jw->nr_failed_roles; i++)
+		if (jw->failed_roles[i].sub != sub)
+			jw->failed_roles[n++] = jw->failed_roles[i];
+	jw->nr_failed_roles = n;
+}
+
+/* SubJobReady and SubJobPipelined: a job without subGroupPolicy is its only sub-job. */
+static bool sub_ready(struct vs_session *ssn, const struct job_ws *jw, const struct sub_ws *sub)
+{
+	return sub->sj ? vs_ssn_subjob_ready(ssn, sub->sj) : vs_ssn_job_ready(ssn, jw->job);
+}
+
+static bool sub_pipelined(struct vs_session *ssn, const struct job_ws *jw,
+			  const struct sub_ws *sub)
+{
+	return sub->sj ? vs_ssn_subjob_pipelined(ssn, sub->sj) : vs_ssn_job_pipelined(ssn, jw->job);
 }
 
 /* Volcano's getJobAllocatedRoles count for one role. */
@@ -227,13 +273,22 @@ static u32 allocated_of_role(const struct vs_job *job, const char *role)
  * Volcano's NeedContinueAllocating: after a task found no node, may the job
  * still become ready with the tasks of the other roles?
  */
-static bool need_continue(const struct job_ws *jw, u64 now_ns)
+static bool need_continue(const struct job_ws *jw, const struct sub_ws *sub, u64 now_ns)
 {
 	const struct vs_job *job = jw->job;
 	u64 total_min = 0;
 
 	if (job->min_member == job->nr_tasks)
 		return false;
+	/*
+	 * A sub-job that needs every task it has; Volcano's default sub-job
+	 * of a job without subGroupPolicy is the job itself (v1.10.0, which
+	 * the oracle links, has none: only the line above).
+	 */
+	if (sub->sj && sub->sj->min_available >= sub->sj->nr_tasks)
+		return false;
+	if (job->nr_subgroups)
+		return true;	/* Volcano: not yet for jobs with sub-jobs */
 	for (u32 i = 0; i < job->nr_min_task_member; i++)
 		total_min += job->min_task_member[i].min;
 
@@ -242,15 +297,15 @@ static bool need_continue(const struct job_ws *jw, u64 now_ns)
 		u32 left = 0;
 
 		list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node)
-			if (!role_failed(jw, t->role) &&
+			if (!role_failed(jw, sub, t->role) &&
 			    !vs_task_backing_off(t, now_ns))
 				left++;
 		return vs_job_ready_num(job) + left >= job->min_member;
 	}
 	for (u32 i = 0; i < jw->nr_failed_roles; i++) {
-		u32 min = vs_job_role_min(job, jw->failed_roles[i]);
+		u32 min = vs_job_role_min(job, jw->failed_roles[i].role);
 
-		if (min && allocated_of_role(job, jw->failed_roles[i]) < min)
+		if (min && allocated_of_role(job, jw->failed_roles[i].role) < min)
 			return false;
 	}
 	return true;
@@ -540,18 +595,18 @@ static u32 new_allocated(const struct alloc_ctx *ctx, const struct vs_node *node
 }
 
 /*
- * Volcano's allocateResourcesForTasks for the job's default sub-job: place
- * @tasks on the nodes under HyperNode @h (VS_TOPO_NONE: every node) until
- * the job is ready. Returns the statement if the job is ready or
- * pipelined, else discards it and returns NULL.
+ * Volcano's allocateResourcesForTasks: place @tasks of @sub on the nodes
+ * under HyperNode @h (VS_TOPO_NONE: every node) until the sub-job is
+ * ready. Returns the statement if the sub-job is ready or pipelined, else
+ * discards it and returns NULL.
  */
 static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws *jw,
-					   struct vs_pqueue *tasks, u32 h)
+					   struct sub_ws *sub, struct vs_pqueue *tasks, u32 h)
 {
 	struct vs_session *ssn = ctx->ssn;
 	struct vs_job *job = jw->job;
-	bool aware = jw->tj.with && ctx->topo;
-	u32 allocated = ctx->sub_allocated;
+	bool aware = sub->tj.with && ctx->topo;
+	u32 allocated = sub->tj.allocated;
 	struct vs_statement *stmt;
 	u32 placed;
 
@@ -588,7 +643,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		if (!allocatable(ctx, jw, task))
 			continue;
 		/* A role that failed to fit before will fail again: skip it. */
-		if (*task->role && role_failed(jw, task->role)) {
+		if (*task->role && role_failed(jw, sub, task->role)) {
 			char msg[160];
 
 			snprintf(msg, sizeof(msg), VS_ROLE_FAILED_FMT, task->name, task->role);
@@ -599,8 +654,8 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 			vs_v(3, "PrePredicate for task %s/%s failed for: %s", task->ns, task->name,
 			     fe.reason);
 			record_fit_errors(ctx, task, fe.reason, NULL);
-			mark_role_failed(ctx, jw, task->role);
-			if (need_continue(jw, ssn->sched->now_ns))
+			mark_role_failed(ctx, jw, sub, task->role);
+			if (need_continue(jw, sub, ssn->sched->now_ns))
 				continue;
 			break;
 		}
@@ -616,7 +671,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 			place_task(ctx, stmt, task, best);
 			if (aware)
 				allocated = new_allocated(ctx, best, allocated);
-			if (vs_ssn_job_ready(ssn, job))
+			if (sub_ready(ssn, jw, sub))
 				break;
 			continue;
 		}
@@ -624,8 +679,8 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		nr_fit = predicate_nodes(ctx, task, cache);
 		if (!nr_fit) {
 			record_fit_errors(ctx, task, NULL, NULL);
-			mark_role_failed(ctx, jw, task->role);
-			if (need_continue(jw, ssn->sched->now_ns))
+			mark_role_failed(ctx, jw, sub, task->role);
+			if (need_continue(jw, sub, ssn->sched->now_ns))
 				continue;
 			break;
 		}
@@ -638,7 +693,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		place_task(ctx, stmt, task, best);
 		if (aware)
 			allocated = new_allocated(ctx, best, allocated);
-		if (vs_ssn_job_ready(ssn, job))
+		if (sub_ready(ssn, jw, sub))
 			break;
 	}
 	if (aware)
@@ -650,7 +705,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		jw->trace->placed = placed;
 		vs_trace_topo_placed(jw->trace->topo, placed);
 	}
-	if (vs_ssn_job_ready(ssn, job) || vs_ssn_job_pipelined(ssn, job))
+	if (sub_ready(ssn, jw, sub) || sub_pipelined(ssn, jw, sub))
 		return stmt;
 	if (jw->trace)
 		jw->trace->step = VS_WHY_DISCARDED;
@@ -659,38 +714,66 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 	return NULL;
 }
 
-/* ---- jobs with a hard network topology (Volcano's allocateForJob) ---- */
+/* ---- jobs with a hard network topology or sub-jobs (Volcano's allocateForJob) ---- */
 
-/* A HyperNode's dry run kept: what it did, the tasks it left, its score. */
+/* A dry run of a sub-job in one HyperNode, kept: what it did, the tasks it left. */
 struct hn_trial {
 	u32 hn;
 	struct vs_stmt_log log;
 	struct vs_pqueue tasks;
-	double score;
-	u32 sub_decision;
 };
 
-/* The search for @jw's default sub-job (@sub) or the job itself. */
-static void job_search(struct alloc_ctx *ctx, struct job_ws *jw, bool sub, u32 root,
-		       struct vs_res *min, struct vs_hn_search *s)
+/*
+ * A dry run of the job in one HyperNode, kept: what it did, and what it
+ * left of the worksheet (each sub-job's tasks, the sub-jobs to place) and
+ * its sub-jobs' decisions.
+ */
+struct job_trial {
+	u32 hn;
+	struct vs_stmt_log log;
+	struct vs_pqueue *tasks;	/* by sub-job */
+	struct vs_pqueue order;
+	u32 *decision;			/* by sub-job, VS_TOPO_NONE: none */
+	double score;
+};
+
+/* subJob.GetMinResources: what its pending tasks ask for. */
+static void sub_min_resources(const struct job_ws *jw, const struct sub_ws *sub,
+			      struct vs_res *min)
 {
-	struct vs_job *job = jw->job;
 	const struct vs_task *t;
 
 	vs_res_clear(min);
-	if (sub) {
-		/* subJob.GetMinResources: what its pending tasks ask for */
-		list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node)
+	if (!sub->sj) {
+		list_for_each_entry(t, &jw->job->by_status[VS_TASK_PENDING], status_node)
 			vs_res_add(min, t->req);
-	} else if (job->has_min_resources) {
-		*min = job->min_resources;
+		return;
 	}
+	for (u32 i = 0; i < sub->sj->nr_tasks; i++)
+		if (sub->sj->tasks[i]->status == VS_TASK_PENDING)
+			vs_res_add(min, sub->sj->tasks[i]->req);
+}
+
+/* The search for @sub (NULL: the job itself) under @root. */
+static void job_search(struct job_ws *jw, const struct sub_ws *sub, u32 root, struct vs_res *min,
+		       struct vs_hn_search *s)
+{
+	struct vs_job *job = jw->job;
+	const struct vs_topo_job *tj = sub ? &sub->tj : &jw->tj;
+
+	if (sub)
+		sub_min_resources(jw, sub, min);
+	else if (job->has_min_resources)
+		*min = job->min_resources;
+	else
+		vs_res_clear(min);
 	*s = (struct vs_hn_search) {
 		.job = job,
+		.sj = sub ? sub->sj : NULL,
 		.root = root,
-		.hard = jw->tj.hard,
-		.highest_tier = jw->tj.highest_tier,
-		.allocated = sub ? ctx->sub_allocated : jw->tj.allocated,
+		.hard = tj->hard,
+		.highest_tier = tj->highest_tier,
+		.allocated = tj->allocated,
 		.min_res = min,
 		.purpose = VS_HN_ALLOCATE,
 	};
@@ -712,11 +795,11 @@ static u32 best_of(const double *scores, u32 nr)
  * by gradient, each tried with @tasks in a Statement that is saved and
  * discarded; the best of the first gradient where any placed something is
  * replayed. @tasks becomes what that one left; *@score its HyperNodeOrder
- * score.
+ * score; @sub's AllocatedHyperNode takes it in.
  */
 static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct job_ws *jw,
-						struct vs_pqueue *tasks, u32 hn_for_job,
-						double *score)
+						struct sub_ws *sub, struct vs_pqueue *tasks,
+						u32 hn_for_job, double *score)
 {
 	struct vs_session *ssn = ctx->ssn;
 	struct vs_hn_gradients g;
@@ -726,7 +809,7 @@ static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct jo
 	double *scores;
 	u32 *cands;
 
-	job_search(ctx, jw, true, hn_for_job, &min, &s);
+	job_search(jw, sub, hn_for_job, &min, &s);
 	if (vs_ssn_hn_gradient(ssn, &s, &g) || !g.nr) {
 		if (jw->trace)
 			vs_trace_topo_sub_empty(jw->trace->topo, &min);
@@ -744,13 +827,13 @@ static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct jo
 		for (u32 i = g.start[k]; i < g.start[k + 1]; i++) {
 			struct hn_trial *tr = &trials[nr];
 
-			jw->nr_failed_roles = 0;	/* ResetSubJobFitErr */
+			reset_sub_fit_errors(jw, sub);	/* ResetSubJobFitErr */
 			if (vs_pq_copy(&tr->tasks, tasks))
 				return NULL;
 			vs_v(3, "Try to allocate resource for tasks in subJob job=\"%s/%s\" "
 			     "taskNum=%u hyperNode=\"%s\"", jw->job->ns, jw->job->name,
 			     vs_pq_len(&tr->tasks), ctx->topo->hns[g.hns[i]].name);
-			stmt = allocate_tasks(ctx, jw, &tr->tasks, g.hns[i]);
+			stmt = allocate_tasks(ctx, jw, sub, &tr->tasks, g.hns[i]);
 			if (!stmt)
 				continue;
 			if (stmt->nr && !vs_stmt_save(stmt, &tr->log)) {
@@ -774,14 +857,14 @@ static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct jo
 				vs_stmt_discard(stmt);
 			return NULL;
 		}
-		ctx->sub_allocated = vs_topo_lca(ctx->topo, ctx->sub_allocated, trials[best].hn);
-		ctx->sub_decision = ctx->sub_allocated;
+		sub->tj.allocated = vs_topo_lca(ctx->topo, sub->tj.allocated, trials[best].hn);
+		sub->decision = sub->tj.allocated;	/* SaveSubJobDecision */
 		*tasks = trials[best].tasks;
 		*score = scores[best];
 		vs_v(3, "Allocate subJob to hyperNode success job=\"%s/%s\" hyperNode=\"%s\" "
 		     "score=%g newAllocatedHyperNode=\"%s\"", jw->job->ns, jw->job->name,
 		     ctx->topo->hns[trials[best].hn].name, scores[best],
-		     ctx->topo->hns[ctx->sub_allocated].name);
+		     ctx->topo->hns[sub->tj.allocated].name);
 		return stmt;
 	}
 	return NULL;
@@ -806,29 +889,44 @@ static int save_all(struct vs_session *ssn, struct vs_statement **stmts, u32 nr,
 	return 0;
 }
 
+/* A copy of @jw's worksheet into @tr (Volcano's JobWorksheet.Clone). */
+static int trial_begin(struct vs_session *ssn, struct job_ws *jw, struct job_trial *tr)
+{
+	tr->tasks = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*tr->tasks));
+	tr->decision = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*tr->decision));
+	if (!tr->tasks || !tr->decision || vs_pq_copy(&tr->order, &jw->order))
+		return -ENOMEM;
+	for (u32 i = 0; i < jw->nr_subs; i++)
+		if (vs_pq_copy(&tr->tasks[i], &jw->subs[i].tasks))
+			return -ENOMEM;
+	return 0;
+}
+
 /*
- * Volcano's allocateForJob for a job whose only sub-job is its default
- * one: the HyperNodes of the job's gradients, each tried as a dry run of
- * the sub-job placements it takes to make the job ready; the best of the
- * first gradient with a ready (or pipelined) job is replayed into the
- * Statement returned, and jw->tasks becomes what it left.
+ * Volcano's allocateForJob: the HyperNodes of the job's gradients, each
+ * tried as a dry run of its sub-jobs, in sub-job order, each placed by
+ * allocate_for_subjob() under that HyperNode and put back while it has
+ * tasks left, until the job is ready; the best of the first gradient with
+ * a ready (or pipelined) job is replayed into the Statement returned, and
+ * the worksheet becomes what it left. *@hn_for_job is that HyperNode, and
+ * each sub-job's decision there is in its sub_ws.
  */
 static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_ws *jw,
-					     u32 *decision)
+					     u32 *hn_for_job)
 {
 	struct vs_session *ssn = ctx->ssn;
 	struct vs_job *job = jw->job;
-	u32 sub_before = ctx->sub_allocated;
 	struct vs_statement **stmts;
 	struct vs_hn_gradients g;
 	struct vs_hn_search s;
 	struct vs_res min;
-	struct hn_trial *trials;
+	struct job_trial *trials;
 	struct vs_topo_trace *tt = NULL;
+	u32 *before, max_stmts = 1;
 	double *scores;
 	int ret;
 
-	job_search(ctx, jw, false, ctx->topo->top, &min, &s);
+	job_search(jw, NULL, ctx->topo->top, &min, &s);
 	ret = vs_ssn_hn_gradient(ssn, &s, &g);
 	/* for vsctl explain: -EINVAL is a search with no root within the tier */
 	if (jw->trace && ret != -ENOMEM)
@@ -836,45 +934,59 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 				   ret ? NULL : &g, &min);
 	if (ret)
 		return NULL;
+	for (u32 i = 0; i < jw->nr_subs; i++)
+		max_stmts += vs_pq_len(&jw->subs[i].tasks);
 	trials = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*trials));
 	scores = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*scores));
-	stmts = vs_arena_alloc(ssn->arena, (vs_pq_len(&jw->tasks) + 1) * sizeof(*stmts));
-	if (!trials || !scores || !stmts)
+	stmts = vs_arena_alloc(ssn->arena, max_stmts * sizeof(*stmts));
+	before = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*before));
+	if (!trials || !scores || !stmts || !before)
 		return NULL;
+	/* SnapshotSubJobStatus */
+	for (u32 i = 0; i < jw->nr_subs; i++)
+		before[i] = jw->subs[i].tj.allocated;
 	for (u32 k = 0; k < g.nr; k++) {
 		struct vs_statement *stmt;
 		u32 nr = 0, best;
 
 		for (u32 i = g.start[k]; i < g.start[k + 1]; i++) {
-			struct hn_trial *tr = &trials[nr];
+			struct job_trial *tr = &trials[nr];
 			u32 nr_stmts = 0;
 			double sum = 0;
 
 			vs_trace_topo_try(tt);
 			jw->nr_failed_roles = 0;	/* ResetFitErr */
-			if (vs_pq_copy(&tr->tasks, &jw->tasks))
+			if (trial_begin(ssn, jw, tr))
 				return NULL;
 			vs_v(3, "Try to allocate resource for job in hyperNode job=\"%s/%s\" "
 			     "hyperNode=\"%s\"", job->ns, job->name, ctx->topo->hns[g.hns[i]].name);
-			ctx->sub_decision = VS_TOPO_NONE;
-			/* The sub-job again while it places something, until the job is ready. */
-			while (!vs_pq_empty(&tr->tasks)) {
+			for (u32 j = 0; j < jw->nr_subs; j++)
+				jw->subs[j].decision = VS_TOPO_NONE;
+			while (!vs_pq_empty(&tr->order)) {
+				struct sub_ws *sub = vs_pq_pop(&tr->order);
 				double score = 0;
 
-				stmt = allocate_for_subjob(ctx, jw, &tr->tasks, g.hns[i], &score);
+				stmt = allocate_for_subjob(ctx, jw, sub, &tr->tasks[sub->idx],
+							   g.hns[i], &score);
 				if (!stmt)
-					break;
+					continue;
 				if (!stmt->nr) {
 					vs_stmt_discard(stmt);
-					break;
+					continue;
 				}
 				stmts[nr_stmts++] = stmt;
 				sum += score;
+				/* back in while it has tasks left */
+				if (!vs_pq_empty(&tr->tasks[sub->idx]) && vs_pq_push(&tr->order, sub))
+					return NULL;
 				if (vs_ssn_job_ready(ssn, job))
 					break;
 			}
-			tr->sub_decision = ctx->sub_decision;
-			ctx->sub_allocated = sub_before;	/* RecoverSubJobStatus */
+			/* RecoverSubJobStatus, the decisions kept */
+			for (u32 j = 0; j < jw->nr_subs; j++) {
+				tr->decision[j] = jw->subs[j].decision;
+				jw->subs[j].tj.allocated = before[j];
+			}
 			if (save_all(ssn, stmts, nr_stmts, &tr->log))
 				return NULL;
 			if (tr->log.nr && (vs_ssn_job_ready(ssn, job) ||
@@ -900,9 +1012,13 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 				vs_stmt_discard(stmt);
 			return NULL;
 		}
-		jw->tasks = trials[best].tasks;
-		decision[0] = trials[best].hn;
-		decision[1] = trials[best].sub_decision;
+		/* the worksheet what the best left, the decisions its own */
+		jw->order = trials[best].order;
+		for (u32 j = 0; j < jw->nr_subs; j++) {
+			jw->subs[j].tasks = trials[best].tasks[j];
+			jw->subs[j].decision = trials[best].decision[j];
+		}
+		*hn_for_job = trials[best].hn;
 		vs_v(3, "Allocate job to hyperNode success job=\"%s/%s\" hyperNode=\"%s\"",
 		     job->ns, job->name, ctx->topo->hns[trials[best].hn].name);
 		return stmt;
@@ -913,16 +1029,16 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 
 /*
  * Volcano's recorder.UpdateDecisionToJob, once the job's Statement is
- * committed: its AllocatedHyperNode and its sub-job's take in where this
+ * committed: its AllocatedHyperNode and its sub-jobs' take in where this
  * placement went.
  */
-static int record_decision(struct alloc_ctx *ctx, struct job_ws *jw, const u32 *decision)
+static int record_decision(struct alloc_ctx *ctx, struct job_ws *jw, u32 hn_for_job)
 {
 	struct vs_topo *topo = ctx->topo;
 	struct vs_job *job = jw->job;
 	u32 h;
 
-	h = vs_topo_lca(topo, jw->tj.allocated, decision[0]);
+	h = vs_topo_lca(topo, jw->tj.allocated, hn_for_job);
 	if (h != jw->tj.allocated) {
 		vs_v(3, "update allocated hyperNode for job job=\"%s/%s\" new=\"%s\"", job->ns,
 		     job->name, topo->hns[h].name);
@@ -930,13 +1046,17 @@ static int record_decision(struct alloc_ctx *ctx, struct job_ws *jw, const u32 *
 			return -ENOMEM;
 		jw->tj.allocated = h;
 	}
-	if (decision[1] == VS_TOPO_NONE)
-		return 0;
-	h = vs_topo_lca(topo, jw->tj.sub_allocated, decision[1]);
-	if (h != jw->tj.sub_allocated) {
-		if (vs_job_set_allocated_hn(ctx->ssn->cl, job, true, topo->hns[h].name))
+	for (u32 i = 0; i < jw->nr_subs; i++) {
+		struct sub_ws *sub = &jw->subs[i];
+
+		if (sub->decision == VS_TOPO_NONE)
+			continue;
+		h = vs_topo_lca(topo, sub->tj.allocated, sub->decision);
+		if (h == sub->tj.allocated)
+			continue;
+		if (vs_topo_set_sub_hn(ctx->ssn, job, sub->sj, h))
 			return -ENOMEM;
-		jw->tj.sub_allocated = h;
+		sub->tj.allocated = h;
 	}
 	return 0;
 }
@@ -946,6 +1066,145 @@ static struct queue_ws *queue_ws_of(struct alloc_ctx *ctx, struct vs_queue *queu
 	struct queue_ws *qw = &ctx->qws[queue->sidx];
 
 	return qw->queue ? qw : NULL;
+}
+
+/* ContainsNetworkTopology: the job or one of its sub-jobs has one. */
+static bool with_network_topology(const struct vs_session *ssn, const struct vs_job *job)
+{
+	const struct vs_subjobs *sjs = vs_subjobs_of(ssn, job);
+
+	if (job->net_topology.set)
+		return true;
+	for (u32 i = 0; sjs && i < sjs->nr; i++)
+		if (sjs->sj[i].nt)
+			return true;
+	return false;
+}
+
+/* Sub-jobs: the required ones first, then in sub-job order. */
+static int cmp_sub_ws(struct vs_session *ssn, const void *a, const void *b)
+{
+	const struct sub_ws *x = a, *y = b;
+
+	if (x->required != y->required)
+		return x->required ? -1 : 1;
+	return vs_ssn_subjob_order(ssn, x->sj, y->sj);
+}
+
+/* The tasks allocate places: pending, requesting something, not backing off. */
+static int push_task(struct vs_session *ssn, struct vs_pqueue *tasks, struct vs_task *task)
+{
+	/* best-effort tasks are backfill's */
+	if (task->status != VS_TASK_PENDING || vs_res_is_empty(task->req))
+		return 0;
+	/* its bind failed a moment ago: it waits out its backoff */
+	if (vs_task_backing_off(task, ssn->sched->now_ns))
+		return 0;
+	return vs_pq_push(tasks, task);
+}
+
+/*
+ * The sub-jobs to place first: of those not ready, in sub-job order, the
+ * fewest that bring each group to its minSubGroups with the ready ones.
+ */
+static int mark_required(struct vs_session *ssn, struct job_ws *jw)
+{
+	const struct vs_job *job = jw->job;
+	struct sub_ws **todo;
+	u32 *count, n = 0;
+
+	todo = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*todo));
+	count = vs_arena_calloc(ssn->arena, job->nr_subgroups, sizeof(*count));
+	if (!todo || !count)
+		return -ENOMEM;
+	for (u32 i = 0; i < jw->nr_subs; i++) {
+		struct sub_ws *sub = &jw->subs[i];
+
+		if (!sub_ready(ssn, jw, sub))
+			todo[n++] = sub;
+		else if (sub->sj->policy != VS_SUBJOB_DEFAULT)
+			count[vs_subjob_group(job, sub->sj->policy)]++;
+	}
+	/* a few sub-jobs: an insertion sort, by the session's order */
+	for (u32 i = 1; i < n; i++) {
+		struct sub_ws *x = todo[i];
+		u32 j = i;
+
+		for (; j && vs_ssn_subjob_order(ssn, x->sj, todo[j - 1]->sj) < 0; j--)
+			todo[j] = todo[j - 1];
+		todo[j] = x;
+	}
+	for (u32 i = 0; i < n; i++) {
+		u32 g;
+
+		if (todo[i]->sj->policy == VS_SUBJOB_DEFAULT)
+			continue;
+		g = vs_subjob_group(job, todo[i]->sj->policy);
+		if (count[g] < vs_subjob_group_min(job, g)) {
+			todo[i]->required = true;
+			count[g]++;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Volcano's organizeJobWorksheet: each sub-job's pending tasks, and the
+ * sub-jobs that have some in order, those first that make the fewest
+ * sub-jobs each policy's minSubGroups asks for (counting the ready ones).
+ * *@out NULL: nothing to place.
+ */
+static int organize_worksheet(struct alloc_ctx *ctx, struct vs_job *job, struct job_ws **out)
+{
+	struct vs_session *ssn = ctx->ssn;
+	const struct vs_subjobs *sjs = vs_subjobs_of(ssn, job);
+	struct vs_topo_job *subs_tj = NULL;
+	struct vs_task *task;
+	struct job_ws *jw;
+	u32 nr = sjs ? sjs->nr : 1;
+
+	*out = NULL;
+	jw = vs_arena_zalloc(ssn->arena, sizeof(*jw));
+	if (jw)
+		jw->subs = vs_arena_calloc(ssn->arena, nr, sizeof(*jw->subs));
+	if (sjs)
+		subs_tj = vs_arena_calloc(ssn->arena, nr, sizeof(*subs_tj));
+	if (!jw || !jw->subs || (sjs && !subs_tj))
+		return -ENOMEM;
+	jw->job = job;
+	jw->nr_subs = nr;
+	jw->tj.allocated = jw->tj.sub_allocated = VS_TOPO_NONE;
+	if (ctx->topo && vs_topo_job(ssn, ctx->topo, job, &jw->tj, subs_tj))
+		return -ENOMEM;
+	vs_pq_init(&jw->order, ssn, ssn->arena, cmp_sub_ws);
+	for (u32 i = 0; i < nr; i++) {
+		struct sub_ws *sub = &jw->subs[i];
+
+		sub->idx = i;
+		vs_pq_init(&sub->tasks, ssn, ssn->arena, vs_cmp_task);
+		if (!sjs) {
+			/* the job's only sub-job: its topology is the job's */
+			sub->tj = jw->tj;
+			sub->tj.allocated = jw->tj.sub_allocated;
+			list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node)
+				if (push_task(ssn, &sub->tasks, task))
+					return -ENOMEM;
+			continue;
+		}
+		sub->sj = &sjs->sj[i];
+		sub->tj = subs_tj[i];
+		for (u32 t = 0; t < sub->sj->nr_tasks; t++)
+			if (push_task(ssn, &sub->tasks, sub->sj->tasks[t]))
+				return -ENOMEM;
+	}
+	if (sjs && mark_required(ssn, jw))
+		return -ENOMEM;
+	for (u32 i = 0; i < nr; i++)
+		if (!vs_pq_empty(&jw->subs[i].tasks) && vs_pq_push(&jw->order, &jw->subs[i]))
+			return -ENOMEM;
+	if (!vs_pq_empty(&jw->order))
+		*out = jw;
+	return 0;
 }
 
 /* Step 1: the worksheets of the jobs to try, grouped by queue. */
@@ -959,7 +1218,7 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 		struct vs_job *job = ssn->jobs[i];
 		struct queue_ws *qw;
 		struct job_ws *jw;
-		struct vs_task *task;
+		int ret;
 
 		struct vs_job_trace *t;
 		struct vs_why why;
@@ -994,35 +1253,19 @@ static int build_worksheets(struct alloc_ctx *ctx, struct vs_pqueue *queues)
 			}
 			continue;
 		}
-		if (job->net_topology.set) {
+		if (job->net_topology.set || job->nr_subgroups) {
 			if (!ctx->topo && !(ctx->topo = vs_topo_get(ssn)))
 				return -ENOMEM;
-			if (!ctx->topo->ready) {
+			if (!ctx->topo->ready && with_network_topology(ssn, job)) {
 				vs_v(4, "Job <%s/%s> Queue <%s> skip allocate, reason: hyperNodes are "
 				     "not ready for scheduling", job->ns, job->name, job->queue->name);
 				continue;
 			}
 		}
-
-		jw = vs_arena_zalloc(ssn->arena, sizeof(*jw));
+		ret = organize_worksheet(ctx, job, &jw);
+		if (ret)
+			return ret;
 		if (!jw)
-			return -ENOMEM;
-		jw->job = job;
-		jw->tj.allocated = jw->tj.sub_allocated = VS_TOPO_NONE;
-		if (job->net_topology.set && vs_topo_job(ssn, ctx->topo, job, &jw->tj))
-			return -ENOMEM;
-		vs_pq_init(&jw->tasks, ssn, ssn->arena, vs_cmp_task);
-		list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
-			/* best-effort tasks are backfill's */
-			if (vs_res_is_empty(task->req))
-				continue;
-			/* its bind failed a moment ago: it waits out its backoff */
-			if (vs_task_backing_off(task, ssn->sched->now_ns))
-				continue;
-			if (vs_pq_push(&jw->tasks, task))
-				return -ENOMEM;
-		}
-		if (vs_pq_empty(&jw->tasks))
 			continue;
 		jw->trace = vs_trace(ssn, job);
 
@@ -1142,7 +1385,7 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 {
 	struct alloc_ctx ctx;
 	struct vs_pqueue queues;
-	u32 decision[2];
+	u32 hn_for_job;
 	int ret;
 
 	ret = alloc_ctx_init(&ctx, ssn, args);
@@ -1165,24 +1408,31 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 		if (vs_pq_empty(&qw->jobs))
 			continue;
 		jw = vs_pq_pop(&qw->jobs);
-		ctx.sub_allocated = jw->tj.sub_allocated;
-		decision[0] = decision[1] = VS_TOPO_NONE;
-		/* A hard network topology: HyperNode by HyperNode (soft ones are made hard). */
-		if (jw->tj.hard)
-			stmt = allocate_for_job(&ctx, jw, decision);
-		else
-			stmt = allocate_tasks(&ctx, jw, &jw->tasks, VS_TOPO_NONE);
+		hn_for_job = VS_TOPO_NONE;
+		/*
+		 * A hard network topology (soft ones are made hard) or sub-jobs:
+		 * HyperNode by HyperNode, sub-job by sub-job.
+		 */
+		if (jw->tj.hard || jw->job->nr_subgroups) {
+			stmt = allocate_for_job(&ctx, jw, &hn_for_job);
+		} else {
+			stmt = allocate_tasks(&ctx, jw, &jw->subs[0], &jw->subs[0].tasks,
+					      VS_TOPO_NONE);
+			/* the flat path's worksheet: its tasks */
+			if (vs_pq_empty(&jw->subs[0].tasks))
+				vs_pq_clear(&jw->order);
+		}
 		if (stmt && jw->trace)
 			jw->trace->step = vs_ssn_job_ready(ssn, jw->job) ? VS_WHY_COMMITTED
 									 : VS_WHY_PIPELINED;
 		/* A pipelined job keeps its statement open: it is not committed. */
 		if (stmt && vs_ssn_job_ready(ssn, jw->job)) {
 			vs_stmt_commit(stmt);
-			if (decision[0] != VS_TOPO_NONE && record_decision(&ctx, jw, decision)) {
+			if (hn_for_job != VS_TOPO_NONE && record_decision(&ctx, jw, hn_for_job)) {
 				ret = -ENOMEM;
 				break;
 			}
-			if (!vs_pq_empty(&jw->tasks) && vs_pq_push(&qw->jobs, jw)) {
+			if (!vs_pq_empty(&jw->order) && vs_pq_push(&qw->jobs, jw)) {
 				ret = -ENOMEM;
 				break;
 			}

@@ -628,6 +628,11 @@ void vs_job_free(struct vs_cluster *cl, struct vs_job *job)
 	free(job->why);		/* sched/explain.h: one block */
 	vs_str_put(&cl->strs, job->allocated_hn);
 	vs_str_put(&cl->strs, job->sub_allocated_hn);
+	for (u32 i = 0; i < job->nr_sub_hns; i++) {
+		vs_str_put(&cl->strs, job->sub_hns[i].uid);
+		vs_str_put(&cl->strs, job->sub_hns[i].hn);
+	}
+	free(job->sub_hns);
 	vs_str_put(&cl->strs, job->ns);
 	vs_str_put(&cl->strs, job->name);
 	vs_pool_free(&cl->job_pool, job);
@@ -664,6 +669,54 @@ int vs_job_del(struct vs_cluster *cl, struct vs_job *job, struct vs_err *err)
 	return 0;
 }
 
+
+static struct vs_subjob_hn *subjob_hn(const struct vs_job *job, const char *uid)
+{
+	for (u32 i = 0; i < job->nr_sub_hns; i++)
+		if (!strcmp(job->sub_hns[i].uid, uid))
+			return &job->sub_hns[i];
+	return NULL;
+}
+
+const char *vs_job_subjob_hn(const struct vs_job *job, const char *uid)
+{
+	const struct vs_subjob_hn *e = subjob_hn(job, uid);
+
+	return e ? e->hn : NULL;
+}
+
+int vs_job_set_subjob_hn(struct vs_cluster *cl, struct vs_job *job, const char *uid,
+			 const char *name)
+{
+	struct vs_subjob_hn *e = subjob_hn(job, uid), *t;
+	const char *s = NULL;
+
+	if (!name) {
+		if (!e)
+			return 0;
+		vs_str_put(&cl->strs, e->uid);
+		vs_str_put(&cl->strs, e->hn);
+		*e = job->sub_hns[--job->nr_sub_hns];
+		return 0;
+	}
+	if (!(s = vs_str_get_cstr(&cl->strs, name)))
+		return -ENOMEM;
+	if (e) {
+		vs_str_put(&cl->strs, e->hn);
+		e->hn = s;
+		return 0;
+	}
+	t = realloc(job->sub_hns, (job->nr_sub_hns + 1) * sizeof(*t));
+	if (!t || !(uid = vs_str_get_cstr(&cl->strs, uid))) {
+		if (t)
+			job->sub_hns = t;
+		vs_str_put(&cl->strs, s);
+		return -ENOMEM;
+	}
+	job->sub_hns = t;
+	job->sub_hns[job->nr_sub_hns++] = (struct vs_subjob_hn) { .uid = uid, .hn = s };
+	return 0;
+}
 
 int vs_job_set_allocated_hn(struct vs_cluster *cl, struct vs_job *job, bool sub,
 			    const char *name)

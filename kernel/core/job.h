@@ -131,6 +131,12 @@ static inline const char *vs_pg_cond_transition_id(const struct vs_pg_condition 
 	return c->text ? c->text + strlen(c->text) + 1 : "";
 }
 
+/* A sub-job's AllocatedHyperNode: both interned. */
+struct vs_subjob_hn {
+	const char *uid;
+	const char *hn;
+};
+
 struct vs_job {
 	const char *ns;			/* interned */
 	const char *name;		/* interned */
@@ -176,6 +182,12 @@ struct vs_job {
 	 */
 	const char *allocated_hn;
 	const char *sub_allocated_hn;
+	/*
+	 * The same of the sub-jobs its subGroupPolicy makes (sched/subjob.h),
+	 * by their id, as Volcano's cache keeps them: heap, NULL when none.
+	 */
+	struct vs_subjob_hn *sub_hns;
+	u32 nr_sub_hns;
 
 	/*
 	 * In cluster->active_jobs, by seq, while it has a queue and does not
@@ -305,6 +317,13 @@ static inline u32 vs_job_allocated_task_num(const struct vs_job *job)
  */
 int vs_job_set_allocated_hn(struct vs_cluster *cl, struct vs_job *job, bool sub,
 			    const char *name);
+
+/* The AllocatedHyperNode of the job's sub-job @uid, or NULL. */
+const char *vs_job_subjob_hn(const struct vs_job *job, const char *uid);
+
+/* Set it to @name (NULL: none); -ENOMEM leaves it. */
+int vs_job_set_subjob_hn(struct vs_cluster *cl, struct vs_job *job, const char *uid,
+			 const char *name);
 
 /* The minTaskMember of @role (interned), or 0 when the job sets none for it. */
 u32 vs_job_role_min(const struct vs_job *job, const char *role);

@@ -49,6 +49,7 @@
 #include "core/log.h"
 #include "plugins/plugins.h"
 #include "sched/session.h"
+#include "sched/subjob.h"
 #include "sched/topology.h"
 
 #define MAX_NODE_SCORE 100
@@ -335,24 +336,37 @@ static double binpack(const struct nettopo *nt, u32 h, const struct vs_res *req)
 	return weights > 0 ? score / (double)weights : 0;
 }
 
-/* How many of @job's tasks are on each HyperNode, into nt->count; the number touched. */
-static u32 count_tasks(struct nettopo *nt, const struct vs_job *job)
+/* Count @t on each HyperNode holding its node, into nt->count; *@nr counts those touched. */
+static void count_task(struct nettopo *nt, const struct vs_task *t, u32 *nr)
 {
 	const struct vs_topo *topo = nt->topo;
+
+	if (!t->node)
+		return;
+	for (u32 i = topo->of_node_at[t->node->sidx]; i < topo->of_node_at[t->node->sidx + 1]; i++) {
+		u32 h = topo->of_node[i];
+
+		if (!nt->count[h]++)
+			nt->touched[(*nr)++] = h;
+	}
+}
+
+/*
+ * How many of the sub-job's tasks (@sj's, or all of @job's for its only
+ * one) are on each HyperNode, into nt->count; the number touched.
+ */
+static u32 count_tasks(struct nettopo *nt, const struct vs_job *job, const struct vs_subjob *sj)
+{
 	const struct vs_task *t;
 	u32 nr = 0;
 
-	list_for_each_entry(t, &job->tasks, job_node) {
-		if (!t->node)
-			continue;
-		for (u32 i = topo->of_node_at[t->node->sidx];
-		     i < topo->of_node_at[t->node->sidx + 1]; i++) {
-			u32 h = topo->of_node[i];
-
-			if (!nt->count[h]++)
-				nt->touched[nr++] = h;
-		}
+	if (sj) {
+		for (u32 i = 0; i < sj->nr_tasks; i++)
+			count_task(nt, sj->tasks[i], &nr);
+		return nr;
 	}
+	list_for_each_entry(t, &job->tasks, job_node)
+		count_task(nt, t, &nr);
 	return nr;
 }
 
@@ -362,12 +376,12 @@ static void uncount(struct nettopo *nt, u32 nr_touched)
 		nt->count[nt->touched[i]] = 0;
 }
 
-/* The share of @job's tasks on HyperNode @h's nodes (Volcano's scoreWithTaskNum), once counted. */
-static double task_share(const struct nettopo *nt, u32 h, const struct vs_job *job)
+/* The share of @nr_tasks tasks on HyperNode @h's nodes (Volcano's scoreWithTaskNum), once counted. */
+static double task_share(const struct nettopo *nt, u32 h, u32 nr_tasks)
 {
-	if (!job->nr_tasks || h == VS_TOPO_NONE)
+	if (!nr_tasks || h == VS_TOPO_NONE)
 		return 0;
-	return (double)nt->count[h] / (double)job->nr_tasks;
+	return (double)nt->count[h] / (double)nr_tasks;
 }
 
 static double scaled(const struct nettopo *nt, double score)
@@ -375,9 +389,9 @@ static double scaled(const struct nettopo *nt, double score)
 	return (double)MAX_NODE_SCORE * (double)nt->weight * score;
 }
 
-/* Among the best of @raw (more than one), add the share of @job's tasks on each. */
-static void break_ties(struct nettopo *nt, const struct vs_job *job, const u32 *hns,
-		       u32 nr, double *raw)
+/* Among the best of @raw (more than one), add the share of the sub-job's tasks on each. */
+static void break_ties(struct nettopo *nt, const struct vs_job *job, const struct vs_subjob *sj,
+		       const u32 *hns, u32 nr, double *raw)
 {
 	double best = -1;
 	u32 ties = 0, touched;
@@ -389,10 +403,10 @@ static void break_ties(struct nettopo *nt, const struct vs_job *job, const u32 *
 		ties += raw[i] == best;
 	if (ties < 2)
 		return;
-	touched = count_tasks(nt, job);
+	touched = count_tasks(nt, job, sj);
 	for (u32 i = 0; i < nr; i++)
 		if (raw[i] == best)
-			raw[i] += task_share(nt, hns[i], job);
+			raw[i] += task_share(nt, hns[i], sj ? sj->nr_tasks : job->nr_tasks);
 	uncount(nt, touched);
 }
 
@@ -406,11 +420,16 @@ static void nettopo_hn_order(struct vs_session *ssn, struct vs_plugin *p,
 
 	/* What the sub-job's tasks ask for, every one of them. */
 	vs_res_clear(&req);
-	list_for_each_entry(t, &s->job->tasks, job_node)
-		vs_res_add(&req, t->req);
+	if (s->sj) {
+		for (u32 i = 0; i < s->sj->nr_tasks; i++)
+			vs_res_add(&req, s->sj->tasks[i]->req);
+	} else {
+		list_for_each_entry(t, &s->job->tasks, job_node)
+			vs_res_add(&req, t->req);
+	}
 	for (u32 i = 0; i < nr; i++)
 		raw[i] = binpack(nt, hns[i], &req);
-	break_ties(nt, s->job, hns, nr, raw);
+	break_ties(nt, s->job, s->sj, hns, nr, raw);
 	for (u32 i = 0; i < nr; i++)
 		scores[i] += scaled(nt, raw[i]);
 }
@@ -427,7 +446,8 @@ static double tier_score(const struct nettopo *nt, s32 tier)
 
 /* A task of a (sub-)job with a network topology: near its AllocatedHyperNode. */
 static void score_network_aware(struct nettopo *nt, const struct vs_task *task,
-				u32 allocated, struct vs_node *const *nodes, u32 nr, double *raw)
+				const struct vs_subjob *sj, u32 allocated, struct vs_node *const *nodes,
+				u32 nr, double *raw)
 {
 	const struct vs_topo *topo = nt->topo;
 
@@ -442,7 +462,7 @@ static void score_network_aware(struct nettopo *nt, const struct vs_task *task,
 			 tier_score(nt, topo->hns[vs_topo_lca(topo, h, allocated)].tier);
 	}
 	if (allocated != VS_TOPO_NONE)
-		break_ties(nt, task->job, nt->hn_of, nr, raw);
+		break_ties(nt, task->job, sj, nt->hn_of, nr, raw);
 }
 
 /* @task's bin-packing score on HyperNode @h, computed once a call. */
@@ -506,7 +526,7 @@ static void nettopo_batch_node_order(struct vs_session *ssn, struct vs_plugin *p
 	u32 allocated;
 
 	if (vs_topo_task_hn(ssn, task, &allocated)) {
-		score_network_aware(nt, task, allocated, nodes, nr, raw);
+		score_network_aware(nt, task, vs_subjob_of(ssn, task), allocated, nodes, nr, raw);
 	} else {
 		if (!nt->normal_enable)
 			return;

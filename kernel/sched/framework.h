@@ -146,6 +146,7 @@ enum vs_hn_purpose {
  */
 struct vs_hn_search {
 	struct vs_job *job;
+	const struct vs_subjob *sj;	/* the sub-job; NULL: the job, or its only sub-job */
 	u32 root;
 	bool hard;			/* the (sub)job's mode, soft already made hard */
 	s32 highest_tier;		/* highestTierAllowed, names already translated */

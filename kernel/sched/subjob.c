@@ -305,11 +305,25 @@ bool vs_subjob_is_pipelined(const struct vs_subjob *sj)
 	return count(sj, READY_MASK | VS_TASK_BIT(VS_TASK_PIPELINED), true) >= sj->min_available;
 }
 
-/*
- * Volcano keys the minimums by policy name (a later policy of the same
- * name overrides an earlier one's minSubGroups) and counts the sub-jobs of
- * every policy of that name together.
- */
+u32 vs_subjob_group(const struct vs_job *job, u32 policy)
+{
+	for (u32 i = 0; i < policy; i++)
+		if (job->subgroups[i].name == job->subgroups[policy].name)	/* interned */
+			return i;
+	return policy;
+}
+
+u32 vs_subjob_group_min(const struct vs_job *job, u32 group)
+{
+	u32 min = 0;
+
+	for (u32 i = group; i < job->nr_subgroups; i++)
+		if (job->subgroups[i].name == job->subgroups[group].name)
+			min = job->subgroups[i].min_sub_groups;
+	return min;
+}
+
+/* Each group with a minimum has that many sub-jobs for which @cond holds (NULL: any). */
 static bool check(const struct vs_session *ssn, const struct vs_job *job,
 		  bool (*cond)(const struct vs_subjob *sj))
 {
@@ -317,25 +331,16 @@ static bool check(const struct vs_session *ssn, const struct vs_job *job,
 
 	if (!sjs)
 		return true;
-	for (u32 i = 0; i < job->nr_subgroups; i++) {
-		const char *name = job->subgroups[i].name;
-		u32 min = 0, n = 0;
-		bool first = true;
+	for (u32 g = 0; g < job->nr_subgroups; g++) {
+		u32 min, n = 0;
 
-		for (u32 j = 0; j < job->nr_subgroups; j++) {
-			if (job->subgroups[j].name != name)
-				continue;
-			if (j < i)
-				first = false;
-			min = job->subgroups[j].min_sub_groups;
-		}
-		if (!first || !min)
+		if (vs_subjob_group(job, g) != g || !(min = vs_subjob_group_min(job, g)))
 			continue;
 		for (u32 s = 0; s < sjs->nr; s++) {
 			const struct vs_subjob *sj = &sjs->sj[s];
 
-			if (sj->policy != VS_SUBJOB_DEFAULT &&
-			    job->subgroups[sj->policy].name == name && (!cond || cond(sj)))
+			if (sj->policy != VS_SUBJOB_DEFAULT && vs_subjob_group(job, sj->policy) == g &&
+			    (!cond || cond(sj)))
 				n++;
 		}
 		if (n < min)

@@ -76,6 +76,14 @@ bool vs_subjob_is_ready(const struct vs_subjob *sj);
 bool vs_subjob_is_pipelined(const struct vs_subjob *sj);
 
 /*
+ * Volcano keys minSubGroups by policy name (SubJobGID): the group of
+ * policy @policy is the first policy of its name, and its minimum the
+ * last one's minSubGroups.
+ */
+u32 vs_subjob_group(const struct vs_job *job, u32 policy);
+u32 vs_subjob_group_min(const struct vs_job *job, u32 group);
+
+/*
  * Volcano's CheckSubJobValid, CheckSubJobReady and CheckSubJobPipelined:
  * each policy name with a minSubGroups has that many sub-jobs (valid), or
  * that many ready (pipelined) ones. True for a job without a

@@ -8,6 +8,7 @@
 #include "core/hypernode.h"
 #include "core/log.h"
 #include "sched/session.h"
+#include "sched/subjob.h"
 #include "sched/topology.h"
 
 static int tier_cmp(const void *a, const void *b)
@@ -272,114 +273,210 @@ s32 vs_topo_tier_of_name(const struct vs_topo *topo, const char *tier_name)
 	return tier;
 }
 
-/*
- * Volcano's recoverAllocatedHyperNode for a job of one sub-job: of the
- * HyperNodes (the top included) that hold every node its allocated tasks
- * are on, the one of the lowest tier (the first in creation order among
- * equals, where Volcano takes one in map order); VS_TOPO_NONE if none.
- */
-static u32 recover_allocated(const struct vs_topo *topo, const struct vs_job *job)
+/* Whether @h holds the node of every allocated task in @tasks; *@any: there was one. */
+static bool holds_allocated(const struct vs_topo *topo, u32 h, struct vs_task *const *tasks,
+			    u32 nr, const struct vs_job *job, bool *any)
 {
 	const struct vs_task *t;
-	u32 best = VS_TOPO_NONE;
 
-	for (u32 h = 0; h < topo->nr; h++) {
-		bool all = true, any = false;
-
-		if (best != VS_TOPO_NONE && topo->hns[h].tier >= topo->hns[best].tier)
-			continue;
+	*any = false;
+	if (!tasks) {
 		list_for_each_entry(t, &job->tasks, job_node) {
 			if (!vs_task_status_allocated(t->status) || !t->node)
 				continue;
-			any = true;
-			if (!vs_topo_has_node(topo, h, t->node)) {
-				all = false;
-				break;
-			}
+			*any = true;
+			if (!vs_topo_has_node(topo, h, t->node))
+				return false;
 		}
+		return true;
+	}
+	for (u32 i = 0; i < nr; i++) {
+		t = tasks[i];
+		if (!vs_task_status_allocated(t->status) || !t->node)
+			continue;
+		*any = true;
+		if (!vs_topo_has_node(topo, h, t->node))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Volcano's recoverAllocatedHyperNode for one sub-job (@sj, or NULL: the
+ * job's only one, all its tasks): of the HyperNodes (the top included)
+ * that hold every node its allocated tasks are on, the one of the lowest
+ * tier (the first in creation order among equals, where Volcano takes one
+ * in map order); VS_TOPO_NONE if none.
+ */
+static u32 recover_allocated(const struct vs_topo *topo, const struct vs_job *job,
+			     const struct vs_subjob *sj)
+{
+	u32 best = VS_TOPO_NONE;
+
+	for (u32 h = 0; h < topo->nr; h++) {
+		bool any;
+
+		if (best != VS_TOPO_NONE && topo->hns[h].tier >= topo->hns[best].tier)
+			continue;
+		if (holds_allocated(topo, h, sj ? sj->tasks : NULL, sj ? sj->nr_tasks : 0, job, &any))
+			best = h;
 		if (!any)
 			return VS_TOPO_NONE;
-		if (all)
-			best = h;
 	}
 	return best;
 }
 
-int vs_topo_job(struct vs_session *ssn, struct vs_topo *topo, struct vs_job *job,
-		struct vs_topo_job *out)
+/*
+ * adjustNetworkTopologySpec of @nt into @out: a highestTierName becomes
+ * its tier, soft mode becomes hard within @soft_tier. @what names the
+ * owner in the warning.
+ */
+static void adjust(const struct vs_topo *topo, const struct vs_job *job,
+		   const struct vs_subjob *sj, const struct vs_net_topology *nt, s32 soft_tier,
+		   struct vs_topo_job *out)
 {
-	const struct vs_net_topology *nt = &job->net_topology;
-	bool updated = false;
-	u32 allocated, sub;
+	bool has_tier = nt->has_highest_tier;
 
-	memset(out, 0, sizeof(*out));
-	out->allocated = out->sub_allocated = VS_TOPO_NONE;
-	if (!nt->set)
-		return 0;
 	out->with = true;
-	out->hard = nt->mode == VS_NT_HARD && nt->has_highest_tier;
 	out->highest_tier = nt->highest_tier;
 	if (!nt->has_highest_tier && nt->highest_tier_name) {
 		s32 tier = vs_topo_tier_of_name(topo, nt->highest_tier_name);
 
 		if (tier >= 0) {
-			out->hard = nt->mode == VS_NT_HARD;
+			has_tier = true;
 			out->highest_tier = tier;
+		} else if (sj) {
+			vs_warn("Failed to translate highestTierName for subJob %s of job %s/%s: failed "
+				"to find hypernode tier name %s, skip translation", sj->uid, job->ns,
+				job->name, nt->highest_tier_name);
 		} else {
 			vs_warn("Failed to translate highestTierName for job %s/%s: failed to find "
 				"hypernode tier name %s, skip translation", job->ns, job->name,
 				nt->highest_tier_name);
 		}
 	}
+	out->hard = nt->mode == VS_NT_HARD && has_tier;
 	/* Soft mode takes the hard path with the top's tier: no HyperNode is filtered out. */
 	if (nt->mode == VS_NT_SOFT) {
 		out->hard = true;
-		out->highest_tier = topo->hns[topo->top].tier;
+		out->highest_tier = soft_tier;
 	}
-	if (!topo->ready)
-		return 0;
-	/* removeInvalidAllocatedHyperNode: the job's, then its default sub-job's */
-	for (int s = 0; s < 2; s++) {
-		const char *name = s ? job->sub_allocated_hn : job->allocated_hn;
+}
 
-		if (!name)
-			continue;
-		if (vs_topo_find(topo, ssn->cl, name) != VS_TOPO_NONE &&
-		    vs_job_allocated_task_num(job))
-			continue;
-		vs_v(3, "remove allocated hyperNode for %s %s/%s AllocatedHyperNode %s",
-		     s ? "subJob" : "job", job->ns, job->name, name);
-		if (vs_job_set_allocated_hn(ssn->cl, job, s, NULL))
+/* A sub-job's AllocatedHyperNode as the core keeps it: the default one's in the job. */
+static const char *sub_hn(const struct vs_job *job, const struct vs_subjob *sj)
+{
+	if (!sj || sj->policy == VS_SUBJOB_DEFAULT)
+		return job->sub_allocated_hn;
+	return vs_job_subjob_hn(job, sj->uid);
+}
+
+int vs_topo_set_sub_hn(struct vs_session *ssn, struct vs_job *job, const struct vs_subjob *sj,
+		       u32 h)
+{
+	const char *name = h == VS_TOPO_NONE ? NULL : ssn->topo->hns[h].name;
+
+	if (!sj || sj->policy == VS_SUBJOB_DEFAULT)
+		return vs_job_set_allocated_hn(ssn->cl, job, true, name);
+	return vs_job_set_subjob_hn(ssn->cl, job, sj->uid, name);
+}
+
+/* removeInvalidAllocatedHyperNode and recoverAllocatedHyperNode of one sub-job. */
+static int settle_sub(struct vs_session *ssn, struct vs_topo *topo, struct vs_job *job,
+		      const struct vs_subjob *sj, bool with, u32 *allocated, bool *updated)
+{
+	const char *name = sub_hn(job, sj);
+	u32 h;
+
+	if (name && (vs_topo_find(topo, ssn->cl, name) == VS_TOPO_NONE ||
+		     !(sj ? vs_subjob_allocated_num(sj) : vs_job_allocated_task_num(job)))) {
+		vs_v(3, "remove allocated hyperNode for subJob %s AllocatedHyperNode %s",
+		     sj ? sj->uid : job->name, name);
+		if (vs_topo_set_sub_hn(ssn, job, sj, VS_TOPO_NONE))
 			return -ENOMEM;
 	}
-	/* recoverAllocatedHyperNode */
-	sub = vs_topo_find(topo, ssn->cl, job->sub_allocated_hn);
-	if (sub == VS_TOPO_NONE && (sub = recover_allocated(topo, job)) != VS_TOPO_NONE) {
-		vs_v(3, "update subJob %s/%s allocated hyperNode %s", job->ns, job->name,
-		     topo->hns[sub].name);
-		if (vs_job_set_allocated_hn(ssn->cl, job, true, topo->hns[sub].name))
+	h = vs_topo_find(topo, ssn->cl, sub_hn(job, sj));
+	if (h == VS_TOPO_NONE && with && (h = recover_allocated(topo, job, sj)) != VS_TOPO_NONE) {
+		vs_v(3, "update subJob %s allocated hyperNode %s", sj ? sj->uid : job->name,
+		     topo->hns[h].name);
+		if (vs_topo_set_sub_hn(ssn, job, sj, h))
 			return -ENOMEM;
-		updated = true;
+		*updated = true;
+	}
+	*allocated = h;
+	return 0;
+}
+
+int vs_topo_job(struct vs_session *ssn, struct vs_topo *topo, struct vs_job *job,
+		struct vs_topo_job *out, struct vs_topo_job *subs)
+{
+	const struct vs_subjobs *sjs = vs_subjobs_of(ssn, job);
+	const struct vs_net_topology *nt = &job->net_topology;
+	bool updated = false, any = nt->set;
+	s32 sub_tier = topo->hns[topo->top].tier;
+	u32 allocated, lca = VS_TOPO_NONE;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->allocated = out->sub_allocated = VS_TOPO_NONE;
+	if (nt->set) {
+		adjust(topo, job, NULL, nt, topo->hns[topo->top].tier, out);
+		/* a sub-job's soft mode stays within the job's tier */
+		if (out->hard || nt->has_highest_tier)
+			sub_tier = out->highest_tier;
+	}
+	for (u32 i = 0; sjs && i < sjs->nr; i++) {
+		memset(&subs[i], 0, sizeof(subs[i]));
+		subs[i].allocated = subs[i].sub_allocated = VS_TOPO_NONE;
+		if (sjs->sj[i].nt) {
+			adjust(topo, job, &sjs->sj[i], sjs->sj[i].nt, sub_tier, &subs[i]);
+			any = true;
+		}
+	}
+	if (!topo->ready || (!any && !job->allocated_hn))
+		return 0;
+	/* removeInvalidAllocatedHyperNode: the job's, then its sub-jobs' */
+	if (job->allocated_hn && (vs_topo_find(topo, ssn->cl, job->allocated_hn) == VS_TOPO_NONE ||
+				  !vs_job_allocated_task_num(job))) {
+		vs_v(3, "remove allocated hyperNode for job %s/%s AllocatedHyperNode %s", job->ns,
+		     job->name, job->allocated_hn);
+		if (vs_job_set_allocated_hn(ssn->cl, job, false, NULL))
+			return -ENOMEM;
+	}
+	/* recoverAllocatedHyperNode: the sub-jobs', then the job's from theirs */
+	if (!sjs) {
+		ret = settle_sub(ssn, topo, job, NULL, any, &out->sub_allocated, &updated);
+		if (ret)
+			return ret;
+		lca = out->sub_allocated;
+	}
+	for (u32 i = 0; sjs && i < sjs->nr; i++) {
+		ret = settle_sub(ssn, topo, job, &sjs->sj[i], subs[i].with && any,
+				 &subs[i].allocated, &updated);
+		if (ret)
+			return ret;
+		if (subs[i].allocated != VS_TOPO_NONE)
+			lca = vs_topo_lca(topo, lca, subs[i].allocated);
 	}
 	allocated = vs_topo_find(topo, ssn->cl, job->allocated_hn);
-	if ((allocated == VS_TOPO_NONE || updated) && allocated != sub) {
-		allocated = sub;
+	if (any && (allocated == VS_TOPO_NONE || updated) && allocated != lca) {
+		allocated = lca;
 		vs_v(3, "update job %s/%s allocated hyperNode %s", job->ns, job->name,
-		     sub == VS_TOPO_NONE ? "" : topo->hns[sub].name);
+		     lca == VS_TOPO_NONE ? "" : topo->hns[lca].name);
 		if (vs_job_set_allocated_hn(ssn->cl, job, false,
-					    sub == VS_TOPO_NONE ? NULL : topo->hns[sub].name))
+					    lca == VS_TOPO_NONE ? NULL : topo->hns[lca].name))
 			return -ENOMEM;
 	}
 	out->allocated = allocated;
-	out->sub_allocated = sub;
 	return 0;
 }
 
 bool vs_topo_task_hn(const struct vs_session *ssn, const struct vs_task *task, u32 *hn)
 {
 	const struct vs_topo *topo = ssn->topo;
+	const struct vs_subjob *sj = vs_subjob_of(ssn, task);
 
-	if (!task->job->net_topology.set)
+	if (sj ? !sj->nt : !task->job->net_topology.set)
 		return false;
 	*hn = topo && topo->task == task ? topo->task_hn : VS_TOPO_NONE;
 	return true;

@@ -101,19 +101,31 @@ struct vs_topo_job {
 };
 
 /*
- * @job's, into @out. It also settles the job's AllocatedHyperNodes
- * (job->allocated_hn, sub_allocated_hn): forgotten when that HyperNode is
- * gone or the job has no task on a node; the sub-job's recovered from the
- * nodes its tasks are on when it has none (after a restart, as Volcano's
- * cache loses it), and the job's then from the sub-job's. Called once per
- * job and session. -ENOMEM.
+ * @job's, into @out, and for a job with a subGroupPolicy its sub-jobs'
+ * (sched/subjob.h), into @subs[i] for its i-th (out->sub_allocated is
+ * the default sub-job's of a job without one). A sub-job's soft mode is
+ * made hard within the job's tier, when the job has one.
+ *
+ * It also settles the AllocatedHyperNodes the core keeps (job->
+ * allocated_hn, sub_allocated_hn, sub_hns): forgotten when that
+ * HyperNode is gone or the (sub-)job has no task on a node; a sub-job's
+ * recovered from the nodes its tasks are on when it has none (after a
+ * restart, as Volcano's cache loses them), and the job's then from the
+ * lowest common ancestor of its sub-jobs'. Called once per job and
+ * session. -ENOMEM.
  */
 int vs_topo_job(struct vs_session *ssn, struct vs_topo *topo, struct vs_job *job,
-		struct vs_topo_job *out);
+		struct vs_topo_job *out, struct vs_topo_job *subs);
+
+struct vs_subjob;
+/* Keep HyperNode @h (VS_TOPO_NONE: none) as @sj's AllocatedHyperNode (NULL: the job's default one). */
+int vs_topo_set_sub_hn(struct vs_session *ssn, struct vs_job *job, const struct vs_subjob *sj,
+		       u32 h);
 
 /*
- * Whether @task's (sub-)job has a network topology; if so, *@hn is its
- * job's AllocatedHyperNode as allocate placed it (VS_TOPO_NONE: none yet).
+ * Whether @task's sub-job (its job, without a subGroupPolicy) has a
+ * network topology; if so, *@hn is that sub-job's AllocatedHyperNode as
+ * allocate placed it (VS_TOPO_NONE: none yet).
  */
 bool vs_topo_task_hn(const struct vs_session *ssn, const struct vs_task *task, u32 *hn);
 

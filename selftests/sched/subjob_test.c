@@ -210,3 +210,20 @@ Test(subjob, gang_counts_ready_subgroups_as_a_statement_places)
 	cr_assert_not(vs_ssn_subjob_ready(ssn, sa));
 	vs_session_close(ssn);
 }
+
+Test(subjob, the_core_keeps_a_subjobs_allocated_hypernode_by_id)
+{
+	struct vs_job *job = pg(1, NULL, 0);
+
+	cr_assert_null(vs_job_subjob_hn(job, "ns/pg/g-a"));
+	cr_assert_eq(vs_job_set_subjob_hn(&cl, job, "ns/pg/g-a", "s0"), 0);
+	cr_assert_eq(vs_job_set_subjob_hn(&cl, job, "ns/pg/g-b", "s1"), 0);
+	cr_assert_eq(vs_job_set_subjob_hn(&cl, job, "ns/pg/g-a", "s2"), 0);
+	cr_assert_str_eq(vs_job_subjob_hn(job, "ns/pg/g-a"), "s2");
+	cr_assert_str_eq(vs_job_subjob_hn(job, "ns/pg/g-b"), "s1");
+	cr_assert_eq(vs_job_set_subjob_hn(&cl, job, "ns/pg/g-a", NULL), 0);
+	cr_assert_null(vs_job_subjob_hn(job, "ns/pg/g-a"));
+	cr_assert_str_eq(vs_job_subjob_hn(job, "ns/pg/g-b"), "s1");
+	cr_assert_eq(job->nr_sub_hns, 1);
+	/* the rest goes with the job (the sanitizer build and valgrind would see a leak) */
+}

@@ -929,7 +929,7 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 	job_search(jw, NULL, ctx->topo->top, &min, &s);
 	ret = vs_ssn_hn_gradient(ssn, &s, &g);
 	/* for vsctl explain: -EINVAL is a search with no root within the tier */
-	if (jw->trace && ret != -ENOMEM)
+	if (jw->trace && ret != -ENOMEM && jw->tj.hard)
 		tt = vs_trace_topo(ssn, jw->trace, ctx->topo, s.highest_tier, s.allocated,
 				   ret ? NULL : &g, &min);
 	if (ret)
@@ -982,6 +982,7 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 				if (vs_ssn_job_ready(ssn, job))
 					break;
 			}
+			vs_trace_subs_placed(ssn, jw->trace, vs_subjobs_of(ssn, job));
 			/* RecoverSubJobStatus, the decisions kept */
 			for (u32 j = 0; j < jw->nr_subs; j++) {
 				tr->decision[j] = jw->subs[j].decision;

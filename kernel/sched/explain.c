@@ -12,6 +12,7 @@
 #include "sched/fiterr.h"
 #include "sched/framework.h"
 #include "sched/session.h"
+#include "sched/subjob.h"
 #include "sched/topology.h"
 
 /* ---- what a session found, kept on the job ---- */
@@ -50,6 +51,7 @@ struct vs_job_why {
 	u64 first_refused;		/* ...the first of them (seq) */
 	u32 reason, words;		/* text */
 	u32 topo;			/* text: a HyperNode search's lines, the summary last */
+	u32 subs;			/* text: the sub-groups' lines, the summary last */
 	u32 nr_tasks;
 	struct why_task tasks[];
 };
@@ -133,6 +135,29 @@ void vs_trace_topo_sub_empty(struct vs_topo_trace *tt, const struct vs_res *min)
 		tt->sub_min = *min;
 		tt->has_sub_min = true;
 	}
+}
+
+void vs_trace_subs_placed(struct vs_session *ssn, struct vs_job_trace *t,
+			  const struct vs_subjobs *sjs)
+{
+	u32 total = 0;
+
+	if (!t || !sjs)
+		return;
+	if (!t->sub_placed) {
+		t->sub_placed = vs_arena_calloc(ssn->arena, sjs->nr, sizeof(*t->sub_placed));
+		if (!t->sub_placed)
+			return;
+		t->subs = sjs;
+	}
+	for (u32 i = 0; i < sjs->nr; i++)
+		total += vs_subjob_ready_num(&sjs->sj[i]) + vs_subjob_waiting_num(&sjs->sj[i]);
+	if (total < t->sub_best || (total == t->sub_best && t->sub_best))
+		return;
+	t->sub_best = total;
+	for (u32 i = 0; i < sjs->nr; i++)
+		t->sub_placed[i] = vs_subjob_ready_num(&sjs->sj[i]) +
+				   vs_subjob_waiting_num(&sjs->sj[i]);
 }
 
 void vs_explain_free(struct vs_job *job)
@@ -272,6 +297,80 @@ static int topo_lines(const struct vs_job *job, const struct vs_topo_trace *tt, 
 	return off;
 }
 
+/*
+ * The sub-groups of a job that did not become ready, as its best dry run
+ * left them: each one's tasks placed of those it needs (the first
+ * TOPO_NAMES short ones), then the summary: the policy whose minSubGroups
+ * was not met, or the PodGroup's minMember.
+ */
+static int sub_lines(const struct vs_job *job, const struct vs_job_trace *t, char *buf,
+		     size_t len)
+{
+	const struct vs_subjobs *sjs = t->subs;
+	u32 shown = 0, short_ = 0;
+	int off = 0;
+
+	for (u32 i = 0; i < sjs->nr; i++) {
+		const struct vs_subjob *sj = &sjs->sj[i];
+
+		if (t->sub_placed[i] >= sj->min_available)
+			continue;
+		short_++;
+		if (shown++ < TOPO_NAMES)
+			VS_APPEND(buf, len, off, "Sub-group %s: %u of the %u tasks it needs placed\n",
+				  sj->uid, t->sub_placed[i], sj->min_available);
+	}
+	if (shown > TOPO_NAMES)
+		VS_APPEND(buf, len, off, "... and %u more sub-group(s) short\n", shown - TOPO_NAMES);
+	for (u32 g = 0; g < job->nr_subgroups; g++) {
+		u32 min, ready = 0, all = 0;
+
+		if (vs_subjob_group(job, g) != g || !(min = vs_subjob_group_min(job, g)))
+			continue;
+		for (u32 i = 0; i < sjs->nr; i++) {
+			const struct vs_subjob *sj = &sjs->sj[i];
+
+			if (sj->policy == VS_SUBJOB_DEFAULT || vs_subjob_group(job, sj->policy) != g)
+				continue;
+			all++;
+			ready += t->sub_placed[i] >= sj->min_available;
+		}
+		if (ready < min) {
+			VS_APPEND(buf, len, off, "Sub-group policy %s: %u of the %u sub-groups "
+				  "minSubGroups needs were placed (%u sub-group(s) in all)",
+				  job->subgroups[g].name, ready, min, all);
+			return off;
+		}
+	}
+	if (short_)
+		VS_APPEND(buf, len, off, "%u sub-group(s) could not place the tasks they need",
+			  short_);
+	else
+		VS_APPEND(buf, len, off, "Every sub-group was placed: %u of the %u tasks minMember "
+			  "needs", t->sub_best, job->min_member);
+	return off;
+}
+
+/* The words of @t's sub-groups (arena), for a job with sub-groups that waits. */
+static void sub_words(struct vs_session *ssn, const struct vs_job *job, struct vs_job_trace *t)
+{
+	char buf[2048];
+	int len;
+
+	t->sub_text = NULL;
+	if (!t->sub_placed || t->step == VS_WHY_COMMITTED || t->step == VS_WHY_PIPELINED ||
+	    t->refused)
+		return;
+	len = sub_lines(job, t, buf, sizeof(buf));
+	if ((size_t)len >= sizeof(buf))
+		len = (int)sizeof(buf) - 1;
+	t->sub_text = vs_arena_alloc(ssn->arena, (size_t)len + 1);
+	if (!t->sub_text)
+		return;
+	memcpy(t->sub_text, buf, (size_t)len);
+	t->sub_text[len] = '\0';
+}
+
 /* The words of @t's HyperNode search (arena), for a job it found no place for. */
 static void topo_words(struct vs_session *ssn, const struct vs_job *job, struct vs_job_trace *t)
 {
@@ -328,6 +427,7 @@ static struct vs_job_why *why_begin(struct vs_session *ssn, struct vs_job *job,
 {
 	size_t size = sizeof(struct vs_job_why) + t->nr_notes * sizeof(struct why_task) + 1 +
 		      opt_len(t->reason) + opt_len(t->words) + opt_len(t->topo_text) +
+		      opt_len(t->sub_text) +
 		      t->text_bytes;
 	struct vs_job_why *w = job->why;
 	u32 pos = 1;
@@ -354,6 +454,7 @@ static struct vs_job_why *why_begin(struct vs_session *ssn, struct vs_job *job,
 	w->reason = t->reason ? put_text(w, &pos, t->reason) : 0;
 	w->words = t->words ? put_text(w, &pos, t->words) : 0;
 	w->topo = t->topo_text ? put_text(w, &pos, t->topo_text) : 0;
+	w->subs = t->sub_text ? put_text(w, &pos, t->sub_text) : 0;
 	t->filled = 0;
 	t->text_pos = pos;
 	return w;
@@ -423,6 +524,7 @@ void vs_explain_record(struct vs_session *ssn)
 			continue;
 		}
 		topo_words(ssn, job, t);
+		sub_words(ssn, job, t);
 		if (!why_begin(ssn, job, t))
 			t->nr_notes = 0;	/* it keeps its old block, which says its cycle */
 	}
@@ -612,9 +714,10 @@ static void step_releasing(struct vs_explain *ex, const struct vs_sched *sched,
 }
 
 /* The lines of a HyperNode search that found no place, as steps; the summary, the last. */
-static const char *step_topo(struct vs_explain *ex, const struct vs_job_why *w)
+/* Each line of the text at @at a step; the last one (the summary) returned. */
+static const char *step_lines(struct vs_explain *ex, const struct vs_job_why *w, u32 at)
 {
-	const char *p = text_at(w, w->topo), *nl;
+	const char *p = text_at(w, at), *nl;
 
 	while ((nl = strchr(p, '\n'))) {
 		step(ex, "%.*s", (int)(nl - p), p);
@@ -622,6 +725,11 @@ static const char *step_topo(struct vs_explain *ex, const struct vs_job_why *w)
 	}
 	step(ex, "%s", p);
 	return p;
+}
+
+static const char *step_topo(struct vs_explain *ex, const struct vs_job_why *w)
+{
+	return step_lines(ex, w, w->topo);
 }
 
 /*
@@ -955,8 +1063,8 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 	}
 	switch (w->step) {
 	case VS_WHY_DISCARDED:
-		if (w->topo)
-			break;	/* its search's lines say more than its last dry run */
+		if (w->topo || w->subs)
+			break;	/* its search's or sub-groups' lines say more than its last dry run */
 		ex->reason = "GangNotReady";
 		step(ex, "Gang: %u of the %u tasks minMember needs were ready or pipelined: "
 		     "discarded", w->placed, w->min_member);
@@ -978,6 +1086,12 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 	if (w->topo) {
 		ex->reason = "NoHyperNodeFits";
 		summary = step_topo(ex, w);
+	}
+	/* kept only when the job with sub-groups was not placed: which one is short */
+	if (w->subs) {
+		if (!w->topo)
+			ex->reason = "SubGroupsNotReady";
+		summary = step_lines(ex, w, w->subs);
 	}
 	step_noted(ex, job, w, 16);
 	if (unsched->set && unsched->status && unsched->transition == w->cycle)

@@ -50,6 +50,16 @@ struct vs_job_trace {
 	char *words;			/* arena: the refusal's words ("plugin: text") */
 	struct vs_topo_trace *topo;	/* arena: its HyperNode search, if it had one */
 	char *topo_text;		/* arena: vs_explain_record()'s words for it */
+	/*
+	 * A job with sub-groups: its sub-jobs, and the tasks each had ready or
+	 * pipelined in the dry run that placed the most (sub_placed[i] for
+	 * subs->sj[i], arena; NULL: none noted), and vs_explain_record()'s
+	 * words for them.
+	 */
+	const struct vs_subjobs *subs;
+	u32 *sub_placed;
+	u32 sub_best;
+	char *sub_text;
 	/* vs_explain_record()'s: the job's noted tasks, their texts, its cursor */
 	u32 nr_notes, text_bytes;
 	u32 filled, text_pos;
@@ -116,6 +126,13 @@ static inline void vs_trace_topo_placed(struct vs_topo_trace *tt, u32 placed)
 
 /* No HyperNode under the one being tried could hold the sub-job's @min. */
 void vs_trace_topo_sub_empty(struct vs_topo_trace *tt, const struct vs_res *min);
+
+/*
+ * A dry run of @t's job, which has sub-groups (@sjs), ends: keep what each
+ * sub-group has ready or pipelined if it is the most so far.
+ */
+void vs_trace_subs_placed(struct vs_session *ssn, struct vs_job_trace *t,
+			  const struct vs_subjobs *sjs);
 
 /*
  * At session close, after the open statements are discarded and before the

@@ -290,6 +290,11 @@ u32 vs_subjob_ready_num(const struct vs_subjob *sj)
 	return count(sj, READY_MASK, false);
 }
 
+u32 vs_subjob_waiting_num(const struct vs_subjob *sj)
+{
+	return count(sj, VS_TASK_BIT(VS_TASK_PIPELINED), false);
+}
+
 u32 vs_subjob_allocated_num(const struct vs_subjob *sj)
 {
 	return count(sj, VS_TASK_ALLOCATED_MASK, false);

@@ -68,6 +68,8 @@ struct vs_subjob *vs_subjob_of(const struct vs_session *ssn, const struct vs_tas
 
 /* ReadyTaskNum: Bound, Binding, Running, Allocated and Succeeded tasks. */
 u32 vs_subjob_ready_num(const struct vs_subjob *sj);
+/* WaitingTaskNum: Pipelined tasks. */
+u32 vs_subjob_waiting_num(const struct vs_subjob *sj);
 /* AllocatedTaskNum: tasks in an allocated status. */
 u32 vs_subjob_allocated_num(const struct vs_subjob *sj);
 /* IsReady: ready tasks and pending best-effort ones reach MinAvailable. */

@@ -114,6 +114,8 @@ struct alloc_ctx {
 	struct vs_node **nodes;		/* the nodes tried: every one, or a HyperNode's */
 	u32 nr_nodes;
 	struct vs_topo *topo;		/* when a job has a network topology */
+	struct vs_arena *dry;		/* the dry runs' copies, reset per job (sched->dry) */
+	struct vs_arena *stmt_arena;	/* where statements come from: dry within dry runs */
 	u32 hn;				/* the HyperNode whose nodes are tried, or VS_TOPO_NONE */
 	struct vs_node **fit;		/* scratch: nodes that pass the predicates */
 	struct vs_node **idle, **future;
@@ -623,7 +625,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		     job->name, ctx->topo->hns[h].name);
 		return NULL;
 	}
-	stmt = vs_stmt_new(ssn);
+	stmt = vs_stmt_new_in(ssn, ctx->stmt_arena);
 	if (!stmt)
 		return NULL;
 	/* One cache per role, for this attempt at the job (Volcano's PredicateHelper). */
@@ -790,6 +792,25 @@ static u32 best_of(const double *scores, u32 nr)
 	return best;
 }
 
+/* Concatenate the logs of @stmts into @log, from @arena (Volcano's SaveOperations). */
+static int save_all(struct vs_arena *arena, struct vs_statement *const *stmts, u32 nr,
+		    struct vs_stmt_log *log)
+{
+	u32 total = 0;
+
+	for (u32 i = 0; i < nr; i++)
+		total += stmts[i]->nr;
+	log->nr = 0;
+	log->ops = vs_arena_alloc(arena, (total + 1) * sizeof(*log->ops));
+	if (!log->ops)
+		return -ENOMEM;
+	for (u32 i = 0; i < nr; i++) {
+		memcpy(log->ops + log->nr, stmts[i]->ops, stmts[i]->nr * sizeof(*log->ops));
+		log->nr += stmts[i]->nr;
+	}
+	return 0;
+}
+
 /*
  * Volcano's allocateForSubJob: the HyperNodes under @hn_for_job, gradient
  * by gradient, each tried with @tasks in a Statement that is saved and
@@ -815,9 +836,9 @@ static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct jo
 			vs_trace_topo_sub_empty(jw->trace->topo, &min);
 		return NULL;
 	}
-	trials = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*trials));
-	scores = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*scores));
-	cands = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*cands));
+	trials = vs_arena_alloc(ctx->dry, (ctx->topo->nr + 1) * sizeof(*trials));
+	scores = vs_arena_alloc(ctx->dry, (ctx->topo->nr + 1) * sizeof(*scores));
+	cands = vs_arena_alloc(ctx->dry, (ctx->topo->nr + 1) * sizeof(*cands));
 	if (!trials || !scores || !cands)
 		return NULL;
 	for (u32 k = 0; k < g.nr; k++) {
@@ -828,7 +849,7 @@ static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct jo
 			struct hn_trial *tr = &trials[nr];
 
 			reset_sub_fit_errors(jw, sub);	/* ResetSubJobFitErr */
-			if (vs_pq_copy(&tr->tasks, tasks))
+			if (vs_pq_copy_into(&tr->tasks, tasks, ctx->dry))
 				return NULL;
 			vs_v(3, "Try to allocate resource for tasks in subJob job=\"%s/%s\" "
 			     "taskNum=%u hyperNode=\"%s\"", jw->job->ns, jw->job->name,
@@ -836,7 +857,7 @@ static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct jo
 			stmt = allocate_tasks(ctx, jw, sub, &tr->tasks, g.hns[i]);
 			if (!stmt)
 				continue;
-			if (stmt->nr && !vs_stmt_save(stmt, &tr->log)) {
+			if (stmt->nr && !save_all(ctx->dry, &stmt, 1, &tr->log)) {
 				tr->hn = g.hns[i];
 				cands[nr++] = g.hns[i];
 			}
@@ -849,7 +870,7 @@ static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct jo
 		}
 		vs_ssn_hn_order(ssn, &s, cands, nr, scores);
 		best = best_of(scores, nr);
-		stmt = vs_stmt_new(ssn);
+		stmt = vs_stmt_new_in(ssn, ctx->stmt_arena);
 		if (!stmt || vs_stmt_recover(stmt, &trials[best].log, NULL)) {
 			vs_error("Failed to recover operations job=\"%s/%s\" hyperNode=\"%s\"",
 				 jw->job->ns, jw->job->name, ctx->topo->hns[trials[best].hn].name);
@@ -870,35 +891,29 @@ static struct vs_statement *allocate_for_subjob(struct alloc_ctx *ctx, struct jo
 	return NULL;
 }
 
-/* Concatenate the logs of @stmts into @log (Volcano's SaveOperations). */
-static int save_all(struct vs_session *ssn, struct vs_statement **stmts, u32 nr,
-		    struct vs_stmt_log *log)
+/* A copy of @jw's worksheet into @tr, from @arena (Volcano's JobWorksheet.Clone). */
+static int worksheet_copy(struct vs_arena *arena, struct job_ws *jw, struct job_trial *tr)
 {
-	u32 total = 0;
-
-	for (u32 i = 0; i < nr; i++)
-		total += stmts[i]->nr;
-	log->nr = 0;
-	log->ops = vs_arena_alloc(ssn->arena, (total + 1) * sizeof(*log->ops));
-	if (!log->ops)
+	tr->tasks = vs_arena_alloc(arena, jw->nr_subs * sizeof(*tr->tasks));
+	tr->decision = vs_arena_alloc(arena, jw->nr_subs * sizeof(*tr->decision));
+	if (!tr->tasks || !tr->decision || vs_pq_copy_into(&tr->order, &jw->order, arena))
 		return -ENOMEM;
-	for (u32 i = 0; i < nr; i++) {
-		memcpy(log->ops + log->nr, stmts[i]->ops, stmts[i]->nr * sizeof(*log->ops));
-		log->nr += stmts[i]->nr;
-	}
+	for (u32 i = 0; i < jw->nr_subs; i++)
+		if (vs_pq_copy_into(&tr->tasks[i], &jw->subs[i].tasks, arena))
+			return -ENOMEM;
 	return 0;
 }
 
-/* A copy of @jw's worksheet into @tr (Volcano's JobWorksheet.Clone). */
-static int trial_begin(struct vs_session *ssn, struct job_ws *jw, struct job_trial *tr)
+/* The worksheet @tr left, back into @jw from the session arena. */
+static int worksheet_take(struct vs_session *ssn, struct job_ws *jw, const struct job_trial *tr)
 {
-	tr->tasks = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*tr->tasks));
-	tr->decision = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*tr->decision));
-	if (!tr->tasks || !tr->decision || vs_pq_copy(&tr->order, &jw->order))
+	if (vs_pq_copy_into(&jw->order, &tr->order, ssn->arena))
 		return -ENOMEM;
-	for (u32 i = 0; i < jw->nr_subs; i++)
-		if (vs_pq_copy(&tr->tasks[i], &jw->subs[i].tasks))
+	for (u32 i = 0; i < jw->nr_subs; i++) {
+		if (vs_pq_copy_into(&jw->subs[i].tasks, &tr->tasks[i], ssn->arena))
 			return -ENOMEM;
+		jw->subs[i].decision = tr->decision[i];
+	}
 	return 0;
 }
 
@@ -926,6 +941,13 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 	double *scores;
 	int ret;
 
+	/*
+	 * What the last job's dry runs left is gone: its worksheet was taken
+	 * back. Every statement of a dry run is discarded in it, only the one
+	 * returned comes from the session (the caller puts stmt_arena back).
+	 */
+	vs_arena_reset(ctx->dry);
+	ctx->stmt_arena = ctx->dry;
 	job_search(jw, NULL, ctx->topo->top, &min, &s);
 	ret = vs_ssn_hn_gradient(ssn, &s, &g);
 	/* for vsctl explain: -EINVAL is a search with no root within the tier */
@@ -936,10 +958,10 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 		return NULL;
 	for (u32 i = 0; i < jw->nr_subs; i++)
 		max_stmts += vs_pq_len(&jw->subs[i].tasks);
-	trials = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*trials));
-	scores = vs_arena_alloc(ssn->arena, (ctx->topo->nr + 1) * sizeof(*scores));
-	stmts = vs_arena_alloc(ssn->arena, max_stmts * sizeof(*stmts));
-	before = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*before));
+	trials = vs_arena_alloc(ctx->dry, (ctx->topo->nr + 1) * sizeof(*trials));
+	scores = vs_arena_alloc(ctx->dry, (ctx->topo->nr + 1) * sizeof(*scores));
+	stmts = vs_arena_alloc(ctx->dry, max_stmts * sizeof(*stmts));
+	before = vs_arena_alloc(ctx->dry, jw->nr_subs * sizeof(*before));
 	if (!trials || !scores || !stmts || !before)
 		return NULL;
 	/* SnapshotSubJobStatus */
@@ -956,7 +978,7 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 
 			vs_trace_topo_try(tt);
 			jw->nr_failed_roles = 0;	/* ResetFitErr */
-			if (trial_begin(ssn, jw, tr))
+			if (worksheet_copy(ctx->dry, jw, tr))
 				return NULL;
 			vs_v(3, "Try to allocate resource for job in hyperNode job=\"%s/%s\" "
 			     "hyperNode=\"%s\"", job->ns, job->name, ctx->topo->hns[g.hns[i]].name);
@@ -988,7 +1010,7 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 				tr->decision[j] = jw->subs[j].decision;
 				jw->subs[j].tj.allocated = before[j];
 			}
-			if (save_all(ssn, stmts, nr_stmts, &tr->log))
+			if (save_all(ctx->dry, stmts, nr_stmts, &tr->log))
 				return NULL;
 			if (tr->log.nr && (vs_ssn_job_ready(ssn, job) ||
 					   vs_ssn_job_pipelined(ssn, job))) {
@@ -1014,10 +1036,9 @@ static struct vs_statement *allocate_for_job(struct alloc_ctx *ctx, struct job_w
 			return NULL;
 		}
 		/* the worksheet what the best left, the decisions its own */
-		jw->order = trials[best].order;
-		for (u32 j = 0; j < jw->nr_subs; j++) {
-			jw->subs[j].tasks = trials[best].tasks[j];
-			jw->subs[j].decision = trials[best].decision[j];
+		if (worksheet_take(ssn, jw, &trials[best])) {
+			vs_stmt_discard(stmt);
+			return NULL;
 		}
 		*hn_for_job = trials[best].hn;
 		vs_v(3, "Allocate job to hyperNode success job=\"%s/%s\" hyperNode=\"%s\"",
@@ -1293,6 +1314,8 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->ssn = ssn;
+	ctx->dry = &ssn->sched->dry;
+	ctx->stmt_arena = ssn->arena;
 	ctx->error_cache = true;
 	ctx->hn = VS_TOPO_NONE;
 	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &ctx->error_cache, NULL);
@@ -1416,6 +1439,7 @@ static int allocate_execute(struct vs_session *ssn, const struct vs_args *args)
 		 */
 		if (jw->tj.hard || jw->job->nr_subgroups) {
 			stmt = allocate_for_job(&ctx, jw, &hn_for_job);
+			ctx.stmt_arena = ssn->arena;
 		} else {
 			stmt = allocate_tasks(&ctx, jw, &jw->subs[0], &jw->subs[0].tasks,
 					      VS_TOPO_NONE);

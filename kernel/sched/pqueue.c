@@ -19,12 +19,18 @@ void vs_pq_init(struct vs_pqueue *pq, struct vs_session *ssn, struct vs_arena *a
 
 int vs_pq_copy(struct vs_pqueue *dst, const struct vs_pqueue *src)
 {
+	return vs_pq_copy_into(dst, src, src->arena);
+}
+
+int vs_pq_copy_into(struct vs_pqueue *dst, const struct vs_pqueue *src, struct vs_arena *arena)
+{
 	*dst = *src;
+	dst->arena = arena;
 	dst->cap = src->nr;
 	dst->items = NULL;
 	if (!src->nr)
 		return 0;
-	dst->items = vs_arena_alloc(src->arena, src->nr * sizeof(*dst->items));
+	dst->items = vs_arena_alloc(arena, src->nr * sizeof(*dst->items));
 	if (!dst->items)
 		return -ENOMEM;
 	memcpy(dst->items, src->items, src->nr * sizeof(*dst->items));

@@ -38,6 +38,8 @@ int vs_pq_push(struct vs_pqueue *pq, void *item);
 
 /* Make @dst a copy of @src (Volcano's PriorityQueue.Clone); -ENOMEM. */
 int vs_pq_copy(struct vs_pqueue *dst, const struct vs_pqueue *src);
+/* The same, @dst's items (and what it grows into) from @arena. */
+int vs_pq_copy_into(struct vs_pqueue *dst, const struct vs_pqueue *src, struct vs_arena *arena);
 
 /* The first item, removed; NULL when empty. */
 void *vs_pq_pop(struct vs_pqueue *pq);

@@ -451,6 +451,7 @@ int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, const struct vs
 	/* Even a refused configuration leaves a scheduler vs_sched_destroy() takes. */
 	memset(sched, 0, sizeof(*sched));
 	vs_arena_init(&sched->arena, 0);
+	vs_arena_init(&sched->dry, 0);
 	if (ret) {
 		vs_conf_free(conf);
 		return ret;
@@ -467,6 +468,8 @@ void vs_sched_destroy(struct vs_sched *sched)
 	vs_conf_free(sched->conf);
 	if (sched->arena.chunks.next)		/* never initialised: nothing to free */
 		vs_arena_destroy(&sched->arena);
+	if (sched->dry.chunks.next)
+		vs_arena_destroy(&sched->dry);
 	memset(sched, 0, sizeof(*sched));
 }
 

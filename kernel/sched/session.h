@@ -68,6 +68,11 @@ struct vs_sched {
 	const struct vs_registry *reg;	/* the plugins and actions conf may name */
 	struct vs_conf *conf;		/* owned */
 	struct vs_arena arena;		/* the sessions' scratch memory */
+	/*
+	 * allocate's dry runs over HyperNodes: what they save and copy,
+	 * forgotten once a job's attempt is decided (actions/allocate.c).
+	 */
+	struct vs_arena dry;
 	struct vs_decision_sink sink;
 	struct vs_sched_stats stats;
 	struct vs_metrics metrics;	/* Volcano's scheduler metrics */

@@ -13,11 +13,17 @@
 
 struct vs_statement *vs_stmt_new(struct vs_session *ssn)
 {
-	struct vs_statement *stmt = vs_arena_zalloc(ssn->arena, sizeof(*stmt));
+	return vs_stmt_new_in(ssn, ssn->arena);
+}
+
+struct vs_statement *vs_stmt_new_in(struct vs_session *ssn, struct vs_arena *arena)
+{
+	struct vs_statement *stmt = vs_arena_zalloc(arena, sizeof(*stmt));
 
 	if (!stmt)
 		return NULL;
 	stmt->ssn = ssn;
+	stmt->arena = arena;
 	stmt->open = true;
 	/* Newest first, so that a session closes them in reverse order. */
 	list_add(&stmt->node, &ssn->open_stmts);
@@ -34,7 +40,7 @@ static int reserve(struct vs_statement *stmt, u32 extra, struct vs_err *err)
 		return 0;
 	while (cap < stmt->nr + extra)
 		cap *= 2;
-	ops = vs_arena_alloc(stmt->ssn->arena, cap * sizeof(*ops));
+	ops = vs_arena_alloc(stmt->arena, cap * sizeof(*ops));
 	if (!ops)
 		return vs_err_set(err, ENOMEM, "out of memory for a statement");
 	if (stmt->nr)

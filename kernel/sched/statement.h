@@ -43,7 +43,8 @@ struct vs_stmt_op {
 
 struct vs_statement {
 	struct vs_session *ssn;
-	struct vs_stmt_op *ops;		/* from the session arena */
+	struct vs_arena *arena;		/* its memory: the session arena, or vs_stmt_new_in()'s */
+	struct vs_stmt_op *ops;
 	u32 nr, cap;
 	bool open;			/* on ssn->open_stmts */
 	struct list_head node;
@@ -57,6 +58,11 @@ struct vs_stmt_log {
 
 /* A new, open statement of @ssn (from its arena); NULL when out of memory. */
 struct vs_statement *vs_stmt_new(struct vs_session *ssn);
+/*
+ * The same from @arena: for a statement that is discarded before @arena
+ * is reset (a dry run), so that what it did costs the session nothing.
+ */
+struct vs_statement *vs_stmt_new_in(struct vs_session *ssn, struct vs_arena *arena);
 
 /*
  * Allocate @task (Pending) on @node. On failure (the task is not Pending,

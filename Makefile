@@ -368,7 +368,7 @@ check: unit-check
 # (once; Go's caches in GO_DIR).
 smoke-tests := vsbench-smoke vsbench-run vsbench-export vsbench-sweep vsbench-sim vsctl-smoke \
 	vsctl-objects accounting-extremes vsctl-top manual-pages doc-getting-started \
-	doc-vsctl scenarios-run conformance-compare scenarios-remote apply-equivalence \
+	doc-vsctl doc-scheduling scenarios-run conformance-compare scenarios-remote apply-equivalence \
 	demo-smoke vjob-lifecycle vskube-e2e vskube-faults protocol-spec pod-admission
 smoke-vsbench-smoke = $(srctree)/selftests/vsbench-smoke.sh $(1)/vsbench
 smoke-vsbench-run = $(srctree)/selftests/vsbench-run.sh $(1)/vsbench
@@ -383,6 +383,7 @@ smoke-manual-pages = $(srctree)/selftests/manual-pages.sh $(1) $(srctree)
 smoke-doc-getting-started = $(srctree)/selftests/doc-run.sh $(1) $(srctree) \
 	Documentation/getting-started.md
 smoke-doc-vsctl = $(srctree)/selftests/doc-run.sh $(1) $(srctree) Documentation/vsctl.md
+smoke-doc-scheduling = $(srctree)/selftests/doc-run.sh $(1) $(srctree) Documentation/scheduling.md
 smoke-scenarios-run = $(srctree)/selftests/scenarios-run.sh $(1)/vsctl $(srctree)/selftests/scenarios
 smoke-conformance-compare = $(srctree)/selftests/conformance-compare.sh $(1) $(srctree)
 smoke-scenarios-remote = $(srctree)/selftests/scenarios-remote.sh $(1) $(srctree)/selftests

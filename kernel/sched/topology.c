@@ -2,6 +2,7 @@
 /*
  * The session's view of the network topology (topology.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,8 +59,62 @@ static int node_sidx_cmp(const void *a, const void *b)
 	return (x->sidx > y->sidx) - (x->sidx < y->sidx);
 }
 
+/*
+ * The session's nodes by name, for the leaves: both are the cluster's
+ * interned strings, so that a leaf is found by its pointer, without the
+ * string table's lookup and the name's hash that vs_node_find() pays (a
+ * node is the leaf of a HyperNode of every tier: at 100,000 nodes that
+ * was most of a session's view).
+ */
+struct node_map {
+	struct {
+		const char *name;	/* beside the node: a probe touches one line */
+		struct vs_node *node;
+	} *slot;
+	u32 mask;
+};
+
+static u32 ptr_hash(const void *p)
+{
+	u64 x = (u64)(uintptr_t)p;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (u32)x;
+}
+
+static int node_map_build(struct vs_session *ssn, struct node_map *m)
+{
+	u32 size = 16;
+
+	while (size < 2 * ssn->nr_nodes)
+		size *= 2;
+	m->slot = vs_arena_calloc(ssn->arena, size, sizeof(*m->slot));
+	if (!m->slot)
+		return -ENOMEM;
+	m->mask = size - 1;
+	for (u32 i = 0; i < ssn->nr_nodes; i++) {
+		u32 at = ptr_hash(ssn->nodes[i]->name) & m->mask;
+
+		while (m->slot[at].name)
+			at = (at + 1) & m->mask;
+		m->slot[at].name = ssn->nodes[i]->name;
+		m->slot[at].node = ssn->nodes[i];
+	}
+	return 0;
+}
+
+static struct vs_node *node_map_find(const struct node_map *m, const char *iname)
+{
+	for (u32 at = ptr_hash(iname) & m->mask; m->slot[at].name; at = (at + 1) & m->mask)
+		if (m->slot[at].name == iname)
+			return m->slot[at].node;
+	return NULL;
+}
+
 /* A HyperNode's session nodes: its leaves that are nodes, by sidx. */
-static int build_nodes(struct vs_session *ssn, struct vs_topo_hn *h)
+static int build_nodes(struct vs_session *ssn, const struct node_map *map, struct vs_topo_hn *h)
 {
 	const struct vs_hypernode *hn = h->hn;
 
@@ -67,7 +122,7 @@ static int build_nodes(struct vs_session *ssn, struct vs_topo_hn *h)
 	if (!h->nodes)
 		return -ENOMEM;
 	for (u32 i = 0; i < hn->nr_leaves; i++) {
-		struct vs_node *node = vs_node_find(ssn->cl, hn->leaves[i]);
+		struct vs_node *node = node_map_find(map, hn->leaves[i]);
 
 		if (node)
 			add_node(h, node);
@@ -171,10 +226,14 @@ static int build(struct vs_session *ssn, struct vs_topo *topo)
 {
 	struct vs_cluster *cl = ssn->cl;
 	struct vs_hypernode *hn;
+	struct node_map map;
 	struct vs_topo_hn *top;
 	u32 n = 0;
 	int ret;
 
+	ret = node_map_build(ssn, &map);
+	if (ret)
+		return ret;
 	topo->nr = cl->hypernodes.nr + 1;
 	topo->top = cl->hypernodes.nr;
 	topo->ready = vs_hypernodes_ready(cl);
@@ -188,7 +247,7 @@ static int build(struct vs_session *ssn, struct vs_topo *topo)
 		h->name = hn->name;
 		h->hn = hn;
 		h->tier = hn->tier;
-		ret = build_nodes(ssn, h);
+		ret = build_nodes(ssn, &map, h);
 		if (ret)
 			return ret;
 	}

@@ -93,6 +93,8 @@ static int nettopo_check_conf(const struct vs_conf_plugin *cp, struct vs_err *er
 	       vs_res_weights_check(&cp->args, "hypernode.binpack", err);
 }
 
+static int view_init(struct vs_session *ssn, struct nettopo *nt);
+
 static int nettopo_open(struct vs_session *ssn, struct vs_plugin *p)
 {
 	const struct vs_args *args = &p->conf->args;
@@ -115,7 +117,21 @@ static int nettopo_open(struct vs_session *ssn, struct vs_plugin *p)
 	vs_args_get_int(args, "hypernode.gradient.evict.max-hypernodes", &nt->evict_max, NULL);
 	if (nt->evict_max <= 0)
 		nt->evict_max = 8;
+	p->priv = nt;
+	/*
+	 * Volcano's resource cache is made when the session opens. A session
+	 * with no pending task asks the plugin nothing (a quiet cycle): it
+	 * makes no view, and a later call makes it then.
+	 */
+	for (u32 i = 0; i < ssn->nr_jobs; i++)
+		if (ssn->jobs[i]->nr_by_status[VS_TASK_PENDING])
+			return view_init(ssn, nt);
+	return 0;
+}
 
+/* The session's view and what the plugin keeps by HyperNode. -ENOMEM. */
+static int view_init(struct vs_session *ssn, struct nettopo *nt)
+{
 	nt->topo = vs_topo_get(ssn);
 	if (!nt->topo)
 		return -ENOMEM;
@@ -144,8 +160,19 @@ static int nettopo_open(struct vs_session *ssn, struct vs_plugin *p)
 		for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++)
 			nt->tier_weight[tier - nt->min_tier] = pow(nt->fading, (double)(tier - 1));
 	}
-	p->priv = nt;
 	return 0;
+}
+
+/* @p's state with its view, made now if the session opened without one; NULL: no memory. */
+static struct nettopo *ready(struct vs_session *ssn, struct vs_plugin *p)
+{
+	struct nettopo *nt = p->priv;
+
+	if (!nt->topo && view_init(ssn, nt)) {
+		nt->topo = NULL;
+		return NULL;
+	}
+	return nt;
 }
 
 /* The HyperNodes holding @node follow what @task takes there or gives back. */
@@ -166,15 +193,22 @@ static void follow(struct nettopo *nt, const struct vs_task *task, const struct 
 	}
 }
 
+/* Without a view yet there is nothing to follow: it sums the nodes as they are when made. */
 static void nettopo_on_allocate(struct vs_session *ssn, struct vs_plugin *p, struct vs_task *task)
 {
-	follow(p->priv, task, task->node, true);
+	struct nettopo *nt = p->priv;
+
+	if (nt->topo)
+		follow(nt, task, task->node, true);
 }
 
 static void nettopo_on_deallocate(struct vs_session *ssn, struct vs_plugin *p,
 				  struct vs_task *task, struct vs_node *node)
 {
-	follow(p->priv, task, node, false);
+	struct nettopo *nt = p->priv;
+
+	if (nt->topo)
+		follow(nt, task, node, false);
 }
 
 /* ---- gradients ---- */
@@ -261,10 +295,13 @@ static void reverse_and_cap(struct vs_hn_gradients *g, u32 *hns, u32 *start, s64
 static int nettopo_hn_gradient(struct vs_session *ssn, struct vs_plugin *p,
 			       const struct vs_hn_search *s, struct vs_hn_gradients *out)
 {
-	const struct nettopo *nt = p->priv;
-	const struct vs_topo *topo = nt->topo;
+	const struct nettopo *nt = ready(ssn, p);
+	const struct vs_topo *topo;
 	u32 *queue, *by_tier, head = 0, tail = 0, n = 0, root;
 
+	if (!nt)
+		return -ENOMEM;
+	topo = nt->topo;
 	if (!s->hard)
 		return single(ssn, s->root, out);
 	root = search_root(topo, s);
@@ -413,11 +450,14 @@ static void break_ties(struct nettopo *nt, const struct vs_job *job, const struc
 static void nettopo_hn_order(struct vs_session *ssn, struct vs_plugin *p,
 			     const struct vs_hn_search *s, const u32 *hns, u32 nr, double *scores)
 {
-	struct nettopo *nt = p->priv;
-	double *raw = nt->raw;
+	struct nettopo *nt = ready(ssn, p);
 	const struct vs_task *t;
 	struct vs_res req;
+	double *raw;
 
+	if (!nt)
+		return;		/* no memory for its view: no HyperNode scores */
+	raw = nt->raw;
 	/* What the sub-job's tasks ask for, every one of them. */
 	vs_res_clear(&req);
 	if (s->sj) {
@@ -521,10 +561,13 @@ static void nettopo_batch_node_order(struct vs_session *ssn, struct vs_plugin *p
 				     const struct vs_task *task, struct vs_node *const *nodes,
 				     u32 nr, double *scores)
 {
-	struct nettopo *nt = p->priv;
-	double *raw = nt->raw;
+	struct nettopo *nt = ready(ssn, p);
 	u32 allocated;
+	double *raw;
 
+	if (!nt)
+		return;		/* no memory for its view: no node scores */
+	raw = nt->raw;
 	if (vs_topo_task_hn(ssn, task, &allocated)) {
 		score_network_aware(nt, task, vs_subjob_of(ssn, task), allocated, nodes, nr, raw);
 	} else {

@@ -296,6 +296,37 @@ Test(topology, the_view_has_the_top_above_every_root)
 	vs_session_close(ssn);
 }
 
+Test(topology, a_session_without_pending_tasks_makes_its_view_when_asked)
+{
+	struct vs_session *ssn;
+	struct vs_hn_gradients g;
+	struct vs_hn_search s;
+	struct vs_res min;
+	struct vs_err e = { { 0 } };
+	struct vs_job *job;
+
+	two_leaves();
+	job = pg(2, VS_NT_HARD, 1, NULL);
+	pod("p0", "", "s1-n3");
+	pod("p1", "", "s1-n4");
+	start();
+	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
+	cr_assert_null(ssn->topo, "a quiet session makes no view");
+	vs_res_clear(&min);
+	vs_res_set(&min, VS_RES_CPU, 4000);
+	s = (struct vs_hn_search) {
+		.job = job, .hard = true, .highest_tier = 1, .allocated = VS_TOPO_NONE,
+		.min_res = &min, .purpose = VS_HN_ALLOCATE,
+	};
+	/* asked anyway (the root is the view's), the plugin takes the view up then */
+	s.root = vs_topo_get(ssn)->top;
+	cr_assert_eq(vs_ssn_hn_gradient(ssn, &s, &g), 0);
+	cr_assert_eq(g.nr, 1);
+	cr_assert_eq(g.start[1], 1, "s1 is full: s0 alone holds 4 cpu");
+	cr_assert_str_eq(ssn->topo->hns[g.hns[0]].name, "s0");
+	vs_session_close(ssn);
+}
+
 Test(topology, the_gang_goes_to_the_leaf_that_holds_it_whole)
 {
 	struct vs_job_spec spec;

@@ -736,7 +736,6 @@ struct job_trial {
 	struct vs_pqueue *tasks;	/* by sub-job */
 	struct vs_pqueue order;
 	u32 *decision;			/* by sub-job, VS_TOPO_NONE: none */
-	double score;
 };
 
 /* subJob.GetMinResources: what its pending tasks ask for. */
@@ -1132,38 +1131,38 @@ static int push_task(struct vs_session *ssn, struct vs_pqueue *tasks, struct vs_
 static int mark_required(struct vs_session *ssn, struct job_ws *jw)
 {
 	const struct vs_job *job = jw->job;
-	struct sub_ws **todo;
+	struct sub_ws **unready;
 	u32 *count, n = 0;
 
-	todo = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*todo));
+	unready = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*unready));
 	count = vs_arena_calloc(ssn->arena, job->nr_subgroups, sizeof(*count));
-	if (!todo || !count)
+	if (!unready || !count)
 		return -ENOMEM;
 	for (u32 i = 0; i < jw->nr_subs; i++) {
 		struct sub_ws *sub = &jw->subs[i];
 
 		if (!sub_ready(ssn, jw, sub))
-			todo[n++] = sub;
+			unready[n++] = sub;
 		else if (sub->sj->policy != VS_SUBJOB_DEFAULT)
 			count[vs_subjob_group(job, sub->sj->policy)]++;
 	}
 	/* a few sub-jobs: an insertion sort, by the session's order */
 	for (u32 i = 1; i < n; i++) {
-		struct sub_ws *x = todo[i];
+		struct sub_ws *x = unready[i];
 		u32 j = i;
 
-		for (; j && vs_ssn_subjob_order(ssn, x->sj, todo[j - 1]->sj) < 0; j--)
-			todo[j] = todo[j - 1];
-		todo[j] = x;
+		for (; j && vs_ssn_subjob_order(ssn, x->sj, unready[j - 1]->sj) < 0; j--)
+			unready[j] = unready[j - 1];
+		unready[j] = x;
 	}
 	for (u32 i = 0; i < n; i++) {
 		u32 g;
 
-		if (todo[i]->sj->policy == VS_SUBJOB_DEFAULT)
+		if (unready[i]->sj->policy == VS_SUBJOB_DEFAULT)
 			continue;
-		g = vs_subjob_group(job, todo[i]->sj->policy);
+		g = vs_subjob_group(job, unready[i]->sj->policy);
 		if (count[g] < vs_subjob_group_min(job, g)) {
-			todo[i]->required = true;
+			unready[i]->required = true;
 			count[g]++;
 		}
 	}

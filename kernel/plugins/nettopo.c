@@ -373,19 +373,26 @@ static double binpack(const struct nettopo *nt, u32 h, const struct vs_res *req)
 	return weights > 0 ? score / (double)weights : 0;
 }
 
-/* Count @t on each HyperNode holding its node, into nt->count; *@nr counts those touched. */
-static void count_task(struct nettopo *nt, const struct vs_task *t, u32 *nr)
+struct counting {
+	struct nettopo *nt;
+	u32 nr_touched;
+};
+
+/* Count @t on each HyperNode holding its node, into nt->count. */
+static bool count_task(const struct vs_task *t, void *arg)
 {
-	const struct vs_topo *topo = nt->topo;
+	struct counting *c = arg;
+	const struct vs_topo *topo = c->nt->topo;
 
 	if (!t->node)
-		return;
+		return true;
 	for (u32 i = topo->of_node_at[t->node->sidx]; i < topo->of_node_at[t->node->sidx + 1]; i++) {
 		u32 h = topo->of_node[i];
 
-		if (!nt->count[h]++)
-			nt->touched[(*nr)++] = h;
+		if (!c->nt->count[h]++)
+			c->nt->touched[c->nr_touched++] = h;
 	}
+	return true;
 }
 
 /*
@@ -394,17 +401,16 @@ static void count_task(struct nettopo *nt, const struct vs_task *t, u32 *nr)
  */
 static u32 count_tasks(struct nettopo *nt, const struct vs_job *job, const struct vs_subjob *sj)
 {
-	const struct vs_task *t;
-	u32 nr = 0;
+	struct counting c = { .nt = nt };
 
-	if (sj) {
-		for (u32 i = 0; i < sj->nr_tasks; i++)
-			count_task(nt, sj->tasks[i], &nr);
-		return nr;
-	}
-	list_for_each_entry(t, &job->tasks, job_node)
-		count_task(nt, t, &nr);
-	return nr;
+	vs_subjob_each_task(job, sj, count_task, &c);
+	return c.nr_touched;
+}
+
+static bool add_request(const struct vs_task *t, void *req)
+{
+	vs_res_add(req, t->req);
+	return true;
 }
 
 static void uncount(struct nettopo *nt, u32 nr_touched)
@@ -451,7 +457,6 @@ static void nettopo_hn_order(struct vs_session *ssn, struct vs_plugin *p,
 			     const struct vs_hn_search *s, const u32 *hns, u32 nr, double *scores)
 {
 	struct nettopo *nt = ready(ssn, p);
-	const struct vs_task *t;
 	struct vs_res req;
 	double *raw;
 
@@ -460,13 +465,7 @@ static void nettopo_hn_order(struct vs_session *ssn, struct vs_plugin *p,
 	raw = nt->raw;
 	/* What the sub-job's tasks ask for, every one of them. */
 	vs_res_clear(&req);
-	if (s->sj) {
-		for (u32 i = 0; i < s->sj->nr_tasks; i++)
-			vs_res_add(&req, s->sj->tasks[i]->req);
-	} else {
-		list_for_each_entry(t, &s->job->tasks, job_node)
-			vs_res_add(&req, t->req);
-	}
+	vs_subjob_each_task(s->job, s->sj, add_request, &req);
 	for (u32 i = 0; i < nr; i++)
 		raw[i] = binpack(nt, hns[i], &req);
 	break_ties(nt, s->job, s->sj, hns, nr, raw);

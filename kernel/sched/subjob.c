@@ -268,6 +268,23 @@ search:
 	return NULL;
 }
 
+bool vs_subjob_each_task(const struct vs_job *job, const struct vs_subjob *sj,
+			 bool (*fn)(const struct vs_task *task, void *arg), void *arg)
+{
+	const struct vs_task *t;
+
+	if (sj) {
+		for (u32 i = 0; i < sj->nr_tasks; i++)
+			if (!fn(sj->tasks[i], arg))
+				return false;
+		return true;
+	}
+	list_for_each_entry(t, &job->tasks, job_node)
+		if (!fn(t, arg))
+			return false;
+	return true;
+}
+
 static u32 count(const struct vs_subjob *sj, u32 mask, bool best_effort_pending)
 {
 	u32 n = 0;

@@ -66,6 +66,14 @@ const struct vs_subjobs *vs_subjobs_of(const struct vs_session *ssn, const struc
 /* The sub-job of @task, or NULL when its job has no subGroupPolicy. */
 struct vs_subjob *vs_subjob_of(const struct vs_session *ssn, const struct vs_task *task);
 
+/*
+ * Call @fn on each task of @sj, or of @job when @sj is NULL (a job without
+ * subGroupPolicy is its only sub-job), in creation order, while it returns
+ * true; false when it stopped.
+ */
+bool vs_subjob_each_task(const struct vs_job *job, const struct vs_subjob *sj,
+			 bool (*fn)(const struct vs_task *task, void *arg), void *arg);
+
 /* ReadyTaskNum: Bound, Binding, Running, Allocated and Succeeded tasks. */
 u32 vs_subjob_ready_num(const struct vs_subjob *sj);
 /* WaitingTaskNum: Pipelined tasks. */

@@ -332,32 +332,21 @@ s32 vs_topo_tier_of_name(const struct vs_topo *topo, const char *tier_name)
 	return tier;
 }
 
-/* Whether @h holds the node of every allocated task in @tasks; *@any: there was one. */
-static bool holds_allocated(const struct vs_topo *topo, u32 h, struct vs_task *const *tasks,
-			    u32 nr, const struct vs_job *job, bool *any)
-{
-	const struct vs_task *t;
+struct holds {
+	const struct vs_topo *topo;
+	u32 h;
+	bool any;			/* an allocated task was met */
+};
 
-	*any = false;
-	if (!tasks) {
-		list_for_each_entry(t, &job->tasks, job_node) {
-			if (!vs_task_status_allocated(t->status) || !t->node)
-				continue;
-			*any = true;
-			if (!vs_topo_has_node(topo, h, t->node))
-				return false;
-		}
+/* Whether HyperNode hs->h holds @t's node, for an allocated task. */
+static bool holds_task(const struct vs_task *t, void *arg)
+{
+	struct holds *hs = arg;
+
+	if (!vs_task_status_allocated(t->status) || !t->node)
 		return true;
-	}
-	for (u32 i = 0; i < nr; i++) {
-		t = tasks[i];
-		if (!vs_task_status_allocated(t->status) || !t->node)
-			continue;
-		*any = true;
-		if (!vs_topo_has_node(topo, h, t->node))
-			return false;
-	}
-	return true;
+	hs->any = true;
+	return vs_topo_has_node(hs->topo, hs->h, t->node);
 }
 
 /*
@@ -373,13 +362,13 @@ static u32 recover_allocated(const struct vs_topo *topo, const struct vs_job *jo
 	u32 best = VS_TOPO_NONE;
 
 	for (u32 h = 0; h < topo->nr; h++) {
-		bool any;
+		struct holds hs = { .topo = topo, .h = h };
 
 		if (best != VS_TOPO_NONE && topo->hns[h].tier >= topo->hns[best].tier)
 			continue;
-		if (holds_allocated(topo, h, sj ? sj->tasks : NULL, sj ? sj->nr_tasks : 0, job, &any))
+		if (vs_subjob_each_task(job, sj, holds_task, &hs))
 			best = h;
-		if (!any)
+		if (!hs.any)
 			return VS_TOPO_NONE;
 	}
 	return best;

@@ -438,9 +438,14 @@ static int ensure_podgroup(struct vs_ctl *ctl, struct vs_vjob *vjob, struct vs_q
 		     vjob->name);
 		vs_ctl_podgroup_added(ctl, pg);
 	} else if ((sg_differ = subgroups_differ(pg, vjob, &w.spec)) || pg_differs(pg, &w.spec)) {
-		/* the queue and the phase are not the job controller's to change */
+		/*
+		 * The queue and the phase are not the job controller's to
+		 * change, nor the PodGroup's volcano.sh/preemptable (its
+		 * metadata, which the update leaves).
+		 */
 		w.spec.queue = pg->queue_name;
 		w.spec.phase = pg->phase;
+		w.spec.preemptable = (enum vs_pg_preemptable)pg->preemptable;
 		/*
 		 * Nor, once the PodGroup is there, its networkTopology
 		 * (shouldUpdateExistingPodGroup leaves it), nor its

@@ -372,6 +372,8 @@ static int job_attrs_build(struct vs_cluster *cl, const struct vs_job_spec *spec
 	}
 	if ((unsigned int)spec->phase >= VS_PG_NR_PHASES)
 		return vs_err_set(err, EINVAL, "bad phase %d", spec->phase);
+	if ((unsigned int)spec->preemptable > VS_PG_PREEMPTABLE_TRUE)
+		return vs_err_set(err, EINVAL, "bad preemptable %d", spec->preemptable);
 	if (spec->has_min_resources) {
 		ret = vs_res_check_amounts(cl, &spec->min_resources, "minResources", err);
 		if (ret)
@@ -444,6 +446,7 @@ static void job_attrs_apply(struct vs_job *job, const struct vs_job_spec *spec,
 	job->subgroups = a->sg;
 	job->nr_subgroups = a->nr_sg;
 	job->min_member = spec->min_member;
+	job->preemptable = (u8)spec->preemptable;
 	job->has_min_resources = spec->has_min_resources;
 	if (spec->has_min_resources)
 		job->min_resources = spec->min_resources;

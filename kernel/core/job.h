@@ -80,6 +80,13 @@ struct vs_subgroup_policy {
 	u32 nr_match_label_keys;
 };
 
+/* A PodGroup's volcano.sh/preemptable (annotation, else label). */
+enum vs_pg_preemptable {
+	VS_PG_PREEMPTABLE_UNSET,	/* neither: preemptable */
+	VS_PG_PREEMPTABLE_FALSE,
+	VS_PG_PREEMPTABLE_TRUE,
+};
+
 /* PodGroup condition types, Volcano's PodGroupConditionType. */
 enum vs_pg_cond_type {
 	VS_PG_COND_UNSCHEDULABLE,	/* "Unschedulable" */
@@ -156,6 +163,11 @@ struct vs_job {
 	bool has_min_resources;
 	const char *priority_class;	/* interned, or NULL */
 	enum vs_pg_phase phase;
+	/*
+	 * Volcano's JobInfo.Preemptable with whether the PodGroup says it
+	 * (IsJobPreemptableForGangEviction: unset is preemptable).
+	 */
+	u8 preemptable;			/* enum vs_pg_preemptable */
 	struct vs_vjob *vjob;		/* the VolcanoJob that made it, or NULL */
 	/* The topology request; a session groups the tasks by @subgroups (sched/subjob.h). */
 	struct vs_net_topology net_topology;
@@ -421,6 +433,7 @@ struct vs_job_spec {
 	bool has_min_resources;
 	const char *priority_class;	/* NULL or "" for none */
 	enum vs_pg_phase phase;
+	enum vs_pg_preemptable preemptable;	/* volcano.sh/preemptable; default unset */
 	struct vs_net_topology_spec net_topology;
 	const struct vs_subgroup_policy_spec *subgroups;
 	u32 nr_subgroups;

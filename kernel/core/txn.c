@@ -458,6 +458,7 @@ static int undo_job_spec(struct vs_cluster *cl, struct vs_txn_ent *ent)
 	job->min_member = old->min_member;
 	job->has_min_resources = old->has_min_resources;
 	job->min_resources = old->min_resources;
+	job->preemptable = old->preemptable;
 	job->phase = old->phase;
 	job_rejoin(cl, job, ent->place.queue_node);
 	for (u32 i = 0; i < VS_PG_COND_NR; i++)

@@ -440,6 +440,8 @@ static bool put_podgroup(struct nlmsghdr *nlh, size_t cap, const struct vs_job *
 	put_u32(&f, VS_PG_A_PHASE, j->phase);
 	if (j->created)
 		put_u64(&f, VS_PG_A_CREATED, j->created);
+	if (j->preemptable != VS_PG_PREEMPTABLE_UNSET)
+		put_u8(&f, VS_PG_A_PREEMPTABLE, j->preemptable == VS_PG_PREEMPTABLE_TRUE);
 	fill_net_topology(&f, VS_PG_A_NETWORK_TOPOLOGY, &j->net_topology);
 	fill_subgroups(&f, j);
 	if (f.spec) {

@@ -388,6 +388,9 @@ int vs_nl_parse_podgroup(struct vs_cluster *cl, const struct nlattr *nest,
 		spec->phase = (enum vs_pg_phase)mnl_attr_get_u32(tb[VS_PG_A_PHASE]);
 	if (tb[VS_PG_A_CREATED])
 		spec->created = mnl_attr_get_u64(tb[VS_PG_A_CREATED]);
+	if (tb[VS_PG_A_PREEMPTABLE])
+		spec->preemptable = mnl_attr_get_u8(tb[VS_PG_A_PREEMPTABLE]) ?
+				    VS_PG_PREEMPTABLE_TRUE : VS_PG_PREEMPTABLE_FALSE;
 	if (tb[VS_PG_A_NETWORK_TOPOLOGY])
 		parse_net_topology(tb[VS_PG_A_NETWORK_TOPOLOGY], &spec->net_topology);
 	if (tb[VS_PG_A_SUBGROUP_POLICY] && (ret = parse_subgroups(nest, arena, spec, err)))
@@ -407,6 +410,7 @@ int vs_nl_podgroup_spec_of(const struct vs_job *job, struct vs_arena *arena,
 	spec->has_min_resources = job->has_min_resources;
 	spec->priority_class = job->priority_class;
 	spec->phase = job->phase;
+	spec->preemptable = (enum vs_pg_preemptable)job->preemptable;
 	spec->created = job->created;
 	vs_net_topology_spec_of(&job->net_topology, &spec->net_topology);
 	if (vs_subgroups_spec_of(job->subgroups, job->nr_subgroups, arena, &spec->subgroups))

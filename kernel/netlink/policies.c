@@ -448,6 +448,7 @@ static const struct vs_nla_policy podgroup_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_NEST(VS_PG_A_NETWORK_TOPOLOGY, "networkTopology", net_topology_policy, VS_NT_A_MAX),
 	VS_NLA_NEST(VS_PG_A_SUBGROUP_POLICY, "subGroupPolicy", subgroup_policy_policy,
 		    VS_SGP_A_MAX, .flags = VS_NLA_F_MULTI),
+	VS_NLA_RANGE(VS_PG_A_PREEMPTABLE, "preemptable", VS_NLA_U8, 0, 1, 0),
 };
 
 static const struct vs_nla_policy podgroup_attrs[VS_A_MAX + 1] = {
@@ -496,6 +497,7 @@ static const struct vs_nla_policy pg_key_policy[VS_PG_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_PG_A_CREATED, "creationTimestamp"),
 	VS_NLA_REJECTED(VS_PG_A_NETWORK_TOPOLOGY, "networkTopology"),
 	VS_NLA_REJECTED(VS_PG_A_SUBGROUP_POLICY, "subGroupPolicy"),
+	VS_NLA_REJECTED(VS_PG_A_PREEMPTABLE, "preemptable"),
 };
 
 static const struct vs_nla_policy pg_key_attrs[VS_A_MAX + 1] = {

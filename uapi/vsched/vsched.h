@@ -608,6 +608,12 @@ enum vs_pg_attr {
 	VS_PG_A_NETWORK_TOPOLOGY,
 	/* nest, repeated: enum vs_subgroup_policy_attr, spec.subGroupPolicy in order */
 	VS_PG_A_SUBGROUP_POLICY,
+	/*
+	 * u8 0/1: the PodGroup's volcano.sh/preemptable (annotation, else
+	 * label); absent: neither, which Volcano's gang eviction takes as
+	 * preemptable
+	 */
+	VS_PG_A_PREEMPTABLE,
 	__VS_PG_A_MAX
 };
 #define VS_PG_A_MAX (__VS_PG_A_MAX - 1)

@@ -603,6 +603,8 @@ static const struct vsnl_codec_attr podgroup_attrs[VS_PG_A_MAX + 1] = {
 		    .name = "networkTopology", .nested = &vsnl_codec_net_topology },
 	[VS_PG_A_SUBGROUP_POLICY] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_MULTI, .name = "subGroupPolicy", .nested = &vsnl_codec_subgroup_policy },
+	[VS_PG_A_PREEMPTABLE] = { .type = VSNL_CODEC_U8, .flags = VSNL_CODEC_F_RANGE,
+		    .name = "preemptable", .min = 0, .max = 1 },
 };
 
 const struct vsnl_codec_set vsnl_codec_podgroup = {
@@ -629,6 +631,7 @@ static const struct vsnl_codec_attr pg_key_attrs[VS_PG_A_MAX + 1] = {
 	[VS_PG_A_CREATED] = { .type = VSNL_CODEC_REJECT, .name = "creationTimestamp" },
 	[VS_PG_A_NETWORK_TOPOLOGY] = { .type = VSNL_CODEC_REJECT, .name = "networkTopology" },
 	[VS_PG_A_SUBGROUP_POLICY] = { .type = VSNL_CODEC_REJECT, .name = "subGroupPolicy" },
+	[VS_PG_A_PREEMPTABLE] = { .type = VSNL_CODEC_REJECT, .name = "preemptable" },
 };
 
 const struct vsnl_codec_set vsnl_codec_pg_key = {

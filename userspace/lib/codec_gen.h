@@ -1817,6 +1817,20 @@ static inline const struct nlattr *vsnl_podgroup_get_subgroup_policy(const struc
 	return tb->attr[VS_PG_A_SUBGROUP_POLICY];
 }
 
+static inline int vsnl_podgroup_put_preemptable(struct nlmsghdr *nlh, size_t cap, uint8_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_podgroup, VS_PG_A_PREEMPTABLE, v, err);
+}
+
+static inline bool vsnl_podgroup_get_preemptable(const struct vsnl_podgroup_tb *tb, uint8_t *v)
+{
+	if (!tb->attr[VS_PG_A_PREEMPTABLE])
+		return false;
+	*v = (uint8_t)mnl_attr_get_u8(tb->attr[VS_PG_A_PREEMPTABLE]);
+	return true;
+}
+
 static inline int vsnl_pg_key_parse(const struct nlattr *nest, struct vsnl_podgroup_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {

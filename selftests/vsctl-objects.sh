@@ -220,9 +220,20 @@ has "$out" '"value": 10' '"globalDefault": false' '"preemptionPolicy": "Never"'
 ok podgroup add team-a/pg1 --queue q1 --min-member 3 --min-resources cpu=1 --priority-class high
 listed podgroup
 has "$out" '"queue": "q1"' '"minMember": 3' '"minResources": {' '"priorityClassName": "high"'
+lacks "$out" '"preemptable"'
 ok podgroup set pg1 -n team-a --min-member 1
 listed podgroup
 has "$out" '"minMember": 1' '"queue": "q1"' '"priorityClassName": "high"'
+# --preemptable: its volcano.sh/preemptable, kept by a set that does not name it
+ok podgroup set pg1 -n team-a --preemptable false
+listed podgroup
+has "$out" '"preemptable": false' '"minMember": 1'
+ok podgroup set pg1 -n team-a --min-member 2
+ok podgroup list -A -o wide
+has "$out" 'PREEMPTABLE' 'false'
+ok podgroup set pg1 -n team-a --preemptable true --min-member 1
+ok podgroup show team-a/pg1
+has "$out" '"preemptable": true' '"minMember": 1'
 # --network-topology MODE[:TIER]: a number is highestTierAllowed, a name highestTierName
 ok podgroup set pg1 -n team-a --network-topology soft:spine
 listed podgroup
@@ -250,6 +261,8 @@ usage_error 'vsctl queue add: --weight "0": not a number in 1..2147483647' queue
 usage_error 'vsctl queue set: --reclaimable "yes": not true or false' queue set q1 --reclaimable yes
 usage_error 'vsctl queue add: --capability "cpu=1,": ' queue add q2 --capability cpu=1,
 usage_error 'vsctl podgroup add: --min-member "-1": not a number' podgroup add pg2 --min-member -1
+usage_error 'vsctl podgroup add: --preemptable "maybe": not true or false' \
+	podgroup add pg2 --preemptable maybe
 usage_error 'vsctl podgroup add: --network-topology "medium": unknown networkTopology mode "medium" (one of: hard, soft)' \
 	podgroup add pg2 --network-topology medium
 usage_error 'vsctl podgroup add: --network-topology "hard:": expected a tier after' \

@@ -220,6 +220,9 @@ static const struct field pg_fields[] = {
 	  .help = "what it needs to start, as cpu=4,memory=8Gi" },
 	{ "priority-class", F_STR, VS_PG_A_PRIORITY_CLASS, .arg = "PC",
 	  .help = "its priority class" },
+	{ "preemptable", F_BOOL, VS_PG_A_PREEMPTABLE, .arg = "true|false",
+	  .help = "its volcano.sh/preemptable (default: unset, which gang eviction takes "
+		  "as true)" },
 	NT_FIELD(VS_PG_A_NETWORK_TOPOLOGY),
 	{ 0 }
 };

@@ -60,7 +60,8 @@ static const struct vsctl_cmd commands[] = {
 	  .help = "close a queue: it admits no new PodGroup" },
 	OBJ_CMDS("podgroup", "[NS/]NAME", " [-n NS|-A] [--queue Q]"),
 	ADD_CMD("podgroup", "[NS/]NAME [--queue Q] [--min-member N] [--min-resources RES] "
-		"[--priority-class PC] [--network-topology MODE[:TIER]]"),
+		"[--priority-class PC] [--preemptable true|false] "
+		"[--network-topology MODE[:TIER]]"),
 	SET_CMD("podgroup", "[NS/]NAME"),
 	OBJ_CMDS("task", "[NS/]NAME", " [-n NS|-A] [--podgroup PG] [--node N] [--status S,...]"),
 	ADD_CMD("task", "[NS/]NAME [--podgroup PG | --queue Q] [--cpu Q] [--memory Q] ... "

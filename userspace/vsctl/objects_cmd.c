@@ -309,6 +309,7 @@ static const struct vsctl_column pg_cols[] = {
 
 static const struct vsctl_column pg_wide[] = {
 	{ "PRIORITYCLASS", "priorityClassName", NULL },
+	{ "PREEMPTABLE", "preemptable", NULL },
 	{ "ALLOCATED", "allocated", NULL },
 	{ NULL, NULL, NULL }
 };

@@ -107,6 +107,7 @@ static void describe(const struct nlmsghdr *nlh, struct out *o)
 	const struct nlattr *nest, *a;
 	u32 min = 0, phase = VS_PG_PHASE_PENDING;
 	u64 created = 0;
+	u8 preemptable;
 
 	o->len = 0;
 	o->s[0] = '\0';
@@ -124,6 +125,8 @@ static void describe(const struct nlmsghdr *nlh, struct out *o)
 	    vsnl_podgroup_get_queue(&tb) ?: "default", min,
 	    vsnl_podgroup_get_priority_class(&tb) ?: "", vsnl_pg_phase_names[phase],
 	    (unsigned long long)created);
+	if (vsnl_podgroup_get_preemptable(&tb, &preemptable))
+		say(o, " preemptable=%u", preemptable);
 	mnl_attr_for_each_nested(a, nest) {
 		struct vsnl_role_min_tb rtb;
 
@@ -251,6 +254,57 @@ Test(kread_podgroup, a_role_minimum_beyond_the_protocol_is_refused_by_its_field)
 			     &(struct out){ 0 }), -EINVAL);
 	cr_assert_str_eq(err.msg, "m.yaml:5: document 1 (PodGroup ns/pg): spec.minTaskMember.b: "
 			 "role-min.min: 4294967295 out of 0..2147483647");
+}
+
+/*
+ * volcano.sh/preemptable: the annotation, else the label, in
+ * strconv.ParseBool's spellings; another value refused where it is.
+ */
+static const struct {
+	const char *text;
+	const char *req;
+	const char *msg;
+} preempt_cases[] = {
+	{ PG_HEAD "metadata: {name: pg, namespace: ns,\n"
+	  "  annotations: {volcano.sh/preemptable: \"false\"},\n"
+	  "  labels: {volcano.sh/preemptable: \"true\"}}\n",
+	  .req = "ns/pg queue=default min=0 class= phase=Pending created=0 preemptable=0" },
+	{ PG_HEAD "metadata: {name: pg, namespace: ns, annotations: {other: x},\n"
+	  "  labels: {volcano.sh/preemptable: \"true\"}}\n",
+	  .req = "ns/pg queue=default min=0 class= phase=Pending created=0 preemptable=1" },
+	{ PG_HEAD "metadata: {name: pg, namespace: ns, annotations: {volcano.sh/preemptable: T}}\n",
+	  .req = "ns/pg queue=default min=0 class= phase=Pending created=0 preemptable=1" },
+	{ PG_HEAD "metadata: {name: pg, namespace: ns, labels: {volcano.sh/preemptable: \"0\"}}\n",
+	  .req = "ns/pg queue=default min=0 class= phase=Pending created=0 preemptable=0" },
+	{ PG_HEAD "metadata: {name: pg, namespace: ns, labels: {app: x}, annotations: {}}\n",
+	  .req = "ns/pg queue=default min=0 class= phase=Pending created=0" },
+	{ PG_HEAD "metadata: {name: pg, namespace: ns,\n"
+	  "  annotations: {volcano.sh/preemptable: maybe},\n"
+	  "  labels: {volcano.sh/preemptable: \"true\"}}\n",
+	  .msg = "m.yaml:1: document 1 (PodGroup ns/pg): "
+	  "metadata.annotations[volcano.sh/preemptable]: \"maybe\" is not a boolean" },
+	{ PG_HEAD "metadata: {name: pg, namespace: ns, labels: {volcano.sh/preemptable: \"yes\"}}\n",
+	  .msg = "m.yaml:1: document 1 (PodGroup ns/pg): "
+	  "metadata.labels[volcano.sh/preemptable]: \"yes\" is not a boolean" },
+	{ PG_HEAD "metadata: {name: pg, namespace: ns, labels: {volcano.sh/preemptable: 1}}\n",
+	  .msg = "m.yaml:3: document 1 (PodGroup ns/pg): metadata.labels[volcano.sh/preemptable] "
+	  "must be a string, not an integer" },
+};
+
+Test(kread_podgroup, preemptable_is_the_annotation_else_the_label)
+{
+	for (u32 i = 0; i < ARRAY_SIZE(preempt_cases); i++) {
+		struct out got = { 0 };
+		int ret = new_put(preempt_cases[i].text, &got);
+
+		if (preempt_cases[i].msg) {
+			cr_assert_eq(ret, -EINVAL, "text %u: read", i);
+			cr_assert_str_eq(err.msg, preempt_cases[i].msg, "text %u: %s", i, err.msg);
+			continue;
+		}
+		cr_assert_eq(ret, 0, "text %u: %s", i, err.msg);
+		cr_assert_str_eq(got.s, preempt_cases[i].req, "text %u", i);
+	}
 }
 
 /*

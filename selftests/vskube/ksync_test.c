@@ -8,7 +8,8 @@
  * rest loaded; another scheduler's pending pod skipped; deletions sent as
  * DEL by key, and as a pod's DELETED report. HyperNodes: mirrored,
  * replaced when their members change, deleted; relisted after a 410 and
- * watched again; a bad one logged with what is wrong and left out.
+ * watched again; a bad one logged with what is wrong and left out. A
+ * PodGroup's volcano.sh/preemptable follows its annotation, else its label.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -406,4 +407,77 @@ Test(ksync, a_bad_hypernode_is_logged_and_left_out)
 	cr_assert_not_null(strstr(log, "(VS_CMD_HYPERNODE_NEW hypernode bare) failed: member 0: "
 				  "no selector"), "%s", log);
 	free(log);
+}
+
+/* ---- a PodGroup's volcano.sh/preemptable ---- */
+
+#define PG_PATH		"/apis/scheduling.volcano.sh/v1beta1/namespaces/default/podgroups"
+
+/* The daemon's PodGroup default/@name's preemptable: 0, 1, -1 when unset, -2 when none. */
+static int read_pg_preemptable(const struct nlmsghdr *nlh, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a[VS_PG_A_MAX + 1];
+
+	cr_assert_not_null(tb[VS_A_PODGROUP]);
+	vsnl_parse_nested(a, VS_PG_A_MAX, tb[VS_A_PODGROUP]);
+	*(int *)arg = a[VS_PG_A_PREEMPTABLE] ? nla_get_u8(a[VS_PG_A_PREEMPTABLE]) : -1;
+	return 0;
+}
+
+static int pg_preemptable(const char *name)
+{
+	struct nl_msg *m = vsnl_msg_new(VS_CMD_PODGROUP_GET, 0);
+	struct nlattr *n = nla_nest_start(m, VS_A_PODGROUP);
+	struct vsnl_err e = { 0 };
+	int v = -2;
+
+	nla_put_string(m, VS_PG_A_NAMESPACE, "default");
+	nla_put_string(m, VS_PG_A_NAME, name);
+	nla_nest_end(m, n);
+	if (vsnl_request(q, m, read_pg_preemptable, &v, &e))
+		return -2;
+	return v;
+}
+
+static int want_preemptable;
+
+static bool pg_preemptable_is(void)
+{
+	return pg_preemptable("pg") == want_preemptable;
+}
+
+/* The informer's PodGroups carry it: the annotation, else the label, and their updates. */
+Test(ksync, a_podgroups_preemptable_follows_its_annotation_and_label)
+{
+	struct vsnl_err e = { 0 };
+	long status = 0;
+
+	create("/apis/scheduling.volcano.sh/v1beta1/queues",
+	       "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\","
+	       "\"metadata\":{\"name\":\"default\"},\"spec\":{\"weight\":1}}");
+	create(PG_PATH, "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\","
+	       "\"metadata\":{\"name\":\"pg\",\"namespace\":\"default\","
+	       "\"labels\":{\"volcano.sh/preemptable\":\"true\"},"
+	       "\"annotations\":{\"volcano.sh/preemptable\":\"false\"}},"
+	       "\"spec\":{\"minMember\":1,\"queue\":\"default\"}}");
+	load();
+	cr_assert_eq(pg_preemptable("pg"), 0, "the annotation wins over the label");
+
+	/* the annotation gone: the label says it */
+	cr_assert_eq(kcl_call(c, "PATCH", PG_PATH "/pg", "application/merge-patch+json",
+			      "{\"metadata\":{\"annotations\":{\"volcano.sh/preemptable\":null}}}",
+			      &status, NULL, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(status, 200);
+	want_preemptable = 1;
+	run_until(pg_preemptable_is);
+
+	/* neither: unset */
+	cr_assert_eq(kcl_call(c, "PATCH", PG_PATH "/pg", "application/merge-patch+json",
+			      "{\"metadata\":{\"labels\":{\"volcano.sh/preemptable\":null}}}",
+			      &status, NULL, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(status, 200);
+	want_preemptable = -1;
+	run_until(pg_preemptable_is);
+	cr_assert_eq(ksync_stats(s)->refused_core, 0);
+	cr_assert_eq(ksync_stats(s)->refused_read, 0);
 }

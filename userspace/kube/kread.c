@@ -368,6 +368,33 @@ int kr_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return kr_walk_kv(kr, kv, meta_fields, ARRAY_SIZE(meta_fields), slot, NULL);
 }
 
+#define KR_PREEMPTABLE	"volcano.sh/preemptable"
+
+int kr_put_preemptable(struct kr *kr, const struct vsnl_ypair *annotations,
+		       const struct vsnl_ypair *labels, const struct vsnl_codec_set *set,
+		       u16 type)
+{
+	static const char *const yes[] = { "1", "t", "T", "TRUE", "true", "True" };
+	static const char *const no[] = { "0", "f", "F", "FALSE", "false", "False" };
+	const char *where = "metadata.annotations";
+	const char *v = annotations ? vsnl_ystr(vsnl_ymap_get(&annotations->val,
+							      KR_PREEMPTABLE)) : NULL;
+
+	if (!v) {
+		where = "metadata.labels";
+		v = labels ? vsnl_ystr(vsnl_ymap_get(&labels->val, KR_PREEMPTABLE)) : NULL;
+	}
+	if (!v)
+		return 0;
+	for (u32 i = 0; i < ARRAY_SIZE(yes); i++)
+		if (!strcmp(v, yes[i]) || !strcmp(v, no[i]))
+			return kr_put_ret(kr, NULL, where,
+					  vsnl_codec_put_uint(kr->nlh, kr->cap, set, type,
+							      !strcmp(v, yes[i]), kr->err));
+	return kr_err(kr, kr->doc->line, "%s[" KR_PREEMPTABLE "]: \"%s\" is not a boolean", where,
+		      v);
+}
+
 /* ---- documents ---- */
 
 static int (*const put_kind[KR_NR_KINDS])(struct kr *kr) = {

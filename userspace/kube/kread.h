@@ -235,6 +235,18 @@ int kr_put_ret(struct kr *kr, const struct vsnl_ynode *at, const char *field, in
 /* metadata: any key (the name and namespace are the document's, kr_docs_read()). */
 int kr_meta(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 
+/*
+ * volcano.sh/preemptable of a pod's or a PodGroup's metadata: the
+ * annotation, else the label (mappings of strings, or NULL), in Go's
+ * strconv.ParseBool spellings, put as the u8 0/1 attribute @type of @set;
+ * nothing when neither has it. Another value is refused, naming where it
+ * is ("metadata.labels[volcano.sh/preemptable]: \"yes\" is not a boolean"),
+ * where Volcano would warn and read false.
+ */
+int kr_put_preemptable(struct kr *kr, const struct vsnl_ypair *annotations,
+		       const struct vsnl_ypair *labels, const struct vsnl_codec_set *set,
+		       u16 type);
+
 /* ---- resource lists and labels (kread_res.c) ---- */
 
 /* Resources in a list: more is refused (the core takes 16 dimensions). */

@@ -21,7 +21,6 @@
 /* What Volcano and Kubernetes read from a pod's metadata. */
 #define POD_GROUP_NAME	"scheduling.k8s.io/group-name"
 #define POD_TASK_SPEC	"volcano.sh/task-spec"
-#define POD_PREEMPTABLE	"volcano.sh/preemptable"
 #define POD_QUEUE_NAME	"scheduling.volcano.sh/queue-name"
 
 /* The scheduler whose pods these are, unless the caller names another. */
@@ -231,25 +230,8 @@ static const char *string_of(const struct vsnl_ypair *map, const char *key)
 /* volcano.sh/preemptable, annotation first, then label, as Go's strconv.ParseBool reads it. */
 static int pod_preemptable(struct kr *kr, const struct pod_in *in)
 {
-	static const char *const yes[] = { "1", "t", "T", "TRUE", "true", "True" };
-	static const char *const no[] = { "0", "f", "F", "FALSE", "false", "False" };
-	const char *where = "metadata.annotations";
-	const char *v = string_of(in->meta.annotations, POD_PREEMPTABLE);
-
-	if (!v) {
-		where = "metadata.labels";
-		v = string_of(in->meta.labels, POD_PREEMPTABLE);
-	}
-	if (!v)
-		return 0;
-	for (u32 i = 0; i < ARRAY_SIZE(yes); i++)
-		if (!strcmp(v, yes[i]) || !strcmp(v, no[i]))
-			return kr_put_ret(kr, NULL, where,
-					  vsnl_task_put_preemptable(kr->nlh, kr->cap,
-								    !strcmp(v, yes[i]),
-								    kr->err));
-	return kr_err(kr, kr->doc->line, "%s[" POD_PREEMPTABLE "]: \"%s\" is not a boolean", where,
-		      v);
+	return kr_put_preemptable(kr, in->meta.annotations, in->meta.labels, &vsnl_codec_task,
+				  VS_TASK_A_PREEMPTABLE);
 }
 
 /*

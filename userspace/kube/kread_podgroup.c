@@ -3,9 +3,10 @@
  * PodGroups (scheduling.volcano.sh/v1beta1) as VS_CMD_PODGROUP_NEW: see
  * kread.h. The spec's gang (minMember, minTaskMember, minResources), its
  * queue and priority class, its networkTopology and subGroupPolicy
- * (kread_topo.c), its creation time, and the status a manifest
- * gives (phase and conditions); what a manifest leaves out is not sent,
- * but for minMember, whose CRD has no default (0, not the daemon's 1).
+ * (kread_topo.c), its creation time and volcano.sh/preemptable, and the
+ * status a manifest gives (phase and conditions); what a manifest leaves
+ * out is not sent, but for minMember, whose CRD has no default (0, not the
+ * daemon's 1).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -20,7 +21,8 @@
 /*
  * metadata, checked as the old reader checks every kind's (labels and
  * annotations mappings of strings, owner references closed structures),
- * though a PodGroup's send only its name and creation time.
+ * though a PodGroup's send only its name, its creation time and its
+ * volcano.sh/preemptable.
  */
 struct pg_owner_in {
 	const char *uid;
@@ -58,14 +60,25 @@ static int p_owners(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 
 struct pg_meta_in {
 	const char *name, *ns, *uid;
+	const struct vsnl_ypair *labels, *annotations;	/* kept for volcano.sh/preemptable */
 	u64 created;			/* creationTimestamp, s since 1970; 0: none */
 };
+
+/* A mapping of strings, kept for what is read from it after the walk. */
+static int p_strings(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	int ret = kr_str_map(kr, kv, NULL);
+
+	if (!ret)
+		*(const struct vsnl_ypair **)slot = kv;
+	return ret;
+}
 
 static const struct kr_field pg_meta_fields[] = {
 	KR_FIELD("name", kr_str, struct pg_meta_in, name),
 	KR_FIELD("namespace", kr_str, struct pg_meta_in, ns),
-	{ .key = "labels", .parse = kr_str_map },
-	{ .key = "annotations", .parse = kr_str_map },
+	KR_FIELD("labels", p_strings, struct pg_meta_in, labels),
+	KR_FIELD("annotations", p_strings, struct pg_meta_in, annotations),
 	KR_FIELD("uid", kr_str, struct pg_meta_in, uid),
 	{ .key = "ownerReferences", .parse = p_owners },
 	KR_IGNORE("deletionTimestamp"),
@@ -396,6 +409,9 @@ int kr_put_podgroup(struct kr *kr)
 					       in.spec.subgroups);
 		kr_pop(kr, old);
 	}
+	if (!ret)
+		ret = kr_put_preemptable(kr, in.meta.annotations, in.meta.labels,
+					 &vsnl_codec_podgroup, VS_PG_A_PREEMPTABLE);
 	if (!ret && in.meta.created)
 		ret = kr_put_ret(kr, at_key(root, "metadata", "creationTimestamp"),
 				 "metadata.creationTimestamp",

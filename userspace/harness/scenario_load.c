@@ -508,6 +508,18 @@ static const struct kf_list sg_list = {
 
 static KF_LIST_PARSER(p_pg_subgroups, sg_list)
 
+/* The PodGroup's volcano.sh/preemptable: true or false; without the key, none. */
+static int p_pg_preemptable(struct kf *kf, struct vs_arg_kv *kv, void *slot)
+{
+	bool v = false;
+	int ret = kf_bool(kf, kv, &v);
+
+	if (!ret)
+		*(enum vs_pg_preemptable *)slot = v ? VS_PG_PREEMPTABLE_TRUE :
+						      VS_PG_PREEMPTABLE_FALSE;
+	return ret;
+}
+
 static const struct kf_field pg_fields[] = {
 	KF_FIELD("name", kf_str, struct pg_in, name),
 	KF_FIELD("namespace", kf_str, struct pg_in, ns),
@@ -519,6 +531,7 @@ static const struct kf_field pg_fields[] = {
 	KF_FIELD("priorityClass", kf_str, struct pg_in, spec.priority_class),
 	KF_FIELD("networkTopology", p_pg_nt, struct pg_in, spec.net_topology),
 	KF_FIELD("subGroupPolicy", p_pg_subgroups, struct pg_in, subgroups),
+	KF_FIELD("preemptable", p_pg_preemptable, struct pg_in, spec.preemptable),
 };
 
 /* Kubernetes' namespace when none is written. */

@@ -97,6 +97,8 @@ type podGroupIn struct {
 	NetworkTopology json.RawMessage `json:"networkTopology,omitempty"`
 	// SubGroupPolicy likewise: v1.10.0's PodGroup has none.
 	SubGroupPolicy json.RawMessage `json:"subGroupPolicy,omitempty"`
+	// Preemptable is the PodGroup's volcano.sh/preemptable annotation, as a pod's is.
+	Preemptable *bool `json:"preemptable,omitempty"`
 }
 
 type podIn struct {
@@ -305,6 +307,11 @@ func buildCluster(scn *scenarioFile) (*cluster, error) {
 		}
 		if in.Phase != "" {
 			pg.Status.Phase = vcv1beta1.PodGroupPhase(in.Phase)
+		}
+		if in.Preemptable != nil {
+			pg.Annotations = map[string]string{
+				vcv1beta1.PodPreemptable: fmt.Sprint(*in.Preemptable),
+			}
 		}
 		groups[ns+"/"+in.Name] = true
 		cl.podGroups = append(cl.podGroups, pg)

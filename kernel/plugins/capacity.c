@@ -654,14 +654,15 @@ static bool capacity_allocatable(struct vs_session *ssn, struct vs_plugin *p,
 }
 
 /*
- * PreemptiveFn, for the one preemptor reclaim asks about: the queue may
+ * PreemptiveFn, for the preemptors reclaim asks about (one task, or a
+ * gang's pending ones asking @ask in all): the queue may
  * reclaim when the task keeps it within realCapability and it is, with the
  * task, at or below deserved in one of the dimensions the task asks for
  * that either side holds; in a tree, failing that, one of its ancestors up
  * to ancestorReclaimLevel (root aside) may be.
  */
 static bool capacity_preemptive(struct vs_session *ssn, struct vs_plugin *p,
-				const struct vs_queue *queue, const struct vs_task *task)
+				const struct vs_queue *queue, const struct vs_res *ask)
 {
 	struct capacity *cap = p->priv;
 	const struct vs_capacity_queue *cq = queue_attr(p, queue);
@@ -676,7 +677,7 @@ static bool capacity_preemptive(struct vs_session *ssn, struct vs_plugin *p,
 		     "can not reclaim for tasks.", queue->name, vs_queue_state_name(queue->state));
 		return false;
 	}
-	vs_fres_from_res(&req, task->req);
+	vs_fres_from_res(&req, ask);
 	future = cq->allocated;
 	vs_fres_add(&future, &req);
 	if (vs_fres_exceeding_dim(&future, &cq->real_capability, &req)) {
@@ -949,6 +950,59 @@ static enum vs_vote capacity_reclaimable(struct vs_session *ssn, struct vs_plugi
 	return VS_VOTE_PERMIT;
 }
 
+/*
+ * Gang-aware: preemption stays within a queue, which capacity leaves
+ * alone. Reclaim takes, in the candidates' order (the actions order them
+ * by bundle), each victim that leaves its queue at or above its guarantee
+ * and either holds nothing its queue deserves or comes from a queue above
+ * its deserved in a dimension the victim holds; its request then comes
+ * off that queue's allocated. Unlike Reclaimable, neither the reclaimer's
+ * request nor the queues' ancestors are looked at (Volcano's
+ * UnifiedEvictableFn of capacity).
+ */
+static enum vs_vote capacity_unified_evictable(struct vs_session *ssn, struct vs_plugin *p,
+					       const struct vs_evict_ctx *ctx,
+					       struct vs_task *const *cands, u32 nr, bool *keep)
+{
+	struct capacity *cap = p->priv;
+
+	if (ctx->kind == VS_EVICT_GANG_PREEMPT) {
+		memset(keep, 1, nr * sizeof(*keep));
+		return VS_VOTE_PERMIT;
+	}
+	/* Volcano's Reject, keeping none */
+	if (!cap->ready) {
+		vs_v(3, "Capacity plugin failed to check queue's hierarchical structure!");
+		return VS_VOTE_PERMIT;
+	}
+	if (!++cap->epoch)
+		cap->epoch = 1;		/* stamp 0 is "not copied" */
+	for (u32 i = 0; i < nr; i++) {
+		const struct vs_queue *queue = cands[i]->job->queue;
+		const struct vs_capacity_queue *vq;
+		struct vs_fres req, except, *left;
+
+		if (cands[i]->job->sidx == VS_SIDX_NONE || !queue ||
+		    !cap->queues[queue->sidx].active)
+			continue;
+		vq = &cap->queues[queue->sidx];
+		left = left_of(ssn, cap, queue->sidx);
+		if (!left)
+			return VS_VOTE_PERMIT;
+		vs_fres_from_res(&req, cands[i]->req);
+		except = *left;
+		vs_fres_sub(&except, &req);
+		if (!vs_fres_less_equal(&vq->guarantee, &except, VS_DIM_ZERO))
+			continue;
+		if (relevant_deserved(&req, &vq->deserved) &&
+		    !vs_fres_gt_partly_relevant(left, &vq->deserved, &req))
+			continue;
+		vs_fres_sub(left, &req);
+		keep[i] = true;
+	}
+	return VS_VOTE_PERMIT;
+}
+
 /* What the cycle made of every queue; overused as Volcano's metric has it: share above 1. */
 static void capacity_close(struct vs_session *ssn, struct vs_plugin *p)
 {
@@ -1039,6 +1093,7 @@ const struct vs_plugin_ops vs_plugin_capacity = {
 	.job_enqueueable	= capacity_job_enqueueable,
 	.job_enqueued		= capacity_job_enqueued,
 	.reclaimable		= capacity_reclaimable,
+	.unified_evictable	= capacity_unified_evictable,
 	.on_allocate		= capacity_on_allocate,
 	.on_deallocate		= capacity_on_deallocate,
 };

@@ -29,8 +29,16 @@ static enum vs_vote conformance_evictable(struct vs_session *ssn, struct vs_plug
 	return VS_VOTE_PERMIT;
 }
 
+static enum vs_vote conformance_unified_evictable(struct vs_session *ssn, struct vs_plugin *p,
+						  const struct vs_evict_ctx *ctx,
+						  struct vs_task *const *cands, u32 nr, bool *keep)
+{
+	return conformance_evictable(ssn, p, NULL, cands, nr, keep);
+}
+
 const struct vs_plugin_ops vs_plugin_conformance = {
 	.name		= "conformance",
 	.preemptable	= conformance_evictable,
 	.reclaimable	= conformance_evictable,
+	.unified_evictable = conformance_unified_evictable,
 };

@@ -11,6 +11,7 @@
  * (sched/subjob.h), and those not ready go first.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "plugins/plugins.h"
 #include "sched/fiterr.h"
@@ -220,6 +221,18 @@ static void gang_close(struct vs_session *ssn, struct vs_plugin *p)
 	}
 }
 
+/*
+ * Gang-aware eviction keeps minAvailable itself, with its victim bundles
+ * (actions/gangevict.h): every candidate may go as far as gang cares.
+ */
+static enum vs_vote gang_unified_evictable(struct vs_session *ssn, struct vs_plugin *p,
+					   const struct vs_evict_ctx *ctx,
+					   struct vs_task *const *cands, u32 nr, bool *keep)
+{
+	memset(keep, 1, nr * sizeof(*keep));
+	return VS_VOTE_PERMIT;
+}
+
 const struct vs_plugin_ops vs_plugin_gang = {
 	.name		= "gang",
 	.open		= gang_open,
@@ -234,4 +247,5 @@ const struct vs_plugin_ops vs_plugin_gang = {
 	.subjob_pipelined = gang_subjob_pipelined,
 	.preemptable	= gang_evictable,
 	.reclaimable	= gang_evictable,
+	.unified_evictable = gang_unified_evictable,
 };

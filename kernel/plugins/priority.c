@@ -5,6 +5,8 @@
  * nor waiting on a node. A job's priority is its PodGroup's priority class
  * value (or the global default's); a task's is its pod's.
  */
+#include <string.h>
+
 #include "plugins/plugins.h"
 #include "sched/session.h"
 #include "sched/subjob.h"
@@ -66,6 +68,27 @@ static enum vs_vote priority_preemptable(struct vs_session *ssn, struct vs_plugi
 	return VS_VOTE_PERMIT;
 }
 
+/*
+ * Gang-aware: a preempting job takes only from jobs of lower priority;
+ * reclaim is about fairness between queues, where priority has no say.
+ */
+static enum vs_vote priority_unified_evictable(struct vs_session *ssn, struct vs_plugin *p,
+					       const struct vs_evict_ctx *ctx,
+					       struct vs_task *const *cands, u32 nr, bool *keep)
+{
+	s32 eprio;
+
+	if (ctx->kind == VS_EVICT_GANG_RECLAIM) {
+		memset(keep, 1, nr * sizeof(*keep));
+		return VS_VOTE_PERMIT;
+	}
+	eprio = vs_session_job_priority(ssn, ctx->job);
+	for (u32 i = 0; i < nr; i++)
+		keep[i] = cands[i]->job->sidx != VS_SIDX_NONE &&
+			  vs_session_job_priority(ssn, cands[i]->job) < eprio;
+	return VS_VOTE_PERMIT;
+}
+
 const struct vs_plugin_ops vs_plugin_priority = {
 	.name		= "priority",
 	.task_order	= priority_task_order,
@@ -73,4 +96,5 @@ const struct vs_plugin_ops vs_plugin_priority = {
 	.subjob_order	= priority_subjob_order,
 	.job_starving	= priority_job_starving,
 	.preemptable	= priority_preemptable,
+	.unified_evictable = priority_unified_evictable,
 };

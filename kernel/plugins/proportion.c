@@ -280,11 +280,12 @@ static bool proportion_overused(struct vs_session *ssn, struct vs_plugin *p,
 }
 
 /*
- * Volcano's queueAllocatable for one candidate: against deserved, not
- * realCapability, and only over the dimensions the task asks for.
+ * Volcano's queueAllocatable for candidates asking @ask in all (one task,
+ * or a gang's pending ones for gangreclaim's PreemptiveFn): against
+ * deserved, not realCapability, and only over the dimensions they ask for.
  */
-static bool proportion_allocatable(struct vs_session *ssn, struct vs_plugin *p,
-				   const struct vs_queue *queue, const struct vs_task *task)
+static bool queue_allocatable(struct vs_session *ssn, struct vs_plugin *p,
+			      const struct vs_queue *queue, const struct vs_res *ask)
 {
 	const struct vs_proportion_queue *pq = &((struct proportion *)p->priv)->queues[queue->sidx];
 	struct vs_fres req, future;
@@ -296,7 +297,7 @@ static bool proportion_allocatable(struct vs_session *ssn, struct vs_plugin *p,
 			   vs_queue_state_name(queue->state));
 		return false;
 	}
-	vs_fres_from_res(&req, task->req);
+	vs_fres_from_res(&req, ask);
 	future = pq->allocated;
 	vs_fres_add(&future, &req);
 	if (!vs_fres_exceeding_dim(&future, &pq->deserved, &req))
@@ -310,6 +311,12 @@ static bool proportion_allocatable(struct vs_session *ssn, struct vs_plugin *p,
 			   "not fit", queue->name, a, d);
 	}
 	return false;
+}
+
+static bool proportion_allocatable(struct vs_session *ssn, struct vs_plugin *p,
+				   const struct vs_queue *queue, const struct vs_task *task)
+{
+	return queue_allocatable(ssn, p, queue, task->req);
 }
 
 static enum vs_vote proportion_job_enqueueable(struct vs_session *ssn, struct vs_plugin *p,
@@ -474,7 +481,7 @@ const struct vs_plugin_ops vs_plugin_proportion = {
 	.queue_order		= proportion_queue_order,
 	.overused		= proportion_overused,
 	.allocatable		= proportion_allocatable,
-	.preemptive		= proportion_allocatable,
+	.preemptive		= queue_allocatable,
 	.job_enqueueable	= proportion_job_enqueueable,
 	.job_enqueued		= proportion_job_enqueued,
 	.reclaimable		= proportion_reclaimable,

@@ -159,7 +159,7 @@ int vs_ssn_job_compare(struct vs_session *ssn, const struct vs_job *l, const str
  * A namespace holds no '/': where two differ, the shorter one's '/' is
  * compared with the other's next byte; equal ones leave the names.
  */
-static int cmp_ns_name(const char *ans, const char *an, const char *bns, const char *bn)
+int vs_cmp_ns_name(const char *ans, const char *an, const char *bns, const char *bn)
 {
 	size_t i = 0;
 	int c;
@@ -186,7 +186,7 @@ int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struc
 	 * made in the same second; without a creation time, arrival does.
 	 */
 	if (l->created && l->created == r->created &&
-	    (c = cmp_ns_name(l->ns, l->name, r->ns, r->name)))
+	    (c = vs_cmp_ns_name(l->ns, l->name, r->ns, r->name)))
 		return c;
 	return vs_created_cmp(l->created, l->seq, r->created, r->seq);
 }
@@ -442,16 +442,22 @@ bool vs_ssn_allocatable(struct vs_session *ssn, const struct vs_queue *queue,
 	return true;
 }
 
-bool vs_ssn_preemptive(struct vs_session *ssn, const struct vs_queue *queue,
-		       const struct vs_task *task)
+bool vs_ssn_preemptive_req(struct vs_session *ssn, const struct vs_queue *queue,
+			   const struct vs_res *req)
 {
 	struct vs_plugin *p;
 	u32 i;
 
 	for_each_ext(ssn, VS_EXT_PREEMPTIVE, i, p)
-		if (!p->ops->preemptive(ssn, p, queue, task))
+		if (!p->ops->preemptive(ssn, p, queue, req))
 			return false;
 	return true;
+}
+
+bool vs_ssn_preemptive(struct vs_session *ssn, const struct vs_queue *queue,
+		       const struct vs_task *task)
+{
+	return vs_ssn_preemptive_req(ssn, queue, task->req);
 }
 
 int vs_ssn_pre_predicate(struct vs_session *ssn, const struct vs_task *task,
@@ -524,19 +530,32 @@ static bool victim_scratch(struct vs_session *ssn, u32 nr)
 	return true;
 }
 
-typedef enum vs_vote (*victim_fn)(struct vs_session *, struct vs_plugin *,
-				  const struct vs_task *, struct vs_task *const *, u32, bool *);
+/* Who asks: a task (PreemptableFn, ReclaimableFn) or a job (UnifiedEvictableFn). */
+struct evictor {
+	const struct vs_task *task;
+	const struct vs_evict_ctx *ctx;
+};
 
-static victim_fn victim_op(const struct vs_plugin *p, enum vs_ext ext)
+static enum vs_vote victim_vote(struct vs_session *ssn, struct vs_plugin *p, enum vs_ext ext,
+				const struct evictor *ev, struct vs_task *const *cands, u32 nr,
+				bool *keep)
 {
-	return ext == VS_EXT_PREEMPTABLE ? p->ops->preemptable : p->ops->reclaimable;
+	switch (ext) {
+	case VS_EXT_PREEMPTABLE:
+		return p->ops->preemptable(ssn, p, ev->task, cands, nr, keep);
+	case VS_EXT_RECLAIMABLE:
+		return p->ops->reclaimable(ssn, p, ev->task, cands, nr, keep);
+	default:
+		return p->ops->unified_evictable(ssn, p, ev->ctx, cands, nr, keep);
+	}
 }
 
 /*
- * Volcano's Session.Preemptable and Reclaimable: acc is the running
- * intersection ("victims"), has tells Go's nil from a non-empty list.
+ * Volcano's Session.Preemptable, Reclaimable and UnifiedEvictable: acc is
+ * the running intersection ("victims"), has tells Go's nil from a
+ * non-empty list.
  */
-static u32 victims(struct vs_session *ssn, enum vs_ext ext, const struct vs_task *evictor,
+static u32 victims(struct vs_session *ssn, enum vs_ext ext, const struct evictor *ev,
 		   struct vs_task **cands, u32 nr)
 {
 	bool *keep, *acc, has = false, skip = false;
@@ -559,7 +578,7 @@ static u32 victims(struct vs_session *ssn, enum vs_ext ext, const struct vs_task
 		if (skip)
 			continue;
 		memset(keep, 0, nr * sizeof(*keep));
-		if (victim_op(p, ext)(ssn, p, evictor, cands, nr, keep) == VS_VOTE_ABSTAIN)
+		if (victim_vote(ssn, p, ext, ev, cands, nr, keep) == VS_VOTE_ABSTAIN)
 			continue;
 		for (u32 c = 0; c < nr; c++)
 			kept += keep[c];
@@ -588,13 +607,19 @@ static u32 victims(struct vs_session *ssn, enum vs_ext ext, const struct vs_task
 u32 vs_ssn_preemptable(struct vs_session *ssn, const struct vs_task *evictor,
 		       struct vs_task **cands, u32 nr)
 {
-	return victims(ssn, VS_EXT_PREEMPTABLE, evictor, cands, nr);
+	return victims(ssn, VS_EXT_PREEMPTABLE, &(struct evictor){ .task = evictor }, cands, nr);
 }
 
 u32 vs_ssn_reclaimable(struct vs_session *ssn, const struct vs_task *evictor,
 		       struct vs_task **cands, u32 nr)
 {
-	return victims(ssn, VS_EXT_RECLAIMABLE, evictor, cands, nr);
+	return victims(ssn, VS_EXT_RECLAIMABLE, &(struct evictor){ .task = evictor }, cands, nr);
+}
+
+u32 vs_ssn_unified_evictable(struct vs_session *ssn, const struct vs_evict_ctx *ctx,
+			     struct vs_task **cands, u32 nr)
+{
+	return victims(ssn, VS_EXT_UNIFIED_EVICTABLE, &(struct evictor){ .ctx = ctx }, cands, nr);
 }
 
 void vs_ssn_score_nodes(struct vs_session *ssn, const struct vs_task *task,

@@ -77,6 +77,7 @@ enum vs_ext {
 	VS_EXT_SUBJOB_READY,
 	VS_EXT_SUBJOB_PIPELINED,
 	VS_EXT_SUBJOB_ORDER,
+	VS_EXT_UNIFIED_EVICTABLE,
 	VS_EXT_NR
 };
 
@@ -165,6 +166,22 @@ struct vs_hn_gradients {
 	u32 nr;
 };
 
+/* Which gang-aware eviction asks (Volcano's EvictionKind). */
+enum vs_evict_kind {
+	VS_EVICT_GANG_PREEMPT,
+	VS_EVICT_GANG_RECLAIM,
+};
+
+/*
+ * Who evicts, for UnifiedEvictableFn (Volcano's EvictionContext): the
+ * starving @job, for victims within HyperNode @hn (sched/topology.h).
+ */
+struct vs_evict_ctx {
+	enum vs_evict_kind kind;
+	const struct vs_job *job;
+	u32 hn;
+};
+
 /* One node and its score, as BestNode receives them. */
 struct vs_node_score {
 	struct vs_node *node;
@@ -218,8 +235,9 @@ struct vs_plugin_ops {
 			 const struct vs_queue *queue);
 	bool (*allocatable)(struct vs_session *ssn, struct vs_plugin *p,
 			    const struct vs_queue *queue, const struct vs_task *task);
+	/* PreemptiveFn: may @queue reclaim for tasks asking @req in all? */
 	bool (*preemptive)(struct vs_session *ssn, struct vs_plugin *p,
-			   const struct vs_queue *queue, const struct vs_task *task);
+			   const struct vs_queue *queue, const struct vs_res *req);
 	/*
 	 * PreemptableFn / ReclaimableFn: which of @cands may @evictor evict?
 	 * Set keep[i] for each victim (keep[] comes zeroed) and return
@@ -233,6 +251,15 @@ struct vs_plugin_ops {
 	enum vs_vote (*reclaimable)(struct vs_session *ssn, struct vs_plugin *p,
 				    const struct vs_task *evictor, struct vs_task *const *cands,
 				    u32 nr, bool *keep);
+	/*
+	 * UnifiedEvictableFn, of the gang-aware actions (gangpreempt,
+	 * gangreclaim): which of @cands may go for @ctx. As preemptable,
+	 * with the whole evictor in @ctx; gated by no flag, as Volcano asks
+	 * every plugin that has it.
+	 */
+	enum vs_vote (*unified_evictable)(struct vs_session *ssn, struct vs_plugin *p,
+					  const struct vs_evict_ctx *ctx,
+					  struct vs_task *const *cands, u32 nr, bool *keep);
 	/* 0, or -EINVAL with @fe filled. */
 	int (*pre_predicate)(struct vs_session *ssn, struct vs_plugin *p,
 			     const struct vs_task *task, struct vs_fit_error *fe);
@@ -356,6 +383,9 @@ int vs_registry_check_conf(const struct vs_registry *reg, const struct vs_conf *
 
 /* ---- calling the extension points, with the tier rules above ---- */
 
+/* "@ans/@an" against "@bns/@bn" as Go compares the strings (UIDs of jobs and pods). */
+int vs_cmp_ns_name(const char *ans, const char *an, const char *bns, const char *bn);
+
 int vs_ssn_job_order(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r);
 /* Volcano's JobOrderCompareFn: the plugins' verdict alone, 0 when they tie. */
 int vs_ssn_job_compare(struct vs_session *ssn, const struct vs_job *l, const struct vs_job *r);
@@ -394,6 +424,9 @@ bool vs_ssn_allocatable(struct vs_session *ssn, const struct vs_queue *queue,
 			const struct vs_task *task);
 bool vs_ssn_preemptive(struct vs_session *ssn, const struct vs_queue *queue,
 		       const struct vs_task *task);
+/* The same for tasks that ask @req in all (gangreclaim asks for a job's). */
+bool vs_ssn_preemptive_req(struct vs_session *ssn, const struct vs_queue *queue,
+			   const struct vs_res *req);
 /*
  * The victims among @cands that @evictor may preempt (or reclaim): @cands
  * is compacted in place to them, in their order, and their number
@@ -403,6 +436,9 @@ u32 vs_ssn_preemptable(struct vs_session *ssn, const struct vs_task *evictor,
 		       struct vs_task **cands, u32 nr);
 u32 vs_ssn_reclaimable(struct vs_session *ssn, const struct vs_task *evictor,
 		       struct vs_task **cands, u32 nr);
+/* The same for gang-aware eviction (Volcano's UnifiedEvictable). */
+u32 vs_ssn_unified_evictable(struct vs_session *ssn, const struct vs_evict_ctx *ctx,
+			     struct vs_task **cands, u32 nr);
 int vs_ssn_pre_predicate(struct vs_session *ssn, const struct vs_task *task,
 			 struct vs_fit_error *fe);
 int vs_ssn_predicate(struct vs_session *ssn, const struct vs_task *task,

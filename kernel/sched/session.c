@@ -42,6 +42,7 @@ static const int ext_flag[VS_EXT_NR] = {
 	[VS_EXT_SUBJOB_READY]		= VS_EN_SUBJOB_READY,
 	[VS_EXT_SUBJOB_PIPELINED]	= VS_EN_SUBJOB_PIPELINED,
 	[VS_EXT_SUBJOB_ORDER]		= VS_EN_SUBJOB_ORDER,
+	[VS_EXT_UNIFIED_EVICTABLE]	= -1,
 };
 
 static bool has_op(const struct vs_plugin_ops *ops, enum vs_ext ext)
@@ -74,6 +75,7 @@ static bool has_op(const struct vs_plugin_ops *ops, enum vs_ext ext)
 	case VS_EXT_SUBJOB_READY:	return ops->subjob_ready;
 	case VS_EXT_SUBJOB_PIPELINED:	return ops->subjob_pipelined;
 	case VS_EXT_SUBJOB_ORDER:	return ops->subjob_order;
+	case VS_EXT_UNIFIED_EVICTABLE:	return ops->unified_evictable;
 	case VS_EXT_NR:			break;
 	}
 	return false;

@@ -18,6 +18,8 @@ extern const struct vs_action_ops vs_action_allocate;
 extern const struct vs_action_ops vs_action_backfill;
 extern const struct vs_action_ops vs_action_preempt;
 extern const struct vs_action_ops vs_action_reclaim;
+extern const struct vs_action_ops vs_action_gangpreempt;
+extern const struct vs_action_ops vs_action_gangreclaim;
 
 /* NULL-terminated. */
 extern const struct vs_action_ops *const vs_builtin_actions[];

@@ -11,6 +11,8 @@ const struct vs_action_ops *const vs_builtin_actions[] = {
 	&vs_action_backfill,
 	&vs_action_preempt,
 	&vs_action_reclaim,
+	&vs_action_gangpreempt,
+	&vs_action_gangreclaim,
 	NULL,
 };
 

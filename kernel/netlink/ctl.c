@@ -442,6 +442,10 @@ static bool put_metrics(struct nlmsghdr *nlh, size_t room, const struct vs_metri
 		  offsetof(struct vs_metrics, eviction_transactions[VS_EVICTION_PREEMPT]) },
 		{ VS_STATS_A_EVICT_TX_RECLAIM,
 		  offsetof(struct vs_metrics, eviction_transactions[VS_EVICTION_RECLAIM]) },
+		{ VS_STATS_A_EVICT_TX_GANG_PREEMPT,
+		  offsetof(struct vs_metrics, eviction_transactions[VS_EVICTION_GANG_PREEMPT]) },
+		{ VS_STATS_A_EVICT_TX_GANG_RECLAIM,
+		  offsetof(struct vs_metrics, eviction_transactions[VS_EVICTION_GANG_RECLAIM]) },
 		{ VS_STATS_A_UNSCHED_JOBS, offsetof(struct vs_metrics, unschedulable_jobs) },
 		{ VS_STATS_A_UNSCHED_TASKS, offsetof(struct vs_metrics, unschedulable_tasks) },
 	};

@@ -152,6 +152,8 @@ static const struct vs_nla_policy stats_policy[VS_STATS_A_MAX + 1] = {
 	VS_NLA_INT(VS_STATS_A_CONN_REFUSED, "connectionsRefused", VS_NLA_U64),
 	VS_NLA_INT(VS_STATS_A_NR_HYPERNODES, "nrHyperNodes", VS_NLA_U32),
 	VS_NLA_RANGE(VS_STATS_A_HYPERNODES_READY, "hyperNodesReady", VS_NLA_U8, 0, 1, 0),
+	VS_NLA_INT(VS_STATS_A_EVICT_TX_GANG_PREEMPT, "evictionTransactionsGangPreempt", VS_NLA_U64),
+	VS_NLA_INT(VS_STATS_A_EVICT_TX_GANG_RECLAIM, "evictionTransactionsGangReclaim", VS_NLA_U64),
 };
 
 static const struct vs_nla_policy decision_policy[VS_DECISION_A_MAX + 1] = {

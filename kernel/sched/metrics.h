@@ -59,6 +59,8 @@ enum vs_attempt_result {
 enum vs_eviction_action {
 	VS_EVICTION_PREEMPT,
 	VS_EVICTION_RECLAIM,
+	VS_EVICTION_GANG_PREEMPT,
+	VS_EVICTION_GANG_RECLAIM,
 	VS_EVICTION_NR
 };
 

@@ -917,6 +917,9 @@ enum vs_stats_attr {
 	 * member is refused
 	 */
 	VS_STATS_A_HYPERNODES_READY,
+	/* u64: gangpreempt's committed transactions with evictions */
+	VS_STATS_A_EVICT_TX_GANG_PREEMPT,
+	VS_STATS_A_EVICT_TX_GANG_RECLAIM,	/* u64: gangreclaim's */
 	__VS_STATS_A_MAX
 };
 #define VS_STATS_A_MAX (__VS_STATS_A_MAX - 1)

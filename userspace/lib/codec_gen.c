@@ -1176,6 +1176,10 @@ static const struct vsnl_codec_attr stats_attrs[VS_STATS_A_MAX + 1] = {
 	[VS_STATS_A_NR_HYPERNODES] = { .type = VSNL_CODEC_U32, .name = "nrHyperNodes" },
 	[VS_STATS_A_HYPERNODES_READY] = { .type = VSNL_CODEC_U8,
 		    .flags = VSNL_CODEC_F_RANGE, .name = "hyperNodesReady", .min = 0, .max = 1 },
+	[VS_STATS_A_EVICT_TX_GANG_PREEMPT] = { .type = VSNL_CODEC_U64,
+		    .name = "evictionTransactionsGangPreempt" },
+	[VS_STATS_A_EVICT_TX_GANG_RECLAIM] = { .type = VSNL_CODEC_U64,
+		    .name = "evictionTransactionsGangReclaim" },
 };
 
 const struct vsnl_codec_set vsnl_codec_stats = {

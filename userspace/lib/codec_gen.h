@@ -3705,6 +3705,36 @@ static inline bool vsnl_stats_get_hypernodes_ready(const struct vsnl_stats_tb *t
 	return true;
 }
 
+static inline int vsnl_stats_put_evict_tx_gang_preempt(struct nlmsghdr *nlh, size_t cap, uint64_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_stats,
+		    VS_STATS_A_EVICT_TX_GANG_PREEMPT, v, err);
+}
+
+static inline bool vsnl_stats_get_evict_tx_gang_preempt(const struct vsnl_stats_tb *tb, uint64_t *v)
+{
+	if (!tb->attr[VS_STATS_A_EVICT_TX_GANG_PREEMPT])
+		return false;
+	*v = (uint64_t)mnl_attr_get_u64(tb->attr[VS_STATS_A_EVICT_TX_GANG_PREEMPT]);
+	return true;
+}
+
+static inline int vsnl_stats_put_evict_tx_gang_reclaim(struct nlmsghdr *nlh, size_t cap, uint64_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_stats,
+		    VS_STATS_A_EVICT_TX_GANG_RECLAIM, v, err);
+}
+
+static inline bool vsnl_stats_get_evict_tx_gang_reclaim(const struct vsnl_stats_tb *tb, uint64_t *v)
+{
+	if (!tb->attr[VS_STATS_A_EVICT_TX_GANG_RECLAIM])
+		return false;
+	*v = (uint64_t)mnl_attr_get_u64(tb->attr[VS_STATS_A_EVICT_TX_GANG_RECLAIM]);
+	return true;
+}
+
 static inline int vsnl_pool_parse(const struct nlattr *nest, struct vsnl_pool_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {

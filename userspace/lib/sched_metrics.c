@@ -375,7 +375,11 @@ static int put_stats_metrics(struct vsnl_prom_reg *reg, const json_t *st, struct
 	    fam_add(evictions, (double)vsnl_u64(st, "evictionTransactionsPreempt"), "preempt",
 		    NULL) ||
 	    fam_add(evictions, (double)vsnl_u64(st, "evictionTransactionsReclaim"), "reclaim",
-		    NULL)) {
+		    NULL) ||
+	    fam_add(evictions, (double)vsnl_u64(st, "evictionTransactionsGangPreempt"),
+		    "gangpreempt", NULL) ||
+	    fam_add(evictions, (double)vsnl_u64(st, "evictionTransactionsGangReclaim"),
+		    "gangreclaim", NULL)) {
 		fam_free(attempts);
 		fam_free(evictions);
 		return vsnl_err_set(err, ENOMEM, "out of memory");

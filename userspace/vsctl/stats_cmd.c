@@ -266,12 +266,15 @@ static void print_stats(const json_t *st)
 		       (unsigned long long)vsnl_u64(st, "attemptsScheduled"),
 		       (unsigned long long)vsnl_u64(st, "attemptsUnschedulable"),
 		       (unsigned long long)vsnl_u64(st, "bindFailures"));
-		printf("%-18s %llu attempts, %llu victims in the last; %llu preempt and %llu "
-		       "reclaim transactions evicted\n", "preemption",
+		printf("%-18s %llu attempts, %llu victims in the last; %llu preempt, %llu "
+		       "reclaim, %llu gangpreempt and %llu gangreclaim transactions evicted\n",
+		       "preemption",
 		       (unsigned long long)vsnl_u64(st, "preemptionAttempts"),
 		       (unsigned long long)vsnl_u64(st, "preemptionVictims"),
 		       (unsigned long long)vsnl_u64(st, "evictionTransactionsPreempt"),
-		       (unsigned long long)vsnl_u64(st, "evictionTransactionsReclaim"));
+		       (unsigned long long)vsnl_u64(st, "evictionTransactionsReclaim"),
+		       (unsigned long long)vsnl_u64(st, "evictionTransactionsGangPreempt"),
+		       (unsigned long long)vsnl_u64(st, "evictionTransactionsGangReclaim"));
 		printf("%-18s %llu jobs, %llu tasks short of minMember\n", "unschedulable",
 		       (unsigned long long)vsnl_u64(st, "unschedulableJobs"),
 		       (unsigned long long)vsnl_u64(st, "unschedulableTasks"));

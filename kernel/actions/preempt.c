@@ -37,8 +37,13 @@
  * search stopped and works in parallel); a node's candidates are taken in
  * creation order (Volcano walks a Go map); the starving jobs of a queue get
  * their turn within themselves in session order (Volcano: map order).
- * Topology-aware preemption (enableTopologyAwarePreemption) is not
- * modelled and is refused when the configuration is loaded.
+ *
+ * With enableTopologyAwarePreemption, one task's attempt is Volcano's
+ * topologyAwarePreempt instead: a dry run on each node that passes the
+ * predicates (in order, where Volcano starts at random and runs them in
+ * parallel) finds the fewest victims that let the preemptor fit, until
+ * numCandidates nodes could be freed; the one whose victims have the
+ * lowest priorities is chosen.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,9 +89,19 @@ enum victim_scope {
 	OWN_JOB,			/* the other tasks of its job */
 };
 
+/* A node topology-aware preemption could free, and the victims it would take. */
+struct candidate {
+	struct vs_node *node;
+	struct vs_task **victims;	/* as reprieve left them: highest first */
+	u32 nr;
+};
+
 struct preempt_ctx {
 	struct vs_session *ssn;
 	bool error_cache;		/* enablePredicateErrorCache, default true */
+	/* enableTopologyAwarePreemption and its candidate bounds */
+	bool topology_aware;
+	s64 min_pct, min_abs, max_abs;
 	int err;			/* -ENOMEM met on the way */
 	struct queue_work *qw;		/* by queue sidx; .queue NULL when unused */
 	struct role_cache **caches;	/* by job sidx */
@@ -293,6 +308,236 @@ nomem:
 	return false;
 }
 
+/*
+ * Evict @victims in a dry Statement and ask whether @preemptor then fits
+ * @node (Volcano's SimulateAllocatableFn, FutureIdle and
+ * SimulatePredicateFn: the plugins see the victims gone through their
+ * deallocate events, as Volcano's simulated state has them removed).
+ * @check_res false asks the predicates alone. Everything is undone.
+ */
+static int fits_without(struct preempt_ctx *ctx, struct vs_task *preemptor, struct vs_node *node,
+			struct vs_task *const *victims, u32 nr, bool check_res)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct vs_fit_error fe = { .reason = { 0 } };
+	struct vs_statement *dry = vs_stmt_new_in(ssn, &ssn->sched->dry);
+	bool fits;
+
+	if (!dry)
+		return -ENOMEM;
+	for (u32 i = 0; i < nr; i++)
+		if (vs_stmt_evict(dry, victims[i], "preempt", NULL)) {
+			vs_stmt_discard(dry);
+			return 0;
+		}
+	/*
+	 * PrePredicate again, as Volcano's SimulateRemoveTaskFn updates the
+	 * PreFilter state: InterPodAffinity no longer sees the victims.
+	 */
+	if (vs_ssn_pre_predicate(ssn, preemptor, &fe))
+		fits = false;
+	else
+		fits = check_res ? fits_on_node(ssn, preemptor, node) :
+				   !vs_ssn_predicate(ssn, preemptor, node, &fe);
+	vs_stmt_discard(dry);
+	return fits;
+}
+
+/*
+ * Volcano's SelectVictimsOnNode: the fewest victims that let @preemptor
+ * fit @node. Take them lowest first until it fits; then give back, highest
+ * first, each one it still fits without. Into @c; false when the node
+ * cannot be freed for it.
+ */
+static bool select_victims(struct preempt_ctx *ctx, struct vs_task *preemptor,
+			   struct vs_node *node, enum victim_scope scope, struct candidate *c)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct vs_task **potential, **keep, *victim;
+	u32 nr, nr_potential = 0;
+	int fits = 0;
+
+	nr = candidates(ctx, preemptor, node, scope);
+	if (ctx->err)
+		return false;
+	nr = vs_ssn_preemptable(ssn, preemptor, ctx->cands, nr);
+	ssn->sched->metrics.preemption_victims = nr;
+	if (!vs_victims_validate(preemptor, node, ctx->cands, nr)) {
+		vs_v(3, "No validated victims on Node <%s>", node->name);
+		return false;
+	}
+	potential = vs_arena_alloc(&ssn->sched->dry, (nr + 1) * sizeof(*potential));
+	keep = vs_arena_alloc(&ssn->sched->dry, (nr + 1) * sizeof(*keep));
+	if (!potential || !keep || vs_victim_queue_fill(&ctx->victims, preemptor, ctx->cands, nr))
+		goto nomem;
+	while ((victim = vs_victim_queue_pop(&ctx->victims))) {
+		potential[nr_potential++] = victim;
+		fits = fits_without(ctx, preemptor, node, potential, nr_potential, true);
+		if (fits < 0)
+			goto nomem;
+		if (fits) {
+			vs_v(3, "Pod %s/%s can be scheduled on node %s after preempt %s/%s, stop "
+			     "evicting more pods", preemptor->ns, preemptor->name, node->name,
+			     victim->ns, victim->name);
+			break;
+		}
+	}
+	if (!nr_potential)
+		return false;
+	/* Volcano checks only the predicates here: ValidateVictims saw to the resources. */
+	if (!fits) {
+		fits = fits_without(ctx, preemptor, node, potential, nr_potential, false);
+		if (fits < 0)
+			goto nomem;
+		if (!fits)
+			return false;
+	}
+	/*
+	 * Reprieve, highest first: each one given back for good when the
+	 * preemptor fits without it and the ones still to try.
+	 */
+	c->node = node;
+	c->victims = vs_arena_alloc(&ssn->sched->dry, nr_potential * sizeof(*c->victims));
+	if (!c->victims)
+		goto nomem;
+	c->nr = 0;
+	for (u32 i = nr_potential; i-- > 0;) {
+		u32 n = 0;
+
+		/* the victims kept so far and those below this one stay out */
+		for (u32 j = 0; j < c->nr; j++)
+			keep[n++] = c->victims[j];
+		for (u32 j = 0; j < i; j++)
+			keep[n++] = potential[j];
+		fits = fits_without(ctx, preemptor, node, keep, n, true);
+		if (fits < 0)
+			goto nomem;
+		if (!fits)
+			c->victims[c->nr++] = potential[i];
+	}
+	return c->nr > 0;
+nomem:
+	ctx->err = -ENOMEM;
+	return false;
+}
+
+/* Volcano's calculateNumCandidates, for @nr nodes. */
+static u32 num_candidates(const struct preempt_ctx *ctx, u32 nr)
+{
+	s64 n = (s64)nr * ctx->min_pct / 100;
+
+	if (n < ctx->min_abs)
+		n = ctx->min_abs;
+	if (n > ctx->max_abs)
+		n = ctx->max_abs;
+	if (n > nr)
+		n = nr;
+	return n > 0 ? (u32)n : 0;
+}
+
+/* The sum pickOneNodeForPreemption compares: priorities shifted to be positive. */
+static s64 priority_sum(const struct candidate *c)
+{
+	s64 sum = 0;
+
+	for (u32 i = 0; i < c->nr; i++)
+		sum += (s64)c->victims[i]->priority + ((s64)INT32_MAX + 1);
+	return sum;
+}
+
+/*
+ * Volcano's SelectCandidate (pickOneNodeForPreemption): the lowest first
+ * victim's priority, then the lowest sum of priorities, then the fewest
+ * victims; vsched has no start times, so the first candidate of the rest.
+ */
+static const struct candidate *select_candidate(const struct candidate *c, u32 nr)
+{
+	const struct candidate *best = &c[0];
+
+	for (u32 i = 1; i < nr; i++) {
+		s32 hp = c[i].victims[0]->priority, bp = best->victims[0]->priority;
+		s64 hs, bs;
+
+		if (hp != bp) {
+			if (hp < bp)
+				best = &c[i];
+			continue;
+		}
+		hs = priority_sum(&c[i]);
+		bs = priority_sum(best);
+		if (hs != bs) {
+			if (hs < bs)
+				best = &c[i];
+			continue;
+		}
+		if (c[i].nr < best->nr)
+			best = &c[i];
+	}
+	return best;
+}
+
+/*
+ * Volcano's topologyAwarePreempt over the @nr nodes in ctx->fit: a dry
+ * run on each (DryRunPreemption) until numCandidates of them could be
+ * freed, the best of those chosen, its victims evicted and the preemptor
+ * pipelined there in a Statement that joins @stmt. Volcano starts at a
+ * random node and runs its dry runs in parallel, keeping whichever finish
+ * first; vsched starts at the first and goes in order.
+ */
+static bool topology_preempt(struct preempt_ctx *ctx, struct vs_statement *stmt,
+			     struct vs_task *preemptor, u32 nr, enum victim_scope scope)
+{
+	struct vs_session *ssn = ctx->ssn;
+	struct vs_fit_error fe = { .reason = { 0 } };
+	u32 want = num_candidates(ctx, nr), found = 0;
+	const struct candidate *best;
+	struct vs_statement *tmp;
+	struct candidate *cands;
+
+	if (!nr) {
+		vs_v(3, "No nodes are eligible to preempt task %s/%s", preemptor->ns,
+		     preemptor->name);
+		return false;
+	}
+	vs_arena_reset(&ssn->sched->dry);
+	cands = vs_arena_alloc(&ssn->sched->dry, (want + 1) * sizeof(*cands));
+	if (!cands) {
+		ctx->err = -ENOMEM;
+		return false;
+	}
+	for (u32 i = 0; i < nr && found < want && !ctx->err; i++)
+		if (select_victims(ctx, preemptor, ctx->fit[i], scope, &cands[found]))
+			found++;
+	/* the PreFilter state of the live session again, as the dry runs left none */
+	if (!ctx->err && vs_ssn_pre_predicate(ssn, preemptor, &fe))
+		return false;
+	if (!found || ctx->err)
+		return false;
+	best = select_candidate(cands, found);
+	tmp = vs_stmt_new(ssn);
+	if (!tmp) {
+		ctx->err = -ENOMEM;
+		return false;
+	}
+	for (u32 i = 0; i < best->nr; i++) {
+		vs_v(3, "Try to preempt Task <%s/%s> for Task <%s/%s>", best->victims[i]->ns,
+		     best->victims[i]->name, preemptor->ns, preemptor->name);
+		if (vs_stmt_evict(tmp, best->victims[i], "preempt", NULL))
+			break;
+	}
+	ssn->sched->metrics.preemption_attempts++;
+	if (!vs_stmt_pipeline(tmp, preemptor, best->node, NULL)) {
+		if (!vs_stmt_merge(stmt, tmp))
+			return true;
+		ctx->err = -ENOMEM;
+	} else {
+		vs_error("Failed to pipeline Task <%s/%s> on Node <%s>", preemptor->ns,
+			 preemptor->name, best->node->name);
+	}
+	vs_stmt_discard(tmp);
+	return false;
+}
+
 /* Commit @stmt, counted as Volcano's eviction transactions are. */
 static void commit(struct vs_session *ssn, struct vs_statement *stmt)
 {
@@ -321,6 +566,8 @@ static bool preempt_task(struct preempt_ctx *ctx, struct vs_statement *stmt,
 		return false;
 	}
 	nr = predicate_nodes(ctx, preemptor);
+	if (ctx->topology_aware)
+		return topology_preempt(ctx, stmt, preemptor, nr, scope);
 	sort_nodes(ctx, preemptor, nr);
 	for (u32 i = 0; i < nr && !ctx->err; i++) {
 		vs_v(3, "Considering Task <%s/%s> on Node <%s>.", preemptor->ns, preemptor->name,
@@ -454,7 +701,15 @@ static int preempt_ctx_init(struct preempt_ctx *ctx, struct vs_session *ssn,
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->ssn = ssn;
 	ctx->error_cache = true;
-	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &ctx->error_cache, NULL);
+	ctx->min_pct = 10;
+	ctx->min_abs = 1;
+	ctx->max_abs = 100;
+	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &ctx->error_cache, NULL) ?:
+	      vs_args_get_bool(args, "enableTopologyAwarePreemption", &ctx->topology_aware,
+			       NULL) ?:
+	      vs_args_get_int(args, "minCandidateNodesPercentage", &ctx->min_pct, NULL) ?:
+	      vs_args_get_int(args, "minCandidateNodesAbsolute", &ctx->min_abs, NULL) ?:
+	      vs_args_get_int(args, "maxCandidateNodesAbsolute", &ctx->max_abs, NULL);
 	if (ret)
 		return ret;
 	ctx->qw = vs_arena_calloc(ssn->arena, ssn->nr_queues ? ssn->nr_queues : 1,
@@ -492,7 +747,7 @@ static int preempt_execute(struct vs_session *ssn, const struct vs_args *args)
 	return ret;
 }
 
-/* Volcano's topology-aware preemption tuning: integers, unused by the normal path. */
+/* Volcano's topology-aware preemption tuning, integers. */
 static const char *const topology_ints[] = {
 	"topologyAwarePreemptWorkerNum", "minCandidateNodesPercentage",
 	"minCandidateNodesAbsolute", "maxCandidateNodesAbsolute",
@@ -500,7 +755,6 @@ static const char *const topology_ints[] = {
 
 static int preempt_check_args(const struct vs_args *args, struct vs_err *err)
 {
-	const struct vs_arg *a;
 	bool b = false;
 	s64 i;
 	int ret;
@@ -510,15 +764,7 @@ static int preempt_check_args(const struct vs_args *args, struct vs_err *err)
 		ret = vs_args_get_bool(args, "enableTopologyAwarePreemption", &b, err);
 	for (size_t k = 0; !ret && k < ARRAY_SIZE(topology_ints); k++)
 		ret = vs_args_get_int(args, topology_ints[k], &i, err);
-	if (ret)
-		return ret;
-	a = vs_args_find(args, "enableTopologyAwarePreemption");
-	if (a && b)
-		return vs_err_set(err, EINVAL, "%s:%u: argument \"enableTopologyAwarePreemption\": "
-				  "topology-aware preemption is not supported; vsched preempts "
-				  "on Volcano's normal path (set it to false or leave it out)",
-				  args->source ? args->source : "configuration", a->line);
-	return 0;
+	return ret;
 }
 
 const struct vs_action_ops vs_action_preempt = {

@@ -445,10 +445,10 @@ static void expect_refused(const char *args, const char *what)
 	cr_assert(strstr(e.msg, what), "%s", e.msg);
 }
 
-Test(preempt, topology_aware_preemption_is_refused_at_load)
+Test(preempt, a_mistyped_switch_is_refused_at_load)
 {
-	expect_refused("{enableTopologyAwarePreemption: true}",
-		       "topology-aware preemption is not supported");
+	expect_refused("{enableTopologyAwarePreemption: yes-please}",
+		       "enableTopologyAwarePreemption");
 }
 
 Test(preempt, mistyped_arguments_are_refused_at_load)
@@ -456,7 +456,7 @@ Test(preempt, mistyped_arguments_are_refused_at_load)
 	expect_refused("{minCandidateNodesPercentage: ten}", "minCandidateNodesPercentage");
 }
 
-Test(preempt, vsched_accepts_volcanos_arguments_for_the_normal_path)
+Test(preempt, vsched_accepts_volcanos_arguments_for_both_paths)
 {
 	vt_start("actions: preempt\n"
 		 "tiers:\n"
@@ -464,7 +464,7 @@ Test(preempt, vsched_accepts_volcanos_arguments_for_the_normal_path)
 		 "  - name: priority\n"
 		 "configurations:\n"
 		 "- name: preempt\n"
-		 "  arguments: {enableTopologyAwarePreemption: false, enablePredicateErrorCache: "
+		 "  arguments: {enableTopologyAwarePreemption: true, enablePredicateErrorCache: "
 		 "false, topologyAwarePreemptWorkerNum: 16, minCandidateNodesPercentage: 10, "
 		 "minCandidateNodesAbsolute: 1, maxCandidateNodesAbsolute: 100}\n");
 	vt_cycle();

@@ -174,6 +174,7 @@ static void leaves_compute(struct vs_cluster *cl, struct vs_hypernode *hn)
 	const char **set;
 	u32 nr;
 
+	cl->hypernodes.gen++;
 	if (leaves_merge(hn, &set, &nr)) {
 		cl->hypernodes.lost = true;
 		vs_error("hypernode %s: out of memory for its leaves", hn->name);
@@ -248,19 +249,21 @@ static bool is_ancestor(const struct vs_hypernode *a, const struct vs_hypernode 
 	return false;
 }
 
-static void detach(struct vs_hypernode *c)
+static void detach(struct vs_cluster *cl, struct vs_hypernode *c)
 {
 	if (c->parent) {
+		cl->hypernodes.gen++;
 		list_del_init(&c->sibling);
 		c->parent->nr_children--;
 		c->parent = NULL;
 	}
 }
 
-static void attach(struct vs_hypernode *c, struct vs_hypernode *p)
+static void attach(struct vs_cluster *cl, struct vs_hypernode *c, struct vs_hypernode *p)
 {
 	c->parent = p;
 	if (p) {
+		cl->hypernodes.gen++;
 		list_add_tail(&c->sibling, &p->children);
 		p->nr_children++;
 	}
@@ -381,7 +384,7 @@ static void parents_resolve(struct vs_cluster *cl)
 				c->parent->dirty = true;
 			if (c->next_parent)
 				c->next_parent->dirty = true;
-			detach(c);
+			detach(cl, c);
 			moved = true;
 		}
 	}
@@ -389,7 +392,7 @@ static void parents_resolve(struct vs_cluster *cl)
 		return;
 	list_for_each_entry(c, &cl->hypernodes.list, list)
 		if (!c->parent && c->next_parent)
-			attach(c, c->next_parent);
+			attach(cl, c, c->next_parent);
 	/* a dirty HyperNode's ancestors in the new tree are dirty, up to a root */
 	list_for_each_entry(c, &cl->hypernodes.list, list)
 		if (c->dirty)
@@ -447,14 +450,14 @@ static void parents_add(struct vs_cluster *cl, struct vs_hypernode *n)
 			continue;
 		c = vs_hypernode_find(cl, n->members[i].name);
 		if (c && c != n && !c->parent)
-			attach(c, n);
+			attach(cl, c, n);
 	}
 	leaves_compute(cl, n);
 	hlist_for_each_entry(m, vs_htable_bucket(&cl->hypernode_claims, hash), claim)
 		if (m->name == n->name && (!p || m->by->seq < p->seq) && !is_ancestor(n, m->by))
 			p = m->by;
 	if (p) {
-		attach(n, p);
+		attach(cl, n, p);
 		leaves_up(cl, p);
 	}
 }
@@ -626,6 +629,7 @@ int vs_hypernode_add(struct vs_cluster *cl, const struct vs_hypernode_spec *spec
 	vs_name_tree_add(&cl->hypernode_names, hn);
 	list_add_tail(&hn->list, &cl->hypernodes.list);
 	cl->hypernodes.nr++;
+	cl->hypernodes.gen++;
 	claims_hash(cl, hn);
 	parents_add(cl, hn);
 	if (ent) {
@@ -691,6 +695,7 @@ int vs_hypernode_update(struct vs_cluster *cl, struct vs_hypernode *hn,
 	hn->nr_direct = nr_direct;
 	hn->tier_name = tier_name;
 	hn->tier = spec->tier;
+	cl->hypernodes.gen++;
 	leaves_up(cl, hn);
 	parents_resolve(cl);
 	return 0;
@@ -715,10 +720,11 @@ void vs_hypernode_del(struct vs_cluster *cl, struct vs_hypernode *hn)
 	if (ent)
 		ent->place.list = hn->list.prev;
 	cl->hypernodes.events++;
+	cl->hypernodes.gen++;
 	list_for_each_entry_safe(c, tmp, &hn->children, sibling)
-		detach(c);
+		detach(cl, c);
 	c = hn->parent;
-	detach(hn);
+	detach(cl, hn);
 	leaves_up(cl, c);
 	vs_htable_del(&cl->hypernode_index, &hn->hnode);
 	claims_unhash(cl, hn->members, hn->nr_members);
@@ -742,6 +748,7 @@ void vs_hypernode_undo(struct vs_cluster *cl, struct vs_txn_ent *ent)
 	struct vs_hypernode *hn = ent->obj;
 	const struct vs_hypernode *old = ent->saved;
 
+	cl->hypernodes.gen++;
 	switch (ent->kind) {
 	case VS_TXN_ADD_HYPERNODE:
 		vs_hypernode_del(cl, hn);
@@ -801,9 +808,12 @@ void vs_hypernodes_destroy(struct vs_cluster *cl)
 {
 	struct vs_hypernode *hn, *tmp;
 
+	u64 gen = cl->hypernodes.gen;
+
 	list_for_each_entry_safe(hn, tmp, &cl->hypernodes.list, list)
 		hypernode_free(cl, hn);
 	vs_hypernodes_init(&cl->hypernodes);
+	cl->hypernodes.gen = gen + 1;
 }
 
 /* ---- the check ---- */

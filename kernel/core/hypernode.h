@@ -116,6 +116,15 @@ struct vs_hypernodes {
 	 * moved, and not for a change of a node's resources alone.
 	 */
 	u64 events;
+	/*
+	 * Moves whenever the tree may have changed: a HyperNode added,
+	 * deleted or given a new spec (members, tier), a parent link made or
+	 * broken, a HyperNode's leaves computed again (a node's membership,
+	 * by name, pattern or labels). Whoever keeps something made from the
+	 * tree across calls (sched/topology.h) makes it again when it moved;
+	 * a node's resources alone never move it.
+	 */
+	u64 gen;
 };
 
 struct vs_cluster;

@@ -12,6 +12,7 @@
 #include "sched/session.h"
 #include "sched/statement.h"
 #include "sched/subjob.h"
+#include "sched/topology.h"
 
 /* The enable flag that gates each extension point; -1: none (always on). */
 static const int ext_flag[VS_EXT_NR] = {
@@ -248,6 +249,7 @@ static int open_session(struct vs_sched *sched, bool inspect, struct vs_session 
 		vs_err_set(err, ret, "out of memory opening a session");
 		goto out_reset;
 	}
+	vs_topo_expire(sched);
 	for (u32 t = 0; t < conf->nr_tiers; t++)
 		ssn->nr_plugins += conf->tiers[t].nr;
 	if (ssn->nr_plugins) {
@@ -454,6 +456,7 @@ int vs_sched_init(struct vs_sched *sched, struct vs_cluster *cl, const struct vs
 	memset(sched, 0, sizeof(*sched));
 	vs_arena_init(&sched->arena, 0);
 	vs_arena_init(&sched->dry, 0);
+	vs_arena_init(&sched->topo_arena, 0);
 	if (ret) {
 		vs_conf_free(conf);
 		return ret;
@@ -472,6 +475,8 @@ void vs_sched_destroy(struct vs_sched *sched)
 		vs_arena_destroy(&sched->arena);
 	if (sched->dry.chunks.next)
 		vs_arena_destroy(&sched->dry);
+	if (sched->topo_arena.chunks.next)
+		vs_arena_destroy(&sched->topo_arena);
 	memset(sched, 0, sizeof(*sched));
 }
 

@@ -90,6 +90,13 @@ struct vs_sched {
 	bool full_views;
 	/* allocate's templates and node indexes, kept from cycle to cycle */
 	struct vs_fastpath fast;
+	/*
+	 * The network topology's view, kept from session to session while
+	 * what it is made from holds (sched/topology.h), NULL for none; its
+	 * memory, an arena of its own, is freed when it goes stale.
+	 */
+	struct vs_topo *topo;
+	struct vs_arena topo_arena;
 };
 
 /* A plugin's enabled implementations of one extension point, in tier order. */

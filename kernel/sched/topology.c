@@ -20,11 +20,11 @@ static int tier_cmp(const void *a, const void *b)
 }
 
 /* The distinct tiers of the HyperNodes, ascending, then the top's one above. */
-static int build_tiers(struct vs_session *ssn, struct vs_topo *topo)
+static int build_tiers(struct vs_arena *a, struct vs_topo *topo)
 {
 	u32 n = 0;
 
-	topo->tiers = vs_arena_alloc(ssn->arena, topo->nr * sizeof(*topo->tiers));
+	topo->tiers = vs_arena_alloc(a, topo->nr * sizeof(*topo->tiers));
 	if (!topo->tiers)
 		return -ENOMEM;
 	for (u32 i = 0; i < topo->top; i++)
@@ -40,16 +40,23 @@ static int build_tiers(struct vs_session *ssn, struct vs_topo *topo)
 	return 0;
 }
 
-static void add_node(struct vs_topo_hn *h, struct vs_node *node)
+static void sum_node(struct vs_topo_hn *h, const struct vs_node *node)
 {
 	struct vs_res future;
 
-	h->nodes[h->nr_nodes++] = node;
 	vs_res_add(&h->allocatable, &node->allocatable);
 	vs_res_add(&h->idle, &node->idle);
 	vs_res_add(&h->used, &node->used);
 	vs_node_future_idle(node, &future);
 	vs_res_add(&h->future_idle, &future);
+}
+
+static void sum_child(struct vs_topo_hn *h, const struct vs_topo_hn *c)
+{
+	vs_res_add(&h->allocatable, &c->allocatable);
+	vs_res_add(&h->idle, &c->idle);
+	vs_res_add(&h->used, &c->used);
+	vs_res_add(&h->future_idle, &c->future_idle);
 }
 
 static int node_sidx_cmp(const void *a, const void *b)
@@ -114,24 +121,24 @@ static struct vs_node *node_map_find(const struct node_map *m, const char *iname
 }
 
 /* A HyperNode's session nodes: its leaves that are nodes, by sidx. */
-static int build_nodes(struct vs_session *ssn, const struct node_map *map, struct vs_topo_hn *h)
+static int build_nodes(struct vs_arena *a, const struct node_map *map, struct vs_topo_hn *h)
 {
 	const struct vs_hypernode *hn = h->hn;
 
-	h->nodes = vs_arena_alloc(ssn->arena, (hn->nr_leaves + 1) * sizeof(*h->nodes));
+	h->nodes = vs_arena_alloc(a, (hn->nr_leaves + 1) * sizeof(*h->nodes));
 	if (!h->nodes)
 		return -ENOMEM;
 	for (u32 i = 0; i < hn->nr_leaves; i++) {
 		struct vs_node *node = node_map_find(map, hn->leaves[i]);
 
 		if (node)
-			add_node(h, node);
+			h->nodes[h->nr_nodes++] = node;
 	}
 	qsort(h->nodes, h->nr_nodes, sizeof(*h->nodes), node_sidx_cmp);
 	return 0;
 }
 
-static int build_links(struct vs_session *ssn, struct vs_topo *topo)
+static int build_links(struct vs_arena *a, struct vs_topo *topo)
 {
 	struct vs_topo_hn *top = &topo->hns[topo->top];
 	u32 nr_roots = 0;
@@ -144,7 +151,7 @@ static int build_links(struct vs_session *ssn, struct vs_topo *topo)
 		h->parent = h->hn->parent ? h->hn->parent->sidx : topo->top;
 		if (!h->hn->parent)
 			nr_roots++;
-		h->children = vs_arena_alloc(ssn->arena, (h->hn->nr_children + 1) *
+		h->children = vs_arena_alloc(a, (h->hn->nr_children + 1) *
 					     sizeof(*h->children));
 		if (!h->children)
 			return -ENOMEM;
@@ -153,7 +160,7 @@ static int build_links(struct vs_session *ssn, struct vs_topo *topo)
 		h->nr_children = n;
 	}
 	top->parent = VS_TOPO_NONE;
-	top->children = vs_arena_alloc(ssn->arena, (nr_roots + 1) * sizeof(*top->children));
+	top->children = vs_arena_alloc(a, (nr_roots + 1) * sizeof(*top->children));
 	if (!top->children)
 		return -ENOMEM;
 	for (u32 i = 0; i < topo->top; i++)
@@ -174,14 +181,14 @@ static u32 depth_of(struct vs_topo *topo, u32 h)
 }
 
 /* Each node's HyperNode of the lowest tier in use, the first in creation order. */
-static int build_low(struct vs_session *ssn, struct vs_topo *topo)
+static int build_low(struct vs_arena *a, struct vs_topo *topo)
 {
 	s32 lowest = topo->tiers[0];
 
-	topo->low = vs_arena_alloc(ssn->arena, (ssn->nr_nodes + 1) * sizeof(*topo->low));
+	topo->low = vs_arena_alloc(a, (topo->nr_nodes + 1) * sizeof(*topo->low));
 	if (!topo->low)
 		return -ENOMEM;
-	memset(topo->low, 0xff, (ssn->nr_nodes + 1) * sizeof(*topo->low));
+	memset(topo->low, 0xff, (topo->nr_nodes + 1) * sizeof(*topo->low));
 	for (u32 i = 0; i < topo->top; i++) {
 		const struct vs_topo_hn *h = &topo->hns[i];
 
@@ -195,11 +202,11 @@ static int build_low(struct vs_session *ssn, struct vs_topo *topo)
 }
 
 /* Each node's HyperNodes, in creation order, the top last. */
-static int build_of_node(struct vs_session *ssn, struct vs_topo *topo)
+static int build_of_node(struct vs_session *ssn, struct vs_arena *a, struct vs_topo *topo)
 {
-	u32 n = ssn->nr_nodes, total = 0, *fill;
+	u32 n = topo->nr_nodes, total = 0, *fill;
 
-	topo->of_node_at = vs_arena_calloc(ssn->arena, n + 2, sizeof(*topo->of_node_at));
+	topo->of_node_at = vs_arena_calloc(a, n + 2, sizeof(*topo->of_node_at));
 	fill = vs_arena_calloc(ssn->arena, n + 1, sizeof(*fill));
 	if (!topo->of_node_at || !fill)
 		return -ENOMEM;
@@ -210,7 +217,7 @@ static int build_of_node(struct vs_session *ssn, struct vs_topo *topo)
 		total += topo->of_node_at[i + 1];
 		topo->of_node_at[i + 1] = total;
 	}
-	topo->of_node = vs_arena_alloc(ssn->arena, (total + 1) * sizeof(*topo->of_node));
+	topo->of_node = vs_arena_alloc(a, (total + 1) * sizeof(*topo->of_node));
 	if (!topo->of_node)
 		return -ENOMEM;
 	for (u32 h = 0; h < topo->nr; h++)
@@ -222,7 +229,57 @@ static int build_of_node(struct vs_session *ssn, struct vs_topo *topo)
 	return 0;
 }
 
-static int build(struct vs_session *ssn, struct vs_topo *topo)
+/*
+ * Which HyperNodes sum their children rather than their nodes: those
+ * whose children hold each of its nodes exactly once (a node chosen by
+ * two children, or by the HyperNode itself and none of them, makes it sum
+ * its nodes), so that the sums cost a pass over the lowest HyperNodes'
+ * nodes and one over the links, not one per node and tier. And the
+ * order the sums are made in: children before their parent.
+ */
+static int build_sums(struct vs_session *ssn, struct vs_arena *a, struct vs_topo *topo)
+{
+	u32 *stamp = vs_arena_calloc(ssn->arena, topo->nr_nodes + 1, sizeof(*stamp));
+	u32 *at = vs_arena_calloc(ssn->arena, topo->nr + 2, sizeof(*at));
+	u32 max_depth = 0;
+
+	topo->sum_order = vs_arena_alloc(a, topo->nr * sizeof(*topo->sum_order));
+	if (!stamp || !at || !topo->sum_order)
+		return -ENOMEM;
+	for (u32 i = 0; i < topo->nr; i++) {
+		struct vs_topo_hn *h = &topo->hns[i];
+		u32 mine = 2 * i + 1, seen = 2 * i + 2, covered = 0;
+		bool exact = h->nr_children;
+
+		for (u32 k = 0; k < h->nr_nodes; k++)
+			stamp[h->nodes[k]->sidx] = mine;
+		for (u32 c = 0; exact && c < h->nr_children; c++) {
+			const struct vs_topo_hn *ch = &topo->hns[h->children[c]];
+
+			for (u32 k = 0; exact && k < ch->nr_nodes; k++) {
+				u32 *st = &stamp[ch->nodes[k]->sidx];
+
+				exact = *st == mine;	/* not met yet, and one of its nodes */
+				*st = seen;
+				covered++;
+			}
+		}
+		h->sum_children = exact && covered == h->nr_nodes;
+		if (h->depth > max_depth)
+			max_depth = h->depth;
+	}
+	/* deepest first: a counting sort by depth, creation order among equals */
+	for (u32 i = 0; i < topo->nr; i++)
+		at[max_depth - topo->hns[i].depth + 1]++;
+	for (u32 d = 1; d <= max_depth + 1; d++)
+		at[d] += at[d - 1];
+	for (u32 i = 0; i < topo->nr; i++)
+		topo->sum_order[at[max_depth - topo->hns[i].depth]++] = i;
+	return 0;
+}
+
+/* The structure, into @a: what vs_topo_get() keeps while its sources hold. */
+static int build(struct vs_session *ssn, struct vs_arena *a, struct vs_topo *topo)
 {
 	struct vs_cluster *cl = ssn->cl;
 	struct vs_hypernode *hn;
@@ -234,10 +291,13 @@ static int build(struct vs_session *ssn, struct vs_topo *topo)
 	ret = node_map_build(ssn, &map);
 	if (ret)
 		return ret;
+	topo->cl = cl;
+	topo->node_gen = cl->node_gen;
+	topo->hn_gen = cl->hypernodes.gen;
+	topo->nr_nodes = ssn->nr_nodes;
 	topo->nr = cl->hypernodes.nr + 1;
 	topo->top = cl->hypernodes.nr;
-	topo->ready = vs_hypernodes_ready(cl);
-	topo->hns = vs_arena_calloc(ssn->arena, topo->nr, sizeof(*topo->hns));
+	topo->hns = vs_arena_calloc(a, topo->nr, sizeof(*topo->hns));
 	if (!topo->hns)
 		return -ENOMEM;
 	list_for_each_entry(hn, &cl->hypernodes.list, list) {
@@ -247,40 +307,98 @@ static int build(struct vs_session *ssn, struct vs_topo *topo)
 		h->name = hn->name;
 		h->hn = hn;
 		h->tier = hn->tier;
-		ret = build_nodes(ssn, &map, h);
+		ret = build_nodes(a, &map, h);
 		if (ret)
 			return ret;
 	}
 	top = &topo->hns[topo->top];
 	top->name = VS_TOPO_TOP;
-	top->nodes = vs_arena_alloc(ssn->arena, (ssn->nr_nodes + 1) * sizeof(*top->nodes));
+	top->nodes = vs_arena_alloc(a, (ssn->nr_nodes + 1) * sizeof(*top->nodes));
 	if (!top->nodes)
 		return -ENOMEM;
 	for (u32 i = 0; i < ssn->nr_nodes; i++)
-		add_node(top, ssn->nodes[i]);
-	ret = build_tiers(ssn, topo);
+		top->nodes[top->nr_nodes++] = ssn->nodes[i];
+	ret = build_tiers(a, topo);
 	if (!ret)
-		ret = build_links(ssn, topo);
+		ret = build_links(a, topo);
 	if (!ret)
-		ret = build_low(ssn, topo);
+		ret = build_low(a, topo);
 	if (!ret)
-		ret = build_of_node(ssn, topo);
+		ret = build_of_node(ssn, a, topo);
 	if (ret)
 		return ret;
 	for (u32 i = 0; i < topo->nr; i++)
 		topo->hns[i].depth = depth_of(topo, i);
-	return 0;
+	return build_sums(ssn, a, topo);
+}
+
+/*
+ * Whether the kept view still describes @cl: the same nodes in the same
+ * slots (their sidx, and the pointers the view holds, are those of its
+ * node generation: a node deleted, added or moved makes a new one) and the
+ * same tree (the HyperNodes' sidx, names, tiers, links and nodes).
+ */
+static bool fresh(const struct vs_topo *topo, const struct vs_cluster *cl)
+{
+	return topo->cl == cl && topo->node_gen == cl->node_gen &&
+	       topo->hn_gen == cl->hypernodes.gen && topo->nr_nodes == cl->nr_nodes;
+}
+
+void vs_topo_expire(struct vs_sched *sched)
+{
+	if (!sched->topo || fresh(sched->topo, sched->cl))
+		return;
+	sched->topo = NULL;
+	vs_arena_destroy(&sched->topo_arena);
+	vs_arena_init(&sched->topo_arena, 0);
+}
+
+/*
+ * What a session must see afresh in a kept view: the sums over each
+ * HyperNode's nodes as they are now (the plugin's resource cache; nothing
+ * writes them but this), Ready(), and no task being placed.
+ */
+static void refresh(struct vs_topo *topo, const struct vs_cluster *cl)
+{
+	for (u32 k = 0; k < topo->nr; k++) {
+		struct vs_topo_hn *h = &topo->hns[topo->sum_order[k]];
+
+		vs_res_clear(&h->allocatable);
+		vs_res_clear(&h->idle);
+		vs_res_clear(&h->used);
+		vs_res_clear(&h->future_idle);
+		if (h->sum_children) {
+			for (u32 c = 0; c < h->nr_children; c++)
+				sum_child(h, &topo->hns[h->children[c]]);
+		} else {
+			for (u32 i = 0; i < h->nr_nodes; i++)
+				sum_node(h, h->nodes[i]);
+		}
+	}
+	topo->ready = vs_hypernodes_ready(cl);
+	topo->task = NULL;
+	topo->task_hn = VS_TOPO_NONE;
 }
 
 struct vs_topo *vs_topo_get(struct vs_session *ssn)
 {
+	struct vs_sched *sched = ssn->sched;
 	struct vs_topo *topo;
 
 	if (ssn->topo)
 		return ssn->topo;
-	topo = vs_arena_zalloc(ssn->arena, sizeof(*topo));
-	if (!topo || build(ssn, topo))
-		return NULL;
+	vs_topo_expire(sched);
+	topo = sched->topo;
+	if (!topo) {
+		topo = vs_arena_zalloc(&sched->topo_arena, sizeof(*topo));
+		if (!topo || build(ssn, &sched->topo_arena, topo)) {
+			vs_arena_destroy(&sched->topo_arena);
+			vs_arena_init(&sched->topo_arena, 0);
+			return NULL;
+		}
+		sched->topo = topo;
+	}
+	refresh(topo, ssn->cl);
 	ssn->topo = topo;
 	return topo;
 }

@@ -8,7 +8,19 @@
  *
  * Made on first use (vs_topo_get()) from the core's tree, which is kept
  * current as objects change: building the view costs one pass over the
- * HyperNodes' leaves, not a resolution of the tree.
+ * HyperNodes' leaves, not a resolution of the tree. Its structure (all
+ * but the sums and the per-session fields below) is kept by the scheduler
+ * (sched->topo, in an arena of its own) from session to session, and made
+ * again only when what it is made from changed: the session's nodes, in
+ * their order (cl->node_gen: a node added, deleted or moved to another
+ * slot; the view holds their pointers and indexes by their sidx) and the
+ * tree (cl->hypernodes.gen: a HyperNode added, deleted or changed, a link,
+ * a node's membership by name, pattern or labels); the cluster's top is
+ * made from those alone. A session that asks for it sums the nodes
+ * afresh and reads Ready() again; nothing else writes the sums, so what a
+ * session did (its placements, its dry runs, the plugin's own copy of
+ * `used`) never reaches the next one. A stale view is freed at the next
+ * session's open.
  *
  *  - hns[]: every HyperNode in creation order, then the cluster's top,
  *    a HyperNode of no object named VS_TOPO_TOP whose tier is one above
@@ -22,11 +34,14 @@
  *    lowest tier in use that holds the node (the first such in creation
  *    order, where Volcano takes one in map order), or VS_TOPO_NONE.
  *  - allocatable, idle, future_idle, used: each HyperNode's sums over its
- *    nodes when the view was made (the network-topology-aware plugin's
- *    resource cache).
+ *    nodes when the session first asked for the view (the
+ *    network-topology-aware plugin's resource cache): its children's sums
+ *    where they hold each of its nodes once (sum_children), else its
+ *    nodes', children first (sum_order).
  *  - of_node: the HyperNodes holding a node (the top last), in creation
  *    order: node sidx i's are of_node[of_node_at[i] .. of_node_at[i + 1]),
  *    a few each (one a tier), so that a node's HyperNodes cost no search.
+ *  - ready, task, task_hn: the session's own, set afresh when it asks.
  */
 #ifndef VS_SCHED_TOPOLOGY_H
 #define VS_SCHED_TOPOLOGY_H
@@ -48,6 +63,8 @@ struct vs_topo_hn {
 	u32 nr_children;
 	struct vs_node **nodes;		/* session order */
 	u32 nr_nodes;
+	/* its children hold each of its nodes once: its sums are theirs */
+	bool sum_children;
 	struct vs_res allocatable, idle, future_idle, used;
 };
 
@@ -66,10 +83,20 @@ struct vs_topo {
 	 */
 	const struct vs_task *task;
 	u32 task_hn;
+	/* What the structure was made from: kept while these hold. */
+	const struct vs_cluster *cl;
+	u64 node_gen;			/* cl->node_gen */
+	u64 hn_gen;			/* cl->hypernodes.gen */
+	u32 nr_nodes;			/* the session's */
+	u32 *sum_order;			/* the HyperNodes, children before parents */
 };
 
 /* The session's view, made on first use; NULL when out of memory. */
 struct vs_topo *vs_topo_get(struct vs_session *ssn);
+
+struct vs_sched;
+/* Free @sched's kept view if what it was made from changed (session open). */
+void vs_topo_expire(struct vs_sched *sched);
 
 /* The index of the HyperNode named @name (VS_TOPO_TOP included; NULL: none), or VS_TOPO_NONE. */
 u32 vs_topo_find(const struct vs_topo *topo, const struct vs_cluster *cl, const char *name);

@@ -13,6 +13,7 @@
 
 #include "schedtest.h"
 #include "core/hypernode.h"
+#include "sched/statement.h"
 #include "sched/topology.h"
 
 #define GI	(1024LL * 1024 * 1024)
@@ -468,4 +469,411 @@ Test(topology, bad_arguments_are_refused_with_their_key)
 		cr_expect(strstr(e.msg, "argument"), "%s: %s", bad[i], e.msg);
 		vs_conf_free(conf);
 	}
+}
+
+/* ---- the view kept from session to session ---- */
+
+/* A node of 2 cpu and 4Gi with label rack=@rack (none: NULL). */
+static struct vs_node *rack_node(const char *name, const char *rack)
+{
+	struct vs_kv_spec kv = { "rack", rack };
+	struct vs_node_spec spec;
+	struct vs_node *n;
+	struct vs_err e = { { 0 } };
+
+	vs_node_spec_init(&spec, name);
+	spec.allocatable = st_res(2000, 4 * GI);
+	vs_res_set(&spec.allocatable, VS_RES_PODS, 10);
+	if (rack) {
+		spec.labels = &kv;
+		spec.nr_labels = 1;
+	}
+	cr_assert_eq(vs_node_add(&cl, &spec, &n, &e), 0, "%s", e.msg);
+	return n;
+}
+
+/* @n's labels become rack=@rack, and its cpu @mcpu (0: as it is). */
+static void relabel(struct vs_node *n, const char *rack, s64 mcpu)
+{
+	struct vs_kv_spec kv = { "rack", rack };
+	struct vs_node_spec spec;
+	struct vs_err e = { { 0 } };
+
+	vs_node_spec_init(&spec, n->name);
+	spec.allocatable = n->allocatable;
+	if (mcpu)
+		vs_res_set(&spec.allocatable, VS_RES_CPU, mcpu);
+	spec.labels = &kv;
+	spec.nr_labels = 1;
+	cr_assert_eq(vs_node_update(&cl, n, &spec, &e), 0, "%s", e.msg);
+}
+
+/* HyperNode @name of tier @tier with one Node member chosen by @sel (@what: a pattern, a rack). */
+static void hypernode_by(const char *name, s32 tier, enum vs_hn_selector sel, const char *what)
+{
+	struct vs_kv_spec kv = { "rack", what };
+	struct vs_hn_member_spec m = { .type = VS_HN_MEMBER_NODE, .sel = sel };
+	struct vs_hypernode_spec spec = {
+		.name = name, .tier = tier, .members = &m, .nr_members = 1,
+	};
+	struct vs_err e = { { 0 } };
+
+	if (sel == VS_HN_LABEL) {
+		m.labels = &kv;
+		m.nr_labels = 1;
+	} else {
+		m.name = what;
+	}
+	cr_assert_eq(vs_hypernode_add(&cl, &spec, NULL, &e), 0, "%s", e.msg);
+}
+
+/* @s's view in a session of its own, closed again: the view outlives it. */
+static struct vs_topo *view_of(struct vs_sched *s)
+{
+	struct vs_session *ssn;
+	struct vs_topo *topo;
+	struct vs_err e = { { 0 } };
+
+	cr_assert_eq(vs_session_open(s, &ssn, &e), 0, "%s", e.msg);
+	topo = vs_topo_get(ssn);
+	cr_assert_not_null(topo);
+	cr_assert_eq(ssn->topo, topo);
+	vs_session_close(ssn);
+	return topo;
+}
+
+static void expect_res_eq(const struct vs_res *a, const struct vs_res *b, const char *what,
+			  const char *hn)
+{
+	cr_expect(vs_res_equal(a, b), "%s of %s: kept %lld/%lld, fresh %lld/%lld", what, hn,
+		  (long long)vs_res_get(a, VS_RES_CPU), (long long)vs_res_get(a, VS_RES_MEMORY),
+		  (long long)vs_res_get(b, VS_RES_CPU), (long long)vs_res_get(b, VS_RES_MEMORY));
+}
+
+/*
+ * Whether @kept, the view of the scheduler's last session, is what a
+ * scheduler that never had one makes of the cluster now: structure,
+ * sums and Ready() alike.
+ */
+static void expect_fresh(const struct vs_topo *kept)
+{
+	struct vs_conf_names names;
+	struct vs_sched other;
+	struct vs_conf *conf;
+	struct vs_topo *t;
+	struct vs_err e = { { 0 } };
+	u32 nr_nodes = cl.nr_nodes;
+
+	vs_registry_names(vs_test_registry(), &names);
+	cr_assert_eq(vs_conf_parse(conf_text, strlen(conf_text), "t.conf", &names,
+				   VS_CONF_FLAGS_DEFAULT_ON, &conf, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_sched_init(&other, &cl, vs_test_registry(), conf, &e), 0, "%s", e.msg);
+	t = view_of(&other);
+	cr_assert_neq(t, kept);
+	cr_assert_eq(kept->nr, t->nr, "HyperNodes: kept %u, fresh %u", kept->nr, t->nr);
+	cr_expect_eq(kept->top, t->top);
+	cr_expect_eq(kept->ready, t->ready);
+	cr_assert_eq(kept->nr_tiers, t->nr_tiers);
+	for (u32 i = 0; i < t->nr_tiers; i++)
+		cr_expect_eq(kept->tiers[i], t->tiers[i]);
+	for (u32 h = 0; h < t->nr; h++) {
+		const struct vs_topo_hn *a = &kept->hns[h], *b = &t->hns[h];
+
+		cr_expect_str_eq(a->name, b->name);
+		cr_expect_eq(a->hn, b->hn);
+		cr_expect_eq(a->tier, b->tier, "tier of %s", b->name);
+		cr_expect_eq(a->parent, b->parent, "parent of %s", b->name);
+		cr_expect_eq(a->depth, b->depth);
+		cr_assert_eq(a->nr_children, b->nr_children, "children of %s", b->name);
+		for (u32 c = 0; c < b->nr_children; c++)
+			cr_expect_eq(a->children[c], b->children[c]);
+		cr_assert_eq(a->nr_nodes, b->nr_nodes, "nodes of %s: kept %u, fresh %u", b->name,
+			     a->nr_nodes, b->nr_nodes);
+		for (u32 k = 0; k < b->nr_nodes; k++)
+			cr_expect_eq(a->nodes[k], b->nodes[k], "node %u of %s", k, b->name);
+		expect_res_eq(&a->allocatable, &b->allocatable, "allocatable", b->name);
+		expect_res_eq(&a->idle, &b->idle, "idle", b->name);
+		expect_res_eq(&a->future_idle, &b->future_idle, "future idle", b->name);
+		expect_res_eq(&a->used, &b->used, "used", b->name);
+	}
+	for (u32 i = 0; i < nr_nodes; i++) {
+		cr_expect_eq(kept->low[i], t->low[i], "lowest HyperNode of node %u", i);
+		cr_assert_eq(kept->of_node_at[i + 1], t->of_node_at[i + 1]);
+	}
+	for (u32 i = 0; i < t->of_node_at[nr_nodes]; i++)
+		cr_expect_eq(kept->of_node[i], t->of_node[i]);
+	vs_sched_destroy(&other);
+}
+
+/* Whether the last view's HyperNode @name holds @nr nodes. */
+static void expect_nodes(const struct vs_topo *topo, const char *name, u32 nr)
+{
+	u32 h = vs_topo_find(topo, &cl, name);
+
+	cr_assert_neq(h, VS_TOPO_NONE, "%s", name);
+	cr_expect_eq(topo->hns[h].nr_nodes, nr, "%s holds %u nodes, not %u", name,
+		     topo->hns[h].nr_nodes, nr);
+}
+
+Test(topology, the_view_is_kept_while_nothing_changes)
+{
+	struct vs_topo *topo;
+	struct vs_topo_hn *hns;
+
+	two_leaves();
+	start();
+	topo = view_of(&sched);
+	hns = topo->hns;
+	cr_expect_eq(view_of(&sched), topo);
+	cr_expect_eq(sched.topo->hns, hns, "made again though nothing changed");
+	expect_fresh(topo);
+}
+
+Test(topology, a_hypernode_added_between_sessions_makes_the_view_again)
+{
+	struct vs_topo *topo;
+
+	two_leaves();
+	start();
+	view_of(&sched);
+	st_node(&cl, "s3-n5", 2000, 4 * GI, 10);
+	hypernode("s3", 1, "leaf", VS_HN_MEMBER_NODE, "s3-n5", "s3-n6");
+	topo = view_of(&sched);
+	cr_expect_eq(topo->nr, 5);
+	expect_nodes(topo, "s3", 1);
+	expect_fresh(topo);
+	/* a HyperNode alone, its nodes there already */
+	hypernode("s4", 2, "spine", VS_HN_MEMBER_HYPERNODE, "s3", "s5");
+	topo = view_of(&sched);
+	expect_nodes(topo, "s4", 1);
+	cr_expect_eq(topo->hns[vs_topo_find(topo, &cl, "s3")].parent,
+		     vs_topo_find(topo, &cl, "s4"));
+	expect_fresh(topo);
+}
+
+Test(topology, a_hypernode_deleted_or_changed_between_sessions_makes_the_view_again)
+{
+	struct vs_hn_member_spec m[1] = {
+		{ .type = VS_HN_MEMBER_NODE, .sel = VS_HN_EXACT, .name = "s0-n1" },
+	};
+	struct vs_hypernode_spec spec = {
+		.name = "s0", .tier = 1, .tier_name = "leaf", .members = m, .nr_members = 1,
+	};
+	struct vs_topo *topo;
+	struct vs_err e = { { 0 } };
+
+	two_leaves();
+	start();
+	view_of(&sched);
+	/* s0 loses a node */
+	cr_assert_eq(vs_hypernode_update(&cl, vs_hypernode_find(&cl, "s0"), &spec, &e), 0,
+		     "%s", e.msg);
+	topo = view_of(&sched);
+	expect_nodes(topo, "s0", 1);
+	expect_nodes(topo, "s2", 3);
+	expect_fresh(topo);
+	/* s0 moves up a tier: the tiers, the lowest HyperNodes follow */
+	spec.tier = 2;
+	cr_assert_eq(vs_hypernode_update(&cl, vs_hypernode_find(&cl, "s0"), &spec, &e), 0,
+		     "%s", e.msg);
+	topo = view_of(&sched);
+	cr_expect_eq(topo->low[vs_node_find(&cl, "s0-n1")->sidx], VS_TOPO_NONE);
+	expect_fresh(topo);
+	/* s1 goes: s2 keeps s0 alone */
+	vs_hypernode_del(&cl, vs_hypernode_find(&cl, "s1"));
+	topo = view_of(&sched);
+	cr_expect_eq(topo->nr, 3);
+	cr_expect_eq(vs_topo_find(topo, &cl, "s1"), VS_TOPO_NONE);
+	expect_nodes(topo, "s2", 1);
+	expect_fresh(topo);
+}
+
+Test(topology, a_node_added_or_deleted_between_sessions_makes_the_view_again)
+{
+	struct vs_topo *topo;
+	struct vs_err e = { { 0 } };
+
+	two_leaves();
+	start();
+	view_of(&sched);
+	/* s0-n1 goes: s0-n2 and the others move to new slots */
+	cr_assert_eq(vs_node_del(&cl, vs_node_find(&cl, "s0-n1"), &e), 0, "%s", e.msg);
+	topo = view_of(&sched);
+	expect_nodes(topo, "s0", 1);
+	cr_expect_eq(topo->hns[topo->top].nr_nodes, 3);
+	expect_fresh(topo);
+	/* it comes back, a new object in the last slot: the name s0 chose */
+	st_node(&cl, "s0-n1", 4000, 8 * GI, 10);
+	topo = view_of(&sched);
+	expect_nodes(topo, "s0", 2);
+	cr_expect_eq(topo->hns[topo->top].nr_nodes, 4);
+	expect_fresh(topo);
+	/* a node no HyperNode chooses: the top alone holds it */
+	st_node(&cl, "n9", 2000, 4 * GI, 10);
+	topo = view_of(&sched);
+	cr_expect_eq(topo->hns[topo->top].nr_nodes, 5);
+	cr_expect_eq(topo->low[vs_node_find(&cl, "n9")->sidx], VS_TOPO_NONE);
+	expect_fresh(topo);
+	/* one goes and another comes: as many nodes, not the same */
+	cr_assert_eq(vs_node_del(&cl, vs_node_find(&cl, "s1-n3"), &e), 0, "%s", e.msg);
+	st_node(&cl, "n10", 2000, 4 * GI, 10);
+	topo = view_of(&sched);
+	expect_nodes(topo, "s1", 1);
+	cr_expect_eq(topo->hns[topo->top].nr_nodes, 5);
+	expect_fresh(topo);
+}
+
+Test(topology, the_view_follows_nodes_chosen_by_labels_and_patterns)
+{
+	struct vs_node *x, *y;
+	struct vs_topo *topo;
+
+	x = rack_node("x", "r1");
+	y = rack_node("y", "r2");
+	hypernode_by("rack1", 1, VS_HN_LABEL, "r1");
+	hypernode_by("gpus", 1, VS_HN_REGEX, "^gpu-");
+	hypernode("row", 2, NULL, VS_HN_MEMBER_HYPERNODE, "rack1", "gpus");
+	st_queue(&cl, "q1");
+	start();
+	topo = view_of(&sched);
+	expect_nodes(topo, "rack1", 1);
+	expect_nodes(topo, "row", 1);
+	relabel(x, "r2", 0);
+	topo = view_of(&sched);
+	expect_nodes(topo, "rack1", 0);
+	expect_nodes(topo, "row", 0);
+	expect_fresh(topo);
+	relabel(y, "r1", 0);
+	topo = view_of(&sched);
+	expect_nodes(topo, "rack1", 1);
+	cr_expect_eq(topo->hns[vs_topo_find(topo, &cl, "rack1")].nodes[0], y);
+	expect_fresh(topo);
+	rack_node("gpu-a", NULL);
+	topo = view_of(&sched);
+	expect_nodes(topo, "gpus", 1);
+	expect_nodes(topo, "row", 2);
+	expect_fresh(topo);
+	/* a change of resources alone keeps the structure, and the sums follow */
+	relabel(y, "r1", 8000);
+	cr_expect_eq(view_of(&sched), topo);
+	cr_expect_eq(vs_res_get(&topo->hns[vs_topo_find(topo, &cl, "rack1")].allocatable,
+				VS_RES_CPU), 8000);
+	expect_fresh(topo);
+}
+
+Test(topology, a_node_two_hypernodes_choose_is_summed_once_above_them)
+{
+	struct vs_topo *topo;
+	u32 row;
+
+	rack_node("n1", NULL);
+	rack_node("n2", NULL);
+	hypernode_by("a", 1, VS_HN_REGEX, "n[12]");
+	hypernode_by("b", 1, VS_HN_REGEX, "n2");
+	hypernode("row", 2, NULL, VS_HN_MEMBER_HYPERNODE, "a", "b");
+	st_queue(&cl, "q1");
+	start();
+	topo = view_of(&sched);
+	row = vs_topo_find(topo, &cl, "row");
+	cr_expect_not(topo->hns[row].sum_children);
+	cr_expect(topo->hns[topo->top].sum_children);
+	cr_expect_eq(vs_res_get(&topo->hns[row].allocatable, VS_RES_CPU), 4000);
+	cr_expect_eq(vs_res_get(&topo->hns[topo->top].idle, VS_RES_CPU), 4000);
+	expect_fresh(topo);
+}
+
+Test(topology, the_sums_are_made_afresh_each_session)
+{
+	struct vs_topo *topo;
+	u32 s0;
+
+	two_leaves();
+	start();
+	topo = view_of(&sched);
+	s0 = vs_topo_find(topo, &cl, "s0");
+	cr_expect_eq(vs_res_get(&topo->hns[s0].idle, VS_RES_CPU), 4000);
+	/* a pod starts on s0-n1 between the sessions: the view is kept, its sums are not */
+	pg(1, VS_NT_HARD, 1, NULL);
+	pod("p0", "", "s0-n1");
+	cr_expect_eq(view_of(&sched), topo);
+	cr_expect_eq(vs_res_get(&topo->hns[s0].idle, VS_RES_CPU), 2000);
+	cr_expect_eq(vs_res_get(&topo->hns[s0].used, VS_RES_CPU), 2000);
+	cr_expect_eq(vs_res_get(&topo->hns[topo->top].idle, VS_RES_CPU), 6000);
+	expect_fresh(topo);
+}
+
+Test(topology, what_a_session_tried_does_not_reach_the_next_ones_view)
+{
+	struct vs_session *ssn;
+	struct vs_statement *stmt;
+	struct vs_topo *topo;
+	struct vs_job *job;
+	struct vs_err e = { { 0 } };
+	u32 s0;
+
+	two_leaves();
+	/* a gang of 3 within a leaf: dry runs in each, none ready, all discarded */
+	job = pg(3, VS_NT_HARD, 1, NULL);
+	pod("p1", "master", NULL);
+	pod("p2", "worker", NULL);
+	pod("p3", "worker", NULL);
+	start();
+	topo = view_of(&sched);
+	s0 = vs_topo_find(topo, &cl, "s0");
+	cycle();
+	cr_assert_eq(nr_binds, 0);
+	cr_expect_eq(view_of(&sched), topo);
+	cr_expect_eq(vs_res_get(&topo->hns[s0].idle, VS_RES_CPU), 4000);
+	cr_expect_eq(vs_res_get(&topo->hns[s0].used, VS_RES_CPU), 0);
+	cr_expect_null(topo->task);
+	expect_fresh(topo);
+
+	/* a placement the session makes and leaves uncommitted */
+	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_topo_get(ssn), topo);
+	stmt = vs_stmt_new(ssn);
+	cr_assert_not_null(stmt);
+	cr_assert_eq(vs_stmt_allocate(stmt, vs_task_find(&cl, "c1", "p1"),
+				      vs_node_find(&cl, "s0-n1"), &e), 0, "%s", e.msg);
+	topo->task = vs_task_find(&cl, "c1", "p1");
+	topo->task_hn = s0;
+	vs_session_close(ssn);
+	cr_expect_eq(view_of(&sched), topo);
+	cr_expect_eq(vs_res_get(&topo->hns[s0].idle, VS_RES_CPU), 4000);
+	cr_expect_null(topo->task, "the task being placed is the session's");
+	cr_expect_eq(topo->task_hn, VS_TOPO_NONE);
+	cr_expect_null(job->allocated_hn);
+	expect_fresh(topo);
+}
+
+Test(topology, an_inspecting_session_shares_the_kept_view)
+{
+	struct vs_session *ssn;
+	struct vs_topo *topo;
+	struct vs_err e = { { 0 } };
+
+	two_leaves();
+	start();
+	topo = view_of(&sched);
+	cr_assert_eq(vs_session_open_inspect(&sched, &ssn, &e), 0, "%s", e.msg);
+	cr_expect_eq(vs_topo_get(ssn), topo);
+	vs_session_close(ssn);
+	cr_expect_eq(view_of(&sched), topo);
+	expect_fresh(topo);
+}
+
+Test(topology, a_stale_view_is_freed_when_the_next_session_opens)
+{
+	struct vs_session *ssn;
+	struct vs_err e = { { 0 } };
+
+	two_leaves();
+	start();
+	view_of(&sched);
+	cr_assert_not_null(sched.topo);
+	vs_hypernode_del(&cl, vs_hypernode_find(&cl, "s2"));
+	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
+	cr_expect_null(sched.topo);
+	cr_expect_eq(sched.topo_arena.reserved, 0);
+	vs_session_close(ssn);
 }

@@ -40,6 +40,12 @@ static int build_tiers(struct vs_arena *a, struct vs_topo *topo)
 	return 0;
 }
 
+/* Whether adding or taking away @r changes nothing: no amount, no scalar present. */
+static bool res_none(const struct vs_res *r)
+{
+	return !r->present && !r->v[VS_RES_CPU] && !r->v[VS_RES_MEMORY];
+}
+
 static void sum_node(struct vs_topo_hn *h, const struct vs_node *node)
 {
 	struct vs_res future;
@@ -47,6 +53,11 @@ static void sum_node(struct vs_topo_hn *h, const struct vs_node *node)
 	vs_res_add(&h->allocatable, &node->allocatable);
 	vs_res_add(&h->idle, &node->idle);
 	vs_res_add(&h->used, &node->used);
+	/* most nodes release nothing and have nothing pipelined: their FutureIdle is their idle */
+	if (res_none(&node->releasing) && res_none(&node->pipelined)) {
+		vs_res_add(&h->future_idle, &node->idle);
+		return;
+	}
 	vs_node_future_idle(node, &future);
 	vs_res_add(&h->future_idle, &future);
 }

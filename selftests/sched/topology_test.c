@@ -800,6 +800,15 @@ Test(topology, the_sums_are_made_afresh_each_session)
 	cr_expect_eq(vs_res_get(&topo->hns[s0].used, VS_RES_CPU), 2000);
 	cr_expect_eq(vs_res_get(&topo->hns[topo->top].idle, VS_RES_CPU), 6000);
 	expect_fresh(topo);
+	/* one releasing on s1-n3: s1's FutureIdle counts it back */
+	st_task_on(&cl, "c1", "p9", "pg1", 2000, 4 * G, VS_TASK_RELEASING,
+		   vs_node_find(&cl, "s1-n3"));
+	cr_expect_eq(view_of(&sched), topo);
+	s0 = vs_topo_find(topo, &cl, "s1");
+	cr_expect_eq(vs_res_get(&topo->hns[s0].idle, VS_RES_CPU), 2000);
+	cr_expect_eq(vs_res_get(&topo->hns[s0].future_idle, VS_RES_CPU), 4000);
+	cr_expect_eq(vs_res_get(&topo->hns[topo->top].future_idle, VS_RES_CPU), 6000);
+	expect_fresh(topo);
 }
 
 Test(topology, what_a_session_tried_does_not_reach_the_next_ones_view)

@@ -1124,48 +1124,15 @@ static int push_task(struct vs_session *ssn, struct vs_pqueue *tasks, struct vs_
 	return vs_pq_push(tasks, task);
 }
 
-/*
- * The sub-jobs to place first: of those not ready, in sub-job order, the
- * fewest that bring each group to its minSubGroups with the ready ones.
- */
+/* The sub-jobs to place first (vs_subjobs_required()). */
 static int mark_required(struct vs_session *ssn, struct job_ws *jw)
 {
-	const struct vs_job *job = jw->job;
-	struct sub_ws **unready;
-	u32 *count, n = 0;
+	bool *required = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*required));
 
-	unready = vs_arena_alloc(ssn->arena, jw->nr_subs * sizeof(*unready));
-	count = vs_arena_calloc(ssn->arena, job->nr_subgroups, sizeof(*count));
-	if (!unready || !count)
+	if (!required || vs_subjobs_required(ssn, ssn->arena, jw->job, required))
 		return -ENOMEM;
-	for (u32 i = 0; i < jw->nr_subs; i++) {
-		struct sub_ws *sub = &jw->subs[i];
-
-		if (!sub_ready(ssn, jw, sub))
-			unready[n++] = sub;
-		else if (sub->sj->policy != VS_SUBJOB_DEFAULT)
-			count[vs_subjob_group(job, sub->sj->policy)]++;
-	}
-	/* a few sub-jobs: an insertion sort, by the session's order */
-	for (u32 i = 1; i < n; i++) {
-		struct sub_ws *x = unready[i];
-		u32 j = i;
-
-		for (; j && vs_ssn_subjob_order(ssn, x->sj, unready[j - 1]->sj) < 0; j--)
-			unready[j] = unready[j - 1];
-		unready[j] = x;
-	}
-	for (u32 i = 0; i < n; i++) {
-		u32 g;
-
-		if (unready[i]->sj->policy == VS_SUBJOB_DEFAULT)
-			continue;
-		g = vs_subjob_group(job, unready[i]->sj->policy);
-		if (count[g] < vs_subjob_group_min(job, g)) {
-			unready[i]->required = true;
-			count[g]++;
-		}
-	}
+	for (u32 i = 0; i < jw->nr_subs; i++)
+		jw->subs[i].required = required[i];
 	return 0;
 }
 

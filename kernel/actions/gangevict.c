@@ -126,15 +126,12 @@ static int organize(struct evict_ctx *ctx)
 	struct vs_job *job = ctx->job;
 	const struct vs_subjobs *sjs = vs_subjobs_of(ssn, job);
 	struct vs_topo_job *subs_tj = NULL;
-	struct sub_plan **unready;
 	struct vs_task *task;
-	u32 nr = sjs ? sjs->nr : 1, nr_unready = 0, *count;
+	u32 nr = sjs ? sjs->nr : 1;
 
 	ctx->subs = vs_arena_calloc(ctx->dry, nr, sizeof(*ctx->subs));
 	subs_tj = vs_arena_calloc(ctx->dry, nr, sizeof(*subs_tj));
-	unready = vs_arena_alloc(ctx->dry, nr * sizeof(*unready));
-	count = vs_arena_calloc(ctx->dry, job->nr_subgroups + 1, sizeof(*count));
-	if (!ctx->subs || !subs_tj || !unready || !count)
+	if (!ctx->subs || !subs_tj)
 		return -ENOMEM;
 	ctx->nr_subs = nr;
 	ctx->tj.allocated = ctx->tj.sub_allocated = VS_TOPO_NONE;
@@ -161,30 +158,14 @@ static int organize(struct evict_ctx *ctx)
 		for (u32 t = 0; t < sp->sj->nr_tasks; t++)
 			if (push_pending(ssn, &sp->tasks, sp->sj->tasks[t]))
 				return -ENOMEM;
-		if (!sub_ready(ssn, ctx, sp))
-			unready[nr_unready++] = sp;
-		else if (sp->sj->policy != VS_SUBJOB_DEFAULT)
-			count[vs_subjob_group(job, sp->sj->policy)]++;
 	}
-	/* a few sub-jobs: an insertion sort, by the session's order */
-	for (u32 i = 1; i < nr_unready; i++) {
-		struct sub_plan *x = unready[i];
-		u32 j = i;
+	if (sjs) {
+		bool *required = vs_arena_alloc(ctx->dry, nr * sizeof(*required));
 
-		for (; j && vs_ssn_subjob_order(ssn, x->sj, unready[j - 1]->sj) < 0; j--)
-			unready[j] = unready[j - 1];
-		unready[j] = x;
-	}
-	for (u32 i = 0; i < nr_unready; i++) {
-		u32 g;
-
-		if (unready[i]->sj->policy == VS_SUBJOB_DEFAULT)
-			continue;
-		g = vs_subjob_group(job, unready[i]->sj->policy);
-		if (count[g] < vs_subjob_group_min(job, g)) {
-			unready[i]->required = true;
-			count[g]++;
-		}
+		if (!required || vs_subjobs_required(ssn, ctx->dry, job, required))
+			return -ENOMEM;
+		for (u32 i = 0; i < nr; i++)
+			ctx->subs[i].required = required[i];
 	}
 	for (u32 i = 0; i < nr; i++)
 		if (!vs_pq_empty(&ctx->subs[i].tasks) && vs_pq_push(&ctx->order, &ctx->subs[i]))

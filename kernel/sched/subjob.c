@@ -345,6 +345,51 @@ u32 vs_subjob_group_min(const struct vs_job *job, u32 group)
 	return min;
 }
 
+int vs_subjobs_required(struct vs_session *ssn, struct vs_arena *arena,
+			const struct vs_job *job, bool *required)
+{
+	const struct vs_subjobs *sjs = vs_subjobs_of(ssn, job);
+	struct vs_subjob **unready;
+	u32 *count, n = 0;
+
+	if (!sjs)
+		return 0;
+	unready = vs_arena_alloc(arena, (sjs->nr + 1) * sizeof(*unready));
+	count = vs_arena_calloc(arena, job->nr_subgroups + 1, sizeof(*count));
+	if (!unready || !count)
+		return -ENOMEM;
+	for (u32 i = 0; i < sjs->nr; i++) {
+		struct vs_subjob *sj = &sjs->sj[i];
+
+		required[i] = false;
+		if (!vs_ssn_subjob_ready(ssn, sj))
+			unready[n++] = sj;
+		else if (sj->policy != VS_SUBJOB_DEFAULT)
+			count[vs_subjob_group(job, sj->policy)]++;
+	}
+	/* a few sub-jobs: an insertion sort, by the session's order */
+	for (u32 i = 1; i < n; i++) {
+		struct vs_subjob *x = unready[i];
+		u32 j = i;
+
+		for (; j && vs_ssn_subjob_order(ssn, x, unready[j - 1]) < 0; j--)
+			unready[j] = unready[j - 1];
+		unready[j] = x;
+	}
+	for (u32 i = 0; i < n; i++) {
+		u32 g;
+
+		if (unready[i]->policy == VS_SUBJOB_DEFAULT)
+			continue;
+		g = vs_subjob_group(job, unready[i]->policy);
+		if (count[g] < vs_subjob_group_min(job, g)) {
+			required[unready[i] - sjs->sj] = true;
+			count[g]++;
+		}
+	}
+	return 0;
+}
+
 /* Each group with a minimum has that many sub-jobs for which @cond holds (NULL: any). */
 static bool check(const struct vs_session *ssn, const struct vs_job *job,
 		  bool (*cond)(const struct vs_subjob *sj))

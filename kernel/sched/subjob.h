@@ -93,6 +93,17 @@ bool vs_subjob_is_pipelined(const struct vs_subjob *sj);
 u32 vs_subjob_group(const struct vs_job *job, u32 policy);
 u32 vs_subjob_group_min(const struct vs_job *job, u32 group);
 
+struct vs_arena;
+/*
+ * The sub-jobs of @job (with a subGroupPolicy) to place first, as
+ * Volcano's organizeJobWorksheet and organizeEvictionWorksheet choose
+ * them: of those not ready (SubJobReady), in sub-job order, the fewest
+ * that bring each group to its minSubGroups with its ready ones.
+ * required[i] for the job's i-th sub-job; scratch from @arena. -ENOMEM.
+ */
+int vs_subjobs_required(struct vs_session *ssn, struct vs_arena *arena,
+			const struct vs_job *job, bool *required);
+
 /*
  * Volcano's CheckSubJobValid, CheckSubJobReady and CheckSubJobPipelined:
  * each policy name with a minSubGroups has that many sub-jobs (valid), or

@@ -252,6 +252,34 @@ static bool fits_on_node(struct vs_session *ssn, const struct vs_task *task,
 }
 
 /*
+ * The victims on @node that both paths start from: the candidates in
+ * scope, those the Preemptable plugins choose, which ValidateVictims must
+ * find enough, into ctx->victims lowest first. Their number, or -1 (the
+ * node cannot be freed, or ctx->err).
+ */
+static int node_victims(struct preempt_ctx *ctx, const struct vs_task *preemptor,
+			const struct vs_node *node, enum victim_scope scope)
+{
+	struct vs_session *ssn = ctx->ssn;
+	u32 nr;
+
+	nr = candidates(ctx, preemptor, node, scope);
+	if (ctx->err)
+		return -1;
+	nr = vs_ssn_preemptable(ssn, preemptor, ctx->cands, nr);
+	ssn->sched->metrics.preemption_victims = nr;
+	if (!vs_victims_validate(preemptor, node, ctx->cands, nr)) {
+		vs_v(3, "No validated victims on Node <%s>", node->name);
+		return -1;
+	}
+	if (vs_victim_queue_fill(&ctx->victims, preemptor, ctx->cands, nr)) {
+		ctx->err = -ENOMEM;
+		return -1;
+	}
+	return (int)nr;
+}
+
+/*
  * Volcano's normalPreempt on one node: evict victims, lowest first, until
  * @preemptor fits, then pipeline it, all in a Statement of the node's that
  * joins @stmt on success. True when the preemptor was placed.
@@ -263,20 +291,10 @@ static bool preempt_on_node(struct preempt_ctx *ctx, struct vs_statement *stmt,
 	struct vs_session *ssn = ctx->ssn;
 	struct vs_statement *nstmt = NULL;
 	struct vs_task *victim;
-	u32 nr;
 	bool fits;
 
-	nr = candidates(ctx, preemptor, node, scope);
-	if (ctx->err)
+	if (node_victims(ctx, preemptor, node, scope) < 0)
 		return false;
-	nr = vs_ssn_preemptable(ssn, preemptor, ctx->cands, nr);
-	ssn->sched->metrics.preemption_victims = nr;
-	if (!vs_victims_validate(preemptor, node, ctx->cands, nr)) {
-		vs_v(3, "No validated victims on Node <%s>", node->name);
-		return false;
-	}
-	if (vs_victim_queue_fill(&ctx->victims, preemptor, ctx->cands, nr))
-		goto nomem;
 
 	fits = fits_on_node(ssn, preemptor, node);
 	while (!fits && (victim = vs_victim_queue_pop(&ctx->victims))) {
@@ -354,21 +372,15 @@ static bool select_victims(struct preempt_ctx *ctx, struct vs_task *preemptor,
 {
 	struct vs_session *ssn = ctx->ssn;
 	struct vs_task **potential, **keep, *victim;
-	u32 nr, nr_potential = 0;
-	int fits = 0;
+	u32 nr_potential = 0;
+	int nr, fits = 0;
 
-	nr = candidates(ctx, preemptor, node, scope);
-	if (ctx->err)
+	nr = node_victims(ctx, preemptor, node, scope);
+	if (nr < 0)
 		return false;
-	nr = vs_ssn_preemptable(ssn, preemptor, ctx->cands, nr);
-	ssn->sched->metrics.preemption_victims = nr;
-	if (!vs_victims_validate(preemptor, node, ctx->cands, nr)) {
-		vs_v(3, "No validated victims on Node <%s>", node->name);
-		return false;
-	}
-	potential = vs_arena_alloc(&ssn->sched->dry, (nr + 1) * sizeof(*potential));
-	keep = vs_arena_alloc(&ssn->sched->dry, (nr + 1) * sizeof(*keep));
-	if (!potential || !keep || vs_victim_queue_fill(&ctx->victims, preemptor, ctx->cands, nr))
+	potential = vs_arena_alloc(&ssn->sched->dry, ((u32)nr + 1) * sizeof(*potential));
+	keep = vs_arena_alloc(&ssn->sched->dry, ((u32)nr + 1) * sizeof(*keep));
+	if (!potential || !keep)
 		goto nomem;
 	while ((victim = vs_victim_queue_pop(&ctx->victims))) {
 		potential[nr_potential++] = victim;

@@ -78,11 +78,22 @@ struct predicates {
 	const char *unschedulable_key;	/* interned, or NULL if nobody uses it */
 	const char *not_ready_key;
 	const char *empty;		/* interned "" */
-	/* Tasks evicted in this session, which the node no longer counts. */
-	const struct vs_task **evicted;	/* heap */
-	u32 nr_evicted, cap_evicted;
+	/*
+	 * Tasks evicted in this session, which the node no longer counts: a
+	 * list per node (evicted_head, by node sidx) threaded through one heap
+	 * array, whose freed entries are reused, so that finding one costs a
+	 * walk of its node's alone.
+	 */
+	struct evicted_entry {
+		const struct vs_task *task;
+		u32 next;		/* NO_ENTRY ends a list */
+	} *evicted;
+	u32 nr_evicted, cap_evicted, free_evicted;
+	u32 *evicted_head;		/* by node sidx */
 	u32 *evicted_on;		/* how many, by node sidx */
 };
+
+#define NO_ENTRY	((u32)-1)
 
 static int predicates_check_conf(const struct vs_conf_plugin *cp, struct vs_err *err)
 {
@@ -161,8 +172,13 @@ static int predicates_open(struct vs_session *ssn, struct vs_plugin *p)
 	st->empty = vs_str_find(&ssn->cl->strs, "", 0);
 	st->evicted_on = vs_arena_calloc(ssn->arena, ssn->nr_nodes ? ssn->nr_nodes : 1,
 					 sizeof(*st->evicted_on));
-	if (!st->evicted_on)
+	st->evicted_head = vs_arena_alloc(ssn->arena, (ssn->nr_nodes ? ssn->nr_nodes : 1) *
+					  sizeof(*st->evicted_head));
+	if (!st->evicted_on || !st->evicted_head)
 		return -ENOMEM;
+	memset(st->evicted_head, 0xff, (ssn->nr_nodes ? ssn->nr_nodes : 1) *
+	       sizeof(*st->evicted_head));
+	st->free_evicted = NO_ENTRY;
 	p->priv = st;
 	return 0;
 }
@@ -181,7 +197,7 @@ static void predicates_close(struct vs_session *ssn, struct vs_plugin *p)
 	/* The session discards what is left open after its plugins closed. */
 	st->evicted = NULL;
 	st->nr_evicted = st->cap_evicted = 0;
-	st->evicted_on = NULL;
+	st->evicted_on = st->evicted_head = NULL;
 }
 
 /* ---- pods evicted in this session ---- */
@@ -191,8 +207,8 @@ static bool evicted_here(const struct predicates *st, const struct vs_task *t)
 	if (t->status != VS_TASK_RELEASING || !t->node || !st->evicted_on ||
 	    !st->evicted_on[t->node->sidx])
 		return false;
-	for (u32 i = 0; i < st->nr_evicted; i++)
-		if (st->evicted[i] == t)
+	for (u32 e = st->evicted_head[t->node->sidx]; e != NO_ENTRY; e = st->evicted[e].next)
+		if (st->evicted[e].task == t)
 			return true;
 	return false;
 }
@@ -202,21 +218,31 @@ static void predicates_on_deallocate(struct vs_session *ssn, struct vs_plugin *p
 				     struct vs_task *task, struct vs_node *node)
 {
 	struct predicates *st = p->priv;
+	u32 e, sidx;
 
 	if (!st->evicted_on || task->status != VS_TASK_RELEASING || !task->node)
 		return;
-	if (st->nr_evicted == st->cap_evicted) {
-		u32 cap = st->cap_evicted ? 2 * st->cap_evicted : 16;
-		const struct vs_task **v = realloc(st->evicted, cap * sizeof(*v));
+	if (st->free_evicted != NO_ENTRY) {
+		e = st->free_evicted;
+		st->free_evicted = st->evicted[e].next;
+	} else {
+		if (st->nr_evicted == st->cap_evicted) {
+			u32 cap = st->cap_evicted ? 2 * st->cap_evicted : 16;
+			struct evicted_entry *v = realloc(st->evicted, cap * sizeof(*v));
 
-		/* Out of memory: it keeps counting, as a pod terminating before. */
-		if (!v)
-			return;
-		st->evicted = v;
-		st->cap_evicted = cap;
+			/* Out of memory: it keeps counting, as a pod terminating before. */
+			if (!v)
+				return;
+			st->evicted = v;
+			st->cap_evicted = cap;
+		}
+		e = st->nr_evicted++;
 	}
-	st->evicted[st->nr_evicted++] = task;
-	st->evicted_on[task->node->sidx]++;
+	sidx = task->node->sidx;
+	st->evicted[e].task = task;
+	st->evicted[e].next = st->evicted_head[sidx];
+	st->evicted_head[sidx] = e;
+	st->evicted_on[sidx]++;
 }
 
 /* An eviction undone puts the pod back on its node. */
@@ -224,15 +250,22 @@ static void predicates_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
 				   struct vs_task *task)
 {
 	struct predicates *st = p->priv;
+	u32 *link;
 
 	if (!st->evicted_on || !task->node || !st->evicted_on[task->node->sidx])
 		return;
-	for (u32 i = 0; i < st->nr_evicted; i++)
-		if (st->evicted[i] == task) {
-			st->evicted[i] = st->evicted[--st->nr_evicted];
-			st->evicted_on[task->node->sidx]--;
-			return;
-		}
+	for (link = &st->evicted_head[task->node->sidx]; *link != NO_ENTRY;
+	     link = &st->evicted[*link].next) {
+		u32 e = *link;
+
+		if (st->evicted[e].task != task)
+			continue;
+		*link = st->evicted[e].next;
+		st->evicted[e].next = st->free_evicted;
+		st->free_evicted = e;
+		st->evicted_on[task->node->sidx]--;
+		return;
+	}
 }
 
 /* ---- InterPodAffinity ---- */

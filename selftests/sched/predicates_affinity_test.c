@@ -290,3 +290,40 @@ Test(predicates_affinity, predicate_without_pre_predicate_gathers_on_its_own)
 	cr_assert_eq(vs_ssn_predicate(ssn, t, n_b, &fe), 0);
 	vs_session_close(ssn);
 }
+
+static const struct vs_label_selector_spec sel_db = { db, 1, NULL, 0 };
+static const struct vs_pod_affinity_term_spec db_host[] = {
+	{ &sel_db, NULL, 0, NULL, "host" },
+};
+static const struct vs_pod_affinity_spec apart_db = { db_host, 1, NULL, 0 };
+static const struct vs_affinity_spec aff_apart_db = { NULL, NULL, &apart_db };
+
+Test(predicates_affinity, an_eviction_undone_brings_back_that_pod_alone)
+{
+	struct vs_statement *s_web, *s_db;
+	struct vs_task *w, *d, *t, *u;
+
+	topology();
+	w = pod("ns", "web", web, NULL, "a");
+	d = pod("ns", "db", db, NULL, "a");
+	t = pod("ns", "t", NULL, &aff_apart_web, NULL);
+	u = pod("ns", "u", NULL, &aff_apart_db, NULL);
+	open_with("{}");
+	cr_assert_str_eq(refusal(t, n_a), ANTI);
+	cr_assert_str_eq(refusal(u, n_a), ANTI);
+	/* web evicted first, db after it: db's entry is ahead of web's on a's list */
+	s_web = vs_stmt_new(ssn);
+	s_db = vs_stmt_new(ssn);
+	cr_assert(s_web && s_db);
+	cr_assert_eq(vs_stmt_evict(s_web, w, "preempt", NULL), 0);
+	cr_assert_eq(vs_stmt_evict(s_db, d, "preempt", NULL), 0);
+	cr_assert_null(refusal(t, n_a), "web is going");
+	cr_assert_null(refusal(u, n_a), "db is going");
+	/* web back: its anti-affinity counts again; db is still going */
+	vs_stmt_discard(s_web);
+	cr_assert_str_eq(refusal(t, n_a), ANTI);
+	cr_assert_null(refusal(u, n_a), "db is still going");
+	vs_stmt_discard(s_db);
+	cr_assert_str_eq(refusal(u, n_a), ANTI);
+	vs_session_close(ssn);
+}

@@ -280,6 +280,65 @@ Test(preempt, an_eviction_left_open_is_undone_after_the_plugins_closed)
 	vt_check();
 }
 
+/* Does predicates' pod count let @task onto @node now? */
+static bool pods_fit(struct vs_session *ssn, const struct vs_task *task, const struct vs_node *node)
+{
+	struct vs_fit_error fe = { .reason = { 0 } };
+
+	return !vs_ssn_predicate(ssn, task, node, &fe);
+}
+
+Test(preempt, evicted_pods_count_again_one_by_one_as_their_evictions_are_undone)
+{
+	struct vs_statement *sa, *sb, *sc, *sd, *again;
+	struct vs_task *a, *b, *c, *d, *p;
+	struct vs_node *n1, *n2;
+	struct vs_session *ssn;
+
+	vt_start("actions: preempt\n"
+		 "tiers:\n"
+		 "- plugins:\n"
+		 "  - name: predicates\n");
+	n1 = vt_node("n1", 4000, 3);
+	n2 = vt_node("n2", 4000, 1);
+	vt_job("low", "default", 0, VS_PG_RUNNING, "low");
+	vt_job("high", "default", 1, VS_PG_INQUEUE, "high");
+	a = vt_task("a", "low", 100, "n1");
+	b = vt_task("b", "low", 100, "n1");
+	c = vt_task("c", "low", 100, "n1");
+	d = vt_task("d", "low", 100, "n2");
+	p = vt_task("p", "high", 100, NULL);
+	ssn = vt_open();
+	cr_assert_not(pods_fit(ssn, p, n1));
+	sa = vs_stmt_new(ssn);
+	sb = vs_stmt_new(ssn);
+	sc = vs_stmt_new(ssn);
+	sd = vs_stmt_new(ssn);
+	cr_assert(sa && sb && sc && sd);
+	cr_assert_eq(vs_stmt_evict(sa, a, "preempt", NULL), 0);
+	cr_assert_eq(vs_stmt_evict(sb, b, "preempt", NULL), 0);
+	cr_assert_eq(vs_stmt_evict(sc, c, "preempt", NULL), 0);
+	cr_assert_eq(vs_stmt_evict(sd, d, "preempt", NULL), 0);
+	cr_assert(pods_fit(ssn, p, n2));
+	/* the middle one of n1's back, then the first: one pod slot left */
+	vs_stmt_discard(sb);
+	vs_stmt_discard(sa);
+	cr_assert(pods_fit(ssn, p, n1));
+	/* b evicted again takes a freed entry; then c and b back: full */
+	again = vs_stmt_new(ssn);
+	cr_assert_eq(vs_stmt_evict(again, b, "preempt", NULL), 0);
+	vs_stmt_discard(sc);
+	cr_assert(pods_fit(ssn, p, n1));
+	vs_stmt_discard(again);
+	cr_assert_not(pods_fit(ssn, p, n1));
+	/* n2's own list was never touched */
+	cr_assert(pods_fit(ssn, p, n2));
+	vs_stmt_discard(sd);
+	cr_assert_not(pods_fit(ssn, p, n2));
+	vs_session_close(ssn);
+	vt_check();
+}
+
 /* A predicate that refuses n2 for good, counting how often it is asked. */
 static int n2_calls;
 

@@ -38,8 +38,10 @@
  *      replayed into the preemptor's Statement; else the next bundle is
  *      added, then the next domain is tried.
  *   6. The Statement is committed when the job is pipelined, discarded
- *      otherwise; the sub-jobs' HyperNodes of the plan are their
- *      NominatedHyperNode for the rest of the session.
+ *      otherwise. Volcano then makes each sub-job's HyperNode of the plan
+ *      its NominatedHyperNode, which only an allocate later in the same
+ *      session reads (its cache does not keep it), together with the
+ *      tasks' nominated nodes vsched does not model: vsched logs it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -588,6 +590,8 @@ static bool build_plan(struct evict_ctx *ctx, u32 domain, struct vs_task *const 
 out:
 	while (nr_chain)
 		vs_stmt_discard(chain[--nr_chain]);
+	for (u32 i = 0; !ok && i < ctx->nr_subs; i++)
+		ctx->subs[i].hn = VS_TOPO_NONE;		/* no plan: nowhere */
 	return ok;
 }
 
@@ -736,6 +740,12 @@ static int gang_evict_execute(struct vs_session *ssn, const struct vs_args *args
 					kind == VS_EVICT_GANG_PREEMPT ? VS_EVICTION_GANG_PREEMPT :
 									VS_EVICTION_GANG_RECLAIM]++;
 			vs_stmt_commit(stmt);
+			for (u32 i = 0; i < ctx.nr_subs; i++)
+				if (ctx.subs[i].hn != VS_TOPO_NONE)
+					vs_v(3, "Job <%s/%s> sub-job <%s> goes within hyperNode <%s>",
+					     ctx.job->ns, ctx.job->name,
+					     ctx.subs[i].sj ? ctx.subs[i].sj->uid : ctx.job->name,
+					     ctx.topo->hns[ctx.subs[i].hn].name);
 		}
 	}
 	return 0;

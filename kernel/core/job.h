@@ -212,6 +212,12 @@ struct vs_job {
 
 	u32 sidx;			/* index in the open session's jobs, see session.h */
 	/*
+	 * Moves at every vs_task_place() and vs_task_unplace() of one of its
+	 * tasks: what follows where its tasks are (the network-topology-aware
+	 * plugin's counts) knows whether it saw every move.
+	 */
+	u32 place_gen;
+	/*
 	 * What the last session that scheduled it found (sched/explain.h):
 	 * one heap block, or NULL when there was nothing to explain.
 	 */

@@ -259,6 +259,7 @@ int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *n
 	if (ret)
 		return ret;
 	job_move_task(cl, task->job, task, status);
+	task->job->place_gen++;
 	vs_txn_push(cl, ent);
 	return 0;
 }
@@ -279,6 +280,7 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 		return -ENOMEM;
 	vs_node_remove_task(task->node, task);
 	job_move_task(cl, task->job, task, status);
+	task->job->place_gen++;
 	vs_txn_push(cl, ent);
 	return 0;
 }

@@ -66,11 +66,17 @@ struct nettopo {
 	u32 *hn_of;			/* scratch: a HyperNode per node */
 	s32 min_tier, max_tier;		/* of the tiers in use, the top's included */
 	/*
-	 * Scratch by HyperNode: a job's tasks on each (the touched ones
-	 * listed, to be zeroed after), and a task's bin-packing score on each,
-	 * good while its stamp is the call's.
+	 * By HyperNode, the tasks of one sub-job on each (cnt_job's, of
+	 * cnt_sj or all of them), kept as they come and go while the job's
+	 * place_gen says no move was missed (the HyperNodes touched listed,
+	 * to be zeroed when another sub-job is counted); and a task's
+	 * bin-packing score on each, good while its stamp is the call's.
 	 */
 	u32 *count, *touched;
+	u32 nr_touched;
+	const struct vs_job *cnt_job;	/* NULL: nothing counted */
+	const struct vs_subjob *cnt_sj;
+	u32 cnt_gen;			/* cnt_job->place_gen that count follows */
 	double *hn_score;
 	u32 *hn_stamp, stamp;
 	double *tier_weight;		/* fading^(t-1) for t in min_tier..max_tier, or NULL */
@@ -193,13 +199,41 @@ static void follow(struct nettopo *nt, const struct vs_task *task, const struct 
 	}
 }
 
+static void count_on(struct nettopo *nt, const struct vs_node *node, bool add);
+
+/*
+ * The counts of the sub-job counted follow @task, one of its job's, whose
+ * event this is. Every event comes right after its task moved, or with no
+ * move (an eviction and its undo keep the node): a place_gen one on from
+ * the counts' is this task's move, equal is none; anything else means a
+ * move was not seen, and the counts are made again when next asked.
+ */
+static void count_follow(struct vs_session *ssn, struct nettopo *nt, const struct vs_task *task,
+			 const struct vs_node *node, bool add)
+{
+	u32 moved = task->job->place_gen - nt->cnt_gen;
+
+	if (!moved)
+		return;
+	nt->cnt_gen = task->job->place_gen;
+	if (moved != 1 || !node || (task->node != NULL) != add) {
+		nt->cnt_job = NULL;
+		return;
+	}
+	if (!nt->cnt_sj || vs_subjob_of(ssn, task) == nt->cnt_sj)
+		count_on(nt, node, add);
+}
+
 /* Without a view yet there is nothing to follow: it sums the nodes as they are when made. */
 static void nettopo_on_allocate(struct vs_session *ssn, struct vs_plugin *p, struct vs_task *task)
 {
 	struct nettopo *nt = p->priv;
 
-	if (nt->topo)
-		follow(nt, task, task->node, true);
+	if (!nt->topo)
+		return;
+	follow(nt, task, task->node, true);
+	if (nt->cnt_job == task->job)
+		count_follow(ssn, nt, task, task->node, true);
 }
 
 static void nettopo_on_deallocate(struct vs_session *ssn, struct vs_plugin *p,
@@ -207,8 +241,11 @@ static void nettopo_on_deallocate(struct vs_session *ssn, struct vs_plugin *p,
 {
 	struct nettopo *nt = p->priv;
 
-	if (nt->topo)
-		follow(nt, task, node, false);
+	if (!nt->topo)
+		return;
+	follow(nt, task, node, false);
+	if (nt->cnt_job == task->job)
+		count_follow(ssn, nt, task, node, false);
 }
 
 /* ---- gradients ---- */
@@ -373,50 +410,57 @@ static double binpack(const struct nettopo *nt, u32 h, const struct vs_res *req)
 	return weights > 0 ? score / (double)weights : 0;
 }
 
-struct counting {
-	struct nettopo *nt;
-	u32 nr_touched;
-};
-
-/* Count @t on each HyperNode holding its node, into nt->count. */
-static bool count_task(const struct vs_task *t, void *arg)
+/* Count a task on @node, or one less, on each HyperNode holding it. */
+static void count_on(struct nettopo *nt, const struct vs_node *node, bool add)
 {
-	struct counting *c = arg;
-	const struct vs_topo *topo = c->nt->topo;
+	const struct vs_topo *topo = nt->topo;
 
-	if (!t->node)
-		return true;
-	for (u32 i = topo->of_node_at[t->node->sidx]; i < topo->of_node_at[t->node->sidx + 1]; i++) {
+	for (u32 i = topo->of_node_at[node->sidx]; i < topo->of_node_at[node->sidx + 1]; i++) {
 		u32 h = topo->of_node[i];
 
-		if (!c->nt->count[h]++)
-			c->nt->touched[c->nr_touched++] = h;
+		if (!add) {
+			nt->count[h]--;
+			continue;
+		}
+		/* listed when first counted; a list as long as the HyperNodes is zeroed whole */
+		if (!nt->count[h]++ && nt->nr_touched < topo->nr)
+			nt->touched[nt->nr_touched++] = h;
 	}
+}
+
+static bool count_task(const struct vs_task *t, void *arg)
+{
+	if (t->node)
+		count_on(arg, t->node, true);
 	return true;
 }
 
 /*
  * How many of the sub-job's tasks (@sj's, or all of @job's for its only
- * one) are on each HyperNode, into nt->count; the number touched.
+ * one) are on each HyperNode, in nt->count: counted afresh unless they are
+ * those of this sub-job and every move of the job's tasks since was seen.
  */
-static u32 count_tasks(struct nettopo *nt, const struct vs_job *job, const struct vs_subjob *sj)
+static void count_tasks(struct nettopo *nt, const struct vs_job *job, const struct vs_subjob *sj)
 {
-	struct counting c = { .nt = nt };
-
-	vs_subjob_each_task(job, sj, count_task, &c);
-	return c.nr_touched;
+	if (nt->cnt_job == job && nt->cnt_sj == sj && nt->cnt_gen == job->place_gen)
+		return;
+	if (nt->nr_touched < nt->topo->nr) {
+		for (u32 i = 0; i < nt->nr_touched; i++)
+			nt->count[nt->touched[i]] = 0;
+	} else {
+		memset(nt->count, 0, nt->topo->nr * sizeof(*nt->count));
+	}
+	nt->nr_touched = 0;
+	vs_subjob_each_task(job, sj, count_task, nt);
+	nt->cnt_job = job;
+	nt->cnt_sj = sj;
+	nt->cnt_gen = job->place_gen;
 }
 
 static bool add_request(const struct vs_task *t, void *req)
 {
 	vs_res_add(req, t->req);
 	return true;
-}
-
-static void uncount(struct nettopo *nt, u32 nr_touched)
-{
-	for (u32 i = 0; i < nr_touched; i++)
-		nt->count[nt->touched[i]] = 0;
 }
 
 /* The share of @nr_tasks tasks on HyperNode @h's nodes (Volcano's scoreWithTaskNum), once counted. */
@@ -437,7 +481,7 @@ static void break_ties(struct nettopo *nt, const struct vs_job *job, const struc
 		       const u32 *hns, u32 nr, double *raw)
 {
 	double best = -1;
-	u32 ties = 0, touched;
+	u32 ties = 0;
 
 	for (u32 i = 0; i < nr; i++)
 		if (raw[i] > best)
@@ -446,11 +490,10 @@ static void break_ties(struct nettopo *nt, const struct vs_job *job, const struc
 		ties += raw[i] == best;
 	if (ties < 2)
 		return;
-	touched = count_tasks(nt, job, sj);
+	count_tasks(nt, job, sj);
 	for (u32 i = 0; i < nr; i++)
 		if (raw[i] == best)
 			raw[i] += task_share(nt, hns[i], sj ? sj->nr_tasks : job->nr_tasks);
-	uncount(nt, touched);
 }
 
 static void nettopo_hn_order(struct vs_session *ssn, struct vs_plugin *p,

@@ -886,3 +886,85 @@ Test(topology, a_stale_view_is_freed_when_the_next_session_opens)
 	cr_expect_eq(sched.topo_arena.reserved, 0);
 	vs_session_close(ssn);
 }
+
+/*
+ * s0's and s1's HyperNodeOrder scores less s1's: equal bin-packing (one
+ * task of 1 cpu on each leaf), so the share of pg1's tasks on s0 decides.
+ */
+static double share_lead(struct vs_session *ssn, struct vs_job *job)
+{
+	const struct vs_topo *topo = vs_topo_get(ssn);
+	struct vs_hn_search s = {
+		.job = job, .root = topo->top, .hard = true, .highest_tier = 2,
+		.allocated = VS_TOPO_NONE, .purpose = VS_HN_ALLOCATE,
+	};
+	u32 hns[2] = { vs_topo_find(topo, &cl, "s0"), vs_topo_find(topo, &cl, "s1") };
+	double scores[2] = { 0, 0 };
+
+	vs_ssn_hn_order(ssn, &s, hns, 2, scores);
+	return scores[0] - scores[1];
+}
+
+/*
+ * The plugin keeps the count of a job's tasks on each HyperNode as they
+ * are placed and taken back, and counts again when a move went by without
+ * an event: what it adds is always the share of the tasks on the node.
+ */
+Test(topology, the_share_of_a_jobs_tasks_follows_every_move)
+{
+	struct vs_task *p1, *p2;
+	struct vs_session *ssn;
+	struct vs_statement *stmt;
+	struct vs_job *job;
+	struct vs_err e = { { 0 } };
+
+	hypernode("s0", 1, "leaf", VS_HN_MEMBER_NODE, "s0-n1", "s0-n2");
+	hypernode("s1", 1, "leaf", VS_HN_MEMBER_NODE, "s1-n3", "s1-n4");
+	hypernode("s2", 2, "spine", VS_HN_MEMBER_HYPERNODE, "s0", "s1");
+	st_node(&cl, "s0-n1", 4000, 8 * GI, 10);
+	st_node(&cl, "s0-n2", 4000, 8 * GI, 10);
+	st_node(&cl, "s1-n3", 4000, 8 * GI, 10);
+	st_node(&cl, "s1-n4", 4000, 8 * GI, 10);
+	st_queue(&cl, "q1");
+	job = pg(4, VS_NT_HARD, 2, NULL);
+	p1 = st_task(&cl, "c1", "p1", "pg1", 1000, GI);
+	p2 = st_task(&cl, "c1", "p2", "pg1", 1000, GI);
+	st_task(&cl, "c1", "p3", "pg1", 1000, GI);
+	st_task(&cl, "c1", "p4", "pg1", 1000, GI);
+	st_job(&cl, "c1", "other", "q1", 1, VS_PG_RUNNING);
+	st_task_on(&cl, "c1", "o1", "other", 1000, GI, VS_TASK_RUNNING, vs_node_find(&cl, "s1-n3"));
+	st_task(&cl, "c1", "o2", "other", 1000, GI);
+	start();
+	cr_assert_eq(vs_session_open(&sched, &ssn, &e), 0, "%s", e.msg);
+	stmt = vs_stmt_new(ssn);
+	cr_assert_not_null(stmt);
+
+	/* s0: (4 / 8 cpu + 4 / 16 Gi) / 2, s1: (5 / 8 + 5 / 16) / 2 */
+	cr_expect_float_eq(share_lead(ssn, job), -9.375, 1e-9, "s1 packs fuller before pg1 has a task");
+	cr_assert_eq(vs_stmt_allocate(stmt, p1, vs_node_find(&cl, "s0-n1"), &e), 0, "%s", e.msg);
+	cr_expect_float_eq(share_lead(ssn, job), 25, 1e-9, "p1 of 4 on s0");
+	/* another job's task moving changes nothing of pg1's count */
+	cr_assert_eq(vs_stmt_allocate(stmt, vs_task_find(&cl, "c1", "o2"),
+				      vs_node_find(&cl, "s0-n2"), &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_stmt_allocate(stmt, p2, vs_node_find(&cl, "s1-n4"), &e), 0, "%s", e.msg);
+	cr_expect_float_eq(share_lead(ssn, job), 0, 1e-9, "p1 on s0, p2 on s1");
+	/*
+	 * An eviction gives its resources back but keeps the task on its
+	 * node, and so does its undo: with o1 evicted too both leaves use a
+	 * cpu, and p1 still counts on s0 as p2 on s1.
+	 */
+	cr_assert_eq(vs_stmt_evict(stmt, p1, "test", &e), 0, "%s", e.msg);
+	cr_assert_eq(vs_stmt_evict(stmt, vs_task_find(&cl, "c1", "o1"), "test", &e), 0, "%s", e.msg);
+	cr_expect_float_eq(share_lead(ssn, job), 0, 1e-9, "p1 evicted, still on s0");
+	vs_stmt_discard(stmt);
+	cr_expect_float_eq(share_lead(ssn, job), -9.375, 1e-9, "all undone: as at the start");
+	/* a move the plugin is not told of: counted again */
+	cr_assert_eq(vs_task_place(&cl, p2, vs_node_find(&cl, "s0-n1"), VS_TASK_ALLOCATED, &e), 0,
+		     "%s", e.msg);
+	cr_assert_eq(vs_stmt_allocate(stmt, vs_task_find(&cl, "c1", "o2"),
+				      vs_node_find(&cl, "s0-n2"), &e), 0, "%s", e.msg);
+	cr_expect_float_eq(share_lead(ssn, job), 25, 1e-9, "p2 on s0, untold; the leaves tie");
+	vs_stmt_discard(stmt);
+	cr_assert_eq(vs_task_unplace(&cl, p2, VS_TASK_PENDING, &e), 0, "%s", e.msg);
+	vs_session_close(ssn);
+}

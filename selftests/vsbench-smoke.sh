@@ -106,7 +106,7 @@ for bad in 'medium|"medium": unknown networkTopology mode "medium"' \
 done
 for bad in "cycle -n 10 --network-topology hard:needs HyperNodes: give --topology" \
 	"run --preset tiny --network-topology hard:the preset tiny has no HyperNodes" \
-	"run --preset topology-tiny --compare:refused with the topology preset topology-tiny"; do
+	"run --preset topology-tiny --mode socket:refused with the topology preset topology-tiny"; do
 	set +e
 	# shellcheck disable=SC2086
 	"$vsbench" ${bad%%:*} >"$out" 2>&1
@@ -143,6 +143,15 @@ set -- $(leaves "$dir/none.binds")
 [ "$1" = 28 ] && [ "$2" -gt 0 ] || fail "without a topology no gang spread over leaves ($*)"
 "$vsbench" run --preset topology-tiny --cycles 1 >"$out" 2>&1 || fail "the preset exited $?"
 grep -q 'invariants hold' "$out" || fail "topology-tiny: invariants"
+# With network-topology-aware the fast path serves the tasks without a topology, exactly.
+for nt in none hard:1=30%,soft=30%; do
+	"$vsbench" run --preset topology-tiny --network-topology "$nt" --compare >"$out" 2>&1 ||
+		fail "topology-tiny --network-topology $nt --compare exited $?"
+	grep -q 'the same binds in the same order (exact)' "$out" ||
+		fail "topology-tiny --network-topology $nt: the fast path is not exact"
+	grep -Eq 'fast path +[1-9][0-9]* of 1000 binds' "$out" ||
+		fail "topology-tiny --network-topology $nt: no bind from node indexes"
+done
 if "$vsbench" run --preset topology-tiny --export-scenario "$dir/topo.yaml" >"$out" 2>&1; then
 	fail "a topology preset exported without its HyperNodes"
 fi

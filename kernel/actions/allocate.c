@@ -33,6 +33,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "actions/actions.h"
@@ -131,6 +132,20 @@ struct alloc_ctx {
 	 * session arena's, are the scheduler's: they outlive the session.
 	 */
 	bool fast, fast_decided;
+	/*
+	 * The last BatchNodeOrder plugin is added node by node: the indexes
+	 * order by the other scores, and a search goes on while a node's
+	 * index score plus split_bound could still beat or tie the best.
+	 */
+	bool split;
+	double split_bound;		/* for the task being placed */
+	/*
+	 * By group of the indexes' layout (fp->groups), for the task being
+	 * placed: the best score a node of it may have (its best index score
+	 * plus its split score, exact for a pure group, else the bound), and
+	 * that split score or bound.
+	 */
+	double *group_ub, *group_split;
 	struct vs_fastpath *fp;
 	u32 cache_bytes;		/* the size of each caches[].failed */
 };
@@ -442,7 +457,9 @@ static struct vs_node *prioritize(struct alloc_ctx *ctx, const struct vs_task *t
  * Whether a task's score on a node can depend on that node alone in this
  * session, for the tasks fast_task() lets through, and its predicates
  * change only where a node's accounting changes: the only plugins that
- * score are nodeorder and binpack and the only one that predicates is
+ * score are nodeorder and binpack, and last a plugin whose scores can be
+ * split (network-topology-aware: by the node's HyperNodes, for the tasks
+ * its split_begin() takes), and the only one that predicates is
  * predicates (none chooses the best node itself); no node has a
  * PreferNoSchedule taint (TaintToleration's scores would be normalised
  * over the candidates); no task has pod affinity or anti-affinity
@@ -451,13 +468,15 @@ static struct vs_node *prioritize(struct alloc_ctx *ctx, const struct vs_task *t
 static bool fast_possible(const struct vs_session *ssn)
 {
 	static const enum vs_ext scoring[] = { VS_EXT_NODE_ORDER, VS_EXT_BATCH_NODE_ORDER };
+	const struct vs_plugin *split = vs_ssn_split_plugin(ssn);
 	const struct vs_ext_list *l;
 
 	for (unsigned int e = 0; e < ARRAY_SIZE(scoring); e++) {
 		l = &ssn->ext[scoring[e]];
 		for (u32 i = 0; i < l->nr; i++)
 			if (strcmp(l->p[i]->ops->name, "nodeorder") &&
-			    strcmp(l->p[i]->ops->name, "binpack"))
+			    strcmp(l->p[i]->ops->name, "binpack") &&
+			    (scoring[e] != VS_EXT_BATCH_NODE_ORDER || l->p[i] != split))
 				return false;
 	}
 	l = &ssn->ext[VS_EXT_PREDICATE];
@@ -472,16 +491,26 @@ static bool fast_possible(const struct vs_session *ssn)
 
 static bool fast_on(struct alloc_ctx *ctx);
 
-/* A task the indexes may serve: without affinity (preferred node terms score per candidate set). */
+/*
+ * A task the indexes may serve: without affinity (preferred node terms
+ * score per candidate set), and one the split plugin scores node by node.
+ */
 static bool fast_task(struct alloc_ctx *ctx, const struct vs_task *task)
 {
-	return !task->affinity && fast_on(ctx);
+	if (task->affinity || !fast_on(ctx))
+		return false;
+	return !ctx->split || vs_ssn_split_begin(ctx->ssn, task, &ctx->split_bound);
 }
 
 struct fast_search {
 	struct alloc_ctx *ctx;
 	const struct vs_task *task;
 	bool idle;			/* the Idle gradient, else FutureIdle */
+	struct vs_nidx *ix;
+	/* split: the bound of the nodes searched, the best node met and its whole score */
+	double bound;
+	struct vs_node *best;
+	double best_score;
 };
 
 /*
@@ -502,6 +531,88 @@ static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
 }
 
 /*
+ * With a split plugin: the nodes come in the order of the other plugins'
+ * scores; each that will do is scored whole (its index score plus the
+ * split plugin's, the same sum the scan makes) and the best kept, ties to
+ * the node first in session order. Once a node's index score plus the
+ * bound falls below the best, no node after it can reach it: the search
+ * ends (TAKE; the caller takes fs->best).
+ */
+static enum vs_nidx_verdict split_accept(void *arg, struct vs_node *node)
+{
+	struct fast_search *fs = arg;
+	double score = vs_nidx_score(fs->ix, node);
+	enum vs_nidx_verdict v;
+
+	if (fs->best && score + fs->bound < fs->best_score)
+		return VS_NIDX_TAKE;
+	v = fast_accept(arg, node);
+	if (v != VS_NIDX_TAKE)
+		return v;
+	score += vs_ssn_split_score(fs->ctx->ssn, fs->task, node);
+	if (!fs->best || score > fs->best_score ||
+	    (score == fs->best_score && node->sidx < fs->best->sidx)) {
+		fs->best = node;
+		fs->best_score = score;
+	}
+	return VS_NIDX_SKIP;
+}
+
+/*
+ * With a split plugin and the indexes laid out by HyperNode: each group's
+ * best possible score (its best index score plus its split score), then
+ * the groups searched best first until the next cannot reach the best
+ * node found. A pure group's split score is exact: its search stops at its
+ * first node that will do, or after the nodes that tie with it.
+ */
+static void split_groups(struct fast_search *fs)
+{
+	struct alloc_ctx *ctx = fs->ctx;
+	const struct vs_fastpath *fp = ctx->fp;
+	struct vs_session *ssn = ctx->ssn;
+
+	for (u32 g = 0; g < fp->nr_groups; g++) {
+		const struct vs_fp_group *grp = &fp->groups[g];
+		double f;
+
+		ctx->group_ub[g] = -HUGE_VAL;
+		if (!vs_nidx_best_in(fs->ix, grp->lo, grp->hi, &f))
+			continue;
+		ctx->group_split[g] = grp->pure ?
+			vs_ssn_split_score(ssn, fs->task, ssn->nodes[grp->first]) : ctx->split_bound;
+		ctx->group_ub[g] = f + ctx->group_split[g];
+	}
+	for (;;) {
+		u32 best = 0;
+
+		for (u32 g = 1; g < fp->nr_groups; g++)
+			if (ctx->group_ub[g] > ctx->group_ub[best])
+				best = g;
+		if (ctx->group_ub[best] == -HUGE_VAL ||
+		    (fs->best && ctx->group_ub[best] < fs->best_score))
+			return;
+		ctx->group_ub[best] = -HUGE_VAL;
+		fs->bound = ctx->group_split[best];
+		vs_nidx_first_in(fs->ix, fp->groups[best].lo, fp->groups[best].hi, split_accept, fs);
+	}
+}
+
+/* The first node of @ix that will do, or with a split plugin the best. */
+static struct vs_node *fast_search(struct fast_search *fs)
+{
+	if (!fs->ctx->split)
+		return vs_nidx_first(fs->ix, fast_accept, fs);
+	fs->best = NULL;
+	if (fs->ctx->fp->nr_groups) {
+		split_groups(fs);
+	} else {
+		fs->bound = fs->ctx->split_bound;
+		vs_nidx_first(fs->ix, split_accept, fs);
+	}
+	return fs->best;
+}
+
+/*
  * What prioritize() would choose among the nodes predicate_nodes() would
  * pass, from the template's index: the first node in score order whose
  * Idle holds the task, else the first whose FutureIdle does. NULL when no
@@ -511,15 +622,15 @@ static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *ta
 {
 	struct fast_search fs = { .ctx = ctx, .task = task, .idle = true };
 	struct vs_node *node;
-	struct vs_nidx *ix = vs_fastpath_index(ctx->fp, ctx->ssn, task);
 
-	if (!ix)
+	fs.ix = vs_fastpath_index(ctx->fp, ctx->ssn, task);
+	if (!fs.ix)
 		return NULL;
-	node = vs_nidx_first(ix, fast_accept, &fs);
+	node = fast_search(&fs);
 	if (node)
 		return node;
 	fs.idle = false;
-	return vs_nidx_first(ix, fast_accept, &fs);
+	return fast_search(&fs);
 }
 
 static struct queue_ws *queue_ws_of(struct alloc_ctx *ctx, struct vs_queue *queue);
@@ -1327,13 +1438,25 @@ static bool fast_on(struct alloc_ctx *ctx)
 		return ctx->fast;
 	ctx->fast_decided = true;
 	ctx->fast = !ctx->exhaustive && fast_possible(ctx->ssn);
+	ctx->split = vs_ssn_split_plugin(ctx->ssn) != NULL;
 	if (!ctx->fast) {
 		/* What the indexes hold may not hold this session: start over next time. */
 		vs_fastpath_invalidate(ctx->fp);
 		return false;
 	}
-	if (vs_fastpath_begin(ctx->fp, ctx->ssn))
+	/* the split plugin scores by HyperNode: indexes laid out by them (NULL: no memory, none) */
+	if (vs_fastpath_begin(ctx->fp, ctx->ssn, ctx->split ? vs_topo_get(ctx->ssn) : NULL)) {
 		ctx->fast = false;
+		return false;
+	}
+	if (ctx->split && ctx->fp->nr_groups) {
+		ctx->group_ub = vs_arena_alloc(ctx->ssn->arena,
+					       ctx->fp->nr_groups * sizeof(*ctx->group_ub));
+		ctx->group_split = vs_arena_alloc(ctx->ssn->arena,
+						  ctx->fp->nr_groups * sizeof(*ctx->group_split));
+		if (!ctx->group_ub || !ctx->group_split)
+			ctx->fast = false;
+	}
 	return ctx->fast;
 }
 

@@ -32,6 +32,10 @@
  * hypernode.binpack.normal-pod.fading (0.8) per tier up. Scaled by
  * 100 * weight.
  *
+ * The score of a task without a topology reads only its node's
+ * HyperNodes: the plugin lets allocate's fast path add it node by node
+ * (split_begin, split_score), with a bound made of each tier's best.
+ *
  * Arguments (Volcano's): weight (1), hypernode.binpack.cpu (1),
  * hypernode.binpack.memory (1), hypernode.binpack.resources (a list) and
  * hypernode.binpack.resources.<name> (1) (a negative weight counts as 1),
@@ -81,6 +85,14 @@ struct nettopo {
 	u32 *hn_stamp, stamp;
 	double *tier_weight;		/* fading^(t-1) for t in min_tier..max_tier, or NULL */
 	double tier_total;
+	/*
+	 * The fast path's split (nettopo_split_begin()), by tier from
+	 * min_tier when tier_weight is: whether a node has no HyperNode of
+	 * the tier (NULL until asked), and the best score at the tier.
+	 */
+	bool *uncovered;
+	double *tier_best;
+	bool split_zero;		/* normal pods score nothing */
 };
 
 /* Tier weights precomputed when the range of tiers is no wider than this. */
@@ -165,6 +177,10 @@ static int view_init(struct vs_session *ssn, struct nettopo *nt)
 			return -ENOMEM;
 		for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++)
 			nt->tier_weight[tier - nt->min_tier] = pow(nt->fading, (double)(tier - 1));
+		nt->tier_best = vs_arena_alloc(ssn->arena, (size_t)(nt->max_tier - nt->min_tier + 1) *
+					       sizeof(*nt->tier_best));
+		if (!nt->tier_best)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -557,16 +573,50 @@ static double hn_binpack(struct nettopo *nt, u32 h, const struct vs_task *task)
 	return nt->hn_score[h];
 }
 
+/* A new call: every HyperNode's bin-packing score is stale. */
+static void new_call(struct nettopo *nt)
+{
+	if (!++nt->stamp) {	/* wrapped: every stamp is stale again */
+		memset(nt->hn_stamp, 0, nt->topo->nr * sizeof(*nt->hn_stamp));
+		nt->stamp = 1;
+	}
+}
+
+static double tier_weight(const struct nettopo *nt, s32 tier)
+{
+	return nt->tier_weight ? nt->tier_weight[tier - nt->min_tier] :
+	       pow(nt->fading, (double)(tier - 1));
+}
+
 /*
- * Any other task: the HyperNode bin-packing at every tier, fading upwards;
- * at each tier the node's first HyperNode of that tier, 1 where it has none
- * (Volcano's sum, term for term in the same order).
+ * Any other task on @node: the HyperNode bin-packing at every tier, fading
+ * upwards; at each tier the node's first HyperNode of that tier, 1 where it
+ * has none (Volcano's sum, term for term in the same order).
  */
+static double normal_raw(struct nettopo *nt, const struct vs_task *task,
+			 const struct vs_node *node)
+{
+	const struct vs_topo *topo = nt->topo;
+	u32 at = topo->of_node_at[node->sidx], end = topo->of_node_at[node->sidx + 1];
+	double sum = 0;
+
+	for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++) {
+		double score = 1;
+
+		for (u32 k = at; k < end; k++) {
+			if (topo->hns[topo->of_node[k]].tier != tier)
+				continue;
+			score = hn_binpack(nt, topo->of_node[k], task);
+			break;
+		}
+		sum += tier_weight(nt, tier) * score;
+	}
+	return sum / nt->tier_total;
+}
+
 static void score_normal(struct nettopo *nt, const struct vs_task *task,
 			 struct vs_node *const *nodes, u32 nr, double *raw)
 {
-	const struct vs_topo *topo = nt->topo;
-
 	for (u32 i = 0; i < nr; i++)
 		raw[i] = 0;
 	if (nt->tier_total <= 0) {
@@ -574,29 +624,9 @@ static void score_normal(struct nettopo *nt, const struct vs_task *task,
 			"than zero, but got %g", nt->tier_total);
 		return;
 	}
-	if (!++nt->stamp) {	/* wrapped: every stamp is stale again */
-		memset(nt->hn_stamp, 0, topo->nr * sizeof(*nt->hn_stamp));
-		nt->stamp = 1;
-	}
-	for (u32 i = 0; i < nr; i++) {
-		u32 at = topo->of_node_at[nodes[i]->sidx], end = topo->of_node_at[nodes[i]->sidx + 1];
-		double sum = 0;
-
-		for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++) {
-			double w = nt->tier_weight ? nt->tier_weight[tier - nt->min_tier] :
-				   pow(nt->fading, (double)(tier - 1));
-			double score = 1;
-
-			for (u32 k = at; k < end; k++) {
-				if (topo->hns[topo->of_node[k]].tier != tier)
-					continue;
-				score = hn_binpack(nt, topo->of_node[k], task);
-				break;
-			}
-			sum += w * score;
-		}
-		raw[i] = sum / nt->tier_total;
-	}
+	new_call(nt);
+	for (u32 i = 0; i < nr; i++)
+		raw[i] = normal_raw(nt, task, nodes[i]);
 }
 
 static void nettopo_batch_node_order(struct vs_session *ssn, struct vs_plugin *p,
@@ -621,11 +651,96 @@ static void nettopo_batch_node_order(struct vs_session *ssn, struct vs_plugin *p
 		scores[i] += scaled(nt, raw[i]);
 }
 
+/*
+ * Whether each tier in use leaves a session node out (then that node scores
+ * 1 at the tier), once a session, in nt->uncovered; -ENOMEM.
+ */
+static int find_uncovered(struct vs_session *ssn, struct nettopo *nt)
+{
+	const struct vs_topo *topo = nt->topo;
+	u32 tiers = (u32)(nt->max_tier - nt->min_tier + 1);
+	u32 *seen = vs_arena_calloc(ssn->arena, tiers, sizeof(*seen));
+
+	nt->uncovered = vs_arena_calloc(ssn->arena, tiers, sizeof(*nt->uncovered));
+	if (!seen || !nt->uncovered)
+		return -ENOMEM;
+	/* seen[t]: the last node (its sidx + 1) found with a HyperNode of tier t */
+	for (u32 n = 0; n < ssn->nr_nodes; n++) {
+		for (u32 k = topo->of_node_at[n]; k < topo->of_node_at[n + 1]; k++) {
+			s32 tier = topo->hns[topo->of_node[k]].tier;
+
+			if (tier >= nt->min_tier && tier <= nt->max_tier)
+				seen[tier - nt->min_tier] = n + 1;
+		}
+		for (u32 t = 0; t < tiers; t++)
+			if (seen[t] != n + 1)
+				nt->uncovered[t] = true;
+	}
+	return 0;
+}
+
+/*
+ * The fast path's split: a task without a network topology scores by its
+ * node's HyperNodes alone. The bound is the same sum with, at each tier,
+ * the best score of a HyperNode of that tier (1 when a node has none):
+ * each term is at least the node's, and floating-point products, sums and
+ * quotients of non-negative terms keep their order.
+ */
+static bool nettopo_split_begin(struct vs_session *ssn, struct vs_plugin *p,
+				const struct vs_task *task, double *bound)
+{
+	struct nettopo *nt = ready(ssn, p);
+	const struct vs_topo *topo;
+	double sum = 0;
+	u32 allocated;
+
+	if (!nt || vs_topo_task_hn(ssn, task, &allocated))
+		return false;
+	nt->split_zero = !nt->normal_enable;
+	if (nt->split_zero) {
+		*bound = 0;
+		return true;
+	}
+	/* what the scan warns about it warns about; a wide range of tiers is the scan's too */
+	if (nt->tier_total <= 0 || !nt->tier_weight)
+		return false;
+	if (!nt->uncovered && find_uncovered(ssn, nt))
+		return false;
+	topo = nt->topo;
+	new_call(nt);
+	for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++)
+		nt->tier_best[tier - nt->min_tier] = nt->uncovered[tier - nt->min_tier] ? 1 : 0;
+	for (u32 h = 0; h < topo->nr; h++) {
+		s32 tier = topo->hns[h].tier;
+		double score;
+
+		if (tier < nt->min_tier || tier > nt->max_tier)
+			continue;
+		score = hn_binpack(nt, h, task);
+		if (score > nt->tier_best[tier - nt->min_tier])
+			nt->tier_best[tier - nt->min_tier] = score;
+	}
+	for (s32 tier = nt->min_tier; tier <= nt->max_tier; tier++)
+		sum += tier_weight(nt, tier) * nt->tier_best[tier - nt->min_tier];
+	*bound = scaled(nt, sum / nt->tier_total);
+	return true;
+}
+
+static double nettopo_split_score(struct vs_session *ssn, struct vs_plugin *p,
+				  const struct vs_task *task, const struct vs_node *node)
+{
+	struct nettopo *nt = p->priv;
+
+	return nt->split_zero ? 0 : scaled(nt, normal_raw(nt, task, node));
+}
+
 const struct vs_plugin_ops vs_plugin_nettopo = {
 	.name			= "network-topology-aware",
 	.check_conf		= nettopo_check_conf,
 	.open			= nettopo_open,
 	.batch_node_order	= nettopo_batch_node_order,
+	.split_begin		= nettopo_split_begin,
+	.split_score		= nettopo_split_score,
 	.on_allocate		= nettopo_on_allocate,
 	.on_deallocate		= nettopo_on_deallocate,
 	.hn_gradient		= nettopo_hn_gradient,

@@ -19,6 +19,7 @@
 #include "sched/framework.h"
 #include "sched/nodeindex.h"
 #include "sched/session.h"
+#include "sched/topology.h"
 
 /* The memory the node indexes may hold at once. */
 #define NIDX_BUDGET		(1024u << 20)
@@ -253,19 +254,109 @@ void vs_fastpath_destroy(struct vs_fastpath *fp)
 	for (u32 i = 0; i < fp->cap_caches; i++)
 		free(fp->caches[i].failed);
 	free(fp->caches);
+	free(fp->pos);
+	free(fp->groups);
 	memset(fp, 0, sizeof(*fp));
 }
 
-int vs_fastpath_begin(struct vs_fastpath *fp, struct vs_session *ssn)
+/* Whether session nodes @a and @b are under the same HyperNodes. */
+static bool same_hns(const struct vs_topo *topo, u32 a, u32 b)
+{
+	u32 na = topo->of_node_at[a + 1] - topo->of_node_at[a];
+
+	return na == topo->of_node_at[b + 1] - topo->of_node_at[b] &&
+	       !memcmp(&topo->of_node[topo->of_node_at[a]], &topo->of_node[topo->of_node_at[b]],
+		       na * sizeof(*topo->of_node));
+}
+
+/*
+ * The indexes' layout for @topo (NULL: none): the session's nodes ordered
+ * by their lowest HyperNode (its sidx; none last), then by sidx. -ENOMEM.
+ */
+static int layout(struct vs_fastpath *fp, const struct vs_session *ssn, const struct vs_topo *topo)
+{
+	u32 n = ssn->nr_nodes, nr_keys, *start = NULL;
+	int ret = -ENOMEM;
+
+	free(fp->pos);
+	free(fp->groups);
+	fp->pos = NULL;
+	fp->groups = NULL;
+	fp->nr_groups = 0;
+	fp->by_topo = topo != NULL;
+	if (!topo)
+		return 0;
+	fp->hn_gen = topo->hn_gen;
+	/* a counting sort by key: the lowest HyperNode, topo->nr for none */
+	nr_keys = topo->nr + 1;
+	start = calloc(nr_keys + 1, sizeof(*start));
+	fp->pos = malloc((n ? n : 1) * sizeof(*fp->pos));
+	fp->groups = malloc(nr_keys * sizeof(*fp->groups));
+	if (!start || !fp->pos || !fp->groups)
+		goto out;
+	for (u32 i = 0; i < n; i++)
+		start[(topo->low[i] == VS_TOPO_NONE ? topo->nr : topo->low[i]) + 1]++;
+	for (u32 k = 0; k < nr_keys; k++) {
+		if (start[k + 1])
+			fp->groups[fp->nr_groups++] = (struct vs_fp_group){
+				.lo = start[k], .hi = start[k] + start[k + 1], .first = VS_TOPO_NONE,
+				.pure = true,
+			};
+		start[k + 1] += start[k];
+	}
+	/* start[k]: the next position of key k; groups[] are in key order */
+	for (u32 i = 0, g = 0; i < n; i++) {
+		u32 k = topo->low[i] == VS_TOPO_NONE ? topo->nr : topo->low[i];
+		struct vs_fp_group *grp;
+
+		fp->pos[i] = start[k]++;
+		/* the group holding that position: a search, the groups being few */
+		if (!(fp->groups[g].lo <= fp->pos[i] && fp->pos[i] < fp->groups[g].hi)) {
+			u32 lo = 0, hi = fp->nr_groups;
+
+			while (hi - lo > 1) {
+				u32 mid = lo + (hi - lo) / 2;
+
+				if (fp->groups[mid].lo <= fp->pos[i])
+					lo = mid;
+				else
+					hi = mid;
+			}
+			g = lo;
+		}
+		grp = &fp->groups[g];
+		if (grp->first == VS_TOPO_NONE)
+			grp->first = i;
+		else if (grp->pure && !same_hns(topo, grp->first, i))
+			grp->pure = false;
+	}
+	ret = 0;
+out:
+	free(start);
+	if (ret) {
+		free(fp->pos);
+		free(fp->groups);
+		fp->pos = NULL;
+		fp->groups = NULL;
+		fp->nr_groups = 0;
+		fp->by_topo = false;
+	}
+	return ret;
+}
+
+int vs_fastpath_begin(struct vs_fastpath *fp, struct vs_session *ssn, const struct vs_topo *topo)
 {
 	struct vs_cluster *cl = ssn->cl;
 	u32 nr = ssn->nr_nodes ? ssn->nr_nodes : 1;
 	size_t fit;
 
 	if (fp->valid && (fp->node_gen != cl->node_gen || fp->ndims != vs_res_ndims(&cl->dims) ||
-			  cl->touched.lost))
+			  cl->touched.lost || fp->by_topo != (topo != NULL) ||
+			  (topo && fp->hn_gen != topo->hn_gen)))
 		vs_fastpath_invalidate(fp);
 	if (!fp->valid) {
+		if (layout(fp, ssn, topo))
+			return -ENOMEM;
 		/* Indexes are built from the nodes themselves: the log starts here. */
 		vs_node_log_reset(&cl->touched);
 		fp->node_gen = cl->node_gen;
@@ -362,7 +453,7 @@ static void rescore(struct vs_session *ssn, struct vs_fp_tmpl *t, const struct v
 		vs_nidx_remove(&t->ix, node);
 		return;
 	}
-	vs_ssn_score_nodes(ssn, &t->score_task, &node, 1, &score);
+	vs_ssn_score_nodes_local(ssn, &t->score_task, &node, 1, &score);
 	vs_nidx_set(&t->ix, node, score);
 }
 
@@ -377,7 +468,7 @@ static int tmpl_build(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_
 	if (fp->nr_built >= fp->max_built)
 		drop_lru(fp);
 	/* The slots outlive the session; the session's nodes are a copy of them. */
-	ret = vs_nidx_init(&t->ix, cl->node_slot, ssn->nr_nodes);
+	ret = vs_nidx_init(&t->ix, cl->node_slot, ssn->nr_nodes, fp->pos);
 	if (ret)
 		return ret;
 	for (u32 i = 0; i < ssn->nr_nodes; i++) {
@@ -386,7 +477,7 @@ static int tmpl_build(struct vs_fastpath *fp, struct vs_session *ssn, struct vs_
 
 		if (!may_hold(t, node) || class_out(ssn, t, task, node))
 			continue;
-		vs_ssn_score_nodes(ssn, &t->score_task, &node, 1, &score);
+		vs_ssn_score_nodes_local(ssn, &t->score_task, &node, 1, &score);
 		vs_nidx_put(&t->ix, node, score);
 	}
 	vs_nidx_fix_all(&t->ix);

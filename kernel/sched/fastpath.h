@@ -30,6 +30,18 @@ struct vs_nidx;
 struct vs_session;
 struct vs_task;
 struct vs_fp_tmpl;
+struct vs_topo;
+
+/*
+ * The nodes of one lowest HyperNode (or of none), at leaf positions lo ..
+ * hi - 1 of every index; pure when they are all under the same
+ * HyperNodes (then a score read from those alone is the same on each).
+ */
+struct vs_fp_group {
+	u32 lo, hi;
+	u32 first;			/* the sidx of one of them */
+	bool pure;
+};
 
 /* allocate's predicate error cache of one role: a byte per node, reused. */
 struct vs_fp_role_cache {
@@ -56,6 +68,17 @@ struct vs_fastpath {
 	bool valid;
 	u64 node_gen;
 	unsigned int ndims;
+	/*
+	 * Their layout (nodeindex.h): without a topology every node at its
+	 * sidx (pos NULL); with one (made from cl->hypernodes.gen hn_gen),
+	 * the nodes of each lowest HyperNode at consecutive positions, in
+	 * groups[] (by lowest HyperNode, the nodes of none last).
+	 */
+	bool by_topo;
+	u64 hn_gen;
+	u32 *pos;
+	struct vs_fp_group *groups;
+	u32 nr_groups;
 
 	u32 *stamp;			/* per node slot: the catch-up that re-scored it last */
 	u32 cap_stamp, replay;
@@ -77,9 +100,10 @@ void vs_fastpath_destroy(struct vs_fastpath *fp);
 /*
  * An allocate whose tasks the indexes may serve starts: drop what this
  * session makes stale, free the templates unused for long, size the
- * scratch to the session's nodes. -ENOMEM: the scan serves.
+ * scratch to the session's nodes. With @topo (the session's view), the
+ * indexes are laid out by its lowest HyperNodes. -ENOMEM: the scan serves.
  */
-int vs_fastpath_begin(struct vs_fastpath *fp, struct vs_session *ssn);
+int vs_fastpath_begin(struct vs_fastpath *fp, struct vs_session *ssn, const struct vs_topo *topo);
 
 /*
  * The index of @task's template (made on first use), caught up with the

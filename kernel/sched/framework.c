@@ -634,6 +634,42 @@ void vs_ssn_score_nodes(struct vs_session *ssn, const struct vs_task *task,
 		p->ops->batch_node_order(ssn, p, task, nodes, nr, scores);
 }
 
+struct vs_plugin *vs_ssn_split_plugin(const struct vs_session *ssn)
+{
+	const struct vs_ext_list *l = &ssn->ext[VS_EXT_BATCH_NODE_ORDER];
+	struct vs_plugin *p = l->nr ? l->p[l->nr - 1] : NULL;
+
+	return p && p->ops->split_begin && p->ops->split_score ? p : NULL;
+}
+
+void vs_ssn_score_nodes_local(struct vs_session *ssn, const struct vs_task *task,
+			      struct vs_node *const *nodes, u32 nr, double *scores)
+{
+	struct vs_plugin *p, *split = vs_ssn_split_plugin(ssn);
+	u32 i;
+
+	for (u32 n = 0; n < nr; n++)
+		scores[n] = vs_ssn_node_order(ssn, task, nodes[n]);
+	for_each_ext(ssn, VS_EXT_BATCH_NODE_ORDER, i, p)
+		if (p != split)
+			p->ops->batch_node_order(ssn, p, task, nodes, nr, scores);
+}
+
+bool vs_ssn_split_begin(struct vs_session *ssn, const struct vs_task *task, double *bound)
+{
+	struct vs_plugin *p = vs_ssn_split_plugin(ssn);
+
+	return p && p->ops->split_begin(ssn, p, task, bound);
+}
+
+double vs_ssn_split_score(struct vs_session *ssn, const struct vs_task *task,
+			  const struct vs_node *node)
+{
+	struct vs_plugin *p = vs_ssn_split_plugin(ssn);
+
+	return p ? p->ops->split_score(ssn, p, task, node) : 0;
+}
+
 struct vs_node *vs_ssn_best_node(struct vs_session *ssn, const struct vs_task *task,
 				 const struct vs_node_score *scores, u32 nr)
 {

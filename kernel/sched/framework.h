@@ -287,6 +287,19 @@ struct vs_plugin_ops {
 	void (*batch_node_order)(struct vs_session *ssn, struct vs_plugin *p,
 				 const struct vs_task *task, struct vs_node *const *nodes,
 				 u32 nr, double *scores);
+	/*
+	 * A BatchNodeOrder that the fast path may add node by node
+	 * (actions/allocate.c): split_begin() says whether the score of
+	 * @task on a node reads only that node's HyperNodes (no other node,
+	 * not the candidates), with *@bound at least the score of any node;
+	 * split_score() then gives the score of @node, the double
+	 * batch_node_order() would add, until the next event. Only the last
+	 * BatchNodeOrder plugin of a session is asked.
+	 */
+	bool (*split_begin)(struct vs_session *ssn, struct vs_plugin *p,
+			    const struct vs_task *task, double *bound);
+	double (*split_score)(struct vs_session *ssn, struct vs_plugin *p,
+			      const struct vs_task *task, const struct vs_node *node);
 	/* Pick from @scores (highest first, ties in node order), or NULL. */
 	struct vs_node *(*best_node)(struct vs_session *ssn, struct vs_plugin *p,
 				     const struct vs_task *task,
@@ -455,6 +468,19 @@ double vs_ssn_node_order(struct vs_session *ssn, const struct vs_task *task,
  */
 void vs_ssn_score_nodes(struct vs_session *ssn, const struct vs_task *task,
 			struct vs_node *const *nodes, u32 nr, double *scores);
+/*
+ * The session's last BatchNodeOrder plugin when it can be split (its
+ * split_begin()), else NULL; vs_ssn_score_nodes_local() scores as
+ * vs_ssn_score_nodes() without it, so that a node's score is
+ * vs_ssn_score_nodes_local()'s plus vs_ssn_split_score()'s, to the bit.
+ */
+struct vs_plugin *vs_ssn_split_plugin(const struct vs_session *ssn);
+void vs_ssn_score_nodes_local(struct vs_session *ssn, const struct vs_task *task,
+			      struct vs_node *const *nodes, u32 nr, double *scores);
+/* Its split_begin() and split_score() for @task (false, 0 without one). */
+bool vs_ssn_split_begin(struct vs_session *ssn, const struct vs_task *task, double *bound);
+double vs_ssn_split_score(struct vs_session *ssn, const struct vs_task *task,
+			  const struct vs_node *node);
 struct vs_node *vs_ssn_best_node(struct vs_session *ssn, const struct vs_task *task,
 				 const struct vs_node_score *scores, u32 nr);
 void vs_ssn_on_allocate(struct vs_session *ssn, struct vs_task *task);

@@ -3,8 +3,9 @@
  * The node index: see nodeindex.h.
  *
  * Slot 1 is the root; slot i has the children 2i and 2i + 1; the leaves
- * are size..2 size - 1, the leaf of the node of session index s at size + s
- * (leaves past the session's nodes stay empty). An inner slot holds the
+ * are size..2 size - 1, the leaf of the node of session index s at size +
+ * pos[s], or size + s without a layout (leaves past the session's nodes
+ * stay empty). An inner slot holds the
  * better of its children's keys (a higher score, or an equal one with an
  * earlier node), so the root knows the index's best node.
  *
@@ -79,7 +80,7 @@ size_t vs_nidx_bytes(u32 nr_nodes)
 	return 2 * size * (sizeof(struct vs_nidx_slot) + sizeof(u32));
 }
 
-int vs_nidx_init(struct vs_nidx *ix, struct vs_node *const *nodes, u32 nr_nodes)
+int vs_nidx_init(struct vs_nidx *ix, struct vs_node *const *nodes, u32 nr_nodes, const u32 *pos)
 {
 	u32 size = 2;	/* 2 * size slots: a multiple of the 64 bytes aligned_alloc() aligns to */
 
@@ -90,6 +91,7 @@ int vs_nidx_init(struct vs_nidx *ix, struct vs_node *const *nodes, u32 nr_nodes)
 	ix->t = aligned_alloc(64, 2 * (size_t)size * sizeof(*ix->t));
 	ix->heap = malloc(2 * (size_t)size * sizeof(*ix->heap));
 	ix->nodes = nodes;
+	ix->pos = pos;
 	if (!ix->t || !ix->heap) {
 		vs_nidx_destroy(ix);
 		return -ENOMEM;
@@ -110,7 +112,7 @@ void vs_nidx_destroy(struct vs_nidx *ix)
 
 void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node)
 {
-	u32 leaf = ix->size + node->sidx;
+	u32 leaf = vs_nidx_leaf(ix, node->sidx);
 
 	if (ix->t[leaf].sidx == VS_NIDX_EMPTY)
 		return;
@@ -121,7 +123,7 @@ void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node)
 
 void vs_nidx_put(struct vs_nidx *ix, struct vs_node *node, double score)
 {
-	struct vs_nidx_slot *s = &ix->t[ix->size + node->sidx];
+	struct vs_nidx_slot *s = &ix->t[vs_nidx_leaf(ix, node->sidx)];
 
 	ix->nr += s->sidx == VS_NIDX_EMPTY;
 	s->score = score;
@@ -136,7 +138,7 @@ void vs_nidx_fix_all(struct vs_nidx *ix)
 
 void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score)
 {
-	u32 leaf = ix->size + node->sidx;
+	u32 leaf = vs_nidx_leaf(ix, node->sidx);
 	struct vs_nidx_slot *s = &ix->t[leaf];
 	struct vs_nidx_slot n = { .score = score, .sidx = node->sidx };
 
@@ -187,13 +189,9 @@ static u32 heap_pop(struct vs_nidx *ix, u32 *n)
 	return top;
 }
 
-struct vs_node *vs_nidx_first(struct vs_nidx *ix, vs_nidx_accept_fn accept, void *ctx)
+/* Ask @accept about the nodes below the @n slots in the heap, best key first. */
+static struct vs_node *search(struct vs_nidx *ix, u32 n, vs_nidx_accept_fn accept, void *ctx)
 {
-	u32 n = 0;
-
-	if (ix->t[1].sidx == VS_NIDX_EMPTY)
-		return NULL;
-	heap_push(ix, &n, 1);
 	while (n) {
 		u32 slot = heap_pop(ix, &n);
 		struct vs_node *node;
@@ -208,7 +206,7 @@ struct vs_node *vs_nidx_first(struct vs_nidx *ix, vs_nidx_accept_fn accept, void
 		/* A leaf: its node may have left the index since it was pushed. */
 		if (ix->t[slot].sidx == VS_NIDX_EMPTY)
 			continue;
-		node = ix->nodes[slot - ix->size];
+		node = ix->nodes[ix->t[slot].sidx];
 		switch (accept(ctx, node)) {
 		case VS_NIDX_TAKE:
 			return node;
@@ -222,17 +220,75 @@ struct vs_node *vs_nidx_first(struct vs_nidx *ix, vs_nidx_accept_fn accept, void
 	return NULL;
 }
 
+struct vs_node *vs_nidx_first(struct vs_nidx *ix, vs_nidx_accept_fn accept, void *ctx)
+{
+	u32 n = 0;
+
+	if (ix->t[1].sidx == VS_NIDX_EMPTY)
+		return NULL;
+	heap_push(ix, &n, 1);
+	return search(ix, n, accept, ctx);
+}
+
+/*
+ * Walk up from leaf positions @lo and @hi: at each level, l_ (when odd)
+ * and r_ - 1 (when r_ is odd) are the slots whose subtrees make up
+ * positions @lo .. @hi - 1 exactly, at most two a level.
+ */
+#define for_each_cover(ix, lo, hi, l_, r_)					\
+	for ((l_) = (lo) + (ix)->size, (r_) = (hi) + (ix)->size; (l_) < (r_);	\
+	     (l_) >>= 1, (r_) >>= 1)
+
+struct vs_node *vs_nidx_first_in(struct vs_nidx *ix, u32 lo, u32 hi, vs_nidx_accept_fn accept,
+				 void *ctx)
+{
+	u32 n = 0, l, r;
+
+	if (hi > ix->size)
+		hi = ix->size;
+	for_each_cover(ix, lo, hi, l, r) {
+		if ((l & 1) && ix->t[l].sidx != VS_NIDX_EMPTY)
+			heap_push(ix, &n, l);
+		if ((r & 1) && ix->t[r - 1].sidx != VS_NIDX_EMPTY)
+			heap_push(ix, &n, r - 1);
+		l += l & 1;
+		r -= r & 1;
+	}
+	return search(ix, n, accept, ctx);
+}
+
+bool vs_nidx_best_in(const struct vs_nidx *ix, u32 lo, u32 hi, double *score)
+{
+	const struct vs_nidx_slot *best = &empty_slot;
+	u32 l, r;
+
+	if (hi > ix->size)
+		hi = ix->size;
+	for_each_cover(ix, lo, hi, l, r) {
+		if ((l & 1) && before(&ix->t[l], best))
+			best = &ix->t[l];
+		if ((r & 1) && before(&ix->t[r - 1], best))
+			best = &ix->t[r - 1];
+		l += l & 1;
+		r -= r & 1;
+	}
+	*score = best->score;
+	return best->sidx != VS_NIDX_EMPTY;
+}
+
 int vs_nidx_check(const struct vs_nidx *ix, struct vs_err *err)
 {
 	struct vs_nidx_slot want;
 	u32 n = 0;
 
-	for (u32 s = 0; s < ix->size; s++) {
-		const struct vs_nidx_slot *leaf = &ix->t[ix->size + s];
-		if (leaf->sidx == VS_NIDX_EMPTY)
+	for (u32 p = 0; p < ix->size; p++) {
+		const struct vs_nidx_slot *leaf = &ix->t[ix->size + p];
+		u32 s = leaf->sidx;
+
+		if (s == VS_NIDX_EMPTY)
 			continue;
-		if (leaf->sidx != s || s >= ix->nr_nodes || ix->nodes[s]->sidx != s)
-			return vs_err_set(err, EIO, "node index: leaf %u does not hold its node", s);
+		if (s >= ix->nr_nodes || ix->nodes[s]->sidx != s || vs_nidx_leaf(ix, s) != ix->size + p)
+			return vs_err_set(err, EIO, "node index: leaf %u does not hold its node", p);
 		n++;
 	}
 	if (n != ix->nr)

@@ -45,8 +45,14 @@ struct vs_nidx_slot {
 #define VS_NIDX_EMPTY	UINT32_MAX
 
 struct vs_nidx {
-	struct vs_nidx_slot *t;		/* 2 * size slots; 1 is the root, size + sidx a leaf */
+	struct vs_nidx_slot *t;		/* 2 * size slots; 1 is the root, size + position a leaf */
 	struct vs_node *const *nodes;	/* the session's nodes, by sidx (not the index's) */
+	/*
+	 * The position of the leaf of each session node (by sidx), or NULL:
+	 * its sidx. Nodes a search may be restricted to (a HyperNode's) are
+	 * put at consecutive positions, so that they are one range.
+	 */
+	const u32 *pos;
 	u32 size;			/* leaves: the power of two at or above nr_nodes */
 	u32 nr_nodes;
 	u32 nr;				/* nodes in the index */
@@ -55,9 +61,11 @@ struct vs_nidx {
 
 /*
  * An empty index for the @nr_nodes session nodes @nodes (by sidx; the array
- * must outlive the index); -ENOMEM.
+ * must outlive the index), each at the leaf position @pos[sidx] (a
+ * permutation of 0..nr_nodes - 1 that outlives the index too), or at its
+ * sidx when @pos is NULL; -ENOMEM.
  */
-int vs_nidx_init(struct vs_nidx *ix, struct vs_node *const *nodes, u32 nr_nodes);
+int vs_nidx_init(struct vs_nidx *ix, struct vs_node *const *nodes, u32 nr_nodes, const u32 *pos);
 void vs_nidx_destroy(struct vs_nidx *ix);
 
 /* The bytes an index of @nr_nodes nodes holds. */
@@ -78,21 +86,33 @@ void vs_nidx_set(struct vs_nidx *ix, struct vs_node *node, double score);
 /* Take @node out of the index (nothing if it is not in). */
 void vs_nidx_remove(struct vs_nidx *ix, struct vs_node *node);
 
+/* The slot of the leaf of session node @sidx. */
+static inline u32 vs_nidx_leaf(const struct vs_nidx *ix, u32 sidx)
+{
+	return ix->size + (ix->pos ? ix->pos[sidx] : sidx);
+}
+
 /*
  * Start loading what vs_nidx_set() of session node @sidx reads first: its
  * leaf and the slot above (a level of slots is a cache line per node).
  */
 static inline void vs_nidx_prefetch(const struct vs_nidx *ix, u32 sidx)
 {
-	u32 leaf = ix->size + sidx;
+	u32 leaf = vs_nidx_leaf(ix, sidx);
 
 	__builtin_prefetch(&ix->t[leaf]);
 	__builtin_prefetch(&ix->t[leaf >> 1]);
 }
 
+/* The score @node is in the index with (it must be in). */
+static inline double vs_nidx_score(const struct vs_nidx *ix, const struct vs_node *node)
+{
+	return ix->t[vs_nidx_leaf(ix, node->sidx)].score;
+}
+
 static inline bool vs_nidx_has(const struct vs_nidx *ix, const struct vs_node *node)
 {
-	return ix->t[ix->size + node->sidx].sidx != VS_NIDX_EMPTY;
+	return ix->t[vs_nidx_leaf(ix, node->sidx)].sidx != VS_NIDX_EMPTY;
 }
 
 /*
@@ -111,6 +131,16 @@ typedef enum vs_nidx_verdict (*vs_nidx_accept_fn)(void *ctx, struct vs_node *nod
 
 /* The first node in index order that @accept takes; NULL when there is none. */
 struct vs_node *vs_nidx_first(struct vs_nidx *ix, vs_nidx_accept_fn accept, void *ctx);
+
+/* The same among the nodes at leaf positions @lo .. @hi - 1. */
+struct vs_node *vs_nidx_first_in(struct vs_nidx *ix, u32 lo, u32 hi, vs_nidx_accept_fn accept,
+				 void *ctx);
+
+/*
+ * The best score of a node at leaf positions @lo .. @hi - 1, in *@score;
+ * false when none is in the index. O(log n).
+ */
+bool vs_nidx_best_in(const struct vs_nidx *ix, u32 lo, u32 hi, double *score);
 
 /* Check every slot against its children and every leaf against its node; 0 or -EIO (tests). */
 int vs_nidx_check(const struct vs_nidx *ix, struct vs_err *err);

@@ -38,6 +38,7 @@ struct run {
 	char trace[TRACE];
 	unsigned long long seed;
 	u32 nr_queues;
+	bool topo;			/* HyperNodes, and jobs with a network topology */
 };
 
 static const char *const zones[] = { "a", "b", "c" };
@@ -73,6 +74,14 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 		js.queue = qname;
 		js.min_member = running ? 1 : 1 + rnd(nr_tasks);
 		js.phase = running ? VS_PG_RUNNING : (rnd(2) ? VS_PG_INQUEUE : VS_PG_PENDING);
+		if (r->topo && !running) {
+			u32 v = rnd(4);	/* hard within tier 1 or 2, soft, or none */
+
+			js.net_topology.set = v < 3;
+			js.net_topology.mode = v < 2 ? VS_NT_HARD : VS_NT_SOFT;
+			js.net_topology.has_highest_tier = v < 2;
+			js.net_topology.highest_tier = (s32)v + 1;
+		}
 		cr_assert_eq(vs_job_add(&r->cl, &js, &job, &e), 0, "%s", e.msg);
 		for (u32 t = 0; t < nr_tasks; t++) {
 			struct vs_task_spec ts;
@@ -106,6 +115,68 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 			}
 			cr_assert_eq(vs_task_add(&r->cl, &ts, &task, &e), 0, "%s", e.msg);
 		}
+	}
+}
+
+/*
+ * HyperNode @name of @tier over the @nr nodes or HyperNodes @members (by
+ * name), replacing one of that name.
+ */
+static void put_hypernode(struct run *r, const char *name, s32 tier, enum vs_hn_member_type type,
+			  char (*members)[NAME], u32 nr)
+{
+	struct vs_hn_member_spec m[160];
+	struct vs_hypernode_spec spec = { .name = name, .tier = tier, .members = m, .nr_members = nr };
+	struct vs_hypernode *old = vs_hypernode_find(&r->cl, name);
+	struct vs_err e = { { 0 } };
+
+	cr_assert_leq(nr, ARRAY_SIZE(m));
+	for (u32 i = 0; i < nr; i++)
+		m[i] = (struct vs_hn_member_spec){ .type = type, .sel = VS_HN_EXACT,
+						   .name = members[i] };
+	if (old)
+		vs_hypernode_del(&r->cl, old);
+	cr_assert_eq(vs_hypernode_add(&r->cl, &spec, NULL, &e), 0, "%s", e.msg);
+}
+
+/*
+ * Leaves of tier 1 over the nodes n0..n<nr_nodes - 1> (some under none,
+ * a few under two) and spines of tier 2 over them: the nodes of a leaf
+ * are not those of a range of slots, and some leaves are not pure.
+ */
+static void add_topology(struct run *r, u32 nr_nodes)
+{
+	u32 nr_leaves = 1 + rnd(6), nr_spines = 1 + rnd(2);
+	static char members[8][160][NAME];
+	u32 nr[8] = { 0 };
+	char name[NAME];
+
+	for (u32 i = 0; i < nr_nodes; i++) {
+		u32 l = rnd(nr_leaves);
+
+		if (!rnd(8))
+			continue;
+		snprintf(members[l][nr[l]++], NAME, "n%u", i);
+		if (!rnd(20)) {
+			l = (l + 1) % nr_leaves;
+			snprintf(members[l][nr[l]++], NAME, "n%u", i);
+		}
+	}
+	for (u32 l = 0; l < nr_leaves; l++) {
+		if (!nr[l])
+			snprintf(members[l][nr[l]++], NAME, "n0");
+		snprintf(name, sizeof(name), "leaf%u", l);
+		put_hypernode(r, name, 1, VS_HN_MEMBER_NODE, members[l], nr[l]);
+	}
+	if (nr_spines > nr_leaves)
+		nr_spines = nr_leaves;
+	for (u32 sp = 0; sp < nr_spines; sp++) {
+		u32 n = 0;
+
+		for (u32 l = sp; l < nr_leaves; l += nr_spines)
+			snprintf(members[7][n++], NAME, "leaf%u", l);
+		snprintf(name, sizeof(name), "spine%u", sp);
+		put_hypernode(r, name, 2, VS_HN_MEMBER_HYPERNODE, members[7], n);
 	}
 }
 
@@ -160,6 +231,8 @@ static void build(struct run *r, unsigned long long seed)
 	}
 	nr_jobs = 2 + rnd(40);
 	add_jobs(r, "j", nr_jobs, nr_queues, nr_nodes, true);
+	if (r->topo)
+		add_topology(r, nr_nodes);
 	cr_assert_eq(vs_cluster_check(&r->cl, &e), 0, "%s", e.msg);
 }
 
@@ -234,6 +307,14 @@ static void churn(struct run *r)
 	}
 	snprintf(name, sizeof(name), "c%u-", r->t.cycle);
 	add_jobs(r, name, 1 + rnd(8), r->nr_queues, 0, false);
+	/* Now and then the tree changes: the indexes are laid out anew. */
+	if (r->topo && !rnd(3)) {
+		u32 nr_nodes = 0;
+
+		list_for_each_entry(node, &r->cl.nodes, list)
+			nr_nodes++;
+		add_topology(r, nr_nodes);
+	}
 	cr_assert_eq(vs_cluster_check(&r->cl, &e), 0, "%s", e.msg);
 }
 
@@ -300,6 +381,23 @@ static const char conf_exhaustive[] =
 	"  - name: proportion\n  - name: nodeorder\n  - name: binpack\n"
 	"configurations:\n- name: allocate\n  arguments:\n    exhaustive: true\n";
 
+static const char conf_topo_fast[] =
+	"actions: \"enqueue, allocate, backfill\"\n"
+	"tiers:\n"
+	"- plugins:\n  - name: priority\n  - name: gang\n  - name: conformance\n"
+	"- plugins:\n  - name: overcommit\n  - name: drf\n  - name: predicates\n"
+	"  - name: proportion\n  - name: nodeorder\n  - name: binpack\n"
+	"  - name: network-topology-aware\n";
+
+static const char conf_topo_exhaustive[] =
+	"actions: \"enqueue, allocate, backfill\"\n"
+	"tiers:\n"
+	"- plugins:\n  - name: priority\n  - name: gang\n  - name: conformance\n"
+	"- plugins:\n  - name: overcommit\n  - name: drf\n  - name: predicates\n"
+	"  - name: proportion\n  - name: nodeorder\n  - name: binpack\n"
+	"  - name: network-topology-aware\n"
+	"configurations:\n- name: allocate\n  arguments:\n    exhaustive: true\n";
+
 static struct run fast, slow;
 
 static void setup(void)
@@ -316,27 +414,44 @@ static void teardown(void)
 
 TestSuite(fastpath, .init = setup, .fini = teardown, .timeout = 300);
 
-Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
+static u32 nr_seeds(void)
 {
 	const char *env = getenv("FASTPATH_SEEDS");
-	u32 seeds = env ? (u32)strtoul(env, NULL, 10) : 200;
+
+	return env ? (u32)strtoul(env, NULL, 10) : 200;
+}
+
+/*
+ * The cluster of seed @s (with HyperNodes when @topo) scheduled by the
+ * fast path (@with_index) and by the exhaustive scan (@without): the
+ * same decisions, the index never missing a node the scan found, and
+ * not serving at all beside a PreferNoSchedule taint. Both are left for
+ * the caller to read and release.
+ */
+static void decide_both(u32 s, bool topo, const char *with_index, const char *without)
+{
+	memset(&fast, 0, sizeof(fast));
+	memset(&slow, 0, sizeof(slow));
+	fast.topo = slow.topo = topo;
+	build(&fast, s);
+	build(&slow, s);
+	schedule(&fast, with_index);
+	schedule(&slow, without);
+	cr_assert_eq(slow.sched.stats.fast_placements, 0, "seed %u: exhaustive used the index", s);
+	cr_assert_eq(fast.sched.stats.fast_misses, 0, "seed %u: the index missed", s);
+	if (!(s % 10))
+		cr_assert_eq(fast.sched.stats.fast_placements, 0, "seed %u: a PreferNoSchedule "
+			     "taint, and the index served", s);
+	cr_assert_str_eq(fast.trace, slow.trace, "seed %u: the fast path decided otherwise", s);
+}
+
+Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
+{
+	u32 seeds = nr_seeds();
 	u64 placed = 0, class_out = 0;
 
 	for (u32 s = 1; s <= seeds; s++) {
-		memset(&fast, 0, sizeof(fast));
-		memset(&slow, 0, sizeof(slow));
-		build(&fast, s);
-		build(&slow, s);
-		schedule(&fast, conf_fast);
-		schedule(&slow, conf_exhaustive);
-		cr_assert_eq(slow.sched.stats.fast_placements, 0, "seed %u: exhaustive used the "
-			     "index", s);
-		cr_assert_eq(fast.sched.stats.fast_misses, 0, "seed %u: the index missed", s);
-		if (!(s % 10))
-			cr_assert_eq(fast.sched.stats.fast_placements, 0, "seed %u: a PreferNoSchedule "
-				     "taint, and the index served", s);
-		cr_assert_str_eq(fast.trace, slow.trace, "seed %u: the fast path decided "
-				 "otherwise", s);
+		decide_both(s, false, conf_fast, conf_exhaustive);
 		placed += fast.sched.stats.fast_placements;
 		class_out += fast.sched.stats.class_out;
 		cr_assert_eq(slow.sched.stats.class_out, 0, "seed %u: exhaustive asked the classes", s);
@@ -348,6 +463,28 @@ Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
 	/* Selectors, taints, cordons and not-ready nodes: classes kept nodes out. */
 	cr_assert_gt(class_out, seeds, "node classes kept %llu nodes out in %u clusters",
 		     (unsigned long long)class_out, seeds);
+}
+
+/*
+ * The same with HyperNodes (leaves whose nodes are scattered over the
+ * slots, nodes under none or two, a tree that changes between cycles) and
+ * network-topology-aware last: the indexes, laid out by leaf, serve the
+ * tasks without a topology, and must choose as the scan, whose scores
+ * add the plugin's HyperNode bin-packing to every node.
+ */
+Test(fastpath, random_topologies_decide_as_the_exhaustive_scan)
+{
+	u32 seeds = nr_seeds();
+	u64 placed = 0;
+
+	for (u32 s = 1; s <= seeds; s++) {
+		decide_both(s, true, conf_topo_fast, conf_topo_exhaustive);
+		placed += fast.sched.stats.fast_placements;
+		release(&fast);
+		release(&slow);
+	}
+	cr_assert_gt(placed, seeds, "the indexes placed %llu tasks in %u clusters",
+		     (unsigned long long)placed, seeds);
 }
 
 /*

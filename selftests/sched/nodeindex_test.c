@@ -34,7 +34,7 @@ static void setup(void)
 		nodes[i].sidx = i;
 		by_sidx[i] = &nodes[i];
 	}
-	cr_assert_eq(vs_nidx_init(&ix, by_sidx, N), 0);
+	cr_assert_eq(vs_nidx_init(&ix, by_sidx, N, NULL), 0);
 }
 
 static void teardown(void)
@@ -71,6 +71,10 @@ static enum vs_nidx_verdict accept(void *ctx, struct vs_node *node)
 	return verdict[node->sidx];
 }
 
+/* The leaf positions of a laid-out index; a node is searched when within [lo, hi). */
+static u32 pos[N];
+static u32 lo = 0, hi = N;
+
 /* What a scan in allocate's order finds; the dropped ones leave @in. */
 static int scan(void)
 {
@@ -81,6 +85,8 @@ static int scan(void)
 		for (u32 i = 0; i < N; i++) {
 			if (!in[i] || verdict[i] == VS_NIDX_SKIP)
 				continue;
+			if (ix.pos && (pos[i] < lo || pos[i] >= hi))
+				continue;
 			if (best < 0 || score[i] > score[best])
 				best = (int)i;
 		}
@@ -90,6 +96,41 @@ static int scan(void)
 		in[best] = false;
 	}
 	return best;
+}
+
+/* Half the time a node's score changes, a tenth of the time a node leaves: true then. */
+static bool random_change(void)
+{
+	u32 op = rnd(10), i = rnd(N);
+
+	if (op < 6) {
+		change(i);
+	} else if (op < 7) {
+		vs_nidx_remove(&ix, &nodes[i]);
+		in[i] = false;
+	} else {
+		return false;
+	}
+	check();
+	return true;
+}
+
+static void random_verdicts(void)
+{
+	for (u32 k = 0; k < N; k++) {
+		u32 v = rnd(20);
+
+		verdict[k] = v < 14 ? VS_NIDX_TAKE : v < 18 ? VS_NIDX_SKIP : VS_NIDX_DROP;
+	}
+}
+
+/* The index holds the nodes the scan has not dropped, and is consistent. */
+static void expect_held(u32 round)
+{
+	for (u32 k = 0; k < N; k++)
+		cr_assert_eq(vs_nidx_has(&ix, &nodes[k]), in[k], "round %u: node %u %s", round, k,
+			     in[k] ? "was dropped" : "is still there");
+	check();
 }
 
 Test(nidx, an_empty_index_finds_nothing)
@@ -128,35 +169,19 @@ Test(nidx, random_changes_find_what_a_scan_finds)
 	u32 found = 0;
 
 	for (u32 round = 0; round < 4000; round++) {
-		u32 op = rnd(10), i = rnd(N);
+		struct vs_node *got;
+		int want;
 
-		if (op < 6) {
-			change(i);
-		} else if (op < 7) {
-			vs_nidx_remove(&ix, &nodes[i]);
-			in[i] = false;
-		} else {
-			struct vs_node *got;
-			int want;
-
-			for (u32 k = 0; k < N; k++) {
-				u32 v = rnd(20);
-
-				verdict[k] = v < 14 ? VS_NIDX_TAKE : v < 18 ? VS_NIDX_SKIP :
-					     VS_NIDX_DROP;
-			}
-			want = scan();
-			got = vs_nidx_first(&ix, accept, NULL);
-			cr_assert_eq(got, want < 0 ? NULL : &nodes[want], "round %u: got %s, "
-				     "want %s", round, got ? got->name : "none",
-				     want < 0 ? "none" : nodes[want].name);
-			found += got != NULL;
-			for (u32 k = 0; k < N; k++)
-				cr_assert_eq(vs_nidx_has(&ix, &nodes[k]), in[k],
-					     "round %u: node %u %s", round, k,
-					     in[k] ? "was dropped" : "is still there");
-		}
-		check();
+		if (random_change())
+			continue;
+		random_verdicts();
+		want = scan();
+		got = vs_nidx_first(&ix, accept, NULL);
+		cr_assert_eq(got, want < 0 ? NULL : &nodes[want], "round %u: got %s, "
+			     "want %s", round, got ? got->name : "none",
+			     want < 0 ? "none" : nodes[want].name);
+		found += got != NULL;
+		expect_held(round);
 	}
 	cr_assert_gt(found, 100, "the searches found %u nodes", found);
 }
@@ -169,7 +194,7 @@ Test(nidx, a_bulk_fill_is_the_index_sets_build)
 
 	for (u32 i = 0; i < N; i++)
 		verdict[i] = VS_NIDX_TAKE;
-	cr_assert_eq(vs_nidx_init(&other, by_sidx, N), 0);
+	cr_assert_eq(vs_nidx_init(&other, by_sidx, N, NULL), 0);
 	for (u32 i = 0; i < N; i++) {
 		if (rnd(4) == 0)
 			continue;	/* some nodes stay out */
@@ -187,4 +212,60 @@ Test(nidx, a_bulk_fill_is_the_index_sets_build)
 	want = scan();
 	cr_assert_eq(vs_nidx_first(&other, accept, NULL), want < 0 ? NULL : &nodes[want]);
 	vs_nidx_destroy(&other);
+}
+
+/*
+ * Laid out in another order, an index keeps session order for ties, and a
+ * search within a range of positions finds what a scan of the nodes there
+ * finds: random changes, removals, searches and best scores of ranges.
+ */
+Test(nidx, a_range_of_a_laid_out_index_is_searched_as_its_nodes_are_scanned)
+{
+	u32 found = 0;
+
+	vs_nidx_destroy(&ix);
+	/* a random permutation */
+	for (u32 i = 0; i < N; i++)
+		pos[i] = i;
+	for (u32 i = N - 1; i > 0; i--) {
+		u32 j = rnd(i + 1), t = pos[i];
+
+		pos[i] = pos[j];
+		pos[j] = t;
+	}
+	cr_assert_eq(vs_nidx_init(&ix, by_sidx, N, pos), 0);
+	for (u32 round = 0; round < 4000; round++) {
+		double best = 0, want_best = -1;
+		struct vs_node *got;
+		int want;
+		bool any;
+
+		if (random_change())
+			continue;
+		lo = rnd(N);
+		hi = lo + 1 + rnd(N - lo);
+		random_verdicts();
+		for (u32 k = 0; k < N; k++)
+			if (in[k] && pos[k] >= lo && pos[k] < hi && score[k] > want_best)
+				want_best = score[k];
+		any = vs_nidx_best_in(&ix, lo, hi, &best);
+		cr_assert_eq(any, want_best >= 0, "round %u: [%u, %u) empty or not", round, lo, hi);
+		if (any)
+			cr_assert_eq(best, want_best, "round %u: best of [%u, %u)", round, lo, hi);
+		want = scan();
+		got = vs_nidx_first_in(&ix, lo, hi, accept, NULL);
+		cr_assert_eq(got, want < 0 ? NULL : &nodes[want], "round %u: [%u, %u) got %s, want %s",
+			     round, lo, hi, got ? got->name : "none",
+			     want < 0 ? "none" : nodes[want].name);
+		found += got != NULL;
+		expect_held(round);
+		/* and the whole index, as without a layout */
+		lo = 0;
+		hi = N;
+		want = scan();
+		got = vs_nidx_first(&ix, accept, NULL);
+		cr_assert_eq(got, want < 0 ? NULL : &nodes[want], "round %u: whole", round);
+		expect_held(round);
+	}
+	cr_assert_gt(found, 100, "the searches found %u nodes", found);
 }

@@ -968,3 +968,62 @@ Test(topology, the_share_of_a_jobs_tasks_follows_every_move)
 	cr_assert_eq(vs_task_unplace(&cl, p2, VS_TASK_PENDING, &e), 0, "%s", e.msg);
 	vs_session_close(ssn);
 }
+
+/*
+ * What the fast path adds node by node is, to the bit, what the plugin's
+ * BatchNodeOrder adds over all candidates for a task without a topology;
+ * no node scores above the bound; a task with a topology is not split.
+ */
+Test(topology, a_split_score_is_the_batch_score_node_by_node)
+{
+	static const char text[] =
+		"actions: allocate\n"
+		"tiers:\n"
+		"- plugins:\n"
+		"  - name: predicates\n"
+		"  - name: nodeorder\n"
+		"  - name: binpack\n"
+		"  - name: network-topology-aware\n";
+	static const char *const names[] = { "s0-n1", "s0-n2", "s1-n3", "s1-n4", "lone" };
+	struct vs_node *nodes[ARRAY_SIZE(names)];
+	double whole[ARRAY_SIZE(names)], local[ARRAY_SIZE(names)], bound = -1;
+	struct vs_session *ssn;
+	struct vs_task *task;
+	struct vs_plugin *split;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
+		nodes[i] = st_node(&cl, names[i], 4000 + 1000 * i, 8 * GI, 10);
+	hypernode("s0", 1, "leaf", VS_HN_MEMBER_NODE, "s0-n1", "s0-n2");
+	hypernode("s1", 1, "leaf", VS_HN_MEMBER_NODE, "s1-n3", "s1-n4");
+	hypernode("s2", 2, "spine", VS_HN_MEMBER_HYPERNODE, "s0", "s1");
+	st_queue(&cl, "q1");
+	st_job(&cl, "c1", "busy", "q1", 1, VS_PG_RUNNING);
+	st_task_on(&cl, "c1", "b1", "busy", 3000, 2 * GI, VS_TASK_RUNNING, nodes[0]);
+	st_task_on(&cl, "c1", "b2", "busy", 1000, 5 * GI, VS_TASK_RUNNING, nodes[3]);
+	st_job(&cl, "c1", "plain", "q1", 1, VS_PG_INQUEUE);
+	task = st_task(&cl, "c1", "t1", "plain", 500, GI);
+	pg(1, VS_NT_HARD, 1, NULL);
+	pod("p1", "worker", NULL);
+	st_open(&sched, &cl, text, &ssn);
+	split = vs_ssn_split_plugin(ssn);
+	cr_assert_not_null(split);
+	cr_assert_str_eq(split->ops->name, "network-topology-aware");
+
+	vs_ssn_score_nodes(ssn, task, nodes, ARRAY_SIZE(nodes), whole);
+	vs_ssn_score_nodes_local(ssn, task, nodes, ARRAY_SIZE(nodes), local);
+	cr_assert(vs_ssn_split_begin(ssn, task, &bound));
+	for (unsigned int i = 0; i < ARRAY_SIZE(nodes); i++) {
+		double split_score = vs_ssn_split_score(ssn, task, nodes[i]);
+
+		cr_expect(local[i] + split_score == whole[i], "%s: %.17g + %.17g != %.17g",
+			  names[i], local[i], split_score, whole[i]);
+		cr_expect(split_score <= bound, "%s: %.17g above the bound %.17g", names[i],
+			  split_score, bound);
+		cr_expect(split_score > 0, "%s scores nothing", names[i]);
+	}
+	/* s0 (3 of 9 cpu used) packs fuller than s1 (1 of 13): its nodes score more */
+	cr_expect_gt(vs_ssn_split_score(ssn, task, nodes[0]), vs_ssn_split_score(ssn, task, nodes[2]));
+	cr_expect_not(vs_ssn_split_begin(ssn, vs_task_find(&cl, "c1", "p1"), &bound),
+		      "a task of a job with a network topology scores by its job's HyperNode");
+	vs_session_close(ssn);
+}

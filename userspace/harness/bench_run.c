@@ -330,16 +330,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			"HyperNodes (a topology preset has)\n", o->preset->name);
 		return -1;
 	}
-	/*
-	 * With network-topology-aware configured allocate is off its fast path
-	 * (Documentation/benchmarks.md, "Network topology"): nothing to compare.
-	 * The load sends no HyperNodes yet.
-	 */
-	if (o->preset->leaves && (o->compare || o->socket)) {
-		fprintf(stderr, "vsbench run: --%s is refused with the topology preset %s: %s\n",
-			o->compare ? "compare" : "mode socket", o->preset->name,
-			o->compare ? "network-topology-aware keeps allocate off its fast path" :
-			"the load sends no HyperNodes yet");
+	/* The load sends no HyperNodes yet. */
+	if (o->preset->leaves && o->socket) {
+		fprintf(stderr, "vsbench run: --mode socket is refused with the topology preset %s: "
+			"the load sends no HyperNodes yet\n", o->preset->name);
 		return -1;
 	}
 	/* The oracle is the core's exhaustive scan, which only this process can run. */
@@ -774,10 +768,16 @@ static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct 
 	return ret ? 1 : 0;
 }
 
-/* The built-in configuration with allocate's exhaustive scan. */
-static int exhaustive_conf(struct vs_conf **conf, struct vs_err *err)
+/* The built-in configuration (a topology preset's) with allocate's exhaustive scan. */
+static int exhaustive_conf(const struct vsbench_shape *shape, struct vs_conf **conf,
+			   struct vs_err *err)
 {
-	return vsbench_conf_default_plus("\nconfigurations:\n- name: allocate\n  arguments:\n"
+	/* a topology preset's: with network-topology-aware, as vsbench_conf_pick() */
+	return vsbench_conf_default_plus(shape->nt_given ?
+					 "  - name: network-topology-aware\n"
+					 "\nconfigurations:\n- name: allocate\n  arguments:\n"
+					 "    exhaustive: true\n" :
+					 "\nconfigurations:\n- name: allocate\n  arguments:\n"
 					 "    exhaustive: true\n",
 					 "the built-in configuration, exhaustive", conf, err);
 }
@@ -833,7 +833,7 @@ static int compare(const struct run_opts *o, const struct vsbench_shape *shape,
 	struct vs_conf *conf;
 	int ret;
 
-	if (exhaustive_conf(&conf, &err)) {
+	if (exhaustive_conf(shape, &conf, &err)) {
 		fprintf(stderr, "vsbench run: %s\n", err.msg);
 		return 1;
 	}

@@ -140,6 +140,12 @@ struct alloc_ctx {
 	bool split;
 	double split_bound;		/* for the task being placed */
 	/*
+	 * The layout's group holding exactly the nodes of the HyperNode a
+	 * dry run tries (a lowest one), or VS_TOPO_NONE: then the tasks of
+	 * a job with a topology may be served from its range.
+	 */
+	u32 leaf_group;
+	/*
 	 * By group of the indexes' layout (fp->groups), for the task being
 	 * placed: the best score a node of it may have (its best index score
 	 * plus its split score, exact for a pure group, else the bound), and
@@ -499,7 +505,27 @@ static bool fast_task(struct alloc_ctx *ctx, const struct vs_task *task)
 {
 	if (task->affinity || !fast_on(ctx))
 		return false;
-	return !ctx->split || vs_ssn_split_begin(ctx->ssn, task, &ctx->split_bound);
+	return !ctx->split || vs_ssn_split_begin(ctx->ssn, task, ctx->leaf_group != VS_TOPO_NONE,
+						 &ctx->split_bound);
+}
+
+/*
+ * The group of the indexes' layout whose nodes are those of HyperNode @h
+ * (a lowest HyperNode whose nodes are under no other lowest one), or
+ * VS_TOPO_NONE.
+ */
+static u32 leaf_group(struct alloc_ctx *ctx, u32 h)
+{
+	const struct vs_fastpath *fp = ctx->fp;
+	u32 g;
+
+	if (h == VS_TOPO_NONE || h == ctx->topo->top || !fast_on(ctx) || !ctx->split ||
+	    !fp->group_of_hn)
+		return VS_TOPO_NONE;
+	g = fp->group_of_hn[h];
+	if (g == VS_TOPO_NONE || fp->groups[g].hi - fp->groups[g].lo != ctx->topo->hns[h].nr_nodes)
+		return VS_TOPO_NONE;
+	return g;
 }
 
 struct fast_search {
@@ -507,8 +533,13 @@ struct fast_search {
 	const struct vs_task *task;
 	bool idle;			/* the Idle gradient, else FutureIdle */
 	struct vs_nidx *ix;
-	/* split: the bound of the nodes searched, the best node met and its whole score */
+	/*
+	 * split: the bound of the nodes searched (exact: every one has that
+	 * split score), the best node met and its whole score
+	 */
 	double bound;
+	bool exact;
+	u32 lo, hi;			/* the leaf positions searched (exact) */
 	struct vs_node *best;
 	double best_score;
 };
@@ -517,14 +548,23 @@ struct fast_search {
  * The exact test of a node the index's maxima let through: the fit of the
  * gradient, then allocate's predicates. A node that fails them fails every
  * task of the template until its accounting changes: it leaves the index.
+ * So does a node whose FutureIdle does not hold the task either (it is in
+ * neither gradient), where a full node would otherwise be passed over by
+ * every search of the Idle gradient.
  */
 static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
 {
 	struct fast_search *fs = arg;
 	struct vs_fit_error fe = { .reason = { 0 } };
 
-	if (fs->idle && !vs_res_less_equal(fs->task->req, &node->idle, VS_DIM_ZERO))
+	if (fs->idle && !vs_res_less_equal(fs->task->req, &node->idle, VS_DIM_ZERO)) {
+		struct vs_res future;
+
+		vs_node_future_idle(node, &future);
+		if (!vs_res_less_equal(fs->task->req, &future, VS_DIM_ZERO))
+			return VS_NIDX_DROP;
 		return VS_NIDX_SKIP;	/* it may serve the FutureIdle gradient */
+	}
 	if (vs_allocate_predicate(fs->ctx->ssn, fs->task, node, &fe))
 		return VS_NIDX_DROP;
 	return VS_NIDX_TAKE;
@@ -536,24 +576,36 @@ static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
  * split plugin's, the same sum the scan makes) and the best kept, ties to
  * the node first in session order. Once a node's index score plus the
  * bound falls below the best, no node after it can reach it: the search
- * ends (TAKE; the caller takes fs->best).
+ * ends (TAKE; the caller takes fs->best). With an exact bound (every
+ * node has that split score) the nodes of the same index score as the
+ * first taken come after it in session order, and lose to it; one of a
+ * lower index score ties only if its sum rounds to the same: when the
+ * next lower score in the range cannot, the first taken is the best.
  */
 static enum vs_nidx_verdict split_accept(void *arg, struct vs_node *node)
 {
 	struct fast_search *fs = arg;
-	double score = vs_nidx_score(fs->ix, node);
+	double index_score = vs_nidx_score(fs->ix, node), score;
 	enum vs_nidx_verdict v;
 
-	if (fs->best && score + fs->bound < fs->best_score)
+	if (fs->best && index_score + fs->bound < fs->best_score)
 		return VS_NIDX_TAKE;
 	v = fast_accept(arg, node);
 	if (v != VS_NIDX_TAKE)
 		return v;
-	score += vs_ssn_split_score(fs->ctx->ssn, fs->task, node);
+	score = index_score + vs_ssn_split_score(fs->ctx->ssn, fs->task, node);
 	if (!fs->best || score > fs->best_score ||
 	    (score == fs->best_score && node->sidx < fs->best->sidx)) {
 		fs->best = node;
 		fs->best_score = score;
+	}
+	if (fs->exact && fs->best == node) {
+		double lower;
+
+		if (nextafter(index_score, -HUGE_VAL) + fs->bound < fs->best_score ||
+		    !vs_nidx_best_below(fs->ix, fs->lo, fs->hi, index_score, &lower) ||
+		    lower + fs->bound < fs->best_score)
+			return VS_NIDX_TAKE;
 	}
 	return VS_NIDX_SKIP;
 }
@@ -565,13 +617,13 @@ static enum vs_nidx_verdict split_accept(void *arg, struct vs_node *node)
  * node found. A pure group's split score is exact: its search stops at its
  * first node that will do, or after the nodes that tie with it.
  */
-static void split_groups(struct fast_search *fs)
+static void split_groups(struct fast_search *fs, u32 from, u32 to)
 {
 	struct alloc_ctx *ctx = fs->ctx;
 	const struct vs_fastpath *fp = ctx->fp;
 	struct vs_session *ssn = ctx->ssn;
 
-	for (u32 g = 0; g < fp->nr_groups; g++) {
+	for (u32 g = from; g < to; g++) {
 		const struct vs_fp_group *grp = &fp->groups[g];
 		double f;
 
@@ -583,9 +635,9 @@ static void split_groups(struct fast_search *fs)
 		ctx->group_ub[g] = f + ctx->group_split[g];
 	}
 	for (;;) {
-		u32 best = 0;
+		u32 best = from;
 
-		for (u32 g = 1; g < fp->nr_groups; g++)
+		for (u32 g = from + 1; g < to; g++)
 			if (ctx->group_ub[g] > ctx->group_ub[best])
 				best = g;
 		if (ctx->group_ub[best] == -HUGE_VAL ||
@@ -593,6 +645,9 @@ static void split_groups(struct fast_search *fs)
 			return;
 		ctx->group_ub[best] = -HUGE_VAL;
 		fs->bound = ctx->group_split[best];
+		fs->exact = fp->groups[best].pure;
+		fs->lo = fp->groups[best].lo;
+		fs->hi = fp->groups[best].hi;
 		vs_nidx_first_in(fs->ix, fp->groups[best].lo, fp->groups[best].hi, split_accept, fs);
 	}
 }
@@ -603,10 +658,13 @@ static struct vs_node *fast_search(struct fast_search *fs)
 	if (!fs->ctx->split)
 		return vs_nidx_first(fs->ix, fast_accept, fs);
 	fs->best = NULL;
-	if (fs->ctx->fp->nr_groups) {
-		split_groups(fs);
+	if (fs->ctx->leaf_group != VS_TOPO_NONE) {
+		split_groups(fs, fs->ctx->leaf_group, fs->ctx->leaf_group + 1);
+	} else if (fs->ctx->fp->nr_groups) {
+		split_groups(fs, 0, fs->ctx->fp->nr_groups);
 	} else {
 		fs->bound = fs->ctx->split_bound;
+		fs->exact = false;
 		vs_nidx_first(fs->ix, split_accept, fs);
 	}
 	return fs->best;
@@ -731,6 +789,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		ctx->nodes = ctx->topo->hns[h].nodes;
 		ctx->nr_nodes = ctx->topo->hns[h].nr_nodes;
 	}
+	ctx->leaf_group = leaf_group(ctx, h);
 	if (!ctx->nr_nodes && h != VS_TOPO_NONE) {
 		vs_v(4, "There is no node in hyperNode job=\"%s/%s\" hyperNode=\"%s\"", job->ns,
 		     job->name, ctx->topo->hns[h].name);
@@ -773,14 +832,18 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 			break;
 		}
 		cache = role_cache_get(ctx, job, task->role);
-		fast = ctx->nodes == ssn->nodes && fast_task(ctx, task) && !(cache && cache->mixed);
 		if (aware) {
 			ctx->topo->task = task;
 			ctx->topo->task_hn = allocated;
 		}
+		fast = (ctx->nodes == ssn->nodes || ctx->leaf_group != VS_TOPO_NONE) &&
+		       fast_task(ctx, task) && !(cache && cache->mixed);
 		best = fast ? fast_best(ctx, task) : NULL;
 		if (best) {
-			ssn->sched->stats.fast_placements++;
+			if (ctx->stmt_arena == ctx->dry)
+				ssn->sched->stats.fast_dry_placements++;
+			else
+				ssn->sched->stats.fast_placements++;
 			place_task(ctx, stmt, task, best);
 			if (aware)
 				allocated = new_allocated(ctx, best, allocated);
@@ -813,6 +876,7 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		ctx->topo->task = NULL;
 
 	ctx->hn = VS_TOPO_NONE;
+	ctx->leaf_group = VS_TOPO_NONE;
 	placed = vs_job_ready_num(job) + vs_job_waiting_num(job);
 	if (jw->trace) {
 		jw->trace->placed = placed;
@@ -1395,6 +1459,7 @@ static int alloc_ctx_init(struct alloc_ctx *ctx, struct vs_session *ssn,
 	ctx->stmt_arena = ssn->arena;
 	ctx->error_cache = true;
 	ctx->hn = VS_TOPO_NONE;
+	ctx->leaf_group = VS_TOPO_NONE;
 	ret = vs_args_get_bool(args, "enablePredicateErrorCache", &ctx->error_cache, NULL);
 	if (!ret)
 		ret = vs_args_get_bool(args, "exhaustive", &ctx->exhaustive, NULL);

@@ -92,7 +92,9 @@ struct nettopo {
 	 */
 	bool *uncovered;
 	double *tier_best;
-	bool split_zero;		/* normal pods score nothing */
+	enum { SPLIT_NORMAL, SPLIT_ZERO, SPLIT_AWARE } split;
+	/* SPLIT_AWARE: the (sub-)job's AllocatedHyperNode, and its task count */
+	u32 split_allocated, split_nr_tasks;
 };
 
 /* Tier weights precomputed when the range of tiers is no wider than this. */
@@ -680,24 +682,56 @@ static int find_uncovered(struct vs_session *ssn, struct nettopo *nt)
 }
 
 /*
+ * A task with a network topology among candidates under one lowest
+ * HyperNode: every one has the same score by the tier of its common
+ * ancestor with the AllocatedHyperNode, and being two or more they tie,
+ * so each gets the share of the sub-job's tasks on that HyperNode too
+ * (score_network_aware()).
+ */
+static double aware_raw(struct nettopo *nt, const struct vs_node *node)
+{
+	const struct vs_topo *topo = nt->topo;
+	u32 h = topo->low[node->sidx], a = nt->split_allocated;
+
+	if (a == VS_TOPO_NONE || h == VS_TOPO_NONE)
+		return 0;
+	return (h == a ? 1 : tier_score(nt, topo->hns[vs_topo_lca(topo, h, a)].tier)) +
+	       task_share(nt, h, nt->split_nr_tasks);
+}
+
+/*
  * The fast path's split: a task without a network topology scores by its
  * node's HyperNodes alone. The bound is the same sum with, at each tier,
  * the best score of a HyperNode of that tier (1 when a node has none):
  * each term is at least the node's, and floating-point products, sums and
- * quotients of non-negative terms keep their order.
+ * quotients of non-negative terms keep their order. A task with one, only
+ * among the nodes of one lowest HyperNode (aware_raw()).
  */
 static bool nettopo_split_begin(struct vs_session *ssn, struct vs_plugin *p,
-				const struct vs_task *task, double *bound)
+				const struct vs_task *task, bool one_leaf, double *bound)
 {
 	struct nettopo *nt = ready(ssn, p);
 	const struct vs_topo *topo;
 	double sum = 0;
 	u32 allocated;
 
-	if (!nt || vs_topo_task_hn(ssn, task, &allocated))
+	if (!nt)
 		return false;
-	nt->split_zero = !nt->normal_enable;
-	if (nt->split_zero) {
+	if (vs_topo_task_hn(ssn, task, &allocated)) {
+		const struct vs_subjob *sj = vs_subjob_of(ssn, task);
+
+		if (!one_leaf)
+			return false;
+		nt->split = SPLIT_AWARE;
+		nt->split_allocated = allocated;
+		nt->split_nr_tasks = sj ? sj->nr_tasks : task->job->nr_tasks;
+		if (allocated != VS_TOPO_NONE)
+			count_tasks(nt, task->job, sj);
+		*bound = scaled(nt, 2);		/* 1, and a share of at most 1 */
+		return true;
+	}
+	nt->split = nt->normal_enable ? SPLIT_NORMAL : SPLIT_ZERO;
+	if (nt->split == SPLIT_ZERO) {
 		*bound = 0;
 		return true;
 	}
@@ -731,7 +765,15 @@ static double nettopo_split_score(struct vs_session *ssn, struct vs_plugin *p,
 {
 	struct nettopo *nt = p->priv;
 
-	return nt->split_zero ? 0 : scaled(nt, normal_raw(nt, task, node));
+	switch (nt->split) {
+	case SPLIT_ZERO:
+		return 0;
+	case SPLIT_AWARE:
+		return scaled(nt, aware_raw(nt, node));
+	case SPLIT_NORMAL:
+		break;
+	}
+	return scaled(nt, normal_raw(nt, task, node));
 }
 
 const struct vs_plugin_ops vs_plugin_nettopo = {

@@ -256,6 +256,7 @@ void vs_fastpath_destroy(struct vs_fastpath *fp)
 	free(fp->caches);
 	free(fp->pos);
 	free(fp->groups);
+	free(fp->group_of_hn);
 	memset(fp, 0, sizeof(*fp));
 }
 
@@ -280,8 +281,10 @@ static int layout(struct vs_fastpath *fp, const struct vs_session *ssn, const st
 
 	free(fp->pos);
 	free(fp->groups);
+	free(fp->group_of_hn);
 	fp->pos = NULL;
 	fp->groups = NULL;
+	fp->group_of_hn = NULL;
 	fp->nr_groups = 0;
 	fp->by_topo = topo != NULL;
 	if (!topo)
@@ -292,11 +295,13 @@ static int layout(struct vs_fastpath *fp, const struct vs_session *ssn, const st
 	start = calloc(nr_keys + 1, sizeof(*start));
 	fp->pos = malloc((n ? n : 1) * sizeof(*fp->pos));
 	fp->groups = malloc(nr_keys * sizeof(*fp->groups));
-	if (!start || !fp->pos || !fp->groups)
+	fp->group_of_hn = malloc(nr_keys * sizeof(*fp->group_of_hn));
+	if (!start || !fp->pos || !fp->groups || !fp->group_of_hn)
 		goto out;
 	for (u32 i = 0; i < n; i++)
 		start[(topo->low[i] == VS_TOPO_NONE ? topo->nr : topo->low[i]) + 1]++;
 	for (u32 k = 0; k < nr_keys; k++) {
+		fp->group_of_hn[k] = start[k + 1] ? fp->nr_groups : VS_TOPO_NONE;
 		if (start[k + 1])
 			fp->groups[fp->nr_groups++] = (struct vs_fp_group){
 				.lo = start[k], .hi = start[k] + start[k + 1], .first = VS_TOPO_NONE,
@@ -336,8 +341,10 @@ out:
 	if (ret) {
 		free(fp->pos);
 		free(fp->groups);
+		free(fp->group_of_hn);
 		fp->pos = NULL;
 		fp->groups = NULL;
+		fp->group_of_hn = NULL;
 		fp->nr_groups = 0;
 		fp->by_topo = false;
 	}

@@ -655,11 +655,12 @@ void vs_ssn_score_nodes_local(struct vs_session *ssn, const struct vs_task *task
 			p->ops->batch_node_order(ssn, p, task, nodes, nr, scores);
 }
 
-bool vs_ssn_split_begin(struct vs_session *ssn, const struct vs_task *task, double *bound)
+bool vs_ssn_split_begin(struct vs_session *ssn, const struct vs_task *task, bool one_leaf,
+			double *bound)
 {
 	struct vs_plugin *p = vs_ssn_split_plugin(ssn);
 
-	return p && p->ops->split_begin(ssn, p, task, bound);
+	return p && p->ops->split_begin(ssn, p, task, one_leaf, bound);
 }
 
 double vs_ssn_split_score(struct vs_session *ssn, const struct vs_task *task,

@@ -293,11 +293,13 @@ struct vs_plugin_ops {
 	 * @task on a node reads only that node's HyperNodes (no other node,
 	 * not the candidates), with *@bound at least the score of any node;
 	 * split_score() then gives the score of @node, the double
-	 * batch_node_order() would add, until the next event. Only the last
+	 * batch_node_order() would add, until the next event. With
+	 * @one_leaf the candidates are two or more nodes under one lowest
+	 * HyperNode, and the score need only be theirs then. Only the last
 	 * BatchNodeOrder plugin of a session is asked.
 	 */
 	bool (*split_begin)(struct vs_session *ssn, struct vs_plugin *p,
-			    const struct vs_task *task, double *bound);
+			    const struct vs_task *task, bool one_leaf, double *bound);
 	double (*split_score)(struct vs_session *ssn, struct vs_plugin *p,
 			      const struct vs_task *task, const struct vs_node *node);
 	/* Pick from @scores (highest first, ties in node order), or NULL. */
@@ -478,7 +480,8 @@ struct vs_plugin *vs_ssn_split_plugin(const struct vs_session *ssn);
 void vs_ssn_score_nodes_local(struct vs_session *ssn, const struct vs_task *task,
 			      struct vs_node *const *nodes, u32 nr, double *scores);
 /* Its split_begin() and split_score() for @task (false, 0 without one). */
-bool vs_ssn_split_begin(struct vs_session *ssn, const struct vs_task *task, double *bound);
+bool vs_ssn_split_begin(struct vs_session *ssn, const struct vs_task *task, bool one_leaf,
+			double *bound);
 double vs_ssn_split_score(struct vs_session *ssn, const struct vs_task *task,
 			  const struct vs_node *node);
 struct vs_node *vs_ssn_best_node(struct vs_session *ssn, const struct vs_task *task,

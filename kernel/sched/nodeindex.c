@@ -17,6 +17,7 @@
  * already in the heap too good, never too bad: they come out early, and
  * only give their children, whose keys are true.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,42 @@ bool vs_nidx_best_in(const struct vs_nidx *ix, u32 lo, u32 hi, double *score)
 	}
 	*score = best->score;
 	return best->sidx != VS_NIDX_EMPTY;
+}
+
+/* The best score below @below in the subtree of @slot, into *@best (-HUGE_VAL: none yet). */
+static void best_below(const struct vs_nidx *ix, u32 slot, double below, double *best)
+{
+	const struct vs_nidx_slot *s = &ix->t[slot];
+
+	if (s->sidx == VS_NIDX_EMPTY || s->score <= *best)
+		return;		/* nothing here, or nothing better */
+	if (s->score < below) {
+		*best = s->score;
+		return;
+	}
+	if (slot < ix->size) {
+		best_below(ix, 2 * slot, below, best);
+		best_below(ix, 2 * slot + 1, below, best);
+	}
+}
+
+bool vs_nidx_best_below(const struct vs_nidx *ix, u32 lo, u32 hi, double below, double *score)
+{
+	double best = -HUGE_VAL;
+	u32 l, r;
+
+	if (hi > ix->size)
+		hi = ix->size;
+	for_each_cover(ix, lo, hi, l, r) {
+		if (l & 1)
+			best_below(ix, l, below, &best);
+		if (r & 1)
+			best_below(ix, r - 1, below, &best);
+		l += l & 1;
+		r -= r & 1;
+	}
+	*score = best;
+	return best != -HUGE_VAL;
 }
 
 int vs_nidx_check(const struct vs_nidx *ix, struct vs_err *err)

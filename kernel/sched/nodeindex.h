@@ -142,6 +142,13 @@ struct vs_node *vs_nidx_first_in(struct vs_nidx *ix, u32 lo, u32 hi, vs_nidx_acc
  */
 bool vs_nidx_best_in(const struct vs_nidx *ix, u32 lo, u32 hi, double *score);
 
+/*
+ * The best score below @below of a node at leaf positions @lo .. @hi - 1,
+ * in *@score; false when there is none. It descends only into subtrees
+ * holding a node scored @below or more: cheap when they are few.
+ */
+bool vs_nidx_best_below(const struct vs_nidx *ix, u32 lo, u32 hi, double below, double *score);
+
 /* Check every slot against its children and every leaf against its node; 0 or -EIO (tests). */
 int vs_nidx_check(const struct vs_nidx *ix, struct vs_err *err);
 

@@ -59,6 +59,7 @@ struct vs_sched_stats {
 	u64 evicts;
 	u64 discarded_ops;	/* operations undone by discards */
 	u64 fast_placements;	/* allocate's tasks placed from a node index */
+	u64 fast_dry_placements;	/* the same within a HyperNode's dry run */
 	u64 fast_misses;	/* tasks the index found no node for where the scan did: 0 */
 	u64 class_out;		/* nodes a node class kept out of an index, unscored */
 };

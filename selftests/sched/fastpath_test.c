@@ -469,22 +469,28 @@ Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
  * The same with HyperNodes (leaves whose nodes are scattered over the
  * slots, nodes under none or two, a tree that changes between cycles) and
  * network-topology-aware last: the indexes, laid out by leaf, serve the
- * tasks without a topology, and must choose as the scan, whose scores
- * add the plugin's HyperNode bin-packing to every node.
+ * tasks without a topology, and those with one in the dry runs of a leaf,
+ * and must choose as the scan, whose scores add the plugin's HyperNode
+ * bin-packing to every node, or its score by the job's HyperNode.
  */
 Test(fastpath, random_topologies_decide_as_the_exhaustive_scan)
 {
 	u32 seeds = nr_seeds();
-	u64 placed = 0;
+	u64 placed = 0, dry = 0;
 
 	for (u32 s = 1; s <= seeds; s++) {
 		decide_both(s, true, conf_topo_fast, conf_topo_exhaustive);
 		placed += fast.sched.stats.fast_placements;
+		dry += fast.sched.stats.fast_dry_placements;
+		cr_assert_eq(slow.sched.stats.fast_dry_placements, 0, "seed %u: exhaustive used the "
+			     "index in a dry run", s);
 		release(&fast);
 		release(&slow);
 	}
 	cr_assert_gt(placed, seeds, "the indexes placed %llu tasks in %u clusters",
 		     (unsigned long long)placed, seeds);
+	cr_assert_gt(dry, seeds, "the indexes placed %llu tasks in the dry runs of %u clusters",
+		     (unsigned long long)dry, seeds);
 }
 
 /*

@@ -217,7 +217,8 @@ Test(nidx, a_bulk_fill_is_the_index_sets_build)
 /*
  * Laid out in another order, an index keeps session order for ties, and a
  * search within a range of positions finds what a scan of the nodes there
- * finds: random changes, removals, searches and best scores of ranges.
+ * finds: random changes, removals, searches, best scores of ranges and
+ * best scores below a score.
  */
 Test(nidx, a_range_of_a_laid_out_index_is_searched_as_its_nodes_are_scanned)
 {
@@ -235,7 +236,7 @@ Test(nidx, a_range_of_a_laid_out_index_is_searched_as_its_nodes_are_scanned)
 	}
 	cr_assert_eq(vs_nidx_init(&ix, by_sidx, N, pos), 0);
 	for (u32 round = 0; round < 4000; round++) {
-		double best = 0, want_best = -1;
+		double best = 0, want_best = -1, below;
 		struct vs_node *got;
 		int want;
 		bool any;
@@ -252,6 +253,19 @@ Test(nidx, a_range_of_a_laid_out_index_is_searched_as_its_nodes_are_scanned)
 		cr_assert_eq(any, want_best >= 0, "round %u: [%u, %u) empty or not", round, lo, hi);
 		if (any)
 			cr_assert_eq(best, want_best, "round %u: best of [%u, %u)", round, lo, hi);
+		/* the best below the best, or below another score */
+		below = any && rnd(2) ? want_best : rnd(7) * 10.5;
+		want_best = -1;
+		for (u32 k = 0; k < N; k++)
+			if (in[k] && pos[k] >= lo && pos[k] < hi && score[k] < below &&
+			    score[k] > want_best)
+				want_best = score[k];
+		any = vs_nidx_best_below(&ix, lo, hi, below, &best);
+		cr_assert_eq(any, want_best >= 0, "round %u: [%u, %u) below %g: empty or not", round,
+			     lo, hi, below);
+		if (any)
+			cr_assert_eq(best, want_best, "round %u: best of [%u, %u) below %g", round, lo,
+				     hi, below);
 		want = scan();
 		got = vs_nidx_first_in(&ix, lo, hi, accept, NULL);
 		cr_assert_eq(got, want < 0 ? NULL : &nodes[want], "round %u: [%u, %u) got %s, want %s",

@@ -1011,7 +1011,7 @@ Test(topology, a_split_score_is_the_batch_score_node_by_node)
 
 	vs_ssn_score_nodes(ssn, task, nodes, ARRAY_SIZE(nodes), whole);
 	vs_ssn_score_nodes_local(ssn, task, nodes, ARRAY_SIZE(nodes), local);
-	cr_assert(vs_ssn_split_begin(ssn, task, &bound));
+	cr_assert(vs_ssn_split_begin(ssn, task, false, &bound));
 	for (unsigned int i = 0; i < ARRAY_SIZE(nodes); i++) {
 		double split_score = vs_ssn_split_score(ssn, task, nodes[i]);
 
@@ -1023,7 +1023,7 @@ Test(topology, a_split_score_is_the_batch_score_node_by_node)
 	}
 	/* s0 (3 of 9 cpu used) packs fuller than s1 (1 of 13): its nodes score more */
 	cr_expect_gt(vs_ssn_split_score(ssn, task, nodes[0]), vs_ssn_split_score(ssn, task, nodes[2]));
-	cr_expect_not(vs_ssn_split_begin(ssn, vs_task_find(&cl, "c1", "p1"), &bound),
+	cr_expect_not(vs_ssn_split_begin(ssn, vs_task_find(&cl, "c1", "p1"), false, &bound),
 		      "a task of a job with a network topology scores by its job's HyperNode");
 	vs_session_close(ssn);
 }

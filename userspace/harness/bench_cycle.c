@@ -287,10 +287,12 @@ int vsbench_cycle(int argc, char **argv)
 	if (!ret)
 		printf("  %" PRIu64 " tasks bound in %.3f s of scheduling (%.0f binds/s); "
 		       "invariants hold\n"
-		       "  %" PRIu64 " placed from node indexes; %" PRIu64 " nodes kept out of "
-		       "indexes by their class; %u node classes\n", binder.total, spent,
+		       "  %" PRIu64 " placed from node indexes (and %" PRIu64 " in HyperNode dry "
+		       "runs); %" PRIu64 " nodes kept out of indexes by their class; %u node "
+		       "classes\n", binder.total, spent,
 		       spent > 0 ? (double)binder.total / spent : 0.0,
-		       sched.stats.fast_placements, sched.stats.class_out, cl.classes.nr);
+		       sched.stats.fast_placements, sched.stats.fast_dry_placements,
+		       sched.stats.class_out, cl.classes.nr);
 	vs_sched_destroy(&sched);
 out_cluster:
 	vs_cluster_destroy(&cl);

@@ -128,6 +128,7 @@ struct run_result {
 	u64 peak_rss;
 	struct vs_pool_stats node_pool, task_pool;
 	u64 fast_placements;		/* tasks placed from allocate's node indexes */
+	u64 fast_dry_placements;	/* the same within HyperNode dry runs */
 	u64 trace;			/* FNV-1a of every bind, in order: ns/name@node */
 	/* --compare: the exhaustive scan's run of the same cluster */
 	bool compared;
@@ -553,9 +554,12 @@ static int print_json(const struct run_result *r)
 		json_object_set_new(o, "pools", json_pack("{s:o, s:o}", "vs_node",
 				    pool_json(&r->node_pool), "vs_task", pool_json(&r->task_pool)));
 	}
-	if (!r->socket)
+	if (!r->socket) {
 		json_object_set_new(o, "fast_placements",
 				    json_integer((json_int_t)r->fast_placements));
+		json_object_set_new(o, "fast_dry_placements",
+				    json_integer((json_int_t)r->fast_dry_placements));
+	}
 	if (r->compared) {
 		json_object_set_new(o, "exhaustive_sched_ms", vsbench_json_ms(r->exhaustive_sched));
 		json_object_set_new(o, "speedup_vs_exhaustive", json_real(r->sched > 0 ?
@@ -673,8 +677,11 @@ static int print_table(const struct run_result *r)
 	       per(r->node_pool.bytes, r->nodes), r->node_pool.bytes);
 	printf("  bytes per task           %.1f (vs_task pool: %zu bytes)\n",
 	       per(r->task_pool.bytes, r->tasks), r->task_pool.bytes);
-	printf("  fast path                %" PRIu64 " of %" PRIu64 " binds from node indexes\n",
+	printf("  fast path                %" PRIu64 " of %" PRIu64 " binds from node indexes",
 	       r->fast_placements, r->binds);
+	if (r->fast_dry_placements)
+		printf("; %" PRIu64 " placements in HyperNode dry runs", r->fast_dry_placements);
+	printf("\n");
 	if (r->compared)
 		printf("  exhaustive scan          %.3f s, %.1fx the fast path's time; %s\n",
 		       r->exhaustive_sched, r->sched > 0 ? r->exhaustive_sched / r->sched : 0,
@@ -763,6 +770,7 @@ static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct 
 	}
 	r->binds = b->total;
 	r->fast_placements = sched->stats.fast_placements;
+	r->fast_dry_placements = sched->stats.fast_dry_placements;
 	sched->sink = (struct vs_decision_sink){ 0 };
 	free(b->bound);
 	return ret ? 1 : 0;

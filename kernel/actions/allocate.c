@@ -534,12 +534,12 @@ struct fast_search {
 	bool idle;			/* the Idle gradient, else FutureIdle */
 	struct vs_nidx *ix;
 	/*
-	 * split: the bound of the nodes searched (exact: every one has that
-	 * split score), the best node met and its whole score
+	 * split: the group searched (NULL: the whole index), the bound of its
+	 * nodes (exact when the group is pure: every node has that split
+	 * score), the best node met and its whole score
 	 */
+	const struct vs_fp_group *grp;
 	double bound;
-	bool exact;
-	u32 lo, hi;			/* the leaf positions searched (exact) */
 	struct vs_node *best;
 	double best_score;
 };
@@ -585,6 +585,7 @@ static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
 static enum vs_nidx_verdict split_accept(void *arg, struct vs_node *node)
 {
 	struct fast_search *fs = arg;
+	bool exact = fs->grp && fs->grp->pure;
 	double index_score = vs_nidx_score(fs->ix, node), score;
 	enum vs_nidx_verdict v;
 
@@ -593,17 +594,17 @@ static enum vs_nidx_verdict split_accept(void *arg, struct vs_node *node)
 	v = fast_accept(arg, node);
 	if (v != VS_NIDX_TAKE)
 		return v;
-	score = index_score + vs_ssn_split_score(fs->ctx->ssn, fs->task, node);
+	score = index_score + (exact ? fs->bound : vs_ssn_split_score(fs->ctx->ssn, fs->task, node));
 	if (!fs->best || score > fs->best_score ||
 	    (score == fs->best_score && node->sidx < fs->best->sidx)) {
 		fs->best = node;
 		fs->best_score = score;
 	}
-	if (fs->exact && fs->best == node) {
+	if (exact && fs->best == node) {
 		double lower;
 
 		if (nextafter(index_score, -HUGE_VAL) + fs->bound < fs->best_score ||
-		    !vs_nidx_best_below(fs->ix, fs->lo, fs->hi, index_score, &lower) ||
+		    !vs_nidx_best_below(fs->ix, fs->grp->lo, fs->grp->hi, index_score, &lower) ||
 		    lower + fs->bound < fs->best_score)
 			return VS_NIDX_TAKE;
 	}
@@ -644,11 +645,9 @@ static void split_groups(struct fast_search *fs, u32 from, u32 to)
 		    (fs->best && ctx->group_ub[best] < fs->best_score))
 			return;
 		ctx->group_ub[best] = -HUGE_VAL;
+		fs->grp = &fp->groups[best];
 		fs->bound = ctx->group_split[best];
-		fs->exact = fp->groups[best].pure;
-		fs->lo = fp->groups[best].lo;
-		fs->hi = fp->groups[best].hi;
-		vs_nidx_first_in(fs->ix, fp->groups[best].lo, fp->groups[best].hi, split_accept, fs);
+		vs_nidx_first_in(fs->ix, fs->grp->lo, fs->grp->hi, split_accept, fs);
 	}
 }
 
@@ -663,8 +662,8 @@ static struct vs_node *fast_search(struct fast_search *fs)
 	} else if (fs->ctx->fp->nr_groups) {
 		split_groups(fs, 0, fs->ctx->fp->nr_groups);
 	} else {
+		fs->grp = NULL;
 		fs->bound = fs->ctx->split_bound;
-		fs->exact = false;
 		vs_nidx_first(fs->ix, split_accept, fs);
 	}
 	return fs->best;

@@ -244,6 +244,19 @@ void vs_fastpath_invalidate(struct vs_fastpath *fp)
 	fp->valid = false;
 }
 
+/* No layout: every node at its sidx. */
+static void layout_free(struct vs_fastpath *fp)
+{
+	free(fp->pos);
+	free(fp->groups);
+	free(fp->group_of_hn);
+	fp->pos = NULL;
+	fp->groups = NULL;
+	fp->group_of_hn = NULL;
+	fp->nr_groups = 0;
+	fp->by_topo = false;
+}
+
 void vs_fastpath_destroy(struct vs_fastpath *fp)
 {
 	for (u32 i = 0; i < fp->nr_tmpls; i++)
@@ -254,9 +267,7 @@ void vs_fastpath_destroy(struct vs_fastpath *fp)
 	for (u32 i = 0; i < fp->cap_caches; i++)
 		free(fp->caches[i].failed);
 	free(fp->caches);
-	free(fp->pos);
-	free(fp->groups);
-	free(fp->group_of_hn);
+	layout_free(fp);
 	memset(fp, 0, sizeof(*fp));
 }
 
@@ -279,16 +290,10 @@ static int layout(struct vs_fastpath *fp, const struct vs_session *ssn, const st
 	u32 n = ssn->nr_nodes, nr_keys, *start = NULL;
 	int ret = -ENOMEM;
 
-	free(fp->pos);
-	free(fp->groups);
-	free(fp->group_of_hn);
-	fp->pos = NULL;
-	fp->groups = NULL;
-	fp->group_of_hn = NULL;
-	fp->nr_groups = 0;
-	fp->by_topo = topo != NULL;
+	layout_free(fp);
 	if (!topo)
 		return 0;
+	fp->by_topo = true;
 	fp->hn_gen = topo->hn_gen;
 	/* a counting sort by key: the lowest HyperNode, topo->nr for none */
 	nr_keys = topo->nr + 1;
@@ -309,27 +314,12 @@ static int layout(struct vs_fastpath *fp, const struct vs_session *ssn, const st
 			};
 		start[k + 1] += start[k];
 	}
-	/* start[k]: the next position of key k; groups[] are in key order */
-	for (u32 i = 0, g = 0; i < n; i++) {
+	/* start[k]: the next position of key k */
+	for (u32 i = 0; i < n; i++) {
 		u32 k = topo->low[i] == VS_TOPO_NONE ? topo->nr : topo->low[i];
-		struct vs_fp_group *grp;
+		struct vs_fp_group *grp = &fp->groups[fp->group_of_hn[k]];
 
 		fp->pos[i] = start[k]++;
-		/* the group holding that position: a search, the groups being few */
-		if (!(fp->groups[g].lo <= fp->pos[i] && fp->pos[i] < fp->groups[g].hi)) {
-			u32 lo = 0, hi = fp->nr_groups;
-
-			while (hi - lo > 1) {
-				u32 mid = lo + (hi - lo) / 2;
-
-				if (fp->groups[mid].lo <= fp->pos[i])
-					lo = mid;
-				else
-					hi = mid;
-			}
-			g = lo;
-		}
-		grp = &fp->groups[g];
 		if (grp->first == VS_TOPO_NONE)
 			grp->first = i;
 		else if (grp->pure && !same_hns(topo, grp->first, i))
@@ -338,16 +328,8 @@ static int layout(struct vs_fastpath *fp, const struct vs_session *ssn, const st
 	ret = 0;
 out:
 	free(start);
-	if (ret) {
-		free(fp->pos);
-		free(fp->groups);
-		free(fp->group_of_hn);
-		fp->pos = NULL;
-		fp->groups = NULL;
-		fp->group_of_hn = NULL;
-		fp->nr_groups = 0;
-		fp->by_topo = false;
-	}
+	if (ret)
+		layout_free(fp);
 	return ret;
 }
 

@@ -79,7 +79,7 @@ struct vs_fastpath {
 	u32 *pos;
 	struct vs_fp_group *groups;
 	u32 nr_groups;
-	u32 *group_of_hn;		/* by HyperNode sidx: its group, or VS_TOPO_NONE */
+	u32 *group_of_hn;		/* by HyperNode sidx (topo->nr: none): its group, or VS_TOPO_NONE */
 
 	u32 *stamp;			/* per node slot: the catch-up that re-scored it last */
 	u32 cap_stamp, replay;

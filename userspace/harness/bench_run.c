@@ -780,14 +780,12 @@ static int schedule(struct vs_cluster *cl, struct vs_sched *sched, const struct 
 static int exhaustive_conf(const struct vsbench_shape *shape, struct vs_conf **conf,
 			   struct vs_err *err)
 {
+#define EXHAUSTIVE "\nconfigurations:\n- name: allocate\n  arguments:\n    exhaustive: true\n"
 	/* a topology preset's: with network-topology-aware, as vsbench_conf_pick() */
 	return vsbench_conf_default_plus(shape->nt_given ?
-					 "  - name: network-topology-aware\n"
-					 "\nconfigurations:\n- name: allocate\n  arguments:\n"
-					 "    exhaustive: true\n" :
-					 "\nconfigurations:\n- name: allocate\n  arguments:\n"
-					 "    exhaustive: true\n",
+					 "  - name: network-topology-aware\n" EXHAUSTIVE : EXHAUSTIVE,
 					 "the built-in configuration, exhaustive", conf, err);
+#undef EXHAUSTIVE
 }
 
 /*

@@ -74,7 +74,7 @@ size_t vs_bind_confirm_all(struct vs_cluster *cl, struct vs_task *const *tasks, 
 struct vs_bind_wait {
 	struct vs_task_ref task;
 	u64 deadline_ns;		/* on the caller's clock */
-	u16 failures;			/* task->bind_failures at dispatch */
+	u16 failures;			/* vs_task_bind_failures() at dispatch */
 };
 
 /*

@@ -38,7 +38,7 @@ int vs_bind_succeeded(struct vs_cluster *cl, struct vs_task *task, struct vs_err
 	if (ret)
 		return ret;
 	/* Most binds follow no failure: nothing to clear then, on every bind of a cycle. */
-	if (task->bind_failures || task->retry_after_ns || task->bind_error)
+	if (vs_task_bind_failures(task) || vs_task_retry_after(task) || vs_task_bind_error(task))
 		return vs_task_set_bind_state(cl, task, NULL, 0, 0, err);
 	return 0;
 }
@@ -66,7 +66,8 @@ int vs_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns, s32 
 		vs_str_put(&cl->strs, kept);
 		return ret;
 	}
-	failures = task->bind_failures < UINT16_MAX ? task->bind_failures + 1 : UINT16_MAX;
+	failures = vs_task_bind_failures(task);
+	failures = failures < UINT16_MAX ? failures + 1 : UINT16_MAX;
 	ret = vs_task_set_bind_state(cl, task, kept, failures,
 				     now_ns + vs_bind_backoff_ns(failures), err);
 	if (ret) {
@@ -75,7 +76,7 @@ int vs_bind_failed(struct vs_cluster *cl, struct vs_task *task, u64 now_ns, s32 
 	}
 	vs_warn("Failed to bind task <%s/%s> to node <%s>: %s (error %d): back to Pending, "
 		"retried in %llu ms", task->ns, task->name, node, msg, error,
-		(unsigned long long)(vs_bind_backoff_ns(task->bind_failures) / 1000000));
+		(unsigned long long)(vs_bind_backoff_ns(failures) / 1000000));
 	return 0;
 }
 

@@ -75,7 +75,7 @@ int vs_binds_wait(struct vs_binds *b, const struct vs_task *task, u64 now_ns)
 	w = wait_at(b, b->nr++);
 	vs_task_ref_take(&w->task, task);
 	w->deadline_ns = now_ns + b->timeout_ns;
-	w->failures = task->bind_failures;
+	w->failures = vs_task_bind_failures(task);
 	return 0;
 }
 
@@ -92,7 +92,7 @@ struct vs_task *vs_binds_next_expired(struct vs_binds *b, u64 now_ns)
 		 * Binding again after a failure, it waits for a later entry.
 		 */
 		task = vs_task_ref_find(b->cl, &w->task, VS_TASK_BINDING);
-		if (task && task->bind_failures != w->failures)
+		if (task && vs_task_bind_failures(task) != w->failures)
 			task = NULL;
 		wait_pop(b);
 		if (task)

@@ -522,6 +522,8 @@ struct tpl {
 	u32 nr_selector;
 	struct vs_toleration_spec *tols;
 	u32 nr_tols;
+	struct vs_host_port_spec *ports;
+	u32 nr_ports;
 	char index[12];			/* the volcano.sh/task-index value */
 	char partition[12];		/* volcano.sh/partition-id's, a partitioned task's */
 	bool built;
@@ -532,6 +534,7 @@ static void tpl_free(struct tpl *t)
 	free(t->labels);
 	free(t->selector);
 	free(t->tols);
+	free(t->ports);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -551,6 +554,7 @@ static int tpl_build(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, 
 {
 	u32 nl = vs_labels_count(vt->labels), ns = vs_labels_count(vt->node_selector);
 	u32 nt = vt->tolerations ? vt->tolerations->nr : 0;
+	u32 np = vt->ports ? vt->ports->nr : 0;
 	const char *values[ARRAY_SIZE(volcano_label_keys)] = {
 		vjob->name, vjob->ns, vjob->queue_name, vt->name, t->index,
 	};
@@ -558,7 +562,8 @@ static int tpl_build(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, 
 	t->labels = calloc(nl + ARRAY_SIZE(volcano_label_keys) + 1, sizeof(*t->labels));
 	t->selector = ns ? calloc(ns, sizeof(*t->selector)) : NULL;
 	t->tols = nt ? calloc(nt, sizeof(*t->tols)) : NULL;
-	if (!t->labels || (ns && !t->selector) || (nt && !t->tols)) {
+	t->ports = np ? calloc(np, sizeof(*t->ports)) : NULL;
+	if (!t->labels || (ns && !t->selector) || (nt && !t->tols) || (np && !t->ports)) {
 		tpl_free(t);
 		return -ENOMEM;
 	}
@@ -585,6 +590,15 @@ static int tpl_build(const struct vs_vjob *vjob, const struct vs_vjob_task *vt, 
 		};
 	}
 	t->nr_tols = nt;
+	for (u32 i = 0; i < np; i++) {
+		const struct vs_host_port *hp = &vt->ports->p[i];
+
+		t->ports[i] = (struct vs_host_port_spec){
+			.port = hp->port, .protocol = (enum vs_port_protocol)hp->protocol,
+			.ip = hp->ip,
+		};
+	}
+	t->nr_ports = np;
 	t->built = true;
 	return 0;
 }
@@ -644,6 +658,8 @@ static int create_task(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs
 	spec.nr_node_selector = t->nr_selector;
 	spec.tolerations = t->tols;
 	spec.nr_tolerations = t->nr_tols;
+	spec.ports = t->ports;
+	spec.nr_ports = t->nr_ports;
 	spec.priority = p->value;
 	spec.priority_class = vjob->priority_class;
 	spec.preemption_policy = p->policy;

@@ -247,6 +247,7 @@ void vs_node_link_task(struct vs_node *node, struct vs_task *task)
 	node->nr_tasks++;
 	node->nr_zero_cpu += vs_res_get(task->req, VS_RES_CPU) == 0;
 	node->nr_zero_memory += vs_res_get(task->req, VS_RES_MEMORY) == 0;
+	node->nr_port_tasks += vs_task_ports(task) != NULL;
 	vs_node_touch(node);
 }
 
@@ -257,6 +258,7 @@ void vs_node_remove_task(struct vs_node *node, struct vs_task *task)
 	node->nr_tasks--;
 	node->nr_zero_cpu -= vs_res_get(task->req, VS_RES_CPU) == 0;
 	node->nr_zero_memory -= vs_res_get(task->req, VS_RES_MEMORY) == 0;
+	node->nr_port_tasks -= vs_task_ports(task) != NULL;
 	task->node = NULL;
 	task->acct = VS_ACCT_NONE;
 	vs_node_touch(node);
@@ -309,7 +311,7 @@ int vs_node_check(const struct vs_node *node, struct vs_err *err)
 {
 	struct vs_res used, releasing, pipelined, idle;
 	const struct vs_task *task;
-	u32 n = 0, zero_cpu = 0, zero_memory = 0;
+	u32 n = 0, zero_cpu = 0, zero_memory = 0, ports = 0;
 	int ret;
 
 	list_for_each_entry(task, &node->tasks, node_node) {
@@ -326,8 +328,12 @@ int vs_node_check(const struct vs_node *node, struct vs_err *err)
 					  node->name, task->ns, task->name);
 		zero_cpu += vs_res_get(task->req, VS_RES_CPU) == 0;
 		zero_memory += vs_res_get(task->req, VS_RES_MEMORY) == 0;
+		ports += vs_task_ports(task) != NULL;
 		n++;
 	}
+	if (ports != node->nr_port_tasks)
+		return vs_err_set(err, EIO, "node %s counts %u tasks with host ports, has %u",
+				  node->name, node->nr_port_tasks, ports);
 	if (zero_cpu != node->nr_zero_cpu || zero_memory != node->nr_zero_memory)
 		return vs_err_set(err, EIO, "node %s counts %u/%u tasks without cpu/memory, has %u/%u",
 				  node->name, node->nr_zero_cpu, node->nr_zero_memory,

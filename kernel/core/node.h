@@ -95,6 +95,7 @@ struct vs_node {
 	u32 nr_tasks;			/* Volcano's len(node.Tasks), for max pods */
 	u32 nr_zero_cpu;		/* tasks here requesting no cpu */
 	u32 nr_zero_memory;		/* tasks here requesting no memory */
+	u32 nr_port_tasks;		/* tasks here holding host ports */
 
 	/*
 	 * The node's stable index in its cluster (cluster->node_slot), which

@@ -6,6 +6,7 @@
  * statuses and preemption policies as text, pod indexes in names, and
  * references that find a task again later.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/enum.h"
@@ -290,22 +291,29 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 int vs_task_set_bind_state(struct vs_cluster *cl, struct vs_task *task, const char *error,
 			   u16 failures, u64 retry_after_ns, struct vs_err *err)
 {
+	struct vs_task_bind *b = task->bind;
 	struct vs_txn_ent *ent;
 
+	if (!b && !error && !failures && !retry_after_ns)
+		return 0;	/* none kept, none to keep */
+	if (!b && !(b = calloc(1, sizeof(*b))))
+		return vs_err_set(err, ENOMEM, "task %s/%s: out of memory", task->ns, task->name);
+	/* Kept from here on: an undo writes back into it, which cannot fail. */
+	task->bind = b;
 	if (vs_txn_prep(cl, VS_TXN_TASK_BIND, task, 0, &ent))
 		return vs_err_set(err, ENOMEM, "task %s/%s: out of memory", task->ns, task->name);
 	if (ent) {
 		/* the journal takes over the reference to the error it had */
-		ent->bind.error = task->bind_error;
-		ent->bind.failures = task->bind_failures;
-		ent->bind.retry_after_ns = task->retry_after_ns;
+		ent->bind.error = b->error;
+		ent->bind.failures = b->failures;
+		ent->bind.retry_after_ns = b->retry_after_ns;
 		vs_txn_push(cl, ent);
 	} else {
-		vs_str_put(&cl->strs, task->bind_error);
+		vs_str_put(&cl->strs, b->error);
 	}
-	task->bind_error = error;
-	task->bind_failures = failures;
-	task->retry_after_ns = retry_after_ns;
+	b->error = error;
+	b->failures = failures;
+	b->retry_after_ns = retry_after_ns;
 	return 0;
 }
 
@@ -324,18 +332,52 @@ void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *na
 	spec->preemption_policy = VS_PREEMPT_LOWER_PRIORITY;
 }
 
+static void task_ext_free(struct vs_cluster *cl, struct vs_task_ext *ext)
+{
+	if (!ext)
+		return;
+	vs_host_ports_free(&cl->strs, ext->ports);
+	free(ext);
+}
+
+/* What @spec asks beyond the common fields, in *@out; NULL when nothing. */
+static int task_ext_new(struct vs_cluster *cl, const struct vs_task_spec *spec,
+			struct vs_task_ext **out, struct vs_err *err)
+{
+	struct vs_task_ext *ext;
+	int ret;
+
+	*out = NULL;
+	if (!spec->nr_ports)
+		return 0;
+	ext = calloc(1, sizeof(*ext));
+	if (!ext)
+		return vs_err_set(err, ENOMEM, "out of memory");
+	ret = vs_host_ports_new(&cl->strs, spec->ports, spec->nr_ports, &ext->ports, err);
+	if (ret) {
+		task_ext_free(cl, ext);
+		return ret;
+	}
+	*out = ext;
+	return 0;
+}
+
 void vs_task_free(struct vs_cluster *cl, struct vs_task *task)
 {
 	vs_labels_free(&cl->strs, task->labels);
 	vs_labels_free(&cl->strs, task->node_selector);
 	vs_tolerations_free(&cl->strs, task->tolerations);
 	vs_affinity_free(&cl->strs, task->affinity);
+	task_ext_free(cl, task->ext);
 	vs_str_put(&cl->strs, task->ns);
 	vs_str_put(&cl->strs, task->name);
 	vs_str_put(&cl->strs, task->role);
 	vs_str_put(&cl->strs, task->priority_class);
 	vs_str_put(&cl->strs, task->owner_uid);
-	vs_str_put(&cl->strs, task->bind_error);
+	if (task->bind) {
+		vs_str_put(&cl->strs, task->bind->error);
+		free(task->bind);
+	}
 	vs_req_put(&cl->reqs, task->req);
 	vs_pool_free(&cl->task_pool, task);
 }
@@ -454,6 +496,8 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 					 &task->tolerations, err);
 	if (!ret)
 		ret = vs_affinity_new(&cl->strs, spec->affinity, &task->affinity, err);
+	if (!ret)
+		ret = task_ext_new(cl, spec, &task->ext, err);
 	if (ret)
 		goto out_free;
 	task->ns = vs_str_get_cstr(&cl->strs, spec->ns);

@@ -20,6 +20,7 @@
 #include "core/compiler.h"
 #include "core/labels.h"
 #include "core/list.h"
+#include "core/ports.h"
 #include "core/rbtree.h"
 #include "core/res.h"
 
@@ -128,12 +129,6 @@ struct vs_task {
 	 */
 	u32 sched_digest;
 	/*
-	 * Binds that failed in a row: a failed VS_CMD_BIND_RESULT, or none
-	 * within the daemon's bind timeout. 0 again once a bind succeeds.
-	 * It stops at UINT16_MAX: the backoff is at its longest long before.
-	 */
-	u16 bind_failures;
-	/*
 	 * The narrow fields, together so that they leave no holes: a byte
 	 * for each enum (their values are checked to fit, in task.c).
 	 */
@@ -153,10 +148,36 @@ struct vs_task {
 	struct vs_labels *node_selector;
 	struct vs_tolerations *tolerations;
 	struct vs_affinity *affinity;	/* NULL when it has none */
+	struct vs_task_ext *ext;	/* NULL when it has none */
 
 	/* What the open session noted about it (sched/fiterr.h), else NULL. */
 	struct vs_task_note *note;
 
+	struct vs_task_bind *bind;	/* NULL until a bind fails */
+	/* Last, out of the way of the fields scheduling reads: only listings walk it. */
+	struct rb_node byname;		/* cluster->task_names */
+};
+
+/*
+ * What a pod asks for that most pods do not, beyond its request, node
+ * selector, tolerations and affinity: made with the task, read-only after.
+ * A task has none (NULL) when it asks for none of it.
+ */
+struct vs_task_ext {
+	struct vs_host_ports *ports;	/* its containers' host ports, or NULL */
+};
+
+static inline const struct vs_host_ports *vs_task_ports(const struct vs_task *task)
+{
+	return task->ext ? task->ext->ports : NULL;
+}
+
+/*
+ * What the bind pipeline keeps on a task whose bind failed (kept, zeroed,
+ * once a bind succeeds): few tasks ever need it.
+ */
+struct vs_task_bind {
+	const char *error;		/* interned: why the last bind failed, or NULL */
 	/*
 	 * After a failed bind the task is Pending again but not scheduled
 	 * before this time (ns, on the clock of whoever runs the bind
@@ -164,15 +185,33 @@ struct vs_task {
 	 * backoff.
 	 */
 	u64 retry_after_ns;
-	const char *bind_error;		/* interned: why the last bind failed, or NULL */
-	/* Last, out of the way of the fields scheduling reads: only listings walk it. */
-	struct rb_node byname;		/* cluster->task_names */
+	/*
+	 * Binds that failed in a row: a failed VS_CMD_BIND_RESULT, or none
+	 * within the daemon's bind timeout. 0 again once a bind succeeds.
+	 * It stops at UINT16_MAX: the backoff is at its longest long before.
+	 */
+	u16 failures;
 };
+
+static inline u16 vs_task_bind_failures(const struct vs_task *task)
+{
+	return task->bind ? task->bind->failures : 0;
+}
+
+static inline const char *vs_task_bind_error(const struct vs_task *task)
+{
+	return task->bind ? task->bind->error : NULL;
+}
+
+static inline u64 vs_task_retry_after(const struct vs_task *task)
+{
+	return task->bind ? task->bind->retry_after_ns : 0;
+}
 
 /* Whether @task waits out a bind backoff at @now_ns (0: no clock, nothing waits). */
 static inline bool vs_task_backing_off(const struct vs_task *task, u64 now_ns)
 {
-	return now_ns && task->retry_after_ns > now_ns;
+	return now_ns && vs_task_retry_after(task) > now_ns;
 }
 
 /* ---- the task in the cluster (task.c) ---- */
@@ -201,6 +240,8 @@ struct vs_task_spec {
 	const struct vs_toleration_spec *tolerations;
 	u32 nr_tolerations;
 	const struct vs_affinity_spec *affinity;	/* NULL: none */
+	const struct vs_host_port_spec *ports;	/* its containers' host ports */
+	u32 nr_ports;
 	u64 created;			/* see vs_created_cmp(); 0: unknown */
 };
 

@@ -540,10 +540,11 @@ static int undo_one(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		undo_task_move(cl, ent);
 		break;
 	case VS_TXN_TASK_BIND:
-		vs_str_put(&cl->strs, task->bind_error);
-		task->bind_error = ent->bind.error;	/* the entry's reference */
-		task->bind_failures = ent->bind.failures;
-		task->retry_after_ns = ent->bind.retry_after_ns;
+		/* vs_task_set_bind_state() made task->bind before it journalled */
+		vs_str_put(&cl->strs, task->bind->error);
+		task->bind->error = ent->bind.error;	/* the entry's reference */
+		task->bind->failures = ent->bind.failures;
+		task->bind->retry_after_ns = ent->bind.retry_after_ns;
 		break;
 	case VS_TXN_QUEUE_STATE:
 		queue->state = ent->qstate.state;

@@ -100,6 +100,7 @@ struct vs_vjob_task {
 	struct vs_labels *labels;	/* the template's labels */
 	struct vs_labels *node_selector;
 	struct vs_tolerations *tolerations;
+	struct vs_host_ports *ports;	/* the template's host ports, or NULL */
 	struct vs_vjob_policy *policies;
 	u32 nr_policies;
 	bool has_partition;
@@ -199,6 +200,8 @@ struct vs_vjob_task_spec {
 	u32 nr_node_selector;
 	const struct vs_toleration_spec *tolerations;
 	u32 nr_tolerations;
+	const struct vs_host_port_spec *ports;
+	u32 nr_ports;
 	const struct vs_vjob_policy *policies;
 	u32 nr_policies;
 	bool has_partition;

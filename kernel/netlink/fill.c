@@ -155,6 +155,20 @@ static void fill_tolerations(struct fill *f, u16 type, const struct vs_toleratio
 	}
 }
 
+static void fill_host_ports(struct fill *f, u16 type, const struct vs_host_ports *ports)
+{
+	for (u32 i = 0; ports && i < ports->nr; i++) {
+		const struct vs_host_port *hp = &ports->p[i];
+		struct nlattr *nest = nest_start(f, type);
+
+		put_u32(f, VS_HPORT_A_PORT, hp->port);
+		put_u32(f, VS_HPORT_A_PROTOCOL, hp->protocol);
+		if (hp->ip)
+			put_str(f, VS_HPORT_A_IP, hp->ip);
+		nest_end(f, nest);
+	}
+}
+
 /* ---- affinity ---- */
 
 static void fill_selreqs(struct fill *f, u16 type, const struct vs_sel_req *r, u32 nr)
@@ -512,11 +526,12 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 	fill_labels(&f, VS_TASK_A_NODE_SELECTOR, t->node_selector);
 	fill_tolerations(&f, VS_TASK_A_TOLERATION, t->tolerations);
 	fill_affinity(&f, VS_TASK_A_AFFINITY, t->affinity);
+	fill_host_ports(&f, VS_TASK_A_HOST_PORT, vs_task_ports(t));
 	/* What the bind pipeline keeps (read-only): not part of a NEW. */
-	if (!spec && t->bind_failures)
-		put_u32(&f, VS_TASK_A_BIND_FAILURES, t->bind_failures);
-	if (!spec && t->bind_error)
-		put_str(&f, VS_TASK_A_BIND_ERROR, t->bind_error);
+	if (!spec && vs_task_bind_failures(t))
+		put_u32(&f, VS_TASK_A_BIND_FAILURES, vs_task_bind_failures(t));
+	if (!spec && vs_task_bind_error(t))
+		put_str(&f, VS_TASK_A_BIND_ERROR, vs_task_bind_error(t));
 	return finish(&f, obj);
 }
 
@@ -715,6 +730,7 @@ static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, 
 		fill_labels(&f, VS_VTASK_A_LABELS, vt->labels);
 		fill_labels(&f, VS_VTASK_A_NODE_SELECTOR, vt->node_selector);
 		fill_tolerations(&f, VS_VTASK_A_TOLERATION, vt->tolerations);
+		fill_host_ports(&f, VS_VTASK_A_HOST_PORT, vt->ports);
 		fill_policies(&f, VS_VTASK_A_POLICY, vt->policies, vt->nr_policies);
 		if (vt->has_partition)
 			fill_partition(&f, &vt->partition);

@@ -473,6 +473,39 @@ static int parse_tolerations(const struct nlattr *parent, u16 type, struct vs_ar
 	return 0;
 }
 
+/* The host ports of type @type in @parent; the core checks them (core/ports.h). */
+static int parse_host_ports(const struct nlattr *parent, u16 type, struct vs_arena *arena,
+			    const struct vs_host_port_spec **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(parent, type), i = 0;
+	struct vs_host_port_spec *p;
+	const struct nlattr *a;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	p = vs_arena_zalloc(arena, n * sizeof(*p));
+	if (!p)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent) {
+		const struct nlattr *tb[VS_HPORT_A_MAX + 1];
+
+		if (mnl_attr_get_type(a) != type)
+			continue;
+		vs_nl_nest_tb(a, tb, VS_HPORT_A_MAX);
+		p[i].port = mnl_attr_get_u32(tb[VS_HPORT_A_PORT]);	/* required */
+		p[i].protocol = tb[VS_HPORT_A_PROTOCOL] ?
+			(enum vs_port_protocol)mnl_attr_get_u32(tb[VS_HPORT_A_PROTOCOL]) :
+			VS_PORT_TCP;
+		p[i].ip = tb[VS_HPORT_A_IP] ? mnl_attr_get_str(tb[VS_HPORT_A_IP]) : NULL;
+		i++;
+	}
+	*out = p;
+	*nr = n;
+	return 0;
+}
+
 /* The requirements of type @type in @parent (selector expressions or fields). */
 static int parse_selreqs(const struct nlattr *parent, u16 type, struct vs_arena *arena,
 			 const struct vs_sel_req_spec **out, u32 *nr, struct vs_err *err)
@@ -826,6 +859,10 @@ int vs_nl_parse_pod(struct vs_cluster *cl, const struct nlattr *nest, struct vs_
 	if (tb[VS_TASK_A_AFFINITY] &&
 	    (ret = parse_affinity(tb[VS_TASK_A_AFFINITY], arena, &spec->affinity, err)))
 		return in_field(err, ret, "affinity");
+	if (tb[VS_TASK_A_HOST_PORT] &&
+	    (ret = parse_host_ports(nest, VS_TASK_A_HOST_PORT, arena, &spec->ports,
+				    &spec->nr_ports, err)))
+		return in_field(err, ret, "hostPorts");
 	return 0;
 }
 
@@ -923,6 +960,9 @@ static int parse_vtask(struct vs_cluster *cl, const struct nlattr *nest, struct 
 				&t->nr_tolerations, err);
 	if (ret)
 		return in_field(err, ret, "tolerations");
+	ret = parse_host_ports(nest, VS_VTASK_A_HOST_PORT, arena, &t->ports, &t->nr_ports, err);
+	if (ret)
+		return in_field(err, ret, "hostPorts");
 	if (tb[VS_VTASK_A_PARTITION_POLICY])
 		parse_partition(tb[VS_VTASK_A_PARTITION_POLICY], t);
 	return parse_policies(nest, VS_VTASK_A_POLICY, arena, &t->policies, &t->nr_policies, err);

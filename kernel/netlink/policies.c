@@ -624,6 +624,12 @@ static const struct vs_nla_policy affinity_policy[VS_AFF_A_MAX + 1] = {
 		    VS_PODTERM_A_MAX, .flags = VS_NLA_F_MULTI),
 };
 
+static const struct vs_nla_policy host_port_policy[VS_HPORT_A_MAX + 1] = {
+	VS_NLA_RANGE(VS_HPORT_A_PORT, "hostPort", VS_NLA_U32, 1, 65535, VS_NLA_F_REQUIRED),
+	VS_NLA_RANGE(VS_HPORT_A_PROTOCOL, "protocol", VS_NLA_U32, 0, VS_PORT_PROTOCOL_SCTP, 0),
+	VS_NLA_STR(VS_HPORT_A_IP, "hostIP", 46),
+};
+
 static const struct vs_nla_policy task_spec_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_STR(VS_TASK_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_STR(VS_TASK_A_NAME, "name", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
@@ -654,6 +660,8 @@ static const struct vs_nla_policy task_spec_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_STR(VS_TASK_A_OWNER_UID, "ownerUID", VS_NAME_MAX),
 	VS_NLA_STR(VS_TASK_A_SCHEDULER, "schedulerName", VS_NAME_MAX),
 	VS_NLA_INT(VS_TASK_A_ADMIT, "admit", VS_NLA_FLAG),
+	VS_NLA_NEST(VS_TASK_A_HOST_PORT, "hostPorts", host_port_policy,
+		    VS_HPORT_A_MAX, .flags = VS_NLA_F_MULTI),
 };
 
 static const struct vs_nla_policy task_spec_attrs[VS_A_MAX + 1] = {
@@ -713,6 +721,7 @@ static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_OWNER_UID, "ownerUID"),
 	VS_NLA_REJECTED(VS_TASK_A_SCHEDULER, "schedulerName"),
 	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
+	VS_NLA_REJECTED(VS_TASK_A_HOST_PORT, "hostPorts"),
 };
 
 static const struct vs_nla_policy task_key_attrs[VS_A_MAX + 1] = {
@@ -803,6 +812,8 @@ static const struct vs_nla_policy vtask_policy[VS_VTASK_A_MAX + 1] = {
 		    .flags = VS_NLA_F_MULTI),
 	VS_NLA_NEST(VS_VTASK_A_PARTITION_POLICY, "partitionPolicy",
 		    partition_policy_policy, VS_PART_A_MAX),
+	VS_NLA_NEST(VS_VTASK_A_HOST_PORT, "hostPorts", host_port_policy,
+		    VS_HPORT_A_MAX, .flags = VS_NLA_F_MULTI),
 };
 
 static const struct vs_nla_policy vjob_kept_policy[VS_KEPT_A_MAX + 1] = {
@@ -1052,6 +1063,7 @@ static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_OWNER_UID, "ownerUID"),
 	VS_NLA_REJECTED(VS_TASK_A_SCHEDULER, "schedulerName"),
 	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
+	VS_NLA_REJECTED(VS_TASK_A_HOST_PORT, "hostPorts"),
 };
 
 static const struct vs_nla_policy task_status_attrs[VS_A_MAX + 1] = {

@@ -10,6 +10,10 @@
  *			node selector, and the required node affinity terms)
  *   TaintToleration	node(s) had untolerated taint {key: value}
  *			(NoSchedule and NoExecute taints only)
+ *   NodePorts		node(s) didn't have free ports for the requested pod
+ *			ports (a host port of the task's that a pod on the
+ *			node holds: same protocol and port, and the same
+ *			hostIP or either one 0.0.0.0)
  *
  * A node that is not Ready carries, as Kubernetes' node lifecycle controller
  * gives it, the taint node.kubernetes.io/not-ready:NoSchedule, and is
@@ -37,17 +41,18 @@
  * plugin and nothing is scanned.
  *
  * A pod evicted in this session no longer counts on its node, for the pod
- * count and for InterPodAffinity: Volcano's deallocate handler takes it off
+ * count, NodePorts and InterPodAffinity: Volcano's deallocate handler takes it off
  * kube-scheduler's NodeInfo at once (and puts it back if the eviction is
  * undone), while a pod that was already terminating when the session
  * opened stays there until it is gone. That is what lets preempt and
  * reclaim free a slot on a node that is full of pods.
  *
- * The filter plugins for NodeAffinity, TaintToleration and InterPodAffinity
- * can be switched off with Volcano's arguments predicate.NodeAffinityEnable,
- * predicate.TaintTolerationEnable and predicate.PodAffinityEnable (all
- * default true). The checks that need objects vsched does not model
- * (volumes, ports, DRA, topology spread constraints) are not made.
+ * The filter plugins for NodeAffinity, TaintToleration, NodePorts and
+ * InterPodAffinity can be switched off with Volcano's arguments
+ * predicate.NodeAffinityEnable, predicate.TaintTolerationEnable,
+ * predicate.NodePortsEnable and predicate.PodAffinityEnable (all default
+ * true). The checks that need objects vsched does not model (volumes, DRA,
+ * topology spread constraints) are not made.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +72,7 @@ struct topo_set {
 struct predicates {
 	bool node_affinity;
 	bool taint_toleration;
+	bool node_ports;
 	bool pod_affinity;
 	/* Nodes that hosted a pod with required anti-affinity at session open. */
 	struct vs_node **anti_nodes;
@@ -160,6 +166,8 @@ static int predicates_open(struct vs_session *ssn, struct vs_plugin *p)
 	vs_args_get_bool(&p->conf->args, "predicate.NodeAffinityEnable", &st->node_affinity, NULL);
 	vs_args_get_bool(&p->conf->args, "predicate.TaintTolerationEnable",
 			 &st->taint_toleration, NULL);
+	st->node_ports = true;
+	vs_args_get_bool(&p->conf->args, "predicate.NodePortsEnable", &st->node_ports, NULL);
 	st->pod_affinity = true;
 	vs_args_get_bool(&p->conf->args, "predicate.PodAffinityEnable", &st->pod_affinity, NULL);
 	if (st->pod_affinity && (ret = find_anti_nodes(ssn, st)))
@@ -454,6 +462,30 @@ static const char *ipa_filter(const struct predicates *st, const struct vs_task 
 	return NULL;
 }
 
+/*
+ * NodePorts: does a pod on @node hold a port the task asks for? The node's
+ * pods are walked only for a task with host ports on a node where some pod
+ * has them; a pod evicted in this session holds none (see above).
+ */
+static int ports_filter(const struct predicates *st, const struct vs_task *task,
+			const struct vs_node *node, struct vs_fit_error *fe)
+{
+	const struct vs_host_ports *want = vs_task_ports(task);
+	const struct vs_task *t;
+
+	if (!want || !node->nr_port_tasks)
+		return 0;
+	list_for_each_entry(t, &node->tasks, node_node)
+		if (t != task && vs_host_ports_conflict(want, vs_task_ports(t)) &&
+		    !evicted_here(st, t)) {
+			vs_fit_say(fe, "node(s) didn't have free ports for the requested pod ports",
+				   NULL);
+			fe->unresolvable = false;
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static bool tolerates(const struct vs_task *task, const struct vs_taint *taint)
 {
 	for (u32 i = 0; task->tolerations && i < task->tolerations->nr; i++)
@@ -549,6 +581,8 @@ static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 		return -EINVAL;
 	}
 	if ((ret = class_filter(st, task, node, fe)))
+		return ret;
+	if (st->node_ports && (ret = ports_filter(st, task, node, fe)))
 		return ret;
 	if (!st->pod_affinity)
 		return 0;

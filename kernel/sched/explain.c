@@ -825,15 +825,17 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 	if (task->status != VS_TASK_PENDING)
 		return explain_placed(task, ex);
 
-	if (task->bind_failures) {
-		step(ex, "Bind: failed %u time(s) in a row, the last: %s", task->bind_failures,
-		     task->bind_error ? task->bind_error : "");
+	if (vs_task_bind_failures(task)) {
+		const char *why = vs_task_bind_error(task);
+
+		step(ex, "Bind: failed %u time(s) in a row, the last: %s",
+		     vs_task_bind_failures(task), why ? why : "");
 		if (vs_task_backing_off(task, now_ns)) {
-			double left = (double)(task->retry_after_ns - now_ns) / 1e9;
+			double left = (double)(vs_task_retry_after(task) - now_ns) / 1e9;
 
 			ex->reason = "BindBackoff";
 			message(ex, "its bind failed (%s); it is tried again in %.1f s",
-				task->bind_error ? task->bind_error : "", left);
+				why ? why : "", left);
 			return done(ex);
 		}
 		step(ex, "Bind: its backoff is over: the next cycle tries it again");
@@ -1037,7 +1039,8 @@ int vs_explain_job(const struct vs_sched *sched, const struct vs_job *job, u64 n
 					ex->reason = "BindBackoff";
 					message(ex, "the bind of %s failed (%s): it waits out "
 						"a backoff", t->name,
-						t->bind_error ? t->bind_error : "");
+						vs_task_bind_error(t) ?
+						vs_task_bind_error(t) : "");
 					return done(ex);
 				}
 			ex->reason = "NotConsidered";

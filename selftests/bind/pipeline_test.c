@@ -115,9 +115,9 @@ Test(bind_pipeline, unanswered_bind_fails_at_callers_clock_and_backs_off)
 	cr_assert_eq(task->status, VS_TASK_PENDING);
 	cr_assert_null(task->node);
 	cr_assert_eq(idle_cpu(), 4000);
-	cr_assert_eq(task->bind_failures, 1);
-	cr_assert_eq(task->retry_after_ns, failed_at + SEC);
-	cr_assert_str_eq(task->bind_error, "binding to node n1 failed: no bind result within "
+	cr_assert_eq(vs_task_bind_failures(task), 1);
+	cr_assert_eq(vs_task_retry_after(task), failed_at + SEC);
+	cr_assert_str_eq(vs_task_bind_error(task), "binding to node n1 failed: no bind result within "
 			 "5000 ms (error -110)");
 	cr_assert_eq(vs_binds_next_ms(&caller.binds, caller.now_ns), -1);
 
@@ -133,8 +133,8 @@ Test(bind_pipeline, unanswered_bind_fails_at_callers_clock_and_backs_off)
 	caller.now_ns += TIMEOUT_NS;
 	expire();
 	cr_assert_eq(task->status, VS_TASK_PENDING);
-	cr_assert_eq(task->bind_failures, 2);
-	cr_assert_eq(task->retry_after_ns, caller.now_ns + 2 * SEC);
+	cr_assert_eq(vs_task_bind_failures(task), 2);
+	cr_assert_eq(vs_task_retry_after(task), caller.now_ns + 2 * SEC);
 	done();
 }
 
@@ -151,7 +151,7 @@ Test(bind_pipeline, answered_bind_leaves_nothing_to_expire)
 	caller.now_ns += TIMEOUT_NS;
 	expire();
 	cr_assert_eq(task->status, VS_TASK_BOUND);
-	cr_assert_eq(task->bind_failures, 0);
+	cr_assert_eq(vs_task_bind_failures(task), 0);
 	cr_assert_eq(vs_binds_next_ms(&caller.binds, caller.now_ns), -1);
 	/* A result for a task that is not Binding is refused, and changes nothing. */
 	cr_assert_eq(vs_bind_failed(&cl, task, caller.now_ns, -EIO, "late", &e), -EINVAL);
@@ -180,11 +180,11 @@ Test(bind_pipeline, failed_bind_wait_does_not_expire_the_next_bind)
 	expire();
 	cr_assert_eq(task->status, VS_TASK_BINDING, "the second bind timed out with the first's "
 		     "deadline");
-	cr_assert_eq(task->bind_failures, 1);
+	cr_assert_eq(vs_task_bind_failures(task), 1);
 	caller.now_ns = t0 + 2 * SEC + TIMEOUT_NS;
 	expire();
 	cr_assert_eq(task->status, VS_TASK_PENDING);
-	cr_assert_eq(task->bind_failures, 2);
+	cr_assert_eq(vs_task_bind_failures(task), 2);
 	done();
 }
 

@@ -824,6 +824,10 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 	const struct vs_toleration_spec tols[] = {
 		{ .key = "gpu", .op = VS_TOLERATION_EXISTS, .effect = VS_TAINT_NO_SCHEDULE },
 	};
+	const struct vs_host_port_spec ports[] = {
+		{ .port = 8080 }, { .port = 53, .protocol = VS_PORT_UDP, .ip = "10.0.0.1" },
+	};
+	const struct vs_host_ports *hp;
 	struct vs_vjob_task_spec t = ct_vtask("w", 2, 100);
 	struct vs_vjob *v;
 	struct vs_task *task;
@@ -835,6 +839,8 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 	t.nr_node_selector = 1;
 	t.tolerations = tols;
 	t.nr_tolerations = 1;
+	t.ports = ports;
+	t.nr_ports = 2;
 	v = ct_vjob("web", &t, 1);
 	ct_sync(v);
 	vs_job_set_phase(&cl, v->podgroup, VS_PG_INQUEUE);
@@ -852,6 +858,13 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 				       vs_str_find(&cl.strs, "zone", 4)), "a");
 	cr_assert_eq(task->tolerations->nr, 1);
 	cr_assert_str_eq(task->tolerations->t[0].key, "gpu");
+	hp = vs_task_ports(task);
+	cr_assert_not_null(hp);
+	cr_assert_eq(hp->nr, 2);
+	cr_assert_eq(hp->p[0].port, 8080);
+	cr_assert_null(hp->p[0].ip);
+	cr_assert_eq(hp->p[1].protocol, VS_PORT_UDP);
+	cr_assert_str_eq(hp->p[1].ip, "10.0.0.1");
 	cr_assert_eq(vs_res_get(task->req, VS_RES_CPU), 100);
 	cr_assert_eq(vs_res_get(task->req, VS_RES_PODS), 1);
 #undef LABEL

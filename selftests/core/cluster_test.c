@@ -1074,6 +1074,43 @@ Test(cluster, nodes_with_a_prefer_no_schedule_taint_are_counted)
 	cl.nr_prefer_no_schedule_nodes = 0;
 }
 
+Test(cluster, a_node_counts_the_tasks_holding_host_ports)
+{
+	const struct vs_host_port_spec port = { .port = 8080 };
+	struct vs_node *n = add_node("n1", 8000, 16 * GI);
+	struct vs_task_spec spec;
+	struct vs_task *t, *plain;
+	struct vs_err e = { { 0 } };
+
+	add_queue("default");
+	add_job("j", NULL, 1);
+	vs_task_spec_init(&spec, "ns", "web", "j");
+	spec.status = VS_TASK_RUNNING;
+	spec.node = "n1";
+	spec.ports = &port;
+	spec.nr_ports = 1;
+	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), 0, "%s", e.msg);
+	cr_assert_not_null(vs_task_ports(t));
+	plain = task_ok("plain", "j", VS_TASK_RUNNING, "n1", 1000, GI);
+	cr_assert_null(plain->ext, "a pod asking for nothing rare carries nothing");
+	cr_assert_eq(n->nr_port_tasks, 1);
+	check_all();
+	cr_assert_eq(vs_task_unplace(&cl, t, VS_TASK_PENDING, &e), 0, "%s", e.msg);
+	cr_assert_eq(n->nr_port_tasks, 0);
+	check_all();
+	cr_assert_eq(vs_task_place(&cl, t, n, VS_TASK_PIPELINED, &e), 0, "%s", e.msg);
+	cr_assert_eq(n->nr_port_tasks, 1, "a pipelined task holds its ports too");
+	check_all();
+	/* a count gone wrong is an invariant broken */
+	n->nr_port_tasks = 2;
+	cr_assert_eq(vs_cluster_check(&cl, &e), -EIO);
+	cr_assert_str_eq(e.msg, "node n1 counts 2 tasks with host ports, has 1");
+	n->nr_port_tasks = 1;
+	vs_task_del(&cl, t);
+	cr_assert_eq(n->nr_port_tasks, 0);
+	check_all();
+}
+
 Test(cluster, check_finds_leaked_pool_objects_and_wrong_counts_of_other_kinds)
 {
 	struct vs_prioclass_spec pcs = { .name = "high", .value = 1000 };

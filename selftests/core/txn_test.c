@@ -71,8 +71,8 @@ static void put_task(FILE *f, const struct vs_task *t)
 {
 	fprintf(f, "\n  task %s seq %llu %s node %s acct %d bind %s/%u/%llu", t->name,
 		(unsigned long long)t->seq, vs_task_status_name(t->status),
-		t->node ? t->node->name : "-", t->acct, t->bind_error ? t->bind_error : "-",
-		t->bind_failures, (unsigned long long)t->retry_after_ns);
+		t->node ? t->node->name : "-", t->acct, vs_task_bind_error(t) ? vs_task_bind_error(t) : "-",
+		vs_task_bind_failures(t), (unsigned long long)vs_task_retry_after(t));
 }
 
 static void put_job(FILE *f, const struct vs_job *job)

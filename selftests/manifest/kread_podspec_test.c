@@ -72,6 +72,7 @@ static s64 res_of(const struct kr_res *r, const char *name)
 Test(kread_podspec, containers_sum_their_requests_and_limits_make_a_missing_request)
 {
 	const struct vsnl_ypair *kv;
+	struct kr_containers c;
 	struct kr_res r;
 
 	kv = spec_pair(POD "  containers:\n"
@@ -81,9 +82,14 @@ Test(kread_podspec, containers_sum_their_requests_and_limits_make_a_missing_requ
 		       "  - name: b\n    ports: [{containerPort: 80}]\n    resources:\n"
 		       "      requests: {cpu: 250m}\n      limits: {memory: 2Gi}\n"
 		       "  - name: c\n", "containers");
-	memset(&r, 0xff, sizeof(r));
-	cr_assert_eq(kr_containers(&kr, kv, &r), 0, "%s", err.msg);
+	memset(&c, 0xff, sizeof(c));
+	cr_assert_eq(kr_containers(&kr, kv, &c), 0, "%s", err.msg);
+	r = c.req;
 	cr_assert_eq(r.nr, 3);
+	/* a port without a hostPort is kept, and takes nothing (kr_put_host_ports) */
+	cr_assert_eq(c.nr_ports, 1);
+	cr_assert_eq(c.ports[0].container, 80);
+	cr_assert_eq(c.ports[0].host, 0);
 	/* the written request wins over the limit; a limit alone makes it */
 	cr_assert_eq(res_of(&r, "cpu"), 750);
 	cr_assert_eq(res_of(&r, "memory"), 3ll << 30);
@@ -126,9 +132,13 @@ Test(kread_podspec, no_init_container_is_no_init_request)
 static void refused(const char *text, const char *key, bool init, const char *msg)
 {
 	const struct vsnl_ypair *kv = spec_pair(text, key);
+	struct kr_containers c;
 	struct kr_res r;
 
-	cr_assert_eq((init ? kr_init_containers : kr_containers)(&kr, kv, &r), -EINVAL);
+	if (init)
+		cr_assert_eq(kr_init_containers(&kr, kv, &r), -EINVAL);
+	else
+		cr_assert_eq(kr_containers(&kr, kv, &c), -EINVAL);
 	cr_assert_str_eq(err.msg, msg);
 }
 
@@ -158,7 +168,7 @@ Test(kread_podspec, more_resources_than_a_list_holds_are_refused)
 {
 	char text[4096];
 	const struct vsnl_ypair *kv;
-	struct kr_res r;
+	struct kr_containers r;
 	int len;
 
 	/* each container within the limit, their sum past it */
@@ -175,6 +185,145 @@ Test(kread_podspec, more_resources_than_a_list_holds_are_refused)
 	cr_assert_eq(kr_containers(&kr, kv, &r), -EINVAL);
 	cr_assert_str_eq(err.msg, "m.yaml:25: document 1 (Pod default/p): spec.containers[1]: "
 			 "more than 32 resources");
+}
+
+/* ---- host ports ---- */
+
+struct port_out {
+	u32 port, protocol;
+	bool has_protocol;
+	const char *ip;
+};
+
+/* The host ports of @text's containers put in a task nest, read back by the codec. */
+static int put_ports(const char *text, bool host_network, struct port_out *out, u32 max,
+		     u32 *nr)
+{
+	const struct vsnl_ypair *kv = spec_pair(text, "containers");
+	struct vsnl_vsched_tb top;
+	struct kr_containers c;
+	const struct nlattr *a;
+	struct nlattr *nest;
+	int ret;
+
+	nest = vsnl_vsched_start_task(kr.nlh, kr.cap, &err);
+	cr_assert_not_null(nest);
+	ret = kr_containers(&kr, kv, &c) ?:
+	      kr_put_host_ports(&kr, &vsnl_codec_task, VS_TASK_A_HOST_PORT, &c, host_network,
+				"spec.containers");
+	if (ret)
+		return ret;
+	mnl_attr_nest_end(kr.nlh, nest);
+	cr_assert_eq(vsnl_codec_parse_msg(&vsnl_codec_vsched, kr.nlh, GENL_HDRLEN, top.attr, 0,
+					  &err), 0, "%s", err.msg);
+	*nr = 0;
+	mnl_attr_for_each_nested(a, vsnl_vsched_get_task(&top)) {
+		struct vsnl_host_port_tb tb;
+		struct port_out *p = &out[*nr];
+
+		cr_assert_eq(mnl_attr_get_type(a), VS_TASK_A_HOST_PORT);
+		cr_assert_lt(*nr, max);
+		cr_assert_eq(vsnl_host_port_parse(a, &tb, VSNL_CODEC_REQUEST, &err), 0, "%s",
+			     err.msg);
+		cr_assert(vsnl_host_port_get_port(&tb, &p->port));
+		p->has_protocol = vsnl_host_port_get_protocol(&tb, &p->protocol);
+		p->ip = vsnl_host_port_get_ip(&tb);
+		(*nr)++;
+	}
+	return 0;
+}
+
+Test(kread_podspec, host_ports_are_nests_of_the_ports_with_a_host_port)
+{
+	struct port_out p[4];
+	u32 nr = 0;
+
+	cr_assert_eq(put_ports(POD "  containers:\n"
+			       "  - ports:\n"
+			       "    - {name: http, containerPort: 80}\n"
+			       "    - {containerPort: 80, hostPort: 8080}\n"
+			       "  - ports:\n"
+			       "    - {containerPort: 53, hostPort: 53, protocol: UDP, "
+			       "hostIP: 10.0.0.1}\n"
+			       "    - {containerPort: 53, hostPort: 53, hostIP: \"\"}\n",
+			       false, p, 4, &nr), 0, "%s", err.msg);
+	cr_assert_eq(nr, 3, "the port without a hostPort takes nothing");
+	cr_assert_eq(p[0].port, 8080);
+	cr_assert(p[0].has_protocol);
+	cr_assert_eq(p[0].protocol, VS_PORT_PROTOCOL_TCP, "the API server's default");
+	cr_assert_null(p[0].ip);
+	cr_assert_eq(p[1].port, 53);
+	cr_assert_eq(p[1].protocol, VS_PORT_PROTOCOL_UDP);
+	cr_assert_str_eq(p[1].ip, "10.0.0.1");
+	cr_assert_eq(p[2].port, 53);
+	cr_assert_eq(p[2].protocol, VS_PORT_PROTOCOL_TCP);
+	cr_assert_null(p[2].ip, "an empty hostIP is none");
+}
+
+Test(kread_podspec, a_host_network_pods_ports_are_host_ports)
+{
+	struct port_out p[4];
+	u32 nr = 0;
+
+	cr_assert_eq(put_ports(POD "  containers:\n"
+			       "  - ports: [{containerPort: 80}, {containerPort: 81, hostPort: 9}]\n",
+			       true, p, 4, &nr), 0, "%s", err.msg);
+	cr_assert_eq(nr, 2);
+	cr_assert_eq(p[0].port, 80, "Kubernetes defaults hostPort to containerPort");
+	cr_assert_eq(p[1].port, 9, "a hostPort written stays");
+}
+
+static void ports_refused(const char *text, bool host_network, const char *msg)
+{
+	struct port_out p[4];
+	u32 nr = 0;
+
+	cr_assert_eq(put_ports(text, host_network, p, 4, &nr), -EINVAL);
+	cr_assert_str_eq(err.msg, msg);
+}
+
+Test(kread_podspec, host_ports_are_refused_by_their_path)
+{
+	ports_refused(POD "  containers:\n  - {}\n  - ports: [{hostPort: 80}]\n", false,
+		      "m.yaml:7: document 1 (Pod default/p): spec.containers[1].ports[0]."
+		      "containerPort: required, in 1..65535");
+	ports_refused(POD "  containers:\n  - ports: [{containerPort: 80, hostPort: 70000}]\n",
+		      false, "m.yaml:6: document 1 (Pod default/p): spec.containers[0].ports[0]."
+		      "hostPort must be between 0 and 65535");
+	ports_refused(POD "  containers:\n  - ports: [{containerPort: 80, protocol: tcp}]\n",
+		      false, "m.yaml:6: document 1 (Pod default/p): spec.containers[0].ports[0]."
+		      "protocol: unknown protocol \"tcp\" (one of: TCP, UDP, SCTP)");
+	ports_refused(POD "  containers:\n  - ports: [{containerPort: 80, hostport: 80}]\n",
+		      false, "m.yaml:6: document 1 (Pod default/p): spec.containers[0].ports[0]."
+		      "hostport: unknown field (known: containerPort, hostPort, protocol, hostIP, "
+		      "name)");
+	ports_refused(POD "  containers:\n  - ports: {containerPort: 80}\n", false,
+		      "m.yaml:6: document 1 (Pod default/p): spec.containers[0].ports must be a "
+		      "list, not a mapping");
+	/* the same protocol, hostIP and hostPort twice, in two containers */
+	ports_refused(POD "  containers:\n  - ports: [{containerPort: 80, hostPort: 80}]\n"
+		      "  - ports: [{containerPort: 81, hostPort: 80, protocol: TCP}]\n", false,
+		      "m.yaml:7: document 1 (Pod default/p): spec.containers[1].ports[0].hostPort: "
+		      "duplicate TCP//80");
+	/* ... or once a host-network pod's hostPort is defaulted */
+	ports_refused(POD "  containers:\n  - ports: [{containerPort: 80}, {containerPort: 8, "
+		      "hostPort: 80}]\n", true,
+		      "m.yaml:6: document 1 (Pod default/p): spec.containers[0].ports[1].hostPort: "
+		      "duplicate TCP//80");
+}
+
+Test(kread_podspec, other_protocols_or_addresses_are_no_duplicates)
+{
+	struct port_out p[4];
+	u32 nr = 0;
+
+	cr_assert_eq(put_ports(POD "  containers:\n  - ports:\n"
+			       "    - {containerPort: 80, hostPort: 80}\n"
+			       "    - {containerPort: 80, hostPort: 80, protocol: UDP}\n"
+			       "    - {containerPort: 80, hostPort: 80, hostIP: 0.0.0.0}\n"
+			       "    - {containerPort: 80, hostPort: 80, hostIP: 10.0.0.2}\n",
+			       false, p, 4, &nr), 0, "%s", err.msg);
+	cr_assert_eq(nr, 4);
 }
 
 /* ---- tolerations ---- */

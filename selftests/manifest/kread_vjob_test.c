@@ -186,6 +186,25 @@ Test(kread_vjob, a_tasks_request_is_the_old_readers)
 	cr_assert_str_eq(shown, "{tasks{name=t replicas=2 request{cpu=4000}} namespace=ns name=j}");
 }
 
+/* A template's host ports, a host-network one's defaulted, as a pod's. */
+Test(kread_vjob, a_templates_host_ports_are_put_as_a_pods)
+{
+	cr_assert_eq(put_vjob(TMPL("{hostNetwork: true, containers: [{ports: [{containerPort: 80}, "
+				   "{containerPort: 53, hostPort: 5353, protocol: UDP, "
+				   "hostIP: 10.0.0.1}]}]}")), 0, "%s", err.msg);
+	cr_assert_str_eq(shown, "{tasks{name=t replicas=2 request{} "
+			 "hostPorts{hostPort=80 protocol=0} "
+			 "hostPorts{hostPort=5353 protocol=1 hostIP=10.0.0.1}} "
+			 "namespace=ns name=j}");
+	cr_assert_eq(put_vjob(TMPL("{containers: [{ports: [{containerPort: 80}]}]}")), 0,
+		     "%s", err.msg);
+	cr_assert_str_eq(shown, "{tasks{name=t replicas=2 request{}} namespace=ns name=j}");
+	cr_assert_eq(put_vjob(TMPL("{containers: [{ports: [{containerPort: 80, hostPort: 80}, "
+				   "{containerPort: 81, hostPort: 80}]}]}")), -EINVAL);
+	cr_assert_str_eq(err.msg, T0 ".template.spec.containers[0].ports[1].hostPort: "
+			 "duplicate TCP//80");
+}
+
 /* What the codec refuses as it is put, named by the field; what it checks as the daemon does. */
 Test(kread_vjob, values_the_policy_refuses_are_named_by_their_field)
 {

@@ -118,7 +118,7 @@ Test(bind, a_failed_bind_keeps_its_reason_and_the_task_waits_out_its_backoff)
 	why = bind_error(&failures);
 	cr_assert_eq(failures, 1);
 	cr_assert_str_eq(why, "binding to node n1 failed: node n1 is not ready (error -5)");
-	cr_assert_eq(ct_task("p0")->retry_after_ns, 101 * SEC);
+	cr_assert_eq(vs_task_retry_after(ct_task("p0")), 101 * SEC);
 
 	/* Within its backoff no cycle places it, though the node has room. */
 	cr_assert_eq(cycle(), 0);
@@ -135,7 +135,7 @@ Test(bind, a_failed_bind_keeps_its_reason_and_the_task_waits_out_its_backoff)
 	why = bind_error(&failures);
 	cr_assert_eq(failures, 2);
 	cr_assert_str_eq(why, "binding to node n1 failed: no reason given (error -5)");
-	cr_assert_eq(ct_task("p0")->retry_after_ns, fake_now + 2 * SEC);
+	cr_assert_eq(vs_task_retry_after(ct_task("p0")), fake_now + 2 * SEC);
 	fake_now += 2 * SEC - 1;
 	cr_assert_eq(cycle(), 0);
 	fake_now += 1;
@@ -151,7 +151,7 @@ Test(bind, a_failed_bind_keeps_its_reason_and_the_task_waits_out_its_backoff)
 	cr_assert_eq(ct_task("p0")->status, VS_TASK_BOUND);
 	cr_assert_null(bind_error(&failures));
 	cr_assert_eq(failures, 0);
-	cr_assert_eq(ct_task("p0")->retry_after_ns, 0);
+	cr_assert_eq(vs_task_retry_after(ct_task("p0")), 0);
 	cr_assert_eq(ct.core.ctl.bind_failures, 2);
 	cr_assert_eq(idle_cpu(), 3000);
 	whole();
@@ -175,7 +175,7 @@ Test(bind, a_batch_that_fails_takes_the_backoff_back_too)
 	cr_assert_eq(ct_task("p0")->status, VS_TASK_BINDING);
 	cr_assert_null(bind_error(&failures));
 	cr_assert_eq(failures, 0);
-	cr_assert_eq(ct_task("p0")->retry_after_ns, 0);
+	cr_assert_eq(vs_task_retry_after(ct_task("p0")), 0);
 	cr_assert_eq(idle_cpu(), 3000, "bound again to its node");
 	whole();
 }

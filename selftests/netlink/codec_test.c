@@ -102,6 +102,11 @@ Test(codec, a_task_with_affinity_reads_back_as_its_spec)
 	const struct vs_toleration_spec tol[] = {
 		{ "dedicated", VS_TOLERATION_EQUAL, "gpu", VS_TAINT_NO_SCHEDULE, false, 0 },
 	};
+	const struct vs_host_port_spec ports[] = {
+		{ .port = 8080 }, { .port = 53, .protocol = VS_PORT_UDP, .ip = "10.0.0.1" },
+		{ .port = 53, .protocol = VS_PORT_SCTP, .ip = "0.0.0.0" },
+	};
+	const struct vs_host_ports *hp;
 	struct vs_task_spec spec, back;
 	struct vs_job_spec js;
 	struct vs_task *t, *t2;
@@ -120,6 +125,8 @@ Test(codec, a_task_with_affinity_reads_back_as_its_spec)
 	spec.tolerations = tol;
 	spec.nr_tolerations = 1;
 	spec.affinity = &aff;
+	spec.ports = ports;
+	spec.nr_ports = 3;
 	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), 0, "%s", e.msg);
 
 	cr_assert(vs_nl_put_task(nlh, sizeof(buf), t));
@@ -137,6 +144,16 @@ Test(codec, a_task_with_affinity_reads_back_as_its_spec)
 	cr_assert_eq(t2->affinity->pod_anti_affinity->nr_required, 1);
 	cr_assert_str_eq(t2->affinity->pod_anti_affinity->required[0].topology_key, "zone");
 	cr_assert_null(t2->affinity->pod_affinity);
+	hp = vs_task_ports(t2);
+	cr_assert_not_null(hp);
+	cr_assert_eq(hp->nr, 3);
+	cr_assert_eq(hp->p[0].port, 8080);
+	cr_assert_eq(hp->p[0].protocol, VS_PORT_TCP);
+	cr_assert_null(hp->p[0].ip);
+	cr_assert_eq(hp->p[1].protocol, VS_PORT_UDP);
+	cr_assert_str_eq(hp->p[1].ip, "10.0.0.1");
+	cr_assert_eq(hp->p[2].protocol, VS_PORT_SCTP);
+	cr_assert_str_eq(hp->p[2].ip, "0.0.0.0", "kept as written");
 }
 
 Test(codec, queues_podgroups_and_priority_classes_read_back)

@@ -136,6 +136,13 @@ enum vs_preemption_policy_uapi {
 	VS_PREEMPTION_NEVER,
 };
 
+/* A container port's protocol. */
+enum vs_port_protocol_uapi {
+	VS_PORT_PROTOCOL_TCP,		/* TCP, the default */
+	VS_PORT_PROTOCOL_UDP,
+	VS_PORT_PROTOCOL_SCTP,
+};
+
 /* What a HyperNode's member is (topology.volcano.sh MemberType). */
 enum vs_hn_member_type_uapi {
 	VS_HN_TYPE_NODE,
@@ -452,6 +459,20 @@ enum vs_toleration_attr {
 };
 #define VS_TOL_A_MAX (__VS_TOL_A_MAX - 1)
 
+/*
+ * One of a pod's containers' ports with a hostPort (a port without one
+ * takes nothing on the node and is not sent).
+ */
+enum vs_host_port_attr {
+	VS_HPORT_A_UNSPEC,
+	VS_HPORT_A_PORT,		/* u32: hostPort */
+	VS_HPORT_A_PROTOCOL,		/* u32: enum vs_port_protocol_uapi, default TCP */
+	/* string: hostIP, an IPv4 or IPv6 address; absent: 0.0.0.0, every address */
+	VS_HPORT_A_IP,
+	__VS_HPORT_A_MAX
+};
+#define VS_HPORT_A_MAX (__VS_HPORT_A_MAX - 1)
+
 /* A NodeSelectorRequirement or LabelSelectorRequirement. */
 enum vs_selreq_attr {
 	VS_SELREQ_A_UNSPEC,
@@ -680,6 +701,12 @@ enum vs_task_attr {
 	 * value for a pod that has none.
 	 */
 	VS_TASK_A_ADMIT,
+	/*
+	 * nest, repeated: enum vs_hport_attr, a container port with a hostPort:
+	 * no two pods on a node may hold the same protocol and port on
+	 * addresses that overlap (NodePorts)
+	 */
+	VS_TASK_A_HOST_PORT,
 	__VS_TASK_A_MAX
 };
 #define VS_TASK_A_MAX (__VS_TASK_A_MAX - 1)
@@ -707,6 +734,8 @@ enum vs_vtask_attr {
 	VS_VTASK_A_POLICY,		/* nest, repeated: enum vs_policy_attr */
 	/* nest: enum vs_partition_policy_attr, the task's partitionPolicy */
 	VS_VTASK_A_PARTITION_POLICY,
+	/* nest, repeated: enum vs_hport_attr, the template's, as VS_TASK_A_HOST_PORT */
+	VS_VTASK_A_HOST_PORT,
 	__VS_VTASK_A_MAX
 };
 #define VS_VTASK_A_MAX (__VS_VTASK_A_MAX - 1)

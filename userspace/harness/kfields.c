@@ -398,6 +398,7 @@ ENUM_PARSER(kf_pg_phase, enum vs_pg_phase, vs_pg_phase_parse)
 ENUM_PARSER(kf_task_status, enum vs_task_status, vs_task_status_parse)
 ENUM_PARSER(kf_preemption_policy, enum vs_preemption_policy, vs_preemption_policy_parse)
 static ENUM_PARSER(p_tol_op, enum vs_toleration_op, vs_toleration_op_parse)
+static ENUM_PARSER(p_protocol, enum vs_port_protocol, vs_port_protocol_parse)
 static ENUM_PARSER(p_sel_op, enum vs_sel_op, vs_sel_op_parse)
 
 /* Taint effects: an empty effect is every effect, for tolerations only. */
@@ -500,6 +501,54 @@ static const struct kf_list tol_list = {
 	.size = sizeof(struct vs_toleration_spec), .init = tol_init, .done = tol_done,
 };
 KF_LIST_PARSER(kf_tolerations, tol_list)
+
+/* A container port: hostPort 0..65535, as the API server validates them. */
+static int port_done(struct kf *kf, struct vs_arg *a, void *item, u64 seen)
+{
+	struct kf_port *p = item;
+
+	if (!(seen & 1u) || p->container_port < 1 || p->container_port > 65535)
+		return kf_err(kf, a->line, "%s: containerPort must be in 1..65535", kf->path);
+	if (p->host.port > 65535)
+		return kf_err(kf, a->line, "%s: hostPort must be in 0..65535", kf->path);
+	return 0;
+}
+
+static const struct kf_field port_fields[] = {
+	KF_FIELD("containerPort", kf_u32, struct kf_port, container_port),
+	KF_FIELD("hostPort", kf_u32, struct kf_port, host.port),
+	KF_FIELD("protocol", p_protocol, struct kf_port, host.protocol),
+	KF_FIELD("hostIP", kf_str, struct kf_port, host.ip),
+	KF_FIELD("name", kf_str, struct kf_port, name),
+};
+
+static const struct kf_list port_list = {
+	.what = "a container port", .fields = port_fields, .nr_fields = ARRAY_SIZE(port_fields),
+	.size = sizeof(struct kf_port), .done = port_done,
+};
+KF_LIST_PARSER(kf_ports, port_list)
+
+int kf_host_ports(struct kf *kf, const struct kf_items *ports,
+		  const struct vs_host_port_spec **out, u32 *nr)
+{
+	const struct kf_port *p = ports->v;
+	struct vs_host_port_spec *v;
+	u32 n = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!ports->nr)
+		return 0;
+	v = vs_arena_calloc(&kf->scratch, ports->nr, sizeof(*v));
+	if (!v)
+		return kf_oom(kf);
+	for (u32 i = 0; i < ports->nr; i++)
+		if (p[i].host.port)
+			v[n++] = p[i].host;
+	*out = v;
+	*nr = n;
+	return 0;
+}
 
 /* ---- affinity, in Kubernetes' shape ---- */
 

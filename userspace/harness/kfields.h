@@ -201,6 +201,17 @@ int kf_label_selector(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 int kf_taints(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 /* Tolerations into a kf_items of vs_toleration_spec. */
 int kf_tolerations(struct kf *kf, struct vs_arg_kv *kv, void *slot);
+/* A container's ports ({containerPort, hostPort, protocol, hostIP, name}). */
+struct kf_port {
+	struct vs_host_port_spec host;	/* port 0: no hostPort */
+	u32 container_port;
+	const char *name;
+};
+
+int kf_ports(struct kf *kf, struct vs_arg_kv *kv, void *slot);
+/* The host ports among @ports (those with a hostPort), in the scratch arena. */
+int kf_host_ports(struct kf *kf, const struct kf_items *ports,
+		  const struct vs_host_port_spec **out, u32 *nr);
 /* A Kubernetes Affinity into a const struct vs_affinity_spec *. */
 int kf_affinity(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 

@@ -308,6 +308,32 @@ int kr_put_labels(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 int kr_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 int kr_init_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot);
 
+/* The most ports a pod's containers may list (Kubernetes sets no bound). */
+#define KR_PORTS_MAX	128
+
+/* kr_containers()'s slot: the containers' request and their ports, each checked. */
+struct kr_containers {
+	struct kr_res req;
+	struct kr_port {
+		u32 container, host;	/* host 0: none written */
+		u32 protocol;		/* enum vs_port_protocol_uapi, defaulted */
+		const char *ip;		/* hostIP, NULL when empty */
+		u32 line;
+		u32 in_container, idx;	/* containers[in_container].ports[idx] */
+	} ports[KR_PORTS_MAX];
+	u32 nr_ports;
+};
+
+/*
+ * The host ports of @c, each a nest @type of @set (nested set host-port):
+ * a port with a hostPort, or any port of a pod on the host's network
+ * (@host_network), whose hostPort Kubernetes defaults to its containerPort.
+ * The same protocol, hostIP and hostPort twice is refused, naming it
+ * under @path ("spec.containers"), as the API server refuses it.
+ */
+int kr_put_host_ports(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		      const struct kr_containers *c, bool host_network, const char *path);
+
 /*
  * The list of tolerations @kv, each a nest @type of @set (nested set
  * toleration) of what it writes: an operator or effect by the spec's names

@@ -112,11 +112,13 @@ static const struct kr_field meta_fields[] = {
 /* ---- spec and status ---- */
 
 struct spec_in {
-	struct kr_res req, init, overhead;
+	struct kr_containers containers;
+	struct kr_res init, overhead;
 	s32 priority;
 	const char *class, *node, *scheduler;
 	u32 policy;
 	bool has_policy;
+	bool host_network;
 };
 
 static int p_policy(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
@@ -143,7 +145,7 @@ static int p_affinity(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 }
 
 static const struct kr_field spec_fields[] = {
-	KR_FIELD("containers", kr_containers, struct spec_in, req),
+	KR_FIELD("containers", kr_containers, struct spec_in, containers),
 	KR_FIELD("initContainers", kr_init_containers, struct spec_in, init),
 	KR_FIELD("overhead", kr_res, struct spec_in, overhead),
 	KR_FIELD("priority", kr_s32, struct spec_in, priority),
@@ -154,6 +156,7 @@ static const struct kr_field spec_fields[] = {
 	{ .key = "nodeSelector", .parse = p_node_selector },
 	{ .key = "tolerations", .parse = p_tolerations },
 	{ .key = "affinity", .parse = p_affinity },
+	KR_FIELD("hostNetwork", kr_bool, struct spec_in, host_network),
 	KR_OPEN,
 };
 
@@ -282,7 +285,7 @@ static int put_str(struct kr *kr, const char *field, const char *v,
 
 static int pod_request(struct kr *kr, struct pod_in *in)
 {
-	struct kr_res *req = &in->spec.req;
+	struct kr_res *req = &in->spec.containers.req;
 	int ret = 0;
 
 	if (kr_res_add(req, &in->spec.overhead))
@@ -320,8 +323,8 @@ static int skip(struct kr *kr, const char *why)
 /*
  * A pod: read whole first (its labels, node selector, tolerations and
  * affinity put as they are met), then, as build_pod() did, its name, whether it is
- * vsched's, its preemptable flag and its status, which the reader refuses
- * itself; the rest is the daemon's to check.
+ * vsched's, its preemptable flag, its status and its host ports, which the
+ * reader refuses itself; the rest is the daemon's to check.
  */
 int kr_put_pod(struct kr *kr)
 {
@@ -353,6 +356,8 @@ int kr_put_pod(struct kr *kr)
 	      pod_preemptable(kr, &in) ?:
 	      pod_status(kr, &in) ?:
 	      pod_request(kr, &in) ?:
+	      kr_put_host_ports(kr, &vsnl_codec_task, VS_TASK_A_HOST_PORT, &in.spec.containers,
+				in.spec.host_network, "spec.containers") ?:
 	      pod_priority(kr, &in) ?:
 	      put_str(kr, "metadata.annotations[" POD_TASK_SPEC "]",
 		      string_of(in.meta.annotations, POD_TASK_SPEC), vsnl_task_put_role) ?:

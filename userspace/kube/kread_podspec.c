@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * What a Pod and a VolcanoJob's task template share, read from a pod spec:
- * the containers' requests and the tolerations (see kread.h). Containers
- * are open objects (an image, ports... are taken and ignored); their
- * resources and the tolerations are closed, an unknown key a typo.
+ * the containers' requests and host ports, and the tolerations (see
+ * kread.h). Containers are open objects (an image, a command... are taken
+ * and ignored); their resources, ports and the tolerations are closed, an
+ * unknown key a typo.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,8 @@
 
 struct container_in {
 	struct kr_res req, lim;
+	struct kr_containers *to;	/* where its ports go; NULL: checked, not kept */
+	u32 idx;			/* its index in the list */
 };
 
 static const struct kr_field resources_fields[] = {
@@ -30,8 +33,80 @@ static int p_resources(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return kr_walk_kv(kr, kv, resources_fields, ARRAY_SIZE(resources_fields), slot, NULL);
 }
 
+/* ---- a container's ports ---- */
+
+struct port_in {
+	s64 container, host;
+	u32 protocol;
+	bool has_protocol;
+	const char *ip;
+};
+
+static int p_port_num(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	/* 0 is a hostPort's "none"; containerPort's range is checked once it is known */
+	return kr_get_int(kr, kv, 0, 65535, slot);
+}
+
+static int p_protocol(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct port_in *p = slot;
+
+	return kr_enum(kr, kv, vsnl_port_protocol_names, VSNL_NR_PORT_PROTOCOL, "protocol",
+		       &p->protocol, &p->has_protocol);
+}
+
+static const struct kr_field port_fields[] = {
+	KR_FIELD("containerPort", p_port_num, struct port_in, container),
+	KR_FIELD("hostPort", p_port_num, struct port_in, host),
+	{ .key = "protocol", .parse = p_protocol },
+	KR_FIELD("hostIP", kr_str, struct port_in, ip),
+	KR_IGNORE("name"),
+};
+
+static int p_ports(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct container_in *c = slot;
+	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
+	size_t old, at;
+
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
+		const struct vsnl_ynode *item = &kv->val.seq.items[i];
+		struct port_in p = { 0 };
+		struct kr_port *out;
+
+		at = kr_push_idx(kr, i);
+		ret = kr_walk(kr, item, "a container port", port_fields, ARRAY_SIZE(port_fields),
+			      &p, NULL);
+		if (!ret && p.container < 1)
+			ret = kr_err(kr, item->line, "%s.containerPort: required, in 1..65535",
+				     kr->path);
+		kr_pop(kr, at);
+		if (ret || !c->to)
+			continue;
+		if (c->to->nr_ports == KR_PORTS_MAX) {
+			ret = kr_err(kr, item->line, "%s: more than %d ports in a pod's containers",
+				     kr->path, KR_PORTS_MAX);
+			continue;
+		}
+		out = &c->to->ports[c->to->nr_ports++];
+		*out = (struct kr_port){
+			.container = (u32)p.container, .host = (u32)p.host,
+			.protocol = p.has_protocol ? p.protocol : VS_PORT_PROTOCOL_TCP,
+			.ip = p.ip && *p.ip ? p.ip : NULL, .line = item->line,
+			.in_container = c->idx, .idx = i,
+		};
+	}
+	kr_pop(kr, old);
+	return ret;
+}
+
 static const struct kr_field container_fields[] = {
 	{ .key = "resources", .parse = p_resources },
+	{ .key = "ports", .parse = p_ports },
 	KR_OPEN,
 };
 
@@ -60,6 +135,7 @@ static int container_default(struct container_in *c)
  * @fold: kr_res_add() for the containers, kr_res_max() for the init ones.
  */
 static int containers(struct kr *kr, const struct vsnl_ypair *kv, struct kr_res *to,
+		      struct kr_containers *ports,
 		      int (*fold)(struct kr_res *to, const struct kr_res *r))
 {
 	struct container_in c;
@@ -75,6 +151,8 @@ static int containers(struct kr *kr, const struct vsnl_ypair *kv, struct kr_res 
 		const struct vsnl_ynode *item = &kv->val.seq.items[i];
 
 		memset(&c, 0, sizeof(c));
+		c.to = ports;
+		c.idx = i;
 		at = kr_push_idx(kr, i);
 		ret = kr_walk(kr, item, kv->key, container_fields, ARRAY_SIZE(container_fields),
 			      &c, NULL);
@@ -89,18 +167,68 @@ static int containers(struct kr *kr, const struct vsnl_ypair *kv, struct kr_res 
 
 int kr_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
-	return containers(kr, kv, slot, kr_res_add);
+	struct kr_containers *c = slot;
+
+	c->nr_ports = 0;
+	return containers(kr, kv, &c->req, c, kr_res_add);
 }
 
 int kr_init_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	struct kr_res *r = slot;
-	int ret = containers(kr, kv, r, kr_res_max);
+	/* an init container's ports are checked, and take nothing on the node */
+	int ret = containers(kr, kv, r, NULL, kr_res_max);
 
 	/* no init container, no init request */
 	if (!ret && !kv->val.seq.nr)
 		r->line = 0;
 	return ret;
+}
+
+int kr_put_host_ports(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		      const struct kr_containers *c, bool host_network, const char *path)
+{
+	struct nlmsghdr *nlh = kr->nlh;
+
+	for (u32 i = 0; i < c->nr_ports; i++) {
+		const struct kr_port *p = &c->ports[i];
+		/* Kubernetes' defaulting: a host-network pod's ports are its host's */
+		u32 host = !p->host && host_network ? p->container : p->host;
+		struct nlattr *nest;
+		int ret;
+
+		if (!host)
+			continue;
+		/* The API server's AccumulateUniqueHostPorts, after that defaulting. */
+		for (u32 j = 0; j < i; j++) {
+			const struct kr_port *q = &c->ports[j];
+			u32 qhost = !q->host && host_network ? q->container : q->host;
+
+			if (qhost == host && q->protocol == p->protocol &&
+			    !strcmp(q->ip ?: "", p->ip ?: ""))
+				return kr_err(kr, p->line, "%s[%u].ports[%u].hostPort: duplicate "
+					      "%s/%s/%u", path, p->in_container, p->idx,
+					      vsnl_port_protocol_names[p->protocol], p->ip ?: "",
+					      host);
+		}
+		nest = vsnl_codec_nest_start(nlh, kr->cap, set, type, kr->err);
+		if (!nest)
+			return kr->err->err ?: -EMSGSIZE;
+		ret = vsnl_host_port_put_port(nlh, kr->cap, host, kr->err) ?:
+		      vsnl_host_port_put_protocol(nlh, kr->cap, p->protocol, kr->err);
+		if (!ret && p->ip) {
+			char at[KR_PATH_MAX];
+
+			snprintf(at, sizeof(at), "%s[%u].ports[%u].hostIP", path, p->in_container,
+				 p->idx);
+			ret = kr_put_ret(kr, NULL, at,
+					 vsnl_host_port_put_ip(nlh, kr->cap, p->ip, kr->err));
+		}
+		if (ret)
+			return ret;
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return 0;
 }
 
 /* ---- tolerations ---- */

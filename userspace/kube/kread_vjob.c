@@ -154,7 +154,9 @@ static int p_task_policies(struct kr *kr, const struct vsnl_ypair *kv, void *slo
 struct task_in {
 	const char *name;
 	u32 replicas, min_available;
-	struct kr_res req, init, overhead;
+	struct kr_containers containers;
+	struct kr_res init, overhead;
+	bool host_network;
 };
 
 static int p_task_labels(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
@@ -177,15 +179,16 @@ static int p_tolerations(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return kr_put_tolerations(kr, &vsnl_codec_vtask, VS_VTASK_A_TOLERATION, kv);
 }
 
-/* A template's pod spec: its request, selector and tolerations; affinity is refused. */
+/* A template's pod spec: its request, host ports, selector and tolerations; affinity is refused. */
 static const struct kr_field template_spec_fields[] = {
-	KR_FIELD("containers", kr_containers, struct task_in, req),
+	KR_FIELD("containers", kr_containers, struct task_in, containers),
 	KR_FIELD("initContainers", kr_init_containers, struct task_in, init),
 	KR_FIELD("overhead", kr_res, struct task_in, overhead),
 	{ .key = "nodeSelector", .parse = p_node_selector },
 	{ .key = "tolerations", .parse = p_tolerations },
 	{ .key = "affinity", .parse = p_unsupported },
 	{ .key = "priorityClassName", .parse = p_unsupported },
+	KR_FIELD("hostNetwork", kr_bool, struct task_in, host_network),
 	KR_OPEN,
 };
 
@@ -244,7 +247,7 @@ static int put_task(struct kr *kr, const struct vsnl_ynode *item)
 	ret = kr_walk(kr, item, "a task", task_fields, ARRAY_SIZE(task_fields), &t, &seen);
 	if (ret)
 		return ret;
-	if (kr_res_add(&t.req, &t.overhead) || kr_res_max(&t.req, &t.init))
+	if (kr_res_add(&t.containers.req, &t.overhead) || kr_res_max(&t.containers.req, &t.init))
 		return kr_err(kr, item->line, "%s.template.spec: more than %d resources", kr->path,
 			      KR_RES_MAX);
 	if (KR_HAS(task_fields, seen, "name"))
@@ -261,7 +264,10 @@ static int put_task(struct kr *kr, const struct vsnl_ynode *item)
 		char name[KR_PATH_MAX + 32];
 
 		snprintf(name, sizeof(name), "%s.template.spec.containers", kr->path);
-		ret = kr_put_res(kr, &vsnl_codec_vtask, VS_VTASK_A_REQUEST, &t.req, name);
+		ret = kr_put_res(kr, &vsnl_codec_vtask, VS_VTASK_A_REQUEST, &t.containers.req,
+				 name) ?:
+		      kr_put_host_ports(kr, &vsnl_codec_vtask, VS_VTASK_A_HOST_PORT, &t.containers,
+					t.host_network, name);
 	}
 	if (!ret)
 		mnl_attr_nest_end(kr->nlh, nest);

@@ -76,6 +76,12 @@ const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY] = {
 	[VS_PREEMPTION_NEVER] = "Never",
 };
 
+const char *const vsnl_port_protocol_names[VSNL_NR_PORT_PROTOCOL] = {
+	[VS_PORT_PROTOCOL_TCP] = "TCP",
+	[VS_PORT_PROTOCOL_UDP] = "UDP",
+	[VS_PORT_PROTOCOL_SCTP] = "SCTP",
+};
+
 const char *const vsnl_hn_member_type_names[VSNL_NR_HN_MEMBER_TYPE] = {
 	[VS_HN_TYPE_NODE] = "Node",
 	[VS_HN_TYPE_HYPER_NODE] = "HyperNode",
@@ -289,6 +295,20 @@ const struct vsnl_codec_set vsnl_codec_toleration = {
 	.name = "toleration",
 	.maxattr = VS_TOL_A_MAX,
 	.attrs = toleration_attrs,
+};
+
+static const struct vsnl_codec_attr host_port_attrs[VS_HPORT_A_MAX + 1] = {
+	[VS_HPORT_A_PORT] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "hostPort", .min = 1, .max = 65535 },
+	[VS_HPORT_A_PROTOCOL] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RANGE,
+		    .name = "protocol", .min = 0, .max = VS_PORT_PROTOCOL_SCTP, .names = vsnl_port_protocol_names, .nr_names = VSNL_NR_PORT_PROTOCOL },
+	[VS_HPORT_A_IP] = { .type = VSNL_CODEC_STRING, .len = 46, .name = "hostIP" },
+};
+
+const struct vsnl_codec_set vsnl_codec_host_port = {
+	.name = "host-port",
+	.maxattr = VS_HPORT_A_MAX,
+	.attrs = host_port_attrs,
 };
 
 static const struct vsnl_codec_attr selreq_attrs[VS_SELREQ_A_MAX + 1] = {
@@ -689,6 +709,8 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
 		    .name = "schedulerName" },
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_FLAG, .name = "admit" },
+	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_NESTED,
+		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
 };
 
 const struct vsnl_codec_set vsnl_codec_task = {
@@ -745,6 +767,8 @@ static const struct vsnl_codec_attr task_spec_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
 		    .name = "schedulerName" },
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_FLAG, .name = "admit" },
+	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_NESTED,
+		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_spec = {
@@ -783,6 +807,7 @@ static const struct vsnl_codec_attr task_key_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_OWNER_UID] = { .type = VSNL_CODEC_REJECT, .name = "ownerUID" },
 	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_REJECT, .name = "schedulerName" },
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
+	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_REJECT, .name = "hostPorts" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_key = {
@@ -822,6 +847,7 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_OWNER_UID] = { .type = VSNL_CODEC_REJECT, .name = "ownerUID" },
 	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_REJECT, .name = "schedulerName" },
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
+	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_REJECT, .name = "hostPorts" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_status = {
@@ -862,6 +888,8 @@ static const struct vsnl_codec_attr vtask_attrs[VS_VTASK_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_MULTI, .name = "policies", .nested = &vsnl_codec_lifecycle },
 	[VS_VTASK_A_PARTITION_POLICY] = { .type = VSNL_CODEC_NESTED,
 		    .name = "partitionPolicy", .nested = &vsnl_codec_partition_policy },
+	[VS_VTASK_A_HOST_PORT] = { .type = VSNL_CODEC_NESTED,
+		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
 };
 
 const struct vsnl_codec_set vsnl_codec_vtask = {

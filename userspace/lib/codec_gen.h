@@ -59,6 +59,10 @@ extern const char *const vsnl_task_event_names[VSNL_NR_TASK_EVENT];
 #define VSNL_NR_PREEMPTION_POLICY	(VS_PREEMPTION_NEVER + 1)
 extern const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY];
 
+/* enum vs_port_protocol_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_PORT_PROTOCOL	(VS_PORT_PROTOCOL_SCTP + 1)
+extern const char *const vsnl_port_protocol_names[VSNL_NR_PORT_PROTOCOL];
+
 /* enum vs_hn_member_type_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
 #define VSNL_NR_HN_MEMBER_TYPE	(VS_HN_TYPE_HYPER_NODE + 1)
 extern const char *const vsnl_hn_member_type_names[VSNL_NR_HN_MEMBER_TYPE];
@@ -87,6 +91,7 @@ extern const struct vsnl_codec_set vsnl_codec_kv;
 extern const struct vsnl_codec_set vsnl_codec_labels;
 extern const struct vsnl_codec_set vsnl_codec_taint;
 extern const struct vsnl_codec_set vsnl_codec_toleration;
+extern const struct vsnl_codec_set vsnl_codec_host_port;
 extern const struct vsnl_codec_set vsnl_codec_selreq;
 extern const struct vsnl_codec_set vsnl_codec_selfield;
 extern const struct vsnl_codec_set vsnl_codec_nsterm;
@@ -162,6 +167,10 @@ struct vsnl_taint_tb {
 
 struct vsnl_toleration_tb {
 	const struct nlattr *attr[VS_TOL_A_MAX + 1];
+};
+
+struct vsnl_host_port_tb {
+	const struct nlattr *attr[VS_HPORT_A_MAX + 1];
 };
 
 struct vsnl_selreq_tb {
@@ -855,6 +864,51 @@ static inline bool vsnl_toleration_get_seconds(const struct vsnl_toleration_tb *
 		return false;
 	*v = (int64_t)mnl_attr_get_u64(tb->attr[VS_TOL_A_SECONDS]);
 	return true;
+}
+
+static inline int vsnl_host_port_parse(const struct nlattr *nest, struct vsnl_host_port_tb *tb,
+		unsigned int mode, struct vsnl_err *err)
+{
+	return vsnl_codec_parse(&vsnl_codec_host_port, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_host_port_put_port(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_host_port, VS_HPORT_A_PORT, v, err);
+}
+
+static inline bool vsnl_host_port_get_port(const struct vsnl_host_port_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_HPORT_A_PORT])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_HPORT_A_PORT]);
+	return true;
+}
+
+static inline int vsnl_host_port_put_protocol(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_host_port, VS_HPORT_A_PROTOCOL, v, err);
+}
+
+static inline bool vsnl_host_port_get_protocol(const struct vsnl_host_port_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_HPORT_A_PROTOCOL])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_HPORT_A_PROTOCOL]);
+	return true;
+}
+
+static inline int vsnl_host_port_put_ip(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_host_port, VS_HPORT_A_IP, v, err);
+}
+
+static inline const char *vsnl_host_port_get_ip(const struct vsnl_host_port_tb *tb)
+{
+	return tb->attr[VS_HPORT_A_IP] ? mnl_attr_get_str(tb->attr[VS_HPORT_A_IP]) : NULL;
 }
 
 static inline int vsnl_selreq_parse(const struct nlattr *nest, struct vsnl_selreq_tb *tb,
@@ -2176,6 +2230,18 @@ static inline bool vsnl_task_get_admit(const struct vsnl_task_tb *tb)
 	return tb->attr[VS_TASK_A_ADMIT];
 }
 
+static inline struct nlattr *vsnl_task_start_host_port(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_task, VS_TASK_A_HOST_PORT, err);
+}
+
+/* The last one; vsnl_host_port_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_task_get_host_port(const struct vsnl_task_tb *tb)
+{
+	return tb->attr[VS_TASK_A_HOST_PORT];
+}
+
 static inline int vsnl_task_spec_parse(const struct nlattr *nest, struct vsnl_task_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {
@@ -2351,6 +2417,18 @@ static inline struct nlattr *vsnl_vtask_start_partition_policy(struct nlmsghdr *
 static inline const struct nlattr *vsnl_vtask_get_partition_policy(const struct vsnl_vtask_tb *tb)
 {
 	return tb->attr[VS_VTASK_A_PARTITION_POLICY];
+}
+
+static inline struct nlattr *vsnl_vtask_start_host_port(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_vtask, VS_VTASK_A_HOST_PORT, err);
+}
+
+/* The last one; vsnl_host_port_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_vtask_get_host_port(const struct vsnl_vtask_tb *tb)
+{
+	return tb->attr[VS_VTASK_A_HOST_PORT];
 }
 
 static inline int vsnl_vjob_parse(const struct nlattr *nest, struct vsnl_vjob_tb *tb,

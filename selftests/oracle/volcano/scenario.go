@@ -118,6 +118,7 @@ type podIn struct {
 	Affinity         *v1.Affinity         `json:"affinity,omitempty"`
 	PreemptionPolicy *v1.PreemptionPolicy `json:"preemptionPolicy,omitempty"`
 	PipelinedTo      string               `json:"pipelinedTo,omitempty"`
+	Ports            []v1.ContainerPort   `json:"ports,omitempty"`
 }
 
 // A pipeline the first session makes before its actions (pipelinedTo).
@@ -180,6 +181,21 @@ func nsOr(ns string) string {
 
 // The task status vsched's loader derives from phase and node, written as the pod that
 // Volcano's getTaskStatus turns into the same status.
+// podPorts gives the ports the API server's defaulting would: TCP when no protocol is written.
+func podPorts(ports []v1.ContainerPort) []v1.ContainerPort {
+	if len(ports) == 0 {
+		return nil
+	}
+	out := make([]v1.ContainerPort, len(ports))
+	for i, p := range ports {
+		if p.Protocol == "" {
+			p.Protocol = v1.ProtocolTCP
+		}
+		out[i] = p
+	}
+	return out
+}
+
 func podPhase(p *podIn, pod *v1.Pod, now metav1.Time) error {
 	switch p.Phase {
 	case "", "Pending":
@@ -351,6 +367,7 @@ func buildCluster(scn *scenarioFile) (*cluster, error) {
 				Containers: []v1.Container{{
 					Name:      "c",
 					Resources: v1.ResourceRequirements{Requests: in.Request},
+					Ports:     podPorts(in.Ports),
 				}},
 			},
 		}

@@ -280,6 +280,7 @@ func (c *fuzzCase) reductions() []*fuzzCase {
 			{p.NodeSelector != nil, func(p *podIn) { p.NodeSelector = nil }},
 			{p.Tolerations != nil, func(p *podIn) { p.Tolerations = nil }},
 			{p.Affinity != nil, func(p *podIn) { p.Affinity = nil }},
+			{p.Ports != nil, func(p *podIn) { p.Ports = nil }},
 			{p.Labels != nil, func(p *podIn) { p.Labels = nil }},
 			{p.Priority != nil, func(p *podIn) { p.Priority = nil }},
 			{p.PriorityClass != "", func(p *podIn) { p.PriorityClass = "" }},

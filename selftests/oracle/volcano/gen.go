@@ -134,7 +134,8 @@ func (c *fuzzCase) capDeserved() {
 // template is what the predicate error cache takes as the same task: the request and every
 // constraint on the node.
 func template(p *podIn) string {
-	j, _ := json.Marshal([]interface{}{p.Request, p.NodeSelector, p.Tolerations, p.Affinity})
+	j, _ := json.Marshal([]interface{}{p.Request, p.NodeSelector, p.Tolerations, p.Affinity,
+		podPorts(p.Ports)})
 	return string(j)
 }
 
@@ -230,7 +231,55 @@ func (c *fuzzCase) departure() string {
 			return "pod affinity with preempt or reclaim"
 		}
 	}
+	for i := range c.scn.Pods {
+		p := &c.scn.Pods[i]
+		if len(p.Ports) == 0 {
+			continue
+		}
+		// v1.10.0's preempt pipelines once FutureIdle holds the preemptor, without
+		// the predicates (PR #5843); its reclaim likewise
+		if c.has("preempt") || c.has("reclaim") {
+			return "host ports with preempt or reclaim"
+		}
+		// kube-scheduler keeps a node's ports as a set, vsched counts them
+		// (scheduling.md): two pods on a node may not share one
+		for j := 0; j < i && p.Node != ""; j++ {
+			if q := &c.scn.Pods[j]; q.Node == p.Node && portsConflict(p.Ports, q.Ports) {
+				return "two pods on a node with one host port"
+			}
+		}
+	}
 	return ""
+}
+
+// portsConflict is kube-scheduler's NodePorts between two pods' ports: the same protocol
+// and host port, on the same hostIP or with either one every address.
+func portsConflict(a, b []v1.ContainerPort) bool {
+	any := func(ip string) bool { return ip == "" || ip == "0.0.0.0" }
+	for _, x := range podPorts(a) {
+		for _, y := range podPorts(b) {
+			if x.HostPort > 0 && x.HostPort == y.HostPort && x.Protocol == y.Protocol &&
+				(x.HostIP == y.HostIP || any(x.HostIP) || any(y.HostIP)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// genPorts gives a pod a host port now and then, from a few, so that pods meet on them.
+func genPorts(r *rand.Rand, c *fuzzCase, p *podIn) {
+	if c.has("preempt") || c.has("reclaim") || !chance(r, 0.2) {
+		return
+	}
+	port := v1.ContainerPort{ContainerPort: 80, HostPort: pick(r, int32(8080), 9090)}
+	if chance(r, 0.2) {
+		port.Protocol = v1.ProtocolUDP
+	}
+	if chance(r, 0.3) {
+		port.HostIP = pick(r, "10.0.0.1", "10.0.0.2", "0.0.0.0")
+	}
+	p.Ports = []v1.ContainerPort{port}
 }
 
 func (c *fuzzCase) has(action string) bool {
@@ -389,6 +438,7 @@ func genWorkload(r *rand.Rand, c *fuzzCase, room []nodeRoom) {
 					Operator: v1.TolerationOpEqual, Value: "gpu"}}
 			}
 			genAffinity(r, c, &p)
+			genPorts(r, c, &p)
 			if chance(r, 0.1) {
 				f := false
 				p.Preemptable = &f
@@ -401,6 +451,12 @@ func genWorkload(r *rand.Rand, c *fuzzCase, room []nodeRoom) {
 					room[i].cpu -= cpu
 					room[i].mem -= mem
 					p.Node = c.scn.Nodes[i].Name
+					// a running pod's port is free on its node (departure())
+					for _, q := range c.scn.Pods {
+						if q.Node == p.Node && portsConflict(p.Ports, q.Ports) {
+							p.Ports = nil
+						}
+					}
 					p.Phase = "Running"
 					if chance(r, 0.1) {
 						p.Phase = "Releasing"

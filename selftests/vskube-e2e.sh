@@ -40,7 +40,9 @@
 # PodGroup with networkTopology {mode: hard, highestTierAllowed: 1} (kept
 # by the API server: the PodGroup CRD make peers writes from
 # volcano.sh/apis) is bound within one leaf, and one of three pods, which
-# no leaf holds, stays Pending with nothing bound.
+# no leaf holds, stays Pending with nothing bound. A pod with a scheduling
+# gate waits while another takes its node's hostPort; once kubectl removes
+# the gate it is told the port is held, and is bound when that pod is gone.
 #
 # Part 3, two bridges with leader election on the Lease of deploy/vsched.yaml:
 # only the leader connects to vschedd and binds; when it stops it lets go
@@ -772,6 +774,60 @@ k delete pods tp1 tp2 tq1 tq2 tq3 --force --grace-period=0 >"$tmp/out" 2>&1 &&
 	k delete podgroups topo2 topo3 >"$tmp/out" 2>&1 &&
 	k delete -f "$tmp/topo.yaml" >"$tmp/out" 2>&1 || fail "kubectl delete the topology step's objects"
 "$vsctl" conf set "$tmp/conf" >"$tmp/out" 2>&1 || fail "vsctl conf set conf"
+
+# Scheduling gates and host ports: gp1, gated, waits while gp2, made after
+# it, takes gt1 and its hostPort 8080; once kubectl takes gp1's gate away it
+# is told that the port is held, and is bound when gp2 is gone.
+cat >"$tmp/gates.yaml" <<EOF
+apiVersion: v1
+kind: Node
+metadata: {name: gt1, labels: {e2e: gates}}
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+  conditions: [{type: Ready, status: "True"}]
+---
+EOF
+for p in gp1 gp2; do
+	gate=
+	[ $p = gp1 ] && gate='schedulingGates: [{name: example.com/wait}]'
+	cat >>"$tmp/gates.yaml" <<EOF
+apiVersion: v1
+kind: Pod
+metadata: {name: $p, namespace: default}
+spec:
+  schedulerName: volcano
+  nodeSelector: {e2e: gates}
+  $gate
+  containers:
+  - name: c
+    image: busybox
+    resources: {requests: {cpu: 100m, memory: 64Mi}}
+    ports: [{containerPort: 80, hostPort: 8080}]
+---
+EOF
+done
+k create -f "$tmp/gates.yaml" >"$tmp/out" 2>&1 || fail "kubectl create -f gates.yaml"
+until_ok bound gp2 || fail "gp2 was not bound"
+[ "$(node_of gp2)" = gt1 ] || fail "gp2 is on $(node_of gp2), not gt1"
+until_ok sh -c "'$vsctl' explain task default/gp1 | grep -q 'Reason: *SchedulingGated'" ||
+	fail "gp1 is not explained as gated: $("$vsctl" explain task default/gp1 2>&1)"
+"$vsctl" task show default/gp1 >"$tmp/out" 2>&1 &&
+	[ "$(jq -c '[.gated, .hostPorts]' "$tmp/out")" = '[true,[{"hostPort":8080,"protocol":"TCP"}]]' ] ||
+	fail "vschedd's gp1 is not gated with hostPort 8080: $(cat "$tmp/out")"
+[ -z "$(node_of gp1)" ] || fail "gp1 was bound while gated"
+k patch pod gp1 --type=json -p '[{"op": "remove", "path": "/spec/schedulingGates"}]' \
+	>"$tmp/out" 2>&1 || fail "kubectl patch gp1's schedulingGates away: $(cat "$tmp/out")"
+ports="didn't have free ports for the requested pod ports"
+until_ok sh -c "'$vsctl' explain task default/gp1 | grep -q \"$ports\"" ||
+	fail "gp1, ungated, is not told that its port is held: $("$vsctl" explain task default/gp1 2>&1)"
+[ -z "$(node_of gp1)" ] || fail "gp1 was bound beside gp2, on the same hostPort"
+k delete pod gp2 --force --grace-period=0 >"$tmp/out" 2>&1 || fail "kubectl delete gp2"
+until_ok bound gp1 || fail "gp1 was not bound once its port was free"
+echo "vskube-e2e: a gated pod waits until kubectl removes its gate, then for its hostPort" \
+	"to be free, and is bound on $(node_of gp1)"
+k delete pod gp1 --force --grace-period=0 >"$tmp/out" 2>&1 &&
+	k delete -f "$tmp/gates.yaml" --ignore-not-found >"$tmp/out" 2>&1 ||
+	fail "kubectl delete the gates step's objects"
 
 # ---- part 3: leader election ----
 stop vk_pid

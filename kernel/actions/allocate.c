@@ -348,7 +348,7 @@ static bool role_mixed(const struct vs_job *job, const char *role)
 	const struct vs_task *t, *first = NULL;
 
 	list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node) {
-		if (t->role != role || t->best_effort)
+		if (t->role != role || t->best_effort || t->gated)
 			continue;
 		if (t->affinity || vs_task_ports(t))
 			return true;
@@ -1287,11 +1287,11 @@ static int cmp_sub_ws(struct vs_session *ssn, const void *a, const void *b)
 	return vs_ssn_subjob_order(ssn, x->sj, y->sj);
 }
 
-/* The tasks allocate places: pending, requesting something, not backing off. */
+/* The tasks allocate places: pending, requesting something, not gated, not backing off. */
 static int push_task(struct vs_session *ssn, struct vs_pqueue *tasks, struct vs_task *task)
 {
-	/* best-effort tasks are backfill's */
-	if (task->status != VS_TASK_PENDING || vs_res_is_empty(task->req))
+	/* best-effort tasks are backfill's; a gated pod waits for its gates to go */
+	if (task->status != VS_TASK_PENDING || vs_res_is_empty(task->req) || task->gated)
 		return 0;
 	/* its bind failed a moment ago: it waits out its backoff */
 	if (vs_task_backing_off(task, ssn->sched->now_ns))

@@ -46,7 +46,8 @@ static struct job_tasks *collect(struct vs_session *ssn, struct vs_job *job, int
 		vs_ssn_on_deallocate(ssn, task, node);
 	}
 	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node) {
-		if (!task->best_effort || vs_task_backing_off(task, ssn->sched->now_ns))
+		if (!task->best_effort || task->gated ||
+		    vs_task_backing_off(task, ssn->sched->now_ns))
 			continue;
 		if (!jt) {
 			jt = vs_arena_zalloc(ssn->arena, sizeof(*jt));

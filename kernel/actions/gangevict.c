@@ -112,7 +112,8 @@ static int cmp_sub_plan(struct vs_session *ssn, const void *a, const void *b)
 
 static int push_pending(struct vs_session *ssn, struct vs_pqueue *tasks, struct vs_task *task)
 {
-	if (task->status != VS_TASK_PENDING || vs_res_is_empty(task->req))
+	/* as Volcano's simulation: no gated pod, no best-effort one */
+	if (task->status != VS_TASK_PENDING || vs_res_is_empty(task->req) || task->gated)
 		return 0;
 	return vs_pq_push(tasks, task);
 }

@@ -597,14 +597,15 @@ static int cmp_job_work(struct vs_session *ssn, const void *a, const void *b)
 	return vs_ssn_job_order(ssn, x->job, y->job);
 }
 
-/* Fill @tasks with the pending tasks of @job, in task order. */
+/* Fill @tasks with the pending tasks of @job that may preempt, in task order. */
 static int pending_tasks(struct vs_session *ssn, struct vs_job *job, struct vs_pqueue *tasks)
 {
 	struct vs_task *task;
 
 	vs_pq_init(tasks, ssn, ssn->arena, vs_cmp_task);
 	list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node)
-		if (!vs_task_backing_off(task, ssn->sched->now_ns) && vs_pq_push(tasks, task))
+		if (!task->gated && !vs_task_backing_off(task, ssn->sched->now_ns) &&
+		    vs_pq_push(tasks, task))
 			return -ENOMEM;
 	return 0;
 }

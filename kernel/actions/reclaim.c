@@ -208,7 +208,7 @@ static int find_preemptors(struct reclaim_ctx *ctx, struct vs_pqueue *queues)
 		jw->job = job;
 		vs_pq_init(&jw->tasks, ssn, ssn->arena, vs_cmp_task);
 		list_for_each_entry(task, &job->by_status[VS_TASK_PENDING], status_node)
-			if (!vs_task_backing_off(task, ssn->sched->now_ns) &&
+			if (!task->gated && !vs_task_backing_off(task, ssn->sched->now_ns) &&
 			    vs_pq_push(&jw->tasks, task))
 				return -ENOMEM;
 		if (vs_pq_push(&qw->jobs, jw))

@@ -107,6 +107,7 @@ enum vs_txn_kind {
 	VS_TXN_JOB_PHASE,
 	VS_TXN_TASK_MOVE,		/* a task's status or node */
 	VS_TXN_TASK_BIND,		/* what the bind pipeline keeps on a task */
+	VS_TXN_TASK_UNGATE,		/* a task's scheduling gates cleared */
 	VS_TXN_QUEUE_STATE,
 	VS_TXN_VJOB_STATE,
 	VS_TXN_VJOB_LINK,

@@ -96,6 +96,30 @@ void vs_job_inqueue_resource(const struct vs_job *job, struct vs_res *out)
 	}
 }
 
+void vs_job_deduct_gated(const struct vs_job *job, struct vs_res *r)
+{
+	const struct vs_task *task;
+	struct vs_res gated;
+
+	/* Most jobs have no gated task: nothing to walk. */
+	if (!job->nr_gated)
+		return;
+	vs_res_clear(&gated);
+	list_for_each_entry(task, &job->tasks, job_node)
+		if (task->gated)
+			vs_res_add(&gated, task->req);
+	for (unsigned int d = 0; d < VS_RES_MAX; d++) {
+		s64 left;
+
+		/* Go's Resource has cpu and memory always, a scalar only when set */
+		if (!vs_res_has(r, d) || (!vs_res_has(&gated, d) &&
+					  d != VS_RES_CPU && d != VS_RES_MEMORY))
+			continue;
+		left = vs_res_get(r, d) - vs_res_get(&gated, d);
+		vs_res_set(r, d, left > 0 ? left : 0);
+	}
+}
+
 void vs_job_sums(const struct vs_job *job, const struct vs_task *skip,
 		 struct vs_res *total, struct vs_res *allocated)
 {
@@ -117,7 +141,7 @@ int vs_job_check(const struct vs_job *job, struct vs_err *err)
 	struct vs_res total, allocated;
 	const struct vs_task *task;
 	u32 nr[VS_TASK_NR_STATUS] = { 0 };
-	u32 n = 0, best_effort = 0;
+	u32 n = 0, best_effort = 0, gated = 0;
 
 	list_for_each_entry(task, &job->tasks, job_node) {
 		if (task->job != job)
@@ -125,6 +149,7 @@ int vs_job_check(const struct vs_job *job, struct vs_err *err)
 					  job->ns, job->name, task->ns, task->name);
 		if (task->status == VS_TASK_PENDING && task->best_effort)
 			best_effort++;
+		gated += task->gated;
 		nr[task->status]++;
 		n++;
 	}
@@ -150,6 +175,9 @@ int vs_job_check(const struct vs_job *job, struct vs_err *err)
 					  vs_task_status_name((enum vs_task_status)s),
 					  listed, job->nr_by_status[s]);
 	}
+	if (gated != job->nr_gated)
+		return vs_err_set(err, EIO, "job %s/%s: %u tasks with scheduling gates, counts %u",
+				  job->ns, job->name, gated, job->nr_gated);
 	if (best_effort != job->nr_pending_best_effort)
 		return vs_err_set(err, EIO, "job %s/%s: %u pending best-effort tasks, counts %u",
 				  job->ns, job->name, best_effort, job->nr_pending_best_effort);
@@ -187,6 +215,9 @@ void vs_job_contrib(const struct vs_job *job, struct vs_job_contrib *c)
 		c->has_inqueue = true;
 		c->has_oc_inqueue = true;
 		c->oc_inqueue = job->phase == VS_PG_INQUEUE ? job->min_resources : c->inqueue;
+		/* less what its gated tasks ask for (DeductSchGatedResources) */
+		vs_job_deduct_gated(job, &c->inqueue);
+		vs_job_deduct_gated(job, &c->oc_inqueue);
 	}
 	vs_res_diff(&c->allocated, &job->min_resources, VS_DIM_ZERO, &c->elastic, &dec);
 }

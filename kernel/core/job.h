@@ -179,6 +179,7 @@ struct vs_job {
 	struct list_head by_status[VS_TASK_NR_STATUS];
 	u32 nr_by_status[VS_TASK_NR_STATUS];
 	u32 nr_pending_best_effort;
+	u32 nr_gated;			/* tasks with scheduling gates (task->gated) */
 
 	struct vs_res total_request;
 	struct vs_res allocated;
@@ -317,6 +318,14 @@ static inline u32 vs_job_valid_task_num(const struct vs_job *job)
  * memory always), counting only what is still missing.
  */
 void vs_job_inqueue_resource(const struct vs_job *job, struct vs_res *out);
+
+/*
+ * Volcano's DeductSchGatedResources: @r less the requests of the job's
+ * gated tasks, never below 0; cpu and memory always, another resource only
+ * where @r has it. What a job reserves in its queue for tasks it cannot
+ * place yet must not keep other jobs out.
+ */
+void vs_job_deduct_gated(const struct vs_job *job, struct vs_res *r);
 
 /* CalculateAllocatedTaskNum: tasks in an allocated status. */
 static inline u32 vs_job_allocated_task_num(const struct vs_job *job)

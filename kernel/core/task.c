@@ -118,6 +118,7 @@ void vs_job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_task *t
 		list_add_tail(&task->status_node, &job->by_status[task->status]);
 		job->nr_by_status[task->status]++;
 		job->nr_pending_best_effort += best_effort;
+		job->nr_gated += task->gated;
 		vs_res_add(&job->total_request, task->req);
 		if (queue)
 			vs_res_add(&queue->request, task->req);
@@ -130,6 +131,7 @@ void vs_job_account(struct vs_cluster *cl, struct vs_job *job, struct vs_task *t
 		list_del_init(&task->status_node);
 		job->nr_by_status[task->status]--;
 		job->nr_pending_best_effort -= best_effort;
+		job->nr_gated -= task->gated;
 		/* a saturated total is counted again without the task (core/res.h) */
 		if (unlikely(vs_res_saturated_by(&job->total_request, task->req) ||
 			     (allocated && vs_res_saturated_by(&job->allocated, task->req)))) {
@@ -283,6 +285,22 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 	job_move_task(cl, task->job, task, status);
 	task->job->place_gen++;
 	vs_txn_push(cl, ent);
+	return 0;
+}
+
+/* ---- scheduling gates ---- */
+
+int vs_task_ungate(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err)
+{
+	(void)err;
+	if (!task->gated)
+		return 0;
+	/* the job rests with what its gated tasks leave out: out of the sums first */
+	vs_job_wake(cl, task->job);
+	if (unlikely(cl->txn))
+		vs_txn_note(cl, VS_TXN_TASK_UNGATE, task, 0);
+	task->gated = false;
+	task->job->nr_gated--;
 	return 0;
 }
 
@@ -448,6 +466,10 @@ static int task_spec_check(struct vs_cluster *cl, const struct vs_task_spec *spe
 		return vs_err_set(err, EINVAL, "a %s task needs a node",
 				  vs_task_status_name(spec->status));
 	}
+	/* The API server's rule: spec.nodeName only once every gate is cleared. */
+	if (spec->gated && !vs_str_empty(spec->node))
+		return vs_err_set(err, EINVAL, "a pod with scheduling gates cannot be on node %s",
+				  spec->node);
 	return 0;
 }
 
@@ -518,6 +540,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	}
 	task->best_effort = vs_res_is_empty(task->req);	/* pods do not count */
 	task->preemptable = spec->preemptable;
+	task->gated = spec->gated;
 	task->preemption_policy = spec->preemption_policy;
 	task->priority = spec->priority;
 	task->job = job;

@@ -137,6 +137,12 @@ struct vs_task {
 	enum vs_preemption_policy preemption_policy : 8;
 	bool best_effort;		/* req is empty */
 	bool preemptable;		/* volcano.sh/preemptable */
+	/*
+	 * The pod has scheduling gates (Volcano's SchGated): no action places
+	 * it, and its job's reservation in its queue leaves its request out
+	 * (vs_job_deduct_gated()). Cleared by vs_task_ungate(), never set again.
+	 */
+	bool gated;
 	const char *priority_class;	/* interned, or NULL */
 	/*
 	 * Interned, or NULL: the UID of the pod's controller owner (else its
@@ -232,6 +238,7 @@ struct vs_task_spec {
 	const char *priority_class;
 	const char *owner_uid;		/* NULL or "" for none */
 	bool preemptable;
+	bool gated;			/* spec.schedulingGates; not with a node */
 	enum vs_preemption_policy preemption_policy;
 	const struct vs_kv_spec *labels;
 	u32 nr_labels;
@@ -288,6 +295,12 @@ int vs_task_place(struct vs_cluster *cl, struct vs_task *task, struct vs_node *n
 /* Take a task off its node and give it @status (Pending, or a final one). */
 int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 		    enum vs_task_status status, struct vs_err *err);
+
+/*
+ * The pod's last scheduling gate was removed: the task may be scheduled
+ * from now on. A task without gates is left as it is.
+ */
+int vs_task_ungate(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err);
 
 /*
  * Set what the bind pipeline (kernel/bind/) keeps on @task: the reason of

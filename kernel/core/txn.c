@@ -539,6 +539,10 @@ static int undo_one(struct vs_cluster *cl, struct vs_txn_ent *ent)
 	case VS_TXN_TASK_MOVE:
 		undo_task_move(cl, ent);
 		break;
+	case VS_TXN_TASK_UNGATE:
+		task->gated = true;
+		task->job->nr_gated++;
+		break;
 	case VS_TXN_TASK_BIND:
 		/* vs_task_set_bind_state() made task->bind before it journalled */
 		vs_str_put(&cl->strs, task->bind->error);

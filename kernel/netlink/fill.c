@@ -527,6 +527,8 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 	fill_tolerations(&f, VS_TASK_A_TOLERATION, t->tolerations);
 	fill_affinity(&f, VS_TASK_A_AFFINITY, t->affinity);
 	fill_host_ports(&f, VS_TASK_A_HOST_PORT, vs_task_ports(t));
+	if (t->gated)
+		put_flag(&f, VS_TASK_A_GATED);
 	/* What the bind pipeline keeps (read-only): not part of a NEW. */
 	if (!spec && vs_task_bind_failures(t))
 		put_u32(&f, VS_TASK_A_BIND_FAILURES, vs_task_bind_failures(t));

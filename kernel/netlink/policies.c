@@ -662,6 +662,7 @@ static const struct vs_nla_policy task_spec_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_INT(VS_TASK_A_ADMIT, "admit", VS_NLA_FLAG),
 	VS_NLA_NEST(VS_TASK_A_HOST_PORT, "hostPorts", host_port_policy,
 		    VS_HPORT_A_MAX, .flags = VS_NLA_F_MULTI),
+	VS_NLA_INT(VS_TASK_A_GATED, "gated", VS_NLA_FLAG),
 };
 
 static const struct vs_nla_policy task_spec_attrs[VS_A_MAX + 1] = {
@@ -722,6 +723,7 @@ static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_SCHEDULER, "schedulerName"),
 	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
 	VS_NLA_REJECTED(VS_TASK_A_HOST_PORT, "hostPorts"),
+	VS_NLA_REJECTED(VS_TASK_A_GATED, "gated"),
 };
 
 static const struct vs_nla_policy task_key_attrs[VS_A_MAX + 1] = {
@@ -1051,7 +1053,7 @@ static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_NODE_SELECTOR, "nodeSelector"),
 	VS_NLA_REJECTED(VS_TASK_A_TOLERATION, "tolerations"),
 	VS_NLA_REJECTED(VS_TASK_A_AFFINITY, "affinity"),
-	VS_NLA_RANGE(VS_TASK_A_EVENT, "event", VS_NLA_U32, 0, VS_TASK_EVENT_DELETED,
+	VS_NLA_RANGE(VS_TASK_A_EVENT, "event", VS_NLA_U32, 0, VS_TASK_EVENT_UNGATED,
 		    VS_NLA_F_REQUIRED),
 	VS_NLA_INT(VS_TASK_A_EXIT_CODE, "exitCode", VS_NLA_S32),
 	VS_NLA_REJECTED(VS_TASK_A_BIND_FAILURES, "bindFailures"),
@@ -1064,6 +1066,7 @@ static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_SCHEDULER, "schedulerName"),
 	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
 	VS_NLA_REJECTED(VS_TASK_A_HOST_PORT, "hostPorts"),
+	VS_NLA_REJECTED(VS_TASK_A_GATED, "gated"),
 };
 
 static const struct vs_nla_policy task_status_attrs[VS_A_MAX + 1] = {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * What the outside world reports about tasks: VS_CMD_TASK_STATUS (a pod
- * runs, finished, is being deleted, is gone) and VS_CMD_BIND_RESULT (the
+ * runs, finished, is being deleted, is gone, lost its scheduling gates) and VS_CMD_BIND_RESULT (the
  * answer to a bind decision, applied by the bind pipeline, bind/bind.h).
  * See ctl.h.
  *
@@ -53,6 +53,8 @@ static const u32 event_from[] = {
 	[VS_TASK_EVENT_DELETING]	= PLACED | ST(PENDING) | ST(UNKNOWN) | ST(SUCCEEDED) |
 					  ST(FAILED),
 	[VS_TASK_EVENT_DELETED]		= (1u << VS_TASK_NR_STATUS) - 1,
+	/* the API server lets the gates go in any phase */
+	[VS_TASK_EVENT_UNGATED]		= (1u << VS_TASK_NR_STATUS) - 1,
 };
 
 static const char *const event_what[] = {
@@ -61,6 +63,7 @@ static const char *const event_what[] = {
 	[VS_TASK_EVENT_FAILED]		= "have failed",
 	[VS_TASK_EVENT_DELETING]	= "be terminating",
 	[VS_TASK_EVENT_DELETED]		= "be gone",
+	[VS_TASK_EVENT_UNGATED]		= "lose its scheduling gates",
 };
 
 /* The status @event gives a task in @status (it may come from it). */
@@ -77,6 +80,7 @@ static enum vs_task_status event_target(enum vs_task_event event, enum vs_task_s
 	case VS_TASK_EVENT_DELETING:
 		return vs_task_status_terminal(status) ? status : VS_TASK_RELEASING;
 	case VS_TASK_EVENT_DELETED:
+	case VS_TASK_EVENT_UNGATED:
 		break;
 	}
 	return status;
@@ -127,6 +131,15 @@ int vs_nl_task_status_doit(struct vs_genl_info *info)
 		if (vs_ctl_task_del(&ctl, task, err))
 			controller_failed(tb, err);
 		vs_err_clear(err);
+		return 0;
+	}
+	if (event == VS_TASK_EVENT_UNGATED) {
+		if (!task->gated)
+			return 0;	/* said again, or it had none */
+		ret = vs_task_ungate(cl, task, err);
+		if (ret)
+			return vs_nl_refuse(info, tb[VS_TASK_A_EVENT], ret, "ungate refused");
+		vs_nl_event(core, VS_EVENT_STATUS, VS_A_TASK, task);
 		return 0;
 	}
 	target = event_target(event, task->status);

@@ -152,6 +152,12 @@ void vs_nl_writeback_job(struct vs_nl_core *core, struct vs_job *job)
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(sched_statuses); i++) {
 		list_for_each_entry(t, &job->by_status[sched_statuses[i]], status_node) {
+			/*
+			 * The API server gives a gated pod its SchedulingGated
+			 * condition: Volcano's cache leaves it alone.
+			 */
+			if (t->gated)
+				continue;
 			sa.task = t;
 			sa.reason = vs_nl_task_sched_reason(t, fit_error, buf, sizeof(buf),
 							    &sa.message);

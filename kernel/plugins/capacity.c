@@ -187,6 +187,7 @@ static void job_part(struct job_part *jp, const struct vs_job *job)
 	    (job->phase == VS_PG_INQUEUE ||
 	     (job->phase == VS_PG_RUNNING && vs_job_allocated_task_num(job) >= job->min_member))) {
 		vs_job_inqueue_resource(job, &need);
+		vs_job_deduct_gated(job, &need);
 		vs_fres_from_res(&jp->inqueue, &need);
 	}
 
@@ -765,6 +766,7 @@ static void capacity_job_enqueued(struct vs_session *ssn, struct vs_plugin *p,
 {
 	struct capacity *cap = p->priv;
 	struct vs_capacity_queue *cq;
+	struct vs_res gated_out;
 	struct vs_fres min;
 
 	if (!job->has_min_resources || !job->queue)
@@ -772,7 +774,10 @@ static void capacity_job_enqueued(struct vs_session *ssn, struct vs_plugin *p,
 	cq = queue_attr(p, job->queue);
 	if (!cq->active)
 		return;
-	vs_fres_from_res(&min, &job->min_resources);
+	/* its gated tasks' requests do not keep other jobs out */
+	gated_out = job->min_resources;
+	vs_job_deduct_gated(job, &gated_out);
+	vs_fres_from_res(&min, &gated_out);
 	vs_fres_add(&cq->inqueue, &min);
 	for (u32 k = cap->hierarchy ? cq->nr_ancestors : 0; k > 0; k--)
 		vs_fres_add(&cap->queues[cq->ancestors[k - 1]].inqueue, &min);

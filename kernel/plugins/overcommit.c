@@ -113,9 +113,14 @@ static void overcommit_job_enqueued(struct vs_session *ssn, struct vs_plugin *p,
 				    const struct vs_job *job)
 {
 	struct overcommit *oc = p->priv;
+	struct vs_res min;
 
-	if (job->has_min_resources)
-		vs_res_add(&oc->inqueue, &job->min_resources);
+	if (!job->has_min_resources)
+		return;
+	/* its gated tasks' requests do not keep other jobs out */
+	min = job->min_resources;
+	vs_job_deduct_gated(job, &min);
+	vs_res_add(&oc->inqueue, &min);
 }
 
 const struct vs_plugin_ops vs_plugin_overcommit = {

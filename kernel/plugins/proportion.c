@@ -364,10 +364,14 @@ static void proportion_job_enqueued(struct vs_session *ssn, struct vs_plugin *p,
 {
 	struct proportion *prop = p->priv;
 	u32 i = job->queue ? job->queue->sidx : 0;
+	struct vs_res min;
 
 	if (!job->has_min_resources || !job->queue || !prop->queues[i].active)
 		return;
-	vs_sum_add(&prop->sums[i].inqueue, &job->min_resources);
+	/* its gated tasks' requests do not keep other jobs out */
+	min = job->min_resources;
+	vs_job_deduct_gated(job, &min);
+	vs_sum_add(&prop->sums[i].inqueue, &min);
 	vs_sum_to_fres(&prop->queues[i].inqueue, &prop->sums[i].inqueue);
 }
 

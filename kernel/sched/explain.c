@@ -825,6 +825,14 @@ int vs_explain_task(const struct vs_sched *sched, const struct vs_task *task, u6
 	if (task->status != VS_TASK_PENDING)
 		return explain_placed(task, ex);
 
+	if (task->gated) {
+		/* kube-scheduler's words for a pod waiting on its gates */
+		ex->reason = "SchedulingGated";
+		step(ex, "Scheduling gates: the pod has some (spec.schedulingGates)");
+		message(ex, "waiting for scheduling gates; no action places it until they are "
+			"removed");
+		return done(ex);
+	}
 	if (vs_task_bind_failures(task)) {
 		const char *why = vs_task_bind_error(task);
 

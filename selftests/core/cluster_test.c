@@ -1111,6 +1111,58 @@ Test(cluster, a_node_counts_the_tasks_holding_host_ports)
 	check_all();
 }
 
+Test(cluster, a_job_counts_its_gated_tasks_and_leaves_them_out_of_what_it_reserves)
+{
+	struct vs_task_spec spec;
+	struct vs_job_spec js;
+	struct vs_job_contrib c;
+	struct vs_job *j;
+	struct vs_task *t;
+	struct vs_err e = { { 0 } };
+
+	add_node("n1", 8000, 16 * GI);
+	add_queue("default");
+	vs_job_spec_init(&js, "ns", "j");
+	js.min_member = 1;
+	js.phase = VS_PG_INQUEUE;
+	js.has_min_resources = true;
+	js.min_resources = res(3000, 4 * GI);
+	vs_res_set(&js.min_resources, VS_RES_PODS, 3);
+	cr_assert_eq(vs_job_add(&cl, &js, &j, &e), 0, "%s", e.msg);
+	vs_task_spec_init(&spec, "ns", "g", "j");
+	spec.req = res(2000, 1 * GI);
+	spec.gated = true;
+	/* the API server's rule: no node while gated */
+	spec.status = VS_TASK_RUNNING;
+	spec.node = "n1";
+	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "pod ns/g: a pod with scheduling gates cannot be on node n1");
+	spec.status = VS_TASK_PENDING;
+	spec.node = NULL;
+	cr_assert_eq(vs_task_add(&cl, &spec, &t, &e), 0, "%s", e.msg);
+	task_ok("plain", "j", VS_TASK_PENDING, NULL, 2000, 8 * GI);
+	cr_assert_eq(j->nr_gated, 1);
+	check_all();
+	/* minResources less the gated task's request, floored at 0, pods with it */
+	vs_job_contrib(j, &c);
+	cr_assert(c.has_inqueue);
+	cr_assert_eq(vs_res_get(&c.inqueue, VS_RES_CPU), 1000);
+	cr_assert_eq(vs_res_get(&c.inqueue, VS_RES_MEMORY), 3 * GI);
+	cr_assert_eq(vs_res_get(&c.inqueue, VS_RES_PODS), 2);
+	cr_assert_eq(vs_res_get(&c.oc_inqueue, VS_RES_CPU), 1000);
+	/* a count gone wrong is an invariant broken */
+	j->nr_gated = 0;
+	cr_assert_eq(vs_cluster_check(&cl, &e), -EIO);
+	j->nr_gated = 1;
+	cr_assert_eq(vs_task_ungate(&cl, t, &e), 0, "%s", e.msg);
+	cr_assert_not(t->gated);
+	cr_assert_eq(j->nr_gated, 0);
+	cr_assert_eq(vs_task_ungate(&cl, t, &e), 0, "said again: nothing changes");
+	vs_job_contrib(j, &c);
+	cr_assert_eq(vs_res_get(&c.inqueue, VS_RES_CPU), 3000);
+	check_all();
+}
+
 Test(cluster, check_finds_leaked_pool_objects_and_wrong_counts_of_other_kinds)
 {
 	struct vs_prioclass_spec pcs = { .name = "high", .value = 1000 };

@@ -69,19 +69,19 @@ static void put_labels(FILE *f, const char *what, const struct vs_labels *l)
 
 static void put_task(FILE *f, const struct vs_task *t)
 {
-	fprintf(f, "\n  task %s seq %llu %s node %s acct %d bind %s/%u/%llu", t->name,
+	fprintf(f, "\n  task %s seq %llu %s node %s acct %d bind %s/%u/%llu gated %d", t->name,
 		(unsigned long long)t->seq, vs_task_status_name(t->status),
 		t->node ? t->node->name : "-", t->acct, vs_task_bind_error(t) ? vs_task_bind_error(t) : "-",
-		vs_task_bind_failures(t), (unsigned long long)vs_task_retry_after(t));
+		vs_task_bind_failures(t), (unsigned long long)vs_task_retry_after(t), t->gated);
 }
 
 static void put_job(FILE *f, const struct vs_job *job)
 {
 	fprintf(f, "\njob %s/%s seq %llu queue %s(%s) min %u pc %s phase %d vjob %s tasks %u "
-		"resting %d", job->ns, job->name, (unsigned long long)job->seq, job->queue_name,
-		job->queue ? job->queue->name : "-", job->min_member,
+		"resting %d gated %u", job->ns, job->name, (unsigned long long)job->seq,
+		job->queue_name, job->queue ? job->queue->name : "-", job->min_member,
 		job->priority_class ? job->priority_class : "-", job->phase,
-		job->vjob ? job->vjob->name : "-", job->nr_tasks, job->resting);
+		job->vjob ? job->vjob->name : "-", job->nr_tasks, job->resting, job->nr_gated);
 	for (u32 i = 0; i < job->nr_min_task_member; i++)
 		fprintf(f, " role %s=%u", job->min_task_member[i].role,
 			job->min_task_member[i].min);
@@ -243,6 +243,21 @@ static struct vs_task *add_task(struct vs_cluster *c, const char *name, const ch
 	return task;
 }
 
+/* A pod with scheduling gates, on no node. */
+static struct vs_task *add_gated(struct vs_cluster *c, const char *name, const char *job,
+				 enum vs_task_status status)
+{
+	struct vs_task_spec spec;
+	struct vs_task *task;
+
+	vs_task_spec_init(&spec, "ns", name, job);
+	spec.req = res(250, 1 << 20);
+	spec.status = status;
+	spec.gated = true;
+	OK(vs_task_add(c, &spec, &task, err));
+	return task;
+}
+
 static struct vs_vjob *add_vjob(struct vs_cluster *c, const char *name)
 {
 	struct vs_vjob_task_spec ts = { .name = "w", .replicas = 2 };
@@ -296,6 +311,8 @@ static void rich_cluster(struct vs_cluster *c)
 	/* r and s rest, as a session leaves them; c, made before r, is active */
 	vs_job_set_phase(c, add_job(c, "r", "q2"), VS_PG_RUNNING);
 	add_task(c, "r-0", "r", VS_TASK_RUNNING, "n4");
+	add_gated(c, "r-1", "r", VS_TASK_RELEASING);	/* a gated pod being deleted */
+	add_gated(c, "a-4", "a", VS_TASK_PENDING);
 	vs_job_set_phase(c, add_job(c, "s", "q2"), VS_PG_INQUEUE);
 	add_job(c, "t", "q1");
 	vs_job_rest(c, vs_job_find(c, "ns", "r"));
@@ -488,6 +505,13 @@ static void task_bind(struct vs_cluster *c)
 	OK(vs_bind_succeeded(c, task_of(c, "a-2"), err));
 }
 
+static void task_ungate(struct vs_cluster *c)
+{
+	OK(vs_task_ungate(c, task_of(c, "a-4"), err));
+	OK(vs_task_ungate(c, task_of(c, "r-1"), err));	/* its job rests: it wakes */
+	cr_assert_not(vs_job_find(c, "ns", "r")->resting);
+}
+
 static void task_del(struct vs_cluster *c)
 {
 	vs_task_del(c, task_of(c, "a-0"));	/* first on n1 and among the running */
@@ -565,6 +589,7 @@ static const struct change {
 	{ "task status", task_status },
 	{ "task place", task_place },
 	{ "task bind", task_bind },
+	{ "task ungate", task_ungate },
 	{ "task delete", task_del },
 	{ "vjob add", vjob_add },
 	{ "vjob state", vjob_state },

@@ -270,6 +270,27 @@ Test(kread_pod, the_status_is_volcanos_from_phase_node_and_deletion)
 		  VS_TASK_STATUS_SUCCEEDED, NULL);
 }
 
+Test(kread_pod, scheduling_gates_make_a_gated_task)
+{
+	struct vsnl_task_tb tb;
+
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec:\n  schedulingGates:\n"
+			     "  - {name: example.com/a}\n  - name: example.com/b\n", NULL, &tb),
+		     0, "%s", err.msg);
+	cr_assert(vsnl_task_get_gated(&tb));
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec: {schedulingGates: []}\n", NULL, &tb),
+		     0, "%s", err.msg);
+	cr_assert_not(vsnl_task_get_gated(&tb), "no gate left: none");
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec: {schedulingGates: [{}]}\n", NULL,
+			     &tb), -EINVAL);
+	cr_assert_str_eq(err.msg, "m.yaml:4: document 1 (Pod default/p): "
+			 "spec.schedulingGates[0].name: required");
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec: {schedulingGates: [{nam: x}]}\n",
+			     NULL, &tb), -EINVAL);
+	cr_assert_str_eq(err.msg, "m.yaml:4: document 1 (Pod default/p): "
+			 "spec.schedulingGates[0].nam: unknown field (known: name)");
+}
+
 Test(kread_pod, a_pending_pod_of_another_scheduler_is_skipped)
 {
 	struct vsnl_task_tb tb;

@@ -137,6 +137,31 @@ Test(status, deletion_releases_then_removes)
 	assert_whole();
 }
 
+Test(status, a_pod_that_lost_its_gates_may_be_scheduled)
+{
+	struct nlmsghdr *nlh = ct_req(VS_CMD_TASK_NEW, 0);
+	struct nlattr *nest;
+
+	nest = mnl_attr_nest_start(nlh, VS_A_TASK);
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, "gated");
+	mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "pg");
+	mnl_attr_put(nlh, VS_TASK_A_GATED, 0, NULL);
+	mnl_attr_nest_end(nlh, nest);
+	CT_OK(nlh);
+	cr_assert(ct_task("gated")->gated);
+	cr_assert_eq(ct_task("gated")->job->nr_gated, 1);
+	cr_assert_eq(event("gated", VS_TASK_EVENT_UNGATED), 0, "%s", ct.ext.err.msg);
+	cr_assert_not(ct_task("gated")->gated);
+	cr_assert_eq(ct_task("gated")->status, VS_TASK_PENDING, "its status stays");
+	cr_assert_eq(ct_task("gated")->job->nr_gated, 0);
+	/* said again, or of a task that never had gates: nothing changes */
+	cr_assert_eq(event("gated", VS_TASK_EVENT_UNGATED), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(event("running", VS_TASK_EVENT_UNGATED), 0, "%s", ct.ext.err.msg);
+	cr_assert_eq(ct_task("running")->status, VS_TASK_RUNNING);
+	assert_whole();
+}
+
 Test(status, what_cannot_have_happened_is_refused_and_changes_nothing)
 {
 	struct nlmsghdr *nlh;

@@ -129,6 +129,8 @@ enum vs_task_event {
 	VS_TASK_EVENT_FAILED,		/* VS_TASK_A_EXIT_CODE may say how */
 	VS_TASK_EVENT_DELETING,		/* deletionTimestamp set: Releasing */
 	VS_TASK_EVENT_DELETED,		/* gone: the task is removed */
+	/* its last scheduling gate was removed: it may be scheduled */
+	VS_TASK_EVENT_UNGATED,
 };
 
 enum vs_preemption_policy_uapi {
@@ -707,6 +709,12 @@ enum vs_task_attr {
 	 * addresses that overlap (NodePorts)
 	 */
 	VS_TASK_A_HOST_PORT,
+	/*
+	 * flag: the pod has scheduling gates (spec.schedulingGates): no action
+	 * places it, and its request is left out of what its PodGroup holds
+	 * in its queue, until VS_CMD_TASK_STATUS says ungated. No node with it.
+	 */
+	VS_TASK_A_GATED,
 	__VS_TASK_A_MAX
 };
 #define VS_TASK_A_MAX (__VS_TASK_A_MAX - 1)

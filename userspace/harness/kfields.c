@@ -550,6 +550,25 @@ int kf_host_ports(struct kf *kf, const struct kf_items *ports,
 	return 0;
 }
 
+static int gate_done(struct kf *kf, struct vs_arg *a, void *item, u64 seen)
+{
+	const char **name = item;
+
+	if (!*name || !**name)
+		return kf_err(kf, a->line, "%s.name: required", kf->path);
+	return 0;
+}
+
+static const struct kf_field gate_fields[] = {
+	{ .key = "name", .parse = kf_str, .off = 0 },
+};
+
+static const struct kf_list gate_list = {
+	.what = "a scheduling gate", .fields = gate_fields, .nr_fields = ARRAY_SIZE(gate_fields),
+	.size = sizeof(const char *), .done = gate_done,
+};
+KF_LIST_PARSER(kf_sched_gates, gate_list)
+
 /* ---- affinity, in Kubernetes' shape ---- */
 
 /* A requirement: {key, operator, values}. */

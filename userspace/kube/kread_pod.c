@@ -119,6 +119,7 @@ struct spec_in {
 	u32 policy;
 	bool has_policy;
 	bool host_network;
+	u32 nr_gates;
 };
 
 static int p_policy(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
@@ -144,6 +145,37 @@ static int p_affinity(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return kr_put_affinity(kr, &vsnl_codec_task, VS_TASK_A_AFFINITY, kv);
 }
 
+static const struct kr_field gate_fields[] = {
+	{ .key = "name", .parse = kr_str },
+};
+
+/* spec.schedulingGates: a list of {name}, each named; counted, then put as GATED. */
+static int p_gates(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct spec_in *s = slot;
+	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
+	size_t old, at;
+
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
+		const struct vsnl_ynode *item = &kv->val.seq.items[i];
+		const char *name = NULL;
+
+		at = kr_push_idx(kr, i);
+		ret = kr_walk(kr, item, "a scheduling gate", gate_fields, ARRAY_SIZE(gate_fields),
+			      &name, NULL);
+		if (!ret && (!name || !*name))
+			ret = kr_err(kr, item->line, "%s.name: required", kr->path);
+		kr_pop(kr, at);
+	}
+	kr_pop(kr, old);
+	if (!ret)
+		s->nr_gates = kv->val.seq.nr;
+	return ret;
+}
+
 static const struct kr_field spec_fields[] = {
 	KR_FIELD("containers", kr_containers, struct spec_in, containers),
 	KR_FIELD("initContainers", kr_init_containers, struct spec_in, init),
@@ -157,6 +189,7 @@ static const struct kr_field spec_fields[] = {
 	{ .key = "tolerations", .parse = p_tolerations },
 	{ .key = "affinity", .parse = p_affinity },
 	KR_FIELD("hostNetwork", kr_bool, struct spec_in, host_network),
+	{ .key = "schedulingGates", .parse = p_gates },
 	KR_OPEN,
 };
 
@@ -359,6 +392,7 @@ int kr_put_pod(struct kr *kr)
 	      kr_put_host_ports(kr, &vsnl_codec_task, VS_TASK_A_HOST_PORT, &in.spec.containers,
 				in.spec.host_network, "spec.containers") ?:
 	      pod_priority(kr, &in) ?:
+	      (in.spec.nr_gates ? vsnl_task_put_gated(nlh, kr->cap, kr->err) : 0) ?:
 	      put_str(kr, "metadata.annotations[" POD_TASK_SPEC "]",
 		      string_of(in.meta.annotations, POD_TASK_SPEC), vsnl_task_put_role) ?:
 	      put_str(kr, "metadata.annotations[" POD_GROUP_NAME "]",

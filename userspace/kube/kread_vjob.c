@@ -189,6 +189,7 @@ static const struct kr_field template_spec_fields[] = {
 	{ .key = "affinity", .parse = p_unsupported },
 	{ .key = "priorityClassName", .parse = p_unsupported },
 	KR_FIELD("hostNetwork", kr_bool, struct task_in, host_network),
+	{ .key = "schedulingGates", .parse = p_unsupported },
 	KR_OPEN,
 };
 

@@ -69,6 +69,7 @@ const char *const vsnl_task_event_names[VSNL_NR_TASK_EVENT] = {
 	[VS_TASK_EVENT_FAILED] = "failed",
 	[VS_TASK_EVENT_DELETING] = "deleting",
 	[VS_TASK_EVENT_DELETED] = "deleted",
+	[VS_TASK_EVENT_UNGATED] = "ungated",
 };
 
 const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY] = {
@@ -691,7 +692,7 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_AFFINITY] = { .type = VSNL_CODEC_NESTED, .name = "affinity",
 		    .nested = &vsnl_codec_affinity },
 	[VS_TASK_A_EVENT] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_DELETED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_UNGATED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
 	[VS_TASK_A_EXIT_CODE] = { .type = VSNL_CODEC_S32, .name = "exitCode" },
 	[VS_TASK_A_BIND_FAILURES] = { .type = VSNL_CODEC_U32,
 		    .flags = VSNL_CODEC_F_RO, .name = "bindFailures" },
@@ -711,6 +712,7 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_FLAG, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
+	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_FLAG, .name = "gated" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task = {
@@ -769,6 +771,7 @@ static const struct vsnl_codec_attr task_spec_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_FLAG, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
+	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_FLAG, .name = "gated" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_spec = {
@@ -808,6 +811,7 @@ static const struct vsnl_codec_attr task_key_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_REJECT, .name = "schedulerName" },
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_REJECT, .name = "hostPorts" },
+	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_REJECT, .name = "gated" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_key = {
@@ -836,7 +840,7 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_TOLERATION] = { .type = VSNL_CODEC_REJECT, .name = "tolerations" },
 	[VS_TASK_A_AFFINITY] = { .type = VSNL_CODEC_REJECT, .name = "affinity" },
 	[VS_TASK_A_EVENT] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_DELETED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_UNGATED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
 	[VS_TASK_A_EXIT_CODE] = { .type = VSNL_CODEC_S32, .name = "exitCode" },
 	[VS_TASK_A_BIND_FAILURES] = { .type = VSNL_CODEC_REJECT, .name = "bindFailures" },
 	[VS_TASK_A_BIND_ERROR] = { .type = VSNL_CODEC_REJECT, .name = "bindError" },
@@ -848,6 +852,7 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_REJECT, .name = "schedulerName" },
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_REJECT, .name = "hostPorts" },
+	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_REJECT, .name = "gated" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_status = {

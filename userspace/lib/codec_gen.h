@@ -52,7 +52,7 @@ extern const char *const vsnl_pg_cond_names[VSNL_NR_PG_COND];
 extern const char *const vsnl_task_status_names[VSNL_NR_TASK_STATUS];
 
 /* enum vs_task_event by value, as clients show it ("?" past its end, as lib/render.c does) */
-#define VSNL_NR_TASK_EVENT	(VS_TASK_EVENT_DELETED + 1)
+#define VSNL_NR_TASK_EVENT	(VS_TASK_EVENT_UNGATED + 1)
 extern const char *const vsnl_task_event_names[VSNL_NR_TASK_EVENT];
 
 /* enum vs_preemption_policy_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
@@ -2240,6 +2240,16 @@ static inline struct nlattr *vsnl_task_start_host_port(struct nlmsghdr *nlh, siz
 static inline const struct nlattr *vsnl_task_get_host_port(const struct vsnl_task_tb *tb)
 {
 	return tb->attr[VS_TASK_A_HOST_PORT];
+}
+
+static inline int vsnl_task_put_gated(struct nlmsghdr *nlh, size_t cap, struct vsnl_err *err)
+{
+	return vsnl_codec_put_flag(nlh, cap, &vsnl_codec_task, VS_TASK_A_GATED, err);
+}
+
+static inline bool vsnl_task_get_gated(const struct vsnl_task_tb *tb)
+{
+	return tb->attr[VS_TASK_A_GATED];
 }
 
 static inline int vsnl_task_spec_parse(const struct nlattr *nest, struct vsnl_task_tb *tb,

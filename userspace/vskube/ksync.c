@@ -173,6 +173,8 @@ static void kmap_clear(struct kmap *m)
 
 /* A pod's value: that it is a task in the core, and the status last told. */
 #define KV_TASK		(1ull << 63)
+/* ... and that it had scheduling gates then. */
+#define KV_GATED	(1ull << 62)
 
 /* ---- the requests of a flush ---- */
 
@@ -519,32 +521,40 @@ static int report_of(u32 status)
 	}
 }
 
-/* The status the reader put in the pod's TASK_NEW @nlh: Pending, the daemon's default, if none. */
-static u32 task_status_of(const struct nlmsghdr *nlh)
+/*
+ * The status the reader put in the pod's TASK_NEW @nlh (Pending, the
+ * daemon's default, if none), and whether it has scheduling gates.
+ */
+static u32 task_status_of(const struct nlmsghdr *nlh, bool *gated)
 {
 	struct vsnl_vsched_tb top;
 	struct vsnl_task_tb tb;
 	struct vsnl_err err = { 0 };
 	u32 status = VS_TASK_STATUS_PENDING;
 
+	*gated = false;
 	if (!vsnl_codec_parse_msg(&vsnl_codec_vsched, nlh, GENL_HDRLEN, top.attr, VSNL_CODEC_REPLY,
 				  &err) && vsnl_vsched_get_task(&top) &&
-	    !vsnl_task_parse(vsnl_vsched_get_task(&top), &tb, VSNL_CODEC_REPLY, &err))
+	    !vsnl_task_parse(vsnl_vsched_get_task(&top), &tb, VSNL_CODEC_REPLY, &err)) {
 		vsnl_task_get_status(&tb, &status);
+		*gated = vsnl_task_get_gated(&tb);
+	}
 	return status;
 }
 
 /*
  * A pod the core does not have is sent as it is (a new task: its spec
- * cannot change); one it has, by what its status reports, when that
+ * cannot change but for its scheduling gates, which may only go); one it
+ * has, by what its status reports, and that its gates went, when that
  * changed.
  */
 static int emit_pod(struct ksync *s, const struct kr_doc *doc, json_t *obj,
 		    struct nlmsghdr *nlh, const char *what)
 {
 	u64 key = key_of(KR_POD, doc->ns, doc->name), prev;
-	u32 status = task_status_of(nlh);
-	u64 val = KV_TASK | status;
+	bool gated;
+	u32 status = task_status_of(nlh, &gated);
+	u64 val = KV_TASK | (gated ? KV_GATED : 0) | status;
 	bool known = kmap_get(&s->sent, key, &prev);
 	struct kmsg *m;
 	int ev;
@@ -553,6 +563,21 @@ static int emit_pod(struct ksync *s, const struct kr_doc *doc, json_t *obj,
 		if (prev == val) {
 			s->st.unchanged++;
 			return 0;
+		}
+		if ((prev & KV_GATED) && !gated) {
+			nlh = task_report(s, doc->ns, doc->name, VS_TASK_EVENT_UNGATED, 0, what);
+			if (!nlh)
+				return 0;
+			m = emit(s, nlh, what);
+			if (!m)
+				return -ENOMEM;
+			prev &= ~KV_GATED;
+			m->done = KM_PUT;
+			m->report = true;
+			m->key = key;
+			m->val = prev;
+			if (prev == val)
+				return 0;
 		}
 		ev = report_of(status);
 		/* Bound: the core knows from the bind result; nothing to report */

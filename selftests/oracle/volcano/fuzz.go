@@ -281,6 +281,7 @@ func (c *fuzzCase) reductions() []*fuzzCase {
 			{p.Tolerations != nil, func(p *podIn) { p.Tolerations = nil }},
 			{p.Affinity != nil, func(p *podIn) { p.Affinity = nil }},
 			{p.Ports != nil, func(p *podIn) { p.Ports = nil }},
+			{p.SchedulingGates != nil, func(p *podIn) { p.SchedulingGates = nil }},
 			{p.Labels != nil, func(p *podIn) { p.Labels = nil }},
 			{p.Priority != nil, func(p *podIn) { p.Priority = nil }},
 			{p.PriorityClass != "", func(p *podIn) { p.PriorityClass = "" }},

@@ -30,6 +30,10 @@ type fuzzCase struct {
 	scn     scenarioFile
 	actions []string
 	tiers   [][]string
+	// extra draws what pods ask for beyond the first generator's (host ports, scheduling
+	// gates): a stream of its own, so that a feature added does not change every case the
+	// fixed seeds make, only what the feature itself touches
+	extra *rand.Rand
 }
 
 const hostnameKey = "kubernetes.io/hostname"
@@ -438,7 +442,7 @@ func genWorkload(r *rand.Rand, c *fuzzCase, room []nodeRoom) {
 					Operator: v1.TolerationOpEqual, Value: "gpu"}}
 			}
 			genAffinity(r, c, &p)
-			genPorts(r, c, &p)
+			genPorts(c.extra, c, &p)
 			if chance(r, 0.1) {
 				f := false
 				p.Preemptable = &f
@@ -470,6 +474,10 @@ func genWorkload(r *rand.Rand, c *fuzzCase, room []nodeRoom) {
 					room[i].mem -= mem
 					p.PipelinedTo = c.scn.Nodes[i].Name
 				}
+			}
+			// now and then a pending pod waits on a scheduling gate
+			if p.Node == "" && p.PipelinedTo == "" && chance(c.extra, 0.08) {
+				p.SchedulingGates = []v1.PodSchedulingGate{{Name: "example.com/gate"}}
 			}
 			c.scn.Pods = append(c.scn.Pods, p)
 		}
@@ -558,7 +566,7 @@ func genAffinity(r *rand.Rand, c *fuzzCase, p *podIn) {
 // generate is the case of one seed: the same seed gives the same case.
 func generate(seed int64) *fuzzCase {
 	r := rand.New(rand.NewSource(seed))
-	c := &fuzzCase{seed: seed}
+	c := &fuzzCase{seed: seed, extra: rand.New(rand.NewSource(seed ^ 0x5eed_e87a))}
 	c.scn.Cycles = pick(r, 1, 1, 2, 3)
 	genConf(r, c)
 	room := genNodes(r, c)

@@ -102,23 +102,24 @@ type podGroupIn struct {
 }
 
 type podIn struct {
-	Name             string               `json:"name,omitempty"`
-	Namespace        string               `json:"namespace,omitempty"`
-	PodGroup         string               `json:"podgroup,omitempty"`
-	Phase            string               `json:"phase,omitempty"`
-	Node             string               `json:"node,omitempty"`
-	Request          v1.ResourceList      `json:"request,omitempty"`
-	Priority         *int32               `json:"priority,omitempty"`
-	PriorityClass    string               `json:"priorityClass,omitempty"`
-	Role             string               `json:"role,omitempty"`
-	Preemptable      *bool                `json:"preemptable,omitempty"`
-	Labels           map[string]string    `json:"labels,omitempty"`
-	NodeSelector     map[string]string    `json:"nodeSelector,omitempty"`
-	Tolerations      []v1.Toleration      `json:"tolerations,omitempty"`
-	Affinity         *v1.Affinity         `json:"affinity,omitempty"`
-	PreemptionPolicy *v1.PreemptionPolicy `json:"preemptionPolicy,omitempty"`
-	PipelinedTo      string               `json:"pipelinedTo,omitempty"`
-	Ports            []v1.ContainerPort   `json:"ports,omitempty"`
+	Name             string                 `json:"name,omitempty"`
+	Namespace        string                 `json:"namespace,omitempty"`
+	PodGroup         string                 `json:"podgroup,omitempty"`
+	Phase            string                 `json:"phase,omitempty"`
+	Node             string                 `json:"node,omitempty"`
+	Request          v1.ResourceList        `json:"request,omitempty"`
+	Priority         *int32                 `json:"priority,omitempty"`
+	PriorityClass    string                 `json:"priorityClass,omitempty"`
+	Role             string                 `json:"role,omitempty"`
+	Preemptable      *bool                  `json:"preemptable,omitempty"`
+	Labels           map[string]string      `json:"labels,omitempty"`
+	NodeSelector     map[string]string      `json:"nodeSelector,omitempty"`
+	Tolerations      []v1.Toleration        `json:"tolerations,omitempty"`
+	Affinity         *v1.Affinity           `json:"affinity,omitempty"`
+	PreemptionPolicy *v1.PreemptionPolicy   `json:"preemptionPolicy,omitempty"`
+	PipelinedTo      string                 `json:"pipelinedTo,omitempty"`
+	Ports            []v1.ContainerPort     `json:"ports,omitempty"`
+	SchedulingGates  []v1.PodSchedulingGate `json:"schedulingGates,omitempty"`
 }
 
 // A pipeline the first session makes before its actions (pipelinedTo).
@@ -363,6 +364,7 @@ func buildCluster(scn *scenarioFile) (*cluster, error) {
 				Affinity:          in.Affinity,
 				PriorityClassName: in.PriorityClass,
 				PreemptionPolicy:  in.PreemptionPolicy,
+				SchedulingGates:   in.SchedulingGates,
 				SchedulerName:     schedulerName,
 				Containers: []v1.Container{{
 					Name:      "c",

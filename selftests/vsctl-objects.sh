@@ -409,6 +409,34 @@ usage_error '--scores: "0" is not a number from 1 to 1000' explain task team-a/p
 daemon_error 'task team-a/nobody not found' explain task team-a/nobody
 ok task del team-a/p2
 
+# ---- host ports and scheduling gates ----
+
+# A gated task waits, on a node whose hostPort it asks for is free; the
+# second task on that port waits for a node where it is free.
+ok task add team-a/h1 --podgroup pg1 --cpu 100m --host-port 8080 --host-port 53/UDP@10.0.0.1 \
+	--gated
+ok task show team-a/h1
+has "$out" '"gated": true' '"hostPort": 8080' '"protocol": "TCP"' '"protocol": "UDP"' \
+	'"hostIP": "10.0.0.1"'
+ok cycle run
+ok explain task team-a/h1
+has "$out" 'Reason:   SchedulingGated'
+ok task status team-a/h1 ungated
+ok task add team-a/h2 --podgroup pg1 --cpu 100m --host-port 8080/TCP
+ok cycle run
+ok task show team-a/h1
+has "$out" '"node": "n1"'
+ok explain task team-a/h2
+has "$out" "node(s) didn't have free ports for the requested pod ports"
+usage_error 'vsctl task add: --host-port "0": expected PORT[/PROTOCOL][@HOSTIP], PORT in 1..65535' \
+	task add team-a/h3 --podgroup pg1 --host-port 0
+usage_error 'vsctl task add: --host-port "80/tcp": unknown protocol "tcp" (one of: TCP, UDP, SCTP)' \
+	task add team-a/h3 --podgroup pg1 --host-port 80/tcp
+daemon_says 'pod team-a/h3: hostPorts[0]: hostIP "10.0" is not an IPv4 or IPv6 address' \
+	task add team-a/h3 --podgroup pg1 --host-port 80@10.0
+ok task del team-a/h1
+ok task del team-a/h2
+
 # ---- what a pod's arrival asks of the daemon: its owner's PodGroup, admission ----
 
 ok task add team-a/o1 --owner-uid u-1 --queue q1 --cpu 1

@@ -61,6 +61,7 @@ enum field_type {
 	F_LABEL,	/* KEY=VALUE into a label set (set: KEY- takes it out) */
 	F_TAINT,	/* KEY[=VALUE]:EFFECT (set: KEY[:EFFECT]- takes it out) */
 	F_TOLERATION,	/* KEY[=VALUE][:EFFECT] */
+	F_HOST_PORT,	/* PORT[/PROTOCOL][@HOSTIP] */
 	F_VTASK,	/* a VolcanoJob's task group: NAME:REPLICAS[:RES] */
 	F_POLICY,	/* a VolcanoJob's lifecycle policy: EVENT=ACTION */
 	F_STR,		/* text sent as it is: a name, a role */
@@ -76,12 +77,12 @@ enum field_type {
 enum shape {
 	SH_NONE,
 	SH_INT, SH_STR, SH_RES,
-	SH_LABELS, SH_TAINTS, SH_TOLS, SH_VTASKS, SH_POLICIES, SH_MEMBERS, SH_NT,
+	SH_LABELS, SH_TAINTS, SH_TOLS, SH_PORTS, SH_VTASKS, SH_POLICIES, SH_MEMBERS, SH_NT,
 };
 
 static const enum shape shape_of[] = {
 	[F_RES] = SH_RES, [F_RESLIST] = SH_RES, [F_LABEL] = SH_LABELS, [F_TAINT] = SH_TAINTS,
-	[F_TOLERATION] = SH_TOLS, [F_VTASK] = SH_VTASKS, [F_POLICY] = SH_POLICIES,
+	[F_TOLERATION] = SH_TOLS, [F_HOST_PORT] = SH_PORTS, [F_VTASK] = SH_VTASKS, [F_POLICY] = SH_POLICIES,
 	[F_STR] = SH_STR, [F_INT] = SH_INT, [F_BOOL] = SH_INT, [F_FLAG] = SH_INT,
 	[F_ENUM] = SH_INT, [F_HN_MEMBER] = SH_MEMBERS, [F_NT] = SH_NT,
 };
@@ -248,6 +249,12 @@ static const struct field task_fields[] = {
 	{ "toleration", F_TOLERATION, VS_TASK_A_TOLERATION, .arg = "KEY[=VALUE][:EFFECT]",
 	  .help = "a taint it tolerates: with =VALUE that value only (Equal), else any "
 		  "(Exists); an empty KEY is every key, no EFFECT every effect; repeat for more" },
+	{ "host-port", F_HOST_PORT, VS_TASK_A_HOST_PORT, .arg = "PORT[/PROTOCOL][@HOSTIP]",
+	  .help = "a container port with this hostPort, which no other pod on its node may "
+		  "hold (TCP unless UDP or SCTP is named, every address unless HOSTIP); "
+		  "repeat for more" },
+	{ "gated", F_FLAG, VS_TASK_A_GATED, .value = 1,
+	  .help = "the pod has scheduling gates: no action places it until they go" },
 	{ "preemptable", F_BOOL, VS_TASK_A_PREEMPTABLE, .arg = "true|false",
 	  .help = "whether it may be preempted (volcano.sh/preemptable)" },
 	PREEMPTION_FIELD(VS_TASK_A_PREEMPTION_POLICY),
@@ -624,6 +631,42 @@ static int apply_toleration(struct edit *e, const struct field *f, const char *a
 }
 
 /*
+ * PORT[/PROTOCOL][@HOSTIP]: a container port with that hostPort, TCP unless
+ * a protocol is named, on every address unless one is given. The daemon
+ * checks the port's range and the address.
+ */
+static int apply_host_port(struct edit *e, const struct field *f, const char *arg,
+			   struct slot *s)
+{
+	struct item *it = item_add(e, s, arg);
+	char *text = dup_n(e, arg, strlen(arg)), *at, *slash, *end;
+	unsigned long port;
+	int proto = VS_PORT_PROTOCOL_TCP;
+
+	if (!it || !text)
+		return -ENOMEM;
+	at = strchr(text, '@');
+	if (at)
+		*at = '\0';
+	slash = strchr(text, '/');
+	if (slash) {
+		*slash = '\0';
+		proto = enum_value(e, f, arg, slash + 1, "protocol",
+				   &vsnl_codec_host_port.attrs[VS_HPORT_A_PROTOCOL]);
+		if (proto < 0)
+			return -EINVAL;
+	}
+	errno = 0;
+	port = strtoul(text, &end, 10);
+	if (!*text || *end || errno || port < 1 || port > 65535)
+		return bad(e, f, arg, "expected PORT[/PROTOCOL][@HOSTIP], PORT in 1..65535");
+	it->num = (s64)port;
+	it->op = (u32)proto;
+	it->value = at ? at + 1 : NULL;
+	return 0;
+}
+
+/*
  * @text, the option @arg or a part of it, as a whole decimal number that
  * attribute @attr of @set takes: in the range of its policy, else of its
  * type. 0, or -EINVAL once said.
@@ -808,6 +851,8 @@ static int apply(struct edit *e, const struct vsnl_codec_set *set, const struct 
 		return apply_taint(e, f, arg, s);
 	case F_TOLERATION:
 		return apply_toleration(e, f, arg, s);
+	case F_HOST_PORT:
+		return apply_host_port(e, f, arg, s);
 	case F_VTASK:
 		return apply_vtask(e, f, arg, s);
 	case F_POLICY:
@@ -1054,6 +1099,12 @@ static int put_item(struct req *r, const struct vsnl_codec_set *set, enum shape 
 		if (vsnl_vtask_put_name(nlh, cap, it->key, &r->err) ||
 		    vsnl_vtask_put_replicas(nlh, cap, (u32)it->num, &r->err) ||
 		    (it->has_res && put_res(r, set, VS_VTASK_A_REQUEST, &it->res, &from)))
+			return -EINVAL;
+		return 0;
+	case SH_PORTS:
+		if (vsnl_host_port_put_port(nlh, cap, (u32)it->num, &r->err) ||
+		    vsnl_host_port_put_protocol(nlh, cap, it->op, &r->err) ||
+		    (it->value && *it->value && vsnl_host_port_put_ip(nlh, cap, it->value, &r->err)))
 			return -EINVAL;
 		return 0;
 	case SH_POLICIES:
@@ -1606,12 +1657,13 @@ int vsctl_job_complete(int argc, char **argv)
 	return job_command(argc, argv, VS_ACTION_COMPLETE_JOB);
 }
 
-/* What the outside world reports of a pod: running, succeeded, failed, deleting, deleted. */
+/* What the outside world reports of a pod: running, succeeded, failed, deleting, deleted, ungated. */
 int vsctl_task_status(int argc, char **argv)
 {
 	static const struct verb v = {
 		.what = "Report what became of the task's pod, as the kubelet would: EVENT is "
-			"running, succeeded, failed, deleting or deleted.",
+			"running, succeeded, failed, deleting, deleted or ungated (its scheduling "
+			"gates went).",
 		.fields = exit_code_fields, .extra = "EVENT", .codec = &vsnl_codec_task_status,
 	};
 	struct vsctl_key key;

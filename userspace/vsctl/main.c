@@ -66,9 +66,9 @@ static const struct vsctl_cmd commands[] = {
 	OBJ_CMDS("task", "[NS/]NAME", " [-n NS|-A] [--podgroup PG] [--node N] [--status S,...]"),
 	ADD_CMD("task", "[NS/]NAME [--podgroup PG | --queue Q] [--cpu Q] [--memory Q] ... "
 		"[--priority N] [--node-selector K=V]... [--toleration K[=V][:EFFECT]]... "
-		"[--role R]"),
+		"[--host-port PORT[/PROTO][@IP]]... [--gated] [--role R]"),
 	{ .group = "task", .name = "status", .fn = vsctl_task_status,
-	  .args = "[NS/]NAME running|succeeded|failed|deleting|deleted [--exit-code N]",
+	  .args = "[NS/]NAME running|succeeded|failed|deleting|deleted|ungated [--exit-code N]",
 	  .help = "report what became of a task's pod" },
 	OBJ_CMDS("job", "[NS/]NAME", " [-n NS|-A]"),
 	ADD_CMD("job", "[NS/]NAME --task NAME:REPLICAS[:RES]... [--queue Q] "

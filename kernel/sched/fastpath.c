@@ -45,11 +45,19 @@ struct fp_toleration {
 	s64 seconds;
 };
 
+struct fp_port {
+	char *ip;			/* NULL: none written */
+	u16 port;
+	u8 protocol;
+};
+
 /*
  * A task template of the fast path: what a task's predicates and scores
  * read besides the node, for tasks without affinity: the request, the node
- * selector and the tolerations. Its node index orders the nodes as allocate
- * chooses among them for any task of the template.
+ * selector, the tolerations and the host ports. Its node index orders the
+ * nodes as allocate chooses among them for any task of the template; a node
+ * a task of it found its port held on leaves the index until its pods
+ * change (NodePorts reads them, not the node's class).
  */
 struct vs_fp_tmpl {
 	struct vs_res req;
@@ -57,6 +65,8 @@ struct vs_fp_tmpl {
 	u32 nr_selector;
 	struct fp_toleration *tols;
 	u32 nr_tols;
+	struct fp_port *ports;
+	u32 nr_ports;
 	/*
 	 * What scoring is asked about: the request and nothing else. The
 	 * scores the fast path allows read only that of a task (nodeorder's
@@ -94,11 +104,18 @@ static bool of_tmpl(const struct vs_fp_tmpl *t, const struct vs_task *task)
 {
 	const struct vs_labels *sel = task->node_selector;
 	const struct vs_tolerations *tols = task->tolerations;
+	const struct vs_host_ports *ports = vs_task_ports(task);
 
 	if (t->req.present != task->req->present ||
 	    memcmp(t->req.v, task->req->v, sizeof(t->req.v)) ||
-	    t->nr_selector != vs_labels_count(sel) || t->nr_tols != (tols ? tols->nr : 0))
+	    t->nr_selector != vs_labels_count(sel) || t->nr_tols != (tols ? tols->nr : 0) ||
+	    t->nr_ports != (ports ? ports->nr : 0))
 		return false;
+	for (u32 i = 0; i < t->nr_ports; i++)
+		if (t->ports[i].port != ports->p[i].port ||
+		    t->ports[i].protocol != ports->p[i].protocol ||
+		    !str_eq(t->ports[i].ip, ports->p[i].ip))
+			return false;
 	/* Both in the task's order: sorted by key. */
 	for (u32 i = 0; i < t->nr_selector; i++)
 		if (!str_eq(t->selector[i].key, sel->kv[i].key) ||
@@ -123,7 +140,8 @@ bool vs_fastpath_same_tmpl(const struct vs_task *a, const struct vs_task *b)
 	u32 nr_sel = vs_labels_count(sa), nr_tols = ta ? ta->nr : 0;
 
 	/* interned requests: equal exactly when the pointers are */
-	if (a->req != b->req || nr_sel != vs_labels_count(sb) || nr_tols != (tb ? tb->nr : 0))
+	if (a->req != b->req || nr_sel != vs_labels_count(sb) || nr_tols != (tb ? tb->nr : 0) ||
+	    !vs_host_ports_equal(vs_task_ports(a), vs_task_ports(b)))
 		return false;
 	for (u32 i = 0; i < nr_sel; i++)
 		if (!str_eq(sa->kv[i].key, sb->kv[i].key) ||
@@ -140,12 +158,9 @@ bool vs_fastpath_same_tmpl(const struct vs_task *a, const struct vs_task *b)
 	return true;
 }
 
-static void tmpl_free(struct vs_fastpath *fp, struct vs_fp_tmpl *t)
+/* The strings a template copied (free(NULL) for those not copied yet). */
+static void tmpl_free_strings(struct vs_fp_tmpl *t)
 {
-	if (t->built) {
-		vs_nidx_destroy(&t->ix);
-		fp->nr_built--;
-	}
 	for (u32 i = 0; t->selector && i < t->nr_selector; i++) {
 		free(t->selector[i].key);
 		free(t->selector[i].value);
@@ -154,8 +169,20 @@ static void tmpl_free(struct vs_fastpath *fp, struct vs_fp_tmpl *t)
 		free(t->tols[i].key);
 		free(t->tols[i].value);
 	}
+	for (u32 i = 0; t->ports && i < t->nr_ports; i++)
+		free(t->ports[i].ip);
+}
+
+static void tmpl_free(struct vs_fastpath *fp, struct vs_fp_tmpl *t)
+{
+	if (t->built) {
+		vs_nidx_destroy(&t->ix);
+		fp->nr_built--;
+	}
+	tmpl_free_strings(t);
 	free(t->selector);
 	free(t->tols);
+	free(t->ports);
 	free(t->verdict);
 	free(t);
 }
@@ -164,6 +191,7 @@ static struct vs_fp_tmpl *tmpl_new(const struct vs_task *task)
 {
 	const struct vs_labels *sel = task->node_selector;
 	const struct vs_tolerations *tols = task->tolerations;
+	const struct vs_host_ports *ports = vs_task_ports(task);
 	struct vs_fp_tmpl *t = calloc(1, sizeof(*t));
 	bool nomem = false;
 
@@ -172,11 +200,21 @@ static struct vs_fp_tmpl *tmpl_new(const struct vs_task *task)
 	t->req = *task->req;
 	t->nr_selector = vs_labels_count(sel);
 	t->nr_tols = tols ? tols->nr : 0;
+	t->nr_ports = ports ? ports->nr : 0;
 	t->selector = calloc(t->nr_selector ? t->nr_selector : 1, sizeof(*t->selector));
 	t->tols = calloc(t->nr_tols ? t->nr_tols : 1, sizeof(*t->tols));
-	if (!t->selector || !t->tols) {
-		t->nr_selector = t->nr_tols = 0;
+	t->ports = calloc(t->nr_ports ? t->nr_ports : 1, sizeof(*t->ports));
+	if (!t->selector || !t->tols || !t->ports) {
+		t->nr_selector = t->nr_tols = t->nr_ports = 0;
 		goto out_free;
+	}
+	for (u32 i = 0; i < t->nr_ports; i++) {
+		const struct vs_host_port *y = &ports->p[i];
+
+		t->ports[i] = (struct fp_port){
+			.ip = str_dup(y->ip), .port = y->port, .protocol = y->protocol,
+		};
+		nomem |= y->ip && !t->ports[i].ip;
 	}
 	for (u32 i = 0; i < t->nr_selector; i++) {
 		t->selector[i].key = str_dup(sel->kv[i].key);
@@ -202,9 +240,12 @@ static struct vs_fp_tmpl *tmpl_new(const struct vs_task *task)
 	return t;
 
 out_free:
+	/* what was copied before memory ran out */
 	t->built = false;
+	tmpl_free_strings(t);
 	free(t->selector);
 	free(t->tols);
+	free(t->ports);
 	free(t);
 	return NULL;
 }

@@ -3,7 +3,8 @@
  * The fast path against its oracle: random clusters (node shapes, zone
  * labels, NoSchedule taints, cordoned and not-ready nodes, running and
  * releasing load, queues of several weights, gang jobs of tasks from a few
- * request shapes, some with node selectors or tolerations, priorities) are
+ * request shapes, some with node selectors, tolerations, host ports (which
+ * the scan places) or scheduling gates (lifted between cycles), priorities) are
  * built twice from one seed and scheduled for three cycles, once with
  * allocate's node indexes and once with "exhaustive: true", which predicates
  * and scores every node for every task as Volcano does. Between cycles the
@@ -67,6 +68,8 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 		struct vs_toleration_spec tol = { "gpu", VS_TOLERATION_EQUAL, "true",
 						  VS_TAINT_NO_SCHEDULE, false, 0 };
 		bool with_tol = !rnd(4);
+		struct vs_host_port_spec port = { .port = 8080 + rnd(2) };
+		bool with_port = !rnd(6), gated = !rnd(10);
 
 		snprintf(jname, sizeof(jname), "%s%u", prefix, j);
 		snprintf(qname, sizeof(qname), "q%u", rnd(nr_queues));
@@ -100,6 +103,10 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 				ts.tolerations = &tol;
 				ts.nr_tolerations = 1;
 			}
+			if (with_port) {
+				ts.ports = &port;
+				ts.nr_ports = 1;
+			}
 			if (running) {
 				/* Running where it fits, a few of them terminating (Releasing). */
 				snprintf(node, sizeof(node), "n%u", (next++ * 7) % nr_nodes);
@@ -113,6 +120,7 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 					continue;
 				}
 			}
+			ts.gated = gated && !rnd(2);
 			cr_assert_eq(vs_task_add(&r->cl, &ts, &task, &e), 0, "%s", e.msg);
 		}
 	}
@@ -259,11 +267,16 @@ static void churn(struct run *r)
 	u32 i = 0;
 
 	rnd_state = r->seed * 7919 + r->t.cycle;
-	list_for_each_entry(job, &r->cl.jobs, list)
+	list_for_each_entry(job, &r->cl.jobs, list) {
 		list_for_each_entry_safe(t, tmp, &job->by_status[VS_TASK_RUNNING], status_node)
 			if (!rnd(3))
 				cr_assert_eq(vs_task_set_status(&r->cl, t, VS_TASK_SUCCEEDED, &e), 0,
 					     "%s", e.msg);
+		/* some pods' gates are lifted */
+		list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node)
+			if (t->gated && !rnd(2))
+				cr_assert_eq(vs_task_ungate(&r->cl, t, &e), 0, "%s", e.msg);
+	}
 	list_for_each_entry_safe(node, ntmp, &r->cl.nodes, list) {
 		struct vs_node_spec spec;
 		struct vs_kv_spec label = { "zone", zones[rnd(3)] };

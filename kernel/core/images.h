@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Container images on nodes, as Volcano's scheduler cache summarises them
+ * for kube-scheduler's ImageLocality (its addNodeImageStates): the cluster
+ * keeps, per image name, the size the first node reporting it gave and how
+ * many nodes report it now; a node keeps, per name it reports, the summary
+ * taken when it was added or last updated: that size, and how many nodes
+ * reported the name at that moment. Summaries are not refreshed when other
+ * nodes come to have the image later: Volcano's are not either, and its
+ * scores follow them.
+ *
+ * Names are interned; a node's summaries are sorted by name pointer, so
+ * that a pod's image (interned too) is looked up by pointer.
+ */
+#ifndef VS_CORE_IMAGES_H
+#define VS_CORE_IMAGES_H
+
+#include "core/compiler.h"
+#include "core/err.h"
+#include "core/htable.h"
+
+struct vs_strtab;
+
+/* One entry of a node's status.images: its names (tags, digests) and size. */
+struct vs_image_spec {
+	const char *const *names;
+	u32 nr_names;
+	s64 size;			/* sizeBytes, >= 0 */
+};
+
+/* The cluster's images: one state per name some node reports. */
+struct vs_image_table {
+	struct vs_htable states;
+};
+
+struct vs_node_image {
+	const char *name;		/* interned */
+	s64 size;			/* the name's size when the node was summarised */
+	u32 num_nodes;			/* nodes reporting it then, this one included */
+};
+
+struct vs_node_images {
+	u32 nr;
+	struct vs_node_image v[];	/* by name pointer */
+};
+
+int vs_image_table_init(struct vs_image_table *tab);
+/* Every node's images must be released first. */
+void vs_image_table_destroy(struct vs_image_table *tab);
+/* How many names some node reports. */
+size_t vs_image_table_count(const struct vs_image_table *tab);
+
+/*
+ * Summarise a node's images (each name once, the first size given for
+ * it), registering its names in @tab, into *@out (NULL for none). Names
+ * must be non-empty and sizes non-negative: -EINVAL, nothing changed.
+ */
+int vs_node_images_new(struct vs_image_table *tab, struct vs_strtab *strs,
+		       const struct vs_image_spec *specs, u32 nr, struct vs_node_images **out,
+		       struct vs_err *err);
+
+/* Take the node's names out of @tab (a name no node reports any more goes). */
+void vs_node_images_release(struct vs_image_table *tab, struct vs_strtab *strs,
+			    const struct vs_node_images *imgs);
+
+/*
+ * Put released summaries back in @tab as they were (an undo): the names
+ * counted again, a name gone taking the summary's size. -ENOMEM leaves
+ * @tab as it was.
+ */
+int vs_node_images_restore(struct vs_image_table *tab, struct vs_strtab *strs,
+			   const struct vs_node_images *imgs);
+
+/* Free summaries already released. */
+void vs_node_images_free(struct vs_strtab *strs, struct vs_node_images *imgs);
+
+/* The summary of @name (interned) on the node, or NULL. */
+const struct vs_node_image *vs_node_image_find(const struct vs_node_images *imgs,
+					       const char *name);
+
+#endif /* VS_CORE_IMAGES_H */

@@ -2,6 +2,12 @@
 /*
  * Container images on nodes (images.h): the cluster's table of names and
  * the summaries each node took of its own, as Volcano's cache makes them.
+ *
+ * A state counts the nodes reporting its name now (nr_nodes) and is held
+ * by the summaries that point at it (refs): those of live nodes, and those
+ * a transaction keeps for an undo. A name has at most one live state (one
+ * with nodes); one whose nodes all went stays, dead, while a summary holds
+ * it, so that an undo counts the node in it again without allocating.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +15,17 @@
 #include "core/images.h"
 #include "core/strtab.h"
 
-struct image_state {
+struct vs_image_state {
 	struct hlist_node hnode;
 	const char *name;		/* interned, a reference held */
 	s64 size;			/* the first node's */
-	u32 nr_nodes;
+	u32 nr_nodes;			/* reporting it now */
+	u32 refs;			/* summaries pointing here */
 };
 
 static u32 state_hashfn(const struct hlist_node *n)
 {
-	return vs_str_hash(hlist_entry(n, struct image_state, hnode)->name);
+	return vs_str_hash(hlist_entry(n, struct vs_image_state, hnode)->name);
 }
 
 int vs_image_table_init(struct vs_image_table *tab)
@@ -28,7 +35,12 @@ int vs_image_table_init(struct vs_image_table *tab)
 
 size_t vs_image_table_count(const struct vs_image_table *tab)
 {
-	return vs_htable_count(&tab->states);
+	const struct vs_image_state *s;
+	size_t n = 0, b;
+
+	vs_htable_for_each_entry(s, &tab->states, b, hnode)
+		n += s->nr_nodes > 0;
+	return n;
 }
 
 void vs_image_table_destroy(struct vs_image_table *tab)
@@ -36,39 +48,21 @@ void vs_image_table_destroy(struct vs_image_table *tab)
 	vs_htable_destroy(&tab->states);
 }
 
-static struct image_state *state_find(const struct vs_image_table *tab, const char *name)
+/* The live state of @name: the one with nodes. */
+static struct vs_image_state *live_state(const struct vs_image_table *tab, const char *name)
 {
-	struct image_state *s;
+	struct vs_image_state *s;
 
 	hlist_for_each_entry(s, vs_htable_bucket(&tab->states, vs_str_hash(name)), hnode)
-		if (s->name == name)
+		if (s->name == name && s->nr_nodes)
 			return s;
 	return NULL;
 }
 
-/* Count the node in @name's state, made with @size when no node had it. */
-static struct image_state *state_get(struct vs_image_table *tab, const char *name, s64 size)
+static void state_unref(struct vs_image_table *tab, struct vs_strtab *strs,
+			struct vs_image_state *s)
 {
-	struct image_state *s = state_find(tab, name);
-
-	if (!s) {
-		s = calloc(1, sizeof(*s));
-		if (!s)
-			return NULL;
-		s->name = vs_str_ref(name);
-		s->size = size;
-		vs_htable_add(&tab->states, &s->hnode, vs_str_hash(name));
-	}
-	s->nr_nodes++;
-	return s;
-}
-
-/* Uncount the node in @name's state, which it is in. */
-static void state_put(struct vs_image_table *tab, struct vs_strtab *strs, const char *name)
-{
-	struct image_state *s = state_find(tab, name);
-
-	if (!s || --s->nr_nodes)
+	if (--s->refs)
 		return;
 	vs_htable_del(&tab->states, &s->hnode);
 	vs_str_put(strs, s->name);
@@ -83,12 +77,14 @@ static int by_name(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void vs_node_images_free(struct vs_strtab *strs, struct vs_node_images *imgs)
+void vs_node_images_free(struct vs_image_table *tab, struct vs_strtab *strs,
+			 struct vs_node_images *imgs)
 {
 	if (!imgs)
 		return;
 	for (u32 i = 0; i < imgs->nr; i++)
-		vs_str_put(strs, imgs->v[i].name);
+		if (imgs->v[i].state)
+			state_unref(tab, strs, imgs->v[i].state);
 	free(imgs);
 }
 
@@ -106,7 +102,6 @@ int vs_node_images_new(struct vs_image_table *tab, struct vs_strtab *strs,
 {
 	struct vs_node_images *imgs;
 	size_t total = 0;
-	u32 registered = 0;
 
 	*out = NULL;
 	for (u32 i = 0; i < nr; i++) {
@@ -123,10 +118,15 @@ int vs_node_images_new(struct vs_image_table *tab, struct vs_strtab *strs,
 	imgs = calloc(1, sizeof(*imgs) + total * sizeof(imgs->v[0]));
 	if (!imgs)
 		return vs_err_set(err, ENOMEM, "out of memory for images");
-	/* each name once, with the first size given for it, as Volcano's summary */
+	/*
+	 * Each name once, with the first size given for it, as Volcano's
+	 * summary. The states are found or made first, uncounted, so that
+	 * memory running out changes nothing.
+	 */
 	for (u32 i = 0; i < nr; i++) {
 		for (u32 j = 0; j < specs[i].nr_names; j++) {
 			const char *name = vs_str_get_cstr(strs, specs[i].names[j]);
+			struct vs_image_state *s;
 
 			if (!name)
 				goto nomem;
@@ -134,48 +134,49 @@ int vs_node_images_new(struct vs_image_table *tab, struct vs_strtab *strs,
 				vs_str_put(strs, name);
 				continue;
 			}
-			imgs->v[imgs->nr++] = (struct vs_node_image){ .name = name,
-								      .size = specs[i].size };
+			s = live_state(tab, name);
+			if (!s) {
+				s = calloc(1, sizeof(*s));
+				if (!s) {
+					vs_str_put(strs, name);
+					goto nomem;
+				}
+				s->name = name;	/* the reference taken above */
+				s->size = specs[i].size;
+				vs_htable_add(&tab->states, &s->hnode, vs_str_hash(name));
+			} else {
+				vs_str_put(strs, name);	/* the state has one */
+			}
+			s->refs++;
+			imgs->v[imgs->nr++] = (struct vs_node_image){ .name = s->name, .state = s };
 		}
 	}
-	for (; registered < imgs->nr; registered++) {
-		struct vs_node_image *v = &imgs->v[registered];
-		struct image_state *s = state_get(tab, v->name, v->size);
+	for (u32 k = 0; k < imgs->nr; k++) {
+		struct vs_image_state *s = imgs->v[k].state;
 
-		if (!s)
-			goto nomem;
-		v->size = s->size;
-		v->num_nodes = s->nr_nodes;
+		s->nr_nodes++;
+		imgs->v[k].size = s->size;
+		imgs->v[k].num_nodes = s->nr_nodes;
 	}
 	qsort(imgs->v, imgs->nr, sizeof(imgs->v[0]), by_name);
 	*out = imgs;
 	return 0;
 
 nomem:
-	while (registered--)
-		state_put(tab, strs, imgs->v[registered].name);
-	vs_node_images_free(strs, imgs);
+	vs_node_images_free(tab, strs, imgs);
 	return vs_err_set(err, ENOMEM, "out of memory for images");
 }
 
-void vs_node_images_release(struct vs_image_table *tab, struct vs_strtab *strs,
-			    const struct vs_node_images *imgs)
+void vs_node_images_release(const struct vs_node_images *imgs)
 {
 	for (u32 i = 0; imgs && i < imgs->nr; i++)
-		state_put(tab, strs, imgs->v[i].name);
+		imgs->v[i].state->nr_nodes--;
 }
 
-int vs_node_images_restore(struct vs_image_table *tab, struct vs_strtab *strs,
-			   const struct vs_node_images *imgs)
+void vs_node_images_restore(const struct vs_node_images *imgs)
 {
-	for (u32 i = 0; imgs && i < imgs->nr; i++) {
-		if (state_get(tab, imgs->v[i].name, imgs->v[i].size))
-			continue;
-		while (i--)
-			state_put(tab, strs, imgs->v[i].name);
-		return -ENOMEM;
-	}
-	return 0;
+	for (u32 i = 0; imgs && i < imgs->nr; i++)
+		imgs->v[i].state->nr_nodes++;
 }
 
 const struct vs_node_image *vs_node_image_find(const struct vs_node_images *imgs,

@@ -33,10 +33,13 @@ struct vs_image_table {
 	struct vs_htable states;
 };
 
+struct vs_image_state;
+
 struct vs_node_image {
-	const char *name;		/* interned */
+	const char *name;		/* interned (its state's) */
 	s64 size;			/* the name's size when the node was summarised */
 	u32 num_nodes;			/* nodes reporting it then, this one included */
+	struct vs_image_state *state;	/* a reference held */
 };
 
 struct vs_node_images {
@@ -45,34 +48,36 @@ struct vs_node_images {
 };
 
 int vs_image_table_init(struct vs_image_table *tab);
-/* Every node's images must be released first. */
+/* Every node's summaries must be freed first. */
 void vs_image_table_destroy(struct vs_image_table *tab);
-/* How many names some node reports. */
+/* How many names some node reports now. */
 size_t vs_image_table_count(const struct vs_image_table *tab);
 
 /*
  * Summarise a node's images (each name once, the first size given for
- * it), registering its names in @tab, into *@out (NULL for none). Names
- * must be non-empty and sizes non-negative: -EINVAL, nothing changed.
+ * it), counting the node in its names' states in @tab, into *@out (NULL
+ * for none). Names must be non-empty and sizes non-negative: -EINVAL,
+ * nothing changed; -ENOMEM likewise.
  */
 int vs_node_images_new(struct vs_image_table *tab, struct vs_strtab *strs,
 		       const struct vs_image_spec *specs, u32 nr, struct vs_node_images **out,
 		       struct vs_err *err);
 
-/* Take the node's names out of @tab (a name no node reports any more goes). */
-void vs_node_images_release(struct vs_image_table *tab, struct vs_strtab *strs,
-			    const struct vs_node_images *imgs);
-
 /*
- * Put released summaries back in @tab as they were (an undo): the names
- * counted again, a name gone taking the summary's size. -ENOMEM leaves
- * @tab as it was.
+ * The node no longer reports its names (deleted, or about to be summarised
+ * again): uncounted. The summaries keep their states until they are freed,
+ * so that an undo can count the node in them again: a name no node reports
+ * is gone for the nodes that come next (they make a new state, with their
+ * size), as Volcano's cache forgets it.
  */
-int vs_node_images_restore(struct vs_image_table *tab, struct vs_strtab *strs,
-			   const struct vs_node_images *imgs);
+void vs_node_images_release(const struct vs_node_images *imgs);
 
-/* Free summaries already released. */
-void vs_node_images_free(struct vs_strtab *strs, struct vs_node_images *imgs);
+/* Undo vs_node_images_release(): the node counted again in the same states. Cannot fail. */
+void vs_node_images_restore(const struct vs_node_images *imgs);
+
+/* Free summaries (released first, if they were counted), and their states' last references. */
+void vs_node_images_free(struct vs_image_table *tab, struct vs_strtab *strs,
+			 struct vs_node_images *imgs);
 
 /* The summary of @name (interned) on the node, or NULL. */
 const struct vs_node_image *vs_node_image_find(const struct vs_node_images *imgs,

@@ -50,8 +50,8 @@ static const struct vs_node_image *find(const struct vs_node_images *imgs, const
 
 static void drop(struct vs_node_images *imgs)
 {
-	vs_node_images_release(&tab, &strs, imgs);
-	vs_node_images_free(&strs, imgs);
+	vs_node_images_release(imgs);
+	vs_node_images_free(&tab, &strs, imgs);
 }
 
 Test(images, a_node_counts_the_nodes_that_had_an_image_when_it_came)
@@ -104,14 +104,37 @@ Test(images, a_released_node_put_back_is_counted_as_it_was)
 	const struct vs_image_spec a[] = { { nginx, 2, 100 } };
 	struct vs_node_images *n1 = node(a, 1), *n2 = node(a, 1), *n3;
 
-	/* n1 updated: released, then n1's new summaries taken (an undo puts the old back) */
-	vs_node_images_release(&tab, &strs, n1);
-	cr_assert_eq(vs_node_images_restore(&tab, &strs, n1), 0);
+	/* n1 released (deleted in a transaction), then the undo puts it back */
+	vs_node_images_release(n1);
+	vs_node_images_restore(n1);
 	n3 = node(a, 1);
 	cr_assert_eq(find(n3, "nginx:1.25")->num_nodes, 3, "n1 counted again");
 	cr_assert_eq(find(n1, "nginx:1.25")->num_nodes, 1, "its summary as it was");
 	drop(n1);
 	drop(n2);
+	drop(n3);
+}
+
+Test(images, an_undo_revives_a_name_the_transaction_let_go)
+{
+	const struct vs_image_spec a[] = { { redis, 1, 10 } };
+	const struct vs_image_spec b[] = { { redis, 1, 20 } };
+	struct vs_node_images *n1 = node(a, 1), *n2, *n3;
+
+	/* n1 deleted, its summaries kept for an undo: no node reports redis now */
+	vs_node_images_release(n1);
+	cr_assert_eq(vs_image_table_count(&tab), 0);
+	/* n2 added: a new state, with n2's size */
+	n2 = node(b, 1);
+	cr_assert_eq(find(n2, "redis:7")->size, 20);
+	cr_assert_eq(find(n2, "redis:7")->num_nodes, 1);
+	/* undone in reverse: n2 goes, n1 comes back into its own state, size 10 */
+	drop(n2);
+	vs_node_images_restore(n1);
+	n3 = node(b, 1);
+	cr_assert_eq(find(n3, "redis:7")->size, 10, "the state n1 came back to");
+	cr_assert_eq(find(n3, "redis:7")->num_nodes, 2);
+	drop(n1);
 	drop(n3);
 }
 

@@ -203,7 +203,8 @@ int vs_cluster_init(struct vs_cluster *cl)
 	    (ret = vs_htable_init(&cl->prioclass_index, 2, prioclass_hashfn)) ||
 	    (ret = vs_htable_init(&cl->hypernode_index, 2, hypernode_hashfn)) ||
 	    (ret = vs_htable_init(&cl->hypernode_claims, 2, hypernode_claim_hashfn)) ||
-	    (ret = vs_node_classes_init(&cl->classes)))
+	    (ret = vs_node_classes_init(&cl->classes)) ||
+	    (ret = vs_image_table_init(&cl->images)))
 		goto out_destroy;
 	return 0;
 
@@ -252,6 +253,7 @@ void vs_cluster_destroy(struct vs_cluster *cl)
 	vs_htable_destroy(&cl->hypernode_index);
 	vs_htable_destroy(&cl->hypernode_claims);
 	vs_node_classes_destroy(&cl->classes);
+	vs_image_table_destroy(&cl->images);
 	vs_pool_destroy(&cl->node_pool);
 	vs_pool_destroy(&cl->queue_pool);
 	vs_pool_destroy(&cl->job_pool);

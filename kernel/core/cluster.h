@@ -34,6 +34,7 @@
 #include "core/labels.h"
 #include "core/list.h"
 #include "core/hypernode.h"
+#include "core/images.h"
 #include "core/nametree.h"
 #include "core/node.h"
 #include "core/nodeclass.h"
@@ -166,6 +167,7 @@ struct vs_cluster {
 	struct vs_node_log touched;
 	/* The nodes' classes (core/nodeclass.h). */
 	struct vs_node_classes classes;
+	struct vs_image_table images;	/* the names nodes report (core/images.h) */
 	/* The open transaction, or NULL (core/txn.h); @txn_gen numbers them. */
 	struct vs_txn *txn;
 	u32 txn_gen;

@@ -59,6 +59,13 @@ static struct vs_image_state *live_state(const struct vs_image_table *tab, const
 	return NULL;
 }
 
+u32 vs_image_table_nodes(const struct vs_image_table *tab, const char *name)
+{
+	const struct vs_image_state *s = name ? live_state(tab, name) : NULL;
+
+	return s ? s->nr_nodes : 0;
+}
+
 static void state_unref(struct vs_image_table *tab, struct vs_strtab *strs,
 			struct vs_image_state *s)
 {

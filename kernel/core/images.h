@@ -52,6 +52,8 @@ int vs_image_table_init(struct vs_image_table *tab);
 void vs_image_table_destroy(struct vs_image_table *tab);
 /* How many names some node reports now. */
 size_t vs_image_table_count(const struct vs_image_table *tab);
+/* How many nodes report @name (interned, or NULL) now. */
+u32 vs_image_table_nodes(const struct vs_image_table *tab, const char *name);
 
 /*
  * Summarise a node's images (each name once, the first size given for

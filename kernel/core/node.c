@@ -408,6 +408,7 @@ static void total_recount(struct vs_cluster *cl, const struct vs_node *skip)
 int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 		struct vs_node **out, struct vs_err *err)
 {
+	struct vs_node_images *imgs;
 	struct vs_txn_ent *ent;
 	struct node_attrs a;
 	struct vs_node *node;
@@ -441,6 +442,13 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 	if (ret)
 		goto out_prefix;
 
+	ret = vs_node_images_new(&cl->images, &cl->strs, spec->images, spec->nr_images,
+				 &imgs, err);
+	if (ret) {
+		vs_labels_free(&cl->strs, a.labels);
+		vs_taints_free(&cl->strs, a.taints);
+		goto out_prefix;
+	}
 	node = vs_pool_zalloc(&cl->node_pool);
 	if (node) {
 		node->name = vs_str_get_cstr(&cl->strs, spec->name);
@@ -454,9 +462,12 @@ int vs_node_add(struct vs_cluster *cl, const struct vs_node_spec *spec,
 		vs_pool_free(&cl->node_pool, node);
 		vs_labels_free(&cl->strs, a.labels);
 		vs_taints_free(&cl->strs, a.taints);
+		vs_node_images_release(imgs);
+		vs_node_images_free(&cl->images, &cl->strs, imgs);
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 		goto out_prefix;
 	}
+	node->images = imgs;
 	node->seq = cl->seq++;
 	node->labels = a.labels;
 	node->taints = a.taints;
@@ -497,6 +508,7 @@ out_prefix:
 int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 		   const struct vs_node_spec *spec, struct vs_err *err)
 {
+	struct vs_node_images *imgs = NULL;
 	struct vs_txn_ent *ent;
 	struct node_attrs a;
 	int ret;
@@ -513,6 +525,18 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 		vs_taints_free(&cl->strs, a.taints);
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 	}
+	if (!ret) {
+		/* As Volcano's cache: the node's names out first, then its new summaries. */
+		vs_node_images_release(node->images);
+		ret = vs_node_images_new(&cl->images, &cl->strs, spec->images, spec->nr_images,
+					 &imgs, err);
+		if (ret) {
+			vs_node_images_restore(node->images);
+			vs_node_class_put(&cl->classes, &cl->strs, cls);
+			vs_labels_free(&cl->strs, a.labels);
+			vs_taints_free(&cl->strs, a.taints);
+		}
+	}
 	if (ret) {
 		vs_err_prefix(err, "node %s: ", node->name);
 		return ret;
@@ -527,7 +551,9 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 		vs_node_class_put(&cl->classes, &cl->strs, node->cls);
 		vs_labels_free(&cl->strs, node->labels);
 		vs_taints_free(&cl->strs, node->taints);
+		vs_node_images_free(&cl->images, &cl->strs, node->images);
 	}
+	node->images = imgs;
 	node->cls = cls;
 	node->labels = a.labels;
 	node->taints = a.taints;
@@ -551,6 +577,8 @@ int vs_node_update(struct vs_cluster *cl, struct vs_node *node,
 
 void vs_node_free(struct vs_cluster *cl, struct vs_node *node)
 {
+	/* released when it was deleted (or never counted, if it never was added) */
+	vs_node_images_free(&cl->images, &cl->strs, node->images);
 	vs_node_class_put(&cl->classes, &cl->strs, node->cls);
 	vs_labels_free(&cl->strs, node->labels);
 	vs_taints_free(&cl->strs, node->taints);
@@ -581,6 +609,7 @@ int vs_node_del(struct vs_cluster *cl, struct vs_node *node, struct vs_err *err)
 	cl->node_slot[node->sidx] = NULL;
 	cl->nr_node_holes++;
 	cl->node_gen++;
+	vs_node_images_release(node->images);
 	cl->hypernodes.events++;
 	vs_hypernodes_node_event(cl, node->name, NULL);
 	if (ent)

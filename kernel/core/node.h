@@ -81,6 +81,7 @@ struct vs_node {
 
 	struct vs_labels *labels;
 	struct vs_taints *taints;
+	struct vs_node_images *images;	/* its summaries (core/images.h), or NULL */
 	bool unschedulable;		/* spec.unschedulable (cordoned) */
 	bool ready;			/* the Ready condition */
 	struct vs_node_class *cls;	/* of the four above (core/nodeclass.h) */
@@ -178,6 +179,8 @@ struct vs_node_spec {
 	u32 nr_taints;
 	bool unschedulable;
 	bool ready;
+	const struct vs_image_spec *images;	/* status.images */
+	u32 nr_images;
 };
 
 /* A spec with Kubernetes' defaults: ready, schedulable, nothing allocatable. */

@@ -334,6 +334,7 @@ static void undo_del(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		cl->node_slot[node->sidx] = node;
 		cl->nr_node_holes--;
 		cl->node_gen++;
+		vs_node_images_restore(node->images);
 		vs_name_tree_add(&cl->node_names, node);
 		vs_hypernodes_node_event(cl, node->name, node);
 		break;
@@ -399,6 +400,10 @@ static void undo_node_spec(struct vs_cluster *cl, struct vs_node *node, const st
 	vs_node_class_put(&cl->classes, &cl->strs, node->cls);
 	vs_labels_free(&cl->strs, node->labels);
 	vs_taints_free(&cl->strs, node->taints);
+	vs_node_images_release(node->images);
+	vs_node_images_free(&cl->images, &cl->strs, node->images);
+	vs_node_images_restore(old->images);
+	node->images = old->images;
 	node->cls = old->cls;
 	node->labels = old->labels;
 	node->taints = old->taints;
@@ -637,6 +642,7 @@ static void forget(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		vs_node_class_put(&cl->classes, &cl->strs, onode->cls);
 		vs_labels_free(&cl->strs, onode->labels);
 		vs_taints_free(&cl->strs, onode->taints);
+		vs_node_images_free(&cl->images, &cl->strs, onode->images);
 		break;
 	case VS_TXN_QUEUE_SPEC:
 		vs_str_put(&cl->strs, oqueue->parent);

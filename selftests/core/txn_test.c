@@ -121,7 +121,14 @@ static char *dump(struct vs_cluster *c)
 		put_res(f, "pipelined", &node->pipelined);
 		list_for_each_entry(task, &node->tasks, node_node)
 			fprintf(f, " %s", task->name);
+		for (u32 i = 0; node->images && i < node->images->nr; i++)
+			fprintf(f, " image %s/%lld/%u", node->images->v[i].name,
+				(long long)node->images->v[i].size, node->images->v[i].num_nodes);
 	}
+	fprintf(f, "\nimage names %zu: nginx:1 on %u, redis:7 on %u",
+		vs_image_table_count(&c->images),
+		vs_image_table_nodes(&c->images, vs_str_find(&c->strs, "nginx:1", 7)),
+		vs_image_table_nodes(&c->images, vs_str_find(&c->strs, "redis:7", 7)));
 	fprintf(f, "\nslots %u holes %u:", c->nr_node_slots, c->nr_node_holes);
 	for (u32 i = 0; i < c->nr_node_slots; i++)
 		fprintf(f, " %s", c->node_slot[i] ? c->node_slot[i]->name : "-");
@@ -193,11 +200,20 @@ static struct vs_res res(s64 millicpu, s64 mem)
 	return r;
 }
 
+static const char *const img_nginx[] = { "nginx:1", "nginx@sha256:aa" };
+static const char *const img_redis[] = { "redis:7" };
+static const struct vs_image_spec node_images[] = {
+	{ img_nginx, 2, 100 << 20 }, { img_redis, 1, 30 << 20 },
+};
+
 static void node_spec(struct vs_node_spec *spec, const char *name, s64 mcpu)
 {
 	vs_node_spec_init(spec, name);
 	spec->allocatable = res(mcpu, 8 << 20);
 	vs_res_set(&spec->allocatable, VS_RES_PODS, 110);
+	/* every node nginx; n2 and n3 redis too, the only ones */
+	spec->images = node_images;
+	spec->nr_images = !strcmp(name, "n2") || !strcmp(name, "n3") ? 2 : 1;
 }
 
 static struct vs_node *add_node(struct vs_cluster *c, const char *name, s64 mcpu)
@@ -345,6 +361,9 @@ static void node_update(struct vs_cluster *c)
 	spec.labels = labels;
 	spec.nr_labels = 2;
 	spec.unschedulable = true;
+	/* redis alone now, with another size: n3 still reports it */
+	spec.images = &node_images[1];
+	spec.nr_images = 1;
 	int gpu = vs_cluster_dim_get(c, "nvidia.com/gpu", 14, NULL);
 
 	cr_assert_geq(gpu, 0);

@@ -274,6 +274,13 @@ static bool put_node(struct nlmsghdr *nlh, size_t cap, const struct vs_node *n, 
 	fill_res(&f, VS_NODE_A_ALLOCATABLE, &n->allocatable);
 	fill_labels(&f, VS_NODE_A_LABELS, n->labels);
 	fill_taints(&f, VS_NODE_A_TAINT, n->taints);
+	for (u32 i = 0; n->images && i < n->images->nr; i++) {
+		struct nlattr *img = nest_start(&f, VS_NODE_A_IMAGE);
+
+		put_str(&f, VS_NIMG_A_NAME, n->images->v[i].name);
+		put_u64(&f, VS_NIMG_A_SIZE, (u64)n->images->v[i].size);
+		nest_end(&f, img);
+	}
 	put_u8(&f, VS_NODE_A_UNSCHEDULABLE, n->unschedulable);
 	put_u8(&f, VS_NODE_A_READY, n->ready);
 	if (f.spec)

@@ -180,6 +180,46 @@ static int parse_taints(const struct nlattr *parent, u16 type, struct vs_arena *
 
 /* ---- nodes ---- */
 
+/* A node's status.images: each entry's names and size. */
+static int parse_node_images(const struct nlattr *parent, struct vs_arena *arena,
+			     const struct vs_image_spec **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(parent, VS_NODE_A_IMAGE), i = 0;
+	struct vs_image_spec *v;
+	const struct nlattr *a;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	v = vs_arena_zalloc(arena, n * sizeof(*v));
+	if (!v)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent) {
+		const struct nlattr *tb[VS_NIMG_A_MAX + 1], *b;
+		const char **names;
+		u32 k = 0, nn;
+
+		if (mnl_attr_get_type(a) != VS_NODE_A_IMAGE)
+			continue;
+		vs_nl_nest_tb(a, tb, VS_NIMG_A_MAX);
+		nn = count_type(a, VS_NIMG_A_NAME);
+		names = vs_arena_alloc(arena, (nn ? nn : 1) * sizeof(*names));
+		if (!names)
+			return nomem(err);
+		mnl_attr_for_each_nested(b, a)
+			if (mnl_attr_get_type(b) == VS_NIMG_A_NAME)
+				names[k++] = mnl_attr_get_str(b);
+		v[i].names = names;
+		v[i].nr_names = nn;
+		v[i].size = tb[VS_NIMG_A_SIZE] ? (s64)mnl_attr_get_u64(tb[VS_NIMG_A_SIZE]) : 0;
+		i++;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
 int vs_nl_parse_node(struct vs_cluster *cl, const struct nlattr *nest,
 		     struct vs_arena *arena, struct vs_node_spec *spec, struct vs_err *err)
 {
@@ -203,6 +243,10 @@ int vs_nl_parse_node(struct vs_cluster *cl, const struct nlattr *nest,
 		spec->unschedulable = mnl_attr_get_u8(tb[VS_NODE_A_UNSCHEDULABLE]);
 	if (tb[VS_NODE_A_READY])
 		spec->ready = mnl_attr_get_u8(tb[VS_NODE_A_READY]);
+	/* Images repeat too: given, they replace the node's. */
+	if (tb[VS_NODE_A_IMAGE] &&
+	    (ret = parse_node_images(nest, arena, &spec->images, &spec->nr_images, err)))
+		return in_field(err, ret, "images");
 	return 0;
 }
 
@@ -237,6 +281,19 @@ int vs_nl_node_spec_of(const struct vs_node *node, struct vs_arena *arena,
 		}
 		spec->taints = t;
 		spec->nr_taints = node->taints->nr;
+	}
+	if (node->images && node->images->nr) {
+		struct vs_image_spec *im = vs_arena_alloc(arena, node->images->nr * sizeof(*im));
+
+		if (!im)
+			return -ENOMEM;
+		/* each name alone, with the size its summary holds */
+		for (u32 i = 0; i < node->images->nr; i++)
+			im[i] = (struct vs_image_spec){ .names = &node->images->v[i].name,
+							.nr_names = 1,
+							.size = node->images->v[i].size };
+		spec->images = im;
+		spec->nr_images = node->images->nr;
 	}
 	return 0;
 }

@@ -67,6 +67,11 @@ static const struct vs_nla_policy taint_policy[VS_TAINT_A_MAX + 1] = {
 		    VS_TAINT_EFFECT_NO_EXECUTE, VS_NLA_F_REQUIRED),
 };
 
+static const struct vs_nla_policy node_image_policy[VS_NIMG_A_MAX + 1] = {
+	VS_NLA_STR(VS_NIMG_A_NAME, "names", 1024, .flags = VS_NLA_F_MULTI),
+	VS_NLA_INT(VS_NIMG_A_SIZE, "sizeBytes", VS_NLA_U64),
+};
+
 static const struct vs_nla_policy node_policy[VS_NODE_A_MAX + 1] = {
 	VS_NLA_STR(VS_NODE_A_NAME, "name", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_NEST(VS_NODE_A_ALLOCATABLE, "allocatable", res_policy, VS_RES_A_MAX),
@@ -82,6 +87,8 @@ static const struct vs_nla_policy node_policy[VS_NODE_A_MAX + 1] = {
 	VS_NLA_NEST(VS_NODE_A_PIPELINED, "pipelined", res_policy, VS_RES_A_MAX,
 		    .flags = VS_NLA_F_RO),
 	VS_NLA_INT(VS_NODE_A_NR_TASKS, "nrTasks", VS_NLA_U32, .flags = VS_NLA_F_RO),
+	VS_NLA_NEST(VS_NODE_A_IMAGE, "images", node_image_policy, VS_NIMG_A_MAX,
+		    .flags = VS_NLA_F_MULTI),
 };
 
 static const struct vs_nla_policy action_stat_policy[VS_ACTSTAT_A_MAX + 1] = {
@@ -205,6 +212,7 @@ static const struct vs_nla_policy node_key_policy[VS_NODE_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_NODE_A_RELEASING, "releasing"),
 	VS_NLA_REJECTED(VS_NODE_A_PIPELINED, "pipelined"),
 	VS_NLA_REJECTED(VS_NODE_A_NR_TASKS, "nrTasks"),
+	VS_NLA_REJECTED(VS_NODE_A_IMAGE, "images"),
 };
 
 static const struct vs_nla_policy node_key_attrs[VS_A_MAX + 1] = {

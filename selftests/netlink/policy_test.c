@@ -180,7 +180,7 @@ Test(policy, unknown_attribute_type_is_refused)
 	mnl_attr_put_strz(nlh, VS_NODE_A_NAME, "n1");
 	mnl_attr_put_u32(nlh, 42, 7);
 	mnl_attr_nest_end(nlh, n);
-	assert_refused(nlh, "node: unknown attribute type 42 (the highest is 11)", 32);
+	assert_refused(nlh, "node: unknown attribute type 42 (the highest is 12)", 32);
 
 	/* at the top level too, and type 0 is never an attribute */
 	vs_extack_clear(&ext);

@@ -461,6 +461,15 @@ enum vs_toleration_attr {
 };
 #define VS_TOL_A_MAX (__VS_TOL_A_MAX - 1)
 
+/* One entry of a node's status.images. */
+enum vs_node_image_attr {
+	VS_NIMG_A_UNSPEC,
+	VS_NIMG_A_NAME,			/* string, repeated: its names (tags and digests) */
+	VS_NIMG_A_SIZE,			/* u64: sizeBytes */
+	__VS_NIMG_A_MAX
+};
+#define VS_NIMG_A_MAX (__VS_NIMG_A_MAX - 1)
+
 /*
  * One of a pod's containers' ports with a hostPort (a port without one
  * takes nothing on the node and is not sent).
@@ -541,6 +550,11 @@ enum vs_node_attr {
 	VS_NODE_A_RELEASING,		/* nest: enum vs_res_attr (read-only) */
 	VS_NODE_A_PIPELINED,		/* nest: enum vs_res_attr (read-only) */
 	VS_NODE_A_NR_TASKS,		/* u32 (read-only) */
+	/*
+	 * nest, repeated: enum vs_nimg_attr, status.images: an image's names and
+	 * size (a GET gives each name once, with the size ImageLocality reads)
+	 */
+	VS_NODE_A_IMAGE,
 	__VS_NODE_A_MAX
 };
 #define VS_NODE_A_MAX (__VS_NODE_A_MAX - 1)

@@ -569,6 +569,49 @@ static const struct kf_list gate_list = {
 };
 KF_LIST_PARSER(kf_sched_gates, gate_list)
 
+/* A node's status.images entry: {names, sizeBytes}. */
+static int image_done(struct kf *kf, struct vs_arg *a, void *item, u64 seen)
+{
+	struct kf_image *im = item;
+
+	if (!im->names.nr)
+		return kf_err(kf, a->line, "%s.names: required", kf->path);
+	im->spec.names = im->names.s;
+	im->spec.nr_names = im->names.nr;
+	return 0;
+}
+
+static const struct kf_field image_fields[] = {
+	KF_FIELD("names", kf_strs, struct kf_image, names),
+	KF_FIELD("sizeBytes", kf_s64, struct kf_image, spec.size),
+};
+
+static const struct kf_list image_list = {
+	.what = "a node image", .fields = image_fields, .nr_fields = ARRAY_SIZE(image_fields),
+	.size = sizeof(struct kf_image), .done = image_done,
+};
+KF_LIST_PARSER(kf_node_images, image_list)
+
+int kf_image_specs(struct kf *kf, const struct kf_items *items, const struct vs_image_spec **out,
+		   u32 *nr)
+{
+	const struct kf_image *im = items->v;
+	struct vs_image_spec *v;
+
+	*out = NULL;
+	*nr = 0;
+	if (!items->nr)
+		return 0;
+	v = vs_arena_calloc(&kf->scratch, items->nr, sizeof(*v));
+	if (!v)
+		return kf_oom(kf);
+	for (u32 i = 0; i < items->nr; i++)
+		v[i] = im[i].spec;
+	*out = v;
+	*nr = items->nr;
+	return 0;
+}
+
 /* ---- affinity, in Kubernetes' shape ---- */
 
 /* A requirement: {key, operator, values}. */

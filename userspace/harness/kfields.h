@@ -212,6 +212,16 @@ int kf_ports(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 /* The host ports among @ports (those with a hostPort), in the scratch arena. */
 int kf_host_ports(struct kf *kf, const struct kf_items *ports,
 		  const struct vs_host_port_spec **out, u32 *nr);
+/* A node's status.images: {names, sizeBytes}, each checked. */
+struct kf_image {
+	struct vs_image_spec spec;
+	struct kf_strs names;
+};
+
+int kf_node_images(struct kf *kf, struct vs_arg_kv *kv, void *slot);
+/* The specs of @items (kf_node_images()'s), in the scratch arena. */
+int kf_image_specs(struct kf *kf, const struct kf_items *items, const struct vs_image_spec **out,
+		   u32 *nr);
 /* spec.schedulingGates ({name}) into a kf_items of const char *. */
 int kf_sched_gates(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 /* A Kubernetes Affinity into a const struct vs_affinity_spec *. */

@@ -226,7 +226,7 @@ struct node_in {
 	struct vs_node_spec spec;
 	const char *name;
 	struct kf_kvs labels;
-	struct kf_items taints;
+	struct kf_items taints, images;
 };
 
 static const struct kf_field node_fields[] = {
@@ -236,6 +236,7 @@ static const struct kf_field node_fields[] = {
 	KF_FIELD("taints", kf_taints, struct node_in, taints),
 	KF_FIELD("unschedulable", kf_bool, struct node_in, spec.unschedulable),
 	KF_FIELD("ready", kf_bool, struct node_in, spec.ready),
+	KF_FIELD("images", kf_node_images, struct node_in, images),
 };
 
 static int add_node(struct ld *ld, struct vs_arg *item, u32 idx, const char *list)
@@ -256,6 +257,9 @@ static int add_node(struct ld *ld, struct vs_arg *item, u32 idx, const char *lis
 	in.spec.nr_labels = in.labels.nr;
 	in.spec.taints = in.taints.v;
 	in.spec.nr_taints = in.taints.nr;
+	ret = kf_image_specs(&ld->kf, &in.images, &in.spec.images, &in.spec.nr_images);
+	if (ret)
+		return ret;
 	if (vs_node_add(&ld->scn->cl, &in.spec, NULL, &e))
 		return core_err(ld, item->line, &e);
 	return 0;

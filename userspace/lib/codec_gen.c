@@ -298,6 +298,18 @@ const struct vsnl_codec_set vsnl_codec_toleration = {
 	.attrs = toleration_attrs,
 };
 
+static const struct vsnl_codec_attr node_image_attrs[VS_NIMG_A_MAX + 1] = {
+	[VS_NIMG_A_NAME] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_MULTI,
+		    .len = 1024, .name = "names" },
+	[VS_NIMG_A_SIZE] = { .type = VSNL_CODEC_U64, .name = "sizeBytes" },
+};
+
+const struct vsnl_codec_set vsnl_codec_node_image = {
+	.name = "node-image",
+	.maxattr = VS_NIMG_A_MAX,
+	.attrs = node_image_attrs,
+};
+
 static const struct vsnl_codec_attr host_port_attrs[VS_HPORT_A_MAX + 1] = {
 	[VS_HPORT_A_PORT] = { .type = VSNL_CODEC_U32,
 		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "hostPort", .min = 1, .max = 65535 },
@@ -465,6 +477,8 @@ static const struct vsnl_codec_attr node_attrs[VS_NODE_A_MAX + 1] = {
 		    .name = "pipelined", .nested = &vsnl_codec_res },
 	[VS_NODE_A_NR_TASKS] = { .type = VSNL_CODEC_U32, .flags = VSNL_CODEC_F_RO,
 		    .name = "nrTasks" },
+	[VS_NODE_A_IMAGE] = { .type = VSNL_CODEC_NESTED, .flags = VSNL_CODEC_F_MULTI,
+		    .name = "images", .nested = &vsnl_codec_node_image },
 };
 
 const struct vsnl_codec_set vsnl_codec_node = {
@@ -486,6 +500,7 @@ static const struct vsnl_codec_attr node_key_attrs[VS_NODE_A_MAX + 1] = {
 	[VS_NODE_A_RELEASING] = { .type = VSNL_CODEC_REJECT, .name = "releasing" },
 	[VS_NODE_A_PIPELINED] = { .type = VSNL_CODEC_REJECT, .name = "pipelined" },
 	[VS_NODE_A_NR_TASKS] = { .type = VSNL_CODEC_REJECT, .name = "nrTasks" },
+	[VS_NODE_A_IMAGE] = { .type = VSNL_CODEC_REJECT, .name = "images" },
 };
 
 const struct vsnl_codec_set vsnl_codec_node_key = {

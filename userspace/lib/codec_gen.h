@@ -91,6 +91,7 @@ extern const struct vsnl_codec_set vsnl_codec_kv;
 extern const struct vsnl_codec_set vsnl_codec_labels;
 extern const struct vsnl_codec_set vsnl_codec_taint;
 extern const struct vsnl_codec_set vsnl_codec_toleration;
+extern const struct vsnl_codec_set vsnl_codec_node_image;
 extern const struct vsnl_codec_set vsnl_codec_host_port;
 extern const struct vsnl_codec_set vsnl_codec_selreq;
 extern const struct vsnl_codec_set vsnl_codec_selfield;
@@ -167,6 +168,10 @@ struct vsnl_taint_tb {
 
 struct vsnl_toleration_tb {
 	const struct nlattr *attr[VS_TOL_A_MAX + 1];
+};
+
+struct vsnl_node_image_tb {
+	const struct nlattr *attr[VS_NIMG_A_MAX + 1];
 };
 
 struct vsnl_host_port_tb {
@@ -866,6 +871,37 @@ static inline bool vsnl_toleration_get_seconds(const struct vsnl_toleration_tb *
 	return true;
 }
 
+static inline int vsnl_node_image_parse(const struct nlattr *nest, struct vsnl_node_image_tb *tb,
+		unsigned int mode, struct vsnl_err *err)
+{
+	return vsnl_codec_parse(&vsnl_codec_node_image, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_node_image_put_name(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_node_image, VS_NIMG_A_NAME, v, err);
+}
+
+static inline const char *vsnl_node_image_get_name(const struct vsnl_node_image_tb *tb)
+{
+	return tb->attr[VS_NIMG_A_NAME] ? mnl_attr_get_str(tb->attr[VS_NIMG_A_NAME]) : NULL;
+}
+
+static inline int vsnl_node_image_put_size(struct nlmsghdr *nlh, size_t cap, uint64_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_node_image, VS_NIMG_A_SIZE, v, err);
+}
+
+static inline bool vsnl_node_image_get_size(const struct vsnl_node_image_tb *tb, uint64_t *v)
+{
+	if (!tb->attr[VS_NIMG_A_SIZE])
+		return false;
+	*v = (uint64_t)mnl_attr_get_u64(tb->attr[VS_NIMG_A_SIZE]);
+	return true;
+}
+
 static inline int vsnl_host_port_parse(const struct nlattr *nest, struct vsnl_host_port_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {
@@ -1332,6 +1368,18 @@ static inline bool vsnl_node_get_nr_tasks(const struct vsnl_node_tb *tb, uint32_
 		return false;
 	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_NODE_A_NR_TASKS]);
 	return true;
+}
+
+static inline struct nlattr *vsnl_node_start_image(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_node, VS_NODE_A_IMAGE, err);
+}
+
+/* The last one; vsnl_node_image_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_node_get_image(const struct vsnl_node_tb *tb)
+{
+	return tb->attr[VS_NODE_A_IMAGE];
 }
 
 static inline int vsnl_node_key_parse(const struct nlattr *nest, struct vsnl_node_tb *tb,

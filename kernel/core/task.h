@@ -169,9 +169,21 @@ struct vs_task {
  * selector, tolerations and affinity: made with the task, read-only after.
  * A task has none (NULL) when it asks for none of it.
  */
+/* The images of a pod's containers, init ones first: interned, ":latest" when untagged. */
+struct vs_task_images {
+	u32 nr;				/* its containers */
+	const char *name[];
+};
+
 struct vs_task_ext {
 	struct vs_host_ports *ports;	/* its containers' host ports, or NULL */
+	struct vs_task_images *images;	/* NULL when none is given */
 };
+
+static inline const struct vs_task_images *vs_task_images(const struct vs_task *task)
+{
+	return task->ext ? task->ext->images : NULL;
+}
 
 static inline const struct vs_host_ports *vs_task_ports(const struct vs_task *task)
 {
@@ -249,6 +261,8 @@ struct vs_task_spec {
 	const struct vs_affinity_spec *affinity;	/* NULL: none */
 	const struct vs_host_port_spec *ports;	/* its containers' host ports */
 	u32 nr_ports;
+	const char *const *images;	/* its containers' images, init ones first */
+	u32 nr_images;
 	u64 created;			/* see vs_created_cmp(); 0: unknown */
 };
 

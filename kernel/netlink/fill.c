@@ -536,6 +536,8 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 	fill_host_ports(&f, VS_TASK_A_HOST_PORT, vs_task_ports(t));
 	if (t->gated)
 		put_flag(&f, VS_TASK_A_GATED);
+	for (u32 i = 0; vs_task_images(t) && i < vs_task_images(t)->nr; i++)
+		put_str(&f, VS_TASK_A_IMAGE, vs_task_images(t)->name[i]);
 	/* What the bind pipeline keeps (read-only): not part of a NEW. */
 	if (!spec && vs_task_bind_failures(t))
 		put_u32(&f, VS_TASK_A_BIND_FAILURES, vs_task_bind_failures(t));

@@ -921,6 +921,19 @@ int vs_nl_parse_pod(struct vs_cluster *cl, const struct nlattr *nest, struct vs_
 	    (ret = parse_host_ports(nest, VS_TASK_A_HOST_PORT, arena, &spec->ports,
 				    &spec->nr_ports, err)))
 		return in_field(err, ret, "hostPorts");
+	if (tb[VS_TASK_A_IMAGE]) {
+		u32 n = count_type(nest, VS_TASK_A_IMAGE), k = 0;
+		const char **v = vs_arena_alloc(arena, n * sizeof(*v));
+		const struct nlattr *a;
+
+		if (!v)
+			return nomem(err);
+		mnl_attr_for_each_nested(a, nest)
+			if (mnl_attr_get_type(a) == VS_TASK_A_IMAGE)
+				v[k++] = mnl_attr_get_str(a);
+		spec->images = v;
+		spec->nr_images = n;
+	}
 	return 0;
 }
 

@@ -670,6 +670,7 @@ static const struct vs_nla_policy task_spec_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_INT(VS_TASK_A_ADMIT, "admit", VS_NLA_FLAG),
 	VS_NLA_NEST(VS_TASK_A_HOST_PORT, "hostPorts", host_port_policy,
 		    VS_HPORT_A_MAX, .flags = VS_NLA_F_MULTI),
+	VS_NLA_STR(VS_TASK_A_IMAGE, "images", 1024, .flags = VS_NLA_F_MULTI),
 	VS_NLA_INT(VS_TASK_A_GATED, "gated", VS_NLA_FLAG),
 };
 
@@ -731,6 +732,7 @@ static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_SCHEDULER, "schedulerName"),
 	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
 	VS_NLA_REJECTED(VS_TASK_A_HOST_PORT, "hostPorts"),
+	VS_NLA_REJECTED(VS_TASK_A_IMAGE, "images"),
 	VS_NLA_REJECTED(VS_TASK_A_GATED, "gated"),
 };
 
@@ -1074,6 +1076,7 @@ static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_SCHEDULER, "schedulerName"),
 	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
 	VS_NLA_REJECTED(VS_TASK_A_HOST_PORT, "hostPorts"),
+	VS_NLA_REJECTED(VS_TASK_A_IMAGE, "images"),
 	VS_NLA_REJECTED(VS_TASK_A_GATED, "gated"),
 };
 

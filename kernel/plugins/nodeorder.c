@@ -154,7 +154,7 @@ static int nodeorder_open(struct vs_session *ssn, struct vs_plugin *p)
 		}
 	}
 	for (unsigned int i = 0; i < W_NR; i++)
-		any |= no->w[i] && i != W_IMAGE && i != W_SPREAD;
+		any |= no->w[i] && i != W_SPREAD;
 	if (!any)
 		vs_plugin_disable(p, VS_EXT_BATCH_NODE_ORDER);
 	p->priv = no;
@@ -259,6 +259,36 @@ static s64 node_scalar_requested(const struct vs_node *node, int dim)
 	list_for_each_entry(t, &node->tasks, node_node)
 		sum += whole_units(vs_res_get(t->req, (unsigned int)dim));
 	return sum;
+}
+
+/* ---- ImageLocality ---- */
+
+#define IMAGE_MB		(1024LL * 1024)
+#define IMAGE_MIN_THRESHOLD	(23 * IMAGE_MB)
+#define IMAGE_MAX_CONTAINER	(1000 * IMAGE_MB)
+
+/*
+ * kube-scheduler's ImageLocality on the node's summaries (core/images.h):
+ * each of the pod's images the node has adds its size scaled by the share
+ * of the session's nodes the summary counted; the sum, clamped between
+ * 23 MiB and 1000 MiB a container, maps to 0..100.
+ */
+static s64 image_locality(const struct vs_task_images *im, const struct vs_node *node,
+			  u32 total_nodes)
+{
+	s64 sum = 0, max = IMAGE_MAX_CONTAINER * (s64)im->nr;
+
+	for (u32 i = 0; i < im->nr; i++) {
+		const struct vs_node_image *s = vs_node_image_find(node->images, im->name[i]);
+
+		if (s)
+			sum += (s64)((double)s->size * ((double)s->num_nodes / (double)total_nodes));
+	}
+	if (sum < IMAGE_MIN_THRESHOLD)
+		sum = IMAGE_MIN_THRESHOLD;
+	else if (sum > max)
+		sum = max;
+	return MAX_NODE_SCORE * (sum - IMAGE_MIN_THRESHOLD) / (max - IMAGE_MIN_THRESHOLD);
 }
 
 static s64 balanced_score(const struct nodeorder *no, const struct vs_task *task,
@@ -516,6 +546,7 @@ static void nodeorder_batch(struct vs_session *ssn, struct vs_plugin *p,
 			    double *scores)
 {
 	struct nodeorder *no = p->priv;
+	const struct vs_task_images *im;
 	s64 *raw = no->raw;
 
 	if (!nr)
@@ -561,6 +592,12 @@ static void nodeorder_batch(struct vs_session *ssn, struct vs_plugin *p,
 	}
 	if (no->w[W_POD_AFFINITY] && pod_affinity_scores(no, ssn, task, nodes, nr))
 		add_weighted(scores, raw, nr, no->w[W_POD_AFFINITY]);
+	im = vs_task_images(task);
+	if (no->w[W_IMAGE] && im && ssn->nr_nodes) {
+		for (u32 i = 0; i < nr; i++)
+			raw[i] = image_locality(im, nodes[i], ssn->nr_nodes);
+		add_weighted(scores, raw, nr, no->w[W_IMAGE]);
+	}
 }
 
 const struct vs_plugin_ops vs_plugin_nodeorder = {

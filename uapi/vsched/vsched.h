@@ -724,6 +724,11 @@ enum vs_task_attr {
 	 */
 	VS_TASK_A_HOST_PORT,
 	/*
+	 * string, repeated: the image of each of its containers, init ones
+	 * first (ImageLocality; an untagged name is ":latest")
+	 */
+	VS_TASK_A_IMAGE,
+	/*
 	 * flag: the pod has scheduling gates (spec.schedulingGates): no action
 	 * places it, and its request is left out of what its PodGroup holds
 	 * in its queue, until VS_CMD_TASK_STATUS says ungated. No node with it.

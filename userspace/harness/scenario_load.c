@@ -617,6 +617,7 @@ struct pod_in {
 	enum vs_task_status phase;
 	struct kf_kvs labels, selector;
 	struct kf_items tolerations, ports, gates;
+	struct kf_strs images;
 	struct vs_arg_kv *podgroup_kv, *node_kv, *pipelined_kv, *class_kv;
 	bool has_priority, has_preemptable;
 };
@@ -686,6 +687,7 @@ static const struct kf_field pod_fields[] = {
 	KF_FIELD("affinity", kf_affinity, struct pod_in, spec.affinity),
 	KF_FIELD("ports", kf_ports, struct pod_in, ports),
 	KF_FIELD("schedulingGates", kf_sched_gates, struct pod_in, gates),
+	KF_FIELD("images", kf_strs, struct pod_in, images),
 	KF_FIELD("preemptionPolicy", kf_preemption_policy, struct pod_in, spec.preemption_policy),
 	KF_FIELD("pipelinedTo", p_pod_pipelined, struct pod_in, pipelined_to),
 };
@@ -796,6 +798,8 @@ static int add_pod(struct ld *ld, struct vs_arg *item, u32 idx, const char *list
 	in.spec.tolerations = in.tolerations.v;
 	in.spec.nr_tolerations = in.tolerations.nr;
 	in.spec.gated = in.gates.nr > 0;
+	in.spec.images = in.images.s;
+	in.spec.nr_images = in.images.nr;
 	ret = kf_host_ports(&ld->kf, &in.ports, &in.spec.ports, &in.spec.nr_ports);
 	if (ret)
 		return ret;

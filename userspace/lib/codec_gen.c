@@ -727,6 +727,8 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_FLAG, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
+	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_MULTI,
+		    .len = 1024, .name = "images" },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_FLAG, .name = "gated" },
 };
 
@@ -786,6 +788,8 @@ static const struct vsnl_codec_attr task_spec_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_FLAG, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
+	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_MULTI,
+		    .len = 1024, .name = "images" },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_FLAG, .name = "gated" },
 };
 
@@ -826,6 +830,7 @@ static const struct vsnl_codec_attr task_key_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_REJECT, .name = "schedulerName" },
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_REJECT, .name = "hostPorts" },
+	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_REJECT, .name = "images" },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_REJECT, .name = "gated" },
 };
 
@@ -867,6 +872,7 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SCHEDULER] = { .type = VSNL_CODEC_REJECT, .name = "schedulerName" },
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_REJECT, .name = "hostPorts" },
+	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_REJECT, .name = "images" },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_REJECT, .name = "gated" },
 };
 

@@ -2290,6 +2290,17 @@ static inline const struct nlattr *vsnl_task_get_host_port(const struct vsnl_tas
 	return tb->attr[VS_TASK_A_HOST_PORT];
 }
 
+static inline int vsnl_task_put_image(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_task, VS_TASK_A_IMAGE, v, err);
+}
+
+static inline const char *vsnl_task_get_image(const struct vsnl_task_tb *tb)
+{
+	return tb->attr[VS_TASK_A_IMAGE] ? mnl_attr_get_str(tb->attr[VS_TASK_A_IMAGE]) : NULL;
+}
+
 static inline int vsnl_task_put_gated(struct nlmsghdr *nlh, size_t cap, struct vsnl_err *err)
 {
 	return vsnl_codec_put_flag(nlh, cap, &vsnl_codec_task, VS_TASK_A_GATED, err);

@@ -75,12 +75,13 @@ type queueIn struct {
 }
 
 type nodeIn struct {
-	Name          string            `json:"name,omitempty"`
-	Allocatable   v1.ResourceList   `json:"allocatable,omitempty"`
-	Labels        map[string]string `json:"labels,omitempty"`
-	Taints        []v1.Taint        `json:"taints,omitempty"`
-	Unschedulable bool              `json:"unschedulable,omitempty"`
-	Ready         *bool             `json:"ready,omitempty"`
+	Name          string              `json:"name,omitempty"`
+	Allocatable   v1.ResourceList     `json:"allocatable,omitempty"`
+	Labels        map[string]string   `json:"labels,omitempty"`
+	Taints        []v1.Taint          `json:"taints,omitempty"`
+	Unschedulable bool                `json:"unschedulable,omitempty"`
+	Ready         *bool               `json:"ready,omitempty"`
+	Images        []v1.ContainerImage `json:"images,omitempty"`
 }
 
 type podGroupIn struct {
@@ -120,6 +121,9 @@ type podIn struct {
 	PipelinedTo      string                 `json:"pipelinedTo,omitempty"`
 	Ports            []v1.ContainerPort     `json:"ports,omitempty"`
 	SchedulingGates  []v1.PodSchedulingGate `json:"schedulingGates,omitempty"`
+	// Images are the pod's containers' images: the first is the container with the
+	// request, each other a container of its own without one.
+	Images []string `json:"images,omitempty"`
 }
 
 // A pipeline the first session makes before its actions (pipelinedTo).
@@ -182,6 +186,24 @@ func nsOr(ns string) string {
 
 // The task status vsched's loader derives from phase and node, written as the pod that
 // Volcano's getTaskStatus turns into the same status.
+// podContainers is the pod's containers: one with its request, ports and first image, and one
+// more for each other image.
+func podContainers(in *podIn) []v1.Container {
+	cs := []v1.Container{{
+		Name:      "c",
+		Resources: v1.ResourceRequirements{Requests: in.Request},
+		Ports:     podPorts(in.Ports),
+	}}
+	for i, img := range in.Images {
+		if i == 0 {
+			cs[0].Image = img
+			continue
+		}
+		cs = append(cs, v1.Container{Name: fmt.Sprintf("c%d", i), Image: img})
+	}
+	return cs
+}
+
 // podPorts gives the ports the API server's defaulting would: TCP when no protocol is written.
 func podPorts(ports []v1.ContainerPort) []v1.ContainerPort {
 	if len(ports) == 0 {
@@ -284,6 +306,7 @@ func buildCluster(scn *scenarioFile) (*cluster, error) {
 				Allocatable: in.Allocatable.DeepCopy(),
 				Conditions:  []v1.NodeCondition{{Type: v1.NodeReady, Status: ready}},
 				Phase:       v1.NodeRunning,
+				Images:      in.Images,
 			},
 		}
 		// A node whose Ready condition is false carries the taint Kubernetes' node
@@ -366,11 +389,7 @@ func buildCluster(scn *scenarioFile) (*cluster, error) {
 				PreemptionPolicy:  in.PreemptionPolicy,
 				SchedulingGates:   in.SchedulingGates,
 				SchedulerName:     schedulerName,
-				Containers: []v1.Container{{
-					Name:      "c",
-					Resources: v1.ResourceRequirements{Requests: in.Request},
-					Ports:     podPorts(in.Ports),
-				}},
+				Containers:        podContainers(in),
 			},
 		}
 		// A role or flag written explicitly wins over the labels: annotations do in Volcano.

@@ -507,8 +507,7 @@ static bool fast_on(struct alloc_ctx *ctx);
  */
 static bool fast_task(struct alloc_ctx *ctx, const struct vs_task *task)
 {
-	/* WIP: the templates do not carry images yet, so ImageLocality is the scan's */
-	if (task->affinity || vs_task_images(task) || !fast_on(ctx))
+	if (task->affinity || !fast_on(ctx))
 		return false;
 	return !ctx->split || vs_ssn_split_begin(ctx->ssn, task, ctx->leaf_group != VS_TOPO_NONE,
 						 &ctx->split_bound);

@@ -67,6 +67,10 @@ struct vs_fp_tmpl {
 	u32 nr_tols;
 	struct fp_port *ports;
 	u32 nr_ports;
+	char **images;			/* its containers' images (ImageLocality) */
+	u32 nr_images;
+	/* score_task's images: the task's being placed, for vs_fastpath_index() alone */
+	struct vs_task_ext score_ext;
 	/*
 	 * What scoring is asked about: the request and nothing else. The
 	 * scores the fast path allows read only that of a task (nodeorder's
@@ -116,6 +120,11 @@ static bool of_tmpl(const struct vs_fp_tmpl *t, const struct vs_task *task)
 		    t->ports[i].protocol != ports->p[i].protocol ||
 		    !str_eq(t->ports[i].ip, ports->p[i].ip))
 			return false;
+	if (t->nr_images != (vs_task_images(task) ? vs_task_images(task)->nr : 0))
+		return false;
+	for (u32 i = 0; i < t->nr_images; i++)
+		if (strcmp(t->images[i], vs_task_images(task)->name[i]))
+			return false;
 	/* Both in the task's order: sorted by key. */
 	for (u32 i = 0; i < t->nr_selector; i++)
 		if (!str_eq(t->selector[i].key, sel->kv[i].key) ||
@@ -143,6 +152,16 @@ bool vs_fastpath_same_tmpl(const struct vs_task *a, const struct vs_task *b)
 	if (a->req != b->req || nr_sel != vs_labels_count(sb) || nr_tols != (tb ? tb->nr : 0) ||
 	    !vs_host_ports_equal(vs_task_ports(a), vs_task_ports(b)))
 		return false;
+	{
+		const struct vs_task_images *ia = vs_task_images(a), *ib = vs_task_images(b);
+		u32 n = ia ? ia->nr : 0;
+
+		if (n != (ib ? ib->nr : 0))
+			return false;
+		for (u32 i = 0; i < n; i++)
+			if (ia->name[i] != ib->name[i])	/* interned */
+				return false;
+	}
 	for (u32 i = 0; i < nr_sel; i++)
 		if (!str_eq(sa->kv[i].key, sb->kv[i].key) ||
 		    !str_eq(sa->kv[i].value, sb->kv[i].value))
@@ -171,6 +190,8 @@ static void tmpl_free_strings(struct vs_fp_tmpl *t)
 	}
 	for (u32 i = 0; t->ports && i < t->nr_ports; i++)
 		free(t->ports[i].ip);
+	for (u32 i = 0; t->images && i < t->nr_images; i++)
+		free(t->images[i]);
 }
 
 static void tmpl_free(struct vs_fastpath *fp, struct vs_fp_tmpl *t)
@@ -183,6 +204,7 @@ static void tmpl_free(struct vs_fastpath *fp, struct vs_fp_tmpl *t)
 	free(t->selector);
 	free(t->tols);
 	free(t->ports);
+	free(t->images);
 	free(t->verdict);
 	free(t);
 }
@@ -192,6 +214,7 @@ static struct vs_fp_tmpl *tmpl_new(const struct vs_task *task)
 	const struct vs_labels *sel = task->node_selector;
 	const struct vs_tolerations *tols = task->tolerations;
 	const struct vs_host_ports *ports = vs_task_ports(task);
+	const struct vs_task_images *im = vs_task_images(task);
 	struct vs_fp_tmpl *t = calloc(1, sizeof(*t));
 	bool nomem = false;
 
@@ -204,9 +227,15 @@ static struct vs_fp_tmpl *tmpl_new(const struct vs_task *task)
 	t->selector = calloc(t->nr_selector ? t->nr_selector : 1, sizeof(*t->selector));
 	t->tols = calloc(t->nr_tols ? t->nr_tols : 1, sizeof(*t->tols));
 	t->ports = calloc(t->nr_ports ? t->nr_ports : 1, sizeof(*t->ports));
-	if (!t->selector || !t->tols || !t->ports) {
-		t->nr_selector = t->nr_tols = t->nr_ports = 0;
+	t->nr_images = im ? im->nr : 0;
+	t->images = calloc(t->nr_images ? t->nr_images : 1, sizeof(*t->images));
+	if (!t->selector || !t->tols || !t->ports || !t->images) {
+		t->nr_selector = t->nr_tols = t->nr_ports = t->nr_images = 0;
 		goto out_free;
+	}
+	for (u32 i = 0; i < t->nr_images; i++) {
+		t->images[i] = strdup(im->name[i]);
+		nomem |= !t->images[i];
 	}
 	for (u32 i = 0; i < t->nr_ports; i++) {
 		const struct vs_host_port *y = &ports->p[i];
@@ -246,6 +275,7 @@ out_free:
 	free(t->selector);
 	free(t->tols);
 	free(t->ports);
+	free(t->images);
 	free(t);
 	return NULL;
 }
@@ -576,9 +606,20 @@ struct vs_nidx *vs_fastpath_index(struct vs_fastpath *fp, struct vs_session *ssn
 			return NULL;
 		fp->tmpls[fp->nr_tmpls++] = t;
 	}
-	if (!t->built && tmpl_build(fp, ssn, t, task))
+	/*
+	 * The images a template's scores read are the task's: interned, and
+	 * held by the task for as long as this call scores (the strings of
+	 * the template only tell whether a task is of it).
+	 */
+	t->score_ext.images = (struct vs_task_images *)vs_task_images(task);
+	t->score_task.ext = t->score_ext.images ? &t->score_ext : NULL;
+	if (!t->built && tmpl_build(fp, ssn, t, task)) {
+		t->score_task.ext = NULL;
 		return NULL;
+	}
 	tmpl_catch_up(fp, ssn, t, task);
+	t->score_task.ext = NULL;
+	t->score_ext.images = NULL;
 	t->used = ++fp->clock;
 	t->cycle = ssn->cycle;
 	fp->last = t;

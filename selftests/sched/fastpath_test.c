@@ -44,6 +44,24 @@ struct run {
 
 static const char *const zones[] = { "a", "b", "c" };
 
+/* Images nodes may report, and pods ask for (ImageLocality scores them). */
+static const char *const img_a[] = { "img:a", "img@sha256:a" };
+static const char *const img_b[] = { "img:b" };
+static const struct vs_image_spec node_imgs[] = {
+	{ img_a, 2, 300LL << 20 }, { img_b, 1, 900LL << 20 },
+};
+static const char *const pod_imgs[][2] = { { "img:a", NULL }, { "img:b", "img:a" },
+					   { "other", NULL } };
+
+/* Some of @node_imgs on a node, from the seed's stream. */
+static void node_images(struct vs_node_spec *spec)
+{
+	u32 v = rnd(4);		/* none, a, b, both */
+
+	spec->images = v == 2 ? &node_imgs[1] : node_imgs;
+	spec->nr_images = v == 3 ? 2 : v ? 1 : 0;
+}
+
 /*
  * @nr_jobs gang jobs named @prefix<N> in queues q0..q<nr_queues - 1>; with
  * @may_run, a quarter of them run on the nodes n0..n<nr_nodes - 1>.
@@ -70,6 +88,7 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 		bool with_tol = !rnd(4);
 		struct vs_host_port_spec port = { .port = 8080 + rnd(2) };
 		bool with_port = !rnd(6), gated = !rnd(10);
+		u32 img = rnd(5);	/* 3, 4: none */
 
 		snprintf(jname, sizeof(jname), "%s%u", prefix, j);
 		snprintf(qname, sizeof(qname), "q%u", rnd(nr_queues));
@@ -106,6 +125,10 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 			if (with_port) {
 				ts.ports = &port;
 				ts.nr_ports = 1;
+			}
+			if (img < 3) {
+				ts.images = pod_imgs[img];
+				ts.nr_images = pod_imgs[img][1] ? 2 : 1;
 			}
 			if (running) {
 				/* Running where it fits, a few of them terminating (Releasing). */
@@ -223,6 +246,7 @@ static void build(struct run *r, unsigned long long seed)
 		}
 		spec.unschedulable = !rnd(15);
 		spec.ready = rnd(20) != 0;
+		node_images(&spec);
 		cr_assert_eq(vs_node_add(&r->cl, &spec, &n, &e), 0, "%s", e.msg);
 	}
 	nr_queues = 1 + rnd(3);
@@ -304,6 +328,7 @@ static void churn(struct run *r)
 		}
 		spec.unschedulable = !rnd(8);
 		spec.ready = rnd(10) != 0;
+		node_images(&spec);	/* its summaries taken again, others' left stale */
 		cr_assert_eq(vs_node_update(&r->cl, node, &spec, &e), 0, "%s", e.msg);
 	}
 	for (u32 n = rnd(6) ? 0 : 1 + rnd(2); n; n--) {
@@ -316,6 +341,7 @@ static void churn(struct run *r)
 		vs_res_set(&spec.allocatable, VS_RES_PODS, 3 + rnd(20));
 		spec.labels = &label;
 		spec.nr_labels = 1;
+		node_images(&spec);
 		cr_assert_eq(vs_node_add(&r->cl, &spec, &node, &e), 0, "%s", e.msg);
 	}
 	snprintf(name, sizeof(name), "c%u-", r->t.cycle);

@@ -150,16 +150,38 @@ Test(kread_daemon, podgroups_are_what_the_old_reader_made)
 	free(a);
 }
 
-/* @json without the lines that hold @key. */
-static void drop_lines(char *json, const char *key)
+/* How far @line is indented. */
+static size_t indent_of(const char *line)
+{
+	return strspn(line, " ");
+}
+
+/*
+ * @json without its members named @key: the member's line and, when it
+ * opens an array or an object, the lines up to the one that closes it.
+ */
+static void drop_member(char *json, const char *key)
 {
 	char *line = json, *out = json;
+	size_t skip_to = 0;
+	bool skipping = false;
 
 	while (*line) {
 		char *end = strchr(line, '\n');
 		size_t n = end ? (size_t)(end - line + 1) : strlen(line);
+		bool drop = skipping;
 
-		if (!memmem(line, n, key, strlen(key))) {
+		if (skipping) {
+			if (indent_of(line) == skip_to)
+				skipping = false;
+		} else if (memmem(line, n, key, strlen(key))) {
+			char last = line[n - (end ? 2 : 1)];
+
+			drop = true;
+			skipping = last == '[' || last == '{';
+			skip_to = indent_of(line);
+		}
+		if (!drop) {
 			memmove(out, line, n);
 			out += n;
 		}
@@ -168,13 +190,24 @@ static void drop_lines(char *json, const char *key)
 	*out = '\0';
 }
 
+/* @json with no comma at the end of a line: members dropped leave none. */
+static void drop_trailing_commas(char *json)
+{
+	char *in = json, *out = json;
+
+	for (; *in; in++)
+		if (!(*in == ',' && in[1] == '\n'))
+			*out++ = *in;
+	*out = '\0';
+}
+
 /*
  * Pods: the old reader made their PodGroups itself (from the owner's UID,
  * and the shadow ones of other schedulers' pods) and sent them, with each
  * pod's priority from its class; kread sends OWNER_UID, SCHEDULER and
  * ADMIT, and the daemon makes them. The tasks and the PodGroups must be
- * the old reader's daemon's, but for the owner's UID, which only kread's
- * daemon is told.
+ * the old reader's daemon's, but for the owner's UID and the containers'
+ * images, which only kread's daemon is told.
  */
 Test(kread_daemon, pods_are_what_the_old_reader_made)
 {
@@ -193,7 +226,14 @@ Test(kread_daemon, pods_are_what_the_old_reader_made)
 		cr_assert_null(strstr(a, "\"elsewhere\""));
 		if (!i)
 			cr_assert_not_null(strstr(b, "\"ownerUID\""), "kread tells the owner");
-		drop_lines(b, "\"ownerUID\"");
+		if (!i) {
+			cr_assert_not_null(strstr(b, "\"nginx:latest\""), "kread tells the images");
+			cr_assert_null(strstr(a, "\"images\""), "the old reader did not");
+		}
+		drop_member(b, "\"ownerUID\"");
+		drop_member(b, "\"images\"");
+		drop_trailing_commas(a);
+		drop_trailing_commas(b);
 		cr_assert_str_eq(b, a, "%s", groups[i]);
 		free(a);
 		free(b);

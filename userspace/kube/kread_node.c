@@ -222,9 +222,64 @@ static int p_conds(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return ret;
 }
 
+/* ---- status.images ---- */
+
+struct image_in {
+	const struct vsnl_ypair *names;
+	s64 size;
+};
+
+static int p_image_size(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_get_int(kr, kv, 0, INT64_MAX, slot);
+}
+
+static const struct kr_field image_fields[] = {
+	KR_FIELD("names", kr_strs, struct image_in, names),
+	KR_FIELD("sizeBytes", p_image_size, struct image_in, size),
+};
+
+/* Each image a VS_NODE_A_IMAGE nest, put as it is read. */
+static int p_images(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
+	size_t old, at;
+
+	(void)slot;
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
+		const struct vsnl_ynode *item = &kv->val.seq.items[i];
+		struct image_in im = { 0 };
+		struct nlattr *nest;
+
+		at = kr_push_idx(kr, i);
+		ret = kr_walk(kr, item, "an image", image_fields, ARRAY_SIZE(image_fields), &im,
+			      NULL);
+		if (!ret && (!im.names || !im.names->val.seq.nr))
+			ret = kr_err(kr, item->line, "%s.names: required", kr->path);
+		if (!ret) {
+			nest = vsnl_codec_nest_start(kr->nlh, kr->cap, &vsnl_codec_node,
+						     VS_NODE_A_IMAGE, kr->err);
+			if (!nest)
+				ret = kr->err->err ?: -EMSGSIZE;
+		}
+		if (!ret)
+			ret = kr_put_strs(kr, im.names, &vsnl_codec_node_image, VS_NIMG_A_NAME) ?:
+			      vsnl_node_image_put_size(kr->nlh, kr->cap, (u64)im.size, kr->err);
+		if (!ret)
+			mnl_attr_nest_end(kr->nlh, nest);
+		kr_pop(kr, at);
+	}
+	kr_pop(kr, old);
+	return ret;
+}
+
 static const struct kr_field node_status_fields[] = {
 	KR_FIELD("allocatable", kr_res, struct node_status_in, allocatable),
 	KR_FIELD("capacity", kr_res, struct node_status_in, capacity),
+	{ .key = "images", .parse = p_images },
 	{ .key = "conditions", .parse = p_conds },	/* the whole node_status_in */
 	KR_OPEN,
 };

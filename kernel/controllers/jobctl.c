@@ -660,6 +660,10 @@ static int create_task(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs
 	spec.nr_tolerations = t->nr_tols;
 	spec.ports = t->ports;
 	spec.nr_ports = t->nr_ports;
+	if (vt->images) {
+		spec.images = vt->images->name;
+		spec.nr_images = vt->images->nr;
+	}
 	spec.priority = p->value;
 	spec.priority_class = vjob->priority_class;
 	spec.preemption_policy = p->policy;

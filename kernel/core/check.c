@@ -145,6 +145,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	int ret;
 
 	vs_res_clear(&total);
+	vs_image_audit_start(&cl->images);
 	list_for_each_entry(node, &cl->nodes, list) {
 		if (vs_node_find(cl, node->name) != node)
 			return vs_err_set(err, EIO, "node %s is not indexed", node->name);
@@ -161,7 +162,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 		    cl->classes.by_id[node->cls->id] != node->cls)
 			return vs_err_set(err, EIO, "node %s is not in the class of its spec",
 					  node->name);
-		ret = vs_node_check(node, err);
+		ret = vs_node_check(node, err) ?: vs_node_images_audit(node->images, err);
 		if (ret)
 			return ret;
 		vs_res_add(&total, &node->allocatable);
@@ -170,6 +171,9 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	}
 	if (memcmp(total.v, cl->total_allocatable.v, sizeof(total.v)))
 		return vs_err_set(err, EIO, "total allocatable differs from the nodes' sum");
+	ret = vs_image_audit_end(&cl->images, err);
+	if (ret)
+		return ret;
 	for (u32 i = 0, classes = 0, refs = 0; i <= cl->classes.nr_ids; i++) {
 		const struct vs_node_class *c = i < cl->classes.nr_ids ? cl->classes.by_id[i] : NULL;
 

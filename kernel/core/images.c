@@ -9,6 +9,7 @@
  * with nodes); one whose nodes all went stays, dead, while a summary holds
  * it, so that an undo counts the node in it again without allocating.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ struct vs_image_state {
 	s64 size;			/* the first node's */
 	u32 nr_nodes;			/* reporting it now */
 	u32 refs;			/* summaries pointing here */
+	u32 audit;			/* live nodes' summaries seen by the audit */
 };
 
 static u32 state_hashfn(const struct hlist_node *n)
@@ -194,4 +196,92 @@ const struct vs_node_image *vs_node_image_find(const struct vs_node_images *imgs
 	if (!imgs || !name)
 		return NULL;
 	return bsearch(&key, imgs->v, imgs->nr, sizeof(imgs->v[0]), by_name);
+}
+
+void vs_image_audit_start(const struct vs_image_table *tab)
+{
+	struct vs_image_state *s;
+	size_t b;
+
+	vs_htable_for_each_entry(s, &tab->states, b, hnode)
+		s->audit = 0;
+}
+
+int vs_node_images_audit(const struct vs_node_images *imgs, struct vs_err *err)
+{
+	for (u32 i = 0; imgs && i < imgs->nr; i++) {
+		const struct vs_node_image *im = &imgs->v[i];
+
+		if (im->state->name != im->name || (i && by_name(&imgs->v[i - 1], im) >= 0))
+			return vs_err_set(err, EIO, "image %s: summary not of its state or out of "
+					  "order", im->name);
+		if (!im->num_nodes || ++im->state->audit > im->state->refs)
+			return vs_err_set(err, EIO, "image %s: %u nodes when summarised, more "
+					  "summaries than the %u references", im->name,
+					  im->num_nodes, im->state->refs);
+	}
+	return 0;
+}
+
+int vs_image_audit_end(const struct vs_image_table *tab, struct vs_err *err)
+{
+	const struct vs_image_state *s;
+	size_t b;
+
+	vs_htable_for_each_entry(s, &tab->states, b, hnode) {
+		if (s->audit != s->nr_nodes)
+			return vs_err_set(err, EIO, "image %s: %u nodes counted, %u report it",
+					  s->name, s->nr_nodes, s->audit);
+		if (!s->refs || (s->nr_nodes && live_state(tab, s->name) != s))
+			return vs_err_set(err, EIO, "image %s: %u references, two live states",
+					  s->name, s->refs);
+	}
+	return 0;
+}
+
+/* kube-scheduler's normalizedImageName: a name without a tag is ":latest". */
+static const char *image_intern(struct vs_strtab *strs, const char *name)
+{
+	const char *colon = strrchr(name, ':'), *slash = strrchr(name, '/');
+	char buf[1100];
+
+	if (colon && (!slash || colon > slash))
+		return vs_str_get_cstr(strs, name);
+	if ((size_t)snprintf(buf, sizeof(buf), "%s:latest", name) >= sizeof(buf))
+		return NULL;
+	return vs_str_get_cstr(strs, buf);
+}
+
+int vs_task_images_new(struct vs_strtab *strs, const char *const *names, u32 nr,
+		       struct vs_task_images **out, struct vs_err *err)
+{
+	struct vs_task_images *im;
+
+	*out = NULL;
+	if (!nr)
+		return 0;
+	for (u32 i = 0; i < nr; i++)
+		if (!names[i] || !*names[i] || strlen(names[i]) > 1024)
+			return vs_err_set(err, EINVAL, "images[%u]: empty or longer than 1024 "
+					  "bytes", i);
+	im = calloc(1, sizeof(*im) + nr * sizeof(im->name[0]));
+	if (!im)
+		return vs_err_set(err, ENOMEM, "out of memory for images");
+	for (u32 i = 0; i < nr; i++) {
+		im->name[i] = image_intern(strs, names[i]);
+		if (!im->name[i]) {
+			vs_task_images_free(strs, im);
+			return vs_err_set(err, ENOMEM, "out of memory for images");
+		}
+		im->nr++;
+	}
+	*out = im;
+	return 0;
+}
+
+void vs_task_images_free(struct vs_strtab *strs, struct vs_task_images *im)
+{
+	for (u32 i = 0; im && i < im->nr; i++)
+		vs_str_put(strs, im->name[i]);
+	free(im);
 }

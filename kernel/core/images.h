@@ -81,6 +81,31 @@ void vs_node_images_restore(const struct vs_node_images *imgs);
 void vs_node_images_free(struct vs_image_table *tab, struct vs_strtab *strs,
 			 struct vs_node_images *imgs);
 
+/*
+ * vs_cluster_check()'s audit: every live node's summaries given to
+ * vs_node_images_audit() between the start and the end, which checks that
+ * each state counts the nodes reporting its name now, that a name has one
+ * live state, and that summaries are sorted and of their states.
+ */
+void vs_image_audit_start(const struct vs_image_table *tab);
+int vs_node_images_audit(const struct vs_node_images *imgs, struct vs_err *err);
+int vs_image_audit_end(const struct vs_image_table *tab, struct vs_err *err);
+
+/* The images of a pod's containers, init ones first: interned, ":latest" when untagged. */
+struct vs_task_images {
+	u32 nr;				/* its containers */
+	const char *name[];
+};
+
+/*
+ * @names as a pod's images in *@out (NULL for none), each interned in
+ * @strs as kube-scheduler's normalizedImageName makes it. A name must be
+ * non-empty and at most 1024 bytes: -EINVAL, nothing kept; -ENOMEM likewise.
+ */
+int vs_task_images_new(struct vs_strtab *strs, const char *const *names, u32 nr,
+		       struct vs_task_images **out, struct vs_err *err);
+void vs_task_images_free(struct vs_strtab *strs, struct vs_task_images *im);
+
 /* The summary of @name (interned) on the node, or NULL. */
 const struct vs_node_image *vs_node_image_find(const struct vs_node_images *imgs,
 					       const char *name);

@@ -356,52 +356,8 @@ static void task_ext_free(struct vs_cluster *cl, struct vs_task_ext *ext)
 	if (!ext)
 		return;
 	vs_host_ports_free(&cl->strs, ext->ports);
-	for (u32 i = 0; ext->images && i < ext->images->nr; i++)
-		vs_str_put(&cl->strs, ext->images->name[i]);
-	free(ext->images);
+	vs_task_images_free(&cl->strs, ext->images);
 	free(ext);
-}
-
-/* kube-scheduler's normalizedImageName: a name without a tag is ":latest". */
-static const char *image_intern(struct vs_cluster *cl, const char *name)
-{
-	const char *colon = strrchr(name, ':'), *slash = strrchr(name, '/');
-	char buf[1100];
-
-	if (colon && (!slash || colon > slash))
-		return vs_str_get_cstr(&cl->strs, name);
-	if ((size_t)snprintf(buf, sizeof(buf), "%s:latest", name) >= sizeof(buf))
-		return NULL;
-	return vs_str_get_cstr(&cl->strs, buf);
-}
-
-static int task_images_new(struct vs_cluster *cl, const struct vs_task_spec *spec,
-			   struct vs_task_images **out, struct vs_err *err)
-{
-	struct vs_task_images *im;
-
-	*out = NULL;
-	if (!spec->nr_images)
-		return 0;
-	for (u32 i = 0; i < spec->nr_images; i++)
-		if (!spec->images[i] || !*spec->images[i] || strlen(spec->images[i]) > 1024)
-			return vs_err_set(err, EINVAL, "images[%u]: empty or longer than 1024 "
-					  "bytes", i);
-	im = calloc(1, sizeof(*im) + spec->nr_images * sizeof(im->name[0]));
-	if (!im)
-		return vs_err_set(err, ENOMEM, "out of memory for images");
-	for (u32 i = 0; i < spec->nr_images; i++) {
-		im->name[i] = image_intern(cl, spec->images[i]);
-		if (!im->name[i]) {
-			while (i--)
-				vs_str_put(&cl->strs, im->name[i]);
-			free(im);
-			return vs_err_set(err, ENOMEM, "out of memory for images");
-		}
-		im->nr++;
-	}
-	*out = im;
-	return 0;
 }
 
 /* What @spec asks beyond the common fields, in *@out; NULL when nothing. */
@@ -418,7 +374,7 @@ static int task_ext_new(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	if (!ext)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	ret = vs_host_ports_new(&cl->strs, spec->ports, spec->nr_ports, &ext->ports, err) ?:
-	      task_images_new(cl, spec, &ext->images, err);
+	      vs_task_images_new(&cl->strs, spec->images, spec->nr_images, &ext->images, err);
 	if (ret) {
 		task_ext_free(cl, ext);
 		return ret;

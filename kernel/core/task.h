@@ -18,6 +18,7 @@
 
 #include "core/affinity.h"
 #include "core/compiler.h"
+#include "core/images.h"
 #include "core/labels.h"
 #include "core/list.h"
 #include "core/ports.h"
@@ -169,12 +170,6 @@ struct vs_task {
  * selector, tolerations and affinity: made with the task, read-only after.
  * A task has none (NULL) when it asks for none of it.
  */
-/* The images of a pod's containers, init ones first: interned, ":latest" when untagged. */
-struct vs_task_images {
-	u32 nr;				/* its containers */
-	const char *name[];
-};
-
 struct vs_task_ext {
 	struct vs_host_ports *ports;	/* its containers' host ports, or NULL */
 	struct vs_task_images *images;	/* NULL when none is given */

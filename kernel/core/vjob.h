@@ -10,6 +10,7 @@
 #define VS_CORE_VJOB_H
 
 #include "core/compiler.h"
+#include "core/images.h"
 #include "core/job.h"
 #include "core/labels.h"
 #include "core/list.h"
@@ -101,6 +102,7 @@ struct vs_vjob_task {
 	struct vs_labels *node_selector;
 	struct vs_tolerations *tolerations;
 	struct vs_host_ports *ports;	/* the template's host ports, or NULL */
+	struct vs_task_images *images;	/* its containers' images, or NULL */
 	struct vs_vjob_policy *policies;
 	u32 nr_policies;
 	bool has_partition;
@@ -202,6 +204,8 @@ struct vs_vjob_task_spec {
 	u32 nr_tolerations;
 	const struct vs_host_port_spec *ports;
 	u32 nr_ports;
+	const char *const *images;
+	u32 nr_images;
 	const struct vs_vjob_policy *policies;
 	u32 nr_policies;
 	bool has_partition;

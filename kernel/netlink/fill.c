@@ -169,6 +169,12 @@ static void fill_host_ports(struct fill *f, u16 type, const struct vs_host_ports
 	}
 }
 
+static void fill_images(struct fill *f, u16 type, const struct vs_task_images *im)
+{
+	for (u32 i = 0; im && i < im->nr; i++)
+		put_str(f, type, im->name[i]);
+}
+
 /* ---- affinity ---- */
 
 static void fill_selreqs(struct fill *f, u16 type, const struct vs_sel_req *r, u32 nr)
@@ -536,8 +542,7 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 	fill_host_ports(&f, VS_TASK_A_HOST_PORT, vs_task_ports(t));
 	if (t->gated)
 		put_flag(&f, VS_TASK_A_GATED);
-	for (u32 i = 0; vs_task_images(t) && i < vs_task_images(t)->nr; i++)
-		put_str(&f, VS_TASK_A_IMAGE, vs_task_images(t)->name[i]);
+	fill_images(&f, VS_TASK_A_IMAGE, vs_task_images(t));
 	/* What the bind pipeline keeps (read-only): not part of a NEW. */
 	if (!spec && vs_task_bind_failures(t))
 		put_u32(&f, VS_TASK_A_BIND_FAILURES, vs_task_bind_failures(t));
@@ -742,6 +747,7 @@ static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, 
 		fill_labels(&f, VS_VTASK_A_NODE_SELECTOR, vt->node_selector);
 		fill_tolerations(&f, VS_VTASK_A_TOLERATION, vt->tolerations);
 		fill_host_ports(&f, VS_VTASK_A_HOST_PORT, vt->ports);
+		fill_images(&f, VS_VTASK_A_IMAGE, vt->images);
 		fill_policies(&f, VS_VTASK_A_POLICY, vt->policies, vt->nr_policies);
 		if (vt->has_partition)
 			fill_partition(&f, &vt->partition);

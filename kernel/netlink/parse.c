@@ -180,6 +180,29 @@ static int parse_taints(const struct nlattr *parent, u16 type, struct vs_arena *
 
 /* ---- nodes ---- */
 
+/* The strings of type @type in @parent, in order, in *@out (arena), *@nr of them. */
+static int parse_strs(const struct nlattr *parent, u16 type, struct vs_arena *arena,
+		      const char *const **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(parent, type), k = 0;
+	const struct nlattr *a;
+	const char **v;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	v = vs_arena_alloc(arena, n * sizeof(*v));
+	if (!v)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent)
+		if (mnl_attr_get_type(a) == type)
+			v[k++] = mnl_attr_get_str(a);
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
 /* A node's status.images: each entry's names and size. */
 static int parse_node_images(const struct nlattr *parent, struct vs_arena *arena,
 			     const struct vs_image_spec **out, u32 *nr, struct vs_err *err)
@@ -196,22 +219,13 @@ static int parse_node_images(const struct nlattr *parent, struct vs_arena *arena
 	if (!v)
 		return nomem(err);
 	mnl_attr_for_each_nested(a, parent) {
-		const struct nlattr *tb[VS_NIMG_A_MAX + 1], *b;
-		const char **names;
-		u32 k = 0, nn;
+		const struct nlattr *tb[VS_NIMG_A_MAX + 1];
 
 		if (mnl_attr_get_type(a) != VS_NODE_A_IMAGE)
 			continue;
 		vs_nl_nest_tb(a, tb, VS_NIMG_A_MAX);
-		nn = count_type(a, VS_NIMG_A_NAME);
-		names = vs_arena_alloc(arena, (nn ? nn : 1) * sizeof(*names));
-		if (!names)
-			return nomem(err);
-		mnl_attr_for_each_nested(b, a)
-			if (mnl_attr_get_type(b) == VS_NIMG_A_NAME)
-				names[k++] = mnl_attr_get_str(b);
-		v[i].names = names;
-		v[i].nr_names = nn;
+		if (parse_strs(a, VS_NIMG_A_NAME, arena, &v[i].names, &v[i].nr_names, err))
+			return -ENOMEM;
 		v[i].size = tb[VS_NIMG_A_SIZE] ? (s64)mnl_attr_get_u64(tb[VS_NIMG_A_SIZE]) : 0;
 		i++;
 	}
@@ -921,19 +935,8 @@ int vs_nl_parse_pod(struct vs_cluster *cl, const struct nlattr *nest, struct vs_
 	    (ret = parse_host_ports(nest, VS_TASK_A_HOST_PORT, arena, &spec->ports,
 				    &spec->nr_ports, err)))
 		return in_field(err, ret, "hostPorts");
-	if (tb[VS_TASK_A_IMAGE]) {
-		u32 n = count_type(nest, VS_TASK_A_IMAGE), k = 0;
-		const char **v = vs_arena_alloc(arena, n * sizeof(*v));
-		const struct nlattr *a;
-
-		if (!v)
-			return nomem(err);
-		mnl_attr_for_each_nested(a, nest)
-			if (mnl_attr_get_type(a) == VS_TASK_A_IMAGE)
-				v[k++] = mnl_attr_get_str(a);
-		spec->images = v;
-		spec->nr_images = n;
-	}
+	if (parse_strs(nest, VS_TASK_A_IMAGE, arena, &spec->images, &spec->nr_images, err))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -1034,6 +1037,8 @@ static int parse_vtask(struct vs_cluster *cl, const struct nlattr *nest, struct 
 	ret = parse_host_ports(nest, VS_VTASK_A_HOST_PORT, arena, &t->ports, &t->nr_ports, err);
 	if (ret)
 		return in_field(err, ret, "hostPorts");
+	if (parse_strs(nest, VS_VTASK_A_IMAGE, arena, &t->images, &t->nr_images, err))
+		return -ENOMEM;
 	if (tb[VS_VTASK_A_PARTITION_POLICY])
 		parse_partition(tb[VS_VTASK_A_PARTITION_POLICY], t);
 	return parse_policies(nest, VS_VTASK_A_POLICY, arena, &t->policies, &t->nr_policies, err);

@@ -23,8 +23,14 @@
  *				tolerated, normalised and reversed
  *   podaffinity.weight (2)	InterPodAffinity: preferred pod affinity and
  *				anti-affinity, min-max normalised
- *   imagelocality.weight (1), podtopologyspread.weight (2): read and checked,
- *				but they never score here (see below)
+ *   imagelocality.weight (1)	ImageLocality: the sizes of the task's images
+ *				the node has, each scaled by the share of the
+ *				session's nodes that had it when the node was
+ *				summarised, clamped to 23..1000 MiB a container,
+ *				mapped to 0..100 (Volcano's NodeOrderFn part: not
+ *				normalised, so scored here with the others)
+ *   podtopologyspread.weight (2): read and checked, but it never scores here
+ *				(see below)
  *
  * "Non-zero" requests count 100m cpu and 200Mi memory for a task that
  * requests none, on the node and for the task, as kube-scheduler's
@@ -33,10 +39,10 @@
  * (Quantity.Value(), rounding up), so nvidia.com/gpu, which vsched keeps in
  * milli-units, is rounded up per task before it is summed.
  *
- * ImageLocality needs the images on nodes and PodTopologySpread (with
- * Volcano's SystemDefaulting) needs the Services, ReplicaSets and
- * StatefulSets a pod belongs to; vsched models neither, so both score 0 on
- * every node, which is what kube-scheduler gives when nothing is known.
+ * PodTopologySpread (with Volcano's SystemDefaulting) needs the Services,
+ * ReplicaSets and StatefulSets a pod belongs to; vsched does not model
+ * them, so it scores 0 on every node, which is what kube-scheduler gives
+ * when nothing is known.
  *
  * Which pods are on a node: kube-scheduler's NodeInfo, as Volcano builds it
  * at session open and as only the predicates plugin's event handlers update

@@ -827,6 +827,8 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 	const struct vs_host_port_spec ports[] = {
 		{ .port = 8080 }, { .port = 53, .protocol = VS_PORT_UDP, .ip = "10.0.0.1" },
 	};
+	const char *const images[] = { "busybox", "nginx:1.25" };
+	const struct vs_task_images *im;
 	const struct vs_host_ports *hp;
 	struct vs_vjob_task_spec t = ct_vtask("w", 2, 100);
 	struct vs_vjob *v;
@@ -841,6 +843,8 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 	t.nr_tolerations = 1;
 	t.ports = ports;
 	t.nr_ports = 2;
+	t.images = images;
+	t.nr_images = 2;
 	v = ct_vjob("web", &t, 1);
 	ct_sync(v);
 	vs_job_set_phase(&cl, v->podgroup, VS_PG_INQUEUE);
@@ -865,6 +869,11 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 	cr_assert_null(hp->p[0].ip);
 	cr_assert_eq(hp->p[1].protocol, VS_PORT_UDP);
 	cr_assert_str_eq(hp->p[1].ip, "10.0.0.1");
+	im = vs_task_images(task);
+	cr_assert_not_null(im);
+	cr_assert_eq(im->nr, 2);
+	cr_assert_str_eq(im->name[0], "busybox:latest");
+	cr_assert_str_eq(im->name[1], "nginx:1.25");
 	cr_assert_eq(vs_res_get(task->req, VS_RES_CPU), 100);
 	cr_assert_eq(vs_res_get(task->req, VS_RES_PODS), 1);
 #undef LABEL

@@ -72,6 +72,48 @@ Test(kread_node, every_field_is_put)
 	cr_assert_eq(ready, 0);
 }
 
+/* status.images: each entry's names and size, in the order written. */
+Test(kread_node, status_images_are_put_entry_by_entry)
+{
+	struct vsnl_node_tb tb;
+	char text[256];
+	size_t len = 0;
+	const struct nlattr *a;
+
+	cr_assert_eq(put_node(N_HEAD "metadata: {name: n1}\nstatus:\n  images:\n"
+			      "  - {names: ['nginx@sha256:ab', 'nginx:1.25'], sizeBytes: 187000000}\n"
+			      "  - {names: [pause]}\n", &tb), 0, "%s", kt_err.msg);
+	text[0] = '\0';
+	mnl_attr_for_each_nested(a, node_obj) {
+		const struct nlattr *b;
+		struct vsnl_node_image_tb im;
+		uint64_t size = 0;
+
+		if (mnl_attr_get_type(a) != VS_NODE_A_IMAGE)
+			continue;
+		cr_assert_eq(vsnl_node_image_parse(a, &im, VSNL_CODEC_REQUEST, &kt_err), 0, "%s",
+			     kt_err.msg);
+		vsnl_node_image_get_size(&im, &size);
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s[", len ? " " : "");
+		mnl_attr_for_each_nested(b, a)
+			if (mnl_attr_get_type(b) == VS_NIMG_A_NAME)
+				len += (size_t)snprintf(text + len, sizeof(text) - len, "%s,",
+							mnl_attr_get_str(b));
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "]=%llu",
+					(unsigned long long)size);
+		cr_assert_lt(len, sizeof(text));
+	}
+	cr_assert_str_eq(text, "[nginx@sha256:ab,nginx:1.25,]=187000000 [pause,]=0");
+	cr_assert_eq(put_node(N_HEAD "metadata: {name: n1}\nstatus: {images: [{sizeBytes: 1}]}\n",
+			      &tb), -EINVAL);
+	cr_assert_str_eq(kt_err.msg, "m.yaml:4: document 1 (Node n1): status.images[0].names: "
+			 "required");
+	cr_assert_eq(put_node(N_HEAD "metadata: {name: n1}\n"
+			      "status: {images: [{names: [a], sizeBytes: -1}]}\n", &tb), -EINVAL);
+	cr_assert_str_eq(kt_err.msg, "m.yaml:4: document 1 (Node n1): status.images[0].sizeBytes "
+			 "must be between 0 and 9223372036854775807");
+}
+
 Test(kread_node, capacity_is_taken_when_allocatable_is_not_given)
 {
 	struct vsnl_node_tb tb;

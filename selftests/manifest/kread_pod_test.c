@@ -34,6 +34,8 @@ TestSuite(kread_pod, .fini = fini);
  * The one pod of @text ("m.yaml") put for the scheduler @sched (NULL: the
  * default), its task nest read back into @tb: 0, KR_SKIPPED or the error.
  */
+static const struct nlattr *task_obj;
+
 static int put_pod(const char *text, const char *sched, struct vsnl_task_tb *tb)
 {
 	struct nlmsghdr *nlh = NULL;
@@ -56,9 +58,24 @@ static int put_pod(const char *text, const char *sched, struct vsnl_task_tb *tb)
 	cr_assert_eq(((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd, VS_CMD_TASK_NEW);
 	cr_assert_eq(vsnl_codec_parse_msg(&vsnl_codec_vsched, nlh, GENL_HDRLEN, top.attr,
 					  VSNL_CODEC_REQUEST, &err), 0, "%s", err.msg);
-	cr_assert_eq(vsnl_task_spec_parse(vsnl_vsched_get_task(&top), tb, VSNL_CODEC_REQUEST,
-					  &err), 0, "%s", err.msg);
+	task_obj = vsnl_vsched_get_task(&top);
+	cr_assert_eq(vsnl_task_spec_parse(task_obj, tb, VSNL_CODEC_REQUEST, &err), 0, "%s",
+		     err.msg);
 	return 0;
+}
+
+/* The strings @type of @nest in the order put, joined by ",". */
+static void strs_of(const struct nlattr *nest, u16 type, char *out, size_t size)
+{
+	const struct nlattr *a;
+	size_t len = 0;
+
+	out[0] = '\0';
+	mnl_attr_for_each_nested(a, nest)
+		if (mnl_attr_get_type(a) == type)
+			len += (size_t)snprintf(out + len, len < size ? size - len : 0, "%s%s",
+						len ? "," : "", mnl_attr_get_str(a));
+	cr_assert_lt(len, size);
 }
 
 /* A resource of the nest @res, or -1 when absent. */
@@ -289,6 +306,28 @@ Test(kread_pod, scheduling_gates_make_a_gated_task)
 			     NULL, &tb), -EINVAL);
 	cr_assert_str_eq(err.msg, "m.yaml:4: document 1 (Pod default/p): "
 			 "spec.schedulingGates[0].nam: unknown field (known: name)");
+}
+
+/* ImageLocality's images: the init containers', then the containers', none empty. */
+Test(kread_pod, images_are_the_init_containers_then_the_containers)
+{
+	struct vsnl_task_tb tb;
+	char text[256];
+
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec:\n"
+			     "  containers:\n  - {name: a, image: 'nginx:1.25'}\n  - {name: b}\n"
+			     "  - {name: c, image: ''}\n  - {name: d, image: registry:5000/x}\n"
+			     "  initContainers: [{name: i, image: busybox}]\n", NULL, &tb),
+		     0, "%s", err.msg);
+	strs_of(task_obj, VS_TASK_A_IMAGE, text, sizeof(text));
+	cr_assert_str_eq(text, "busybox,nginx:1.25,registry:5000/x");
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec: {containers: [{name: a}]}\n", NULL,
+			     &tb), 0, "%s", err.msg);
+	cr_assert_null(vsnl_task_get_image(&tb));
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec: {containers: [{image: [x]}]}\n",
+			     NULL, &tb), -EINVAL);
+	cr_assert_str_eq(err.msg, "m.yaml:4: document 1 (Pod default/p): "
+			 "spec.containers[0].image must be a string, not a list");
 }
 
 Test(kread_pod, a_pending_pod_of_another_scheduler_is_skipped)

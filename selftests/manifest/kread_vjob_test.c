@@ -147,7 +147,8 @@ Test(kread_vjob, a_job_is_put_with_its_tasks_templates_and_policies)
 		"policies{event=TaskCompleted action=CompleteJob} "
 		"labels{item{key=role value=ps}} nodeSelector{item{key=zone value=a}} "
 		"tolerations{key=k operator=1} name=ps replicas=1 minAvailable=1 "
-		"request{cpu=3000 memory=2147483648 scalar{name=nvidia.com/gpu value=1000}}} "
+		"request{cpu=3000 memory=2147483648 scalar{name=nvidia.com/gpu value=1000}} "
+		"images=x} "
 		"tasks{name=worker replicas=4 request{}} "
 		"queue=q1 priorityClassName=high minAvailable=3 maxRetry=5 namespace=ns name=j}");
 }
@@ -203,6 +204,18 @@ Test(kread_vjob, a_templates_host_ports_are_put_as_a_pods)
 				   "{containerPort: 81, hostPort: 80}]}]}")), -EINVAL);
 	cr_assert_str_eq(err.msg, T0 ".template.spec.containers[0].ports[1].hostPort: "
 			 "duplicate TCP//80");
+}
+
+/* A template's images, init containers' first, as a pod's. */
+Test(kread_vjob, a_templates_images_are_put_as_a_pods)
+{
+	cr_assert_eq(put_vjob(TMPL("{containers: [{image: 'nginx:1.25'}, {image: ''}], "
+				   "initContainers: [{image: busybox}]}")), 0, "%s", err.msg);
+	cr_assert_str_eq(shown, "{tasks{name=t replicas=2 request{} images=busybox "
+			 "images=nginx:1.25} namespace=ns name=j}");
+	cr_assert_eq(put_vjob(TMPL("{containers: [{image: 7}]}")), -EINVAL);
+	cr_assert_str_eq(err.msg, T0 ".template.spec.containers[0].image must be a string, "
+			 "not an integer");
 }
 
 /* What the codec refuses as it is put, named by the field; what it checks as the daemon does. */

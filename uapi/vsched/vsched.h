@@ -763,6 +763,8 @@ enum vs_vtask_attr {
 	VS_VTASK_A_PARTITION_POLICY,
 	/* nest, repeated: enum vs_hport_attr, the template's, as VS_TASK_A_HOST_PORT */
 	VS_VTASK_A_HOST_PORT,
+	/* string, repeated: the template's containers' images, as VS_TASK_A_IMAGE */
+	VS_VTASK_A_IMAGE,
 	__VS_VTASK_A_MAX
 };
 #define VS_VTASK_A_MAX (__VS_VTASK_A_MAX - 1)

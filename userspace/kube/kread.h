@@ -335,6 +335,15 @@ int kr_put_host_ports(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		      const struct kr_containers *c, bool host_network, const char *path);
 
 /*
+ * The images of the init containers, then of the containers, of the pod
+ * spec @spec (at @path), each a string @type of @set, as ImageLocality
+ * reads them; an empty one is left out, one not a string refused. The
+ * walk of @spec checked the lists.
+ */
+int kr_put_images(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		  const struct vsnl_ynode *spec, const char *path);
+
+/*
  * The list of tolerations @kv, each a nest @type of @set (nested set
  * toleration) of what it writes: an operator or effect by the spec's names
  * ("" is the default: Equal, every effect), tolerationSeconds. A NULL @kv

@@ -345,39 +345,6 @@ static int pod_priority(struct kr *kr, const struct pod_in *in)
 			      vsnl_task_put_priority_class);
 }
 
-/*
- * The images of the pod's init containers, then of its containers, as
- * ImageLocality reads them (the walk checked the lists; an image must be a
- * string).
- */
-static int pod_images(struct kr *kr)
-{
-	static const char *const lists[] = { "initContainers", "containers" };
-	const struct vsnl_ynode *spec = vsnl_ymap_get(kr->doc->root, "spec");
-	int ret = 0;
-
-	for (u32 l = 0; !ret && l < ARRAY_SIZE(lists); l++) {
-		const struct vsnl_ynode *cs = vsnl_ymap_get(spec, lists[l]);
-
-		for (u32 i = 0; !ret && cs && cs->type == VSNL_Y_SEQ && i < cs->seq.nr; i++) {
-			const struct vsnl_ynode *img = vsnl_ymap_get(&cs->seq.items[i], "image");
-			char at[96];
-
-			if (!img || img->type == VSNL_Y_NULL)
-				continue;
-			snprintf(at, sizeof(at), "spec.%s[%u].image", lists[l], i);
-			if (img->type != VSNL_Y_STRING)
-				return kr_err(kr, img->line, "%s must be a string, not %s", at,
-					      kr_type_name(img));
-			if (*img->text)
-				ret = kr_put_ret(kr, img, at,
-						 vsnl_task_put_image(kr->nlh, kr->cap, img->text,
-								     kr->err));
-		}
-	}
-	return ret;
-}
-
 /* Why a document is read and not sent: kr_put_new()'s KR_SKIPPED. */
 static int skip(struct kr *kr, const char *why)
 {
@@ -426,7 +393,8 @@ int kr_put_pod(struct kr *kr)
 				in.spec.host_network, "spec.containers") ?:
 	      pod_priority(kr, &in) ?:
 	      (in.spec.nr_gates ? vsnl_task_put_gated(nlh, kr->cap, kr->err) : 0) ?:
-	      pod_images(kr) ?:
+	      kr_put_images(kr, &vsnl_codec_task, VS_TASK_A_IMAGE,
+			    vsnl_ymap_get(kr->doc->root, "spec"), "spec") ?:
 	      put_str(kr, "metadata.annotations[" POD_TASK_SPEC "]",
 		      string_of(in.meta.annotations, POD_TASK_SPEC), vsnl_task_put_role) ?:
 	      put_str(kr, "metadata.annotations[" POD_GROUP_NAME "]",

@@ -185,6 +185,34 @@ int kr_init_containers(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return ret;
 }
 
+int kr_put_images(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		  const struct vsnl_ynode *spec, const char *path)
+{
+	static const char *const lists[] = { "initContainers", "containers" };
+	int ret = 0;
+
+	for (u32 l = 0; !ret && l < ARRAY_SIZE(lists); l++) {
+		const struct vsnl_ynode *cs = vsnl_ymap_get(spec, lists[l]);
+
+		for (u32 i = 0; !ret && cs && cs->type == VSNL_Y_SEQ && i < cs->seq.nr; i++) {
+			const struct vsnl_ynode *img = vsnl_ymap_get(&cs->seq.items[i], "image");
+			char at[KR_PATH_MAX + 48];
+
+			if (!img || img->type == VSNL_Y_NULL)
+				continue;
+			snprintf(at, sizeof(at), "%s.%s[%u].image", path, lists[l], i);
+			if (img->type != VSNL_Y_STRING)
+				return kr_err(kr, img->line, "%s must be a string, not %s", at,
+					      kr_type_name(img));
+			if (*img->text)
+				ret = kr_put_ret(kr, img, at,
+						 vsnl_codec_put_str(kr->nlh, kr->cap, set, type,
+								    img->text, kr->err));
+		}
+	}
+	return ret;
+}
+
 int kr_put_host_ports(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		      const struct kr_containers *c, bool host_network, const char *path)
 {

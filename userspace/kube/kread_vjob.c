@@ -270,6 +270,13 @@ static int put_task(struct kr *kr, const struct vsnl_ynode *item)
 		      kr_put_host_ports(kr, &vsnl_codec_vtask, VS_VTASK_A_HOST_PORT, &t.containers,
 					t.host_network, name);
 	}
+	if (!ret) {
+		char at[KR_PATH_MAX + 32];
+
+		snprintf(at, sizeof(at), "%s.template.spec", kr->path);
+		ret = kr_put_images(kr, &vsnl_codec_vtask, VS_VTASK_A_IMAGE,
+				    vsnl_ymap_get(vsnl_ymap_get(item, "template"), "spec"), at);
+	}
 	if (!ret)
 		mnl_attr_nest_end(kr->nlh, nest);
 	return ret;

@@ -916,6 +916,8 @@ static const struct vsnl_codec_attr vtask_attrs[VS_VTASK_A_MAX + 1] = {
 		    .name = "partitionPolicy", .nested = &vsnl_codec_partition_policy },
 	[VS_VTASK_A_HOST_PORT] = { .type = VSNL_CODEC_NESTED,
 		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
+	[VS_VTASK_A_IMAGE] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_MULTI,
+		    .len = 1024, .name = "images" },
 };
 
 const struct vsnl_codec_set vsnl_codec_vtask = {

@@ -2500,6 +2500,17 @@ static inline const struct nlattr *vsnl_vtask_get_host_port(const struct vsnl_vt
 	return tb->attr[VS_VTASK_A_HOST_PORT];
 }
 
+static inline int vsnl_vtask_put_image(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_vtask, VS_VTASK_A_IMAGE, v, err);
+}
+
+static inline const char *vsnl_vtask_get_image(const struct vsnl_vtask_tb *tb)
+{
+	return tb->attr[VS_VTASK_A_IMAGE] ? mnl_attr_get_str(tb->attr[VS_VTASK_A_IMAGE]) : NULL;
+}
+
 static inline int vsnl_vjob_parse(const struct nlattr *nest, struct vsnl_vjob_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {

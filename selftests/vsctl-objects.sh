@@ -183,6 +183,14 @@ has "$out" 'Ready,SchedulingDisabled'
 ok node uncordon n1
 listed node
 has "$out" '"unschedulable": false'
+# Its images: each name with its size; set --image replaces them all.
+ok node set n1 --image nginx:1.25,nginx@sha256:ab=187Mi --image pause
+listed node
+has "$out" '"nginx:1.25"' '"nginx@sha256:ab"' '"sizeBytes": 196083712' '"pause"'
+ok node set n1 --image redis:7=1Gi
+listed node
+has "$out" '"redis:7"' '"sizeBytes": 1073741824'
+lacks "$out" '"nginx:1.25"' '"pause"'
 ok node set n1 --not-ready
 listed node
 has "$out" '"ready": false'
@@ -192,7 +200,7 @@ has "$out" '"ready": true'
 lacks "$out" '"taints"'
 # The last taint off is a NEW that replaces the node: the rest of it stays.
 has "$out" '"cpu": "16"' '"nvidia.com/gpu": "2"' '"example.com/fpga": "1"' '"rack": "r1"' \
-	'"unschedulable": false'
+	'"unschedulable": false' '"redis:7"'
 
 # ---- queues, priority classes, PodGroups ----
 
@@ -253,6 +261,8 @@ unchanged
 usage_error 'vsctl node add: --taint "k=v:Sometimes": unknown taint effect' \
 	node add n2 --taint k=v:Sometimes
 usage_error 'vsctl node add: --label "zone-": ' node add n2 --label zone-
+usage_error 'vsctl node add: --image "a,,b=1": an empty image name' node add n2 --image a,,b=1
+usage_error 'vsctl node set: --image "a=1x": size: invalid quantity' node set n1 --image a=1x
 daemon_error 'node N2: invalid node name "N2": must start and end with a lowercase letter or digit' \
 	node add N2
 usage_error 'vsctl node add: --res "nvidia.com/gpu": expected NAME=QUANTITY' \
@@ -414,10 +424,10 @@ ok task del team-a/p2
 # A gated task waits, on a node whose hostPort it asks for is free; the
 # second task on that port waits for a node where it is free.
 ok task add team-a/h1 --podgroup pg1 --cpu 100m --host-port 8080 --host-port 53/UDP@10.0.0.1 \
-	--gated
+	--gated --image busybox --image nginx:1.25
 ok task show team-a/h1
 has "$out" '"gated": true' '"hostPort": 8080' '"protocol": "TCP"' '"protocol": "UDP"' \
-	'"hostIP": "10.0.0.1"'
+	'"hostIP": "10.0.0.1"' '"busybox:latest"' '"nginx:1.25"'
 ok cycle run
 ok explain task team-a/h1
 has "$out" 'Reason:   SchedulingGated'
@@ -434,6 +444,7 @@ usage_error 'vsctl task add: --host-port "80/tcp": unknown protocol "tcp" (one o
 	task add team-a/h3 --podgroup pg1 --host-port 80/tcp
 daemon_says 'pod team-a/h3: hostPorts[0]: hostIP "10.0" is not an IPv4 or IPv6 address' \
 	task add team-a/h3 --podgroup pg1 --host-port 80@10.0
+usage_error 'vsctl task add: --image "": an empty image' task add team-a/h3 --podgroup pg1 --image ""
 ok task del team-a/h1
 ok task del team-a/h2
 

@@ -62,6 +62,8 @@ enum field_type {
 	F_TAINT,	/* KEY[=VALUE]:EFFECT (set: KEY[:EFFECT]- takes it out) */
 	F_TOLERATION,	/* KEY[=VALUE][:EFFECT] */
 	F_HOST_PORT,	/* PORT[/PROTOCOL][@HOSTIP] */
+	F_IMAGE,	/* a container's image, a string of a repeated attribute */
+	F_NODE_IMAGE,	/* an image on a node: NAME[,NAME...][=SIZE] */
 	F_VTASK,	/* a VolcanoJob's task group: NAME:REPLICAS[:RES] */
 	F_POLICY,	/* a VolcanoJob's lifecycle policy: EVENT=ACTION */
 	F_STR,		/* text sent as it is: a name, a role */
@@ -78,6 +80,7 @@ enum shape {
 	SH_NONE,
 	SH_INT, SH_STR, SH_RES,
 	SH_LABELS, SH_TAINTS, SH_TOLS, SH_PORTS, SH_VTASKS, SH_POLICIES, SH_MEMBERS, SH_NT,
+	SH_STRS, SH_NODE_IMAGES,
 };
 
 static const enum shape shape_of[] = {
@@ -85,6 +88,7 @@ static const enum shape shape_of[] = {
 	[F_TOLERATION] = SH_TOLS, [F_HOST_PORT] = SH_PORTS, [F_VTASK] = SH_VTASKS, [F_POLICY] = SH_POLICIES,
 	[F_STR] = SH_STR, [F_INT] = SH_INT, [F_BOOL] = SH_INT, [F_FLAG] = SH_INT,
 	[F_ENUM] = SH_INT, [F_HN_MEMBER] = SH_MEMBERS, [F_NT] = SH_NT,
+	[F_IMAGE] = SH_STRS, [F_NODE_IMAGE] = SH_NODE_IMAGES,
 };
 
 #define REQUIRED	0x1		/* add needs it */
@@ -126,7 +130,7 @@ struct item {
 	const char *key, *value;	/* value NULL: none */
 	const char *arg;
 	s64 num;			/* a resource's value, a task group's replicas */
-	u32 effect, op;
+	u32 effect, op;			/* op: a node image's names in @value */
 	bool has_res;
 	struct slot res;		/* a task group's request */
 };
@@ -188,6 +192,10 @@ static const struct field node_fields[] = {
 	  .help = "cordoned: no new task is placed on it" },
 	{ "schedulable", F_FLAG, VS_NODE_A_UNSCHEDULABLE, .value = 0,
 	  .help = "not cordoned (the default)" },
+	{ "image", F_NODE_IMAGE, VS_NODE_A_IMAGE, .arg = "NAME[,NAME...][=SIZE]",
+	  .help = "an image it has (status.images): its names (tags, digests) and size in "
+		  "bytes (\"500Mi\"), for ImageLocality; repeat for more (set: the images "
+		  "given replace them all)" },
 	{ "not-ready", F_FLAG, VS_NODE_A_READY, .value = 0, .help = "its Ready condition false" },
 	{ "ready", F_FLAG, VS_NODE_A_READY, .value = 1,
 	  .help = "its Ready condition true (the default)" },
@@ -253,6 +261,9 @@ static const struct field task_fields[] = {
 	  .help = "a container port with this hostPort, which no other pod on its node may "
 		  "hold (TCP unless UDP or SCTP is named, every address unless HOSTIP); "
 		  "repeat for more" },
+	{ "image", F_IMAGE, VS_TASK_A_IMAGE, .arg = "IMAGE",
+	  .help = "a container's image (\"nginx:1.25\"; untagged is :latest), for "
+		  "ImageLocality; repeat for more" },
 	{ "gated", F_FLAG, VS_TASK_A_GATED, .value = 1,
 	  .help = "the pod has scheduling gates: no action places it until they go" },
 	{ "preemptable", F_BOOL, VS_TASK_A_PREEMPTABLE, .arg = "true|false",
@@ -666,6 +677,38 @@ static int apply_host_port(struct edit *e, const struct field *f, const char *ar
 	return 0;
 }
 
+/* An image on a node: NAME[,NAME...][=SIZE], the size a quantity of bytes. */
+static int apply_node_image(struct edit *e, const struct field *f, const char *arg,
+			    struct slot *s)
+{
+	struct item *it = item_add(e, s, arg);
+	const char *eq = strrchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	char *names;
+
+	if (!it)
+		return -ENOMEM;
+	if (!len || arg[0] == ',' || arg[len - 1] == ',' || memmem(arg, len, ",,", 2))
+		return bad(e, f, arg, "an empty image name");
+	names = dup_n(e, arg, len);
+	if (!names)
+		return -ENOMEM;
+	/* the names one after the other, each ended by its NUL */
+	for (char *c = names; (c = strchr(c, ',')); it->op++)
+		*c++ = '\0';
+	it->op++;
+	it->value = names;
+	if (eq) {
+		struct vsnl_err err = { 0 };
+
+		if (vsnl_quantity_parse(eq + 1, strlen(eq + 1), 0, &it->num, &err))
+			return bad(e, f, arg, "size: %s", err.msg);
+		if (it->num < 0)
+			return bad(e, f, arg, "size: negative");
+	}
+	return 0;
+}
+
 /*
  * @text, the option @arg or a part of it, as a whole decimal number that
  * attribute @attr of @set takes: in the range of its policy, else of its
@@ -853,6 +896,12 @@ static int apply(struct edit *e, const struct vsnl_codec_set *set, const struct 
 		return apply_toleration(e, f, arg, s);
 	case F_HOST_PORT:
 		return apply_host_port(e, f, arg, s);
+	case F_IMAGE:
+		if (!*arg)
+			return bad(e, f, arg, "an empty image");
+		return item_add(e, s, arg) ? 0 : -ENOMEM;
+	case F_NODE_IMAGE:
+		return apply_node_image(e, f, arg, s);
 	case F_VTASK:
 		return apply_vtask(e, f, arg, s);
 	case F_POLICY:
@@ -1107,6 +1156,11 @@ static int put_item(struct req *r, const struct vsnl_codec_set *set, enum shape 
 		    (it->value && *it->value && vsnl_host_port_put_ip(nlh, cap, it->value, &r->err)))
 			return -EINVAL;
 		return 0;
+	case SH_NODE_IMAGES:
+		for (u32 i = 0, off = 0; i < it->op; i++, off += (u32)strlen(it->value + off) + 1)
+			if (vsnl_node_image_put_name(nlh, cap, it->value + off, &r->err))
+				return -EINVAL;
+		return vsnl_node_image_put_size(nlh, cap, (u64)it->num, &r->err) ? -EINVAL : 0;
 	case SH_POLICIES:
 		if (vsnl_lifecycle_put_event(nlh, cap, it->key, &r->err) ||
 		    vsnl_lifecycle_put_action(nlh, cap, it->value, &r->err))
@@ -1139,7 +1193,12 @@ static int put_items(struct req *r, const struct vsnl_codec_set *set, u16 type,
 
 	if (s->shape == SH_LABELS && !(outer = req_nest(r, set, type)))
 		return -EINVAL;
-	for (u32 i = 0; i < s->nr; i++) {
+	for (u32 i = 0; s->shape == SH_STRS && i < s->nr; i++) {
+		*from = s->items[i].arg;
+		if (vsnl_codec_put_str(r->nlh, r->cap, set, type, s->items[i].arg, &r->err))
+			return -EINVAL;
+	}
+	for (u32 i = 0; s->shape != SH_STRS && i < s->nr; i++) {
 		*from = s->items[i].arg;
 		nest = s->shape == SH_LABELS ? req_nest(r, items, VS_LABELS_A_ITEM) :
 					       req_nest(r, set, type);

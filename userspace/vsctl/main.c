@@ -44,7 +44,8 @@ struct vsctl_cmd {
 static const struct vsctl_cmd commands[] = {
 	OBJ_CMDS("node", "NAME", ""),
 	ADD_CMD("node", "NAME [--cpu Q] [--memory Q] [--pods N] [--gpu Q] [--res NAME=Q]... "
-		"[--label K=V]... [--taint K[=V]:EFFECT]... [--unschedulable] [--not-ready]"),
+		"[--label K=V]... [--taint K[=V]:EFFECT]... [--image NAME[,NAME...][=SIZE]]... "
+		"[--unschedulable] [--not-ready]"),
 	SET_CMD("node", "NAME"),
 	{ .group = "node", .name = "cordon", .fn = vsctl_node_cordon, .args = "NAME",
 	  .help = "mark a node unschedulable" },
@@ -66,7 +67,7 @@ static const struct vsctl_cmd commands[] = {
 	OBJ_CMDS("task", "[NS/]NAME", " [-n NS|-A] [--podgroup PG] [--node N] [--status S,...]"),
 	ADD_CMD("task", "[NS/]NAME [--podgroup PG | --queue Q] [--cpu Q] [--memory Q] ... "
 		"[--priority N] [--node-selector K=V]... [--toleration K[=V][:EFFECT]]... "
-		"[--host-port PORT[/PROTO][@IP]]... [--gated] [--role R]"),
+		"[--host-port PORT[/PROTO][@IP]]... [--image IMAGE]... [--gated] [--role R]"),
 	{ .group = "task", .name = "status", .fn = vsctl_task_status,
 	  .args = "[NS/]NAME running|succeeded|failed|deleting|deleted|ungated [--exit-code N]",
 	  .help = "report what became of a task's pod" },

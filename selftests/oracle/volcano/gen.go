@@ -139,7 +139,7 @@ func (c *fuzzCase) capDeserved() {
 // constraint on the node.
 func template(p *podIn) string {
 	j, _ := json.Marshal([]interface{}{p.Request, p.NodeSelector, p.Tolerations, p.Affinity,
-		podPorts(p.Ports)})
+		podPorts(p.Ports), p.Images})
 	return string(j)
 }
 
@@ -271,6 +271,42 @@ func portsConflict(a, b []v1.ContainerPort) bool {
 	return false
 }
 
+// fuzzImages are the images nodes have and pods ask for: an untagged name (":latest" to both
+// sides), one given by tag and digest, and sizes on both sides of ImageLocality's thresholds.
+var fuzzImages = []v1.ContainerImage{
+	{Names: []string{"busybox:latest"}, SizeBytes: 5 << 20},
+	{Names: []string{"nginx:1.25", "nginx@sha256:0d17b565"}, SizeBytes: 187 << 20},
+	{Names: []string{"pytorch:2.3"}, SizeBytes: 6 << 30},
+	{Names: []string{"redis:7"}, SizeBytes: 40 << 20},
+}
+
+// genNodeImages gives half the nodes some of fuzzImages, each now and then with a size of
+// its own (a summary keeps the first node's).
+func genNodeImages(r *rand.Rand, n *nodeIn) {
+	if !chance(r, 0.5) {
+		return
+	}
+	for _, img := range fuzzImages {
+		if chance(r, 0.5) {
+			if chance(r, 0.2) {
+				img.SizeBytes += int64(r.Intn(100)) << 20
+			}
+			n.Images = append(n.Images, img)
+		}
+	}
+}
+
+// genImages gives a pod its containers' images now and then, as written in a pod spec.
+func genImages(r *rand.Rand, p *podIn) {
+	if !chance(r, 0.3) {
+		return
+	}
+	for i := 0; i < 1+r.Intn(2); i++ {
+		p.Images = append(p.Images, pick(r, "busybox", "nginx:1.25", "pytorch:2.3", "redis:7",
+			"nginx@sha256:0d17b565", "ubuntu:24.04"))
+	}
+}
+
 // genPorts gives a pod a host port now and then, from a few, so that pods meet on them.
 func genPorts(r *rand.Rand, c *fuzzCase, p *podIn) {
 	if c.has("preempt") || c.has("reclaim") || !chance(r, 0.2) {
@@ -345,6 +381,7 @@ func genNodes(r *rand.Rand, c *fuzzCase) []nodeRoom {
 				Effect: pick(r, v1.TaintEffectNoSchedule, v1.TaintEffectPreferNoSchedule)})
 		}
 		in.Unschedulable = chance(r, 0.08)
+		genNodeImages(c.extra, &in)
 		c.scn.Nodes = append(c.scn.Nodes, in)
 		room = append(room, nodeRoom{cpu * 1000, mem * 1024})
 	}
@@ -443,6 +480,7 @@ func genWorkload(r *rand.Rand, c *fuzzCase, room []nodeRoom) {
 			}
 			genAffinity(r, c, &p)
 			genPorts(c.extra, c, &p)
+			genImages(c.extra, &p)
 			if chance(r, 0.1) {
 				f := false
 				p.Preemptable = &f

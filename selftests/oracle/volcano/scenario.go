@@ -187,7 +187,9 @@ func nsOr(ns string) string {
 // The task status vsched's loader derives from phase and node, written as the pod that
 // Volcano's getTaskStatus turns into the same status.
 // podContainers is the pod's containers: one with its request, ports and first image, and one
-// more for each other image.
+// more for each other image, which requests cpu and memory 0 in so many words: without them
+// kube-scheduler's scores would count 100m and 200Mi for it (NonZeroRequested), where vsched
+// knows the task's one request.
 func podContainers(in *podIn) []v1.Container {
 	cs := []v1.Container{{
 		Name:      "c",
@@ -199,7 +201,9 @@ func podContainers(in *podIn) []v1.Container {
 			cs[0].Image = img
 			continue
 		}
-		cs = append(cs, v1.Container{Name: fmt.Sprintf("c%d", i), Image: img})
+		cs = append(cs, v1.Container{Name: fmt.Sprintf("c%d", i), Image: img,
+			Resources: v1.ResourceRequirements{Requests: v1.ResourceList{
+				v1.ResourceCPU: qty("0"), v1.ResourceMemory: qty("0")}}})
 	}
 	return cs
 }

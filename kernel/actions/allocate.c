@@ -338,10 +338,11 @@ static bool need_continue(const struct job_ws *jw, const struct sub_ws *sub, u64
  * Whether @role's error cache can refuse a task a node it would pass itself:
  * the cache holds every node that refused a task of the role in this attempt
  * at the job, and the next task skips them. When the role's pending tasks are
- * all of one template (host ports included) and none has affinity, a node that refused one refuses
- * the next (while a job is tried, a node's Idle and FutureIdle only shrink),
- * so the cache changes nothing and the fast path may serve; otherwise only the
- * scan, run for every task of the role, decides as Volcano does.
+ * all of one template (host ports included) and none has affinity or spread
+ * constraints, a node that refused one refuses the next (while a job is
+ * tried, a node's Idle and FutureIdle only shrink), so the cache changes
+ * nothing and the fast path may serve; otherwise only the scan, run for
+ * every task of the role, decides as Volcano does.
  */
 static bool role_mixed(const struct vs_job *job, const char *role)
 {
@@ -350,7 +351,7 @@ static bool role_mixed(const struct vs_job *job, const char *role)
 	list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node) {
 		if (t->role != role || t->best_effort || t->gated)
 			continue;
-		if (t->affinity)
+		if (vs_task_looks_beyond_node(t))
 			return true;
 		if (!first)
 			first = t;
@@ -499,7 +500,8 @@ static bool fast_on(struct alloc_ctx *ctx);
 
 /*
  * A task the indexes may serve: without affinity (preferred node terms
- * score per candidate set), and one the split plugin scores node by node.
+ * score per candidate set) or topology spread constraints (they count the
+ * pods of other nodes), and one the split plugin scores node by node.
  * A task with host ports is served too: fast_accept() runs every predicate
  * on the node the index offers, and a node whose port is held leaves the
  * index of the task's template (the ports are part of it) until its pods
@@ -507,7 +509,7 @@ static bool fast_on(struct alloc_ctx *ctx);
  */
 static bool fast_task(struct alloc_ctx *ctx, const struct vs_task *task)
 {
-	if (task->affinity || !fast_on(ctx))
+	if (vs_task_looks_beyond_node(task) || !fast_on(ctx))
 		return false;
 	return !ctx->split || vs_ssn_split_begin(ctx->ssn, task, ctx->leaf_group != VS_TOPO_NONE,
 						 &ctx->split_bound);

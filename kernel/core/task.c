@@ -357,6 +357,7 @@ static void task_ext_free(struct vs_cluster *cl, struct vs_task_ext *ext)
 		return;
 	vs_host_ports_free(&cl->strs, ext->ports);
 	vs_task_images_free(&cl->strs, ext->images);
+	vs_spread_constraints_free(&cl->strs, ext->spread);
 	free(ext);
 }
 
@@ -368,13 +369,15 @@ static int task_ext_new(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	int ret;
 
 	*out = NULL;
-	if (!spec->nr_ports && !spec->nr_images)
+	if (!spec->nr_ports && !spec->nr_images && !spec->nr_spread)
 		return 0;
 	ext = calloc(1, sizeof(*ext));
 	if (!ext)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	ret = vs_host_ports_new(&cl->strs, spec->ports, spec->nr_ports, &ext->ports, err) ?:
-	      vs_task_images_new(&cl->strs, spec->images, spec->nr_images, &ext->images, err);
+	      vs_task_images_new(&cl->strs, spec->images, spec->nr_images, &ext->images, err) ?:
+	      vs_spread_constraints_new(&cl->strs, spec->spread, spec->nr_spread, &ext->spread,
+					err);
 	if (ret) {
 		task_ext_free(cl, ext);
 		return ret;

@@ -23,6 +23,7 @@
 #include "core/list.h"
 #include "core/ports.h"
 #include "core/rbtree.h"
+#include "core/spread.h"
 #include "core/res.h"
 
 struct vs_job;
@@ -173,11 +174,27 @@ struct vs_task {
 struct vs_task_ext {
 	struct vs_host_ports *ports;	/* its containers' host ports, or NULL */
 	struct vs_task_images *images;	/* NULL when none is given */
+	struct vs_spread_constraints *spread;	/* topologySpreadConstraints, or NULL */
 };
 
 static inline const struct vs_task_images *vs_task_images(const struct vs_task *task)
 {
 	return task->ext ? task->ext->images : NULL;
+}
+
+static inline const struct vs_spread_constraints *vs_task_spread(const struct vs_task *task)
+{
+	return task->ext ? task->ext->spread : NULL;
+}
+
+/*
+ * Whether where the task may go or how a node scores for it depends on
+ * more than the node (affinity, topology spread): the exhaustive scan's,
+ * not the fast path's.
+ */
+static inline bool vs_task_looks_beyond_node(const struct vs_task *task)
+{
+	return task->affinity || vs_task_spread(task);
 }
 
 static inline const struct vs_host_ports *vs_task_ports(const struct vs_task *task)
@@ -258,6 +275,8 @@ struct vs_task_spec {
 	u32 nr_ports;
 	const char *const *images;	/* its containers' images, init ones first */
 	u32 nr_images;
+	const struct vs_spread_constraint_spec *spread;	/* topologySpreadConstraints */
+	u32 nr_spread;
 	u64 created;			/* see vs_created_cmp(); 0: unknown */
 };
 

@@ -211,6 +211,31 @@ static void fill_lsel(struct fill *f, u16 type, const struct vs_label_selector *
 	nest_end(f, nest);
 }
 
+static void fill_spreads(struct fill *f, u16 type, const struct vs_spread_constraints *sc)
+{
+	for (u32 i = 0; sc && i < sc->nr; i++) {
+		const struct vs_spread_constraint *c = &sc->c[i];
+		struct nlattr *nest = nest_start(f, type);
+
+		put_s32(f, VS_SPREAD_A_MAX_SKEW, c->max_skew);
+		put_str(f, VS_SPREAD_A_TOPOLOGY_KEY, c->topology_key);
+		put_u32(f, VS_SPREAD_A_WHEN, c->when == VS_SPREAD_SCHEDULE_ANYWAY ?
+			VS_SPREAD_ACTION_SCHEDULE_ANYWAY : VS_SPREAD_ACTION_DO_NOT_SCHEDULE);
+		if (c->selector)
+			fill_lsel(f, VS_SPREAD_A_SELECTOR, c->selector);
+		if (c->min_domains)
+			put_s32(f, VS_SPREAD_A_MIN_DOMAINS, c->min_domains);
+		/* the core's unset 0, Honor 1, Ignore 2; the uapi's Honor 0, Ignore 1 */
+		if (c->node_affinity_policy)
+			put_u32(f, VS_SPREAD_A_NODE_AFFINITY_POLICY, c->node_affinity_policy - 1u);
+		if (c->node_taints_policy)
+			put_u32(f, VS_SPREAD_A_NODE_TAINTS_POLICY, c->node_taints_policy - 1u);
+		for (u32 k = 0; k < c->nr_match_label_keys; k++)
+			put_str(f, VS_SPREAD_A_MATCH_LABEL_KEY, c->match_label_keys[k]);
+		nest_end(f, nest);
+	}
+}
+
 static void fill_podterm(struct fill *f, u16 type, const struct vs_pod_affinity_term *t,
 			 bool weighted, s32 weight)
 {
@@ -543,6 +568,7 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 	if (t->gated)
 		put_flag(&f, VS_TASK_A_GATED);
 	fill_images(&f, VS_TASK_A_IMAGE, vs_task_images(t));
+	fill_spreads(&f, VS_TASK_A_SPREAD, vs_task_spread(t));
 	/* What the bind pipeline keeps (read-only): not part of a NEW. */
 	if (!spec && vs_task_bind_failures(t))
 		put_u32(&f, VS_TASK_A_BIND_FAILURES, vs_task_bind_failures(t));

@@ -659,6 +659,57 @@ static int parse_lsel(const struct nlattr *nest, struct vs_arena *arena,
 	return ret;
 }
 
+/* The topology spread constraints of type @type in @parent; the core checks them (core/spread.h). */
+static int parse_spreads(const struct nlattr *parent, u16 type, struct vs_arena *arena,
+			 const struct vs_spread_constraint_spec **out, u32 *nr,
+			 struct vs_err *err)
+{
+	u32 n = count_type(parent, type), i = 0;
+	struct vs_spread_constraint_spec *v;
+	const struct nlattr *a;
+	int ret;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	v = vs_arena_zalloc(arena, n * sizeof(*v));
+	if (!v)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent) {
+		const struct nlattr *tb[VS_SPREAD_A_MAX + 1];
+		struct vs_spread_constraint_spec *s = &v[i];
+
+		if (mnl_attr_get_type(a) != type)
+			continue;
+		vs_nl_nest_tb(a, tb, VS_SPREAD_A_MAX);
+		/* required: maxSkew, topologyKey, whenUnsatisfiable */
+		s->max_skew = (s32)mnl_attr_get_u32(tb[VS_SPREAD_A_MAX_SKEW]);
+		s->topology_key = mnl_attr_get_str(tb[VS_SPREAD_A_TOPOLOGY_KEY]);
+		s->when = mnl_attr_get_u32(tb[VS_SPREAD_A_WHEN]) == VS_SPREAD_ACTION_SCHEDULE_ANYWAY ?
+			  VS_SPREAD_SCHEDULE_ANYWAY : VS_SPREAD_DO_NOT_SCHEDULE;
+		if (tb[VS_SPREAD_A_MIN_DOMAINS])
+			s->min_domains = (s32)mnl_attr_get_u32(tb[VS_SPREAD_A_MIN_DOMAINS]);
+		/* the uapi's Honor 0 and Ignore 1; the core's 0 is unset */
+		if (tb[VS_SPREAD_A_NODE_AFFINITY_POLICY])
+			s->node_affinity_policy = (enum vs_inclusion_policy)
+				(mnl_attr_get_u32(tb[VS_SPREAD_A_NODE_AFFINITY_POLICY]) + 1);
+		if (tb[VS_SPREAD_A_NODE_TAINTS_POLICY])
+			s->node_taints_policy = (enum vs_inclusion_policy)
+				(mnl_attr_get_u32(tb[VS_SPREAD_A_NODE_TAINTS_POLICY]) + 1);
+		if (tb[VS_SPREAD_A_SELECTOR] &&
+		    (ret = parse_lsel(tb[VS_SPREAD_A_SELECTOR], arena, &s->selector, err)))
+			return ret;
+		if (parse_strs(a, VS_SPREAD_A_MATCH_LABEL_KEY, arena, &s->match_label_keys,
+			       &s->nr_match_label_keys, err))
+			return -ENOMEM;
+		i++;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
 /* ---- topology requests: networkTopology, subGroupPolicy ---- */
 
 static void parse_net_topology(const struct nlattr *nest, struct vs_net_topology_spec *nt)
@@ -937,6 +988,9 @@ int vs_nl_parse_pod(struct vs_cluster *cl, const struct nlattr *nest, struct vs_
 		return in_field(err, ret, "hostPorts");
 	if (parse_strs(nest, VS_TASK_A_IMAGE, arena, &spec->images, &spec->nr_images, err))
 		return -ENOMEM;
+	ret = parse_spreads(nest, VS_TASK_A_SPREAD, arena, &spec->spread, &spec->nr_spread, err);
+	if (ret)
+		return in_field(err, ret, "topologySpreadConstraints");
 	return 0;
 }
 

@@ -638,6 +638,22 @@ static const struct vs_nla_policy host_port_policy[VS_HPORT_A_MAX + 1] = {
 	VS_NLA_STR(VS_HPORT_A_IP, "hostIP", 46),
 };
 
+static const struct vs_nla_policy spread_policy[VS_SPREAD_A_MAX + 1] = {
+	VS_NLA_RANGE(VS_SPREAD_A_MAX_SKEW, "maxSkew", VS_NLA_S32, 1, 2147483647, VS_NLA_F_REQUIRED),
+	VS_NLA_STR(VS_SPREAD_A_TOPOLOGY_KEY, "topologyKey", VS_QNAME_MAX,
+		    .flags = VS_NLA_F_REQUIRED),
+	VS_NLA_RANGE(VS_SPREAD_A_WHEN, "whenUnsatisfiable", VS_NLA_U32, 0,
+		    VS_SPREAD_ACTION_SCHEDULE_ANYWAY, VS_NLA_F_REQUIRED),
+	VS_NLA_NEST(VS_SPREAD_A_SELECTOR, "labelSelector", lsel_policy, VS_LSEL_A_MAX),
+	VS_NLA_RANGE(VS_SPREAD_A_MIN_DOMAINS, "minDomains", VS_NLA_S32, 1, 2147483647, 0),
+	VS_NLA_RANGE(VS_SPREAD_A_NODE_AFFINITY_POLICY, "nodeAffinityPolicy",
+		    VS_NLA_U32, 0, VS_SPREAD_INCLUSION_IGNORE, 0),
+	VS_NLA_RANGE(VS_SPREAD_A_NODE_TAINTS_POLICY, "nodeTaintsPolicy", VS_NLA_U32,
+		    0, VS_SPREAD_INCLUSION_IGNORE, 0),
+	VS_NLA_STR(VS_SPREAD_A_MATCH_LABEL_KEY, "matchLabelKeys", VS_QNAME_MAX,
+		    .flags = VS_NLA_F_MULTI),
+};
+
 static const struct vs_nla_policy task_spec_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_STR(VS_TASK_A_NAMESPACE, "namespace", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
 	VS_NLA_STR(VS_TASK_A_NAME, "name", VS_NAME_MAX, .flags = VS_NLA_F_REQUIRED),
@@ -671,6 +687,8 @@ static const struct vs_nla_policy task_spec_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_NEST(VS_TASK_A_HOST_PORT, "hostPorts", host_port_policy,
 		    VS_HPORT_A_MAX, .flags = VS_NLA_F_MULTI),
 	VS_NLA_STR(VS_TASK_A_IMAGE, "images", 1024, .flags = VS_NLA_F_MULTI),
+	VS_NLA_NEST(VS_TASK_A_SPREAD, "topologySpreadConstraints", spread_policy,
+		    VS_SPREAD_A_MAX, .flags = VS_NLA_F_MULTI),
 	VS_NLA_INT(VS_TASK_A_GATED, "gated", VS_NLA_FLAG),
 };
 
@@ -733,6 +751,7 @@ static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
 	VS_NLA_REJECTED(VS_TASK_A_HOST_PORT, "hostPorts"),
 	VS_NLA_REJECTED(VS_TASK_A_IMAGE, "images"),
+	VS_NLA_REJECTED(VS_TASK_A_SPREAD, "topologySpreadConstraints"),
 	VS_NLA_REJECTED(VS_TASK_A_GATED, "gated"),
 };
 
@@ -1078,6 +1097,7 @@ static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_ADMIT, "admit"),
 	VS_NLA_REJECTED(VS_TASK_A_HOST_PORT, "hostPorts"),
 	VS_NLA_REJECTED(VS_TASK_A_IMAGE, "images"),
+	VS_NLA_REJECTED(VS_TASK_A_SPREAD, "topologySpreadConstraints"),
 	VS_NLA_REJECTED(VS_TASK_A_GATED, "gated"),
 };
 

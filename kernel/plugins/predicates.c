@@ -47,12 +47,30 @@
  * opened stays there until it is gone. That is what lets preempt and
  * reclaim free a slot on a node that is full of pods.
  *
- * The filter plugins for NodeAffinity, TaintToleration, NodePorts and
- * InterPodAffinity can be switched off with Volcano's arguments
- * predicate.NodeAffinityEnable, predicate.TaintTolerationEnable,
- * predicate.NodePortsEnable and predicate.PodAffinityEnable (all default
- * true). The checks that need objects vsched does not model (volumes, DRA,
- * topology spread constraints) are not made.
+ *   PodTopologySpread	node(s) didn't match pod topology spread constraints
+ *			(and " (missing required label)" for a node without
+ *			a constraint's topology key, which no preemption helps)
+ *
+ * PodTopologySpread works as kube-scheduler's, for the task's own
+ * DoNotSchedule constraints: PrePredicate counts, per constraint, the pods
+ * in the task's namespace its selector picks (the task's matchLabelKeys
+ * values joined; an empty selector picks none), not terminating, on each
+ * node that has every constraint's topology key and that the constraint's
+ * node inclusion policies admit (nodeAffinityPolicy Honor: the task's node
+ * selector and required node affinity; nodeTaintsPolicy Honor: its
+ * NoSchedule and NoExecute taints tolerated), by the node's domain (its
+ * value of the key); Predicate refuses a node where the domain's count,
+ * plus one if the task picks itself, exceeds the emptiest domain's by more
+ * than maxSkew (the emptiest is 0 while fewer domains than minDomains
+ * exist).
+ *
+ * The filter plugins for NodeAffinity, TaintToleration, NodePorts,
+ * InterPodAffinity and PodTopologySpread can be switched off with
+ * Volcano's arguments predicate.NodeAffinityEnable,
+ * predicate.TaintTolerationEnable, predicate.NodePortsEnable,
+ * predicate.PodAffinityEnable and predicate.PodTopologySpreadEnable (all
+ * default true). The checks that need objects vsched does not model
+ * (volumes, DRA) are not made.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,11 +87,27 @@ struct topo_set {
 	u32 nr, cap;
 };
 
+/* One domain of a constraint: a value of its topology key, and the pods it counts there. */
+struct pts_domain {
+	const char *value;		/* interned */
+	u32 count;
+};
+
+/* PodTopologySpread's PreFilter state for one DoNotSchedule constraint. */
+struct pts_hard {
+	const struct vs_spread_constraint *c;
+	struct pts_domain *d;		/* by value pointer, each value once */
+	u32 nr, cap;
+	u32 min;			/* the emptiest domain's count */
+	bool self;			/* the task picks itself */
+};
+
 struct predicates {
 	bool node_affinity;
 	bool taint_toleration;
 	bool node_ports;
 	bool pod_affinity;
+	bool pod_topology_spread;
 	/* Nodes that hosted a pod with required anti-affinity at session open. */
 	struct vs_node **anti_nodes;
 	u32 nr_anti_nodes;
@@ -81,6 +115,10 @@ struct predicates {
 	const struct vs_task *ipa_task;
 	bool ipa_skip;
 	struct topo_set affinity, anti_affinity, existing_anti;
+	/* PodTopologySpread's PreFilter state, for pts_task. */
+	const struct vs_task *pts_task;
+	struct pts_hard *pts;
+	u32 nr_pts, cap_pts;
 	const char *unschedulable_key;	/* interned, or NULL if nobody uses it */
 	const char *not_ready_key;
 	const char *empty;		/* interned "" */
@@ -170,6 +208,9 @@ static int predicates_open(struct vs_session *ssn, struct vs_plugin *p)
 	vs_args_get_bool(&p->conf->args, "predicate.NodePortsEnable", &st->node_ports, NULL);
 	st->pod_affinity = true;
 	vs_args_get_bool(&p->conf->args, "predicate.PodAffinityEnable", &st->pod_affinity, NULL);
+	st->pod_topology_spread = true;
+	vs_args_get_bool(&p->conf->args, "predicate.PodTopologySpreadEnable",
+			 &st->pod_topology_spread, NULL);
 	if (st->pod_affinity && (ret = find_anti_nodes(ssn, st)))
 		return ret;
 	/* Interned keys are compared by pointer; absent ones cannot match. */
@@ -201,6 +242,11 @@ static void predicates_close(struct vs_session *ssn, struct vs_plugin *p)
 	free(st->affinity.p);
 	free(st->anti_affinity.p);
 	free(st->existing_anti.p);
+	for (u32 i = 0; i < st->cap_pts; i++)
+		free(st->pts[i].d);
+	free(st->pts);
+	st->pts = NULL;
+	st->nr_pts = st->cap_pts = 0;
 	free(st->evicted);
 	/* The session discards what is left open after its plugins closed. */
 	st->evicted = NULL;
@@ -407,16 +453,190 @@ nomem:
 	return ret;
 }
 
+/* ---- PodTopologySpread ---- */
+
+static bool tolerates(const struct vs_task *task, const struct vs_taint *taint);
+
+/* Do @c's node inclusion policies take @node in for @task? */
+static bool pts_includes(const struct vs_task *task, const struct vs_spread_constraint *c,
+			 const struct vs_node *node)
+{
+	if (vs_spread_honors_affinity(c) &&
+	    (!vs_labels_match(node->labels, task->node_selector) ||
+	     !vs_node_affinity_required_match(task->affinity, node)))
+		return false;
+	for (u32 i = 0; vs_spread_honors_taints(c) && node->taints && i < node->taints->nr; i++)
+		if (node->taints->t[i].effect != VS_TAINT_PREFER_NO_SCHEDULE &&
+		    !tolerates(task, &node->taints->t[i]))
+			return false;
+	return true;
+}
+
+/* The pods on @node @c counts for @task: its namespace's, picked, not terminating. */
+static u32 pts_count(const struct predicates *st, const struct vs_task *task,
+		     const struct vs_spread_constraint *c, const struct vs_node *node)
+{
+	const struct vs_task *t;
+	u32 n = 0;
+
+	if (vs_spread_selector_empty(c, task->labels))
+		return 0;
+	list_for_each_entry(t, &node->tasks, node_node)
+		n += t != task && t->ns == task->ns && t->status != VS_TASK_RELEASING &&
+		     !evicted_here(st, t) && vs_spread_selects(c, task->labels, t->labels);
+	return n;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct pts_domain *)a)->value;
+	uintptr_t y = (uintptr_t)((const struct pts_domain *)b)->value;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The domain of @value in @h, or NULL. */
+static const struct pts_domain *pts_find(const struct pts_hard *h, const char *value)
+{
+	struct pts_domain key = { .value = value };
+
+	return h->nr ? bsearch(&key, h->d, h->nr, sizeof(*h->d), by_value) : NULL;
+}
+
+/* Whether @node has the topology key of every DoNotSchedule constraint. */
+static bool pts_node_has_keys(const struct predicates *st, const struct vs_node *node)
+{
+	for (u32 i = 0; i < st->nr_pts; i++)
+		if (!vs_labels_get(node->labels, st->pts[i].c->topology_key))
+			return false;
+	return true;
+}
+
+/*
+ * PreFilter: count the task's DoNotSchedule constraints' domains over every
+ * node of the session. A node's count joins its domain's; the domains are
+ * sorted by value and merged, so that a constraint over hostname costs a
+ * sort of the nodes, not a search per node.
+ */
+static int pts_prepare(struct vs_session *ssn, struct predicates *st, const struct vs_task *task)
+{
+	const struct vs_spread_constraints *sc = vs_task_spread(task);
+	u32 nr = 0;
+
+	st->pts_task = task;
+	st->nr_pts = 0;
+	for (u32 i = 0; sc && i < sc->nr; i++)
+		nr += sc->c[i].when == VS_SPREAD_DO_NOT_SCHEDULE;
+	if (!nr)
+		return 0;
+	if (nr > st->cap_pts) {
+		struct pts_hard *h = realloc(st->pts, nr * sizeof(*h));
+
+		if (!h)
+			goto nomem;
+		memset(h + st->cap_pts, 0, (nr - st->cap_pts) * sizeof(*h));
+		st->pts = h;
+		st->cap_pts = nr;
+	}
+	for (u32 i = 0; i < sc->nr; i++) {
+		const struct vs_spread_constraint *c = &sc->c[i];
+		struct pts_hard *h = &st->pts[st->nr_pts];
+
+		if (c->when != VS_SPREAD_DO_NOT_SCHEDULE)
+			continue;
+		if (h->cap < ssn->nr_nodes) {
+			struct pts_domain *d = realloc(h->d, ssn->nr_nodes * sizeof(*d));
+
+			if (!d)
+				goto nomem;
+			h->d = d;
+			h->cap = ssn->nr_nodes;
+		}
+		h->c = c;
+		h->nr = 0;
+		h->self = vs_spread_selects(c, task->labels, task->labels);
+		st->nr_pts++;
+	}
+	for (u32 n = 0; n < ssn->nr_nodes; n++) {
+		const struct vs_node *node = ssn->nodes[n];
+
+		if (!pts_node_has_keys(st, node))
+			continue;
+		for (u32 i = 0; i < st->nr_pts; i++) {
+			struct pts_hard *h = &st->pts[i];
+
+			if (pts_includes(task, h->c, node))
+				h->d[h->nr++] = (struct pts_domain){
+					.value = vs_labels_get(node->labels, h->c->topology_key),
+					.count = pts_count(st, task, h->c, node),
+				};
+		}
+	}
+	for (u32 i = 0; i < st->nr_pts; i++) {
+		struct pts_hard *h = &st->pts[i];
+		u32 k = 0;
+
+		qsort(h->d, h->nr, sizeof(*h->d), by_value);
+		for (u32 j = 0; j < h->nr; j++) {
+			if (k && h->d[k - 1].value == h->d[j].value)
+				h->d[k - 1].count += h->d[j].count;
+			else
+				h->d[k++] = h->d[j];
+		}
+		h->nr = k;
+		h->min = UINT32_MAX;
+		for (u32 j = 0; j < h->nr; j++)
+			if (h->d[j].count < h->min)
+				h->min = h->d[j].count;
+	}
+	return 0;
+nomem:
+	st->pts_task = NULL;
+	st->nr_pts = 0;
+	return -ENOMEM;
+}
+
+static const char *pts_filter(const struct predicates *st, const struct vs_node *node,
+			      bool *unresolvable)
+{
+	*unresolvable = true;
+	if (!pts_node_has_keys(st, node))
+		return "node(s) didn't match pod topology spread constraints (missing required "
+		       "label)";
+	*unresolvable = false;
+	for (u32 i = 0; i < st->nr_pts; i++) {
+		const struct pts_hard *h = &st->pts[i];
+		const struct pts_domain *d;
+		s64 min, skew;
+
+		/* no domain at all: kube-scheduler finds no count to compare with */
+		if (!h->nr)
+			continue;
+		d = pts_find(h, vs_labels_get(node->labels, h->c->topology_key));
+		min = h->nr < (u32)vs_spread_min_domains(h->c) ? 0 : h->min;
+		skew = (s64)(d ? d->count : 0) + h->self - min;
+		if (skew > h->c->max_skew)
+			return "node(s) didn't match pod topology spread constraints";
+	}
+	return NULL;
+}
+
 static int predicates_pre_predicate(struct vs_session *ssn, struct vs_plugin *p,
 				    const struct vs_task *task, struct vs_fit_error *fe)
 {
 	struct predicates *st = p->priv;
 
-	if (!st->pod_affinity || !ipa_prepare(ssn, st, task))
-		return 0;
-	vs_fit_say(fe, "out of memory in InterPodAffinity PreFilter", NULL);
-	fe->unresolvable = false;
-	return -EINVAL;
+	if (st->pod_affinity && ipa_prepare(ssn, st, task)) {
+		vs_fit_say(fe, "out of memory in InterPodAffinity PreFilter", NULL);
+		fe->unresolvable = false;
+		return -EINVAL;
+	}
+	if (st->pod_topology_spread && pts_prepare(ssn, st, task)) {
+		vs_fit_say(fe, "out of memory in PodTopologySpread PreFilter", NULL);
+		fe->unresolvable = false;
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static const char *ipa_filter(const struct predicates *st, const struct vs_task *task,
@@ -584,15 +804,24 @@ static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 		return ret;
 	if (st->node_ports && (ret = ports_filter(st, task, node, fe)))
 		return ret;
-	if (!st->pod_affinity)
-		return 0;
-	/* PrePredicate gathered the sets for the task last asked about; else gather now. */
-	if (st->ipa_task != task && ipa_prepare(ssn, st, task)) {
+	/* PrePredicate gathered the states for the task last asked about; else gather now. */
+	if (st->pod_affinity && st->ipa_task != task && ipa_prepare(ssn, st, task)) {
 		vs_fit_say(fe, "out of memory in InterPodAffinity PreFilter", NULL);
 		fe->unresolvable = false;
 		return -EINVAL;
 	}
-	if ((why = ipa_filter(st, task, node, &fe->unresolvable))) {
+	if (st->pod_affinity && (why = ipa_filter(st, task, node, &fe->unresolvable))) {
+		vs_fit_say(fe, why, NULL);
+		return -EINVAL;
+	}
+	if (!st->pod_topology_spread || !vs_task_spread(task))
+		return 0;
+	if (st->pts_task != task && pts_prepare(ssn, st, task)) {
+		vs_fit_say(fe, "out of memory in PodTopologySpread PreFilter", NULL);
+		fe->unresolvable = false;
+		return -EINVAL;
+	}
+	if ((why = pts_filter(st, node, &fe->unresolvable))) {
 		vs_fit_say(fe, why, NULL);
 		return -EINVAL;
 	}

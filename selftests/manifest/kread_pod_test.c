@@ -330,6 +330,63 @@ Test(kread_pod, images_are_the_init_containers_then_the_containers)
 			 "spec.containers[0].image must be a string, not a list");
 }
 
+/* spec.topologySpreadConstraints: each a nest of what is written, the enums by name. */
+Test(kread_pod, topology_spread_constraints_are_put_as_written)
+{
+	struct vsnl_task_tb tb;
+	struct vsnl_spread_tb sp;
+	const struct nlattr *a;
+	uint32_t v;
+	int32_t i;
+	u32 n = 0;
+
+	cr_assert_eq(put_pod(POD "metadata: {name: p, labels: {app: web}}\nspec:\n"
+			     "  topologySpreadConstraints:\n"
+			     "  - {maxSkew: 2, topologyKey: zone, whenUnsatisfiable: DoNotSchedule,\n"
+			     "     labelSelector: {matchLabels: {app: web}}, minDomains: 3,\n"
+			     "     nodeTaintsPolicy: Honor, matchLabelKeys: [pod-template-hash]}\n"
+			     "  - {maxSkew: 1, topologyKey: kubernetes.io/hostname,\n"
+			     "     whenUnsatisfiable: ScheduleAnyway}\n", NULL, &tb),
+		     0, "%s", err.msg);
+	mnl_attr_for_each_nested(a, task_obj) {
+		if (mnl_attr_get_type(a) != VS_TASK_A_SPREAD)
+			continue;
+		cr_assert_eq(vsnl_spread_parse(a, &sp, VSNL_CODEC_REQUEST, &err), 0, "%s", err.msg);
+		cr_assert(vsnl_spread_get_when(&sp, &v));
+		if (n++ == 0) {
+			cr_assert_str_eq(vsnl_spread_get_topology_key(&sp), "zone");
+			cr_assert_eq(v, VS_SPREAD_ACTION_DO_NOT_SCHEDULE);
+			cr_assert(vsnl_spread_get_min_domains(&sp, &i));
+			cr_assert_eq(i, 3);
+			cr_assert(vsnl_spread_get_node_taints_policy(&sp, &v));
+			cr_assert_eq(v, VS_SPREAD_INCLUSION_HONOR);
+			cr_assert_not(vsnl_spread_get_node_affinity_policy(&sp, &v));
+			cr_assert_not_null(vsnl_spread_get_selector(&sp));
+			cr_assert_str_eq(vsnl_spread_get_match_label_key(&sp), "pod-template-hash");
+		} else {
+			cr_assert_eq(v, VS_SPREAD_ACTION_SCHEDULE_ANYWAY);
+			cr_assert(vsnl_spread_get_max_skew(&sp, &i));
+			cr_assert_eq(i, 1);
+			cr_assert_null(vsnl_spread_get_selector(&sp), "none written: none sent");
+		}
+	}
+	cr_assert_eq(n, 2);
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec:\n  topologySpreadConstraints:\n"
+			     "  - {maxSkew: 1, topologyKey: zone}\n", NULL, &tb), -EINVAL);
+	cr_assert_str_eq(err.msg, "m.yaml:6: document 1 (Pod default/p): "
+			 "spec.topologySpreadConstraints[0].whenUnsatisfiable: required");
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec:\n  topologySpreadConstraints:\n"
+			     "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Never}\n",
+			     NULL, &tb), -EINVAL);
+	cr_assert(strstr(err.msg, "spec.topologySpreadConstraints[0].whenUnsatisfiable"), "%s",
+		  err.msg);
+	cr_assert(strstr(err.msg, "DoNotSchedule"), "%s", err.msg);
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nspec:\n  topologySpreadConstraints:\n"
+			     "  - {maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}\n",
+			     NULL, &tb), -EINVAL);
+	cr_assert(strstr(err.msg, "spec.topologySpreadConstraints[0].maxSkew"), "%s", err.msg);
+}
+
 Test(kread_pod, a_pending_pod_of_another_scheduler_is_skipped)
 {
 	struct vsnl_task_tb tb;

@@ -7,6 +7,7 @@
 #include <libmnl/libmnl.h>
 #include <criterion/criterion.h>
 
+#include "netlink/fill.h"
 #include "netlink/objects.h"
 #include "vsched/vsched.h"
 
@@ -228,4 +229,99 @@ Test(objects, a_replacing_new_without_status_keeps_the_status)
 	cr_assert_eq(vs_nl_obj_new(pgs, &cl, NULL, status_msg(VS_A_PODGROUP, "pg", VS_PG_INQUEUE),
 				   true, &arena, &e), 0, "%s", e.msg);
 	cr_assert_eq(pg->phase, VS_PG_INQUEUE, "a phase given is taken");
+}
+
+/* @a and @b alike, attribute for attribute, padding aside. */
+static bool attrs_alike(const struct nlattr *a, const struct nlattr *b)
+{
+	const struct nlattr *x, *y;
+
+	if (a->nla_type != b->nla_type || a->nla_len != b->nla_len)
+		return false;
+	if (!(a->nla_type & NLA_F_NESTED))
+		return !memcmp(mnl_attr_get_payload(a), mnl_attr_get_payload(b),
+			       mnl_attr_get_payload_len(a));
+	y = mnl_attr_get_payload(b);
+	mnl_attr_for_each_nested(x, a) {
+		if (!attrs_alike(x, y))
+			return false;
+		y = (const struct nlattr *)((const char *)y + MNL_ALIGN(y->nla_len));
+	}
+	return true;
+}
+
+/* The task's spread constraints as given: NEW builds them, the spec fill gives them back alike. */
+static void put_spread(struct nlmsghdr *m)
+{
+	struct nlattr *sp = mnl_attr_nest_start(m, VS_TASK_A_SPREAD), *sel, *labels, *item;
+
+	mnl_attr_put_u32(m, VS_SPREAD_A_MAX_SKEW, 2);
+	mnl_attr_put_strz(m, VS_SPREAD_A_TOPOLOGY_KEY, "zone");
+	mnl_attr_put_u32(m, VS_SPREAD_A_WHEN, VS_SPREAD_ACTION_DO_NOT_SCHEDULE);
+	sel = mnl_attr_nest_start(m, VS_SPREAD_A_SELECTOR);
+	labels = mnl_attr_nest_start(m, VS_LSEL_A_MATCH_LABELS);
+	item = mnl_attr_nest_start(m, VS_LABELS_A_ITEM);
+	mnl_attr_put_strz(m, VS_KV_A_KEY, "app");
+	mnl_attr_put_strz(m, VS_KV_A_VALUE, "web");
+	mnl_attr_nest_end(m, item);
+	mnl_attr_nest_end(m, labels);
+	mnl_attr_nest_end(m, sel);
+	mnl_attr_put_u32(m, VS_SPREAD_A_MIN_DOMAINS, 3);
+	mnl_attr_put_u32(m, VS_SPREAD_A_NODE_TAINTS_POLICY, VS_SPREAD_INCLUSION_HONOR);
+	mnl_attr_put_strz(m, VS_SPREAD_A_MATCH_LABEL_KEY, "pod-template-hash");
+	mnl_attr_nest_end(m, sp);
+}
+
+Test(objects, a_tasks_spread_constraints_come_back_as_given)
+{
+	const struct vs_nl_objtype *ot = vs_nl_objtype(VS_A_TASK);
+	static char out[4096];
+	struct vs_err e = { { 0 } };
+	const struct vs_spread_constraint *c;
+	const struct vs_spread_constraints *sc;
+	struct nlmsghdr *back;
+	struct vs_job_spec js;
+	struct nlattr *obj;
+
+	vs_job_spec_init(&js, "ns", "pg");
+	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	nlh = mnl_nlmsg_put_header(buf);
+	obj = mnl_attr_nest_start(nlh, VS_A_TASK);
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, "p");
+	mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "pg");
+	put_spread(nlh);
+	mnl_attr_nest_end(nlh, obj);
+	cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, obj, false, &arena, &e), 0, "%s", e.msg);
+	sc = vs_task_spread(vs_task_find(&cl, "ns", "p"));
+	cr_assert_not_null(sc);
+	cr_assert_eq(sc->nr, 1);
+	c = &sc->c[0];
+	cr_assert_eq(c->max_skew, 2);
+	cr_assert_str_eq(c->topology_key, "zone");
+	cr_assert_eq(c->when, VS_SPREAD_DO_NOT_SCHEDULE);
+	cr_assert_eq(c->min_domains, 3);
+	cr_assert(vs_spread_honors_taints(c));
+	cr_assert_eq(c->node_affinity_policy, VS_INCLUSION_UNSET, "not given: unset");
+	cr_assert_eq(c->nr_match_label_keys, 1);
+	cr_assert_not_null(c->selector);
+	cr_assert_eq(c->selector->match_labels->nr, 1);
+
+	/* the spec fill holds the same nest, attribute for attribute */
+	back = mnl_nlmsg_put_header(out);
+	cr_assert(vs_nl_put_task_spec(back, sizeof(out), vs_task_find(&cl, "ns", "p")));
+	nlh = mnl_nlmsg_put_header(buf);
+	put_spread(nlh);
+	{
+		const struct nlattr *want = mnl_nlmsg_get_payload(nlh), *a, *got = NULL;
+
+		const struct nlattr *task = mnl_nlmsg_get_payload(back);
+
+		cr_assert_eq(mnl_attr_get_type(task), VS_A_TASK);
+		mnl_attr_for_each_nested(a, task)
+			if (mnl_attr_get_type(a) == VS_TASK_A_SPREAD)
+				got = a;
+		cr_assert_not_null(got);
+		cr_assert(attrs_alike(got, want));
+	}
 }

@@ -138,6 +138,19 @@ enum vs_preemption_policy_uapi {
 	VS_PREEMPTION_NEVER,
 };
 
+/* A topology spread constraint's whenUnsatisfiable. */
+enum vs_spread_action_uapi {
+	/* a node that would break maxSkew is refused (the filter) */
+	VS_SPREAD_ACTION_DO_NOT_SCHEDULE,
+	VS_SPREAD_ACTION_SCHEDULE_ANYWAY,	/* such a node only scores lower */
+};
+
+/* A topology spread constraint's nodeAffinityPolicy or nodeTaintsPolicy. */
+enum vs_inclusion_policy_uapi {
+	VS_SPREAD_INCLUSION_HONOR,
+	VS_SPREAD_INCLUSION_IGNORE,
+};
+
 /* A container port's protocol. */
 enum vs_port_protocol_uapi {
 	VS_PORT_PROTOCOL_TCP,		/* TCP, the default */
@@ -484,6 +497,26 @@ enum vs_host_port_attr {
 };
 #define VS_HPORT_A_MAX (__VS_HPORT_A_MAX - 1)
 
+/* One of a pod's spec.topologySpreadConstraints. */
+enum vs_spread_attr {
+	VS_SPREAD_A_UNSPEC,
+	/* s32 >= 1: how much more of the selected pods one domain may hold than the emptiest */
+	VS_SPREAD_A_MAX_SKEW,
+	VS_SPREAD_A_TOPOLOGY_KEY,	/* string: the node label whose values are the domains */
+	VS_SPREAD_A_WHEN,		/* u32: enum vs_spread_action_uapi */
+	/* nest: enum vs_lsel_attr, the pods counted, in the pod's namespace; absent: none */
+	VS_SPREAD_A_SELECTOR,
+	/* s32 >= 1, DoNotSchedule only: fewer domains count as a global minimum of 0; absent: 1 */
+	VS_SPREAD_A_MIN_DOMAINS,
+	/* u32: enum vs_inclusion_policy_uapi; absent: Honor */
+	VS_SPREAD_A_NODE_AFFINITY_POLICY,
+	VS_SPREAD_A_NODE_TAINTS_POLICY,	/* u32: enum vs_inclusion_policy_uapi; absent: Ignore */
+	/* string, repeated: keys whose values in the pod's labels join the selector */
+	VS_SPREAD_A_MATCH_LABEL_KEY,
+	__VS_SPREAD_A_MAX
+};
+#define VS_SPREAD_A_MAX (__VS_SPREAD_A_MAX - 1)
+
 /* A NodeSelectorRequirement or LabelSelectorRequirement. */
 enum vs_selreq_attr {
 	VS_SELREQ_A_UNSPEC,
@@ -728,6 +761,11 @@ enum vs_task_attr {
 	 * first (ImageLocality; an untagged name is ":latest")
 	 */
 	VS_TASK_A_IMAGE,
+	/*
+	 * nest, repeated: enum vs_spread_attr, spec.topologySpreadConstraints
+	 * (PodTopologySpread)
+	 */
+	VS_TASK_A_SPREAD,
 	/*
 	 * flag: the pod has scheduling gates (spec.schedulingGates): no action
 	 * places it, and its request is left out of what its PodGroup holds

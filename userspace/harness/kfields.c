@@ -783,6 +783,64 @@ int kf_label_selector(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 	return 0;
 }
 
+/* ---- topology spread constraints ---- */
+
+static int spread_done(struct kf *kf, struct vs_arg *a, void *item, u64 seen)
+{
+	struct kf_spread *s = item;
+	struct vs_err e = { { 0 } };
+
+	(void)seen;
+	if (!s->when)
+		return kf_err(kf, a->line, "%s.whenUnsatisfiable: required", kf->path);
+	if (vs_spread_action_parse(s->when, &s->spec.when, &e) ||
+	    vs_inclusion_policy_parse(s->affinity_policy, &s->spec.node_affinity_policy, &e) ||
+	    vs_inclusion_policy_parse(s->taints_policy, &s->spec.node_taints_policy, &e))
+		return kf_err(kf, a->line, "%s: %s", kf->path, e.msg);
+	s->spec.selector = s->selector.set ? &s->selector.spec : NULL;
+	s->spec.match_label_keys = s->match_label_keys.s;
+	s->spec.nr_match_label_keys = s->match_label_keys.nr;
+	return 0;
+}
+
+static const struct kf_field spread_fields[] = {
+	KF_FIELD("maxSkew", kf_s32, struct kf_spread, spec.max_skew),
+	KF_FIELD("topologyKey", kf_str, struct kf_spread, spec.topology_key),
+	KF_FIELD("whenUnsatisfiable", kf_str, struct kf_spread, when),
+	KF_FIELD("labelSelector", kf_label_selector, struct kf_spread, selector),
+	KF_FIELD("minDomains", kf_s32, struct kf_spread, spec.min_domains),
+	KF_FIELD("nodeAffinityPolicy", kf_str, struct kf_spread, affinity_policy),
+	KF_FIELD("nodeTaintsPolicy", kf_str, struct kf_spread, taints_policy),
+	KF_FIELD("matchLabelKeys", kf_strs, struct kf_spread, match_label_keys),
+};
+
+static const struct kf_list spread_list = {
+	.what = "a topology spread constraint", .fields = spread_fields,
+	.nr_fields = ARRAY_SIZE(spread_fields), .size = sizeof(struct kf_spread),
+	.done = spread_done,
+};
+KF_LIST_PARSER(kf_spreads, spread_list)
+
+int kf_spread_specs(struct kf *kf, const struct kf_items *items,
+		    const struct vs_spread_constraint_spec **out, u32 *nr)
+{
+	const struct kf_spread *s = items->v;
+	struct vs_spread_constraint_spec *v;
+
+	*out = NULL;
+	*nr = 0;
+	if (!items->nr)
+		return 0;
+	v = vs_arena_calloc(&kf->scratch, items->nr, sizeof(*v));
+	if (!v)
+		return kf_oom(kf);
+	for (u32 i = 0; i < items->nr; i++)
+		v[i] = s[i].spec;
+	*out = v;
+	*nr = items->nr;
+	return 0;
+}
+
 /* A PodAffinityTerm. */
 struct pod_term_in {
 	struct vs_pod_affinity_term_spec spec;

@@ -224,6 +224,18 @@ int kf_image_specs(struct kf *kf, const struct kf_items *items, const struct vs_
 		   u32 *nr);
 /* spec.schedulingGates ({name}) into a kf_items of const char *. */
 int kf_sched_gates(struct kf *kf, struct vs_arg_kv *kv, void *slot);
+/* spec.topologySpreadConstraints, each its Kubernetes fields, the names checked. */
+struct kf_spread {
+	struct vs_spread_constraint_spec spec;
+	struct kf_label_sel selector;
+	struct kf_strs match_label_keys;
+	const char *when, *affinity_policy, *taints_policy;
+};
+
+int kf_spreads(struct kf *kf, struct vs_arg_kv *kv, void *slot);
+/* The specs of @items (kf_spreads()'s), in the scratch arena. */
+int kf_spread_specs(struct kf *kf, const struct kf_items *items,
+		    const struct vs_spread_constraint_spec **out, u32 *nr);
 /* A Kubernetes Affinity into a const struct vs_affinity_spec *. */
 int kf_affinity(struct kf *kf, struct vs_arg_kv *kv, void *slot);
 

@@ -616,7 +616,7 @@ struct pod_in {
 	const char *name, *ns, *podgroup, *node, *pipelined_to;
 	enum vs_task_status phase;
 	struct kf_kvs labels, selector;
-	struct kf_items tolerations, ports, gates;
+	struct kf_items tolerations, ports, gates, spread;
 	struct kf_strs images;
 	struct vs_arg_kv *podgroup_kv, *node_kv, *pipelined_kv, *class_kv;
 	bool has_priority, has_preemptable;
@@ -688,6 +688,7 @@ static const struct kf_field pod_fields[] = {
 	KF_FIELD("ports", kf_ports, struct pod_in, ports),
 	KF_FIELD("schedulingGates", kf_sched_gates, struct pod_in, gates),
 	KF_FIELD("images", kf_strs, struct pod_in, images),
+	KF_FIELD("topologySpreadConstraints", kf_spreads, struct pod_in, spread),
 	KF_FIELD("preemptionPolicy", kf_preemption_policy, struct pod_in, spec.preemption_policy),
 	KF_FIELD("pipelinedTo", p_pod_pipelined, struct pod_in, pipelined_to),
 };
@@ -800,7 +801,8 @@ static int add_pod(struct ld *ld, struct vs_arg *item, u32 idx, const char *list
 	in.spec.gated = in.gates.nr > 0;
 	in.spec.images = in.images.s;
 	in.spec.nr_images = in.images.nr;
-	ret = kf_host_ports(&ld->kf, &in.ports, &in.spec.ports, &in.spec.nr_ports);
+	ret = kf_host_ports(&ld->kf, &in.ports, &in.spec.ports, &in.spec.nr_ports) ?:
+	      kf_spread_specs(&ld->kf, &in.spread, &in.spec.spread, &in.spec.nr_spread);
 	if (ret)
 		return ret;
 	if (vs_task_add(&ld->scn->cl, &in.spec, &task, &e))

@@ -335,6 +335,15 @@ int kr_put_host_ports(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		      const struct kr_containers *c, bool host_network, const char *path);
 
 /*
+ * spec.topologySpreadConstraints @kv, each a nest @type of @set (nested
+ * set spread); maxSkew, topologyKey and whenUnsatisfiable required, the
+ * names of the enums checked, the values left to the daemon. A NULL @kv
+ * puts nothing.
+ */
+int kr_put_spreads(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		   const struct vsnl_ypair *kv);
+
+/*
  * The images of the init containers, then of the containers, of the pod
  * spec @spec (at @path), each a string @type of @set, as ImageLocality
  * reads them; an empty one is left out, one not a string refused. The

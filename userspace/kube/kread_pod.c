@@ -145,6 +145,11 @@ static int p_affinity(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 	return kr_put_affinity(kr, &vsnl_codec_task, VS_TASK_A_AFFINITY, kv);
 }
 
+static int p_spreads(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_put_spreads(kr, &vsnl_codec_task, VS_TASK_A_SPREAD, kv);
+}
+
 static const struct kr_field gate_fields[] = {
 	{ .key = "name", .parse = kr_str },
 };
@@ -190,6 +195,7 @@ static const struct kr_field spec_fields[] = {
 	{ .key = "affinity", .parse = p_affinity },
 	KR_FIELD("hostNetwork", kr_bool, struct spec_in, host_network),
 	{ .key = "schedulingGates", .parse = p_gates },
+	{ .key = "topologySpreadConstraints", .parse = p_spreads },
 	KR_OPEN,
 };
 

@@ -401,3 +401,130 @@ int kr_put_tolerations(struct kr *kr, const struct vsnl_codec_set *set, u16 type
 	kr_pop(kr, old);
 	return ret;
 }
+
+/* ---- topology spread constraints ---- */
+
+struct spread_in {
+	s32 max_skew, min_domains;
+	const char *key;
+	u32 when, affinity_policy, taints_policy;
+	bool has_when, has_affinity_policy, has_taints_policy;
+	const struct vsnl_ypair *selector, *keys;
+};
+
+static int p_spread_when(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct spread_in *s = slot;
+
+	return kr_enum(kr, kv, vsnl_spread_action_names, VSNL_NR_SPREAD_ACTION,
+		       "whenUnsatisfiable", &s->when, &s->has_when);
+}
+
+static int p_spread_affinity(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct spread_in *s = slot;
+
+	return kr_enum(kr, kv, vsnl_inclusion_policy_names, VSNL_NR_INCLUSION_POLICY,
+		       "node inclusion policy", &s->affinity_policy, &s->has_affinity_policy);
+}
+
+static int p_spread_taints(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct spread_in *s = slot;
+
+	return kr_enum(kr, kv, vsnl_inclusion_policy_names, VSNL_NR_INCLUSION_POLICY,
+		       "node inclusion policy", &s->taints_policy, &s->has_taints_policy);
+}
+
+static int p_spread_selector(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	struct spread_in *s = slot;
+
+	s->selector = kv->val.type == VSNL_Y_NULL ? NULL : kv;
+	return 0;
+}
+
+static const struct kr_field spread_fields[] = {
+	KR_FIELD("maxSkew", kr_s32, struct spread_in, max_skew),
+	KR_FIELD("topologyKey", kr_str, struct spread_in, key),
+	{ .key = "whenUnsatisfiable", .parse = p_spread_when },
+	{ .key = "labelSelector", .parse = p_spread_selector },
+	KR_FIELD("minDomains", kr_s32, struct spread_in, min_domains),
+	{ .key = "nodeAffinityPolicy", .parse = p_spread_affinity },
+	{ .key = "nodeTaintsPolicy", .parse = p_spread_taints },
+	KR_FIELD("matchLabelKeys", kr_strs, struct spread_in, keys),
+};
+
+/*
+ * One constraint's nest: the three fields the API requires, then what is
+ * written; the values are the core's to check (core/spread.h), as the API
+ * server does.
+ */
+static int put_spread(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		      const struct vsnl_ynode *item, const struct spread_in *s, u64 seen)
+{
+	static const char *const required[] = { "maxSkew", "topologyKey", "whenUnsatisfiable" };
+	struct nlmsghdr *nlh = kr->nlh;
+	char at[KR_PATH_MAX + 16];
+	struct nlattr *nest;
+	int ret;
+
+	for (u32 i = 0; i < ARRAY_SIZE(required); i++)
+		if (!KR_HAS(spread_fields, seen, required[i]))
+			return kr_err(kr, item->line, "%s.%s: required", kr->path, required[i]);
+	nest = vsnl_codec_nest_start(nlh, kr->cap, set, type, kr->err);
+	if (!nest)
+		return kr_put_ret(kr, item, kr->path, kr->err->err ?: -EMSGSIZE);
+	snprintf(at, sizeof(at), "%s.maxSkew", kr->path);
+	ret = kr_put_ret(kr, item, at, vsnl_spread_put_max_skew(nlh, kr->cap, s->max_skew,
+								   kr->err));
+	snprintf(at, sizeof(at), "%s.topologyKey", kr->path);
+	if (!ret)
+		ret = kr_put_ret(kr, item, at, vsnl_spread_put_topology_key(nlh, kr->cap, s->key,
+									   kr->err)) ?:
+		      vsnl_spread_put_when(nlh, kr->cap, s->when, kr->err);
+	if (!ret && s->selector)
+		ret = kr_put_lsel(kr, &vsnl_codec_spread, VS_SPREAD_A_SELECTOR, s->selector);
+	snprintf(at, sizeof(at), "%s.minDomains", kr->path);
+	if (!ret && KR_HAS(spread_fields, seen, "minDomains"))
+		ret = kr_put_ret(kr, item, at, vsnl_spread_put_min_domains(nlh, kr->cap,
+									  s->min_domains,
+									  kr->err));
+	if (!ret && s->has_affinity_policy)
+		ret = vsnl_spread_put_node_affinity_policy(nlh, kr->cap, s->affinity_policy,
+							   kr->err);
+	if (!ret && s->has_taints_policy)
+		ret = vsnl_spread_put_node_taints_policy(nlh, kr->cap, s->taints_policy, kr->err);
+	if (!ret && s->keys)
+		ret = kr_put_strs(kr, s->keys, &vsnl_codec_spread, VS_SPREAD_A_MATCH_LABEL_KEY);
+	if (!ret)
+		mnl_attr_nest_end(nlh, nest);
+	return ret;
+}
+
+int kr_put_spreads(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
+		   const struct vsnl_ypair *kv)
+{
+	size_t old, at;
+	int ret;
+
+	if (!kv || kv->val.type == VSNL_Y_NULL)
+		return 0;
+	ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
+		const struct vsnl_ynode *item = &kv->val.seq.items[i];
+		struct spread_in s = { 0 };
+		u64 seen = 0;
+
+		at = kr_push_idx(kr, i);
+		ret = kr_walk(kr, item, "a topology spread constraint", spread_fields,
+			      ARRAY_SIZE(spread_fields), &s, &seen) ?:
+		      put_spread(kr, set, type, item, &s, seen);
+		kr_pop(kr, at);
+	}
+	kr_pop(kr, old);
+	return ret;
+}

@@ -190,6 +190,7 @@ static const struct kr_field template_spec_fields[] = {
 	{ .key = "priorityClassName", .parse = p_unsupported },
 	KR_FIELD("hostNetwork", kr_bool, struct task_in, host_network),
 	{ .key = "schedulingGates", .parse = p_unsupported },
+	{ .key = "topologySpreadConstraints", .parse = p_unsupported },
 	KR_OPEN,
 };
 

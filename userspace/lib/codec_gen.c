@@ -77,6 +77,16 @@ const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY] = {
 	[VS_PREEMPTION_NEVER] = "Never",
 };
 
+const char *const vsnl_spread_action_names[VSNL_NR_SPREAD_ACTION] = {
+	[VS_SPREAD_ACTION_DO_NOT_SCHEDULE] = "DoNotSchedule",
+	[VS_SPREAD_ACTION_SCHEDULE_ANYWAY] = "ScheduleAnyway",
+};
+
+const char *const vsnl_inclusion_policy_names[VSNL_NR_INCLUSION_POLICY] = {
+	[VS_SPREAD_INCLUSION_HONOR] = "Honor",
+	[VS_SPREAD_INCLUSION_IGNORE] = "Ignore",
+};
+
 const char *const vsnl_port_protocol_names[VSNL_NR_PORT_PROTOCOL] = {
 	[VS_PORT_PROTOCOL_TCP] = "TCP",
 	[VS_PORT_PROTOCOL_UDP] = "UDP",
@@ -322,6 +332,31 @@ const struct vsnl_codec_set vsnl_codec_host_port = {
 	.name = "host-port",
 	.maxattr = VS_HPORT_A_MAX,
 	.attrs = host_port_attrs,
+};
+
+static const struct vsnl_codec_attr spread_attrs[VS_SPREAD_A_MAX + 1] = {
+	[VS_SPREAD_A_MAX_SKEW] = { .type = VSNL_CODEC_S32,
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "maxSkew", .min = 1, .max = 2147483647 },
+	[VS_SPREAD_A_TOPOLOGY_KEY] = { .type = VSNL_CODEC_STRING,
+		    .flags = VSNL_CODEC_F_REQUIRED, .len = 318, .name = "topologyKey" },
+	[VS_SPREAD_A_WHEN] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "whenUnsatisfiable", .min = 0, .max = VS_SPREAD_ACTION_SCHEDULE_ANYWAY, .names = vsnl_spread_action_names, .nr_names = VSNL_NR_SPREAD_ACTION },
+	[VS_SPREAD_A_SELECTOR] = { .type = VSNL_CODEC_NESTED, .name = "labelSelector",
+		    .nested = &vsnl_codec_lsel },
+	[VS_SPREAD_A_MIN_DOMAINS] = { .type = VSNL_CODEC_S32,
+		    .flags = VSNL_CODEC_F_RANGE, .name = "minDomains", .min = 1, .max = 2147483647 },
+	[VS_SPREAD_A_NODE_AFFINITY_POLICY] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_RANGE, .name = "nodeAffinityPolicy", .min = 0, .max = VS_SPREAD_INCLUSION_IGNORE, .names = vsnl_inclusion_policy_names, .nr_names = VSNL_NR_INCLUSION_POLICY },
+	[VS_SPREAD_A_NODE_TAINTS_POLICY] = { .type = VSNL_CODEC_U32,
+		    .flags = VSNL_CODEC_F_RANGE, .name = "nodeTaintsPolicy", .min = 0, .max = VS_SPREAD_INCLUSION_IGNORE, .names = vsnl_inclusion_policy_names, .nr_names = VSNL_NR_INCLUSION_POLICY },
+	[VS_SPREAD_A_MATCH_LABEL_KEY] = { .type = VSNL_CODEC_STRING,
+		    .flags = VSNL_CODEC_F_MULTI, .len = 318, .name = "matchLabelKeys" },
+};
+
+const struct vsnl_codec_set vsnl_codec_spread = {
+	.name = "spread",
+	.maxattr = VS_SPREAD_A_MAX,
+	.attrs = spread_attrs,
 };
 
 static const struct vsnl_codec_attr selreq_attrs[VS_SELREQ_A_MAX + 1] = {
@@ -729,6 +764,8 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
 	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_MULTI,
 		    .len = 1024, .name = "images" },
+	[VS_TASK_A_SPREAD] = { .type = VSNL_CODEC_NESTED, .flags = VSNL_CODEC_F_MULTI,
+		    .name = "topologySpreadConstraints", .nested = &vsnl_codec_spread },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_FLAG, .name = "gated" },
 };
 
@@ -790,6 +827,8 @@ static const struct vsnl_codec_attr task_spec_attrs[VS_TASK_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
 	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_MULTI,
 		    .len = 1024, .name = "images" },
+	[VS_TASK_A_SPREAD] = { .type = VSNL_CODEC_NESTED, .flags = VSNL_CODEC_F_MULTI,
+		    .name = "topologySpreadConstraints", .nested = &vsnl_codec_spread },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_FLAG, .name = "gated" },
 };
 
@@ -831,6 +870,7 @@ static const struct vsnl_codec_attr task_key_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_REJECT, .name = "hostPorts" },
 	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_REJECT, .name = "images" },
+	[VS_TASK_A_SPREAD] = { .type = VSNL_CODEC_REJECT, .name = "topologySpreadConstraints" },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_REJECT, .name = "gated" },
 };
 
@@ -873,6 +913,7 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_ADMIT] = { .type = VSNL_CODEC_REJECT, .name = "admit" },
 	[VS_TASK_A_HOST_PORT] = { .type = VSNL_CODEC_REJECT, .name = "hostPorts" },
 	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_REJECT, .name = "images" },
+	[VS_TASK_A_SPREAD] = { .type = VSNL_CODEC_REJECT, .name = "topologySpreadConstraints" },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_REJECT, .name = "gated" },
 };
 

@@ -59,6 +59,14 @@ extern const char *const vsnl_task_event_names[VSNL_NR_TASK_EVENT];
 #define VSNL_NR_PREEMPTION_POLICY	(VS_PREEMPTION_NEVER + 1)
 extern const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY];
 
+/* enum vs_spread_action_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_SPREAD_ACTION	(VS_SPREAD_ACTION_SCHEDULE_ANYWAY + 1)
+extern const char *const vsnl_spread_action_names[VSNL_NR_SPREAD_ACTION];
+
+/* enum vs_inclusion_policy_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
+#define VSNL_NR_INCLUSION_POLICY	(VS_SPREAD_INCLUSION_IGNORE + 1)
+extern const char *const vsnl_inclusion_policy_names[VSNL_NR_INCLUSION_POLICY];
+
 /* enum vs_port_protocol_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */
 #define VSNL_NR_PORT_PROTOCOL	(VS_PORT_PROTOCOL_SCTP + 1)
 extern const char *const vsnl_port_protocol_names[VSNL_NR_PORT_PROTOCOL];
@@ -93,6 +101,7 @@ extern const struct vsnl_codec_set vsnl_codec_taint;
 extern const struct vsnl_codec_set vsnl_codec_toleration;
 extern const struct vsnl_codec_set vsnl_codec_node_image;
 extern const struct vsnl_codec_set vsnl_codec_host_port;
+extern const struct vsnl_codec_set vsnl_codec_spread;
 extern const struct vsnl_codec_set vsnl_codec_selreq;
 extern const struct vsnl_codec_set vsnl_codec_selfield;
 extern const struct vsnl_codec_set vsnl_codec_nsterm;
@@ -176,6 +185,10 @@ struct vsnl_node_image_tb {
 
 struct vsnl_host_port_tb {
 	const struct nlattr *attr[VS_HPORT_A_MAX + 1];
+};
+
+struct vsnl_spread_tb {
+	const struct nlattr *attr[VS_SPREAD_A_MAX + 1];
 };
 
 struct vsnl_selreq_tb {
@@ -945,6 +958,121 @@ static inline int vsnl_host_port_put_ip(struct nlmsghdr *nlh, size_t cap, const 
 static inline const char *vsnl_host_port_get_ip(const struct vsnl_host_port_tb *tb)
 {
 	return tb->attr[VS_HPORT_A_IP] ? mnl_attr_get_str(tb->attr[VS_HPORT_A_IP]) : NULL;
+}
+
+static inline int vsnl_spread_parse(const struct nlattr *nest, struct vsnl_spread_tb *tb,
+		unsigned int mode, struct vsnl_err *err)
+{
+	return vsnl_codec_parse(&vsnl_codec_spread, nest, tb->attr, mode, err);
+}
+
+static inline int vsnl_spread_put_max_skew(struct nlmsghdr *nlh, size_t cap, int32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_int(nlh, cap, &vsnl_codec_spread, VS_SPREAD_A_MAX_SKEW, v, err);
+}
+
+static inline bool vsnl_spread_get_max_skew(const struct vsnl_spread_tb *tb, int32_t *v)
+{
+	if (!tb->attr[VS_SPREAD_A_MAX_SKEW])
+		return false;
+	*v = (int32_t)mnl_attr_get_u32(tb->attr[VS_SPREAD_A_MAX_SKEW]);
+	return true;
+}
+
+static inline int vsnl_spread_put_topology_key(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_spread, VS_SPREAD_A_TOPOLOGY_KEY, v, err);
+}
+
+static inline const char *vsnl_spread_get_topology_key(const struct vsnl_spread_tb *tb)
+{
+
+		    return tb->attr[VS_SPREAD_A_TOPOLOGY_KEY] ? mnl_attr_get_str(tb->attr[VS_SPREAD_A_TOPOLOGY_KEY]) : NULL;
+}
+
+static inline int vsnl_spread_put_when(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_spread, VS_SPREAD_A_WHEN, v, err);
+}
+
+static inline bool vsnl_spread_get_when(const struct vsnl_spread_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_SPREAD_A_WHEN])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_SPREAD_A_WHEN]);
+	return true;
+}
+
+static inline struct nlattr *vsnl_spread_start_selector(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_spread, VS_SPREAD_A_SELECTOR, err);
+}
+
+/* The last one; vsnl_lsel_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_spread_get_selector(const struct vsnl_spread_tb *tb)
+{
+	return tb->attr[VS_SPREAD_A_SELECTOR];
+}
+
+static inline int vsnl_spread_put_min_domains(struct nlmsghdr *nlh, size_t cap, int32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_int(nlh, cap, &vsnl_codec_spread, VS_SPREAD_A_MIN_DOMAINS, v, err);
+}
+
+static inline bool vsnl_spread_get_min_domains(const struct vsnl_spread_tb *tb, int32_t *v)
+{
+	if (!tb->attr[VS_SPREAD_A_MIN_DOMAINS])
+		return false;
+	*v = (int32_t)mnl_attr_get_u32(tb->attr[VS_SPREAD_A_MIN_DOMAINS]);
+	return true;
+}
+
+static inline int vsnl_spread_put_node_affinity_policy(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_spread,
+		    VS_SPREAD_A_NODE_AFFINITY_POLICY, v, err);
+}
+
+static inline bool vsnl_spread_get_node_affinity_policy(const struct vsnl_spread_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_SPREAD_A_NODE_AFFINITY_POLICY])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_SPREAD_A_NODE_AFFINITY_POLICY]);
+	return true;
+}
+
+static inline int vsnl_spread_put_node_taints_policy(struct nlmsghdr *nlh, size_t cap, uint32_t v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_uint(nlh, cap, &vsnl_codec_spread,
+		    VS_SPREAD_A_NODE_TAINTS_POLICY, v, err);
+}
+
+static inline bool vsnl_spread_get_node_taints_policy(const struct vsnl_spread_tb *tb, uint32_t *v)
+{
+	if (!tb->attr[VS_SPREAD_A_NODE_TAINTS_POLICY])
+		return false;
+	*v = (uint32_t)mnl_attr_get_u32(tb->attr[VS_SPREAD_A_NODE_TAINTS_POLICY]);
+	return true;
+}
+
+static inline int vsnl_spread_put_match_label_key(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_spread,
+		    VS_SPREAD_A_MATCH_LABEL_KEY, v, err);
+}
+
+static inline const char *vsnl_spread_get_match_label_key(const struct vsnl_spread_tb *tb)
+{
+
+		    return tb->attr[VS_SPREAD_A_MATCH_LABEL_KEY] ? mnl_attr_get_str(tb->attr[VS_SPREAD_A_MATCH_LABEL_KEY]) : NULL;
 }
 
 static inline int vsnl_selreq_parse(const struct nlattr *nest, struct vsnl_selreq_tb *tb,
@@ -2299,6 +2427,18 @@ static inline int vsnl_task_put_image(struct nlmsghdr *nlh, size_t cap, const ch
 static inline const char *vsnl_task_get_image(const struct vsnl_task_tb *tb)
 {
 	return tb->attr[VS_TASK_A_IMAGE] ? mnl_attr_get_str(tb->attr[VS_TASK_A_IMAGE]) : NULL;
+}
+
+static inline struct nlattr *vsnl_task_start_spread(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_task, VS_TASK_A_SPREAD, err);
+}
+
+/* The last one; vsnl_spread_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_task_get_spread(const struct vsnl_task_tb *tb)
+{
+	return tb->attr[VS_TASK_A_SPREAD];
 }
 
 static inline int vsnl_task_put_gated(struct nlmsghdr *nlh, size_t cap, struct vsnl_err *err)

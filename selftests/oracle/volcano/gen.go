@@ -139,7 +139,7 @@ func (c *fuzzCase) capDeserved() {
 // constraint on the node.
 func template(p *podIn) string {
 	j, _ := json.Marshal([]interface{}{p.Request, p.NodeSelector, p.Tolerations, p.Affinity,
-		podPorts(p.Ports), p.Images})
+		podPorts(p.Ports), p.Images, p.TopologySpreadConstraints})
 	return string(j)
 }
 
@@ -304,6 +304,49 @@ func genImages(r *rand.Rand, p *podIn) {
 	for i := 0; i < 1+r.Intn(2); i++ {
 		p.Images = append(p.Images, pick(r, "busybox", "nginx:1.25", "pytorch:2.3", "redis:7",
 			"nginx@sha256:0d17b565", "ubuntu:24.04"))
+	}
+}
+
+// genSpread gives a pod DoNotSchedule topology spread constraints now and then, over the
+// nodes' zones and hostnames (and a rack no node has), with what kube-scheduler reads of
+// them: minDomains, the node inclusion policies, an empty or absent selector, matchLabelKeys.
+// Not with preempt or reclaim, and not ScheduleAnyway, which nodeorder would score.
+func genSpread(r *rand.Rand, c *fuzzCase, p *podIn) {
+	if c.has("preempt") || c.has("reclaim") || !chance(r, 0.15) {
+		return
+	}
+	keys := []string{"zone", hostnameKey, "rack"}
+	r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	if keys[0] == "rack" && chance(r, 0.7) {
+		keys[0], keys[2] = keys[2], keys[0]
+	}
+	for i := 0; i < 1+r.Intn(2); i++ {
+		sc := v1.TopologySpreadConstraint{MaxSkew: int32(1 + r.Intn(2)), TopologyKey: keys[i],
+			WhenUnsatisfiable: v1.DoNotSchedule,
+			LabelSelector: &metav1.LabelSelector{
+				MatchLabels: map[string]string{"app": pick(r, "web", "db")}}}
+		switch {
+		case chance(r, 0.1):
+			sc.LabelSelector = &metav1.LabelSelector{}
+		case chance(r, 0.05):
+			sc.LabelSelector = nil
+		case chance(r, 0.15):
+			sc.LabelSelector = &metav1.LabelSelector{}
+			sc.MatchLabelKeys = []string{"app"}
+		}
+		if chance(r, 0.2) {
+			md := int32(2 + r.Intn(4))
+			sc.MinDomains = &md
+		}
+		if chance(r, 0.2) {
+			pol := pick(r, v1.NodeInclusionPolicyHonor, v1.NodeInclusionPolicyIgnore)
+			sc.NodeAffinityPolicy = &pol
+		}
+		if chance(r, 0.2) {
+			pol := pick(r, v1.NodeInclusionPolicyHonor, v1.NodeInclusionPolicyIgnore)
+			sc.NodeTaintsPolicy = &pol
+		}
+		p.TopologySpreadConstraints = append(p.TopologySpreadConstraints, sc)
 	}
 }
 
@@ -481,6 +524,7 @@ func genWorkload(r *rand.Rand, c *fuzzCase, room []nodeRoom) {
 			genAffinity(r, c, &p)
 			genPorts(c.extra, c, &p)
 			genImages(c.extra, &p)
+			genSpread(c.extra, c, &p)
 			if chance(r, 0.1) {
 				f := false
 				p.Preemptable = &f

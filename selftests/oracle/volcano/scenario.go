@@ -103,24 +103,25 @@ type podGroupIn struct {
 }
 
 type podIn struct {
-	Name             string                 `json:"name,omitempty"`
-	Namespace        string                 `json:"namespace,omitempty"`
-	PodGroup         string                 `json:"podgroup,omitempty"`
-	Phase            string                 `json:"phase,omitempty"`
-	Node             string                 `json:"node,omitempty"`
-	Request          v1.ResourceList        `json:"request,omitempty"`
-	Priority         *int32                 `json:"priority,omitempty"`
-	PriorityClass    string                 `json:"priorityClass,omitempty"`
-	Role             string                 `json:"role,omitempty"`
-	Preemptable      *bool                  `json:"preemptable,omitempty"`
-	Labels           map[string]string      `json:"labels,omitempty"`
-	NodeSelector     map[string]string      `json:"nodeSelector,omitempty"`
-	Tolerations      []v1.Toleration        `json:"tolerations,omitempty"`
-	Affinity         *v1.Affinity           `json:"affinity,omitempty"`
-	PreemptionPolicy *v1.PreemptionPolicy   `json:"preemptionPolicy,omitempty"`
-	PipelinedTo      string                 `json:"pipelinedTo,omitempty"`
-	Ports            []v1.ContainerPort     `json:"ports,omitempty"`
-	SchedulingGates  []v1.PodSchedulingGate `json:"schedulingGates,omitempty"`
+	Name                      string                        `json:"name,omitempty"`
+	Namespace                 string                        `json:"namespace,omitempty"`
+	PodGroup                  string                        `json:"podgroup,omitempty"`
+	Phase                     string                        `json:"phase,omitempty"`
+	Node                      string                        `json:"node,omitempty"`
+	Request                   v1.ResourceList               `json:"request,omitempty"`
+	Priority                  *int32                        `json:"priority,omitempty"`
+	PriorityClass             string                        `json:"priorityClass,omitempty"`
+	Role                      string                        `json:"role,omitempty"`
+	Preemptable               *bool                         `json:"preemptable,omitempty"`
+	Labels                    map[string]string             `json:"labels,omitempty"`
+	NodeSelector              map[string]string             `json:"nodeSelector,omitempty"`
+	Tolerations               []v1.Toleration               `json:"tolerations,omitempty"`
+	Affinity                  *v1.Affinity                  `json:"affinity,omitempty"`
+	PreemptionPolicy          *v1.PreemptionPolicy          `json:"preemptionPolicy,omitempty"`
+	PipelinedTo               string                        `json:"pipelinedTo,omitempty"`
+	Ports                     []v1.ContainerPort            `json:"ports,omitempty"`
+	SchedulingGates           []v1.PodSchedulingGate        `json:"schedulingGates,omitempty"`
+	TopologySpreadConstraints []v1.TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
 	// Images are the pod's containers' images: the first is the container with the
 	// request, each other a container of its own without one.
 	Images []string `json:"images,omitempty"`
@@ -385,15 +386,16 @@ func buildCluster(scn *scenarioFile) (*cluster, error) {
 				},
 			},
 			Spec: v1.PodSpec{
-				NodeName:          in.Node,
-				NodeSelector:      in.NodeSelector,
-				Tolerations:       in.Tolerations,
-				Affinity:          in.Affinity,
-				PriorityClassName: in.PriorityClass,
-				PreemptionPolicy:  in.PreemptionPolicy,
-				SchedulingGates:   in.SchedulingGates,
-				SchedulerName:     schedulerName,
-				Containers:        podContainers(in),
+				NodeName:                  in.Node,
+				NodeSelector:              in.NodeSelector,
+				Tolerations:               in.Tolerations,
+				Affinity:                  in.Affinity,
+				PriorityClassName:         in.PriorityClass,
+				PreemptionPolicy:          in.PreemptionPolicy,
+				SchedulingGates:           in.SchedulingGates,
+				TopologySpreadConstraints: in.TopologySpreadConstraints,
+				SchedulerName:             schedulerName,
+				Containers:                podContainers(in),
 			},
 		}
 		// A role or flag written explicitly wins over the labels: annotations do in Volcano.

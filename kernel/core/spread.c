@@ -11,8 +11,10 @@
 #include "core/enum.h"
 #include "core/labels.h"
 #include "core/names.h"
+#include "core/node.h"
 #include "core/spread.h"
 #include "core/strtab.h"
+#include "core/task.h"
 
 static const char *const action_names[VS_NR_SPREAD_ACTIONS] = {
 	[VS_SPREAD_DO_NOT_SCHEDULE] = "DoNotSchedule",
@@ -217,4 +219,40 @@ bool vs_spread_selector_empty(const struct vs_spread_constraint *c,
 		if (vs_labels_get(owner, c->match_label_keys[k]))
 			return false;
 	return true;
+}
+
+static bool tolerated(const struct vs_task *task, const struct vs_taint *taint)
+{
+	for (u32 i = 0; task->tolerations && i < task->tolerations->nr; i++)
+		if (vs_toleration_tolerates(&task->tolerations->t[i], taint))
+			return true;
+	return false;
+}
+
+bool vs_spread_node_included(const struct vs_spread_constraint *c, const struct vs_task *task,
+			     const struct vs_node *node)
+{
+	if (vs_spread_honors_affinity(c) &&
+	    (!vs_labels_match(node->labels, task->node_selector) ||
+	     !vs_node_affinity_required_match(task->affinity, node)))
+		return false;
+	for (u32 i = 0; vs_spread_honors_taints(c) && node->taints && i < node->taints->nr; i++)
+		if (node->taints->t[i].effect != VS_TAINT_PREFER_NO_SCHEDULE &&
+		    !tolerated(task, &node->taints->t[i]))
+			return false;
+	return true;
+}
+
+u32 vs_spread_count_on(const struct vs_spread_constraint *c, const struct vs_task *task,
+		       const struct vs_node *node)
+{
+	const struct vs_task *t;
+	u32 n = 0;
+
+	if (vs_spread_selector_empty(c, task->labels))
+		return 0;
+	list_for_each_entry(t, &node->tasks, node_node)
+		n += t != task && t->ns == task->ns && t->status != VS_TASK_RELEASING &&
+		     vs_spread_selects(c, task->labels, t->labels);
+	return n;
 }

@@ -117,4 +117,25 @@ bool vs_spread_selects(const struct vs_spread_constraint *c, const struct vs_lab
 bool vs_spread_selector_empty(const struct vs_spread_constraint *c,
 			      const struct vs_labels *owner);
 
+struct vs_node;
+struct vs_task;
+
+/*
+ * Do @c's node inclusion policies take @node into @task's counts?
+ * nodeAffinityPolicy Honor: the task's node selector and required node
+ * affinity match it; nodeTaintsPolicy Honor: the task tolerates its
+ * NoSchedule and NoExecute taints.
+ */
+bool vs_spread_node_included(const struct vs_spread_constraint *c, const struct vs_task *task,
+			     const struct vs_node *node);
+
+/*
+ * The pods on @node that @task's constraint @c counts: in the task's
+ * namespace, picked by the selector (none for an empty one), not
+ * terminating (Releasing: deleted, or evicted in this session), the task
+ * itself aside.
+ */
+u32 vs_spread_count_on(const struct vs_spread_constraint *c, const struct vs_task *task,
+		       const struct vs_node *node);
+
 #endif /* VS_CORE_SPREAD_H */

@@ -29,8 +29,11 @@
  *				summarised, clamped to 23..1000 MiB a container,
  *				mapped to 0..100 (Volcano's NodeOrderFn part: not
  *				normalised, so scored here with the others)
- *   podtopologyspread.weight (2): read and checked, but it never scores here
- *				(see below)
+ *   podtopologyspread.weight (2) PodTopologySpread: the task's ScheduleAnyway
+ *				constraints, the pods in each candidate's domain
+ *				scaled by ln(domains + 2) plus maxSkew - 1,
+ *				reversed over the candidates; a candidate without
+ *				the keys is ignored (0)
  *
  * "Non-zero" requests count 100m cpu and 200Mi memory for a task that
  * requests none, on the node and for the task, as kube-scheduler's
@@ -39,10 +42,10 @@
  * (Quantity.Value(), rounding up), so nvidia.com/gpu, which vsched keeps in
  * milli-units, is rounded up per task before it is summed.
  *
- * PodTopologySpread (with Volcano's SystemDefaulting) needs the Services,
- * ReplicaSets and StatefulSets a pod belongs to; vsched does not model
- * them, so it scores 0 on every node, which is what kube-scheduler gives
- * when nothing is known.
+ * PodTopologySpread's system default constraints (Volcano's SystemDefaulting)
+ * need the Services, ReplicaSets and StatefulSets a pod belongs to; vsched
+ * does not model them, so a task without constraints of its own is not
+ * scored by it, which is what kube-scheduler does when nothing is known.
  *
  * Which pods are on a node: kube-scheduler's NodeInfo, as Volcano builds it
  * at session open and as only the predicates plugin's event handlers update
@@ -160,7 +163,7 @@ static int nodeorder_open(struct vs_session *ssn, struct vs_plugin *p)
 		}
 	}
 	for (unsigned int i = 0; i < W_NR; i++)
-		any |= no->w[i] && i != W_SPREAD;
+		any |= no->w[i] != 0;
 	if (!any)
 		vs_plugin_disable(p, VS_EXT_BATCH_NODE_ORDER);
 	p->priv = no;
@@ -541,6 +544,158 @@ static bool pod_affinity_scores(struct nodeorder *no, struct vs_session *ssn,
 
 /* ---- the batch ---- */
 
+/* ---- PodTopologySpread ---- */
+
+/* One domain of a ScheduleAnyway constraint among the candidates, and its pods. */
+struct spread_domain {
+	const char *value;		/* interned */
+	s64 count;
+};
+
+static int by_domain(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct spread_domain *)a)->value;
+	uintptr_t y = (uintptr_t)((const struct spread_domain *)b)->value;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool has_keys(const struct vs_spread_constraints *sc, const struct vs_node *node)
+{
+	for (u32 k = 0; k < sc->nr; k++)
+		if (sc->c[k].when == VS_SPREAD_SCHEDULE_ANYWAY &&
+		    !vs_labels_get(node->labels, sc->c[k].topology_key))
+			return false;
+	return true;
+}
+
+/*
+ * kube-scheduler's PodTopologySpread score for the task's ScheduleAnyway
+ * constraints, in @no->raw: a candidate without every constraint's key is
+ * ignored (0); the others score, per constraint, the pods counted in their
+ * domain times log(domains + 2), plus maxSkew - 1, rounded, where a
+ * constraint's domains are those of the candidates (hostname: each
+ * candidate) and its pods are counted over every node of the session that
+ * has the keys and that its inclusion policies admit; then the scores are
+ * reversed over the candidates (fewer pods, higher). False when the task
+ * has no such constraint (PreScore skips) or memory ran out.
+ */
+static bool spread_scores(struct nodeorder *no, struct vs_session *ssn, const struct vs_task *task,
+			  struct vs_node *const *nodes, u32 nr)
+{
+	const struct vs_spread_constraints *sc = vs_task_spread(task);
+	const char *hostname = vs_str_find(&ssn->cl->strs, VS_HOSTNAME_LABEL,
+					   sizeof(VS_HOSTNAME_LABEL) - 1);
+	struct spread_domain *dom = NULL;
+	u32 soft = 0, ignored = 0, *nr_dom = NULL;
+	double *weight = NULL;
+	bool *skip = NULL;
+	s64 min = INT64_MAX, max = 0;
+	s64 *raw = no->raw;
+	bool done = false;
+
+	for (u32 k = 0; sc && k < sc->nr; k++)
+		soft += sc->c[k].when == VS_SPREAD_SCHEDULE_ANYWAY;
+	if (!soft)
+		return false;
+	dom = calloc((size_t)sc->nr * nr, sizeof(*dom));
+	nr_dom = calloc(sc->nr, sizeof(*nr_dom));
+	weight = calloc(sc->nr, sizeof(*weight));
+	skip = calloc(nr, sizeof(*skip));
+	if (!dom || !nr_dom || !weight || !skip) {
+		vs_error("nodeorder: out of memory for PodTopologySpread scores of %s/%s",
+			 task->ns, task->name);
+		goto out;
+	}
+	/* PreScore: the candidates' domains, each once. */
+	for (u32 i = 0; i < nr; i++) {
+		skip[i] = !has_keys(sc, nodes[i]);
+		ignored += skip[i];
+		for (u32 k = 0; !skip[i] && k < sc->nr; k++) {
+			const struct vs_spread_constraint *c = &sc->c[k];
+
+			if (c->when == VS_SPREAD_SCHEDULE_ANYWAY && c->topology_key != hostname)
+				dom[(size_t)k * nr + nr_dom[k]++] = (struct spread_domain){
+					.value = vs_labels_get(nodes[i]->labels, c->topology_key) };
+		}
+	}
+	for (u32 k = 0; k < sc->nr; k++) {
+		struct spread_domain *d = &dom[(size_t)k * nr];
+		u32 n = 0;
+
+		qsort(d, nr_dom[k], sizeof(*d), by_domain);
+		for (u32 j = 0; j < nr_dom[k]; j++)
+			if (!n || d[n - 1].value != d[j].value)
+				d[n++] = d[j];
+		nr_dom[k] = n;
+		weight[k] = log((double)(sc->c[k].topology_key == hostname ? nr - ignored : n) + 2);
+	}
+	/* ... and their pods, over every node of the session. */
+	for (u32 n = 0; n < ssn->nr_nodes; n++) {
+		const struct vs_node *node = ssn->nodes[n];
+
+		if (!has_keys(sc, node))
+			continue;
+		for (u32 k = 0; k < sc->nr; k++) {
+			const struct vs_spread_constraint *c = &sc->c[k];
+			struct spread_domain key, *d;
+
+			if (c->when != VS_SPREAD_SCHEDULE_ANYWAY || c->topology_key == hostname ||
+			    !nr_dom[k] || !vs_spread_node_included(c, task, node))
+				continue;
+			key.value = vs_labels_get(node->labels, c->topology_key);
+			d = bsearch(&key, &dom[(size_t)k * nr], nr_dom[k], sizeof(*d), by_domain);
+			if (d)
+				d->count += vs_spread_count_on(c, task, node);
+		}
+	}
+	/* Score, then NormalizeScore. */
+	for (u32 i = 0; i < nr; i++) {
+		double s = 0;
+
+		raw[i] = 0;
+		if (skip[i])
+			continue;
+		for (u32 k = 0; k < sc->nr; k++) {
+			const struct vs_spread_constraint *c = &sc->c[k];
+			struct spread_domain key, *d;
+			s64 cnt = 0;
+
+			if (c->when != VS_SPREAD_SCHEDULE_ANYWAY)
+				continue;
+			if (c->topology_key == hostname) {
+				cnt = vs_spread_count_on(c, task, nodes[i]);
+			} else {
+				key.value = vs_labels_get(nodes[i]->labels, c->topology_key);
+				d = bsearch(&key, &dom[(size_t)k * nr], nr_dom[k], sizeof(*d),
+					    by_domain);
+				cnt = d ? d->count : 0;
+			}
+			s += (double)cnt * weight[k] + (double)(c->max_skew - 1);
+		}
+		raw[i] = llround(s);
+		if (raw[i] < min)
+			min = raw[i];
+		if (raw[i] > max)
+			max = raw[i];
+	}
+	for (u32 i = 0; i < nr; i++) {
+		if (skip[i])
+			raw[i] = 0;
+		else if (!max)
+			raw[i] = MAX_NODE_SCORE;
+		else
+			raw[i] = MAX_NODE_SCORE * (max + min - raw[i]) / max;
+	}
+	done = true;
+out:
+	free(dom);
+	free(nr_dom);
+	free(weight);
+	free(skip);
+	return done;
+}
+
 static void add_weighted(double *scores, const s64 *raw, u32 nr, s64 weight)
 {
 	for (u32 i = 0; i < nr; i++)
@@ -598,6 +753,8 @@ static void nodeorder_batch(struct vs_session *ssn, struct vs_plugin *p,
 	}
 	if (no->w[W_POD_AFFINITY] && pod_affinity_scores(no, ssn, task, nodes, nr))
 		add_weighted(scores, raw, nr, no->w[W_POD_AFFINITY]);
+	if (no->w[W_SPREAD] && spread_scores(no, ssn, task, nodes, nr))
+		add_weighted(scores, raw, nr, no->w[W_SPREAD]);
 	im = vs_task_images(task);
 	if (no->w[W_IMAGE] && im && ssn->nr_nodes) {
 		for (u32 i = 0; i < nr; i++)

@@ -455,38 +455,6 @@ nomem:
 
 /* ---- PodTopologySpread ---- */
 
-static bool tolerates(const struct vs_task *task, const struct vs_taint *taint);
-
-/* Do @c's node inclusion policies take @node in for @task? */
-static bool pts_includes(const struct vs_task *task, const struct vs_spread_constraint *c,
-			 const struct vs_node *node)
-{
-	if (vs_spread_honors_affinity(c) &&
-	    (!vs_labels_match(node->labels, task->node_selector) ||
-	     !vs_node_affinity_required_match(task->affinity, node)))
-		return false;
-	for (u32 i = 0; vs_spread_honors_taints(c) && node->taints && i < node->taints->nr; i++)
-		if (node->taints->t[i].effect != VS_TAINT_PREFER_NO_SCHEDULE &&
-		    !tolerates(task, &node->taints->t[i]))
-			return false;
-	return true;
-}
-
-/* The pods on @node @c counts for @task: its namespace's, picked, not terminating. */
-static u32 pts_count(const struct predicates *st, const struct vs_task *task,
-		     const struct vs_spread_constraint *c, const struct vs_node *node)
-{
-	const struct vs_task *t;
-	u32 n = 0;
-
-	if (vs_spread_selector_empty(c, task->labels))
-		return 0;
-	list_for_each_entry(t, &node->tasks, node_node)
-		n += t != task && t->ns == task->ns && t->status != VS_TASK_RELEASING &&
-		     !evicted_here(st, t) && vs_spread_selects(c, task->labels, t->labels);
-	return n;
-}
-
 static int by_value(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t)((const struct pts_domain *)a)->value;
@@ -565,10 +533,10 @@ static int pts_prepare(struct vs_session *ssn, struct predicates *st, const stru
 		for (u32 i = 0; i < st->nr_pts; i++) {
 			struct pts_hard *h = &st->pts[i];
 
-			if (pts_includes(task, h->c, node))
+			if (vs_spread_node_included(h->c, task, node))
 				h->d[h->nr++] = (struct pts_domain){
 					.value = vs_labels_get(node->labels, h->c->topology_key),
-					.count = pts_count(st, task, h->c, node),
+					.count = vs_spread_count_on(h->c, task, node),
 				};
 		}
 	}

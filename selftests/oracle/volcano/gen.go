@@ -307,10 +307,10 @@ func genImages(r *rand.Rand, p *podIn) {
 	}
 }
 
-// genSpread gives a pod DoNotSchedule topology spread constraints now and then, over the
-// nodes' zones and hostnames (and a rack no node has), with what kube-scheduler reads of
-// them: minDomains, the node inclusion policies, an empty or absent selector, matchLabelKeys.
-// Not with preempt or reclaim, and not ScheduleAnyway, which nodeorder would score.
+// genSpread gives a pod topology spread constraints now and then, over the nodes' zones and
+// hostnames (and a rack no node has), with what kube-scheduler reads of them: both actions,
+// minDomains, the node inclusion policies, an empty or absent selector, matchLabelKeys. Not
+// with preempt or reclaim.
 func genSpread(r *rand.Rand, c *fuzzCase, p *podIn) {
 	if c.has("preempt") || c.has("reclaim") || !chance(r, 0.15) {
 		return
@@ -322,7 +322,7 @@ func genSpread(r *rand.Rand, c *fuzzCase, p *podIn) {
 	}
 	for i := 0; i < 1+r.Intn(2); i++ {
 		sc := v1.TopologySpreadConstraint{MaxSkew: int32(1 + r.Intn(2)), TopologyKey: keys[i],
-			WhenUnsatisfiable: v1.DoNotSchedule,
+			WhenUnsatisfiable: pick(r, v1.DoNotSchedule, v1.ScheduleAnyway),
 			LabelSelector: &metav1.LabelSelector{
 				MatchLabels: map[string]string{"app": pick(r, "web", "db")}}}
 		switch {
@@ -334,7 +334,7 @@ func genSpread(r *rand.Rand, c *fuzzCase, p *podIn) {
 			sc.LabelSelector = &metav1.LabelSelector{}
 			sc.MatchLabelKeys = []string{"app"}
 		}
-		if chance(r, 0.2) {
+		if chance(r, 0.2) && sc.WhenUnsatisfiable == v1.DoNotSchedule {
 			md := int32(2 + r.Intn(4))
 			sc.MinDomains = &md
 		}

@@ -43,6 +43,60 @@ static int nomem(struct vs_err *err)
 	return vs_err_set(err, ENOMEM, "out of memory");
 }
 
+/* The strings of type @type in @parent, in order, in *@out (arena), *@nr of them. */
+static int parse_strs(const struct nlattr *parent, u16 type, struct vs_arena *arena,
+		      const char *const **out, u32 *nr, struct vs_err *err)
+{
+	u32 n = count_type(parent, type), k = 0;
+	const struct nlattr *a;
+	const char **v;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	v = vs_arena_alloc(arena, n * sizeof(*v));
+	if (!v)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent)
+		if (mnl_attr_get_type(a) == type)
+			v[k++] = mnl_attr_get_str(a);
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+/*
+ * The nests of type @type in @parent, each read by @fn into its item of an
+ * array of @size-byte items (zeroed, in @arena): *@out, *@nr of them; NULL
+ * and 0 for none. @fn's error stops the read.
+ */
+typedef int (*parse_item_fn)(const struct nlattr *nest, void *item, struct vs_arena *arena,
+			     struct vs_err *err);
+
+static int parse_nests(const struct nlattr *parent, u16 type, struct vs_arena *arena, size_t size,
+		       void **out, u32 *nr, parse_item_fn fn, struct vs_err *err)
+{
+	u32 n = count_type(parent, type), i = 0;
+	const struct nlattr *a;
+	char *v;
+	int ret;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	v = vs_arena_zalloc(arena, n * size);
+	if (!v)
+		return nomem(err);
+	mnl_attr_for_each_nested(a, parent)
+		if (mnl_attr_get_type(a) == type && (ret = fn(a, v + size * i++, arena, err)))
+			return ret;
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
 /* ---- shared sets ---- */
 
 static int res_value(const char *name, u64 v, struct vs_err *err)
@@ -143,95 +197,47 @@ static int parse_labels(const struct nlattr *nest, struct vs_arena *arena,
 	return 0;
 }
 
+static int parse_taint(const struct nlattr *nest, void *item, struct vs_arena *arena,
+		       struct vs_err *err)
+{
+	const struct nlattr *tb[VS_TAINT_A_MAX + 1];
+	struct vs_taint_spec *t = item;
+
+	vs_nl_nest_tb(nest, tb, VS_TAINT_A_MAX);
+	if (!tb[VS_TAINT_A_KEY] || !tb[VS_TAINT_A_EFFECT])
+		return vs_err_set(err, EINVAL, "a taint needs a key and an effect");
+	t->key = mnl_attr_get_str(tb[VS_TAINT_A_KEY]);
+	t->value = tb[VS_TAINT_A_VALUE] ? mnl_attr_get_str(tb[VS_TAINT_A_VALUE]) : "";
+	t->effect = (enum vs_taint_effect)mnl_attr_get_u32(tb[VS_TAINT_A_EFFECT]);
+	if (t->effect > VS_TAINT_NO_EXECUTE)
+		return vs_err_set(err, EINVAL, "taint %s: effect %u is not a taint's", t->key,
+				  t->effect);
+	return 0;
+}
+
 static int parse_taints(const struct nlattr *parent, u16 type, struct vs_arena *arena,
 			const struct vs_taint_spec **out, u32 *nr, struct vs_err *err)
 {
-	u32 n = count_type(parent, type), i = 0;
-	struct vs_taint_spec *t;
-	const struct nlattr *a;
+	void *v;
+	int ret = parse_nests(parent, type, arena, sizeof(**out), &v, nr, parse_taint, err);
 
-	*out = NULL;
-	*nr = 0;
-	if (!n)
-		return 0;
-	t = vs_arena_alloc(arena, n * sizeof(*t));
-	if (!t)
-		return nomem(err);
-	mnl_attr_for_each_nested(a, parent) {
-		const struct nlattr *tb[VS_TAINT_A_MAX + 1];
-
-		if (mnl_attr_get_type(a) != type)
-			continue;
-		vs_nl_nest_tb(a, tb, VS_TAINT_A_MAX);
-		if (!tb[VS_TAINT_A_KEY] || !tb[VS_TAINT_A_EFFECT])
-			return vs_err_set(err, EINVAL, "a taint needs a key and an effect");
-		t[i].key = mnl_attr_get_str(tb[VS_TAINT_A_KEY]);
-		t[i].value = tb[VS_TAINT_A_VALUE] ? mnl_attr_get_str(tb[VS_TAINT_A_VALUE]) : "";
-		t[i].effect = (enum vs_taint_effect)mnl_attr_get_u32(tb[VS_TAINT_A_EFFECT]);
-		if (t[i].effect > VS_TAINT_NO_EXECUTE)
-			return vs_err_set(err, EINVAL, "taint %s: effect %u is not a taint's",
-					  t[i].key, t[i].effect);
-		i++;
-	}
-	*out = t;
-	*nr = n;
-	return 0;
+	*out = v;
+	return ret;
 }
 
 /* ---- nodes ---- */
 
-/* The strings of type @type in @parent, in order, in *@out (arena), *@nr of them. */
-static int parse_strs(const struct nlattr *parent, u16 type, struct vs_arena *arena,
-		      const char *const **out, u32 *nr, struct vs_err *err)
-{
-	u32 n = count_type(parent, type), k = 0;
-	const struct nlattr *a;
-	const char **v;
-
-	*out = NULL;
-	*nr = 0;
-	if (!n)
-		return 0;
-	v = vs_arena_alloc(arena, n * sizeof(*v));
-	if (!v)
-		return nomem(err);
-	mnl_attr_for_each_nested(a, parent)
-		if (mnl_attr_get_type(a) == type)
-			v[k++] = mnl_attr_get_str(a);
-	*out = v;
-	*nr = n;
-	return 0;
-}
-
 /* A node's status.images: each entry's names and size. */
-static int parse_node_images(const struct nlattr *parent, struct vs_arena *arena,
-			     const struct vs_image_spec **out, u32 *nr, struct vs_err *err)
+static int parse_node_image(const struct nlattr *nest, void *item, struct vs_arena *arena,
+			    struct vs_err *err)
 {
-	u32 n = count_type(parent, VS_NODE_A_IMAGE), i = 0;
-	struct vs_image_spec *v;
-	const struct nlattr *a;
+	const struct nlattr *tb[VS_NIMG_A_MAX + 1];
+	struct vs_image_spec *im = item;
 
-	*out = NULL;
-	*nr = 0;
-	if (!n)
-		return 0;
-	v = vs_arena_zalloc(arena, n * sizeof(*v));
-	if (!v)
-		return nomem(err);
-	mnl_attr_for_each_nested(a, parent) {
-		const struct nlattr *tb[VS_NIMG_A_MAX + 1];
-
-		if (mnl_attr_get_type(a) != VS_NODE_A_IMAGE)
-			continue;
-		vs_nl_nest_tb(a, tb, VS_NIMG_A_MAX);
-		if (parse_strs(a, VS_NIMG_A_NAME, arena, &v[i].names, &v[i].nr_names, err))
-			return -ENOMEM;
-		v[i].size = tb[VS_NIMG_A_SIZE] ? (s64)mnl_attr_get_u64(tb[VS_NIMG_A_SIZE]) : 0;
-		i++;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
+	vs_nl_nest_tb(nest, tb, VS_NIMG_A_MAX);
+	im->size = tb[VS_NIMG_A_SIZE] ? (s64)mnl_attr_get_u64(tb[VS_NIMG_A_SIZE]) : 0;
+	return parse_strs(nest, VS_NIMG_A_NAME, arena, &im->names, &im->nr_names, err) ?
+	       -ENOMEM : 0;
 }
 
 int vs_nl_parse_node(struct vs_cluster *cl, const struct nlattr *nest,
@@ -258,9 +264,15 @@ int vs_nl_parse_node(struct vs_cluster *cl, const struct nlattr *nest,
 	if (tb[VS_NODE_A_READY])
 		spec->ready = mnl_attr_get_u8(tb[VS_NODE_A_READY]);
 	/* Images repeat too: given, they replace the node's. */
-	if (tb[VS_NODE_A_IMAGE] &&
-	    (ret = parse_node_images(nest, arena, &spec->images, &spec->nr_images, err)))
-		return in_field(err, ret, "images");
+	if (tb[VS_NODE_A_IMAGE]) {
+		void *v;
+
+		ret = parse_nests(nest, VS_NODE_A_IMAGE, arena, sizeof(*spec->images), &v,
+				  &spec->nr_images, parse_node_image, err);
+		if (ret)
+			return in_field(err, ret, "images");
+		spec->images = v;
+	}
 	return 0;
 }
 
@@ -505,76 +517,61 @@ int vs_nl_podgroup_spec_of(const struct vs_job *job, struct vs_arena *arena,
 
 /* ---- tasks ---- */
 
-static int parse_tolerations(const struct nlattr *parent, u16 type, struct vs_arena *arena,
-			     const struct vs_toleration_spec **out, u32 *nr, struct vs_err *err)
+static int parse_toleration(const struct nlattr *nest, void *item, struct vs_arena *arena,
+			    struct vs_err *err)
 {
-	u32 n = count_type(parent, type), i = 0;
-	struct vs_toleration_spec *t;
-	const struct nlattr *a;
+	const struct nlattr *tb[VS_TOL_A_MAX + 1];
+	struct vs_toleration_spec *t = item;
 
-	*out = NULL;
-	*nr = 0;
-	if (!n)
-		return 0;
-	t = vs_arena_zalloc(arena, n * sizeof(*t));
-	if (!t)
-		return nomem(err);
-	mnl_attr_for_each_nested(a, parent) {
-		const struct nlattr *tb[VS_TOL_A_MAX + 1];
-
-		if (mnl_attr_get_type(a) != type)
-			continue;
-		vs_nl_nest_tb(a, tb, VS_TOL_A_MAX);
-		t[i].key = tb[VS_TOL_A_KEY] ? mnl_attr_get_str(tb[VS_TOL_A_KEY]) : "";
-		t[i].op = tb[VS_TOL_A_OPERATOR] ?
-			(enum vs_toleration_op)mnl_attr_get_u32(tb[VS_TOL_A_OPERATOR]) :
-			VS_TOLERATION_EQUAL;
-		t[i].value = tb[VS_TOL_A_VALUE] ? mnl_attr_get_str(tb[VS_TOL_A_VALUE]) : "";
-		t[i].effect = tb[VS_TOL_A_EFFECT] ?
-			(enum vs_taint_effect)mnl_attr_get_u32(tb[VS_TOL_A_EFFECT]) :
-			VS_TAINT_EFFECT_ALL;
-		if (tb[VS_TOL_A_SECONDS]) {
-			t[i].has_seconds = true;
-			t[i].seconds = (s64)mnl_attr_get_u64(tb[VS_TOL_A_SECONDS]);
-		}
-		i++;
+	vs_nl_nest_tb(nest, tb, VS_TOL_A_MAX);
+	t->key = tb[VS_TOL_A_KEY] ? mnl_attr_get_str(tb[VS_TOL_A_KEY]) : "";
+	t->op = tb[VS_TOL_A_OPERATOR] ?
+		(enum vs_toleration_op)mnl_attr_get_u32(tb[VS_TOL_A_OPERATOR]) :
+		VS_TOLERATION_EQUAL;
+	t->value = tb[VS_TOL_A_VALUE] ? mnl_attr_get_str(tb[VS_TOL_A_VALUE]) : "";
+	t->effect = tb[VS_TOL_A_EFFECT] ?
+		(enum vs_taint_effect)mnl_attr_get_u32(tb[VS_TOL_A_EFFECT]) : VS_TAINT_EFFECT_ALL;
+	if (tb[VS_TOL_A_SECONDS]) {
+		t->has_seconds = true;
+		t->seconds = (s64)mnl_attr_get_u64(tb[VS_TOL_A_SECONDS]);
 	}
-	*out = t;
-	*nr = n;
 	return 0;
 }
 
-/* The host ports of type @type in @parent; the core checks them (core/ports.h). */
+static int parse_tolerations(const struct nlattr *parent, u16 type, struct vs_arena *arena,
+			     const struct vs_toleration_spec **out, u32 *nr, struct vs_err *err)
+{
+	void *v;
+	int ret = parse_nests(parent, type, arena, sizeof(**out), &v, nr, parse_toleration, err);
+
+	*out = v;
+	return ret;
+}
+
+/* A host port; the core checks it (core/ports.h). */
+static int parse_host_port(const struct nlattr *nest, void *item, struct vs_arena *arena,
+			   struct vs_err *err)
+{
+	const struct nlattr *tb[VS_HPORT_A_MAX + 1];
+	struct vs_host_port_spec *p = item;
+
+	vs_nl_nest_tb(nest, tb, VS_HPORT_A_MAX);
+	p->port = mnl_attr_get_u32(tb[VS_HPORT_A_PORT]);	/* required */
+	p->protocol = tb[VS_HPORT_A_PROTOCOL] ?
+		      (enum vs_port_protocol)mnl_attr_get_u32(tb[VS_HPORT_A_PROTOCOL]) : VS_PORT_TCP;
+	p->ip = tb[VS_HPORT_A_IP] ? mnl_attr_get_str(tb[VS_HPORT_A_IP]) : NULL;
+	return 0;
+}
+
+/* The host ports of type @type in @parent. */
 static int parse_host_ports(const struct nlattr *parent, u16 type, struct vs_arena *arena,
 			    const struct vs_host_port_spec **out, u32 *nr, struct vs_err *err)
 {
-	u32 n = count_type(parent, type), i = 0;
-	struct vs_host_port_spec *p;
-	const struct nlattr *a;
+	void *v;
+	int ret = parse_nests(parent, type, arena, sizeof(**out), &v, nr, parse_host_port, err);
 
-	*out = NULL;
-	*nr = 0;
-	if (!n)
-		return 0;
-	p = vs_arena_zalloc(arena, n * sizeof(*p));
-	if (!p)
-		return nomem(err);
-	mnl_attr_for_each_nested(a, parent) {
-		const struct nlattr *tb[VS_HPORT_A_MAX + 1];
-
-		if (mnl_attr_get_type(a) != type)
-			continue;
-		vs_nl_nest_tb(a, tb, VS_HPORT_A_MAX);
-		p[i].port = mnl_attr_get_u32(tb[VS_HPORT_A_PORT]);	/* required */
-		p[i].protocol = tb[VS_HPORT_A_PROTOCOL] ?
-			(enum vs_port_protocol)mnl_attr_get_u32(tb[VS_HPORT_A_PROTOCOL]) :
-			VS_PORT_TCP;
-		p[i].ip = tb[VS_HPORT_A_IP] ? mnl_attr_get_str(tb[VS_HPORT_A_IP]) : NULL;
-		i++;
-	}
-	*out = p;
-	*nr = n;
-	return 0;
+	*out = v;
+	return ret;
 }
 
 /* The requirements of type @type in @parent (selector expressions or fields). */
@@ -659,55 +656,34 @@ static int parse_lsel(const struct nlattr *nest, struct vs_arena *arena,
 	return ret;
 }
 
-/* The topology spread constraints of type @type in @parent; the core checks them (core/spread.h). */
-static int parse_spreads(const struct nlattr *parent, u16 type, struct vs_arena *arena,
-			 const struct vs_spread_constraint_spec **out, u32 *nr,
-			 struct vs_err *err)
+/* A topology spread constraint; the core checks it (core/spread.h). */
+static int parse_spread(const struct nlattr *nest, void *item, struct vs_arena *arena,
+			struct vs_err *err)
 {
-	u32 n = count_type(parent, type), i = 0;
-	struct vs_spread_constraint_spec *v;
-	const struct nlattr *a;
+	const struct nlattr *tb[VS_SPREAD_A_MAX + 1];
+	struct vs_spread_constraint_spec *s = item;
 	int ret;
 
-	*out = NULL;
-	*nr = 0;
-	if (!n)
-		return 0;
-	v = vs_arena_zalloc(arena, n * sizeof(*v));
-	if (!v)
-		return nomem(err);
-	mnl_attr_for_each_nested(a, parent) {
-		const struct nlattr *tb[VS_SPREAD_A_MAX + 1];
-		struct vs_spread_constraint_spec *s = &v[i];
-
-		if (mnl_attr_get_type(a) != type)
-			continue;
-		vs_nl_nest_tb(a, tb, VS_SPREAD_A_MAX);
-		/* required: maxSkew, topologyKey, whenUnsatisfiable */
-		s->max_skew = (s32)mnl_attr_get_u32(tb[VS_SPREAD_A_MAX_SKEW]);
-		s->topology_key = mnl_attr_get_str(tb[VS_SPREAD_A_TOPOLOGY_KEY]);
-		s->when = mnl_attr_get_u32(tb[VS_SPREAD_A_WHEN]) == VS_SPREAD_ACTION_SCHEDULE_ANYWAY ?
-			  VS_SPREAD_SCHEDULE_ANYWAY : VS_SPREAD_DO_NOT_SCHEDULE;
-		if (tb[VS_SPREAD_A_MIN_DOMAINS])
-			s->min_domains = (s32)mnl_attr_get_u32(tb[VS_SPREAD_A_MIN_DOMAINS]);
-		/* the uapi's Honor 0 and Ignore 1; the core's 0 is unset */
-		if (tb[VS_SPREAD_A_NODE_AFFINITY_POLICY])
-			s->node_affinity_policy = (enum vs_inclusion_policy)
-				(mnl_attr_get_u32(tb[VS_SPREAD_A_NODE_AFFINITY_POLICY]) + 1);
-		if (tb[VS_SPREAD_A_NODE_TAINTS_POLICY])
-			s->node_taints_policy = (enum vs_inclusion_policy)
-				(mnl_attr_get_u32(tb[VS_SPREAD_A_NODE_TAINTS_POLICY]) + 1);
-		if (tb[VS_SPREAD_A_SELECTOR] &&
-		    (ret = parse_lsel(tb[VS_SPREAD_A_SELECTOR], arena, &s->selector, err)))
-			return ret;
-		if (parse_strs(a, VS_SPREAD_A_MATCH_LABEL_KEY, arena, &s->match_label_keys,
-			       &s->nr_match_label_keys, err))
-			return -ENOMEM;
-		i++;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
+	vs_nl_nest_tb(nest, tb, VS_SPREAD_A_MAX);
+	/* required: maxSkew, topologyKey, whenUnsatisfiable */
+	s->max_skew = (s32)mnl_attr_get_u32(tb[VS_SPREAD_A_MAX_SKEW]);
+	s->topology_key = mnl_attr_get_str(tb[VS_SPREAD_A_TOPOLOGY_KEY]);
+	s->when = mnl_attr_get_u32(tb[VS_SPREAD_A_WHEN]) == VS_SPREAD_ACTION_SCHEDULE_ANYWAY ?
+		  VS_SPREAD_SCHEDULE_ANYWAY : VS_SPREAD_DO_NOT_SCHEDULE;
+	if (tb[VS_SPREAD_A_MIN_DOMAINS])
+		s->min_domains = (s32)mnl_attr_get_u32(tb[VS_SPREAD_A_MIN_DOMAINS]);
+	/* the uapi's Honor 0 and Ignore 1; the core's 0 is unset */
+	if (tb[VS_SPREAD_A_NODE_AFFINITY_POLICY])
+		s->node_affinity_policy = (enum vs_inclusion_policy)
+			(mnl_attr_get_u32(tb[VS_SPREAD_A_NODE_AFFINITY_POLICY]) + 1);
+	if (tb[VS_SPREAD_A_NODE_TAINTS_POLICY])
+		s->node_taints_policy = (enum vs_inclusion_policy)
+			(mnl_attr_get_u32(tb[VS_SPREAD_A_NODE_TAINTS_POLICY]) + 1);
+	if (tb[VS_SPREAD_A_SELECTOR] &&
+	    (ret = parse_lsel(tb[VS_SPREAD_A_SELECTOR], arena, &s->selector, err)))
+		return ret;
+	return parse_strs(nest, VS_SPREAD_A_MATCH_LABEL_KEY, arena, &s->match_label_keys,
+			  &s->nr_match_label_keys, err) ? -ENOMEM : 0;
 }
 
 /* ---- topology requests: networkTopology, subGroupPolicy ---- */
@@ -732,9 +708,7 @@ static void parse_net_topology(const struct nlattr *nest, struct vs_net_topology
 static int parse_subgroup(const struct nlattr *nest, struct vs_arena *arena,
 			  struct vs_subgroup_policy_spec *sg, struct vs_err *err)
 {
-	const struct nlattr *tb[VS_SGP_A_MAX + 1], *a;
-	u32 n = count_type(nest, VS_SGP_A_MATCH_LABEL_KEY), i = 0;
-	const char **keys;
+	const struct nlattr *tb[VS_SGP_A_MAX + 1];
 	int ret;
 
 	vs_nl_nest_tb(nest, tb, VS_SGP_A_MAX);
@@ -748,15 +722,8 @@ static int parse_subgroup(const struct nlattr *nest, struct vs_arena *arena,
 	if (tb[VS_SGP_A_LABEL_SELECTOR] &&
 	    (ret = parse_lsel(tb[VS_SGP_A_LABEL_SELECTOR], arena, &sg->selector, err)))
 		return in_field(err, ret, "labelSelector");
-	keys = n ? vs_arena_alloc(arena, n * sizeof(*keys)) : NULL;
-	if (n && !keys)
-		return nomem(err);
-	mnl_attr_for_each_nested(a, nest)
-		if (mnl_attr_get_type(a) == VS_SGP_A_MATCH_LABEL_KEY)
-			keys[i++] = mnl_attr_get_str(a);
-	sg->match_label_keys = keys;
-	sg->nr_match_label_keys = n;
-	return 0;
+	return parse_strs(nest, VS_SGP_A_MATCH_LABEL_KEY, arena, &sg->match_label_keys,
+			  &sg->nr_match_label_keys, err);
 }
 
 static int parse_subgroups(const struct nlattr *nest, struct vs_arena *arena,
@@ -921,6 +888,7 @@ int vs_nl_parse_pod(struct vs_cluster *cl, const struct nlattr *nest, struct vs_
 		    struct vs_task_spec *spec, struct vs_ctl_pod *pod, struct vs_err *err)
 {
 	const struct nlattr *tb[VS_TASK_A_MAX + 1];
+	void *v;
 	int ret;
 
 	vs_nl_nest_tb(nest, tb, VS_TASK_A_MAX);
@@ -988,9 +956,11 @@ int vs_nl_parse_pod(struct vs_cluster *cl, const struct nlattr *nest, struct vs_
 		return in_field(err, ret, "hostPorts");
 	if (parse_strs(nest, VS_TASK_A_IMAGE, arena, &spec->images, &spec->nr_images, err))
 		return -ENOMEM;
-	ret = parse_spreads(nest, VS_TASK_A_SPREAD, arena, &spec->spread, &spec->nr_spread, err);
+	ret = parse_nests(nest, VS_TASK_A_SPREAD, arena, sizeof(*spec->spread), &v,
+			  &spec->nr_spread, parse_spread, err);
 	if (ret)
 		return in_field(err, ret, "topologySpreadConstraints");
+	spec->spread = v;
 	return 0;
 }
 

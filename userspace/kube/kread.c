@@ -185,6 +185,24 @@ int kr_walk(struct kr *kr, const struct vsnl_ynode *map, const char *what,
 	return 0;
 }
 
+int kr_each_item(struct kr *kr, const struct vsnl_ypair *kv, kr_item_fn fn, void *ctx)
+{
+	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
+	size_t old;
+
+	if (ret)
+		return ret;
+	old = kr_push(kr, kv->key);
+	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
+		size_t at = kr_push_idx(kr, i);
+
+		ret = fn(kr, &kv->val.seq.items[i], i, ctx);
+		kr_pop(kr, at);
+	}
+	kr_pop(kr, old);
+	return ret;
+}
+
 int kr_walk_kv(struct kr *kr, const struct vsnl_ypair *kv, const struct kr_field *fields,
 	       u32 nr, void *obj, u64 *seen)
 {

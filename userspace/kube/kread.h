@@ -189,6 +189,14 @@ const char *kr_type_name(const struct vsnl_ynode *n);
 /* 0 if @kv holds @type, else "NAME must be WHAT, not TYPE". */
 int kr_want(struct kr *kr, const struct vsnl_ypair *kv, enum vsnl_ytype type, const char *what);
 
+/*
+ * The list @kv item by item: @fn is given each item and its index, with
+ * the path at "KEY[i]", and @ctx; the first refusal stops the walk and is
+ * the answer. A value that is no list is refused.
+ */
+typedef int (*kr_item_fn)(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx);
+int kr_each_item(struct kr *kr, const struct vsnl_ypair *kv, kr_item_fn fn, void *ctx);
+
 /* Walk the mapping @map against @fields, in file order; @what names a root that is no mapping. */
 int kr_walk(struct kr *kr, const struct vsnl_ynode *map, const char *what,
 	    const struct kr_field *fields, u32 nr, void *obj, u64 *seen);

@@ -143,25 +143,17 @@ static int put_taint(struct kr *kr, const struct vsnl_ynode *item, const struct 
 	return 0;
 }
 
+static int taint_item(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx)
+{
+	struct taint_in t = { 0 };
+
+	return kr_walk(kr, item, "a taint", taint_fields, ARRAY_SIZE(taint_fields), &t, NULL) ?:
+	       put_taint(kr, item, &t);
+}
+
 static int p_taints(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
-	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
-	size_t old;
-
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
-		const struct vsnl_ynode *item = &kv->val.seq.items[i];
-		struct taint_in t = { 0 };
-		size_t at = kr_push_idx(kr, i);
-
-		ret = kr_walk(kr, item, "a taint", taint_fields, ARRAY_SIZE(taint_fields), &t,
-			      NULL) ?: put_taint(kr, item, &t);
-		kr_pop(kr, at);
-	}
-	kr_pop(kr, old);
-	return ret;
+	return kr_each_item(kr, kv, taint_item, NULL);
 }
 
 static const struct kr_field node_spec_fields[] = {
@@ -239,41 +231,32 @@ static const struct kr_field image_fields[] = {
 	KR_FIELD("sizeBytes", p_image_size, struct image_in, size),
 };
 
-/* Each image a VS_NODE_A_IMAGE nest, put as it is read. */
-static int p_images(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+/* One image, a VS_NODE_A_IMAGE nest put as it is read. */
+static int image_item(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx)
 {
-	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
-	size_t old, at;
+	struct image_in im = { 0 };
+	struct nlattr *nest;
+	int ret;
 
-	(void)slot;
+	ret = kr_walk(kr, item, "an image", image_fields, ARRAY_SIZE(image_fields), &im, NULL);
 	if (ret)
 		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
-		const struct vsnl_ynode *item = &kv->val.seq.items[i];
-		struct image_in im = { 0 };
-		struct nlattr *nest;
-
-		at = kr_push_idx(kr, i);
-		ret = kr_walk(kr, item, "an image", image_fields, ARRAY_SIZE(image_fields), &im,
-			      NULL);
-		if (!ret && (!im.names || !im.names->val.seq.nr))
-			ret = kr_err(kr, item->line, "%s.names: required", kr->path);
-		if (!ret) {
-			nest = vsnl_codec_nest_start(kr->nlh, kr->cap, &vsnl_codec_node,
-						     VS_NODE_A_IMAGE, kr->err);
-			if (!nest)
-				ret = kr->err->err ?: -EMSGSIZE;
-		}
-		if (!ret)
-			ret = kr_put_strs(kr, im.names, &vsnl_codec_node_image, VS_NIMG_A_NAME) ?:
-			      vsnl_node_image_put_size(kr->nlh, kr->cap, (u64)im.size, kr->err);
-		if (!ret)
-			mnl_attr_nest_end(kr->nlh, nest);
-		kr_pop(kr, at);
-	}
-	kr_pop(kr, old);
+	if (!im.names || !im.names->val.seq.nr)
+		return kr_err(kr, item->line, "%s.names: required", kr->path);
+	nest = vsnl_codec_nest_start(kr->nlh, kr->cap, &vsnl_codec_node, VS_NODE_A_IMAGE,
+				     kr->err);
+	if (!nest)
+		return kr->err->err ?: -EMSGSIZE;
+	ret = kr_put_strs(kr, im.names, &vsnl_codec_node_image, VS_NIMG_A_NAME) ?:
+	      vsnl_node_image_put_size(kr->nlh, kr->cap, (u64)im.size, kr->err);
+	if (!ret)
+		mnl_attr_nest_end(kr->nlh, nest);
 	return ret;
+}
+
+static int p_images(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_each_item(kr, kv, image_item, NULL);
 }
 
 static const struct kr_field node_status_fields[] = {

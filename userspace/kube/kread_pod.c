@@ -154,28 +154,23 @@ static const struct kr_field gate_fields[] = {
 	{ .key = "name", .parse = kr_str },
 };
 
+static int gate_item(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx)
+{
+	const char *name = NULL;
+	int ret = kr_walk(kr, item, "a scheduling gate", gate_fields, ARRAY_SIZE(gate_fields),
+			  &name, NULL);
+
+	if (!ret && (!name || !*name))
+		ret = kr_err(kr, item->line, "%s.name: required", kr->path);
+	return ret;
+}
+
 /* spec.schedulingGates: a list of {name}, each named; counted, then put as GATED. */
 static int p_gates(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	struct spec_in *s = slot;
-	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
-	size_t old, at;
+	int ret = kr_each_item(kr, kv, gate_item, NULL);
 
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
-		const struct vsnl_ynode *item = &kv->val.seq.items[i];
-		const char *name = NULL;
-
-		at = kr_push_idx(kr, i);
-		ret = kr_walk(kr, item, "a scheduling gate", gate_fields, ARRAY_SIZE(gate_fields),
-			      &name, NULL);
-		if (!ret && (!name || !*name))
-			ret = kr_err(kr, item->line, "%s.name: required", kr->path);
-		kr_pop(kr, at);
-	}
-	kr_pop(kr, old);
 	if (!ret)
 		s->nr_gates = kv->val.seq.nr;
 	return ret;

@@ -14,6 +14,14 @@
 #include "kube/kread.h"
 #include "lib/codec_gen.h"
 
+
+/* Where a list's items go: each a nest @type of @set; @key is the list's. */
+struct item_to {
+	const struct vsnl_codec_set *set;
+	u16 type;
+	const char *key;
+};
+
 /* ---- containers ---- */
 
 struct container_in {
@@ -377,29 +385,24 @@ static int put_tol(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 	return ret;
 }
 
+
+static int tol_item(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx)
+{
+	const struct item_to *to = ctx;
+	struct tol_in t = { 0 };
+
+	return kr_walk(kr, item, to->key, tol_fields, ARRAY_SIZE(tol_fields), &t, NULL) ?:
+	       put_tol(kr, to->set, to->type, item, &t);
+}
+
 int kr_put_tolerations(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		       const struct vsnl_ypair *kv)
 {
-	size_t old, at;
-	int ret;
+	struct item_to to = { set, type, kv ? kv->key : NULL };
 
 	if (!kv || kv->val.type == VSNL_Y_NULL)
 		return 0;
-	ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
-		const struct vsnl_ynode *item = &kv->val.seq.items[i];
-		struct tol_in t = { 0 };
-
-		at = kr_push_idx(kr, i);
-		ret = kr_walk(kr, item, kv->key, tol_fields, ARRAY_SIZE(tol_fields), &t, NULL) ?:
-		      put_tol(kr, set, type, item, &t);
-		kr_pop(kr, at);
-	}
-	kr_pop(kr, old);
-	return ret;
+	return kr_each_item(kr, kv, tol_item, &to);
 }
 
 /* ---- topology spread constraints ---- */
@@ -502,29 +505,23 @@ static int put_spread(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 	return ret;
 }
 
+static int spread_item(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx)
+{
+	const struct item_to *to = ctx;
+	struct spread_in s = { 0 };
+	u64 seen = 0;
+
+	return kr_walk(kr, item, "a topology spread constraint", spread_fields,
+		       ARRAY_SIZE(spread_fields), &s, &seen) ?:
+	       put_spread(kr, to->set, to->type, item, &s, seen);
+}
+
 int kr_put_spreads(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		   const struct vsnl_ypair *kv)
 {
-	size_t old, at;
-	int ret;
+	struct item_to to = { set, type, kv ? kv->key : NULL };
 
 	if (!kv || kv->val.type == VSNL_Y_NULL)
 		return 0;
-	ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
-		const struct vsnl_ynode *item = &kv->val.seq.items[i];
-		struct spread_in s = { 0 };
-		u64 seen = 0;
-
-		at = kr_push_idx(kr, i);
-		ret = kr_walk(kr, item, "a topology spread constraint", spread_fields,
-			      ARRAY_SIZE(spread_fields), &s, &seen) ?:
-		      put_spread(kr, set, type, item, &s, seen);
-		kr_pop(kr, at);
-	}
-	kr_pop(kr, old);
-	return ret;
+	return kr_each_item(kr, kv, spread_item, &to);
 }

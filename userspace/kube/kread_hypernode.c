@@ -101,33 +101,23 @@ static const struct kr_field member_fields[] = {
 	{ .key = "selector", .parse = p_selector },
 };
 
+static int member_item(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx)
+{
+	struct nlattr *nest = vsnl_hypernode_start_member(kr->nlh, kr->cap, kr->err);
+	int ret;
+
+	if (!nest)
+		return kr_put_ret(kr, item, kr->path, kr->err->err ?: -EMSGSIZE);
+	ret = kr_walk(kr, item, "a member", member_fields, ARRAY_SIZE(member_fields), NULL, NULL);
+	if (!ret)
+		mnl_attr_nest_end(kr->nlh, nest);
+	return ret;
+}
+
 /* spec.members: one nest each, walked into as it is written. */
 static int p_members(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
-	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
-	size_t old;
-
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
-		const struct vsnl_ynode *item = &kv->val.seq.items[i];
-		size_t at = kr_push_idx(kr, i);
-		struct nlattr *nest;
-
-		nest = vsnl_hypernode_start_member(kr->nlh, kr->cap, kr->err);
-		if (!nest) {
-			ret = kr_put_ret(kr, item, kr->path, kr->err->err ?: -EMSGSIZE);
-		} else {
-			ret = kr_walk(kr, item, "a member", member_fields,
-				      ARRAY_SIZE(member_fields), NULL, NULL);
-			if (!ret)
-				mnl_attr_nest_end(kr->nlh, nest);
-		}
-		kr_pop(kr, at);
-	}
-	kr_pop(kr, old);
-	return ret;
+	return kr_each_item(kr, kv, member_item, NULL);
 }
 
 static int p_tier(struct kr *kr, const struct vsnl_ypair *kv, void *slot)

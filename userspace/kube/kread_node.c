@@ -182,36 +182,30 @@ static const struct kr_field cond_fields[] = {
 	KR_OPEN,
 };
 
+static int cond_item(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx)
+{
+	struct node_status_in *st = ctx;
+	struct cond_in c = { 0 };
+	int ret = kr_walk(kr, item, "a condition", cond_fields, ARRAY_SIZE(cond_fields), &c,
+			  NULL);
+
+	if (ret || !c.type || strcmp(c.type, "Ready"))
+		return ret;
+	if (st->bad_ready < 0 && (!c.status || (strcmp(c.status, "True") &&
+						strcmp(c.status, "False") &&
+						strcmp(c.status, "Unknown")))) {
+		st->bad_ready = idx;
+		st->bad_status = c.status ?: "";
+	}
+	st->ready = c.status;
+	st->has_ready = true;
+	return 0;
+}
+
 /* The conditions: of the Ready ones, the last's status, and the first that has no known one. */
 static int p_conds(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
-	struct node_status_in *st = slot;
-	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
-	size_t old;
-
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
-		struct cond_in c = { 0 };
-		size_t at = kr_push_idx(kr, i);
-
-		ret = kr_walk(kr, &kv->val.seq.items[i], "a condition", cond_fields,
-			      ARRAY_SIZE(cond_fields), &c, NULL);
-		kr_pop(kr, at);
-		if (ret || !c.type || strcmp(c.type, "Ready"))
-			continue;
-		if (st->bad_ready < 0 && (!c.status || (strcmp(c.status, "True") &&
-							strcmp(c.status, "False") &&
-							strcmp(c.status, "Unknown")))) {
-			st->bad_ready = i;
-			st->bad_status = c.status ?: "";
-		}
-		st->ready = c.status;
-		st->has_ready = true;
-	}
-	kr_pop(kr, old);
-	return ret;
+	return kr_each_item(kr, kv, cond_item, slot);
 }
 
 /* ---- status.images ---- */

@@ -38,24 +38,17 @@ static const struct kr_field pg_owner_fields[] = {
 	KR_IGNORE("blockOwnerDeletion"),
 };
 
+static int owner_item(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx)
+{
+	struct pg_owner_in o;
+
+	return kr_walk(kr, item, "an owner reference", pg_owner_fields,
+		       ARRAY_SIZE(pg_owner_fields), &o, NULL);
+}
+
 static int p_owners(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
-	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
-	struct pg_owner_in o;
-	size_t old;
-
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
-		size_t at = kr_push_idx(kr, i);
-
-		ret = kr_walk(kr, &kv->val.seq.items[i], "an owner reference", pg_owner_fields,
-			      ARRAY_SIZE(pg_owner_fields), &o, NULL);
-		kr_pop(kr, at);
-	}
-	kr_pop(kr, old);
-	return ret;
+	return kr_each_item(kr, kv, owner_item, NULL);
 }
 
 struct pg_meta_in {

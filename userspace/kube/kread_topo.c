@@ -153,35 +153,37 @@ static const struct kr_field sg_fields[] = {
 	{ .key = "matchLabelKeys", .parse = p_sg_keys },
 };
 
+struct sg_to {
+	const struct vsnl_codec_set *set;	/* the nest @type of @set */
+	u16 type;
+	struct topo_obj o;
+};
+
+static int sg_item(struct kr *kr, const struct vsnl_ynode *item, u32 idx, void *ctx)
+{
+	struct sg_to *to = ctx;
+	struct nlattr *nest = NULL;
+	int ret;
+
+	/* one that is no mapping is refused by the walk, in its words */
+	if (item->type == VSNL_Y_MAP) {
+		nest = vsnl_codec_nest_start(kr->nlh, kr->cap, to->set, to->type, kr->err);
+		if (!nest)
+			return nest_failed(kr, item, kr->path);
+	}
+	ret = kr_walk(kr, item, "a sub-group policy", sg_fields, ARRAY_SIZE(sg_fields), &to->o,
+		      NULL);
+	if (!ret && nest)
+		mnl_attr_nest_end(kr->nlh, nest);
+	return ret;
+}
+
 int kr_put_subgroups(struct kr *kr, const struct vsnl_codec_set *set, u16 type,
 		     const struct vsnl_ypair *kv)
 {
-	struct topo_obj o = { .set = set->attrs[type].nested };
-	int ret = kr_want(kr, kv, VSNL_Y_SEQ, "a list");
-	size_t old;
+	struct sg_to to = { set, type, { .set = set->attrs[type].nested } };
 
-	if (ret)
-		return ret;
-	old = kr_push(kr, kv->key);
-	for (u32 i = 0; !ret && i < kv->val.seq.nr; i++) {
-		const struct vsnl_ynode *item = &kv->val.seq.items[i];
-		size_t at = kr_push_idx(kr, i);
-		struct nlattr *nest = NULL;
-
-		if (item->type == VSNL_Y_MAP) {
-			nest = vsnl_codec_nest_start(kr->nlh, kr->cap, set, type, kr->err);
-			if (!nest)
-				ret = nest_failed(kr, item, kr->path);
-		}
-		if (!ret)
-			ret = kr_walk(kr, item, "a sub-group policy", sg_fields,
-				      ARRAY_SIZE(sg_fields), &o, NULL);
-		if (!ret && nest)
-			mnl_attr_nest_end(kr->nlh, nest);
-		kr_pop(kr, at);
-	}
-	kr_pop(kr, old);
-	return ret;
+	return kr_each_item(kr, kv, sg_item, &to);
 }
 
 /* ---- a task's partitionPolicy ---- */

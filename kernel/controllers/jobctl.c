@@ -664,6 +664,7 @@ static int create_task(struct vs_ctl *ctl, struct vs_vjob *vjob, const struct vs
 		spec.images = vt->images->name;
 		spec.nr_images = vt->images->nr;
 	}
+	spec.spread_shared = vt->spread;
 	spec.priority = p->value;
 	spec.priority_class = vjob->priority_class;
 	spec.preemption_policy = p->policy;

@@ -123,7 +123,7 @@ static int check_one(const struct vs_spread_constraint_spec *specs, u32 i, struc
 
 void vs_spread_constraints_free(struct vs_strtab *strs, struct vs_spread_constraints *sc)
 {
-	if (!sc)
+	if (!sc || --sc->refs)
 		return;
 	for (u32 i = 0; i < sc->nr; i++) {
 		struct vs_spread_constraint *c = &sc->c[i];
@@ -159,6 +159,7 @@ int vs_spread_constraints_new(struct vs_strtab *strs, const struct vs_spread_con
 	sc = calloc(1, sizeof(*sc) + nr * sizeof(sc->c[0]) + nr_keys * sizeof(*keys));
 	if (!sc)
 		return vs_err_set(err, ENOMEM, "out of memory for topology spread constraints");
+	sc->refs = 1;
 	keys = (const char **)&sc->c[nr];
 	for (u32 i = 0; i < nr; i++) {
 		const struct vs_spread_constraint_spec *s = &specs[i];

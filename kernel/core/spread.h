@@ -67,7 +67,12 @@ struct vs_spread_constraint {
 	u8 node_taints_policy;
 };
 
+/*
+ * Shared by reference: a VolcanoJob template's constraints are its pods'
+ * (vs_spread_constraints_get()); freed with the last reference.
+ */
 struct vs_spread_constraints {
+	u32 refs;
 	u32 nr;
 	struct vs_spread_constraint c[];
 };
@@ -82,7 +87,15 @@ struct vs_spread_constraints {
  */
 int vs_spread_constraints_new(struct vs_strtab *strs, const struct vs_spread_constraint_spec *specs,
 			      u32 nr, struct vs_spread_constraints **out, struct vs_err *err);
+/* Drop a reference; the last frees. */
 void vs_spread_constraints_free(struct vs_strtab *strs, struct vs_spread_constraints *sc);
+
+static inline struct vs_spread_constraints *vs_spread_constraints_get(struct vs_spread_constraints *sc)
+{
+	if (sc)
+		sc->refs++;
+	return sc;
+}
 
 /* The policies in force: nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore unless set. */
 static inline bool vs_spread_honors_affinity(const struct vs_spread_constraint *c)

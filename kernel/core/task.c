@@ -369,15 +369,18 @@ static int task_ext_new(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	int ret;
 
 	*out = NULL;
-	if (!spec->nr_ports && !spec->nr_images && !spec->nr_spread)
+	if (!spec->nr_ports && !spec->nr_images && !spec->nr_spread && !spec->spread_shared)
 		return 0;
 	ext = calloc(1, sizeof(*ext));
 	if (!ext)
 		return vs_err_set(err, ENOMEM, "out of memory");
 	ret = vs_host_ports_new(&cl->strs, spec->ports, spec->nr_ports, &ext->ports, err) ?:
-	      vs_task_images_new(&cl->strs, spec->images, spec->nr_images, &ext->images, err) ?:
-	      vs_spread_constraints_new(&cl->strs, spec->spread, spec->nr_spread, &ext->spread,
-					err);
+	      vs_task_images_new(&cl->strs, spec->images, spec->nr_images, &ext->images, err);
+	if (!ret && spec->spread_shared)
+		ext->spread = vs_spread_constraints_get(spec->spread_shared);
+	else if (!ret)
+		ret = vs_spread_constraints_new(&cl->strs, spec->spread, spec->nr_spread,
+						&ext->spread, err);
 	if (ret) {
 		task_ext_free(cl, ext);
 		return ret;

@@ -277,6 +277,8 @@ struct vs_task_spec {
 	u32 nr_images;
 	const struct vs_spread_constraint_spec *spread;	/* topologySpreadConstraints */
 	u32 nr_spread;
+	/* or, instead, built ones to share (a VolcanoJob template's): a reference is taken */
+	struct vs_spread_constraints *spread_shared;
 	u64 created;			/* see vs_created_cmp(); 0: unknown */
 };
 

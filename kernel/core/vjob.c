@@ -109,6 +109,7 @@ void vs_vjob_free(struct vs_cluster *cl, struct vs_vjob *vjob)
 		vs_tolerations_free(&cl->strs, t->tolerations);
 		vs_host_ports_free(&cl->strs, t->ports);
 		vs_task_images_free(&cl->strs, t->images);
+		vs_spread_constraints_free(&cl->strs, t->spread);
 		vs_net_topology_put(cl, &t->partition.nt);
 		free(t->policies);
 		free(t->kept);
@@ -317,6 +318,9 @@ int vs_vjob_add(struct vs_cluster *cl, const struct vs_vjob_spec *spec,
 		if (!ret)
 			ret = vs_task_images_new(&cl->strs, ts->images, ts->nr_images, &t->images,
 						 err);
+		if (!ret)
+			ret = vs_spread_constraints_new(&cl->strs, ts->spread, ts->nr_spread,
+							&t->spread, err);
 		if (!ret && (nomem || !t->name || (ts->nr_policies && !t->policies)))
 			ret = vs_err_set(err, ENOMEM, "out of memory");
 		if (ret) {

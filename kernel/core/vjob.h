@@ -11,6 +11,7 @@
 
 #include "core/compiler.h"
 #include "core/images.h"
+#include "core/spread.h"
 #include "core/job.h"
 #include "core/labels.h"
 #include "core/list.h"
@@ -103,6 +104,7 @@ struct vs_vjob_task {
 	struct vs_tolerations *tolerations;
 	struct vs_host_ports *ports;	/* the template's host ports, or NULL */
 	struct vs_task_images *images;	/* its containers' images, or NULL */
+	struct vs_spread_constraints *spread;	/* topologySpreadConstraints, shared by its pods */
 	struct vs_vjob_policy *policies;
 	u32 nr_policies;
 	bool has_partition;
@@ -206,6 +208,8 @@ struct vs_vjob_task_spec {
 	u32 nr_ports;
 	const char *const *images;
 	u32 nr_images;
+	const struct vs_spread_constraint_spec *spread;
+	u32 nr_spread;
 	const struct vs_vjob_policy *policies;
 	u32 nr_policies;
 	bool has_partition;

@@ -774,6 +774,7 @@ static bool put_vjob(struct nlmsghdr *nlh, size_t cap, const struct vs_vjob *v, 
 		fill_tolerations(&f, VS_VTASK_A_TOLERATION, vt->tolerations);
 		fill_host_ports(&f, VS_VTASK_A_HOST_PORT, vt->ports);
 		fill_images(&f, VS_VTASK_A_IMAGE, vt->images);
+		fill_spreads(&f, VS_VTASK_A_SPREAD, vt->spread);
 		fill_policies(&f, VS_VTASK_A_POLICY, vt->policies, vt->nr_policies);
 		if (vt->has_partition)
 			fill_partition(&f, &vt->partition);

@@ -1034,6 +1034,7 @@ static int parse_vtask(struct vs_cluster *cl, const struct nlattr *nest, struct 
 		       struct vs_vjob_task_spec *t, struct vs_err *err)
 {
 	const struct nlattr *tb[VS_VTASK_A_MAX + 1];
+	void *v;
 	int ret;
 
 	vs_nl_nest_tb(nest, tb, VS_VTASK_A_MAX);
@@ -1063,6 +1064,11 @@ static int parse_vtask(struct vs_cluster *cl, const struct nlattr *nest, struct 
 		return in_field(err, ret, "hostPorts");
 	if (parse_strs(nest, VS_VTASK_A_IMAGE, arena, &t->images, &t->nr_images, err))
 		return -ENOMEM;
+	ret = parse_nests(nest, VS_VTASK_A_SPREAD, arena, sizeof(*t->spread), &v, &t->nr_spread,
+			  parse_spread, err);
+	if (ret)
+		return in_field(err, ret, "topologySpreadConstraints");
+	t->spread = v;
 	if (tb[VS_VTASK_A_PARTITION_POLICY])
 		parse_partition(tb[VS_VTASK_A_PARTITION_POLICY], t);
 	return parse_policies(nest, VS_VTASK_A_POLICY, arena, &t->policies, &t->nr_policies, err);

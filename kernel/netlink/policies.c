@@ -846,6 +846,8 @@ static const struct vs_nla_policy vtask_policy[VS_VTASK_A_MAX + 1] = {
 	VS_NLA_NEST(VS_VTASK_A_HOST_PORT, "hostPorts", host_port_policy,
 		    VS_HPORT_A_MAX, .flags = VS_NLA_F_MULTI),
 	VS_NLA_STR(VS_VTASK_A_IMAGE, "images", 1024, .flags = VS_NLA_F_MULTI),
+	VS_NLA_NEST(VS_VTASK_A_SPREAD, "topologySpreadConstraints", spread_policy,
+		    VS_SPREAD_A_MAX, .flags = VS_NLA_F_MULTI),
 };
 
 static const struct vs_nla_policy vjob_kept_policy[VS_KEPT_A_MAX + 1] = {

@@ -8,6 +8,7 @@
 #include "ctltest.h"
 #include "../sched/testreg.h"
 #include "sched/session.h"
+#include "sched/explain.h"
 
 static struct vs_sched sched;
 static bool sched_up;
@@ -815,6 +816,78 @@ Test(jobctl, tasks_take_the_priority_of_the_job_class)
 	cr_assert_null(ct_task("lost-w-0"));
 }
 
+/* A node of @mcpu millicores in zone @zone. */
+static struct vs_node *zone_node(const char *name, s64 mcpu, const char *zone)
+{
+	const struct vs_kv_spec labels[] = { { "topology.kubernetes.io/zone", zone } };
+	struct vs_node_spec spec;
+	struct vs_node *n;
+
+	vs_node_spec_init(&spec, name);
+	spec.allocatable = ct_res(mcpu, 16 * GI);
+	vs_res_set(&spec.allocatable, VS_RES_PODS, 110);
+	spec.labels = labels;
+	spec.nr_labels = 1;
+	cr_assert_eq(vs_node_add(&cl, &spec, &n, NULL), 0);
+	return n;
+}
+
+/*
+ * A template's DoNotSchedule constraint places the job's pods as a pod's
+ * own would. Least-requested alone puts both replicas on the big node of
+ * zone a; maxSkew 1 over zones puts the second in zone b, the selector
+ * picking the job's pods by the label the controller gives them. With four
+ * replicas the gang is not placed: big refused the second replica, and
+ * Volcano's predicate error cache (per job and task role) keeps it refused
+ * for the rest of the job's attempt, so the third goes to small too and the
+ * fourth fits nowhere, as in Volcano.
+ */
+Test(jobctl, a_templates_spread_constraint_spreads_the_jobs_pods)
+{
+	static const struct vs_kv_spec job[] = { { "volcano.sh/job-name", "k" } };
+	static const struct vs_label_selector_spec sel = { .match_labels = job,
+							   .nr_match_labels = 1 };
+	const struct vs_spread_constraint_spec spread[] = {
+		{ .max_skew = 1, .topology_key = "topology.kubernetes.io/zone",
+		  .when = VS_SPREAD_DO_NOT_SCHEDULE, .selector = &sel },
+	};
+	struct vs_vjob_task_spec t = ct_vtask("w", 2, 1000);
+	struct vs_explain ex;
+	struct vs_vjob *v;
+
+	start();
+	zone_node("big", 8000, "a");
+	zone_node("small", 2000, "b");
+	v = ct_vjob("j", &t, 1);
+	ct_sync(v);
+	drive(v, 4);
+	cr_assert_eq(used_cpu("big"), 2000, "without the constraint: %lld",
+		     (long long)used_cpu("big"));
+	vs_jobctl_delete(&ctl, v);
+	cr_assert_eq(used_cpu("big") + used_cpu("small"), 0);
+
+	t.spread = spread;
+	t.nr_spread = 1;
+	v = ct_vjob("k", &t, 1);
+	ct_sync(v);
+	drive(v, 4);
+	cr_assert_eq(used_cpu("big"), 1000);
+	cr_assert_eq(used_cpu("small"), 1000);
+	vs_jobctl_delete(&ctl, v);
+
+	t.replicas = 4;
+	v = ct_vjob("k", &t, 1);
+	ct_sync(v);
+	cycle();
+	cycle();
+	cr_assert_eq(v->phase, VS_VJOB_PENDING);
+	vs_explain_init(&ex);
+	cr_assert_eq(vs_explain_task(&sched, ct_task("k-w-3"), 0, &ex), 0);
+	cr_assert_str_eq(vs_explain_message(&ex), "0/2 nodes are available: 1 Insufficient cpu, "
+			 "1 node(s) didn't match pod topology spread constraints.");
+	vs_explain_release(&ex);
+}
+
 Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 {
 	const struct vs_kv_spec labels[] = {
@@ -828,6 +901,9 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 		{ .port = 8080 }, { .port = 53, .protocol = VS_PORT_UDP, .ip = "10.0.0.1" },
 	};
 	const char *const images[] = { "busybox", "nginx:1.25" };
+	const struct vs_spread_constraint_spec spread[] = {
+		{ .max_skew = 1, .topology_key = "zone", .when = VS_SPREAD_SCHEDULE_ANYWAY },
+	};
 	const struct vs_task_images *im;
 	const struct vs_host_ports *hp;
 	struct vs_vjob_task_spec t = ct_vtask("w", 2, 100);
@@ -845,6 +921,8 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 	t.nr_ports = 2;
 	t.images = images;
 	t.nr_images = 2;
+	t.spread = spread;
+	t.nr_spread = 1;
 	v = ct_vjob("web", &t, 1);
 	ct_sync(v);
 	vs_job_set_phase(&cl, v->podgroup, VS_PG_INQUEUE);
@@ -874,6 +952,11 @@ Test(jobctl, tasks_carry_the_template_and_volcano_labels)
 	cr_assert_eq(im->nr, 2);
 	cr_assert_str_eq(im->name[0], "busybox:latest");
 	cr_assert_str_eq(im->name[1], "nginx:1.25");
+	/* the template's constraints, shared by its pods: one reference each */
+	cr_assert_eq(vs_task_spread(task), v->tasks[0].spread);
+	cr_assert_eq(vs_task_spread(ct_task("web-w-0")), v->tasks[0].spread);
+	cr_assert_eq(v->tasks[0].spread->refs, 3);
+	cr_assert_str_eq(vs_task_spread(task)->c[0].topology_key, "zone");
 	cr_assert_eq(vs_res_get(task->req, VS_RES_CPU), 100);
 	cr_assert_eq(vs_res_get(task->req, VS_RES_PODS), 1);
 #undef LABEL

@@ -218,6 +218,21 @@ Test(kread_vjob, a_templates_images_are_put_as_a_pods)
 			 "not an integer");
 }
 
+/* A template's topology spread constraints, as a pod's. */
+Test(kread_vjob, a_templates_spread_constraints_are_put_as_a_pods)
+{
+	cr_assert_eq(put_vjob(TMPL("{topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
+				   "whenUnsatisfiable: ScheduleAnyway, "
+				   "labelSelector: {matchLabels: {app: w}}}]}")), 0, "%s", err.msg);
+	cr_assert_str_eq(shown, "{tasks{topologySpreadConstraints{maxSkew=1 topologyKey=zone "
+			 "whenUnsatisfiable=1 labelSelector{matchLabels{item{key=app value=w}}}} "
+			 "name=t replicas=2 request{}} namespace=ns name=j}");
+	cr_assert_eq(put_vjob(TMPL("{topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone}]}")),
+		     -EINVAL);
+	cr_assert_str_eq(err.msg, T0 ".template.spec.topologySpreadConstraints[0]."
+			 "whenUnsatisfiable: required");
+}
+
 /* What the codec refuses as it is put, named by the field; what it checks as the daemon does. */
 Test(kread_vjob, values_the_policy_refuses_are_named_by_their_field)
 {

@@ -803,6 +803,8 @@ enum vs_vtask_attr {
 	VS_VTASK_A_HOST_PORT,
 	/* string, repeated: the template's containers' images, as VS_TASK_A_IMAGE */
 	VS_VTASK_A_IMAGE,
+	/* nest, repeated: enum vs_spread_attr, the template's, as VS_TASK_A_SPREAD */
+	VS_VTASK_A_SPREAD,
 	__VS_VTASK_A_MAX
 };
 #define VS_VTASK_A_MAX (__VS_VTASK_A_MAX - 1)

@@ -180,6 +180,11 @@ static int p_tolerations(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 }
 
 /* A template's pod spec: its request, host ports, selector and tolerations; affinity is refused. */
+static int p_spreads(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
+{
+	return kr_put_spreads(kr, &vsnl_codec_vtask, VS_VTASK_A_SPREAD, kv);
+}
+
 static const struct kr_field template_spec_fields[] = {
 	KR_FIELD("containers", kr_containers, struct task_in, containers),
 	KR_FIELD("initContainers", kr_init_containers, struct task_in, init),
@@ -190,7 +195,7 @@ static const struct kr_field template_spec_fields[] = {
 	{ .key = "priorityClassName", .parse = p_unsupported },
 	KR_FIELD("hostNetwork", kr_bool, struct task_in, host_network),
 	{ .key = "schedulingGates", .parse = p_unsupported },
-	{ .key = "topologySpreadConstraints", .parse = p_unsupported },
+	{ .key = "topologySpreadConstraints", .parse = p_spreads },
 	KR_OPEN,
 };
 

@@ -959,6 +959,8 @@ static const struct vsnl_codec_attr vtask_attrs[VS_VTASK_A_MAX + 1] = {
 		    .flags = VSNL_CODEC_F_MULTI, .name = "hostPorts", .nested = &vsnl_codec_host_port },
 	[VS_VTASK_A_IMAGE] = { .type = VSNL_CODEC_STRING, .flags = VSNL_CODEC_F_MULTI,
 		    .len = 1024, .name = "images" },
+	[VS_VTASK_A_SPREAD] = { .type = VSNL_CODEC_NESTED,
+		    .flags = VSNL_CODEC_F_MULTI, .name = "topologySpreadConstraints", .nested = &vsnl_codec_spread },
 };
 
 const struct vsnl_codec_set vsnl_codec_vtask = {

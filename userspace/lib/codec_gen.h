@@ -2651,6 +2651,18 @@ static inline const char *vsnl_vtask_get_image(const struct vsnl_vtask_tb *tb)
 	return tb->attr[VS_VTASK_A_IMAGE] ? mnl_attr_get_str(tb->attr[VS_VTASK_A_IMAGE]) : NULL;
 }
 
+static inline struct nlattr *vsnl_vtask_start_spread(struct nlmsghdr *nlh, size_t cap,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_nest_start(nlh, cap, &vsnl_codec_vtask, VS_VTASK_A_SPREAD, err);
+}
+
+/* The last one; vsnl_spread_parse() checks and reads it. */
+static inline const struct nlattr *vsnl_vtask_get_spread(const struct vsnl_vtask_tb *tb)
+{
+	return tb->attr[VS_VTASK_A_SPREAD];
+}
+
 static inline int vsnl_vjob_parse(const struct nlattr *nest, struct vsnl_vjob_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {

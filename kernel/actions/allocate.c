@@ -396,17 +396,28 @@ static struct vs_fp_role_cache *role_cache_get(struct alloc_ctx *ctx, const stru
 }
 
 /* The nodes @task passes the predicates on, into ctx->fit; their number. */
-static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
-			   struct vs_fp_role_cache *cache)
+/* The role's error cache, ready to read, or NULL when the task goes without one. */
+static struct vs_fp_role_cache *cache_read(struct alloc_ctx *ctx, const struct vs_task *task,
+					   struct vs_fp_role_cache *cache)
 {
-	bool use_cache = ctx->error_cache && cache && *task->role;
-	struct reasons *rs = &ctx->reasons;
-	u32 n = 0;
-
-	if (use_cache && cache->stale) {
+	if (!ctx->error_cache || !cache || !*task->role)
+		return NULL;
+	if (cache->stale) {
 		memset(cache->failed, 0, ctx->nr_nodes);
 		cache->stale = false;
 	}
+	return cache;
+}
+
+static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
+			   struct vs_fp_role_cache *cache)
+{
+	struct reasons *rs = &ctx->reasons;
+	bool use_cache;
+	u32 n = 0;
+
+	cache = cache_read(ctx, task, cache);
+	use_cache = cache;
 	memset(rs->count, 0, sizeof(rs->count));
 	if (rs->refused)
 		memset(rs->refused, 0, ctx->ssn->nr_nodes);
@@ -434,6 +445,54 @@ static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
 	return n;
 }
 
+
+/* Where @node is in ctx->nodes, or UINT32_MAX when this attempt has it not. */
+static u32 node_pos(const struct alloc_ctx *ctx, const struct vs_node *node)
+{
+	if (ctx->nodes == ctx->ssn->nodes)
+		return node->sidx < ctx->nr_nodes && ctx->nodes[node->sidx] == node ?
+		       node->sidx : UINT32_MAX;
+	for (u32 i = 0; i < ctx->nr_nodes; i++)
+		if (ctx->nodes[i] == node)
+			return i;
+	return UINT32_MAX;
+}
+
+/*
+ * The node a preemption nominated for @task (status.nominatedNodeName), when
+ * it will do: Volcano's allocate tries it first, alone, when it is among
+ * this attempt's nodes and its FutureIdle holds the task, through the
+ * predicates and the role's error cache as PredicateNodes runs them (a node
+ * the cache holds is not tried; one the predicates refuse joins it). NULL:
+ * the search of every node decides.
+ */
+static struct vs_node *nominated_node(struct alloc_ctx *ctx, const struct vs_task *task,
+				      struct vs_fp_role_cache *cache)
+{
+	const char *name = vs_task_nominated(task);
+	struct vs_fit_error fe = { .reason = { 0 } };
+	struct vs_node *node;
+	struct vs_res future;
+	u32 i;
+
+	if (!name)
+		return NULL;
+	node = vs_node_find(ctx->ssn->cl, name);
+	if (!node || (i = node_pos(ctx, node)) == UINT32_MAX)
+		return NULL;
+	vs_node_future_idle(node, &future);
+	if (!vs_res_less_equal(task->req, &future, VS_DIM_ZERO))
+		return NULL;
+	cache = cache_read(ctx, task, cache);
+	if (cache && cache->failed[i])
+		return NULL;
+	if (vs_allocate_predicate(ctx->ssn, task, node, &fe)) {
+		if (cache)
+			cache->failed[i] = reason_id(&ctx->reasons, &fe);
+		return NULL;
+	}
+	return node;
+}
 
 /* The Idle gradient first, then FutureIdle: the best node of the first that has any. */
 static struct vs_node *prioritize(struct alloc_ctx *ctx, const struct vs_task *task, u32 nr_fit)
@@ -840,6 +899,15 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		if (aware) {
 			ctx->topo->task = task;
 			ctx->topo->task_hn = allocated;
+		}
+		best = nominated_node(ctx, task, cache);
+		if (best) {
+			place_task(ctx, stmt, task, best);
+			if (aware)
+				allocated = new_allocated(ctx, best, allocated);
+			if (sub_ready(ssn, jw, sub))
+				break;
+			continue;
 		}
 		fast = (ctx->nodes == ssn->nodes || ctx->leaf_group != VS_TOPO_NONE) &&
 		       fast_task(ctx, task) && !(cache && cache->mixed);

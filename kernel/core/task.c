@@ -403,6 +403,7 @@ void vs_task_free(struct vs_cluster *cl, struct vs_task *task)
 	vs_str_put(&cl->strs, task->owner_uid);
 	if (task->bind) {
 		vs_str_put(&cl->strs, task->bind->error);
+		vs_str_put(&cl->strs, task->bind->nominated);
 		free(task->bind);
 	}
 	vs_req_put(&cl->reqs, task->req);
@@ -452,6 +453,12 @@ static int task_spec_check(struct vs_cluster *cl, const struct vs_task_spec *spe
 	if (!vs_str_empty(spec->owner_uid)) {
 		ret = vs_check_dns_subdomain(spec->owner_uid, strlen(spec->owner_uid),
 					     "owner UID", err);
+		if (ret)
+			return ret;
+	}
+	if (!vs_str_empty(spec->nominated)) {
+		ret = vs_check_dns_subdomain(spec->nominated, strlen(spec->nominated),
+					     "nominated node name", err);
 		if (ret)
 			return ret;
 	}
@@ -537,6 +544,13 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	task->priority_class = vs_cluster_intern_opt(cl, spec->priority_class, &ret);
 	if (!ret)
 		task->owner_uid = vs_cluster_intern_opt(cl, spec->owner_uid, &ret);
+	if (!ret && !vs_str_empty(spec->nominated)) {
+		task->bind = calloc(1, sizeof(*task->bind));
+		if (!task->bind)
+			ret = -ENOMEM;
+		else
+			task->bind->nominated = vs_cluster_intern_opt(cl, spec->nominated, &ret);
+	}
 	if (ret || !task->ns || !task->name || !task->role) {
 		ret = vs_err_set(err, ENOMEM, "out of memory");
 		goto out_free;

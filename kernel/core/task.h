@@ -203,11 +203,17 @@ static inline const struct vs_host_ports *vs_task_ports(const struct vs_task *ta
 }
 
 /*
- * What the bind pipeline keeps on a task whose bind failed (kept, zeroed,
- * once a bind succeeds): few tasks ever need it.
+ * What a task's way to a node keeps, which few tasks ever need: what the
+ * bind pipeline keeps on a task whose bind failed (kept, zeroed, once a
+ * bind succeeds), and the node a preemption nominated for it.
  */
 struct vs_task_bind {
 	const char *error;		/* interned: why the last bind failed, or NULL */
+	/*
+	 * Interned: the pod's status.nominatedNodeName, which allocate tries
+	 * first (a node of that name need not exist), or NULL.
+	 */
+	const char *nominated;
 	/*
 	 * After a failed bind the task is Pending again but not scheduled
 	 * before this time (ns, on the clock of whoever runs the bind
@@ -231,6 +237,11 @@ static inline u16 vs_task_bind_failures(const struct vs_task *task)
 static inline const char *vs_task_bind_error(const struct vs_task *task)
 {
 	return task->bind ? task->bind->error : NULL;
+}
+
+static inline const char *vs_task_nominated(const struct vs_task *task)
+{
+	return task->bind ? task->bind->nominated : NULL;
 }
 
 static inline u64 vs_task_retry_after(const struct vs_task *task)
@@ -263,6 +274,7 @@ struct vs_task_spec {
 	const char *owner_uid;		/* NULL or "" for none */
 	bool preemptable;
 	bool gated;			/* spec.schedulingGates; not with a node */
+	const char *nominated;		/* status.nominatedNodeName; NULL or "" for none */
 	enum vs_preemption_policy preemption_policy;
 	const struct vs_kv_spec *labels;
 	u32 nr_labels;

@@ -569,6 +569,8 @@ static bool put_task(struct nlmsghdr *nlh, size_t cap, const struct vs_task *t, 
 		put_flag(&f, VS_TASK_A_GATED);
 	fill_images(&f, VS_TASK_A_IMAGE, vs_task_images(t));
 	fill_spreads(&f, VS_TASK_A_SPREAD, vs_task_spread(t));
+	if (vs_task_nominated(t))
+		put_str(&f, VS_TASK_A_NOMINATED_NODE, vs_task_nominated(t));
 	/* What the bind pipeline keeps (read-only): not part of a NEW. */
 	if (!spec && vs_task_bind_failures(t))
 		put_u32(&f, VS_TASK_A_BIND_FAILURES, vs_task_bind_failures(t));

@@ -933,6 +933,8 @@ int vs_nl_parse_pod(struct vs_cluster *cl, const struct nlattr *nest, struct vs_
 	if (tb[VS_TASK_A_PREEMPTABLE])
 		spec->preemptable = mnl_attr_get_u8(tb[VS_TASK_A_PREEMPTABLE]);
 	spec->gated = tb[VS_TASK_A_GATED];
+	if (tb[VS_TASK_A_NOMINATED_NODE])
+		spec->nominated = mnl_attr_get_str(tb[VS_TASK_A_NOMINATED_NODE]);
 	if (tb[VS_TASK_A_PREEMPTION_POLICY])
 		spec->preemption_policy =
 			(enum vs_preemption_policy)mnl_attr_get_u32(tb[VS_TASK_A_PREEMPTION_POLICY]);

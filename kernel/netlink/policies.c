@@ -690,6 +690,7 @@ static const struct vs_nla_policy task_spec_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_NEST(VS_TASK_A_SPREAD, "topologySpreadConstraints", spread_policy,
 		    VS_SPREAD_A_MAX, .flags = VS_NLA_F_MULTI),
 	VS_NLA_INT(VS_TASK_A_GATED, "gated", VS_NLA_FLAG),
+	VS_NLA_STR(VS_TASK_A_NOMINATED_NODE, "nominatedNodeName", VS_NAME_MAX),
 };
 
 static const struct vs_nla_policy task_spec_attrs[VS_A_MAX + 1] = {
@@ -753,6 +754,7 @@ static const struct vs_nla_policy task_key_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_IMAGE, "images"),
 	VS_NLA_REJECTED(VS_TASK_A_SPREAD, "topologySpreadConstraints"),
 	VS_NLA_REJECTED(VS_TASK_A_GATED, "gated"),
+	VS_NLA_REJECTED(VS_TASK_A_NOMINATED_NODE, "nominatedNodeName"),
 };
 
 static const struct vs_nla_policy task_key_attrs[VS_A_MAX + 1] = {
@@ -1101,6 +1103,7 @@ static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_IMAGE, "images"),
 	VS_NLA_REJECTED(VS_TASK_A_SPREAD, "topologySpreadConstraints"),
 	VS_NLA_REJECTED(VS_TASK_A_GATED, "gated"),
+	VS_NLA_REJECTED(VS_TASK_A_NOMINATED_NODE, "nominatedNodeName"),
 };
 
 static const struct vs_nla_policy task_status_attrs[VS_A_MAX + 1] = {

@@ -308,6 +308,23 @@ Test(kread_pod, scheduling_gates_make_a_gated_task)
 			 "spec.schedulingGates[0].nam: unknown field (known: name)");
 }
 
+/* status.nominatedNodeName, as given; none when empty. */
+Test(kread_pod, the_nominated_node_is_put_from_the_status)
+{
+	struct vsnl_task_tb tb;
+
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nstatus: {phase: Pending, "
+			     "nominatedNodeName: n2}\n", NULL, &tb), 0, "%s", err.msg);
+	cr_assert_str_eq(vsnl_task_get_nominated_node(&tb), "n2");
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nstatus: {nominatedNodeName: \"\"}\n",
+			     NULL, &tb), 0, "%s", err.msg);
+	cr_assert_null(vsnl_task_get_nominated_node(&tb));
+	cr_assert_eq(put_pod(POD "metadata: {name: p}\nstatus: {nominatedNodeName: [n2]}\n",
+			     NULL, &tb), -EINVAL);
+	cr_assert_str_eq(err.msg, "m.yaml:4: document 1 (Pod default/p): "
+			 "status.nominatedNodeName must be a string, not a list");
+}
+
 /* ImageLocality's images: the init containers', then the containers', none empty. */
 Test(kread_pod, images_are_the_init_containers_then_the_containers)
 {

@@ -325,3 +325,46 @@ Test(objects, a_tasks_spread_constraints_come_back_as_given)
 		cr_assert(attrs_alike(got, want));
 	}
 }
+
+/* A pod's status.nominatedNodeName: kept as given (no such node need exist), given back. */
+Test(objects, a_tasks_nominated_node_comes_back_and_a_bad_name_is_refused)
+{
+	const struct vs_nl_objtype *ot = vs_nl_objtype(VS_A_TASK);
+	static char out[4096];
+	struct vs_err e = { { 0 } };
+	const struct nlattr *a, *task;
+	struct nlmsghdr *back;
+	struct vs_job_spec js;
+	const char *got = NULL;
+	struct nlattr *obj;
+
+	vs_job_spec_init(&js, "ns", "pg");
+	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	for (int i = 0; i < 2; i++) {
+		nlh = mnl_nlmsg_put_header(buf);
+		obj = mnl_attr_nest_start(nlh, VS_A_TASK);
+		mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+		mnl_attr_put_strz(nlh, VS_TASK_A_NAME, i ? "q" : "p");
+		mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "pg");
+		mnl_attr_put_strz(nlh, VS_TASK_A_NOMINATED_NODE, i ? "Bad_Node" : "gone");
+		mnl_attr_nest_end(nlh, obj);
+		vs_err_clear(&e);
+		if (!i) {
+			cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, obj, false, &arena, &e), 0, "%s",
+				     e.msg);
+			continue;
+		}
+		cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, obj, false, &arena, &e), -EINVAL);
+		cr_assert(strstr(e.msg, "pod ns/q: invalid nominated node name \"Bad_Node\""), "%s",
+			  e.msg);
+		cr_assert_null(vs_task_find(&cl, "ns", "q"));
+	}
+	cr_assert_str_eq(vs_task_nominated(vs_task_find(&cl, "ns", "p")), "gone");
+	back = mnl_nlmsg_put_header(out);
+	cr_assert(vs_nl_put_task_spec(back, sizeof(out), vs_task_find(&cl, "ns", "p")));
+	task = mnl_nlmsg_get_payload(back);
+	mnl_attr_for_each_nested(a, task)
+		if (mnl_attr_get_type(a) == VS_TASK_A_NOMINATED_NODE)
+			got = mnl_attr_get_str(a);
+	cr_assert_str_eq(got, "gone");
+}

@@ -772,6 +772,11 @@ enum vs_task_attr {
 	 * in its queue, until VS_CMD_TASK_STATUS says ungated. No node with it.
 	 */
 	VS_TASK_A_GATED,
+	/*
+	 * string: status.nominatedNodeName, the node a preemption made room on:
+	 * allocate tries it first, alone (no node need be so named)
+	 */
+	VS_TASK_A_NOMINATED_NODE,
 	__VS_TASK_A_MAX
 };
 #define VS_TASK_A_MAX (__VS_TASK_A_MAX - 1)

@@ -691,6 +691,7 @@ static const struct kf_field pod_fields[] = {
 	KF_FIELD("topologySpreadConstraints", kf_spreads, struct pod_in, spread),
 	KF_FIELD("preemptionPolicy", kf_preemption_policy, struct pod_in, spec.preemption_policy),
 	KF_FIELD("pipelinedTo", p_pod_pipelined, struct pod_in, pipelined_to),
+	KF_FIELD("nominatedNodeName", kf_str, struct pod_in, spec.nominated),
 };
 
 /* What Volcano reads from a pod's labels (and annotations): role, preemptable. */

@@ -215,15 +215,21 @@ static int p_phase(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 			     "Running, Succeeded, Failed, Unknown)", kr_name(kr, kv), kv->val.text);
 }
 
+struct status_in {
+	enum pod_phase phase;
+	const char *nominated;		/* nominatedNodeName */
+};
+
 static const struct kr_field status_fields[] = {
-	{ .key = "phase", .parse = p_phase },
+	KR_FIELD("phase", p_phase, struct status_in, phase),
+	KR_FIELD("nominatedNodeName", kr_str, struct status_in, nominated),
 	KR_OPEN,
 };
 
 struct pod_in {
 	struct meta_in meta;
 	struct spec_in spec;
-	enum pod_phase phase;
+	struct status_in status;
 	u64 seen_spec, seen_status;
 };
 
@@ -244,7 +250,7 @@ static int p_status(struct kr *kr, const struct vsnl_ypair *kv, void *slot)
 {
 	struct pod_in *in = slot;
 
-	return kr_walk_kv(kr, kv, status_fields, ARRAY_SIZE(status_fields), &in->phase,
+	return kr_walk_kv(kr, kv, status_fields, ARRAY_SIZE(status_fields), &in->status,
 			  &in->seen_status);
 }
 
@@ -286,7 +292,7 @@ static int pod_status(struct kr *kr, const struct pod_in *in)
 	const struct vsnl_ynode *at = vsnl_ymap_get(vsnl_ymap_get(kr->doc->root, "status"),
 						    "phase");
 	bool on_node = in->spec.node && *in->spec.node;
-	enum pod_phase phase = in->phase;
+	enum pod_phase phase = in->status.phase;
 	u32 status = by_phase[phase];
 
 	if (phase == POD_PENDING && on_node)
@@ -405,6 +411,8 @@ int kr_put_pod(struct kr *kr)
 	      put_str(kr, in.meta.owner_uid ? "metadata.ownerReferences" : "metadata.uid", uid,
 		      vsnl_task_put_owner_uid) ?:
 	      put_str(kr, "spec.schedulerName", in.spec.scheduler, vsnl_task_put_scheduler) ?:
+	      put_str(kr, "status.nominatedNodeName", in.status.nominated,
+		      vsnl_task_put_nominated_node) ?:
 	      (doc->mirror ? 0 : vsnl_task_put_admit(nlh, kr->cap, kr->err));
 	if (!ret && in.meta.created)
 		ret = vsnl_task_put_created(nlh, kr->cap, in.meta.created, kr->err);

@@ -767,6 +767,8 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SPREAD] = { .type = VSNL_CODEC_NESTED, .flags = VSNL_CODEC_F_MULTI,
 		    .name = "topologySpreadConstraints", .nested = &vsnl_codec_spread },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_FLAG, .name = "gated" },
+	[VS_TASK_A_NOMINATED_NODE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
+		    .name = "nominatedNodeName" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task = {
@@ -830,6 +832,8 @@ static const struct vsnl_codec_attr task_spec_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_SPREAD] = { .type = VSNL_CODEC_NESTED, .flags = VSNL_CODEC_F_MULTI,
 		    .name = "topologySpreadConstraints", .nested = &vsnl_codec_spread },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_FLAG, .name = "gated" },
+	[VS_TASK_A_NOMINATED_NODE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
+		    .name = "nominatedNodeName" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_spec = {
@@ -872,6 +876,7 @@ static const struct vsnl_codec_attr task_key_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_REJECT, .name = "images" },
 	[VS_TASK_A_SPREAD] = { .type = VSNL_CODEC_REJECT, .name = "topologySpreadConstraints" },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_REJECT, .name = "gated" },
+	[VS_TASK_A_NOMINATED_NODE] = { .type = VSNL_CODEC_REJECT, .name = "nominatedNodeName" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_key = {
@@ -915,6 +920,7 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_REJECT, .name = "images" },
 	[VS_TASK_A_SPREAD] = { .type = VSNL_CODEC_REJECT, .name = "topologySpreadConstraints" },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_REJECT, .name = "gated" },
+	[VS_TASK_A_NOMINATED_NODE] = { .type = VSNL_CODEC_REJECT, .name = "nominatedNodeName" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_status = {

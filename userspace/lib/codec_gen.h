@@ -2451,6 +2451,18 @@ static inline bool vsnl_task_get_gated(const struct vsnl_task_tb *tb)
 	return tb->attr[VS_TASK_A_GATED];
 }
 
+static inline int vsnl_task_put_nominated_node(struct nlmsghdr *nlh, size_t cap, const char *v,
+		struct vsnl_err *err)
+{
+	return vsnl_codec_put_str(nlh, cap, &vsnl_codec_task, VS_TASK_A_NOMINATED_NODE, v, err);
+}
+
+static inline const char *vsnl_task_get_nominated_node(const struct vsnl_task_tb *tb)
+{
+
+		    return tb->attr[VS_TASK_A_NOMINATED_NODE] ? mnl_attr_get_str(tb->attr[VS_TASK_A_NOMINATED_NODE]) : NULL;
+}
+
 static inline int vsnl_task_spec_parse(const struct nlattr *nest, struct vsnl_task_tb *tb,
 		unsigned int mode, struct vsnl_err *err)
 {

@@ -266,6 +266,8 @@ static const struct field task_fields[] = {
 		  "ImageLocality; repeat for more" },
 	{ "gated", F_FLAG, VS_TASK_A_GATED, .value = 1,
 	  .help = "the pod has scheduling gates: no action places it until they go" },
+	{ "nominated-node", F_STR, VS_TASK_A_NOMINATED_NODE, .arg = "NODE",
+	  .help = "its status.nominatedNodeName: allocate tries this node first" },
 	{ "preemptable", F_BOOL, VS_TASK_A_PREEMPTABLE, .arg = "true|false",
 	  .help = "whether it may be preempted (volcano.sh/preemptable)" },
 	PREEMPTION_FIELD(VS_TASK_A_PREEMPTION_POLICY),

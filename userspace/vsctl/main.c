@@ -67,7 +67,8 @@ static const struct vsctl_cmd commands[] = {
 	OBJ_CMDS("task", "[NS/]NAME", " [-n NS|-A] [--podgroup PG] [--node N] [--status S,...]"),
 	ADD_CMD("task", "[NS/]NAME [--podgroup PG | --queue Q] [--cpu Q] [--memory Q] ... "
 		"[--priority N] [--node-selector K=V]... [--toleration K[=V][:EFFECT]]... "
-		"[--host-port PORT[/PROTO][@IP]]... [--image IMAGE]... [--gated] [--role R]"),
+		"[--host-port PORT[/PROTO][@IP]]... [--image IMAGE]... [--gated] "
+		"[--nominated-node NODE] [--role R]"),
 	{ .group = "task", .name = "status", .fn = vsctl_task_status,
 	  .args = "[NS/]NAME running|succeeded|failed|deleting|deleted|ungated [--exit-code N]",
 	  .help = "report what became of a task's pod" },

@@ -125,6 +125,9 @@ type podIn struct {
 	// Images are the pod's containers' images: the first is the container with the
 	// request, each other a container of its own without one.
 	Images []string `json:"images,omitempty"`
+	// NominatedNodeName is the pod's status.nominatedNodeName (v1.10.0's allocate does
+	// not read it).
+	NominatedNodeName string `json:"nominatedNodeName,omitempty"`
 }
 
 // A pipeline the first session makes before its actions (pipelinedTo).
@@ -408,6 +411,7 @@ func buildCluster(scn *scenarioFile) (*cluster, error) {
 		if err := podPhase(in, pod, created); err != nil {
 			return nil, err
 		}
+		pod.Status.NominatedNodeName = in.NominatedNodeName
 		// Kubernetes' priority admission: the class's value (the default class's without
 		// one) unless a priority is written, and the class's preemption policy.
 		class := defaultClass

@@ -24,8 +24,9 @@
 # their kubelet would (a PodDisruptionBudget refuses the evictions of one
 # cluster: the bridge deletes those pods). Then the API server's pods
 # (their spec.nodeName, and which are gone) must be what "vsctl scenario
-# run" decides in-process, and the PodGroups' phases and the pending pods'
-# PodScheduled conditions and Events are in the API server.
+# run" decides in-process, and the PodGroups' phases, the pending pods'
+# PodScheduled conditions and Events, and the preemptors' nominated nodes
+# are in the API server.
 #
 # Part 2, what goes wrong: pods made with kubectl on a cluster that cycles
 # by itself are bound; so are pods made after kube-apiserver restarted
@@ -337,6 +338,19 @@ conditions_written() {
 	done
 }
 
+# Each node vschedd nominated for a pod (a preemptor pipelined where its
+# victims leave) is the pod's status.nominatedNodeName; their number is
+# added to $tmp/nnominated.
+nominations_written() {
+	daemon_now >/dev/null || return 1
+	jq -r '.[] | select(.nominatedNodeName) | "\(.namespace) \(.name) \(.nominatedNodeName)"' \
+		"$tmp/tasks.json" >"$tmp/nominated" || return 1
+	while read -r ns p want; do
+		got=$(k get pod -n "$ns" "$p" -o jsonpath='{.status.nominatedNodeName}')
+		[ "$got" = "$want" ] || { echo "pod $ns/$p: nominatedNodeName \"$got\", not $want"; return 1; }
+	done <"$tmp/nominated"
+}
+
 # A PodDisruptionBudget no disruption controller ever computes: the API
 # server refuses (429) every eviction of the pods of namespace @1 labelled
 # vsched.dev/no-eviction, and the bridge deletes them instead.
@@ -358,6 +372,7 @@ nclusters=0
 npods=0
 npgs=0
 npending=0
+nnominated=0
 nbatches=0
 nrefused=0
 for scn in "$@"; do
@@ -411,6 +426,9 @@ for scn in "$@"; do
 		{ diff -u "$tmp/pgs" "$tmp/apipgs" >"$tmp/out" || :; fail "$name: PodGroup phases not written"; }
 	until_ok conditions_written ||
 		{ conditions_written >"$tmp/out" 2>&1 || :; fail "$name: pending pods' conditions not written"; }
+	until_ok nominations_written ||
+		{ nominations_written >"$tmp/out" 2>&1 || :; fail "$name: nominated nodes not written"; }
+	nnominated=$((nnominated + $(grep -c . "$tmp/nominated" || :)))
 	nclusters=$((nclusters + 1))
 	npods=$((npods + $(grep -c '^task ' "$tmp/local")))
 	npgs=$((npgs + $(grep -c . "$tmp/apipgs" || :)))
@@ -430,8 +448,9 @@ for scn in "$@"; do
 done
 echo "vskube-e2e: $nclusters clusters, $npods pods made with kubectl ($nbatches creates in order):" \
 	"bound and evicted by vskube as vsctl scenario run decides; $npgs PodGroups' phases written," \
-	"$npending pending pods told why"
-[ "$npgs" -gt 0 ] && [ "$npending" -gt 0 ] || fail "the clusters left no PodGroup or no pending pod to check"
+	"$npending pending pods told why, $nnominated preemptors' nominated nodes written"
+[ "$npgs" -gt 0 ] && [ "$npending" -gt 0 ] && [ "$nnominated" -gt 0 ] ||
+	fail "the clusters left no PodGroup, no pending pod or no nominated node to check"
 
 # ---- part 2: what goes wrong ----
 cycling_conf >"$tmp/conf"

@@ -816,7 +816,7 @@ static void place_task(struct alloc_ctx *ctx, struct vs_statement *stmt, struct 
 		vs_v(3, "Pipelining Task <%s/%s> to node <%s> for <%s> on <%s>", task->ns,
 		     task->name, node->name, req, releasing);
 	}
-	vs_stmt_pipeline(stmt, task, node, NULL);
+	vs_stmt_pipeline(stmt, task, node, false, NULL);
 }
 
 /* Volcano's getNewAllocatedHyperNode: where the job is once a task is on @node. */

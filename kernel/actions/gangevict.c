@@ -83,6 +83,7 @@ struct evict_ctx {
 	u32 nr_subs;
 	struct vs_pqueue order;		/* sub_plan, the worksheet's order */
 	bool hard;			/* ContainsHardTopology */
+	bool victims_present;		/* the plan evicts: its pipelines' EvictionOccurred */
 };
 
 static bool sub_ready(struct vs_session *ssn, const struct evict_ctx *ctx,
@@ -456,7 +457,7 @@ static struct vs_statement *simulate_at(struct evict_ctx *ctx, struct sub_plan *
 		best = simulate_best(ctx, task, fit, nr, group);
 		if (!best)
 			goto fail;
-		if (vs_stmt_pipeline(trial, task, best, NULL))
+		if (vs_stmt_pipeline(trial, task, best, ctx->victims_present, NULL))
 			goto fail;
 		vs_v(4, "Simulated pipeline of task <%s/%s> on node <%s> for job <%s/%s>",
 		     task->ns, task->name, best->name, ctx->job->ns, ctx->job->name);
@@ -546,6 +547,7 @@ static bool build_plan(struct evict_ctx *ctx, u32 domain, struct vs_task *const 
 	}
 	for (u32 i = 0; i < ctx->nr_subs; i++)
 		ctx->subs[i].hn = VS_TOPO_NONE;
+	ctx->victims_present = nr;
 	if (nr) {
 		struct vs_statement *vstmt = vs_stmt_new_in(ssn, ctx->dry);
 

@@ -308,9 +308,12 @@ static bool preempt_on_node(struct preempt_ctx *ctx, struct vs_statement *stmt,
 	}
 	ssn->sched->metrics.preemption_attempts++;
 	if (fits) {
+		/* evictionOccurred: something was preempted for it */
+		bool evicted = nstmt && nstmt->nr;
+
 		if (!nstmt && !(nstmt = vs_stmt_new(ssn)))
 			goto nomem;
-		if (!vs_stmt_pipeline(nstmt, preemptor, node, NULL)) {
+		if (!vs_stmt_pipeline(nstmt, preemptor, node, evicted, NULL)) {
 			if (!vs_stmt_merge(stmt, nstmt))
 				return true;
 			ctx->err = -ENOMEM;
@@ -538,7 +541,7 @@ static bool topology_preempt(struct preempt_ctx *ctx, struct vs_statement *stmt,
 			break;
 	}
 	ssn->sched->metrics.preemption_attempts++;
-	if (!vs_stmt_pipeline(tmp, preemptor, best->node, NULL)) {
+	if (!vs_stmt_pipeline(tmp, preemptor, best->node, true, NULL)) {
 		if (!vs_stmt_merge(stmt, tmp))
 			return true;
 		ctx->err = -ENOMEM;

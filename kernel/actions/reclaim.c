@@ -127,9 +127,12 @@ static bool reclaim_on_node(struct reclaim_ctx *ctx, struct vs_statement *stmt,
 		vs_res_add(&avail, victim->req);
 	}
 	if (vs_res_less_equal(task->req, &avail, VS_DIM_ZERO)) {
+		/* evictionOccurred: a victim went for it */
+		bool evicted = nstmt && nstmt->nr;
+
 		if (!nstmt && !(nstmt = vs_stmt_new(ssn)))
 			goto nomem;
-		if (!vs_stmt_pipeline(nstmt, task, node, NULL)) {
+		if (!vs_stmt_pipeline(nstmt, task, node, evicted, NULL)) {
 			if (!vs_stmt_merge(stmt, nstmt))
 				return true;
 			ctx->err = -ENOMEM;

@@ -108,6 +108,7 @@ enum vs_txn_kind {
 	VS_TXN_TASK_MOVE,		/* a task's status or node */
 	VS_TXN_TASK_BIND,		/* what the bind pipeline keeps on a task */
 	VS_TXN_TASK_UNGATE,		/* a task's scheduling gates cleared */
+	VS_TXN_TASK_NOMINATED,		/* a task's nominated node */
 	VS_TXN_QUEUE_STATE,
 	VS_TXN_VJOB_STATE,
 	VS_TXN_VJOB_LINK,
@@ -149,6 +150,7 @@ struct vs_txn_ent {
 			u32 nr;
 		} adopt;
 		enum vs_pg_phase phase;		/* JOB_PHASE */
+		const char *nominated;		/* TASK_NOMINATED: a reference the entry holds */
 		struct {			/* TASK_BIND */
 			const char *error;	/* a reference the entry holds */
 			u64 retry_after_ns;

@@ -336,6 +336,40 @@ int vs_task_set_bind_state(struct vs_cluster *cl, struct vs_task *task, const ch
 	return 0;
 }
 
+int vs_task_set_nominated(struct vs_cluster *cl, struct vs_task *task, const char *node,
+			  struct vs_err *err)
+{
+	struct vs_task_bind *b = task->bind;
+	const char *old = vs_task_nominated(task), *is = NULL;
+	struct vs_txn_ent *ent;
+	int ret;
+
+	if (vs_str_empty(node) ? !old : old && !strcmp(old, node))
+		return 0;	/* as it is */
+	if (!vs_str_empty(node)) {
+		ret = vs_check_dns_subdomain(node, strlen(node), "nominated node name", err);
+		if (ret)
+			return ret;
+	}
+	if (!b && !(b = calloc(1, sizeof(*b))))
+		return vs_err_set(err, ENOMEM, "task %s/%s: out of memory", task->ns, task->name);
+	task->bind = b;
+	ret = 0;
+	is = vs_cluster_intern_opt(cl, node, &ret);
+	if (ret || vs_txn_prep(cl, VS_TXN_TASK_NOMINATED, task, 0, &ent)) {
+		vs_str_put(&cl->strs, is);
+		return vs_err_set(err, ENOMEM, "task %s/%s: out of memory", task->ns, task->name);
+	}
+	if (ent) {
+		ent->nominated = old;	/* the journal takes over the reference */
+		vs_txn_push(cl, ent);
+	} else {
+		vs_str_put(&cl->strs, old);
+	}
+	b->nominated = is;
+	return 0;
+}
+
 /* ---- the task in the cluster ---- */
 
 void vs_task_spec_init(struct vs_task_spec *spec, const char *ns, const char *name,

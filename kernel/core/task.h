@@ -345,6 +345,15 @@ int vs_task_unplace(struct vs_cluster *cl, struct vs_task *task,
 int vs_task_ungate(struct vs_cluster *cl, struct vs_task *task, struct vs_err *err);
 
 /*
+ * Set @task's nominated node (status.nominatedNodeName) to @node, a node
+ * name (a node of that name need not exist); NULL or "": none. In a
+ * transaction the old one is journalled. -EINVAL for a name that is no
+ * DNS subdomain, -ENOMEM: nothing changed.
+ */
+int vs_task_set_nominated(struct vs_cluster *cl, struct vs_task *task, const char *node,
+			  struct vs_err *err);
+
+/*
  * Set what the bind pipeline (kernel/bind/) keeps on @task: the reason of
  * its last failed bind (@error, interned, a reference @task takes over;
  * NULL: none), its failures in a row and when it may be tried again. In a

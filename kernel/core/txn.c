@@ -548,6 +548,11 @@ static int undo_one(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		task->gated = true;
 		task->job->nr_gated++;
 		break;
+	case VS_TXN_TASK_NOMINATED:
+		/* vs_task_set_nominated() made task->bind before it journalled */
+		vs_str_put(&cl->strs, task->bind->nominated);
+		task->bind->nominated = ent->nominated;	/* the entry's reference */
+		break;
 	case VS_TXN_TASK_BIND:
 		/* vs_task_set_bind_state() made task->bind before it journalled */
 		vs_str_put(&cl->strs, task->bind->error);
@@ -652,6 +657,9 @@ static void forget(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		break;
 	case VS_TXN_TASK_BIND:
 		vs_str_put(&cl->strs, ent->bind.error);
+		break;
+	case VS_TXN_TASK_NOMINATED:
+		vs_str_put(&cl->strs, ent->nominated);
 		break;
 	case VS_TXN_DEL_HYPERNODE:
 	case VS_TXN_HYPERNODE_SPEC:

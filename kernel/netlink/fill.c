@@ -589,6 +589,8 @@ bool vs_nl_put_task_sched(struct nlmsghdr *nlh, size_t cap, const struct vs_task
 	put_str(&f, VS_TASK_A_NAME, t->name);
 	put_str(&f, VS_TASK_A_SCHED_REASON, reason);
 	put_str(&f, VS_TASK_A_SCHED_MESSAGE, message);
+	if (vs_task_nominated(t))
+		put_str(&f, VS_TASK_A_NOMINATED_NODE, vs_task_nominated(t));
 	return finish(&f, obj);
 }
 

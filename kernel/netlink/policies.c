@@ -1087,7 +1087,7 @@ static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_NODE_SELECTOR, "nodeSelector"),
 	VS_NLA_REJECTED(VS_TASK_A_TOLERATION, "tolerations"),
 	VS_NLA_REJECTED(VS_TASK_A_AFFINITY, "affinity"),
-	VS_NLA_RANGE(VS_TASK_A_EVENT, "event", VS_NLA_U32, 0, VS_TASK_EVENT_UNGATED,
+	VS_NLA_RANGE(VS_TASK_A_EVENT, "event", VS_NLA_U32, 0, VS_TASK_EVENT_NOMINATED,
 		    VS_NLA_F_REQUIRED),
 	VS_NLA_INT(VS_TASK_A_EXIT_CODE, "exitCode", VS_NLA_S32),
 	VS_NLA_REJECTED(VS_TASK_A_BIND_FAILURES, "bindFailures"),
@@ -1103,7 +1103,7 @@ static const struct vs_nla_policy task_status_policy[VS_TASK_A_MAX + 1] = {
 	VS_NLA_REJECTED(VS_TASK_A_IMAGE, "images"),
 	VS_NLA_REJECTED(VS_TASK_A_SPREAD, "topologySpreadConstraints"),
 	VS_NLA_REJECTED(VS_TASK_A_GATED, "gated"),
-	VS_NLA_REJECTED(VS_TASK_A_NOMINATED_NODE, "nominatedNodeName"),
+	VS_NLA_STR(VS_TASK_A_NOMINATED_NODE, "nominatedNodeName", VS_NAME_MAX),
 };
 
 static const struct vs_nla_policy task_status_attrs[VS_A_MAX + 1] = {

@@ -55,6 +55,8 @@ static const u32 event_from[] = {
 	[VS_TASK_EVENT_DELETED]		= (1u << VS_TASK_NR_STATUS) - 1,
 	/* the API server lets the gates go in any phase */
 	[VS_TASK_EVENT_UNGATED]		= (1u << VS_TASK_NR_STATUS) - 1,
+	/* status.nominatedNodeName may change in any phase */
+	[VS_TASK_EVENT_NOMINATED]	= (1u << VS_TASK_NR_STATUS) - 1,
 };
 
 static const char *const event_what[] = {
@@ -64,6 +66,7 @@ static const char *const event_what[] = {
 	[VS_TASK_EVENT_DELETING]	= "be terminating",
 	[VS_TASK_EVENT_DELETED]		= "be gone",
 	[VS_TASK_EVENT_UNGATED]		= "lose its scheduling gates",
+	[VS_TASK_EVENT_NOMINATED]	= "have its nominated node changed",
 };
 
 /* The status @event gives a task in @status (it may come from it). */
@@ -81,6 +84,7 @@ static enum vs_task_status event_target(enum vs_task_event event, enum vs_task_s
 		return vs_task_status_terminal(status) ? status : VS_TASK_RELEASING;
 	case VS_TASK_EVENT_DELETED:
 	case VS_TASK_EVENT_UNGATED:
+	case VS_TASK_EVENT_NOMINATED:
 		break;
 	}
 	return status;
@@ -117,6 +121,10 @@ int vs_nl_task_status_doit(struct vs_genl_info *info)
 		return vs_nl_refuse(info, tb[VS_TASK_A_EXIT_CODE], EINVAL,
 				    "task.exitCode (VS_TASK_A_EXIT_CODE): only a failed task has "
 				    "an exit code");
+	if (tb[VS_TASK_A_NOMINATED_NODE] && event != VS_TASK_EVENT_NOMINATED)
+		return vs_nl_refuse(info, tb[VS_TASK_A_NOMINATED_NODE], EINVAL,
+				    "task.nominatedNodeName (VS_TASK_A_NOMINATED_NODE): only a "
+				    "nominated report has a nominated node");
 	task = vs_nl_obj_find(ot, cl, nest, err, &ret);
 	if (!task)
 		return vs_nl_refuse(info, nest, ret, "task not found");
@@ -140,6 +148,19 @@ int vs_nl_task_status_doit(struct vs_genl_info *info)
 		if (ret)
 			return vs_nl_refuse(info, tb[VS_TASK_A_EVENT], ret, "ungate refused");
 		vs_nl_event(core, VS_EVENT_STATUS, VS_A_TASK, task);
+		return 0;
+	}
+	if (event == VS_TASK_EVENT_NOMINATED) {
+		const char *node = tb[VS_TASK_A_NOMINATED_NODE] ?
+				   mnl_attr_get_str(tb[VS_TASK_A_NOMINATED_NODE]) : NULL;
+		const char *was = vs_task_nominated(task);
+
+		ret = vs_task_set_nominated(cl, task, node, err);
+		if (ret)
+			return vs_nl_refuse(info, tb[VS_TASK_A_NOMINATED_NODE] ?: tb[VS_TASK_A_EVENT],
+					    ret, "nominated node refused");
+		if (vs_task_nominated(task) != was)	/* interned: a change is a new pointer */
+			vs_nl_event(core, VS_EVENT_STATUS, VS_A_TASK, task);
 		return 0;
 	}
 	target = event_target(event, task->status);

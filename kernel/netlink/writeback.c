@@ -17,9 +17,10 @@
 /* Room for a FitError or a task's message; Volcano's have no bound, these are cut there. */
 #define WB_MSG_MAX	4096
 
+/* NULL hashes as "". */
 static u32 hash_str(const char *s, u32 seed)
 {
-	return vs_hash_bytes(s, strlen(s) + 1, seed);
+	return s ? vs_hash_bytes(s, strlen(s) + 1, seed) : vs_hash_bytes("", 1, seed);
 }
 
 /* A digest is never 0: 0 means "nothing told yet". */
@@ -161,7 +162,8 @@ void vs_nl_writeback_job(struct vs_nl_core *core, struct vs_job *job)
 			sa.task = t;
 			sa.reason = vs_nl_task_sched_reason(t, fit_error, buf, sizeof(buf),
 							    &sa.message);
-			d = nonzero(hash_str(sa.message, hash_str(sa.reason, 0)));
+			d = nonzero(hash_str(vs_task_nominated(t),
+					     hash_str(sa.message, hash_str(sa.reason, 0))));
 			if (d == t->sched_digest)
 				continue;
 			if (vs_nl_events_put(ev, VS_CMD_STATUS, VS_EVENT_UNSCHEDULABLE, put_sched, &sa))

@@ -172,6 +172,26 @@ int vs_session_set_fit_errors(struct vs_session *ssn, struct vs_task *task,
 	return 0;
 }
 
+void vs_session_note_tx(struct vs_session *ssn, struct vs_task *task, bool evicted)
+{
+	struct vs_task_note *n = evicted ? vs_session_task_note(ssn, task) : task->note;
+
+	if (n)
+		n->tx_evicted = evicted;	/* else the nomination is lost, nothing else */
+}
+
+const struct vs_node *vs_task_tx_nominated(const struct vs_task *task)
+{
+	const struct vs_task_note *n = task->note;
+
+	if (!n)
+		return NULL;
+	if (n->has_last_tx)
+		return n->last_tx == VS_TASK_PIPELINED && n->last_tx_evicted ? n->last_tx_node
+									       : NULL;
+	return task->status == VS_TASK_PIPELINED && n->tx_evicted ? task->node : NULL;
+}
+
 void vs_session_note_discard(struct vs_session *ssn, struct vs_task *task)
 {
 	struct vs_task_note *n = vs_session_task_note(ssn, task);
@@ -181,6 +201,7 @@ void vs_session_note_discard(struct vs_session *ssn, struct vs_task *task)
 	n->has_last_tx = true;
 	n->last_tx = task->status;
 	n->last_tx_node = task->node;
+	n->last_tx_evicted = n->tx_evicted;
 }
 
 void vs_session_note_pipeline(struct vs_session *ssn, struct vs_task *task,

@@ -62,6 +62,8 @@ struct vs_task_note {
 	struct vs_task_note *next;	/* the session's notes */
 	struct vs_fit_errors *fit;	/* NodesFitErrors[task], or NULL */
 	bool has_last_tx;		/* LastTransaction */
+	bool tx_evicted;		/* its pipeline's EvictionOccurred */
+	bool last_tx_evicted;		/* LastTransaction's */
 	enum vs_task_status last_tx;
 	const struct vs_node *last_tx_node;
 	struct vs_node *committed_pipeline;	/* pipelined here by a committed Statement */
@@ -99,6 +101,19 @@ struct vs_task_note *vs_session_task_note(struct vs_session *ssn, struct vs_task
 /* job.NodesFitErrors[task] = fe. */
 int vs_session_set_fit_errors(struct vs_session *ssn, struct vs_task *task,
 			      struct vs_fit_errors *fe);
+
+/*
+ * A Statement placed @task: its EvictionOccurred is @evicted (noted only
+ * where true, or where a note is kept already).
+ */
+void vs_session_note_tx(struct vs_session *ssn, struct vs_task *task, bool evicted);
+
+/*
+ * The node to write as @task's nominated one at the session's end: where
+ * its last transaction, else its current one, pipelined it with room made
+ * by evictions (TaskSchedulingReason's nominatedNodeName). NULL: none.
+ */
+const struct vs_node *vs_task_tx_nominated(const struct vs_task *task);
 
 /* A Statement is undoing @task's operation (GenerateLastTxContext). */
 void vs_session_note_discard(struct vs_session *ssn, struct vs_task *task);

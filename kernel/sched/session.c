@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "core/log.h"
 #include "sched/explain.h"
 #include "sched/fiterr.h"
 #include "sched/metrics.h"
@@ -350,6 +351,30 @@ static void count_attempts(struct vs_session *ssn)
 			n->fit && n->task->status == VS_TASK_PENDING;
 }
 
+/*
+ * The cache's taskUnschedulable, as the job updater calls it: a pending,
+ * allocated or pipelined task (not gated) that a transaction pipelined with
+ * room made by evictions gets that node as its nominated one, which the
+ * status group writes (status.nominatedNodeName). Never cleared: a later
+ * session that nominates nothing leaves it.
+ */
+static void note_nominated(struct vs_session *ssn)
+{
+	const u32 mask = VS_TASK_BIT(VS_TASK_PENDING) | VS_TASK_BIT(VS_TASK_ALLOCATED) |
+			 VS_TASK_BIT(VS_TASK_PIPELINED);
+	struct vs_err err = { { 0 } };
+
+	for (const struct vs_task_note *n = ssn->notes; n; n = n->next) {
+		const struct vs_node *node = vs_task_tx_nominated(n->task);
+
+		if (!node || n->task->gated || !(mask & VS_TASK_BIT(n->task->status)))
+			continue;
+		if (vs_task_set_nominated(ssn->cl, n->task, node->name, &err))
+			vs_error("task %s/%s: its nominated node %s is not kept: %s", n->task->ns,
+				 n->task->name, node->name, err.msg);
+	}
+}
+
 void vs_session_close(struct vs_session *ssn)
 {
 	const struct vs_decision_sink *sink = &ssn->sched->sink;
@@ -369,6 +394,7 @@ void vs_session_close(struct vs_session *ssn)
 	/* The job updater: PodGroup phases of the jobs this session saw. */
 	for (u32 i = 0; i < ssn->nr_jobs; i++)
 		vs_job_set_phase(ssn->cl, ssn->jobs[i], pg_phase(ssn, ssn->jobs[i]));
+	note_nominated(ssn);
 	if (sink->job_status)
 		for (u32 i = 0; i < ssn->nr_jobs; i++)
 			sink->job_status(sink->ctx, ssn->jobs[i]);

@@ -52,15 +52,17 @@ static int reserve(struct vs_statement *stmt, u32 extra, struct vs_err *err)
 
 static void record(struct vs_statement *stmt, enum vs_stmt_op_kind kind,
 		   struct vs_task *task, struct vs_node *node, const char *reason,
-		   enum vs_task_status prev)
+		   enum vs_task_status prev, bool evicted)
 {
 	stmt->ops[stmt->nr++] = (struct vs_stmt_op){
 		.kind = kind, .task = task, .node = node, .reason = reason, .prev = prev,
+		.evicted = evicted,
 	};
 }
 
 static int place(struct vs_statement *stmt, struct vs_task *task, struct vs_node *node,
-		 enum vs_task_status status, enum vs_stmt_op_kind kind, struct vs_err *err)
+		 enum vs_task_status status, enum vs_stmt_op_kind kind, bool evicted,
+		 struct vs_err *err)
 {
 	int ret;
 
@@ -74,7 +76,8 @@ static int place(struct vs_statement *stmt, struct vs_task *task, struct vs_node
 	if (ret)
 		return ret;
 	vs_ssn_on_allocate(stmt->ssn, task);
-	record(stmt, kind, task, node, NULL, VS_TASK_PENDING);
+	record(stmt, kind, task, node, NULL, VS_TASK_PENDING, evicted);
+	vs_session_note_tx(stmt->ssn, task, evicted);
 	if (vs_v_enabled(3)) {
 		char idle[256], used[256], releasing[256];
 
@@ -91,13 +94,13 @@ static int place(struct vs_statement *stmt, struct vs_task *task, struct vs_node
 int vs_stmt_allocate(struct vs_statement *stmt, struct vs_task *task,
 		     struct vs_node *node, struct vs_err *err)
 {
-	return place(stmt, task, node, VS_TASK_ALLOCATED, VS_OP_ALLOCATE, err);
+	return place(stmt, task, node, VS_TASK_ALLOCATED, VS_OP_ALLOCATE, false, err);
 }
 
 int vs_stmt_pipeline(struct vs_statement *stmt, struct vs_task *task,
-		     struct vs_node *node, struct vs_err *err)
+		     struct vs_node *node, bool evicted, struct vs_err *err)
 {
-	return place(stmt, task, node, VS_TASK_PIPELINED, VS_OP_PIPELINE, err);
+	return place(stmt, task, node, VS_TASK_PIPELINED, VS_OP_PIPELINE, evicted, err);
 }
 
 int vs_stmt_evict(struct vs_statement *stmt, struct vs_task *task, const char *reason,
@@ -116,7 +119,7 @@ int vs_stmt_evict(struct vs_statement *stmt, struct vs_task *task, const char *r
 	if (ret)
 		return ret;
 	vs_ssn_on_deallocate(stmt->ssn, task, task->node);
-	record(stmt, VS_OP_EVICT, task, task->node, reason, prev);
+	record(stmt, VS_OP_EVICT, task, task->node, reason, prev, false);
 	return 0;
 }
 
@@ -270,7 +273,7 @@ int vs_stmt_recover(struct vs_statement *stmt, const struct vs_stmt_log *log,
 			ret = vs_stmt_allocate(stmt, op->task, op->node, err);
 			break;
 		case VS_OP_PIPELINE:
-			ret = vs_stmt_pipeline(stmt, op->task, op->node, err);
+			ret = vs_stmt_pipeline(stmt, op->task, op->node, op->evicted, err);
 			break;
 		case VS_OP_EVICT:
 			ret = vs_stmt_evict(stmt, op->task, op->reason, err);

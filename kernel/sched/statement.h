@@ -39,6 +39,7 @@ struct vs_stmt_op {
 	struct vs_node *node;		/* where it was allocated or pipelined */
 	const char *reason;		/* evictions: why (static or arena string) */
 	enum vs_task_status prev;	/* evictions: the status to restore */
+	bool evicted;			/* pipelines: EvictionOccurred, room made by evictions */
 };
 
 struct vs_statement {
@@ -71,9 +72,13 @@ struct vs_statement *vs_stmt_new_in(struct vs_session *ssn, struct vs_arena *are
 int vs_stmt_allocate(struct vs_statement *stmt, struct vs_task *task,
 		     struct vs_node *node, struct vs_err *err);
 
-/* Pipeline @task (Pending) onto @node, to wait for its releasing resources. */
+/*
+ * Pipeline @task (Pending) onto @node, to wait for its releasing resources;
+ * @evicted: evictions made that room for it (Volcano's EvictionOccurred),
+ * so that the node is written as its nominated one if it stays pipelined.
+ */
 int vs_stmt_pipeline(struct vs_statement *stmt, struct vs_task *task,
-		     struct vs_node *node, struct vs_err *err);
+		     struct vs_node *node, bool evicted, struct vs_err *err);
 
 /* Evict @task (Running, Bound or Binding, on a node). */
 int vs_stmt_evict(struct vs_statement *stmt, struct vs_task *task, const char *reason,

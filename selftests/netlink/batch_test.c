@@ -302,6 +302,10 @@ static size_t big_batch(u32 bad_seq)
 		mnl_attr_nest_end(m, t);
 	}
 	mnl_attr_nest_end(m, n);
+	m = ct_next(m, VS_CMD_TASK_STATUS, 0, seq++);		/* 125: a5 nominated twice */
+	ct_put_report(m, "a5", VS_TASK_EVENT_NOMINATED, "n2");
+	m = ct_next(m, VS_CMD_TASK_STATUS, 0, seq++);		/* 126 */
+	ct_put_report(m, "a5", VS_TASK_EVENT_NOMINATED, "n9");
 	if (bad_seq) {
 		m = ct_next(m, VS_CMD_TASK_NEW, 0, bad_seq);
 		ct_put_task(m, "bad", "zz", 100, NULL, 0);
@@ -370,6 +374,7 @@ Test(batch, the_same_batch_without_the_failure_applies_it_all_in_order)
 	cr_assert_str_eq(vs_job_find(&ct.cl, "ns", "f")->queue->name, "qx");
 	cr_assert_str_eq(vs_job_find(&ct.cl, "ns", "b")->queue->name, "default");
 	cr_assert_eq(ct.core.ctl.bind_failures, 1);
+	cr_assert_str_eq(vs_task_nominated(ct_task("a5")), "n9");
 }
 
 Test(batch, a_failure_at_any_point_leaves_the_state_as_it_was)
@@ -385,7 +390,7 @@ Test(batch, a_failure_at_any_point_leaves_the_state_as_it_was)
 	cr_assert_leq(full_len, sizeof(full));
 	memcpy(full, ct.req, full_len);
 	/* BEGIN, the messages up to @keep, the failing task and END */
-	for (u32 keep = 100; keep <= 124; keep++) {
+	for (u32 keep = 100; keep <= 126; keep++) {
 		const struct nlmsghdr *m;
 		size_t len = 0;
 		int left = (int)full_len;

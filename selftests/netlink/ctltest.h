@@ -230,15 +230,23 @@ static inline void ct_put_key(struct nlmsghdr *nlh, u16 type, const char *ns, co
 }
 
 /* A VS_CMD_TASK_STATUS of the task ns/@name. */
-static inline void ct_put_event(struct nlmsghdr *nlh, const char *name,
-				enum vs_task_event event)
+static inline void ct_put_report(struct nlmsghdr *nlh, const char *name,
+				 enum vs_task_event event, const char *nominated)
 {
 	struct nlattr *n = mnl_attr_nest_start(nlh, VS_A_TASK);
 
 	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
 	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, name);
 	mnl_attr_put_u32(nlh, VS_TASK_A_EVENT, event);
+	if (nominated)
+		mnl_attr_put_strz(nlh, VS_TASK_A_NOMINATED_NODE, nominated);
 	mnl_attr_nest_end(nlh, n);
+}
+
+static inline void ct_put_event(struct nlmsghdr *nlh, const char *name,
+				enum vs_task_event event)
+{
+	ct_put_report(nlh, name, event, NULL);
 }
 
 /* A VS_A_BIND_RESULT for the task ns/@name; @node and @msg when not NULL. */

@@ -162,6 +162,44 @@ Test(status, a_pod_that_lost_its_gates_may_be_scheduled)
 	assert_whole();
 }
 
+/* A report of @ev with nominated node @node (none when NULL). */
+static int nominated(const char *task, const char *node, enum vs_task_event ev)
+{
+	struct nlmsghdr *nlh = ct_req(VS_CMD_TASK_STATUS, NLM_F_ACK);
+
+	ct_put_report(nlh, task, ev, node);
+	return ct_send(nlh);
+}
+
+/* status.nominatedNodeName as the API server has it: set, changed, cleared, in any phase. */
+Test(status, a_nominated_report_sets_or_clears_the_nominated_node)
+{
+	cr_assert_eq(nominated("pending", "n2", VS_TASK_EVENT_NOMINATED), 0, "%s",
+		     ct.ext.err.msg);
+	cr_assert_str_eq(vs_task_nominated(ct_task("pending")), "n2");
+	cr_assert_eq(nominated("pending", "n2", VS_TASK_EVENT_NOMINATED), 0, "said again");
+	cr_assert_eq(nominated("pending", "elsewhere", VS_TASK_EVENT_NOMINATED), 0);
+	cr_assert_str_eq(vs_task_nominated(ct_task("pending")), "elsewhere",
+			 "no node need be so named");
+	cr_assert_eq(nominated("running", "n1", VS_TASK_EVENT_NOMINATED), 0);
+	cr_assert_str_eq(vs_task_nominated(ct_task("running")), "n1");
+	cr_assert_eq(ct_task("running")->status, VS_TASK_RUNNING, "its status stays");
+
+	/* a bad name, or a nominated node with another report: refused, nothing changed */
+	cr_assert_eq(nominated("pending", "Not_A_Node", VS_TASK_EVENT_NOMINATED), -EINVAL);
+	cr_assert(strstr(ct.ext.err.msg, "invalid nominated node name \"Not_A_Node\""), "%s",
+		  ct.ext.err.msg);
+	cr_assert_eq(nominated("running", "n2", VS_TASK_EVENT_SUCCEEDED), -EINVAL);
+	cr_assert(strstr(ct.ext.err.msg, "only a nominated report has a nominated node"), "%s",
+		  ct.ext.err.msg);
+	cr_assert_eq(ct_task("running")->status, VS_TASK_RUNNING);
+	cr_assert_str_eq(vs_task_nominated(ct_task("pending")), "elsewhere");
+
+	cr_assert_eq(nominated("pending", NULL, VS_TASK_EVENT_NOMINATED), 0);
+	cr_assert_null(vs_task_nominated(ct_task("pending")), "none given: cleared");
+	assert_whole();
+}
+
 Test(status, what_cannot_have_happened_is_refused_and_changes_nothing)
 {
 	struct nlmsghdr *nlh;

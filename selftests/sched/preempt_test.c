@@ -60,6 +60,9 @@ Test(preempt, a_lower_priority_job_gives_way_lowest_first)
 	/* The pipeline lives as long as the session; the eviction stays. */
 	cr_assert_eq(high0->status, VS_TASK_PENDING);
 	cr_assert_eq(low1->status, VS_TASK_RELEASING);
+	/* and the node the eviction made room on is the preemptor's nominated one */
+	cr_assert_str_eq(vs_task_nominated(high0), "n1");
+	cr_assert_null(vs_task_nominated(low0));
 	vt_check();
 }
 
@@ -475,15 +478,47 @@ Test(preempt, the_preemptor_is_bound_once_its_victim_is_gone)
 	vt_cycle();
 	cr_assert_eq(vt_nr_evicts, 1);
 	cr_assert_eq(vt_nr_binds, 0);
+	cr_assert_str_eq(vs_task_nominated(vs_task_find(&vt_cl, "ns", "high-0")), "n1");
 	/* Releasing: allocate pipelines onto it but cannot bind yet. */
 	vt_cycle();
 	cr_assert_eq(vt_nr_binds, 0);
 	cr_assert_eq(vt_nr_evicts, 1, "nothing more to evict");
+	cr_assert_str_eq(vs_task_nominated(vs_task_find(&vt_cl, "ns", "high-0")), "n1", "kept, never cleared");
 	/* The pod is gone: the next cycle binds the preemptor. */
 	vs_task_del(&vt_cl, victim);
 	vt_cycle();
 	cr_assert_eq(vt_nr_binds, 1);
 	cr_assert_str_eq(vt_binds[0], "ns/high-0=n1");
+}
+
+/*
+ * Only a pipeline whose room evictions made nominates: allocate's onto a
+ * pod deleted by someone else (EvictionOccurred false) does not.
+ */
+Test(preempt, a_pipeline_without_evictions_nominates_no_node)
+{
+	static const char conf[] =
+		"actions: \"allocate, preempt\"\n"
+		"tiers:\n"
+		"- plugins:\n"
+		"  - name: priority\n"
+		"  - name: gang\n"
+		"  - name: conformance\n";
+	struct vs_task *gone, *high0;
+	struct vs_session *ssn;
+
+	vt_start(conf);
+	vt_node("n1", 1000, 10);
+	vt_job("low", "default", 0, VS_PG_RUNNING, "low");
+	vt_job("high", "default", 1, VS_PG_INQUEUE, "high");
+	gone = vt_task("low-0", "low", 1000, "n1");
+	cr_assert_eq(vs_task_set_status(&vt_cl, gone, VS_TASK_RELEASING, NULL), 0);
+	high0 = vt_task("high-0", "high", 1000, NULL);
+	ssn = vt_run_open();
+	cr_assert_eq(high0->status, VS_TASK_PIPELINED);
+	cr_assert_eq(vt_nr_evicts, 0);
+	vs_session_close(ssn);
+	cr_assert_null(vs_task_nominated(high0));
 }
 
 static void expect_refused(const char *args, const char *what)

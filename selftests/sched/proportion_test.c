@@ -400,7 +400,7 @@ Test(proportion, events_count_pipelined_tasks_and_follow_discards)
 	stmt = vs_stmt_new(ssn);
 	cr_assert_eq(vs_stmt_allocate(stmt, a0, n, NULL), 0);
 	assert_dbl(attr(q1)->share, 0.5);
-	cr_assert_eq(vs_stmt_pipeline(stmt, a1, n, NULL), 0);
+	cr_assert_eq(vs_stmt_pipeline(stmt, a1, n, false, NULL), 0);
 	assert_dbl(attr(q1)->share, 1.0);
 	assert_dbl(attr(q1)->allocated.v[VS_RES_MEMORY], 4.0 * GI);
 	assert_dbl(attr(q1)->allocated.v[VS_RES_PODS], 2.0);

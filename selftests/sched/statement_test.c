@@ -172,7 +172,7 @@ Test(statement, discard_restores_the_state_exactly_in_reverse)
 
 	cr_assert_eq(vs_stmt_allocate(stmt, a, n1, NULL), 0);
 	cr_assert_eq(vs_stmt_evict(stmt, r, "preempted", NULL), 0);
-	cr_assert_eq(vs_stmt_pipeline(stmt, b, n2, NULL), 0);
+	cr_assert_eq(vs_stmt_pipeline(stmt, b, n2, false, NULL), 0);
 	cr_assert_eq(r->status, VS_TASK_RELEASING);
 	cr_assert_eq(vs_res_get(&n2->releasing, VS_RES_CPU), 1000);
 	cr_assert_eq(vs_res_get(&n2->pipelined, VS_RES_CPU), 1000);
@@ -201,7 +201,7 @@ Test(statement, commit_binds_allocations_and_evicts_victims)
 
 	cr_assert_eq(vs_stmt_allocate(stmt, a, n1, NULL), 0);
 	cr_assert_eq(vs_stmt_evict(stmt, r, "preempted", NULL), 0);
-	cr_assert_eq(vs_stmt_pipeline(stmt, p, n2, NULL), 0);
+	cr_assert_eq(vs_stmt_pipeline(stmt, p, n2, false, NULL), 0);
 	vs_stmt_commit(stmt);
 
 	cr_assert_eq(a->status, VS_TASK_BINDING);
@@ -234,7 +234,7 @@ Test(statement, what_nobody_commits_vanishes_when_the_session_closes)
 	struct vs_task *b = add_task("b", VS_TASK_PENDING, NULL);
 
 	cr_assert_eq(vs_stmt_allocate(s1, a, n1, NULL), 0);
-	cr_assert_eq(vs_stmt_pipeline(s2, b, n1, NULL), 0);
+	cr_assert_eq(vs_stmt_pipeline(s2, b, n1, false, NULL), 0);
 	vs_session_close(ssn);
 	cr_assert_eq(a->status, VS_TASK_PENDING);
 	cr_assert_eq(b->status, VS_TASK_PENDING);

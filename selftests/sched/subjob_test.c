@@ -200,7 +200,7 @@ Test(subjob, gang_counts_ready_subgroups_as_a_statement_places)
 	cr_assert_not(vs_ssn_job_ready(ssn, job));
 	/* ready ones go last, before priority */
 	cr_assert_gt(vs_ssn_subjob_order(ssn, sa, sb), 0);
-	cr_assert_eq(vs_stmt_pipeline(st, b0, n, NULL), 0);
+	cr_assert_eq(vs_stmt_pipeline(st, b0, n, false, NULL), 0);
 	cr_assert_eq(vs_stmt_allocate(st, b1, n, NULL), 0);
 	cr_assert_not(vs_ssn_subjob_ready(ssn, sb));
 	cr_assert(vs_ssn_subjob_pipelined(ssn, sb));

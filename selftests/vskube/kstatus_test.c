@@ -107,6 +107,13 @@ Test(kstatus, only_a_false_pod_scheduled_condition_counts)
 	cr_assert_eq(pod("{\"conditions\":[{\"type\":\"PodScheduled\",\"status\":\"True\"}]}"), 0);
 	cr_assert_eq(pod("{\"phase\":\"Pending\"}"), 0);
 	cr_assert_eq(pod("{}"), 0);
+	/* the nominated node is written with the condition: another one is another status */
+	snprintf(c, sizeof(c), "{\"nominatedNodeName\":\"n1\",\"conditions\":[%s}]}", cond);
+	cr_assert_neq(pod(c), pod(b));
+	snprintf(a, sizeof(a), "{\"conditions\":[%s}],\"nominatedNodeName\":\"n1\"}", cond);
+	cr_assert_eq(pod(a), pod(c));
+	snprintf(a, sizeof(a), "{\"conditions\":[%s}],\"nominatedNodeName\":\"n2\"}", cond);
+	cr_assert_neq(pod(a), pod(c));
 }
 
 /* ---- what kstatus writes, against the test API server ---- */

@@ -131,6 +131,11 @@ enum vs_task_event {
 	VS_TASK_EVENT_DELETED,		/* gone: the task is removed */
 	/* its last scheduling gate was removed: it may be scheduled */
 	VS_TASK_EVENT_UNGATED,
+	/*
+	 * its status.nominatedNodeName changed to NOMINATED_NODE (none given:
+	 * cleared)
+	 */
+	VS_TASK_EVENT_NOMINATED,
 };
 
 enum vs_preemption_policy_uapi {
@@ -774,7 +779,9 @@ enum vs_task_attr {
 	VS_TASK_A_GATED,
 	/*
 	 * string: status.nominatedNodeName, the node a preemption made room on:
-	 * allocate tries it first, alone (no node need be so named)
+	 * allocate tries it first, alone (no node need be so named). The status
+	 * group's PodScheduled writes carry it once a session set it; reports
+	 * (VS_CMD_TASK_STATUS nominated) change it
 	 */
 	VS_TASK_A_NOMINATED_NODE,
 	__VS_TASK_A_MAX

@@ -171,7 +171,7 @@ static int apply_pipelines(struct scenario *scn, struct vs_session *ssn, struct 
 		return vs_err_set(err, ENOMEM, "out of memory");
 	for (u32 i = 0; i < scn->nr_pipelines; i++) {
 		const struct scn_pipeline *p = &scn->pipelines[i];
-		int ret = vs_stmt_pipeline(stmt, p->task, p->node, err);
+		int ret = vs_stmt_pipeline(stmt, p->task, p->node, false, err);
 
 		if (ret) {
 			vs_err_prefix(err, "pipelinedTo of %s/%s: ", p->task->ns, p->task->name);

@@ -70,6 +70,7 @@ const char *const vsnl_task_event_names[VSNL_NR_TASK_EVENT] = {
 	[VS_TASK_EVENT_DELETING] = "deleting",
 	[VS_TASK_EVENT_DELETED] = "deleted",
 	[VS_TASK_EVENT_UNGATED] = "ungated",
+	[VS_TASK_EVENT_NOMINATED] = "nominated",
 };
 
 const char *const vsnl_preemption_policy_names[VSNL_NR_PREEMPTION_POLICY] = {
@@ -742,7 +743,7 @@ static const struct vsnl_codec_attr task_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_AFFINITY] = { .type = VSNL_CODEC_NESTED, .name = "affinity",
 		    .nested = &vsnl_codec_affinity },
 	[VS_TASK_A_EVENT] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_UNGATED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_NOMINATED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
 	[VS_TASK_A_EXIT_CODE] = { .type = VSNL_CODEC_S32, .name = "exitCode" },
 	[VS_TASK_A_BIND_FAILURES] = { .type = VSNL_CODEC_U32,
 		    .flags = VSNL_CODEC_F_RO, .name = "bindFailures" },
@@ -905,7 +906,7 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_TOLERATION] = { .type = VSNL_CODEC_REJECT, .name = "tolerations" },
 	[VS_TASK_A_AFFINITY] = { .type = VSNL_CODEC_REJECT, .name = "affinity" },
 	[VS_TASK_A_EVENT] = { .type = VSNL_CODEC_U32,
-		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_UNGATED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
+		    .flags = VSNL_CODEC_F_REQUIRED | VSNL_CODEC_F_RANGE, .name = "event", .min = 0, .max = VS_TASK_EVENT_NOMINATED, .names = vsnl_task_event_names, .nr_names = VSNL_NR_TASK_EVENT },
 	[VS_TASK_A_EXIT_CODE] = { .type = VSNL_CODEC_S32, .name = "exitCode" },
 	[VS_TASK_A_BIND_FAILURES] = { .type = VSNL_CODEC_REJECT, .name = "bindFailures" },
 	[VS_TASK_A_BIND_ERROR] = { .type = VSNL_CODEC_REJECT, .name = "bindError" },
@@ -920,7 +921,8 @@ static const struct vsnl_codec_attr task_status_attrs[VS_TASK_A_MAX + 1] = {
 	[VS_TASK_A_IMAGE] = { .type = VSNL_CODEC_REJECT, .name = "images" },
 	[VS_TASK_A_SPREAD] = { .type = VSNL_CODEC_REJECT, .name = "topologySpreadConstraints" },
 	[VS_TASK_A_GATED] = { .type = VSNL_CODEC_REJECT, .name = "gated" },
-	[VS_TASK_A_NOMINATED_NODE] = { .type = VSNL_CODEC_REJECT, .name = "nominatedNodeName" },
+	[VS_TASK_A_NOMINATED_NODE] = { .type = VSNL_CODEC_STRING, .len = VS_NAME_MAX,
+		    .name = "nominatedNodeName" },
 };
 
 const struct vsnl_codec_set vsnl_codec_task_status = {

@@ -52,7 +52,7 @@ extern const char *const vsnl_pg_cond_names[VSNL_NR_PG_COND];
 extern const char *const vsnl_task_status_names[VSNL_NR_TASK_STATUS];
 
 /* enum vs_task_event by value, as clients show it ("?" past its end, as lib/render.c does) */
-#define VSNL_NR_TASK_EVENT	(VS_TASK_EVENT_UNGATED + 1)
+#define VSNL_NR_TASK_EVENT	(VS_TASK_EVENT_NOMINATED + 1)
 extern const char *const vsnl_task_event_names[VSNL_NR_TASK_EVENT];
 
 /* enum vs_preemption_policy_uapi by value, as clients show it ("?" past its end, as lib/render.c does) */

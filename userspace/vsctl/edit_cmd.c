@@ -332,6 +332,8 @@ static const struct field hn_fields[] = {
 static const struct field exit_code_fields[] = {
 	{ "exit-code", F_INT, VS_TASK_A_EXIT_CODE, .arg = "N",
 	  .help = "with failed: the container's exit code, for the job's policies" },
+	{ "node", F_STR, VS_TASK_A_NOMINATED_NODE, .arg = "NODE",
+	  .help = "with nominated: its status.nominatedNodeName now (none: cleared)" },
 	{ 0 }
 };
 
@@ -1723,8 +1725,8 @@ int vsctl_task_status(int argc, char **argv)
 {
 	static const struct verb v = {
 		.what = "Report what became of the task's pod, as the kubelet would: EVENT is "
-			"running, succeeded, failed, deleting, deleted or ungated (its scheduling "
-			"gates went).",
+			"running, succeeded, failed, deleting, deleted, ungated (its scheduling "
+			"gates went) or nominated (its status.nominatedNodeName changed).",
 		.fields = exit_code_fields, .extra = "EVENT", .codec = &vsnl_codec_task_status,
 	};
 	struct vsctl_key key;
@@ -1742,6 +1744,10 @@ int vsctl_task_status(int argc, char **argv)
 		return edit_done(&e, 2);
 	if (e.slot[VS_TASK_A_EXIT_CODE].shape && ev != VS_TASK_EVENT_FAILED) {
 		fprintf(stderr, "%s: --exit-code goes with failed only\n", e.prog);
+		return edit_done(&e, 2);
+	}
+	if (e.slot[VS_TASK_A_NOMINATED_NODE].shape && ev != VS_TASK_EVENT_NOMINATED) {
+		fprintf(stderr, "%s: --node goes with nominated only\n", e.prog);
 		return edit_done(&e, 2);
 	}
 	e.slot[VS_TASK_A_EVENT] = (struct slot){ .shape = SH_INT, .num = ev };

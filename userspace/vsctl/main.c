@@ -70,7 +70,8 @@ static const struct vsctl_cmd commands[] = {
 		"[--host-port PORT[/PROTO][@IP]]... [--image IMAGE]... [--gated] "
 		"[--nominated-node NODE] [--role R]"),
 	{ .group = "task", .name = "status", .fn = vsctl_task_status,
-	  .args = "[NS/]NAME running|succeeded|failed|deleting|deleted|ungated [--exit-code N]",
+	  .args = "[NS/]NAME running|succeeded|failed|deleting|deleted|ungated|nominated "
+		  "[--exit-code N] [--node NODE]",
 	  .help = "report what became of a task's pod" },
 	OBJ_CMDS("job", "[NS/]NAME", " [-n NS|-A]"),
 	ADD_CMD("job", "[NS/]NAME --task NAME:REPLICAS[:RES]... [--queue Q] "

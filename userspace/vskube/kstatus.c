@@ -427,6 +427,7 @@ u64 kstatus_pod_digest(json_t *status)
 			return 0;
 		dig_str(&d, jstr(c, "reason"));
 		dig_str(&d, jstr(c, "message"));
+		dig_str(&d, jstr(status, "nominatedNodeName"));
 		return dig_end(&d);
 	}
 	return 0;
@@ -595,7 +596,7 @@ static int podgroup(struct kstatus *s, const struct nlattr *nest)
 
 static int pod(struct kstatus *s, const struct nlattr *nest)
 {
-	const char *ns, *name, *reason, *message;
+	const char *ns, *name, *reason, *message, *nominated;
 	struct kst_write wr = { 0 };
 	struct vsnl_task_tb a;
 	char now[32];
@@ -606,12 +607,17 @@ static int pod(struct kstatus *s, const struct nlattr *nest)
 	    !(reason = vsnl_task_get_sched_reason(&a)) ||
 	    !(message = vsnl_task_get_sched_message(&a)))
 		return -EPROTO;
+	nominated = vsnl_task_get_nominated_node(&a);
 	time_now(now, sizeof(now));
-	/* taskUnschedulable(): only when the condition changes (podConditionHaveUpdate) */
-	patch = json_pack("{s:{s:[{s:s, s:s, s:s}]}}", "status", "conditions", "type",
+	/*
+	 * taskUnschedulable(): only when the condition or the nominated node
+	 * changes (podConditionHaveUpdate, podNominatedNodeNameNeedUpdate)
+	 */
+	patch = json_pack("{s:{s:[{s:s, s:s, s:s}], s:s*}}", "status", "conditions", "type",
 			  "PodScheduled", "status", "False",
 			  "reason", reason,
-			  "message", message);
+			  "message", message,
+			  "nominatedNodeName", nominated);
 	if (!patch)
 		return -ENOMEM;
 	if (already_there(s, KSTATUS_POD, ns, name,
@@ -620,12 +626,13 @@ static int pod(struct kstatus *s, const struct nlattr *nest)
 		return 0;
 	}
 	json_decref(patch);
-	/* the condition, and FailedScheduling with its message */
-	wr.patch = dump(json_pack("{s:{s:[{s:s, s:s, s:s, s:s, s:n, s:s}]}}", "status",
+	/* the condition, the nominated node, and FailedScheduling with its message */
+	wr.patch = dump(json_pack("{s:{s:[{s:s, s:s, s:s, s:s, s:n, s:s}], s:s*}}", "status",
 				  "conditions", "type", "PodScheduled", "status", "False",
 				  "reason", reason,
 				  "message", message,
-				  "lastProbeTime", "lastTransitionTime", now));
+				  "lastProbeTime", "lastTransitionTime", now,
+				  "nominatedNodeName", nominated));
 	wr.ev_type = "Warning";
 	wr.ev_reason = "FailedScheduling";
 	wr.ev_message = strdup(message);

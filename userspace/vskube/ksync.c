@@ -175,6 +175,9 @@ static void kmap_clear(struct kmap *m)
 #define KV_TASK		(1ull << 63)
 /* ... and that it had scheduling gates then. */
 #define KV_GATED	(1ull << 62)
+/* ... and a hash of its status.nominatedNodeName then (0: none), above the status. */
+#define KV_NOMINATED_SHIFT	8
+#define KV_NOMINATED	(0xffffffffull << KV_NOMINATED_SHIFT)
 
 /* ---- the requests of a flush ---- */
 
@@ -451,8 +454,10 @@ static void obj_what(const struct kfeed_info *fi, const char *ns, const char *na
 }
 
 /* A VS_CMD_TASK_STATUS; NULL (with a warning naming @what) when the policy refuses it. */
-static struct nlmsghdr *task_report(struct ksync *s, const char *ns, const char *name, u32 event,
-				    s32 exit_code, const char *what)
+/* A report of @event; a failure's @exit_code, a nomination's @nominated node (none: NULL). */
+static struct nlmsghdr *task_report_of(struct ksync *s, const char *ns, const char *name,
+				       u32 event, s32 exit_code, const char *nominated,
+				       const char *what)
 {
 	struct nlmsghdr *nlh = vsnl_msg_put(s->msg, VS_MSG_MAX, VS_CMD_TASK_STATUS, 0);
 	struct vsnl_err err = { 0 };
@@ -462,12 +467,20 @@ static struct nlmsghdr *task_report(struct ksync *s, const char *ns, const char 
 	    vsnl_task_put_name(nlh, VS_MSG_MAX, name, &err) ||
 	    vsnl_task_put_event(nlh, VS_MSG_MAX, event, &err) ||
 	    (event == VS_TASK_EVENT_FAILED && exit_code &&
-	     vsnl_task_put_exit_code(nlh, VS_MSG_MAX, exit_code, &err))) {
+	     vsnl_task_put_exit_code(nlh, VS_MSG_MAX, exit_code, &err)) ||
+	    (event == VS_TASK_EVENT_NOMINATED && nominated &&
+	     vsnl_task_put_nominated_node(nlh, VS_MSG_MAX, nominated, &err))) {
 		vsnl_warn("%s: %s: its status is not reported", what, err.msg);
 		return NULL;
 	}
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
+}
+
+static struct nlmsghdr *task_report(struct ksync *s, const char *ns, const char *name, u32 event,
+				    s32 exit_code, const char *what)
+{
+	return task_report_of(s, ns, name, event, exit_code, NULL, what);
 }
 
 /* The deletions: pods' as reports, then the others' by key, dependents first. */
@@ -523,9 +536,10 @@ static int report_of(u32 status)
 
 /*
  * The status the reader put in the pod's TASK_NEW @nlh (Pending, the
- * daemon's default, if none), and whether it has scheduling gates.
+ * daemon's default, if none), whether it has scheduling gates, and its
+ * nominated node (NULL: none; it points into @nlh).
  */
-static u32 task_status_of(const struct nlmsghdr *nlh, bool *gated)
+static u32 task_status_of(const struct nlmsghdr *nlh, bool *gated, const char **nominated)
 {
 	struct vsnl_vsched_tb top;
 	struct vsnl_task_tb tb;
@@ -533,28 +547,42 @@ static u32 task_status_of(const struct nlmsghdr *nlh, bool *gated)
 	u32 status = VS_TASK_STATUS_PENDING;
 
 	*gated = false;
+	*nominated = NULL;
 	if (!vsnl_codec_parse_msg(&vsnl_codec_vsched, nlh, GENL_HDRLEN, top.attr, VSNL_CODEC_REPLY,
 				  &err) && vsnl_vsched_get_task(&top) &&
 	    !vsnl_task_parse(vsnl_vsched_get_task(&top), &tb, VSNL_CODEC_REPLY, &err)) {
 		vsnl_task_get_status(&tb, &status);
 		*gated = vsnl_task_get_gated(&tb);
+		*nominated = vsnl_task_get_nominated_node(&tb);
 	}
 	return status;
+}
+
+/* KV_NOMINATED's part of a pod's value: a hash of @node, never 0 for one. */
+static u64 nominated_bits(const char *node)
+{
+	u32 h;
+
+	if (!node)
+		return 0;
+	h = nl_hash_any(node, strlen(node), 0x6e6f6d) | 1;
+	return (u64)h << KV_NOMINATED_SHIFT;
 }
 
 /*
  * A pod the core does not have is sent as it is (a new task: its spec
  * cannot change but for its scheduling gates, which may only go); one it
- * has, by what its status reports, and that its gates went, when that
- * changed.
+ * has, by what its status reports, that its gates went, and its nominated
+ * node, when that changed.
  */
 static int emit_pod(struct ksync *s, const struct kr_doc *doc, json_t *obj,
 		    struct nlmsghdr *nlh, const char *what)
 {
 	u64 key = key_of(KR_POD, doc->ns, doc->name), prev;
+	const char *nominated;
 	bool gated;
-	u32 status = task_status_of(nlh, &gated);
-	u64 val = KV_TASK | (gated ? KV_GATED : 0) | status;
+	u32 status = task_status_of(nlh, &gated, &nominated);
+	u64 val = KV_TASK | (gated ? KV_GATED : 0) | nominated_bits(nominated) | status;
 	bool known = kmap_get(&s->sent, key, &prev);
 	struct kmsg *m;
 	int ev;
@@ -572,6 +600,22 @@ static int emit_pod(struct ksync *s, const struct kr_doc *doc, json_t *obj,
 			if (!m)
 				return -ENOMEM;
 			prev &= ~KV_GATED;
+			m->done = KM_PUT;
+			m->report = true;
+			m->key = key;
+			m->val = prev;
+			if (prev == val)
+				return 0;
+		}
+		if ((prev & KV_NOMINATED) != (val & KV_NOMINATED)) {
+			nlh = task_report_of(s, doc->ns, doc->name, VS_TASK_EVENT_NOMINATED, 0,
+					     nominated, what);
+			if (!nlh)
+				return 0;
+			m = emit(s, nlh, what);
+			if (!m)
+				return -ENOMEM;
+			prev = (prev & ~KV_NOMINATED) | (val & KV_NOMINATED);
 			m->done = KM_PUT;
 			m->report = true;
 			m->key = key;

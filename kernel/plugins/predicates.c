@@ -564,28 +564,34 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * The constraints in order, as kube-scheduler's Filter takes them: a node
+ * without the constraint's key is refused for good, one over its skew for
+ * now, whichever comes first.
+ */
 static const char *pts_filter(const struct predicates *st, const struct vs_node *node,
 			      bool *unresolvable)
 {
-	*unresolvable = true;
-	if (!pts_node_has_keys(st, node))
-		return "node(s) didn't match pod topology spread constraints (missing required "
-		       "label)";
-	*unresolvable = false;
 	for (u32 i = 0; i < st->nr_pts; i++) {
 		const struct pts_hard *h = &st->pts[i];
+		const char *value = vs_labels_get(node->labels, h->c->topology_key);
 		const struct pts_domain *d;
 		s64 min, skew;
 
+		*unresolvable = !value;
+		if (!value)
+			return "node(s) didn't match pod topology spread constraints (missing "
+			       "required label)";
 		/* no domain at all: kube-scheduler finds no count to compare with */
 		if (!h->nr)
 			continue;
-		d = pts_find(h, vs_labels_get(node->labels, h->c->topology_key));
+		d = pts_find(h, value);
 		min = h->nr < (u32)vs_spread_min_domains(h->c) ? 0 : h->min;
 		skew = (s64)(d ? d->count : 0) + h->self - min;
 		if (skew > h->c->max_skew)
 			return "node(s) didn't match pod topology spread constraints";
 	}
+	*unresolvable = false;
 	return NULL;
 }
 

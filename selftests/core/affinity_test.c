@@ -12,22 +12,9 @@
 
 #include "core/affinity.h"
 #include "core/cluster.h"
+#include "strtest.h"
 
-static struct vs_strtab strs;
-
-static void setup(void)
-{
-	cr_assert_eq(vs_strtab_init(&strs), 0);
-}
-
-static void teardown(void)
-{
-	/* Every test frees what it made, refused specs included. */
-	cr_expect_eq(vs_strtab_count(&strs), 0, "%zu strings leaked", vs_strtab_count(&strs));
-	vs_strtab_destroy(&strs);
-}
-
-TestSuite(affinity, .init = setup, .fini = teardown);
+STRS_SUITE(affinity);
 
 /* A requirement with values, and one without. */
 #define VALS(...)	.values = (const char *const[]){ __VA_ARGS__ }, \

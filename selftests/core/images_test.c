@@ -8,14 +8,13 @@
 #include <criterion/criterion.h>
 
 #include "core/images.h"
-#include "core/strtab.h"
+#include "strtest.h"
 
-static struct vs_strtab strs;
 static struct vs_image_table tab;
 
 static void setup(void)
 {
-	cr_assert_eq(vs_strtab_init(&strs), 0);
+	strs_setup();
 	cr_assert_eq(vs_image_table_init(&tab), 0);
 }
 
@@ -23,8 +22,7 @@ static void teardown(void)
 {
 	cr_expect_eq(vs_image_table_count(&tab), 0, "%zu names left", vs_image_table_count(&tab));
 	vs_image_table_destroy(&tab);
-	cr_expect_eq(vs_strtab_count(&strs), 0, "%zu strings leaked", vs_strtab_count(&strs));
-	vs_strtab_destroy(&strs);
+	strs_teardown();
 }
 
 TestSuite(images, .init = setup, .fini = teardown);

@@ -8,22 +8,9 @@
 #include <criterion/criterion.h>
 
 #include "core/labels.h"
+#include "strtest.h"
 
-static struct vs_strtab strs;
-
-static void setup(void)
-{
-	cr_assert_eq(vs_strtab_init(&strs), 0);
-}
-
-static void teardown(void)
-{
-	/* Every test frees what it made: the table must be empty again. */
-	cr_expect_eq(vs_strtab_count(&strs), 0, "%zu strings leaked", vs_strtab_count(&strs));
-	vs_strtab_destroy(&strs);
-}
-
-TestSuite(labels, .init = setup, .fini = teardown);
+STRS_SUITE(labels);
 
 Test(labels, set_is_sorted_interned_and_looked_up_by_pointer)
 {

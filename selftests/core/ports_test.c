@@ -7,22 +7,9 @@
 #include <criterion/criterion.h>
 
 #include "core/ports.h"
-#include "core/strtab.h"
+#include "strtest.h"
 
-static struct vs_strtab strs;
-
-static void setup(void)
-{
-	cr_assert_eq(vs_strtab_init(&strs), 0);
-}
-
-static void teardown(void)
-{
-	cr_expect_eq(vs_strtab_count(&strs), 0, "%zu strings leaked", vs_strtab_count(&strs));
-	vs_strtab_destroy(&strs);
-}
-
-TestSuite(ports, .init = setup, .fini = teardown);
+STRS_SUITE(ports);
 
 static struct vs_host_ports *one(u32 port, enum vs_port_protocol proto, const char *ip)
 {

@@ -9,22 +9,9 @@
 
 #include "core/labels.h"
 #include "core/spread.h"
-#include "core/strtab.h"
+#include "strtest.h"
 
-static struct vs_strtab strs;
-
-static void setup(void)
-{
-	cr_assert_eq(vs_strtab_init(&strs), 0);
-}
-
-static void teardown(void)
-{
-	cr_expect_eq(vs_strtab_count(&strs), 0, "%zu strings leaked", vs_strtab_count(&strs));
-	vs_strtab_destroy(&strs);
-}
-
-TestSuite(spread, .init = setup, .fini = teardown);
+STRS_SUITE(spread);
 
 static const struct vs_kv_spec app_web[] = { { "app", "web" } };
 static const struct vs_label_selector_spec sel_web = { .match_labels = app_web,

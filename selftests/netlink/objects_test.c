@@ -30,6 +30,31 @@ static void teardown(void)
 
 TestSuite(objects, .init = setup, .fini = teardown);
 
+/* PodGroup ns/@name, made in the core. */
+static void add_pg(const char *name)
+{
+	struct vs_job_spec js;
+
+	vs_job_spec_init(&js, "ns", name);
+	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+}
+
+/*
+ * A new message in buf with task ns/@name of PodGroup "pg", its nest left
+ * open for more: the caller closes it (mnl_attr_nest_end(nlh, obj)).
+ */
+static struct nlattr *task_msg(const char *name)
+{
+	struct nlattr *obj;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	obj = mnl_attr_nest_start(nlh, VS_A_TASK);
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
+	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, name);
+	mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "pg");
+	return obj;
+}
+
 /* A fresh message holding one node nest; returns the nest. */
 static const struct nlattr *node_msg(const char *name, s64 mcpu,
 				     int unschedulable)
@@ -94,16 +119,12 @@ Test(objects, dumps_walk_in_creation_order_across_podgroups)
 {
 	const struct vs_nl_objtype *tasks = vs_nl_objtype(VS_A_TASK);
 	const char *names[] = { "a0", "a1", "b0" };
-	struct vs_job_spec js;
 	struct vs_task_spec ts;
 	struct vs_task *t = NULL;
 
-	vs_job_spec_init(&js, "ns", "a");
-	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
-	vs_job_spec_init(&js, "ns", "empty");
-	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
-	vs_job_spec_init(&js, "ns", "b");
-	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	add_pg("a");
+	add_pg("empty");
+	add_pg("b");
 	vs_task_spec_init(&ts, "ns", "b0", "b");
 	cr_assert_eq(vs_task_add(&cl, &ts, NULL, NULL), 0);
 	vs_task_spec_init(&ts, "ns", "a0", "a");
@@ -122,16 +143,10 @@ Test(objects, a_task_spec_never_changes)
 {
 	const struct vs_nl_objtype *ot = vs_nl_objtype(VS_A_TASK);
 	struct vs_err e = { { 0 } };
-	struct vs_job_spec js;
 	struct nlattr *obj;
 
-	vs_job_spec_init(&js, "ns", "pg");
-	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
-	nlh = mnl_nlmsg_put_header(buf);
-	obj = mnl_attr_nest_start(nlh, VS_A_TASK);
-	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
-	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, "p");
-	mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "pg");
+	add_pg("pg");
+	obj = task_msg("p");
 	mnl_attr_nest_end(nlh, obj);
 	cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, obj, false, &arena, &e), 0, "%s", e.msg);
 	cr_assert_eq(vs_nl_obj_set(ot, &cl, NULL, obj, &arena, &e), -EOPNOTSUPP);
@@ -280,16 +295,10 @@ Test(objects, a_tasks_spread_constraints_come_back_as_given)
 	const struct vs_spread_constraint *c;
 	const struct vs_spread_constraints *sc;
 	struct nlmsghdr *back;
-	struct vs_job_spec js;
 	struct nlattr *obj;
 
-	vs_job_spec_init(&js, "ns", "pg");
-	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
-	nlh = mnl_nlmsg_put_header(buf);
-	obj = mnl_attr_nest_start(nlh, VS_A_TASK);
-	mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
-	mnl_attr_put_strz(nlh, VS_TASK_A_NAME, "p");
-	mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "pg");
+	add_pg("pg");
+	obj = task_msg("p");
 	put_spread(nlh);
 	mnl_attr_nest_end(nlh, obj);
 	cr_assert_eq(vs_nl_obj_new(ot, &cl, NULL, obj, false, &arena, &e), 0, "%s", e.msg);
@@ -334,18 +343,12 @@ Test(objects, a_tasks_nominated_node_comes_back_and_a_bad_name_is_refused)
 	struct vs_err e = { { 0 } };
 	const struct nlattr *a, *task;
 	struct nlmsghdr *back;
-	struct vs_job_spec js;
 	const char *got = NULL;
 	struct nlattr *obj;
 
-	vs_job_spec_init(&js, "ns", "pg");
-	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	add_pg("pg");
 	for (int i = 0; i < 2; i++) {
-		nlh = mnl_nlmsg_put_header(buf);
-		obj = mnl_attr_nest_start(nlh, VS_A_TASK);
-		mnl_attr_put_strz(nlh, VS_TASK_A_NAMESPACE, "ns");
-		mnl_attr_put_strz(nlh, VS_TASK_A_NAME, i ? "q" : "p");
-		mnl_attr_put_strz(nlh, VS_TASK_A_PODGROUP, "pg");
+		obj = task_msg(i ? "q" : "p");
 		mnl_attr_put_strz(nlh, VS_TASK_A_NOMINATED_NODE, i ? "Bad_Node" : "gone");
 		mnl_attr_nest_end(nlh, obj);
 		vs_err_clear(&e);

@@ -426,6 +426,20 @@ static int p_tol_effect(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 
 /* ---- lists of objects ---- */
 
+void *kf_specs(struct kf *kf, const struct kf_items *items, size_t stride, size_t off,
+	       size_t size)
+{
+	char *v = vs_arena_calloc(&kf->scratch, items->nr + 1, size);
+
+	if (!v) {
+		kf_oom(kf);
+		return NULL;
+	}
+	for (u32 i = 0; i < items->nr; i++)
+		memcpy(v + i * size, (const char *)items->v + i * stride + off, size);
+	return v;
+}
+
 int kf_list(struct kf *kf, struct vs_arg_kv *kv, const struct kf_list *d, struct kf_items *out)
 {
 	int ret = kf_want(kf, kv, VS_ARG_SEQ, "a list");
@@ -592,25 +606,7 @@ static const struct kf_list image_list = {
 };
 KF_LIST_PARSER(kf_node_images, image_list)
 
-int kf_image_specs(struct kf *kf, const struct kf_items *items, const struct vs_image_spec **out,
-		   u32 *nr)
-{
-	const struct kf_image *im = items->v;
-	struct vs_image_spec *v;
-
-	*out = NULL;
-	*nr = 0;
-	if (!items->nr)
-		return 0;
-	v = vs_arena_calloc(&kf->scratch, items->nr, sizeof(*v));
-	if (!v)
-		return kf_oom(kf);
-	for (u32 i = 0; i < items->nr; i++)
-		v[i] = im[i].spec;
-	*out = v;
-	*nr = items->nr;
-	return 0;
-}
+KF_SPECS_FN(kf_image_specs, struct kf_image, struct vs_image_spec)
 
 /* ---- affinity, in Kubernetes' shape ---- */
 
@@ -647,20 +643,7 @@ static const struct kf_list req_list = {
 	.size = sizeof(struct req_in), .done = req_done,
 };
 
-/* The core takes arrays of specs: copy them out of their wrappers. */
-static int reqs_out(struct kf *kf, const struct kf_items *in, const struct vs_sel_req_spec **out,
-		    u32 *nr)
-{
-	struct vs_sel_req_spec *v = vs_arena_calloc(&kf->scratch, in->nr + 1, sizeof(*v));
-
-	if (!v)
-		return kf_oom(kf);
-	for (u32 i = 0; i < in->nr; i++)
-		v[i] = ((struct req_in *)in->v)[i].spec;
-	*out = v;
-	*nr = in->nr;
-	return 0;
-}
+static KF_SPECS_FN(reqs_out, struct req_in, struct vs_sel_req_spec)
 
 static int p_reqs(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 {
@@ -723,11 +706,9 @@ static int p_node_sel(struct kf *kf, struct vs_arg_kv *kv, void *slot)
 	ret = kf_walk_kv(kf, kv, node_sel_fields, ARRAY_SIZE(node_sel_fields), s, NULL);
 	if (ret)
 		return ret;
-	v = vs_arena_calloc(&kf->scratch, s->terms.nr + 1, sizeof(*v));
+	v = KF_SPECS(kf, &s->terms, struct term_in, spec);
 	if (!v)
-		return kf_oom(kf);
-	for (u32 i = 0; i < s->terms.nr; i++)
-		v[i] = ((struct term_in *)s->terms.v)[i].spec;
+		return -ENOMEM;
 	s->spec = (struct vs_node_selector_spec){ .terms = v, .nr_terms = s->terms.nr };
 	s->set = true;
 	return 0;
@@ -821,25 +802,7 @@ static const struct kf_list spread_list = {
 };
 KF_LIST_PARSER(kf_spreads, spread_list)
 
-int kf_spread_specs(struct kf *kf, const struct kf_items *items,
-		    const struct vs_spread_constraint_spec **out, u32 *nr)
-{
-	const struct kf_spread *s = items->v;
-	struct vs_spread_constraint_spec *v;
-
-	*out = NULL;
-	*nr = 0;
-	if (!items->nr)
-		return 0;
-	v = vs_arena_calloc(&kf->scratch, items->nr, sizeof(*v));
-	if (!v)
-		return kf_oom(kf);
-	for (u32 i = 0; i < items->nr; i++)
-		v[i] = s[i].spec;
-	*out = v;
-	*nr = items->nr;
-	return 0;
-}
+KF_SPECS_FN(kf_spread_specs, struct kf_spread, struct vs_spread_constraint_spec)
 
 /* A PodAffinityTerm. */
 struct pod_term_in {
@@ -967,12 +930,10 @@ static int build_pod_aff(struct kf *kf, struct vs_arg_kv *kv,
 	ret = kf_walk_kv(kf, kv, pod_aff_fields, ARRAY_SIZE(pod_aff_fields), &in, NULL);
 	if (ret)
 		return ret;
-	req = vs_arena_calloc(&kf->scratch, in.required.nr + 1, sizeof(*req));
+	req = KF_SPECS(kf, &in.required, struct pod_term_in, spec);
 	pref = vs_arena_calloc(&kf->scratch, in.preferred.nr + 1, sizeof(*pref));
 	if (!req || !pref)
 		return kf_oom(kf);
-	for (u32 i = 0; i < in.required.nr; i++)
-		req[i] = ((struct pod_term_in *)in.required.v)[i].spec;
 	for (u32 i = 0; i < in.preferred.nr; i++) {
 		struct wpod_term_in *w = &((struct wpod_term_in *)in.preferred.v)[i];
 

@@ -187,6 +187,28 @@ int fn(struct kf *kf, struct vs_arg_kv *kv, void *slot)				\
 	return kf_list(kf, kv, &desc, slot);					\
 }
 
+/*
+ * The core takes arrays of specs: the @size bytes at @off of each of
+ * @items' wrappers (@stride bytes apart), copied into one array of the
+ * scratch arena, a zeroed spec past the last. NULL when out of memory
+ * (kf_oom() said so).
+ */
+void *kf_specs(struct kf *kf, const struct kf_items *items, size_t stride, size_t off,
+	       size_t size);
+
+/* kf_specs() of a list whose wrappers @type hold their spec in @member. */
+#define KF_SPECS(kf, items, type, member)					\
+	kf_specs(kf, items, sizeof(type), offsetof(type, member), sizeof(((type *)0)->member))
+
+/* A function giving the specs of @type's list as kf_specs() does, and their number. */
+#define KF_SPECS_FN(fn, type, spec_type)					\
+int fn(struct kf *kf, const struct kf_items *items, const spec_type **out, u32 *nr)	\
+{										\
+	*out = KF_SPECS(kf, items, type, spec);					\
+	*nr = *out ? items->nr : 0;						\
+	return *out ? 0 : -ENOMEM;						\
+}
+
 /* A LabelSelector: {matchLabels, matchExpressions}; set once parsed. */
 struct kf_label_sel {
 	struct vs_label_selector_spec spec;

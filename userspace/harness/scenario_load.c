@@ -411,11 +411,9 @@ static int add_hypernode(struct ld *ld, struct vs_arg *item, u32 idx, const char
 	if (ret)
 		return ret;
 	/* the members' specs, apart from what their parse kept beside them */
-	members = vs_arena_calloc(&ld->kf.scratch, in.members.nr + 1, sizeof(*members));
+	members = KF_SPECS(&ld->kf, &in.members, struct hn_member_in, spec);
 	if (!members)
 		return loom(ld);
-	for (u32 i = 0; i < in.members.nr; i++)
-		members[i] = ((struct hn_member_in *)in.members.v)[i].spec;
 	in.spec.members = members;
 	in.spec.nr_members = in.members.nr;
 	if (vs_hypernode_add(&ld->scn->cl, &in.spec, NULL, &e))
@@ -598,11 +596,9 @@ static int add_podgroup(struct ld *ld, struct vs_arg *item, u32 idx, const char 
 	if (in.subgroups.nr) {
 		struct vs_subgroup_policy_spec *sgs;
 
-		sgs = vs_arena_calloc(&ld->kf.scratch, in.subgroups.nr, sizeof(*sgs));
+		sgs = KF_SPECS(&ld->kf, &in.subgroups, struct sg_in, spec);
 		if (!sgs)
 			return loom(ld);
-		for (u32 i = 0; i < in.subgroups.nr; i++)
-			sgs[i] = ((struct sg_in *)in.subgroups.v)[i].spec;
 		in.spec.subgroups = sgs;
 		in.spec.nr_subgroups = in.subgroups.nr;
 	}

@@ -161,6 +161,33 @@ if "$vsbench" run --preset topology-tiny --export-scenario "$dir/topo.yaml" >"$o
 fi
 grep -q 'the cluster holds HyperNodes, which the export does not write yet' "$out" ||
 	fail "no message for the export of HyperNodes"
+# spread-tiny: half the PodGroups' pods keep apart by hostname (odd jobs) or spread over the
+# four zones with maxSkew 1 (even jobs), job j's when (j * 53) % 100 < 50. The scan places
+# them exactly as --compare's does; no two new pods of an anti-affinity job share a node and a
+# spread job's new pods are within one of each other over the zones (node i is in zone i % 4),
+# which the same jobs of the preset tiny, without constraints, are not.
+"$vsbench" run --preset spread-tiny --compare --binds-out "$dir/spread.binds" >"$out" 2>&1 ||
+	fail "spread-tiny --compare exited $?"
+grep -q 'the same binds in the same order (exact)' "$out" || fail "spread-tiny: not exact"
+grep -q 'invariants hold' "$out" || fail "spread-tiny: invariants"
+apart() {
+	awk '{ split($1, a, "/"); split(a[2], p, "-"); j = p[2] + 0
+	       if ((j * 53) % 100 < 50 && j % 2 == 1 && ++c[j " " $2] > 1) bad++ }
+	     END { print bad + 0 }' "$1"
+}
+skewed() {
+	awk '{ split($1, a, "/"); split(a[2], p, "-"); j = p[2] + 0
+	       if ((j * 53) % 100 < 50 && j % 2 == 0) { sub("node-", "", $2); c[j, ($2 + 0) % 4]++; jobs[j] = 1 } }
+	     END { for (j in jobs) { mx = 0; mn = 1e9
+		       for (z = 0; z < 4; z++) { v = c[j, z] + 0; if (v > mx) mx = v; if (v < mn) mn = v }
+		       if (mx - mn > 1) bad++ }
+		   print bad + 0 }' "$1"
+}
+[ "$(apart "$dir/spread.binds")" = 0 ] || fail "spread-tiny: an anti-affinity job's pods share a node"
+[ "$(skewed "$dir/spread.binds")" = 0 ] || fail "spread-tiny: a spread job's pods skewed over zones"
+"$vsbench" run --preset tiny --binds-out "$dir/tiny.binds" >"$out" 2>&1 || fail "tiny exited $?"
+[ "$(apart "$dir/tiny.binds")" -gt 0 ] && [ "$(skewed "$dir/tiny.binds")" -gt 0 ] ||
+	fail "the checks of spread-tiny find nothing where nothing keeps pods apart"
 if "$vsbench" cycle --tainted 101 >"$out" 2>&1; then fail "--tainted 101 accepted"; fi
 grep -q -- '--tainted: "101" is not a number from 0 to 100' "$out" || fail "no message for --tainted 101"
 

@@ -36,6 +36,15 @@ struct vsbench_shape {
 	 */
 	unsigned long selector_pct, tainted_pct;
 	/*
+	 * Percent of the podgroups whose tasks look beyond their node, by
+	 * turns a required pod anti-affinity over hostnames and a
+	 * DoNotSchedule topology spread constraint (maxSkew 1) over zones,
+	 * each selecting the job's own pods (label app=JOB): those whose
+	 * (j * 53) % 100 falls below it. The nodes then carry their
+	 * kubernetes.io/hostname label. No number is drawn.
+	 */
+	unsigned long spread_pct;
+	/*
 	 * A network topology (--topology spine=S,leaf=L; 0: none): L tier-1
 	 * HyperNodes of consecutive nodes (exactMatch members), S tier-2 ones
 	 * of consecutive leaves, and one tier-3 root over the spines.

@@ -68,6 +68,9 @@ static void usage(FILE *out)
 		"      --selectors PCT    percent of podgroups whose tasks select a zone (default 0)\n"
 		"      --tainted PCT      percent of nodes tainted dedicated=infra:NoSchedule\n"
 		"                         (default 0)\n"
+		"      --spread PCT       percent of podgroups whose tasks have a hostname pod\n"
+		"                         anti-affinity or a zone spread constraint, by turns\n"
+		"                         (default 0)\n"
 		"      --topology spine=S,leaf=L\n"
 		"                         HyperNodes over the nodes: L leaves, S spines, a root\n"
 		"                         (default none)\n"
@@ -94,6 +97,7 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 		VSBENCH_SHAPE_LONGOPTS,
 		{ "selectors", required_argument, NULL, 'S' },
 		{ "tainted", required_argument, NULL, 'T' },
+		{ "spread", required_argument, NULL, 'P' },
 		{ "topology", required_argument, NULL, 'N' },
 		{ "network-topology", required_argument, NULL, 'M' },
 		{ "cycles", required_argument, NULL, 'c' },
@@ -117,6 +121,9 @@ static int parse_opts(int argc, char **argv, struct cycle_opts *o)
 		} else if (c == 'T') {
 			ret = vsbench_parse_ulong("cycle", "tainted", optarg, 0, 100,
 						  &o->shape.tainted_pct);
+		} else if (c == 'P') {
+			ret = vsbench_parse_ulong("cycle", "spread", optarg, 0, 100,
+						  &o->shape.spread_pct);
 		} else if (c == 'N') {
 			ret = vsbench_topology_opt("cycle", optarg, &o->shape);
 		} else if (c == 'M') {

@@ -7,8 +7,10 @@
  *
  * The file holds what the generator (gen.c) sets and nothing else: nodes
  * (cpu, memory, pods, labels, taints), queues (weight), PodGroups
- * (namespace, queue, minMember, phase) and pods (request, role, node
- * selector, Running on a node or Pending), each list in creation order,
+ * (namespace, queue, minMember, phase) and pods (request, role, labels,
+ * node selector, required pod anti-affinity and topology spread
+ * constraints by matchLabels, Running on a node or Pending), each list in
+ * creation order,
  * which is the order the loader creates them in and so keeps every tie
  * where the run had it. No configuration is written: the default applies,
  * which is vsbench's built-in one. Quantities are written exactly: cpu in
@@ -41,18 +43,25 @@ static void put_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void put_labels(FILE *f, const char *key, const struct vs_labels *l)
+/* @l as a flow mapping: {"k": "v", ...}. */
+static void put_map(FILE *f, const struct vs_labels *l)
 {
-	if (!vs_labels_count(l))
-		return;
-	fprintf(f, ", %s: {", key);
-	for (u32 i = 0; i < l->nr; i++) {
+	fputc('{', f);
+	for (u32 i = 0; i < vs_labels_count(l); i++) {
 		fputs(i ? ", " : "", f);
 		put_str(f, l->kv[i].key);
 		fputs(": ", f);
 		put_str(f, l->kv[i].value);
 	}
 	fputc('}', f);
+}
+
+static void put_labels(FILE *f, const char *key, const struct vs_labels *l)
+{
+	if (!vs_labels_count(l))
+		return;
+	fprintf(f, ", %s: ", key);
+	put_map(f, l);
 }
 
 static void put_node(FILE *f, const struct vs_node *n)
@@ -81,6 +90,43 @@ static void put_node(FILE *f, const struct vs_node *n)
 	fputs("}\n", f);
 }
 
+/* A selector of matchLabels alone, as the generator makes them. */
+static void put_selector(FILE *f, const struct vs_label_selector *sel)
+{
+	fputs(", labelSelector: {matchLabels: ", f);
+	put_map(f, sel->match_labels);
+	fputc('}', f);
+}
+
+static void put_anti_affinity(FILE *f, const struct vs_pod_affinity *anti)
+{
+	fputs(", affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [",
+	      f);
+	for (u32 i = 0; i < anti->nr_required; i++) {
+		fputs(i ? ", {" : "{", f);
+		fputs("topologyKey: ", f);
+		put_str(f, anti->required[i].topology_key);
+		put_selector(f, anti->required[i].selector);
+		fputc('}', f);
+	}
+	fputs("]}}", f);
+}
+
+static void put_spread(FILE *f, const struct vs_spread_constraints *sc)
+{
+	fputs(", topologySpreadConstraints: [", f);
+	for (u32 i = 0; i < sc->nr; i++) {
+		const struct vs_spread_constraint *c = &sc->c[i];
+
+		fprintf(f, "%s{maxSkew: %d, topologyKey: ", i ? ", " : "", c->max_skew);
+		put_str(f, c->topology_key);
+		fprintf(f, ", whenUnsatisfiable: %s", vs_spread_action_name(c->when));
+		put_selector(f, c->selector);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 static void put_task(FILE *f, const struct vs_task *t)
 {
 	fputs("  - {name: ", f);
@@ -96,13 +142,54 @@ static void put_task(FILE *f, const struct vs_task *t)
 		fputs(", role: ", f);
 		put_str(f, t->role);
 	}
+	put_labels(f, "labels", t->labels);
 	put_labels(f, "nodeSelector", t->node_selector);
+	if (t->affinity)
+		put_anti_affinity(f, t->affinity->pod_anti_affinity);
+	if (vs_task_spread(t))
+		put_spread(f, vs_task_spread(t));
 	fprintf(f, ", phase: %s", vs_task_status_name(t->status));
 	if (t->node) {
 		fputs(", node: ", f);
 		put_str(f, t->node->name);
 	}
 	fputs("}\n", f);
+}
+
+/* A selector the file writes: matchLabels only, some. */
+static bool plain_selector(const struct vs_label_selector *sel)
+{
+	return sel && !sel->nr_exprs && vs_labels_count(sel->match_labels);
+}
+
+/*
+ * The generator's pods that look beyond their node: required pod
+ * anti-affinity terms and spread constraints, each selecting by
+ * matchLabels in the pod's namespace, and no policy or minDomains.
+ */
+static bool exportable_beyond(const struct vs_task *t)
+{
+	const struct vs_affinity *a = t->affinity;
+	const struct vs_spread_constraints *sc = vs_task_spread(t);
+
+	if (a && (a->node_affinity || a->pod_affinity || !a->pod_anti_affinity ||
+		  a->pod_anti_affinity->nr_preferred))
+		return false;
+	for (u32 i = 0; a && i < a->pod_anti_affinity->nr_required; i++) {
+		const struct vs_pod_affinity_term *term = &a->pod_anti_affinity->required[i];
+
+		if (!plain_selector(term->selector) || term->all_namespaces ||
+		    term->nr_namespaces)
+			return false;
+	}
+	for (u32 i = 0; sc && i < sc->nr; i++) {
+		const struct vs_spread_constraint *c = &sc->c[i];
+
+		if (!plain_selector(c->selector) || c->min_domains || c->nr_match_label_keys ||
+		    c->node_affinity_policy || c->node_taints_policy)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -133,6 +220,13 @@ static int check_exportable(const struct vs_cluster *cl, const char *file)
 				fprintf(stderr, "vsbench: --export-scenario %s: task %s/%s is %s: "
 					"only Pending and Running tasks are written\n", file,
 					t->ns, t->name, vs_task_status_name(t->status));
+				return -1;
+			}
+			if (!exportable_beyond(t)) {
+				fprintf(stderr, "vsbench: --export-scenario %s: task %s/%s has an "
+					"affinity or spread constraint the generator does not "
+					"make, which the export does not write\n", file, t->ns,
+					t->name);
 				return -1;
 			}
 		}

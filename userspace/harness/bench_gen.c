@@ -92,6 +92,7 @@ static int build_nodes(struct vs_cluster *cl, const struct vsbench_shape *o, str
 		struct vs_kv_spec labels[] = {
 			{ "topology.kubernetes.io/zone", zones[i % ARRAY_SIZE(zones)] },
 			{ "node.kubernetes.io/instance-type", s < 2 ? "standard" : "large" },
+			{ VS_HOSTNAME_LABEL, name },
 		};
 		struct vs_taint_spec taint = { "dedicated", "infra", VS_TAINT_NO_SCHEDULE };
 		struct vs_node_spec spec;
@@ -104,7 +105,8 @@ static int build_nodes(struct vs_cluster *cl, const struct vsbench_shape *o, str
 			   o->node_cpu ? o->node_memory : shapes[s].gib << 30);
 		vs_res_set(&spec.allocatable, VS_RES_PODS, 110);
 		spec.labels = labels;
-		spec.nr_labels = ARRAY_SIZE(labels);
+		/* the hostname only where pods spread by it: other clusters stay as they were */
+		spec.nr_labels = ARRAY_SIZE(labels) - !o->spread_pct;
 		/* Spread over the fleet (not the first nodes), and the same every run. */
 		if ((i * 37) % 100 < o->tainted_pct) {
 			spec.taints = &taint;
@@ -264,7 +266,17 @@ static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsig
 	struct vs_job_spec js;
 	struct vs_res req;
 	const char *role = j % 3 ? "worker" : "ps";
-	struct vs_kv_spec sel;
+	bool beyond = (j * 53) % 100 < o->spread_pct;
+	struct vs_kv_spec sel, app = { "app", name };
+	struct vs_label_selector_spec mine = { .match_labels = &app, .nr_match_labels = 1 };
+	struct vs_pod_affinity_term_spec apart = { .selector = &mine,
+						   .topology_key = VS_HOSTNAME_LABEL };
+	struct vs_pod_affinity_spec anti = { .required = &apart, .nr_required = 1 };
+	struct vs_affinity_spec aff = { .pod_anti_affinity = &anti };
+	struct vs_spread_constraint_spec spread = {
+		.max_skew = 1, .topology_key = "topology.kubernetes.io/zone",
+		.when = VS_SPREAD_DO_NOT_SCHEDULE, .selector = &mine,
+	};
 
 	/*
 	 * Without gangs the draws are those of the first version (min_member,
@@ -297,6 +309,16 @@ static int build_job(struct vs_cluster *cl, const struct vsbench_shape *o, unsig
 		if (j % 100 < o->selector_pct) {
 			ts.node_selector = &sel;
 			ts.nr_node_selector = 1;
+		}
+		if (beyond) {
+			ts.labels = &app;
+			ts.nr_labels = 1;
+			if (j % 2) {
+				ts.affinity = &aff;
+			} else {
+				ts.spread = &spread;
+				ts.nr_spread = 1;
+			}
 		}
 		if (nodes && vsbench_rnd(100) < o->running_pct)
 			node = first_fit(nodes, o->nodes, cursor, &req);

@@ -62,6 +62,7 @@ struct run_preset {
 	unsigned long queues;		/* weights 1, 2, 3, 4, 1, ... */
 	unsigned long tasks;
 	unsigned long running_pct;
+	unsigned long spread_pct;	/* podgroups with anti-affinity or spread (shape's) */
 	const char *note;
 	/* A network topology: --topology spine=S,leaf=L and --network-topology NT */
 	unsigned long spines, leaves;
@@ -78,6 +79,11 @@ static const struct run_preset presets[] = {
 	{ .name = "topology", .nodes = 10000, .queues = 8, .tasks = 10000, .spines = 16,
 	  .leaves = 256, .nt = "hard:1=50%,soft",
 	  .note = "16 spines, 256 leaves; gangs of 8 to 256, half hard:1, half soft" },
+	{ .name = "spread", .nodes = 10000, .queues = 8, .tasks = 20000, .running_pct = 10,
+	  .spread_pct = 50,
+	  .note = "half the podgroups' pods with hostname anti-affinity or a zone spread" },
+	{ .name = "spread-tiny", .nodes = 200, .queues = 4, .tasks = 1000, .running_pct = 10,
+	  .spread_pct = 50, .note = "the same, for tests" },
 	{ .name = "topology-tiny", .nodes = 200, .queues = 4, .tasks = 1000, .spines = 2,
 	  .leaves = 8, .nt = "hard:1=50%,soft",
 	  .note = "2 spines, 8 leaves; for tests" },
@@ -997,6 +1003,7 @@ static int preset_shape(const struct run_opts *o, struct vsbench_gangs *gangs,
 	}
 	*shape = (struct vsbench_shape){ .nodes = p->nodes, .queues = p->queues,
 					 .running_pct = p->running_pct, .seed = o->seed,
+					 .spread_pct = p->spread_pct,
 					 .gangs = gangs, .topo_spines = p->spines,
 					 .topo_leaves = p->leaves };
 	if (p->nt && vsbench_nt_opt("run", o->nt ? o->nt : p->nt, shape))

@@ -561,18 +561,44 @@ static void commit(struct vs_session *ssn, struct vs_statement *stmt)
 	vs_stmt_commit(stmt);
 }
 
+/*
+ * Volcano's taskEligibleToPreempt: NULL, or why @preemptor may not preempt.
+ * Not with preemptionPolicy Never; and a preemptor with a nominated node
+ * not when that node is gone from the session or the predicates now pass
+ * there (preemption means no node is schedulable), though it may when they
+ * refuse it for good. vsched does not yet know which terminating pods a
+ * preemption made, which Volcano checks on the nominated node last.
+ */
+static const char *not_eligible(struct vs_session *ssn, const struct vs_task *preemptor)
+{
+	const char *name = vs_task_nominated(preemptor);
+	struct vs_fit_error fe = { .reason = { 0 } };
+	const struct vs_node *node;
+
+	if (preemptor->preemption_policy == VS_PREEMPT_NEVER)
+		return "preemptionPolicy is Never";
+	if (!name)
+		return NULL;
+	node = vs_node_find(ssn->cl, name);
+	if (!node)
+		return "the pod's nominated node is not found in the session";
+	if (!vs_ssn_predicate(ssn, preemptor, node, &fe))
+		return "the pod's nominated node is already schedulable";
+	return NULL;
+}
+
 /* Volcano's preempt(): one preemptor, node by node, best first. */
 static bool preempt_task(struct preempt_ctx *ctx, struct vs_statement *stmt,
 			 struct vs_task *preemptor, enum victim_scope scope)
 {
 	struct vs_session *ssn = ctx->ssn;
 	struct vs_fit_error fe = { .reason = { 0 } };
+	const char *why = not_eligible(ssn, preemptor);
 	u32 nr;
 
-	/* taskEligibleToPreempt; vsched has no nominated nodes to check. */
-	if (preemptor->preemption_policy == VS_PREEMPT_NEVER) {
-		vs_v(3, "Task <%s/%s> is not eligible to preempt other tasks: "
-		     "preemptionPolicy is Never", preemptor->ns, preemptor->name);
+	if (why) {
+		vs_v(3, "Task <%s/%s> is not eligible to preempt other tasks: %s",
+		     preemptor->ns, preemptor->name, why);
 		return false;
 	}
 	if (vs_ssn_pre_predicate(ssn, preemptor, &fe)) {

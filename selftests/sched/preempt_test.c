@@ -521,6 +521,74 @@ Test(preempt, a_pipeline_without_evictions_nominates_no_node)
 	cr_assert_null(vs_task_nominated(high0));
 }
 
+/*
+ * taskEligibleToPreempt with a nominated node: the evictions a preemptor
+ * nominated to @nominated makes, wanting disk=ssd when @ssd. n1 holds low-0,
+ * n2 (disk=ssd) low-1; each is full.
+ */
+static u32 nominated_preempts(const char *nominated, bool ssd)
+{
+	static const char conf[] =
+		"actions: preempt\n"
+		"tiers:\n"
+		"- plugins:\n"
+		"  - name: priority\n"
+		"  - name: gang\n"
+		"  - name: conformance\n"
+		"- plugins:\n"
+		"  - name: predicates\n";
+	static const struct vs_kv_spec disk = { "disk", "ssd" };
+	struct vs_node_spec ns;
+	struct vs_task_spec ts;
+
+	vt_start(conf);
+	vt_node("n1", 1000, 10);
+	vs_node_spec_init(&ns, "n2");
+	ns.allocatable = vt_res(1000);
+	vs_res_set(&ns.allocatable, VS_RES_PODS, 10);
+	ns.labels = &disk;
+	ns.nr_labels = 1;
+	cr_assert_eq(vs_node_add(&vt_cl, &ns, NULL, NULL), 0);
+	vt_job("low", "default", 0, VS_PG_RUNNING, "low");
+	vt_job("high", "default", 1, VS_PG_INQUEUE, "high");
+	vt_task("low-0", "low", 1000, "n1");
+	vt_task("low-1", "low", 1000, "n2");
+	vt_task_spec(&ts, "high-0", "high", 1000, NULL);
+	ts.nominated = nominated;
+	if (ssd) {
+		ts.node_selector = &disk;
+		ts.nr_node_selector = 1;
+	}
+	vt_add(&ts);
+	vt_cycle();
+	return vt_nr_evicts;
+}
+
+/* A nominated node gone from the cluster: Volcano's preempt takes the task as not eligible. */
+Test(preempt, a_preemptor_whose_nominated_node_is_gone_preempts_nothing)
+{
+	cr_assert_eq(nominated_preempts("gone", false), 0);
+}
+
+/* Its predicates pass on its nominated node (resources aside): it waits there, evicting nothing. */
+Test(preempt, a_preemptor_its_nominated_node_would_take_preempts_nothing)
+{
+	cr_assert_eq(nominated_preempts("n1", false), 0);
+}
+
+/* The same preemptor without a nominated node preempts. */
+Test(preempt, a_preemptor_without_a_nominated_node_preempts)
+{
+	cr_assert_eq(nominated_preempts(NULL, false), 1);
+}
+
+/* Refused there for good (its node selector): it preempts elsewhere. */
+Test(preempt, a_preemptor_its_nominated_node_refuses_for_good_preempts_elsewhere)
+{
+	cr_assert_eq(nominated_preempts("n1", true), 1);
+	cr_assert(vt_evicted("ns/low-1"));
+}
+
 static void expect_refused(const char *args, const char *what)
 {
 	char conf[512];

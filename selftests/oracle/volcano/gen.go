@@ -160,6 +160,13 @@ func (c *fuzzCase) departure() string {
 		// predicates plugin's event handlers; vsched always (scheduling.md)
 		return "nodeorder without predicates"
 	}
+	// a pod pipelined where evictions made room is nominated there, and a later
+	// cycle's allocate tries that node first and preempt checks it (PR #4079, v1.12.0,
+	// and taskEligibleToPreempt): v1.10.0 reads no nominated node; capacity's
+	// request also shrinks with the evictions after the first cycle
+	if c.scn.Cycles > 1 && (c.has("preempt") || c.has("reclaim")) {
+		return "evictions over several cycles"
+	}
 	pods := map[string]int32{}
 	for _, p := range c.scn.Pods {
 		pods[p.PodGroup]++
@@ -212,10 +219,6 @@ func (c *fuzzCase) departure() string {
 			if r := req[q.Name][name]; d.Cmp(r) > 0 {
 				return "capacity with a queue that deserves more than it asks"
 			}
-		}
-		// evictions shrink the request after the first cycle
-		if c.scn.Cycles > 1 && (c.has("preempt") || c.has("reclaim")) {
-			return "capacity with evictions over several cycles"
 		}
 	}
 	for i := range c.scn.Pods {
@@ -656,9 +659,10 @@ func generate(seed int64) *fuzzCase {
 	genWorkload(r, c, room)
 	if c.plugin("capacity") {
 		c.capDeserved()
-		if c.has("preempt") || c.has("reclaim") {
-			c.scn.Cycles = 1
-		}
+	}
+	// evictions over several cycles nominate nodes (departure())
+	if c.has("preempt") || c.has("reclaim") {
+		c.scn.Cycles = 1
 	}
 	return c
 }

@@ -900,23 +900,17 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 			ctx->topo->task = task;
 			ctx->topo->task_hn = allocated;
 		}
+		/* the nominated node first, then the index */
 		best = nominated_node(ctx, task, cache);
-		if (best) {
-			place_task(ctx, stmt, task, best);
-			if (aware)
-				allocated = new_allocated(ctx, best, allocated);
-			if (sub_ready(ssn, jw, sub))
-				break;
-			continue;
-		}
-		fast = (ctx->nodes == ssn->nodes || ctx->leaf_group != VS_TOPO_NONE) &&
+		fast = !best && (ctx->nodes == ssn->nodes || ctx->leaf_group != VS_TOPO_NONE) &&
 		       fast_task(ctx, task) && !(cache && cache->mixed);
-		best = fast ? fast_best(ctx, task) : NULL;
-		if (best) {
+		if (fast && (best = fast_best(ctx, task))) {
 			if (ctx->stmt_arena == ctx->dry)
 				ssn->sched->stats.fast_dry_placements++;
 			else
 				ssn->sched->stats.fast_placements++;
+		}
+		if (best) {
 			place_task(ctx, stmt, task, best);
 			if (aware)
 				allocated = new_allocated(ctx, best, allocated);

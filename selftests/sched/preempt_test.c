@@ -25,13 +25,18 @@ static void setup(void)
 
 TestSuite(preempt, .init = setup, .fini = vt_teardown);
 
-static const char basic_conf[] =
-	"actions: preempt\n"
-	"tiers:\n"
-	"- plugins:\n"
-	"  - name: priority\n"
-	"  - name: gang\n"
-	"  - name: conformance\n";
+/* Volcano's first tier, the one most tests need. */
+#define FIRST_TIER			\
+	"tiers:\n"			\
+	"- plugins:\n"			\
+	"  - name: priority\n"		\
+	"  - name: gang\n"		\
+	"  - name: conformance\n"
+
+static const char basic_conf[] = "actions: preempt\n" FIRST_TIER;
+
+/* allocate first: a preemptor is placed once its victims are gone */
+static const char alloc_preempt_conf[] = "actions: \"allocate, preempt\"\n" FIRST_TIER;
 
 Test(preempt, a_lower_priority_job_gives_way_lowest_first)
 {
@@ -459,16 +464,9 @@ Test(preempt, a_task_outranks_a_running_task_of_its_own_job)
 
 Test(preempt, the_preemptor_is_bound_once_its_victim_is_gone)
 {
-	static const char conf[] =
-		"actions: \"allocate, preempt\"\n"
-		"tiers:\n"
-		"- plugins:\n"
-		"  - name: priority\n"
-		"  - name: gang\n"
-		"  - name: conformance\n";
 	struct vs_task *victim;
 
-	vt_start(conf);
+	vt_start(alloc_preempt_conf);
 	vt_node("n1", 1000, 10);
 	vt_job("low", "default", 0, VS_PG_RUNNING, "low");
 	vt_job("high", "default", 1, VS_PG_INQUEUE, "high");
@@ -497,17 +495,10 @@ Test(preempt, the_preemptor_is_bound_once_its_victim_is_gone)
  */
 Test(preempt, a_pipeline_without_evictions_nominates_no_node)
 {
-	static const char conf[] =
-		"actions: \"allocate, preempt\"\n"
-		"tiers:\n"
-		"- plugins:\n"
-		"  - name: priority\n"
-		"  - name: gang\n"
-		"  - name: conformance\n";
 	struct vs_task *gone, *high0;
 	struct vs_session *ssn;
 
-	vt_start(conf);
+	vt_start(alloc_preempt_conf);
 	vt_node("n1", 1000, 10);
 	vt_job("low", "default", 0, VS_PG_RUNNING, "low");
 	vt_job("high", "default", 1, VS_PG_INQUEUE, "high");
@@ -528,15 +519,8 @@ Test(preempt, a_pipeline_without_evictions_nominates_no_node)
  */
 static u32 nominated_preempts(const char *nominated, bool ssd)
 {
-	static const char conf[] =
-		"actions: preempt\n"
-		"tiers:\n"
-		"- plugins:\n"
-		"  - name: priority\n"
-		"  - name: gang\n"
-		"  - name: conformance\n"
-		"- plugins:\n"
-		"  - name: predicates\n";
+	static const char conf[] = "actions: preempt\n" FIRST_TIER "- plugins:\n"
+				   "  - name: predicates\n";
 	static const struct vs_kv_spec disk = { "disk", "ssd" };
 	struct vs_node_spec ns;
 	struct vs_task_spec ts;

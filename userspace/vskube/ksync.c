@@ -569,6 +569,21 @@ static u64 nominated_bits(const char *node)
 	return (u64)h << KV_NOMINATED_SHIFT;
 }
 
+/* A pod's request (a @report of a task the core has): once applied, its value is @val. */
+static int emit_pod_msg(struct ksync *s, struct nlmsghdr *nlh, const char *what, u64 key, u64 val,
+			bool report)
+{
+	struct kmsg *m = emit(s, nlh, what);
+
+	if (!m)
+		return -ENOMEM;
+	m->done = KM_PUT;
+	m->report = report;
+	m->key = key;
+	m->val = val;
+	return 0;
+}
+
 /*
  * A pod the core does not have is sent as it is (a new task: its spec
  * cannot change but for its scheduling gates, which may only go); one it
@@ -584,7 +599,6 @@ static int emit_pod(struct ksync *s, const struct kr_doc *doc, json_t *obj,
 	u32 status = task_status_of(nlh, &gated, &nominated);
 	u64 val = KV_TASK | (gated ? KV_GATED : 0) | nominated_bits(nominated) | status;
 	bool known = kmap_get(&s->sent, key, &prev);
-	struct kmsg *m;
 	int ev;
 
 	if (known) {
@@ -596,14 +610,9 @@ static int emit_pod(struct ksync *s, const struct kr_doc *doc, json_t *obj,
 			nlh = task_report(s, doc->ns, doc->name, VS_TASK_EVENT_UNGATED, 0, what);
 			if (!nlh)
 				return 0;
-			m = emit(s, nlh, what);
-			if (!m)
-				return -ENOMEM;
 			prev &= ~KV_GATED;
-			m->done = KM_PUT;
-			m->report = true;
-			m->key = key;
-			m->val = prev;
+			if (emit_pod_msg(s, nlh, what, key, prev, true))
+				return -ENOMEM;
 			if (prev == val)
 				return 0;
 		}
@@ -612,14 +621,9 @@ static int emit_pod(struct ksync *s, const struct kr_doc *doc, json_t *obj,
 					     nominated, what);
 			if (!nlh)
 				return 0;
-			m = emit(s, nlh, what);
-			if (!m)
-				return -ENOMEM;
 			prev = (prev & ~KV_NOMINATED) | (val & KV_NOMINATED);
-			m->done = KM_PUT;
-			m->report = true;
-			m->key = key;
-			m->val = prev;
+			if (emit_pod_msg(s, nlh, what, key, prev, true))
+				return -ENOMEM;
 			if (prev == val)
 				return 0;
 		}
@@ -631,14 +635,7 @@ static int emit_pod(struct ksync *s, const struct kr_doc *doc, json_t *obj,
 		if (!nlh)
 			return 0;
 	}
-	m = emit(s, nlh, what);
-	if (!m)
-		return -ENOMEM;
-	m->done = KM_PUT;
-	m->report = known;
-	m->key = key;
-	m->val = val;
-	return 0;
+	return emit_pod_msg(s, nlh, what, key, val, known);
 }
 
 /*

@@ -335,12 +335,45 @@ static bool need_continue(const struct job_ws *jw, const struct sub_ws *sub, u64
 }
 
 /*
+ * Whether the indexes may serve @task: its scores depend on the node alone,
+ * and its predicates on the node, or on pods elsewhere only as
+ * fast_accept() asks them node by node. Not with node affinity (preferred
+ * terms score per candidate set; a template leaves required ones out),
+ * preferred pod terms (InterPodAffinity scores by what runs elsewhere), or
+ * topology spread constraints (the skew that refuses a node to one task of
+ * a role may admit it to the next, which the role's error cache still
+ * refuses: the scan keeps that cache, the indexes do not).
+ */
+static bool index_serves(const struct vs_task *task)
+{
+	const struct vs_affinity *a = task->affinity;
+
+	if (vs_task_spread(task))
+		return false;
+	return !a || (!a->node_affinity && !(a->pod_affinity && a->pod_affinity->nr_preferred) &&
+		      !(a->pod_anti_affinity && a->pod_anti_affinity->nr_preferred));
+}
+
+static bool same_pod_terms(const struct vs_task *a, const struct vs_task *b)
+{
+	const struct vs_affinity *x = a->affinity, *y = b->affinity;
+
+	return vs_pod_affinity_equal(x ? x->pod_affinity : NULL, y ? y->pod_affinity : NULL) &&
+	       vs_pod_affinity_equal(x ? x->pod_anti_affinity : NULL,
+				     y ? y->pod_anti_affinity : NULL);
+}
+
+/*
  * Whether @role's error cache can refuse a task a node it would pass itself:
  * the cache holds every node that refused a task of the role in this attempt
- * at the job, and the next task skips them. When the role's pending tasks are
- * all of one template (host ports included) and none has affinity or spread
- * constraints, a node that refused one refuses the next (while a job is
- * tried, a node's Idle and FutureIdle only shrink), so the cache changes
+ * at the job, and the next task skips them. When the role's pending tasks
+ * are all of one template (host ports included), with the same labels and
+ * the same required pod terms, and the index may serve them
+ * (index_serves()), a node that refused one refuses the next: while a job
+ * is tried, a node's Idle and FutureIdle only shrink, pods only arrive (an
+ * anti-affinity that refused still does), and a required pod affinity,
+ * once some pod satisfies it, admits only the domains of the pods that do,
+ * which the next tasks of the role can only join. So the cache changes
  * nothing and the fast path may serve; otherwise only the scan, run for
  * every task of the role, decides as Volcano does.
  */
@@ -351,11 +384,12 @@ static bool role_mixed(const struct vs_job *job, const char *role)
 	list_for_each_entry(t, &job->by_status[VS_TASK_PENDING], status_node) {
 		if (t->role != role || t->best_effort || t->gated)
 			continue;
-		if (vs_task_looks_beyond_node(t))
+		if (!index_serves(t))
 			return true;
 		if (!first)
 			first = t;
-		else if (!vs_fastpath_same_tmpl(first, t))
+		else if (!vs_fastpath_same_tmpl(first, t) || !vs_labels_equal(first->labels, t->labels) ||
+			 !same_pod_terms(first, t))
 			return true;
 	}
 	return false;
@@ -522,14 +556,17 @@ static struct vs_node *prioritize(struct alloc_ctx *ctx, const struct vs_task *t
 /*
  * Whether a task's score on a node can depend on that node alone in this
  * session, for the tasks fast_task() lets through, and its predicates
- * change only where a node's accounting changes: the only plugins that
- * score are nodeorder and binpack, and last a plugin whose scores can be
- * split (network-topology-aware: by the node's HyperNodes, for the tasks
- * its split_begin() takes), and the only one that predicates is
- * predicates (none chooses the best node itself); no node has a
- * PreferNoSchedule taint (TaintToleration's scores would be normalised
- * over the candidates); no task has pod affinity or anti-affinity
- * (InterPodAffinity scores and filters by what runs elsewhere).
+ * change only where a node's accounting changes or by what fast_accept()
+ * tests on each node: the only plugins that score are nodeorder and
+ * binpack, and last a plugin whose scores can be split
+ * (network-topology-aware: by the node's HyperNodes, for the tasks its
+ * split_begin() takes), and the only one that predicates is predicates
+ * (none chooses the best node itself); no node has a PreferNoSchedule
+ * taint (TaintToleration's scores would be normalised over the
+ * candidates); no task has preferred pod affinity or anti-affinity terms
+ * (InterPodAffinity would score by what runs elsewhere, for a task with
+ * them and for every task they may pick). Required terms only filter:
+ * fast_accept() asks the predicates about each node the index offers.
  */
 static bool fast_possible(const struct vs_session *ssn)
 {
@@ -552,23 +589,21 @@ static bool fast_possible(const struct vs_session *ssn)
 	if (ssn->ext[VS_EXT_BEST_NODE].nr)
 		return false;
 	/* The cluster counts them as objects come and go. */
-	return !ssn->cl->nr_prefer_no_schedule_nodes && !ssn->cl->nr_pod_affinity_tasks;
+	return !ssn->cl->nr_prefer_no_schedule_nodes && !ssn->cl->nr_pod_preferred_tasks;
 }
 
 static bool fast_on(struct alloc_ctx *ctx);
 
 /*
- * A task the indexes may serve: without affinity (preferred node terms
- * score per candidate set) or topology spread constraints (they count the
- * pods of other nodes), and one the split plugin scores node by node.
- * A task with host ports is served too: fast_accept() runs every predicate
- * on the node the index offers, and a node whose port is held leaves the
- * index of the task's template (the ports are part of it) until its pods
- * change.
+ * A task the indexes may serve: one the split plugin scores node by node
+ * (fast_task()) and index_serves() admits. A task with host ports is
+ * served too: fast_accept() runs every predicate on the node the index
+ * offers, and a node whose port is held leaves the index of the task's
+ * template (the ports are part of it) until its pods change.
  */
 static bool fast_task(struct alloc_ctx *ctx, const struct vs_task *task)
 {
-	if (vs_task_looks_beyond_node(task) || !fast_on(ctx))
+	if (!index_serves(task) || !fast_on(ctx))
 		return false;
 	return !ctx->split || vs_ssn_split_begin(ctx->ssn, task, ctx->leaf_group != VS_TOPO_NONE,
 						 &ctx->split_bound);
@@ -630,9 +665,16 @@ static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
 			return VS_NIDX_DROP;
 		return VS_NIDX_SKIP;	/* it may serve the FutureIdle gradient */
 	}
-	if (vs_allocate_predicate(fs->ctx->ssn, fs->task, node, &fe))
+	/*
+	 * A refusal by pods elsewhere is the task's, not the template's, and
+	 * may not last: the node stays for the next search.
+	 */
+	if (!vs_allocate_predicate(fs->ctx->ssn, fs->task, node, &fe))
+		return VS_NIDX_TAKE;
+	if (!fe.elsewhere)
 		return VS_NIDX_DROP;
-	return VS_NIDX_TAKE;
+	fs->ctx->ssn->sched->stats.fast_elsewhere++;
+	return VS_NIDX_SKIP;
 }
 
 /*

@@ -916,3 +916,53 @@ bool vs_pod_affinity_term_match(const struct vs_pod_affinity_term *term,
 	return pod_term_ns_match(term, owner_ns, other->ns) &&
 	       vs_label_selector_match(term->selector, other->labels);
 }
+
+static bool sel_reqs_equal(const struct vs_sel_req *a, const struct vs_sel_req *b, u32 nr)
+{
+	for (u32 i = 0; i < nr; i++) {
+		if (a[i].key != b[i].key || a[i].op != b[i].op ||
+		    a[i].nr_values != b[i].nr_values || a[i].num != b[i].num)
+			return false;
+		for (u32 v = 0; v < a[i].nr_values; v++)
+			if (a[i].values[v] != b[i].values[v])	/* interned */
+				return false;
+	}
+	return true;
+}
+
+static bool label_selector_equal(const struct vs_label_selector *a,
+				 const struct vs_label_selector *b)
+{
+	if (!a || !b)
+		return a == b;
+	return vs_labels_equal(a->match_labels, b->match_labels) && a->nr_exprs == b->nr_exprs &&
+	       sel_reqs_equal(a->exprs, b->exprs, a->nr_exprs);
+}
+
+static bool pod_term_equal(const struct vs_pod_affinity_term *a,
+			   const struct vs_pod_affinity_term *b)
+{
+	if (a->topology_key != b->topology_key || a->all_namespaces != b->all_namespaces ||
+	    a->nr_namespaces != b->nr_namespaces || !label_selector_equal(a->selector, b->selector))
+		return false;
+	for (u32 i = 0; i < a->nr_namespaces; i++)
+		if (a->namespaces[i] != b->namespaces[i])
+			return false;
+	return true;
+}
+
+bool vs_pod_affinity_equal(const struct vs_pod_affinity *a, const struct vs_pod_affinity *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->nr_required != b->nr_required || a->nr_preferred != b->nr_preferred)
+		return false;
+	for (u32 i = 0; i < a->nr_required; i++)
+		if (!pod_term_equal(&a->required[i], &b->required[i]))
+			return false;
+	for (u32 i = 0; i < a->nr_preferred; i++)
+		if (a->preferred[i].weight != b->preferred[i].weight ||
+		    !pod_term_equal(&a->preferred[i].term, &b->preferred[i].term))
+			return false;
+	return true;
+}

@@ -248,4 +248,11 @@ bool vs_label_selector_match(const struct vs_label_selector *sel,
 bool vs_pod_affinity_term_match(const struct vs_pod_affinity_term *term,
 				const char *owner_ns, const struct vs_task *other);
 
+/*
+ * Whether two pod (anti-)affinities (of one string table; NULL is none) ask
+ * the same: the same terms in the same order, selectors, namespaces and
+ * topology keys alike, and the same weights.
+ */
+bool vs_pod_affinity_equal(const struct vs_pod_affinity *a, const struct vs_pod_affinity *b);
+
 #endif /* VS_CORE_AFFINITY_H */

@@ -140,7 +140,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	const struct vs_job *job, *prev = NULL;
 	const struct vs_task *task;
 	struct vs_res total;
-	u32 nodes = 0, queues = 0, jobs = 0, tasks = 0, pns = 0, ipa = 0, active = 0, awake = 0;
+	u32 nodes = 0, queues = 0, jobs = 0, tasks = 0, pns = 0, ipa = 0, pref = 0, active = 0, awake = 0;
 	u32 prev_sidx = 0;
 	int ret;
 
@@ -244,6 +244,7 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 				return ret;
 			}
 			ipa += vs_task_has_pod_terms(task);
+			pref += vs_task_has_preferred_pod_terms(task);
 			tasks++;
 		}
 		jobs++;
@@ -266,10 +267,12 @@ int vs_cluster_check(const struct vs_cluster *cl, struct vs_err *err)
 	if (active != awake || active != cl->nr_active_jobs)
 		return vs_err_set(err, EIO, "%u podgroups listed active, %u awake with a queue, %u "
 				  "counted", active, awake, cl->nr_active_jobs);
-	if (pns != cl->nr_prefer_no_schedule_nodes || ipa != cl->nr_pod_affinity_tasks)
+	if (pns != cl->nr_prefer_no_schedule_nodes || ipa != cl->nr_pod_affinity_tasks ||
+	    pref != cl->nr_pod_preferred_tasks)
 		return vs_err_set(err, EIO, "%u nodes with a PreferNoSchedule taint, %u counted; %u "
-				  "tasks with pod affinity, %u counted", pns,
-				  cl->nr_prefer_no_schedule_nodes, ipa, cl->nr_pod_affinity_tasks);
+				  "tasks with pod affinity, %u counted; %u with preferred terms, "
+				  "%u counted", pns, cl->nr_prefer_no_schedule_nodes, ipa,
+				  cl->nr_pod_affinity_tasks, pref, cl->nr_pod_preferred_tasks);
 	if (vs_htable_count(&cl->node_index) != nodes ||
 	    vs_htable_count(&cl->queue_index) != queues ||
 	    vs_htable_count(&cl->job_index) != jobs ||

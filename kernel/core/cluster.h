@@ -144,6 +144,7 @@ struct vs_cluster {
 	 * nodes with a PreferNoSchedule taint.
 	 */
 	u32 nr_pod_affinity_tasks;
+	u32 nr_pod_preferred_tasks;	/* of those, with preferred terms */
 	u32 nr_prefer_no_schedule_nodes;
 
 	u64 seq;			/* the next creation sequence number */

@@ -292,6 +292,15 @@ static inline bool vs_task_has_pod_terms(const struct vs_task *task)
 	return task->affinity && (task->affinity->pod_affinity || task->affinity->pod_anti_affinity);
 }
 
+/* ... and those among them with preferred ones (cl->nr_pod_preferred_tasks). */
+static inline bool vs_task_has_preferred_pod_terms(const struct vs_task *task)
+{
+	const struct vs_affinity *a = task->affinity;
+
+	return a && ((a->pod_affinity && a->pod_affinity->nr_preferred) ||
+		     (a->pod_anti_affinity && a->pod_anti_affinity->nr_preferred));
+}
+
 /* Make @queue @job's: the active jobs, the queue's list, counts and totals. */
 void vs_job_queue_attach(struct vs_cluster *cl, struct vs_job *job, struct vs_queue *queue);
 

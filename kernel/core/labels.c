@@ -112,6 +112,19 @@ bool vs_labels_match(const struct vs_labels *labels, const struct vs_labels *sel
 	return true;
 }
 
+bool vs_labels_equal(const struct vs_labels *a, const struct vs_labels *b)
+{
+	u32 nr = vs_labels_count(a);
+
+	if (nr != vs_labels_count(b))
+		return false;
+	/* sorted by key, interned: equal sets hold the same pointers in order */
+	for (u32 i = 0; i < nr; i++)
+		if (a->kv[i].key != b->kv[i].key || a->kv[i].value != b->kv[i].value)
+			return false;
+	return true;
+}
+
 /* ---- taints ---- */
 
 static const char *const effect_names[] = {

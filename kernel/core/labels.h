@@ -52,6 +52,9 @@ static inline u32 vs_labels_count(const struct vs_labels *labels)
 /* True when every label of @selector is in @labels with the same value. */
 bool vs_labels_match(const struct vs_labels *labels, const struct vs_labels *selector);
 
+/* Whether two sets (of one string table) hold the same labels; NULL is empty. */
+bool vs_labels_equal(const struct vs_labels *a, const struct vs_labels *b);
+
 /* ---- taints ---- */
 
 enum vs_taint_effect {

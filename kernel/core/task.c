@@ -619,6 +619,7 @@ int vs_task_add(struct vs_cluster *cl, const struct vs_task_spec *spec,
 	vs_name_tree_add(&cl->task_names, task);
 	cl->nr_tasks++;
 	cl->nr_pod_affinity_tasks += vs_task_has_pod_terms(task);
+	cl->nr_pod_preferred_tasks += vs_task_has_preferred_pod_terms(task);
 	if (ent) {
 		ent->obj = task;
 		vs_txn_push(cl, ent);
@@ -653,6 +654,7 @@ void vs_task_del(struct vs_cluster *cl, struct vs_task *task)
 	vs_name_tree_del(&cl->task_names, task);
 	cl->nr_tasks--;
 	cl->nr_pod_affinity_tasks -= vs_task_has_pod_terms(task);
+	cl->nr_pod_preferred_tasks -= vs_task_has_preferred_pod_terms(task);
 	if (ent)
 		vs_txn_push(cl, ent);
 	else

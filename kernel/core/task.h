@@ -187,16 +187,6 @@ static inline const struct vs_spread_constraints *vs_task_spread(const struct vs
 	return task->ext ? task->ext->spread : NULL;
 }
 
-/*
- * Whether where the task may go or how a node scores for it depends on
- * more than the node (affinity, topology spread): the exhaustive scan's,
- * not the fast path's.
- */
-static inline bool vs_task_looks_beyond_node(const struct vs_task *task)
-{
-	return task->affinity || vs_task_spread(task);
-}
-
 static inline const struct vs_host_ports *vs_task_ports(const struct vs_task *task)
 {
 	return task->ext ? task->ext->ports : NULL;

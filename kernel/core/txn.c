@@ -368,6 +368,7 @@ static void undo_del(struct vs_cluster *cl, struct vs_txn_ent *ent)
 		vs_htable_add(&cl->task_index, &task->hnode, vs_ns_name_hash(task->ns, task->name));
 		cl->nr_tasks++;
 		cl->nr_pod_affinity_tasks += vs_task_has_pod_terms(task);
+		cl->nr_pod_preferred_tasks += vs_task_has_preferred_pod_terms(task);
 		vs_name_tree_add(&cl->task_names, task);
 		break;
 	case VS_TXN_DEL_VJOB:

@@ -506,6 +506,9 @@ static bool pod_affinity_scores(struct nodeorder *no, struct vs_session *ssn,
 	u32 nr_scan = all ? ssn->nr_nodes : no->nr_aff_nodes;
 	s64 min = INT64_MAX, max = INT64_MIN;
 
+	/* Only preferred terms weigh: without any, no pair would get a weight. */
+	if (!all && !ssn->cl->nr_pod_preferred_tasks)
+		return false;
 	no->nr_topo = 0;
 	no->topo_nomem = false;
 	for (u32 n = 0; n < nr_scan; n++) {

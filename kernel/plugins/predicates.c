@@ -79,12 +79,17 @@
 #include "plugins/plugins.h"
 #include "sched/session.h"
 
-/* A set of (topology key, value) pairs, both interned; sorted once gathered. */
+/*
+ * A set of (topology key, value) pairs, both interned; sorted once
+ * gathered. It grows in the session's arena (a steady cycle takes nothing
+ * from the heap): what it outgrows is left there until the session ends.
+ */
 struct topo_set {
 	struct topo_pair {
 		const char *key, *value;
 	} *p;
 	u32 nr, cap;
+	struct vs_arena *arena;
 };
 
 /* One domain of a constraint: a value of its topology key, and the pods it counts there. */
@@ -228,6 +233,7 @@ static int predicates_open(struct vs_session *ssn, struct vs_plugin *p)
 	memset(st->evicted_head, 0xff, (ssn->nr_nodes ? ssn->nr_nodes : 1) *
 	       sizeof(*st->evicted_head));
 	st->free_evicted = NO_ENTRY;
+	st->affinity.arena = st->anti_affinity.arena = st->existing_anti.arena = ssn->arena;
 	p->priv = st;
 	return 0;
 }
@@ -239,14 +245,6 @@ static void predicates_close(struct vs_session *ssn, struct vs_plugin *p)
 	(void)ssn;
 	if (!st)
 		return;
-	free(st->affinity.p);
-	free(st->anti_affinity.p);
-	free(st->existing_anti.p);
-	for (u32 i = 0; i < st->cap_pts; i++)
-		free(st->pts[i].d);
-	free(st->pts);
-	st->pts = NULL;
-	st->nr_pts = st->cap_pts = 0;
 	free(st->evicted);
 	/* The session discards what is left open after its plugins closed. */
 	st->evicted = NULL;
@@ -333,10 +331,12 @@ static int topo_add(struct topo_set *set, const char *key, const struct vs_node 
 		return 0;
 	if (set->nr == set->cap) {
 		u32 cap = set->cap ? 2 * set->cap : 32;
-		struct topo_pair *np = realloc(set->p, cap * sizeof(*np));
+		struct topo_pair *np = vs_arena_alloc(set->arena, cap * sizeof(*np));
 
 		if (!np)
 			return -ENOMEM;
+		if (set->nr)
+			memcpy(np, set->p, set->nr * sizeof(*np));
 		set->p = np;
 		set->cap = cap;
 	}
@@ -497,12 +497,14 @@ static int pts_prepare(struct vs_session *ssn, struct predicates *st, const stru
 		nr += sc->c[i].when == VS_SPREAD_DO_NOT_SCHEDULE;
 	if (!nr)
 		return 0;
+	/* In the session's arena, as the topology sets (a steady cycle takes no heap). */
 	if (nr > st->cap_pts) {
-		struct pts_hard *h = realloc(st->pts, nr * sizeof(*h));
+		struct pts_hard *h = vs_arena_calloc(ssn->arena, nr, sizeof(*h));
 
 		if (!h)
 			goto nomem;
-		memset(h + st->cap_pts, 0, (nr - st->cap_pts) * sizeof(*h));
+		if (st->cap_pts)
+			memcpy(h, st->pts, st->cap_pts * sizeof(*h));
 		st->pts = h;
 		st->cap_pts = nr;
 	}
@@ -513,7 +515,7 @@ static int pts_prepare(struct vs_session *ssn, struct predicates *st, const stru
 		if (c->when != VS_SPREAD_DO_NOT_SCHEDULE)
 			continue;
 		if (h->cap < ssn->nr_nodes) {
-			struct pts_domain *d = realloc(h->d, ssn->nr_nodes * sizeof(*d));
+			struct pts_domain *d = vs_arena_alloc(ssn->arena, ssn->nr_nodes * sizeof(*d));
 
 			if (!d)
 				goto nomem;
@@ -786,6 +788,7 @@ static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 	}
 	if (st->pod_affinity && (why = ipa_filter(st, task, node, &fe->unresolvable))) {
 		vs_fit_say(fe, why, NULL);
+		fe->elsewhere = true;
 		return -EINVAL;
 	}
 	if (!st->pod_topology_spread || !vs_task_spread(task))
@@ -797,6 +800,7 @@ static int predicates_predicate(struct vs_session *ssn, struct vs_plugin *p,
 	}
 	if ((why = pts_filter(st, node, &fe->unresolvable))) {
 		vs_fit_say(fe, why, NULL);
+		fe->elsewhere = true;
 		return -EINVAL;
 	}
 	return 0;

@@ -96,13 +96,17 @@ struct vs_validate {
 
 /*
  * Why a predicate refused a node, in kube-scheduler's words ("Insufficient
- * cpu", "node(s) didn't match Pod's node affinity/selector"). @resolvable is
- * false when no amount of preemption on that node could help
- * (UnschedulableAndUnresolvable).
+ * cpu", "node(s) didn't match Pod's node affinity/selector"). @unresolvable
+ * is true when no amount of preemption on that node could help
+ * (UnschedulableAndUnresolvable). @elsewhere is true when what refused
+ * reads the pods of other nodes or the task's own labels and pod terms
+ * (InterPodAffinity, PodTopologySpread): the node may pass another task of
+ * the same request, or this one later, without its own accounting changing.
  */
 struct vs_fit_error {
 	char reason[96];
 	bool unresolvable;
+	bool elsewhere;
 };
 
 /*

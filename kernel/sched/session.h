@@ -62,6 +62,7 @@ struct vs_sched_stats {
 	u64 fast_dry_placements;	/* the same within a HyperNode's dry run */
 	u64 fast_misses;	/* tasks the index found no node for where the scan did: 0 */
 	u64 class_out;		/* nodes a node class kept out of an index, unscored */
+	u64 fast_elsewhere;	/* nodes an index offered that pods elsewhere refused (kept) */
 };
 
 struct vs_sched {

@@ -15,7 +15,10 @@
  * run must have placed tasks from its indexes (else the test proves
  * nothing) and never missed a node the scan found. One cluster in ten has a
  * node with a PreferNoSchedule taint, whose scores are normalised over the
- * candidates: there the index must not serve at all.
+ * candidates: there the index must not serve at all. Pods carry labels, and
+ * some required pod affinity or anti-affinity (among the job's own pods, or
+ * against another tier's), which the index serves by asking the predicates
+ * node by node; in some clusters preferred terms, where it does not serve.
  *
  * FASTPATH_SEEDS in the environment runs more seeds (make bench does).
  */
@@ -89,8 +92,34 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 		struct vs_host_port_spec port = { .port = 8080 + rnd(2) };
 		bool with_port = !rnd(6), gated = !rnd(10);
 		u32 img = rnd(5);	/* 3, 4: none */
+		/*
+		 * Labels, and required pod terms: apart by node or zone from
+		 * the job's own pods, together in a zone with them, or away
+		 * from the nodes of tier t0's pods; in some clusters preferred
+		 * terms, for which the index must not serve.
+		 */
+		u32 terms = rnd(10), tier = rnd(2);
+		struct vs_kv_spec labels[] = { { "app", jname }, { "tier", tier ? "t1" : "t0" } };
+		struct vs_kv_spec t0 = { "tier", "t0" };
+		struct vs_label_selector_spec own = { .match_labels = labels, .nr_match_labels = 1 };
+		struct vs_label_selector_spec tier0 = { .match_labels = &t0, .nr_match_labels = 1 };
+		struct vs_pod_affinity_term_spec term = {
+			.selector = terms == 3 ? &tier0 : &own,
+			.topology_key = terms == 1 || terms == 2 ? "zone" : "kubernetes.io/hostname",
+		};
+		struct vs_weighted_pod_affinity_term_spec pref = { .weight = 50, .term = term };
+		struct vs_pod_affinity_spec pa = { .required = &term, .nr_required = 1 };
+		struct vs_affinity_spec aff = { 0 };
 
 		snprintf(jname, sizeof(jname), "%s%u", prefix, j);
+		if (terms == 4 && r->seed % 7 == 3) {
+			pa = (struct vs_pod_affinity_spec){ .preferred = &pref, .nr_preferred = 1 };
+			aff.pod_anti_affinity = &pa;
+		} else if (terms == 2) {
+			aff.pod_affinity = &pa;
+		} else if (terms < 4) {
+			aff.pod_anti_affinity = &pa;
+		}
 		snprintf(qname, sizeof(qname), "q%u", rnd(nr_queues));
 		vs_job_spec_init(&js, "ns", jname);
 		js.queue = qname;
@@ -130,6 +159,10 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 				ts.images = pod_imgs[img];
 				ts.nr_images = pod_imgs[img][1] ? 2 : 1;
 			}
+			ts.labels = labels;
+			ts.nr_labels = ARRAY_SIZE(labels);
+			if (aff.pod_affinity || aff.pod_anti_affinity)
+				ts.affinity = &aff;
 			if (running) {
 				/* Running where it fits, a few of them terminating (Releasing). */
 				snprintf(node, sizeof(node), "n%u", (next++ * 7) % nr_nodes);
@@ -224,7 +257,8 @@ static void build(struct run *r, unsigned long long seed)
 	nr_nodes = 5 + rnd(60);
 	for (u32 i = 0; i < nr_nodes; i++) {
 		struct vs_node_spec spec;
-		struct vs_kv_spec label = { "zone", zones[rnd(3)] };
+		struct vs_kv_spec label[] = { { "zone", zones[rnd(3)] },
+					      { "kubernetes.io/hostname", name } };
 		struct vs_taint_spec taint = { "gpu", "true", VS_TAINT_NO_SCHEDULE };
 		struct vs_taint_spec soft = { "spot", "true", VS_TAINT_PREFER_NO_SCHEDULE };
 		struct vs_node *n;
@@ -233,8 +267,8 @@ static void build(struct run *r, unsigned long long seed)
 		vs_node_spec_init(&spec, name);
 		spec.allocatable = st_res(2000 * (1 + rnd(8)), (2LL << 30) * (1 + rnd(8)));
 		vs_res_set(&spec.allocatable, VS_RES_PODS, 3 + rnd(20));
-		spec.labels = &label;
-		spec.nr_labels = 1;
+		spec.labels = label;
+		spec.nr_labels = ARRAY_SIZE(label);
 		if (!rnd(6)) {
 			spec.taints = &taint;
 			spec.nr_taints = 1;
@@ -303,7 +337,8 @@ static void churn(struct run *r)
 	}
 	list_for_each_entry_safe(node, ntmp, &r->cl.nodes, list) {
 		struct vs_node_spec spec;
-		struct vs_kv_spec label = { "zone", zones[rnd(3)] };
+		struct vs_kv_spec label[] = { { "zone", zones[rnd(3)] },
+					      { "kubernetes.io/hostname", node->name } };
 		struct vs_taint_spec taint = { "gpu", "true", VS_TAINT_NO_SCHEDULE };
 		u32 what = rnd(12);
 
@@ -320,8 +355,8 @@ static void churn(struct run *r)
 		spec.allocatable = node->allocatable;
 		if (what == 1)
 			vs_res_set(&spec.allocatable, VS_RES_CPU, 2000 * (1 + rnd(8)));
-		spec.labels = &label;
-		spec.nr_labels = 1;
+		spec.labels = label;
+		spec.nr_labels = ARRAY_SIZE(label);
 		if (!rnd(6)) {
 			spec.taints = &taint;
 			spec.nr_taints = 1;
@@ -333,14 +368,15 @@ static void churn(struct run *r)
 	}
 	for (u32 n = rnd(6) ? 0 : 1 + rnd(2); n; n--) {
 		struct vs_node_spec spec;
-		struct vs_kv_spec label = { "zone", zones[rnd(3)] };
+		struct vs_kv_spec label[] = { { "zone", zones[rnd(3)] },
+					      { "kubernetes.io/hostname", name } };
 
 		snprintf(name, sizeof(name), "m%u-%u", r->t.cycle, n);
 		vs_node_spec_init(&spec, name);
 		spec.allocatable = st_res(2000 * (1 + rnd(8)), (2LL << 30) * (1 + rnd(8)));
 		vs_res_set(&spec.allocatable, VS_RES_PODS, 3 + rnd(20));
-		spec.labels = &label;
-		spec.nr_labels = 1;
+		spec.labels = label;
+		spec.nr_labels = ARRAY_SIZE(label);
 		node_images(&spec);
 		cr_assert_eq(vs_node_add(&r->cl, &spec, &node, &e), 0, "%s", e.msg);
 	}
@@ -487,12 +523,13 @@ static void decide_both(u32 s, bool topo, const char *with_index, const char *wi
 Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
 {
 	u32 seeds = nr_seeds();
-	u64 placed = 0, class_out = 0;
+	u64 placed = 0, class_out = 0, elsewhere = 0;
 
 	for (u32 s = 1; s <= seeds; s++) {
 		decide_both(s, false, conf_fast, conf_exhaustive);
 		placed += fast.sched.stats.fast_placements;
 		class_out += fast.sched.stats.class_out;
+		elsewhere += fast.sched.stats.fast_elsewhere;
 		cr_assert_eq(slow.sched.stats.class_out, 0, "seed %u: exhaustive asked the classes", s);
 		release(&fast);
 		release(&slow);
@@ -502,6 +539,9 @@ Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
 	/* Selectors, taints, cordons and not-ready nodes: classes kept nodes out. */
 	cr_assert_gt(class_out, seeds, "node classes kept %llu nodes out in %u clusters",
 		     (unsigned long long)class_out, seeds);
+	/* Pod anti-affinity and affinity refused nodes the indexes offered, which stayed. */
+	cr_assert_gt(elsewhere, seeds, "pods elsewhere refused %llu offered nodes in %u clusters",
+		     (unsigned long long)elsewhere, seeds);
 }
 
 /*

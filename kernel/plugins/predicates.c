@@ -64,6 +64,13 @@
  * than maxSkew (the emptiest is 0 while fewer domains than minDomains
  * exist).
  *
+ * Both PreFilters read the pods their selectors may pick through the pods
+ * by label (plugins/podindex.h), not a walk of every node's pods: the
+ * pods on nodes indexed by the keys selectors anchor on, and the required
+ * anti-affinity terms of the pods on the nodes listed at open, kept by the
+ * plugin's allocate and deallocate events; and a constraint's domains and
+ * counted nodes are made once per kind of task (struct pts_dset).
+ *
  * The filter plugins for NodeAffinity, TaintToleration, NodePorts,
  * InterPodAffinity and PodTopologySpread can be switched off with
  * Volcano's arguments predicate.NodeAffinityEnable,
@@ -77,6 +84,7 @@
 #include <string.h>
 
 #include "plugins/plugins.h"
+#include "plugins/podindex.h"
 #include "sched/session.h"
 
 /*
@@ -92,17 +100,46 @@ struct topo_set {
 	struct vs_arena *arena;
 };
 
-/* One domain of a constraint: a value of its topology key, and the pods it counts there. */
-struct pts_domain {
-	const char *value;		/* interned */
-	u32 count;
+/* The values of one topology key over the session's nodes, an id each. */
+struct key_domains {
+	const char *key;		/* interned */
+	u32 *of;			/* by node sidx: its value's id, NO_ENTRY without the key */
+	u32 nr;				/* ids */
 };
 
-/* PodTopologySpread's PreFilter state for one DoNotSchedule constraint. */
+/*
+ * The nodes a DoNotSchedule constraint counts for a kind of task, and the
+ * domains they make: those with the topology key of every DoNotSchedule
+ * constraint of the task that the constraint's inclusion policies admit
+ * (the task's node selector and node affinity, its tolerations). Made for
+ * the first task of its kind and kept for the session: a job's tasks ask
+ * for the same.
+ */
+struct pts_dset {
+	const struct key_domains *kd;
+	/* what it was made for */
+	const struct vs_spread_constraints *sc;	/* a task's: its constraints' keys */
+	const struct vs_spread_constraint *c;	/* the policies */
+	const struct vs_labels *selector;
+	const struct vs_node_affinity *node_affinity;
+	const struct vs_tolerations *tols;
+	u8 *inc;			/* by node sidx: counted */
+	u8 *present;			/* by id: some counted node is in that domain */
+	u32 nr_present;
+};
+
+#define PTS_DSETS	32
+
+/*
+ * PodTopologySpread's PreFilter state for one DoNotSchedule constraint:
+ * the pods counted in each domain (by id; zero but at touched[]).
+ */
 struct pts_hard {
 	const struct vs_spread_constraint *c;
-	struct pts_domain *d;		/* by value pointer, each value once */
-	u32 nr, cap;
+	const struct pts_dset *ds;
+	u32 *count;
+	u32 *touched;			/* the ids counted, each once */
+	u32 nr_touched, cap;
 	u32 min;			/* the emptiest domain's count */
 	bool self;			/* the task picks itself */
 };
@@ -113,9 +150,25 @@ struct predicates {
 	bool node_ports;
 	bool pod_affinity;
 	bool pod_topology_spread;
-	/* Nodes that hosted a pod with required anti-affinity at session open. */
-	struct vs_node **anti_nodes;
-	u32 nr_anti_nodes;
+	/*
+	 * Pods on nodes by the label keys selectors anchor on (plugins/
+	 * podindex.h), each key indexed the first time a selector asks; and
+	 * the required anti-affinity terms of the pods on the nodes that
+	 * hosted such a pod at session open (anti_node[], by sidx), by their
+	 * selectors' anchors. no_index: out of memory once, walk every pod.
+	 */
+	struct vs_pod_index pods, anti;
+	const char **pod_keys;
+	u32 nr_pod_keys, cap_pod_keys;
+	u8 *anti_node;
+	bool any_anti;
+	bool no_index;
+	/* PodTopologySpread's domains by key, and node sets by kind of task */
+	struct key_domains *kds;
+	u32 nr_kds, cap_kds;
+	struct vs_pair_map dom_ids;	/* (key, value) -> id */
+	struct pts_dset dsets[PTS_DSETS];
+	u32 nr_dsets, next_dset;
 	/* InterPodAffinity's PreFilter state, for ipa_task. */
 	const struct vs_task *ipa_task;
 	bool ipa_skip;
@@ -176,22 +229,66 @@ static const struct vs_pod_affinity *required_affinity(const struct vs_task *t)
 	return pa && pa->nr_required ? pa : NULL;
 }
 
+/*
+ * Put the required anti-affinity terms of @t (on @node) in st->anti, each
+ * under its selector's anchor (or under none).
+ */
+static int anti_push(struct predicates *st, const struct vs_task *t, const struct vs_node *node)
+{
+	const struct vs_pod_affinity *anti = required_anti(t);
+
+	for (u32 i = 0; anti && i < anti->nr_required; i++) {
+		const struct vs_pod_affinity_term *term = &anti->required[i];
+		const char *const *values;
+		const char *key;
+		u32 nr;
+
+		if (!vs_pod_index_anchor(term->selector, &key, &values, &nr)) {
+			if (vs_pod_index_push(&st->anti, NULL, NULL, t, node, term))
+				return -ENOMEM;
+			continue;
+		}
+		for (u32 v = 0; v < nr; v++)
+			if (vs_pod_index_push(&st->anti, key, values[v], t, node, term))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+static void anti_unlink(struct predicates *st, const struct vs_task *t)
+{
+	const struct vs_pod_affinity *anti = required_anti(t);
+
+	for (u32 i = 0; anti && i < anti->nr_required; i++) {
+		const char *const *values;
+		const char *key;
+		u32 nr;
+
+		if (!vs_pod_index_anchor(anti->required[i].selector, &key, &values, &nr))
+			vs_pod_index_unlink(&st->anti, NULL, NULL, t);
+		for (u32 v = 0; v < nr && key; v++)
+			vs_pod_index_unlink(&st->anti, key, values[v], t);
+	}
+}
+
+/* As Volcano's snapshot: the nodes with a pod that has required anti-affinity, once, at open. */
 static int find_anti_nodes(struct vs_session *ssn, struct predicates *st)
 {
 	/* No task has pod terms: no node has one (a walk of every task spared). */
 	if (!ssn->cl->nr_pod_affinity_tasks)
 		return 0;
-	st->anti_nodes = vs_arena_calloc(ssn->arena, ssn->nr_nodes ? ssn->nr_nodes : 1,
-					 sizeof(*st->anti_nodes));
-	if (!st->anti_nodes)
+	st->anti_node = vs_arena_calloc(ssn->arena, ssn->nr_nodes ? ssn->nr_nodes : 1, 1);
+	if (!st->anti_node)
 		return -ENOMEM;
 	for (u32 n = 0; n < ssn->nr_nodes; n++) {
 		struct vs_task *t;
 
 		list_for_each_entry(t, &ssn->nodes[n]->tasks, node_node)
 			if (required_anti(t)) {
-				st->anti_nodes[st->nr_anti_nodes++] = ssn->nodes[n];
-				break;
+				st->anti_node[n] = 1;
+				st->any_anti = true;
+				if (anti_push(st, t, ssn->nodes[n]))
+					return -ENOMEM;
 			}
 	}
 	return 0;
@@ -216,6 +313,8 @@ static int predicates_open(struct vs_session *ssn, struct vs_plugin *p)
 	st->pod_topology_spread = true;
 	vs_args_get_bool(&p->conf->args, "predicate.PodTopologySpreadEnable",
 			 &st->pod_topology_spread, NULL);
+	vs_pod_index_init(&st->pods, ssn->arena);
+	vs_pod_index_init(&st->anti, ssn->arena);
 	if (st->pod_affinity && (ret = find_anti_nodes(ssn, st)))
 		return ret;
 	/* Interned keys are compared by pointer; absent ones cannot match. */
@@ -252,6 +351,108 @@ static void predicates_close(struct vs_session *ssn, struct vs_plugin *p)
 	st->evicted_on = st->evicted_head = NULL;
 }
 
+/* ---- the pods the indexes hold ---- */
+
+/* @t arrived on its node: into the indexes. */
+static void index_pod(struct predicates *st, const struct vs_task *t)
+{
+	for (u32 i = 0; i < st->nr_pod_keys; i++) {
+		const char *value = vs_labels_get(t->labels, st->pod_keys[i]);
+
+		if (value && vs_pod_index_push(&st->pods, st->pod_keys[i], value, t, t->node, NULL))
+			st->no_index = true;
+	}
+	if (st->anti_node && st->anti_node[t->node->sidx] && required_anti(t) &&
+	    anti_push(st, t, t->node))
+		st->no_index = true;
+}
+
+/* @t left @node (its allocation or pipeline discarded): out of them. */
+static void unindex_pod(struct predicates *st, const struct vs_task *t, const struct vs_node *node)
+{
+	for (u32 i = 0; i < st->nr_pod_keys; i++) {
+		const char *value = vs_labels_get(t->labels, st->pod_keys[i]);
+
+		if (value)
+			vs_pod_index_unlink(&st->pods, st->pod_keys[i], value, t);
+	}
+	if (st->anti_node && st->anti_node[node->sidx] && required_anti(t))
+		anti_unlink(st, t);
+}
+
+/*
+ * Index the pods on nodes by @key (each key once in a session): 0, or
+ * -ENOMEM (then nothing is read from the index any more).
+ */
+static int pods_key(struct vs_session *ssn, struct predicates *st, const char *key)
+{
+	for (u32 i = 0; i < st->nr_pod_keys; i++)
+		if (st->pod_keys[i] == key)
+			return 0;
+	if (st->nr_pod_keys == st->cap_pod_keys) {
+		u32 cap = st->cap_pod_keys ? 2 * st->cap_pod_keys : 8;
+		const char **keys = vs_arena_alloc(ssn->arena, cap * sizeof(*keys));
+
+		if (!keys)
+			goto nomem;
+		if (st->nr_pod_keys)
+			memcpy(keys, st->pod_keys, st->nr_pod_keys * sizeof(*keys));
+		st->pod_keys = keys;
+		st->cap_pod_keys = cap;
+	}
+	for (u32 n = 0; n < ssn->nr_nodes; n++) {
+		const struct vs_task *t;
+
+		list_for_each_entry(t, &ssn->nodes[n]->tasks, node_node) {
+			const char *value = vs_labels_get(t->labels, key);
+
+			if (value && vs_pod_index_push(&st->pods, key, value, t, ssn->nodes[n], NULL))
+				goto nomem;
+		}
+	}
+	st->pod_keys[st->nr_pod_keys++] = key;
+	return 0;
+nomem:
+	st->no_index = true;
+	return -ENOMEM;
+}
+
+/* What for_pods() calls for each pod on a node, but the task, that a selector may pick. */
+typedef int (*pod_fn)(struct predicates *st, const struct vs_task *task, const struct vs_task *t,
+		      const struct vs_node *node, const void *arg);
+
+/*
+ * Call @fn for every pod on a node but @task that carries (@key, one of the
+ * @nr @values) when @anchored, else for every pod on a node; stop at the
+ * first error it returns.
+ */
+static int for_pods(struct vs_session *ssn, struct predicates *st, const struct vs_task *task,
+		    bool anchored, const char *key, const char *const *values, u32 nr, pod_fn fn,
+		    const void *arg)
+{
+	int ret;
+
+	if (anchored && !st->no_index && (!nr || !pods_key(ssn, st, key))) {
+		for (u32 v = 0; v < nr; v++)
+			for (u32 e = vs_pod_index_first(&st->pods, key, values[v]); e != VS_PIDX_END;
+			     e = vs_pod_index_entry(&st->pods, e)->next) {
+				const struct vs_pod_entry *pe = vs_pod_index_entry(&st->pods, e);
+
+				if (pe->t != task && (ret = fn(st, task, pe->t, pe->node, arg)))
+					return ret;
+			}
+		return 0;
+	}
+	for (u32 n = 0; n < ssn->nr_nodes; n++) {
+		const struct vs_task *t;
+
+		list_for_each_entry(t, &ssn->nodes[n]->tasks, node_node)
+			if (t != task && (ret = fn(st, task, t, ssn->nodes[n], arg)))
+				return ret;
+	}
+	return 0;
+}
+
 /* ---- pods evicted in this session ---- */
 
 static bool evicted_here(const struct predicates *st, const struct vs_task *t)
@@ -272,7 +473,12 @@ static void predicates_on_deallocate(struct vs_session *ssn, struct vs_plugin *p
 	struct predicates *st = p->priv;
 	u32 e, sidx;
 
-	if (!st->evicted_on || task->status != VS_TASK_RELEASING || !task->node)
+	/* An allocation or a pipeline discarded: the pod left @node. */
+	if (task->status != VS_TASK_RELEASING) {
+		unindex_pod(st, task, node);
+		return;
+	}
+	if (!st->evicted_on || !task->node)
 		return;
 	if (st->free_evicted != NO_ENTRY) {
 		e = st->free_evicted;
@@ -282,9 +488,15 @@ static void predicates_on_deallocate(struct vs_session *ssn, struct vs_plugin *p
 			u32 cap = st->cap_evicted ? 2 * st->cap_evicted : 16;
 			struct evicted_entry *v = realloc(st->evicted, cap * sizeof(*v));
 
-			/* Out of memory: it keeps counting, as a pod terminating before. */
-			if (!v)
+			/*
+			 * Out of memory: it keeps counting, as a pod terminating
+			 * before; and the indexes would take it in twice if the
+			 * eviction were undone.
+			 */
+			if (!v) {
+				st->no_index = true;
 				return;
+			}
 			st->evicted = v;
 			st->cap_evicted = cap;
 		}
@@ -297,15 +509,13 @@ static void predicates_on_deallocate(struct vs_session *ssn, struct vs_plugin *p
 	st->evicted_on[sidx]++;
 }
 
-/* An eviction undone puts the pod back on its node. */
-static void predicates_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
-				   struct vs_task *task)
+/* An eviction undone puts the pod back on its node: true when @task's was. */
+static bool eviction_undone(struct predicates *st, const struct vs_task *task)
 {
-	struct predicates *st = p->priv;
 	u32 *link;
 
-	if (!st->evicted_on || !task->node || !st->evicted_on[task->node->sidx])
-		return;
+	if (!st->evicted_on || !st->evicted_on[task->node->sidx])
+		return false;
 	for (link = &st->evicted_head[task->node->sidx]; *link != NO_ENTRY;
 	     link = &st->evicted[*link].next) {
 		u32 e = *link;
@@ -316,8 +526,20 @@ static void predicates_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
 		st->evicted[e].next = st->free_evicted;
 		st->free_evicted = e;
 		st->evicted_on[task->node->sidx]--;
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* A pod placed on a node, or one whose eviction was undone. */
+static void predicates_on_allocate(struct vs_session *ssn, struct vs_plugin *p,
+				   struct vs_task *task)
+{
+	struct predicates *st = p->priv;
+
+	if (!task->node || eviction_undone(st, task))
+		return;
+	index_pod(st, task);
 }
 
 /* ---- InterPodAffinity ---- */
@@ -387,29 +609,119 @@ static bool matches_all(const struct vs_pod_affinity *pa, const char *owner_ns,
 	return true;
 }
 
-/* What one pod @t on @node adds to the task's own affinity and anti-affinity sets. */
-static int ipa_incoming(struct predicates *st, const struct vs_task *task,
-			const struct vs_task *t, const struct vs_node *node)
+/* A pod that matches all of the task's required affinity terms: their domains. */
+static int affinity_pod(struct predicates *st, const struct vs_task *task, const struct vs_task *t,
+			const struct vs_node *node, const void *arg)
+{
+	const struct vs_pod_affinity *aff = arg;
+	int ret;
+
+	if (evicted_here(st, t) || !matches_all(aff, task->ns, t))
+		return 0;
+	for (u32 i = 0; i < aff->nr_required; i++)
+		if ((ret = topo_add(&st->affinity, aff->required[i].topology_key, node)))
+			return ret;
+	return 0;
+}
+
+/* A pod that one of the task's required anti-affinity terms matches: its domain. */
+static int anti_pod(struct predicates *st, const struct vs_task *task, const struct vs_task *t,
+		    const struct vs_node *node, const void *arg)
+{
+	const struct vs_pod_affinity_term *term = arg;
+
+	if (evicted_here(st, t) || !vs_pod_affinity_term_match(term, task->ns, t))
+		return 0;
+	return topo_add(&st->anti_affinity, term->topology_key, node);
+}
+
+/*
+ * The task's own required terms over the pods on nodes: a pod must match
+ * every affinity term, so any term's anchor finds the candidates; each
+ * anti-affinity term looks by its own.
+ */
+static int ipa_own(struct vs_session *ssn, struct predicates *st, const struct vs_task *task)
 {
 	const struct vs_pod_affinity *aff = required_affinity(task);
 	const struct vs_pod_affinity *anti = required_anti(task);
+	const char *const *values = NULL;
+	const char *key = NULL;
+	bool anchored = false;
+	u32 nr = 0;
 	int ret;
 
-	if (matches_all(aff, task->ns, t))
-		for (u32 i = 0; i < aff->nr_required; i++)
-			if ((ret = topo_add(&st->affinity, aff->required[i].topology_key, node)))
-				return ret;
-	for (u32 i = 0; anti && i < anti->nr_required; i++)
-		if (vs_pod_affinity_term_match(&anti->required[i], task->ns, t) &&
-		    (ret = topo_add(&st->anti_affinity, anti->required[i].topology_key, node)))
+	for (u32 i = 0; aff && !anchored && i < aff->nr_required; i++)
+		anchored = vs_pod_index_anchor(aff->required[i].selector, &key, &values, &nr);
+	if (aff && (ret = for_pods(ssn, st, task, anchored, key, values, nr, affinity_pod, aff)))
+		return ret;
+	for (u32 i = 0; anti && i < anti->nr_required; i++) {
+		const struct vs_pod_affinity_term *term = &anti->required[i];
+
+		anchored = vs_pod_index_anchor(term->selector, &key, &values, &nr);
+		if ((ret = for_pods(ssn, st, task, anchored, key, values, nr, anti_pod, term)))
 			return ret;
+	}
+	return 0;
+}
+
+/* An existing pod's anti-affinity term, of st->anti's entry @pe, that may repel @task. */
+static int existing_term(struct predicates *st, const struct vs_task *task,
+			 const struct vs_pod_entry *pe)
+{
+	const struct vs_pod_affinity_term *term = pe->what;
+
+	if (pe->t == task || evicted_here(st, pe->t) ||
+	    !vs_pod_affinity_term_match(term, pe->t->ns, task))
+		return 0;
+	return topo_add(&st->existing_anti, term->topology_key, pe->node);
+}
+
+/*
+ * The existing pods' required anti-affinity terms that match @task: those
+ * anchored on one of its labels, and those anchored on none.
+ */
+static int ipa_existing(struct vs_session *ssn, struct predicates *st, const struct vs_task *task)
+{
+	u32 nr = vs_labels_count(task->labels);
+	int ret;
+
+	if (st->no_index) {
+		for (u32 n = 0; n < ssn->nr_nodes; n++) {
+			const struct vs_node *node = ssn->nodes[n];
+			const struct vs_task *t;
+
+			if (!st->anti_node[n])
+				continue;
+			list_for_each_entry(t, &node->tasks, node_node) {
+				const struct vs_pod_affinity *anti = required_anti(t);
+
+				for (u32 i = 0; anti && i < anti->nr_required; i++) {
+					struct vs_pod_entry pe = { .t = t, .node = node,
+								   .what = &anti->required[i] };
+
+					if ((ret = existing_term(st, task, &pe)))
+						return ret;
+				}
+			}
+		}
+		return 0;
+	}
+	for (u32 l = 0; l <= nr; l++) {
+		u32 e = l < nr ? vs_pod_index_first(&st->anti, task->labels->kv[l].key,
+						    task->labels->kv[l].value)
+			       : vs_pod_index_first(&st->anti, NULL, NULL);
+
+		for (; e != VS_PIDX_END; e = vs_pod_index_entry(&st->anti, e)->next)
+			if ((ret = existing_term(st, task, vs_pod_index_entry(&st->anti, e))))
+				return ret;
+	}
 	return 0;
 }
 
 /*
  * PreFilter: gather the three sets for @task. The task's own terms look at
- * every pod on every node; existing pods' anti-affinity only at the nodes
- * listed at open.
+ * the pods on every node their selectors may pick; existing pods'
+ * anti-affinity only at the nodes listed at open.
  */
 static int ipa_prepare(struct vs_session *ssn, struct predicates *st, const struct vs_task *task)
 {
@@ -418,73 +730,227 @@ static int ipa_prepare(struct vs_session *ssn, struct predicates *st, const stru
 
 	st->ipa_task = task;
 	st->affinity.nr = st->anti_affinity.nr = st->existing_anti.nr = 0;
-	for (u32 n = 0; n < st->nr_anti_nodes; n++) {
-		const struct vs_node *node = st->anti_nodes[n];
-		const struct vs_task *t;
-
-		list_for_each_entry(t, &node->tasks, node_node) {
-			const struct vs_pod_affinity *anti = required_anti(t);
-
-			if (evicted_here(st, t))
-				continue;
-			for (u32 i = 0; t != task && anti && i < anti->nr_required; i++)
-				if (vs_pod_affinity_term_match(&anti->required[i], t->ns, task) &&
-				    (ret = topo_add(&st->existing_anti,
-						    anti->required[i].topology_key, node)))
-					goto nomem;
-		}
-	}
-	for (u32 n = 0; own && n < ssn->nr_nodes; n++) {
-		const struct vs_node *node = ssn->nodes[n];
-		const struct vs_task *t;
-
-		list_for_each_entry(t, &node->tasks, node_node)
-			if (t != task && !evicted_here(st, t) &&
-			    (ret = ipa_incoming(st, task, t, node)))
-				goto nomem;
+	if ((st->any_anti && (ret = ipa_existing(ssn, st, task))) ||
+	    (own && (ret = ipa_own(ssn, st, task)))) {
+		st->ipa_task = NULL;
+		return ret;
 	}
 	topo_sort(&st->affinity);
 	topo_sort(&st->anti_affinity);
 	topo_sort(&st->existing_anti);
 	st->ipa_skip = !own && !st->existing_anti.nr;
 	return 0;
-nomem:
-	st->ipa_task = NULL;
-	return ret;
 }
 
 /* ---- PodTopologySpread ---- */
 
-static int by_value(const void *a, const void *b)
+/* The ids of @key's values over the session's nodes, made on first use; NULL: out of memory. */
+static const struct key_domains *key_domains(struct vs_session *ssn, struct predicates *st,
+					     const char *key)
 {
-	uintptr_t x = (uintptr_t)((const struct pts_domain *)a)->value;
-	uintptr_t y = (uintptr_t)((const struct pts_domain *)b)->value;
+	struct key_domains *kd;
 
-	return x < y ? -1 : x > y;
+	for (u32 i = 0; i < st->nr_kds; i++)
+		if (st->kds[i].key == key)
+			return &st->kds[i];
+	if (st->nr_kds == st->cap_kds) {
+		u32 cap = st->cap_kds ? 2 * st->cap_kds : 4;
+		struct key_domains *kds = vs_arena_alloc(ssn->arena, cap * sizeof(*kds));
+
+		if (!kds)
+			return NULL;
+		if (st->nr_kds)
+			memcpy(kds, st->kds, st->nr_kds * sizeof(*kds));
+		st->kds = kds;
+		st->cap_kds = cap;
+	}
+	kd = &st->kds[st->nr_kds];
+	kd->key = key;
+	kd->nr = 0;
+	kd->of = vs_arena_alloc(ssn->arena, (ssn->nr_nodes ? ssn->nr_nodes : 1) * sizeof(*kd->of));
+	if (!kd->of)
+		return NULL;
+	for (u32 n = 0; n < ssn->nr_nodes; n++) {
+		const char *value = vs_labels_get(ssn->nodes[n]->labels, key);
+		struct vs_pair_slot *slot;
+
+		kd->of[n] = NO_ENTRY;
+		if (!value)
+			continue;
+		slot = vs_pair_get(ssn->arena, &st->dom_ids, key, value, kd->nr);
+		if (!slot)
+			return NULL;
+		if (slot->v == kd->nr)
+			kd->nr++;
+		kd->of[n] = slot->v;
+	}
+	st->nr_kds++;
+	return kd;
 }
 
-/* The domain of @value in @h, or NULL. */
-static const struct pts_domain *pts_find(const struct pts_hard *h, const char *value)
+/* Whether @node has the topology key of every DoNotSchedule constraint of @sc. */
+static bool has_hard_keys(const struct vs_spread_constraints *sc, const struct vs_node *node)
 {
-	struct pts_domain key = { .value = value };
-
-	return h->nr ? bsearch(&key, h->d, h->nr, sizeof(*h->d), by_value) : NULL;
-}
-
-/* Whether @node has the topology key of every DoNotSchedule constraint. */
-static bool pts_node_has_keys(const struct predicates *st, const struct vs_node *node)
-{
-	for (u32 i = 0; i < st->nr_pts; i++)
-		if (!vs_labels_get(node->labels, st->pts[i].c->topology_key))
+	for (u32 i = 0; i < sc->nr; i++)
+		if (sc->c[i].when == VS_SPREAD_DO_NOT_SCHEDULE &&
+		    !vs_labels_get(node->labels, sc->c[i].topology_key))
 			return false;
 	return true;
 }
 
+/* Whether @a and @b have DoNotSchedule constraints over the same keys, in order. */
+static bool same_hard_keys(const struct vs_spread_constraints *a,
+			   const struct vs_spread_constraints *b)
+{
+	u32 i = 0, j = 0;
+
+	if (a == b)
+		return true;
+	for (;;) {
+		while (i < a->nr && a->c[i].when != VS_SPREAD_DO_NOT_SCHEDULE)
+			i++;
+		while (j < b->nr && b->c[j].when != VS_SPREAD_DO_NOT_SCHEDULE)
+			j++;
+		if (i == a->nr || j == b->nr)
+			return i == a->nr && j == b->nr;
+		if (a->c[i++].topology_key != b->c[j++].topology_key)
+			return false;
+	}
+}
+
+static bool same_tolerations(const struct vs_tolerations *a, const struct vs_tolerations *b)
+{
+	u32 nr = a ? a->nr : 0;
+
+	if (a == b)
+		return true;
+	if (nr != (b ? b->nr : 0))
+		return false;
+	for (u32 i = 0; i < nr; i++) {
+		const struct vs_toleration *x = &a->t[i], *y = &b->t[i];
+
+		if (x->key != y->key || x->value != y->value || x->op != y->op ||
+		    x->effect != y->effect || x->has_seconds != y->has_seconds ||
+		    x->seconds != y->seconds)
+			return false;
+	}
+	return true;
+}
+
+static const struct vs_node_affinity *node_affinity_of(const struct vs_task *task)
+{
+	return task->affinity ? task->affinity->node_affinity : NULL;
+}
+
+/* Whether @d counts the nodes @task's constraint @c (of @sc) would count. */
+static bool dset_fits(const struct pts_dset *d, const struct vs_task *task,
+		      const struct vs_spread_constraints *sc, const struct vs_spread_constraint *c)
+{
+	if (d->kd->key != c->topology_key ||
+	    vs_spread_honors_affinity(d->c) != vs_spread_honors_affinity(c) ||
+	    vs_spread_honors_taints(d->c) != vs_spread_honors_taints(c) ||
+	    !same_hard_keys(d->sc, sc))
+		return false;
+	if (vs_spread_honors_affinity(c) &&
+	    (!vs_labels_equal(d->selector, task->node_selector) ||
+	     d->node_affinity != node_affinity_of(task)))
+		return false;
+	return !vs_spread_honors_taints(c) || same_tolerations(d->tols, task->tolerations);
+}
+
 /*
- * PreFilter: count the task's DoNotSchedule constraints' domains over every
- * node of the session. A node's count joins its domain's; the domains are
- * sorted by value and merged, so that a constraint over hostname costs a
- * sort of the nodes, not a search per node.
+ * The nodes @task's constraint @c (of @sc) counts and their domains, made
+ * when no kept set fits (the oldest kept one replaced: its arrays stay in
+ * the arena); NULL: out of memory.
+ */
+static const struct pts_dset *pts_dset(struct vs_session *ssn, struct predicates *st,
+				       const struct vs_task *task,
+				       const struct vs_spread_constraints *sc,
+				       const struct vs_spread_constraint *c)
+{
+	const struct key_domains *kd;
+	struct pts_dset *d;
+	u32 nr_nodes = ssn->nr_nodes ? ssn->nr_nodes : 1;
+	u8 *inc, *present;
+
+	for (u32 i = 0; i < st->nr_dsets; i++)
+		if (dset_fits(&st->dsets[i], task, sc, c))
+			return &st->dsets[i];
+	kd = key_domains(ssn, st, c->topology_key);
+	if (!kd)
+		return NULL;
+	inc = vs_arena_alloc(ssn->arena, nr_nodes);
+	present = vs_arena_calloc(ssn->arena, kd->nr ? kd->nr : 1, 1);
+	if (!inc || !present)
+		return NULL;
+	if (st->nr_dsets < PTS_DSETS) {
+		d = &st->dsets[st->nr_dsets++];
+	} else {
+		d = &st->dsets[st->next_dset];
+		st->next_dset = (st->next_dset + 1) % PTS_DSETS;
+	}
+	*d = (struct pts_dset){
+		.kd = kd, .sc = sc, .c = c, .selector = task->node_selector,
+		.node_affinity = node_affinity_of(task), .tols = task->tolerations,
+		.inc = inc, .present = present,
+	};
+	for (u32 n = 0; n < ssn->nr_nodes; n++) {
+		const struct vs_node *node = ssn->nodes[n];
+
+		inc[n] = has_hard_keys(sc, node) && vs_spread_node_included(c, task, node);
+		if (inc[n] && !present[kd->of[n]]) {
+			present[kd->of[n]] = 1;
+			d->nr_present++;
+		}
+	}
+	return d;
+}
+
+/* A pod @h's constraint counts: in the task's namespace, not terminating, picked, on a counted node. */
+static int spread_pod(struct predicates *st, const struct vs_task *task, const struct vs_task *t,
+		      const struct vs_node *node, const void *arg)
+{
+	struct pts_hard *h = (struct pts_hard *)arg;
+	u32 id;
+
+	(void)st;
+	if (t->ns != task->ns || t->status == VS_TASK_RELEASING || !h->ds->inc[node->sidx] ||
+	    !vs_spread_selects(h->c, task->labels, t->labels))
+		return 0;
+	id = h->ds->kd->of[node->sidx];
+	if (!h->count[id]++)
+		h->touched[h->nr_touched++] = id;
+	return 0;
+}
+
+/*
+ * The label a pod @c counts for @task carries: the selector's anchor, else
+ * a matchLabelKeys value of the task's. False: every pod may be counted.
+ */
+static bool spread_anchor(const struct vs_spread_constraint *c, const struct vs_task *task,
+			  const char **key, const char *const **values, u32 *nr)
+{
+	if (vs_pod_index_anchor(c->selector, key, values, nr))
+		return true;
+	for (u32 k = 0; k < c->nr_match_label_keys; k++) {
+		const struct vs_labels *l = task->labels;
+
+		for (u32 i = 0; l && i < l->nr; i++)
+			if (l->kv[i].key == c->match_label_keys[k]) {
+				*key = l->kv[i].key;
+				*values = &l->kv[i].value;
+				*nr = 1;
+				return true;
+			}
+	}
+	return false;
+}
+
+/*
+ * PreFilter: count, for each of the task's DoNotSchedule constraints, the
+ * pods it picks in each domain of the nodes it counts: the pods its
+ * selector's anchor finds (or every pod, without one), not a walk of
+ * every node. The emptiest domain is 0 while one counted domain has no pod.
  */
 static int pts_prepare(struct vs_session *ssn, struct predicates *st, const struct vs_task *task)
 {
@@ -511,53 +977,42 @@ static int pts_prepare(struct vs_session *ssn, struct predicates *st, const stru
 	for (u32 i = 0; i < sc->nr; i++) {
 		const struct vs_spread_constraint *c = &sc->c[i];
 		struct pts_hard *h = &st->pts[st->nr_pts];
+		const char *const *values = NULL;
+		const char *key = NULL;
+		bool anchored;
+		u32 nv = 0;
 
 		if (c->when != VS_SPREAD_DO_NOT_SCHEDULE)
 			continue;
-		if (h->cap < ssn->nr_nodes) {
-			struct pts_domain *d = vs_arena_alloc(ssn->arena, ssn->nr_nodes * sizeof(*d));
-
-			if (!d)
-				goto nomem;
-			h->d = d;
-			h->cap = ssn->nr_nodes;
-		}
+		for (u32 j = 0; j < h->nr_touched; j++)
+			h->count[h->touched[j]] = 0;
+		h->nr_touched = 0;
 		h->c = c;
-		h->nr = 0;
 		h->self = vs_spread_selects(c, task->labels, task->labels);
+		h->ds = pts_dset(ssn, st, task, sc, c);
+		if (!h->ds)
+			goto nomem;
+		if (h->cap < h->ds->kd->nr) {
+			h->count = vs_arena_calloc(ssn->arena, h->ds->kd->nr, sizeof(*h->count));
+			h->touched = vs_arena_alloc(ssn->arena, h->ds->kd->nr * sizeof(*h->touched));
+			if (!h->count || !h->touched) {
+				h->cap = 0;
+				goto nomem;
+			}
+			h->cap = h->ds->kd->nr;
+		}
 		st->nr_pts++;
-	}
-	for (u32 n = 0; n < ssn->nr_nodes; n++) {
-		const struct vs_node *node = ssn->nodes[n];
-
-		if (!pts_node_has_keys(st, node))
-			continue;
-		for (u32 i = 0; i < st->nr_pts; i++) {
-			struct pts_hard *h = &st->pts[i];
-
-			if (vs_spread_node_included(h->c, task, node))
-				h->d[h->nr++] = (struct pts_domain){
-					.value = vs_labels_get(node->labels, h->c->topology_key),
-					.count = vs_spread_count_on(h->c, task, node),
-				};
+		if (!vs_spread_selector_empty(c, task->labels)) {
+			anchored = spread_anchor(c, task, &key, &values, &nv);
+			for_pods(ssn, st, task, anchored, key, values, nv, spread_pod, h);
 		}
-	}
-	for (u32 i = 0; i < st->nr_pts; i++) {
-		struct pts_hard *h = &st->pts[i];
-		u32 k = 0;
-
-		qsort(h->d, h->nr, sizeof(*h->d), by_value);
-		for (u32 j = 0; j < h->nr; j++) {
-			if (k && h->d[k - 1].value == h->d[j].value)
-				h->d[k - 1].count += h->d[j].count;
-			else
-				h->d[k++] = h->d[j];
+		h->min = 0;
+		if (h->nr_touched == h->ds->nr_present) {
+			h->min = UINT32_MAX;
+			for (u32 j = 0; j < h->nr_touched; j++)
+				if (h->count[h->touched[j]] < h->min)
+					h->min = h->count[h->touched[j]];
 		}
-		h->nr = k;
-		h->min = UINT32_MAX;
-		for (u32 j = 0; j < h->nr; j++)
-			if (h->d[j].count < h->min)
-				h->min = h->d[j].count;
 	}
 	return 0;
 nomem:
@@ -576,20 +1031,18 @@ static const char *pts_filter(const struct predicates *st, const struct vs_node 
 {
 	for (u32 i = 0; i < st->nr_pts; i++) {
 		const struct pts_hard *h = &st->pts[i];
-		const char *value = vs_labels_get(node->labels, h->c->topology_key);
-		const struct pts_domain *d;
+		u32 id = h->ds->kd->of[node->sidx];
 		s64 min, skew;
 
-		*unresolvable = !value;
-		if (!value)
+		*unresolvable = id == NO_ENTRY;
+		if (id == NO_ENTRY)
 			return "node(s) didn't match pod topology spread constraints (missing "
 			       "required label)";
 		/* no domain at all: kube-scheduler finds no count to compare with */
-		if (!h->nr)
+		if (!h->ds->nr_present)
 			continue;
-		d = pts_find(h, value);
-		min = h->nr < (u32)vs_spread_min_domains(h->c) ? 0 : h->min;
-		skew = (s64)(d ? d->count : 0) + h->self - min;
+		min = h->ds->nr_present < (u32)vs_spread_min_domains(h->c) ? 0 : h->min;
+		skew = (s64)h->count[id] + h->self - min;
 		if (skew > h->c->max_skew)
 			return "node(s) didn't match pod topology spread constraints";
 	}

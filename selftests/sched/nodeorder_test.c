@@ -23,14 +23,7 @@ static bool sched_up;
 
 static void setup(void)
 {
-	struct vs_queue_spec qs;
-	struct vs_job_spec js;
-
-	cr_assert_eq(vs_cluster_init(&cl), 0);
-	vs_queue_spec_init(&qs, "default");
-	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, NULL), 0);
-	vs_job_spec_init(&js, "ns", "j");
-	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	st_cluster_one_job(&cl);
 	sched_up = false;
 }
 

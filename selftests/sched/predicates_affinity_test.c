@@ -22,14 +22,9 @@ static bool sched_up;
 
 static void setup(void)
 {
-	struct vs_queue_spec qs;
 	struct vs_job_spec js;
 
-	cr_assert_eq(vs_cluster_init(&cl), 0);
-	vs_queue_spec_init(&qs, "default");
-	cr_assert_eq(vs_queue_add(&cl, &qs, NULL, NULL), 0);
-	vs_job_spec_init(&js, "ns", "j");
-	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
+	st_cluster_one_job(&cl);
 	vs_job_spec_init(&js, "other", "j");
 	cr_assert_eq(vs_job_add(&cl, &js, NULL, NULL), 0);
 	sched_up = false;
@@ -89,14 +84,9 @@ static struct vs_task *pod(const char *ns, const char *name, const struct vs_kv_
 
 static struct vs_fit_error fe;
 
-/* Through PrePredicate then Predicate, as allocate calls them. */
 static const char *refusal(const struct vs_task *t, const struct vs_node *n)
 {
-	memset(&fe, 0, sizeof(fe));
-	cr_assert_eq(vs_ssn_pre_predicate(ssn, t, &fe), 0, "%s", fe.reason);
-	if (!vs_ssn_predicate(ssn, t, n, &fe))
-		return NULL;
-	return fe.reason;
+	return st_refusal(ssn, t, n, &fe);
 }
 
 #define AFFINITY	"node(s) didn't match pod affinity rules"

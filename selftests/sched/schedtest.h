@@ -40,6 +40,33 @@ static inline void st_open_plugin(struct vs_sched *sched, struct vs_cluster *cl,
 	st_open(sched, cl, text, ssn);
 }
 
+/* A cluster for one plugin's tests: the queue "default", and the podgroup ns/j in it. */
+static inline void st_cluster_one_job(struct vs_cluster *cl)
+{
+	struct vs_queue_spec qs;
+	struct vs_job_spec js;
+
+	cr_assert_eq(vs_cluster_init(cl), 0);
+	vs_queue_spec_init(&qs, "default");
+	cr_assert_eq(vs_queue_add(cl, &qs, NULL, NULL), 0);
+	vs_job_spec_init(&js, "ns", "j");
+	cr_assert_eq(vs_job_add(cl, &js, NULL, NULL), 0);
+}
+
+/*
+ * Through PrePredicate then Predicate, as allocate calls them: NULL when
+ * @n will do for @t, else the refusal's words (in @fe).
+ */
+static inline const char *st_refusal(struct vs_session *ssn, const struct vs_task *t,
+				     const struct vs_node *n, struct vs_fit_error *fe)
+{
+	memset(fe, 0, sizeof(*fe));
+	cr_assert_eq(vs_ssn_pre_predicate(ssn, t, fe), 0, "%s", fe->reason);
+	if (!vs_ssn_predicate(ssn, t, n, fe))
+		return NULL;
+	return fe->reason;
+}
+
 /* Resources of @mcpu millicores and @mem bytes, nothing else. */
 static inline struct vs_res st_res(s64 mcpu, s64 mem)
 {

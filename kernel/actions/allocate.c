@@ -52,7 +52,12 @@
  * the error cache can name a node's reason in one byte. Reason 255 stands
  * for any after the 254th (a detail lost in the message, nothing else).
  */
-#define REASONS_MAX	255
+#define REASONS_MAX	254
+/*
+ * In a role's error cache: a node the fast path marked (vs_ssn_mark_refused())
+ * without asking the predicates; its words are found when a scan reads it.
+ */
+#define CACHE_MARK	255
 #define REASON_OTHER	"node(s) failed a predicate"
 
 struct reasons {
@@ -125,6 +130,8 @@ struct alloc_ctx {
 	/* per role of the job being tried: 0, or the reason a node failed before */
 	struct vs_fp_role_cache *caches;	/* heap, reused from job to job */
 	u32 nr_caches, cap_caches;
+	u32 epochs;			/* the caches made, for their epochs */
+	struct vs_fit_error marked_why;	/* the words of the CACHE_MARK nodes */
 
 	/*
 	 * The fast path (see fast_possible()): off in exhaustive mode. Its
@@ -340,16 +347,20 @@ static bool need_continue(const struct job_ws *jw, const struct sub_ws *sub, u64
  * fast_accept() asks them node by node. Not with node affinity (preferred
  * terms score per candidate set; a template leaves required ones out),
  * preferred pod terms (InterPodAffinity scores by what runs elsewhere), or
- * topology spread constraints (the skew that refuses a node to one task of
- * a role may admit it to the next, which the role's error cache still
- * refuses: the scan keeps that cache, the indexes do not).
+ * ScheduleAnyway spread constraints (PodTopologySpread scores by the pods
+ * of every domain). DoNotSchedule ones only filter: the skew that refuses
+ * a node to one task of a role may admit it to the next, which the role's
+ * error cache still refuses, so before each search the nodes over the skew
+ * are marked in the cache (fast_best()).
  */
 static bool index_serves(const struct vs_task *task)
 {
+	const struct vs_spread_constraints *sc = vs_task_spread(task);
 	const struct vs_affinity *a = task->affinity;
 
-	if (vs_task_spread(task))
-		return false;
+	for (u32 i = 0; sc && i < sc->nr; i++)
+		if (sc->c[i].when != VS_SPREAD_DO_NOT_SCHEDULE)
+			return false;
 	return !a || (!a->node_affinity && !(a->pod_affinity && a->pod_affinity->nr_preferred) &&
 		      !(a->pod_anti_affinity && a->pod_anti_affinity->nr_preferred));
 }
@@ -367,15 +378,17 @@ static bool same_pod_terms(const struct vs_task *a, const struct vs_task *b)
  * Whether @role's error cache can refuse a task a node it would pass itself:
  * the cache holds every node that refused a task of the role in this attempt
  * at the job, and the next task skips them. When the role's pending tasks
- * are all of one template (host ports included), with the same labels and
- * the same required pod terms, and the index may serve them
- * (index_serves()), a node that refused one refuses the next: while a job
- * is tried, a node's Idle and FutureIdle only shrink, pods only arrive (an
- * anti-affinity that refused still does), and a required pod affinity,
- * once some pod satisfies it, admits only the domains of the pods that do,
- * which the next tasks of the role can only join. So the cache changes
- * nothing and the fast path may serve; otherwise only the scan, run for
- * every task of the role, decides as Volcano does.
+ * are all of one template (host ports included), with the same labels,
+ * the same required pod terms and spread constraints, and the index may
+ * serve them (index_serves()), a node that refused one refuses the next:
+ * while a job is tried, a node's Idle and FutureIdle only shrink, pods only
+ * arrive (an anti-affinity that refused still does), and a required pod
+ * affinity, once some pod satisfies it, admits only the domains of the pods
+ * that do, which the next tasks of the role can only join. So the cache
+ * changes nothing there and the fast path may serve; what a spread's skew
+ * refused, which may not refuse the next task, the fast path marks in the
+ * cache itself (fast_best()). Otherwise only the scan, run for every task
+ * of the role, decides as Volcano does.
  */
 static bool role_mixed(const struct vs_job *job, const char *role)
 {
@@ -389,7 +402,8 @@ static bool role_mixed(const struct vs_job *job, const char *role)
 		if (!first)
 			first = t;
 		else if (!vs_fastpath_same_tmpl(first, t) || !vs_labels_equal(first->labels, t->labels) ||
-			 !same_pod_terms(first, t))
+			 !same_pod_terms(first, t) ||
+			 !vs_spread_constraints_equal(vs_task_spread(first), vs_task_spread(t)))
 			return true;
 	}
 	return false;
@@ -424,6 +438,7 @@ static struct vs_fp_role_cache *role_cache_get(struct alloc_ctx *ctx, const stru
 		return NULL;
 	c->stale = true;
 	c->role = role;
+	c->epoch = ++ctx->epochs ? ctx->epochs : ++ctx->epochs;
 	c->mixed = ctx->error_cache && *role && role_mixed(job, role);
 	ctx->nr_caches++;
 	return c;
@@ -460,7 +475,16 @@ static u32 predicate_nodes(struct alloc_ctx *ctx, const struct vs_task *task,
 		struct vs_fit_error fe = { .reason = { 0 } };
 		u8 id;
 
-		if (use_cache && cache->failed[i]) {
+		if (use_cache && cache->failed[i] == CACHE_MARK) {
+			/*
+			 * Refused by the skew at an earlier task: its words are
+			 * those a predicate before the spread's gives now
+			 * (the node took nothing since), else the spread's.
+			 */
+			id = reason_id(rs, vs_allocate_predicate(ctx->ssn, task, ctx->nodes[i], &fe) ?
+					   &fe : &ctx->marked_why);
+			cache->failed[i] = id;
+		} else if (use_cache && cache->failed[i]) {
 			id = cache->failed[i];	/* the error it gave before */
 		} else if (vs_allocate_predicate(ctx->ssn, task, ctx->nodes[i], &fe)) {
 			id = reason_id(rs, &fe);
@@ -633,6 +657,7 @@ struct fast_search {
 	const struct vs_task *task;
 	bool idle;			/* the Idle gradient, else FutureIdle */
 	struct vs_nidx *ix;
+	const u8 *cached;		/* the role's error cache, by sidx, or NULL */
 	/*
 	 * split: the group searched (NULL: the whole index), the bound of its
 	 * nodes (exact when the group is pure: every node has that split
@@ -666,9 +691,14 @@ static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
 		return VS_NIDX_SKIP;	/* it may serve the FutureIdle gradient */
 	}
 	/*
-	 * A refusal by pods elsewhere is the task's, not the template's, and
-	 * may not last: the node stays for the next search.
+	 * A refusal by pods elsewhere, or by the role's error cache, is the
+	 * task's, not the template's, and may not last: the node stays for
+	 * the next search.
 	 */
+	if (fs->cached && fs->cached[node->sidx]) {
+		fs->ctx->ssn->sched->stats.fast_elsewhere++;
+		return VS_NIDX_SKIP;
+	}
 	if (!vs_allocate_predicate(fs->ctx->ssn, fs->task, node, &fe))
 		return VS_NIDX_TAKE;
 	if (!fe.elsewhere)
@@ -782,7 +812,16 @@ static struct vs_node *fast_search(struct fast_search *fs)
  * Idle holds the task, else the first whose FutureIdle does. NULL when no
  * node will do, or when the index cannot serve (then the scan decides).
  */
-static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *task)
+static void mark_cached(void *arg, const struct vs_node *node)
+{
+	struct vs_fp_role_cache *cache = arg;
+
+	if (!cache->failed[node->sidx])
+		cache->failed[node->sidx] = CACHE_MARK;
+}
+
+static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *task,
+				 struct vs_fp_role_cache *cache)
 {
 	struct fast_search fs = { .ctx = ctx, .task = task, .idle = true };
 	struct vs_node *node;
@@ -790,6 +829,20 @@ static struct vs_node *fast_best(struct alloc_ctx *ctx, const struct vs_task *ta
 	fs.ix = vs_fastpath_index(ctx->fp, ctx->ssn, task);
 	if (!fs.ix)
 		return NULL;
+	/*
+	 * A task with spread constraints, under its role's error cache: the
+	 * scan would refuse and cache every node over the skew now, which the
+	 * next tasks of the role skip even when the skew has eased. Mark them
+	 * (the session's nodes are the attempt's: a cache's positions are
+	 * sidx), and skip what the cache holds.
+	 */
+	if (vs_task_spread(task) && (cache = cache_read(ctx, task, cache))) {
+		/* every domain refused: the scan, which finds none either, says why */
+		if (!vs_ssn_mark_refused(ctx->ssn, task, cache->epoch, mark_cached, cache,
+					 &ctx->marked_why))
+			return NULL;
+		fs.cached = cache->failed;
+	}
 	node = fast_search(&fs);
 	if (node)
 		return node;
@@ -944,9 +997,10 @@ static struct vs_statement *allocate_tasks(struct alloc_ctx *ctx, struct job_ws 
 		}
 		/* the nominated node first, then the index */
 		best = nominated_node(ctx, task, cache);
-		fast = !best && (ctx->nodes == ssn->nodes || ctx->leaf_group != VS_TOPO_NONE) &&
+		fast = !best && (ctx->nodes == ssn->nodes ||
+				 (ctx->leaf_group != VS_TOPO_NONE && !vs_task_spread(task))) &&
 		       fast_task(ctx, task) && !(cache && cache->mixed);
-		if (fast && (best = fast_best(ctx, task))) {
+		if (fast && (best = fast_best(ctx, task, cache))) {
 			if (ctx->stmt_arena == ctx->dry)
 				ssn->sched->stats.fast_dry_placements++;
 			else

@@ -930,8 +930,7 @@ static bool sel_reqs_equal(const struct vs_sel_req *a, const struct vs_sel_req *
 	return true;
 }
 
-static bool label_selector_equal(const struct vs_label_selector *a,
-				 const struct vs_label_selector *b)
+bool vs_label_selector_equal(const struct vs_label_selector *a, const struct vs_label_selector *b)
 {
 	if (!a || !b)
 		return a == b;
@@ -943,7 +942,7 @@ static bool pod_term_equal(const struct vs_pod_affinity_term *a,
 			   const struct vs_pod_affinity_term *b)
 {
 	if (a->topology_key != b->topology_key || a->all_namespaces != b->all_namespaces ||
-	    a->nr_namespaces != b->nr_namespaces || !label_selector_equal(a->selector, b->selector))
+	    a->nr_namespaces != b->nr_namespaces || !vs_label_selector_equal(a->selector, b->selector))
 		return false;
 	for (u32 i = 0; i < a->nr_namespaces; i++)
 		if (a->namespaces[i] != b->namespaces[i])

@@ -248,6 +248,9 @@ bool vs_label_selector_match(const struct vs_label_selector *sel,
 bool vs_pod_affinity_term_match(const struct vs_pod_affinity_term *term,
 				const char *owner_ns, const struct vs_task *other);
 
+/* Whether two label selectors (of one string table; NULL is none) pick alike, written alike. */
+bool vs_label_selector_equal(const struct vs_label_selector *a, const struct vs_label_selector *b);
+
 /*
  * Whether two pod (anti-)affinities (of one string table; NULL is none) ask
  * the same: the same terms in the same order, selectors, namespaces and

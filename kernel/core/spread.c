@@ -197,6 +197,30 @@ int vs_spread_constraints_new(struct vs_strtab *strs, const struct vs_spread_con
 	return 0;
 }
 
+bool vs_spread_constraints_equal(const struct vs_spread_constraints *a,
+				 const struct vs_spread_constraints *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->nr != b->nr)
+		return false;
+	for (u32 i = 0; i < a->nr; i++) {
+		const struct vs_spread_constraint *x = &a->c[i], *y = &b->c[i];
+
+		if (x->topology_key != y->topology_key || x->max_skew != y->max_skew ||
+		    x->min_domains != y->min_domains || x->when != y->when ||
+		    x->node_affinity_policy != y->node_affinity_policy ||
+		    x->node_taints_policy != y->node_taints_policy ||
+		    x->nr_match_label_keys != y->nr_match_label_keys ||
+		    !vs_label_selector_equal(x->selector, y->selector))
+			return false;
+		for (u32 k = 0; k < x->nr_match_label_keys; k++)
+			if (x->match_label_keys[k] != y->match_label_keys[k])	/* interned */
+				return false;
+	}
+	return true;
+}
+
 bool vs_spread_selects(const struct vs_spread_constraint *c, const struct vs_labels *owner,
 		       const struct vs_labels *labels)
 {

@@ -97,6 +97,10 @@ static inline struct vs_spread_constraints *vs_spread_constraints_get(struct vs_
 	return sc;
 }
 
+/* Whether @a and @b (of one string table; NULL is none) are the same constraints, in order. */
+bool vs_spread_constraints_equal(const struct vs_spread_constraints *a,
+				 const struct vs_spread_constraints *b);
+
 /* The policies in force: nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore unless set. */
 static inline bool vs_spread_honors_affinity(const struct vs_spread_constraint *c)
 {

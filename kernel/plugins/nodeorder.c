@@ -102,6 +102,12 @@ struct topo_score {
 	s64 score;
 };
 
+/* One domain of a ScheduleAnyway constraint among the candidates, and its pods. */
+struct spread_domain {
+	const char *value;		/* interned */
+	s64 count;
+};
+
 struct nodeorder {
 	s64 w[W_NR];
 	int gpu;			/* the nvidia.com/gpu dimension, or -1 */
@@ -112,6 +118,16 @@ struct nodeorder {
 	struct topo_score *topo;	/* malloc'd, kept for the session */
 	u32 nr_topo, cap_topo;
 	bool topo_nomem;
+	/* PodTopologySpread's scratch, grown in the session's arena as tasks need */
+	struct spread_scratch {
+		struct spread_domain *dom;	/* constraints * candidates */
+		size_t cap_dom;
+		u32 *nr_dom;			/* by constraint */
+		double *weight;
+		u32 cap_k;
+		bool *skip;			/* by candidate */
+		u32 cap_skip;
+	} sp;
 };
 
 static int nodeorder_check_conf(const struct vs_conf_plugin *cp, struct vs_err *err)
@@ -549,12 +565,6 @@ static bool pod_affinity_scores(struct nodeorder *no, struct vs_session *ssn,
 
 /* ---- PodTopologySpread ---- */
 
-/* One domain of a ScheduleAnyway constraint among the candidates, and its pods. */
-struct spread_domain {
-	const char *value;		/* interned */
-	s64 count;
-};
-
 static int by_domain(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t)((const struct spread_domain *)a)->value;
@@ -583,33 +593,57 @@ static bool has_keys(const struct vs_spread_constraints *sc, const struct vs_nod
  * reversed over the candidates (fewer pods, higher). False when the task
  * has no such constraint (PreScore skips) or memory ran out.
  */
+/*
+ * The scratch for @k constraints over @nr candidates, grown in the session's
+ * arena (a steady cycle takes nothing from the heap); false: out of memory.
+ */
+static bool spread_scratch(struct vs_session *ssn, struct spread_scratch *sp, u32 k, u32 nr)
+{
+	if ((size_t)k * nr > sp->cap_dom) {
+		sp->dom = vs_arena_alloc(ssn->arena, (size_t)k * nr * sizeof(*sp->dom));
+		sp->cap_dom = sp->dom ? (size_t)k * nr : 0;
+	}
+	if (k > sp->cap_k) {
+		sp->nr_dom = vs_arena_alloc(ssn->arena, k * sizeof(*sp->nr_dom));
+		sp->weight = vs_arena_alloc(ssn->arena, k * sizeof(*sp->weight));
+		sp->cap_k = sp->nr_dom && sp->weight ? k : 0;
+	}
+	if (nr > sp->cap_skip) {
+		sp->skip = vs_arena_alloc(ssn->arena, nr * sizeof(*sp->skip));
+		sp->cap_skip = sp->skip ? nr : 0;
+	}
+	if (!sp->cap_dom || !sp->cap_k || !sp->cap_skip)
+		return false;
+	memset(sp->nr_dom, 0, k * sizeof(*sp->nr_dom));
+	return true;
+}
+
 static bool spread_scores(struct nodeorder *no, struct vs_session *ssn, const struct vs_task *task,
 			  struct vs_node *const *nodes, u32 nr)
 {
 	const struct vs_spread_constraints *sc = vs_task_spread(task);
 	const char *hostname = vs_str_find(&ssn->cl->strs, VS_HOSTNAME_LABEL,
 					   sizeof(VS_HOSTNAME_LABEL) - 1);
-	struct spread_domain *dom = NULL;
-	u32 soft = 0, ignored = 0, *nr_dom = NULL;
-	double *weight = NULL;
-	bool *skip = NULL;
+	struct spread_domain *dom;
+	u32 soft = 0, ignored = 0, *nr_dom;
+	double *weight;
+	bool *skip;
 	s64 min = INT64_MAX, max = 0;
 	s64 *raw = no->raw;
-	bool done = false;
 
 	for (u32 k = 0; sc && k < sc->nr; k++)
 		soft += sc->c[k].when == VS_SPREAD_SCHEDULE_ANYWAY;
 	if (!soft)
 		return false;
-	dom = calloc((size_t)sc->nr * nr, sizeof(*dom));
-	nr_dom = calloc(sc->nr, sizeof(*nr_dom));
-	weight = calloc(sc->nr, sizeof(*weight));
-	skip = calloc(nr, sizeof(*skip));
-	if (!dom || !nr_dom || !weight || !skip) {
+	if (!spread_scratch(ssn, &no->sp, sc->nr, nr)) {
 		vs_error("nodeorder: out of memory for PodTopologySpread scores of %s/%s",
 			 task->ns, task->name);
-		goto out;
+		return false;
 	}
+	dom = no->sp.dom;
+	nr_dom = no->sp.nr_dom;
+	weight = no->sp.weight;
+	skip = no->sp.skip;
 	/* PreScore: the candidates' domains, each once. */
 	for (u32 i = 0; i < nr; i++) {
 		skip[i] = !has_keys(sc, nodes[i]);
@@ -690,13 +724,7 @@ static bool spread_scores(struct nodeorder *no, struct vs_session *ssn, const st
 		else
 			raw[i] = MAX_NODE_SCORE * (max + min - raw[i]) / max;
 	}
-	done = true;
-out:
-	free(dom);
-	free(nr_dom);
-	free(weight);
-	free(skip);
-	return done;
+	return true;
 }
 
 static void add_weighted(double *scores, const s64 *raw, u32 nr, s64 weight)

@@ -105,6 +105,8 @@ struct key_domains {
 	const char *key;		/* interned */
 	u32 *of;			/* by node sidx: its value's id, NO_ENTRY without the key */
 	u32 nr;				/* ids */
+	/* the nodes of id i: nodes[start[i]] .. nodes[start[i + 1] - 1] (sidx) */
+	u32 *start, *nodes;
 };
 
 /*
@@ -126,6 +128,7 @@ struct pts_dset {
 	u8 *inc;			/* by node sidx: counted */
 	u8 *present;			/* by id: some counted node is in that domain */
 	u32 nr_present;
+	u32 *marked;			/* by id: the epoch its nodes were last marked in */
 };
 
 #define PTS_DSETS	32
@@ -749,6 +752,7 @@ static const struct key_domains *key_domains(struct vs_session *ssn, struct pred
 					     const char *key)
 {
 	struct key_domains *kd;
+	u32 *fill;
 
 	for (u32 i = 0; i < st->nr_kds; i++)
 		if (st->kds[i].key == key)
@@ -784,6 +788,24 @@ static const struct key_domains *key_domains(struct vs_session *ssn, struct pred
 			kd->nr++;
 		kd->of[n] = slot->v;
 	}
+	/* each id's nodes, in session order (a counting sort) */
+	kd->start = vs_arena_calloc(ssn->arena, kd->nr + 1, sizeof(*kd->start));
+	kd->nodes = vs_arena_alloc(ssn->arena, (ssn->nr_nodes ? ssn->nr_nodes : 1) *
+				   sizeof(*kd->nodes));
+	if (!kd->start || !kd->nodes)
+		return NULL;
+	for (u32 n = 0; n < ssn->nr_nodes; n++)
+		if (kd->of[n] != NO_ENTRY)
+			kd->start[kd->of[n] + 1]++;
+	for (u32 i = 0; i < kd->nr; i++)
+		kd->start[i + 1] += kd->start[i];
+	fill = vs_arena_alloc(ssn->arena, (kd->nr ? kd->nr : 1) * sizeof(*fill));
+	if (!fill)
+		return NULL;
+	memcpy(fill, kd->start, kd->nr * sizeof(*fill));
+	for (u32 n = 0; n < ssn->nr_nodes; n++)
+		if (kd->of[n] != NO_ENTRY)
+			kd->nodes[fill[kd->of[n]]++] = n;
 	st->nr_kds++;
 	return kd;
 }
@@ -872,6 +894,7 @@ static const struct pts_dset *pts_dset(struct vs_session *ssn, struct predicates
 	struct pts_dset *d;
 	u32 nr_nodes = ssn->nr_nodes ? ssn->nr_nodes : 1;
 	u8 *inc, *present;
+	u32 *marked;
 
 	for (u32 i = 0; i < st->nr_dsets; i++)
 		if (dset_fits(&st->dsets[i], task, sc, c))
@@ -881,7 +904,8 @@ static const struct pts_dset *pts_dset(struct vs_session *ssn, struct predicates
 		return NULL;
 	inc = vs_arena_alloc(ssn->arena, nr_nodes);
 	present = vs_arena_calloc(ssn->arena, kd->nr ? kd->nr : 1, 1);
-	if (!inc || !present)
+	marked = vs_arena_calloc(ssn->arena, kd->nr ? kd->nr : 1, sizeof(*marked));
+	if (!inc || !present || !marked)
 		return NULL;
 	if (st->nr_dsets < PTS_DSETS) {
 		d = &st->dsets[st->nr_dsets++];
@@ -892,7 +916,7 @@ static const struct pts_dset *pts_dset(struct vs_session *ssn, struct predicates
 	*d = (struct pts_dset){
 		.kd = kd, .sc = sc, .c = c, .selector = task->node_selector,
 		.node_affinity = node_affinity_of(task), .tols = task->tolerations,
-		.inc = inc, .present = present,
+		.inc = inc, .present = present, .marked = marked,
 	};
 	for (u32 n = 0; n < ssn->nr_nodes; n++) {
 		const struct vs_node *node = ssn->nodes[n];
@@ -1021,6 +1045,14 @@ nomem:
 	return -ENOMEM;
 }
 
+/* The skew @task would make in domain @id of @h's constraint, against the emptiest. */
+static s64 pts_skew(const struct pts_hard *h, u32 id)
+{
+	s64 min = h->ds->nr_present < (u32)vs_spread_min_domains(h->c) ? 0 : h->min;
+
+	return (s64)h->count[id] + h->self - min;
+}
+
 /*
  * The constraints in order, as kube-scheduler's Filter takes them: a node
  * without the constraint's key is refused for good, one over its skew for
@@ -1032,7 +1064,6 @@ static const char *pts_filter(const struct predicates *st, const struct vs_node 
 	for (u32 i = 0; i < st->nr_pts; i++) {
 		const struct pts_hard *h = &st->pts[i];
 		u32 id = h->ds->kd->of[node->sidx];
-		s64 min, skew;
 
 		*unresolvable = id == NO_ENTRY;
 		if (id == NO_ENTRY)
@@ -1041,13 +1072,63 @@ static const char *pts_filter(const struct predicates *st, const struct vs_node 
 		/* no domain at all: kube-scheduler finds no count to compare with */
 		if (!h->ds->nr_present)
 			continue;
-		min = h->ds->nr_present < (u32)vs_spread_min_domains(h->c) ? 0 : h->min;
-		skew = (s64)h->count[id] + h->self - min;
-		if (skew > h->c->max_skew)
+		if (pts_skew(h, id) > h->c->max_skew)
 			return "node(s) didn't match pod topology spread constraints";
 	}
 	*unresolvable = false;
 	return NULL;
+}
+
+/*
+ * Allocate's fast path under the error cache: the nodes of every domain
+ * over a constraint's skew now, which the scan would refuse and cache for
+ * the role, though a later task of it may find the skew lower. A domain
+ * without a counted pod is never over it (maxSkew is at least 1), nor
+ * marked before in the epoch (counts only grow while a job is tried): only
+ * the domains counted are looked at. When they are every domain of the
+ * key's, no node passes (one without the key is refused too).
+ */
+static bool predicates_mark_refused(struct vs_session *ssn, struct vs_plugin *p,
+				    const struct vs_task *task, u32 epoch,
+				    void (*mark)(void *arg, const struct vs_node *node), void *arg,
+				    struct vs_fit_error *fe)
+{
+	struct predicates *st = p->priv;
+	bool any = false, open = true;
+
+	if (!st->pod_topology_spread || st->pts_task != task)
+		return true;
+	for (u32 i = 0; i < st->nr_pts; i++) {
+		const struct pts_hard *h = &st->pts[i];
+		const struct key_domains *kd = h->ds->kd;
+		u32 refused = 0;
+
+		if (!h->ds->nr_present)
+			continue;
+		for (u32 j = 0; j < h->nr_touched; j++) {
+			u32 id = h->touched[j];
+
+			if (pts_skew(h, id) <= h->c->max_skew) {
+				refused += h->ds->marked[id] == epoch;
+				continue;
+			}
+			any = true;
+			refused++;
+			if (h->ds->marked[id] == epoch)
+				continue;
+			h->ds->marked[id] = epoch;
+			for (u32 k = kd->start[id]; k < kd->start[id + 1]; k++)
+				mark(arg, ssn->nodes[kd->nodes[k]]);
+		}
+		if (refused == kd->nr)
+			open = false;
+	}
+	if (any) {
+		vs_fit_say(fe, "node(s) didn't match pod topology spread constraints", NULL);
+		fe->unresolvable = false;
+		fe->elsewhere = true;
+	}
+	return open;
 }
 
 static int predicates_pre_predicate(struct vs_session *ssn, struct vs_plugin *p,
@@ -1266,6 +1347,7 @@ const struct vs_plugin_ops vs_plugin_predicates = {
 	.close		= predicates_close,
 	.pre_predicate	= predicates_pre_predicate,
 	.predicate	= predicates_predicate,
+	.mark_refused	= predicates_mark_refused,
 	.class_fails	= predicates_class_fails,
 	.on_allocate	= predicates_on_allocate,
 	.on_deallocate	= predicates_on_deallocate,

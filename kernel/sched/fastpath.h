@@ -55,6 +55,7 @@ struct vs_fp_role_cache {
 	bool mixed;
 	/* failed[] holds errors of an earlier job: clear it before the scan reads it */
 	bool stale;
+	u32 epoch;			/* nonzero, new for each role of each attempt */
 };
 
 struct vs_fastpath {

@@ -486,6 +486,20 @@ int vs_ssn_predicate(struct vs_session *ssn, const struct vs_task *task,
 	return 0;
 }
 
+bool vs_ssn_mark_refused(struct vs_session *ssn, const struct vs_task *task, u32 epoch,
+			 void (*mark)(void *arg, const struct vs_node *node), void *arg,
+			 struct vs_fit_error *fe)
+{
+	struct vs_plugin *p;
+	bool any = true;
+	u32 i;
+
+	for_each_ext(ssn, VS_EXT_PREDICATE, i, p)
+		if (p->ops->mark_refused && !p->ops->mark_refused(ssn, p, task, epoch, mark, arg, fe))
+			any = false;
+	return any;
+}
+
 bool vs_ssn_class_fails(struct vs_session *ssn, const struct vs_task *task,
 			const struct vs_node *node)
 {

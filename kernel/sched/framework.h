@@ -281,6 +281,20 @@ struct vs_plugin_ops {
 	 */
 	bool (*class_fails)(struct vs_session *ssn, struct vs_plugin *p,
 			    const struct vs_task *task, const struct vs_node *node);
+	/*
+	 * vsched's, for allocate's fast path under the predicate error cache:
+	 * call @mark for every node this plugin's predicate refuses @task on
+	 * now for what runs on other nodes, in a way a later task of the same
+	 * kind may pass (PodTopologySpread's skew; a refusal that only grows,
+	 * as pod anti-affinity's, needs no mark), and give its words in @fe.
+	 * Nodes marked under the same nonzero @epoch before may be left out.
+	 * Called after PrePredicate for @task. False when no node can pass:
+	 * what this plugin refuses now or marked under @epoch covers them all.
+	 */
+	bool (*mark_refused)(struct vs_session *ssn, struct vs_plugin *p,
+			     const struct vs_task *task, u32 epoch,
+			     void (*mark)(void *arg, const struct vs_node *node), void *arg,
+			     struct vs_fit_error *fe);
 	double (*node_order)(struct vs_session *ssn, struct vs_plugin *p,
 			     const struct vs_task *task, const struct vs_node *node);
 	/*
@@ -462,6 +476,10 @@ int vs_ssn_pre_predicate(struct vs_session *ssn, const struct vs_task *task,
 			 struct vs_fit_error *fe);
 int vs_ssn_predicate(struct vs_session *ssn, const struct vs_task *task,
 		     const struct vs_node *node, struct vs_fit_error *fe);
+/* Every predicate plugin's mark_refused, in order; false when one says no node can pass. */
+bool vs_ssn_mark_refused(struct vs_session *ssn, const struct vs_task *task, u32 epoch,
+			 void (*mark)(void *arg, const struct vs_node *node), void *arg,
+			 struct vs_fit_error *fe);
 /* Whether a predicate plugin's class_fails says @task fails on every node of @node's class. */
 bool vs_ssn_class_fails(struct vs_session *ssn, const struct vs_task *task,
 			const struct vs_node *node);

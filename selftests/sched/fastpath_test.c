@@ -18,7 +18,10 @@
  * candidates: there the index must not serve at all. Pods carry labels, and
  * some required pod affinity or anti-affinity (among the job's own pods, or
  * against another tier's), which the index serves by asking the predicates
- * node by node; in some clusters preferred terms, where it does not serve.
+ * node by node; in some clusters preferred terms, where it does not serve;
+ * and spread constraints over zones or nodes (DoNotSchedule ones, which the
+ * index serves, marking the nodes over the skew in the role's error cache;
+ * ScheduleAnyway ones, which the scan scores).
  *
  * FASTPATH_SEEDS in the environment runs more seeds (make bench does).
  */
@@ -43,6 +46,11 @@ struct run {
 	unsigned long long seed;
 	u32 nr_queues;
 	bool topo;			/* HyperNodes, and jobs with a network topology */
+	/*
+	 * add_jobs() makes jobs whose pod terms and spread always let them
+	 * fit: their terms pick no pod, their skew is wide.
+	 */
+	bool steady;
 };
 
 static const char *const zones[] = { "a", "b", "c" };
@@ -63,6 +71,22 @@ static void node_images(struct vs_node_spec *spec)
 
 	spec->images = v == 2 ? &node_imgs[1] : node_imgs;
 	spec->nr_images = v == 3 ? 2 : v ? 1 : 0;
+}
+
+/*
+ * A draw of job @j's labels, pod terms and spread (@what), from the seed and
+ * the job's name alone: the clusters the other draws build stay those they
+ * were before pods had them.
+ */
+static u32 side_draw(const struct run *r, const char *prefix, u32 j, u32 what)
+{
+	u64 h = r->seed * 0x9e3779b97f4a7c15ULL + j * 0xbf58476d1ce4e5b9ULL + what;
+
+	for (const char *c = prefix; *c; c++)
+		h = (h ^ (u8)*c) * 0x100000001b3ULL;
+	h ^= h >> 31;
+	h *= 0x94d049bb133111ebULL;
+	return (u32)(h >> 29);
 }
 
 /*
@@ -98,9 +122,10 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 		 * from the nodes of tier t0's pods; in some clusters preferred
 		 * terms, for which the index must not serve.
 		 */
-		u32 terms = rnd(10), tier = rnd(2);
+		u32 terms = side_draw(r, prefix, j, 1) % 10, tier = side_draw(r, prefix, j, 2) % 2;
 		struct vs_kv_spec labels[] = { { "app", jname }, { "tier", tier ? "t1" : "t0" } };
-		struct vs_kv_spec t0 = { "tier", "t0" };
+		struct vs_kv_spec t0 = { "tier", "t0" }, t9 = { "tier", "t9" };
+		struct vs_label_selector_spec nobody = { .match_labels = &t9, .nr_match_labels = 1 };
 		struct vs_label_selector_spec own = { .match_labels = labels, .nr_match_labels = 1 };
 		struct vs_label_selector_spec tier0 = { .match_labels = &t0, .nr_match_labels = 1 };
 		struct vs_pod_affinity_term_spec term = {
@@ -110,8 +135,21 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 		struct vs_weighted_pod_affinity_term_spec pref = { .weight = 50, .term = term };
 		struct vs_pod_affinity_spec pa = { .required = &term, .nr_required = 1 };
 		struct vs_affinity_spec aff = { 0 };
+		/* spread among the job's pods: by zone or node, DoNotSchedule, or scored */
+		u32 spreads = side_draw(r, prefix, j, 3) % 6;
+		struct vs_spread_constraint_spec spread = {
+			.max_skew = 1 + (s32)(side_draw(r, prefix, j, 4) % 2),
+			.topology_key = spreads == 1 ? "kubernetes.io/hostname" : "zone",
+			.when = spreads == 2 ? VS_SPREAD_SCHEDULE_ANYWAY : VS_SPREAD_DO_NOT_SCHEDULE,
+			.selector = &own,
+		};
 
 		snprintf(jname, sizeof(jname), "%s%u", prefix, j);
+		if (r->steady) {
+			term.selector = &nobody;
+			spread.max_skew = 1000;
+			terms = terms == 2 ? 0 : terms;
+		}
 		if (terms == 4 && r->seed % 7 == 3) {
 			pa = (struct vs_pod_affinity_spec){ .preferred = &pref, .nr_preferred = 1 };
 			aff.pod_anti_affinity = &pa;
@@ -141,6 +179,8 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 
 			snprintf(name, sizeof(name), "%s-%u", jname, t);
 			vs_task_spec_init(&ts, "ns", name, jname);
+			/* roles: each its predicate error cache; some jobs have two */
+			ts.role = t && side_draw(r, prefix, j, 5) % 3 ? "worker" : "ps";
 			ts.req = st_res(cpus[shape % 5], mems[shape % 3]);
 			ts.priority = prio;
 			if (with_sel) {
@@ -163,6 +203,10 @@ static void add_jobs(struct run *r, const char *prefix, u32 nr_jobs, u32 nr_queu
 			ts.nr_labels = ARRAY_SIZE(labels);
 			if (aff.pod_affinity || aff.pod_anti_affinity)
 				ts.affinity = &aff;
+			if (spreads < 3) {
+				ts.spread = &spread;
+				ts.nr_spread = 1;
+			}
 			if (running) {
 				/* Running where it fits, a few of them terminating (Releasing). */
 				snprintf(node, sizeof(node), "n%u", (next++ * 7) % nr_nodes);
@@ -647,6 +691,7 @@ Test(fastpath, a_steady_cycle_allocates_nothing_from_the_heap)
 					cr_assert_eq(vs_task_set_status(&fast.cl, t, VS_TASK_SUCCEEDED,
 									&e), 0, "%s", e.msg);
 		rnd_state = 77;		/* the same kinds of job every cycle */
+		fast.steady = true;
 		snprintf(prefix, sizeof(prefix), "s%u-", c);
 		add_jobs(&fast, prefix, 12, fast.nr_queues, 0, false);
 		fast.t.len = 0;		/* the trace of this cycle only */

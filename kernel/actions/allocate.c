@@ -67,6 +67,7 @@ struct reasons {
 	bool unresolvable[REASONS_MAX + 1];	/* by reason: no eviction resolves it */
 	u8 *refused;			/* this task's scan: a byte per node, unresolvable */
 	bool any_refused;
+	u8 last;			/* the id reason_id() gave last, 0 before any */
 };
 
 /*
@@ -168,9 +169,12 @@ static u8 reason_id(struct reasons *rs, const struct vs_fit_error *fe)
 {
 	const char *reason = fe->reason;
 
+	/* a scan's nodes mostly fail as the one before did */
+	if (rs->last && !strcmp(rs->text[rs->last - 1], reason))
+		return rs->last;
 	for (u32 i = 0; i < rs->nr; i++)
 		if (!strcmp(rs->text[i], reason))
-			return (u8)(i + 1);
+			return rs->last = (u8)(i + 1);
 	if (rs->nr == REASONS_MAX - 1)
 		return REASONS_MAX;
 	if (rs->nr == rs->cap) {
@@ -185,7 +189,7 @@ static u8 reason_id(struct reasons *rs, const struct vs_fit_error *fe)
 	snprintf(rs->text[rs->nr], sizeof(rs->text[0]), "%s", reason);
 	/* a reason's words say whether eviction could resolve it */
 	rs->unresolvable[rs->nr + 1] = fe->unresolvable;
-	return (u8)++rs->nr;
+	return rs->last = (u8)++rs->nr;
 }
 
 /*

@@ -1079,6 +1079,12 @@ static const char *pts_filter(const struct predicates *st, const struct vs_node 
 	return NULL;
 }
 
+/* The domains of @h's constraint the role refuses now: over the skew, or marked under @epoch. */
+static bool pts_refused(const struct pts_hard *h, u32 id, u32 epoch)
+{
+	return h->ds->marked[id] == epoch || pts_skew(h, id) > h->c->max_skew;
+}
+
 /*
  * Allocate's fast path under the error cache: the nodes of every domain
  * over a constraint's skew now, which the scan would refuse and cache for
@@ -1086,7 +1092,8 @@ static const char *pts_filter(const struct predicates *st, const struct vs_node 
  * without a counted pod is never over it (maxSkew is at least 1), nor
  * marked before in the epoch (counts only grow while a job is tried): only
  * the domains counted are looked at. When they are every domain of the
- * key's, no node passes (one without the key is refused too).
+ * key's, no node passes (one without the key is refused too), and nothing
+ * is marked: the scan that follows refuses them as this task's.
  */
 static bool predicates_mark_refused(struct vs_session *ssn, struct vs_plugin *p,
 				    const struct vs_task *task, u32 epoch,
@@ -1094,41 +1101,36 @@ static bool predicates_mark_refused(struct vs_session *ssn, struct vs_plugin *p,
 				    struct vs_fit_error *fe)
 {
 	struct predicates *st = p->priv;
-	bool any = false, open = true;
 
 	if (!st->pod_topology_spread || st->pts_task != task)
 		return true;
+	vs_fit_say(fe, "node(s) didn't match pod topology spread constraints", NULL);
+	fe->unresolvable = false;
+	fe->elsewhere = true;
+	for (u32 i = 0; i < st->nr_pts; i++) {
+		const struct pts_hard *h = &st->pts[i];
+		u32 refused = 0;
+
+		for (u32 j = 0; h->ds->nr_present && j < h->nr_touched; j++)
+			refused += pts_refused(h, h->touched[j], epoch);
+		if (h->ds->nr_present && refused == h->ds->kd->nr)
+			return false;
+	}
 	for (u32 i = 0; i < st->nr_pts; i++) {
 		const struct pts_hard *h = &st->pts[i];
 		const struct key_domains *kd = h->ds->kd;
-		u32 refused = 0;
 
-		if (!h->ds->nr_present)
-			continue;
-		for (u32 j = 0; j < h->nr_touched; j++) {
+		for (u32 j = 0; h->ds->nr_present && j < h->nr_touched; j++) {
 			u32 id = h->touched[j];
 
-			if (pts_skew(h, id) <= h->c->max_skew) {
-				refused += h->ds->marked[id] == epoch;
-				continue;
-			}
-			any = true;
-			refused++;
-			if (h->ds->marked[id] == epoch)
+			if (h->ds->marked[id] == epoch || pts_skew(h, id) <= h->c->max_skew)
 				continue;
 			h->ds->marked[id] = epoch;
 			for (u32 k = kd->start[id]; k < kd->start[id + 1]; k++)
 				mark(arg, ssn->nodes[kd->nodes[k]]);
 		}
-		if (refused == kd->nr)
-			open = false;
 	}
-	if (any) {
-		vs_fit_say(fe, "node(s) didn't match pod topology spread constraints", NULL);
-		fe->unresolvable = false;
-		fe->elsewhere = true;
-	}
-	return open;
+	return true;
 }
 
 static int predicates_pre_predicate(struct vs_session *ssn, struct vs_plugin *p,

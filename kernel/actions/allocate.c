@@ -131,7 +131,6 @@ struct alloc_ctx {
 	/* per role of the job being tried: 0, or the reason a node failed before */
 	struct vs_fp_role_cache *caches;	/* heap, reused from job to job */
 	u32 nr_caches, cap_caches;
-	u32 epochs;			/* the caches made, for their epochs */
 	struct vs_fit_error marked_why;	/* the words of the CACHE_MARK nodes */
 
 	/*
@@ -442,7 +441,7 @@ static struct vs_fp_role_cache *role_cache_get(struct alloc_ctx *ctx, const stru
 		return NULL;
 	c->stale = true;
 	c->role = role;
-	c->epoch = ++ctx->epochs ? ctx->epochs : ++ctx->epochs;
+	c->epoch = ++ctx->fp->epochs ? ctx->fp->epochs : ++ctx->fp->epochs;
 	c->mixed = ctx->error_cache && *role && role_mixed(job, role);
 	ctx->nr_caches++;
 	return c;

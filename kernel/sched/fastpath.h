@@ -90,6 +90,12 @@ struct vs_fastpath {
 	u32 cap_reasons;
 	struct vs_fp_role_cache *caches;
 	u32 cap_caches;
+	/*
+	 * The role caches made, for their epochs: never the same twice in a
+	 * session (vs_ssn_mark_refused() remembers by epoch what it marked),
+	 * however many allocate actions it runs.
+	 */
+	u32 epochs;
 	u32 cache_bytes;		/* the size of every caches[].failed */
 };
 

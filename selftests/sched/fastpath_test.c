@@ -517,6 +517,22 @@ static const char conf_topo_exhaustive[] =
 	"  - name: network-topology-aware\n"
 	"configurations:\n- name: allocate\n  arguments:\n    exhaustive: true\n";
 
+/* Allocate twice a session: the second runs on what the first left. */
+static const char conf_twice_fast[] =
+	"actions: \"enqueue, allocate, allocate, backfill\"\n"
+	"tiers:\n"
+	"- plugins:\n  - name: priority\n  - name: gang\n  - name: conformance\n"
+	"- plugins:\n  - name: overcommit\n  - name: drf\n  - name: predicates\n"
+	"  - name: proportion\n  - name: nodeorder\n  - name: binpack\n";
+
+static const char conf_twice_exhaustive[] =
+	"actions: \"enqueue, allocate, allocate, backfill\"\n"
+	"tiers:\n"
+	"- plugins:\n  - name: priority\n  - name: gang\n  - name: conformance\n"
+	"- plugins:\n  - name: overcommit\n  - name: drf\n  - name: predicates\n"
+	"  - name: proportion\n  - name: nodeorder\n  - name: binpack\n"
+	"configurations:\n- name: allocate\n  arguments:\n    exhaustive: true\n";
+
 static struct run fast, slow;
 
 static void setup(void)
@@ -586,6 +602,26 @@ Test(fastpath, random_clusters_decide_as_the_exhaustive_scan)
 	/* Pod anti-affinity and affinity refused nodes the indexes offered, which stayed. */
 	cr_assert_gt(elsewhere, seeds, "pods elsewhere refused %llu offered nodes in %u clusters",
 		     (unsigned long long)elsewhere, seeds);
+}
+
+/*
+ * The same with allocate run twice a session: what one allocate remembered
+ * of its role caches (the spread domains it marked) must not pass for the
+ * next one's.
+ */
+Test(fastpath, allocate_twice_a_session_decides_as_the_exhaustive_scan)
+{
+	u32 seeds = nr_seeds() / 2;
+	u64 placed = 0;
+
+	for (u32 s = 1; s <= seeds; s++) {
+		decide_both(s, false, conf_twice_fast, conf_twice_exhaustive);
+		placed += fast.sched.stats.fast_placements;
+		release(&fast);
+		release(&slow);
+	}
+	cr_assert_gt(placed, seeds, "the indexes placed %llu tasks in %u clusters",
+		     (unsigned long long)placed, seeds);
 }
 
 /*

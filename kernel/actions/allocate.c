@@ -686,10 +686,10 @@ static enum vs_nidx_verdict fast_accept(void *arg, struct vs_node *node)
 	struct vs_fit_error fe = { .reason = { 0 } };
 
 	if (fs->idle && !vs_res_less_equal(fs->task->req, &node->idle, VS_DIM_ZERO)) {
-		struct vs_res future;
+		struct vs_res buf;
 
-		vs_node_future_idle(node, &future);
-		if (!vs_res_less_equal(fs->task->req, &future, VS_DIM_ZERO))
+		if (!vs_res_less_equal(fs->task->req, vs_node_future_idle_of(node, &buf),
+				       VS_DIM_ZERO))
 			return VS_NIDX_DROP;
 		return VS_NIDX_SKIP;	/* it may serve the FutureIdle gradient */
 	}

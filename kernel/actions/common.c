@@ -53,11 +53,10 @@ static void insufficient(struct vs_fit_error *fe, const struct vs_res_dims *name
 int vs_allocate_predicate(struct vs_session *ssn, const struct vs_task *task,
 			  const struct vs_node *node, struct vs_fit_error *fe)
 {
-	struct vs_res future;
+	struct vs_res buf;
 	vs_resmask_t short_dims;
 
-	vs_node_future_idle(node, &future);
-	short_dims = vs_res_exceeding(task->req, &future, VS_DIM_ZERO);
+	short_dims = vs_res_exceeding(task->req, vs_node_future_idle_of(node, &buf), VS_DIM_ZERO);
 	if (short_dims) {
 		insufficient(fe, &ssn->cl->dims, short_dims);
 		fe->unresolvable = false;

@@ -124,6 +124,22 @@ void vs_node_touch(struct vs_node *node);
 /* FutureIdle = idle + releasing - pipelined. */
 void vs_node_future_idle(const struct vs_node *node, struct vs_res *out);
 
+/*
+ * @node's FutureIdle, in *@buf unless it is the node's idle as it is (no
+ * task releasing or pipelined there, the common case): no copy then.
+ */
+static inline const struct vs_res *vs_node_future_idle_of(const struct vs_node *node,
+							  struct vs_res *buf)
+{
+	const struct vs_res *r = &node->releasing, *p = &node->pipelined;
+
+	if (!r->present && !p->present && !r->v[VS_RES_CPU] && !r->v[VS_RES_MEMORY] &&
+	    !p->v[VS_RES_CPU] && !p->v[VS_RES_MEMORY])
+		return &node->idle;
+	vs_node_future_idle(node, buf);
+	return buf;
+}
+
 /* kube-scheduler's defaults for a container that requests no cpu or memory. */
 #define VS_NONZERO_CPU		100			/* millicores */
 #define VS_NONZERO_MEMORY	(200LL * 1024 * 1024)	/* bytes */
